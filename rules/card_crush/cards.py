@@ -1,0 +1,70 @@
+"""Card Crush cards: their stats and what values they may take.
+
+The rulebook gives no ranges for Power and Speed. We accept whole numbers from 0
+to 999 so any printed or upgraded card fits, and refuse anything beyond as a typing
+mistake. Level starts at 1 (rulebook); we cap it at 99 for the same reason.
+"""
+
+from ..errors import InvalidCard, gettext_noop
+from .affinity import AFFINITIES
+
+RARITIES = ("Common", "Rare", "Epic", "Legendary")
+STAT_MAX = 999
+LEVEL_MAX = 99
+NAME_MAX = 60
+
+
+def _whole_number(card: dict, stat: str, low: int, high: int) -> int:
+    value = card.get(stat)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidCard(
+            "card-stat-type",
+            gettext_noop("%(stat)s must be a whole number, not %(value)r."),
+            stat=stat.capitalize(),
+            value=value,
+        )
+    if not low <= value <= high:
+        raise InvalidCard(
+            "card-stat-range",
+            gettext_noop("%(stat)s must be between %(low)s and %(high)s; %(value)s is out of range."),
+            stat=stat.capitalize(),
+            low=low,
+            high=high,
+            value=value,
+        )
+    return value
+
+
+def _one_of(card: dict, stat: str, allowed: tuple[str, ...], default: str | None = None) -> str:
+    value = card.get(stat, default)
+    for name in allowed:
+        if isinstance(value, str) and value.strip().casefold() == name.casefold():
+            return name
+    raise InvalidCard(
+        f"card-{stat}",
+        gettext_noop("Unknown %(stat)s %(value)r: choose one of %(allowed)s."),
+        stat=stat,
+        value=value,
+        allowed=", ".join(allowed),
+    )
+
+
+def validate_card(card: dict) -> dict:
+    """The card with its stats checked and in canonical form, or `InvalidCard`."""
+    if not isinstance(card, dict):
+        raise InvalidCard("card-shape", gettext_noop("A card must be a set of named stats."))
+    name = card.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
+        raise InvalidCard(
+            "card-name",
+            gettext_noop("A card needs a name of 1 to %(most)s characters."),
+            most=NAME_MAX,
+        )
+    return {
+        "name": name.strip(),
+        "power": _whole_number(card, "power", 0, STAT_MAX),
+        "speed": _whole_number(card, "speed", 0, STAT_MAX),
+        "affinity": _one_of(card, "affinity", AFFINITIES),
+        "rarity": _one_of(card, "rarity", RARITIES, default="Common"),
+        "level": _whole_number({"level": card.get("level", 1)}, "level", 1, LEVEL_MAX),
+    }

@@ -1,0 +1,58 @@
+"""The contract every game engine offers, and the value types it returns.
+
+A match is a seed plus a list of actions. An engine turns that into state:
+
+    state = game.new_match(config, seed)
+    state, events = game.apply(state, action, Dice(seed, step))
+
+States, actions and events are plain dicts and lists that round-trip through JSON.
+`apply` never changes the state it is given; when the action breaks a rule it
+raises a `RuleError` naming the rule, and the caller's state is as it was.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .dice import Dice
+
+State = dict
+Action = dict
+Event = dict
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished match ended."""
+
+    winner: int | None
+    """The winning seat (0 or 1), or None for a draw."""
+    score: str
+    """The final score as the table would say it, e.g. "3-1"."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's rules, found in `rules.GAMES` by its slug."""
+
+    slug: str
+    """The game's name in URLs and exports, e.g. "card-crush"."""
+    name: str
+    """The game's name as players know it."""
+    rules_version: str
+    """Changes whenever a rule change could score an old log differently."""
+    seats: int
+    """How many players sit at a match."""
+    new_match: Callable[[dict, str], State]
+    """The state before any action, from the match options and seed."""
+    legal_actions: Callable[[State], list[Action]]
+    """The kinds of action allowed now (free choices such as cards are left out)."""
+    apply: Callable[[State, Action, Dice], tuple[State, list[Event]]]
+    """The state after an action and what happened, or a `RuleError`."""
+    outcome: Callable[[State], Outcome | None]
+    """How the match ended, or None while it goes on."""
+    validate_card: Callable[[dict], dict]
+    """A card's stats checked and normalised, or an `InvalidCard`."""
+    public_action: Callable[[State, Action], Action]
+    """The action as anyone at the table may see it, given the current state."""
+    default_config: dict = field(default_factory=dict)
+    """The options a match gets when the table changes nothing."""

@@ -1,0 +1,52 @@
+"""Forms shared by every game: who plays, which step, which filter."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+import rules
+
+from .models import Player
+
+
+class PlayersForm(forms.Form):
+    """The players of a new match, by name; new names become new players."""
+
+    def __init__(self, *args, seats: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in range(seats):
+            self.fields[f"player_{seat}"] = forms.CharField(
+                label=_("Player %(number)s") % {"number": seat + 1},
+                max_length=40,
+                widget=forms.TextInput(attrs={"list": "players", "autocomplete": "off"}),
+            )
+
+    def clean(self):
+        data = super().clean()
+        names = [" ".join(data[f].split()) for f in self.fields if data.get(f, "").strip()]
+        if len(names) == len(self.fields) and len({n.casefold() for n in names}) < len(names):
+            raise forms.ValidationError(_("Each seat needs a different player."))
+        data["names"] = names
+        return data
+
+
+class StepForm(forms.Form):
+    """A move along the log: to `step`, made against the match at step `seq`."""
+
+    step = forms.IntegerField(min_value=0)
+    seq = forms.IntegerField(min_value=0)
+
+
+class SeqForm(forms.Form):
+    """The step a page was showing when its form was sent."""
+
+    seq = forms.IntegerField(min_value=0)
+
+
+class MatchFilterForm(forms.Form):
+    game = forms.ChoiceField(
+        label=_("Game"), required=False,
+        choices=lambda: [("", _("All games"))] + [(slug, g.name) for slug, g in rules.GAMES.items()],
+    )
+    player = forms.ModelChoiceField(
+        label=_("Player"), required=False, queryset=Player.objects.all(), empty_label=_("All players")
+    )

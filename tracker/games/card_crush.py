@@ -1,0 +1,191 @@
+"""Card Crush pages: the catalog card form, the secret deck entry and the battle board."""
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy as _
+
+from rules import InvalidCard
+from rules.card_crush import AFFINITIES, RARITIES
+from rules.card_crush.battle import DECK_SIZE, phase
+from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
+
+from ..models import Card, Match
+
+SLUG = "card-crush"
+BOARD_TEMPLATE = "games/card-crush/board.html"
+ENTRY_TEMPLATE = "games/card-crush/entry.html"
+NEW_MATCH_NOUN = _("battle")
+
+
+class CardForm(forms.Form):
+    """A Card Crush card for the catalog: the engine has the last word on its stats."""
+
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
+    power = forms.IntegerField(label=_("Power"), min_value=0, max_value=STAT_MAX)
+    speed = forms.IntegerField(label=_("Speed"), min_value=0, max_value=STAT_MAX)
+    affinity = forms.ChoiceField(label=_("Affinity"), choices=[(a, _(a)) for a in AFFINITIES])
+    rarity = forms.ChoiceField(label=_("Rarity"), choices=[(r, _(r)) for r in RARITIES], initial="Common")
+    level = forms.IntegerField(label=_("Level"), min_value=1, max_value=LEVEL_MAX, initial=1)
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            return validate_card(data)
+        except InvalidCard as error:
+            raise forms.ValidationError(str(error)) from error
+
+
+def card_stats(card: dict) -> dict:
+    """What the catalog stores beside the name."""
+    return {key: value for key, value in card.items() if key != "name"}
+
+
+class ConfigForm(forms.Form):
+    resolution = forms.ChoiceField(
+        label=_("How rounds are decided"),
+        choices=[
+            ("battle-score", _("Battle Score: Power + Affinity Bonus (rulebook)")),
+            ("power-only", _("Power only, no Affinity Bonus (older rule pages)")),
+        ],
+        initial="battle-score",
+        widget=forms.RadioSelect,
+    )
+
+
+class DeckForm(forms.Form):
+    """Five catalog cards in round order, typed or picked from the catalog list."""
+
+    def __init__(self, *args, catalog: dict[str, Card], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog
+        for position in range(1, DECK_SIZE + 1):
+            self.fields[f"card_{position}"] = forms.CharField(
+                label=_("Round %(round)s card") % {"round": position},
+                max_length=NAME_MAX,
+                widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
+            )
+
+    def clean(self):
+        data = super().clean()
+        cards = []
+        for position in range(1, DECK_SIZE + 1):
+            field = f"card_{position}"
+            if field not in data:
+                continue
+            card = self.catalog.get(data[field].strip().casefold())
+            if card is None:
+                self.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": data[field]})
+            else:
+                cards.append(card.as_rules_card())
+        data["cards"] = cards
+        return data
+
+
+def catalog(match: Match) -> dict[str, Card]:
+    return {card.name.casefold(): card for card in Card.objects.filter(game=SLUG)}
+
+
+def entry_form(match: Match, data=None) -> DeckForm:
+    return DeckForm(data, catalog=catalog(match))
+
+
+def entry_action(form: DeckForm, seat: int) -> dict:
+    return {"type": "lock_deck", "seat": seat, "cards": form.cleaned_data["cards"]}
+
+
+def seats_to_enter(match: Match) -> list[int]:
+    """Seats whose secret entry is still awaited."""
+    if phase(match.state) != "lock-in":
+        return []
+    return [seat for seat, deck in enumerate(match.state["decks"]) if deck is None]
+
+
+def table_action(match: Match, post) -> dict:
+    """The open (non-secret) action a button on the board asks for."""
+    return {"type": post.get("action", "")}
+
+
+def board(match: Match) -> dict:
+    """What the board shows: per round the two cards and the result, once revealed."""
+    state = match.state
+    players = match.players()
+    names = [player.name for player in players]
+    revealed = phase(state) != "lock-in"
+    rounds = []
+    for number in range(1, DECK_SIZE + 1):
+        result = state["rounds"][number - 1] if number <= len(state["rounds"]) else None
+        rounds.append({
+            "number": number,
+            "cards": [deck[number - 1] for deck in state["decks"]] if revealed else None,
+            "result": result,
+            "working": round_working(result, names) if result else "",
+            "status": "played" if result else ("not-played" if state["winner"] is not None else "upcoming"),
+        })
+    return {
+        "phase": phase(state),
+        "rounds": rounds,
+        "seats": [
+            {"player": player, "wins": wins, "locked": deck is not None,
+             "initiative": sum(c["speed"] for c in deck) if revealed else None}
+            for player, wins, deck in zip(players, state["wins"], state["decks"])
+        ],
+        "next_round": len(state["rounds"]) + 1,
+        "power_only": state["resolution"] == "power-only",
+    }
+
+
+def round_working(result: dict, names: list[str]) -> str:
+    """Why the round went the way it did, in the words a player would use to check it."""
+    w, l = result["winner"], 1 - result["winner"]
+    cards, bonus, scores = result["cards"], result["bonus"], result["scores"]
+    if result["decided_by"] == "score":
+        if result["resolution"] == "power-only":
+            return gettext("Power %(win)s beats %(lose)s.") % {"win": scores[w], "lose": scores[l]}
+        edges = [
+            gettext("%(mine)s over %(theirs)s +%(bonus)s") % {
+                "mine": gettext(cards[s]["affinity"]), "theirs": gettext(cards[1 - s]["affinity"]), "bonus": bonus[s]}
+            for s in (w, l) if bonus[s]
+        ]
+        sums = gettext("%(wp)s + %(wb)s = %(ws)s beats %(lp)s + %(lb)s = %(ls)s") % {
+            "wp": cards[w]["power"], "wb": bonus[w], "ws": scores[w],
+            "lp": cards[l]["power"], "lb": bonus[l], "ls": scores[l]}
+        return "; ".join(edges) + (": " if edges else "") + sums + "."
+    tied = gettext("Tied at %(score)s") % {"score": scores[w]}
+    if result["decided_by"] == "speed":
+        return gettext("%(tied)s; Speed %(win)s beats %(lose)s.") % {
+            "tied": tied, "win": result["speeds"][w], "lose": result["speeds"][l]}
+    tied += gettext(", Speed %(speed)s each") % {"speed": result["speeds"][w]}
+    if result["decided_by"] == "initiative":
+        return gettext("%(tied)s; Team Initiative %(win)s beats %(lose)s.") % {
+            "tied": tied, "win": result["initiative"][w], "lose": result["initiative"][l]}
+    return gettext("%(tied)s, Team Initiative %(init)s each; the coin flip from the match seed went to %(name)s.") % {
+        "tied": tied, "init": result["initiative"][w], "name": names[w]}
+
+
+def describe(event: dict, names: list[str]) -> str:
+    """One line of the match log for an engine event."""
+    match event["type"]:
+        case "deck_locked":
+            return gettext("%(name)s locked in a deck.") % {"name": names[event["seat"]]}
+        case "decks_revealed":
+            return gettext("Both decks revealed. Team Initiative: %(a)s %(ia)s, %(b)s %(ib)s.") % {
+                "a": names[0], "ia": event["initiative"][0], "b": names[1], "ib": event["initiative"][1]}
+        case "round":
+            return gettext("Round %(round)s: %(name)s wins. %(working)s") % {
+                "round": event["round"], "name": names[event["winner"]], "working": round_working(event, names)}
+        case "battle_won":
+            wins = event["wins"]
+            return gettext("%(name)s wins the battle %(won)s-%(lost)s.") % {
+                "name": names[event["winner"]], "won": wins[event["winner"]], "lost": wins[1 - event["winner"]]}
+    return event["type"]
+
+
+def describe_action(action: dict, names: list[str]) -> str:
+    """What a player did, as the log shows it (secret parts already removed by the engine)."""
+    if action.get("type") == "lock_deck":
+        if "cards" in action:
+            deck = ", ".join(card["name"] for card in action["cards"])
+            return gettext("%(name)s locks in: %(deck)s") % {"name": names[action["seat"]], "deck": deck}
+        return gettext("%(name)s locks in a hidden deck") % {"name": names[action["seat"]]}
+    return gettext("Reveal the next round")

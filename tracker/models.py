@@ -1,0 +1,134 @@
+"""What Tablekeeper stores: players, each game's card catalog, and matches as logs.
+
+A match is its seed plus its list of actions. `Match.state` is only a cached
+snapshot of folding the engine over the live actions up to `Match.head`; the
+actions are the truth (services.match_replay recomputes the snapshot).
+"""
+
+import secrets
+
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+import rules
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(slug, game.name) for slug, game in rules.GAMES.items()]
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
+
+
+class Player(models.Model):
+    """Someone who sits at matches, known by name."""
+
+    name = models.CharField(_("name"), max_length=40)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="player_name_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Card(models.Model):
+    """A card in one game's catalog; `stats` is what that game's engine validates."""
+
+    game = models.CharField(max_length=20, choices=game_choices)
+    name = models.CharField(_("name"), max_length=60)
+    stats = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint("game", Lower("name"), name="card_name_unique_per_game")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def as_rules_card(self) -> dict:
+        """The card as the engine takes it: its stats plus its name."""
+        return {"name": self.name, **self.stats}
+
+
+class Match(models.Model):
+    """One match of one game: options, seed, seats and the log of actions."""
+
+    game = models.CharField(max_length=20, choices=game_choices)
+    rules_version = models.CharField(max_length=20)
+    config = models.JSONField(default=dict)
+    seed = models.CharField(max_length=64, default=new_seed)
+    state = models.JSONField(default=dict)
+    head = models.PositiveIntegerField(default=0, help_text="How many live actions the state includes.")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    score = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match_detail", args=[self.pk])
+
+    @property
+    def rules(self) -> rules.Game:
+        return rules.GAMES[self.game]
+
+    @property
+    def seed_fingerprint(self) -> str:
+        return rules.seed_fingerprint(self.seed)
+
+    def players(self) -> list[Player]:
+        """The players in seat order."""
+        return [seat.player for seat in self.seats.select_related("player").order_by("position")]
+
+
+class Seat(models.Model):
+    """Which player sits in which seat of a match (seat 0 is the first player)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        constraints = [models.UniqueConstraint("match", "position", name="one_player_per_seat")]
+
+
+class Action(models.Model):
+    """One entry of a match's log, kept forever.
+
+    `number` orders the whole history; `seq` is the step on the line it was played.
+    Live actions with seq <= match.head are applied; live ones after it were undone
+    and can be redone; `abandoned` ones were undone and then replaced by a new branch.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    number = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    payload = models.JSONField()
+    events = models.JSONField(default=list)
+    rolls = models.JSONField(default=list)
+    abandoned = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint("match", "number", name="action_number_unique"),
+            models.UniqueConstraint(
+                "match", "seq", condition=models.Q(abandoned=False), name="one_live_action_per_step"
+            ),
+        ]

@@ -1,0 +1,144 @@
+"""The only code that changes a match: load, apply through the engine, save, in one transaction.
+
+Every change names the step it was made against (`expected_seq`); if the match has
+moved on (a double tap, a second phone, a stale page) it is refused with
+`StaleSubmission` and nothing is applied.
+"""
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import rules
+from rules import Dice, RuleError
+
+from .models import Action, Match, Player, Seat
+
+
+class NoSuchStep(Exception):
+    """Undo or redo to a step the match's current line does not have."""
+
+
+class StaleSubmission(Exception):
+    """The form was made against another step of the match than the current one."""
+
+    def __init__(self, match: Match, expected_seq: int, doubled: bool) -> None:
+        self.doubled = doubled
+        if doubled:
+            message = _("That was already recorded (sent twice); it was not applied again.")
+        else:
+            message = _(
+                "The match moved on since this page was loaded (step %(then)s, now step %(now)s). "
+                "Nothing was applied; here is the current state."
+            ) % {"then": expected_seq, "now": match.head}
+        super().__init__(message)
+
+
+def explain(error: RuleError, players: list[Player] | None = None) -> str:
+    """A rule error as a translated sentence, with seat numbers replaced by player names."""
+    params = dict(error.params)
+    if players and "seat" in params and isinstance(params["seat"], int) and 0 <= params["seat"] < len(players):
+        params["seat"] = players[params["seat"]].name
+    template = _(error.template)
+    return template % params if params else template
+
+
+def player_named(name: str) -> Player:
+    """The player with this name (any case), created on first use."""
+    name = " ".join(name.split())
+    player = Player.objects.filter(name__iexact=name).first()
+    return player or Player.objects.create(name=name)
+
+
+@transaction.atomic
+def match_create(*, game: str, player_names: list[str], config: dict) -> Match:
+    """A new match; raises RuleError (InvalidConfig) for options the game refuses."""
+    rules_game = rules.GAMES[game]
+    match = Match(game=game, rules_version=rules_game.rules_version)
+    match.state = rules_game.new_match(config, match.seed)
+    match.config = {**rules_game.default_config, **config}
+    match.save()
+    for position, name in enumerate(player_names):
+        Seat.objects.create(match=match, position=position, player=player_named(name))
+    return match
+
+
+def live_actions(match: Match) -> list[Action]:
+    """The current line of the log: applied actions, then any undone ones that can be redone."""
+    return list(match.actions.filter(abandoned=False).order_by("seq"))
+
+
+def entered_rolls(action: Action) -> list[int]:
+    """The dice a player rolled by hand for this action, to be given again on replay."""
+    return [roll["value"] for roll in action.rolls if roll["by"] == "player"]
+
+
+def match_replay(match: Match, upto: int | None = None) -> dict:
+    """The state after the first `upto` live actions (all applied ones by default), re-run from the seed."""
+    upto = match.head if upto is None else upto
+    game = match.rules
+    state = game.new_match(match.config, match.seed)
+    for action in live_actions(match)[:upto]:
+        state, _events = game.apply(state, action.payload, Dice(match.seed, action.seq, entered_rolls(action)))
+    return state
+
+
+def _lock(match_id: int, expected_seq: int, payload: dict | None = None) -> Match:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.head != expected_seq:
+        doubled = payload is not None and any(
+            action.seq == expected_seq + 1 and action.payload == payload for action in live_actions(match)
+        )
+        raise StaleSubmission(match, expected_seq, doubled)
+    return match
+
+
+def _record_outcome(match: Match) -> None:
+    outcome = match.rules.outcome(match.state)
+    if outcome is None:
+        match.finished, match.winner, match.score = None, None, ""
+        return
+    match.finished = match.finished or timezone.now()
+    match.winner = match.players()[outcome.winner] if outcome.winner is not None else None
+    match.score = outcome.score
+
+
+def _save(match: Match) -> None:
+    _record_outcome(match)
+    match.save(update_fields=["state", "head", "finished", "winner", "score", "updated"])
+
+
+@transaction.atomic
+def match_apply_action(*, match_id: int, action: dict, expected_seq: int, rolls: list[int] | None = None) -> Action:
+    """Apply one action to the match; raises StaleSubmission or RuleError and then changes nothing."""
+    match = _lock(match_id, expected_seq, action)
+    dice = Dice(match.seed, match.head + 1, rolls)
+    state, events = match.rules.apply(match.state, action, dice)
+    # Undone actions after the head give way to this new branch, but stay in the log.
+    match.actions.filter(abandoned=False, seq__gt=match.head).update(abandoned=True)
+    number = (match.actions.aggregate(last=Max("number"))["last"] or 0) + 1
+    recorded = Action.objects.create(
+        match=match,
+        number=number,
+        seq=match.head + 1,
+        seat=action.get("seat"),
+        payload=action,
+        events=events,
+        rolls=dice.rolls,
+    )
+    match.state, match.head = state, match.head + 1
+    _save(match)
+    return recorded
+
+
+@transaction.atomic
+def match_goto(*, match_id: int, step: int, expected_seq: int) -> Match:
+    """Move the match back (undo) or forward (redo) along its current line to `step`."""
+    match = _lock(match_id, expected_seq)
+    line = live_actions(match)
+    if not 0 <= step <= len(line):
+        raise NoSuchStep(_("There is no step %(step)s in this match.") % {"step": step})
+    match.state, match.head = match_replay(match, step), step
+    _save(match)
+    return match

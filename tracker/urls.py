@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("matches/", views.match_list, name="match_list"),
+    path("matches/new/<slug:slug>/", views.match_new, name="match_new"),
+    path("matches/<int:pk>/", views.match_detail, name="match_detail"),
+    path("matches/<int:pk>/act/", views.match_act, name="match_act"),
+    path("matches/<int:pk>/goto/", views.match_goto, name="match_goto"),
+    path("matches/<int:pk>/log/", views.match_log, name="match_log"),
+    path("matches/<int:pk>/seat/<int:seat>/pass/", views.match_pass, name="match_pass"),
+    path("matches/<int:pk>/seat/<int:seat>/entry/", views.match_entry, name="match_entry"),
+    path("cards/<slug:slug>/", views.card_list, name="card_list"),
+    path("cards/<slug:slug>/new/", views.card_new, name="card_new"),
+]

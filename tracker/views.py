@@ -1,0 +1,281 @@
+"""Function views. Every one reads or changes a match through tracker.services."""
+
+from django.contrib import messages
+from django.core import signing
+from django.core.paginator import Paginator
+from django.db import IntegrityError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import rules
+from rules import RuleError
+
+from . import services
+from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
+from .games import adapter
+from .models import Card, Match, Player
+
+ENTRY_SALT = "tracker.secret-entry"
+
+
+def _game_or_404(slug: str) -> rules.Game:
+    if slug not in rules.GAMES:
+        raise Http404(_("No such game."))
+    return rules.GAMES[slug]
+
+
+def _match_context(match: Match, **extra) -> dict:
+    game = adapter(match.game)
+    players = match.players()
+    return {
+        "match": match,
+        "game": match.rules,
+        "players": players,
+        "board": game.board(match),
+        "board_template": game.BOARD_TEMPLATE,
+        "waiting_seats": [(seat, players[seat]) for seat in game.seats_to_enter(match)],
+        "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
+        **extra,
+    }
+
+
+def _render_match(request: HttpRequest, match: Match, status: int = 200, **extra) -> HttpResponse:
+    """The match page, or only its #match part when htmx asks."""
+    template = "tracker/match_detail.html#match" if request.htmx else "tracker/match_detail.html"
+    return render(request, template, _match_context(match, **extra), status=status)
+
+
+def _refused(request: HttpRequest, match_id: int, message: str, status: int) -> HttpResponse:
+    """A refused change: the message and the fresh state; nothing was applied."""
+    match = get_object_or_404(Match, pk=match_id)
+    return _render_match(request, match, status=status, refusal=message)
+
+
+def _after_change(request: HttpRequest, match: Match, message: str = "") -> HttpResponse:
+    if message:
+        messages.success(request, message)
+    if request.htmx:
+        return _render_match(request, match)
+    return redirect(match)
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    recent = Match.objects.prefetch_related("seats__player")[:5]
+    return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
+
+
+@require_http_methods(["GET", "POST"])
+def match_new(request: HttpRequest, slug: str) -> HttpResponse:
+    game = _game_or_404(slug)
+    game_pages = adapter(slug)
+    data = request.POST if request.method == "POST" else None
+    players_form = PlayersForm(data, seats=game.seats, initial=request.GET)
+    config_form = game_pages.ConfigForm(data, prefix="config")
+    if data is not None and players_form.is_valid() and config_form.is_valid():
+        try:
+            match = services.match_create(
+                game=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data
+            )
+        except RuleError as error:
+            config_form.add_error(None, services.explain(error))
+        else:
+            messages.success(request, _("Match started. Seed fingerprint: %(fp)s") % {"fp": match.seed_fingerprint})
+            return redirect(match)
+    context = {
+        "game": game,
+        "noun": game_pages.NEW_MATCH_NOUN,
+        "players_form": players_form,
+        "config_form": config_form,
+        "known_players": Player.objects.all(),
+    }
+    return render(request, "tracker/match_new.html", context, status=422 if data is not None else 200)
+
+
+@require_GET
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _render_match(request, get_object_or_404(Match, pk=pk))
+
+
+def _seat_player(match: Match, seat: int):
+    players = match.players()
+    if seat >= len(players):
+        raise Http404(_("No such seat."))
+    return players[seat]
+
+
+@require_GET
+def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
+    """The hot-seat screen that hides everything until the right player holds the phone."""
+    match = get_object_or_404(Match, pk=pk)
+    player = _seat_player(match, seat)
+    if seat not in adapter(match.game).seats_to_enter(match):
+        messages.info(request, _("%(name)s has nothing secret to enter now.") % {"name": player.name})
+        return redirect(match)
+    return render(request, "tracker/pass_phone.html", {"match": match, "player": player, "seat": seat})
+
+
+@require_http_methods(["GET", "POST"])
+def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
+    """One player's secret entry (a Card Crush deck), sent with a token bound to their seat."""
+    match = get_object_or_404(Match, pk=pk)
+    player = _seat_player(match, seat)
+    game = adapter(match.game)
+    if request.method == "GET" and seat not in game.seats_to_enter(match):
+        return redirect(match)
+    form = game.entry_form(match, request.POST if request.method == "POST" else None)
+    refusal, status = "", 200
+    if request.method == "POST":
+        status = 422
+        try:
+            token = signing.loads(request.POST.get("entry_token", ""), salt=ENTRY_SALT, max_age=60 * 60 * 24)
+        except signing.BadSignature:
+            token = None
+        seq_form = SeqForm(request.POST)
+        if token != {"match": match.pk, "seat": seat}:
+            return _refused(request, match.pk, _("This entry form was not issued for %(name)s; nothing was locked.")
+                            % {"name": player.name}, status=403)
+        if not seq_form.is_valid():
+            return _refused(request, match.pk, _("The form is missing its step number; nothing was applied."), 400)
+        if form.is_valid():
+            try:
+                services.match_apply_action(
+                    match_id=match.pk, action=game.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
+                )
+            except services.StaleSubmission as stale:
+                return _refused(request, match.pk, str(stale), status=409)
+            except RuleError as error:
+                refusal = services.explain(error, match.players())
+            else:
+                messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
+                return redirect(match)
+    context = {
+        "match": match,
+        "player": player,
+        "seat": seat,
+        "form": form,
+        "refusal": refusal,
+        "entry_token": signing.dumps({"match": match.pk, "seat": seat}, salt=ENTRY_SALT),
+        "catalog": Card.objects.filter(game=match.game),
+        "card_form": game.CardForm(prefix="new"),
+    }
+    return render(request, game.ENTRY_TEMPLATE, context, status=status)
+
+
+@require_POST
+def match_act(request: HttpRequest, pk: int) -> HttpResponse:
+    """An open action taken at the table (reveal the next round, ...)."""
+    match = get_object_or_404(Match, pk=pk)
+    seq_form = SeqForm(request.POST)
+    if not seq_form.is_valid():
+        return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400)
+    action = adapter(match.game).table_action(match, request.POST)
+    try:
+        services.match_apply_action(match_id=pk, action=action, expected_seq=seq_form.cleaned_data["seq"])
+    except services.StaleSubmission as stale:
+        return _refused(request, pk, str(stale), status=409)
+    except RuleError as error:
+        return _refused(request, pk, services.explain(error, match.players()), status=422)
+    return _after_change(request, Match.objects.get(pk=pk))
+
+
+@require_POST
+def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
+    """Undo or redo: move along the log to a step; actions are never deleted."""
+    match = get_object_or_404(Match, pk=pk)
+    form = StepForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, pk, _("Choose a step to go to; nothing was changed."), 400)
+    step, seq = form.cleaned_data["step"], form.cleaned_data["seq"]
+    try:
+        match = services.match_goto(match_id=pk, step=step, expected_seq=seq)
+    except services.StaleSubmission as stale:
+        return _refused(request, pk, str(stale), status=409)
+    except services.NoSuchStep as error:
+        return _refused(request, pk, str(error), status=422)
+    verb = _("Went back to step %(step)s.") if step < seq else _("Went forward to step %(step)s.")
+    return _after_change(request, match, verb % {"step": step})
+
+
+@require_GET
+def match_log(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    game, pages = match.rules, adapter(match.game)
+    players = match.players()
+    names = [player.name for player in players]
+    entries = []
+    for action in match.actions.all():
+        status = "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied")
+        entries.append({
+            "action": action,
+            "status": status,
+            "what": pages.describe_action(game.public_action(match.state, action.payload), names),
+            "who": players[action.seat] if action.seat is not None else None,
+            "lines": [pages.describe(event, names) for event in action.events],
+        })
+    context = {"match": match, "players": players, "entries": entries}
+    return render(request, "tracker/match_log.html", context)
+
+
+@require_GET
+def match_list(request: HttpRequest) -> HttpResponse:
+    form = MatchFilterForm(request.GET or None)
+    matches = Match.objects.prefetch_related("seats__player").select_related("winner")
+    if form.is_valid():
+        if form.cleaned_data["game"]:
+            matches = matches.filter(game=form.cleaned_data["game"])
+        if form.cleaned_data["player"]:
+            matches = matches.filter(seats__player=form.cleaned_data["player"])
+    page = Paginator(matches, 25).get_page(request.GET.get("page"))
+    return render(request, "tracker/match_list.html", {"form": form, "page": page})
+
+
+@require_GET
+def card_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game's catalog, filtered as you type (htmx asks for just the results)."""
+    game = _game_or_404(slug)
+    query = request.GET.get("q", "").strip()[:60]
+    cards = Card.objects.filter(game=slug)
+    if query:
+        cards = cards.filter(name__icontains=query)
+    context = {"game": game, "cards": cards[:200], "query": query, "form": adapter(slug).CardForm(prefix="new")}
+    template = "tracker/card_list.html#results" if request.htmx else "tracker/card_list.html"
+    return render(request, template, context)
+
+
+def _safe_next(request: HttpRequest, fallback: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return fallback
+
+
+@require_POST
+def card_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
+    game = _game_or_404(slug)
+    game_pages = adapter(slug)
+    form = game_pages.CardForm(request.POST, prefix="new")
+    added = None
+    if form.is_valid():
+        card = form.cleaned_data
+        try:
+            added = Card.objects.create(game=slug, name=card["name"], stats=game_pages.card_stats(card))
+        except IntegrityError:
+            form.add_error("name", _("%(name)s is already in the catalog.") % {"name": card["name"]})
+    if request.htmx:
+        context = {"game": game, "form": game_pages.CardForm(prefix="new") if added else form, "added": added,
+                   "catalog": Card.objects.filter(game=slug)}
+        return render(request, "tracker/card_added.html", context, status=200 if added else 422)
+    if added:
+        messages.success(request, _("%(name)s added to the catalog.") % {"name": added.name})
+        return redirect(_safe_next(request, f"/cards/{slug}/"))
+    cards = Card.objects.filter(game=slug)[:200]
+    return render(request, "tracker/card_list.html", {"game": game, "cards": cards, "form": form}, status=422)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return render(request, "403_csrf.html", status=403)
