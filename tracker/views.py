@@ -83,7 +83,7 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
         except RuleError as error:
             config_form.add_error(None, services.explain(error))
         else:
-            messages.success(request, _("Match started. Seed fingerprint: %(fp)s") % {"fp": match.seed_fingerprint})
+            messages.success(request, _("Match started."))
             return redirect(match)
     context = {
         "game": game,

@@ -68,7 +68,7 @@ class DeckForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        cards = []
+        cards, seen = [], set()
         for position in range(1, DECK_SIZE + 1):
             field = f"card_{position}"
             if field not in data:
@@ -76,7 +76,11 @@ class DeckForm(forms.Form):
             card = self.catalog.get(data[field].strip().casefold())
             if card is None:
                 self.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": data[field]})
+            elif card.pk in seen:
+                self.add_error(field, _("%(name)s is already in this deck; a deck holds 5 different cards.")
+                               % {"name": card.name})
             else:
+                seen.add(card.pk)
                 cards.append(card.as_rules_card())
         data["cards"] = cards
         return data

@@ -1,0 +1,89 @@
+"""Browser tests: a real Chromium at phone size driving the app through pytest-django's live server.
+
+Chromium starts once per test session; every test gets a fresh context (cookies,
+storage, viewport) and page, so tests never share a session or a CSRF cookie.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+# The Playwright sync API runs an asyncio event loop in the test's thread for as long as
+# Playwright is started (here: the whole session). Django sees that running loop and refuses
+# ORM calls from this thread (SynchronousOnlyOperation), although they are ordinary blocking
+# calls made outside any coroutine. The tests set up data and check the database through the
+# ORM between browser steps, so they tell Django that this is safe. Test-only: never set it in
+# the app.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium; `playwright install` cannot download here.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+expect.set_options(timeout=10_000)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium not found at {CHROMIUM}")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def make_context(browser: Browser, live_server):
+    """Open a phone-sized context on the live server; extra keyword arguments go to new_context."""
+    contexts: list[BrowserContext] = []
+
+    def make(**options) -> BrowserContext:
+        context = browser.new_context(base_url=live_server.url, **{**PHONE, **options})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def context(make_context) -> BrowserContext:
+    return make_context()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+@pytest.fixture
+def catalog(transactional_db):
+    """The demo Card Crush catalog (Ember Fox, Tide Runner, ...), as a player would have it."""
+    from tracker.demo import load_catalogs
+
+    load_catalogs()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
