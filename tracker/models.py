@@ -91,8 +91,10 @@ class Match(models.Model):
         return rules.seed_fingerprint(self.seed)
 
     def players(self) -> list[Player]:
-        """The players in seat order."""
-        return [seat.player for seat in self.seats.select_related("player").order_by("position")]
+        """The players in seat order (seats never change once a match is set up, so this is cached)."""
+        if not hasattr(self, "_players"):
+            self._players = [seat.player for seat in self.seats.select_related("player").order_by("position")]
+        return self._players
 
 
 class Seat(models.Model):

@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/new/<slug:slug>/", views.match_new, name="match_new"),
     path("matches/<int:pk>/", views.match_detail, name="match_detail"),

@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
@@ -60,6 +61,13 @@ def _after_change(request: HttpRequest, match: Match, message: str = "") -> Http
     if request.htmx:
         return _render_match(request, match)
     return redirect(match)
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """The cheapest page: proves the app and database answer, and is the benchmarks' floor."""
+    Match.objects.exists()
+    return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
@@ -118,6 +126,7 @@ def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     return render(request, "tracker/pass_phone.html", {"match": match, "player": player, "seat": seat})
 
 
+@never_cache  # no-store: the Back button must not bring a locked-in entry back from the cache
 @require_http_methods(["GET", "POST"])
 def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     """One player's secret entry (a Card Crush deck), sent with a token bound to their seat."""
@@ -212,9 +221,8 @@ def match_log(request: HttpRequest, pk: int) -> HttpResponse:
         entries.append({
             "action": action,
             "status": status,
-            "what": pages.describe_action(game.public_action(match.state, action.payload), names),
-            "who": players[action.seat] if action.seat is not None else None,
-            "lines": [pages.describe(event, names) for event in action.events],
+            "what": pages.describe_action(game.public_action(match.state, action.payload), action.events, names),
+            "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
         })
     context = {"match": match, "players": players, "entries": entries}
     return render(request, "tracker/match_log.html", context)

@@ -168,16 +168,16 @@ def round_working(result: dict, names: list[str]) -> str:
 
 
 def describe(event: dict, names: list[str]) -> str:
-    """One line of the match log for an engine event."""
+    """One line of the match log for an engine event ("" when the action's title says it all)."""
     match event["type"]:
         case "deck_locked":
-            return gettext("%(name)s locked in a deck.") % {"name": names[event["seat"]]}
+            return ""
         case "decks_revealed":
             return gettext("Both decks revealed. Team Initiative: %(a)s %(ia)s, %(b)s %(ib)s.") % {
                 "a": names[0], "ia": event["initiative"][0], "b": names[1], "ib": event["initiative"][1]}
         case "round":
-            return gettext("Round %(round)s: %(name)s wins. %(working)s") % {
-                "round": event["round"], "name": names[event["winner"]], "working": round_working(event, names)}
+            return gettext("%(name)s wins. %(working)s") % {
+                "name": names[event["winner"]], "working": round_working(event, names)}
         case "battle_won":
             wins = event["wins"]
             return gettext("%(name)s wins the battle %(won)s-%(lost)s.") % {
@@ -185,11 +185,12 @@ def describe(event: dict, names: list[str]) -> str:
     return event["type"]
 
 
-def describe_action(action: dict, names: list[str]) -> str:
+def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
     """What a player did, as the log shows it (secret parts already removed by the engine)."""
     if action.get("type") == "lock_deck":
         if "cards" in action:
             deck = ", ".join(card["name"] for card in action["cards"])
             return gettext("%(name)s locks in: %(deck)s") % {"name": names[action["seat"]], "deck": deck}
         return gettext("%(name)s locks in a hidden deck") % {"name": names[action["seat"]]}
-    return gettext("Reveal the next round")
+    rounds = [event["round"] for event in events if event["type"] == "round"]
+    return gettext("Round %(round)s revealed") % {"round": rounds[0]} if rounds else action.get("type", "")
