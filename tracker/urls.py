@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<int:pk>/log/", views.match_log, name="match_log"),
     path("matches/<int:pk>/seat/<int:seat>/pass/", views.match_pass, name="match_pass"),
     path("matches/<int:pk>/seat/<int:seat>/entry/", views.match_entry, name="match_entry"),
+    path("cards/", views.card_games, name="card_games"),
     path("cards/<slug:slug>/", views.card_list, name="card_list"),
     path("cards/<slug:slug>/new/", views.card_new, name="card_new"),
 ]

@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.core import signing
 from django.core.paginator import Paginator
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -181,7 +182,10 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
     seq_form = SeqForm(request.POST)
     if not seq_form.is_valid():
         return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400)
-    action = adapter(match.game).table_action(match, request.POST)
+    try:
+        action = adapter(match.game).table_action(match, request.POST)
+    except ValidationError as error:
+        return _refused(request, pk, " ".join(error.messages), status=422)
     try:
         services.match_apply_action(match_id=pk, action=action, expected_seq=seq_form.cleaned_data["seq"])
     except services.StaleSubmission as stale:
@@ -239,6 +243,14 @@ def match_list(request: HttpRequest) -> HttpResponse:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
     return render(request, "tracker/match_list.html", {"form": form, "page": page})
+
+
+@require_GET
+def card_games(request: HttpRequest) -> HttpResponse:
+    """Every game's catalog, with how many cards each holds."""
+    counts = {slug: Card.objects.filter(game=slug).count() for slug in rules.GAMES}
+    catalogs = [(game, counts[slug]) for slug, game in rules.GAMES.items()]
+    return render(request, "tracker/card_games.html", {"catalogs": catalogs})
 
 
 @require_GET

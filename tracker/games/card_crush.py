@@ -15,6 +15,31 @@ BOARD_TEMPLATE = "games/card-crush/board.html"
 ENTRY_TEMPLATE = "games/card-crush/entry.html"
 NEW_MATCH_NOUN = _("battle")
 
+# Invented demo cards (the game's real card list is not public): 3 per affinity.
+DEMO_CARDS = [
+    {"name": name, "power": power, "speed": speed, "affinity": affinity, "rarity": rarity, "level": level}
+    for name, power, speed, affinity, rarity, level in [
+        ("Gale Sprite", 4, 9, "Air", "Common", 1), ("Sky Lancer", 7, 6, "Air", "Rare", 1),
+        ("Tempest Roc", 9, 7, "Air", "Epic", 2),
+        ("Stone Golem", 8, 2, "Earth", "Common", 1), ("Canyon Brute", 6, 4, "Earth", "Rare", 1),
+        ("Mountain Titan", 10, 3, "Earth", "Legendary", 1),
+        ("Volt Imp", 5, 9, "Lightning", "Common", 1), ("Storm Caller", 7, 8, "Lightning", "Rare", 1),
+        ("Thunder Drake", 9, 6, "Lightning", "Epic", 1),
+        ("Tide Runner", 6, 8, "Water", "Common", 1), ("Reef Guardian", 7, 4, "Water", "Rare", 1),
+        ("Leviathan", 10, 2, "Water", "Legendary", 1),
+        ("Ember Fox", 7, 5, "Fire", "Common", 1), ("Flame Knight", 8, 5, "Fire", "Rare", 1),
+        ("Phoenix", 9, 8, "Fire", "Legendary", 1),
+        ("Frost Wisp", 4, 7, "Ice", "Common", 1), ("Glacier Bear", 8, 3, "Ice", "Rare", 1),
+        ("Winter Queen", 9, 6, "Ice", "Epic", 1),
+        ("Thorn Sprout", 5, 5, "Nature", "Common", 1), ("Grove Warden", 7, 5, "Nature", "Rare", 2),
+        ("Ancient Oak", 9, 1, "Nature", "Epic", 1),
+        ("Dawn Acolyte", 5, 6, "Light", "Common", 1), ("Sun Paladin", 8, 6, "Light", "Rare", 1),
+        ("Radiant Seraph", 10, 7, "Light", "Legendary", 1),
+        ("Shade Rat", 3, 10, "Shadow", "Common", 1), ("Night Stalker", 7, 7, "Shadow", "Rare", 1),
+        ("Void Lord", 10, 5, "Shadow", "Legendary", 1),
+    ]
+]
+
 
 class CardForm(forms.Form):
     """A Card Crush card for the catalog: the engine has the last word on its stats."""
