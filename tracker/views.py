@@ -177,7 +177,11 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
 
 @require_POST
 def match_act(request: HttpRequest, pk: int) -> HttpResponse:
-    """An open action taken at the table (reveal the next round, ...)."""
+    """An open action taken at the table (reveal the next round, attack, ...).
+
+    Dice a player rolled by hand come as `roll` fields, in the order the engine asks
+    for them; a blank `roll` means the app rolls.
+    """
     match = get_object_or_404(Match, pk=pk)
     seq_form = SeqForm(request.POST)
     if not seq_form.is_valid():
@@ -187,7 +191,13 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as error:
         return _refused(request, pk, " ".join(error.messages), status=422)
     try:
-        services.match_apply_action(match_id=pk, action=action, expected_seq=seq_form.cleaned_data["seq"])
+        rolls = [int(value) for value in request.POST.getlist("roll") if value.strip()]
+    except ValueError:
+        return _refused(request, pk, _("A die roll must be a whole number; nothing was applied."), status=422)
+    try:
+        services.match_apply_action(
+            match_id=pk, action=action, expected_seq=seq_form.cleaned_data["seq"], rolls=rolls
+        )
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
     except RuleError as error:

@@ -39,10 +39,41 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 expect.set_options(timeout=10_000)
 
 
+def _no_static_handler(app):
+    return app
+
+
+@pytest.fixture(scope="session")
+def live_server(request: pytest.FixtureRequest, collected_static):
+    """pytest-django's live server, but static files are served by the app's WhiteNoise, as in production.
+
+    pytest-django wraps its server in Django's StaticFilesHandler, which answers every /static/
+    request itself from the *finders* (the source folders). Templates link the hashed names from
+    the collectstatic manifest (css/app.<hash>.css, django_htmx/htmx-2.min.<hash>.js), which only
+    exist in STATIC_ROOT, so every stylesheet and script was a 404: no CSS, no htmx. Here nothing
+    is put in front of the app, and WhiteNoise serves STATIC_ROOT (collected once per session by
+    tests/conftest.py) exactly as it does in production. Same name as pytest-django's fixture, so
+    its helper still gives every test using it a transactional database.
+    """
+    from pytest_django.live_server_helper import LiveServer
+
+    addr = (
+        request.config.getvalue("liveserver")
+        or os.environ.get("DJANGO_LIVE_TEST_SERVER_ADDRESS")
+        or "localhost"
+    )
+    server = LiveServer(addr, start=False)
+    server.thread.static_handler = _no_static_handler
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Browser:
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium not found at {CHROMIUM}")
+        # CI installs Chromium (scripts/test), so there a missing browser is a failure, not a skip.
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(f"Chromium not found at {CHROMIUM}")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser
