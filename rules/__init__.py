@@ -10,6 +10,18 @@ from .errors import IllegalAction, InvalidCard, InvalidConfig, RuleError
 
 GAMES: dict[str, Game] = {game.slug: game for game in (CARD_CRUSH,)}
 
+# Rules versions no longer current but kept so old logs replay under the rules they were
+# played with: (slug, version) -> Game. Empty until a game's rules change.
+RETIRED: dict[tuple[str, str], Game] = {}
+
+
+def game_version(slug: str, version: str) -> Game | None:
+    """The game's rules as of `version`, or None when this installation no longer has them."""
+    current = GAMES.get(slug)
+    if current is not None and current.rules_version == version:
+        return current
+    return RETIRED.get((slug, version))
+
 __all__ = [
     "GAMES",
     "Dice",
@@ -18,6 +30,8 @@ __all__ = [
     "InvalidCard",
     "InvalidConfig",
     "Outcome",
+    "RETIRED",
     "RuleError",
+    "game_version",
     "seed_fingerprint",
 ]

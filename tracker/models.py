@@ -84,7 +84,11 @@ class Match(models.Model):
 
     @property
     def rules(self) -> rules.Game:
-        return rules.GAMES[self.game]
+        """The rules this match was played under (a retired version for an old match)."""
+        game = rules.game_version(self.game, self.rules_version)
+        if game is None:
+            raise LookupError(f"{self.game} rules version {self.rules_version} is not installed")
+        return game
 
     @property
     def seed_fingerprint(self) -> str:

@@ -94,7 +94,8 @@ def _lock(match_id: int, expected_seq: int, payload: dict | None = None) -> Matc
     return match
 
 
-def _record_outcome(match: Match) -> None:
+def record_outcome(match: Match) -> None:
+    """Set finished, winner and score from the engine's outcome of the current state."""
     outcome = match.rules.outcome(match.state)
     if outcome is None:
         match.finished, match.winner, match.score = None, None, ""
@@ -105,7 +106,7 @@ def _record_outcome(match: Match) -> None:
 
 
 def _save(match: Match) -> None:
-    _record_outcome(match)
+    record_outcome(match)
     match.save(update_fields=["state", "head", "finished", "winner", "score", "updated"])
 
 

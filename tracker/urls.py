@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import review, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,7 +10,11 @@ urlpatterns = [
     path("matches/<int:pk>/", views.match_detail, name="match_detail"),
     path("matches/<int:pk>/act/", views.match_act, name="match_act"),
     path("matches/<int:pk>/goto/", views.match_goto, name="match_goto"),
-    path("matches/<int:pk>/log/", views.match_log, name="match_log"),
+    path("matches/import/", review.match_import, name="match_import"),
+    path("matches/<int:pk>/log/", review.match_log, name="match_log"),
+    path("matches/<int:pk>/replay/", review.match_replay, name="match_replay"),
+    path("matches/<int:pk>/export.json", review.match_export, {"kind": "json"}, name="match_export_json"),
+    path("matches/<int:pk>/export.txt", review.match_export, {"kind": "text"}, name="match_export_text"),
     path("matches/<int:pk>/seat/<int:seat>/pass/", views.match_pass, name="match_pass"),
     path("matches/<int:pk>/seat/<int:seat>/entry/", views.match_entry, name="match_entry"),
     path("cards/", views.card_games, name="card_games"),

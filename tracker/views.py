@@ -224,25 +224,6 @@ def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def match_log(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
-    game, pages = match.rules, adapter(match.game)
-    players = match.players()
-    names = [player.name for player in players]
-    entries = []
-    for action in match.actions.all():
-        status = "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied")
-        entries.append({
-            "action": action,
-            "status": status,
-            "what": pages.describe_action(game.public_action(match.state, action.payload), action.events, names),
-            "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
-        })
-    context = {"match": match, "players": players, "entries": entries}
-    return render(request, "tracker/match_log.html", context)
-
-
-@require_GET
 def match_list(request: HttpRequest) -> HttpResponse:
     form = MatchFilterForm(request.GET or None)
     matches = Match.objects.prefetch_related("seats__player").select_related("winner")

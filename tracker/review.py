@@ -1,0 +1,165 @@
+"""Reviewing matches: the log as a story, replay step by step, export and import."""
+
+import copy
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
+
+from . import exchange, services
+from .games import adapter
+from .models import Match
+
+
+def roll_text(roll: dict) -> str:
+    """One die as the log shows it: its value, its size, and who rolled it."""
+    if roll["by"] == "player":
+        return _("Die rolled at the table: %(v)s on a d%(s)s (%(why)s)") % {"v": roll["value"], "s": roll["sides"], "why": roll["why"]}
+    if roll["sides"] == 2:
+        return _("Coin flip from the seed: %(v)s (%(why)s)") % {"v": roll["value"], "why": roll["why"]}
+    return _("Rolled by the app from the seed: %(v)s on a d%(s)s (%(why)s)") % {"v": roll["value"], "s": roll["sides"], "why": roll["why"]}
+
+
+def log_entries(match: Match) -> list[dict]:
+    """Every action ever taken in the match, oldest first, as a player reads it."""
+    game, pages = match.rules, adapter(match.game)
+    names = [player.name for player in match.players()]
+    entries = []
+    for action in match.actions.all():
+        entries.append({
+            "action": action,
+            "status": "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied"),
+            "what": pages.describe_action(game.public_action(match.state, action.payload), action.events, names),
+            "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
+            "rolls": [roll_text(roll) for roll in action.rolls],
+            "override": bool(action.payload.get("override")),
+        })
+    return entries
+
+
+def _round_of(entry: dict) -> set[int]:
+    return {event.get(key) for event in entry["action"].events for key in ("round", "turn") if key in event}
+
+
+class LogFilterForm(forms.Form):
+    player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None)
+    round = forms.IntegerField(label=gettext_lazy("Round or turn"), required=False, min_value=1, max_value=10_000)
+    rolls = forms.BooleanField(label=gettext_lazy("Only steps with dice"), required=False)
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", gettext_lazy("Everyone"))] + [(i, p.name) for i, p in enumerate(players)]
+
+    def keep(self, entry: dict) -> bool:
+        wanted = self.cleaned_data
+        if wanted.get("player") is not None and entry["action"].seat != wanted["player"]:
+            return False
+        if wanted.get("round") and wanted["round"] not in _round_of(entry):
+            return False
+        return not (wanted.get("rolls") and not entry["action"].rolls)
+
+
+@require_GET
+def match_log(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    players = match.players()
+    entries = log_entries(match)
+    form = LogFilterForm(request.GET or None, players=players)
+    filtered = form.is_bound and form.is_valid() and any(form.cleaned_data.values())
+    if filtered:
+        entries = [entry for entry in entries if form.keep(entry)]
+    context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
+               "exportable": _secrets_revealed(match)}
+    return render(request, "tracker/match_log.html", context)
+
+
+def _at_step(match: Match, step: int) -> Match:
+    """A copy of the match as it stood after `step` applied actions, for showing only."""
+    snapshot = copy.copy(match)
+    snapshot.state, snapshot.head = services.match_replay(match, step), step
+    outcome = match.rules.outcome(snapshot.state)
+    snapshot.finished = match.finished if outcome else None
+    snapshot.winner = match.players()[outcome.winner] if outcome and outcome.winner is not None else None
+    snapshot.score = outcome.score if outcome else ""
+    return snapshot
+
+
+@require_GET
+def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """Step through the match from its start; the board shows each step as it stood then."""
+    match = get_object_or_404(Match, pk=pk)
+    try:
+        step = min(max(int(request.GET.get("step", 0)), 0), match.head)
+    except ValueError:
+        step = 0
+    snapshot = _at_step(match, step)
+    entries = [entry for entry in log_entries(match) if entry["status"] == "applied"]
+    pages = adapter(match.game)
+    context = {
+        "match": snapshot,
+        "game": match.rules,
+        "players": match.players(),
+        "board": pages.board(snapshot),
+        "board_template": pages.BOARD_TEMPLATE,
+        "replaying": True,
+        "step": step,
+        "last": match.head,
+        "entry": entries[step - 1] if step else None,
+        "steps": range(match.head + 1),
+    }
+    template = "tracker/match_replay.html#replay" if request.htmx else "tracker/match_replay.html"
+    return render(request, template, context)
+
+
+def _secrets_revealed(match: Match) -> bool:
+    """Exporting while an entry is still hidden would hand the secret to whoever reads the file."""
+    game = match.rules
+    return all(game.public_action(match.state, a.payload) == a.payload for a in match.actions.all())
+
+
+@require_GET
+def match_export(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    if kind == "json":
+        if not _secrets_revealed(match):
+            messages.warning(request, _("This match can be exported once every hidden entry is revealed."))
+            return redirect("match_log", pk=pk)
+        response = JsonResponse(exchange.export_match(match), json_dumps_params={"indent": 1, "ensure_ascii": False})
+        filename = f"tablekeeper-{match.game}-{match.pk}.json"
+    else:
+        # The text log hides secrets the same way the log page does, so it is always available.
+        response = HttpResponse(exchange.export_text(match, log_entries(match)), content_type="text/plain; charset=utf-8")
+        filename = f"tablekeeper-{match.game}-{match.pk}.txt"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=gettext_lazy("Match file (.json)"))
+
+
+@require_http_methods(["GET", "POST"])
+def match_import(request: HttpRequest) -> HttpResponse:
+    """Store a match file, only if it re-runs cleanly through the engine."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        status = 422
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                if upload.size > exchange.MAX_BYTES:
+                    raise exchange.MatchFileError(_("The file is larger than %(mb)s MB; a match file is much smaller.")
+                                                  % {"mb": exchange.MAX_BYTES // 2**20})
+                match = exchange.import_match(exchange.parse(upload.read()))
+            except exchange.MatchFileError as error:
+                form.add_error("file", str(error))
+            else:
+                messages.success(request, _("Imported: every step re-ran and agreed with the file."))
+                return redirect(match)
+    return render(request, "tracker/match_import.html", {"form": form, "max_mb": exchange.MAX_BYTES // 2**20},
+                  status=status)
