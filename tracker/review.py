@@ -10,9 +10,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import exchange, services
+import rules
+
+from . import charts, exchange, services, stats
 from .games import adapter
-from .models import Match
+from .models import Match, Player
 
 
 def roll_text(roll: dict) -> str:
@@ -73,7 +75,7 @@ def match_log(request: HttpRequest, pk: int) -> HttpResponse:
     if filtered:
         entries = [entry for entry in entries if form.keep(entry)]
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
-               "exportable": _secrets_revealed(match)}
+               "exportable": _secrets_revealed(match), "chart": _progress_chart(match)}
     return render(request, "tracker/match_log.html", context)
 
 
@@ -163,3 +165,52 @@ def match_import(request: HttpRequest) -> HttpResponse:
                 return redirect(match)
     return render(request, "tracker/match_import.html", {"form": form, "max_mb": exchange.MAX_BYTES // 2**20},
                   status=status)
+
+
+def _progress_chart(match: Match) -> dict | None:
+    progress = stats.match_progress(match)
+    if progress is None:
+        return None
+    title, series = progress
+    top = max((max(values) for values in series.values() if values), default=1)
+    return {"title": title, "series": series,
+            "svg": charts.line_chart(title, series, 0, top, _("turn")),
+            "rows": list(zip(*series.values()))}
+
+
+@require_GET
+def stats_overview(request: HttpRequest) -> HttpResponse:
+    """Records of every player, for one game or all of them, and the game's own figures."""
+    slug = request.GET.get("game", "")
+    if slug not in rules.GAMES:
+        slug = ""
+    matches = list(stats.finished_matches(slug or None))
+    context = {
+        "games": rules.GAMES.values(),
+        "game": rules.GAMES.get(slug),
+        "board": stats.leaderboard(matches),
+        "figures": stats.game_figures(slug, matches) if slug else [],
+        "match_count": len(matches),
+    }
+    return render(request, "tracker/stats.html", context)
+
+
+@require_GET
+def stats_player(request: HttpRequest, pk: int) -> HttpResponse:
+    """One player's history: per game records, win rate over time, favourite cards."""
+    player = get_object_or_404(Player, pk=pk)
+    per_game = []
+    for slug, game in rules.GAMES.items():
+        record = stats.records(stats.finished_matches(slug, player)).get(player.pk)
+        if record:
+            per_game.append((game, record))
+    overall = stats.records(stats.finished_matches(None, player)).get(player.pk)
+    chart = None
+    if overall and overall.played > 1:
+        rates = overall.win_rate_over_time()
+        title = _("%(name)s's win rate after each match (%%)") % {"name": player.name}
+        chart = {"title": title, "svg": charts.line_chart(title, {player.name: rates}, 0, 100, _("match")),
+                 "rows": list(enumerate(rates, start=1))}
+    context = {"player": player, "per_game": per_game, "overall": overall, "chart": chart,
+               "top_cards": overall.cards.most_common(8) if overall else []}
+    return render(request, "tracker/stats_player.html", context)

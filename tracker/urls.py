@@ -17,7 +17,11 @@ urlpatterns = [
     path("matches/<int:pk>/export.txt", review.match_export, {"kind": "text"}, name="match_export_text"),
     path("matches/<int:pk>/seat/<int:seat>/pass/", views.match_pass, name="match_pass"),
     path("matches/<int:pk>/seat/<int:seat>/entry/", views.match_entry, name="match_entry"),
+    path("stats/", review.stats_overview, name="stats"),
+    path("stats/players/<int:pk>/", review.stats_player, name="stats_player"),
     path("cards/", views.card_games, name="card_games"),
     path("cards/<slug:slug>/", views.card_list, name="card_list"),
     path("cards/<slug:slug>/new/", views.card_new, name="card_new"),
+    path("cards/<slug:slug>/export.csv", views.card_export, name="card_export"),
+    path("cards/<slug:slug>/import/", views.card_import, name="card_import"),
 ]

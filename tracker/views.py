@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import RuleError
 
-from . import services
+from . import catalog_csv, services
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import adapter
 from .models import Card, Match, Player
@@ -252,7 +252,8 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
     cards = Card.objects.filter(game=slug)
     if query:
         cards = cards.filter(name__icontains=query)
-    context = {"game": game, "cards": cards[:200], "query": query, "form": adapter(slug).CardForm(prefix="new")}
+    context = {"game": game, "cards": cards[:200], "query": query, "form": adapter(slug).CardForm(prefix="new"),
+               "columns": catalog_csv.columns(slug)}
     template = "tracker/card_list.html#results" if request.htmx else "tracker/card_list.html"
     return render(request, template, context)
 
@@ -286,6 +287,38 @@ def card_new(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect(_safe_next(request, f"/cards/{slug}/"))
     cards = Card.objects.filter(game=slug)[:200]
     return render(request, "tracker/card_list.html", {"game": game, "cards": cards, "form": form}, status=422)
+
+
+@require_GET
+def card_export(request: HttpRequest, slug: str) -> HttpResponse:
+    _game_or_404(slug)
+    response = HttpResponse(catalog_csv.export_csv(slug), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tablekeeper-{slug}-cards.csv"'
+    return response
+
+
+@require_POST
+def card_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Import a catalog CSV: every row is checked, and a single wrong row stores nothing."""
+    game = _game_or_404(slug)
+    upload = request.FILES.get("file")
+    problems = []
+    if upload is None:
+        problems = [_("Choose a CSV file to import.")]
+    elif upload.size > catalog_csv.MAX_BYTES:
+        problems = [_("The file is larger than %(kb)s KB.") % {"kb": catalog_csv.MAX_BYTES // 1024}]
+    else:
+        try:
+            added, updated = catalog_csv.import_csv(slug, upload.read())
+        except catalog_csv.CatalogFileError as error:
+            problems = error.problems
+        else:
+            messages.success(request, _("Catalog imported: %(added)s added, %(updated)s updated.")
+                             % {"added": added, "updated": updated})
+            return redirect("card_list", slug=slug)
+    context = {"game": game, "cards": Card.objects.filter(game=slug)[:200], "form": adapter(slug).CardForm(prefix="new"),
+               "import_problems": problems, "columns": catalog_csv.columns(slug)}
+    return render(request, "tracker/card_list.html", context, status=422)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

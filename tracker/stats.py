@@ -1,0 +1,99 @@
+"""Statistics from finished matches: records, streaks, favourite cards, and each game's own figures.
+
+Everything is computed from the stored matches when asked: there is no counter to get
+out of step with the logs.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .games import adapter
+from .models import Match, Player
+
+
+@dataclass
+class Record:
+    """One player's results in the matches considered, oldest first."""
+
+    player: Player
+    results: list[bool] = field(default_factory=list)
+    """True for each match won, in the order played."""
+    cards: Counter = field(default_factory=Counter)
+
+    @property
+    def played(self) -> int:
+        return len(self.results)
+
+    @property
+    def wins(self) -> int:
+        return sum(self.results)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+    @property
+    def current_streak(self) -> tuple[str, int]:
+        """("won" or "lost", how many in a row) at the end, or ("", 0) before any match."""
+        if not self.results:
+            return "", 0
+        last, count = self.results[-1], 0
+        for result in reversed(self.results):
+            if result != last:
+                break
+            count += 1
+        return ("won" if last else "lost"), count
+
+    @property
+    def longest_win_streak(self) -> int:
+        best = run = 0
+        for result in self.results:
+            run = run + 1 if result else 0
+            best = max(best, run)
+        return best
+
+    def win_rate_over_time(self) -> list[float]:
+        """The win rate after each match, in percent."""
+        rates, wins = [], 0
+        for number, result in enumerate(self.results, start=1):
+            wins += result
+            rates.append(round(100 * wins / number, 1))
+        return rates
+
+
+def finished_matches(game: str | None = None, player: Player | None = None):
+    matches = Match.objects.filter(finished__isnull=False).prefetch_related("seats__player")
+    if game:
+        matches = matches.filter(game=game)
+    if player:
+        matches = matches.filter(seats__player=player)
+    return matches.order_by("finished", "id")
+
+
+def records(matches) -> dict[int, Record]:
+    """Per player id, their record over these matches (matches in the order finished)."""
+    table: dict[int, Record] = {}
+    for match in matches:
+        pages = adapter(match.game)
+        for seat in sorted(match.seats.all(), key=lambda s: s.position):
+            record = table.setdefault(seat.player_id, Record(seat.player))
+            record.results.append(match.winner_id == seat.player_id)
+            if hasattr(pages, "cards_played"):
+                record.cards.update(pages.cards_played(match, seat.position))
+    return table
+
+
+def leaderboard(matches) -> list[Record]:
+    return sorted(records(matches).values(), key=lambda r: (-r.win_rate, -r.wins, r.player.name.casefold()))
+
+
+def game_figures(slug: str, matches) -> list:
+    """The game's own figures (adapter.figures), if it offers any."""
+    pages = adapter(slug)
+    return pages.figures(matches) if hasattr(pages, "figures") else []
+
+
+def match_progress(match: Match):
+    """(title, series) for the match's chart, if its game draws one."""
+    pages = adapter(match.game)
+    return pages.progress(match) if hasattr(pages, "progress") else None
