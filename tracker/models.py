@@ -6,7 +6,9 @@ actions are the truth (services.match_replay recomputes the snapshot).
 """
 
 import secrets
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -27,6 +29,8 @@ class Player(models.Model):
     """Someone who sits at matches, known by name."""
 
     name = models.CharField(_("name"), max_length=40)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="player", help_text="The account that plays as this player, if any.")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -71,6 +75,13 @@ class Match(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     score = models.CharField(max_length=20, blank=True)
+    # Who may see and act. A match with neither owner belongs to the whole table (demo data,
+    # matches made by scripts): anyone on this installation may see and play it.
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="matches")
+    owner_device = models.CharField(max_length=40, blank=True, db_index=True)
+    shared = models.BooleanField(default=False, help_text="Visible to everyone on this installation.")
+    version = models.PositiveIntegerField(default=0, help_text="Goes up with every change; live views poll it.")
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -137,4 +148,48 @@ class Action(models.Model):
             models.UniqueConstraint(
                 "match", "seq", condition=models.Q(abandoned=False), name="one_live_action_per_step"
             ),
+        ]
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def invite_expiry():
+    from django.utils import timezone
+
+    return timezone.now() + timedelta(days=7)
+
+
+class Invite(models.Model):
+    """A link that seats another device as one player, or lets it watch."""
+
+    SEAT, WATCH = "seat", "watch"
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="invites")
+    kind = models.CharField(max_length=10, choices=[(SEAT, _("play a seat")), (WATCH, _("watch"))])
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField(default=invite_expiry)
+    revoked = models.DateTimeField(null=True, blank=True)
+
+
+class Access(models.Model):
+    """A device (or account) that joined a match through an invite: as a seated player or a spectator."""
+
+    PLAYER, SPECTATOR = "player", "spectator"
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="accesses")
+    device = models.CharField(max_length=40)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
+    role = models.CharField(max_length=10, choices=[(PLAYER, _("player")), (SPECTATOR, _("spectator"))])
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    invite = models.ForeignKey(Invite, null=True, blank=True, on_delete=models.SET_NULL, related_name="accesses")
+    created = models.DateTimeField(auto_now_add=True)
+    revoked = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint("match", "device", name="one_access_per_device"),
+            models.UniqueConstraint("match", "seat", condition=models.Q(revoked__isnull=True, role="player"),
+                                    name="one_device_per_seat"),
         ]

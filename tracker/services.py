@@ -107,7 +107,8 @@ def record_outcome(match: Match) -> None:
 
 def _save(match: Match) -> None:
     record_outcome(match)
-    match.save(update_fields=["state", "head", "finished", "winner", "score", "updated"])
+    match.version += 1
+    match.save(update_fields=["state", "head", "finished", "winner", "score", "version", "updated"])
 
 
 @transaction.atomic
