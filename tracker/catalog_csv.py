@@ -81,7 +81,7 @@ def import_csv(slug: str, raw: bytes) -> tuple[int, int]:
         raise CatalogFileError(problems)
     added = updated = 0
     for card in cards:
-        existing = Card.objects.filter(game=slug, name__iexact=card["name"]).first()
+        existing = Card.named(slug, card["name"])
         if existing is None:
             Card.objects.create(game=slug, name=card["name"], stats=pages.card_stats(card))
             added += 1

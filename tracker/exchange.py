@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
@@ -70,7 +71,10 @@ def export_match(match: Match) -> dict:
         "game": match.game,
         "rules_version": match.rules_version,
         "config": match.config,
-        "seed": match.seed,
+        # The seed stays secret until the match ends (fair seeds): a running match's file
+        # carries only the fingerprint, and can be read but not re-run.
+        "seed": match.seed if match.finished else None,
+        "seed_fingerprint": match.seed_fingerprint,
         "players": [player.name for player in players],
         "actions": actions,
         "outcome": None if outcome is None else {
@@ -106,6 +110,8 @@ def parse(raw: bytes) -> dict:
         raise MatchFileError(_("The file is larger than %(mb)s MB; a match file is much smaller.") % {"mb": MAX_BYTES // 2**20})
     try:
         data = json.loads(raw.decode("utf-8"))
+    except RecursionError as error:
+        raise MatchFileError(_("The file's JSON is nested too deeply to be a match file.")) from error
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise MatchFileError(_("The file is not valid JSON (%(error)s).") % {"error": error}) from error
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -145,10 +151,17 @@ def replay(data: dict) -> Replayed:
             "The file was played under %(game)s rules version %(got)s, which this Tablekeeper no longer has "
             "(it has version %(have)s). It is refused rather than re-scored under other rules."
         ) % {"game": rules.GAMES[slug].name, "got": version, "have": rules.GAMES[slug].rules_version})
+    if data.get("seed") is None and isinstance(data.get("seed_fingerprint"), str):
+        raise MatchFileError(_("This file was exported while the match was still running, so its seed was withheld "
+                               "and it cannot be re-run. Export it again once the match is over."))
     config, seed = _field(data, "config", dict), _field(data, "seed", str)
+    if "seed_fingerprint" in data and data["seed_fingerprint"] != rules.seed_fingerprint(seed):
+        raise MatchFileError(_("The seed does not match the fingerprint shown when the match started."))
     players = _field(data, "players", list)
     if len(players) != game.seats or not all(isinstance(p, str) and p.strip() and len(p) <= 40 for p in players):
         raise MatchFileError(_("%(game)s needs %(n)s named players.") % {"game": game.name, "n": game.seats})
+    if len({" ".join(p.split()).casefold() for p in players}) < len(players):
+        raise MatchFileError(_("Each seat needs a different player."))
     actions = _field(data, "actions", list)
     if len(actions) > MAX_ACTIONS:
         raise MatchFileError(_("The file has more than %(n)s actions.") % {"n": MAX_ACTIONS})
@@ -188,12 +201,24 @@ def replay(data: dict) -> Replayed:
     return Replayed(game=game, states=states, events=events, outcome=outcome)
 
 
+def _action_time(value):
+    """When the action was taken, if the file says so sensibly; None otherwise (the import time stays)."""
+    try:
+        at = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    if at is not None and timezone.is_naive(at):
+        at = timezone.make_aware(at, timezone.get_default_timezone())
+    return at
+
+
 @transaction.atomic
-def import_match(data: dict) -> Match:
+def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
     """Store a match file as a new match, only if it replays cleanly."""
     replayed = replay(data)
     game = replayed.game
-    match = Match(game=game.slug, rules_version=game.rules_version, seed=data["seed"],
+    match = Match(game=game.slug, rules_version=game.rules_version, seed=data["seed"], owner=owner,
+                  owner_device=owner_device,
                   config={**game.default_config, **data["config"]})
     match.state = replayed.states[-1] if replayed.states else game.new_match(data["config"], data["seed"])
     match.head = len(replayed.states)
@@ -201,7 +226,7 @@ def import_match(data: dict) -> Match:
     for position, name in enumerate(data["players"]):
         Seat.objects.create(match=match, position=position, player=services.player_named(name))
     for entry, events in zip(data["actions"], replayed.events):
-        at = parse_datetime(entry["at"]) if isinstance(entry.get("at"), str) else None
+        at = _action_time(entry.get("at"))
         seat = entry["action"].get("seat")
         action = Action.objects.create(match=match, number=entry["step"], seq=entry["step"],
                                        seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None,

@@ -40,6 +40,19 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @classmethod
+    def named(cls, name: str) -> "Player | None":
+        """The player called `name` in any letter case (SQLite's lower() folds only ASCII)."""
+        return _named(cls.objects.all(), name)
+
+
+def _named(queryset, name: str):
+    """The row of `queryset` whose name equals `name` ignoring case, Unicode-aware."""
+    key = name.strip().casefold()
+    if name.isascii():
+        queryset = queryset.filter(name__iexact=name.strip())
+    return next((row for row in queryset if row.name.casefold() == key), None)
+
 
 class Card(models.Model):
     """A card in one game's catalog; `stats` is what that game's engine validates."""
@@ -55,6 +68,11 @@ class Card(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def named(cls, game: str, name: str) -> "Card | None":
+        """The catalog card called `name` in any letter case (SQLite's lower() folds only ASCII)."""
+        return _named(cls.objects.filter(game=game), name)
 
     def as_rules_card(self) -> dict:
         """The card as the engine takes it: its stats plus its name."""
@@ -82,6 +100,7 @@ class Match(models.Model):
     owner_device = models.CharField(max_length=40, blank=True, db_index=True)
     shared = models.BooleanField(default=False, help_text="Visible to everyone on this installation.")
     version = models.PositiveIntegerField(default=0, help_text="Goes up with every change; live views poll it.")
+    rated = models.BooleanField(default=True, help_text="Counts toward Card Crush ratings once finished.")
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -192,4 +211,69 @@ class Access(models.Model):
             models.UniqueConstraint("match", "device", name="one_access_per_device"),
             models.UniqueConstraint("match", "seat", condition=models.Q(revoked__isnull=True, role="player"),
                                     name="one_device_per_seat"),
+        ]
+
+
+# Card Crush competitive play (tracker/competition/): tournaments and collections.
+# Ratings are not stored: tracker/competition/ratings.py replays them from the rated matches.
+
+
+class Tournament(models.Model):
+    """A Swiss tournament of Card Crush battles."""
+
+    name = models.CharField(_("name"), max_length=80)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True, help_text="Set when the organiser declares final standings.")
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_detail", args=[self.pk])
+
+
+class Entrant(models.Model):
+    """A player entered in a tournament; a dropped player is not paired again."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    dropped_after = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                     help_text="The last round they were in, if they dropped.")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint("tournament", "player", name="one_entry_per_player")]
+
+
+class Pairing(models.Model):
+    """One table of one Swiss round: two entrants and their battle, or one entrant's bye."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="pairing")
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [models.UniqueConstraint("tournament", "round", "table", name="one_pairing_per_table")]
+
+
+class CollectionCard(models.Model):
+    """Copies of one catalog card a player owns, and the level it has been upgraded to."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="collection")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    copies = models.PositiveIntegerField(default=1)
+    level = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["card__name"]
+        constraints = [
+            models.UniqueConstraint("player", "card", name="one_collection_entry_per_card"),
+            models.CheckConstraint(condition=models.Q(copies__gte=1), name="collection_owns_a_copy"),
         ]

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 import rules
 
-from . import charts, exchange, services, stats
+from . import access, charts, exchange, services, stats
 from .games import adapter
 from .models import Match, Player
 
@@ -67,7 +67,7 @@ class LogFilterForm(forms.Form):
 
 @require_GET
 def match_log(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
+    match, _seen_by = access.match_for(request, pk)
     players = match.players()
     entries = log_entries(match)
     form = LogFilterForm(request.GET or None, players=players)
@@ -93,7 +93,7 @@ def _at_step(match: Match, step: int) -> Match:
 @require_GET
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through the match from its start; the board shows each step as it stood then."""
-    match = get_object_or_404(Match, pk=pk)
+    match, _seen_by = access.match_for(request, pk)
     try:
         step = min(max(int(request.GET.get("step", 0)), 0), match.head)
     except ValueError:
@@ -108,6 +108,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "board": pages.board(snapshot),
         "board_template": pages.BOARD_TEMPLATE,
         "replaying": True,
+        "read_only": True,
         "step": step,
         "last": match.head,
         "entry": entries[step - 1] if step else None,
@@ -125,7 +126,7 @@ def _secrets_revealed(match: Match) -> bool:
 
 @require_GET
 def match_export(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
+    match, _seen_by = access.match_for(request, pk)
     if kind == "json":
         if not _secrets_revealed(match):
             messages.warning(request, _("This match can be exported once every hidden entry is revealed."))
@@ -157,7 +158,10 @@ def match_import(request: HttpRequest) -> HttpResponse:
                 if upload.size > exchange.MAX_BYTES:
                     raise exchange.MatchFileError(_("The file is larger than %(mb)s MB; a match file is much smaller.")
                                                   % {"mb": exchange.MAX_BYTES // 2**20})
-                match = exchange.import_match(exchange.parse(upload.read()))
+                match = exchange.import_match(
+                    exchange.parse(upload.read()),
+                    owner=request.user if request.user.is_authenticated else None, owner_device=request.device,
+                )
             except exchange.MatchFileError as error:
                 form.add_error("file", str(error))
             else:

@@ -47,15 +47,17 @@ def explain(error: RuleError, players: list[Player] | None = None) -> str:
 def player_named(name: str) -> Player:
     """The player with this name (any case), created on first use."""
     name = " ".join(name.split())
-    player = Player.objects.filter(name__iexact=name).first()
-    return player or Player.objects.create(name=name)
+    return Player.named(name) or Player.objects.create(name=name)
 
 
 @transaction.atomic
-def match_create(*, game: str, player_names: list[str], config: dict) -> Match:
-    """A new match; raises RuleError (InvalidConfig) for options the game refuses."""
+def match_create(*, game: str, player_names: list[str], config: dict, owner=None, owner_device: str = "") -> Match:
+    """A new match; raises RuleError (InvalidConfig) for options the game refuses.
+
+    Without an owner (scripts, demo data) the match belongs to the whole table.
+    """
     rules_game = rules.GAMES[game]
-    match = Match(game=game, rules_version=rules_game.rules_version)
+    match = Match(game=game, rules_version=rules_game.rules_version, owner=owner, owner_device=owner_device)
     match.state = rules_game.new_match(config, match.seed)
     match.config = {**rules_game.default_config, **config}
     match.save()
@@ -87,7 +89,9 @@ def match_replay(match: Match, upto: int | None = None) -> dict:
 def _lock(match_id: int, expected_seq: int, payload: dict | None = None) -> Match:
     match = Match.objects.select_for_update().get(pk=match_id)
     if match.head != expected_seq:
-        doubled = payload is not None and any(
+        # Only an open action may be called a double: saying so of a secret one would tell a
+        # stale sender whether their guess equals the hidden entry.
+        doubled = payload is not None and match.rules.public_action(match.state, payload) == payload and any(
             action.seq == expected_seq + 1 and action.payload == payload for action in live_actions(match)
         )
         raise StaleSubmission(match, expected_seq, doubled)

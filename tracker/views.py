@@ -4,8 +4,10 @@ from django.contrib import messages
 from django.core import signing
 from django.core.paginator import Paginator
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db import IntegrityError, transaction
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -15,7 +17,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import RuleError
 
-from . import catalog_csv, services
+from . import access, catalog_csv, services, sharing
+from .access import Viewer
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import adapter
 from .models import Card, Match, Player
@@ -29,38 +32,63 @@ def _game_or_404(slug: str) -> rules.Game:
     return rules.GAMES[slug]
 
 
-def _match_context(match: Match, **extra) -> dict:
-    game = adapter(match.game)
+def _entry_links(match: Match, seen_by: Viewer) -> list[dict]:
+    """For each seat awaiting a secret entry: where this device goes to make it, if anywhere.
+
+    The owner's phone passes to the player (hot-seat); a seated phone goes straight to its
+    own entry; nobody gets a link for a seat another device holds.
+    """
     players = match.players()
+    links = []
+    for seat in adapter(match.game).seats_to_enter(match):
+        if not seen_by.can_enter_for(seat):
+            url = ""
+        elif seen_by.role == access.PLAYER:
+            url = reverse("match_entry", args=[match.pk, seat])
+        else:
+            url = reverse("match_pass", args=[match.pk, seat])
+        links.append({"seat": seat, "player": players[seat], "url": url, "own": seen_by.seat == seat})
+    return links
+
+
+def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra) -> dict:
+    game = adapter(match.game)
     return {
         "match": match,
         "game": match.rules,
-        "players": players,
+        "players": match.players(),
         "board": game.board(match),
         "board_template": game.BOARD_TEMPLATE,
-        "waiting_seats": [(seat, players[seat]) for seat in game.seats_to_enter(match)],
+        "viewer": seen_by,
+        "read_only": not seen_by.can_act,
+        "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
+        "entry_links": _entry_links(match, seen_by),
+        "own_secret": game.own_secret(match, seen_by.seat) if seen_by.seat is not None and hasattr(game, "own_secret")
+        else None,
         "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
+        **sharing.share_context(request, match, seen_by),
         **extra,
     }
 
 
-def _render_match(request: HttpRequest, match: Match, status: int = 200, **extra) -> HttpResponse:
+def _render_match(request: HttpRequest, match: Match, seen_by: Viewer, status: int = 200, **extra) -> HttpResponse:
     """The match page, or only its #match part when htmx asks."""
     template = "tracker/match_detail.html#match" if request.htmx else "tracker/match_detail.html"
-    return render(request, template, _match_context(match, **extra), status=status)
+    return render(request, template, _match_context(request, match, seen_by, **extra), status=status)
 
 
 def _refused(request: HttpRequest, match_id: int, message: str, status: int) -> HttpResponse:
     """A refused change: the message and the fresh state; nothing was applied."""
-    match = get_object_or_404(Match, pk=match_id)
-    return _render_match(request, match, status=status, refusal=message)
+    match, seen_by = access.match_for(request, match_id)
+    return _render_match(request, match, seen_by, status=status, refusal=message)
 
 
-def _after_change(request: HttpRequest, match: Match, message: str = "") -> HttpResponse:
+def _after_change(request: HttpRequest, match_id: int, message: str = "") -> HttpResponse:
     if message:
         messages.success(request, message)
+    match, seen_by = access.match_for(request, match_id)
     if request.htmx:
-        return _render_match(request, match)
+        return _render_match(request, match, seen_by)
     return redirect(match)
 
 
@@ -73,7 +101,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    recent = Match.objects.prefetch_related("seats__player")[:5]
+    recent = access.visible_matches(request).prefetch_related("seats__player")[:5]
     return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
 
 
@@ -87,7 +115,8 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
     if data is not None and players_form.is_valid() and config_form.is_valid():
         try:
             match = services.match_create(
-                game=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data
+                game=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data,
+                owner=request.user if request.user.is_authenticated else None, owner_device=request.device,
             )
         except RuleError as error:
             config_form.add_error(None, services.explain(error))
@@ -106,21 +135,34 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _render_match(request, get_object_or_404(Match, pk=pk))
+    match, seen_by = access.match_for(request, pk)
+    return _render_match(request, match, seen_by)
 
 
-def _seat_player(match: Match, seat: int):
+@require_GET
+def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
+    """Has the match changed since version `v`? 204 and no body when not: polled every 2 s."""
+    match, _seen_by = access.match_for(request, pk)
+    if request.GET.get("v") == str(match.version):
+        return HttpResponse(status=204)
+    return JsonResponse({"version": match.version, "finished": match.finished is not None})
+
+
+def _seat_player(match: Match, seat: int, seen_by: Viewer):
+    """The player of `seat`, if this device may make that seat's secret entry."""
     players = match.players()
     if seat >= len(players):
         raise Http404(_("No such seat."))
+    if not seen_by.can_enter_for(seat):
+        raise PermissionDenied(_("Only %(name)s's own phone can make this entry.") % {"name": players[seat].name})
     return players[seat]
 
 
 @require_GET
 def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     """The hot-seat screen that hides everything until the right player holds the phone."""
-    match = get_object_or_404(Match, pk=pk)
-    player = _seat_player(match, seat)
+    match, seen_by = access.match_for(request, pk, act=True)
+    player = _seat_player(match, seat, seen_by)
     if seat not in adapter(match.game).seats_to_enter(match):
         messages.info(request, _("%(name)s has nothing secret to enter now.") % {"name": player.name})
         return redirect(match)
@@ -131,8 +173,8 @@ def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     """One player's secret entry (a Card Crush deck), sent with a token bound to their seat."""
-    match = get_object_or_404(Match, pk=pk)
-    player = _seat_player(match, seat)
+    match, seen_by = access.match_for(request, pk, act=True)
+    player = _seat_player(match, seat, seen_by)
     game = adapter(match.game)
     if request.method == "GET" and seat not in game.seats_to_enter(match):
         return redirect(match)
@@ -182,7 +224,7 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
     Dice a player rolled by hand come as `roll` fields, in the order the engine asks
     for them; a blank `roll` means the app rolls.
     """
-    match = get_object_or_404(Match, pk=pk)
+    match, seen_by = access.match_for(request, pk, act=True)
     seq_form = SeqForm(request.POST)
     if not seq_form.is_valid():
         return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400)
@@ -190,6 +232,8 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
         action = adapter(match.game).table_action(match, request.POST)
     except ValidationError as error:
         return _refused(request, pk, " ".join(error.messages), status=422)
+    if seen_by.role == access.PLAYER and action.get("seat", seen_by.seat) != seen_by.seat:
+        return _refused(request, pk, _("You can act only for your own seat; nothing was applied."), status=403)
     try:
         rolls = [int(value) for value in request.POST.getlist("roll") if value.strip()]
     except ValueError:
@@ -202,31 +246,31 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, str(stale), status=409)
     except RuleError as error:
         return _refused(request, pk, services.explain(error, match.players()), status=422)
-    return _after_change(request, Match.objects.get(pk=pk))
+    return _after_change(request, pk)
 
 
 @require_POST
 def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
     """Undo or redo: move along the log to a step; actions are never deleted."""
-    match = get_object_or_404(Match, pk=pk)
+    access.match_for(request, pk, act=True)
     form = StepForm(request.POST)
     if not form.is_valid():
         return _refused(request, pk, _("Choose a step to go to; nothing was changed."), 400)
     step, seq = form.cleaned_data["step"], form.cleaned_data["seq"]
     try:
-        match = services.match_goto(match_id=pk, step=step, expected_seq=seq)
+        services.match_goto(match_id=pk, step=step, expected_seq=seq)
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
     except services.NoSuchStep as error:
         return _refused(request, pk, str(error), status=422)
     verb = _("Went back to step %(step)s.") if step < seq else _("Went forward to step %(step)s.")
-    return _after_change(request, match, verb % {"step": step})
+    return _after_change(request, pk, verb % {"step": step})
 
 
 @require_GET
 def match_list(request: HttpRequest) -> HttpResponse:
     form = MatchFilterForm(request.GET or None)
-    matches = Match.objects.prefetch_related("seats__player").select_related("winner")
+    matches = access.visible_matches(request).prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
         if form.cleaned_data["game"]:
             matches = matches.filter(game=form.cleaned_data["game"])
@@ -275,7 +319,10 @@ def card_new(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         card = form.cleaned_data
         try:
-            added = Card.objects.create(game=slug, name=card["name"], stats=game_pages.card_stats(card))
+            if Card.named(slug, card["name"]):
+                raise IntegrityError
+            with transaction.atomic():  # a savepoint, so a duplicate name leaves any outer transaction usable
+                added = Card.objects.create(game=slug, name=card["name"], stats=game_pages.card_stats(card))
         except IntegrityError:
             form.add_error("name", _("%(name)s is already in the catalog.") % {"name": card["name"]})
     if request.htmx:

@@ -1,0 +1,22 @@
+// Live updates: an element with data-live-url asks every 2 seconds whether the match changed
+// (a 204 with no body when not). On a change it reloads its own part through htmx, or the page.
+// It pauses while the page is hidden and stops when the match has ended (data-live-stop).
+(function () {
+  var PERIOD = 2000;
+  function tick() {
+    var el = document.querySelector("[data-live-url]");
+    if (!el || el.hasAttribute("data-live-stop") || document.visibilityState !== "visible") return;
+    var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(el.getAttribute("data-live-version"));
+    fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (response) {
+      if (response.status !== 200) return;
+      var target = el.getAttribute("data-live-target");
+      if (target && window.htmx) {
+        window.htmx.ajax("GET", window.location.pathname, { target: target, swap: "outerHTML" });
+      } else {
+        window.location.reload();
+      }
+    }).catch(function () { /* offline for a moment: the next tick tries again */ });
+  }
+  setInterval(tick, PERIOD);
+  document.addEventListener("visibilitychange", tick);
+})();

@@ -1,0 +1,250 @@
+"""A game's card catalog: search as you type, and adding a card (also mid-match)."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+import rules
+
+from tracker.models import Card
+
+from .conftest import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, text
+
+pytestmark = pytest.mark.django_db
+
+LIST = reverse("card_list", args=["card-crush"])
+NEW = reverse("card_new", args=["card-crush"])
+
+
+def card_data(**fields):
+    data = {"name": "Magma Wyrm", "power": "8", "speed": "4", "affinity": "Fire", "rarity": "Epic", "level": "1"}
+    data.update(fields)
+    return {f"new-{key}": value for key, value in data.items()}
+
+
+def names_listed(html: str) -> list[str]:
+    return re.findall(r'<th scope="row">([^<]+)</th>', html)
+
+
+# ---------------------------------------------------------------- card_games (the index)
+
+
+def test_it_lists_every_games_catalog_with_its_size(client, catalog):
+    response = client.get(reverse("card_games"))
+    assert response.status_code == 200
+    html = text(response)
+    for slug, game in rules.GAMES.items():
+        assert reverse("card_list", args=[slug]) in html
+        assert game.name in html
+    assert f"Card Crush: {len(catalog)} cards" in html
+
+
+def test_the_index_refuses_post(client):
+    assert client.post(reverse("card_games")).status_code == 405
+
+
+# ---------------------------------------------------------------- card_list
+
+
+def test_it_lists_the_catalog(client, catalog):
+    response = client.get(LIST)
+    assert response.status_code == 200
+    html = text(response)
+    assert "Card Crush cards" in html
+    assert names_listed(html) == sorted(catalog)
+
+
+def test_it_searches_by_name_in_any_case(client, catalog):
+    html = text(client.get(LIST, {"q": "  sTORM "}))
+    assert names_listed(html) == ["Storm Caller"]
+    assert names_listed(text(client.get(LIST, {"q": "fox"}))) == ["Ember Fox"]
+
+
+def test_it_says_when_nothing_matches(client, catalog):
+    html = text(client.get(LIST, {"q": "zzz"}))
+    assert names_listed(html) == []
+    assert "No cards match." in html
+
+
+def test_it_returns_only_the_results_to_htmx(client, catalog):
+    response = client.get(LIST, {"q": "stone"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    html = text(response)
+    assert html.lstrip().startswith('<div id="results"')
+    assert "<html" not in html and "<form" not in html
+    assert names_listed(html) == ["Stone Golem"]
+
+
+@pytest.mark.parametrize("q", ["x" * 10_000, "<script>", "%", "_", "\x00", "🂡"])
+def test_it_survives_odd_searches(client, catalog, q):
+    response = client.get(LIST, {"q": q})
+    assert response.status_code == 200
+    assert "<script>" not in text(response).split("<body", 1)[1]
+
+
+def test_a_percent_sign_is_not_a_wildcard(client, catalog):
+    assert names_listed(text(client.get(LIST, {"q": "%"}))) == []
+
+
+def test_list_404s_for_an_unknown_game(client):
+    assert client.get(reverse("card_list", args=["chess"])).status_code == 404
+
+
+def test_list_refuses_post(client):
+    assert client.post(LIST).status_code == 405
+
+
+# ---------------------------------------------------------------- card_new
+
+
+def test_it_adds_a_card(client, catalog):
+    response = client.post(NEW, card_data())
+    assert response.status_code == 302
+    assert response.url == LIST
+    card = Card.objects.get(name="Magma Wyrm")
+    assert card.game == "card-crush"
+    assert card.stats == {"power": 8, "speed": 4, "affinity": "Fire", "rarity": "Epic", "level": 1}
+    assert "Magma Wyrm added to the catalog." in text(client.get(response.url))
+
+
+def test_it_adds_a_card_for_htmx(client, catalog):
+    response = client.post(NEW, card_data(), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    html = text(response)
+    assert "<html" not in html
+    assert "Magma Wyrm added to the catalog." in html
+    # The deck entry's card list is refreshed out of band with the new card in it.
+    assert '<datalist id="catalog" hx-swap-oob="true">' in html
+    assert '<option value="Magma Wyrm">' in html
+    assert Card.objects.filter(name="Magma Wyrm").exists()
+
+
+def test_it_returns_to_the_deck_entry_it_came_from(client, match):
+    back = reverse("match_entry", args=[match.pk, 0])
+    response = client.post(NEW, {**card_data(), "next": back})
+    assert response.status_code == 302
+    assert response.url == back
+
+
+@pytest.mark.parametrize(
+    "next_url",
+    ["https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)", "http://testserver.evil/"],
+)
+def test_it_does_not_follow_an_off_site_next(client, catalog, next_url):
+    response = client.post(NEW, {**card_data(), "next": next_url})
+    assert response.status_code == 302
+    assert response.url == LIST
+
+
+def refused(client, data, **headers):
+    count = Card.objects.count()
+    response = client.post(NEW, data, **headers)
+    assert response.status_code == 422
+    assert Card.objects.count() == count
+    return text(response)
+
+
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"power": "-1"}, "Ensure this value is greater than or equal to 0."),
+        ({"power": "seven"}, "Enter a whole number."),
+        ({"power": "7.5"}, "Enter a whole number."),
+        ({"power": "1000"}, "Ensure this value is less than or equal to 999."),
+        ({"speed": "1000000000000000000000000"}, "Ensure this value is less than or equal to 999."),
+        ({"power": ""}, "This field is required."),
+        ({"level": "0"}, "Ensure this value is greater than or equal to 1."),
+        ({"affinity": "Plasma"}, "Select a valid choice. Plasma is not one of the available choices."),
+        ({"rarity": "Mythic"}, "Select a valid choice. Mythic is not one of the available choices."),
+        ({"name": "   "}, "This field is required."),
+        ({"name": "N" * 61}, "Ensure this value has at most 60 characters"),
+    ],
+)
+def test_it_refuses_a_bad_card(client, catalog, fields, message):
+    html = refused(client, card_data(**fields))
+    assert message in html
+    assert not Card.objects.filter(name="Magma Wyrm").exists()
+
+
+def test_it_refuses_a_bad_card_for_htmx(client, catalog):
+    html = refused(client, card_data(power="-5"), HTTP_HX_REQUEST="true")
+    assert "<html" not in html
+    assert "Ensure this value is greater than or equal to 0." in html
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("name", ["Ember Fox", "ember FOX", "  Ember Fox  "])
+def test_it_refuses_a_name_already_in_the_catalog(client, catalog, name):
+    html = refused(client, card_data(name=name))
+    assert "is already in the catalog." in html
+    assert Card.objects.get(name__iexact="ember fox").stats["power"] == 7
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_refuses_a_name_already_in_the_catalog_for_htmx(client, catalog):
+    html = refused(client, card_data(name="EMBER FOX"), HTTP_HX_REQUEST="true")
+    assert "is already in the catalog." in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_refuses_an_accented_name_already_in_the_catalog(client, catalog):
+    assert client.post(NEW, card_data(name="Éclair")).status_code == 302
+    html = refused(client, card_data(name="éclair"))
+    assert "is already in the catalog." in html
+
+
+def test_it_refuses_a_name_already_in_the_catalog_inside_a_transaction(client, catalog):
+    html = refused(client, card_data(name="ember fox"))
+    assert "is already in the catalog." in html
+
+
+def test_new_404s_for_an_unknown_game(client, catalog):
+    assert client.post(reverse("card_new", args=["chess"]), card_data()).status_code == 404
+    assert not Card.objects.filter(name="Magma Wyrm").exists()
+
+
+def test_new_refuses_get(client):
+    assert client.get(NEW).status_code == 405
+
+
+# ---------------------------------------------------------------- CSRF and junk
+
+
+def test_it_refuses_a_card_without_csrf_token(csrf_client, catalog):
+    count = Card.objects.count()
+    assert_csrf_refused(csrf_client.post(NEW, card_data()))
+    assert Card.objects.count() == count
+
+
+def test_it_accepts_a_card_with_the_pages_csrf_token(csrf_client, catalog):
+    token = csrf_token_from(csrf_client, LIST)
+    assert csrf_client.post(NEW, {**card_data(), "csrfmiddlewaretoken": token}).status_code == 302
+    assert Card.objects.filter(name="Magma Wyrm").exists()
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+@pytest.mark.parametrize("shape", ["all-fields", "power", "speed", "level", "affinity", "rarity"])
+def test_no_junk_makes_it_fail(client, catalog, junk, shape):
+    data = card_data() if shape != "all-fields" else {key: junk for key in card_data()}
+    if shape != "all-fields":
+        data[f"new-{shape}"] = junk
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        count = Card.objects.count()
+        response = client.post(NEW, data, **headers)
+        assert response.status_code == 422
+        assert Card.objects.count() == count
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+def test_an_odd_card_name_is_refused_or_kept_exactly(client, catalog, junk):
+    count = Card.objects.count()
+    response = client.post(NEW, card_data(name=junk))
+    if response.status_code == 422:
+        assert Card.objects.count() == count
+        return
+    assert response.status_code == 302
+    name = (junk[-1] if isinstance(junk, list) else junk).strip()
+    assert Card.objects.count() == count + 1
+    assert Card.objects.filter(name=name).exists()
+    assert "<script>alert(1)</script>" not in text(client.get(LIST)).split("<body", 1)[1]
