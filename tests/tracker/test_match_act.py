@@ -1,0 +1,187 @@
+"""Open actions at the table: revealing the next round, made against a step."""
+
+import pytest
+from django.urls import reverse
+
+from tracker.models import Action
+
+from .conftest import (
+    ANA_DECK,
+    JUNK,
+    JUNK_IDS,
+    assert_csrf_refused,
+    csrf_token_from,
+    lock,
+    play,
+    snapshot,
+    text,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def act_url(match):
+    return reverse("match_act", args=[match.pk])
+
+
+def reveal(client, match, seq=None, **extra):
+    data = {"seq": match.head if seq is None else seq, "action": "play_round"}
+    data.update(extra)
+    return client.post(act_url(match), data)
+
+
+def refused(client, match, data, status, **headers):
+    before, count = snapshot(match), Action.objects.count()
+    response = client.post(act_url(match), data, **headers)
+    assert response.status_code == status
+    assert snapshot(match) == before
+    assert Action.objects.count() == count
+    return text(response)
+
+
+def test_it_reveals_the_next_round(client, locked):
+    response = reveal(client, locked)
+    assert response.status_code == 302
+    assert response.url == locked.get_absolute_url()
+    locked.refresh_from_db()
+    assert locked.head == 3
+    assert len(locked.state["rounds"]) == 1
+    assert locked.state["wins"] == [0, 1]
+    action = locked.actions.get(seq=3)
+    assert action.payload == {"type": "play_round"}
+    assert action.events[0]["type"] == "round"
+    html = text(client.get(response.url))
+    assert "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7." in html
+    assert "Reveal round 2" in html
+
+
+def test_it_plays_the_battle_to_the_end(client, locked):
+    while True:
+        locked.refresh_from_db()
+        if locked.finished:
+            break
+        assert reveal(client, locked).status_code == 302
+    assert locked.winner is not None
+    assert locked.score in ("3-0", "3-1", "3-2")
+    assert max(locked.state["wins"]) == 3
+
+
+def test_it_refuses_a_stale_step(client, locked):
+    html = refused(client, locked, {"seq": 1, "action": "play_round"}, 409)
+    assert "The match moved on since this page was loaded (step 1, now step 2). Nothing was applied" in html
+    assert "Reveal round 1" in html  # the fresh state comes with the refusal
+
+
+def test_it_applies_a_doubled_submission_once(client, locked):
+    data = {"seq": 2, "action": "play_round"}
+    assert client.post(act_url(locked), data).status_code == 302
+    html = refused(client, locked, data, 409)
+    assert "That was already recorded (sent twice); it was not applied again." in html
+    locked.refresh_from_db()
+    assert locked.head == 3
+    assert len(locked.state["rounds"]) == 1
+    assert locked.actions.count() == 3
+
+
+def test_it_refuses_an_unknown_action(client, locked):
+    html = refused(client, locked, {"seq": 2, "action": "dance"}, 422)
+    assert "Card Crush has no action" in html and "dance" in html
+
+
+def test_it_refuses_a_missing_action(client, locked):
+    html = refused(client, locked, {"seq": 2}, 422)
+    assert "Card Crush has no action" in html
+
+
+def test_it_refuses_a_deck_lock_through_the_table_buttons(client, match):
+    html = refused(client, match, {"seq": 0, "action": "lock_deck"}, 422)
+    assert "Not applied:" in html
+
+
+def test_it_refuses_a_round_before_lock_in(client, match):
+    lock(match, 0, ANA_DECK)
+    html = refused(client, match, {"seq": 1, "action": "play_round"}, 422)
+    assert "Both players must lock in their decks before round 1." in html
+
+
+def test_it_refuses_a_round_after_the_battle(client, finished):
+    html = refused(client, finished, {"seq": finished.head, "action": "play_round"}, 422)
+    assert "The battle is over; no more actions can be taken." in html
+
+
+@pytest.mark.parametrize("seq", [None, "", "two", "-1", "1.5"])
+def test_it_refuses_a_missing_or_bad_step(client, locked, seq):
+    data = {"action": "play_round"}
+    if seq is not None:
+        data["seq"] = seq
+    html = refused(client, locked, data, 400)
+    assert "The form is missing its step number; nothing was applied." in html
+
+
+def test_it_returns_only_the_match_part_to_htmx(client, locked):
+    response = client.post(act_url(locked), {"seq": 2, "action": "play_round"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    html = text(response)
+    assert html.lstrip().startswith('<div id="match">')
+    assert "<html" not in html
+    assert "Water over Fire +3" in html
+    locked.refresh_from_db()
+    assert locked.head == 3
+
+
+def test_it_returns_only_the_match_part_with_a_refusal_to_htmx(client, locked):
+    html = refused(client, locked, {"seq": 1, "action": "play_round"}, 409, HTTP_HX_REQUEST="true")
+    assert html.lstrip().startswith('<div id="match">')
+    assert "<html" not in html
+    assert "moved on" in html
+
+
+def test_it_404s_for_an_unknown_match(client, locked):
+    response = client.post(reverse("match_act", args=[locked.pk + 1000]), {"seq": 2, "action": "play_round"})
+    assert response.status_code == 404
+    assert locked.actions.count() == 2
+
+
+def test_it_refuses_get(client, locked):
+    assert client.get(act_url(locked)).status_code == 405
+
+
+def test_a_played_round_stays_played_after_a_refusal(client, locked):
+    play(locked)
+    refused(client, locked, {"seq": 2, "action": "play_round"}, 409)
+    locked.refresh_from_db()
+    assert len(locked.state["rounds"]) == 1
+
+
+
+
+# ---------------------------------------------------------------- CSRF and junk
+
+
+def test_it_refuses_a_post_without_csrf_token(csrf_client, locked):
+    before = snapshot(locked)
+    assert_csrf_refused(csrf_client.post(act_url(locked), {"seq": 2, "action": "play_round"}))
+    assert snapshot(locked) == before
+
+
+def test_it_accepts_a_post_with_the_pages_csrf_token(csrf_client, locked):
+    token = csrf_token_from(csrf_client, locked.get_absolute_url())
+    response = csrf_client.post(act_url(locked), {"seq": 2, "action": "play_round", "csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    locked.refresh_from_db()
+    assert locked.head == 3
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+@pytest.mark.parametrize("shape", ["all-fields", "seq", "action"])
+def test_no_junk_makes_it_fail(client, locked, junk, shape):
+    data = {"seq": 2, "action": "play_round"}
+    if shape == "all-fields":
+        data = {"seq": junk, "action": junk, "extra": junk}
+    else:
+        data[shape] = junk
+    before, count = snapshot(locked), Action.objects.count()
+    response = client.post(act_url(locked), data)
+    assert 400 <= response.status_code < 500
+    assert snapshot(locked) == before
+    assert Action.objects.count() == count

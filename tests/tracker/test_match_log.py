@@ -1,0 +1,155 @@
+"""The log: every action with its working, undone and abandoned ones marked, the seed revealed at the end."""
+
+import html as htmllib
+import re
+
+import pytest
+from django.urls import reverse
+
+from tracker import services
+
+from .conftest import ANA_DECK, BEN_DECK, PLAY, lock, lock_both, make_card, play, play_out, text
+
+pytestmark = pytest.mark.django_db
+
+
+def log_url(match):
+    return reverse("match_log", args=[match.pk])
+
+
+def entries(html: str) -> list[tuple[str, str]]:
+    """The log's entries in order, as (status, text as read on screen)."""
+    found = []
+    for status, body in re.findall(r'<li class="log-entry log-(\w+)">(.*?)</li>', html, flags=re.S):
+        words = htmllib.unescape(re.sub(r"<[^>]+>", " ", body))
+        found.append((status, " ".join(words.split())))
+    return found
+
+
+def log_of(client, match) -> list[tuple[str, str]]:
+    response = client.get(log_url(match))
+    assert response.status_code == 200
+    return entries(text(response))
+
+
+def test_it_shows_a_fresh_match(client, match):
+    response = client.get(log_url(match))
+    assert response.status_code == 200
+    html = text(response)
+    assert f"Log of Card Crush #{match.pk}" in html
+    assert "in progress" in html
+    assert "Rules version 1." in html
+    assert [text for _status, text in entries(html)] == ["0 Match set up."]
+
+
+def test_it_shows_each_round_with_its_working(client, locked):
+    play(locked, 2)
+    log = log_of(client, locked)
+    assert len(log) == 5
+    assert all(status == "applied" for status, _ in log)
+    assert "Ana" in log[1][1] and "Ben" in log[2][1]
+    assert "Team Initiative: Ana 32, Ben 31." in log[2][1]
+    # Round 1, the rulebook's example: Fire 7/5 (Ember Fox) against Water 6/8 (Tide Runner).
+    assert log[3][1].startswith("3 ")
+    assert "Ben wins" in log[3][1]
+    assert "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7" in log[3][1]
+    # Round 2: Storm Caller (Lightning 7/8) against Frost Wisp (Ice 4/7).
+    assert "Ana wins" in log[4][1]
+    assert "Lightning over Ice +1: 7 + 1 = 8 beats 4 + 0 = 4" in log[4][1]
+
+
+def test_it_shows_the_battle_result(client, finished):
+    log = log_of(client, finished)
+    assert f"{finished.winner.name} wins the battle {finished.score}" in log[-1][1]
+    assert f"{finished.winner.name} won {finished.score}" in text(client.get(log_url(finished)))
+
+
+def test_it_hides_a_deck_until_both_are_locked(client, match):
+    lock(match, 0, ANA_DECK)
+    html = text(client.get(log_url(match)))
+    assert "Ana locks in a hidden deck" in html
+    for name in ANA_DECK:
+        assert name not in html
+    lock(match, 1, BEN_DECK)
+    html = text(client.get(log_url(match)))
+    assert "Ana locks in: Ember Fox, Storm Caller, Stone Golem, Phoenix, Gale Sprite" in html
+    assert "Ben locks in: Tide Runner, Frost Wisp, Sky Lancer, Void Lord, Thorn Sprout" in html
+
+
+def test_it_marks_undone_and_abandoned_entries(client, locked):
+    play(locked, 3)
+    services.match_goto(match_id=locked.pk, step=3, expected_seq=5)  # undo rounds 2 and 3
+    log = log_of(client, locked)
+    assert [status for status, _ in log] == ["applied"] * 4 + ["undone"] * 2
+    assert all("undone (can be redone)" in text for _, text in log[4:])
+    assert "replaced by a new branch" not in text(client.get(log_url(locked)))
+
+    services.match_apply_action(match_id=locked.pk, action=PLAY, expected_seq=3)  # a new round 2
+    log = log_of(client, locked)
+    # Nothing is deleted: 2 locks, the 3 first rounds, and the new round 2, in the order played.
+    assert [status for status, _ in log] == ["applied"] * 4 + ["abandoned"] * 2 + ["applied"]
+    assert all("undone, replaced by a new branch" in text for _, text in log[4:6])
+    assert "undone (can be redone)" not in text(client.get(log_url(locked)))
+
+
+def test_it_shows_the_seed_fingerprint_until_the_end(client, locked):
+    html = text(client.get(log_url(locked)))
+    assert locked.seed_fingerprint in html
+    assert locked.seed not in html
+    finished = play_out(locked)
+    html = text(client.get(log_url(finished)))
+    assert f"<code>{finished.seed}</code>" in html
+
+
+def test_it_hides_the_seed_again_after_an_undo_of_the_end(client, finished):
+    services.match_goto(match_id=finished.pk, step=2, expected_seq=finished.head)
+    assert finished.seed not in text(client.get(log_url(finished)))
+
+
+def test_it_shows_a_coin_flip(client, match, mirror_decks):
+    play(lock_both(match, *mirror_decks))
+    round_1 = match.state["rounds"][0]
+    winner = ["Ana", "Ben"][round_1["winner"]]
+    log = log_of(client, match)
+    assert (
+        f"Tied at 5, Speed 5 each, Team Initiative 25 each; the coin flip from the match seed went to {winner}."
+        in log[3][1]
+    )
+    assert f"Coin flip from the seed: {round_1['coin']}" in log[3][1]
+
+
+def test_it_shows_the_speed_and_initiative_tiebreaks(client, match, catalog):
+    fast, slow = make_card("Quick Blade", 5, 9), make_card("Slow Blade", 5, 3)
+    pair_a, pair_b = make_card("Twin A", 5, 5), make_card("Twin B", 5, 5)
+    fillers = [make_card(f"Filler {n}", 1, n) for n in range(1, 7)]
+    ana_deck = [fast.name, pair_a.name] + [c.name for c in fillers[:3]]
+    ben_deck = [slow.name, pair_b.name] + [c.name for c in fillers[3:]]
+    play(lock_both(match, ana_deck, ben_deck), 2)
+    log = log_of(client, match)
+    assert "Ana wins" in log[3][1] and "Tied at 5; Speed 9 beats 3." in log[3][1]
+    # Team Initiative: Ana 9+5+1+2+3 = 20, Ben 3+5+4+5+6 = 23.
+    assert "Ben wins" in log[4][1] and "Tied at 5, Speed 5 each; Team Initiative 23 beats 20." in log[4][1]
+
+
+def test_it_shows_power_only_working(client, catalog):
+    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={"resolution": "power-only"})
+    play(lock_both(match))
+    log = log_of(client, match)
+    assert "Ana wins" in log[3][1] and "Power 7 beats 6." in log[3][1]
+
+
+def test_it_offers_to_go_to_any_other_step(client, locked):
+    play(locked)
+    html = text(client.get(log_url(locked)))
+    for step in (0, 1, 2):
+        assert f'name="step" value="{step}"' in html
+    assert 'name="step" value="3"' not in html  # the current step
+    assert 'name="seq" value="3"' in html
+
+
+def test_it_404s_for_an_unknown_match(client, match):
+    assert client.get(reverse("match_log", args=[match.pk + 1000])).status_code == 404
+
+
+def test_it_refuses_post(client, match):
+    assert client.post(log_url(match)).status_code == 405

@@ -1,0 +1,264 @@
+"""tracker.services: the only code that changes a match. The log is the truth:
+`match_replay(match) == match.state` after anything, and refused changes change nothing."""
+
+import random
+
+import pytest
+
+import rules
+from rules import RuleError
+from tracker import services
+from tracker.models import Action, Match, Player, Seat
+
+from .conftest import (
+    ANA_DECK,
+    ANA_OTHER_DECK,
+    BEN_DECK,
+    PLAY,
+    deck,
+    lock,
+    lock_both,
+    play,
+    snapshot,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def assert_consistent(match: Match) -> None:
+    """The cached snapshot, head and outcome agree with re-running the log."""
+    match = Match.objects.get(pk=match.pk)
+    assert services.match_replay(match) == match.state
+    line = services.live_actions(match)
+    assert [action.seq for action in line] == list(range(1, len(line) + 1))
+    assert match.head <= len(line)
+    outcome = match.rules.outcome(match.state)
+    if outcome is None:
+        assert (match.finished, match.winner, match.score) == (None, None, "")
+    else:
+        assert match.finished is not None
+        assert match.winner == match.players()[outcome.winner]
+        assert match.score == outcome.score
+
+
+# ---------------------------------------------------------------- long scripted matches
+
+
+def scripted_walk(match: Match, decks: list[list[list[str]]], seed: int, steps: int = 80) -> dict:
+    """Drive a match at random through actions, undos, redos and new branches, checking after each."""
+    chooser = random.Random(seed)
+    line: list[dict] = []  # our own model of the current line of payloads
+    head = 0
+    created = 0
+    seen = {"undo": 0, "redo": 0, "branch": 0, "finished": 0, "coin": 0}
+    for _ in range(steps):
+        match.refresh_from_db()
+        move = chooser.choice(["act", "act", "act", "undo", "redo"])
+        if move == "act":
+            state = match.state
+            if state["winner"] is not None:
+                with pytest.raises(RuleError):
+                    services.match_apply_action(match_id=match.pk, action=PLAY, expected_seq=head)
+                continue
+            open_seats = [seat for seat, d in enumerate(state["decks"]) if d is None]
+            if open_seats:
+                seat = chooser.choice(open_seats)
+                action = {"type": "lock_deck", "seat": seat, "cards": deck(chooser.choice(decks[seat]))}
+            else:
+                action = PLAY
+            if head < len(line):
+                seen["branch"] += 1
+            services.match_apply_action(match_id=match.pk, action=action, expected_seq=head)
+            line = line[:head] + [action]
+            head += 1
+            created += 1
+        elif move == "undo" and head:
+            step = chooser.randrange(0, head)
+            services.match_goto(match_id=match.pk, step=step, expected_seq=head)
+            head = step
+            seen["undo"] += 1
+        elif move == "redo" and head < len(line):
+            step = chooser.randrange(head + 1, len(line) + 1)
+            services.match_goto(match_id=match.pk, step=step, expected_seq=head)
+            head = step
+            seen["redo"] += 1
+        else:
+            continue
+        match.refresh_from_db()
+        assert match.head == head
+        assert [action.payload for action in services.live_actions(match)] == line
+        assert match.actions.count() == created
+        assert match.actions.filter(abandoned=True).count() == created - len(line)
+        assert_consistent(match)
+        seen["finished"] += match.finished is not None
+        seen["coin"] += any(r["decided_by"] == "coin" for r in match.state["rounds"])
+    return seen
+
+
+MIRROR_A = [f"Mirror A{n}" for n in range(1, 6)]
+MIRROR_B = [f"Mirror B{n}" for n in range(1, 6)]
+
+
+@pytest.mark.parametrize(
+    "resolution, decks, seed",
+    [
+        ("battle-score", [[ANA_DECK, ANA_OTHER_DECK], [BEN_DECK]], 1),
+        ("battle-score", [[ANA_DECK], [BEN_DECK, ANA_OTHER_DECK]], 2),
+        ("power-only", [[ANA_OTHER_DECK, BEN_DECK], [ANA_DECK]], 3),
+        ("battle-score", [[MIRROR_A], [MIRROR_B]], 4),  # every round a coin flip
+        ("power-only", [[MIRROR_A, ANA_DECK], [MIRROR_B, BEN_DECK]], 5),
+    ],
+)
+def test_it_replays_to_the_stored_state_after_a_long_scripted_match(mirror_decks, resolution, decks, seed):
+    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={"resolution": resolution})
+    seen = scripted_walk(match, decks, seed)
+    assert seen["undo"] and seen["redo"] and seen["branch"], seen
+    assert seen["finished"], seen
+    if decks[0] == [MIRROR_A]:
+        assert seen["coin"], seen
+
+
+def test_a_coin_flip_tie_replays_the_same_way(match, mirror_decks):
+    play(lock_both(match, *mirror_decks), 3)
+    coins = [r["coin"] for r in match.state["rounds"]]
+    assert all(r["decided_by"] == "coin" for r in match.state["rounds"])
+    assert all(coin in (0, 1) for coin in coins)
+    # Undo round 1 and play it again: the coin falls the same way.
+    services.match_goto(match_id=match.pk, step=2, expected_seq=5)
+    services.match_apply_action(match_id=match.pk, action=PLAY, expected_seq=2)
+    match.refresh_from_db()
+    assert match.state["rounds"][0]["coin"] == coins[0]
+    flip = match.actions.get(seq=3, abandoned=False).rolls
+    assert flip == [{"sides": 2, "value": coins[0], "by": "app", "why": "card-crush round 1"}]
+    assert_consistent(match)
+
+
+def test_the_outcome_is_recorded_and_reverted(locked):
+    match = play(locked, 5)
+    while match.finished is None:
+        match = play(match)
+    assert_consistent(match)
+    winner, score = match.winner, match.score
+    assert score.startswith("3-")
+    services.match_goto(match_id=match.pk, step=match.head - 1, expected_seq=match.head)
+    match.refresh_from_db()
+    assert (match.finished, match.winner, match.score) == (None, None, "")
+    services.match_goto(match_id=match.pk, step=match.head + 1, expected_seq=match.head)
+    match.refresh_from_db()
+    assert (match.winner, match.score) == (winner, score)
+    assert_consistent(match)
+
+
+# ---------------------------------------------------------------- refusals change nothing
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        PLAY,  # before lock-in
+        {"type": "lock_deck", "seat": 0, "cards": []},
+        {"type": "lock_deck", "seat": 2, "cards": []},
+        {"type": "lock_deck", "seat": 0, "cards": [{"name": "x"}] * 5},
+        {"type": "fold"},
+        {},
+    ],
+)
+def test_a_rule_error_changes_nothing(match, action):
+    lock(match, 0, ANA_DECK)
+    services.match_goto(match_id=match.pk, step=0, expected_seq=1)  # Ana's lock can be redone
+    before, count = snapshot(match), Action.objects.count()
+    with pytest.raises(RuleError):
+        services.match_apply_action(match_id=match.pk, action=action, expected_seq=0)
+    assert snapshot(match) == before
+    assert Action.objects.count() == count
+    # The undone lock-in was not abandoned by the refused action: it can still be redone.
+    services.match_goto(match_id=match.pk, step=1, expected_seq=0)
+    assert_consistent(match)
+
+
+def test_a_rule_error_after_the_battle_changes_nothing(finished):
+    before = snapshot(finished)
+    with pytest.raises(RuleError) as caught:
+        services.match_apply_action(match_id=finished.pk, action=PLAY, expected_seq=finished.head)
+    assert caught.value.rule == "battle-over"
+    assert snapshot(finished) == before
+
+
+def test_it_refuses_a_step_off_the_line(locked):
+    before = snapshot(locked)
+    with pytest.raises(services.NoSuchStep, match="There is no step 3 in this match."):
+        services.match_goto(match_id=locked.pk, step=3, expected_seq=2)
+    assert snapshot(locked) == before
+
+
+# ---------------------------------------------------------------- stale and doubled submissions
+
+
+def test_a_doubled_submission_is_told_apart_from_a_stale_one(locked):
+    services.match_apply_action(match_id=locked.pk, action=PLAY, expected_seq=2)
+    before = snapshot(locked)
+    with pytest.raises(services.StaleSubmission) as doubled:
+        services.match_apply_action(match_id=locked.pk, action=PLAY, expected_seq=2)
+    assert doubled.value.doubled is True
+    assert "already recorded" in str(doubled.value)
+    # A different action made against the same old step is stale, not doubled.
+    with pytest.raises(services.StaleSubmission) as stale:
+        services.match_apply_action(match_id=locked.pk, action={"type": "fold"}, expected_seq=2)
+    assert stale.value.doubled is False
+    assert "moved on since this page was loaded (step 2, now step 3)" in str(stale.value)
+    # So is the same action made against an even older step.
+    with pytest.raises(services.StaleSubmission) as older:
+        services.match_apply_action(match_id=locked.pk, action=PLAY, expected_seq=1)
+    assert older.value.doubled is False
+    assert snapshot(locked) == before
+
+
+def test_a_stale_goto_is_never_doubled(locked):
+    services.match_goto(match_id=locked.pk, step=1, expected_seq=2)
+    with pytest.raises(services.StaleSubmission) as stale:
+        services.match_goto(match_id=locked.pk, step=1, expected_seq=2)
+    assert not stale.value.doubled
+
+
+# ---------------------------------------------------------------- creating matches and players
+
+
+def test_match_create_fills_in_the_default_options(catalog):
+    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    assert match.config == {"resolution": "battle-score"}
+    assert match.rules_version == rules.GAMES["card-crush"].rules_version
+    assert match.state == rules.GAMES["card-crush"].new_match({}, match.seed)
+    assert len(match.seed) == 32
+    assert [p.name for p in match.players()] == ["Ana", "Ben"]
+
+
+def test_every_match_gets_its_own_seed(catalog):
+    seeds = {services.match_create(game="card-crush", player_names=["A", "B"], config={}).seed for _ in range(5)}
+    assert len(seeds) == 5
+
+
+def test_match_create_refuses_an_unknown_option_and_stores_nothing(db):
+    with pytest.raises(rules.InvalidConfig):
+        services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={"resolution": "vibes"})
+    with pytest.raises(rules.InvalidConfig):
+        services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={"tempo": 3})
+    assert not Match.objects.exists()
+    assert not Seat.objects.exists()
+    assert not Player.objects.exists()
+
+
+def test_player_named_reuses_in_any_case_and_tidies_spaces(db):
+    ana = services.player_named("  Ana   Lee ")
+    assert ana.name == "Ana Lee"
+    assert services.player_named("ANA LEE") == ana
+    assert Player.objects.count() == 1
+
+
+def test_explain_names_the_player_for_a_seat(match):
+    lock(match, 0, ANA_DECK)
+    with pytest.raises(RuleError) as caught:
+        services.match_apply_action(
+            match_id=match.pk, action={"type": "lock_deck", "seat": 0, "cards": deck(ANA_DECK)}, expected_seq=1
+        )
+    assert services.explain(caught.value, match.players()) == "Ana has already locked in a deck."
+    assert services.explain(caught.value) == "0 has already locked in a deck."
