@@ -122,7 +122,7 @@ def test_it_returns_only_the_match_part_to_htmx(client, locked):
     response = client.post(act_url(locked), {"seq": 2, "action": "play_round"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     html = text(response)
-    assert html.lstrip().startswith('<div id="match">')
+    assert html.lstrip().startswith('<div id="match"')
     assert "<html" not in html
     assert "Water over Fire +3" in html
     locked.refresh_from_db()
@@ -131,7 +131,7 @@ def test_it_returns_only_the_match_part_to_htmx(client, locked):
 
 def test_it_returns_only_the_match_part_with_a_refusal_to_htmx(client, locked):
     html = refused(client, locked, {"seq": 1, "action": "play_round"}, 409, HTTP_HX_REQUEST="true")
-    assert html.lstrip().startswith('<div id="match">')
+    assert html.lstrip().startswith('<div id="match"')
     assert "<html" not in html
     assert "moved on" in html
 

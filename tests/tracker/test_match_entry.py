@@ -442,11 +442,6 @@ def test_no_junk_makes_it_fail(client, match, junk, shape):
     assert Action.objects.count() == count
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="services._lock marks a stale lock_deck as 'doubled' only when its cards equal the locked deck, so "
-    "the 409 message ('already recorded' vs 'moved on') confirms or denies a guess at a secret deck",
-)
 def test_a_stale_lock_in_does_not_confirm_a_guess_at_the_secret_deck(client, match):
     # Ben opens Ana's entry page before she locks in (any phone can), and keeps its token.
     token = token_from_page(text(client.get(entry_url(match, 0))))

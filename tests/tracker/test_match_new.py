@@ -61,11 +61,6 @@ def test_it_tidies_spaces_in_names(client):
     assert Player.objects.filter(name="Ana Lee").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SQLite's LIKE/lower() fold ASCII only: services.player_named's name__iexact misses 'élodie' "
-    "for 'Élodie' and a second player is created",
-)
 def test_it_reuses_a_player_whose_name_has_accents_in_another_case(client):
     elodie = Player.objects.create(name="Élodie")
     start(client, "élodie", "Ben")
