@@ -72,7 +72,7 @@ def live_server(request: pytest.FixtureRequest, collected_static):
 @pytest.fixture(scope="session")
 def browser() -> Browser:
     if not Path(CHROMIUM).exists():
-        # CI installs Chromium (scripts/test), so there a missing browser is a failure, not a skip.
+        # CI installs Chromium (tracker/scripts/test), so there a missing browser is a failure, not a skip.
         (pytest.fail if os.environ.get("CI") else pytest.skip)(f"Chromium not found at {CHROMIUM}")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
