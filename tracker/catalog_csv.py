@@ -40,7 +40,7 @@ def export_csv(slug: str) -> str:
     return out.getvalue()
 
 
-def _rows(slug: str, raw: bytes) -> list[dict]:
+def _rows(slug: str, raw: bytes) -> list[tuple[int, dict]]:
     if len(raw) > MAX_BYTES:
         raise CatalogFileError([_("The file is larger than %(kb)s KB.") % {"kb": MAX_BYTES // 1024}])
     try:
@@ -52,7 +52,7 @@ def _rows(slug: str, raw: bytes) -> list[dict]:
     if missing:
         raise CatalogFileError([_("Missing columns: %(names)s.") % {"names": ", ".join(missing)}])
     try:
-        rows = list(reader)
+        rows = [(reader.line_num, row) for row in reader]  # line_num counts blank lines too
     except csv.Error as error:
         raise CatalogFileError([_("The file is not valid CSV (%(error)s).") % {"error": error}]) from error
     if len(rows) > MAX_ROWS:
@@ -65,7 +65,7 @@ def import_csv(slug: str, raw: bytes) -> tuple[int, int]:
     """Add or update every card in the file, or none; returns (added, updated)."""
     pages = adapter(slug)
     problems, cards, seen = [], [], set()
-    for line, row in enumerate(_rows(slug, raw), start=2):
+    for line, row in _rows(slug, raw):
         form = pages.CardForm({key: (value or "").strip() for key, value in row.items() if key})
         if not form.is_valid():
             errors = "; ".join(f"{field}: {' '.join(messages)}" if field != "__all__" else " ".join(messages)

@@ -32,6 +32,7 @@ def line_chart(title: str, series: dict[str, list[float]], y_min: float, y_max: 
         f'<text x="{PAD - 4}" y="{PAD + 4}" text-anchor="end" font-size="10" fill="currentColor">{y_max:g}</text>',
         f'<text x="{WIDTH / 2}" y="{HEIGHT - 6}" text-anchor="middle" font-size="10" fill="currentColor">{escape(x_label)}</text>',
     ]
+    labels_at: list[tuple[float, float]] = []
     for (name, values), (colour, dash) in zip(series.items(), STYLES * 4):
         if not values:
             continue
@@ -39,7 +40,12 @@ def line_chart(title: str, series: dict[str, list[float]], y_min: float, y_max: 
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" stroke-dasharray="{dash}" points="{points}"/>')
         x, y = point(len(values) - 1, values[-1])
         parts.append(f'<circle cx="{x}" cy="{y}" r="3" fill="{colour}"/>')
-        parts.append(f'<text x="{min(x, WIDTH - PAD)}" y="{y - 6}" text-anchor="end" font-size="10" fill="currentColor">{escape(name)}</text>')
+        label_y = y - 6
+        while any(abs(label_y - used_y) < 11 and abs(x - used_x) < 40 for used_x, used_y in labels_at):
+            label_y += 11  # lines ending together: stack their names instead of printing one over the other
+        labels_at.append((x, label_y))
+        parts.append(f'<text x="{min(x, WIDTH - PAD)}" y="{label_y}" text-anchor="end" font-size="10" '
+                     f'fill="currentColor">{escape(name)}</text>')
     return format_html(
         '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-labelledby="{}"><title id="{}">{}</title>{}</svg>',
         WIDTH, HEIGHT, "chart-" + slugify(title), "chart-" + slugify(title), title,

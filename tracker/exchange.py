@@ -109,10 +109,10 @@ def parse(raw: bytes) -> dict:
     if len(raw) > MAX_BYTES:
         raise MatchFileError(_("The file is larger than %(mb)s MB; a match file is much smaller.") % {"mb": MAX_BYTES // 2**20})
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8-sig"))
     except RecursionError as error:
         raise MatchFileError(_("The file's JSON is nested too deeply to be a match file.")) from error
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (UnicodeDecodeError, ValueError) as error:  # ValueError: bad JSON, or a number too long to read
         raise MatchFileError(_("The file is not valid JSON (%(error)s).") % {"error": error}) from error
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise MatchFileError(_("This is not a Tablekeeper match file."))

@@ -71,7 +71,9 @@ def match_log(request: HttpRequest, pk: int) -> HttpResponse:
     players = match.players()
     entries = log_entries(match)
     form = LogFilterForm(request.GET or None, players=players)
-    filtered = form.is_bound and form.is_valid() and any(form.cleaned_data.values())
+    filtered = form.is_bound and form.is_valid() and any(
+        value is not None and value is not False for value in form.cleaned_data.values()  # seat 0 filters too
+    )
     if filtered:
         entries = [entry for entry in entries if form.keep(entry)]
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
@@ -148,7 +150,7 @@ class ImportForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def match_import(request: HttpRequest) -> HttpResponse:
     """Store a match file, only if it re-runs cleanly through the engine."""
-    form = ImportForm(request.POST or None, request.FILES or None)
+    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     status = 200
     if request.method == "POST":
         status = 422
@@ -177,9 +179,9 @@ def _progress_chart(match: Match) -> dict | None:
         return None
     title, series = progress
     top = max((max(values) for values in series.values() if values), default=1)
-    return {"title": title, "series": series,
-            "svg": charts.line_chart(title, series, 0, top, _("turn")),
-            "rows": list(zip(*series.values()))}
+    return {"title": title, "columns": [_("After round or turn"), *series],
+            "svg": charts.line_chart(title, series, 0, top, _("round or turn")),
+            "rows": [(turn, *values) for turn, values in enumerate(zip(*series.values()))]}
 
 
 @require_GET
@@ -213,7 +215,8 @@ def stats_player(request: HttpRequest, pk: int) -> HttpResponse:
     if overall and overall.played > 1:
         rates = overall.win_rate_over_time()
         title = _("%(name)s's win rate after each match (%%)") % {"name": player.name}
-        chart = {"title": title, "svg": charts.line_chart(title, {player.name: rates}, 0, 100, _("match")),
+        chart = {"title": title, "columns": [_("After match"), _("Win rate (%)")],
+                 "svg": charts.line_chart(title, {player.name: rates}, 0, 100, _("match")),
                  "rows": list(enumerate(rates, start=1))}
     context = {"player": player, "per_game": per_game, "overall": overall, "chart": chart,
                "top_cards": overall.cards.most_common(8) if overall else []}

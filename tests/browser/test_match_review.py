@@ -1,0 +1,170 @@
+"""Reviewing a finished battle on a phone: the log, a step-by-step replay driven by the Next
+button, the keyboard and swipes, a jump to a step, and a player's statistics with their chart.
+
+The battle (demo catalog, Ana vs Ben with the rulebook decks) ends 3-2 for Ben in 7 steps:
+steps 1 and 2 lock the decks, steps 3 to 7 reveal rounds 1 to 5, won by Ben, Ana, Ben, Ana, Ben.
+Ben also won a power-only battle against Chloé before, so his statistics page has a chart.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tracker import demo
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ANA_DECK = ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"]
+BEN_DECK = ["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord", "Thorn Sprout"]
+PHONE_WIDTH = 360
+
+
+@pytest.fixture
+def battle(catalog):
+    _players, resolution, deck_a, deck_b = demo.BATTLES[2]
+    demo.play_battle(("Ben", "Chloé"), resolution, [deck_a, deck_b])
+    return demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
+
+
+def counter(page: Page):
+    return page.locator(".replay-position")
+
+
+def expect_step(page: Page, match_id: int, step: int) -> None:
+    expect(counter(page)).to_contain_text(f"Step {step} of 7")
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}/replay/\?step={step}$"))
+
+
+def swipe(page: Page, dx: int, dy: int = 0) -> None:
+    """A finger moved across the replay: touchstart then touchend, as a phone sends them."""
+    page.evaluate(
+        """([dx, dy]) => {
+            const target = document.querySelector('#replay');
+            const at = (x, y) => new Touch({identifier: 1, target, clientX: x, clientY: y});
+            const start = at(180 - dx / 2, 400), end = at(180 + dx / 2, 400 + dy);
+            target.dispatchEvent(new TouchEvent('touchstart', {bubbles: true, touches: [start], changedTouches: [start]}));
+            target.dispatchEvent(new TouchEvent('touchend', {bubbles: true, touches: [], changedTouches: [end]}));
+        }""",
+        [dx, dy],
+    )
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
+
+
+def test_stepping_through_a_replay_on_a_phone(page: Page, battle, screenshot_dir):
+    page.goto(f"/matches/{battle.pk}/log/")
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Log of Card Crush #{battle.pk}")
+    expect(page.locator(".players")).to_contain_text("Ben won 3-2")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "review-log.png", full_page=True)
+
+    page.get_by_role("link", name=re.compile("Replay step by step")).click()
+    expect(page).to_have_url(re.compile(rf"/matches/{battle.pk}/replay/$"))
+    expect(counter(page)).to_have_text("Step 0 of 7: the match as it was set up")
+    assert page.evaluate("typeof window.htmx") == "object"
+    page.evaluate("window.sameDocument = true")  # gone if any step reloads the whole page
+    page.screenshot(path=screenshot_dir / "review-replay-step-0.png", full_page=True)
+
+    # The big Next button.
+    page.get_by_role("link", name=re.compile(r"^Next")).click()
+    expect_step(page, battle.pk, 1)
+    expect(counter(page)).to_contain_text("Ana locks in: Ember Fox")
+
+    # The keyboard.
+    page.keyboard.press("ArrowRight")
+    expect_step(page, battle.pk, 2)
+    expect(page.get_by_text("Both decks revealed. Team Initiative: Ana 32, Ben 31.")).to_be_visible()
+
+    # A swipe to the left is "next", to the right "back"; a vertical drag scrolls and steps nothing.
+    swipe(page, dx=-200)
+    expect_step(page, battle.pk, 3)
+    expect(counter(page)).to_contain_text("Round 1 revealed")
+    swipe(page, dx=-30, dy=250)
+    swipe(page, dx=40)
+    expect_step(page, battle.pk, 3)
+    swipe(page, dx=200)
+    expect_step(page, battle.pk, 2)
+    swipe(page, dx=-200)
+    expect_step(page, battle.pk, 3)
+    page.keyboard.press("ArrowRight")
+    expect_step(page, battle.pk, 4)
+
+    # After round 2 the score is 1-1 and round 3 is still face down.
+    expect(page.locator(".score-value")).to_have_text(["1", "1"])
+    expect(page.locator("#round-3")).to_contain_text("Not revealed yet.")
+    expect(page.locator("#round-2 .working")).to_have_text("Lightning over Ice +1: 7 + 1 = 8 beats 4 + 0 = 4.")
+    expect(page.get_by_role("button", name=re.compile("Reveal round"))).to_have_count(0)
+    expect(page.get_by_role("link", name=re.compile("Pass the phone"))).to_have_count(0)
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "review-replay-step-4.png", full_page=True)
+
+    page.keyboard.press("ArrowLeft")
+    expect_step(page, battle.pk, 3)
+
+    # Jump with the select.
+    page.get_by_label("Jump to step").select_option("6")
+    page.get_by_role("button", name="Go").click()
+    expect_step(page, battle.pk, 6)
+    expect(page.locator(".score-value")).to_have_text(["2", "2"])
+
+    # End jumps to the result; Next is then not a link any more.
+    page.locator("body").focus()
+    page.keyboard.press("End")
+    expect_step(page, battle.pk, 7)
+    expect(page.locator(".banner")).to_have_text(re.compile(r"Ben wins the battle 3-2"))
+    expect(page.get_by_role("link", name=re.compile(r"^Next"))).to_have_count(0)
+    page.keyboard.press("ArrowRight")
+    expect_step(page, battle.pk, 7)
+    page.screenshot(path=screenshot_dir / "review-replay-step-7.png", full_page=True)
+
+    # Home goes back to the start, all without a page load.
+    page.keyboard.press("Home")
+    expect(counter(page)).to_contain_text("Step 0 of 7")
+    assert page.evaluate("window.sameDocument") is True
+
+
+def test_a_replay_url_opens_at_its_step(page: Page, battle):
+    page.goto(f"/matches/{battle.pk}/replay/?step=5")
+    expect(counter(page)).to_have_text("Step 5 of 7: Round 3 revealed")
+    expect(page.locator(".score-value")).to_have_text(["1", "2"])
+    page.goto(f"/matches/{battle.pk}/replay/?step=banana")
+    expect(counter(page)).to_contain_text("Step 0 of 7")
+
+
+def test_a_players_statistics_and_chart(page: Page, battle, screenshot_dir):
+    page.goto("/stats/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Statistics")
+    expect(page.get_by_text("2 finished matches.")).to_be_visible()
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "review-stats.png", full_page=True)
+
+    page.get_by_role("link", name="Ben", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ben")
+    expect(page.locator(".players")).to_contain_text("2 won of 2 matches")
+    chart = page.get_by_role("img", name="Ben's win rate after each match (%)")
+    expect(chart).to_be_visible()
+    chart.screenshot(path=screenshot_dir / "review-player-chart-close.png")
+    box = chart.bounding_box()
+    assert box and box["width"] <= PHONE_WIDTH and box["height"] > 80
+    table = page.locator(".chart-box table")
+    expect(table).to_be_hidden()
+    page.get_by_text("Show as a table").click()
+    expect(table).to_be_visible()
+    expect(table.locator("tbody tr")).to_have_count(2)
+    expect(table).to_contain_text("100.0")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "review-player-chart.png", full_page=True)
+
+
+def test_the_match_chart_and_its_table_on_the_log(page: Page, battle, screenshot_dir):
+    page.goto(f"/matches/{battle.pk}/log/")
+    chart = page.get_by_role("img", name="Round wins after each round")
+    expect(chart).to_be_visible()
+    chart.screenshot(path=screenshot_dir / "review-log-chart.png")
+    page.get_by_text("Show as a table").click()
+    expect(page.locator(".chart-box table tbody tr")).to_have_count(6)
+    page.screenshot(path=screenshot_dir / "review-log-chart-table.png", full_page=True)

@@ -1,0 +1,279 @@
+"""A game's card catalog as CSV: export every card, import all or nothing with each bad line named."""
+
+import html as htmllib
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tracker import catalog_csv
+from tracker.models import Card
+
+from .conftest import text
+
+pytestmark = pytest.mark.django_db
+
+HEADER = "name,power,speed,affinity,rarity,level"
+EXPORT_URL = reverse("card_export", args=["card-crush"])
+IMPORT_URL = reverse("card_import", args=["card-crush"])
+LIST_URL = reverse("card_list", args=["card-crush"])
+
+
+def catalog_rows() -> list[tuple]:
+    """Everything the catalog holds, to compare before and after a refused import."""
+    return sorted((c.game, c.name, sorted(c.stats.items())) for c in Card.objects.all())
+
+
+def crush_card(name: str) -> Card:
+    return Card.objects.get(game="card-crush", name=name)
+
+
+def upload(client, raw: bytes, name: str = "cards.csv"):
+    return client.post(IMPORT_URL, {"file": SimpleUploadedFile(name, raw, content_type="text/csv")})
+
+
+def csv_of(*rows: str) -> bytes:
+    return ("\r\n".join([HEADER, *rows]) + "\r\n").encode()
+
+
+def problems(response) -> list[str]:
+    html = text(response)
+    start = html.index("Not imported, nothing was stored:")
+    block = html[start: html.index("</ul>", start)]
+    return [htmllib.unescape(item) for item in re.findall(r"<li>(.*?)</li>", block, flags=re.S)]
+
+
+# --- export --------------------------------------------------------------------------------------
+
+
+def test_it_exports_every_card_with_the_header(client, catalog):
+    response = client.get(EXPORT_URL)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="tablekeeper-card-crush-cards.csv"'
+    lines = response.content.decode().splitlines()
+    assert lines[0] == HEADER
+    assert len(lines) == 1 + len(catalog)
+    assert "Ember Fox,7,5,Fire,Common,1" in lines
+    assert "Grove Warden,7,5,Nature,Rare,2" in lines
+    assert [line.split(",")[0] for line in lines[1:]] == sorted(catalog)
+
+
+def test_it_exports_an_empty_catalog_as_just_the_header(client, db):
+    assert client.get(EXPORT_URL).content.decode().splitlines() == [HEADER]
+
+
+def test_it_quotes_names_with_commas_and_quotes(client, catalog):
+    Card.objects.create(game="card-crush", name='Rock, "the" Paper', stats={
+        "power": 1, "speed": 2, "affinity": "Earth", "rarity": "Common", "level": 1})
+    assert '"Rock, ""the"" Paper",1,2,Earth,Common,1' in client.get(EXPORT_URL).content.decode().splitlines()
+
+
+def test_the_catalog_page_offers_export_and_import(client, catalog):
+    html = text(client.get(LIST_URL))
+    assert f'href="{EXPORT_URL}"' in html
+    assert f'action="{IMPORT_URL}"' in html
+    assert "Columns: name, power, speed, affinity, rarity, level." in html
+
+
+def test_an_unknown_game_404s(client, db):
+    assert client.get(reverse("card_export", args=["chess"])).status_code == 404
+    assert client.post(reverse("card_import", args=["chess"])).status_code == 404
+
+
+# --- import --------------------------------------------------------------------------------------
+
+
+def test_it_adds_and_updates_and_counts_both(client, catalog):
+    response = upload(client, csv_of(
+        "Moss Golem,6,2,Nature,Rare,1",      # new
+        "Ember Fox,8,5,Fire,Rare,2",         # changed
+        "Phoenix,9,8,Fire,Legendary,1",      # unchanged
+        "Dusk Owl,4,7,Shadow,Common,1",      # new
+    ))
+    assert response.status_code == 302
+    assert response["Location"] == LIST_URL
+    assert "Catalog imported: 2 added, 1 updated." in text(client.get(LIST_URL))
+    assert crush_card("Moss Golem").stats == {
+        "power": 6, "speed": 2, "affinity": "Nature", "rarity": "Rare", "level": 1}
+    assert crush_card("Ember Fox").stats == {
+        "power": 8, "speed": 5, "affinity": "Fire", "rarity": "Rare", "level": 2}
+    assert Card.objects.filter(game="card-crush").count() == len(catalog) + 2
+
+
+def test_a_name_in_another_case_updates_the_card(client, catalog):
+    upload(client, csv_of("ember fox,1,1,Fire,Common,1"))
+    assert not Card.objects.filter(game="card-crush", name="ember fox").exists()
+    assert crush_card("Ember Fox").stats["power"] == 1
+
+
+def test_an_accented_name_in_another_case_updates_the_card(client, db):
+    Card.objects.create(game="card-crush", name="Éclair Imp", stats={
+        "power": 5, "speed": 9, "affinity": "Lightning", "rarity": "Common", "level": 1})
+    response = upload(client, csv_of("ÉCLAIR IMP,6,9,Lightning,Common,1"))
+    assert response.status_code == 302
+    assert "Catalog imported: 0 added, 1 updated." in text(client.get(LIST_URL))
+    assert crush_card("Éclair Imp").stats["power"] == 6
+    assert Card.objects.filter(game="card-crush").count() == 1
+
+
+def test_an_excel_file_with_a_bom_and_spaces_imports(client, db):
+    raw = "\ufeff" + HEADER + "\r\n  Moss Golem , 6 ,2, Nature ,Rare, 1\r\n"
+    response = upload(client, raw.encode())
+    assert response.status_code == 302
+    assert crush_card("Moss Golem").stats == {
+        "power": 6, "speed": 2, "affinity": "Nature", "rarity": "Rare", "level": 1}
+
+
+def test_columns_may_come_in_any_order_and_extra_columns_are_ignored(client, db):
+    raw = b"level,rarity,affinity,speed,power,name,notes\n1,Common,Air,9,4,Breeze,fast\n"
+    assert upload(client, raw).status_code == 302
+    assert crush_card("Breeze").stats == {
+        "power": 4, "speed": 9, "affinity": "Air", "rarity": "Common", "level": 1}
+
+
+def test_export_then_import_changes_nothing(client, catalog):
+    before = catalog_rows()
+    raw = client.get(EXPORT_URL).content
+    response = upload(client, raw)
+    assert response.status_code == 302
+    assert "Catalog imported: 0 added, 0 updated." in text(client.get(LIST_URL))
+    assert catalog_rows() == before
+
+
+def test_export_import_into_an_empty_catalog_restores_it(client, catalog):
+    before = catalog_rows()
+    raw = client.get(EXPORT_URL).content
+    Card.objects.filter(game="card-crush").delete()
+    upload(client, raw)
+    assert catalog_rows() == before
+
+
+GOOD = "Moss Golem,6,2,Nature,Rare,1"
+
+
+@pytest.mark.parametrize(("bad_row", "says"), [
+    pytest.param("Dusk Owl,-1,7,Shadow,Common,1", "Line 3: power: Ensure this value is greater than or equal to 0.",
+                 id="negative-power"),
+    pytest.param("Dusk Owl,4,fast,Shadow,Common,1", "Line 3: speed: Enter a whole number.", id="text-speed"),
+    pytest.param("Dusk Owl,4,7,Plasma,Common,1", "Line 3: affinity: Select a valid choice. Plasma is not one of",
+                 id="unknown-affinity"),
+    pytest.param(",4,7,Shadow,Common,1", "Line 3: name: This field is required.", id="empty-name"),
+    pytest.param("Dusk Owl,4,7,Shadow,Mythic,1", "Line 3: rarity: Select a valid choice.", id="unknown-rarity"),
+    pytest.param("Dusk Owl,4,7,Shadow,Common,0", "Line 3: level: Ensure this value is greater than or equal to 1.",
+                 id="level-0"),
+    pytest.param("Dusk Owl,1000,7,Shadow,Common,1", "Line 3: power: Ensure this value is less than or equal to 999.",
+                 id="power-too-big"),
+    pytest.param("Dusk Owl,4", "Line 3: speed: This field is required.", id="short-row"),
+    pytest.param("moss golem,4,7,Shadow,Common,1", "Line 3: moss golem appears twice in the file.",
+                 id="duplicate-name"),
+])
+def test_one_bad_row_stores_nothing(client, catalog, bad_row, says):
+    before = catalog_rows()
+    response = upload(client, csv_of(GOOD, bad_row, "Ember Fox,1,1,Fire,Common,1"))
+    assert response.status_code == 422
+    found = problems(response)
+    assert len(found) == 1 and found[0].startswith(says), found
+    assert catalog_rows() == before  # not even the good new card, nor the Ember Fox update
+
+
+def test_every_bad_line_is_numbered(client, catalog):
+    before = catalog_rows()
+    response = upload(client, csv_of(
+        GOOD,                                   # line 2
+        "Dusk Owl,-1,7,Shadow,Common,1",        # line 3
+        "Breeze,4,9,Air,Common,1",              # line 4
+        "Gust,x,9,Air,Common,1",                # line 5
+        "Sleet,4,9,Snow,Common,1",              # line 6
+        "MOSS GOLEM,1,1,Air,Common,1",          # line 7
+    ))
+    assert response.status_code == 422
+    assert [p.split(":")[0] for p in problems(response)] == ["Line 3", "Line 5", "Line 6", "Line 7"]
+    assert catalog_rows() == before
+    html = text(response)
+    assert "Not imported, nothing was stored:" in html
+    assert '<details class="new-card" open>' in html
+
+
+def test_line_numbers_count_blank_lines(client, catalog):
+    raw = (HEADER + "\n" + GOOD + "\n\n" + "Dusk Owl,-1,7,Shadow,Common,1\n").encode()
+    assert problems(upload(client, raw))[0].startswith("Line 4:")
+
+
+@pytest.mark.parametrize(("raw", "says"), [
+    pytest.param(b"name,power,affinity,rarity\nDusk Owl,4,Shadow,Common\n", "Missing columns: speed, level.",
+                 id="missing-columns"),
+    pytest.param(b"Dusk Owl,4,7,Shadow,Common,1\n", "Missing columns: name, power, speed, affinity, rarity, level.",
+                 id="no-header"),
+    pytest.param((HEADER + "\nCaf\xe9 Imp,4,7,Fire,Common,1\n").encode("latin-1"), "The file is not UTF-8 text.",
+                 id="latin-1"),
+    pytest.param(b"\x89PNG\r\n\x1a\n\x00\x00", "The file is not UTF-8 text.", id="binary"),
+])
+def test_a_file_that_cannot_be_read_stores_nothing(client, catalog, raw, says):
+    before = catalog_rows()
+    response = upload(client, raw)
+    assert response.status_code == 422
+    assert problems(response) == [says]
+    assert catalog_rows() == before
+
+
+def test_an_empty_upload_stores_nothing(client, catalog):
+    before = catalog_rows()
+    response = upload(client, b"")
+    assert response.status_code == 422
+    assert problems(response)  # a message, whichever it is
+    assert catalog_rows() == before
+
+
+def test_no_file_at_all(client, catalog):
+    response = client.post(IMPORT_URL, {})
+    assert response.status_code == 422
+    assert problems(response) == ["Choose a CSV file to import."]
+
+
+def test_a_file_too_large_stores_nothing(client, catalog):
+    before = catalog_rows()
+    raw = csv_of(GOOD)
+    raw += b" " * (catalog_csv.MAX_BYTES + 1 - len(raw))
+    response = upload(client, raw)
+    assert response.status_code == 422
+    assert problems(response) == ["The file is larger than 1024 KB."]
+    assert catalog_rows() == before
+
+
+def test_too_many_rows(client, db):
+    rows = [f"Card {n},1,1,Air,Common,1" for n in range(catalog_csv.MAX_ROWS + 1)]
+    response = upload(client, csv_of(*rows))
+    assert response.status_code == 422
+    assert problems(response) == [f"At most {catalog_csv.MAX_ROWS} cards per file."]
+    assert not Card.objects.filter(game="card-crush").exists()
+
+
+def test_a_header_only_file_imports_nothing(client, catalog):
+    before = catalog_rows()
+    response = upload(client, (HEADER + "\n").encode())
+    assert response.status_code == 302
+    assert catalog_rows() == before
+
+
+def test_import_refuses_get(client, db):
+    assert client.get(IMPORT_URL).status_code == 405
+
+
+# --- the module itself --------------------------------------------------------------------------
+
+
+def test_import_csv_raises_with_every_problem(db):
+    with pytest.raises(catalog_csv.CatalogFileError) as caught:
+        catalog_csv.import_csv("card-crush", csv_of("A,-1,1,Air,Common,1", "B,1,1,Air,Common,1", "C,1,1,Nope,Common,1"))
+    assert [p.split(":")[0] for p in caught.value.problems] == ["Line 2", "Line 4"]
+    assert not Card.objects.filter(game="card-crush").exists()
+
+
+def test_import_csv_returns_the_counts(catalog):
+    assert catalog_csv.import_csv("card-crush", csv_of(GOOD, "Phoenix,1,1,Fire,Common,1")) == (1, 1)
+
+
+def test_columns_are_the_card_forms_fields():
+    assert catalog_csv.columns("card-crush") == HEADER.split(",")

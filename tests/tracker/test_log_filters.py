@@ -1,0 +1,179 @@
+"""The log's filters (one player, one round, rolls only), overrides and how each roll is told."""
+
+import html as htmllib
+import re
+
+import pytest
+from django.urls import reverse
+
+from tracker import review
+
+from .conftest import text
+from .test_exchange import play_script
+
+pytestmark = pytest.mark.django_db
+
+
+def log_url(match) -> str:
+    return reverse("match_log", args=[match.pk])
+
+
+def entries(html: str) -> list[tuple[str, str]]:
+    """The log's entries in order, as (status, text as read on screen)."""
+    found = []
+    for status, body in re.findall(r'<li class="log-entry log-(\w+)">(.*?)</li>', html, flags=re.S):
+        words = htmllib.unescape(re.sub(r"<[^>]+>", " ", body))
+        found.append((status, " ".join(words.split())))
+    return found
+
+
+def titles(client, match, **filters) -> list[str]:
+    """Each entry's title (its first line, without tags), for the log filtered so."""
+    response = client.get(log_url(match), filters)
+    assert response.status_code == 200
+    found = []
+    for body in re.findall(r'<li class="log-entry[^"]*">(.*?)</li>', text(response), flags=re.S):
+        first = re.search(r"<p>(.*?)</p>", body, flags=re.S).group(1)
+        first = re.sub(r'<span class="tag">.*?</span>', "", first, flags=re.S)
+        found.append(" ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", first)).split()))
+    return found
+
+
+@pytest.fixture
+def rulebook(catalog):
+    """Ana vs Ben, Ben wins 3-2: steps 1-2 lock the decks, 3-7 reveal rounds 1-5."""
+    return play_script("card-crush", "rulebook")
+
+
+@pytest.fixture
+def coin_battle(catalog):
+    """Round 1 (step 3) is a perfect tie decided by the seed's coin; no other step rolls."""
+    return play_script("card-crush", "coin-flip-tie")
+
+
+ALL_TITLES = [
+    "Match set up.",
+    "Ana locks in: Ember Fox, Storm Caller, Stone Golem, Phoenix, Gale Sprite",
+    "Ben locks in: Tide Runner, Frost Wisp, Sky Lancer, Void Lord, Thorn Sprout",
+    "Round 1 revealed", "Round 2 revealed", "Round 3 revealed", "Round 4 revealed", "Round 5 revealed",
+]
+
+
+def test_unfiltered_it_shows_every_step(client, rulebook):
+    assert titles(client, rulebook) == ALL_TITLES
+
+
+def test_it_filters_by_the_second_player(client, rulebook):
+    assert titles(client, rulebook, player=1) == [ALL_TITLES[2]]
+
+
+def test_it_filters_by_the_first_player(client, rulebook):
+    assert titles(client, rulebook, player=0) == [ALL_TITLES[1]]
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
+def test_it_filters_by_round(client, rulebook, number):
+    assert titles(client, rulebook, round=number) == [f"Round {number} revealed"]
+
+
+def test_a_round_never_played_shows_nothing(client, catalog):
+    match = play_script("card-crush", "power-only")  # 3-0: rounds 4 and 5 never played
+    html = text(client.get(log_url(match), {"round": 4}))
+    assert entries(html) == []
+    assert "No step matches the filter." in html
+
+
+def test_round_filter_keeps_an_abandoned_round_too(client, catalog):
+    match = play_script("card-crush", "undo-branch")
+    log = entries(text(client.get(log_url(match), {"round": 1})))
+    assert [status for status, _ in log] == ["abandoned", "applied"]
+
+
+def test_it_shows_only_steps_with_dice(client, coin_battle):
+    assert titles(client, coin_battle, rolls="on") == ["Round 1 revealed"]
+    log = entries(text(client.get(log_url(coin_battle), {"rolls": "on"})))
+    assert "Coin flip from the seed" in log[0][1]
+
+
+def test_rolls_only_on_a_battle_without_dice_shows_nothing(client, rulebook):
+    assert "No step matches the filter." in text(client.get(log_url(rulebook), {"rolls": "on"}))
+
+
+def test_filters_combine(client, coin_battle):
+    assert titles(client, coin_battle, rolls="on", round=1) == ["Round 1 revealed"]
+    assert titles(client, coin_battle, rolls="on", round=2) == []
+    assert titles(client, coin_battle, rolls="on", player=1) == []
+
+
+def test_a_filtered_log_offers_to_show_everything(client, rulebook):
+    html = text(client.get(log_url(rulebook), {"round": 2}))
+    assert "Show everything" in html
+    assert "<details class=\"filters-box\" open>" in html
+    assert "Show everything" not in text(client.get(log_url(rulebook)))
+
+
+@pytest.mark.parametrize("query", [
+    {"player": "9"}, {"player": "-1"}, {"player": "Ana"}, {"player": "1.5"}, {"player": ["0", "junk"]},
+    {"round": "0"}, {"round": "-2"}, {"round": "abc"}, {"round": "9" * 40}, {"round": "1e3"},
+    {"round": "\x00"}, {"rolls": "maybe", "round": "x"}, {"nonsense": "1"},
+], ids=lambda q: "-".join(f"{k}={str(v)[:8]}" for k, v in q.items()))
+def test_invalid_values_never_500_and_filter_nothing(client, rulebook, query):
+    response = client.get(log_url(rulebook), query)
+    assert response.status_code == 200
+    assert len(entries(text(response))) == len(ALL_TITLES)
+
+
+def test_a_bad_value_is_explained(client, rulebook):
+    html = text(client.get(log_url(rulebook), {"round": "0"}))
+    assert "Ensure this value is greater than or equal to 1." in html
+
+
+def test_it_marks_a_manual_override(client, rulebook):
+    step_4 = rulebook.actions.get(seq=4)
+    step_4.payload = {**step_4.payload, "override": True}
+    step_4.save(update_fields=["payload"])
+    log = entries(text(client.get(log_url(rulebook))))
+    marked = [step for step, (_status, line) in enumerate(log) if "manual override" in line]
+    assert marked == [4]
+
+
+def test_no_override_no_mark(client, rulebook):
+    assert "manual override" not in text(client.get(log_url(rulebook)))
+
+
+def test_the_log_says_how_to_check_the_dice(client, coin_battle):
+    html = text(client.get(log_url(coin_battle)))
+    assert "Checking the dice" in html
+    assert f"<code>{coin_battle.seed}</code>" in html
+    assert coin_battle.seed_fingerprint in html
+    assert "python manage.py replay FILE" in html
+
+
+# --- how each roll is told ------------------------------------------------------------------------
+
+
+def test_a_die_rolled_at_the_table():
+    roll = {"sides": 6, "value": 4, "by": "player", "why": "crit check"}
+    assert review.roll_text(roll) == "Die rolled at the table: 4 on a d6 (crit check)"
+
+
+def test_a_die_rolled_by_the_app():
+    roll = {"sides": 20, "value": 17, "by": "app", "why": "to hit"}
+    assert review.roll_text(roll) == "Rolled by the app from the seed: 17 on a d20 (to hit)"
+
+
+def test_a_coin_flip():
+    roll = {"sides": 2, "value": 1, "by": "app", "why": "card-crush round 3"}
+    assert review.roll_text(roll) == "Coin flip from the seed: 1 (card-crush round 3)"
+
+
+def test_a_two_sided_die_entered_at_the_table_is_not_called_a_coin_from_the_seed():
+    roll = {"sides": 2, "value": 2, "by": "player", "why": "coin"}
+    assert review.roll_text(roll) == "Die rolled at the table: 2 on a d2 (coin)"
+
+
+def test_the_coin_flip_on_the_log_page(client, coin_battle):
+    coin = coin_battle.state["rounds"][0]["coin"]
+    log = entries(text(client.get(log_url(coin_battle))))
+    assert f"⚄ Coin flip from the seed: {coin} (card-crush round 1)" in log[3][1]
+    assert all("⚄" not in line for _status, line in log[:3] + log[4:])
