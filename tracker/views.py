@@ -198,7 +198,12 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
                     match_id=match.pk, action=game.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
                 )
             except services.StaleSubmission as stale:
-                return _refused(request, match.pk, str(stale), status=409)
+                match.refresh_from_db()
+                if seat not in game.seats_to_enter(match):
+                    return _refused(request, match.pk, str(stale), status=409)
+                # Another phone moved the match on meanwhile (say, the other player locked in):
+                # keep what this player typed and let them confirm it against the fresh step.
+                refusal, status = _("The match moved on while you were entering; check your entry and send it again."), 409
             except RuleError as error:
                 refusal = services.explain(error, match.players())
             else:

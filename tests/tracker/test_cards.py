@@ -178,7 +178,7 @@ def test_it_refuses_a_bad_card_for_htmx(client, catalog):
 def test_it_refuses_a_name_already_in_the_catalog(client, catalog, name):
     html = refused(client, card_data(name=name))
     assert "is already in the catalog." in html
-    assert Card.objects.get(name__iexact="ember fox").stats["power"] == 7
+    assert Card.objects.get(game="card-crush", name__iexact="ember fox").stats["power"] == 7
 
 
 @pytest.mark.django_db(transaction=True)

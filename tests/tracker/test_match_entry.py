@@ -214,15 +214,16 @@ def test_it_refuses_a_missing_step_number(client, match):
     assert "The form is missing its step number; nothing was applied." in html
 
 
-def test_it_refuses_a_stale_step_number(client, match):
+def test_it_refuses_a_stale_step_number_but_keeps_the_entry(client, match):
     stale = entry_data(match, 1, BEN_DECK)  # Ben's page was loaded at step 0...
     lock(match, 0, ANA_DECK)  # ... then Ana locked in from another phone.
     html = refused(client, match, 1, stale, 409)
-    assert "The match moved on since this page was loaded (step 0, now step 1)" in html
-    # The fresh state comes with it, still hiding Ana's deck.
-    assert "Ana is locked in" in html
-    for name in ANA_DECK:
-        assert name not in html
+    assert "The match moved on while you were entering" in html
+    # Ben's typed deck comes back, made against the fresh step, ready to send again.
+    assert 'name="seq" value="1"' in html
+    for name in BEN_DECK:
+        assert f'value="{name}"' in html
+    assert client.post(entry_url(match, 1), {**stale, "seq": "1"}).status_code == 302
 
 
 def test_it_applies_a_doubled_lock_in_once(client, match):
