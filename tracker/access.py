@@ -67,7 +67,9 @@ def viewer(request: HttpRequest, match: Match) -> Viewer | None:
     claimed = viewer_claims(match)
     if _owns(request, match):
         return Viewer(OWNER, claimed=claimed)
-    grant = _grants(request).filter(match=match).first()
+    grants = list(_grants(request).filter(match=match))
+    # A seat beats a spectator's place (an account may hold both, from two phones).
+    grant = next((g for g in grants if g.role == Access.PLAYER), grants[0] if grants else None)
     if grant is not None and grant.role == Access.PLAYER:
         return Viewer(PLAYER, seat=grant.seat, claimed=claimed)
     if grant is not None or match.shared:

@@ -10,6 +10,7 @@ from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -80,8 +81,8 @@ class SignUpForm(UserCreationForm):
         name = " ".join(self.cleaned_data["player_name"].split())
         from .models import Player
 
-        taken = Player.objects.filter(name__iexact=name, user__isnull=False).exists()
-        if taken:
+        existing = Player.named(name)
+        if existing is not None and existing.user_id is not None:
             raise forms.ValidationError(_("That player name belongs to another account."))
         return name
 
@@ -93,6 +94,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         with transaction.atomic():
             user = form.save()
             player = services.player_named(form.cleaned_data["player_name"])
+            if player.user_id is not None:  # taken between the form check and now
+                raise PermissionDenied(_("That player name belongs to another account."))
             player.user = user
             player.save(update_fields=["user"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

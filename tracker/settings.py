@@ -137,6 +137,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# In the database, so every app server shares it (sign-in limits); migration 0004 makes its table.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "tracker_cache"}}
+
 CSRF_FAILURE_VIEW = "tracker.views.csrf_failure"
 LOGIN_URL = "sign_in"
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"

@@ -9,7 +9,7 @@ import io
 import segno
 from django.contrib import messages
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -35,10 +35,13 @@ def invites_for(request: HttpRequest, match: Match) -> list[dict]:
     players = match.players()
     now = timezone.now()
     shown = []
-    for invite in match.invites.filter(revoked__isnull=True, expires__gt=now).order_by("created"):
+    live = match.invites.filter(revoked__isnull=True).filter(
+        Q(expires__gt=now) | Q(accesses__revoked__isnull=True, accesses__isnull=False)
+    ).distinct()
+    for invite in live.order_by("created"):
         url = request.build_absolute_uri(reverse("join", args=[invite.token]))
         taken = invite.accesses.filter(revoked__isnull=True).count()
-        shown.append({"invite": invite, "url": url, "qr": qr_svg(url), "used": taken,
+        shown.append({"invite": invite, "url": url, "qr": qr_svg(url), "used": taken, "expired": invite.expires <= now,
                       "player": players[invite.seat] if invite.seat is not None else None})
     return shown
 

@@ -47,7 +47,8 @@ def _entry_links(match: Match, seen_by: Viewer) -> list[dict]:
             url = reverse("match_entry", args=[match.pk, seat])
         else:
             url = reverse("match_pass", args=[match.pk, seat])
-        links.append({"seat": seat, "player": players[seat], "url": url, "own": seen_by.seat == seat})
+        links.append({"seat": seat, "player": players[seat], "url": url, "own": seen_by.seat == seat,
+                      "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat})
     return links
 
 
@@ -233,11 +234,13 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
     seq_form = SeqForm(request.POST)
     if not seq_form.is_valid():
         return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400)
+    game_pages = adapter(match.game)
     try:
-        action = adapter(match.game).table_action(match, request.POST)
+        action = game_pages.table_action(match, request.POST)
     except ValidationError as error:
         return _refused(request, pk, " ".join(error.messages), status=422)
-    if seen_by.role == access.PLAYER and action.get("seat", seen_by.seat) != seen_by.seat:
+    acting = game_pages.acting_seat(match, action) if hasattr(game_pages, "acting_seat") else action.get("seat")
+    if seen_by.role == access.PLAYER and acting is not None and acting != seen_by.seat:
         return _refused(request, pk, _("You can act only for your own seat; nothing was applied."), status=403)
     try:
         rolls = [int(value) for value in request.POST.getlist("roll") if value.strip()]
@@ -257,11 +260,16 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
     """Undo or redo: move along the log to a step; actions are never deleted."""
-    access.match_for(request, pk, act=True)
+    match, seen_by = access.match_for(request, pk, act=True)
     form = StepForm(request.POST)
     if not form.is_valid():
         return _refused(request, pk, _("Choose a step to go to; nothing was changed."), 400)
     step, seq = form.cleaned_data["step"], form.cleaned_data["seq"]
+    if seen_by.role == access.PLAYER and match.actions.filter(
+        abandoned=False, seq__gt=min(step, match.head), seq__lte=max(step, match.head)
+    ).exclude(seat__isnull=True).exclude(seat=seen_by.seat).exists():
+        return _refused(request, pk, _("That would undo or redo the other player's move; only the match's owner "
+                                       "can do that."), status=403)
     try:
         services.match_goto(match_id=pk, step=step, expected_seq=seq)
     except services.StaleSubmission as stale:
@@ -301,10 +309,28 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
     cards = Card.objects.filter(game=slug)
     if query:
         cards = cards.filter(name__icontains=query)
-    context = {"game": game, "cards": cards[:200], "query": query, "form": adapter(slug).CardForm(prefix="new"),
-               "columns": catalog_csv.columns(slug)}
+    context = {"game": game, "query": query, "form": adapter(slug).CardForm(prefix="new"),
+               "columns": catalog_csv.columns(slug), **_catalog_table(slug, cards[:200])}
     template = "tracker/card_list.html#results" if request.htmx else "tracker/card_list.html"
     return render(request, template, context)
+
+
+def _catalog_table(slug: str, cards) -> dict:
+    """The catalog as a table whose columns are the game's own card fields."""
+    fields = adapter(slug).CardForm.base_fields
+    names = [name for name in fields if name != "name"]
+
+    def shown(value) -> str:
+        if isinstance(value, dict):
+            return ", ".join(f"{key} {item}" for key, item in value.items())
+        if isinstance(value, list):
+            return ", ".join(str(item) for item in value)
+        return "" if value is None else str(value)
+
+    return {
+        "headers": [fields[name].label for name in names],
+        "rows": [(card.name, [shown(card.stats.get(name)) for name in names]) for card in cards],
+    }
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -337,8 +363,9 @@ def card_new(request: HttpRequest, slug: str) -> HttpResponse:
     if added:
         messages.success(request, _("%(name)s added to the catalog.") % {"name": added.name})
         return redirect(_safe_next(request, f"/cards/{slug}/"))
-    cards = Card.objects.filter(game=slug)[:200]
-    return render(request, "tracker/card_list.html", {"game": game, "cards": cards, "form": form}, status=422)
+    context = {"game": game, "form": form, "columns": catalog_csv.columns(slug),
+               **_catalog_table(slug, Card.objects.filter(game=slug)[:200])}
+    return render(request, "tracker/card_list.html", context, status=422)
 
 
 @require_GET
@@ -368,8 +395,8 @@ def card_import(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Catalog imported: %(added)s added, %(updated)s updated.")
                              % {"added": added, "updated": updated})
             return redirect("card_list", slug=slug)
-    context = {"game": game, "cards": Card.objects.filter(game=slug)[:200], "form": adapter(slug).CardForm(prefix="new"),
-               "import_problems": problems, "columns": catalog_csv.columns(slug)}
+    context = {"game": game, "form": adapter(slug).CardForm(prefix="new"), "import_problems": problems,
+               "columns": catalog_csv.columns(slug), **_catalog_table(slug, Card.objects.filter(game=slug)[:200])}
     return render(request, "tracker/card_list.html", context, status=422)
 
 

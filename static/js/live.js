@@ -8,6 +8,12 @@
     if (!el || el.hasAttribute("data-live-stop") || document.visibilityState !== "visible") return;
     var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(el.getAttribute("data-live-version"));
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (response) {
+      if (response.status === 403 || response.status === 404 || response.status === 410) {
+        // Access was revoked or the match is gone: show what the server says now, and stop asking.
+        el.setAttribute("data-live-stop", "");
+        window.location.reload();
+        return;
+      }
       if (response.status !== 200) return;
       var target = el.getAttribute("data-live-target");
       if (target && window.htmx) {
