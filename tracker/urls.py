@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import accounts, review, sharing, views
 
@@ -33,4 +33,5 @@ urlpatterns = [
     path("cards/<slug:slug>/new/", views.card_new, name="card_new"),
     path("cards/<slug:slug>/export.csv", views.card_export, name="card_export"),
     path("cards/<slug:slug>/import/", views.card_import, name="card_import"),
+    path("", include("tracker.competition.urls")),  # ratings, tournaments, collections
 ]

@@ -5,7 +5,8 @@ from collections import Counter
 from django import forms
 from django.utils.translation import gettext, gettext_lazy as _
 
-from rules import InvalidCard
+from rules import IllegalAction, InvalidCard
+from rules.errors import gettext_noop
 from rules.card_crush import AFFINITIES, RARITIES
 from rules.card_crush.battle import DECK_SIZE, phase
 from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
@@ -83,9 +84,18 @@ class ConfigForm(forms.Form):
 class DeckForm(forms.Form):
     """Five catalog cards in round order, typed or picked from the catalog list."""
 
-    def __init__(self, *args, catalog: dict[str, Card], **kwargs):
+    def __init__(self, *args, catalog: dict[str, Card], collections: dict[int, dict] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.catalog = catalog
+        # Decks from a collection (tracker/competition): the cards at the levels their owner upgraded them to.
+        self.collections = collections or {}
+        if self.collections:
+            self.fields["source"] = forms.ChoiceField(
+                label=_("Play the cards"), widget=forms.RadioSelect, initial="catalog",
+                choices=[("catalog", _("As printed in the catalog"))]
+                + [(f"seat-{seat}", entry["label"]) for seat, entry in self.collections.items()],
+            )
+            self.order_fields(["source"])
         for position in range(1, DECK_SIZE + 1):
             self.fields[f"card_{position}"] = forms.CharField(
                 label=_("Round %(round)s card") % {"round": position},
@@ -110,6 +120,15 @@ class DeckForm(forms.Form):
                 seen.add(card.pk)
                 cards.append(card.as_rules_card())
         data["cards"] = cards
+        data["source_seat"] = None
+        if data.get("source", "catalog") != "catalog" and len(cards) == DECK_SIZE:
+            data["source_seat"] = int(data["source"].removeprefix("seat-"))
+            owned = self.collections[data["source_seat"]]
+            for position, card in enumerate(cards, start=1):
+                if card["name"].casefold() not in owned["cards"]:
+                    self.add_error(f"card_{position}", _("%(owner)s's collection has no %(name)s.")
+                                   % {"owner": owned["owner"], "name": card["name"]})
+            data["cards"] = [owned["cards"].get(card["name"].casefold(), card) for card in cards]
         return data
 
 
@@ -118,10 +137,15 @@ def catalog(match: Match) -> dict[str, Card]:
 
 
 def entry_form(match: Match, data=None) -> DeckForm:
-    return DeckForm(data, catalog=catalog(match))
+    from ..competition.collection import seat_collections
+
+    return DeckForm(data, catalog=catalog(match), collections=seat_collections(match))
 
 
 def entry_action(form: DeckForm, seat: int) -> dict:
+    if form.cleaned_data.get("source_seat") not in (None, seat):
+        raise IllegalAction("deck-own-collection", gettext_noop("%(seat)s can play only their own collection."),
+                            seat=seat)
     return {"type": "lock_deck", "seat": seat, "cards": form.cleaned_data["cards"]}
 
 
@@ -130,6 +154,12 @@ def seats_to_enter(match: Match) -> list[int]:
     if phase(match.state) != "lock-in":
         return []
     return [seat for seat, deck in enumerate(match.state["decks"]) if deck is None]
+
+
+def own_secret(match: Match, seat: int) -> list[str] | None:
+    """A seated phone's own locked deck, shown only to that phone before the reveal."""
+    deck = match.state["decks"][seat] if seat < len(match.state["decks"]) else None
+    return [card["name"] for card in deck] if deck else None
 
 
 def table_action(match: Match, post) -> dict:

@@ -1,0 +1,144 @@
+"""A 4-player Swiss tournament of Card Crush run on one phone, to its final standings.
+
+The organiser creates the tournament, pairs round 1, and one battle is played on the
+phone in hot-seat (decks from the demo catalog: the first deck beats the second 3-1).
+The other battles are finished through the services, as if played on other phones.
+Round 2 pairs the two winners and the two losers; then the final standings, the
+leaderboard and a player's rating history with its working.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.tracker.competition_helpers import LOSING_DECK, WINNING_DECK, finish
+from tracker.models import Card, CollectionCard, Pairing, Player, Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ["Ana", "Ben", "Cid", "Dee"]
+PHONE_WIDTH = 360
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
+
+
+def lock_in(page: Page, name: str, cards: list[str]) -> None:
+    page.get_by_role("link", name=f"Pass the phone to {name}").click()
+    page.get_by_role("link", name=f"I am {name}: show my entry").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}: lock in your deck")
+    for number, card in enumerate(cards, start=1):
+        page.get_by_label(f"Round {number} card", exact=True).fill(card)
+    page.get_by_role("button", name="Lock in my deck").click()
+    expect(page.get_by_text(f"{name} is locked in. The entry is hidden.")).to_be_visible()
+
+
+def play_on_the_phone(page: Page, first: str, second: str) -> None:
+    """From the tournament page: open the pairing's battle, lock both decks, reveal until someone wins 3."""
+    page.get_by_role("link", name=f"Play {first} vs {second}").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^Card Crush #\d+$"))
+    lock_in(page, first, WINNING_DECK)
+    lock_in(page, second, LOSING_DECK)
+    for number in range(1, 6):
+        banner = page.locator(".banner")
+        if banner.count():
+            break
+        page.get_by_role("button", name=f"Reveal round {number}").click()
+        expect(page.locator(f"#round-{number} .working")).to_be_visible()
+    expect(page.locator(".banner")).to_have_text(f"★ {first} wins the battle 3-1")
+
+
+def test_four_player_swiss_tournament_to_final_standings(page: Page, catalog, screenshot_dir):
+    # The header has no room for another link at 360px: the competition pages start at /ratings/.
+    page.goto("/ratings/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Card Crush ratings")
+    assert_no_horizontal_scroll(page)
+    page.get_by_role("link", name="Tournaments").click()
+    expect(page.get_by_text("No tournaments yet.")).to_be_visible()
+    page.get_by_label("Tournament name").fill("Friday Cup")
+    page.get_by_label("Entrants, one name per line").fill("\n".join(PLAYERS))
+    page.get_by_role("button", name="Create the tournament").click()
+    expect(page.get_by_text("Tournament created.")).to_be_visible()
+    expect(page.get_by_text("4 entrants · 2 rounds recommended")).to_be_visible()
+    tournament = Tournament.objects.get(name="Friday Cup")
+
+    # Round 1: everyone at 500, so entry order decides: Ana-Ben and Cid-Dee.
+    page.get_by_role("button", name="Pair round 1").click()
+    expect(page.get_by_text("Round 1 is paired: every battle is set up.")).to_be_visible()
+    expect(page.locator(".pairing")).to_have_count(2)
+    expect(page.get_by_role("button", name="Pair round 2")).to_have_count(0)
+    page.screenshot(path=screenshot_dir / "competition-round-1.png", full_page=True)
+    assert_no_horizontal_scroll(page)
+
+    play_on_the_phone(page, "Ana", "Ben")
+    other = Pairing.objects.get(tournament=tournament, round=1, table=2)
+    finish(other.match, winner_seat=0)  # Cid beats Dee on another phone
+
+    page.goto(tournament.get_absolute_url())
+    expect(page.locator(".pairing").filter(has_text="Ana won 3-1")).to_have_count(1)
+    expect(page.locator(".pairing").filter(has_text="Cid won 3-1")).to_have_count(1)
+    # A second tab holds the same page, as a second phone at the table would.
+    other_tab = page.context.new_page()
+    other_tab.goto(tournament.get_absolute_url())
+    page.get_by_role("button", name="Pair round 2").click()
+    # Same record first: the two winners meet (both rated 524 now; entry order breaks the tie), then the losers.
+    round_2 = page.locator("section.swiss-round").first
+    expect(round_2.get_by_role("heading")).to_have_text("Round 2")
+    expect(round_2.locator(".pairing-players")).to_have_text(["Ana vs Cid", "Ben vs Dee"])
+
+    # The other tab's "Pair round 2" is now stale: refused, nothing paired twice.
+    other_tab.get_by_role("button", name="Pair round 2").click()
+    expect(other_tab.get_by_role("alert")).to_contain_text("moved on since this page was loaded")
+    other_tab.close()
+    assert Pairing.objects.filter(tournament=tournament, round=2).count() == 2
+    assert Pairing.objects.filter(tournament=tournament, round=3).count() == 0
+
+    for pairing in Pairing.objects.filter(tournament=tournament, round=2):
+        finish(pairing.match, winner_seat=0)  # Ana beats Cid, Ben beats Dee
+    page.goto(tournament.get_absolute_url())
+    expect(page.get_by_text("The recommended number of rounds has been played.")).to_be_visible()
+    page.get_by_role("button", name="End the tournament: final standings").click()
+    expect(page.locator(".banner")).to_have_text("★ Ana wins the tournament")
+    expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
+    rows = page.locator("table.standings tbody tr")
+    expect(rows).to_have_count(4)
+    # Ben and Cid are both 1-1 with opponents' win rate 50% (Ana 2/2 and Dee 0/2) and both rated 500 again:
+    # entry order puts Ben first.
+    expect(rows.locator("th")).to_have_text(["Ana", "Ben", "Cid", "Dee"])
+    expect(rows.nth(1)).to_contain_text("50%")
+    expect(rows.nth(0)).to_contain_text("2-0")
+    expect(page.get_by_role("button", name=re.compile("Pair round"))).to_have_count(0)
+    page.screenshot(path=screenshot_dir / "competition-final-standings.png", full_page=True)
+    assert_no_horizontal_scroll(page)
+
+    # The leaderboard: every tournament battle counted with K 48.
+    page.get_by_role("link", name="Leaderboard").click()
+    board = page.locator("table.leaderboard tbody tr")
+    # Ana 548; Ben and Cid 500 (alphabetical); Dee 452.
+    expect(board.locator("th")).to_have_text(["Ana", "Ben", "Cid", "Dee"])
+    expect(board.first).to_contain_text("548")
+    page.screenshot(path=screenshot_dir / "competition-leaderboard.png", full_page=True)
+    board.first.get_by_role("link", name="Ana").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ana's rating")
+    changes = page.locator("li.change")
+    expect(changes).to_have_count(2)
+    expect(changes.last).to_contain_text("Beat Ben (rated 500)")
+    expect(changes.last).to_contain_text("Expected score 50% · K 48")
+    expect(changes.last).to_contain_text("48 × (100% − 50%) = +24")
+    expect(page.locator("svg.chart")).to_be_visible()
+    page.screenshot(path=screenshot_dir / "competition-player-rating.png", full_page=True)
+    assert_no_horizontal_scroll(page)
+
+    # Ana's collection, with an upgrade waiting.
+    ana = Player.objects.get(name="Ana")
+    CollectionCard.objects.create(player=ana, card=Card.objects.get(game="card-crush", name="Ember Fox"), copies=3)
+    CollectionCard.objects.create(player=ana, card=Card.objects.get(game="card-crush", name="Phoenix"), copies=1)
+    page.get_by_role("link", name="Collection").click()
+    page.get_by_role("button", name="Upgrade Ember Fox to level 2").click()
+    expect(page.get_by_text("Ember Fox is now level 2.")).to_be_visible()
+    expect(page.locator(".owned").first).to_contain_text("Power 8 · Speed 6")
+    page.screenshot(path=screenshot_dir / "competition-collection.png", full_page=True)
+    assert_no_horizontal_scroll(page)

@@ -1,0 +1,189 @@
+"""Swiss tournament pages: create, enter, pair rounds that open battles, drop, standings, final standings."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tracker.competition import ratings, tournaments
+from tracker.models import Entrant, Match, Pairing, Tournament
+
+from .competition_helpers import finish
+from .conftest import JUNK, JUNK_IDS, text
+
+pytestmark = pytest.mark.django_db
+
+
+def state(tournament: Tournament) -> tuple:
+    """Everything a refused tournament change must leave as it was."""
+    tournament.refresh_from_db()
+    return (tournament.finished, list(Entrant.objects.filter(tournament=tournament).values_list("pk", "dropped_after")),
+            list(Pairing.objects.filter(tournament=tournament).values_list("pk", "round", "match_id")),
+            Match.objects.count())
+
+
+@pytest.fixture
+def cup(client: Client, catalog) -> Tournament:
+    response = client.post(reverse("tournament_list"), {"name": "Friday Cup", "entrants": "Ana\nBen\nCid\nDee"})
+    assert response.status_code == 302
+    return Tournament.objects.get(name="Friday Cup")
+
+
+def pair(client: Client, tournament: Tournament, round_number: int):
+    return client.post(reverse("tournament_pair", args=[tournament.pk]), {"round": round_number})
+
+
+def play_round(tournament: Tournament, round_number: int) -> None:
+    """Finish every battle of the round: the first seat (the higher placed) wins."""
+    for pairing in Pairing.objects.filter(tournament=tournament, round=round_number, second__isnull=False):
+        finish(pairing.match, winner_seat=0)
+
+
+def test_pairing_a_round_opens_a_battle_for_each_table(client: Client, cup):
+    assert pair(client, cup, 0).status_code == 302
+    pairings = list(Pairing.objects.filter(tournament=cup))
+    assert len(pairings) == 2 and all(p.match and p.match.game == "card-crush" for p in pairings)
+    first = pairings[0]
+    assert [p.name for p in first.match.players()] == [first.first.player.name, first.second.player.name]
+    html = text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    assert "Round 1" in html and f"Play {first.first.player.name} vs {first.second.player.name}" in html
+    assert "2 rounds recommended" in html
+
+
+def test_a_whole_tournament_to_final_standings(client: Client, cup):
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    assert pair(client, cup, 1).status_code == 302
+    round_2 = Pairing.objects.filter(tournament=cup, round=2)
+    # Same record first: the two round-1 winners meet, and the two losers.
+    winners = {p.match.winner_id for p in Pairing.objects.filter(tournament=cup, round=1)}
+    assert {round_2[0].first.player_id, round_2[0].second.player_id} == winners
+    play_round(cup, 2)
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 2}).status_code == 302
+    cup.refresh_from_db()
+    assert cup.finished is not None
+    table = tournaments.standings(cup)
+    assert [row.standing.points for row in table] == [2, 1, 1, 0]
+    html = text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    assert "Final standings" in html and "Pair round" not in html
+
+
+def test_tournament_battles_rate_with_the_tournament_weight(client: Client, cup):
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    battles = [c for c in ratings.history() if c.kind == "battle"]
+    assert {(c.k, c.tournament, abs(c.delta)) for c in battles} == {(48, True, 24)}
+
+
+def test_a_tournament_battle_cannot_be_made_unrated(client: Client, cup):
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    match = Pairing.objects.filter(tournament=cup).first().match
+    response = client.post(reverse("battle_rating", args=[match.pk]), {"rated": "0"})
+    assert response.status_code == 422 and "always counts" in text(response)
+    assert Match.objects.get(pk=match.pk).rated
+
+
+def test_pairing_twice_is_refused_as_stale(client: Client, cup):
+    pair(client, cup, 0)
+    before = state(cup)
+    response = pair(client, cup, 0)
+    assert response.status_code == 409 and "moved on" in text(response)
+    assert state(cup) == before
+
+
+def test_next_round_waits_for_every_battle(client: Client, cup):
+    pair(client, cup, 0)
+    before = state(cup)
+    response = pair(client, cup, 1)
+    assert response.status_code == 422 and "not finished" in text(response)
+    assert state(cup) == before
+
+
+def test_a_result_cannot_be_entered_twice(client: Client, cup):
+    """A pairing's result is its battle's: once finished, the battle refuses any further action."""
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    match = Pairing.objects.filter(tournament=cup).first().match
+    response = client.post(reverse("match_act", args=[match.pk]), {"seq": match.head, "action": "play_round"})
+    assert response.status_code == 422 and "The battle is over" in text(response)
+    assert Match.objects.get(pk=match.pk).head == match.head
+
+
+def test_dropped_player_is_not_paired_again(client: Client, cup):
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    ben = Entrant.objects.get(tournament=cup, player__name="Ben")
+    assert client.post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": ben.pk}).status_code == 302
+    pair(client, cup, 1)
+    round_2 = Pairing.objects.filter(tournament=cup, round=2)
+    assert ben.pk not in {p.first_id for p in round_2} | {p.second_id for p in round_2}
+    assert [p.second_id is None for p in round_2].count(True) == 1  # three left: one bye
+    html = text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    assert "dropped" in html and "Bye: counts as a win" in html
+
+
+def test_dropping_twice_or_mid_battle_is_refused(client: Client, cup):
+    pair(client, cup, 0)
+    ben = Entrant.objects.get(tournament=cup, player__name="Ben")
+    before = state(cup)
+    response = client.post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": ben.pk})
+    assert response.status_code == 422 and "not finished" in text(response)
+    assert state(cup) == before
+    play_round(cup, 1)
+    client.post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": ben.pk})
+    before = state(cup)
+    response = client.post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": ben.pk})
+    assert response.status_code == 422 and "already dropped" in text(response)
+    assert state(cup) == before
+
+
+def test_entrants_are_added_before_round_one_only_and_once(client: Client, cup):
+    url = reverse("tournament_entrant", args=[cup.pk])
+    assert client.post(url, {"round": 0, "name": "Eve"}).status_code == 302
+    before = state(cup)
+    response = client.post(url, {"round": 0, "name": "eve"})
+    assert response.status_code == 422 and "already entered" in text(response)
+    assert state(cup) == before
+    pair(client, cup, 0)
+    before = state(cup)
+    assert client.post(url, {"round": 1, "name": "Fay"}).status_code == 422
+    assert state(cup) == before
+
+
+def test_finished_tournament_refuses_changes(client: Client, cup):
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1})
+    before = state(cup)
+    response = pair(client, cup, 1)
+    assert response.status_code == 422 and "over" in text(response)
+    assert state(cup) == before
+
+
+def test_create_refuses_a_name_listed_twice(client: Client, catalog):
+    response = client.post(reverse("tournament_list"), {"name": "Cup", "entrants": "Ana\nana"})
+    assert response.status_code == 422 and "listed twice" in text(response)
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize("value", JUNK, ids=JUNK_IDS)
+@pytest.mark.parametrize("view", ["tournament_pair", "tournament_drop", "tournament_finish", "tournament_entrant"])
+def test_junk_is_refused_without_change(client: Client, cup, view, value):
+    before = state(cup)
+    response = client.post(reverse(view, args=[cup.pk]), {"round": value, "entrant": value, "name": value})
+    assert 400 <= response.status_code < 500
+    assert state(cup) == before
+
+
+def test_unknown_tournament_is_404(client: Client, db):
+    assert client.get(reverse("tournament_detail", args=[999])).status_code == 404
+    assert client.post(reverse("tournament_pair", args=[999]), {"round": 0}).status_code == 404
+
+
+def test_a_round_needs_two_players(client: Client, catalog):
+    client.post(reverse("tournament_list"), {"name": "Solo", "entrants": "Ana"})
+    solo = Tournament.objects.get(name="Solo")
+    before = state(solo)
+    response = pair(client, solo, 0)
+    assert response.status_code == 422 and "at least 2 players" in text(response)
+    assert state(solo) == before

@@ -1,0 +1,63 @@
+"""Forms of the competition pages. Each change carries what it was made against (round, level, copies)."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from rules.card_crush.cards import NAME_MAX
+from rules.card_crush.collection import MAX_COPIES
+
+PLAYER_NAME_MAX = 40
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Tournament name"), max_length=80)
+    entrants = forms.CharField(
+        label=_("Entrants, one name per line"), widget=forms.Textarea(attrs={"rows": 5}), required=False,
+        max_length=4000,
+    )
+
+    def clean_entrants(self) -> list[str]:
+        names, seen = [], set()
+        for line in self.cleaned_data["entrants"].splitlines():
+            name = " ".join(line.split())
+            if not name:
+                continue
+            if len(name) > PLAYER_NAME_MAX:
+                raise forms.ValidationError(_("A name has at most %(most)s characters: “%(name)s”.")
+                                            % {"most": PLAYER_NAME_MAX, "name": name[:PLAYER_NAME_MAX] + "…"})
+            if name.casefold() in seen:
+                raise forms.ValidationError(_("%(name)s is listed twice.") % {"name": name})
+            seen.add(name.casefold())
+            names.append(name)
+        return names
+
+
+class RoundForm(forms.Form):
+    """Any tournament change: the round the page showed, so a stale or doubled form is refused."""
+
+    round = forms.IntegerField(min_value=0, max_value=1000)
+
+
+class EntrantForm(RoundForm):
+    name = forms.CharField(label=_("Add an entrant"), max_length=PLAYER_NAME_MAX,
+                           widget=forms.TextInput(attrs={"list": "players", "autocomplete": "off"}))
+
+
+class DropForm(RoundForm):
+    entrant = forms.IntegerField(min_value=1)
+
+
+class RatedForm(forms.Form):
+    rated = forms.TypedChoiceField(choices=[("1", _("Rated")), ("0", _("Unrated"))], coerce=lambda v: v == "1")
+
+
+class CopiesForm(forms.Form):
+    card = forms.CharField(label=_("Card"), max_length=NAME_MAX,
+                           widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}))
+    count = forms.IntegerField(label=_("Copies to add"), initial=1, min_value=1, max_value=MAX_COPIES,
+                               error_messages={"min_value": _("Add at least 1 copy; a count cannot be zero or negative.")})
+
+
+class UpgradeForm(forms.Form):
+    level = forms.IntegerField(min_value=1, max_value=1000)
+    copies = forms.IntegerField(min_value=1, max_value=MAX_COPIES)

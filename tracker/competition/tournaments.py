@@ -1,0 +1,152 @@
+"""Swiss tournaments in the database: entrants, rounds paired by rules/card_crush/swiss.py, standings.
+
+Each pairing opens a Card Crush battle set up between its two players
+(services.match_create); the battle's result is the pairing's result, read from the
+match, never typed in a second time. Every change names the round it was made
+against, so a doubled or stale form is refused instead of applied twice.
+"""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rules import RuleError
+from rules.card_crush import rating, swiss
+
+from .. import services
+from ..models import Entrant, Pairing, Tournament
+from . import ratings
+from .errors import Refused
+
+
+def current_round(tournament: Tournament) -> int:
+    return max((p.round for p in tournament.pairings.all()), default=0)
+
+
+def _winner(pairing: Pairing) -> int | None:
+    """The entrant id who won the pairing, or None while its battle is not finished."""
+    if pairing.second_id is None:
+        return pairing.first_id
+    match = pairing.match
+    if match is None or match.finished is None or match.winner_id is None:
+        return None
+    return pairing.first_id if match.winner_id == pairing.first.player_id else pairing.second_id
+
+
+def games(tournament: Tournament) -> list[swiss.Game]:
+    pairings = tournament.pairings.select_related("first", "match")
+    return [swiss.Game(p.round, p.first_id, p.second_id, _winner(p)) for p in pairings]
+
+
+def swiss_entrants(tournament: Tournament, rated: dict[int, int]) -> list[swiss.Entrant]:
+    return [swiss.Entrant(key=e.pk, rating=ratings.rating_of(rated, e.player_id), dropped=e.dropped_after is not None)
+            for e in tournament.entrants.all()]
+
+
+@dataclass
+class StandingRow:
+    standing: swiss.Standing
+    entrant: Entrant
+
+    @property
+    def owr_percent(self) -> int:
+        return round(100 * self.standing.opponent_win_rate)
+
+
+def standings(tournament: Tournament) -> list[StandingRow]:
+    """The table: points, opponents' win rate, rating (as it was when the tournament ended, if it has)."""
+    rated = rating.ratings_from(ratings.history(tournament.finished))
+    entrants = {e.pk: e for e in tournament.entrants.select_related("player")}
+    table = swiss.standings(swiss_entrants(tournament, rated), games(tournament))
+    return [StandingRow(row, entrants[row.key]) for row in table]
+
+
+def _locked(tournament_id: int, expected_round: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+    now = current_round(tournament)
+    if now != expected_round:
+        raise Refused(_("The tournament moved on since this page was loaded (round %(then)s, now round %(now)s). "
+                        "Nothing was changed.") % {"then": expected_round, "now": now}, status=409)
+    if tournament.finished:
+        raise Refused(_("This tournament is over; its standings are final."))
+    return tournament
+
+
+@transaction.atomic
+def tournament_create(*, name: str, player_names: list[str]) -> Tournament:
+    tournament = Tournament.objects.create(name=name)
+    for player_name in player_names:
+        Entrant.objects.create(tournament=tournament, player=services.player_named(player_name))
+    return tournament
+
+
+@transaction.atomic
+def entrant_add(*, tournament_id: int, name: str, expected_round: int) -> Entrant:
+    tournament = _locked(tournament_id, expected_round)
+    if expected_round:
+        raise Refused(_("Entrants can be added until round 1 is paired."))
+    player = services.player_named(name)
+    if tournament.entrants.filter(player=player).exists():
+        raise Refused(_("%(name)s is already entered.") % {"name": player.name})
+    return Entrant.objects.create(tournament=tournament, player=player)
+
+
+@transaction.atomic
+def round_pair(*, tournament_id: int, expected_round: int) -> list[Pairing]:
+    """Pair the next round and open a battle for every table; raises Refused."""
+    tournament = _locked(tournament_id, expected_round)
+    entrants = {e.pk: e for e in tournament.entrants.select_related("player")}
+    try:
+        pairings = swiss.pair_round(swiss_entrants(tournament, ratings.current_ratings()), games(tournament))
+    except RuleError as error:
+        raise Refused(services.explain(error)) from error
+    number, made = expected_round + 1, []
+    for table, (first, second) in enumerate(pairings.pairs, start=1):
+        match = services.match_create(game=ratings.SLUG, config={},
+                                      player_names=[entrants[first].player.name, entrants[second].player.name])
+        made.append(Pairing.objects.create(tournament=tournament, round=number, table=table,
+                                           first=entrants[first], second=entrants[second], match=match))
+    if pairings.bye is not None:
+        made.append(Pairing.objects.create(tournament=tournament, round=number, table=len(made) + 1,
+                                           first=entrants[pairings.bye]))
+    return made
+
+
+def unfinished(tournament: Tournament, round_number: int) -> list[Pairing]:
+    """The battles of a round still being played."""
+    return [p for p in tournament.pairings.filter(round=round_number).select_related("first", "match")
+            if _winner(p) is None]
+
+
+@transaction.atomic
+def entrant_drop(*, tournament_id: int, entrant_id: int, expected_round: int) -> Entrant:
+    """Drop a player from the next rounds; their played battles still count."""
+    tournament = _locked(tournament_id, expected_round)
+    entrant = tournament.entrants.select_related("player").filter(pk=entrant_id).first()
+    if entrant is None:
+        raise Refused(_("That player is not entered in this tournament."))
+    if entrant.dropped_after is not None:
+        raise Refused(_("%(name)s has already dropped; a dropped player is not paired again.")
+                      % {"name": entrant.player.name})
+    open_battles = [p for p in unfinished(tournament, expected_round) if entrant.pk in (p.first_id, p.second_id)]
+    if open_battles:
+        raise Refused(_("%(name)s's battle of round %(round)s is not finished: finish it before they drop.")
+                      % {"name": entrant.player.name, "round": expected_round})
+    entrant.dropped_after = expected_round
+    entrant.save(update_fields=["dropped_after"])
+    return entrant
+
+
+@transaction.atomic
+def tournament_finish(*, tournament_id: int, expected_round: int) -> Tournament:
+    """Declare the standings final once every battle of the last round is finished."""
+    tournament = _locked(tournament_id, expected_round)
+    if not expected_round:
+        raise Refused(_("Play at least one round before ending the tournament."))
+    if unfinished(tournament, expected_round):
+        raise Refused(_("Every battle of round %(round)s must be finished first.") % {"round": expected_round})
+    tournament.finished = timezone.now()
+    tournament.save(update_fields=["finished"])
+    return tournament

@@ -1,0 +1,19 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("ratings/", views.leaderboard, name="leaderboard"),
+    path("ratings/players/<int:pk>/", views.player_rating, name="player_rating"),
+    path("ratings/battles/<int:pk>/", views.battle_rating, name="battle_rating"),
+    path("tournaments/", views.tournament_list, name="tournament_list"),
+    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
+    path("tournaments/<int:pk>/pair/", views.tournament_pair, name="tournament_pair"),
+    path("tournaments/<int:pk>/entrants/", views.tournament_entrant, name="tournament_entrant"),
+    path("tournaments/<int:pk>/drop/", views.tournament_drop, name="tournament_drop"),
+    path("tournaments/<int:pk>/finish/", views.tournament_finish, name="tournament_finish"),
+    path("collections/", views.collection_index, name="collection_index"),
+    path("collections/<int:pk>/", views.collection_detail, name="collection_detail"),
+    path("collections/<int:pk>/add/", views.collection_add, name="collection_add"),
+    path("collections/<int:pk>/upgrade/<int:entry>/", views.collection_upgrade, name="collection_upgrade"),
+]
