@@ -4,11 +4,15 @@
 """
 
 from .card_crush import GAME as CARD_CRUSH
+from .cardmaster import GAME as CARDMASTER
 from .dice import Dice, seed_fingerprint
 from .engine import Game, Outcome
 from .errors import IllegalAction, InvalidCard, InvalidConfig, RuleError
+from .evons import GAME as EVONS
+from .logos import GAME as LOGOS
+from .lonely_star import GAME as LONELY_STAR
 
-GAMES: dict[str, Game] = {game.slug: game for game in (CARD_CRUSH,)}
+GAMES: dict[str, Game] = {game.slug: game for game in (CARD_CRUSH, CARDMASTER, LONELY_STAR, LOGOS, EVONS)}
 
 # Rules versions no longer current but kept so old logs replay under the rules they were
 # played with: (slug, version) -> Game. Empty until a game's rules change.

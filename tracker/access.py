@@ -77,9 +77,12 @@ def viewer(request: HttpRequest, match: Match) -> Viewer | None:
     return None
 
 
-def match_for(request: HttpRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
-    """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
-    match = get_object_or_404(Match, pk=pk)
+def match_for(request: HttpRequest, pk: int, act: bool = False, only: tuple[str, ...] = ()) -> tuple[Match, Viewer]:
+    """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act.
+
+    `only` loads just those fields (the live-update poll needs no state).
+    """
+    match = get_object_or_404(Match.objects.only(*only) if only else Match.objects, pk=pk)
     seen_by = viewer(request, match)
     if seen_by is None:
         raise Http404(_("No such match."))

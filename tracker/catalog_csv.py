@@ -28,7 +28,14 @@ class CatalogFileError(Exception):
 
 
 def columns(slug: str) -> list[str]:
-    return list(adapter(slug).CardForm.base_fields)
+    """The fields of the game's card form, including those it adds as it is built."""
+    return list(adapter(slug).CardForm().fields)
+
+
+def as_row(slug: str, card: dict) -> dict:
+    """A card as its form's data: games whose cards hold lists or effects say how (card_initial)."""
+    pages = adapter(slug)
+    return pages.card_initial(card) if hasattr(pages, "card_initial") else card
 
 
 def export_csv(slug: str) -> str:
@@ -36,7 +43,7 @@ def export_csv(slug: str) -> str:
     writer = csv.DictWriter(out, fieldnames=columns(slug), extrasaction="ignore")
     writer.writeheader()
     for card in Card.objects.filter(game=slug).order_by("name"):
-        writer.writerow(card.as_rules_card())
+        writer.writerow(as_row(slug, card.as_rules_card()))
     return out.getvalue()
 
 
@@ -48,7 +55,13 @@ def _rows(slug: str, raw: bytes) -> list[tuple[int, dict]]:
     except UnicodeDecodeError as error:
         raise CatalogFileError([_("The file is not UTF-8 text.")]) from error
     reader = csv.DictReader(io.StringIO(text))
-    missing = [name for name in columns(slug) if name not in (reader.fieldnames or [])]
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as error:
+        raise CatalogFileError([_("The file is not valid CSV (%(error)s).") % {"error": error}]) from error
+    if not header:
+        raise CatalogFileError([_("The file is empty.")])
+    missing = [name for name in columns(slug) if name not in header]
     if missing:
         raise CatalogFileError([_("Missing columns: %(names)s.") % {"names": ", ".join(missing)}])
     try:

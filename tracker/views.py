@@ -143,7 +143,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """Has the match changed since version `v`? 204 and no body when not: polled every 2 s."""
-    match, _seen_by = access.match_for(request, pk)
+    match, _seen_by = access.match_for(request, pk, only=("version", "finished", "owner", "owner_device", "shared"))
     if request.GET.get("v") == str(match.version):
         return HttpResponse(status=204)
     return JsonResponse({"version": match.version, "finished": match.finished is not None})

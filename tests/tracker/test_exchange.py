@@ -20,6 +20,7 @@ from django.utils import timezone
 import rules
 from rules import Dice
 from tracker import demo, exchange, services
+from tracker.games import ADAPTERS
 from tracker.models import Action, Match, Player, Seat
 
 from .conftest import ANA_DECK, BEN_DECK, make_card
@@ -86,6 +87,27 @@ def crush_fresh() -> Match:
     return services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
 
 
+def logos_knock_out() -> Match:
+    """A LOGOS duel from 30,000 HP: a backup stored and called, a defenceless round, a knock-out."""
+    match = services.match_create(game="logos", player_names=["Ana", "Ben"], config={"starting_hp": 30_000})
+    card = {c["name"]: c for c in ADAPTERS["logos"].DEMO_CARDS}.get
+    script = [
+        {"type": "commit", "seat": 0, "round": 1, "card": card("Granite Fist"), "backup": card("Seraph")},
+        {"type": "commit", "seat": 1, "round": 1, "card": card("Solar Flare"), "backup": None},
+        {"type": "fight"},
+        {"type": "defenceless", "seat": 0, "round": 2},
+        {"type": "commit", "seat": 1, "round": 2, "card": card("Static Field"), "backup": None},
+        {"type": "fight"},
+        {"type": "commit", "seat": 0, "round": 3, "card": card("Iron Golem"), "backup": None},
+        {"type": "commit", "seat": 1, "round": 3, "card": card("Shuffle Drone"), "backup": None},
+        {"type": "call_backup", "seat": 0},
+        {"type": "fight"},
+    ]
+    for step, action in enumerate(script):
+        services.match_apply_action(match_id=match.pk, action=action, expected_seq=step)
+    return match
+
+
 # Finished matches: their files carry the seed and must re-run to the same match.
 SCRIPTS = {
     "card-crush": {
@@ -95,6 +117,7 @@ SCRIPTS = {
         "all-coin-flips": crush_all_coin_flips,
         "undo-branch": crush_undo_branch,
     },
+    "logos": {"knock-out": logos_knock_out},
 }
 # Running matches: their files withhold the seed (fair seeds) and cannot be re-run.
 RUNNING = {

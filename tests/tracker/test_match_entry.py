@@ -187,6 +187,7 @@ def test_it_refuses_a_missing_entry_token(client, match):
 @pytest.mark.parametrize(
     "token",
     ["", "garbage", "eyJtYXRjaCI6MSwic2VhdCI6MH0:forged:signature", signing.dumps({"match": 1, "seat": 0})],
+    ids=["empty", "garbage", "forged-signature", "signed-without-the-entry-salt"],
 )
 def test_it_refuses_a_garbled_entry_token(client, match, token):
     html = refused(client, match, 0, entry_data(match, 0, ANA_DECK, entry_token=token), 403)

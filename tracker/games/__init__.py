@@ -18,6 +18,13 @@ is a module with:
     describe(event, names)       one log line for an engine event ("" to skip it)
     describe_action(action, events, names)   the log title of an action
 
+The board template gets `read_only` (a spectator, or the replay page) and must then show
+no action forms or hot-seat links; `viewer` says who is looking (role, seat), and
+`entry_links` gives, per seat awaiting a secret entry, the URL this phone should use
+("" when another phone holds that seat). Optional hooks: own_secret(match, seat) (a
+seated phone's own hidden entry), cards_played(match, seat), figures(matches) and
+progress(match) (statistics and charts).
+
 Board forms post to `match_act` with `seq`, the action fields, and optional `roll`
 fields for dice rolled by hand. An action payload with `"override": true` is shown
 as a manual override in the log.
@@ -25,9 +32,12 @@ as a manual override in the log.
 
 from types import ModuleType
 
-from . import card_crush
+from . import card_crush, cardmaster, evons, logos, lonely_star
 
-ADAPTERS: dict[str, ModuleType] = {"card-crush": card_crush}
+ADAPTERS: dict[str, ModuleType] = {
+    "card-crush": card_crush, "cardmaster": cardmaster, "lonely-star": lonely_star, "logos": logos,
+    "evons": evons,
+}
 
 
 def adapter(slug: str) -> ModuleType:

@@ -1,0 +1,173 @@
+"""A Cardmaster Custom Match (Mode B): the engine contract.
+
+State (plain JSON):
+    config      the match options (options.py)
+    lineups     per seat: False until that player has locked in their lineup, then True
+    teams       per seat: active (3 slots: card id or None), reserve, fallen (card ids), raided (gems)
+    cards       card id ("A1".."A9", "B1".."B9") -> the card as fighters.py describes it
+    round       the round number (0 before the first)
+    order       [seat that went first this round, seat going second]; [] before round 1
+    half        0 while the first team has possession, 1 for the second
+    possession  the seat in possession, or None before round 1
+    done        card id -> why it cannot move again this possession ("moved", "arrived", "frozen")
+    winner      the seat that knocked out every card of the other side, or None
+
+Actions:
+    {"type": "lock_lineup", "seat": s, "cards": [size cards]}   the first 3 start active
+    {"type": "a1" | "a2" | "a3", "card": id, "target": id}
+    {"type": "stack", "card": id}
+    {"type": "spc", "card": id, "stat": "spd" | "hp" | "def" | "atk"}
+    {"type": "revive", "card": id, "target": fallen id}
+    {"type": "shift", "card": active id, "reserve": reserve id}
+    {"type": "deposit", "card": id}                               one raided gem, no move used
+
+Lineups are entered in hot-seat and hidden until both are locked, so neither player
+picks an answer to the other's faction. A lineup holds different card names.
+"""
+
+import json
+
+from ..engine import Outcome
+from ..errors import IllegalAction, gettext_noop
+from . import moves
+from .cards import validate_card
+from .field import active_cards
+from .fighters import BOOSTABLE, alive, new_fighter
+from .gems import can_afford
+from .options import checked_config
+from .possession import advance, start_round
+
+SEATS = 2
+ACTIVE_SLOTS = 3
+
+
+def _copy(state: dict) -> dict:
+    """A deep copy through JSON: the state is plain JSON anyway, and this is several times faster
+    than copy.deepcopy, which matters to an AI or a fuzzer applying thousands of moves."""
+    return json.loads(json.dumps(state))
+
+
+def new_match(config: dict, seed: str) -> dict:
+    """A match before either lineup is locked."""
+    config = checked_config(config)
+    return {
+        "config": config,
+        "lineups": [False, False],
+        "teams": [{"active": [None] * ACTIVE_SLOTS, "reserve": [], "fallen": [], "raided": 0} for _ in range(SEATS)],
+        "cards": {},
+        "round": 0,
+        "order": [],
+        "half": 0,
+        "possession": None,
+        "done": {},
+        "winner": None,
+    }
+
+
+def phase(state: dict) -> str:
+    if state["winner"] is not None:
+        return "finished"
+    if not all(state["lineups"]):
+        return "lineup"
+    return "play"
+
+
+def apply(state: dict, action: dict, dice) -> tuple[dict, list[dict]]:
+    """The match after `action`, and what happened; the given state is never changed."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    if phase(state) == "finished":
+        raise IllegalAction("match-over", gettext_noop("The match is over; no more moves can be made."))
+    if kind == "lock_lineup":
+        state = _copy(state)
+        return state, _lock_lineup(state, action, dice)
+    if kind not in (*moves.CARD_MOVES, "deposit"):
+        raise IllegalAction("action-unknown", gettext_noop("Cardmaster has no move %(kind)r."), kind=kind)
+    if phase(state) == "lineup":
+        raise IllegalAction("lineups-first", gettext_noop("Both players lock in their lineups before the first move."))
+    state = _copy(state)
+    if kind in moves.ATTACKS:
+        events = moves.attack(state, action, kind, dice)
+    else:
+        events = getattr(moves, kind)(state, action)
+    return state, events + advance(state, dice)
+
+
+def _lock_lineup(state: dict, action: dict, dice) -> list[dict]:
+    seat, size = action.get("seat"), state["config"]["size"]
+    if type(seat) is not int or not 0 <= seat < SEATS:
+        raise IllegalAction("seat", gettext_noop("There is no seat %(value)r in this match."), value=seat)
+    if phase(state) != "lineup" or state["lineups"][seat]:
+        raise IllegalAction("already-locked", gettext_noop("%(seat)s has already locked in a lineup."), seat=seat)
+    cards = action.get("cards")
+    if not isinstance(cards, list) or len(cards) != size:
+        raise IllegalAction(
+            "lineup-size", gettext_noop("This is a %(size)sv%(size)s match: a lineup has %(size)s cards, not %(count)s."),
+            size=size, count=len(cards) if isinstance(cards, list) else 0)
+    cards = [validate_card(card) for card in cards]
+    names = [card["name"].casefold() for card in cards]
+    for position, name in enumerate(names):
+        if name in names[:position]:
+            raise IllegalAction("lineup-unique", gettext_noop("%(name)s is in the lineup twice."),
+                                name=cards[position]["name"])
+    team = state["teams"][seat]
+    for position, card in enumerate(cards):
+        fighter = new_fighter(seat, position, card)
+        state["cards"][fighter["id"]] = fighter
+        if position < ACTIVE_SLOTS:
+            team["active"][position] = fighter["id"]
+        else:
+            team["reserve"].append(fighter["id"])
+    state["lineups"][seat] = True
+    events = [{"type": "lineup_locked", "seat": seat}]
+    if phase(state) == "play":
+        events.append({"type": "lineups_revealed"})
+        events += start_round(state, dice)
+    return events
+
+
+def legal_actions(state: dict) -> list[dict]:
+    """Every legal action with all its choices filled in (cards and targets), for an AI or a fuzzer.
+
+    During lineup entry the lineups themselves are free choices: only the seats are listed.
+    """
+    if phase(state) == "lineup":
+        return [{"type": "lock_lineup", "seat": seat} for seat in range(SEATS) if not state["lineups"][seat]]
+    if phase(state) == "finished":
+        return []
+    seat = state["possession"]
+    team, theirs = state["teams"][seat], [c["id"] for c in active_cards(state, 1 - seat)]
+    found = []
+    for card in active_cards(state, seat):
+        if team["raided"]:
+            found.append({"type": "deposit", "card": card["id"]})
+        if card["id"] in state["done"]:
+            continue
+        found += [{"type": "a1", "card": card["id"], "target": target} for target in theirs]
+        if card["status"] and card["status"]["name"] == "brainlock":
+            continue
+        for move in ("a2", "a3"):
+            if can_afford(card, team, move):
+                found += [{"type": move, "card": card["id"], "target": target} for target in theirs]
+        found.append({"type": "stack", "card": card["id"]})
+        if not card["spc_used"]:
+            found += [{"type": "spc", "card": card["id"], "stat": stat} for stat in BOOSTABLE]
+        if can_afford(card, team, "revive"):
+            found += [{"type": "revive", "card": card["id"], "target": target} for target in team["fallen"]
+                      if state["config"]["risen_revivable"] or not state["cards"][target]["risen"]]
+        found += [{"type": "shift", "card": card["id"], "reserve": reserve} for reserve in team["reserve"]]
+    return found
+
+
+def outcome(state: dict) -> Outcome | None:
+    """The winner, and the cards each side still has standing, e.g. "4-0"."""
+    winner = state["winner"]
+    if winner is None:
+        return None
+    return Outcome(winner=winner, score=f"{len(alive(state, winner))}-0")
+
+
+def public_action(state: dict, action: dict) -> dict:
+    """A lineup stays hidden until both lineups are locked in the current state."""
+    if action.get("type") == "lock_lineup" and phase(state) == "lineup":
+        return {"type": "lock_lineup", "seat": action.get("seat")}
+    return action

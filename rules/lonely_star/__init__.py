@@ -1,0 +1,29 @@
+"""Lonely Star: units with HP/AT/LK/RS gems and reach, D6 crit and Resist rolls, statuses, milled decks.
+
+Modules by game concept: `units` (gems, totals, lethal damage), `rolls` (D6 checks),
+`combat` (attacks and effect damage), `statuses` (Burn, Hex, Poison, Blind and the
+table's own), `zones` (deck, hand, discard, removed) and `match` (turns, actions,
+overrides, how a match ends). Each module's docstring records the decisions taken
+where the rulebook and the status page are silent.
+"""
+
+from ..engine import Game
+from . import match
+from .statuses import BUILT_IN
+from .units import STAT_NAMES, STATS, validate_card
+
+GAME = Game(
+    slug="lonely-star",
+    name="Lonely Star",
+    rules_version="1",
+    seats=match.SEATS,
+    new_match=match.new_match,
+    legal_actions=match.legal_actions,
+    apply=match.apply,
+    outcome=match.outcome,
+    validate_card=validate_card,
+    public_action=match.public_action,
+    default_config=match.DEFAULT_CONFIG,
+)
+
+__all__ = ["BUILT_IN", "GAME", "STATS", "STAT_NAMES", "validate_card"]

@@ -1,0 +1,114 @@
+"""A Cardmaster Custom Match played on one phone in hot-seat, at phone size.
+
+Ana fields Gale Harrier, Storm Kite (SPD 180) and Volt Lancer; Ben the slower
+Stonewarden, Granite Brute and Reef Sentinel (demo catalog). Ana has possession in
+round 1; after her three moves the board tells her to pass the phone to Ben.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tracker.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ANA = ["Gale Harrier", "Storm Kite", "Volt Lancer"]
+BEN = ["Stonewarden", "Granite Brute", "Reef Sentinel"]
+PHONE_WIDTH = 360
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if width > PHONE_WIDTH:
+        wide = page.evaluate(f"""[...document.querySelectorAll('main *')]
+            .filter(e => e.getBoundingClientRect().right > {PHONE_WIDTH})
+            .slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').trim().slice(0, 40))""")
+        raise AssertionError(f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px; widest: {wide}")
+
+
+def lock_in(page: Page, name: str, cards: list[str]) -> None:
+    page.get_by_role("link", name=f"Pass the phone to {name}").click()
+    page.get_by_role("link", name=f"I am {name}: show my entry").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}: lock in your lineup")
+    for number, card in enumerate(cards, start=1):
+        page.get_by_label(f"Active {number}", exact=True).fill(card)
+    page.get_by_role("button", name="Lock in my lineup").click()
+    expect(page.get_by_text(f"{name} is locked in. The entry is hidden.")).to_be_visible()
+
+
+def card(page: Page, name: str):
+    return page.locator("article.cm-card").filter(has=page.get_by_role("heading", name=name, exact=True))
+
+
+def move(page: Page, name: str, button: str, target: str | None = None) -> None:
+    panel = card(page, name)
+    if target:
+        panel.get_by_role("radio", name=re.compile(rf"^{target}")).check()
+    panel.get_by_role("button", name=re.compile(rf"^{button}\b")).click()
+
+
+def test_possessions_in_hot_seat_on_a_phone(page: Page, catalog, screenshot_dir):
+    from tracker.demo import load_catalogs
+
+    load_catalogs()
+    console_errors = []
+    page.on("console", lambda message: message.type == "error" and console_errors.append(message.text))
+    page.goto("/matches/new/cardmaster/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("New Cardmaster Custom Match")
+    page.get_by_label("Player 1", exact=True).fill("Ana")
+    page.get_by_label("Player 2", exact=True).fill("Ben")
+    page.get_by_label("3v3").check()
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    match_id = int(re.search(r"/matches/(\d+)/$", page.url).group(1))
+
+    lock_in(page, "Ana", ANA)
+    for name in ANA:  # Ana's lineup stays hidden from Ben
+        assert name not in page.content()
+    lock_in(page, "Ben", BEN)
+
+    handover = page.locator(".cm-handover")
+    expect(handover).to_have_text("⇄ Pass the phone to Ana")
+    expect(page.locator(".cm-turn")).to_contain_text("Round 1 · Ana has possession")
+    # A2 says what it needs and why it is unavailable.
+    gale = card(page, "Gale Harrier")
+    expect(gale.get_by_role("button", name=re.compile("^A2"))).to_be_disabled()
+    expect(gale.locator(".cm-why").first).to_contain_text("Needs 3 shown: Gale Harrier shows 1")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "cardmaster-round-1.png")
+    gale.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "cardmaster-moves.png")
+    page.screenshot(path=screenshot_dir / "cardmaster-board-full.png", full_page=True)
+
+    move(page, "Gale Harrier", "A1", target="Stonewarden")
+    expect(page.locator(".cm-last")).to_contain_text(
+        "Gale Harrier hits Stonewarden with A1: ATK 300 × 0.33 × 2 (➶ Gale) × (1 − DEF 420/1000) = 115 damage")
+    expect(handover).to_have_count(0)
+    expect(card(page, "Gale Harrier")).to_contain_text("✓ moved")
+    expect(card(page, "Stonewarden").locator("meter")).to_have_attribute("value", "985")
+    card(page, "Stonewarden").screenshot(path=screenshot_dir / "cardmaster-card.png")
+    move(page, "Storm Kite", "STACK")
+    expect(card(page, "Storm Kite")).to_contain_text("◆ 2 shown (1 + 1 stacked)")
+    move(page, "Volt Lancer", "A1", target="Granite Brute")
+
+    expect(handover).to_have_text("⇄ Pass the phone to Ben")
+    expect(handover).to_be_in_viewport()  # scrolled up to it, though the last tap was far below
+    expect(page.locator(".cm-turn")).to_contain_text("Ben has possession")
+    page.screenshot(path=screenshot_dir / "cardmaster-handover.png")
+    move(page, "Stonewarden", "A1", target="Storm Kite")
+    expect(page.locator(".cm-last")).to_contain_text("Stonewarden hits Storm Kite with A1")
+    move(page, "Granite Brute", "STACK")
+    move(page, "Reef Sentinel", "A1", target="Volt Lancer")
+    expect(handover).to_have_text("⇄ Pass the phone to Ana")
+    expect(page.locator(".cm-turn")).to_contain_text("Round 2 · Ana has possession")
+
+    # Undo takes the last move back, and the handover banner goes with it.
+    page.get_by_role("button", name="Undo last step").click()
+    expect(page.locator(".cm-turn")).to_contain_text("Round 1 · Ben has possession")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "cardmaster-undo.png")
+    match = Match.objects.get(pk=match_id)
+    assert match.state["possession"] == 1 and match.head == 7
+    assert console_errors == []  # e.g. nothing refused by the Content Security Policy

@@ -1,0 +1,112 @@
+"""An Evons turn at phone size: cards placed from the board's forms, two conflicts
+resolved in the order the player picks, and a flip seen on the board and in the log.
+
+The table (demo catalog, tracker/games/evons.py):
+    turn 1  Ana plays Ember Fox (4/5) on A5                     (in the browser)
+    turn 2  Ben plays Moss Golem (3/6, arrows W and S) on D3    (in the browser)
+    turns 3-6  Ana plays a covered card on E1, Ben plays Dust Mole (1/4, N and S) on C4,
+               Ana reveals Volt Eel (Magnetism east) on E1, leaves its ability unused and
+               passes, Ben plays Spark Wisp (1/2, NE and SW) on B3   (through the services)
+    turn 7  Ana plays Reef Warden (3/7, N E S W) on C3: Moss Golem and Dust Mole point
+            back (two conflicts), Spark Wisp does not (a flip once Reef Warden survives).
+            She fights C4 first: Reef Warden 7 -> 6, Dust Mole 4 -> 1; then D3: 6 -> 3,
+            Moss Golem 6 -> 3. Spark Wisp flips to Ana: 4 points to 2.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tracker import services
+from tracker.models import Card, Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def play(page: Page, cell: str, card: str) -> None:
+    page.get_by_label("Cell", exact=True).select_option(cell)
+    page.get_by_label("Card name").fill(card)
+    page.get_by_role("button", name="Play the card").click()
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_place_cards_fight_in_a_chosen_order_and_see_a_flip(page: Page, catalog, screenshot_dir):
+    match = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(match.get_absolute_url())
+    expect(page.get_by_text("Turn 1: Ana to play")).to_be_visible()
+    assert_no_horizontal_scroll(page)
+    # The direction picker for a card not in the catalog fits the phone too.
+    page.get_by_text("Not in the catalog? Enter its stats").click()
+    expect(page.get_by_role("combobox", name="Arrow NE (north-east)")).to_be_visible()
+    assert_no_horizontal_scroll(page)
+    page.locator(".ev-act").screenshot(path=screenshot_dir / "evons-new-card.png")
+    page.get_by_text("Not in the catalog? Enter its stats").click()
+
+    play(page, "A5", "Ember Fox")
+    expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+    play(page, "D3", "Moss Golem")
+    expect(page.get_by_text("Turn 3: Ana to play")).to_be_visible()
+    expect(
+        page.get_by_role("img", name=re.compile(r"^D3: Moss Golem; faces Ben; active; ATK 3, DEF 6 of 6"))
+    ).to_be_visible()
+    page.screenshot(path=screenshot_dir / "evons-placed.png", full_page=True)
+
+    for seat, action in (
+        (0, {"type": "play", "cell": "E1", "covered": True}),
+        (1, {"type": "play", "cell": "C4", "covered": False, "card": _card("Dust Mole")}),
+        (0, {"type": "reveal", "cell": "E1", "card": _card("Volt Eel")}),
+        (0, {"type": "next"}),
+        (0, {"type": "next"}),
+        (0, {"type": "pass"}),
+        (1, {"type": "play", "cell": "B3", "covered": False, "card": _card("Spark Wisp")}),
+    ):
+        match.refresh_from_db()
+        services.match_apply_action(
+            match_id=match.pk, action={**action, "seat": seat}, expected_seq=match.head
+        )
+    page.reload()
+    expect(page.get_by_text("Turn 7: Ana to play")).to_be_visible()
+
+    play(page, "C3", "Reef Warden")
+    conflicts = page.get_by_role("button", name=re.compile("^⚔ Fight"))
+    expect(conflicts).to_have_text(["⚔ Fight D3 Moss Golem 3/6", "⚔ Fight C4 Dust Mole 1/4"])
+    expect(page.get_by_text("Reef Warden 7 → 6, Dust Mole 4 → 1")).to_be_visible()
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "evons-conflicts.png", full_page=True)
+
+    page.get_by_role("button", name="⚔ Fight C4 Dust Mole 1/4").click()  # the second listed, first fought
+    expect(
+        page.get_by_text(
+            "C3 Reef Warden 3/7 vs C4 Dust Mole 1/4 at once: Reef Warden 7 -> 6, Dust Mole 4 -> 1"
+        )
+    ).to_be_visible()
+    # Damage carries over: the remaining conflict starts from Reef Warden's 6 DEF.
+    expect(conflicts).to_have_text(["⚔ Fight D3 Moss Golem 3/6"])
+    expect(page.get_by_text("Reef Warden 6 → 3, Moss Golem 6 → 3")).to_be_visible()
+    page.get_by_role("button", name="⚔ Fight D3 Moss Golem 3/6").click()
+
+    expect(page.get_by_text("B3 flipped to Ana.")).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile(r"^B3: Spark Wisp; faces Ana; active"))).to_be_visible()
+    expect(page.locator(".score-value")).to_have_text(["4", "2"])
+    expect(page.get_by_text("Turn 8: Ben to play")).to_be_visible()
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "evons-flipped.png", full_page=True)
+    page.locator(".ev-board").screenshot(path=screenshot_dir / "evons-board.png")
+
+    page.get_by_role("link", name="Log", exact=True).click()
+    expect(page.get_by_text("Ana resolves the conflict with C4")).to_be_visible()
+    expect(
+        page.get_by_text(
+            "C3 Reef Warden 3/6 vs D3 Moss Golem 3/6 at once: Reef Warden 6 -> 3, Moss Golem 6 -> 3"
+        )
+    ).to_be_visible()
+    page.screenshot(path=screenshot_dir / "evons-log.png", full_page=True)
+    assert services.match_replay(Match.objects.get(pk=match.pk)) == Match.objects.get(pk=match.pk).state
+
+
+def _card(name: str) -> dict:
+    return Card.objects.get(game="evons", name=name).as_rules_card()

@@ -1,0 +1,156 @@
+"""A LOGOS duel played in a phone browser, in hot-seat, through a backup call to a win.
+
+Demo catalog cards (tracker/games/logos), starting HP 30,000 (a per-match option) so two
+rounds decide it:
+
+Round 1: Ana plays Granite Fist (MATTER 35,000 / 10,000) and sends Seraph (Life, SPEED 150)
+to her backup slot; Ben plays Solar Flare (ENERGY 30,000 / 15,000, Maximize on itself).
+MATTER beats ENERGY; Solar Flare becomes 30,000 / 30,000; 35,000 - 30,000 = 5,000 to Ben.
+
+Round 2: Ana plays Iron Golem (MATTER), Ben Shuffle Drone (Neutral 5,000 / 25,000). Ana calls
+Seraph: Life beats Neutral, 60,000 - 25,000 = 35,000 takes Ben's last 25,000.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tracker.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+P1, P2 = "Ana", "Ben"
+PHONE_WIDTH = 360
+
+
+def start_duel(page: Page) -> int:
+    page.goto("/")
+    page.get_by_role("link", name="New LOGOS match").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("New LOGOS duel")
+    page.get_by_label("Player 1", exact=True).fill(P1)
+    page.get_by_label("Player 2", exact=True).fill(P2)
+    page.get_by_label("Starting HP", exact=True).fill("30000")
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    return int(re.search(r"/matches/(\d+)/$", page.url).group(1))
+
+
+def open_entry(page: Page, name: str, round_number: int) -> None:
+    page.get_by_role("link", name=f"Pass the phone to {name}").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Pass the phone to {name}")
+    page.get_by_role("link", name=f"I am {name}: show my entry").click()
+    heading = f"{name}: commit your card for round {round_number}"
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+
+
+def commit(page: Page, name: str, round_number: int, card: str, backup: str = "") -> None:
+    open_entry(page, name, round_number)
+    page.get_by_label("Card to play").fill(card)
+    if backup:
+        page.get_by_label(re.compile("Card to send to the backup slot")).fill(backup)
+    page.get_by_role("button", name="Commit this card").click()
+    expect(page.get_by_text(f"{name} is locked in. The entry is hidden.")).to_be_visible()
+
+
+def visible_html_without_catalog(page: Page) -> str:
+    return re.sub(r"<datalist.*?</datalist>", "", page.content(), flags=re.S)
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
+
+
+def working(page: Page):
+    return page.locator("#battle .logos-working li")
+
+
+def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, screenshot_dir):
+    match_id = start_duel(page)
+    expect(page.get_by_role("heading", name="Round 1: commit your cards")).to_be_visible()
+    assert page.evaluate("typeof window.htmx") == "object"
+
+    # Ana first tries the rulebook's datacard: its combo needs blue two and three rounds ago.
+    open_entry(page, P1, 1)
+    page.get_by_label("Card to play").fill("Rulebook Datacard")
+    page.get_by_role("button", name="Commit this card").click()
+    expect(page.get_by_role("alert")).to_contain_text("combo panel 2 needs blue")
+    assert Match.objects.get(pk=match_id).head == 0
+    page.get_by_label("Card to play").fill("Granite Fist")
+    page.get_by_label(re.compile("Card to send to the backup slot")).fill("Seraph")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "logos-entry.png", full_page=True)
+    page.get_by_role("button", name="Commit this card").click()
+    expect(page.get_by_text(f"{P1} is locked in. The entry is hidden.")).to_be_visible()
+    expect(page.locator(".logos-commit")).to_contain_text(f"{P1} has committed")
+
+    # Nothing of Ana's commit reaches the board or Ben's entry page.
+    html = page.content()
+    assert "Granite Fist" not in html and "Seraph" not in html
+    open_entry(page, P2, 1)
+    html = visible_html_without_catalog(page)
+    assert "Granite Fist" not in html and "Seraph" not in html
+    page.get_by_label("Card to play").fill("Solar Flare")
+    page.get_by_role("button", name="Commit this card").click()
+
+    # The reveal: every step of the working is on screen.
+    expect(page.get_by_role("heading", name="Round 1: battle")).to_be_visible()
+    expect(working(page).first).to_contain_text("Round 1 revealed: Ana plays Granite Fist")
+    expect(working(page).first).to_contain_text("Ana sends Seraph")
+    expect(working(page)).to_contain_text([
+        "Direction: red (MATTER) beats green (ENERGY): Ana attacks and Ben defends.",
+        "Ben's Maximize (right field, on Ben): Ben's card ATTACK / DEFENSE 30,000 / 15,000 → "
+        "30,000 / 30,000.",
+    ])
+    expect(page.locator("#card-1 .logos-now")).to_contain_text("ATTACK 30,000 · DEFENSE 30,000")
+    page.get_by_role("button", name="Fight").click()
+    round_1 = page.locator("#round-1")
+    expect(round_1).to_contain_text(
+        "Ana attacks: ATTACK 35,000 − DEFENSE 30,000 = 5,000 damage; Ben 30,000 → 25,000 HP.")
+    expect(page.locator("#seat-1 .logos-hp")).to_contain_text("25,000 HP")
+    expect(page.locator("#seat-0 .logos-combo li").first).to_have_text("red")
+    expect(page.locator("#seat-0")).to_contain_text("Backup: Seraph")
+
+    # Round 2: Ana calls her backup card after the reveal.
+    commit(page, P1, 2, "Iron Golem")
+    commit(page, P2, 2, "Shuffle Drone")
+    expect(page.locator("#direction")).to_have_text("Ana attacks, Ben defends.")
+    expect(working(page)).to_contain_text(
+        ["Ben's Shuffle Hand (left field, on Ana): Ana, put your hand away and draw a new one."])
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "logos-battle.png", full_page=True)
+    page.get_by_role("button", name="Ana calls the backup card").click()
+    expect(page.locator("#card-0 .cc-name")).to_have_text("Seraph")
+    expect(working(page)).to_contain_text([
+        "Ana calls Seraph (Life, ATTACK 60,000 / DEFENSE 20,000 / SPEED 150) from the backup slot "
+        "to replace Iron Golem",
+        "Direction after the backup call: purple (Life) beats white (Neutral): Ana attacks and Ben defends.",
+    ])
+    expect(page.locator("#seat-0")).to_contain_text("Backup: empty")
+    page.get_by_role("button", name="Fight").click()
+
+    expect(page.locator(".banner")).to_have_text("★ Ana wins: Ben is at 0 HP.")
+    expect(page.locator("#round-2")).to_contain_text(
+        "ATTACK 60,000 − DEFENSE 25,000 = 35,000 damage; Ben 25,000 → 0 HP.")
+    expect(page.get_by_role("button", name="Fight")).to_have_count(0)
+    match = Match.objects.get(pk=match_id)
+    assert match.winner.name == P1 and match.score == "30,000-0"
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "logos-win.png", full_page=True)
+
+    # The log tells the same story, commits included now that they are revealed.
+    page.get_by_role("link", name="Log", exact=True).click()
+    commit_title = "Round 1: Ana commits Granite Fist and sends Seraph to the backup slot"
+    expect(page.get_by_text(commit_title)).to_be_visible()
+    expect(page.get_by_text("Ana calls the backup card", exact=True)).to_be_visible()
+    expect(page.get_by_text("Ben is at 0 HP: Ana wins the duel.")).to_be_visible()
+    page.screenshot(path=screenshot_dir / "logos-log.png", full_page=True)
+
+    # The finished board in dark mode: colours come from the dark palette, names stay beside them.
+    page.emulate_media(color_scheme="dark")
+    page.goto(f"/matches/{match_id}/")
+    expect(page.locator(".banner")).to_have_text("★ Ana wins: Ben is at 0 HP.")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 20, 24)"
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "logos-win-dark.png", full_page=True)

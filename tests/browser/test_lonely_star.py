@@ -1,0 +1,159 @@
+"""A Lonely Star turn played in a phone browser: units from the catalog, an attack with a real
+die tapped in, a status, and the end-of-turn Resist roll that clears it.
+
+Units (demo catalog, tracker/games/lonely_star.py):
+    Ana  Dust Knight    HP 7, AT 3, LK 2, RS 2, reach 1
+    Ben  Nebula Warden  HP 8, AT 2, LK 2, RS 3, reach 1
+
+    1. Dust Knight attacks; Ana rolled a 2 at the table: at most Luck 2, a crit, so
+       Resist 3 is ignored and all 3 damage lands.
+    2. Ben burns Dust Knight; Ana's Resist die shows 4, over Resist 2: Burn applies, AT 3 -> 2.
+    3. Ana ends her turn; Dust Knight's Resist die shows 1: success, the Burn counter goes.
+    4. Each player draws; Ben's turn begins.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tracker.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE_WIDTH = 360
+
+
+def form_with_button(page: Page, name: str):
+    return page.locator("form").filter(has=page.get_by_role("button", name=name))
+
+
+def unit_card(page: Page, name: str):
+    return page.locator(".ls-unit").filter(has=page.get_by_role("heading", name=name, exact=True))
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
+
+
+def play_unit(page: Page, seat: int, player: str, unit: str) -> None:
+    side = page.locator(f"#side-{seat}-section")
+    side.get_by_text(f"{player} plays a unit").click()
+    side.get_by_label("Unit card (from the catalog, or a new name)").fill(unit)
+    side.get_by_role("button", name="Play the unit (takes a card from the hand)").click()
+    expect(page.locator(f"#side-{seat}-section .ls-unit h3")).to_have_text([unit])
+
+
+def test_attack_with_a_real_die_a_status_and_the_end_of_turn_resist(page: Page, catalog, screenshot_dir):
+    page.goto("/")
+    page.get_by_role("link", name="New Lonely Star match").click()
+    page.get_by_label("Player 1", exact=True).fill("Ana")
+    page.get_by_label("Player 2", exact=True).fill("Ben")
+    expect(page.get_by_label("The app rolls (type a real die to use it instead)")).to_be_checked()
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "lonely-star-new-match.png", full_page=True)
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    match_id = int(re.search(r"/matches/(\d+)/$", page.url).group(1))
+    expect(page.locator(".ls-turn")).to_have_text("▶ Turn 1: Ana")
+    assert page.evaluate("typeof window.htmx") == "object"
+
+    play_unit(page, 0, "Ana", "Dust Knight")
+    play_unit(page, 1, "Ben", "Nebula Warden")
+
+    # 1. The attack, with the die Ana rolled at the table.
+    attack = form_with_button(page, "Attack with Dust Knight")
+    expect(attack.get_by_label("Dust Knight attacks")).to_have_value(re.compile(r"\d+"))
+    attack.get_by_label("Die rolled at the table (1–6)").fill("2")
+    attack.get_by_role("button", name="Attack with Dust Knight").click()
+    warden = unit_card(page, "Nebula Warden")
+    expect(warden.locator(".ls-health")).to_have_text("♥ Damage 3 of 8 HP")
+    expect(page.locator(".ls-last")).to_contain_text(
+        "Critical Damage: Resist is ignored, 3 dealt to Nebula Warden."
+    )
+    expect(page.locator(".ls-last")).to_contain_text("⚄ a die rolled at the table: 2")
+    page.screenshot(path=screenshot_dir / "lonely-star-attack.png", full_page=True)
+
+    # 2. Ben burns Dust Knight; Ana's Resist die shows 4.
+    page.get_by_text("Inflict a status").click()
+    inflict = form_with_button(page, "Inflict")
+    inflict.get_by_label("Player inflicting it").select_option(label="Ben")
+    inflict.get_by_label("Unit receiving it").select_option(label="Dust Knight (Ana)")
+    inflict.get_by_label("Status", exact=True).select_option(label="Burn (lowers AT)")
+    inflict.get_by_label("Die rolled at the table (1–6)").fill("4")
+    inflict.get_by_role("button", name="Inflict").click()
+    knight = unit_card(page, "Dust Knight")
+    expect(knight.locator(".ls-status")).to_have_text("◆ Burn ×1 (lowers AT)")
+    expect(knight.locator("tbody tr").nth(1)).to_contain_text("2*")  # AT total 3 -> 2, marked
+    page.screenshot(path=screenshot_dir / "lonely-star-status.png", full_page=True)
+    assert_no_horizontal_scroll(page)
+
+    # 3. End of turn: the Resist roll clears the Burn.
+    page.get_by_role("button", name="End Ana's turn").click()
+    expect(page.locator(".ls-turn")).to_contain_text("end of turn")
+    resist = form_with_button(page, "Roll Resist for Dust Knight")
+    resist.get_by_label("Status to remove on a success").select_option(label="Burn ×1")
+    resist.get_by_label("Die rolled at the table (1–6)").fill("1")
+    page.screenshot(path=screenshot_dir / "lonely-star-end-of-turn.png", full_page=True)
+    resist.get_by_role("button", name="Roll Resist for Dust Knight").click()
+    expect(knight.locator(".ls-status")).to_have_count(0)
+    expect(page.get_by_role("button", name="Roll Resist for Dust Knight")).to_have_count(0)
+
+    # 4. Each player draws, and it is Ben's turn.
+    page.get_by_role("button", name="Each player draws; next turn").click()
+    expect(page.locator(".ls-turn")).to_have_text("▶ Turn 2: Ben")
+    expect(page.locator("#side-0-section .ls-zone-hand dd")).to_have_text("5")
+
+    match = Match.objects.get(pk=match_id)
+    rolls = [roll for action in match.actions.order_by("seq") for roll in action.rolls]
+    assert [(r["value"], r["by"]) for r in rolls] == [(2, "player"), (4, "player"), (1, "player")]
+
+    page.get_by_role("link", name="Log", exact=True).click()
+    entries = page.locator("li.log-entry")
+    expect(entries.filter(has_text="Dust Knight attacks Nebula Warden")).to_contain_text(
+        "Crit roll for Dust Knight: 2 against Luck 2: success."
+    )
+    expect(entries.filter(has_text="Ben inflicts Burn on Dust Knight")).to_contain_text("Burn applies.")
+    expect(entries.filter(has_text="End of turn: Resist roll")).to_contain_text(
+        "Dust Knight removes all 1 Burn counter(s)."
+    )
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "lonely-star-log.png", full_page=True)
+
+
+def test_a_busy_board_fits_a_phone_in_dark_mode(make_context, catalog, screenshot_dir):
+    from tracker import services
+    from tracker.models import Card
+
+    match = services.match_create(game="lonely-star", player_names=["Ana", "Bartholomew"], config={})
+    actions = [
+        {
+            "type": "play_unit",
+            "seat": seat,
+            "card": Card.objects.get(game="lonely-star", name=name).as_rules_card(),
+        }
+        for seat, name in ((0, "Lonely Star"), (0, "Void Spark"), (1, "Orbit Keeper"), (1, "Quiet Moon"))
+    ]
+    actions += [
+        {"type": "equip", "seat": 1, "unit": 3, "accessory": "Starlit Mirror"},
+        {"type": "inflict", "seat": 0, "target": 3, "status": "poison", "ignore_resist": True},
+        {"type": "inflict", "seat": 0, "target": 3, "status": "blind", "ignore_resist": True},
+        {"type": "inflict", "seat": 1, "target": 1, "status": "hex", "ignore_resist": True},
+        {"type": "adjust", "override": True, "what": "stat", "unit": 2, "stat": "at", "change": 2},
+        {"type": "attack", "seat": 0, "unit": 2, "target": 4},
+    ]
+    for seq, action in enumerate(actions):
+        services.match_apply_action(match_id=match.pk, action=action, expected_seq=seq)
+
+    page = make_context(color_scheme="dark").new_page()
+    page.goto(match.get_absolute_url())
+    expect(unit_card(page, "Lonely Star")).to_contain_text(
+        "Luck 6: crit and Luck rolls always succeed (6 or more)."
+    )
+    expect(unit_card(page, "Void Spark")).to_contain_text("Luck 6: the crit always succeeds, no die needed.")
+    expect(unit_card(page, "Orbit Keeper")).to_contain_text("Poisoned: attacking, moving or playing a card")
+    expect(unit_card(page, "Orbit Keeper")).to_contain_text("Accessories: Starlit Mirror")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 20, 24)"
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "lonely-star-busy-dark.png", full_page=True)

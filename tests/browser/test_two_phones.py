@@ -1,0 +1,285 @@
+"""Two phones, one match: a Card Crush lock-in with a phone per player, and a friend watching.
+
+Three browser contexts are three phones (separate cookies, so separate devices):
+- Ana's phone starts the battle from the home page and makes the links; she locks in
+  through the pass screen, as in hot-seat.
+- Ben's phone joins by the link and locks in his own deck with no passing.
+- Cleo's phone watches through the watch link.
+
+Every change must appear on the other phones by itself (live updates), and Ben's deck
+must never be in the HTML of Ana's or Cleo's page before the reveal.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, expect
+
+from tracker.models import Access, Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+P1, P2 = "Ana", "Ben"
+DECK_1 = ["Ember Fox", "Phoenix", "Mountain Titan", "Void Lord", "Gale Sprite"]
+DECK_2 = ["Tide Runner", "Flame Knight", "Stone Golem", "Shade Rat", "Sky Lancer"]
+ROUND_1 = "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7."
+BY_ITSELF = 10_000  # ms: polling is every 2 s; generous for a loaded test machine
+
+
+class Phone:
+    """A browser context with one page, and everything its console said."""
+
+    def __init__(self, context: BrowserContext, name: str):
+        self.name = name
+        self.page = context.new_page()
+        self.console: list[str] = []
+        self.page.on("console", self._heard)
+        self.page.on("pageerror", lambda error: self.console.append(f"pageerror: {error}"))
+
+    def _heard(self, message: ConsoleMessage) -> None:
+        if message.type in ("error", "warning"):
+            source = message.location or {}
+            origin = f"{source.get('url')}:{source.get('lineNumber')}"
+            self.console.append(f"{message.type} on {self.page.url} (from {origin}): {message.text}")
+
+    def mark(self) -> None:
+        """Tag the loaded document: if the tag survives, the page was updated without a reload."""
+        self.page.evaluate("window.__notReloaded = true")
+
+    def was_not_reloaded(self) -> bool:
+        return self.page.evaluate("window.__notReloaded === true")
+
+    def shot(self, screenshot_dir, what: str) -> None:
+        # caret="initial": hiding the caret leaves style="" on every input, which htmx then copies onto the
+        # swapped-in inputs with an id, and Chromium reports that as a CSP violation of the test's own making.
+        self.page.screenshot(path=screenshot_dir / f"two-phones-{what}.png", full_page=True, caret="initial")
+
+
+def start_match_from_home(page: Page) -> int:
+    page.goto("/")
+    page.get_by_role("link", name="New Card Crush match").click()
+    page.get_by_label("Player 1", exact=True).fill(P1)
+    page.get_by_label("Player 2", exact=True).fill(P2)
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    return int(re.search(r"/matches/(\d+)/$", page.url).group(1))
+
+
+def make_link(page: Page, button: str, heading: str) -> str:
+    """Press a "+ ... link" button in the share panel; the new link's URL as shown to copy."""
+    share = page.locator("details.share")
+    if share.get_attribute("open") is None:
+        page.get_by_text("Other phones: join, watch, share").click()
+    page.get_by_role("button", name=button).click()
+    expect(page.get_by_text("Link ready: show the QR code or send the link.")).to_be_visible()
+    invite = page.locator(".invite").filter(has_text=heading)
+    expect(invite.locator("svg.qr")).to_be_visible()
+    return invite.locator("input.link-field").input_value()
+
+
+def fill_deck(page: Page, cards: list[str]) -> None:
+    for number, card in enumerate(cards, start=1):
+        page.get_by_label(f"Round {number} card", exact=True).fill(card)
+
+
+def assert_no_card_names(page: Page, cards: list[str], who: str) -> None:
+    html = page.content()
+    for card in cards:
+        assert card not in html, f"{card!r} leaked into {who}'s page {page.url}"
+
+
+def csp_violations(*phones: Phone) -> list[str]:
+    return [f"{phone.name}: {line}" for phone in phones for line in phone.console
+            if "Content Security Policy" in line or "Content-Security-Policy" in line]
+
+
+def test_two_phones_lock_in_with_no_passing_and_a_third_watches(make_context, catalog, screenshot_dir):
+    ana, ben, cleo = (Phone(make_context(), name) for name in ("ana", "ben", "cleo"))
+
+    # Ana's phone starts the battle and makes a join link for Ben and a watch link.
+    match_id = start_match_from_home(ana.page)
+    expect(ana.page.get_by_text("Other phones: join, watch, share")).to_be_visible()
+    join_link = make_link(ana.page, f"+ Join link for {P2}", f"Join as {P2}")
+    watch_link = make_link(ana.page, "+ Watch link", "Watch")
+    assert re.search(r"/join/[\w-]+/$", join_link) and join_link != watch_link
+    expect(ana.page.locator("svg.qr")).to_have_count(2)
+    ana.shot(screenshot_dir, "owner-links")
+
+    # Ben opens the link on his phone and takes his seat.
+    ben.page.goto(join_link)
+    expect(ben.page.get_by_role("heading", level=1)).to_have_text(f"Join Card Crush #{match_id}")
+    ben.page.get_by_role("button", name=f"Play as {P2} on this phone").click()
+    expect(ben.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    expect(ben.page.get_by_text(f"You play as {P2} on this phone.").first).to_be_visible()
+    expect(ben.page.locator("svg.qr")).to_have_count(0)
+    ben.shot(screenshot_dir, "player-joined")
+
+    # Cleo watches.
+    cleo.page.goto(watch_link)
+    cleo.page.get_by_role("button", name="Watch on this phone").click()
+    expect(cleo.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    expect(cleo.page.get_by_text("You are watching; this page follows the match by itself.")).to_be_visible()
+    assert list(Access.objects.filter(match_id=match_id).order_by("pk").values_list("role", "seat")) == [
+        ("player", 1), ("spectator", None)]
+
+    # Ana's page learns by itself that Ben's phone holds his seat: no passing to Ben any more.
+    ana.page.goto(f"/matches/{match_id}/")
+    ana.mark()
+    cleo.mark()
+    expect(ana.page.get_by_text(f"{P2} locks in on their own phone.")).to_be_visible(timeout=BY_ITSELF)
+    expect(ana.page.get_by_role("link", name=f"Pass the phone to {P2}")).to_have_count(0)
+
+    # Ben locks in his own deck on his phone, straight from the match page.
+    expect(ben.page.get_by_role("link", name=f"Pass the phone to {P1}")).to_have_count(0)
+    ben.page.get_by_role("link", name="Lock in your deck").click()
+    expect(ben.page.get_by_role("heading", level=1)).to_have_text(f"{P2}: lock in your deck")
+    fill_deck(ben.page, DECK_2)
+    ben.page.get_by_role("button", name="Lock in my deck").click()
+    expect(ben.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    expect(ben.page.get_by_text(f"{P2} is locked in. The entry is hidden.")).to_be_visible()
+    ben.page.get_by_text("Your deck (only this phone sees it)").click()
+    expect(ben.page.locator(".lockin details ol li")).to_have_text(DECK_2)
+    ben.shot(screenshot_dir, "player-locked")
+
+    # Ana's and Cleo's pages show it by themselves, and never Ben's cards.
+    for phone in (ana, cleo):
+        expect(phone.page.locator(".lockin li").nth(1)).to_contain_text(f"{P2} is locked in", timeout=BY_ITSELF)
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+        assert_no_card_names(phone.page, DECK_2, phone.name)
+    ana.shot(screenshot_dir, "owner-sees-lock")
+    cleo.shot(screenshot_dir, "spectator-sees-lock")
+
+    # Ana locks in through the pass screen on her phone (her seat is still hot-seat).
+    ana.page.get_by_role("link", name=f"Pass the phone to {P1}").click()
+    ana.page.get_by_role("link", name=f"I am {P1}: show my entry").click()
+    expect(ana.page.get_by_role("heading", level=1)).to_have_text(f"{P1}: lock in your deck")
+    for number in range(1, 6):  # (the catalog's datalist lists every card, so look at the fields)
+        expect(ana.page.get_by_label(f"Round {number} card", exact=True)).to_have_value("")
+    fill_deck(ana.page, DECK_1)
+    ana.page.get_by_role("button", name="Lock in my deck").click()
+    expect(ana.page.get_by_text(f"{P1} is locked in. The entry is hidden.")).to_be_visible()
+    ana.mark()
+
+    # Ben's page offers the reveal by itself; he reveals round 1.
+    reveal = ben.page.get_by_role("button", name="Reveal round 1")
+    expect(reveal).to_be_visible(timeout=BY_ITSELF)
+    reveal.click()
+    expect(ben.page.locator("#round-1 .working")).to_have_text(ROUND_1)
+
+    # Ana's and Cleo's pages show the working by themselves.
+    for phone in (ana, cleo):
+        expect(phone.page.locator("#round-1 .working")).to_have_text(ROUND_1, timeout=BY_ITSELF)
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+        # Rounds 2-5 are still face down for everyone.
+        assert_no_card_names(phone.page, DECK_2[1:], phone.name)
+    ana.shot(screenshot_dir, "owner-sees-round-1")
+    cleo.shot(screenshot_dir, "spectator-sees-round-1")
+    ben.shot(screenshot_dir, "player-revealed-round-1")
+
+    # Cleo's page has nothing to press that would change the match.
+    match_part = cleo.page.locator("#match")
+    expect(match_part.get_by_role("button")).to_have_count(0)
+    expect(match_part.locator("form")).to_have_count(0)
+    expect(cleo.page.get_by_role("button", name="Reveal round 2")).to_have_count(0)
+    expect(ana.page.get_by_role("button", name="Reveal round 2")).to_be_visible()
+
+    match = Match.objects.get(pk=match_id)
+    assert match.head == 3 and len(match.state["rounds"]) == 1
+
+    violations = csp_violations(ana, ben, cleo)
+    assert not violations, "\n".join(violations)
+    errors = [f"{phone.name}: {line}" for phone in (ana, ben, cleo) for line in phone.console]
+    assert not errors, "\n".join(errors)
+
+
+def test_an_outsider_phone_sees_nothing_of_the_match(make_context, catalog, screenshot_dir):
+    ana = Phone(make_context(), "ana")
+    match_id = start_match_from_home(ana.page)
+    stranger = Phone(make_context(), "stranger")
+    response = stranger.page.goto(f"/matches/{match_id}/")
+    assert response.status == 404
+    expect(stranger.page.get_by_role("heading", level=1)).to_have_text("Not found")
+    assert_no_card_names(stranger.page, [P1, P2], "stranger")
+    stranger.page.goto("/matches/")
+    expect(stranger.page.locator(f'a[href="/matches/{match_id}/"]')).to_have_count(0)
+    stranger.shot(screenshot_dir, "outsider-404")
+
+
+def test_live_updates_stop_polling_while_the_page_is_hidden(make_context, catalog):
+    """live.js asks nothing while the page is hidden, and asks again as soon as it is shown."""
+    ana = Phone(make_context(), "ana")
+    match_id = start_match_from_home(ana.page)
+    polls: list[str] = []
+    ana.page.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
+    ana.page.wait_for_timeout(4_500)
+    assert len(polls) >= 1, "the match page never polled"
+    ana.page.evaluate("""() => {
+        Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    hidden_from = len(polls)
+    ana.page.wait_for_timeout(4_500)
+    assert len(polls) == hidden_from, "polled while hidden"
+    ana.page.evaluate("""() => {
+        Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    ana.page.wait_for_timeout(500)
+    assert len(polls) > hidden_from, "did not poll again once shown"
+    assert all(f"/matches/{match_id}/poll?v=" in url for url in polls)
+
+
+def count_polls(phone: Phone) -> list[str]:
+    polls: list[str] = []
+    phone.page.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
+    return polls
+
+
+def test_a_finished_match_page_does_not_poll(make_context, catalog):
+    from tracker.demo import play_battle
+
+    match = play_battle((P1, P2), "battle-score", [DECK_1, DECK_2])
+    watcher = Phone(make_context(), "watcher")
+    polls = count_polls(watcher)
+    watcher.page.goto(f"/matches/{match.pk}/")
+    expect(watcher.page.locator("#match[data-live-stop]")).to_have_count(1)
+    watcher.page.wait_for_timeout(4_500)
+    assert polls == []
+
+
+def test_the_last_reveal_stops_the_other_phones_polling(make_context, catalog):
+    """Another phone plays the deciding round; Ana's page shows the winner by itself, then stops asking."""
+    from tracker import services
+    from tracker.models import Card
+
+    match = services.match_create(game="card-crush", player_names=[P1, P2], config={})
+    for seat, names in enumerate((DECK_1, DECK_2)):
+        cards = [Card.objects.get(game="card-crush", name=name).as_rules_card() for name in names]
+        services.match_apply_action(match_id=match.pk, expected_seq=seat,
+                                    action={"type": "lock_deck", "seat": seat, "cards": cards})
+    for seq in (2, 3, 4):  # rounds 1-3: Ana leads 2-1
+        services.match_apply_action(match_id=match.pk, expected_seq=seq, action={"type": "play_round"})
+    ana = Phone(make_context(), "ana")
+    ana.page.goto(f"/matches/{match.pk}/")
+    ana.mark()
+    services.match_apply_action(match_id=match.pk, expected_seq=5, action={"type": "play_round"})  # round 4 decides
+    expect(ana.page.get_by_text(f"{P1} wins the battle 3-1")).to_be_visible(timeout=BY_ITSELF)
+    assert ana.was_not_reloaded()
+    polls = count_polls(ana)
+    ana.page.wait_for_timeout(4_500)
+    assert polls == [], "still polling a finished match"
+
+
+def test_a_revoked_watchers_page_stops_showing_the_match(make_context, catalog, screenshot_dir):
+    ana, cleo = Phone(make_context(), "ana"), Phone(make_context(), "cleo")
+    match_id = start_match_from_home(ana.page)
+    watch_link = make_link(ana.page, "+ Watch link", "Watch")
+    cleo.page.goto(watch_link)
+    cleo.page.get_by_role("button", name="Watch on this phone").click()
+    expect(cleo.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    ana.page.get_by_role("button", name="✗ Revoke this link").click()
+    expect(ana.page.get_by_text("Link revoked; phones that joined with it lost their access.")).to_be_visible()
+    try:
+        expect(cleo.page.get_by_text(f"{P1} vs {P2}")).to_have_count(0, timeout=BY_ITSELF)
+    finally:
+        cleo.shot(screenshot_dir, "revoked-watcher")

@@ -1,0 +1,250 @@
+"""Cardmaster pages: a 3v3 Custom Match set up, entered in hot-seat and played through the board forms.
+
+Ana (seat 0) fields Gale Harrier (SPD 170), Storm Kite, Volt Lancer; Ben (seat 1) the
+slower Stonewarden, Granite Brute, Reef Sentinel. So Ana has possession in round 1.
+"""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tracker import services
+from tracker.demo import load_catalogs
+from tracker.models import Action, Card, Match
+
+from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
+
+pytestmark = pytest.mark.django_db
+
+ANA = ["Gale Harrier", "Storm Kite", "Volt Lancer"]
+BEN = ["Stonewarden", "Granite Brute", "Reef Sentinel"]
+
+
+@pytest.fixture
+def cm_catalog(db):
+    load_catalogs()
+    return {card.name: card for card in Card.objects.filter(game="cardmaster")}
+
+
+@pytest.fixture
+def cm_match(cm_catalog) -> Match:
+    return services.match_create(game="cardmaster", player_names=["Ana", "Ben"], config={
+        "size": 3, "who_rolls": "app", "type_names": ["Ember", "Tide", "Gale", "Stone", "Volt", "Frost", "Bloom",
+                                                      "Venom", "Radiance", "Umbra"],
+        "overcook_turns": 3, "undershock_turns": 3, "risen_revivable": False})
+
+
+def lineup_data(match, seat, names):
+    match.refresh_from_db()
+    data = {"seq": match.head, "entry_token": entry_token(match, seat)}
+    data.update({f"card_{n}": name for n, name in enumerate(names, start=1)})
+    return data
+
+
+@pytest.fixture
+def playing(client, cm_match) -> Match:
+    for seat, names in enumerate((ANA, BEN)):
+        response = client.post(reverse("match_entry", args=[cm_match.pk, seat]), lineup_data(cm_match, seat, names))
+        assert response.status_code == 302
+    cm_match.refresh_from_db()
+    return cm_match
+
+
+def act(client, match, **data):
+    match.refresh_from_db()
+    return client.post(reverse("match_act", args=[match.pk]), {"seq": match.head, **data})
+
+
+def refused(client, match, data, status):
+    match.refresh_from_db()
+    before, count = snapshot(match), Action.objects.count()
+    response = client.post(reverse("match_act", args=[match.pk]), data)
+    assert response.status_code == status
+    assert snapshot(match) == before and Action.objects.count() == count
+    return text(response)
+
+
+def test_it_starts_a_custom_match_from_the_new_match_page(client, cm_catalog):
+    page = text(client.get(reverse("match_new", args=["cardmaster"])))
+    assert "New Cardmaster Custom Match" in page and "6v6" in page
+    response = client.post(reverse("match_new", args=["cardmaster"]), {
+        "player_0": "Ana", "player_1": "Ben", "config-size": "6", "config-who_rolls": "player",
+        "config-type_names": "Fire, Water, Wind, Rock, Spark, Ice, Leaf, Poison, Light, Dark",
+        "config-overcook_turns": "2", "config-undershock_turns": "4"})
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert match.state["config"]["type_names"][0] == "Fire" and match.state["config"]["size"] == 6
+    assert match.state["config"]["who_rolls"] == "player" and match.state["config"]["risen_revivable"] is False
+
+
+def test_it_refuses_nine_type_names_with_a_message(client, cm_catalog):
+    response = client.post(reverse("match_new", args=["cardmaster"]), {
+        "player_0": "Ana", "player_1": "Ben", "config-size": "3", "config-who_rolls": "app",
+        "config-type_names": "A, B, C, D, E, F, G, H, I",
+        "config-overcook_turns": "3", "config-undershock_turns": "3"})
+    assert response.status_code == 422
+    assert "ten different type names" in text(response)
+    assert not Match.objects.exists()
+
+
+def test_lineups_are_entered_in_hot_seat_and_hidden_until_both_are_locked(client, cm_match):
+    page = text(client.get(cm_match.get_absolute_url()))
+    assert "Pass the phone to Ana" in page and "Pass the phone to Ben" in page
+    entry = text(client.get(reverse("match_entry", args=[cm_match.pk, 0])))
+    assert "Active 1" in entry and "Active 3" in entry and "Reserve 1" not in entry
+    client.post(reverse("match_entry", args=[cm_match.pk, 0]), lineup_data(cm_match, 0, ANA))
+    page = text(client.get(cm_match.get_absolute_url()))
+    assert "Ana is locked in" in page
+    for name in ANA:
+        assert name not in page
+    assert "Gale Harrier" not in text(client.get(reverse("match_log", args=[cm_match.pk])))
+
+
+def test_a_lineup_with_an_unknown_card_is_refused_and_kept(client, cm_match):
+    response = client.post(reverse("match_entry", args=[cm_match.pk, 0]),
+                           lineup_data(cm_match, 0, ["Gale Harrier", "Nobody", "Gale Harrier"]))
+    assert response.status_code == 422
+    html = text(response)
+    assert "No card called “Nobody”" in html and "already in this lineup" in html
+    cm_match.refresh_from_db()
+    assert cm_match.head == 0
+
+
+def test_the_board_shows_possession_handover_cards_and_gem_prices(client, playing):
+    html = text(client.get(playing.get_absolute_url()))
+    assert "Pass the phone to Ana" in html
+    assert "Round 1 · <strong>Ana</strong> has possession" in html
+    assert "Still to move: Gale Harrier, Storm Kite, Volt Lancer" in html
+    assert "HP 1100/1100" in html and "◆ 1 shown (1 + 0 stacked)" in html
+    assert "➶ Gale / ✹ Ember" in html  # Gale Harrier's types by symbol and name
+    assert "Needs 3 shown: Gale Harrier shows 1, raided pool 0." in html
+    assert "Needs 5 shown" in html
+    assert "Round 1 (fastest: Storm Kite SPD 180, Reef Sentinel SPD 75): higher SPD goes first" in html
+
+
+def test_a1_shows_its_working_and_possession_passes_after_every_card_moved(client, playing):
+    response = act(client, playing, action="a1", card="A1", target="B1")
+    assert response.status_code == 302
+    html = text(client.get(playing.get_absolute_url()))
+    # Gale Harrier (ATK 300, Gale) on Stonewarden (Stone/Stone, DEF 420): Gale beats Stone, counted once.
+    assert "Gale Harrier hits Stonewarden with A1: ATK 300 × 0.33 × 2 (➶ Gale) × (1 − DEF 420/1000) = 115 damage" in html
+    assert "Pass the phone to" not in html
+    act(client, playing, action="stack", card="A2")
+    act(client, playing, action="stack", card="A3")
+    html = text(client.get(playing.get_absolute_url()))
+    assert "Pass the phone to Ben" in html and "<strong>Ben</strong> has possession" in html
+
+
+def test_a_whole_match_played_to_the_end_replays_from_its_log(client, playing):
+    """Every move through the services, the way the board posts them: the strongest affordable
+    attack on the weakest target, else STACK; one undo and a new branch on the way."""
+    playing.refresh_from_db()
+    undone = False
+    while playing.finished is None:
+        legal = playing.rules.legal_actions(playing.state)
+        attacks = [a for a in legal if a["type"] in ("a3", "a2", "a1")]
+        hp = {card_id: card["hp"] for card_id, card in playing.state["cards"].items()}
+        choice = min(attacks, key=lambda a: (("a3", "a2", "a1").index(a["type"]), hp[a["target"]]),
+                     default=None) or next(a for a in legal if a["type"] == "stack")
+        services.match_apply_action(match_id=playing.pk, action=choice, expected_seq=playing.head)
+        playing.refresh_from_db()
+        if playing.head == 10 and not undone:
+            services.match_goto(match_id=playing.pk, step=8, expected_seq=10)
+            playing.refresh_from_db()
+            undone = True
+        assert playing.head < 500
+    assert services.match_replay(playing) == playing.state
+    html = text(client.get(playing.get_absolute_url()))
+    assert "MVPs" in html and "Seed revealed" in html
+    assert playing.actions.filter(abandoned=True).count() == 2
+
+
+def test_htmx_gets_the_board_partial(client, playing):
+    response = client.post(reverse("match_act", args=[playing.pk]), {"seq": playing.head, "action": "stack", "card": "A1"},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert 'id="match"' in text(response) and "<html" not in text(response)
+
+
+def test_entered_rolls_are_used_and_logged(client, playing):
+    for _ in range(2):  # two rounds in which every card stacks
+        for card in ("A1", "A2", "A3", "B1", "B2", "B3"):
+            act(client, playing, action="stack", card=card)
+    # Round 3: Gale Harrier shows 3 gems; A2 with a hand-rolled 100 (no backfire) and 1 (status lands).
+    playing.refresh_from_db()
+    assert (playing.state["round"], playing.state["possession"]) == (3, 0)
+    response = client.post(reverse("match_act", args=[playing.pk]),
+                           {"seq": playing.head, "action": "a2", "card": "A1", "target": "B1", "roll": ["100", "1"]})
+    assert response.status_code == 302, re.findall(r"Not applied:.{0,300}", text(response))
+    action = Action.objects.get(match=playing, seq=playing.head + 1)
+    assert [roll["by"] for roll in action.rolls] == ["player", "player"]
+    log = text(client.get(reverse("match_log", args=[playing.pk])))
+    # Gale Harrier: tier 1, SPC 60: backfire 10% - 6% = 4%; Brainlock lands on 5.5%.
+    assert "Backfire chance 4%, rolled 100: misses. Status chance 5.5%, rolled 1: lands." in log
+    assert "Stonewarden gets Brainlock" in log
+    assert "1 on a d100" in log
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"action": "a2", "card": "A1", "target": "B1"}, "A2 costs 2 gems beyond the baseline (3 shown)"),
+    ({"action": "a1", "card": "B1", "target": "A1"}, "It is Ana&#x27;s possession"),
+    ({"action": "revive", "card": "A1", "ally": "A2"}, "Storm Kite has not fallen"),
+    ({"action": "deposit", "card": "A1"}, "The raided pool is empty"),
+    ({"action": "shift", "card": "A1", "reserve": "A2"}, "not in this team"),
+    ({"action": "fly", "card": "A1"}, "Choose a move"),
+    ({"action": "a1", "card": "A1"}, "Choose a target"),
+    ({"action": "spc", "card": "A1", "stat": "luck"}, "Choose the stat SPC boosts"),
+    ({"action": "a1", "card": "A1", "target": "B1", "roll": ["", "5"]}, "backfire roll before the status roll"),
+    ({"action": "a2", "card": "A1", "target": "B1", "roll": "abc"}, "A die roll must be a whole number"),
+])
+def test_bad_moves_are_refused_with_a_message_and_nothing_changes(client, playing, data, message):
+    playing.refresh_from_db()
+    html = refused(client, playing, {"seq": playing.head, **data}, 422)
+    assert message in html
+
+
+def test_a_card_that_has_moved_cannot_move_again(client, playing):
+    act(client, playing, action="stack", card="A1")
+    playing.refresh_from_db()
+    html = refused(client, playing, {"seq": playing.head, "action": "stack", "card": "A1"}, 422)
+    assert "Gale Harrier has already moved this possession." in html
+
+
+def test_a_stale_submission_is_refused(client, playing):
+    act(client, playing, action="stack", card="A1")
+    html = refused(client, playing, {"seq": playing.head - 1, "action": "stack", "card": "A2"}, 409)
+    assert "moved on" in html or "already recorded" in html
+
+
+@pytest.mark.parametrize("field", ["action", "card", "target", "roll", "seq"])
+def test_junk_in_any_field_is_a_4xx_never_a_500(client, playing, field):
+    for junk, name in zip(JUNK, JUNK_IDS):
+        if field == "roll" and name in ("empty", "spaces"):
+            continue  # a blank roll means the app rolls: a valid move
+        data = {"seq": playing.head, "action": "a2", "card": "A1", "target": "B1", field: junk}
+        before, count = snapshot(playing), Action.objects.count()
+        response = client.post(reverse("match_act", args=[playing.pk]), data)
+        assert 400 <= response.status_code < 500, f"{field}={name}: {response.status_code}"
+        assert snapshot(playing) == before and Action.objects.count() == count, f"{field}={name}"
+
+
+def test_the_catalog_takes_a_cardmaster_card_and_refuses_bad_stats(client, cm_catalog):
+    url = reverse("card_new", args=["cardmaster"])
+    card = {"new-name": "Test Golem", "new-spd": "50", "new-hp": "900", "new-def": "300", "new-atk": "200",
+            "new-spc": "40", "new-type1": "4", "new-type2": "7", "new-tier": "2", "new-status": "gridfreeze"}
+    assert client.post(url, card).status_code == 302
+    stored = Card.objects.get(game="cardmaster", name="Test Golem")
+    assert stored.stats["def"] == 300 and stored.stats["type1"] == 4
+    response = client.post(url, {**card, "new-name": "Bad", "new-def": "1000", "new-type1": "11"})
+    assert response.status_code == 422
+    assert not Card.objects.filter(name="Bad").exists()
+    assert re.search(r"Ensure this value is less than or equal to 999", text(response))
+
+
+def test_the_acting_seat_of_a_move_is_the_owner_of_the_card_that_moves(playing):
+    from tracker.games import cardmaster
+
+    assert cardmaster.acting_seat(playing, {"type": "a1", "card": "A2", "target": "B1"}) == 0
+    assert cardmaster.acting_seat(playing, {"type": "stack", "card": "B3"}) == 1
+    assert cardmaster.acting_seat(playing, {"type": "stack", "card": "C1"}) is None

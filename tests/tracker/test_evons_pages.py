@@ -1,0 +1,399 @@
+"""Evons pages: the options, the board with its forms, refusals and the log's working.
+
+Personas: Ana (seat 0, first to play) and Ben (seat 1), with the demo catalog: Ember
+Fox (Fire 4/5, arrows N and E), Moss Golem (Nature 3/6, arrows W and S), Boulder Ram
+(Earth 3/5, Shockwave E), Reef Warden (Water 3/7, four arrows).
+"""
+
+import html
+import random
+import re
+
+import pytest
+from django.urls import reverse
+
+from rules import Dice
+from rules.evons import GAME
+from tests.rules.test_evons import fill_free_choices
+from tracker import services
+from tracker.games import evons
+from tracker.models import Action, Card, Match
+
+from .conftest import JUNK, JUNK_IDS, snapshot, text
+
+pytestmark = pytest.mark.django_db
+
+SLUG = "evons"
+
+
+def load_catalog() -> None:
+    """The Evons demo cards only (faster than every game's catalog)."""
+    for card in evons.DEMO_CARDS:
+        Card.objects.get_or_create(game=SLUG, name=card["name"], defaults={"stats": evons.card_stats(card)})
+
+
+def start(**config) -> Match:
+    load_catalog()
+    return services.match_create(game=SLUG, player_names=["Ana", "Ben"], config=config)
+
+
+def act_url(match):
+    return reverse("match_act", args=[match.pk])
+
+
+def post(client, match, **data):
+    match.refresh_from_db()
+    data.setdefault("seq", match.head)
+    data.setdefault("seat", match.state["seat"])
+    return client.post(act_url(match), data)
+
+
+def done(client, match, **data):
+    response = post(client, match, **data)
+    assert response.status_code == 302, re.findall(r"Not applied:.*", text(response))
+    match.refresh_from_db()
+    return match
+
+
+def refused(client, match, code, **data):
+    match.refresh_from_db()
+    data.setdefault("seq", match.head)
+    before, count = snapshot(match), Action.objects.count()
+    response = client.post(act_url(match), data)
+    assert response.status_code == code, text(response)[-2000:]
+    assert snapshot(match) == before
+    assert Action.objects.count() == count
+    return html.unescape(text(response))
+
+
+@pytest.fixture
+def facing(client) -> Match:
+    """Ben's Moss Golem on C3 faces Ana's Ember Fox on B3: a conflict awaits."""
+    match = start()
+    done(client, match, action="pass")
+    done(client, match, action="play", cell="C3", face="up", card_name="Moss Golem")
+    return done(client, match, action="play", cell="B3", face="up", card_name="ember fox")
+
+
+def test_it_starts_a_game_with_the_options(client):
+    load_catalog()
+    response = client.post(
+        reverse("match_new", args=[SLUG]),
+        {
+            "player_0": "Ana",
+            "player_1": "Ben",
+            "config-reach": "2",
+            "config-flip_covered": "yes",
+            "config-def_reset": "no",
+            "config-ties": "second-player",
+            "config-starting_hand": "6",
+        },
+    )
+    assert response.status_code == 302
+    match = Match.objects.get(game=SLUG)
+    assert match.state["config"] == {
+        "reach": 2,
+        "flip_covered": True,
+        "def_reset": False,
+        "ties": "second-player",
+        "starting_hand": 6,
+    }
+    assert match.state["players"][0]["hand"] == 7
+
+
+def test_it_shows_the_board_with_coordinates_and_the_counters(client):
+    match = start()
+    html = text(client.get(match.get_absolute_url()))
+    for column in "XABCDEY":
+        assert f'<th scope="col">{column}</th>' in html
+    assert html.count('class="ev-cell ev-main') == 25 and html.count('class="ev-cell ev-out') == 24
+    assert "Turn 1: Ana to play" in html
+    assert "50 credits · hand 6 · deck 54" in html
+    assert "Play the card" in html and "Pass (play no card this turn)" in html
+
+
+def test_it_plays_a_catalog_card_and_lists_the_conflict_with_its_working(client, facing):
+    assert facing.state["players"][0]["credits"] == 52  # 50 + 5 - 3
+    html = text(client.get(facing.get_absolute_url()))
+    assert "Fight C3 Moss Golem 3/6" in html
+    assert "Ember Fox 5 → 2, Moss Golem 6 → 2" in html
+    assert (
+        'aria-label="B3: Ember Fox; faces Ana; active; ATK 4, DEF 5 of 5; arrows: north Normal, east Normal"'
+        in html
+    )
+
+
+def test_it_resolves_a_conflict_and_explains_it_on_the_page_and_in_the_log(client, facing):
+    match = done(client, facing, action="conflict", target="C3")
+    html = text(client.get(match.get_absolute_url()))
+    line = "B3 Ember Fox 4/5 vs C3 Moss Golem 3/6 at once: Ember Fox 5 -&gt; 2, Moss Golem 6 -&gt; 2"
+    assert line in html
+    log = text(client.get(reverse("match_log", args=[match.pk])))
+    assert line in log and "Ana resolves the conflict with C3" in log
+
+
+def test_it_plays_a_card_typed_in_on_the_spot_with_its_arrows(client):
+    match = start()
+    match = done(
+        client,
+        match,
+        action="play",
+        cell="A1",
+        face="up",
+        card_name="Brand New",
+        new_kind="monster",
+        new_cost="2",
+        new_element="Electric",
+        new_atk="1",
+        new_def="3",
+        new_arrow_SE="Magnetism",
+        new_arrow_N="Normal",
+    )
+    card = match.state["cells"]["A1"]["card"]
+    assert card["arrows"] == {"N": "Normal", "SE": "Magnetism"} and card["element"] == "Electric"
+    assert match.state["stack"][-1]["phase"] == "ability1"  # it waits with its Magnetism arrow
+
+
+def test_typed_stats_without_a_card_type_make_a_monster(client):
+    match = start()
+    match = done(client, match, action="play", cell="A1", face="up", card_name="Quick Pup", new_cost="1",
+                 new_element="Fire", new_atk="1", new_def="2", new_arrow_E="Normal")
+    assert match.state["cells"]["A1"]["card"]["kind"] == "monster"
+
+
+def test_it_plays_covered_then_reveals_with_the_cost_due(client):
+    match = start()
+    match = done(client, match, action="play", cell="D4", face="covered")
+    match = done(client, match, action="pass")
+    html = text(client.get(match.get_absolute_url()))
+    assert "Ana: reveal your covered cards" in html and "Reveal D4" in html
+    match = done(client, match, action="reveal", cell="D4", card_name="Reef Warden")
+    assert match.state["cells"]["D4"]["covered"] is False
+    assert match.state["players"][0]["credits"] == 50  # 50 + 5 - 5
+
+
+def test_it_uses_an_ability_from_the_board(client):
+    match = start()
+    done(client, match, action="pass")
+    done(client, match, action="play", cell="C3", face="up", card_name="Dust Mole")
+    match = done(client, match, action="play", cell="B3", face="up", card_name="Boulder Ram")
+    html = text(client.get(match.get_absolute_url()))
+    assert "Shockwave arrow (east)" in html
+    match = done(client, match, action="ability", arrow="E", choice="C3::")
+    assert match.state["cells"]["D3"]["card"]["name"] == "Dust Mole"
+
+
+def test_overrides_are_marked_in_the_log(client):
+    match = start()
+    match = done(client, match, action="adjust", seat="1", credits="12")
+    assert match.state["players"][1]["credits"] == 12
+    log = text(client.get(reverse("match_log", args=[match.pk])))
+    assert "manual override" in log and "Adjusted Ben: credits 12." in log
+
+
+def test_it_adds_a_catalog_card_with_arrows(client):
+    load_catalog()
+    response = client.post(
+        reverse("card_new", args=[SLUG]),
+        {
+            "new-name": "Gale Hawk",
+            "new-kind": "monster",
+            "new-cost": "3",
+            "new-element": "Fire",
+            "new-atk": "2",
+            "new-def_": "4",
+            "new-arrow_NE": "Normal",
+            "new-arrow_W": "Swap",
+        },
+    )
+    assert response.status_code == 302
+    assert Card.objects.get(game=SLUG, name="Gale Hawk").stats == {
+        "kind": "monster",
+        "cost": 3,
+        "element": "Fire",
+        "atk": 2,
+        "def": 4,
+        "arrows": {"NE": "Normal", "W": "Swap"},
+    }
+    response = client.post(
+        reverse("card_new", args=[SLUG]),
+        {
+            "new-name": "Bad Eel",
+            "new-kind": "monster",
+            "new-cost": "3",
+            "new-element": "Fire",
+            "new-atk": "2",
+            "new-def_": "4",
+            "new-arrow_N": "Magnetism",
+        },
+    )
+    assert response.status_code == 422 and "Only Electric cards carry Magnetism" in text(response)
+
+
+def test_a_finished_game_shows_the_winner(client):
+    match = start()
+    done(client, match, action="play", cell="B2", face="up", card_name="Spark Wisp")
+    match = done(client, match, action="end_game")
+    assert match.winner.name == "Ana" and match.score == "1-0"
+    assert "Ana wins 1-0" in text(client.get(match.get_absolute_url()))
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def test_a_card_on_an_occupied_cell_is_refused(client, facing):
+    facing = done(client, facing, action="conflict", target="C3")  # Ana's turn ends; Ben's begins
+    html = refused(client, facing, 422, seat=1, action="play", cell="B3", face="covered")
+    assert "B3 already holds Ember Fox." in html
+
+
+def test_a_cell_that_does_not_exist_is_refused(client):
+    match = start()
+    assert "Choose a cell of the board" in refused(
+        client, match, 422, seat=0, action="play", cell="Z9", face="covered"
+    )
+
+
+def test_a_second_card_in_a_turn_is_refused(client, facing):
+    assert "Ana has already played a card this turn." in refused(
+        client, facing, 422, seat=0, action="play", cell="D2", face="covered"
+    )
+
+
+def test_credits_you_do_not_have_are_refused(client):
+    match = start()
+    done(client, match, action="adjust", seat="0", credits="2")
+    assert "Reef Warden costs 5 credits; Ana has 2." in refused(
+        client, match, 422, seat=0, action="play", cell="B2", face="up", card_name="Reef Warden"
+    )
+
+
+def test_a_conflict_that_is_not_pending_is_refused(client, facing):
+    assert "There is no conflict pending with D4" in refused(
+        client, facing, 422, seat=0, action="conflict", target="D4"
+    )
+
+
+def test_an_ability_used_twice_is_refused(client):
+    match = start()
+    done(client, match, action="pass")
+    done(client, match, action="play", cell="C2", face="up", card_name="Dust Mole")
+    match = done(
+        client,
+        match,
+        action="play",
+        cell="B2",
+        face="up",
+        card_name="Twin Quake",
+        new_kind="monster",
+        new_cost="1",
+        new_element="Earth",
+        new_atk="1",
+        new_def="3",
+        new_arrow_E="Shockwave",
+        new_arrow_W="Shockwave",
+    )
+    match = done(client, match, action="ability", arrow="E", choice="C2::")
+    assert match.state["cells"]["D2"]["card"]["name"] == "Dust Mole"
+    assert "The Shockwave arrow (E) of Twin Quake was already used in this sequence." in refused(
+        client, match, 422, seat=0, action="ability", arrow="E", choice="C2::"
+    )
+
+
+def test_acting_out_of_turn_is_refused(client):
+    match = start()
+    assert "It is Ana's turn." in refused(client, match, 422, seat=1, action="pass")
+
+
+def test_an_unknown_catalog_name_is_refused(client):
+    match = start()
+    assert "No card called" in refused(
+        client, match, 422, seat=0, action="play", cell="B2", face="up", card_name="Nobody"
+    )
+
+
+def test_a_stale_submission_is_refused(client, facing):
+    html = refused(client, facing, 409, seq=facing.head - 1, seat=1, action="pass")
+    assert "The match moved on" in html
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+@pytest.mark.parametrize("field", ["action", "cell", "seat", "card_name", "choice", "new_cost"])
+def test_junk_never_causes_a_500(client, junk, field):
+    match = start()
+    data = {
+        "action": "play",
+        "cell": "B2",
+        "face": "up",
+        "seat": "0",
+        "card_name": "Ember Fox",
+        "new_kind": "monster" if field == "new_cost" else "",
+        "choice": "B2::",
+        "arrow": "E",
+        "target": "C3",
+        "credits": "3",
+        field: junk,
+    }
+    before, count = snapshot(match), Action.objects.count()
+    response = client.post(act_url(match), {"seq": match.head, **data})
+    assert response.status_code < 500
+    if response.status_code != 302:
+        assert snapshot(match) == before and Action.objects.count() == count
+
+
+def test_the_entry_page_says_there_is_nothing_secret(client):
+    match = start()
+    response = client.get(reverse("match_entry", args=[match.pk, 0]))
+    assert response.status_code == 302
+
+
+def test_a_scripted_game_replays_to_the_same_state(client):
+    match = start()
+    done(client, match, action="pass")
+    done(client, match, action="play", cell="C3", face="up", card_name="Moss Golem")
+    done(client, match, action="play", cell="B3", face="up", card_name="Ember Fox")
+    done(client, match, action="conflict", target="C3")
+    done(client, match, action="play", cell="B4", face="covered")
+    done(client, match, action="play", cell="C2", face="up", card_name="Boulder Ram")
+    done(client, match, action="next")  # Ability Phase 1 unused: Shockwave waits for Phase 2
+    done(client, match, action="next")
+    done(client, match, action="reveal", cell="B4", card_name="Night Crow")
+    done(client, match, action="play", cell="D3", face="up", card_name="Reef Warden")
+    match.refresh_from_db()
+    assert match.head >= 8
+    assert services.match_replay(match) == match.state
+    log = text(client.get(reverse("match_log", args=[match.pk])))
+    assert re.search(r"Turn \d+: Ben \+5 credits", log)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_event_of_a_random_game_has_a_log_line(seed):
+    rng = random.Random(seed)
+    state = GAME.new_match({"reach": 1 + seed % 2}, str(seed))
+    names = ["Ana", "Ben"]
+    step = 0
+    while GAME.legal_actions(state):
+        step += 1
+        action = fill_free_choices(state, rng.choice(GAME.legal_actions(state)), rng)
+        state, events = GAME.apply(state, action, Dice(str(seed), step))
+        assert evons.describe_action(action, events, names)
+        for event in events:
+            line = evons.describe(event, names)
+            assert line != event["type"] and "%(" not in line
+
+
+def test_the_replay_shows_the_board_as_it_stood_after_a_step_without_forms(client, facing):
+    match = done(client, facing, action="conflict", target="C3")
+    html = text(client.get(reverse("match_replay", args=[match.pk]) + f"?step={match.head - 1}"))
+    assert "Fight C3 Moss Golem 3/6" not in html and "Play the card" not in html
+    assert 'aria-label="C3: Moss Golem; faces Ben; active; ATK 3, DEF 6 of 6' in html
+    html = text(client.get(reverse("match_replay", args=[match.pk]) + "?step=1"))
+    assert "Moss Golem" not in html.split("ev-board")[1].split("</table>")[0]
+
+
+def test_cards_played_counts_face_up_plays_and_reveals(client):
+    match = start()
+    done(client, match, action="play", cell="B2", face="covered")
+    done(client, match, action="play", cell="C3", face="up", card_name="Moss Golem")
+    match = done(client, match, action="reveal", cell="B2", card_name="Spark Wisp")
+    assert evons.cards_played(match, 0) == ["Spark Wisp"] and evons.cards_played(match, 1) == ["Moss Golem"]

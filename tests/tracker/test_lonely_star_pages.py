@@ -1,0 +1,505 @@
+"""Lonely Star pages: new match options, the board's forms, dice entry, refusals and the log.
+
+Personas: Ana (seat 0, whose turn it is first) and Ben (seat 1). Ana fields Comet
+Wanderer (LK 8: sure crits, mills 2) and Ember Drifter (LK 3); Ben fields Nebula Warden
+(HP 8, RS 3), all from the demo catalog.
+"""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import rules
+from tracker import exchange, services
+from tracker.games import lonely_star
+from tracker.models import Action, Card, Invite, Match
+
+from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
+
+pytestmark = pytest.mark.django_db
+
+SLUG = "lonely-star"
+GAME_DEFAULTS = rules.GAMES[SLUG].default_config
+
+
+def load_catalog() -> None:
+    """Only this game's demo units (the other games' catalogs would only slow every test down)."""
+    for card in lonely_star.DEMO_CARDS:
+        Card.objects.get_or_create(
+            game=SLUG, name=card["name"], defaults={"stats": lonely_star.card_stats(card)}
+        )
+
+
+def start(**config) -> Match:
+    load_catalog()
+    return services.match_create(game=SLUG, player_names=["Ana", "Ben"], config=config)
+
+
+def act_url(match):
+    return reverse("match_act", args=[match.pk])
+
+
+def post(client, match, **data):
+    match.refresh_from_db()
+    data.setdefault("seq", match.head)
+    return client.post(act_url(match), data)
+
+
+def done(client, match, **data):
+    response = post(client, match, **data)
+    assert response.status_code == 302, refusal(response)
+    match.refresh_from_db()
+    return match
+
+
+def refusal(response) -> str:
+    """The refusal message on a match page."""
+    found = re.search(r"<strong>Not applied:</strong>([^<]*)", text(response))
+    return found.group(1).strip() if found else text(response)[:500]
+
+
+def refused(client, match, code, **data):
+    match.refresh_from_db()
+    data.setdefault("seq", match.head)
+    before, count = snapshot(match), Action.objects.count()
+    response = client.post(act_url(match), data)
+    assert response.status_code == code
+    assert snapshot(match) == before
+    assert Action.objects.count() == count
+    return text(response)
+
+
+def unit_id(match, name):
+    return next(u["id"] for u in match.state["units"] if u["name"] == name)
+
+
+@pytest.fixture
+def fielded(client) -> Match:
+    """Comet Wanderer and Ember Drifter (Ana) against Nebula Warden (Ben)."""
+    match = start()
+    for seat, name in ((0, "Comet Wanderer"), (0, "Ember Drifter"), (1, "Nebula Warden")):
+        card = Card.objects.get(game=SLUG, name=name).as_rules_card()
+        services.match_apply_action(
+            match_id=match.pk,
+            action={"type": "play_unit", "seat": seat, "card": card},
+            expected_seq=match.head,
+        )
+        match.refresh_from_db()
+    return match
+
+
+# ---------------------------------------------------------------- starting a match
+
+
+def test_it_starts_a_match_with_the_options(client):
+    load_catalog()
+    response = client.post(
+        reverse("match_new", args=[SLUG]),
+        {
+            "player_0": "Ana",
+            "player_1": "Ben",
+            "config-who_rolls": "players",
+            "config-deck": "30",
+            "config-hand": "6",
+            "config-empty_deck": "table",
+            "config-lethal_to": "removed",
+            "config-status_penalty": "per-counter",
+            "config-counter_cap": "3",
+            "config-stat_floor": "none",
+        },
+    )
+    assert response.status_code == 302
+    match = Match.objects.get(game=SLUG)
+    assert match.state["options"] == {
+        "who_rolls": "players",
+        "deck": 30,
+        "hand": 6,
+        "empty_deck": "table",
+        "lethal_to": "removed",
+        "status_penalty": "per-counter",
+        "counter_cap": 3,
+        "stat_floor": "none",
+    }
+    assert match.state["players"][0] == {"deck": 30, "hand": 6, "discard": 0, "removed": 0}
+    html = text(client.get(match.get_absolute_url()))
+    assert "Turn 1: Ana" in html and "players roll real dice" in html
+
+
+def test_the_new_match_page_offers_the_options(client):
+    html = text(client.get(reverse("match_new", args=[SLUG])))
+    assert "New Lonely Star match" in html
+    for words in ("The app rolls", "Players roll real dice", "Removed from the game", "1 for each counter"):
+        assert words in html
+
+
+# ---------------------------------------------------------------- units from the catalog or on the spot
+
+
+def test_units_come_from_the_catalog_or_are_typed_in(client, fielded):
+    done(client, fielded, action="play_unit", seat=0, name="comet wanderer")
+    comet = fielded.state["units"][-1]
+    assert comet["name"] == "Comet Wanderer" and comet["base"] == {
+        "hp": 5,
+        "at": 3,
+        "lk": 8,
+        "rs": 1,
+        "reach": 2,
+    }
+    done(client, fielded, action="play_unit", seat=1, name="Pocket Moon", hp=3, at=1, lk=2, rs=0, reach=1)
+    assert fielded.state["units"][-1]["base"] == {"hp": 3, "at": 1, "lk": 2, "rs": 0, "reach": 1}
+    assert [p["hand"] for p in fielded.state["players"]] == [2, 3]
+    html = text(client.get(fielded.get_absolute_url()))
+    assert "Pocket Moon" in html and "Luck 8: crit and Luck rolls always succeed (6 or more)." in html
+    assert "Attack damage also mills 2 from the defender's deck." in html
+
+
+def test_it_refuses_an_unknown_unit_and_bad_stats(client, fielded):
+    html = refused(client, fielded, 422, action="play_unit", seat=0, name="Nobody")
+    assert "No unit called “Nobody” in the catalog" in html
+    html = refused(
+        client, fielded, 422, action="play_unit", seat=0, name="Bad", hp=3, at=-1, lk=1, rs=1, reach=1
+    )
+    assert "AT must be from 0 to 99." in html
+    html = refused(
+        client, fielded, 422, action="play_unit", seat=0, name="Bad\x00", hp=3, at=1, lk=1, rs=1, reach=1
+    )
+    assert "The unit&#x27;s name needs 1 to 60 characters." in html
+    html = refused(
+        client, fielded, 422, action="play_unit", seat=0, name="Bad", hp=0, at=1, lk=1, rs=1, reach=1
+    )
+    assert "HP must be between 1 and 99; 0 is out of range." in html
+
+
+def test_the_catalog_takes_lonely_star_units(client):
+    response = client.post(
+        reverse("card_new", args=[SLUG]),
+        {
+            "new-name": "Far Light",
+            "new-hp": "4",
+            "new-at": "2",
+            "new-lk": "7",
+            "new-rs": "1",
+            "new-reach": "3",
+        },
+    )
+    assert response.status_code == 302
+    assert Card.objects.get(game=SLUG, name="Far Light").stats == {
+        "hp": 4,
+        "at": 2,
+        "lk": 7,
+        "rs": 1,
+        "reach": 3,
+    }
+    response = client.post(
+        reverse("card_new", args=[SLUG]),
+        {
+            "new-name": "Negative",
+            "new-hp": "4",
+            "new-at": "-2",
+            "new-lk": "7",
+            "new-rs": "1",
+            "new-reach": "3",
+        },
+    )
+    assert response.status_code == 422 and not Card.objects.filter(name="Negative").exists()
+
+
+# ---------------------------------------------------------------- attacks and dice
+
+
+def test_the_rulebook_example_through_the_board(client, fielded):
+    comet, warden = unit_id(fielded, "Comet Wanderer"), unit_id(fielded, "Nebula Warden")
+    done(client, fielded, action="attack", unit=comet, target=warden)
+    assert fielded.state["players"][1]["deck"] == 38 and fielded.state["players"][1]["discard"] == 2
+    log = text(client.get(reverse("match_log", args=[fielded.pk])))
+    assert "Comet Wanderer attacks Nebula Warden" in log
+    assert "Crit roll for Comet Wanderer: Luck 8 is 6 or more, so it always succeeds (no die)." in log
+    assert "Luck over 6 mills: 2 card(s) from Ben&#x27;s Deck to Discard pile." in log
+
+
+def test_a_physical_roll_is_used_and_logged_as_the_players(client, fielded):
+    ember, warden = unit_id(fielded, "Ember Drifter"), unit_id(fielded, "Nebula Warden")
+    done(client, fielded, action="attack", unit=ember, target=warden, roll="4")
+    action = fielded.actions.get(seq=fielded.head)
+    assert action.rolls == [{"sides": 6, "value": 4, "by": "player", "why": "crit: Ember Drifter (3)"}]
+    assert next(u for u in fielded.state["units"] if u["id"] == warden)["damage"] == 1  # 4 AT - 3 RS
+    assert services.match_replay(fielded) == fielded.state
+    log = text(client.get(reverse("match_log", args=[fielded.pk])))
+    assert "Crit roll for Ember Drifter: 4 against Luck 3: failed." in log
+    assert "4 damage - Resist 3 = 1 dealt to Nebula Warden." in log
+    # The board shows the step just taken with its working and who rolled.
+    page = text(client.get(fielded.get_absolute_url()))
+    assert "Step 4: Ember Drifter attacks Nebula Warden" in page
+    assert "4 damage - Resist 3 = 1 dealt to Nebula Warden." in page
+    assert "⚄ a die rolled at the table: 4" in page
+
+
+def test_an_app_roll_is_logged_as_the_apps(client, fielded):
+    ember, warden = unit_id(fielded, "Ember Drifter"), unit_id(fielded, "Nebula Warden")
+    done(client, fielded, action="attack", unit=ember, target=warden, roll="")
+    assert fielded.actions.get(seq=fielded.head).rolls[0]["by"] == "app"
+    assert services.match_replay(fielded) == fielded.state
+
+
+@pytest.mark.parametrize("roll", ["0", "7", "-1", "2.5", "six"])
+def test_it_refuses_a_roll_outside_1_to_6(client, fielded, roll):
+    ember, warden = unit_id(fielded, "Ember Drifter"), unit_id(fielded, "Nebula Warden")
+    html = refused(client, fielded, 422, action="attack", unit=ember, target=warden, roll=roll)
+    assert "A D6 shows 1 to 6" in html
+
+
+def test_a_die_typed_where_none_is_needed_is_refused(client, fielded):
+    comet, warden = unit_id(fielded, "Comet Wanderer"), unit_id(fielded, "Nebula Warden")
+    html = refused(client, fielded, 422, action="attack", unit=comet, target=warden, roll="3")
+    assert "No die is needed here" in html
+    html = refused(
+        client,
+        fielded,
+        422,
+        action="inflict",
+        seat=1,
+        target=comet,
+        status="burn",
+        ignore_resist="1",
+        roll="3",
+    )
+    assert "No die is needed here" in html
+
+
+def test_when_players_roll_the_die_is_required_unless_the_app_is_asked(client):
+    match = start(who_rolls="players")
+    done(client, match, action="play_unit", seat=0, name="Ember Drifter")
+    done(client, match, action="play_unit", seat=1, name="Nebula Warden")
+    ember, warden = unit_id(match, "Ember Drifter"), unit_id(match, "Nebula Warden")
+    html = refused(client, match, 422, action="attack", unit=ember, target=warden)
+    assert "In this match players roll: type the die you rolled" in html
+    html = refused(client, match, 422, action="attack", unit=ember, target=warden, roll="2", app_rolls="1")
+    assert "choose one" in html
+    done(client, match, action="attack", unit=ember, target=warden, app_rolls="1")
+    assert match.actions.get(seq=match.head).rolls[0]["by"] == "app"
+    # A sure roll needs no die even when players roll.
+    done(client, match, action="play_unit", seat=0, name="Comet Wanderer")
+    done(client, match, action="attack", unit=unit_id(match, "Comet Wanderer"), target=warden)
+    assert match.actions.get(seq=match.head).rolls == []
+
+
+def test_it_refuses_attacking_with_a_unit_not_in_play_or_for_the_other_player(client, fielded):
+    comet, warden = unit_id(fielded, "Comet Wanderer"), unit_id(fielded, "Nebula Warden")
+    html = refused(client, fielded, 422, action="attack", unit=99, target=warden)
+    assert "That unit is not in play." in html
+    html = refused(client, fielded, 422, action="attack", unit=warden, target=comet)
+    assert "It is not Ben&#x27;s turn." in html
+    html = refused(client, fielded, 422, action="attack", seat=0, unit=warden, target=comet)
+    assert "Nebula Warden is not controlled by Ana." in html
+
+
+def test_it_refuses_a_stale_step(client, fielded):
+    html = refused(client, fielded, 409, action="d6", seat=0, seq=fielded.head - 1)
+    assert "The match moved on since this page was loaded" in html
+
+
+# ---------------------------------------------------------------- statuses and the end of the turn
+
+
+def test_a_status_then_the_end_of_turn_resist(client, fielded):
+    comet = unit_id(fielded, "Comet Wanderer")
+    done(client, fielded, action="inflict", seat=1, target=comet, status="burn", roll="6")
+    done(client, fielded, action="inflict", seat=1, target=comet, status="hex", ignore_resist="1")
+    unit = next(u for u in fielded.state["units"] if u["id"] == comet)
+    assert unit["statuses"] == {"burn": 1, "hex": 1}
+    html = text(client.get(fielded.get_absolute_url()))
+    assert "Burn ×1 (lowers AT)" in html and "Hexed: attacking first removes" in html
+    done(client, fielded, action="end_turn", seat=0)
+    html = text(client.get(fielded.get_absolute_url()))
+    assert "Roll Resist for Comet Wanderer" in html and "Each player draws; next turn" in html
+    done(client, fielded, action="resist_roll", unit=comet, status="hex", roll="1")
+    unit = next(u for u in fielded.state["units"] if u["id"] == comet)
+    assert unit["statuses"] == {"burn": 1}
+    done(client, fielded, action="finish_turn", seat=0)
+    assert fielded.state["turn"] == 1 and [p["hand"] for p in fielded.state["players"]] == [4, 5]
+    log = text(client.get(reverse("match_log", args=[fielded.pk])))
+    assert "Comet Wanderer removes all 1 Hex counter(s)." in log
+
+
+def test_it_refuses_an_unknown_status(client, fielded):
+    html = refused(
+        client,
+        fielded,
+        422,
+        action="inflict",
+        seat=1,
+        target=unit_id(fielded, "Comet Wanderer"),
+        status="Sleep",
+    )
+    assert "There is no status called &#x27;Sleep&#x27; in this match" in html
+
+
+def test_a_table_status_and_overrides_are_marked_in_the_log(client, fielded):
+    comet = unit_id(fielded, "Comet Wanderer")
+    done(client, fielded, action="define_status", name="Freeze", stat="at")
+    done(client, fielded, action="inflict", seat=1, target=comet, status="freeze", ignore_resist="1")
+    done(client, fielded, action="adjust", what="counters", unit=comet, counter="damage", change="2")
+    done(client, fielded, action="adjust", what="stat", unit=comet, stat="rs", change="-1")
+    done(client, fielded, action="adjust", what="cards", seat=1, source="deck", target="removed", count="3")
+    assert fielded.state["players"][1]["removed"] == 3
+    assert [a.payload.get("override") for a in fielded.actions.order_by("seq")][-5:] == [
+        True,
+        None,
+        True,
+        True,
+        True,
+    ]
+    log = text(client.get(reverse("match_log", args=[fielded.pk])))
+    assert log.count("manual override") >= 4
+    assert "Comet Wanderer: damage counters 0 → 2." in log
+
+
+def test_milling_more_than_the_deck_holds_says_so(client):
+    match = start(deck=1)
+    done(client, match, action="play_unit", seat=0, name="Comet Wanderer")
+    done(client, match, action="play_unit", seat=1, name="Nebula Warden")
+    done(
+        client,
+        match,
+        action="attack",
+        unit=unit_id(match, "Comet Wanderer"),
+        target=unit_id(match, "Nebula Warden"),
+    )
+    assert match.state["players"][1]["deck"] == 0
+    for url in (reverse("match_log", args=[match.pk]), match.get_absolute_url()):
+        assert "2 were asked for; only 1 were there." in text(client.get(url))
+
+
+def test_the_match_ends_by_deck_out_or_declaration(client):
+    match = start(deck=0)
+    done(client, match, action="end_turn", seat=0)
+    done(client, match, action="finish_turn", seat=0)
+    assert match.finished and match.winner is None and match.score == "both decked out"
+    match = start()
+    done(client, match, action="declare_winner", winner=1)
+    assert match.winner.name == "Ben" and match.score == "by table call"
+    assert "Ben wins by table call" in text(client.get(match.get_absolute_url()))
+
+
+def test_a_long_match_replays_to_its_state(client, fielded):
+    comet, ember, warden = (unit_id(fielded, n) for n in ("Comet Wanderer", "Ember Drifter", "Nebula Warden"))
+    steps = [
+        {"action": "inflict", "seat": 1, "target": ember, "status": "poison"},
+        {"action": "attack", "unit": ember, "target": warden},
+        {"action": "luck_roll", "unit": ember, "roll": "3"},
+        {"action": "d6", "seat": 1},
+        {"action": "end_turn", "seat": 0},
+        {"action": "finish_turn", "seat": 0},
+        {"action": "damage", "source": warden, "target": comet, "amount": "3"},
+        {"action": "inflict", "seat": 1, "target": comet, "status": "blind", "roll": "5"},
+        {"action": "end_turn", "seat": 1},
+        {"action": "finish_turn", "seat": 1},
+        {"action": "attack", "unit": comet, "target": warden},
+    ]
+    for data in steps:
+        done(client, fielded, **data)
+    assert fielded.head == 3 + len(steps)
+    assert services.match_replay(fielded) == fielded.state
+    for page in ("match_log", "match_export_json", "match_export_text"):
+        assert client.get(reverse(page, args=[fielded.pk])).status_code == 200, page
+    replay = client.get(reverse("match_replay", args=[fielded.pk]), {"step": 4})
+    assert replay.status_code == 200
+    assert "Attack with" not in text(replay)  # a replayed board offers no forms
+
+
+def test_a_finished_match_file_imports_to_the_same_match(client, fielded):
+    comet, ember, warden = (unit_id(fielded, n) for n in ("Comet Wanderer", "Ember Drifter", "Nebula Warden"))
+    done(client, fielded, action="attack", unit=ember, target=warden, roll="2")
+    done(client, fielded, action="inflict", seat=1, target=comet, status="hex")
+    done(client, fielded, action="adjust", what="stat", unit=comet, stat="at", change="1")
+    done(client, fielded, action="declare_winner", winner=0)
+    data = json.loads(json.dumps(exchange.export_match(fielded)))
+    imported = Match.objects.get(pk=exchange.import_match(data).pk)
+    assert (imported.state, imported.head, imported.score) == (fielded.state, fielded.head, fielded.score)
+    assert [a.rolls for a in imported.actions.order_by("seq")] == [
+        a.rolls for a in fielded.actions.order_by("seq")
+    ]
+    assert imported.winner == fielded.winner
+
+
+def test_the_entry_page_says_there_is_nothing_secret(client, fielded):
+    url = reverse("match_entry", args=[fielded.pk, 0])
+    assert client.get(url).status_code == 302  # no seat is ever waited for
+    before = snapshot(fielded)
+    response = client.post(url, {"seq": fielded.head, "entry_token": entry_token(fielded, 0)})
+    assert response.status_code == 422
+    assert "Lonely Star has nothing secret to enter" in text(response)
+    assert snapshot(fielded) == before
+
+
+# ---------------------------------------------------------------- junk
+
+
+JUNK_FIELDS = [
+    ("damage", "action"),
+    ("damage", "source"),
+    ("damage", "seat"),
+    ("damage", "roll"),
+    ("damage", "amount"),
+    ("inflict", "status"),
+    ("adjust", "what"),
+    ("adjust", "change"),
+    ("play_unit", "hp"),
+]
+# Junk that is a fine answer for that field: a blank seat is the unit's controller, a blank roll
+# is the app's, and -1 is a change.
+ACCEPTED = {
+    ("damage", "seat", "empty"),
+    ("damage", "seat", "spaces"),
+    ("damage", "roll", "empty"),
+    ("damage", "roll", "spaces"),
+    ("adjust", "change", "negative"),
+}
+JUNK_CASES = [
+    (kind, field, junk, junk_id)
+    for kind, field in JUNK_FIELDS
+    for junk, junk_id in zip(JUNK, JUNK_IDS)
+    if (kind, field, junk_id) not in ACCEPTED
+]
+
+
+@pytest.mark.parametrize(
+    "kind, field, junk, junk_id", JUNK_CASES, ids=[f"{k}-{f}-{j}" for k, f, _, j in JUNK_CASES]
+)
+def test_no_junk_makes_it_fail(client, fielded, kind, field, junk, junk_id):
+    ember, warden = unit_id(fielded, "Ember Drifter"), unit_id(fielded, "Nebula Warden")
+    data = {
+        "damage": {"source": ember, "target": warden, "amount": 2},
+        "inflict": {"seat": 0, "target": warden, "status": "burn"},
+        "adjust": {"what": "stat", "unit": ember, "stat": "at", "change": 1},
+        "play_unit": {"seat": 0, "name": "New", "hp": 1, "at": 1, "lk": 1, "rs": 1, "reach": 1},
+    }[kind]
+    data = {"seq": fielded.head, "action": kind, **data, field: junk}
+    before, count = snapshot(fielded), Action.objects.count()
+    response = client.post(act_url(fielded), data)
+    assert 400 <= response.status_code < 500
+    assert snapshot(fielded) == before and Action.objects.count() == count
+
+
+def test_a_joined_phone_sees_and_acts_only_for_its_own_seat():
+    owner, bens_phone = Client(), Client()
+    load_catalog()
+    options = {f"config-{key}": value for key, value in GAME_DEFAULTS.items()}
+    response = owner.post(
+        reverse("match_new", args=[SLUG]), {"player_0": "Ana", "player_1": "Ben", **options}
+    )
+    assert response.status_code == 302
+    match = Match.objects.get(game=SLUG)
+    done(owner, match, action="play_unit", seat=0, name="Ember Drifter")
+    done(owner, match, action="play_unit", seat=1, name="Nebula Warden")
+    assert owner.post(reverse("invite_new", args=[match.pk]), {"kind": "seat", "seat": 1}).status_code == 302
+    assert bens_phone.post(reverse("join", args=[Invite.objects.get(match=match).token])).status_code == 302
+
+    html = text(bens_phone.get(match.get_absolute_url()))
+    assert "Ben plays a unit" in html and "More for Nebula Warden" in html
+    assert "Ana plays a unit" not in html and "Attack with Ember Drifter" not in html
+    ember, warden = unit_id(match, "Ember Drifter"), unit_id(match, "Nebula Warden")
+    refused(bens_phone, match, 403, action="attack", unit=ember, target=warden)

@@ -1,0 +1,125 @@
+"""Cardmaster forms: a catalog card, the match options and a player's lineup."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from rules import InvalidCard
+from rules.cardmaster import DEFAULT_TYPE_NAMES, STATUSES, validate_card
+from rules.cardmaster.cards import NAME_MAX, STAT_RANGES, TIER_RANGE
+from rules.cardmaster.options import DEFAULT_CONFIG, SIZES, TURNS_RANGE
+from rules.cardmaster.typechart import TYPE_SYMBOLS
+
+from ...models import Card
+
+STATUS_LABELS = {
+    "none": _("None"),
+    "overcook": _("Overcook"),
+    "undershock": _("Undershock"),
+    "brainlock": _("Brainlock"),
+    "gridfreeze": _("Gridfreeze"),
+    "souldrift": _("Souldrift"),
+}
+TYPE_CHOICES = [(number, f"{number} {symbol} {name}")
+                for number, (symbol, name) in enumerate(zip(TYPE_SYMBOLS, DEFAULT_TYPE_NAMES), start=1)]
+
+
+def _stat_field(label, stat):
+    low, high = STAT_RANGES[stat]
+    return forms.IntegerField(label=label, min_value=low, max_value=high)
+
+
+class CardForm(forms.Form):
+    """A Cardmaster card for the catalog: the engine has the last word on its stats."""
+
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
+    spd = _stat_field(_("SPD (speed)"), "spd")
+    hp = _stat_field(_("HP"), "hp")
+    atk = _stat_field(_("ATK (attack)"), "atk")
+    spc = _stat_field(_("SPC (special)"), "spc")
+    type1 = forms.TypedChoiceField(label=_("Type 1 (A1)"), choices=TYPE_CHOICES, coerce=int)
+    type2 = forms.TypedChoiceField(label=_("Type 2 (A2)"), choices=TYPE_CHOICES, coerce=int)
+    tier = forms.IntegerField(label=_("Tier"), min_value=TIER_RANGE[0], max_value=TIER_RANGE[1])
+    status = forms.ChoiceField(label=_("Status its A2/A3 can inflict"),
+                               choices=[(key, STATUS_LABELS[key]) for key in ("none", *STATUSES)])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # "def" is a Python keyword, so DEF cannot be a class attribute: it is put in place here.
+        fields = list(self.fields.items())
+        fields.insert(3, ("def", _stat_field(_("DEF (defence)"), "def")))
+        self.fields = dict(fields)
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            return validate_card(data)
+        except InvalidCard as error:
+            raise forms.ValidationError(str(error)) from error
+
+
+def card_stats(card: dict) -> dict:
+    """What the catalog stores beside the name."""
+    return {key: value for key, value in card.items() if key != "name"}
+
+
+class ConfigForm(forms.Form):
+    size = forms.TypedChoiceField(
+        label=_("Match length (cards a side; 3 active, the rest in reserve)"),
+        choices=[(size, f"{size}v{size}") for size in SIZES], coerce=int, initial=DEFAULT_CONFIG["size"],
+        widget=forms.RadioSelect,
+    )
+    who_rolls = forms.ChoiceField(
+        label=_("Who rolls the percentile dice (each roll can still be changed)"),
+        choices=[("app", _("The app rolls")), ("player", _("We roll real dice and tap them in"))],
+        initial="app", widget=forms.RadioSelect,
+    )
+    type_names = forms.CharField(
+        label=_("Type names in wheel order, comma separated (each beats the next two)"),
+        initial=", ".join(DEFAULT_TYPE_NAMES), max_length=300,
+    )
+    overcook_turns = forms.IntegerField(label=_("Overcook lasts (turns)"), min_value=TURNS_RANGE[0],
+                                        max_value=TURNS_RANGE[1], initial=DEFAULT_CONFIG["overcook_turns"])
+    undershock_turns = forms.IntegerField(label=_("Undershock lasts (turns)"), min_value=TURNS_RANGE[0],
+                                          max_value=TURNS_RANGE[1], initial=DEFAULT_CONFIG["undershock_turns"])
+    risen_revivable = forms.BooleanField(label=_("A Risen card may be revived again"), required=False)
+
+    def clean_type_names(self):
+        return [name.strip() for name in self.cleaned_data["type_names"].split(",")]
+
+
+def slot_label(position: int) -> str:
+    if position < 3:
+        return _("Active %(number)s") % {"number": position + 1}
+    return _("Reserve %(number)s") % {"number": position - 2}
+
+
+class LineupForm(forms.Form):
+    """A player's faction in order: the first 3 start active, the rest wait in reserve."""
+
+    def __init__(self, *args, size: int, catalog: dict[str, Card], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog
+        for position in range(size):
+            self.fields[f"card_{position + 1}"] = forms.CharField(
+                label=slot_label(position), max_length=NAME_MAX,
+                widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
+            )
+
+    def clean(self):
+        data = super().clean()
+        cards, seen = [], set()
+        for field in self.fields:
+            if field not in data:
+                continue
+            card = self.catalog.get(data[field].strip().casefold())
+            if card is None:
+                self.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": data[field]})
+            elif card.pk in seen:
+                self.add_error(field, _("%(name)s is already in this lineup.") % {"name": card.name})
+            else:
+                seen.add(card.pk)
+                cards.append(card.as_rules_card())
+        data["cards"] = cards
+        return data

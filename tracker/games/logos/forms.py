@@ -1,0 +1,175 @@
+"""LOGOS forms: a datacard for the catalog, the duel's options, and a player's secret commit."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from rules import InvalidCard
+from rules.logos import validate_card
+from rules.logos.cards import CLASSES, COLOURS, EFFECTS, NAME_MAX, PANEL_COLOURS, PANELS, SPEED_MAX, STAT_MAX
+from rules.logos.duel import HP_MAX, SLOTS_MAX
+
+from ...models import Card
+from ...services import explain
+
+CLASS_LABELS = {
+    "MATTER": _("MATTER (red)"),
+    "ENERGY": _("ENERGY (green)"),
+    "INFORMATION": _("INFORMATION (blue)"),
+    "Neutral": _("Neutral (white)"),
+    "Life": _("Life (purple)"),
+}
+COLOUR_LABELS = {
+    "red": _("red"), "green": _("green"), "blue": _("blue"), "white": _("white"), "purple": _("purple"),
+    "grey": _("grey"),
+}
+EFFECT_LABELS = {
+    "add-card-slot": _("Add Card Slot"),
+    "remove-card-slot": _("Remove Card Slot"),
+    "regeneration": _("Regeneration"),
+    "shuffle-hand": _("Shuffle Hand"),
+    "destroy-combo": _("Destroy Combo"),
+    "destroy-backup": _("Destroy Backup"),
+    "neutralize": _("Neutralize"),
+    "maximize": _("Maximize"),
+    "minimize": _("Minimize"),
+    "swap-values": _("Swap Values"),
+    "double-combo": _("Double Combo"),
+    "mimmick": _("Mimmick"),
+    "berserk": _("Berserk"),
+    "color-change": _("Color Change"),
+}
+SIDE_NAMES = {"left": _("Left"), "right": _("Right")}
+SIDES = {"left": _("Left effect (targets the opponent)"), "right": _("Right effect (targets the card's owner)")}
+
+
+def _colour_field(label, choices, blank=False):
+    """A colour picker; `blank` adds an empty first choice for an optional field."""
+    options = [(c, COLOUR_LABELS[c]) for c in choices]
+    return forms.ChoiceField(label=label, choices=[("", "—")] + options if blank else options, required=not blank)
+
+
+class CardForm(forms.Form):
+    """A LOGOS datacard for the catalog, laid out like the printed card; the engine has the last word."""
+
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
+    attack = forms.IntegerField(label=_("ATTACK"), min_value=0, max_value=STAT_MAX)
+    defense = forms.IntegerField(label=_("DEFENSE"), min_value=0, max_value=STAT_MAX)
+    speed = forms.IntegerField(label=_("SPEED"), min_value=0, max_value=SPEED_MAX)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for panel in range(1, PANELS + 1):
+            self.fields[f"combo_{panel}"] = _colour_field(
+                _("Combo panel %(panel)s (grey = any)") % {"panel": panel}, PANEL_COLOURS
+            )
+            self.fields[f"combo_{panel}"].initial = "grey"
+        for side, label in SIDES.items():
+            self.fields[f"{side}_effect"] = forms.ChoiceField(
+                label=label, required=False,
+                choices=[("", _("none"))] + [(name, EFFECT_LABELS[name]) for name in EFFECTS],
+            )
+            for end, label in (("from", _("%(side)s Color Change: from")), ("to", _("%(side)s Color Change: to"))):
+                self.fields[f"{side}_{end}"] = _colour_field(label % {"side": SIDE_NAMES[side]}, COLOURS, blank=True)
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        card = {
+            "name": data["name"],
+            "class": data["class"],
+            "attack": data["attack"],
+            "defense": data["defense"],
+            "speed": data["speed"],
+            "combo": [data[f"combo_{panel}"] for panel in range(1, PANELS + 1)],
+        }
+        for side in SIDES:
+            name = data[f"{side}_effect"]
+            effect = {"name": name, "from": data[f"{side}_from"], "to": data[f"{side}_to"]} if name else None
+            card[f"{side}_effect"] = effect
+        try:
+            return validate_card(card)
+        except InvalidCard as error:
+            raise forms.ValidationError(explain(error)) from error
+
+
+# "class" is the card's own key (the catalog table and CSV columns follow the form's field names),
+# but a Python keyword, so it cannot be written in the class body.
+CardForm.base_fields = {
+    "name": CardForm.base_fields["name"],
+    "class": forms.ChoiceField(label=_("Class"), choices=list(CLASS_LABELS.items())),
+    **{key: field for key, field in CardForm.base_fields.items() if key != "name"},
+}
+
+
+class ConfigForm(forms.Form):
+    starting_hp = forms.IntegerField(label=_("Starting HP"), min_value=1, max_value=HP_MAX, initial=100_000)
+    card_slots = forms.IntegerField(label=_("Card slots at the start"), min_value=1, max_value=SLOTS_MAX, initial=3)
+    heal_above_start = forms.BooleanField(
+        label=_("Regeneration may heal above the starting HP"), required=False, initial=False)
+    deadlock_combo = forms.BooleanField(
+        label=_("A Deadlock adds each card's colour to the combo counters"), required=False, initial=False)
+    resignation = forms.ChoiceField(
+        label=_("When a player resigns"),
+        choices=[
+            ("opponent-wins", _("The opponent wins (a draw for the player who resigns)")),
+            ("draw", _("The duel is a draw for both")),
+        ],
+        initial="opponent-wins",
+        widget=forms.RadioSelect,
+    )
+
+
+class CommitForm(forms.Form):
+    """One player's secret commit: a card from the catalog, and an optional card for the backup slot.
+
+    The "I have no playable card" button sends `defenceless` instead.
+    """
+
+    card = forms.CharField(
+        label=_("Card to play"), max_length=NAME_MAX, required=False,
+        widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
+    )
+    backup = forms.CharField(
+        label=_("Card to send to the backup slot (optional: SPEED over 99, no combo requirement)"),
+        max_length=NAME_MAX, required=False,
+        widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
+    )
+    defenceless = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, catalog: dict[str, Card], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog
+
+    def _card(self, field: str) -> dict | None:
+        name = self.cleaned_data.get(field, "").strip()
+        if not name:
+            return None
+        card = self.catalog.get(name.casefold())
+        if card is None:
+            self.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": name})
+            return None
+        return card.as_rules_card()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("defenceless"):
+            data["card"], data["backup"] = None, None
+            return data
+        if not data.get("card", "").strip():
+            self.add_error("card", _("Name the card you play, or tap “I have no playable card”."))
+        data["card"], data["backup"] = self._card("card"), self._card("backup")
+        return data
+
+
+def card_initial(card: dict) -> dict:
+    """A catalog card as CardForm data (the inverse of CardForm.clean), for CSV rows and editing."""
+    row = {key: card[key] for key in ("name", "class", "attack", "defense", "speed")}
+    for panel, colour in enumerate(card["combo"], start=1):
+        row[f"combo_{panel}"] = colour
+    for side in SIDES:
+        effect = card.get(f"{side}_effect") or {}
+        row[f"{side}_effect"] = effect.get("name", "")
+        row[f"{side}_from"] = effect.get("from") or ""
+        row[f"{side}_to"] = effect.get("to") or ""
+    return row
