@@ -229,7 +229,8 @@ def test_outsider_gets_404_not_403_on_every_page_of_a_private_match(cast, battle
     play_out(locked)  # finished: the JSON export would be allowed to anyone who may see the match
     response = cast["outsider"].get(VIEWS_GET[view](battle))
     assert response.status_code == 404
-    assert "Ana" not in text(response) and "Ben" not in text(response)
+    page = re.sub(r'(csrftoken|csrfmiddlewaretoken)[^>]*>', "", text(response))  # random tokens may spell "Ana"
+    assert "Ana" not in page and "Ben" not in page
 
 
 @pytest.mark.parametrize("seat", [0, 1])
