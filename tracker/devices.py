@@ -37,3 +37,4 @@ def claim_device_matches(sender, request, user, **kwargs):
         Match.objects.filter(owner_device=device, owner__isnull=True).update(owner=user)
         Access.objects.filter(device=device, user__isnull=True).update(user=user)
 
+

@@ -48,6 +48,8 @@ class Player(models.Model):
 
 def _named(queryset, name: str):
     """The row of `queryset` whose name equals `name` ignoring case, Unicode-aware."""
+    if "\x00" in name:  # no stored name holds one, and PostgreSQL refuses to compare with it
+        return None
     key = name.strip().casefold()
     if name.isascii():
         queryset = queryset.filter(name__iexact=name.strip())

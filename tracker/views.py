@@ -305,7 +305,7 @@ def card_games(request: HttpRequest) -> HttpResponse:
 def card_list(request: HttpRequest, slug: str) -> HttpResponse:
     """A game's catalog, filtered as you type (htmx asks for just the results)."""
     game = _game_or_404(slug)
-    query = request.GET.get("q", "").strip()[:60]
+    query = request.GET.get("q", "").replace("\x00", "").strip()[:60]  # PostgreSQL text cannot hold NUL
     cards = Card.objects.filter(game=slug)
     if query:
         cards = cards.filter(name__icontains=query)

@@ -80,3 +80,12 @@ def arrow_target(cells: dict, cell: str, direction: str, reach: int) -> str | No
 def neighbours(cell: str) -> list[str]:
     """The cells orthogonally adjacent to `cell` (the Magnetism page: D3 -> D2, E3, D4, C3)."""
     return [n for n in (step(cell, d) for d in ORTHOGONAL) if n is not None]
+
+
+def arrow_order(arrows: dict) -> list[str]:
+    """A card's arrow directions clockwise from north.
+
+    Never the dict's own order: PostgreSQL's jsonb does not keep key order, so a state read
+    back from the database must behave exactly like the one the engine built.
+    """
+    return [direction for direction in DIRECTIONS if direction in arrows]

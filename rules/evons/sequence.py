@@ -34,7 +34,7 @@ Decisions where the pages are silent:
   sequence simply ends.
 """
 
-from .board import OPPOSITE, arrow_target, in_main_zone
+from .board import OPPOSITE, arrow_order, arrow_target, in_main_zone
 from .pieces import board_full, current_def, destroy, find, is_monster, label, scores
 
 PHASE_NAMES = ("ability1", "conflicts", "ability2")
@@ -84,7 +84,7 @@ def active_cell(state: dict) -> str | None:
 def abilities_left(piece: dict, entry: dict) -> list[str]:
     """The active card's ability arrows not used in this sequence."""
     arrows = piece["card"]["arrows"]
-    return [d for d, ability in arrows.items() if ability != "Normal" and d not in entry["used"]]
+    return [d for d in arrow_order(arrows) if arrows[d] != "Normal" and d not in entry["used"]]
 
 
 def defends(state: dict, cell: str, direction: str) -> str | None:
@@ -109,7 +109,7 @@ def pending_conflicts(state: dict) -> list[str]:
     if cell is None or not in_main_zone(cell):
         return []
     pending = []
-    for direction in state["cells"][cell]["card"]["arrows"]:
+    for direction in arrow_order(state["cells"][cell]["card"]["arrows"]):
         target = defends(state, cell, direction)
         if target and state["cells"][target]["id"] not in entry["fought"]:
             pending.append(target)
@@ -161,7 +161,7 @@ def flip_step(state: dict, events: list[dict]) -> None:
     piece = state["cells"][cell]
     reach = state["config"]["reach"]
     flipped = []
-    for direction in piece["card"]["arrows"]:
+    for direction in arrow_order(piece["card"]["arrows"]):
         target = arrow_target(state["cells"], cell, direction, reach)
         if target is None or not in_main_zone(target) or defends(state, cell, direction):
             continue

@@ -19,6 +19,7 @@ from rules.evons.board import (
     MAIN_ZONE,
     ROWS,
     arrow_line,
+    arrow_order,
     in_main_zone,
 )
 from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
@@ -243,7 +244,7 @@ def _entered_card(post) -> dict:
     if not kind and any((post.get(f"new_{stat}") or "").strip() for stat in ("cost", "atk", "def")):
         kind = "monster"  # stats typed in without picking the type: a monster is meant
     if not kind:
-        card = Card.objects.filter(game=SLUG, name__iexact=name).first()
+        card = None if "\x00" in name else Card.objects.filter(game=SLUG, name__iexact=name).first()
         if card is None:
             raise ValidationError(
                 _("No card called “%(name)s” in the catalog: open “Not in the catalog?” and enter its stats.")
@@ -375,7 +376,7 @@ def _arrows(card: dict | None) -> list[dict]:
             "text": gettext("%(direction)s %(ability)s")
             % {"direction": DIRECTION_NAMES[d], "ability": ABILITY_NAMES[a]},
         }
-        for d, a in card["arrows"].items()
+        for d, a in ((d, card["arrows"][d]) for d in arrow_order(card["arrows"]))
     ]
 
 

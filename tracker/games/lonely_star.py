@@ -221,7 +221,7 @@ def _entered_card(match: Match, post) -> dict:
     typed = {stat: (post.get(stat) or "").strip() for stat in STATS}
     name = _text(post, "name", gettext("The unit's name"), NAME_MAX)
     if not any(typed.values()):
-        card = Card.objects.filter(game=SLUG, name__iexact=name).first()
+        card = None if "\x00" in name else Card.objects.filter(game=SLUG, name__iexact=name).first()
         if card is None:
             raise ValidationError(
                 _("No unit called “%(name)s” in the catalog: type its HP, AT, LK, RS and reach.")
