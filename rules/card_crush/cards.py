@@ -6,6 +6,7 @@ mistake. Level starts at 1 (rulebook); we cap it at 99 for the same reason.
 """
 
 from ..errors import InvalidCard, gettext_noop
+from ..fields import whole_number
 from .affinity import AFFINITIES
 
 RARITIES = ("Common", "Rare", "Epic", "Legendary")
@@ -15,24 +16,7 @@ NAME_MAX = 60
 
 
 def _whole_number(card: dict, stat: str, low: int, high: int) -> int:
-    value = card.get(stat)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidCard(
-            "card-stat-type",
-            gettext_noop("%(stat)s must be a whole number, not %(value)r."),
-            stat=stat.capitalize(),
-            value=value,
-        )
-    if not low <= value <= high:
-        raise InvalidCard(
-            "card-stat-range",
-            gettext_noop("%(stat)s must be between %(low)s and %(high)s; %(value)s is out of range."),
-            stat=stat.capitalize(),
-            low=low,
-            high=high,
-            value=value,
-        )
-    return value
+    return whole_number(card.get(stat), stat.capitalize(), low, high)
 
 
 def _one_of(card: dict, stat: str, allowed: tuple[str, ...], default: str | None = None) -> str:

@@ -13,6 +13,7 @@ never says what a "tier" is. Decisions:
 """
 
 from ..errors import InvalidCard, gettext_noop
+from ..fields import whole_number
 from .typechart import DEFAULT_TYPE_NAMES, WHEEL_SIZE
 
 STATS = ("spd", "hp", "def", "atk", "spc")
@@ -23,24 +24,7 @@ NAME_MAX = 60
 
 
 def _whole_number(card: dict, field: str, low: int, high: int) -> int:
-    value = card.get(field)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidCard(
-            "card-stat-type",
-            gettext_noop("%(stat)s must be a whole number, not %(value)r."),
-            stat=field.upper(),
-            value=value,
-        )
-    if not low <= value <= high:
-        raise InvalidCard(
-            "card-stat-range",
-            gettext_noop("%(stat)s must be between %(low)s and %(high)s; %(value)s is out of range."),
-            stat=field.upper(),
-            low=low,
-            high=high,
-            value=value,
-        )
-    return value
+    return whole_number(card.get(field), field.upper(), low, high)
 
 
 def type_number(value: object, field: str = "type") -> int:

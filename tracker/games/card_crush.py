@@ -5,13 +5,14 @@ from collections import Counter
 from django import forms
 from django.utils.translation import gettext, gettext_lazy as _
 
-from rules import IllegalAction, InvalidCard
+from rules import IllegalAction
 from rules.errors import gettext_noop
 from rules.card_crush import AFFINITIES, RARITIES
 from rules.card_crush.battle import DECK_SIZE, phase
 from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
 
 from ..models import Card, Match
+from .common import EngineCardForm, card_stats  # noqa: F401  (card_stats is part of the adapter)
 
 SLUG = "card-crush"
 BOARD_TEMPLATE = "games/card-crush/board.html"
@@ -44,7 +45,7 @@ DEMO_CARDS = [
 ]
 
 
-class CardForm(forms.Form):
+class CardForm(EngineCardForm):
     """A Card Crush card for the catalog: the engine has the last word on its stats."""
 
     name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
@@ -54,19 +55,7 @@ class CardForm(forms.Form):
     rarity = forms.ChoiceField(label=_("Rarity"), choices=[(r, _(r)) for r in RARITIES], initial="Common")
     level = forms.IntegerField(label=_("Level"), min_value=1, max_value=LEVEL_MAX, initial=1)
 
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        try:
-            return validate_card(data)
-        except InvalidCard as error:
-            raise forms.ValidationError(str(error)) from error
-
-
-def card_stats(card: dict) -> dict:
-    """What the catalog stores beside the name."""
-    return {key: value for key, value in card.items() if key != "name"}
+    validate_card = staticmethod(validate_card)
 
 
 class ConfigForm(forms.Form):

@@ -27,6 +27,7 @@ from rules.evons.pieces import find, scores
 from rules.evons.sequence import abilities_left, pending_conflicts
 from rules.evons.turns import HAND_LIMIT, to_reveal
 
+from .common import card_stats  # noqa: F401  (part of the adapter)
 from ..models import Card, Match
 
 SLUG = "evons"
@@ -134,10 +135,6 @@ class CardForm(forms.Form):
         except InvalidCard as error:
             raise forms.ValidationError(_(error.template) % error.params) from error
 
-
-def card_stats(card: dict) -> dict:
-    """What the catalog stores beside the name."""
-    return {key: value for key, value in card.items() if key != "name"}
 
 
 def card_initial(card: dict) -> dict:

@@ -23,6 +23,7 @@ from rules.lonely_star.units import NAME_MAX, STAT_MAX, status_penalty, total
 from rules.lonely_star.zones import ZONES
 
 from ..models import Card, Match
+from .common import EngineCardForm
 
 SLUG = "lonely-star"
 BOARD_TEMPLATE = "games/lonely-star/board.html"
@@ -67,7 +68,7 @@ ADJUSTMENTS = ("counters", "stat", "cards", "leave")
 # ------------------------------------------------------------------ catalog and options
 
 
-class CardForm(forms.Form):
+class CardForm(EngineCardForm):
     """A Lonely Star unit card: its name, its gems and its reach."""
 
     name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
@@ -77,14 +78,7 @@ class CardForm(forms.Form):
     rs = forms.IntegerField(label=_("Resist (RS)"), min_value=0, max_value=STAT_MAX)
     reach = forms.IntegerField(label=_("Reach"), min_value=0, max_value=STAT_MAX)
 
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        try:
-            return validate_card(data)
-        except RuleError as error:
-            raise forms.ValidationError(str(error)) from error
+    validate_card = staticmethod(validate_card)
 
 
 def card_stats(card: dict) -> dict:

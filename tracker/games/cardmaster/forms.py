@@ -3,13 +3,13 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from rules import InvalidCard
 from rules.cardmaster import DEFAULT_TYPE_NAMES, STATUSES, validate_card
 from rules.cardmaster.cards import NAME_MAX, STAT_RANGES, TIER_RANGE
 from rules.cardmaster.options import DEFAULT_CONFIG, SIZES, TURNS_RANGE
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Card
+from ..common import EngineCardForm, card_stats  # noqa: F401  (card_stats is part of the adapter)
 
 STATUS_LABELS = {
     "none": _("None"),
@@ -28,8 +28,10 @@ def _stat_field(label, stat):
     return forms.IntegerField(label=label, min_value=low, max_value=high)
 
 
-class CardForm(forms.Form):
+class CardForm(EngineCardForm):
     """A Cardmaster card for the catalog: the engine has the last word on its stats."""
+
+    validate_card = staticmethod(validate_card)
 
     name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
     spd = _stat_field(_("SPD (speed)"), "spd")
@@ -48,20 +50,6 @@ class CardForm(forms.Form):
         fields = list(self.fields.items())
         fields.insert(3, ("def", _stat_field(_("DEF (defence)"), "def")))
         self.fields = dict(fields)
-
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        try:
-            return validate_card(data)
-        except InvalidCard as error:
-            raise forms.ValidationError(str(error)) from error
-
-
-def card_stats(card: dict) -> dict:
-    """What the catalog stores beside the name."""
-    return {key: value for key, value in card.items() if key != "name"}
 
 
 class ConfigForm(forms.Form):

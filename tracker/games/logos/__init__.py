@@ -13,6 +13,7 @@ from rules.logos.effects import BERSERK_BELOW, current_direction
 
 from ...models import Card, Match
 from . import working
+from ..common import card_stats  # noqa: F401  (part of the adapter)
 from .forms import COLOUR_LABELS, EFFECT_LABELS, CardForm, CommitForm, ConfigForm, card_initial
 
 SLUG = "logos"
@@ -60,10 +61,6 @@ DEMO_CARDS = [
     _demo("World Tree", "Life", 50_000, 50_000, 20, "green green green", right="regeneration"),
 ]
 
-
-def card_stats(card: dict) -> dict:
-    """What the catalog stores beside the name."""
-    return {key: value for key, value in card.items() if key != "name"}
 
 
 # ---------------------------------------------------------------- secret entry
