@@ -2,7 +2,11 @@
 (function () {
   function press(key) {
     var link = document.querySelector('[data-replay] a[data-key="' + key + '"]');
-    if (link) link.click();
+    if (!link) return;
+    // A key pressed just after a swap can beat htmx to the new links; without this the click
+    // would be a full page load instead of an in-place step.
+    if (window.htmx) window.htmx.process(link);
+    link.click();
   }
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
