@@ -47,6 +47,8 @@ def _owns(request: HttpRequest, match: Match) -> bool:
         return True
     if match.owner_id and request.user.is_authenticated and match.owner_id == request.user.pk:
         return True
+    # Signed in or not, the phone that made a match owns it; a match not kept at sign-in
+    # (no owner account) thus stays with that phone alone, out of reach of the account's other phones.
     return bool(match.owner_device) and match.owner_device == getattr(request, "device", None)
 
 
@@ -99,3 +101,12 @@ def visible_matches(request: HttpRequest):
         mine |= Q(owner=request.user)
     joined = _grants(request).values("match")
     return Match.objects.filter(mine | Q(pk__in=joined))
+
+
+def organises(request: HttpRequest, tournament) -> bool:
+    """Whether this device or account runs the tournament: the same test as owning a match.
+
+    Tournaments are public (anyone may read standings and watch their battles); only the
+    organiser adds and drops entrants, pairs rounds and declares the final standings.
+    """
+    return _owns(request, tournament)

@@ -1,7 +1,8 @@
 """Accounts: sign up, sign in (rate-limited), sign out, change password.
 
-Playing needs no account. Signing in keeps a player's matches across devices: the
-matches this device made before are handed to the account (devices.claim_device_matches).
+Playing needs no account. When the phone has matches from before, the sign-in and sign-up
+forms ask whether to keep them in the account (a checkbox, ticked by default); kept, they
+open on every phone signed in to it, otherwise they stay with this phone alone.
 """
 
 from django import forms
@@ -16,10 +17,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import services
+from . import devices, services
 
 FAILURES_ALLOWED = 5
 LOCKOUT_SECONDS = 15 * 60
@@ -27,7 +28,7 @@ LOCKOUT_SECONDS = 15 * 60
 
 def _failure_keys(request: HttpRequest) -> list[str]:
     username = request.POST.get("username", "")[:150].casefold()
-    return [f"login-fail:ip:{request.META.get('REMOTE_ADDR', '')}", f"login-fail:user:{username}"]
+    return [f"login-fail:ip:{devices.client_address(request)}", f"login-fail:user:{username}"]
 
 
 def _locked_out(request: HttpRequest) -> bool:
@@ -40,6 +41,32 @@ def _count_failure(request: HttpRequest) -> None:
         cache.incr(key)
 
 
+def _offer_keeping(form: forms.Form, request: HttpRequest) -> forms.Form:
+    """Add the "keep this phone's matches" checkbox, only when the phone has some to keep."""
+    count = devices.matches_on_device(request.device)
+    if count:
+        form.fields["keep_matches"] = forms.BooleanField(
+            required=False, initial=True,
+            label=ngettext("Keep the %(count)s match played on this phone",
+                           "Keep the %(count)s matches played on this phone", count) % {"count": count},
+            help_text=_("Ticked: kept in your account, open on every phone you sign in on. "
+                        "Unticked: left with this phone only."),
+            widget=forms.CheckboxInput(attrs={"aria-describedby": "id_keep_matches_help"}),
+        )
+    return form
+
+
+def _settle_matches(request: HttpRequest, form: forms.Form, user) -> str:
+    """Keep the phone's matches in the account if the player ticked the box; what to tell them."""
+    if "keep_matches" not in form.fields:
+        return ""
+    if form.cleaned_data["keep_matches"]:
+        kept = devices.keep_device_matches(request.device, user)
+        return ngettext("%(count)s match from this phone is now in your account.",
+                        "%(count)s matches from this phone are now in your account.", kept) % {"count": kept}
+    return _("The matches played here before stay with this phone only.")
+
+
 def _next(request: HttpRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or "/"
     return target if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()) else "/"
@@ -47,17 +74,19 @@ def _next(request: HttpRequest) -> str:
 
 @require_http_methods(["GET", "POST"])
 def sign_in(request: HttpRequest) -> HttpResponse:
-    form = AuthenticationForm(request, data=request.POST or None)
+    form = _offer_keeping(AuthenticationForm(request, data=request.POST or None), request)
     status = 200
     if request.method == "POST":
         if _locked_out(request):
-            form = AuthenticationForm(request)
+            form = _offer_keeping(AuthenticationForm(request), request)
             messages.error(request, _("Too many failed attempts. Wait 15 minutes and try again."))
             return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
         if form.is_valid():
             login(request, form.get_user())
             for key in _failure_keys(request)[1:]:
                 cache.delete(key)
+            if news := _settle_matches(request, form, form.get_user()):
+                messages.info(request, news)
             return redirect(_next(request))
         _count_failure(request)
         status = 422
@@ -89,7 +118,7 @@ class SignUpForm(UserCreationForm):
 
 @require_http_methods(["GET", "POST"])
 def sign_up(request: HttpRequest) -> HttpResponse:
-    form = SignUpForm(request.POST or None)
+    form = _offer_keeping(SignUpForm(request.POST or None), request)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             user = form.save()
@@ -99,8 +128,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             player.user = user
             player.save(update_fields=["user"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s. Matches made on this phone are now kept in your account.")
-                         % {"name": player.name})
+        messages.success(request, " ".join(filter(None, [_("Welcome, %(name)s.") % {"name": player.name},
+                                                        _settle_matches(request, form, user)])))
         return redirect("home")
     return render(request, "accounts/sign_up.html", {"form": form}, status=422 if form.errors else 200)
 

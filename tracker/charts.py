@@ -14,6 +14,14 @@ WIDTH, HEIGHT, PAD = 320, 180, 28
 STYLES = [("#1f77b4", ""), ("#d62728", "6 4"), ("#2ca02c", "2 3"), ("#9467bd", "8 3 2 3")]
 
 
+def axis_label(value: float) -> str:
+    """A y-axis end label short enough for the left margin: 950, 1.5k, 100k, 2M."""
+    for size, suffix in ((1_000_000, "M"), (1_000, "k")):
+        if abs(value) >= size:
+            return f"{value / size:.3g}{suffix}"
+    return f"{value:g}"
+
+
 def line_chart(title: str, series: dict[str, list[float]], y_min: float, y_max: float, x_label: str) -> SafeString:
     """An inline SVG with one polyline per series; x is the index (turn, match number)."""
     longest = max((len(values) for values in series.values()), default=0)
@@ -28,8 +36,8 @@ def line_chart(title: str, series: dict[str, list[float]], y_min: float, y_max: 
     parts = [
         f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" stroke="currentColor" stroke-opacity="0.4"/>',
         f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="currentColor" stroke-opacity="0.4"/>',
-        f'<text x="{PAD - 4}" y="{HEIGHT - PAD}" text-anchor="end" font-size="10" fill="currentColor">{y_min:g}</text>',
-        f'<text x="{PAD - 4}" y="{PAD + 4}" text-anchor="end" font-size="10" fill="currentColor">{y_max:g}</text>',
+        f'<text x="{PAD - 4}" y="{HEIGHT - PAD}" text-anchor="end" font-size="10" fill="currentColor">{axis_label(y_min)}</text>',
+        f'<text x="{PAD - 4}" y="{PAD + 4}" text-anchor="end" font-size="10" fill="currentColor">{axis_label(y_max)}</text>',
         f'<text x="{WIDTH / 2}" y="{HEIGHT - 6}" text-anchor="middle" font-size="10" fill="currentColor">{escape(x_label)}</text>',
     ]
     labels_at: list[tuple[float, float]] = []

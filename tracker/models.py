@@ -226,6 +226,11 @@ class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=80)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True, help_text="Set when the organiser declares final standings.")
+    # The organiser, as for a match's owner: the account or device that created it. With
+    # neither (made by a script) the tournament belongs to the table and anyone may run it.
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="tournaments")
+    owner_device = models.CharField(max_length=40, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created", "-id"]

@@ -32,6 +32,19 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise ImproperlyConfigured(f"{name} must be a whole number of 0 or more, not {value!r}")
+    return number
+
+
 DEBUG = env_bool("DEBUG", False)
 # The fallback key is for a local run only; `check --deploy` flags it in production.
 SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-local-only-tablekeeper"
@@ -48,12 +61,16 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
 if env_bool("BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many proxies in front of the app append to X-Forwarded-For; the sign-in limits then take
+# the client's address from that header (tracker.devices.client_address). 0: the header is ignored.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.humanize",  # intcomma: LOGOS damage runs to six digits
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",

@@ -20,6 +20,8 @@ Actions:
     {"type": "revive", "card": id, "target": fallen id}
     {"type": "shift", "card": active id, "reserve": reserve id}
     {"type": "deposit", "card": id}                               one raided gem, no move used
+    {"type": "adjust", "override": true, "card": id, "hp" | "gems": n}   manual corrections
+    {"type": "adjust", "override": true, "seat": s, "raided": n}         (overrides.py)
 
 Lineups are entered in hot-seat and hidden until both are locked, so neither player
 picks an answer to the other's faction. A lineup holds different card names.
@@ -29,7 +31,7 @@ import json
 
 from ..engine import Outcome
 from ..errors import IllegalAction, gettext_noop
-from . import moves
+from . import moves, overrides
 from .cards import validate_card
 from .field import active_cards
 from .fighters import BOOSTABLE, alive, new_fighter
@@ -80,12 +82,14 @@ def apply(state: dict, action: dict, dice) -> tuple[dict, list[dict]]:
     if kind == "lock_lineup":
         state = _copy(state)
         return state, _lock_lineup(state, action, dice)
-    if kind not in (*moves.CARD_MOVES, "deposit"):
+    if kind not in (*moves.CARD_MOVES, "deposit", "adjust"):
         raise IllegalAction("action-unknown", gettext_noop("Cardmaster has no move %(kind)r."), kind=kind)
     if phase(state) == "lineup":
         raise IllegalAction("lineups-first", gettext_noop("Both players lock in their lineups before the first move."))
     state = _copy(state)
-    if kind in moves.ATTACKS:
+    if kind == "adjust":
+        events = overrides.adjust(state, action)
+    elif kind in moves.ATTACKS:
         events = moves.attack(state, action, kind, dice)
     else:
         events = getattr(moves, kind)(state, action)

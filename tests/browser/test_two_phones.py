@@ -8,6 +8,11 @@ Three browser contexts are three phones (separate cookies, so separate devices):
 
 Every change must appear on the other phones by itself (live updates), and Ben's deck
 must never be in the HTML of Ana's or Cleo's page before the reveal.
+
+A LOGOS round the same way, with four phones: a host phone on the table sets up the duel
+and makes the links, Ana's and Ben's own phones each take a seat and commit in secret
+with no passing, and Cleo's phone watches. Nobody but Ana's phone may see her card before
+both have committed, neither in a page nor in a live update.
 """
 
 import re
@@ -283,3 +288,172 @@ def test_a_revoked_watchers_page_stops_showing_the_match(make_context, catalog, 
         expect(cleo.page.get_by_text(f"{P1} vs {P2}")).to_have_count(0, timeout=BY_ITSELF)
     finally:
         cleo.shot(screenshot_dir, "revoked-watcher")
+
+
+# ---------------------------------------------------------------- a LOGOS round, a phone per player
+
+ANA_CARD, ANA_BACKUP = "Granite Fist", "Seraph"  # MATTER 35,000 / 10,000; Life with SPEED 150 to the backup slot
+BEN_CARD = "Solar Flare"  # ENERGY 30,000 / 15,000, Maximize on itself: 30,000 / 30,000
+LOGOS_ROUND_1 = "Ana attacks: ATTACK 35,000 − DEFENSE 30,000 = 5,000 damage; Ben 100,000 → 95,000 HP."
+
+
+def start_duel_from_home(page: Page) -> int:
+    page.goto("/")
+    page.get_by_role("link", name="New LOGOS match").click()
+    page.get_by_label("Player 1", exact=True).fill(P1)
+    page.get_by_label("Player 2", exact=True).fill(P2)
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    return int(re.search(r"/matches/(\d+)/$", page.url).group(1))
+
+
+def take_seat(phone: Phone, link: str, name: str, match_id: int) -> None:
+    phone.page.goto(link)
+    phone.page.get_by_role("button", name=f"Play as {name} on this phone").click()
+    expect(phone.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    expect(phone.page.get_by_text(f"You play as {name} on this phone.").first).to_be_visible()
+
+
+def record_match_responses(phone: Phone, match_id: int) -> list:
+    """Every answer the phone gets about the match from now on: polls and the parts live updates swap in."""
+    answers: list = []
+    phone.page.on("response", lambda response: answers.append(response)
+                  if f"/matches/{match_id}/" in response.url else None)
+    return answers
+
+
+def commit_on_own_phone(page: Page, name: str, card: str, backup: str = "") -> None:
+    """From the match page straight to the player's own entry: no pass screen on a seated phone."""
+    page.get_by_role("link", name="Commit your card").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}: commit your card for round 1")
+    page.get_by_label("Card to play").fill(card)
+    if backup:
+        page.get_by_label(re.compile("Card to send to the backup slot")).fill(backup)
+    page.get_by_role("button", name="Commit this card").click()
+    expect(page.get_by_text(f"{name} is locked in. The entry is hidden.")).to_be_visible()
+
+
+def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
+        make_context, catalog, screenshot_dir):
+    host, ana, ben, cleo = (Phone(make_context(), name) for name in ("host", "ana", "ben", "cleo"))
+
+    # The host phone starts the duel and makes a join link per player and a watch link.
+    match_id = start_duel_from_home(host.page)
+    ana_link = make_link(host.page, f"+ Join link for {P1}", f"Join as {P1}")
+    ben_link = make_link(host.page, f"+ Join link for {P2}", f"Join as {P2}")
+    watch_link = make_link(host.page, "+ Watch link", "Watch")
+    take_seat(ana, ana_link, P1, match_id)
+    take_seat(ben, ben_link, P2, match_id)
+    cleo.page.goto(watch_link)
+    cleo.page.get_by_role("button", name="Watch on this phone").click()
+    expect(cleo.page.get_by_text("You are watching; this page follows the match by itself.")).to_be_visible()
+    assert list(Access.objects.filter(match_id=match_id).order_by("seat").values_list("role", "seat")) == [
+        ("spectator", None), ("player", 0), ("player", 1)]
+
+    # Each seated phone is offered its own entry and told the other player has a phone of their own;
+    # the host is told both do, and nobody is asked to pass a phone.
+    host.page.goto(f"/matches/{match_id}/")
+    for phone, other in ((ana, P2), (ben, P1)):
+        expect(phone.page.get_by_role("link", name="Commit your card")).to_have_count(1, timeout=BY_ITSELF)
+        told = phone.page.get_by_text(f"{other} commits on their own phone.")
+        expect(told).to_be_visible(timeout=BY_ITSELF)
+    expect(host.page.get_by_text(f"{P1} commits on their own phone.")).to_be_visible()
+    expect(host.page.get_by_text(f"{P2} commits on their own phone.")).to_be_visible()
+    for phone in (host, ana, ben, cleo):
+        expect(phone.page.get_by_role("link", name=re.compile("Pass the phone"))).to_have_count(0)
+    expect(cleo.page.get_by_role("link", name="Commit your card")).to_have_count(0)
+    for phone in (host, ben, cleo):
+        phone.mark()
+    heard = {phone.name: record_match_responses(phone, match_id) for phone in (host, ben, cleo)}
+
+    # Ana commits her card and a backup card on her own phone; only her phone shows them.
+    commit_on_own_phone(ana.page, P1, ANA_CARD, ANA_BACKUP)
+    ana.page.get_by_text("Your commit (only this phone sees it)").click()
+    own_commit = ana.page.locator(".logos-commit details li")
+    expect(own_commit).to_have_text([ANA_CARD, f"Backup slot: {ANA_BACKUP}"])
+    expect(ana.page.get_by_text(f"{P2} commits on their own phone.")).to_be_visible()
+    ana.shot(screenshot_dir, "logos-ana-committed")
+
+    # The other phones learn by themselves that she has committed, and nothing of what.
+    for phone in (host, ben, cleo):
+        expect(phone.page.locator(".logos-commit")).to_contain_text(f"{P1} has committed", timeout=BY_ITSELF)
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+        assert_no_card_names(phone.page, [ANA_CARD, ANA_BACKUP], phone.name)
+        bodies = [response.text() for response in heard[phone.name]]
+        assert any(f"{P1} has committed" in body for body in bodies), f"{phone.name} got no live update"
+        for body in bodies:
+            assert ANA_CARD not in body and ANA_BACKUP not in body, f"Ana's commit reached {phone.name} live"
+    expect(ben.page.get_by_role("link", name="Commit your card")).to_be_visible()
+    ben.shot(screenshot_dir, "logos-ben-sees-ana-committed")
+    cleo.shot(screenshot_dir, "logos-spectator-sees-ana-committed")
+    ana.mark()
+
+    # Ben commits on his phone: both cards are on the table, on every phone, by itself.
+    commit_on_own_phone(ben.page, P2, BEN_CARD)
+    ben.mark()
+    for phone in (ana, host, cleo):
+        battle = phone.page.locator("#battle")
+        expect(battle.get_by_role("heading", name="Round 1: battle")).to_be_visible(timeout=BY_ITSELF)
+        expect(phone.page.locator("#card-0 .cc-name")).to_have_text(ANA_CARD)
+        expect(phone.page.locator("#card-1 .cc-name")).to_have_text(BEN_CARD)
+        expect(phone.page.locator("#direction")).to_have_text(f"{P1} attacks, {P2} defends.")
+        revealed = f"Round 1 revealed: {P1} plays {ANA_CARD}"
+        expect(battle.locator(".logos-working li").first).to_contain_text(revealed)
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+    expect(ana.page.get_by_text("Your commit (only this phone sees it)")).to_have_count(0)
+
+    # Each player's phone offers only that player's buttons (and the table's Fight); the watcher's, none.
+    expect(ana.page.get_by_role("button", name=f"{P1} calls the backup card")).to_be_visible()
+    expect(ben.page.get_by_role("button", name=f"{P1} calls the backup card")).to_have_count(0)
+    # (the resign buttons sit in a closed fold: count them hidden too)
+    expect(ben.page.get_by_role("button", name=f"{P1} resigns", include_hidden=True)).to_have_count(0)
+    expect(ben.page.get_by_role("button", name=f"{P2} resigns", include_hidden=True)).to_have_count(1)
+    expect(cleo.page.locator("#match").get_by_role("button", include_hidden=True)).to_have_count(0)
+    expect(cleo.page.locator("#match form")).to_have_count(0)
+    ana.shot(screenshot_dir, "logos-ana-battle")
+    ben.shot(screenshot_dir, "logos-ben-battle")
+    cleo.shot(screenshot_dir, "logos-spectator-battle")
+
+    # Ana fights on her phone; Ben's, the host's and Cleo's pages show the result by themselves.
+    ana.page.get_by_role("button", name="Fight").click()
+    expect(ana.page.locator("#round-1")).to_contain_text(LOGOS_ROUND_1)
+    for phone in (ben, host, cleo):
+        expect(phone.page.locator("#round-1")).to_contain_text(LOGOS_ROUND_1, timeout=BY_ITSELF)
+        expect(phone.page.locator("#seat-1 .logos-hp")).to_contain_text("95,000 HP")
+        expect(phone.page.locator("#seat-0")).to_contain_text(f"Backup: {ANA_BACKUP}")
+        expect(phone.page.get_by_role("heading", name="Round 2: commit your cards")).to_be_visible()
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+    for phone in (ana, ben):
+        expect(phone.page.get_by_role("link", name="Commit your card")).to_be_visible()
+    ben.shot(screenshot_dir, "logos-ben-round-1")
+
+    match = Match.objects.get(pk=match_id)
+    assert match.state["round"] == 2 and match.state["hp"] == [100_000, 95_000]
+    violations = csp_violations(host, ana, ben, cleo)
+    assert not violations, "\n".join(violations)
+    errors = [f"{phone.name}: {line}" for phone in (host, ana, ben, cleo) for line in phone.console]
+    assert not errors, "\n".join(errors)
+
+
+def test_two_logos_phones_committing_at_once_the_second_confirms_and_nothing_leaks(make_context, catalog):
+    """Both entries open at once: Ana's lands first, Ben's is sent back with his card kept, and goes in."""
+    host, ana, ben = (Phone(make_context(), name) for name in ("host", "ana", "ben"))
+    match_id = start_duel_from_home(host.page)
+    take_seat(ana, make_link(host.page, f"+ Join link for {P1}", f"Join as {P1}"), P1, match_id)
+    take_seat(ben, make_link(host.page, f"+ Join link for {P2}", f"Join as {P2}"), P2, match_id)
+    ben.page.get_by_role("link", name="Commit your card").click()
+    ben.page.get_by_label("Card to play").fill(BEN_CARD)
+
+    commit_on_own_phone(ana.page, P1, ANA_CARD, ANA_BACKUP)
+    ben.page.get_by_role("button", name="Commit this card").click()
+    moved_on = "The match moved on while you were entering; check your entry and send it again."
+    expect(ben.page.get_by_text(moved_on)).to_be_visible()
+    expect(ben.page.get_by_label("Card to play")).to_have_value(BEN_CARD)
+    # (the catalog's datalist lists every card, so leave it out)
+    entry = re.sub(r"<datalist.*?</datalist>", "", ben.page.content(), flags=re.S)
+    assert ANA_CARD not in entry and ANA_BACKUP not in entry
+    ben.page.get_by_role("button", name="Commit this card").click()
+    expect(ben.page.locator("#card-0 .cc-name")).to_have_text(ANA_CARD)
+    expect(ben.page.locator("#card-1 .cc-name")).to_have_text(BEN_CARD)
+    expect(ana.page.locator("#card-1 .cc-name")).to_have_text(BEN_CARD, timeout=BY_ITSELF)
+    assert Match.objects.get(pk=match_id).state["phase"] == "battle"

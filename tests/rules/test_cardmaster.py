@@ -648,3 +648,86 @@ def test_random_9v9_matches_end_and_replay_from_their_log(seed):
     assert replay(match_seed, config, log) == final, f"seed {seed} does not replay"
     winner = GAME.outcome(final).winner
     assert not [c for c in final["cards"].values() if c["seat"] == 1 - winner and c["hp"] > 0], f"seed {seed}"
+
+
+# ---------------------------------------------------------------- manual overrides (overrides.py)
+
+
+def adjust(**fields):
+    return {"type": "adjust", "override": True, **fields}
+
+
+def test_an_override_sets_a_card_hp_and_gems_without_using_a_move_or_passing_possession():
+    state, events = act(start(), adjust(card="B2", hp=420))
+    assert state["cards"]["B2"]["hp"] == 420
+    assert events == [{"type": "adjusted", "seat": 1, "card": "B2", "card_name": "Bee2", "what": "hp",
+                       "before": 1000, "after": 420}]
+    state, _ = act(state, adjust(card="A1", gems=4))
+    assert state["cards"]["A1"]["gems"] == 4
+    assert state["possession"] == 0 and state["done"] == {}
+
+
+def test_an_override_sets_a_team_raided_pool():
+    state, events = act(start(), adjust(seat=1, raided=3))
+    assert state["teams"][1]["raided"] == 3
+    assert (events[0]["what"], events[0]["before"], events[0]["after"]) == ("raided", 0, 3)
+
+
+def test_setting_hp_to_0_makes_the_card_fall_its_stack_raided_by_nobody():
+    state = give(start(config={"size": 6}), "B1", gems=2)
+    state, events = act(state, adjust(card="B1", hp=0))
+    fall = events_of(events, "fall")[0]
+    assert (fall["card"], fall["by"], fall["raided"]) == ("B1", None, 2)
+    assert state["teams"][0]["raided"] == 2 and "B1" in state["teams"][1]["fallen"]
+    assert state["teams"][1]["active"][0] == "B4", "the reserve card steps in"
+
+
+def test_setting_the_last_card_to_0_hp_ends_the_match():
+    state = start()
+    for card_id in ("B1", "B2"):
+        state, _ = act(state, adjust(card=card_id, hp=0))
+    state, events = act(state, adjust(card="B3", hp=0))
+    assert state["winner"] == 0 and events_of(events, "match_won")
+
+
+def test_adjusting_the_last_unmoved_card_to_0_passes_possession():
+    state = start()
+    for card_id in ("A1", "A2"):
+        state, _ = act(state, {"type": "stack", "card": card_id})
+    state, _ = act(state, adjust(card="A3", hp=0))
+    assert state["possession"] == 1
+
+
+@pytest.mark.parametrize("action, rule", [
+    ({"type": "adjust", "card": "A1", "hp": 10}, "override-only"),
+    ({"type": "adjust", "override": "yes", "card": "A1", "hp": 10}, "override-only"),
+    (adjust(card="A1", hp=1001), "adjust-range"),
+    (adjust(card="A1", hp=-1), "adjust-range"),
+    (adjust(card="A1", hp=True), "adjust-range"),
+    (adjust(card="A1", gems=100), "adjust-range"),
+    (adjust(card="A1", gems="3"), "adjust-range"),
+    (adjust(seat=0, raided=100), "adjust-range"),
+    (adjust(seat=2, raided=1), "seat"),
+    (adjust(card="C1", hp=10), "card-unknown"),
+    (adjust(card="A1"), "adjust-what"),
+])
+def test_a_wrong_override_is_refused_and_changes_nothing(action, rule):
+    refused(start(), action, rule)
+
+
+def test_hp_may_be_set_up_to_max_hp_including_an_spc_boost():
+    state = give(start(), "A1", boost={"hp": 50})
+    state, _ = act(state, adjust(card="A1", hp=1050))
+    assert state["cards"]["A1"]["hp"] == 1050
+    refused(state, adjust(card="A1", hp=1051), "adjust-range")
+
+
+def test_a_fallen_card_cannot_be_adjusted():
+    state, _ = act(start(), adjust(card="B1", hp=0))
+    refused(state, adjust(card="B1", hp=100), "adjust-fallen")
+    refused(state, adjust(card="B1", gems=1), "adjust-fallen")
+
+
+def test_overrides_wait_for_both_lineups():
+    state = GAME.new_match({"size": 3}, SEED)
+    refused(state, adjust(seat=0, raided=1), "lineups-first")

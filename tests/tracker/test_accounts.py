@@ -1,11 +1,15 @@
 """Accounts: sign up with a player name, sign in (rate-limited) and out, change password,
-and matches made on a phone before signing in following the account to another phone."""
+and matches made on a phone before signing in following the account to another phone when
+the player keeps them (a checkbox on both forms), or staying with the phone when not."""
+
+import re
 
 import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from tracker.devices import COOKIE
 from tracker.models import Access, Match, Player
 
 from .test_access import (  # noqa: F401  (fixtures)
@@ -221,7 +225,30 @@ def test_password_change_signs_out_the_other_phones(client, account):
     assert signed_in_as(other) is None
 
 
-# ---------------------------------------------------------------- the device's matches follow the account
+# ---------------------------------------------------------------- keeping the phone's matches in the account
+
+KEEP = "keep_matches"
+
+
+def sign_in_keeping(client: Client, username: str, keep: bool = True, **extra):
+    """Sign in with the "keep this phone's matches" box ticked, or not (an unticked box is not sent)."""
+    data = {"username": username, "password": PASSWORD, **extra}
+    if keep:
+        data[KEEP] = "on"
+    return client.post(reverse("sign_in"), data)
+
+
+def sign_up_keeping(client: Client, username: str, player_name: str, keep: bool = True):
+    data = {"username": username, "password1": PASSWORD, "password2": PASSWORD, "player_name": player_name}
+    if keep:
+        data[KEEP] = "on"
+    return client.post(reverse("sign_up"), data)
+
+
+def keep_box(html: str) -> str | None:
+    """The keep checkbox's <input> tag, or None when the page does not offer one."""
+    found = re.search(r'<input[^>]*name="keep_matches"[^>]*>', html)
+    return found.group(0) if found else None
 
 
 @pytest.fixture
@@ -233,48 +260,140 @@ def anonymous_match(catalog):
     return phone, match
 
 
-def test_signing_in_hands_the_phones_matches_to_the_account(account, anonymous_match):
-    phone, match = anonymous_match
-    sign_in(phone, "ana")
-    match.refresh_from_db()
-    assert match.owner == account
+@pytest.fixture
+def busy_phone(catalog):
+    """A phone, never signed in, that started two battles and took a seat in a third (someone else's)."""
+    phone, host = Client(), Client()
+    made = [start_battle(phone, "Ana", "Ben"), start_battle(phone, "Ana", "Cy")]
+    joined = start_battle(host, "Dee", "Ana")
+    join(phone, make_invite(host, joined, "seat", 1))
+    return phone, made, joined
 
 
-def test_a_second_phone_signed_in_to_the_account_sees_the_earlier_matches(account, anonymous_match):
-    phone, match = anonymous_match
-    sign_in(phone, "ana")
+@pytest.mark.parametrize("page", ["sign_in", "sign_up"])
+def test_the_forms_offer_to_keep_the_phones_matches_ticked_and_counted(busy_phone, page):
+    phone, _made, _joined = busy_phone
+    html = text(phone.get(reverse(page)))
+    box = keep_box(html)
+    assert box is not None and 'type="checkbox"' in box and "checked" in box
+    label = re.search(r'<label for="id_keep_matches">.*?</label>', html, re.S).group(0)
+    assert "Keep the 3 matches played on this phone" in label and 'id="id_keep_matches"' in label
+    assert "Unticked: left with this phone only." in html
+
+
+def test_one_match_is_counted_in_the_singular(anonymous_match):
+    phone, _match = anonymous_match
+    assert "Keep the 1 match played on this phone" in text(phone.get(reverse("sign_in")))
+
+
+@pytest.mark.parametrize("page", ["sign_in", "sign_up"])
+def test_no_checkbox_when_the_phone_has_nothing_to_keep(account, anonymous_match, page):
+    _phone, _match = anonymous_match  # another phone's match is not this one's to keep
+    fresh = Client()
+    assert keep_box(text(fresh.get(reverse(page)))) is None
+    made_signed_in = Client()
+    sign_in(made_signed_in, "ana")
+    start_battle(made_signed_in)  # already the account's
+    made_signed_in.post(reverse("sign_out"))
+    assert keep_box(text(made_signed_in.get(reverse(page)))) is None
+
+
+def test_no_checkbox_once_everything_is_kept(account, anonymous_match):
+    phone, _match = anonymous_match
+    sign_in_keeping(phone, "ana")
+    phone.post(reverse("sign_out"))
+    assert keep_box(text(phone.get(reverse("sign_in")))) is None
+
+
+def test_signing_in_with_the_box_ticked_keeps_every_match_and_seat_in_the_account(account, busy_phone):
+    phone, made, joined = busy_phone
+    response = sign_in_keeping(phone, "ana")
+    assert response.status_code == 302
+    assert "3 matches from this phone are now in your account." in text(phone.get("/"))
+    assert {match.owner for match in Match.objects.filter(pk__in=[m.pk for m in made])} == {account}
+    assert Access.objects.get(match=joined).user == account
     laptop = Client()
-    assert laptop.get(match.get_absolute_url()).status_code == 404  # before signing in: nothing
     sign_in(laptop, "ana")
-    assert laptop.get(match.get_absolute_url()).status_code == 200
-    assert f'href="{match.get_absolute_url()}"' in text(laptop.get(reverse("match_list")))
-    assert "Other phones: join, watch, share" in text(laptop.get(match.get_absolute_url()))  # as the owner
+    for match in made:
+        page = text(laptop.get(match.get_absolute_url()))
+        assert "Other phones: join, watch, share" in page  # as the owner
+    assert "◉ You play as Ana on this phone." in text(laptop.get(joined.get_absolute_url()))
 
 
-def test_signing_up_also_keeps_the_phones_matches(anonymous_match):
+def test_signing_in_with_the_box_unticked_leaves_the_matches_with_the_phone(account, busy_phone):
+    phone, made, joined = busy_phone
+    assert sign_in_keeping(phone, "ana", keep=False).status_code == 302
+    assert "The matches played here before stay with this phone only." in text(phone.get("/"))
+    for match in made:
+        match.refresh_from_db()
+        assert match.owner is None and match.owner_device == device_of(phone)
+        assert phone.get(match.get_absolute_url()).status_code == 200  # signed in, this phone still has them
+    assert Access.objects.get(match=joined).user is None
+    laptop = Client()
+    sign_in(laptop, "ana")
+    assert all(laptop.get(match.get_absolute_url()).status_code == 404 for match in [*made, joined])
+    phone.post(reverse("sign_out"))
+    assert all(phone.get(match.get_absolute_url()).status_code == 200 for match in [*made, joined])
+    # Asked again at the next sign-in.
+    assert "Keep the 3 matches played on this phone" in text(phone.get(reverse("sign_in")))
+
+
+def test_a_failed_sign_in_remembers_the_unticked_box(account, anonymous_match):
     phone, match = anonymous_match
-    sign_up(phone, "ana", "Ana")
-    match.refresh_from_db()
-    assert match.owner.username == "ana"
-
-
-def test_matches_of_another_phone_are_not_handed_over(account, anonymous_match, catalog):
-    _phone, match = anonymous_match
-    sign_in(Client(), "ana")
+    response = phone.post(reverse("sign_in"), {"username": "ana", "password": "wrong"})
+    assert response.status_code == 422
+    assert "checked" not in keep_box(text(response))
     match.refresh_from_db()
     assert match.owner is None
 
 
-def test_a_seat_joined_before_signing_in_follows_the_account(account, anonymous_match):
-    owner_phone, match = anonymous_match
-    ben_phone = Client()
-    join(ben_phone, make_invite(owner_phone, match, "seat", 1))
-    sign_in(ben_phone, "ana")
-    assert Access.objects.get(match=match).user == account
-    tablet = Client()
-    sign_in(tablet, "ana")
-    html = text(tablet.get(match.get_absolute_url()))
-    assert "◉ You play as Ben on this phone." in html
+def test_signing_up_with_the_box_ticked_keeps_the_phones_matches(anonymous_match):
+    phone, match = anonymous_match
+    assert sign_up_keeping(phone, "ana", "Ana").status_code == 302
+    assert "Welcome, Ana. 1 match from this phone is now in your account." in text(phone.get("/"))
+    match.refresh_from_db()
+    assert match.owner.username == "ana"
+
+
+def test_signing_up_with_the_box_unticked_leaves_them_with_the_phone(anonymous_match):
+    phone, match = anonymous_match
+    assert sign_up_keeping(phone, "ana", "Ana", keep=False).status_code == 302
+    match.refresh_from_db()
+    assert match.owner is None and match.owner_device == device_of(phone)
+    assert User.objects.get(username="ana")  # the account itself was made
+    assert phone.get(match.get_absolute_url()).status_code == 200
+
+
+def test_a_forged_form_cannot_claim_another_phones_matches(account, anonymous_match):
+    _phone, match = anonymous_match
+    thief = Client()
+    own = start_battle(thief)  # so the thief's form really has the box, and ticking it keeps something
+    response = sign_in_keeping(thief, "ana", device=match.owner_device, owner_device=match.owner_device,
+                               tk_device=match.owner_device, match=match.pk, matches=match.pk)
+    assert response.status_code == 302
+    own.refresh_from_db()
+    match.refresh_from_db()
+    assert own.owner == account and match.owner is None
+    laptop = Client()
+    sign_in(laptop, "ana")
+    assert laptop.get(match.get_absolute_url()).status_code == 404
+
+
+def test_a_forged_device_cookie_cannot_claim_another_phones_matches(account, anonymous_match):
+    _phone, match = anonymous_match
+    thief = Client()
+    thief.cookies[COOKIE] = match.owner_device  # the bare id, without the signature
+    assert keep_box(text(thief.get(reverse("sign_in")))) is None
+    sign_in_keeping(thief, "ana")
+    match.refresh_from_db()
+    assert match.owner is None
+
+
+def test_matches_of_another_phone_are_not_handed_over(account, anonymous_match, catalog):
+    _phone, match = anonymous_match
+    sign_in_keeping(Client(), "ana")
+    match.refresh_from_db()
+    assert match.owner is None
 
 
 def test_a_match_made_while_signed_in_belongs_to_the_account(account, catalog):
@@ -286,7 +405,7 @@ def test_a_match_made_while_signed_in_belongs_to_the_account(account, catalog):
 
 def test_after_signing_out_the_second_phone_loses_the_match(account, anonymous_match):
     phone, match = anonymous_match
-    sign_in(phone, "ana")
+    sign_in_keeping(phone, "ana")
     laptop = Client()
     sign_in(laptop, "ana")
     laptop.post(reverse("sign_out"))
@@ -332,3 +451,19 @@ def test_the_lockout_holds_in_another_app_process(tmp_path):
 
     assert run("fail-five-times", PASSWORD) == ["422"] * 5
     assert run("sign-in", PASSWORD) == ["429"]  # another worker of the same installation
+
+
+def test_a_tournament_organised_on_the_phone_is_kept_with_its_battles(account, catalog):
+    from tracker.models import Tournament
+
+    phone = Client()
+    assert phone.post(reverse("tournament_list"), {"name": "Cup", "entrants": "Ana\nBen"}).status_code == 302
+    cup = Tournament.objects.get(name="Cup")
+    assert phone.post(reverse("tournament_pair", args=[cup.pk]), {"round": 0}).status_code == 302
+    sign_in_keeping(phone, "ana")
+    cup.refresh_from_db()
+    assert cup.owner == account
+    laptop = Client()
+    sign_in(laptop, "ana")
+    page = text(laptop.get(cup.get_absolute_url()))
+    assert "Round 1 is being played" in page and "Drop a player" in page  # the organiser's controls

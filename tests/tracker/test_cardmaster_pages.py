@@ -5,6 +5,7 @@ slower Stonewarden, Granite Brute, Reef Sentinel. So Ana has possession in round
 """
 
 import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -248,3 +249,65 @@ def test_the_acting_seat_of_a_move_is_the_owner_of_the_card_that_moves(playing):
     assert cardmaster.acting_seat(playing, {"type": "a1", "card": "A2", "target": "B1"}) == 0
     assert cardmaster.acting_seat(playing, {"type": "stack", "card": "B3"}) == 1
     assert cardmaster.acting_seat(playing, {"type": "stack", "card": "C1"}) is None
+
+
+# ---------------------------------------------------------------- manual overrides
+
+
+def test_a_correction_by_hand_is_applied_and_marked_as_an_override_in_the_log(client, playing):
+    assert "Correct HP or gems by hand (manual override)" in text(client.get(playing.get_absolute_url()))
+    assert act(client, playing, action="adjust", card="B2", what="hp", value="321").status_code == 302
+    assert act(client, playing, action="adjust", seat="0", what="raided", value="2").status_code == 302
+    playing.refresh_from_db()
+    assert playing.state["cards"]["B2"]["hp"] == 321 and playing.state["teams"][0]["raided"] == 2
+    log = unescape(text(client.get(reverse("match_log", args=[playing.pk]))))
+    assert "Granite Brute's HP set by hand: " in log and "→ 321." in log
+    assert "Ana's raided pool set by hand: ◆ 0 → 2." in log
+    assert log.count("manual override") == 2
+
+
+def test_hp_set_to_0_by_hand_makes_the_card_fall(client, playing):
+    act(client, playing, action="adjust", card="B1", what="hp", value="0")
+    playing.refresh_from_db()
+    assert "B1" in playing.state["teams"][1]["fallen"]
+    assert "Stonewarden falls." in text(client.get(reverse("match_log", args=[playing.pk])))
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"what": "hp", "card": "A1", "value": "99999"}, "Enter a whole number from 0 to"),
+    ({"what": "hp", "card": "A1", "value": "-3"}, "The new value must be a whole number"),
+    ({"what": "hp", "card": "A1", "value": "²"}, "The new value must be a whole number"),
+    ({"what": "luck", "card": "A1", "value": "3"}, "Choose what to correct"),
+    ({"what": "gems", "card": "Z9", "value": "3"}, "Choose which card to correct"),
+    ({"what": "raided", "seat": "2", "value": "3"}, "Choose whose raided pool"),
+    ({"what": "raided", "seat": "0", "value": "100"}, "Enter a whole number from 0 to 99"),
+])
+def test_a_bad_correction_is_refused_with_a_message_and_nothing_changes(client, playing, data, message):
+    playing.refresh_from_db()
+    html = refused(client, playing, {"seq": playing.head, "action": "adjust", **data}, 422)
+    assert message in html
+
+
+def test_a_seated_phone_corrects_only_its_own_cards_and_pool_and_spectators_see_no_controls(playing):
+    from .test_access import device_of, seated_phone, watching_phone
+    from django.test import Client
+
+    owner = Client()
+    playing.owner_device = device_of(owner)
+    playing.save(update_fields=["owner_device"])
+    ben, watcher = seated_phone(owner, playing, 1), watching_phone(owner, playing)
+    for data in ({"action": "adjust", "card": "A1", "what": "hp", "value": "5"},
+                 {"action": "adjust", "seat": "0", "what": "raided", "value": "5"}):
+        refused(ben, playing, {"seq": playing.head, **data}, 403)
+    assert act(ben, playing, action="adjust", card="B1", what="gems", value="2").status_code == 302
+
+    ben_html = unescape(text(ben.get(playing.get_absolute_url())))
+    assert 'value="B1"' in ben_html and 'option value="A1"' not in ben_html
+    assert 'name="action" value="a1"' not in ben_html, "Ana's move buttons are not Ben's to press"
+    watcher_html = unescape(text(watcher.get(playing.get_absolute_url())))
+    assert "manual override" not in watcher_html and 'name="action"' not in watcher_html
+
+
+def test_a_replay_shows_no_move_buttons(client, playing):
+    page = text(client.get(reverse("match_replay", args=[playing.pk]), {"step": playing.head}))
+    assert "Gale Harrier" in page and 'name="action"' not in page

@@ -187,3 +187,54 @@ def test_a_round_needs_two_players(client: Client, catalog):
     response = pair(client, solo, 0)
     assert response.status_code == 422 and "at least 2 players" in text(response)
     assert state(solo) == before
+
+
+# ---------------------------------------------------------------- the organiser
+
+
+@pytest.mark.parametrize("view, data", [
+    ("tournament_pair", {"round": 0}),
+    ("tournament_entrant", {"round": 0, "name": "Eve"}),
+    ("tournament_finish", {"round": 0}),
+])
+def test_only_the_organiser_changes_a_tournament(client: Client, cup, view, data):
+    other = Client()
+    before = state(cup)
+    response = other.post(reverse(view, args=[cup.pk]), data)
+    assert response.status_code == 403
+    assert "Only the tournament&#x27;s organiser can change it" in response.content.decode()
+    assert state(cup) == before
+
+
+def test_only_the_organiser_drops_a_player(client: Client, cup):
+    pair(client, cup, 0)
+    entrant = cup.entrants.first()
+    response = Client().post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": entrant.pk})
+    assert response.status_code == 403
+    entrant.refresh_from_db()
+    assert entrant.dropped_after is None
+
+
+def test_others_follow_a_tournament_and_watch_its_battles_but_cannot_play_them(client: Client, cup):
+    pair(client, cup, 0)
+    battle = Pairing.objects.filter(tournament=cup, second__isnull=False).first().match
+    other = Client()
+    page = other.get(cup.get_absolute_url()).content.decode()
+    assert "You are following this tournament" in page
+    assert "Pair round" not in page and "Drop a player" not in page
+    assert "Watch " in page and "Play " not in page
+    organiser_page = client.get(cup.get_absolute_url()).content.decode()
+    assert "Drop a player" in organiser_page and "Play " in organiser_page
+
+    assert other.get(battle.get_absolute_url()).status_code == 200, "tournament battles are public"
+    act = other.post(reverse("match_entry", args=[battle.pk, 0]), {"seq": 0})
+    assert act.status_code in (403, 404)
+    battle.refresh_from_db()
+    assert battle.head == 0
+
+
+def test_a_tournament_made_by_a_script_belongs_to_the_table(client: Client, catalog):
+    from tracker.competition import tournaments
+
+    cup = tournaments.tournament_create(name="Table Cup", player_names=["Ana", "Ben"])
+    assert pair(Client(), cup, 0).status_code == 302

@@ -453,3 +453,87 @@ def test_the_device_cookie_is_secure_in_production(tmp_path):
     result = run_python(["-c", code], environ)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["200", "True"]
+
+
+# ---------------------------------------------------------------- the sign-in limit behind a proxy
+
+PROXY = "10.0.0.2"  # what REMOTE_ADDR says when every request comes through the proxy
+
+
+def fail_sign_ins(client: Client, forwarded_for: list[str]) -> list[int]:
+    """One wrong password per X-Forwarded-For value, each for another user name (only the address counts)."""
+    return [client.post(reverse("sign_in"), {"username": f"guess{number}", "password": "wrong"},
+                        HTTP_X_FORWARDED_FOR=header).status_code
+            for number, header in enumerate(forwarded_for)]
+
+
+def sign_in_via(client: Client, forwarded_for: str) -> int:
+    return client.post(reverse("sign_in"), {"username": "ana", "password": PASSWORD},
+                       HTTP_X_FORWARDED_FOR=forwarded_for).status_code
+
+
+def test_without_trusted_proxies_a_forged_forwarded_for_does_not_escape_the_limit(settings, account):
+    settings.TRUSTED_PROXY_COUNT = 0
+    attacker = Client(REMOTE_ADDR="198.51.100.7")
+    assert fail_sign_ins(attacker, [f"203.0.113.{n}" for n in range(5)]) == [422] * 5
+    assert sign_in_via(attacker, "203.0.113.99") == 429
+
+
+def test_behind_one_proxy_the_rightmost_hop_is_the_client(settings, account):
+    settings.TRUSTED_PROXY_COUNT = 1
+    attacker = Client(REMOTE_ADDR=PROXY)
+    # The left entries are the attacker's own and change every time; the proxy's entry does not.
+    assert fail_sign_ins(attacker, [f"203.0.113.{n}, 198.51.100.7" for n in range(5)]) == [422] * 5
+    assert sign_in_via(attacker, "203.0.113.99, 198.51.100.7") == 429
+    neighbour = Client(REMOTE_ADDR=PROXY)  # another player behind the same proxy is not locked out
+    assert sign_in_via(neighbour, "198.51.100.8") == 302
+
+
+@pytest.mark.parametrize("header", ["", "not an address", ",,,", "999.1.1.1", "198.51.100.7:4431",
+                                    "198.51.100.7, ", "\x00", "é" * 5000, "1.2.3.4, " * 2000 + "x"])
+def test_a_malformed_forwarded_for_falls_back_to_the_proxys_address(settings, account, header):
+    settings.TRUSTED_PROXY_COUNT = 1
+    attacker = Client(REMOTE_ADDR=PROXY)
+    assert fail_sign_ins(attacker, [header] * 5) == [422] * 5  # never a 500
+    assert sign_in_via(attacker, "198.51.100.9") == 302  # a well-formed client elsewhere is not locked out...
+    headerless = Client(REMOTE_ADDR=PROXY).post(reverse("sign_in"), {"username": "ana", "password": PASSWORD})
+    assert headerless.status_code == 429  # ...but the proxy's own address, which the junk counted against, is
+
+
+@pytest.mark.parametrize("count, header, expected", [
+    (0, "198.51.100.7", PROXY),
+    (1, None, PROXY),
+    (1, "198.51.100.7", "198.51.100.7"),
+    (1, "203.0.113.1,198.51.100.7", "198.51.100.7"),
+    (2, "203.0.113.1, 198.51.100.7, 10.0.0.9", "198.51.100.7"),
+    (2, "198.51.100.7", PROXY),  # fewer entries than proxies: the header did not come through them all
+    (1, " 2001:DB8::1 ", "2001:db8::1"),
+])
+def test_client_address_counts_trusted_hops_from_the_right(settings, rf, count, header, expected):
+    from tracker.devices import client_address
+
+    settings.TRUSTED_PROXY_COUNT = count
+    extra = {} if header is None else {"HTTP_X_FORWARDED_FOR": header}
+    assert client_address(rf.get("/", REMOTE_ADDR=PROXY, **extra)) == expected
+
+
+@pytest.mark.parametrize("value, expected", [(None, 0), ("", 0), ("0", 0), ("2", 2), (" 3 ", 3)])
+def test_trusted_proxy_count_reads_a_whole_number(monkeypatch, value, expected):
+    from tracker.settings import env_int
+
+    if value is None:
+        monkeypatch.delenv("TRUSTED_PROXY_COUNT", raising=False)
+    else:
+        monkeypatch.setenv("TRUSTED_PROXY_COUNT", value)
+    assert env_int("TRUSTED_PROXY_COUNT", 0) == expected
+
+
+@pytest.mark.parametrize("value", ["-1", "one", "1.5", "²"])
+def test_trusted_proxy_count_refuses_anything_else(monkeypatch, value):
+    from django.core.exceptions import ImproperlyConfigured
+
+    from tracker.settings import env_int
+
+    monkeypatch.setenv("TRUSTED_PROXY_COUNT", value)
+    with pytest.raises(ImproperlyConfigured, match="TRUSTED_PROXY_COUNT"):
+        env_int("TRUSTED_PROXY_COUNT", 0)

@@ -9,6 +9,7 @@ may appear).
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tracker import services
@@ -16,6 +17,7 @@ from tracker.games import adapter
 from tracker.models import Action, Card, Match
 
 from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
+from .test_access import device_of, seated_phone, watching_phone
 
 pytestmark = pytest.mark.django_db
 
@@ -427,3 +429,82 @@ def test_a_whole_duel_replays_from_its_log(client, duel):
     html = text(client.get(duel.get_absolute_url()))
     assert "Ana wins: Ben is at 0 HP." in html
     assert 'value="fight"' not in html
+
+
+# ---------------------------------------------------------------- two phones, a seat each, and a watcher
+
+
+@pytest.fixture
+def phones(duel) -> dict:
+    """The duel set up on a host phone; Ana's and Ben's own phones joined by links, Cleo's watches."""
+    host = Client()
+    Match.objects.filter(pk=duel.pk).update(owner_device=device_of(host))
+    return {"host": host, "ana": seated_phone(host, duel, 0), "ben": seated_phone(host, duel, 1),
+            "cleo": watching_phone(host, duel)}
+
+
+def what_a_phone_loads(phone, match: Match) -> list[str]:
+    """The match page, the part live updates swap in, and a poll that has missed every change."""
+    url = match.get_absolute_url()
+    return [text(phone.get(url)), text(phone.get(url, HTTP_HX_REQUEST="true")),
+            text(phone.get(reverse("match_poll", args=[match.pk]), {"v": "-1"}))]
+
+
+def test_each_seated_phone_commits_its_own_card_and_the_others_see_only_that_it_did(phones, duel):
+    ana, ben = phones["ana"], phones["ben"]
+    board = text(ana.get(duel.get_absolute_url()))
+    # Straight to the player's own entry: no pass screen on a seated phone.
+    assert f'href="{entry_url(duel, 0)}">Commit your card</a>' in board
+    assert "Pass the phone" not in board and "/pass/" not in board
+    assert "Ben commits on their own phone." in board
+    ben_board = text(ben.get(duel.get_absolute_url()))
+    assert ben_board.count("Commit your card") == 1
+    assert f'href="{entry_url(duel, 1)}">Commit your card</a>' in ben_board
+
+    assert entry_post(ana, duel, 0, card="Iron Golem", backup="Seraph").status_code == 302
+    for who in ("host", "ben", "cleo"):
+        loaded = what_a_phone_loads(phones[who], duel)
+        history = [text(phones[who].get(reverse("match_log", args=[duel.pk]))),
+                   text(phones[who].get(reverse("match_replay", args=[duel.pk]), {"step": 1}))]
+        assert "Round 1: Ana commits in secret" in history[0]
+        for html in loaded + history:
+            for secret in ("Iron Golem", "Seraph"):
+                assert secret not in without_datalist(html), f"{secret} leaked to {who}"
+        assert "Ana has committed" in loaded[0] and "Ana has committed" in loaded[1]
+    ben_entry = text(ben.get(entry_url(duel, 1)))
+    assert "Ben: commit your card for round 1" in ben_entry
+    assert "Iron Golem" not in without_datalist(ben_entry) and "Seraph" not in without_datalist(ben_entry)
+    own = text(ana.get(duel.get_absolute_url()))
+    assert "Your commit (only this phone sees it)" in own
+    assert "<li>Iron Golem</li><li>Backup slot: Seraph</li>" in own
+
+    assert entry_post(ben, duel, 1, card="Lightning Lance").status_code == 302
+    for who, phone in phones.items():
+        html = what_a_phone_loads(phone, duel)[1]
+        assert "Round 1 revealed: Ana plays Iron Golem" in html, who
+        assert "Your commit" not in html
+
+
+def test_a_seated_phone_is_told_when_the_other_seat_commits_on_the_hosts_phone(duel):
+    host = Client()
+    Match.objects.filter(pk=duel.pk).update(owner_device=device_of(host))
+    ben = seated_phone(host, duel, 1)
+    assert "Ana commits on the host's phone." in text(ben.get(duel.get_absolute_url()))
+    assert "Ben commits on their own phone." in text(host.get(duel.get_absolute_url()))
+
+
+def test_in_the_battle_each_phone_is_offered_only_what_it_may_do(phones, duel):
+    commit(duel, 0, "Granite Fist", backup="Seraph")
+    commit(duel, 1, "Solar Flare", backup="Quicksilver")
+    everything = ["Ana calls the backup card", "Ben calls the backup card", "Ana resigns", "Ben resigns"]
+    offered = {who: what_a_phone_loads(phone, duel)[1] for who, phone in phones.items()}
+    overrides = ['<option value="0">Ana</option>', '<option value="1">Ben</option>']
+    for label in everything + overrides + ['value="fight"']:
+        assert label in offered["host"], label
+    for who, mine, theirs, their_seat in (("ana", "Ana", "Ben", 1), ("ben", "Ben", "Ana", 0)):
+        html = offered[who]
+        assert 'value="fight"' in html  # fighting is for the table: either phone may press it
+        assert f"{mine} calls the backup card" in html and f"{mine} resigns" in html
+        assert f"{theirs} calls the backup card" not in html and f"{theirs} resigns" not in html
+        assert f'<option value="{their_seat}">{theirs}</option>' not in html  # no HP override for the other
+    assert "<form" not in offered["cleo"] and "<button" not in offered["cleo"]

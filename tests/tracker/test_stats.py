@@ -355,3 +355,11 @@ def test_end_labels_of_tied_lines_do_not_overlap(client, locked):
                                                                r'font-size="10" fill="currentColor">(Ana|Ben)</text>', svg))
     assert set(labels) == {"Ana", "Ben"}
     assert labels["Ana"] != labels["Ben"]
+
+
+@pytest.mark.parametrize("value, label", [(0, "0"), (950, "950"), (1500, "1.5k"), (100_000, "100k"),
+                                          (2_000_000, "2M"), (-3000, "-3k")])
+def test_chart_axis_labels_fit_the_margin(value, label):
+    from tracker.charts import axis_label
+
+    assert axis_label(value) == label

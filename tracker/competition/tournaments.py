@@ -75,8 +75,9 @@ def _locked(tournament_id: int, expected_round: int) -> Tournament:
 
 
 @transaction.atomic
-def tournament_create(*, name: str, player_names: list[str]) -> Tournament:
-    tournament = Tournament.objects.create(name=name)
+def tournament_create(*, name: str, player_names: list[str], owner=None, owner_device: str = "") -> Tournament:
+    """A tournament run by `owner` (an account) or `owner_device`; with neither, by the whole table."""
+    tournament = Tournament.objects.create(name=name, owner=owner, owner_device=owner_device)
     for player_name in player_names:
         Entrant.objects.create(tournament=tournament, player=services.player_named(player_name))
     return tournament
@@ -104,8 +105,13 @@ def round_pair(*, tournament_id: int, expected_round: int) -> list[Pairing]:
         raise Refused(services.explain(error)) from error
     number, made = expected_round + 1, []
     for table, (first, second) in enumerate(pairings.pairs, start=1):
-        match = services.match_create(game=ratings.SLUG, config={},
+        # The organiser owns every battle (and can seat the players' phones by join links);
+        # the battles are shared, since a tournament is public.
+        match = services.match_create(game=ratings.SLUG, config={}, owner=tournament.owner,
+                                      owner_device=tournament.owner_device,
                                       player_names=[entrants[first].player.name, entrants[second].player.name])
+        match.shared = True
+        match.save(update_fields=["shared"])
         made.append(Pairing.objects.create(tournament=tournament, round=number, table=table,
                                            first=entrants[first], second=entrants[second], match=match))
     if pairings.bye is not None:

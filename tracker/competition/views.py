@@ -106,8 +106,9 @@ def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_list(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        tournament = tournaments.tournament_create(name=form.cleaned_data["name"],
-                                                   player_names=form.cleaned_data["entrants"])
+        tournament = tournaments.tournament_create(
+            name=form.cleaned_data["name"], player_names=form.cleaned_data["entrants"],
+            owner=request.user if request.user.is_authenticated else None, owner_device=request.device)
         messages.success(request, _("Tournament created."))
         return redirect(tournament)
     context = {"form": form, "tournaments": Tournament.objects.prefetch_related("entrants")[:50],
@@ -128,6 +129,7 @@ def _tournament_page(request: HttpRequest, tournament: Tournament, refusal: str 
         "round_open": bool(tournaments.unfinished(tournament, number)), "refusal": refusal,
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
         "known_players": Player.objects.all(),
+        "organiser": access.organises(request, tournament),
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
 
@@ -140,6 +142,9 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: str) -> HttpResponse:
     """Run one tournament change from a posted form; on refusal, the page with the reason and nothing changed."""
     tournament = get_object_or_404(Tournament, pk=pk)
+    if not access.organises(request, tournament):
+        return _tournament_page(request, tournament, _("Only the tournament's organiser can change it; "
+                                                       "nothing was changed."), 403)
     form = form_class(request.POST)
     if not form.is_valid():
         message = _("The form is incomplete or out of date; nothing was changed.")

@@ -4,9 +4,12 @@ Evons is played open: a covered card is named only when it is revealed, so there
 no secret entry and the phone never holds anything one player must not see.
 """
 
+from collections import Counter
+
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.template.defaultfilters import floatformat
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import InvalidCard
@@ -625,11 +628,15 @@ def board(match: Match) -> dict:
 
 
 def cards_played(match: Match, seat: int) -> list[str]:
-    """The cards a seat played face-up or revealed in a match, for "most played" statistics."""
+    """The cards a seat played face-up or revealed in a match, for "most played" statistics.
+
+    Reads `match.actions.all()`, so statistics over many matches prefetch the logs in one query.
+    """
     return [
         action.payload["card"]["name"]
-        for action in match.actions.filter(abandoned=False, seq__lte=match.head)
-        if action.payload.get("type") in ("play", "reveal")
+        for action in match.actions.all()
+        if not action.abandoned and action.seq <= match.head
+        and action.payload.get("type") in ("play", "reveal")
         and action.payload.get("seat") == seat
         and "card" in action.payload
     ]
@@ -841,3 +848,58 @@ def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
         case "end_game":
             return gettext("The table ends the game")
     return str(action.get("type", ""))
+
+
+# ------------------------------------------------------------------ statistics
+
+ENDED_BY = {
+    "board-full": _("The main zone filled up"),
+    "passes": _("Both players passed"),
+    "agreed": _("The table ended it"),
+}
+
+
+def figures(matches) -> list[tuple[str, list[tuple[str, str | int]]]]:
+    """Each player's final scores (average over their games, and best) and how the games ended."""
+    finals: dict[int, tuple[str, list[int]]] = {}
+    endings: Counter = Counter()
+    for match in matches:
+        points = scores(match.state)
+        for seat in match.seats.all():
+            finals.setdefault(seat.player_id, (seat.player.name, []))[1].append(points[seat.position])
+        endings[str(ENDED_BY[match.state["over"]["reason"]])] += 1
+    by_average = sorted(finals.values(), key=lambda f: (-sum(f[1]) / len(f[1]), f[0].casefold()))
+    by_best = sorted(finals.values(), key=lambda f: (-max(f[1]), f[0].casefold()))
+    return [
+        (
+            str(_("Average final score")),
+            [
+                (
+                    name,
+                    ngettext(
+                        "%(average)s over %(games)s game", "%(average)s over %(games)s games", len(points)
+                    )
+                    % {"average": floatformat(sum(points) / len(points), 1), "games": len(points)},
+                )
+                for name, points in by_average
+            ],
+        ),
+        (str(_("Best final score")), [(name, max(points)) for name, points in by_best]),
+        (str(_("How games ended")), endings.most_common()),
+    ]
+
+
+def progress(match: Match) -> tuple[str, dict[str, list[int]]]:
+    """Each player's score at the start and at the end of every turn, for the match's chart.
+
+    The engine scores the board at every turn's end and when the game ends (which may be
+    in mid-turn, when the main zone fills), so the stored events hold every point.
+    """
+    names = [player.name for player in match.players()]
+    series = {name: [0] for name in names}  # the board starts empty
+    for action in match.actions.filter(abandoned=False, seq__lte=match.head).order_by("seq").only("events"):
+        for event in action.events:
+            if event["type"] in ("score", "game_over"):
+                for name, points in zip(names, event["scores"]):
+                    series[name].append(points)
+    return str(_("Score at the end of each turn")), series

@@ -14,6 +14,7 @@ from .board import board
 from .demo import DEMO_CARDS
 from .forms import CardForm, ConfigForm, LineupForm, card_stats
 from .narrate import describe, describe_action
+from .stats import figures, progress
 
 SLUG = "cardmaster"
 BOARD_TEMPLATE = "games/cardmaster/board.html"
@@ -22,6 +23,7 @@ NEW_MATCH_NOUN = gettext_lazy("Custom Match")
 
 MOVES = ("a1", "a2", "a3", "stack", "spc", "revive", "shift", "deposit")
 CARD_ID = re.compile(r"[AB][1-9]")
+COUNTER = re.compile(r"[0-9]{1,6}")  # the engine checks the range; this only keeps junk out
 
 
 def entry_form(match: Match, data=None) -> LineupForm:
@@ -47,7 +49,9 @@ def acting_seat(match: Match, action: dict) -> int | None:
     a move of theirs made outside their possession.
     """
     card = match.state["cards"].get(action.get("card"))
-    return card["seat"] if card else None
+    if card:
+        return card["seat"]
+    return action.get("seat") if action.get("type") == "adjust" else None
 
 
 def _card_id(post, field: str, message: str) -> str:
@@ -60,6 +64,8 @@ def _card_id(post, field: str, message: str) -> str:
 def table_action(match: Match, post) -> dict:
     """The move a board button asks for; malformed fields are refused before the engine sees them."""
     kind = post.get("action", "")
+    if kind == "adjust":
+        return _adjustment(post)
     if kind not in MOVES:
         raise ValidationError(_("Choose a move: A1, A2, A3, STACK, SPC, REVIVE, Shift or deposit."))
     action = {"type": kind, "card": _card_id(post, "card", _("Choose which of your active cards moves."))}
@@ -79,7 +85,23 @@ def table_action(match: Match, post) -> dict:
     return action
 
 
+def _adjustment(post) -> dict:
+    """A manual override from the board's correction forms: a card's HP or stacked gems, or a raided pool."""
+    what, value = post.get("what", ""), post.get("value", "").strip()
+    if what not in ("hp", "gems", "raided"):
+        raise ValidationError(_("Choose what to correct: HP, stacked gems or a raided pool."))
+    if not COUNTER.fullmatch(value):
+        raise ValidationError(_("The new value must be a whole number, 0 or more; nothing was applied."))
+    if what == "raided":
+        if post.get("seat") not in ("0", "1"):
+            raise ValidationError(_("Choose whose raided pool to correct."))
+        return {"type": "adjust", "override": True, "seat": int(post["seat"]), "raided": int(value)}
+    card = _card_id(post, "card", _("Choose which card to correct."))
+    return {"type": "adjust", "override": True, "card": card, what: int(value)}
+
+
 __all__ = [
     "BOARD_TEMPLATE", "DEMO_CARDS", "ENTRY_TEMPLATE", "NEW_MATCH_NOUN", "CardForm", "ConfigForm", "acting_seat", "board",
-    "card_stats", "describe", "describe_action", "entry_action", "entry_form", "seats_to_enter", "table_action",
+    "card_stats", "describe", "describe_action", "entry_action", "entry_form", "figures", "progress", "seats_to_enter",
+    "table_action",
 ]

@@ -4,7 +4,7 @@ whose possession it is, which cards still move, and each move's price and why it
 from django.utils.translation import gettext
 
 from rules.cardmaster.damage import FACTOR_TEXT, attack_type
-from rules.cardmaster.fighters import BOOSTABLE, displayed_gems, max_hp, stat
+from rules.cardmaster.fighters import BOOSTABLE, alive, displayed_gems, max_hp, stat
 from rules.cardmaster.gems import COSTS, can_afford
 from rules.cardmaster.match import phase
 from rules.cardmaster.mvp import WEIGHTS, mvps
@@ -87,6 +87,7 @@ def _card(state: dict, card: dict, targets: list[dict]) -> dict:
     can_move = in_possession and active and done is None
     view = {
         "id": card["id"],
+        "seat": card["seat"],
         "name": card["name"],
         "hp": card["hp"],
         "max_hp": max_hp(card),
@@ -171,6 +172,9 @@ def board(match: Match) -> dict:
         "rolls_open": state["config"]["who_rolls"] == "player",
         "type_wheel": [f"{symbol} {name}" for symbol, name in zip(TYPE_SYMBOLS, state["config"]["type_names"])],
         "weights": WEIGHTS,
+        # What the correction forms offer: every card still standing, by team.
+        "standing": [{"seat": seat, "player": players[seat],
+                      "cards": [state["cards"][card_id] for card_id in alive(state, seat)]} for seat in (0, 1)],
     })
     if current == "finished":
         winner = state["winner"]

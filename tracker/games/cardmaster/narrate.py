@@ -106,10 +106,22 @@ def describe(event: dict, names: list[str]) -> str:
     if kind == "deposit":
         return gettext("One raided gem deposited on %(card)s: %(shown)s shown, %(raided)s left in the pool.") % {
             "card": event["card_name"], "shown": event["shown"], "raided": event["raided"]}
+    if kind == "adjusted":
+        return adjusted_text(event, names)
     if kind == "match_won":
         mvps = ", ".join(f"{mvp['card_name']} ({mvp['score']})" for mvp in event["mvps"])
         return gettext("%(name)s wins. MVPs: %(mvps)s.") % {"name": names[event["winner"]], "mvps": mvps}
     return kind
+
+
+def adjusted_text(event: dict, names: list[str]) -> str:
+    """ "Bee's HP set by hand: 1000 → 420." """
+    if event["what"] == "raided":
+        return gettext("%(name)s's raided pool set by hand: ◆ %(before)s → %(after)s.") % {
+            "name": names[event["seat"]], "before": event["before"], "after": event["after"]}
+    counter = STAT_NAMES["hp"] if event["what"] == "hp" else gettext("stacked gems")
+    return gettext("%(card)s's %(counter)s set by hand: %(before)s → %(after)s.") % {
+        "card": event["card_name"], "counter": counter, "before": event["before"], "after": event["after"]}
 
 
 def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
@@ -121,6 +133,8 @@ def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
                 "name": names[action["seat"]], "cards": ", ".join(card["name"] for card in action["cards"])}
         return gettext("%(name)s locks in a hidden lineup") % {"name": names[action["seat"]]}
     first = events[0] if events else {}
+    if kind == "adjust":
+        return gettext("Correction by hand")
     card = first.get("card_name", action.get("card", ""))
     if kind in MOVE_NAMES:
         return gettext("%(card)s: %(move)s on %(target)s") % {

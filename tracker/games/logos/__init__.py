@@ -5,6 +5,8 @@ actions and the duel's state into what the board shows, with every step of a
 round's working written out (working.py).
 """
 
+from collections import Counter
+
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy as _
 
@@ -21,11 +23,12 @@ BOARD_TEMPLATE = "games/logos/board.html"
 ENTRY_TEMPLATE = "games/logos/entry.html"
 NEW_MATCH_NOUN = _("duel")
 
-# The adapter contract (tracker/games/__init__.py), with the optional own_secret, cards_played and progress.
+# The adapter contract (tracker/games/__init__.py), with the optional own_secret, cards_played, figures
+# and progress.
 __all__ = [
     "BOARD_TEMPLATE", "DEMO_CARDS", "card_initial", "ENTRY_TEMPLATE", "NEW_MATCH_NOUN", "CardForm", "ConfigForm", "board",
-    "card_stats", "cards_played", "describe", "describe_action", "entry_action", "entry_form", "own_secret",
-    "progress", "seats_to_enter", "table_action",
+    "card_stats", "cards_played", "describe", "describe_action", "entry_action", "entry_form", "figures",
+    "own_secret", "progress", "seats_to_enter", "table_action",
 ]
 
 
@@ -300,6 +303,73 @@ def progress(match: Match) -> tuple[str, dict[str, list[int]]]:
         for name, hp in zip(series, record["hp"]):
             series[name].append(hp)
     return str(_("HP after each round")), series
+
+
+# How the last direction of a fought round was found, in the words of the stats page.
+DIRECTION_LABELS = {
+    "class": _("Class triangle"),
+    "speed": _("SPEED (same class)"),
+    "defenceless": _("The defender had no card"),
+    "deadlock": _("Deadlock: no battle"),
+    "no-cards": _("Neither player had a card"),
+}
+
+
+def _seat_names(match: Match) -> list[str]:
+    """The players' names in seat order, from the seats the stats query prefetched."""
+    return [seat.player.name for seat in sorted(match.seats.all(), key=lambda seat: seat.position)]
+
+
+def _decided_by(working_events: list[dict]) -> str | None:
+    """How a finished round's battle went: the direction it was fought in, a Deadlock or no cards.
+
+    None for a round that ended without a fight (a resignation, or HP set to 0 by hand).
+    """
+    kinds = {event["type"] for event in working_events}
+    directions = [event for event in working_events if event["type"] == "direction"]
+    last = directions[-1]["by"] if directions else None
+    if "strike" in kinds or "no_battle" in kinds or (directions and directions[-1]["stage"] == "reveal"
+                                                     and last in ("deadlock", "no-cards")):
+        return last
+    return None
+
+
+def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
+    """What LOGOS players ask of their duels: who hits hardest, with which class, and who attacked why.
+
+    Damage is each strike's own figure, ATTACK minus DEFENSE (the full ATTACK on a
+    defenceless player), as the log prints it: a knock-out blow counts in full even
+    where it takes more than the HP left. A counter-attack counts for the player
+    striking back. The class is the one printed on the striking card (a called
+    backup card when it replaced the first).
+    """
+    dealt, by_class, biggest, decided = Counter(), Counter(), Counter(), Counter()
+    for match in matches:
+        names = _seat_names(match)
+        for name in names:
+            dealt[name] += 0
+        for record in match.state["rounds"]:
+            for event in record["working"]:
+                if event["type"] != "strike":
+                    continue
+                name = names[event["attacker"]]
+                dealt[name] += event["damage"]
+                biggest[name] = max(biggest[name], event["damage"])
+                by_class[record["cards"][event["attacker"]]["class"]] += event["damage"]
+            how = _decided_by(record["working"])
+            if how:
+                decided[str(DIRECTION_LABELS[how])] += 1
+    return [
+        (str(_("Damage dealt")), _ranked(dealt)),
+        (str(_("Damage dealt, by the striking card's class")), _ranked(+by_class)),
+        (str(_("Biggest single strike")), _ranked(+biggest)),
+        (str(_("How each round's battle direction was decided")), _ranked(decided)),
+    ]
+
+
+def _ranked(counts: Counter) -> list[tuple[str, int]]:
+    """Largest first; equal values by name, so the order never depends on the matches' order."""
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold()))
 
 
 # ---------------------------------------------------------------- the log
