@@ -6,22 +6,29 @@ where it goes wrong, with nothing stored.
 
 SCRIPTS holds, per game slug, the matches each game's round trip is checked with. A game
 that lands without a script is listed and skipped (with the reason), so adding a game to
-rules.GAMES shows up here until someone writes its matches.
+rules.GAMES shows up here until someone writes its matches. TAMPERED picks one finished
+match per game for the refusal tests; APP_ROLLED, TYPED_IN and COINS pick the files whose
+dice the dice tests alter.
 """
 
 import copy
 import dataclasses
 import json
+import random
 from datetime import UTC, datetime
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 import rules
 from rules import Dice
+from rules.cardmaster.cards import STATUSES as CARDMASTER_STATUSES
 from tracker import demo, exchange, services
 from tracker.games import ADAPTERS
-from tracker.models import Action, Match, Player, Seat
+from tracker.models import Action, Card, Match, Player, Seat
+
+from tests.rules.test_evons import fill_free_choices
 
 from .conftest import ANA_DECK, BEN_DECK, make_card
 
@@ -108,6 +115,194 @@ def logos_knock_out() -> Match:
     return match
 
 
+def card(slug: str, name: str) -> dict:
+    """A demo catalog card as the engine takes it."""
+    return Card.objects.get(game=slug, name=name).as_rules_card()
+
+
+def apply_all(match: Match, steps: list) -> Match:
+    """Each step through the services, as the pages post them: an action, or (action, dice typed in)."""
+    for step in steps:
+        action, rolls = step if isinstance(step, tuple) else (step, None)
+        match.refresh_from_db()
+        services.match_apply_action(match_id=match.pk, action=action, expected_seq=match.head, rolls=rolls)
+    match.refresh_from_db()
+    return match
+
+
+# Lonely Star units take ids in the order they are played: 1, 2, 3, ...
+def lonely_star_deck_out() -> Match:
+    """App-rolled and typed-in dice, a status and its end-of-turn Resist; Comet Wanderer's Luck 8
+    mills Ben's last 2 cards, so Ben cannot draw at the end of turn 1 and Ana wins by deck-out."""
+    match = services.match_create(game="lonely-star", player_names=["Ana", "Ben"],
+                                  config={"deck": 2, "hand": 3})
+    ember, comet, warden = 1, 2, 3
+    return apply_all(match, [
+        {"type": "play_unit", "seat": 0, "card": card("lonely-star", "Ember Drifter")},
+        {"type": "play_unit", "seat": 0, "card": card("lonely-star", "Comet Wanderer")},
+        {"type": "play_unit", "seat": 1, "card": card("lonely-star", "Nebula Warden")},
+        ({"type": "attack", "seat": 0, "unit": ember, "target": warden}, [4]),  # crit fails: 4 - RS 3 = 1
+        {"type": "attack", "seat": 0, "unit": comet, "target": warden},  # Luck 8: sure crit, mills 2
+        {"type": "inflict", "seat": 1, "target": comet, "status": "hex", "ignore_resist": True},
+        {"type": "inflict", "seat": 0, "target": warden, "status": "burn"},  # the app rolls Resist
+        ({"type": "luck_roll", "seat": 0, "unit": ember}, [2]),
+        {"type": "d6", "seat": 1},
+        {"type": "end_turn", "seat": 0},
+        ({"type": "resist_roll", "seat": 0, "unit": comet, "status": "hex"}, [1]),  # clears the Hex
+        {"type": "finish_turn", "seat": 0},
+    ])
+
+
+def lonely_star_table_call() -> Match:
+    """Players roll: dice typed in (one left to the app), an accessory, a table status, effect damage,
+    every kind of manual adjustment, and a winner declared by the table."""
+    match = services.match_create(game="lonely-star", player_names=["Ana", "Ben"],
+                                  config={"who_rolls": "players"})
+    moon, knight = 1, 2
+    return apply_all(match, [
+        {"type": "play_unit", "seat": 0, "card": card("lonely-star", "Quiet Moon")},
+        {"type": "play_unit", "seat": 1, "card": card("lonely-star", "Dust Knight")},
+        {"type": "equip", "seat": 0, "unit": moon, "accessory": "Star Lens"},
+        {"type": "define_status", "name": "Freeze", "stat": "at", "override": True},
+        ({"type": "inflict", "seat": 0, "target": knight, "status": "freeze"}, [5]),  # Resist 2 fails
+        ({"type": "attack", "seat": 0, "unit": moon, "target": knight}, [1]),  # crit: Resist ignored
+        {"type": "act", "seat": 0, "unit": moon, "how": "move"},
+        ({"type": "damage", "seat": 1, "source": knight, "target": moon, "amount": 3}, [2]),
+        {"type": "adjust", "override": True, "what": "counters", "unit": moon, "counter": "damage",
+         "change": -1},
+        {"type": "adjust", "override": True, "what": "stat", "unit": knight, "stat": "rs", "change": 1},
+        {"type": "adjust", "override": True, "what": "cards", "seat": 1, "source": "deck",
+         "target": "removed", "count": 3},
+        {"type": "d6", "seat": 0},  # "let the app roll this one"
+        {"type": "adjust", "override": True, "what": "leave", "unit": knight, "to": "discard"},
+        {"type": "declare_winner", "winner": 0},
+    ])
+
+
+def lonely_star_mid_turn() -> Match:
+    """Units in play and an app-rolled crit: running, with dice already rolled from the seed."""
+    match = services.match_create(game="lonely-star", player_names=["Ana", "Ben"], config={})
+    return apply_all(match, [
+        {"type": "play_unit", "seat": 0, "card": card("lonely-star", "Ember Drifter")},
+        {"type": "play_unit", "seat": 1, "card": card("lonely-star", "Nebula Warden")},
+        {"type": "attack", "seat": 0, "unit": 1, "target": 2},
+        ({"type": "luck_roll", "seat": 1, "unit": 2}, [3]),
+    ])
+
+
+CARDMASTER_OPTIONS = {"size": 3, "who_rolls": "app"}
+ANA_LINEUP = ["Gale Harrier", "Storm Kite", "Volt Lancer"]  # Storm Kite, SPD 180: Ana moves first
+BEN_LINEUP = ["Stonewarden", "Granite Brute", "Reef Sentinel"]
+
+
+def cardmaster_locked(lineups: list[list[str]]) -> Match:
+    match = services.match_create(game="cardmaster", player_names=["Ana", "Ben"], config=CARDMASTER_OPTIONS)
+    return apply_all(match, [
+        {"type": "lock_lineup", "seat": seat, "cards": [card("cardmaster", name) for name in names]}
+        for seat, names in enumerate(lineups)
+    ])
+
+
+def cardmaster_play_out(match: Match) -> Match:
+    """The strongest affordable attack on the weakest target, else STACK, until a side is knocked out
+    (every percentile roll the app's)."""
+    while match.finished is None:
+        legal = match.rules.legal_actions(match.state)
+        attacks = [a for a in legal if a["type"] in ("a3", "a2", "a1")]
+        hp = {card_id: fighter["hp"] for card_id, fighter in match.state["cards"].items()}
+        choice = min(attacks, key=lambda a: (("a3", "a2", "a1").index(a["type"]), hp[a["target"]]),
+                     default=None) or next(a for a in legal if a["type"] == "stack")
+        apply_all(match, [choice])
+        assert match.head < 500
+    return match
+
+
+def cardmaster_knock_out() -> Match:
+    """Secret lineups, two rounds of STACK, an A2 with both percentile rolls typed in (100: no backfire;
+    1: Brainlock lands), an SPC boost, then played out to a knock-out with the app rolling."""
+    match = cardmaster_locked([ANA_LINEUP, BEN_LINEUP])
+    stacks = [{"type": "stack", "card": c} for c in ("A1", "A2", "A3", "B1", "B2", "B3")]
+    apply_all(match, stacks * 2 + [
+        ({"type": "a2", "card": "A1", "target": "B1"}, [100, 1]),
+        {"type": "spc", "card": "A2", "stat": "atk"},
+    ])
+    assert match.state["cards"]["B1"]["status"]["name"] == "brainlock"
+    return cardmaster_play_out(match)
+
+
+def cardmaster_coin_for_possession() -> Match:
+    """Mirror lineups: the fastest cards tie at SPD 180, so the seed's coin gives round 1's possession."""
+    return cardmaster_play_out(cardmaster_locked([ANA_LINEUP, ANA_LINEUP]))
+
+
+def cardmaster_one_lineup_locked() -> Match:
+    match = services.match_create(game="cardmaster", player_names=["Ana", "Ben"], config=CARDMASTER_OPTIONS)
+    lineup = [card("cardmaster", name) for name in ANA_LINEUP]
+    return apply_all(match, [{"type": "lock_lineup", "seat": 0, "cards": lineup}])
+
+
+def cardmaster_first_round() -> Match:
+    """Mirror lineups revealed (the seed's coin gave round 1's possession) and the first possession played."""
+    match = cardmaster_locked([ANA_LINEUP, ANA_LINEUP])
+    side = "AB"[match.state["possession"]]
+    other = "AB"[1 - match.state["possession"]]
+    return apply_all(match, [
+        {"type": "a1", "card": f"{side}2", "target": f"{other}1"},
+        {"type": "stack", "card": f"{side}1"},
+        {"type": "a1", "card": f"{side}3", "target": f"{other}2"},
+    ])
+
+
+def evons_play(seat: int, cell: str, name: str | None) -> dict:
+    """A card played face-up from the catalog, or covered (name None: nothing is told until its reveal)."""
+    if name is None:
+        return {"type": "play", "seat": seat, "cell": cell, "covered": True}
+    return {"type": "play", "seat": seat, "cell": cell, "covered": False, "card": card("evons", name)}
+
+
+def evons_by_passes() -> Match:
+    """A conflict, a covered card pushed by Shockwave and revealed where it landed, then both players pass."""
+    match = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    return apply_all(match, [
+        {"type": "pass", "seat": 0},
+        evons_play(1, "C3", "Moss Golem"),
+        evons_play(0, "B3", "Ember Fox"),
+        {"type": "conflict", "seat": 0, "target": "C3"},
+        evons_play(1, "D2", None),
+        evons_play(0, "C2", "Boulder Ram"),
+        {"type": "ability", "seat": 0, "arrow": "E", "target": "D2"},  # pushes the covered card to E2
+        {"type": "reveal", "seat": 1, "cell": "E2", "card": card("evons", "Night Crow")},
+        evons_play(1, "D3", "Reef Warden"),
+        {"type": "pass", "seat": 0},
+        {"type": "pass", "seat": 1},
+    ])
+
+
+def evons_draw() -> Match:
+    """Both players pass at once: an empty board scores 0-0, a draw."""
+    match = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    return apply_all(match, [{"type": "pass", "seat": 0}, {"type": "pass", "seat": 1}])
+
+
+def evons_table_ends() -> Match:
+    """Overrides marked in the log (credits, a card's DEF) and a game the table ends early."""
+    match = services.match_create(game="evons", player_names=["Ana", "Ben"],
+                                  config={"reach": 2, "def_reset": False})
+    return apply_all(match, [
+        {"type": "adjust", "override": True, "seat": 1, "credits": 12},
+        evons_play(0, "B2", "Spark Wisp"),
+        evons_play(1, "D4", "Reef Warden"),
+        {"type": "adjust", "override": True, "cell": "D4", "def": 3},
+        {"type": "end_game", "override": True},
+    ])
+
+
+def evons_covered_waiting() -> Match:
+    """A covered card on the board that nobody has named yet."""
+    match = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    return apply_all(match, [evons_play(0, "D4", None), evons_play(1, "C3", "Moss Golem")])
+
+
 # Finished matches: their files carry the seed and must re-run to the same match.
 SCRIPTS = {
     "card-crush": {
@@ -118,6 +313,9 @@ SCRIPTS = {
         "undo-branch": crush_undo_branch,
     },
     "logos": {"knock-out": logos_knock_out},
+    "lonely-star": {"deck-out": lonely_star_deck_out, "table-call": lonely_star_table_call},
+    "cardmaster": {"knock-out": cardmaster_knock_out, "coin-for-possession": cardmaster_coin_for_possession},
+    "evons": {"by-passes": evons_by_passes, "draw": evons_draw, "table-ends": evons_table_ends},
 }
 # Running matches: their files withhold the seed (fair seeds) and cannot be re-run.
 RUNNING = {
@@ -126,6 +324,9 @@ RUNNING = {
         "in-progress": crush_in_progress,
         "fresh": crush_fresh,
     },
+    "lonely-star": {"mid-turn": lonely_star_mid_turn},
+    "cardmaster": {"one-lineup-locked": cardmaster_one_lineup_locked, "first-round": cardmaster_first_round},
+    "evons": {"covered-waiting": evons_covered_waiting},
 }
 
 ROUND_TRIPS = [
@@ -160,18 +361,27 @@ def counts() -> tuple[int, int, int, int]:
 
 
 def test_every_game_is_listed_or_skipped():
-    """A reminder with teeth: SCRIPTS may only name games that exist."""
+    """A reminder with teeth: SCRIPTS may only name games that exist, and every scripted game has
+    a finished match picked for the refusal tests."""
     assert set(SCRIPTS) | set(RUNNING) <= set(rules.GAMES)
+    assert {slug: name in SCRIPTS[slug] for slug, name in TAMPERED.items()} == {slug: True for slug in SCRIPTS}
+    for slug, name in APP_ROLLED + TYPED_IN + COINS:
+        assert name in SCRIPTS[slug]
 
 
 @pytest.mark.parametrize(("slug", "name"), ROUND_TRIPS)
 def test_it_round_trips_to_the_same_match(catalog, slug, name):
     original = play_script(slug, name)
+    assert original.finished is not None, "SCRIPTS holds finished matches; running ones go in RUNNING"
+    assert_round_trips(original)
+
+
+def assert_round_trips(original: Match) -> None:
+    slug = original.game
     data = as_file(original)
     imported = exchange.import_match(data)
     imported = Match.objects.get(pk=imported.pk)
 
-    assert original.finished is not None, "SCRIPTS holds finished matches; running ones go in RUNNING"
     assert imported.pk != original.pk
     assert (imported.game, imported.rules_version, imported.config, imported.seed) == (
         original.game, original.rules_version, original.config, original.seed)
@@ -190,6 +400,76 @@ def test_it_round_trips_to_the_same_match(catalog, slug, name):
     assert as_file(imported) == data
 
 
+def lonely_star_choices(state: dict, action: dict, rng: random.Random) -> dict:
+    """A listed Lonely Star action with the choices the list leaves open made at random."""
+    action = dict(action)
+    extra = {
+        "play_unit": {"card": {"name": f"Unit {state['next_unit']}", "hp": rng.randint(1, 9),
+                               "at": rng.randint(0, 6), "lk": rng.randint(0, 9), "rs": rng.randint(0, 4),
+                               "reach": rng.randint(1, 3)}},
+        "equip": {"accessory": rng.choice(["Charm", "Lens", "Cloak"])},
+        "damage": {"amount": rng.randint(0, 6), "ignore_resist": rng.random() < 0.3},
+        "inflict": {"ignore_resist": rng.random() < 0.3},
+        "define_status": {"name": rng.choice(["Daze", "Freeze"]), "stat": rng.choice(["at", "lk", "rs"])},
+    }.get(action["type"], {})
+    if action["type"] == "adjust":
+        extra = {
+            "counters": {"counter": "damage", "change": rng.choice([-1, 1, 2])},
+            "stat": {"stat": rng.choice(["hp", "at", "rs"]), "change": rng.choice([-1, 1])},
+            "leave": {"to": rng.choice(["discard", "removed"])},
+            "cards": {"source": "deck", "target": rng.choice(["discard", "hand"]), "count": 1},
+        }[action["what"]]
+    return {**action, **extra}
+
+
+def cardmaster_lineup(rng: random.Random, seat: int) -> dict:
+    cards = [{"name": f"Card {seat}{n}", "spd": rng.randint(0, 300), "hp": rng.randint(50, 900),
+              "def": rng.randint(0, 700), "atk": rng.randint(0, 500), "spc": rng.randint(0, 400),
+              "type1": rng.randint(1, 10), "type2": rng.randint(1, 10), "tier": rng.randint(1, 9),
+              "status": rng.choice(["none", *CARDMASTER_STATUSES])}
+             for n in range(6)]
+    return {"type": "lock_lineup", "seat": seat, "cards": cards}
+
+
+def random_play(slug: str, seed: int) -> Match:
+    """A match played to its end by random legal choices through the services, the way a table
+    might: some dice typed in, two steps undone once. A choice the rules refuse is simply made
+    again; Lonely Star's table call is left out so that the match runs until a deck is empty."""
+    rng = random.Random(seed)
+    config, opening, choose, die = {
+        "lonely-star": ({"deck": 8, "status_penalty": ("flat", "per-counter")[seed % 2]}, [],
+                        lonely_star_choices, 6),
+        "cardmaster": ({"size": 6, "risen_revivable": bool(seed % 2)},
+                       [cardmaster_lineup(rng, 0), cardmaster_lineup(rng, 1)], lambda state, a, rng: a, 100),
+        "evons": ({"reach": 1 + seed % 2, "flip_covered": bool(seed % 2)}, [], fill_free_choices, None),
+    }[slug]
+    match = apply_all(services.match_create(game=slug, player_names=["Ana", "Ben"], config=config), opening)
+    undone = False
+    for _try in range(5000):
+        if match.finished is not None:
+            return match
+        legal = [a for a in match.rules.legal_actions(match.state) if a["type"] != "declare_winner"]
+        typed = None
+        if die and rng.random() < 0.4:
+            typed = [rng.randint(1, die) for _ in range(rng.randint(1, 2))]
+        try:
+            apply_all(match, [(choose(match.state, rng.choice(legal), rng), typed)])
+        except rules.RuleError:
+            continue
+        if match.head == 8 and not undone:
+            match = services.match_goto(match_id=match.pk, step=6, expected_seq=8)
+            undone = True
+    raise AssertionError(f"{slug} seed {seed}: no end after 5000 tries")
+
+
+@pytest.mark.parametrize(("slug", "seed"), [(slug, seed) for slug in ("lonely-star", "cardmaster", "evons")
+                                            for seed in (1, 2)])
+def test_a_randomly_played_match_round_trips(db, slug, seed):
+    match = random_play(slug, seed)
+    assert match.head > 10 and match.actions.filter(abandoned=True).exists()
+    assert_round_trips(match)
+
+
 RUNNING_CASES = [pytest.param(slug, name, id=f"{slug}-{name}") for slug in RUNNING for name in RUNNING[slug]]
 
 
@@ -202,7 +482,72 @@ def test_a_running_match_is_exported_without_its_seed_and_not_re_run(catalog, sl
     assert data["seed_fingerprint"] == match.seed_fingerprint
     assert data["outcome"] is None
     assert len(data["actions"]) == match.head
+    assert match.seed not in json.dumps(data)
     refused(data, step=None, says="exported while the match was still running, so its seed was withheld")
+
+
+@pytest.mark.parametrize(("slug", "name"), [("lonely-star", "mid-turn"), ("cardmaster", "first-round")])
+def test_a_running_dice_match_shows_the_apps_rolls_but_not_the_seed_behind_them(catalog, slug, name):
+    """The rolls made so far are public; the seed would tell every roll still to come."""
+    match = play_script(slug, name)
+    data = as_file(match)
+    app_rolls = [roll for entry in data["actions"] for roll in entry["rolls"] if roll["by"] == "app"]
+    assert app_rolls and app_rolls == [r for a in applied(match) for r in a[3] if r["by"] == "app"]
+    assert data["seed"] is None and match.seed not in json.dumps(data)
+
+
+def test_a_hidden_lineup_keeps_a_cardmaster_match_from_being_exported(client, catalog):
+    """A running file carries every action as entered, so the page refuses it while a lineup is hidden."""
+    match = play_script("cardmaster", "one-lineup-locked")
+    response = client.get(reverse("match_export_json", args=[match.pk]))
+    assert response.status_code == 302 and response["Location"] == reverse("match_log", args=[match.pk])
+    body = client.get(reverse("match_export_text", args=[match.pk])).content.decode()
+    assert "1. Ana locks in a hidden lineup" in body
+    for name in ANA_LINEUP:
+        assert name not in body
+    revealed = play_script("cardmaster", "first-round")
+    data = json.loads(client.get(reverse("match_export_json", args=[revealed.pk])).content)
+    assert [c["name"] for c in data["actions"][0]["action"]["cards"]] == ANA_LINEUP
+    assert data["seed"] is None
+
+
+@pytest.mark.parametrize(("slug", "name", "winner", "score"), [
+    ("lonely-star", "deck-out", "Ana", "by deck-out"),
+    ("lonely-star", "table-call", "Ana", "by table call"),
+    ("evons", "by-passes", "Ben", "3-2"),
+    ("evons", "draw", None, "0-0"),
+    ("evons", "table-ends", None, "1-1"),
+])
+def test_the_scripts_end_as_they_say(catalog, slug, name, winner, score):
+    """The matches without app dice always end the same way; the file says so too."""
+    match = play_script(slug, name)
+    assert (match.winner.name if match.winner else None, match.score) == (winner, score)
+    assert as_file(match)["outcome"] == {"winner": winner, "score": score}
+
+
+def test_the_lonely_star_file_records_who_rolled_each_die(catalog):
+    match = play_script("lonely-star", "deck-out")
+    assert match.state["players"][1]["deck"] == 0  # Comet Wanderer's Luck 8 milled Ben's last 2 cards
+    rolls = {entry["step"]: entry["rolls"] for entry in as_file(match)["actions"] if entry["rolls"]}
+    assert rolls[4] == [{"sides": 6, "value": 4, "by": "player", "why": "crit: Ember Drifter (3)"}]
+    assert [(r["by"], r["why"]) for r in rolls[7]] == [("app", "resist: Nebula Warden (3)")]
+    assert rolls[8] == [{"sides": 6, "value": 2, "by": "player", "why": "luck: Ember Drifter (3)"}]
+    assert [(r["by"], r["why"]) for r in rolls[9]] == [("app", "plain D6")]
+    assert rolls[11] == [{"sides": 6, "value": 1, "by": "player", "why": "resist: Comet Wanderer (1)"}]
+    assert set(rolls) == {4, 7, 8, 9, 11}  # Comet Wanderer's Luck 8 crit is certain: no die
+
+
+def test_the_cardmaster_file_records_the_coin_and_the_typed_in_percentiles(catalog):
+    coin = as_file(play_script("cardmaster", "coin-for-possession"))
+    assert coin["actions"][0]["rolls"] == []
+    flip = coin["actions"][1]["rolls"]  # the second lineup locked: round 1 starts, SPD 180 against 180
+    assert [(r["sides"], r["by"], r["why"]) for r in flip] == [(2, "app", "cardmaster round 1 possession")]
+    assert exchange.replay(coin).states[1]["order"] == [flip[0]["value"], 1 - flip[0]["value"]]
+    typed = as_file(play_script("cardmaster", "knock-out"))
+    assert typed["actions"][14]["action"] == {"type": "a2", "card": "A1", "target": "B1"}
+    assert typed["actions"][14]["rolls"] == [
+        {"sides": 100, "value": 100, "by": "player", "why": "Gale Harrier a2 backfire"},
+        {"sides": 100, "value": 1, "by": "player", "why": "Gale Harrier a2 brainlock"}]
 
 
 @pytest.mark.parametrize("slug", list(rules.GAMES))
@@ -285,19 +630,29 @@ def test_replay_gives_every_state_and_the_outcome(catalog):
     assert replayed.outcome == rules.Outcome(winner=1, score="3-2")
 
 
-def test_replay_stores_nothing(catalog):
-    data = as_file(play_script("card-crush", "rulebook"))
+def test_replay_gives_every_games_states_and_outcome(game_file):
+    replayed = exchange.replay(game_file)
+    assert replayed.game is rules.GAMES[game_file["game"]]
+    assert len(replayed.states) == len(replayed.events) == len(game_file["actions"])
+    assert [exchange.state_hash(state) for state in replayed.states] == [
+        entry_["state_sha256"] for entry_ in game_file["actions"]]
+    winner = replayed.outcome.winner
+    assert game_file["outcome"] == {"winner": None if winner is None else game_file["players"][winner],
+                                    "score": replayed.outcome.score}
+
+
+def test_replay_stores_nothing(game_file):
     before = counts()
-    exchange.replay(data)
+    exchange.replay(game_file)
     assert counts() == before
 
 
-def test_a_retired_rules_version_replays_under_its_own_rules(catalog, monkeypatch):
-    data = as_file(play_script("card-crush", "rulebook"))
-    data["rules_version"] = "0"
-    retired = dataclasses.replace(rules.GAMES["card-crush"], rules_version="0")
-    monkeypatch.setitem(rules.RETIRED, ("card-crush", "0"), retired)
-    imported = exchange.import_match(data)
+def test_a_retired_rules_version_replays_under_its_own_rules(game_file, monkeypatch):
+    slug = game_file["game"]
+    game_file["rules_version"] = "0"
+    retired = dataclasses.replace(rules.GAMES[slug], rules_version="0")
+    monkeypatch.setitem(rules.RETIRED, (slug, "0"), retired)
+    imported = exchange.import_match(game_file)
     assert imported.rules_version == "0"
     assert Match.objects.get(pk=imported.pk).rules is retired
 
@@ -327,16 +682,82 @@ def rename(data: dict, *names: str) -> dict:
     return data
 
 
-@pytest.fixture
-def clean_file(catalog) -> dict:
-    """The rulebook battle's file with players this database has never seen, so a stored
-    refusal would show up in the Player count too."""
-    return rename(as_file(play_script("card-crush", "rulebook")), "Zed", "Yara")
+_FILES: dict[tuple[str, str], dict] = {}
+
+
+def unseen_file(slug: str, name: str) -> dict:
+    """A script's file with players this database has never seen, so a stored refusal would
+    show up in the Player count too. A file stands alone (it needs nothing from the database),
+    so each script is played once per run and every test alters its own copy."""
+    if (slug, name) not in _FILES:
+        demo.load_catalogs()
+        _FILES[slug, name] = rename(as_file(play_script(slug, name)), "Zed", "Yara")
+    return copy.deepcopy(_FILES[slug, name])
 
 
 @pytest.fixture
-def coin_file(catalog) -> dict:
-    return rename(as_file(play_script("card-crush", "coin-flip-tie")), "Zed", "Yara")
+def clean_file(db) -> dict:
+    return unseen_file("card-crush", "rulebook")
+
+
+@pytest.fixture
+def coin_file(db) -> dict:
+    return unseen_file("card-crush", "coin-flip-tie")
+
+
+# The finished match of each game that the tampering tests below alter.
+TAMPERED = {
+    "card-crush": "rulebook",
+    "logos": "knock-out",
+    "lonely-star": "deck-out",
+    "cardmaster": "knock-out",
+    "evons": "by-passes",
+}
+# Files with dice the app rolled from the seed, and files with dice typed in at the table.
+APP_ROLLED = [
+    ("card-crush", "coin-flip-tie"), ("lonely-star", "deck-out"), ("cardmaster", "coin-for-possession"),
+]
+TYPED_IN = [("lonely-star", "deck-out"), ("cardmaster", "knock-out")]
+# Coins decide who wins a round (Card Crush) or who has possession (Cardmaster): part of the state.
+COINS = [("card-crush", "coin-flip-tie"), ("cardmaster", "coin-for-possession")]
+
+
+def ids(cases):
+    return [f"{slug}-{name}" for slug, name in cases]
+
+
+@pytest.fixture(params=list(TAMPERED))
+def game_file(request, db) -> dict:
+    return unseen_file(request.param, TAMPERED[request.param])
+
+
+@pytest.fixture(params=APP_ROLLED, ids=ids(APP_ROLLED))
+def app_rolled_file(request, db) -> dict:
+    return unseen_file(*request.param)
+
+
+@pytest.fixture(params=TYPED_IN, ids=ids(TYPED_IN))
+def typed_in_file(request, db) -> dict:
+    return unseen_file(*request.param)
+
+
+@pytest.fixture(params=COINS, ids=ids(COINS))
+def coin_decided_file(request, db) -> dict:
+    return unseen_file(*request.param)
+
+
+def game_name(data: dict) -> str:
+    return rules.GAMES[data["game"]].name
+
+
+def first_roll(data: dict, by: str) -> tuple[int, dict]:
+    """The step of the file's first die rolled by the app or a player, and that die."""
+    return next((entry_["step"], roll) for entry_ in data["actions"] for roll in entry_["rolls"]
+                if roll["by"] == by)
+
+
+def entry(data: dict, step: int) -> dict:
+    return data["actions"][step - 1]
 
 
 def refused(data: dict, *, step: int | None, says: str) -> exchange.MatchFileError:
@@ -347,7 +768,7 @@ def refused(data: dict, *, step: int | None, says: str) -> exchange.MatchFileErr
     assert error.step == step, str(error)
     if step:
         assert str(error).startswith(f"Step {step}: "), str(error)
-    assert says in str(error)
+    assert says in str(error), str(error)
     assert counts() == before
     return error
 
@@ -361,16 +782,24 @@ def refused_raw(raw: bytes, *, says: str) -> None:
     assert counts() == before
 
 
-def test_the_clean_file_imports(clean_file):
+def test_the_clean_file_imports(game_file):
     """The control for every refusal below: untouched, the same file is stored."""
     matches, actions, players, seats = counts()
-    exchange.import_match(exchange.parse(json.dumps(clean_file).encode()))
-    assert counts() == (matches + 1, actions + 7, players + 2, seats + 2)
+    exchange.import_match(exchange.parse(json.dumps(game_file).encode()))
+    assert counts() == (matches + 1, actions + len(game_file["actions"]), players + 2, seats + 2)
 
 
-def test_a_cards_power_changed_in_step_1(clean_file):
-    clean_file["actions"][0]["action"]["cards"][0]["power"] += 1
-    refused(clean_file, step=1, says="the result differs from the one recorded in the file")
+# A stat of the first card the file names (a deck, a lineup, a committed card, a unit, a card played).
+CARD_STAT = {
+    "card-crush": "power", "logos": "speed", "lonely-star": "hp", "cardmaster": "atk", "evons": "atk",
+}
+
+
+def test_a_cards_stat_changed(game_file):
+    step, card = next((e["step"], e["action"].get("cards", [None])[0] or e["action"].get("card"))
+                      for e in game_file["actions"] if e["action"].get("cards") or e["action"].get("card"))
+    card[CARD_STAT[game_file["game"]]] += 1
+    refused(game_file, step=step, says="the result differs from the one recorded in the file")
 
 
 def test_a_card_swapped_for_another_legal_card(clean_file):
@@ -379,142 +808,229 @@ def test_a_card_swapped_for_another_legal_card(clean_file):
     refused(clean_file, step=2, says="the result differs from the one recorded in the file")
 
 
-def test_an_illegal_action_deck_of_4(clean_file):
-    clean_file["actions"][1]["action"]["cards"].pop()
-    refused(clean_file, step=2, says="the rules refuse this action: A deck has exactly 5 cards, not 4.")
+def test_a_lineup_reordered_swaps_an_active_card_for_a_reserve(db):
+    data = unseen_file("cardmaster", "knock-out")
+    cards = data["actions"][1]["action"]["cards"]
+    cards[0], cards[2] = cards[2], cards[0]
+    refused(data, step=2, says="the result differs from the one recorded in the file")
 
 
-def test_an_illegal_action_unknown_type(clean_file):
-    clean_file["actions"][4]["action"] = {"type": "concede"}
-    refused(clean_file, step=5, says="the rules refuse this action: Card Crush has no action 'concede'.")
+@pytest.mark.parametrize(("slug", "step", "edit", "says"), [
+    pytest.param("card-crush", 2, lambda a: a["cards"].pop(), "A deck has exactly 5 cards, not 4.",
+                 id="card-crush"),
+    pytest.param("logos", 2, lambda a: a.update(round=2),
+                 "This entry was made for round 2, but round 1 is being played.", id="logos"),
+    pytest.param("lonely-star", 4, lambda a: a.update(unit=99), "Unit 99 is not in play.", id="lonely-star"),
+    pytest.param("cardmaster", 2, lambda a: a["cards"].pop(),
+                 "This is a 3v3 match: a lineup has 3 cards, not 2.", id="cardmaster"),
+    pytest.param("evons", 3, lambda a: a.update(cell="C3"), "C3 already holds Moss Golem.", id="evons"),
+])
+def test_an_illegal_action(db, slug, step, edit, says):
+    data = unseen_file(slug, TAMPERED[slug])
+    edit(entry(data, step)["action"])
+    refused(data, step=step, says=f"the rules refuse this action: {says}")
 
 
-def test_a_step_removed(clean_file):
-    del clean_file["actions"][2]
-    refused(clean_file, step=3, says="the entry is malformed or out of order")
+def test_an_illegal_action_unknown_type(game_file):
+    game_file["actions"][4]["action"] = {"type": "concede"}
+    error = refused(game_file, step=5, says=f"the rules refuse this action: {game_name(game_file)} has no ")
+    assert str(error).endswith(" 'concede'."), str(error)
 
 
-def test_two_steps_swapped(clean_file):
-    actions = clean_file["actions"]
+def test_a_step_removed(game_file):
+    del game_file["actions"][2]
+    refused(game_file, step=3, says="the entry is malformed or out of order")
+
+
+def test_two_steps_swapped(game_file):
+    actions = game_file["actions"]
     actions[3], actions[4] = actions[4], actions[3]
-    refused(clean_file, step=4, says="the entry is malformed or out of order")
+    refused(game_file, step=4, says="the entry is malformed or out of order")
 
 
 def test_a_step_renumbered_to_fit(clean_file):
     """Removing round 3 and renumbering the rest: every later state differs."""
     del clean_file["actions"][4]
-    for number, entry in enumerate(clean_file["actions"], start=1):
-        entry["step"] = number
+    for number, entry_ in enumerate(clean_file["actions"], start=1):
+        entry_["step"] = number
     refused(clean_file, step=5, says="the result differs")
 
 
-def test_a_truncated_file_that_still_claims_the_outcome(clean_file):
-    clean_file["actions"] = clean_file["actions"][:5]
-    refused(clean_file, step=5, says="the file claims the result {'winner': 'Yara', 'score': '3-2'} "
-                                     "but re-running it gives None")
+def test_the_first_step_removed_and_the_rest_renumbered(game_file):
+    del game_file["actions"][0]
+    for number, entry_ in enumerate(game_file["actions"], start=1):
+        entry_["step"] = number
+    error = refused(game_file, step=1, says="")
+    assert "the result differs" in str(error) or "the rules refuse this action" in str(error), str(error)
 
 
-def test_a_file_cut_in_the_middle_of_its_json(clean_file):
-    raw = json.dumps(clean_file).encode()
+def test_a_truncated_file_that_still_claims_the_outcome(game_file):
+    claimed = game_file["outcome"]
+    game_file["actions"] = game_file["actions"][:-1]
+    refused(game_file, step=len(game_file["actions"]),
+            says=f"the file claims the result {claimed} but re-running it gives None")
+
+
+def test_a_file_cut_in_the_middle_of_its_json(game_file):
+    raw = json.dumps(game_file).encode()
     refused_raw(raw[: len(raw) // 2], says="The file is not valid JSON")
 
 
-def test_an_altered_coin_flip(coin_file):
-    roll = coin_file["actions"][2]["rolls"][0]
-    roll["value"] = 1 - roll["value"]
-    refused(coin_file, step=3, says=f"the dice do not match the seed: the file says [{roll['value']}], "
-                                    f"the seed gives [{1 - roll['value']}]")
+def test_a_roll_added_where_the_rules_roll_none(game_file):
+    step = next(e["step"] for e in game_file["actions"] if not e["rolls"])
+    entry(game_file, step)["rolls"] = [{"sides": 6, "value": 6, "by": "player", "why": "luck"}]
+    refused(game_file, step=step, says="the dice do not match the seed: the file says [6], the seed gives []")
 
 
-def test_a_coin_flip_claimed_as_entered_at_the_table(coin_file):
-    coin_file["actions"][2]["rolls"][0]["by"] = "player"
-    refused(coin_file, step=3, says="the dice do not match the seed")
+def test_a_malformed_dice_record(game_file):
+    game_file["actions"][2]["rolls"] = "none"
+    refused(game_file, step=3, says="its dice record is malformed")
 
 
-def test_a_roll_added_where_the_rules_roll_none(clean_file):
-    clean_file["actions"][3]["rolls"] = [{"sides": 6, "value": 6, "by": "player", "why": "luck"}]
-    refused(clean_file, step=4, says="the dice do not match the seed: the file says [6], the seed gives []")
+# --- the dice: the app's rolls come from the seed, a player's are taken as typed in -------------------
 
 
-def test_a_roll_removed(coin_file):
-    coin_file["actions"][2]["rolls"] = []
-    refused(coin_file, step=3, says="the dice do not match the seed")
+def test_an_app_roll_altered(app_rolled_file):
+    step, roll = first_roll(app_rolled_file, "app")
+    was = roll["value"]
+    roll["value"] = 1 - was if roll["sides"] == 2 else was % roll["sides"] + 1
+    refused(app_rolled_file, step=step,
+            says=f"the dice do not match the seed: the file says [{roll['value']}], the seed gives [{was}]")
 
 
-def test_a_malformed_dice_record(clean_file):
-    clean_file["actions"][2]["rolls"] = "none"
-    refused(clean_file, step=3, says="its dice record is malformed")
+def test_an_app_roll_removed(app_rolled_file):
+    step, roll = first_roll(app_rolled_file, "app")
+    entry(app_rolled_file, step)["rolls"].remove(roll)
+    refused(app_rolled_file, step=step, says="the dice do not match the seed")
 
 
-def other_seed_for(seed: str, label: str) -> str:
-    """A seed whose coin for `label` falls the other way (found deterministically)."""
-    want = 1 - Dice(seed, 0).flip(label)
-    return next(s for s in (f"{seed}-{n}" for n in range(100)) if Dice(s, 0).flip(label) == want)
+def test_a_coin_flip_claimed_as_entered_at_the_table(coin_decided_file):
+    step, roll = first_roll(coin_decided_file, "app")
+    roll["by"] = "player"
+    refused(coin_decided_file, step=step, says="the dice do not match the seed")
 
 
-def test_a_changed_seed_no_longer_matches_its_fingerprint(coin_file):
-    coin_file["seed"] = other_seed_for(coin_file["seed"], "card-crush round 1")
-    refused(coin_file, step=None, says="The seed does not match the fingerprint shown when the match started.")
+@pytest.mark.parametrize(("slug", "name", "index", "was", "now"), [
+    # Ember Drifter's crit roll: 4 fails against Luck 3 (Resist counts), 1 succeeds (Resist ignored).
+    pytest.param("lonely-star", "deck-out", 0, 4, 1, id="lonely-star-crit"),
+    # Gale Harrier's A2: after the backfire roll (100, none), Brainlock's roll 1 lands and 100 misses.
+    pytest.param("cardmaster", "knock-out", 1, 1, 100, id="cardmaster-status"),
+])
+def test_a_typed_in_die_changed_is_refused_where_its_result_changes(db, slug, name, index, was, now):
+    data = unseen_file(slug, name)
+    step, _roll = first_roll(data, "player")
+    roll = entry(data, step)["rolls"][index]
+    assert (roll["by"], roll["value"]) == ("player", was)
+    roll["value"] = now
+    refused(data, step=step, says="the result differs from the one recorded in the file")
 
 
-def test_an_altered_fingerprint(clean_file):
-    clean_file["seed_fingerprint"] = "0" * 12
-    refused(clean_file, step=None, says="The seed does not match the fingerprint")
+def test_a_typed_in_die_off_the_die_is_refused_by_the_rules(typed_in_file):
+    step, roll = first_roll(typed_in_file, "player")
+    roll["value"] = roll["sides"] + 1
+    sides = roll["sides"]
+    refused(typed_in_file, step=step,
+            says=f"the rules refuse this action: A {sides}-sided die shows 1 to {sides}, not {sides + 1}.")
+
+
+def test_a_typed_in_die_removed_lets_the_app_roll_instead(typed_in_file):
+    step, _roll = first_roll(typed_in_file, "player")
+    entry(typed_in_file, step)["rolls"].pop()
+    refused(typed_in_file, step=step, says="the dice do not match the seed")
+
+
+def other_seed_for(data: dict) -> str:
+    """A seed under which the file's first app roll comes out otherwise (found deterministically)."""
+    step, roll = first_roll(data, "app")
+
+    def rolled(seed: str) -> int:
+        dice = Dice(seed, step)
+        return dice.flip(roll["why"]) if roll["sides"] == 2 else dice.roll(roll["sides"], roll["why"])
+
+    assert rolled(data["seed"]) == roll["value"]
+    return next(s for s in (f"{data['seed']}-{n}" for n in range(100)) if rolled(s) != roll["value"])
+
+
+def test_a_changed_seed_no_longer_matches_its_fingerprint(app_rolled_file):
+    app_rolled_file["seed"] = other_seed_for(app_rolled_file)
+    refused(app_rolled_file, step=None,
+            says="The seed does not match the fingerprint shown when the match started.")
+
+
+def test_an_altered_fingerprint(game_file):
+    game_file["seed_fingerprint"] = "0" * 12
+    refused(game_file, step=None, says="The seed does not match the fingerprint")
 
 
 def with_other_seed(data: dict) -> dict:
-    """The file re-seeded so round 1's coin falls the other way, its fingerprint forged to match."""
-    data["seed"] = other_seed_for(data["seed"], "card-crush round 1")
+    """The file re-seeded so its first app roll comes out otherwise, its fingerprint forged to match."""
+    data["seed"] = other_seed_for(data)
     data["seed_fingerprint"] = rules.seed_fingerprint(data["seed"])
     return data
 
 
-def test_a_changed_seed_and_fingerprint_changes_the_coin_flip(coin_file):
-    refused(with_other_seed(coin_file), step=3, says="the dice do not match the seed")
+def test_a_changed_seed_and_fingerprint_changes_the_first_app_roll(app_rolled_file):
+    step, _roll = first_roll(app_rolled_file, "app")
+    refused(with_other_seed(app_rolled_file), step=step, says="the dice do not match the seed")
 
 
-def test_a_changed_seed_without_a_fingerprint_changes_the_coin_flip(coin_file):
-    with_other_seed(coin_file)
-    del coin_file["seed_fingerprint"]
-    refused(coin_file, step=3, says="the dice do not match the seed")
+def test_a_changed_seed_without_a_fingerprint_changes_the_first_app_roll(app_rolled_file):
+    step, _roll = first_roll(app_rolled_file, "app")
+    with_other_seed(app_rolled_file)
+    del app_rolled_file["seed_fingerprint"]
+    refused(app_rolled_file, step=step, says="the dice do not match the seed")
 
 
-def test_a_changed_seed_with_the_rolls_rewritten_to_match_changes_the_state(coin_file):
+def test_a_changed_seed_with_the_rolls_rewritten_to_match_changes_the_state(coin_decided_file):
     """Someone who re-rolls with their own seed still cannot keep the recorded result."""
-    with_other_seed(coin_file)
-    roll = coin_file["actions"][2]["rolls"][0]
+    step, roll = first_roll(coin_decided_file, "app")
+    with_other_seed(coin_decided_file)
     roll["value"] = 1 - roll["value"]
-    refused(coin_file, step=3, says="the result differs")
+    refused(coin_decided_file, step=step, says="the result differs")
 
 
-@pytest.mark.parametrize("outcome", [
-    pytest.param({"winner": "Yara", "score": "3-1"}, id="score"),
-    pytest.param({"winner": "Zed", "score": "3-2"}, id="winner"),
-    pytest.param({"winner": None, "score": "3-2"}, id="draw"),
-    pytest.param(None, id="no-outcome"),
-])
-def test_an_altered_outcome_claim(clean_file, outcome):
-    clean_file["outcome"] = outcome
-    refused(clean_file, step=7, says="the file claims the result")
+def other_outcomes(data: dict) -> list[dict | None]:
+    """The file's outcome claim with the score, then the winner, altered; a draw; none at all."""
+    claimed = data["outcome"]
+    loser = next(name for name in data["players"] if name != claimed["winner"])
+    return [{**claimed, "score": claimed["score"] + "0"}, {**claimed, "winner": loser},
+            {**claimed, "winner": None}, None]
 
 
-def test_an_outcome_claimed_for_a_running_match(catalog):
-    match = play_script("card-crush", "in-progress")
+@pytest.mark.parametrize("which", ["score", "winner", "draw", "no-outcome"])
+def test_an_altered_outcome_claim(game_file, which):
+    game_file["outcome"] = other_outcomes(game_file)[["score", "winner", "draw", "no-outcome"].index(which)]
+    refused(game_file, step=len(game_file["actions"]), says="the file claims the result")
+
+
+def test_a_draw_claimed_as_a_win(db):
+    data = unseen_file("evons", "draw")
+    assert data["outcome"] == {"winner": None, "score": "0-0"}
+    data["outcome"] = {"winner": "Zed", "score": "0-0"}
+    refused(data, step=2, says="re-running it gives {'winner': None, 'score': '0-0'}")
+
+
+RUNNING_WITH_STEPS = [case for case in RUNNING_CASES if case.values[1] != "fresh"]
+
+
+@pytest.mark.parametrize(("slug", "name"), RUNNING_WITH_STEPS)
+def test_an_outcome_claimed_for_a_running_match(catalog, slug, name):
+    match = play_script(slug, name)
     data = rename(as_file(match), "Zed", "Yara")
     data["seed"] = match.seed
     data["outcome"] = {"winner": "Zed", "score": "3-0"}
-    refused(data, step=4, says="re-running it gives None")
+    refused(data, step=match.head, says="re-running it gives None")
 
 
-def test_a_state_hash_removed(clean_file):
-    del clean_file["actions"][5]["state_sha256"]
-    refused(clean_file, step=6, says="the result differs")
+def test_a_state_hash_removed(game_file):
+    del game_file["actions"][5]["state_sha256"]
+    refused(game_file, step=6, says="the result differs")
 
 
-@pytest.mark.parametrize("entry", [None, "step 3", {"step": 3}, {"step": 3, "action": "play_round"}])
-def test_a_malformed_entry(clean_file, entry):
-    clean_file["actions"][2] = entry
-    refused(clean_file, step=3, says="the entry is malformed or out of order")
+@pytest.mark.parametrize("entry_", [None, "step 3", {"step": 3}, {"step": 3, "action": "play_round"}])
+def test_a_malformed_entry(game_file, entry_):
+    game_file["actions"][2] = entry_
+    refused(game_file, step=3, says="the entry is malformed or out of order")
 
 
 @pytest.mark.parametrize(("field", "value", "says"), [
@@ -534,9 +1050,9 @@ def test_an_unknown_game(clean_file):
     refused(clean_file, step=None, says="This Tablekeeper does not know the game 'chess'.")
 
 
-def test_a_rules_version_not_installed_is_refused_not_rescored(clean_file):
-    clean_file["rules_version"] = "0.9"
-    error = refused(clean_file, step=None, says="Card Crush rules version 0.9")
+def test_a_rules_version_not_installed_is_refused_not_rescored(game_file):
+    game_file["rules_version"] = "0.9"
+    error = refused(game_file, step=None, says=f"{game_name(game_file)} rules version 0.9")
     assert "no longer has" in str(error)
     assert "It is refused rather than re-scored under other rules." in str(error)
 
@@ -554,29 +1070,35 @@ def test_wrong_players(clean_file, players):
     refused(clean_file, step=None, says="Card Crush needs 2 named players.")
 
 
+def test_a_third_player_in_any_game(game_file):
+    game_file["players"].append("Xia")
+    refused(game_file, step=None, says=f"{game_name(game_file)} needs 2 named players.")
+
+
 @pytest.mark.parametrize(("field", "value"), [
     ("game", None), ("rules_version", 1), ("config", []), ("seed", 42),
     ("players", "Zed, Yara"), ("actions", {}), ("actions", True),
 ])
-def test_a_malformed_field(clean_file, field, value):
-    clean_file[field] = value
-    refused(clean_file, step=None, says=f"The file's {field} is missing or malformed.")
+def test_a_malformed_field(game_file, field, value):
+    game_file[field] = value
+    refused(game_file, step=None, says=f"The file's {field} is missing or malformed.")
 
 
-def test_a_withheld_seed_is_explained(clean_file):
-    clean_file["seed"] = None
-    refused(clean_file, step=None, says="This file was exported while the match was still running, so its seed "
-                                        "was withheld and it cannot be re-run. Export it again once the match is over.")
+def test_a_withheld_seed_is_explained(game_file):
+    game_file["seed"] = None
+    refused(game_file, step=None, says="This file was exported while the match was still running, so its "
+                                       "seed was withheld and it cannot be re-run. Export it again once the "
+                                       "match is over.")
 
 
-def test_a_missing_seed_without_a_fingerprint_is_malformed(clean_file):
-    del clean_file["seed"], clean_file["seed_fingerprint"]
-    refused(clean_file, step=None, says="The file's seed is missing or malformed.")
+def test_a_missing_seed_without_a_fingerprint_is_malformed(game_file):
+    del game_file["seed"], game_file["seed_fingerprint"]
+    refused(game_file, step=None, says="The file's seed is missing or malformed.")
 
 
-def test_an_unknown_option(clean_file):
-    clean_file["config"] = {"resolution": "battle-score", "colour": "red"}
-    refused(clean_file, step=None, says="Card Crush has no option called colour.")
+def test_an_unknown_option(game_file):
+    game_file["config"]["colour"] = "red"
+    refused(game_file, step=None, says=f"{game_name(game_file)} has no option called colour.")
 
 
 def test_too_many_actions(clean_file):
@@ -626,8 +1148,8 @@ def test_a_huge_integer_is_refused_as_not_valid_json():
 
 
 @pytest.mark.parametrize("names", [("Zed", "zed"), ("Zed", " Zed "), ("Zoé", "ZOÉ"), ("Yara  Li", "yara li")])
-def test_the_same_player_in_both_seats_is_refused(clean_file, names):
-    refused(rename(clean_file, *names), step=None, says="Each seat needs a different player.")
+def test_the_same_player_in_both_seats_is_refused(game_file, names):
+    refused(rename(game_file, *names), step=None, says="Each seat needs a different player.")
 
 
 @pytest.mark.parametrize("at", ["last tuesday", "2026-13-45T10:00:00+00:00", "", 20260102, None])

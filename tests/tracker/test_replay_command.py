@@ -150,3 +150,85 @@ def test_from_the_shell_a_missing_file_exits_1(tmp_path):
     assert done.returncode == 1
     assert "cannot read" in done.stderr and "No such file or directory" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# --- every game: one finished file each, clean and tampered -----------------------------------------
+
+# A finished match per game and one edit that must stop the replay at its step.
+def lonely_star_crit_made_a_1(data):
+    """Ember Drifter's crit die typed in as 4 (fails against Luck 3) made a 1 (Resist ignored)."""
+    data["actions"][3]["rolls"][0]["value"] = 1
+    return 4, "the result differs from the one recorded in the file"
+
+
+def cardmaster_coin_turned(data):
+    """Round 1's possession coin turned over: the seed says otherwise."""
+    roll = data["actions"][1]["rolls"][0]
+    roll["value"] = 1 - roll["value"]
+    return 2, "the dice do not match the seed"
+
+
+def cardmaster_brainlock_missed(data):
+    """Gale Harrier's Brainlock die typed in as 1 (lands) made a 100 (misses)."""
+    data["actions"][14]["rolls"][1]["value"] = 100
+    return 15, "the result differs from the one recorded in the file"
+
+
+def evons_stronger_card(data):
+    """Moss Golem played with 1 more ATK than it had."""
+    data["actions"][1]["action"]["card"]["atk"] += 1
+    return 2, "the result differs from the one recorded in the file"
+
+
+GAMES = [
+    pytest.param("lonely-star", "deck-out", lonely_star_crit_made_a_1, id="lonely-star"),
+    pytest.param("cardmaster", "coin-for-possession", cardmaster_coin_turned, id="cardmaster-coin"),
+    pytest.param("cardmaster", "knock-out", cardmaster_brainlock_missed, id="cardmaster-typed-in"),
+    pytest.param("evons", "by-passes", evons_stronger_card, id="evons"),
+]
+
+
+def outcome_line(match) -> str:
+    return f"OK: {match.rules.name}, {match.head} steps replayed; {match.winner.name} won {match.score}.\n"
+
+
+@pytest.mark.parametrize(("slug", "name", "tamper"), GAMES)
+def test_it_prints_the_outcome_of_every_game(catalog, tmp_path, slug, name, tamper):
+    match = play_script(slug, name)
+    assert replay(write(tmp_path, as_file(match))) == outcome_line(match)
+
+
+def test_the_lonely_star_outcome_reads_as_the_match_ended(catalog, tmp_path):
+    path = write(tmp_path, as_file(play_script("lonely-star", "deck-out")))
+    assert replay(path) == "OK: Lonely Star, 12 steps replayed; Ana won by deck-out.\n"
+
+
+@pytest.mark.parametrize(("slug", "name", "tamper"), GAMES)
+def test_it_refuses_a_tampered_file_of_every_game_at_its_step(catalog, tmp_path, slug, name, tamper):
+    data = as_file(play_script(slug, name))
+    step, says = tamper(data)
+    with pytest.raises(CommandError) as caught:
+        replay(write(tmp_path, data))
+    assert str(caught.value).startswith(f"refused: Step {step}: {says}"), str(caught.value)
+
+
+@pytest.mark.parametrize(("slug", "name"), [("lonely-star", "mid-turn"), ("cardmaster", "first-round"),
+                                            ("evons", "covered-waiting")])
+def test_it_refuses_a_running_file_of_every_game(catalog, tmp_path, slug, name):
+    path = write(tmp_path, as_file(play_script(slug, name)))
+    with pytest.raises(CommandError, match=r"^refused: This file was exported while the match was still running"):
+        replay(path)
+
+
+@pytest.mark.parametrize(("slug", "name", "tamper"), [p for p in GAMES if p.id != "cardmaster-coin"])
+def test_from_the_shell_every_game_exits_0_clean_and_1_tampered(catalog, tmp_path, slug, name, tamper):
+    match = play_script(slug, name)
+    data = as_file(match)
+    done = run(str(write(tmp_path, data, "clean.json")))
+    assert (done.returncode, done.stdout, done.stderr) == (0, outcome_line(match), "")
+    step, says = tamper(data)
+    done = run(str(write(tmp_path, data, "tampered.json")))
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert f"refused: Step {step}: {says}" in done.stderr
+    assert "Traceback" not in done.stderr
