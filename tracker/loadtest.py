@@ -1,11 +1,13 @@
 """A league night on one small server: many tables tapping at once, through the real pages.
 
 `run()` serves the app with gunicorn on loopback (several worker processes, one database),
-then lets N simulated tables play scripted matches concurrently over HTTP: each table is
-one phone (it keeps its cookies), GETs a page, reads the CSRF token, `seq` and
-`entry_token` from the HTML and POSTs the form, as a browser would. On purpose it also
-sends some forms twice (a double tap) and some with an old `seq` (a stale page); both
-must be refused with 409 and change nothing.
+then lets N simulated tables play scripted matches concurrently over HTTP. Table n plays
+the games in turn from the n-th of `load_tables.TABLE_SCRIPTS` (Card Crush, LOGOS,
+Cardmaster, Lonely Star, Evons), so five tables cover every game. Each table is one phone
+(load_tables/phone.py: it keeps its cookies), GETs a page, reads its forms and POSTs one
+filled in, as a browser would. On purpose every match also sends some forms twice (a
+double tap) and some with an old `seq` (a stale page); both must be refused with 409 and
+change nothing (load_tables/common.py).
 
 With `crash=True` the whole gunicorn process group is SIGKILLed in the middle of the load
 and started again; tables retry refused connections and carry on from whatever the
@@ -16,6 +18,8 @@ Afterwards, straight from the database:
 - its log is one unbroken line of steps 1..head, each step stored once;
 - every acknowledged action (a 2xx/3xx answer to an action POST) is at its step, once;
 - no answer was a 500 or mentioned "database is locked".
+The report also counts, per game, the matches made and finished, the acknowledged actions,
+and the doubled and stale submissions refused.
 
 Bounded: a fixed number of matches per table and a deadline; loopback only; gunicorn is
 killed at the end whatever happens.
@@ -23,8 +27,6 @@ killed at the end whatever happens.
 
 import http.client
 import os
-import random
-import re
 import signal
 import socket
 import subprocess
@@ -32,42 +34,28 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
 from collections import Counter
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 
 import dj_database_url
 from django.conf import settings
 from django.db import connections
+from django.db.models import Count, Q
 
 from . import services
-from .games.card_crush import DEMO_CARDS as CARD_CRUSH_CARDS
+from .load_tables import TABLE_SCRIPTS
+from .load_tables.phone import HOST, Ack, Phone
 from .models import Action, Match
 
-HOST = "127.0.0.1"
 ALIAS = "loadtest"
-DOUBLE_RATE = 0.25  # share of action forms sent twice
-STALE_RATE = 0.2  # share of action forms first sent again from an older page
-
-
-class Dropped(Exception):
-    """The server went away mid-request: whether it applied the action is unknown."""
-
-
-@dataclass
-class Ack:
-    match: int
-    step: int
-    kind: str
-    seat: int | None
 
 
 @dataclass
 class Report:
     tables: int
     workers: int
+    seconds: float  # the deadline
     elapsed: float = 0.0
     matches: int = 0
     acked: list[Ack] = field(default_factory=list)
@@ -75,6 +63,8 @@ class Report:
     errors: Counter = field(default_factory=Counter)  # what must never happen
     refusals: Counter = field(default_factory=Counter)  # expected 409s and retries
     problems: list[str] = field(default_factory=list)  # what the database check found
+    tricks: Counter = field(default_factory=Counter)  # (game, "double" | "stale"): how many came back 409
+    games: dict[str, dict] = field(default_factory=dict)  # game -> {"matches": n, "finished": n}, from the db
     crashes: int = 0
     floor: float = 0.0  # GET /healthz per second from the same clients on the same server, before the load
 
@@ -94,9 +84,12 @@ class Report:
             return ", ".join(f"{kind} {n}" for kind, n in sorted(counter.items())) or "none"
 
         ms = {share: self.percentile(share) * 1000 for share in (0.5, 0.95, 0.99)}
+        unfinished = sum(made["matches"] - made["finished"] for made in self.games.values())
         lines = [
             f"{self.tables} tables, {self.workers} gunicorn workers, {self.elapsed:.1f} s, "
             f"{self.matches} matches, {self.crashes} crash(es)",
+            f"unfinished matches: {unfinished}"
+            + (" (the deadline stopped the tables mid-match)" if self.elapsed >= self.seconds else ""),
             f"actions acknowledged: {len(self.acked)}  ({rate:.1f} actions/s)",
             f"floor: GET /healthz at {self.floor:.0f} requests/s from as many clients; "
             f"actions/s to that: {rate / self.floor if self.floor else 0:.2f}",
@@ -104,167 +97,15 @@ class Report:
             f"refused or retried as intended: {counts(self.refusals)}",
             f"errors: {counts(self.errors)}",
         ]
+        acked = Counter(ack.game for ack in self.acked)
+        for game, made in self.games.items():
+            lines.append(f"  {game}: {made['matches']} matches ({made['finished']} finished), "
+                         f"{acked[game]} actions, {self.tricks[game, 'double']} doubled and "
+                         f"{self.tricks[game, 'stale']} stale submissions refused")
         lines += [f"PROBLEM: {problem}" for problem in self.problems]
         lines.append("OK: every match replays to its state; no acknowledged action lost or doubled"
                      if self.ok else "FAILED")
         return lines
-
-
-class Phone:
-    """One table's phone: its own cookies; a new connection per request (gunicorn's sync workers close them)."""
-
-    def __init__(self, port: int, report: Report, lock: threading.Lock, deadline: float, seed: int):
-        self.port, self.report, self.lock, self.deadline = port, report, lock, deadline
-        self.cookies: dict[str, str] = {}
-        self.rng = random.Random(seed)
-
-    def count(self, counter: Counter, kind: str) -> None:
-        with self.lock:
-            counter[kind] += 1
-
-    def request(self, method: str, path: str, fields: dict | None = None) -> tuple[int, str, str]:
-        """(status, Location, body); retries a refused connection (server restarting) until the deadline."""
-        body = urllib.parse.urlencode(fields or {}, doseq=True)
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        if method == "POST":
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        while True:
-            connection = http.client.HTTPConnection(HOST, self.port, timeout=60)
-            try:
-                connection.request(method, path, body=body if method == "POST" else None, headers=headers)
-                response = connection.getresponse()
-                text = response.read().decode("utf-8", "replace")
-                break
-            except ConnectionRefusedError:
-                self.count(self.report.refusals, "connection refused (retried)")
-                if time.monotonic() > self.deadline:
-                    raise Dropped from None
-                time.sleep(0.1)
-            except (http.client.HTTPException, ConnectionError, TimeoutError, OSError) as error:
-                self.count(self.report.refusals, f"connection dropped ({type(error).__name__})")
-                raise Dropped from error
-            finally:
-                connection.close()
-        for header in response.headers.get_all("Set-Cookie") or []:
-            for name, morsel in SimpleCookie(header).items():
-                self.cookies[name] = morsel.value
-        if response.status >= 500:
-            self.count(self.report.errors, f"HTTP {response.status}")
-        if "database is locked" in text:
-            self.count(self.report.errors, "database is locked")
-        return response.status, response.headers.get("Location", ""), text
-
-    def get(self, path: str) -> tuple[int, str, str]:
-        return self.request("GET", path)
-
-    def act(self, path: str, fields: dict) -> tuple[int, str]:
-        """POST an action form; the answer's status and Location, with the time it took."""
-        start = time.perf_counter()
-        status, location, _text = self.request("POST", path, fields)
-        with self.lock:
-            self.report.latencies.append(time.perf_counter() - start)
-        return status, location
-
-    def acknowledge(self, match: int, step: int, kind: str, seat: int | None) -> None:
-        with self.lock:
-            self.report.acked.append(Ack(match, step, kind, seat))
-
-    def expect_refusal(self, status: int, why: str) -> None:
-        """A double tap or a stale page must come back 409; anything acknowledged is a doubled action."""
-        if status == 409:
-            self.count(self.report.refusals, f"409 {why}")
-        elif status < 400:
-            self.count(self.report.errors, f"{why} accepted")
-        else:
-            self.count(self.report.errors, f"{why} answered {status}")
-
-    @property
-    def late(self) -> bool:
-        return time.monotonic() > self.deadline
-
-
-def field_value(html: str, name: str) -> str | None:
-    found = re.search(rf'name="{name}" value="([^"]*)"', html)
-    return found.group(1) if found else None
-
-
-# --- Table scripts: one whole match over HTTP each ---------------------------------------------
-
-CARD_NAMES = [card["name"] for card in CARD_CRUSH_CARDS]
-
-
-def play_card_crush(phone: Phone, table: int, number: int) -> None:
-    """A Card Crush battle: new match, both decks locked on this phone (hot-seat), rounds until a winner."""
-    match = None
-    while match is None and not phone.late:
-        try:
-            _status, _location, page = phone.get("/matches/new/card-crush/")
-            fields = {"csrfmiddlewaretoken": field_value(page, "csrfmiddlewaretoken"),
-                      "player_0": f"Table {table} A{number}", "player_1": f"Table {table} B{number}",
-                      "config-resolution": phone.rng.choice(["battle-score", "power-only"])}
-            status, location = phone.act("/matches/new/card-crush/", fields)
-        except Dropped:
-            continue  # maybe made, maybe not: an unfinished match is still checked afterwards
-        if status == 302:
-            match = int(re.search(r"/matches/(\d+)/", location).group(1))
-    if match is None:
-        return
-    for seat in (0, 1):
-        _lock_deck(phone, match, seat)
-    _play_rounds(phone, match)
-
-
-def _lock_deck(phone: Phone, match: int, seat: int) -> None:
-    path = f"/matches/{match}/seat/{seat}/entry/"
-    while not phone.late:
-        try:
-            status, _location, page = phone.get(path)
-            if status == 302:
-                return  # this seat is no longer awaited: locked (perhaps by a request cut off by a crash)
-            seq = int(field_value(page, "seq"))
-            form = {"csrfmiddlewaretoken": field_value(page, "csrfmiddlewaretoken"), "seq": seq,
-                    "entry_token": field_value(page, "entry_token")}
-            form.update({f"card_{n}": name for n, name in enumerate(phone.rng.sample(CARD_NAMES, 5), start=1)})
-            if seq > 0 and phone.rng.random() < STALE_RATE:
-                phone.expect_refusal(phone.act(path, {**form, "seq": seq - 1})[0], "stale entry")
-            status, _location = phone.act(path, form)
-            if status == 302:
-                phone.acknowledge(match, seq + 1, "lock_deck", seat)
-                if phone.rng.random() < DOUBLE_RATE:
-                    phone.expect_refusal(phone.act(path, form)[0], "double entry")
-                return
-            phone.count(phone.report.refusals, f"entry {status}, page reloaded")
-        except Dropped:
-            continue
-
-
-def _play_rounds(phone: Phone, match: int) -> None:
-    path = f"/matches/{match}/act/"
-    while not phone.late:
-        try:
-            _status, _location, page = phone.get(f"/matches/{match}/")
-            if 'value="play_round"' not in page:
-                return  # the battle is won
-            form = {"csrfmiddlewaretoken": field_value(page, "csrfmiddlewaretoken"), "action": "play_round",
-                    "seq": int(field_value(page, "seq"))}
-            if phone.rng.random() < STALE_RATE:
-                phone.expect_refusal(phone.act(path, {**form, "seq": form["seq"] - 1})[0], "stale action")
-            status, _location = phone.act(path, form)
-            if status == 302:
-                phone.acknowledge(match, form["seq"] + 1, "play_round", None)
-                if phone.rng.random() < DOUBLE_RATE:
-                    phone.expect_refusal(phone.act(path, form)[0], "double action")
-            else:
-                phone.count(phone.report.refusals, f"action {status}, page reloaded")
-        except Dropped:
-            continue
-
-
-# Game slug -> a function playing one whole match over HTTP. Cardmaster, Lonely Star, Logos and
-# Evons have adapters but no script yet: each needs its own form-filling (lineups, hands, commits).
-TABLE_SCRIPTS = {
-    "card-crush": play_card_crush,
-}
 
 
 # --- The server ---------------------------------------------------------------------------------
@@ -385,11 +226,11 @@ def verify(first_match: int, acked: list[Ack]) -> list[str]:
     return problems
 
 
-def run(*, tables: int = 50, workers: int = 4, seconds: float = 120, matches: int = 3, crash: bool = False,
+def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: int = 2, crash: bool = False,
         database_url: str | None = None, seed: int = 1, floor_seconds: float = 3, say=print) -> Report:
     """Serve, load, optionally crash and restart, then check; the report says what happened."""
-    scripts = list(TABLE_SCRIPTS.values())
-    report = Report(tables=tables, workers=workers)
+    games = list(TABLE_SCRIPTS)
+    report = Report(tables=tables, workers=workers, seconds=seconds)
     with tempfile.TemporaryDirectory(prefix="tablekeeper-load-") as folder:
         database_url = database_url or f"sqlite:///{folder}/load.sqlite3"
         env = server_env(database_url)
@@ -414,16 +255,20 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 120, matches: in
                     for played in range(matches):
                         if phone.late:
                             return
-                        scripts[(number + played) % len(scripts)](phone, number, played)
+                        # Tables take the games in turn: as many tables as games play every game.
+                        phone.game = games[(number + played) % len(games)]
+                        TABLE_SCRIPTS[phone.game](phone, number, played)
                 except Exception as error:  # noqa: BLE001 - a script bug must show in the report, not vanish
-                    phone.count(report.errors, f"table script failed ({type(error).__name__})")
+                    what = f"{type(error).__name__}: {error}"
+                    phone.count(report.errors, f"{phone.game} script failed ({what})")
 
             threads = [threading.Thread(target=table, args=(n,), daemon=True) for n in range(tables)]
             for thread in threads:
                 thread.start()
             if crash:
-                # Mid-load: once about a third of the expected actions are in (about 7 per match).
-                target = tables * matches * 7 // 3
+                # Mid-load: once about a third of the expected actions are in (about 20 a match, over
+                # the five games: from 7 for Card Crush to some 50 for Cardmaster).
+                target = tables * matches * 20 // 3
                 while (len(report.acked) < target and any(t.is_alive() for t in threads)
                        and time.monotonic() < deadline):
                     time.sleep(0.01)
@@ -440,7 +285,12 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 120, matches: in
                 report.errors["table still running at the deadline"] += 1
         finally:
             server.stop()
-        report.matches = Match.objects.using(ALIAS).filter(pk__gt=first_match).count()
+        made = Match.objects.using(ALIAS).filter(pk__gt=first_match)
+        report.matches = made.count()
+        report.games = {game: {"matches": 0, "finished": 0} for game in games}
+        finished = Count("pk", filter=Q(finished__isnull=False))
+        for row in made.values("game").annotate(matches=Count("pk"), finished=finished):
+            report.games[row["game"]] = {"matches": row["matches"], "finished": row["finished"]}
         report.problems = verify(first_match, report.acked)
         connections[ALIAS].close()
         del connections[ALIAS]  # the cached connection object, else a second run reopens the old file

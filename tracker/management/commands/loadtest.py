@@ -1,5 +1,7 @@
 """Play many tables at once against gunicorn on loopback, then check nothing was lost or doubled.
 
+Tables take the five games in turn, so five tables or more play every game.
+
     python manage.py loadtest --tables 50 --workers 4            # on a fresh temporary SQLite file
     DATABASE_URL=postgres://... python manage.py loadtest        # on PostgreSQL
     python manage.py loadtest --crash                             # SIGKILL the server mid-load
@@ -18,10 +20,11 @@ class Command(BaseCommand):
     help = "Concurrent tables over HTTP against gunicorn; then checks every match and acknowledged action."
 
     def add_arguments(self, parser):
-        parser.add_argument("--tables", type=int, default=50)
+        parser.add_argument("--tables", type=int, default=50, help="tables at once; they take the five games in turn")
         parser.add_argument("--workers", type=int, default=4)
-        parser.add_argument("--matches", type=int, default=3, help="matches each table plays")
-        parser.add_argument("--seconds", type=float, default=120, help="deadline for the whole load")
+        parser.add_argument("--matches", type=int, default=2, help="matches each table plays, the games in turn")
+        parser.add_argument("--seconds", type=float, default=300,
+                            help="deadline for the whole load (a Cardmaster match alone is some 50 actions)")
         parser.add_argument("--crash", action="store_true", help="SIGKILL gunicorn mid-load and restart it")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--floor-seconds", type=float, default=3,

@@ -1,0 +1,65 @@
+"""A Lonely Star match played open on the board until a deck runs out.
+
+Small decks (an option of the "New match" page) make the match end after a few turns:
+whoever must draw from an empty deck loses. Each turn the player plays a unit from the
+catalog, attacks once with each unit that can, sometimes rolls a plain D6, and ends the
+turn; at the end step a unit with status counters sometimes rolls Resist, then both draw.
+The app rolls every die (the roll fields stay blank).
+"""
+
+from .common import MOST_ACTIONS, match_page, pick, send, start_match
+from .forms import datalist
+from .phone import Dropped, Phone
+
+PLAY_RATE = 0.8
+D6_RATE = 0.15
+RESIST_RATE = 0.5
+
+
+def play(phone: Phone, table: int, number: int) -> None:
+    match = start_match(phone, "lonely-star", table, number, deck=4, hand=3)
+    if match is None:
+        return
+    done: set[str] = set()  # what the player whose turn it is has done this turn
+    for _ in range(MOST_ACTIONS):
+        if phone.late:
+            return
+        try:
+            page, forms = match_page(phone, match)
+            if not forms:
+                return  # the match is over
+            finish = pick(forms, "finish_turn")
+            if finish:
+                turn = int(finish.value("seat"))
+                resist = [form for form in forms if form.value("action") == "resist_roll"]
+                if resist and phone.rng.random() < RESIST_RATE:
+                    send(phone, match, resist[0], resist[0].data(), "resist_roll", turn)
+                else:
+                    send(phone, match, finish, finish.data(), "finish_turn", turn)
+                continue
+            turn = int(pick(forms, "end_turn").value("seat"))
+            form, data, kind = _next_move(phone, page, forms, turn, done)
+            if send(phone, match, form, data, kind, turn) == 302 and kind == "end_turn":
+                done = set()
+        except Dropped:
+            continue
+
+
+def _next_move(phone: Phone, page: str, forms, turn: int, done: set[str]):
+    """The form to send next this turn, its data and the action type; each step is tried once a turn."""
+    if "play" not in done:
+        done.add("play")
+        unit = pick(forms, "play_unit", seat=str(turn))
+        if unit and phone.rng.random() < PLAY_RATE:
+            return unit, unit.data(name=phone.rng.choice(datalist(page, "ls-catalog"))), "play_unit"
+    for attack in (form for form in forms if form.value("action") == "attack"):
+        if f"attack {attack.value('unit')}" not in done:
+            done.add(f"attack {attack.value('unit')}")
+            return attack, attack.data(target=phone.rng.choice(attack.choices["target"])), "attack"
+    if "d6" not in done:
+        done.add("d6")
+        if phone.rng.random() < D6_RATE:
+            d6 = pick(forms, "d6")
+            return d6, d6.data(), "d6"
+    end = pick(forms, "end_turn")
+    return end, end.data(), "end_turn"
