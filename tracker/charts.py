@@ -49,8 +49,8 @@ def line_chart(title: str, series: dict[str, list[float]], y_min: float, y_max: 
         x, y = point(len(values) - 1, values[-1])
         parts.append(f'<circle cx="{x}" cy="{y}" r="3" fill="{colour}"/>')
         label_y = y - 6
-        while any(abs(label_y - used_y) < 11 and abs(x - used_x) < 40 for used_x, used_y in labels_at):
-            label_y += 11  # lines ending together: stack their names instead of printing one over the other
+        while any(abs(label_y - used_y) < 13 and abs(x - used_x) < 40 for used_x, used_y in labels_at):
+            label_y += 13  # lines ending together: stack their names instead of printing one over the other
         labels_at.append((x, label_y))
         parts.append(f'<text x="{min(x, WIDTH - PAD)}" y="{label_y}" text-anchor="end" font-size="10" '
                      f'fill="currentColor">{escape(name)}</text>')

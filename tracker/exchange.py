@@ -1,17 +1,40 @@
 """Match files: export a match as versioned JSON, re-run one, import it.
 
 A match file is the input log (Pokémon Showdown's idea): game, rules version, options,
-seed, players and the applied actions with their dice. Each action also carries a hash
-of the state it led to, so re-running finds the first step where a file was altered,
-even when the altered action is still legal. Importing re-runs the whole file through
-the engine and stores it only if every step agrees; nothing is stored otherwise.
+seed, players and the applied actions with their dice. Importing re-runs the whole file
+through the engine and stores it only if every step agrees; nothing is stored otherwise.
 
-    {"format": "tablekeeper-match", "format_version": 1, "game": "card-crush",
-     "rules_version": "1", "config": {...}, "seed": "…", "players": ["Ana", "Ben"],
+    {"format": "tablekeeper-match", "format_version": 2, "game": "card-crush",
+     "rules_version": "1", "config": {...}, "seed": "…", "seed_fingerprint": "…",
+     "players": ["Ana", "Ben"], "header_sha256": "…",
      "actions": [{"step": 1, "seat": 0, "at": "2026-…", "action": {...},
                   "rolls": [{"sides": 6, "value": 4, "by": "player", "why": "…"}],
-                  "state_sha256": "…"}],
+                  "state_sha256": "…", "step_sha256": "…"}],
      "outcome": {"winner": "Ben", "score": "3-2"} or null}
+
+Two kinds of hash, checked as the file is re-run:
+
+- `state_sha256` (every version): the state the action led to. It finds the first step
+  whose result was altered, even when the altered action is still legal. It cannot see an
+  edit that leaves the state as it was: a typed-in die changed to another value with the
+  same effect, an app roll relabelled as typed in, or a step that changed nothing (a plain
+  D6) taken out and the rest renumbered.
+- Version 2 adds a chain. `header_sha256` hashes the game, rules version, options, the
+  seed's SHA-256 (so a running match's file, which withholds the seed, has the same header
+  as the finished one's) and the players; each `step_sha256` hashes the step before it (the
+  header for step 1) with this step's number, seat, action, dice and state hash. So any edit
+  to what was played, even one without effect, breaks the chain at its step, and an edited
+  header (players renamed, say) no longer matches.
+
+What the hashes prove: that the file is the one exported, unless someone rewrote it with
+care. They are not a signature. There is no secret in them: anyone can edit a file and
+recompute every hash (a test helper does exactly that), and anyone who re-runs the match
+with other moves gets a file that passes. The times (`at`) and the outcome claim are
+outside the chain; an edited time changes no result and is kept as written, and the
+outcome is checked against the re-run. Version 1 files (state hashes only) are still read,
+with only the state check, so a version 2 file stripped of its chain and relabelled
+version 1 is read that way too: one more reason to treat the chain as a check against
+slips and casual edits, not as proof.
 """
 
 import hashlib
@@ -30,7 +53,10 @@ from . import services
 from .models import Action, Match, Seat
 
 FORMAT = "tablekeeper-match"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The version exports write."""
+READS = (1, 2)
+"""The versions imports read: 1 has state hashes only, 2 adds the chain of step hashes."""
 MAX_BYTES = 2 * 1024 * 1024
 """Largest match file accepted: a long match is a few hundred KB; anything bigger is not ours."""
 MAX_ACTIONS = 10_000
@@ -44,8 +70,26 @@ class MatchFileError(Exception):
         super().__init__(_("Step %(step)s: %(message)s") % {"step": step, "message": message} if step else message)
 
 
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
 def state_hash(state: dict) -> str:
-    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return hashlib.sha256(_canonical(state).encode()).hexdigest()
+
+
+def header_hash(game: str, rules_version: str, config: dict, seed: str, players: list[str]) -> str:
+    """What the match was set up as: the start of the chain of step hashes."""
+    return hashlib.sha256(_canonical({
+        "game": game, "rules_version": rules_version, "config": config,
+        "seed_sha256": hashlib.sha256(seed.encode()).hexdigest(), "players": players,
+    }).encode()).hexdigest()
+
+
+def step_hash(previous: str, entry: dict) -> str:
+    """One link of the chain: the previous step's hash (or the header's) and this step as played."""
+    step = {key: entry.get(key) for key in ("step", "seat", "action", "rolls", "state_sha256")}
+    return hashlib.sha256((previous + _canonical(step)).encode()).hexdigest()
 
 
 def export_match(match: Match) -> dict:
@@ -53,17 +97,21 @@ def export_match(match: Match) -> dict:
     players = match.players()
     game = match.rules
     state = game.new_match(match.config, match.seed)
+    header = header_hash(match.game, match.rules_version, match.config, match.seed, [p.name for p in players])
+    chain = header
     actions = []
     for action in services.live_actions(match)[: match.head]:
         state, _events = game.apply(state, action.payload, Dice(match.seed, action.seq, services.entered_rolls(action)))
-        actions.append({
+        entry = {
             "step": action.seq,
             "seat": action.seat,
             "at": action.created.isoformat(),
             "action": action.payload,
             "rolls": action.rolls,
             "state_sha256": state_hash(state),
-        })
+        }
+        entry["step_sha256"] = chain = step_hash(chain, entry)
+        actions.append(entry)
     outcome = game.outcome(match.state)
     return {
         "format": FORMAT,
@@ -73,9 +121,10 @@ def export_match(match: Match) -> dict:
         "config": match.config,
         # The seed stays secret until the match ends (fair seeds): a running match's file
         # carries only the fingerprint, and can be read but not re-run.
-        "seed": match.seed if match.finished else None,
+        "seed": match.seed if match.seed_known else None,
         "seed_fingerprint": match.seed_fingerprint,
         "players": [player.name for player in players],
+        "header_sha256": header,
         "actions": actions,
         "outcome": None if outcome is None else {
             "winner": players[outcome.winner].name if outcome.winner is not None else None,
@@ -94,14 +143,25 @@ def export_text(match: Match, entries: list[dict]) -> str:
     if match.finished:
         lines.append(_("Seed %(seed)s. Result: %(name)s won %(score)s.") % {
             "seed": match.seed, "name": match.winner.name if match.winner else "-", "score": match.score})
+    elif match.seed_known:
+        lines.append(_("Seed %(seed)s, revealed when the match first ended; play went on after an undo.")
+                     % {"seed": match.seed})
     for entry in entries:
         status = {"undone": _(" [undone]"), "abandoned": _(" [undone, replaced by a new branch]")}.get(entry["status"], "")
         step = "x" if entry["status"] == "abandoned" else f"{entry['action'].seq}."
         lines.append("")
-        lines.append(f"{step} {entry['what']}{status}")
+        foreseeable = _(" [after the seed was revealed]") if entry.get("after_seed_shown") else ""
+        lines.append(f"{step} {entry['what']}{status}{foreseeable}")
         lines.extend(f"   {line}" for line in entry["lines"])
         lines.extend(f"   {roll}" for roll in entry["rolls"])
     return "\n".join(lines) + "\n"
+
+
+def _check_version(data: dict) -> None:
+    version = data.get("format_version")
+    if type(version) is not int or version not in READS:  # not True or 2.0, which compare equal to 1 and 2
+        raise MatchFileError(_("Match file format version %(got)r is not supported; this Tablekeeper reads "
+                               "versions up to %(newest)s.") % {"got": version, "newest": READS[-1]})
 
 
 def parse(raw: bytes) -> dict:
@@ -116,9 +176,7 @@ def parse(raw: bytes) -> dict:
         raise MatchFileError(_("The file is not valid JSON (%(error)s).") % {"error": error}) from error
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise MatchFileError(_("This is not a Tablekeeper match file."))
-    if data.get("format_version") != FORMAT_VERSION:
-        raise MatchFileError(_("Match file format version %(got)r is not supported; this Tablekeeper reads version %(want)s.")
-                             % {"got": data.get("format_version"), "want": FORMAT_VERSION})
+    _check_version(data)
     return data
 
 
@@ -141,6 +199,7 @@ def _field(data: dict, name: str, kind: type):
 
 def replay(data: dict) -> Replayed:
     """Re-run a parsed match file; MatchFileError names the first step that does not agree."""
+    _check_version(data)
     slug = _field(data, "game", str)
     version = _field(data, "rules_version", str)
     if slug not in rules.GAMES:
@@ -163,6 +222,9 @@ def replay(data: dict) -> Replayed:
     if len({" ".join(p.split()).casefold() for p in players}) < len(players):
         raise MatchFileError(_("Each seat needs a different player."))
     actions = _field(data, "actions", list)
+    # Version 1 files predate the chain; _check_version has refused every other version.
+    chained = data.get("format_version") != 1
+    chain = _field(data, "header_sha256", str) if chained else None
     if len(actions) > MAX_ACTIONS:
         raise MatchFileError(_("The file has more than %(n)s actions.") % {"n": MAX_ACTIONS})
     try:
@@ -188,8 +250,18 @@ def replay(data: dict) -> Replayed:
         if entry.get("state_sha256") != state_hash(state):
             raise MatchFileError(_("the result differs from the one recorded in the file (altered or truncated)."),
                                  step=number)
+        # Checked last, so that an edit the re-run itself can pin down is named by what it changed.
+        if chained:
+            chain = step_hash(chain, entry)
+            if entry.get("step_sha256") != chain:
+                raise MatchFileError(_("its action or dice were changed after export, or a step before it was "
+                                       "taken out: its step hash does not follow from the steps before it."),
+                                     step=number)
         states.append(state)
         events.append(step_events)
+    if chained and data["header_sha256"] != header_hash(slug, version, config, seed, players):
+        raise MatchFileError(_("The file's game, rules version, options, seed or players were changed after "
+                               "export: they no longer match its header hash."))
     outcome = game.outcome(state)
     claimed = data.get("outcome")
     if claimed is not None or outcome is not None:

@@ -103,6 +103,10 @@ class Match(models.Model):
     shared = models.BooleanField(default=False, help_text="Visible to everyone on this installation.")
     version = models.PositiveIntegerField(default=0, help_text="Goes up with every change; live views poll it.")
     rated = models.BooleanField(default=True, help_text="Counts toward Card Crush ratings once finished.")
+    # The seed is shown when the match first ends, and an undo cannot take that back: actions
+    # numbered above this were entered by players who could know the app's dice (the log says so).
+    seed_shown_after = models.PositiveIntegerField(
+        null=True, blank=True, help_text="How many actions had been recorded when the seed was first revealed.")
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -125,6 +129,15 @@ class Match(models.Model):
     @property
     def seed_fingerprint(self) -> str:
         return rules.seed_fingerprint(self.seed)
+
+    @property
+    def seed_known(self) -> bool:
+        """Whether the seed has been revealed: the match is over, or was once (then undone)."""
+        return self.finished is not None or self.seed_shown_after is not None
+
+    def after_seed_shown(self, action: "Action") -> bool:
+        """Whether `action` was entered after the seed was revealed, so its app rolls could be foreseen."""
+        return self.seed_shown_after is not None and action.number > self.seed_shown_after
 
     def players(self) -> list[Player]:
         """The players in seat order (seats never change once a match is set up, so this is cached)."""

@@ -26,12 +26,12 @@ def roll_text(roll: dict) -> str:
     return _("Rolled by the app from the seed: %(v)s on a d%(s)s (%(why)s)") % {"v": roll["value"], "s": roll["sides"], "why": roll["why"]}
 
 
-def log_entries(match: Match) -> list[dict]:
-    """Every action ever taken in the match, oldest first, as a player reads it."""
+def log_entries(match: Match, actions=None) -> list[dict]:
+    """Every action ever taken in the match (or just `actions`), oldest first, as a player reads it."""
     game, pages = match.rules, adapter(match.game)
     names = [player.name for player in match.players()]
     entries = []
-    for action in match.actions.all():
+    for action in match.actions.all() if actions is None else actions:
         entries.append({
             "action": action,
             "status": "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied"),
@@ -39,6 +39,7 @@ def log_entries(match: Match) -> list[dict]:
             "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
             "rolls": [roll_text(roll) for roll in action.rolls],
             "override": bool(action.payload.get("override")),
+            "after_seed_shown": match.after_seed_shown(action),
         })
     return entries
 
@@ -101,7 +102,9 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         step = 0
     snapshot = _at_step(match, step)
-    entries = [entry for entry in log_entries(match) if entry["status"] == "applied"]
+    # Only the step shown is told in words; describing the whole log here would grow with it.
+    shown = match.actions.filter(abandoned=False, seq=step) if step else []
+    entry = next(iter(log_entries(match, shown)), None)
     pages = adapter(match.game)
     context = {
         "match": snapshot,
@@ -113,7 +116,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "read_only": True,
         "step": step,
         "last": match.head,
-        "entry": entries[step - 1] if step else None,
+        "entry": entry,
         "steps": range(match.head + 1),
     }
     template = "tracker/match_replay.html#replay" if request.htmx else "tracker/match_replay.html"

@@ -111,8 +111,11 @@ def record_outcome(match: Match) -> None:
 
 def _save(match: Match) -> None:
     record_outcome(match)
+    if match.finished and match.seed_shown_after is None:
+        # The seed is on every page from now on, even if the end is undone (fair seeds).
+        match.seed_shown_after = match.actions.aggregate(last=Max("number"))["last"] or 0
     match.version += 1
-    match.save(update_fields=["state", "head", "finished", "winner", "score", "version", "updated"])
+    match.save(update_fields=["state", "head", "finished", "winner", "score", "version", "updated", "seed_shown_after"])
 
 
 @transaction.atomic

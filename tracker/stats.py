@@ -7,8 +7,13 @@ out of step with the logs.
 from collections import Counter
 from dataclasses import dataclass, field
 
+from django.db.models import prefetch_related_objects
+
 from .games import adapter
 from .models import Match, Player
+
+
+WON, DREW, LOST = "won", "drew", "lost"
 
 
 @dataclass
@@ -16,8 +21,9 @@ class Record:
     """One player's results in the matches considered, oldest first."""
 
     player: Player
-    results: list[bool] = field(default_factory=list)
-    """True for each match won, in the order played."""
+    results: list[str] = field(default_factory=list)
+    """WON, DREW or LOST for each match, in the order played. A draw is not a win (win rate) and
+    not a loss (a streak of draws is shown as such, not as losses)."""
     cards: Counter = field(default_factory=Counter)
 
     @property
@@ -26,7 +32,7 @@ class Record:
 
     @property
     def wins(self) -> int:
-        return sum(self.results)
+        return self.results.count(WON)
 
     @property
     def win_rate(self) -> float:
@@ -34,7 +40,7 @@ class Record:
 
     @property
     def current_streak(self) -> tuple[str, int]:
-        """("won" or "lost", how many in a row) at the end, or ("", 0) before any match."""
+        """(WON, DREW or LOST, how many in a row) at the end, or ("", 0) before any match."""
         if not self.results:
             return "", 0
         last, count = self.results[-1], 0
@@ -42,13 +48,13 @@ class Record:
             if result != last:
                 break
             count += 1
-        return ("won" if last else "lost"), count
+        return last, count
 
     @property
     def longest_win_streak(self) -> int:
         best = run = 0
         for result in self.results:
-            run = run + 1 if result else 0
+            run = run + 1 if result == WON else 0
             best = max(best, run)
         return best
 
@@ -56,7 +62,7 @@ class Record:
         """The win rate after each match, in percent."""
         rates, wins = [], 0
         for number, result in enumerate(self.results, start=1):
-            wins += result
+            wins += result == WON
             rates.append(round(100 * wins / number, 1))
         return rates
 
@@ -73,11 +79,15 @@ def finished_matches(game: str | None = None, player: Player | None = None):
 def records(matches) -> dict[int, Record]:
     """Per player id, their record over these matches (matches in the order finished)."""
     table: dict[int, Record] = {}
+    matches = list(matches)
+    # Where cards_played reads the log (CARDS_PLAYED_FROM_LOG), all those logs in one query, not one a match.
+    prefetch_related_objects([m for m in matches if getattr(adapter(m.game), "CARDS_PLAYED_FROM_LOG", False)],
+                             "actions")
     for match in matches:
         pages = adapter(match.game)
         for seat in sorted(match.seats.all(), key=lambda s: s.position):
             record = table.setdefault(seat.player_id, Record(seat.player))
-            record.results.append(match.winner_id == seat.player_id)
+            record.results.append(WON if match.winner_id == seat.player_id else LOST if match.winner_id else DREW)
             if hasattr(pages, "cards_played"):
                 record.cards.update(pages.cards_played(match, seat.position))
     return table

@@ -12,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
@@ -67,6 +69,9 @@ def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra)
         "own_secret": game.own_secret(match, seen_by.seat) if seen_by.seat is not None and hasattr(game, "own_secret")
         else None,
         "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
+        # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
+        "can_undo": match.head > 0 and not (seen_by.role == access.PLAYER
+                                            and _moves_of_others(match, seen_by.seat, match.head - 1, match.head)),
         **sharing.share_context(request, match, seen_by),
         **extra,
     }
@@ -84,10 +89,10 @@ def _refused(request: HttpRequest, match_id: int, message: str, status: int) -> 
     return _render_match(request, match, seen_by, status=status, refusal=message)
 
 
-def _after_change(request: HttpRequest, match_id: int, message: str = "") -> HttpResponse:
+def _after_change(request: HttpRequest, match: Match, seen_by: Viewer, message: str = "") -> HttpResponse:
+    """The page after a change, from the match the change just saved (its state and players are fresh)."""
     if message:
         messages.success(request, message)
-    match, seen_by = access.match_for(request, match_id)
     if request.htmx:
         return _render_match(request, match, seen_by)
     return redirect(match)
@@ -102,7 +107,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    recent = access.visible_matches(request).prefetch_related("seats__player")[:5]
+    recent = access.visible_matches(request).prefetch_related("seats__player").select_related("winner")[:5]
     return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
 
 
@@ -140,12 +145,19 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_match(request, match, seen_by)
 
 
+# Every open phone asks this every 2 s, so its answer is kept to a few headers: it is never a
+# page (an empty 204 or a little JSON read by live.js), so a content policy or a framing rule
+# would govern nothing here. Refusals (404, 403) are pages and still carry both.
+@csp_override({})
+@xframe_options_exempt
 @require_GET
 def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
     """Has the match changed since version `v`? 204 and no body when not: polled every 2 s."""
     match, _seen_by = access.match_for(request, pk, only=("version", "finished", "owner", "owner_device", "shared"))
     if request.GET.get("v") == str(match.version):
-        return HttpResponse(status=204)
+        response = HttpResponse(status=204)
+        del response["Content-Type"]  # no body, nothing to type
+        return response
     return JsonResponse({"version": match.version, "finished": match.finished is not None})
 
 
@@ -247,14 +259,31 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         return _refused(request, pk, _("A die roll must be a whole number; nothing was applied."), status=422)
     try:
-        services.match_apply_action(
+        recorded = services.match_apply_action(
             match_id=pk, action=action, expected_seq=seq_form.cleaned_data["seq"], rolls=rolls
         )
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
     except RuleError as error:
         return _refused(request, pk, services.explain(error, match.players()), status=422)
-    return _after_change(request, pk)
+    return _after_change(request, recorded.match, seen_by)
+
+
+def _moves_of_others(match: Match, seat: int, low: int, high: int) -> bool:
+    """Whether steps low+1..high hold a move made for another seat than `seat`.
+
+    Undoing or redoing those is the owner's call, not a seated player's. A move names its seat,
+    or (Cardmaster) a card whose owner the adapter's acting_seat finds; table actions that
+    belong to nobody (a fight, a round reveal) may be undone by either player.
+    """
+    game = adapter(match.game)
+    for action in match.actions.filter(abandoned=False, seq__gt=low, seq__lte=high).only("seat", "payload"):
+        acting = action.seat
+        if acting is None and hasattr(game, "acting_seat"):
+            acting = game.acting_seat(match, action.payload)
+        if acting is not None and acting != seat:
+            return True
+    return False
 
 
 @require_POST
@@ -265,19 +294,18 @@ def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _refused(request, pk, _("Choose a step to go to; nothing was changed."), 400)
     step, seq = form.cleaned_data["step"], form.cleaned_data["seq"]
-    if seen_by.role == access.PLAYER and match.actions.filter(
-        abandoned=False, seq__gt=min(step, match.head), seq__lte=max(step, match.head)
-    ).exclude(seat__isnull=True).exclude(seat=seen_by.seat).exists():
+    if seen_by.role == access.PLAYER and _moves_of_others(match, seen_by.seat, min(step, match.head),
+                                                          max(step, match.head)):
         return _refused(request, pk, _("That would undo or redo the other player's move; only the match's owner "
                                        "can do that."), status=403)
     try:
-        services.match_goto(match_id=pk, step=step, expected_seq=seq)
+        moved = services.match_goto(match_id=pk, step=step, expected_seq=seq)
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
     except services.NoSuchStep as error:
         return _refused(request, pk, str(error), status=422)
     verb = _("Went back to step %(step)s.") if step < seq else _("Went forward to step %(step)s.")
-    return _after_change(request, pk, verb % {"step": step})
+    return _after_change(request, moved, seen_by, verb % {"step": step})
 
 
 @require_GET

@@ -1,4 +1,4 @@
-"""`python manage.py benchmark` runs and reports every case; timings themselves are not asserted."""
+"""`python manage.py benchmark` runs and reports every case and goal; timings themselves are not asserted."""
 
 import io
 import re
@@ -13,22 +13,72 @@ pytestmark = pytest.mark.load
 CASES = [
     "floor: minimal view (GET /healthz)",
     "live-update poll, nothing changed",
+    "apply one action + render its partial (htmx)",
     "match page, finished battle",
     "replay page, finished battle, step 3",
     'catalog search (htmx, "o")',
     "match log, finished battle",
     "match list",
     "reveal a round + undo it (2 POSTs)",
+    "long match: action 10 (htmx)",
+    "long match: the last action (htmx)",
 ]
 
+PAGES = ["home (recent matches)", "match list", "match page (Lonely Star)", "match log (Lonely Star)",
+         "replay, middle step", "statistics, all games", "statistics, Card Crush", "statistics, Lonely Star",
+         "statistics, Evons", "a player's statistics"]
 
-def test_benchmark_prints_every_case_as_a_ratio_and_leaves_the_database_alone(db):
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    return tmp_path_factory.mktemp("bench") / "results.md"
+
+
+@pytest.fixture(scope="module")
+def output(django_db_setup, django_db_blocker, written):
+    """One short run for every test here (the command rolls back all it makes)."""
     out = io.StringIO()
-    call_command("benchmark", rounds=2, stdout=out)
-    lines = out.getvalue().splitlines()
+    with django_db_blocker.unblock():
+        call_command("benchmark", rounds=2, long=15, more=3, write=str(written), stdout=out)
+    return out.getvalue()
+
+
+def test_benchmark_prints_every_case_as_a_ratio_and_leaves_the_database_alone(db, output):
+    lines = output.splitlines()
     for case in CASES:
         line = next((line for line in lines if line.strip().startswith(case)), None)
-        assert line is not None, f"no line for {case!r} in:\n{out.getvalue()}"
+        assert line is not None, f"no line for {case!r} in:\n{output}"
         assert re.search(r"\d+\.\d\d ms\s+x\s*\d+\.\d$", line), line
     assert Match.objects.count() == 0
     assert "Matches stored: 0 (unchanged)" in lines[-1]
+
+
+def test_benchmark_counts_bytes_of_the_page_and_everything_it_links(output):
+    for page in ("Card Crush, battle under way", "LOGOS, new match", "Evons, new match"):
+        assert re.search(rf"^  {re.escape(page)}\s+[\d,]+ bytes$", output, re.MULTILINE), page
+    transfers = re.findall(r"^  (/\S*)\s+(\d+) \+\s+(\d+) =\s+(\d+) bytes$", output, re.MULTILINE)
+    urls = [url for url, *_sizes in transfers]
+    assert urls[0].startswith("/matches/"), urls
+    for expected in ("/static/css/app.", "/static/favicon.", "/static/django_htmx/htmx", "/static/js/live."):
+        assert any(url.startswith(expected) for url in urls), (expected, urls)
+    for _url, head, body, total in transfers:
+        assert int(head) > 100 and int(head) + int(body) == int(total)
+    total = int(re.search(r"^  total\s+([\d,]+) bytes$", output, re.MULTILINE).group(1).replace(",", ""))
+    assert total == sum(int(size) for *_rest, size in transfers)
+    assert re.search(r"Live-update check, nothing changed: response \d+ bytes", output)
+
+
+def test_benchmark_compares_query_counts_of_every_page_at_two_sizes(output):
+    for page in PAGES:
+        assert re.search(rf"^  {re.escape(page)}\s+\d+ ->\s+\d+", output, re.MULTILINE), page
+    assert "14-step log" in output  # the long match really was built to --long
+
+
+def test_benchmark_writes_the_goals_table(output, written):
+    written = written.read_text()
+    assert written.startswith("# Benchmark results")
+    assert "| benchmark | measured | goal | met |" in written
+    for goal in ("1. apply one action", "2. actions/s under the load test", "3. action 15 of a long match",
+                 "4. cold load", "4. live-update check", "5. queries per page"):
+        assert f"| {goal}" in written, goal
+    assert "| not run |" in written  # the load test runs only with --load

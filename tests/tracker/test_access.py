@@ -379,6 +379,17 @@ def test_seated_player_cannot_undo_the_other_seats_lock_in(cast, battle):
     assert state_of(battle) == before
 
 
+def test_seated_player_sees_undo_disabled_when_the_last_step_is_the_other_seats(cast, battle):
+    lock(battle, 0, ANA_DECK)  # Ana (seat 0) locks in on the owner's phone; the player holds seat 1
+    html = text(cast["player"].get(battle.get_absolute_url()))
+    undo = re.search(r"<button[^>]*>\s*<span aria-hidden=\"true\">↶</span>", html).group(0)
+    assert "disabled" in undo and 'aria-describedby="undo-why"' in undo
+    assert "The last step is the other player's; only the match's owner can undo it." in html
+    owner_undo = re.search(r"<button[^>]*>\s*<span aria-hidden=\"true\">↶</span>",
+                           text(cast["owner"].get(battle.get_absolute_url()))).group(0)
+    assert "disabled" not in owner_undo
+
+
 def test_seated_player_is_not_told_the_other_player_has_a_phone_of_their_own(cast, battle):
     html = text(cast["player"].get(battle.get_absolute_url()))
     assert "Waiting for Ana" in html

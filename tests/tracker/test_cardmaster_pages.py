@@ -311,3 +311,21 @@ def test_a_seated_phone_corrects_only_its_own_cards_and_pool_and_spectators_see_
 def test_a_replay_shows_no_move_buttons(client, playing):
     page = text(client.get(reverse("match_replay", args=[playing.pk]), {"step": playing.head}))
     assert "Gale Harrier" in page and 'name="action"' not in page
+
+
+def test_a_seated_phone_cannot_undo_the_other_players_card_move(playing):
+    """Cardmaster moves name a card, not a seat: the card's owner decides who may undo them."""
+    from django.test import Client
+
+    from .test_access import device_of, seated_phone
+
+    owner = Client()
+    playing.owner_device = device_of(owner)
+    playing.save(update_fields=["owner_device"])
+    ben = seated_phone(owner, playing, 1)
+    assert act(owner, playing, action="stack", card="A1").status_code == 302  # Ana's move, on the owner's phone
+    assert 'aria-describedby="undo-why"' in text(ben.get(playing.get_absolute_url()))
+    playing.refresh_from_db()
+    before = snapshot(playing)
+    response = ben.post(reverse("match_goto", args=[playing.pk]), {"seq": playing.head, "step": playing.head - 1})
+    assert response.status_code == 403 and snapshot(playing) == before

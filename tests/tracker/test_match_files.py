@@ -222,6 +222,14 @@ def _truncated(f):
     f["actions"] = f["actions"][:6]
 
 
+def _seat(f):
+    f["actions"][0]["seat"] = 1
+
+
+def _renamed(f):
+    f["players"][0] = "Xia"
+
+
 def _score(f):
     f["outcome"]["score"] = "3-0"
 
@@ -248,6 +256,9 @@ TAMPERS = [
     pytest.param(_step_removed, "Step 4: the entry is malformed or out of order.", id="step-removed"),
     pytest.param(_truncated, "Step 6: the file claims the result", id="truncated"),
     pytest.param(_score, "Step 7: the file claims the result", id="score"),
+    pytest.param(_seat, "Step 1: its action or dice were changed after export", id="chain"),
+    pytest.param(_renamed, "The file's game, rules version, options, seed or players were changed after export",
+                 id="header"),
     pytest.param(_version, "Match file format version 7 is not supported", id="format-version"),
     pytest.param(_rules, "It is refused rather than re-scored under other rules.", id="rules-version"),
     pytest.param(_game, "This Tablekeeper does not know the game", id="game"),

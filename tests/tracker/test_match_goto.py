@@ -130,8 +130,31 @@ def test_undo_after_the_battle_unfinishes_the_match(client, finished):
     assert max(finished.state["wins"]) == 2
     html = text(client.get(finished.get_absolute_url()))
     assert "wins the battle" not in html
-    assert "Seed revealed" not in html
+    assert f"Seed revealed: <code>{finished.seed}</code>" in html, "an undo cannot hide a seed already shown"
     assert "Reveal round" in html
+
+
+def test_steps_entered_after_the_seed_was_revealed_are_marked_in_the_log(client, finished):
+    """Once the end has shown the seed, anyone could work out the app's next rolls: the log says so."""
+    head = finished.head
+    goto(client, finished, head - 1)
+    finished.refresh_from_db()
+    client.post(reverse("match_act", args=[finished.pk]), {"seq": head - 1, "action": "play_round"})
+    finished.refresh_from_db()
+    assert finished.finished is not None and finished.seed_shown_after == head
+    log = text(client.get(reverse("match_log", args=[finished.pk])))
+    assert log.count("entered after the seed was revealed") == 1
+    assert "[after the seed was revealed]" in text(client.get(reverse("match_export_text", args=[finished.pk])))
+    exported = client.get(reverse("match_export_json", args=[finished.pk])).json()
+    assert exported["seed"] == finished.seed
+
+
+def test_a_match_that_never_ended_marks_nothing(client, locked):
+    play(locked, rounds=2)
+    goto(client, locked, 2)
+    locked.refresh_from_db()
+    assert locked.seed_shown_after is None and not locked.seed_known
+    assert "Seed revealed" not in text(client.get(locked.get_absolute_url()))
 
 
 def test_redo_to_the_end_finishes_it_again(client, finished):

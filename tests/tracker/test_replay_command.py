@@ -45,6 +45,13 @@ def test_it_prints_a_coin_flip_battle(catalog, tmp_path):
     assert replay(path) == f"OK: Card Crush, {match.head} steps replayed; {match.winner.name} won {match.score}.\n"
 
 
+@pytest.mark.parametrize(("name", "steps", "score"), [("draw", 2, "0-0"), ("table-ends", 5, "1-1")])
+def test_it_prints_a_draw_as_a_draw(catalog, tmp_path, name, steps, score):
+    match = play_script("evons", name)
+    assert match.winner is None
+    assert replay(write(tmp_path, as_file(match))) == f"OK: Evons, {steps} steps replayed; a draw, {score}.\n"
+
+
 def test_it_says_a_match_cut_before_its_end_is_still_in_progress(catalog, tmp_path):
     """A finished match's file cut after round 2, claiming no outcome: it replays as a running match."""
     data = as_file(play_script("card-crush", "rulebook"))
@@ -174,6 +181,12 @@ def cardmaster_brainlock_missed(data):
     return 15, "the result differs from the one recorded in the file"
 
 
+def lonely_star_crit_4_made_6(data):
+    """The same die made a 6: still a fail, so the state is unchanged, but the chain breaks."""
+    data["actions"][3]["rolls"][0]["value"] = 6
+    return 4, "its action or dice were changed after export"
+
+
 def evons_stronger_card(data):
     """Moss Golem played with 1 more ATK than it had."""
     data["actions"][1]["action"]["card"]["atk"] += 1
@@ -182,6 +195,7 @@ def evons_stronger_card(data):
 
 GAMES = [
     pytest.param("lonely-star", "deck-out", lonely_star_crit_made_a_1, id="lonely-star"),
+    pytest.param("lonely-star", "deck-out", lonely_star_crit_4_made_6, id="lonely-star-chain"),
     pytest.param("cardmaster", "coin-for-possession", cardmaster_coin_turned, id="cardmaster-coin"),
     pytest.param("cardmaster", "knock-out", cardmaster_brainlock_missed, id="cardmaster-typed-in"),
     pytest.param("evons", "by-passes", evons_stronger_card, id="evons"),

@@ -58,8 +58,10 @@ def words(html: str) -> str:
 # --- Record, without the database ----------------------------------------------------------------
 
 
-def record(*results: bool) -> stats.Record:
-    return stats.Record(Player(name="Ana"), results=list(results))
+def record(*results: bool | str) -> stats.Record:
+    """A record from wins (True) and losses (False), or the result names themselves."""
+    names = [result if isinstance(result, str) else stats.WON if result else stats.LOST for result in results]
+    return stats.Record(Player(name="Ana"), results=names)
 
 
 def test_a_record_before_any_match():
@@ -85,6 +87,14 @@ def test_a_winning_streak_at_the_end():
     assert r.longest_win_streak == 2
 
 
+def test_a_draw_is_neither_a_win_nor_a_loss():
+    r = record(True, "drew", "drew")
+    assert (r.played, r.wins, r.win_rate) == (3, 1, 1 / 3)
+    assert r.current_streak == ("drew", 2)
+    assert r.longest_win_streak == 1
+    assert r.win_rate_over_time() == [100.0, 50.0, 33.3]
+
+
 def test_all_losses():
     r = record(False, False, False)
     assert r.current_streak == ("lost", 3)
@@ -104,12 +114,12 @@ def test_only_finished_matches_count(season):
 
 def test_each_players_record(season):
     ben = record_of("Ben")
-    assert (ben.played, ben.wins, ben.results) == (3, 2, [True, True, False])
+    assert (ben.played, ben.wins, ben.results) == (3, 2, ["won", "won", "lost"])
     assert ben.current_streak == ("lost", 1)
     assert ben.longest_win_streak == 2
     assert ben.win_rate_over_time() == [100.0, 100.0, 66.7]
     ana = record_of("Ana")
-    assert (ana.played, ana.wins, ana.results) == (2, 1, [False, True])
+    assert (ana.played, ana.wins, ana.results) == (2, 1, ["lost", "won"])
     assert ana.current_streak == ("won", 1)
     assert ana.win_rate_over_time() == [0.0, 50.0]
     chloe = record_of("Chloé")
@@ -363,3 +373,13 @@ def test_chart_axis_labels_fit_the_margin(value, label):
     from tracker.charts import axis_label
 
     assert axis_label(value) == label
+
+
+def test_the_stats_page_shows_a_run_of_draws_as_draws(client, db):
+    from tracker import demo_matches
+
+    demo.load_catalogs()
+    demo_matches.evons_table_ends(("Ana", "Ben"))  # the table ends it 1-1
+    page = words(client.get(reverse("stats"), {"game": "evons"}).content.decode())
+    assert "Ana 1 0 0% = drew 1" in page and "Ben 1 0 0% = drew 1" in page
+    assert "lost 1" not in page

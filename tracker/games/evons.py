@@ -627,6 +627,9 @@ def board(match: Match) -> dict:
     }
 
 
+CARDS_PLAYED_FROM_LOG = True  # cards_played reads the log: tracker.stats prefetches it for many matches
+
+
 def cards_played(match: Match, seat: int) -> list[str]:
     """The cards a seat played face-up or revealed in a match, for "most played" statistics.
 

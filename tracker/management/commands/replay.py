@@ -7,6 +7,7 @@ Exit status 0 when the whole file replays and agrees, 1 when it does not. Nothin
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from tracker import exchange
 
@@ -21,17 +22,21 @@ class Command(BaseCommand):
         try:
             raw = file.read_bytes()
         except OSError as error:
-            raise CommandError(f"cannot read {file}: {error.strerror}") from error
+            raise CommandError(_("cannot read %(file)s: %(why)s") % {"file": file, "why": error.strerror}) from error
         try:
             data = exchange.parse(raw)
             replayed = exchange.replay(data)
         except exchange.MatchFileError as error:
-            raise CommandError(f"refused: {error}") from error
-        steps = len(replayed.states)
-        name = replayed.game.name
-        if replayed.outcome is None:
-            self.stdout.write(f"OK: {name}, {steps} steps replayed; the match is still in progress.")
-        else:
-            players = data["players"]
-            winner = players[replayed.outcome.winner] if replayed.outcome.winner is not None else "nobody (draw)"
-            self.stdout.write(f"OK: {name}, {steps} steps replayed; {winner} won {replayed.outcome.score}.")
+            raise CommandError(_("refused: %(why)s") % {"why": error}) from error
+        self.stdout.write(outcome_line(replayed, data["players"]))
+
+
+def outcome_line(replayed: exchange.Replayed, players: list[str]) -> str:
+    done = {"game": replayed.game.name, "steps": len(replayed.states)}
+    outcome = replayed.outcome
+    if outcome is None:
+        return _("OK: %(game)s, %(steps)s steps replayed; the match is still in progress.") % done
+    if outcome.winner is None:
+        return _("OK: %(game)s, %(steps)s steps replayed; a draw, %(score)s.") % {**done, "score": outcome.score}
+    return _("OK: %(game)s, %(steps)s steps replayed; %(winner)s won %(score)s.") % {
+        **done, "winner": players[outcome.winner], "score": outcome.score}

@@ -1,0 +1,179 @@
+"""Issue 10's goals, the figures of one run, and how they are printed and written down."""
+
+import os
+import platform
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import django
+from django.db import connection
+
+from .wire import Poll, Wire
+
+FLOOR = "floor: minimal view (GET /healthz)"
+ACTION = "apply one action + render its partial (htmx)"
+EARLY, LATE = "long match: action 10 (htmx)", "long match: the last action (htmx)"
+EARLY_UNDO, LATE_UNDO = "long match: undo at step 9", "long match: undo at the last step"
+
+
+@dataclass
+class LoadFigures:
+    actions: int
+    seconds: float
+    floor: float
+    """GET /healthz per second from as many clients, on the same server, before the load."""
+    ok: bool
+    tables: int
+    workers: int
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    @property
+    def ratio(self) -> float:
+        return self.rate / self.floor if self.floor else 0.0
+
+
+@dataclass
+class Results:
+    times: dict[str, float] = field(default_factory=dict)
+    queries: dict[str, list[int]] = field(default_factory=dict)
+    sizes: tuple[str, str] = ("", "")
+    cold: dict[str, Wire] = field(default_factory=dict)
+    """Cold loads of match pages, by page."""
+    poll: Poll | None = None
+    load: LoadFigures | None = None
+    long: int = 0
+    rounds: int = 0
+    load_averages: list[tuple[float, float, float]] = field(default_factory=list)
+    started: float = 0.0
+
+    def ratio(self, name: str, to: str = FLOOR) -> float:
+        return self.times[name] / self.times[to]
+
+    @property
+    def heaviest(self) -> tuple[str, Wire]:
+        return max(self.cold.items(), key=lambda item: item[1].total)
+
+
+@dataclass
+class Goal:
+    what: str
+    figure: str
+    goal: str
+    met: bool | None  # None: not measured in this run
+
+
+def goals(results: Results) -> list[Goal]:
+    action = results.ratio(ACTION)
+    late = results.ratio(LATE, EARLY)
+    grown = [name for name, (small, large) in results.queries.items() if large > small]
+    poll = results.poll.response.total
+    page, heaviest = results.heaviest
+    load = results.load
+    return [
+        Goal("1. apply one action and render its partial, to the minimal view", f"{action:.1f}x",
+             "at most 4x", action <= 4),
+        Goal("2. actions/s under the load test, to the minimal view's requests/s",
+             f"{load.ratio:.2f} ({load.rate:.1f} / {load.floor:.0f})" if load else "not run (--load)",
+             "at least 0.5", load.ratio >= 0.5 if load else None),
+        Goal(f"3. action {results.long} of a long match, to action 10", f"{late:.2f}x", "at most 1.2x",
+             late <= 1.2),
+        Goal(f"4. cold load of a match page, compressed, everything it links (largest: {page})",
+             f"{heaviest.total:,} bytes", "under 30 KB (30,000 bytes)", heaviest.total < 30_000),
+        Goal("4. live-update check, nothing changed (response, headers included)", f"{poll} bytes",
+             "under 300 bytes", poll < 300),
+        Goal("5. queries per page, small and large data",
+             "grow: " + ", ".join(grown) if grown else "none grows", "none grows", not grown),
+    ]
+
+
+def load_average() -> tuple[float, float, float]:
+    return os.getloadavg()
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        names = [line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                 if line.startswith("model name")]
+        cpu = names[0] if names else cpu
+        memory = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+                      if line.startswith("MemTotal"))
+        ram = f", {memory / 2**20:.0f} GB RAM"
+    except (OSError, StopIteration, IndexError):
+        ram = ""
+    return (f"{os.cpu_count()} CPUs ({cpu}){ram}; {platform.system()} {platform.release()}; "
+            f"Python {platform.python_version()}, Django {django.get_version()}, {connection.vendor}")
+
+
+def _times(results: Results) -> list[str]:
+    lines = [f"{results.rounds} requests each, taken in turn, median CPU time per request, "
+             "ratio to the floor:"]
+    for name, seconds in results.times.items():
+        lines.append(f"  {name:<46} {seconds * 1000:8.2f} ms  x{seconds / results.times[FLOOR]:5.1f}")
+    return lines
+
+
+def lines(results: Results) -> list[str]:
+    out = _times(results)
+    out.append(f"Long match (Lonely Star, {results.long} plain D6 rolls): the last action costs "
+               f"{results.ratio(LATE, EARLY):.2f}x action 10; undo there costs "
+               f"{results.ratio(LATE_UNDO, EARLY_UNDO):.2f}x undo at step 9 (undo re-runs the log).")
+    out.append("Bytes over the wire, cold load of each game's match page (headers + body, compressed):")
+    for name, loaded in results.cold.items():
+        out.append(f"  {name:<46} {loaded.total:8,} bytes")
+    page, heaviest = results.heaviest
+    out.append(f"The largest, {page}, request by request (headers + body = bytes):")
+    for transfer in heaviest.transfers:
+        out.append(f"  {transfer.url:<52} {transfer.head:6} + {transfer.body:6} = {transfer.total:6} bytes")
+    out.append(f"  {'total':<52} {heaviest.total:24,} bytes")
+    poll = results.poll
+    out.append(f"Live-update check, nothing changed: response {poll.response.total} bytes "
+               f"(the request's own part: {poll.request} bytes)")
+    out.append(f"Queries per page, {results.sizes[0]} -> {results.sizes[1]}:")
+    for name, (small, large) in results.queries.items():
+        out.append(f"  {name:<46} {small:4} -> {large:4}{'  GROWS' if large > small else ''}")
+    if results.load:
+        load = results.load
+        out.append(f"Load test: {load.actions} actions in {load.seconds:.1f} s = {load.rate:.1f} actions/s; "
+                   f"floor {load.floor:.0f} requests/s; ratio {load.ratio:.2f}"
+                   f"{'' if load.ok else ' (the load test reported FAILURES)'}")
+    out.append("Goals:")
+    for goal in goals(results):
+        met = "not run" if goal.met is None else ("met" if goal.met else "MISSED")
+        out.append(f"  {met:<7} {goal.what}: {goal.figure} (goal: {goal.goal})")
+    return out
+
+
+def goals_table(results: Results) -> list[str]:
+    rows = ["| benchmark | measured | goal | met |", "|---|---|---|---|"]
+    for goal in goals(results):
+        met = "not run" if goal.met is None else ("yes" if goal.met else "**no**")
+        rows.append(f"| {goal.what} | {goal.figure} | {goal.goal} | {met} |")
+    return rows
+
+
+def write_markdown(results: Results, path: str) -> None:
+    """The whole run as Markdown: when, where, how busy the machine was, every figure."""
+    when = datetime.fromtimestamp(results.started, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    busy = ", ".join(f"{one:.2f}" for one, _five, _fifteen in results.load_averages)
+    text = [
+        "# Benchmark results",
+        "",
+        f"`python manage.py benchmark{' --load' if results.load else ''}`, {when}.",
+        "",
+        f"Machine: {machine()}.",
+        f"Load average (1 min) at the start, after the in-process part"
+        f"{' and after the load test' if results.load else ''}: {busy}.",
+        "",
+        *goals_table(results),
+        "",
+        "```",
+        *lines(results),
+        "```",
+        "",
+    ]
+    Path(path).write_text("\n".join(text), encoding="utf-8")
