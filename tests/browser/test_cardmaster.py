@@ -49,6 +49,8 @@ def move(page: Page, name: str, button: str, target: str | None = None) -> None:
     panel.get_by_role("button", name=re.compile(rf"^{button}\b")).click()
 
 
+# Screenshots keep the caret (caret="initial"): hiding it leaves style="" on every input, which htmx copies
+# onto swapped-in inputs that have an id, and Chromium reports that as a CSP violation of the test's making.
 def test_possessions_in_hot_seat_on_a_phone(page: Page, catalog, screenshot_dir):
     from tracker.demo import load_catalogs
 
@@ -77,10 +79,10 @@ def test_possessions_in_hot_seat_on_a_phone(page: Page, catalog, screenshot_dir)
     expect(gale.get_by_role("button", name=re.compile("^A2"))).to_be_disabled()
     expect(gale.locator(".cm-why").first).to_contain_text("Needs 3 shown: Gale Harrier shows 1")
     assert_no_horizontal_scroll(page)
-    page.screenshot(path=screenshot_dir / "cardmaster-round-1.png")
+    page.screenshot(path=screenshot_dir / "cardmaster-round-1.png", caret="initial")
     gale.scroll_into_view_if_needed()
-    page.screenshot(path=screenshot_dir / "cardmaster-moves.png")
-    page.screenshot(path=screenshot_dir / "cardmaster-board-full.png", full_page=True)
+    page.screenshot(path=screenshot_dir / "cardmaster-moves.png", caret="initial")
+    page.screenshot(path=screenshot_dir / "cardmaster-board-full.png", full_page=True, caret="initial")
 
     move(page, "Gale Harrier", "A1", target="Stonewarden")
     expect(page.locator(".cm-last")).to_contain_text(
@@ -88,7 +90,7 @@ def test_possessions_in_hot_seat_on_a_phone(page: Page, catalog, screenshot_dir)
     expect(handover).to_have_count(0)
     expect(card(page, "Gale Harrier")).to_contain_text("✓ moved")
     expect(card(page, "Stonewarden").locator("meter")).to_have_attribute("value", "985")
-    card(page, "Stonewarden").screenshot(path=screenshot_dir / "cardmaster-card.png")
+    card(page, "Stonewarden").screenshot(path=screenshot_dir / "cardmaster-card.png", caret="initial")
     move(page, "Storm Kite", "STACK")
     expect(card(page, "Storm Kite")).to_contain_text("◆ 2 shown (1 + 1 stacked)")
     move(page, "Volt Lancer", "A1", target="Granite Brute")
@@ -96,7 +98,7 @@ def test_possessions_in_hot_seat_on_a_phone(page: Page, catalog, screenshot_dir)
     expect(handover).to_have_text("⇄ Pass the phone to Ben")
     expect(handover).to_be_in_viewport()  # scrolled up to it, though the last tap was far below
     expect(page.locator(".cm-turn")).to_contain_text("Ben has possession")
-    page.screenshot(path=screenshot_dir / "cardmaster-handover.png")
+    page.screenshot(path=screenshot_dir / "cardmaster-handover.png", caret="initial")
     move(page, "Stonewarden", "A1", target="Storm Kite")
     expect(page.locator(".cm-last")).to_contain_text("Stonewarden hits Storm Kite with A1")
     move(page, "Granite Brute", "STACK")
@@ -108,7 +110,7 @@ def test_possessions_in_hot_seat_on_a_phone(page: Page, catalog, screenshot_dir)
     page.get_by_role("button", name="Undo last step").click()
     expect(page.locator(".cm-turn")).to_contain_text("Round 1 · Ben has possession")
     assert_no_horizontal_scroll(page)
-    page.screenshot(path=screenshot_dir / "cardmaster-undo.png")
+    page.screenshot(path=screenshot_dir / "cardmaster-undo.png", caret="initial")
     match = Match.objects.get(pk=match_id)
     assert match.state["possession"] == 1 and match.head == 7
     assert console_errors == []  # e.g. nothing refused by the Content Security Policy
