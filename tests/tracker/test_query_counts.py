@@ -11,9 +11,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tracker import demo, services
+from tracker import demo, demo_matches, services
 from tracker.benchmarks import wire
-from tracker.games import evons
 from tracker.models import Match, Player
 
 from .conftest import ANA_DECK, BEN_DECK, deck
@@ -55,20 +54,6 @@ def finished_lonely_star(names: tuple[str, str]) -> Match:
     match = rolls(services.match_create(game="lonely-star", player_names=list(names), config={}), 3)
     services.match_apply_action(match_id=match.pk, action={"type": "declare_winner", "winner": 0},
                                 expected_seq=3)
-    return match
-
-
-def finished_evons(names: tuple[str, str]) -> Match:
-    """One card played face-up, then the table ends the game by hand."""
-    match = services.match_create(game="evons", player_names=list(names), config={})
-    card = next(card for card in evons.DEMO_CARDS if card["name"] == "Spark Wisp")
-    services.match_apply_action(match_id=match.pk, expected_seq=0, action={
-        "type": "play", "seat": match.state["seat"], "cell": "B2", "covered": False, "card": card})
-    match.refresh_from_db()
-    services.match_apply_action(match_id=match.pk, expected_seq=1,
-                                action={"type": "end_game", "override": True, "seat": match.state["seat"]})
-    match.refresh_from_db()
-    assert match.finished
     return match
 
 
@@ -124,12 +109,12 @@ def test_more_matches_cost_no_more_queries_on_lists_and_statistics(catalog):
     demo.load_catalogs()
     battle(("Ana", "Ben"))
     finished_lonely_star(("Ana", "Chloé"))
-    finished_evons(("Ana", "Dev"))
+    demo_matches.evons_table_ends(("Ana", "Dev"))
     few = list_and_statistics_pages()
     for number in range(6):
         battle(("Ana", f"Rival {number}"))
         finished_lonely_star((f"Rival {number}", "Ana"))
-        finished_evons(("Ana", f"Rival {number}"))
+        demo_matches.evons_table_ends(("Ana", f"Rival {number}"))
     assert list_and_statistics_pages() == few
 
 

@@ -29,9 +29,8 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
 import rules
-from tracker import demo, services
+from tracker import demo, demo_matches, services
 from tracker.benchmarks import report, wire
-from tracker.games import evons
 from tracker.models import Match, Player
 
 SHORT = 10  # the early action of goal 3
@@ -92,18 +91,6 @@ def _finish_lonely_star(names: tuple[str, str], rolls: int) -> Match:
     _d6(match, rolls)
     services.match_apply_action(match_id=match.pk, action={"type": "declare_winner", "winner": rolls % 2},
                                 expected_seq=rolls)
-    return match
-
-
-def _finish_evons(names: tuple[str, str]) -> Match:
-    """A finished Evons match: one card played face-up, then the table ends the game by hand."""
-    match = services.match_create(game="evons", player_names=list(names), config={})
-    card = next(card for card in evons.DEMO_CARDS if card["name"] == "Spark Wisp")
-    services.match_apply_action(match_id=match.pk, expected_seq=0, action={
-        "type": "play", "seat": match.state["seat"], "cell": "B2", "covered": False, "card": card})
-    match.refresh_from_db()
-    services.match_apply_action(match_id=match.pk, expected_seq=1,
-                                action={"type": "end_game", "override": True, "seat": match.state["seat"]})
     return match
 
 
@@ -246,7 +233,7 @@ class Command(BaseCommand):
             ["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord", "Thorn Sprout"]])
         playing = _battle_under_way()
         _finish_lonely_star(("Bench A", "Bench C"), 3)
-        _finish_evons(("Bench A", "Bench C"))
+        demo_matches.evons_table_ends(("Bench A", "Bench C"))
         short_match, long_match = (services.match_create(game="lonely-star", player_names=names, config={})
                                    for names in (["Bench A", "Bench B"], ["Bench C", "Bench D"]))
         _d6(short_match, SHORT - 1)  # so the timed action is the 10th
@@ -262,7 +249,7 @@ class Command(BaseCommand):
         _battles(more)
         for number in range(more // 3):
             _finish_lonely_star((f"Bench {number}", "Bench A"), 4)
-            _finish_evons(("Bench A", f"Bench {number}"))
+            demo_matches.evons_table_ends(("Bench A", f"Bench {number}"))
         for name, page in pages.items():
             results.queries[name].append(_queries(client, *page(long_match)))
         results.sizes = (f"{SHORT - 1}-step log and the matches above",
