@@ -60,6 +60,7 @@ class Report:
     matches: int = 0
     acked: list[Ack] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)  # action POSTs, seconds
+    requests: int = 0  # every request the server answered (pages, polls, POSTs, doubles), for its throughput
     errors: Counter = field(default_factory=Counter)  # what must never happen
     refusals: Counter = field(default_factory=Counter)  # expected 409s and retries
     problems: list[str] = field(default_factory=list)  # what the database check found
@@ -93,6 +94,9 @@ class Report:
             f"actions acknowledged: {len(self.acked)}  ({rate:.1f} actions/s)",
             f"floor: GET /healthz at {self.floor:.0f} requests/s from as many clients; "
             f"actions/s to that: {rate / self.floor if self.floor else 0:.2f}",
+            f"requests answered: {self.requests} ({self.requests / self.elapsed if self.elapsed else 0:.0f}/s, "
+            f"{self.requests / max(len(self.acked), 1):.1f} per action); to the floor: "
+            f"{self.requests / self.elapsed / self.floor if self.elapsed and self.floor else 0:.2f}",
             f"action POST latency: p50 {ms[0.5]:.0f} ms, p95 {ms[0.95]:.0f} ms, p99 {ms[0.99]:.0f} ms",
             f"refused or retried as intended: {counts(self.refusals)}",
             f"errors: {counts(self.errors)}",

@@ -5,6 +5,7 @@ The owner makes a link per seat (seats one other phone as that player) or a watc
 """
 
 import io
+import re
 
 import segno
 from django.contrib import messages
@@ -20,6 +21,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from . import access
 from .models import Access, Invite, Match
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")
+"""What an invite token can look like (models.new_token: URL-safe base64)."""
 
 
 def qr_svg(url: str) -> str:
@@ -128,7 +132,9 @@ def _link_problem(invite: Invite | None) -> str:
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """Take a seat (or a spectator's place) in a match through an invite link."""
-    invite = Invite.objects.select_related("match").filter(token=token[:40]).first()
+    # Only a token's own characters reach the query: PostgreSQL refuses a NUL in text outright.
+    well_formed = TOKEN.fullmatch(token) is not None
+    invite = Invite.objects.select_related("match").filter(token=token).first() if well_formed else None
     problem = _link_problem(invite)
     if problem:
         return render(request, "tracker/join.html", {"problem": problem}, status=410 if invite else 404)

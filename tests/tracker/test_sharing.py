@@ -167,7 +167,7 @@ def test_a_stranger_to_a_shared_match_can_take_a_seat(owner, battle):
 
 
 def test_an_unknown_link_is_404_with_a_clear_message(battle):
-    for token in ("nope", "x" * 200, "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"):
+    for token in ("nope", "x" * 200, "%00", "a%00b", "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"):
         response = Client().get(f"/join/{token}/")
         assert response.status_code == 404
         assert "This link is not valid. Ask for a new one." in text(response)

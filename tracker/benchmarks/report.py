@@ -26,6 +26,8 @@ class LoadFigures:
     ok: bool
     tables: int
     workers: int
+    requests: int = 0
+    """Every request the server answered during the load (pages, polls, POSTs, doubles)."""
 
     @property
     def rate(self) -> float:
@@ -141,6 +143,11 @@ def lines(results: Results) -> list[str]:
         out.append(f"Load test: {load.actions} actions in {load.seconds:.1f} s = {load.rate:.1f} actions/s; "
                    f"floor {load.floor:.0f} requests/s; ratio {load.ratio:.2f}"
                    f"{'' if load.ok else ' (the load test reported FAILURES)'}")
+        if load.requests and load.seconds and load.floor:
+            # What the server itself sustained under load, whatever the script asks per action.
+            served = load.requests / load.seconds
+            out.append(f"  the server answered {load.requests} requests ({served:.0f}/s, "
+                       f"{load.requests / max(load.actions, 1):.1f} per action): {served / load.floor:.2f} of the floor")
     out.append("Goals:")
     for goal in goals(results):
         met = "not run" if goal.met is None else ("met" if goal.met else "MISSED")

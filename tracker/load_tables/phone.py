@@ -55,6 +55,8 @@ class Phone:
                 connection.request(method, path, body=body if method == "POST" else None, headers=headers)
                 response = connection.getresponse()
                 text = response.read().decode("utf-8", "replace")
+                with self.lock:
+                    self.report.requests += 1
                 break
             except ConnectionRefusedError:
                 self.count(self.report.refusals, "connection refused (retried)")

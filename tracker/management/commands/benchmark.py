@@ -212,7 +212,7 @@ class Command(BaseCommand):
             run = loadtest.run(tables=tables, workers=workers, matches=2, seconds=load_seconds,
                                say=self.stdout.write, database_url=None)
             results.load = report.LoadFigures(actions=len(run.acked), seconds=run.elapsed, floor=run.floor,
-                                              ok=run.ok, tables=tables, workers=workers)
+                                              ok=run.ok, tables=tables, workers=workers, requests=run.requests)
             loads.append(report.load_average())
         results.rounds, results.load_averages, results.started = rounds, loads, started
         for line in report.lines(results):
