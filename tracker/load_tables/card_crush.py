@@ -1,7 +1,7 @@
 """A Card Crush battle: both decks locked on this phone (hot-seat), then rounds until a winner."""
 
-from .common import MOST_ACTIONS, catalog_picks, enter, match_page, pick, send, start_match
-from .phone import Dropped, Phone
+from .common import catalog_picks, enter, pick, play_out, send, start_match
+from .phone import Phone
 
 
 def play(phone: Phone, table: int, number: int) -> None:
@@ -11,17 +11,15 @@ def play(phone: Phone, table: int, number: int) -> None:
         return
     for seat in (0, 1):
         enter(phone, match, seat, _deck)
-    for _ in range(MOST_ACTIONS):
-        if phone.late:
-            return
-        try:
-            _page, forms = match_page(phone, match)
-            form = pick(forms, "play_round")
-            if form is None:
-                return  # the battle is won
-            send(phone, match, form, form.data(), "play_round", None)
-        except Dropped:
-            continue
+
+    def turn(_page: str, forms) -> bool:
+        form = pick(forms, "play_round")
+        if form is None:
+            return False  # the battle is won
+        send(phone, match, form, form.data(), "play_round", None)
+        return True
+
+    play_out(phone, match, turn)
 
 
 def _deck(phone: Phone, form, page: str, attempt: int) -> tuple[dict, str]:

@@ -8,8 +8,8 @@ percentile dice (the roll fields stay blank).
 
 import re
 
-from .common import MOST_ACTIONS, catalog_picks, enter, match_page, send, start_match
-from .phone import Dropped, Phone
+from .common import catalog_picks, enter, play_out, send, start_match
+from .phone import Phone
 
 ATTACKS = ("a1", "a2", "a3")
 OTHER_RATE = 0.15  # share of moves that are not attacks
@@ -23,23 +23,22 @@ def play(phone: Phone, table: int, number: int) -> None:
     for seat in (0, 1):
         enter(phone, match, seat, _lineup)
     refused = False
-    for _ in range(MOST_ACTIONS):
-        if phone.late:
-            return
-        try:
-            page, forms = match_page(phone, match)
-            # A card's form has its move buttons while it may still move; a moved card keeps only "deposit".
-            forms = sorted((form for form in forms if form.button_values()),
-                           key=lambda form: form.button_values() == ["deposit"])
-            if not forms:
-                return  # the match is won
-            form = forms[0]
-            move = _move(phone, form.button_values(), plain=refused)
-            changes = {"target": _weakest(page, form.choices["target"])} if "target" in form.choices else {}
-            data = form.data(button=("action", move), **changes)
-            refused = send(phone, match, form, data, move, None) == 422
-        except Dropped:
-            continue
+
+    def turn(page: str, forms) -> bool:
+        nonlocal refused
+        # A card's form has its move buttons while it may still move; a moved card keeps only "deposit".
+        forms = sorted((form for form in forms if form.button_values()),
+                       key=lambda form: form.button_values() == ["deposit"])
+        if not forms:
+            return False  # the match is won
+        form = forms[0]
+        move = _move(phone, form.button_values(), plain=refused)
+        changes = {"target": _weakest(page, form.choices["target"])} if "target" in form.choices else {}
+        data = form.data(button=("action", move), **changes)
+        refused = send(phone, match, form, data, move, None) == 422
+        return True
+
+    play_out(phone, match, turn)
 
 
 def _move(phone: Phone, moves: list[str], plain: bool) -> str:

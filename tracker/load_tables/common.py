@@ -38,6 +38,21 @@ def start_match(phone: Phone, slug: str, table: int, number: int, **config) -> i
     return None
 
 
+def play_out(phone: Phone, match: int, turn) -> None:
+    """Load the match page and let `turn(page, forms)` send one step, again and again, until it
+    says the match is over (returns False), the deadline passes or MOST_ACTIONS steps are taken.
+    A request cut off by a crash only means reloading the page and carrying on from there."""
+    for _ in range(MOST_ACTIONS):
+        if phone.late:
+            return
+        try:
+            page, forms = match_page(phone, match)
+            if turn(page, forms) is False:
+                return
+        except Dropped:
+            continue
+
+
 def match_page(phone: Phone, match: int) -> tuple[str, list[Form]]:
     """The match page and its board's action forms (not undo, sharing and the like)."""
     _status, _location, page = phone.get(f"/matches/{match}/")

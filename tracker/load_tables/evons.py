@@ -10,9 +10,9 @@ a row and the board is scored.
 
 import re
 
-from .common import MOST_ACTIONS, match_page, pick, send, start_match
+from .common import pick, play_out, send, start_match
 from .forms import datalist
-from .phone import Dropped, Phone
+from .phone import Phone
 
 MAIN_ZONE = re.compile(r"[A-E][1-5]")
 COVERED_RATE = 0.25
@@ -25,19 +25,17 @@ def play(phone: Phone, table: int, number: int) -> None:
         return
     to_play = phone.rng.randint(4, 8)  # cards played from hand in the whole game, then both pass
     tried: set[tuple[str, str]] = set()  # (seq, arrow) abilities already tried, so a refusal is not retried
-    for _ in range(MOST_ACTIONS):
-        if phone.late:
-            return
-        try:
-            page, forms = match_page(phone, match)
-            if not forms:
-                return  # the game is over
-            names = datalist(page, "catalog")
-            form, data, kind = _choice(phone, forms, names, to_play, tried)
-            if send(phone, match, form, data, kind, int(form.value("seat"))) == 302 and kind == "play":
-                to_play -= 1
-        except Dropped:
-            continue
+
+    def turn(page: str, forms) -> bool:
+        nonlocal to_play
+        if not forms:
+            return False  # the game is over
+        form, data, kind = _choice(phone, forms, datalist(page, "catalog"), to_play, tried)
+        if send(phone, match, form, data, kind, int(form.value("seat"))) == 302 and kind == "play":
+            to_play -= 1
+        return True
+
+    play_out(phone, match, turn)
 
 
 def _choice(phone: Phone, forms, names: list[str], to_play: int, tried: set):

@@ -7,9 +7,9 @@ taps "I have no playable card". Now and then a player calls the backup card befo
 fight; a duel still going after many fights ends with a resignation.
 """
 
-from .common import MOST_ACTIONS, entry_seats, enter, match_page, pick, send, start_match
+from .common import entry_seats, enter, pick, play_out, send, start_match
 from .forms import datalist
-from .phone import Dropped, Phone
+from .phone import Phone
 
 STARTING_HP = 30_000
 RESIGN_AFTER = 12  # fights; deadlocks and big DEFENSE can make a duel long
@@ -21,30 +21,29 @@ def play(phone: Phone, table: int, number: int) -> None:
     if match is None:
         return
     fights = 0
-    for _ in range(MOST_ACTIONS):
-        if phone.late:
-            return
-        try:
-            page, forms = match_page(phone, match)
-            seats = entry_seats(page, match)
-            if seats:
-                for seat in seats:
-                    enter(phone, match, seat, _commit)
-                continue
-            fight = pick(forms, "fight")
-            if fight is None:
-                return  # the duel is over
-            calls = [form for form in forms if form.value("action") == "call_backup"]
-            if fights >= RESIGN_AFTER:
-                resign = phone.rng.choice([form for form in forms if form.value("action") == "resign"])
-                send(phone, match, resign, resign.data(), "resign", int(resign.value("seat")))
-            elif calls and phone.rng.random() < CALL_RATE:
-                call = phone.rng.choice(calls)
-                send(phone, match, call, call.data(), "call_backup", int(call.value("seat")))
-            else:
-                fights += send(phone, match, fight, fight.data(), "fight", None) == 302
-        except Dropped:
-            continue
+
+    def turn(page: str, forms) -> bool:
+        nonlocal fights
+        seats = entry_seats(page, match)
+        if seats:
+            for seat in seats:
+                enter(phone, match, seat, _commit)
+            return True
+        fight = pick(forms, "fight")
+        if fight is None:
+            return False  # the duel is over
+        calls = [form for form in forms if form.value("action") == "call_backup"]
+        if fights >= RESIGN_AFTER:
+            resign = phone.rng.choice([form for form in forms if form.value("action") == "resign"])
+            send(phone, match, resign, resign.data(), "resign", int(resign.value("seat")))
+        elif calls and phone.rng.random() < CALL_RATE:
+            call = phone.rng.choice(calls)
+            send(phone, match, call, call.data(), "call_backup", int(call.value("seat")))
+        else:
+            fights += send(phone, match, fight, fight.data(), "fight", None) == 302
+        return True
+
+    play_out(phone, match, turn)
 
 
 def _commit(phone: Phone, form, page: str, attempt: int) -> tuple[dict, str]:

@@ -7,9 +7,9 @@ turn; at the end step a unit with status counters sometimes rolls Resist, then b
 The app rolls every die (the roll fields stay blank).
 """
 
-from .common import MOST_ACTIONS, match_page, pick, send, start_match
+from .common import pick, play_out, send, start_match
 from .forms import datalist
-from .phone import Dropped, Phone
+from .phone import Phone
 
 PLAY_RATE = 0.8
 D6_RATE = 0.15
@@ -21,28 +21,27 @@ def play(phone: Phone, table: int, number: int) -> None:
     if match is None:
         return
     done: set[str] = set()  # what the player whose turn it is has done this turn
-    for _ in range(MOST_ACTIONS):
-        if phone.late:
-            return
-        try:
-            page, forms = match_page(phone, match)
-            if not forms:
-                return  # the match is over
-            finish = pick(forms, "finish_turn")
-            if finish:
-                turn = int(finish.value("seat"))
-                resist = [form for form in forms if form.value("action") == "resist_roll"]
-                if resist and phone.rng.random() < RESIST_RATE:
-                    send(phone, match, resist[0], resist[0].data(), "resist_roll", turn)
-                else:
-                    send(phone, match, finish, finish.data(), "finish_turn", turn)
-                continue
-            turn = int(pick(forms, "end_turn").value("seat"))
-            form, data, kind = _next_move(phone, page, forms, turn, done)
-            if send(phone, match, form, data, kind, turn) == 302 and kind == "end_turn":
-                done = set()
-        except Dropped:
-            continue
+
+    def turn(page: str, forms) -> bool:
+        nonlocal done
+        if not forms:
+            return False  # the match is over
+        finish = pick(forms, "finish_turn")
+        if finish:
+            seat = int(finish.value("seat"))
+            resist = [form for form in forms if form.value("action") == "resist_roll"]
+            if resist and phone.rng.random() < RESIST_RATE:
+                send(phone, match, resist[0], resist[0].data(), "resist_roll", seat)
+            else:
+                send(phone, match, finish, finish.data(), "finish_turn", seat)
+            return True
+        seat = int(pick(forms, "end_turn").value("seat"))
+        form, data, kind = _next_move(phone, page, forms, seat, done)
+        if send(phone, match, form, data, kind, seat) == 302 and kind == "end_turn":
+            done = set()
+        return True
+
+    play_out(phone, match, turn)
 
 
 def _next_move(phone: Phone, page: str, forms, turn: int, done: set[str]):
