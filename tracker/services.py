@@ -71,6 +71,25 @@ def live_actions(match: Match) -> list[Action]:
     return list(match.actions.filter(abandoned=False).order_by("seq"))
 
 
+def head_action(match: Match) -> Action | None:
+    """The action that made the current step (what just happened), or None at the start."""
+    return match.actions.filter(abandoned=False, seq=match.head).first() if match.head else None
+
+
+def applied_actions(matches) -> dict[int, list[Action]]:
+    """Per match id, its applied actions in order (undone and abandoned ones left out).
+
+    One query for all the matches, so a statistics page does not ask once per match.
+    """
+    heads = {match.pk: match.head for match in matches}
+    applied: dict[int, list[Action]] = {pk: [] for pk in heads}
+    rows = Action.objects.filter(match_id__in=heads, abandoned=False).only("match_id", "seq", "events")
+    for action in rows.order_by("match_id", "seq"):
+        if action.seq <= heads[action.match_id]:
+            applied[action.match_id].append(action)
+    return applied
+
+
 def entered_rolls(action: Action) -> list[int]:
     """The dice a player rolled by hand for this action, to be given again on replay."""
     return [roll["value"] for roll in action.rolls if roll["by"] == "player"]

@@ -12,7 +12,7 @@ from rules.card_crush.battle import DECK_SIZE, phase
 from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
 
 from ..models import Card, Match
-from .common import EngineCardForm, card_stats  # noqa: F401  (card_stats is part of the adapter)
+from .common import EngineCardForm, card_stats, catalog_cards  # noqa: F401  (card_stats is part of the adapter)
 
 SLUG = "card-crush"
 BOARD_TEMPLATE = "games/card-crush/board.html"
@@ -94,20 +94,8 @@ class DeckForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        cards, seen = [], set()
-        for position in range(1, DECK_SIZE + 1):
-            field = f"card_{position}"
-            if field not in data:
-                continue
-            card = self.catalog.get(data[field].strip().casefold())
-            if card is None:
-                self.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": data[field]})
-            elif card.pk in seen:
-                self.add_error(field, _("%(name)s is already in this deck; a deck holds 5 different cards.")
-                               % {"name": card.name})
-            else:
-                seen.add(card.pk)
-                cards.append(card.as_rules_card())
+        cards = catalog_cards(self, [f"card_{position}" for position in range(1, DECK_SIZE + 1)],
+                              _("%(name)s is already in this deck; a deck holds 5 different cards."))
         data["cards"] = cards
         data["source_seat"] = None
         if data.get("source", "catalog") != "catalog" and len(cards) == DECK_SIZE:

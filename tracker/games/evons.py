@@ -32,6 +32,7 @@ from rules.evons.turns import HAND_LIMIT, to_reveal
 
 from .common import card_stats  # noqa: F401  (part of the adapter)
 from ..models import Card, Match
+from ..services import applied_actions, head_action
 
 SLUG = "evons"
 BOARD_TEMPLATE = "games/evons/board.html"
@@ -567,7 +568,7 @@ def board(match: Match) -> dict:
     seat = state["seat"]
     phase = state["stack"][-1]["phase"] if state["stack"] else None
     empty = [c for c in ALL_CELLS if c not in state["cells"]]
-    last = match.actions.filter(abandoned=False, seq=match.head).first() if match.head else None
+    last = head_action(match)
     return {
         "columns": COLUMNS,
         "grid": grid,
@@ -900,7 +901,7 @@ def progress(match: Match) -> tuple[str, dict[str, list[int]]]:
     """
     names = [player.name for player in match.players()]
     series = {name: [0] for name in names}  # the board starts empty
-    for action in match.actions.filter(abandoned=False, seq__lte=match.head).order_by("seq").only("events"):
+    for action in applied_actions([match])[match.pk]:
         for event in action.events:
             if event["type"] in ("score", "game_over"):
                 for name, points in zip(names, event["scores"]):

@@ -23,8 +23,8 @@ from rules.lonely_star.statuses import effect_reach
 from rules.lonely_star.units import NAME_MAX, STAT_MAX, status_penalty, total
 from rules.lonely_star.zones import ZONES
 
-from ..models import Action, Card, Match
-from ..services import entered_rolls, live_actions
+from ..models import Card, Match
+from ..services import applied_actions, entered_rolls, head_action, live_actions
 from .common import EngineCardForm
 
 SLUG = "lonely-star"
@@ -411,7 +411,7 @@ def _unit_view(state: dict, unit: dict) -> dict:
 
 def _last_step(match: Match, names: list[str]) -> dict | None:
     """The step just taken with all its working, so the table sees at once what the dice did."""
-    action = match.actions.filter(abandoned=False, seq=match.head).first() if match.head else None
+    action = head_action(match)
     if action is None:
         return None
     rolls = [
@@ -646,17 +646,6 @@ CHECK_TITLES = {
 }
 
 
-def _applied_actions(matches) -> dict[int, list[Action]]:
-    """Each match's applied actions in order (undone and abandoned ones left out), in one query."""
-    heads = {match.pk: match.head for match in matches}
-    applied: dict[int, list[Action]] = {pk: [] for pk in heads}
-    rows = Action.objects.filter(match_id__in=heads, abandoned=False).only("match_id", "seq", "events")
-    for action in rows.order_by("match_id", "seq"):
-        if action.seq <= heads[action.match_id]:
-            applied[action.match_id].append(action)
-    return applied
-
-
 def figures(matches) -> list[tuple[str, list[tuple[str, str]]]]:
     """Each player's dice against the odds: crits, Resist and Luck rolls, and how many should have passed.
 
@@ -667,7 +656,7 @@ def figures(matches) -> list[tuple[str, list[tuple[str, str]]]]:
     unit that rolls it (the attacker for a crit, the unit taking a status for Resist).
     """
     tallies: dict[str, dict[int, dict]] = {kind: {} for kind in CHECK_TITLES}
-    applied = _applied_actions(matches)
+    applied = applied_actions(matches)
     for match in matches:
         players = {seat.position: seat.player for seat in match.seats.all()}
         controller: dict[int, int] = {}

@@ -11,7 +11,8 @@ from rules.cardmaster.mvp import WEIGHTS, mvps
 from rules.cardmaster.numbers import round_half_up
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
-from ...models import Action, Match
+from ...models import Match
+from ...services import head_action
 from .forms import STATUS_LABELS
 from .narrate import DONE_LABELS, STAT_NAMES, describe, multiplier_text, type_label
 
@@ -143,11 +144,6 @@ def _team(state: dict, seat: int, player) -> dict:
     }
 
 
-def _head_events(match: Match) -> list[dict]:
-    action = Action.objects.filter(match=match, seq=match.head, abandoned=False).only("events").first()
-    return action.events if action else []
-
-
 def board(match: Match) -> dict:
     state = match.state
     players = match.players()
@@ -157,7 +153,8 @@ def board(match: Match) -> dict:
             "size": state["config"]["size"]}
     if current == "lineup":
         return view
-    events = _head_events(match)
+    action = head_action(match)
+    events = action.events if action else []
     possession = state["possession"]
     handover = current == "play" and any(event["type"] == "possession" for event in events)
     view.update({

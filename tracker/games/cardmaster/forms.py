@@ -9,7 +9,7 @@ from rules.cardmaster.options import DEFAULT_CONFIG, SIZES, TURNS_RANGE
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Card
-from ..common import EngineCardForm, card_stats  # noqa: F401  (card_stats is part of the adapter)
+from ..common import EngineCardForm, card_stats, catalog_cards  # noqa: F401  (card_stats is part of the adapter)
 
 STATUS_LABELS = {
     "none": _("None"),
@@ -97,17 +97,5 @@ class LineupForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        cards, seen = [], set()
-        for field in self.fields:
-            if field not in data:
-                continue
-            card = self.catalog.get(data[field].strip().casefold())
-            if card is None:
-                self.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": data[field]})
-            elif card.pk in seen:
-                self.add_error(field, _("%(name)s is already in this lineup.") % {"name": card.name})
-            else:
-                seen.add(card.pk)
-                cards.append(card.as_rules_card())
-        data["cards"] = cards
+        data["cards"] = catalog_cards(self, list(self.fields), _("%(name)s is already in this lineup."))
         return data

@@ -11,36 +11,18 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster.mvp import mvps
 
-from ...models import Action, Match
+from ...models import Match
+from ...services import applied_actions
+from ..common import ranked, seat_names
 from .forms import STATUS_LABELS
 from .narrate import MOVE_NAMES
 
 TOP_MVPS = 8
 
 
-def _seat_names(match: Match) -> list[str]:
-    """The players' names in seat order, from the seats the stats query prefetched."""
-    return [seat.player.name for seat in sorted(match.seats.all(), key=lambda seat: seat.position)]
-
-
-def _applied_events(matches: list[Match]) -> dict[int, list[dict]]:
-    """Per match id, the events of its applied actions in order; undone and abandoned steps left out.
-
-    One query for all the matches, so the stats page does not ask once per match.
-    """
-    heads = {match.pk: match.head for match in matches}
-    found: dict[int, list[dict]] = {pk: [] for pk in heads}
-    rows = (Action.objects.filter(match_id__in=heads, abandoned=False)
-            .order_by("match_id", "seq").values_list("match_id", "seq", "events"))
-    for match_id, seq, events in rows:
-        if seq <= heads[match_id]:
-            found[match_id] += events
-    return found
-
-
-def _ranked(counts: Counter) -> list[tuple[str, int]]:
-    """Largest first; equal values by name, so the order never depends on the matches' order."""
-    return sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold()))
+def _events(actions) -> list[dict]:
+    """The events of these actions, in order."""
+    return [event for action in actions for event in action.events]
 
 
 def _knocked_out_by(event: dict) -> str:
@@ -62,10 +44,10 @@ def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
     so raids are counted, not sorted.
     """
     matches = list(matches)
-    events = _applied_events(matches)
+    events = {pk: _events(actions) for pk, actions in applied_actions(matches).items()}
     raided, damage, knockouts, mvp_cards = Counter(), Counter(), Counter(), Counter()
     for match in matches:
-        names, cards = _seat_names(match), match.state["cards"]
+        names, cards = seat_names(match), match.state["cards"]
         for name in names:
             raided[name] += 0
             damage[name] += 0
@@ -80,10 +62,10 @@ def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
         if match.state["winner"] is not None:
             mvp_cards.update(mvp["card_name"] for mvp in mvps(match.state, match.state["winner"]))
     return [
-        (str(_("Gems raided")), _ranked(raided)),
-        (str(_("Damage dealt")), _ranked(damage)),
-        (str(_("Knockouts, by the move or status that landed them")), _ranked(knockouts)),
-        (str(_("Most often MVP")), _ranked(mvp_cards)[:TOP_MVPS]),
+        (str(_("Gems raided")), ranked(raided)),
+        (str(_("Damage dealt")), ranked(damage)),
+        (str(_("Knockouts, by the move or status that landed them")), ranked(knockouts)),
+        (str(_("Most often MVP")), ranked(mvp_cards)[:TOP_MVPS]),
     ]
 
 
@@ -92,7 +74,7 @@ def progress(match: Match) -> tuple[str, dict[str, list[int]]]:
 
     The last value is where the match stands now: after its final (or current) round.
     """
-    names, cards = _seat_names(match), match.state["cards"]
+    names, cards = seat_names(match), match.state["cards"]
     standing = [match.state["config"]["size"]] * 2
     series = {name: [count] for name, count in zip(names, standing)}
 
@@ -100,7 +82,7 @@ def progress(match: Match) -> tuple[str, dict[str, list[int]]]:
         for name, count in zip(names, standing):
             series[name].append(count)
 
-    for event in _applied_events([match])[match.pk]:
+    for event in _events(applied_actions([match])[match.pk]):
         if event["type"] == "round" and event["round"] > 1:
             note()  # a new round starts: the previous one is over
         elif event["type"] == "fall":

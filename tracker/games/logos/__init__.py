@@ -15,7 +15,7 @@ from rules.logos.effects import BERSERK_BELOW, current_direction
 
 from ...models import Card, Match
 from . import working
-from ..common import card_stats  # noqa: F401  (part of the adapter)
+from ..common import card_stats, ranked, seat_names  # noqa: F401  (card_stats is part of the adapter)
 from .forms import COLOUR_LABELS, EFFECT_LABELS, CardForm, CommitForm, ConfigForm, card_initial
 
 SLUG = "logos"
@@ -315,11 +315,6 @@ DIRECTION_LABELS = {
 }
 
 
-def _seat_names(match: Match) -> list[str]:
-    """The players' names in seat order, from the seats the stats query prefetched."""
-    return [seat.player.name for seat in sorted(match.seats.all(), key=lambda seat: seat.position)]
-
-
 def _decided_by(working_events: list[dict]) -> str | None:
     """How a finished round's battle went: the direction it was fought in, a Deadlock or no cards.
 
@@ -345,7 +340,7 @@ def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
     """
     dealt, by_class, biggest, decided = Counter(), Counter(), Counter(), Counter()
     for match in matches:
-        names = _seat_names(match)
+        names = seat_names(match)
         for name in names:
             dealt[name] += 0
         for record in match.state["rounds"]:
@@ -360,16 +355,11 @@ def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
             if how:
                 decided[str(DIRECTION_LABELS[how])] += 1
     return [
-        (str(_("Damage dealt")), _ranked(dealt)),
-        (str(_("Damage dealt, by the striking card's class")), _ranked(+by_class)),
-        (str(_("Biggest single strike")), _ranked(+biggest)),
-        (str(_("How each round's battle direction was decided")), _ranked(decided)),
+        (str(_("Damage dealt")), ranked(dealt)),
+        (str(_("Damage dealt, by the striking card's class")), ranked(+by_class)),
+        (str(_("Biggest single strike")), ranked(+biggest)),
+        (str(_("How each round's battle direction was decided")), ranked(decided)),
     ]
-
-
-def _ranked(counts: Counter) -> list[tuple[str, int]]:
-    """Largest first; equal values by name, so the order never depends on the matches' order."""
-    return sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold()))
 
 
 # ---------------------------------------------------------------- the log
