@@ -16,3 +16,17 @@ def whole_number(value: object, label: str, low: int, high: int) -> int:
             stat=label, low=low, high=high, value=value,
         )
     return value
+
+
+def card_name(card: object, most: int) -> str:
+    """The name of a card given as a dict of stats, stripped; InvalidCard for anything else.
+
+    Every game's validate_card starts here, so a card that is not a dict, or has no name of
+    1 to `most` characters, is refused in the same words whatever the game.
+    """
+    if not isinstance(card, dict):
+        raise InvalidCard("card-shape", gettext_noop("A card must be a set of named stats."))
+    name = card.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > most:
+        raise InvalidCard("card-name", gettext_noop("A card needs a name of 1 to %(most)s characters."), most=most)
+    return name.strip()

@@ -6,7 +6,7 @@ mistake. Level starts at 1 (rulebook); we cap it at 99 for the same reason.
 """
 
 from ..errors import InvalidCard, gettext_noop
-from ..fields import whole_number
+from ..fields import card_name, whole_number
 from .affinity import AFFINITIES
 
 RARITIES = ("Common", "Rare", "Epic", "Legendary")
@@ -35,17 +35,9 @@ def _one_of(card: dict, stat: str, allowed: tuple[str, ...], default: str | None
 
 def validate_card(card: dict) -> dict:
     """The card with its stats checked and in canonical form, or `InvalidCard`."""
-    if not isinstance(card, dict):
-        raise InvalidCard("card-shape", gettext_noop("A card must be a set of named stats."))
-    name = card.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
-        raise InvalidCard(
-            "card-name",
-            gettext_noop("A card needs a name of 1 to %(most)s characters."),
-            most=NAME_MAX,
-        )
+    name = card_name(card, NAME_MAX)
     return {
-        "name": name.strip(),
+        "name": name,
         "power": _whole_number(card, "power", 0, STAT_MAX),
         "speed": _whole_number(card, "speed", 0, STAT_MAX),
         "affinity": _one_of(card, "affinity", AFFINITIES),

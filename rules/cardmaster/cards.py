@@ -13,7 +13,7 @@ never says what a "tier" is. Decisions:
 """
 
 from ..errors import InvalidCard, gettext_noop
-from ..fields import whole_number
+from ..fields import card_name, whole_number
 from .typechart import DEFAULT_TYPE_NAMES, WHEEL_SIZE
 
 STATS = ("spd", "hp", "def", "atk", "spc")
@@ -49,14 +49,8 @@ def type_number(value: object, field: str = "type") -> int:
 
 def validate_card(card: dict) -> dict:
     """The card with its stats checked and in canonical form, or `InvalidCard`."""
-    if not isinstance(card, dict):
-        raise InvalidCard("card-shape", gettext_noop("A card must be a set of named stats."))
-    name = card.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
-        raise InvalidCard(
-            "card-name", gettext_noop("A card needs a name of 1 to %(most)s characters."), most=NAME_MAX
-        )
-    normal = {"name": name.strip()}
+    name = card_name(card, NAME_MAX)
+    normal = {"name": name}
     for stat in STATS:
         normal[stat] = _whole_number(card, stat, *STAT_RANGES[stat])
     normal["type1"] = type_number(card.get("type1"), "Type 1")

@@ -14,6 +14,7 @@ What we chose where they are silent:
 """
 
 from ..errors import InvalidCard, gettext_noop
+from ..fields import card_name
 from .board import DIRECTIONS
 
 ELEMENTS = ("Earth", "Electric", "Nature", "Darkness", "Fire", "Water")
@@ -87,20 +88,14 @@ def _arrows(card: dict, element: str) -> dict[str, str]:
 
 def validate_card(card: dict) -> dict:
     """The card checked and in canonical form, or `InvalidCard`."""
-    if not isinstance(card, dict):
-        raise InvalidCard("card-shape", gettext_noop("A card must be a set of named stats."))
-    name = card.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
-        raise InvalidCard(
-            "card-name", gettext_noop("A card needs a name of 1 to %(most)s characters."), most=NAME_MAX
-        )
+    name = card_name(card, NAME_MAX)
     kind = card.get("kind", "monster")
     if kind not in KINDS:
         raise InvalidCard(
             "card-kind", gettext_noop("A card is a monster or a Block card, not %(value)r."), value=kind
         )
     if kind == "block":
-        return {"name": name.strip(), "kind": "block"}
+        return {"name": name, "kind": "block"}
     element = card.get("element")
     if element not in ELEMENTS:
         raise InvalidCard(
@@ -110,7 +105,7 @@ def validate_card(card: dict) -> dict:
             allowed=", ".join(ELEMENTS),
         )
     return {
-        "name": name.strip(),
+        "name": name,
         "kind": "monster",
         "cost": _number(card, "cost", 0),
         "element": element,

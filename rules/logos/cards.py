@@ -17,6 +17,7 @@ Ranges the rulebook does not give: ATTACK and DEFENSE are whole numbers from 0 t
 """
 
 from ..errors import InvalidCard, gettext_noop
+from ..fields import card_name
 
 # Each class and its colour, in the rulebook's order.
 CLASS_COLOUR = {
@@ -163,17 +164,9 @@ def validate_effect(effect: object, side: str) -> dict | None:
 
 def validate_card(card: dict) -> dict:
     """The card with its stats checked and in canonical form, or `InvalidCard`."""
-    if not isinstance(card, dict):
-        raise InvalidCard("card-shape", gettext_noop("A card must be a set of named stats."))
-    name = card.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
-        raise InvalidCard(
-            "card-name",
-            gettext_noop("A card needs a name of 1 to %(most)s characters."),
-            most=NAME_MAX,
-        )
+    name = card_name(card, NAME_MAX)
     return {
-        "name": name.strip(),
+        "name": name,
         "class": _card_class(card.get("class")),
         "attack": _whole_number(card, "attack", "ATTACK", STAT_MAX),
         "defense": _whole_number(card, "defense", "DEFENSE", STAT_MAX),
