@@ -27,7 +27,7 @@ Lineups are entered in hot-seat and hidden until both are locked, so neither pla
 picks an answer to the other's faction. A lineup holds different card names.
 """
 
-import json
+import marshal
 
 from ..engine import Outcome
 from ..errors import IllegalAction, gettext_noop
@@ -44,9 +44,10 @@ ACTIVE_SLOTS = 3
 
 
 def _copy(state: dict) -> dict:
-    """A deep copy through JSON: the state is plain JSON anyway, and this is several times faster
-    than copy.deepcopy, which matters to an AI or a fuzzer applying thousands of moves."""
-    return json.loads(json.dumps(state))
+    """A deep copy. The state is plain JSON (dicts, lists, text, whole numbers, booleans, None), which
+    marshal copies exactly, about three times faster than a JSON round trip and far faster than
+    copy.deepcopy: every apply copies the state once, and an AI search applies thousands of moves."""
+    return marshal.loads(marshal.dumps(state))
 
 
 def new_match(config: dict, seed: str) -> dict:
