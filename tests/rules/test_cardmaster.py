@@ -682,6 +682,15 @@ def test_setting_hp_to_0_makes_the_card_fall_its_stack_raided_by_nobody():
     assert state["teams"][1]["active"][0] == "B4", "the reserve card steps in"
 
 
+def test_setting_a_reserve_card_to_0_hp_makes_it_fall_from_the_reserve():
+    # Found by the AI's engine trace: this raised ValueError (a 500 on the board) instead.
+    state = give(start(config={"size": 6}), "B5", gems=1)
+    state, events = act(state, adjust(card="B5", hp=0))
+    assert events_of(events, "fall")[0]["raided"] == 1 and state["teams"][0]["raided"] == 1
+    assert state["teams"][1]["reserve"] == ["B4", "B6"] and state["teams"][1]["fallen"] == ["B5"]
+    assert state["teams"][1]["active"] == ["B1", "B2", "B3"]
+
+
 def test_setting_the_last_card_to_0_hp_ends_the_match():
     state = start()
     for card_id in ("B1", "B2"):
