@@ -1,4 +1,4 @@
-"""Per-match options of a Cardmaster Custom Match, and their checks.
+"""Per-match options of a Cardmaster match, and their checks.
 
 Only the numbers the rulebook leaves open are options; its own numbers (A2 costs 2,
 tier x 5.5%, Brainlock 2 turns, Gridfreeze 1 turn, Revive at 50% HP, ...) are fixed.
@@ -9,12 +9,24 @@ tier x 5.5%, Brainlock 2 turns, Gridfreeze 1 turn, Revive at 50% HP, ...) are fi
     overcook_turns    how many of its team's possessions Overcook burns for
     undershock_turns  how many of its team's possessions Undershock lasts
     risen_revivable   whether a Risen card that falls again may be revived once more
+
+Two more options are given only when used, and are absent from a Custom Match without hints,
+so every match set up before they existed keeps exactly the same state (and state hashes):
+
+    showdown          Mode A, one player against the AI: {"ai_seat": 0 or 1, "level": "easy",
+                      "normal" or "hard"}. The rulebook's Showdown is 9 cards a side, so it needs
+                      size 9. The rules of play are those of a Custom Match; the option records
+                      which seat the AI plays and how well (rules/cardmaster/ai).
+    hints             true lets the table ask the AI for a hint in a Custom Match; a Showdown
+                      always allows hints.
 """
 
 from ..errors import InvalidConfig, gettext_noop
 from .typechart import DEFAULT_TYPE_NAMES, WHEEL_SIZE
 
 SIZES = (3, 6, 9)
+SHOWDOWN_SIZE = 9
+AI_LEVELS = ("easy", "normal", "hard")
 WHO_ROLLS = ("app", "player")
 TURNS_RANGE = (1, 9)
 TYPE_NAME_MAX = 20
@@ -32,7 +44,7 @@ def checked_config(config: dict) -> dict:
     """The full options of a match (defaults filled in), or `InvalidConfig` naming the bad one."""
     if not isinstance(config, dict):
         raise InvalidConfig("config-shape", gettext_noop("Match options must be a set of named values."))
-    unknown = set(config) - set(DEFAULT_CONFIG)
+    unknown = set(config) - set(DEFAULT_CONFIG) - {"showdown", "hints"}
     if unknown:
         raise InvalidConfig(
             "config-unknown",
@@ -78,4 +90,37 @@ def checked_config(config: dict) -> dict:
         raise InvalidConfig(
             "config-risen", gettext_noop("Whether Risen cards can be revived again is yes or no.")
         )
+    if "hints" in config and not isinstance(config["hints"], bool):
+        raise InvalidConfig("config-hints", gettext_noop("Whether the table may ask for hints is yes or no."))
+    if "showdown" in config:
+        config["showdown"] = _checked_showdown(config["showdown"], config["size"])
     return config
+
+
+def _checked_showdown(showdown: object, size: int) -> dict:
+    if (not isinstance(showdown, dict) or set(showdown) != {"ai_seat", "level"}
+            or type(showdown["ai_seat"]) is not int or showdown["ai_seat"] not in (0, 1)
+            or showdown["level"] not in AI_LEVELS):
+        raise InvalidConfig(
+            "config-showdown",
+            gettext_noop("A Showdown names the AI's seat (0 or 1) and its level (%(levels)s)."),
+            levels=", ".join(AI_LEVELS),
+        )
+    if size != SHOWDOWN_SIZE:
+        raise InvalidConfig(
+            "config-showdown-size",
+            gettext_noop("A Showdown is played with %(size)s cards a side, not %(value)s."),
+            size=SHOWDOWN_SIZE, value=size,
+        )
+    return dict(showdown)
+
+
+def ai_seat(config: dict) -> int | None:
+    """The seat the AI plays in a Showdown, None in a Custom Match."""
+    showdown = config.get("showdown")
+    return showdown["ai_seat"] if showdown else None
+
+
+def hints_allowed(config: dict) -> bool:
+    """Whether the table may ask for a hint: always in a Showdown, in a Custom Match when switched on."""
+    return bool(config.get("showdown")) or config.get("hints", False)

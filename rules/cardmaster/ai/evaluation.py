@@ -13,7 +13,7 @@ other side has standing usually wins. So the estimate is a race:
                         so a gem is worth a third of that difference against the best target)
                       - the moves this side still has in the current possession
                       + the moves a Gridfreeze will make it skip
-    win chance        = logistic(K x (possessions(other) - possessions(side)) / sqrt(sum + 1))
+    win chance        = logistic(K x (possessions(other) - possessions(side)) / sqrt(sum + 1/4))
 
 Each enemy card is weighed by how fast this side's lineup hurts that very card, so type
 match-ups, DEF, ATK boosts and Undershock count against the cards they apply to, not only
@@ -27,15 +27,16 @@ wheel (fighters.stat, typechart.multiplier): an estimate for ranking positions q
 move really does always comes from `apply`.
 """
 
-from functools import cache
 from math import exp, sqrt
 
 from ..fighters import max_hp, stat
 from ..numbers import share
-from ..typechart import multiplier
+from ..typechart import WHEEL_SIZE, multiplier
 
 K = 1.6
 """Steepness of the win chance curve, fitted to the outcomes of self-played matches (strength.py)."""
+SPREAD_FLOOR = 0.25
+"""Keeps the spread of a race that is all but run above zero."""
 RESERVE_BURN = 0.5
 """A status does not tick in reserve, so a reserve card's coming burn counts half."""
 NOW = 0.5
@@ -48,9 +49,12 @@ SOULDRIFT_HORIZON = 3
 """Souldrift ticks counted ahead: its drain grows every tick, so three ticks is most of what it takes."""
 
 
-@cache
-def type_factor(attack_type: int, defend1: int, defend2: int) -> float:
-    return float(multiplier(attack_type, (defend1, defend2)))
+# TYPE_FACTOR[attack][defend1][defend2]: the engine's multiplier as a float, for every matchup.
+TYPE_FACTOR = [[[0.0] * (WHEEL_SIZE + 1) for _ in range(WHEEL_SIZE + 1)] for _ in range(WHEEL_SIZE + 1)]
+for _attack in range(1, WHEEL_SIZE + 1):
+    for _first in range(1, WHEEL_SIZE + 1):
+        for _second in range(1, WHEEL_SIZE + 1):
+            TYPE_FACTOR[_attack][_first][_second] = float(multiplier(_attack, (_first, _second)))
 
 
 def coming_burn(card: dict) -> int:
@@ -79,23 +83,28 @@ def spendable(gems: int) -> float:
 class Fighter:
     """A standing card with the stats the race needs, read once per position."""
 
-    __slots__ = ("card", "atk", "defense", "type1", "type2", "hp", "max_hp", "gems")
+    __slots__ = ("card", "atk", "armour", "type1", "type2", "hp", "max_hp", "gems")
 
     def __init__(self, card: dict, burn_share: float) -> None:
         self.card = card
-        self.atk = stat(card, "atk")
-        self.defense = stat(card, "def")
+        plain = not (card["boost"] or card["fade"] or card["status"])  # then the stats are as printed
+        self.atk = card["base"]["atk"] if plain else stat(card, "atk")
+        self.armour = (1000 - (card["base"]["def"] if plain else stat(card, "def"))) / 1000
+        """The share of a hit that gets through DEF."""
         self.type1, self.type2 = card["type1"], card["type2"]
-        self.hp = max(1.0, card["hp"] - burn_share * coming_burn(card))
+        self.hp = max(1.0, card["hp"] - burn_share * coming_burn(card)) if card["status"] else float(card["hp"])
         self.max_hp = max_hp(card)
         self.gems = card["gems"]
 
     def a1(self, foe: "Fighter") -> float:
-        return max(1.0, self.atk * 0.33 * type_factor(self.type1, foe.type1, foe.type2) * (1000 - foe.defense) / 1000)
+        """About what this card's A1 takes off `foe`."""
+        return max(1.0, self.atk * 0.33 * TYPE_FACTOR[self.type1][foe.type1][foe.type2] * foe.armour)
 
     def a3(self, foe: "Fighter") -> float:
-        factor = max(type_factor(self.type1, foe.type1, foe.type2), type_factor(self.type2, foe.type1, foe.type2))
-        return max(1.0, self.atk * 0.99 * factor * (1000 - foe.defense) / 1000)
+        """About what this card's A3 takes off `foe` (the better of its two types)."""
+        against = TYPE_FACTOR[self.type1][foe.type1]
+        factor = max(against[foe.type2], TYPE_FACTOR[self.type2][foe.type1][foe.type2])
+        return max(1.0, self.atk * 0.99 * factor * foe.armour)
 
 
 class Side:
@@ -110,32 +119,44 @@ class Side:
 
     def race(self, state: dict, them: "Side") -> None:
         """Possessions to take off everything `them` has standing, and what one gem is worth."""
-        foes = (*them.active, *them.reserve)
+        foes = them.active + them.reserve
         standing = sum(foe.hp for foe in foes)
-        weights = [foe.max_hp for foe in foes]
-        weight = sum(weights)
+        weight = sum(foe.max_hp for foe in foes)
+        targets = len(them.active)
+        mine = state["possession"] == self.seat
         self.rate, self.best_gem, banked, owed = 0.0, 0.0, 0.0, 0.0
         for card in self.active:
-            rate = NOW * max(card.a1(foe) for foe in them.active) + (1 - NOW) * sum(
-                share * card.a1(foe) for share, foe in zip(weights, foes)) / weight
-            strong = NOW * max(card.a3(foe) for foe in them.active) + (1 - NOW) * sum(
-                share * card.a3(foe) for share, foe in zip(weights, foes)) / weight
-            gem = max(0.0, strong - rate) / 3
+            # A1 and A3 against the best active target now, and on average over every standing card
+            # (weighed by printed HP, so hurting a card never lowers the average). Inlined a1/a3.
+            first, second = TYPE_FACTOR[card.type1], TYPE_FACTOR[card.type2]
+            atk1, atk3 = card.atk * 0.33, card.atk * 0.99
+            now1 = now3 = mean1 = mean3 = 0.0
+            for place, foe in enumerate(foes):
+                factor1, factor2 = first[foe.type1][foe.type2], second[foe.type1][foe.type2]
+                hit1 = max(1.0, atk1 * factor1 * foe.armour)
+                hit3 = max(1.0, atk3 * (factor1 if factor1 > factor2 else factor2) * foe.armour)
+                mean1 += foe.max_hp * hit1
+                mean3 += foe.max_hp * hit3
+                if place < targets:
+                    now1, now3 = max(now1, hit1), max(now3, hit3)
+            rate = NOW * now1 + (1 - NOW) * mean1 / weight
+            gem = max(0.0, NOW * now3 + (1 - NOW) * mean3 / weight - rate) / 3
             self.rate += rate
             self.best_gem = max(self.best_gem, gem)
-            banked += spendable(card.gems) * gem
+            if card.gems:
+                banked += spendable(card.gems) * gem
             status = card.card["status"]
             if status is not None and status["name"] == "gridfreeze":
                 owed -= rate
-            elif state["possession"] == self.seat and card.card["id"] not in state["done"]:
+            elif mine and card.card["id"] not in state["done"]:
                 owed += rate
         for card in self.reserve:
             if card.gems:
-                gem = sum(share * (card.a3(foe) - card.a1(foe)) for share, foe in zip(weights, foes)) / weight / 3
+                gem = sum(foe.max_hp * (card.a3(foe) - card.a1(foe)) for foe in foes) / weight / 3
                 banked += spendable(card.gems) * max(0.0, gem)
-        banked += spendable(self.raided) * self.best_gem
+        if self.raided:
+            banked += spendable(self.raided) * self.best_gem
         self.possessions = (standing - banked - owed) / self.rate
-        self.per_possession = self.rate
 
     def exposed_gems(self, them: "Side") -> float:
         """Gems on active cards that one blow of the other side could knock loose (weighed by how likely)."""
@@ -161,17 +182,23 @@ def race(state: dict) -> tuple[float, float]:
         exposed = sides[1 - state["possession"]]
         raider = sides[state["possession"]]
         gems = exposed.exposed_gems(raider)
-        exposed.possessions += gems * exposed.best_gem / exposed.per_possession
-        raider.possessions -= gems * raider.best_gem / raider.per_possession
-    return max(0.0, sides[0].possessions), max(0.0, sides[1].possessions)
+        if gems:
+            exposed.possessions += gems * exposed.best_gem / exposed.rate
+            raider.possessions -= gems * raider.best_gem / raider.rate
+    return sides[0].possessions, sides[1].possessions
 
 
 def win_chance(state: dict, seat: int) -> float:
-    """The estimated chance (0..1) that `seat` wins from this position."""
+    """The estimated chance (0..1) that `seat` wins from this position.
+
+    A race below zero possessions means the side finishes within the moves it still has in this
+    possession; the spread shrinks with the possessions left, since a short race leaves little to luck.
+    """
     if state["winner"] is not None:
         return 1.0 if state["winner"] == seat else 0.0
     mine, theirs = race(state) if seat == 0 else race(state)[::-1]
-    return 1 / (1 + exp(-K * (theirs - mine) / sqrt(mine + theirs + 1)))
+    spread = sqrt(max(0.0, mine) + max(0.0, theirs) + SPREAD_FLOOR)
+    return 1 / (1 + exp(-K * (theirs - mine) / spread))
 
 
 def material(state: dict, seat: int) -> float:

@@ -22,11 +22,11 @@ from math import exp
 
 from ...errors import IllegalAction, gettext_noop
 from .. import match
+from ..options import AI_LEVELS
 from .evaluation import material
 from .explain import Reason, reason_for
 from .search import Candidate, Effort, branches, search
 
-AI_LEVELS = ("easy", "normal", "hard")
 BASELINES = ("greedy", "random")
 LEVELS = (*AI_LEVELS, *BASELINES)
 EFFORT = {"easy": Effort(finalists=1, playouts=0), "normal": Effort(finalists=4, playouts=10),

@@ -1,0 +1,110 @@
+"""How fast the engine runs for search, and where a search's time goes.
+
+- Random playouts: whole 9v9 matches, both sides picking uniformly among `legal_actions` and
+  the engine applying each move with the match's dice, as a search would, counted per second.
+- Bookkeeping share: the hard AI's decisions over positions from seeded matches, under
+  cProfile. Bookkeeping is what the rules spend on keeping state safe rather than on playing:
+  copying the state (match._copy, the one deep copy per apply) and re-checking the action
+  (the checks every move makes before it acts: match.phase, moves.mover, moves.card_in_play,
+  moves.is_active). The rest is search proper: generating moves, the rules doing the move,
+  dice, and evaluating positions.
+
+All times are CPU time of this process (one core).
+"""
+
+import cProfile
+import pstats
+import random
+import time
+from dataclasses import dataclass
+
+from ... import Dice
+from .. import match, moves
+from .players import choose
+from .strength import factions
+
+BOOKKEEPING = {
+    "copy": (match._copy,),
+    "checks": (match.phase, moves.mover, moves.card_in_play, moves.is_active),
+}
+
+
+@dataclass(frozen=True)
+class Bench:
+    """What the benchmark measured."""
+
+    playouts_per_second: float
+    """Whole random 9v9 matches played out per CPU second."""
+    moves_per_second: float
+    """Moves applied per CPU second in those playouts (legal_actions, the choice and apply)."""
+    search_seconds: float
+    """CPU seconds the profiled hard decisions took (under the profiler, so slower than usual)."""
+    shares: dict
+    """Share of the search's time by bookkeeping kind ("copy", "checks"), 0..1."""
+
+    @property
+    def bookkeeping(self) -> float:
+        return sum(self.shares.values())
+
+
+def random_playouts(matches: int, seed: str = "bench") -> tuple[float, float]:
+    """(matches per second, moves per second) for whole random 9v9 matches."""
+    lineups = factions(9, 6, 0)
+    rng = random.Random(seed)
+    moves_made = 0
+    started = time.process_time()
+    for number in range(matches):
+        match_seed = f"{seed}-{number}"
+        state = match.new_match({"size": 9}, match_seed)
+        for seat in (0, 1):
+            state, _ = match.apply(state, {"type": "lock_lineup", "seat": seat, "cards": lineups[seat]},
+                                   Dice(match_seed, seat + 1))
+        step = 2
+        while state["winner"] is None:
+            step += 1
+            state, _ = match.apply(state, rng.choice(match.legal_actions(state)), Dice(match_seed, step))
+        moves_made += step - 2
+    spent = time.process_time() - started
+    return matches / spent, moves_made / spent
+
+
+def positions(count: int, seed: str = "bench") -> list[tuple[dict, int]]:
+    """`count` positions (with their step numbers) from a match the normal AI plays against itself."""
+    lineups = factions(9, 6, 1)
+    state = match.new_match({"size": 9}, seed)
+    for seat in (0, 1):
+        state, _ = match.apply(state, {"type": "lock_lineup", "seat": seat, "cards": lineups[seat]},
+                               Dice(seed, seat + 1))
+    found, step = [], 2
+    while state["winner"] is None and len(found) < count:
+        step += 1
+        found.append((state, step))
+        action = choose(state, state["possession"], "normal", seed, step).action
+        state, _ = match.apply(state, action, Dice(seed, step))
+    return found
+
+
+def bookkeeping_shares(count: int, seed: str = "bench") -> tuple[float, dict]:
+    """(CPU seconds, share per bookkeeping kind) of hard decisions over `count` positions."""
+    found = positions(count, seed)
+    profiler = cProfile.Profile(time.process_time)
+    profiler.enable()
+    for state, step in found:
+        choose(state, state["possession"], "hard", seed, step)
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats
+    total = sum(entry[2] for entry in stats.values())  # every function's own time
+    shares = {}
+    for kind, functions in BOOKKEEPING.items():
+        codes = {(f.__code__.co_filename, f.__code__.co_firstlineno, f.__name__) for f in functions}
+        # The copy counts with the marshal calls it makes (cumulative time); the checks call one
+        # another (mover calls card_in_play), so each counts its own time only.
+        column = 3 if kind == "copy" else 2
+        shares[kind] = sum(entry[column] for key, entry in stats.items() if key in codes) / total
+    return total, shares
+
+
+def bench(matches: int = 20, count: int = 30, seed: str = "bench") -> Bench:
+    per_second, moves_per_second = random_playouts(matches, seed)
+    seconds, shares = bookkeeping_shares(count, seed)
+    return Bench(per_second, moves_per_second, seconds, shares)
