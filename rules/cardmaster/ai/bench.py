@@ -13,6 +13,7 @@ All times are CPU time of this process (one core).
 """
 
 import cProfile
+import json
 import pstats
 import random
 import time
@@ -37,14 +38,17 @@ class Bench:
     """Whole random 9v9 matches played out per CPU second."""
     moves_per_second: float
     """Moves applied per CPU second in those playouts (legal_actions, the choice and apply)."""
-    search_seconds: float
-    """CPU seconds the profiled hard decisions took (under the profiler, so slower than usual)."""
-    shares: dict
-    """Share of the search's time by bookkeeping kind ("copy", "checks"), 0..1."""
-
-    @property
-    def bookkeeping(self) -> float:
-        return sum(self.shares.values())
+    decisions: int
+    """Hard decisions measured."""
+    seconds_per_decision: float
+    """Their mean CPU seconds, without the profiler."""
+    copy_share: float
+    """Share of those seconds spent copying the state, timed directly (no profiler)."""
+    profiled_shares: dict
+    """cProfile's attribution of the same decisions by bookkeeping kind ("copy", "checks"), 0..1.
+    The profiler slows Python calls far more than marshal's C code, so it understates the copy."""
+    copy_microseconds: dict
+    """One state copy in microseconds by method ("marshal", now; "json", the round trip used before)."""
 
 
 def random_playouts(matches: int, seed: str = "bench") -> tuple[float, float]:
@@ -84,14 +88,35 @@ def positions(count: int, seed: str = "bench") -> list[tuple[dict, int]]:
     return found
 
 
-def bookkeeping_shares(count: int, seed: str = "bench") -> tuple[float, dict]:
-    """(CPU seconds, share per bookkeeping kind) of hard decisions over `count` positions."""
-    found = positions(count, seed)
-    profiler = cProfile.Profile(time.process_time)
-    profiler.enable()
+def _decide_all(found: list[tuple[dict, int]], seed: str) -> None:
     for state, step in found:
         choose(state, state["possession"], "hard", seed, step)
-    profiler.disable()
+
+
+def timed_copy_share(found: list[tuple[dict, int]], seed: str) -> tuple[float, float]:
+    """(CPU seconds of the hard decisions, share of them spent in match._copy), timed around each copy."""
+    copy, spent = match._copy, [0.0]
+
+    def timed(state: dict) -> dict:
+        started = time.process_time()
+        result = copy(state)
+        spent[0] += time.process_time() - started
+        return result
+
+    match._copy = timed
+    try:
+        started = time.process_time()
+        _decide_all(found, seed)
+        total = time.process_time() - started
+    finally:
+        match._copy = copy
+    return total, spent[0] / total
+
+
+def profiled_shares(found: list[tuple[dict, int]], seed: str) -> dict:
+    """cProfile's share of the hard decisions' time per bookkeeping kind."""
+    profiler = cProfile.Profile()
+    profiler.runcall(_decide_all, found, seed)
     stats = pstats.Stats(profiler).stats
     total = sum(entry[2] for entry in stats.values())  # every function's own time
     shares = {}
@@ -101,10 +126,25 @@ def bookkeeping_shares(count: int, seed: str = "bench") -> tuple[float, dict]:
         # another (mover calls card_in_play), so each counts its own time only.
         column = 3 if kind == "copy" else 2
         shares[kind] = sum(entry[column] for key, entry in stats.items() if key in codes) / total
-    return total, shares
+    return shares
+
+
+def copy_microseconds(found: list[tuple[dict, int]], rounds: int = 20) -> dict:
+    states = [state for state, _step in found]
+    methods = {"marshal": match._copy, "json": lambda state: json.loads(json.dumps(state))}
+    result = {}
+    for name, copy in methods.items():
+        started = time.process_time()
+        for _ in range(rounds):
+            for state in states:
+                copy(state)
+        result[name] = (time.process_time() - started) / (rounds * len(states)) * 1e6
+    return result
 
 
 def bench(matches: int = 20, count: int = 30, seed: str = "bench") -> Bench:
     per_second, moves_per_second = random_playouts(matches, seed)
-    seconds, shares = bookkeeping_shares(count, seed)
-    return Bench(per_second, moves_per_second, seconds, shares)
+    found = positions(count, seed)
+    seconds, copy_share = timed_copy_share(found, seed)
+    return Bench(per_second, moves_per_second, len(found), seconds / len(found), copy_share,
+                 profiled_shares(found, seed), copy_microseconds(found))

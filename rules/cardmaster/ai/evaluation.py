@@ -33,13 +33,13 @@ from ..fighters import max_hp, stat
 from ..numbers import share
 from ..typechart import WHEEL_SIZE, multiplier
 
-K = 1.6
+K = 1.8
 """Steepness of the win chance curve, fitted to the outcomes of self-played matches (strength.py)."""
 SPREAD_FLOOR = 0.25
 """Keeps the spread of a race that is all but run above zero."""
 RESERVE_BURN = 0.5
 """A status does not tick in reserve, so a reserve card's coming burn counts half."""
-NOW = 0.5
+NOW = 0.25
 """How much a card's rate is what it deals the other side's active cards now (the best of them),
 against what it deals their whole standing side on average (each card weighed by its printed HP,
 so that hurting a card never lowers the average the way weighing by HP left would)."""
@@ -188,17 +188,20 @@ def race(state: dict) -> tuple[float, float]:
     return sides[0].possessions, sides[1].possessions
 
 
-def win_chance(state: dict, seat: int) -> float:
-    """The estimated chance (0..1) that `seat` wins from this position.
+def margin(state: dict, seat: int) -> float:
+    """How far ahead `seat` is in the race: the other side's possessions less its own, over their
+    spread. A race below zero possessions means the side finishes within the moves it still has in
+    this possession; the spread shrinks with the possessions left, since a short race leaves little
+    to luck."""
+    mine, theirs = race(state) if seat == 0 else race(state)[::-1]
+    return (theirs - mine) / sqrt(max(0.0, mine) + max(0.0, theirs) + SPREAD_FLOOR)
 
-    A race below zero possessions means the side finishes within the moves it still has in this
-    possession; the spread shrinks with the possessions left, since a short race leaves little to luck.
-    """
+
+def win_chance(state: dict, seat: int) -> float:
+    """The estimated chance (0..1) that `seat` wins from this position."""
     if state["winner"] is not None:
         return 1.0 if state["winner"] == seat else 0.0
-    mine, theirs = race(state) if seat == 0 else race(state)[::-1]
-    spread = sqrt(max(0.0, mine) + max(0.0, theirs) + SPREAD_FLOOR)
-    return 1 / (1 + exp(-K * (theirs - mine) / spread))
+    return 1 / (1 + exp(-K * margin(state, seat)))
 
 
 def material(state: dict, seat: int) -> float:

@@ -31,7 +31,7 @@ BASELINES = ("greedy", "random")
 LEVELS = (*AI_LEVELS, *BASELINES)
 EFFORT = {"easy": Effort(finalists=1, playouts=0), "normal": Effort(finalists=4, playouts=10),
           "hard": Effort(finalists=8, playouts=40)}
-TEMPERATURE = {"easy": 0.0, "normal": 0.008, "hard": 0.0}
+TEMPERATURE = {"easy": 0.03, "normal": 0.008, "hard": 0.0}
 NOISY_CHOICES = 5
 """Noise only ever picks among this many of the best moves, so even easy makes no absurd move."""
 

@@ -82,9 +82,14 @@ class Command(BaseCommand):
 
     def bench(self):
         result = bench()
+        profiled = result.profiled_shares
         self.stdout.write("Cardmaster engine speed for search (CPU time, one core):")
         self.stdout.write(f"  random playouts: {result.playouts_per_second:.1f} whole 9v9 matches a second "
                           f"({result.moves_per_second:.0f} moves a second)")
-        self.stdout.write(f"  hard search, {result.search_seconds:.1f} s profiled: bookkeeping "
-                          f"{result.bookkeeping:.1%} of the time (copying the state {result.shares['copy']:.1%}, "
-                          f"checking moves {result.shares['checks']:.1%}); the rest is search proper")
+        self.stdout.write(f"  hard search over {result.decisions} positions, {result.seconds_per_decision:.3f} s a "
+                          f"decision: copying the state takes {result.copy_share:.1%} of it (timed directly)")
+        self.stdout.write(f"  cProfile's attribution: copying {profiled['copy']:.1%}, checking moves "
+                          f"{profiled['checks']:.1%}; the rest is search proper (move generation, the moves "
+                          f"themselves, dice, evaluating positions)")
+        self.stdout.write(f"  one state copy: {result.copy_microseconds['marshal']:.0f} us with marshal "
+                          f"(a JSON round trip, as before: {result.copy_microseconds['json']:.0f} us)")
