@@ -12,9 +12,20 @@ import pytest
 import rules
 from rules import Dice, IllegalAction, InvalidCard, InvalidConfig
 from rules.cardmaster import match
-from rules.cardmaster.ai import (analyse, card_power, checked_faction, choose, faction_power, generate_faction,
-                                 hint, hints_allowed, ai_seat, lineup_order, pick_faction)
-from rules.cardmaster.ai import players
+from rules.cardmaster.ai import (
+    ai_seat,
+    analyse,
+    card_power,
+    checked_faction,
+    choose,
+    faction_power,
+    generate_faction,
+    hint,
+    hints_allowed,
+    lineup_order,
+    pick_faction,
+    players,
+)
 from rules.cardmaster.ai.evaluation import win_chance
 from rules.cardmaster.ai.search import Effort
 from rules.cardmaster.ai.strength import measure, wilson
@@ -348,7 +359,7 @@ def test_an_analysis_out_of_time_says_so_and_still_charts_every_step():
 
 
 def test_a_small_strength_run_completes():
-    report = measure([("easy", "random")], 2, size=3, faction_pairs=1)
+    report = measure([("easy", "random")], 2, size=3)
     record = report.pairings[0]
     assert record.matches == 2 and record.wins + record.losses + record.draws == 2
     assert report.timing("easy")[0] > 0 and report.timing("random")[0] > 0

@@ -24,8 +24,15 @@ strength (measured win rates) and bench (engine speed).
 from ..options import AI_LEVELS, ai_seat, hints_allowed
 from .analysis import Analysis, Mistake, analyse
 from .explain import Reason
-from .faction import (POWER_RANGE, card_power, checked_faction, faction_power, generate_faction, lineup_order,
-                      pick_faction)
+from .faction import (
+    POWER_RANGE,
+    card_power,
+    checked_faction,
+    faction_power,
+    generate_faction,
+    lineup_order,
+    pick_faction,
+)
 from .players import LEVELS, Decision, check_turn, choose
 
 

@@ -83,7 +83,7 @@ def spendable(gems: int) -> float:
 class Fighter:
     """A standing card with the stats the race needs, read once per position."""
 
-    __slots__ = ("card", "atk", "armour", "type1", "type2", "hp", "max_hp", "gems")
+    __slots__ = ("armour", "atk", "card", "gems", "hp", "max_hp", "type1", "type2")
 
     def __init__(self, card: dict, burn_share: float) -> None:
         self.card = card
@@ -134,7 +134,7 @@ class Side:
             for place, foe in enumerate(foes):
                 factor1, factor2 = first[foe.type1][foe.type2], second[foe.type1][foe.type2]
                 hit1 = max(1.0, atk1 * factor1 * foe.armour)
-                hit3 = max(1.0, atk3 * (factor1 if factor1 > factor2 else factor2) * foe.armour)
+                hit3 = max(1.0, atk3 * (factor1 if factor1 > factor2 else factor2) * foe.armour)  # noqa: FURB136 - hot loop
                 mean1 += foe.max_hp * hit1
                 mean3 += foe.max_hp * hit3
                 if place < targets:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from ...errors import gettext_noop
 from .. import damage
 from ..field import active_cards
-from ..gems import COSTS, MOVE_LABELS
 from ..fighters import stat
+from ..gems import COSTS, MOVE_LABELS
 from ..statuses import backfire_chance, proc_chance
 from .search import branches, odds
 

@@ -115,10 +115,10 @@ def pick_faction(cards: list[dict], seed: str, size: int = SHOWDOWN_SIZE, power:
     rng = random.Random(f"cardmaster-pick|{seed}|{size}|{power}")
     rng.shuffle(unique)
     if power is None:
-        key = lambda card: -card_points(card)  # noqa: E731 - one key or the other
+        key = lambda card: -card_points(card)
     else:
         target = _check_power(power) * POINTS_PER_POWER
-        key = lambda card: abs(card_points(card) - target)  # noqa: E731
+        key = lambda card: abs(card_points(card) - target)
     return sorted(unique, key=key)[:size]
 
 

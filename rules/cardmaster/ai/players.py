@@ -49,6 +49,11 @@ class Decision:
     level: str
     """Who decided: "easy", "normal", "hard", "greedy" or "random"."""
 
+    def as_json(self) -> dict:
+        """Plain JSON, to keep beside the action in the match log."""
+        return {"action": dict(self.action), "reason": self.reason.as_json(), "win_chance": self.win_chance,
+                "level": self.level}
+
 
 def _rng(seed: str, step: int, level: str) -> random.Random:
     return random.Random(f"{seed}|{step}|{level}")

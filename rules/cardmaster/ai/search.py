@@ -129,10 +129,6 @@ class Candidate:
         """Playout values per branch."""
 
     @property
-    def playouts(self) -> int:
-        return sum(len(values) for values in self.results)
-
-    @property
     def value(self) -> float:
         """The chance to win after this move: each branch's playout mean (its one-move estimate
         while it has no playout), weighed by the branch's chance."""
@@ -140,8 +136,9 @@ class Candidate:
                    for branch, estimate, values in zip(self.branches, self.estimates, self.results))
 
 
-def _search_seed(seed: str, step: int, salt: str) -> str:
-    return hashlib.sha256(f"{seed}|cardmaster-ai|{step}|{salt}".encode()).hexdigest()[:16]
+def playout_seed(seed: str, step: int) -> str:
+    """The seed of a decision's playout dice: from the match seed and step, but not the match's dice."""
+    return hashlib.sha256(f"{seed}|cardmaster-ai|{step}".encode()).hexdigest()[:16]
 
 
 def search(state: dict, seat: int, effort: Effort, seed: str, step: int,
@@ -164,7 +161,7 @@ def search(state: dict, seat: int, effort: Effort, seed: str, step: int,
         played = next(c for c in ranked if c.action == include)
         if played not in finalists:
             finalists = [*finalists[:-1], played] if len(finalists) == effort.finalists else [*finalists, played]
-    base = _search_seed(seed, step, "playouts")
+    base = playout_seed(seed, step)
     survivors, rounds = list(finalists), max(1, (len(finalists) - 1).bit_length())
     sample = 0
     for _round in range(rounds):

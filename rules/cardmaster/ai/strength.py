@@ -3,7 +3,8 @@
 Every pair of players meets on the same faction pairs, generated at one power from fixed seeds
 (faction.generate_faction), each lined up by faction.lineup_order against the other. Matches
 come in twos with the same factions and the same match seed, the players swapping seats (and
-so factions), so neither a seat, a faction nor a seed favours one player. A match that runs
+so factions), so neither a seat, a faction nor a seed favours one player; each two matches
+get their own faction pair unless told to rotate a few. A match that runs
 past MAX_STEPS is a draw and counts half a win to each.
 
 Win rates come with a 95% Wilson interval; the time per decision is CPU time of this process
@@ -125,11 +126,14 @@ def _one(job: tuple) -> Played:
     return play(seats, factions(size, power, faction_pair), seed)
 
 
-def measure(pairs: list[tuple[str, str]], matches: int, size: int = 9, power: int = 6, faction_pairs: int = 4,
-            workers: int = 1, progress: Callable[[int, int], None] | None = None) -> Report:
+def measure(pairs: list[tuple[str, str]], matches: int, size: int = 9, power: int = 6,
+            faction_pairs: int | None = None, workers: int = 1,
+            progress: Callable[[int, int], None] | None = None) -> Report:
     """Play `matches` matches (rounded up to even) for each pair of players and report.
 
-    Match 2k and 2k+1 share faction pair k % faction_pairs and their seed; the players swap seats.
+    Match 2k and 2k+1 share faction pair k (k % faction_pairs when given) and their seed; the players
+    swap seats. Every pair of players meets on the same factions. A faction pair per two matches
+    (the default) keeps one lopsided pair from weighing on the result.
     `workers` > 1 plays matches in that many processes (each decision still runs on one core).
     """
     jobs = []
@@ -137,7 +141,8 @@ def measure(pairs: list[tuple[str, str]], matches: int, size: int = 9, power: in
         for number in range(matches + matches % 2):
             twin = number // 2
             seats = (player, opponent) if number % 2 == 0 else (opponent, player)
-            jobs.append((index, seats, size, power, twin % faction_pairs, f"strength|{player}|{opponent}|{twin}"))
+            faction_pair = twin % faction_pairs if faction_pairs else twin
+            jobs.append((index, seats, size, power, faction_pair, f"strength|{twin}"))
     report = Report([Pairing(*pair) for pair in pairs], size=size, power=power)
     with ProcessPoolExecutor(workers) if workers > 1 else _InProcess() as pool:
         for done, (job, played) in enumerate(zip(jobs, pool.map(_one, jobs)), start=1):

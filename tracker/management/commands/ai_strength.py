@@ -41,7 +41,8 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=100, help="matches per pairing (rounded up to even)")
         parser.add_argument("--size", type=int, choices=(3, 6, 9), default=9, help="cards a side")
         parser.add_argument("--power", type=int, default=6, help="power level of the generated factions")
-        parser.add_argument("--factions", type=int, default=4, help="how many fixed faction pairs to rotate")
+        parser.add_argument("--factions", type=int, default=0,
+                            help="how many fixed faction pairs to rotate (default: a new pair for every two matches)")
         parser.add_argument("--workers", type=int, default=1, help="processes playing matches at once")
         parser.add_argument("--bench", action="store_true", help="measure the engine's speed for search instead")
 
@@ -51,11 +52,12 @@ class Command(BaseCommand):
         if matches < 1:
             raise CommandError("--matches must be at least 1")
         pairs = parse_pairs(pairs)
-        report = measure(pairs, matches, size=size, power=power, faction_pairs=factions, workers=workers,
+        report = measure(pairs, matches, size=size, power=power, faction_pairs=factions or None, workers=workers,
                          progress=self.progress)
         self.stderr.write("")
-        self.stdout.write(f"Cardmaster AI strength: {size}v{size}, generated factions at power {power} "
-                          f"({factions} pairs), players swap seats every other match.")
+        rotation = f"{factions} faction pairs in turn" if factions else "a new faction pair for every two matches"
+        self.stdout.write(f"Cardmaster AI strength: {size}v{size}, factions generated at power {power}, "
+                          f"{rotation}; the players swap seats between the two.")
         for record in report.pairings:
             low, high = record.interval
             line = (f"{record.player} vs {record.opponent}: {record.wins} won, {record.losses} lost, "
@@ -91,5 +93,5 @@ class Command(BaseCommand):
         self.stdout.write(f"  cProfile's attribution: copying {profiled['copy']:.1%}, checking moves "
                           f"{profiled['checks']:.1%}; the rest is search proper (move generation, the moves "
                           f"themselves, dice, evaluating positions)")
-        self.stdout.write(f"  one state copy: {result.copy_microseconds['marshal']:.0f} us with marshal "
-                          f"(a JSON round trip, as before: {result.copy_microseconds['json']:.0f} us)")
+        self.stdout.write(f"  one state copy: {result.copy_microseconds['now']:.0f} us "
+                          f"(a JSON round trip, as before tuning: {result.copy_microseconds['json']:.0f} us)")
