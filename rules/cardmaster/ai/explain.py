@@ -104,7 +104,8 @@ def _stack(state: dict, action: dict, candidate) -> Reason:
     shown = 2 + card["gems"]
     fallen = [card_id for card_id in team["fallen"]
               if state["config"]["risen_revivable"] or not state["cards"][card_id]["risen"]]
-    if fallen and card["gems"] + 1 + team["raided"] >= COSTS["a3"] and card["gems"] + team["raided"] < COSTS["revive"]:
+    # A card that can already pay for an A3 and still stacks, with an ally to bring back, saves for REVIVE.
+    if fallen and card["gems"] + team["raided"] >= COSTS["a3"]:
         ally = max(fallen, key=lambda card_id: state["cards"][card_id]["base"]["hp"])
         return Reason(gettext_noop("Stacks on %(card)s toward a REVIVE of %(ally)s (%(shown)s shown, "
                                    "REVIVE needs 5)."), {"card": card["name"], "ally": _name(state, ally), "shown": shown})

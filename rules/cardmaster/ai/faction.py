@@ -26,6 +26,7 @@ WEIGHTS = {"atk": 1, "hp": 1 / 3, "def": 1 / 2, "spd": 1 / 4, "spc": 1 / 4}
 # Each stat's share of a generated card's points: a low and a high end, drawn between.
 SHARES = {"atk": (0.25, 0.4), "hp": (0.3, 0.5), "def": (0.05, 0.2), "spd": (0.03, 0.08), "spc": (0.02, 0.08)}
 DEF_MOST = 700  # generated cards stop well short of near-immunity
+NAME_TRIES = 1000
 FIRST = ("Ash", "Brine", "Cinder", "Dusk", "Ember", "Fen", "Flint", "Frost", "Gloom", "Hollow", "Iron", "Jade",
          "Mire", "Moon", "Quartz", "Rust", "Sable", "Storm", "Thorn", "Vale")
 SECOND = ("Adder", "Bastion", "Colossus", "Drake", "Falcon", "Golem", "Hound", "Lynx", "Marauder", "Monk",
@@ -73,9 +74,12 @@ def generate_faction(power: int, seed: str, size: int = SHOWDOWN_SIZE, avoid: tu
     power = _check_power(power)
     rng = random.Random(f"cardmaster-faction|{seed}|{power}|{size}")
     taken = {name.casefold() for name in avoid}
-    cards = []
+    cards, tries = [], 0
     while len(cards) < size:
+        tries += 1
         name = f"{rng.choice(FIRST)} {rng.choice(SECOND)}"
+        if tries > NAME_TRIES:  # `avoid` holds most of the names: number them instead
+            name = f"{name} {tries}"
         if name.casefold() not in taken:
             taken.add(name.casefold())
             cards.append(generated_card(name, power, rng))
