@@ -12,7 +12,7 @@ import io
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .games import adapter
+from .games import pages_for
 from .models import Card
 
 MAX_BYTES = 1024 * 1024
@@ -29,12 +29,12 @@ class CatalogFileError(Exception):
 
 def columns(slug: str) -> list[str]:
     """The fields of the game's card form, including those it adds as it is built."""
-    return list(adapter(slug).CardForm().fields)
+    return list(pages_for(slug).CardForm().fields)
 
 
 def as_row(slug: str, card: dict) -> dict:
     """A card as its form's data: games whose cards hold lists or effects say how (card_initial)."""
-    pages = adapter(slug)
+    pages = pages_for(slug)
     return pages.card_initial(card) if hasattr(pages, "card_initial") else card
 
 
@@ -42,7 +42,7 @@ def export_csv(slug: str) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=columns(slug), extrasaction="ignore")
     writer.writeheader()
-    for card in Card.objects.filter(game=slug).order_by("name"):
+    for card in Card.objects.filter(slug=slug).order_by("name"):
         writer.writerow(as_row(slug, card.as_rules_card()))
     return out.getvalue()
 
@@ -76,7 +76,7 @@ def _rows(slug: str, raw: bytes) -> list[tuple[int, dict]]:
 @transaction.atomic
 def import_csv(slug: str, raw: bytes) -> tuple[int, int]:
     """Add or update every card in the file, or none; returns (added, updated)."""
-    pages = adapter(slug)
+    pages = pages_for(slug)
     problems, cards, seen = [], [], set()
     for line, row in _rows(slug, raw):
         form = pages.CardForm({key: (value or "").strip() for key, value in row.items() if key})
@@ -96,7 +96,7 @@ def import_csv(slug: str, raw: bytes) -> tuple[int, int]:
     for card in cards:
         existing = Card.named(slug, card["name"])
         if existing is None:
-            Card.objects.create(game=slug, name=card["name"], stats=pages.card_stats(card))
+            Card.objects.create(slug=slug, name=card["name"], stats=pages.card_stats(card))
             added += 1
         elif existing.stats != pages.card_stats(card):
             existing.stats = pages.card_stats(card)

@@ -50,20 +50,20 @@ def load_catalogs() -> int:
         for card in pages.DEMO_CARDS:
             card = rules.GAMES[slug].validate_card(card)
             _card, created = Card.objects.get_or_create(
-                game=slug, name=card["name"], defaults={"stats": pages.card_stats(card)}
+                slug=slug, name=card["name"], defaults={"stats": pages.card_stats(card)}
             )
             added += created
     return added
 
 
 def _deck(names: list[str]) -> list[dict]:
-    cards = {c.name: c for c in Card.objects.filter(game="card-crush", name__in=names)}
+    cards = {c.name: c for c in Card.objects.filter(slug="card-crush", name__in=names)}
     return [cards[name].as_rules_card() for name in names]
 
 
 def play_battle(players: tuple[str, str], resolution: str, decks: list[list[str]], undo_once: bool = False) -> Match:
     """Play a whole battle through the services, as the pages would."""
-    match = services.match_create(game="card-crush", player_names=list(players), config={"resolution": resolution})
+    match = services.match_create(slug="card-crush", player_names=list(players), config={"resolution": resolution})
     for seat, names in enumerate(decks):
         services.match_apply_action(
             match_id=match.pk, action={"type": "lock_deck", "seat": seat, "cards": _deck(names)}, expected_seq=seat
@@ -88,7 +88,7 @@ def load() -> str:
         services.player_named(name)
     # Which games to play is decided before playing any, so that one game's matches never
     # hold back another's.
-    empty = {slug for slug in rules.GAMES if not Match.objects.filter(game=slug).exists()}
+    empty = {slug for slug in rules.GAMES if not Match.objects.filter(slug=slug).exists()}
     played = 0
     if "card-crush" in empty:
         for index, (players, resolution, deck_a, deck_b) in enumerate(BATTLES):

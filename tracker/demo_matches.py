@@ -21,7 +21,7 @@ ANA_BEN: Players = ("Ana", "Ben")
 
 def catalog_card(slug: str, name: str) -> dict:
     """A demo catalog card as the engine takes it."""
-    return Card.objects.get(game=slug, name=name).as_rules_card()
+    return Card.objects.get(slug=slug, name=name).as_rules_card()
 
 
 def play_steps(match: Match, steps: list) -> Match:
@@ -39,7 +39,7 @@ def play_steps(match: Match, steps: list) -> Match:
 
 def logos_knock_out(players: Players = ANA_BEN) -> Match:
     """A duel from 30,000 HP: a backup stored and called, a defenceless round, a knock-out."""
-    match = services.match_create(game="logos", player_names=list(players), config={"starting_hp": 30_000})
+    match = services.match_create(slug="logos", player_names=list(players), config={"starting_hp": 30_000})
     card = {c["name"]: c for c in ADAPTERS["logos"].DEMO_CARDS}.get
     return play_steps(match, [
         {"type": "commit", "seat": 0, "round": 1, "card": card("Granite Fist"), "backup": card("Seraph")},
@@ -58,7 +58,7 @@ def logos_knock_out(players: Players = ANA_BEN) -> Match:
 def logos_resignation(players: Players = ANA_BEN) -> Match:
     """A duel at the default 100,000 HP: a swap blocked by Neutralize, a Destroy Combo copied by
     Mimic, a backup stored and never called, then seat 1 resigns before the third fight."""
-    match = services.match_create(game="logos", player_names=list(players), config={})
+    match = services.match_create(slug="logos", player_names=list(players), config={})
     card = {c["name"]: c for c in ADAPTERS["logos"].DEMO_CARDS}.get
     return play_steps(match, [
         {"type": "commit", "seat": 0, "round": 1, "card": card("Lightning Lance"), "backup": None},
@@ -79,7 +79,7 @@ def logos_resignation(players: Players = ANA_BEN) -> Match:
 def lonely_star_deck_out(players: Players = ANA_BEN) -> Match:
     """App-rolled and typed-in dice, a status and its end-of-turn Resist; Comet Wanderer's Luck 8
     mills seat 1's last 2 cards, so seat 1 cannot draw at the end of turn 1 and loses by deck-out."""
-    match = services.match_create(game="lonely-star", player_names=list(players), config={"deck": 2, "hand": 3})
+    match = services.match_create(slug="lonely-star", player_names=list(players), config={"deck": 2, "hand": 3})
     ember, comet, warden = 1, 2, 3
     return play_steps(match, [
         {"type": "play_unit", "seat": 0, "card": catalog_card("lonely-star", "Ember Drifter")},
@@ -100,7 +100,7 @@ def lonely_star_deck_out(players: Players = ANA_BEN) -> Match:
 def lonely_star_table_call(players: Players = ANA_BEN) -> Match:
     """Players roll: dice typed in (one left to the app), an accessory, a table status, effect damage,
     every kind of manual adjustment, and seat 0 declared the winner by the table."""
-    match = services.match_create(game="lonely-star", player_names=list(players), config={"who_rolls": "players"})
+    match = services.match_create(slug="lonely-star", player_names=list(players), config={"who_rolls": "players"})
     moon, knight = 1, 2
     return play_steps(match, [
         {"type": "play_unit", "seat": 0, "card": catalog_card("lonely-star", "Quiet Moon")},
@@ -132,7 +132,7 @@ MAX_CARDMASTER_STEPS = 500
 
 def cardmaster_locked(lineups: list[list[str]], players: Players = ANA_BEN) -> Match:
     """A 3v3 with both lineups locked in: round 1 has started."""
-    match = services.match_create(game="cardmaster", player_names=list(players), config=CARDMASTER_OPTIONS)
+    match = services.match_create(slug="cardmaster", player_names=list(players), config=CARDMASTER_OPTIONS)
     return play_steps(match, [
         {"type": "lock_lineup", "seat": seat, "cards": [catalog_card("cardmaster", name) for name in names]}
         for seat, names in enumerate(lineups)
@@ -145,7 +145,7 @@ def cardmaster_play_out(match: Match) -> Match:
     for _step in range(MAX_CARDMASTER_STEPS):
         if match.finished is not None:
             return match
-        legal = match.rules.legal_actions(match.state)
+        legal = match.game.legal_actions(match.state)
         attacks = [a for a in legal if a["type"] in ("a3", "a2", "a1")]
         hp = {card_id: fighter["hp"] for card_id, fighter in match.state["cards"].items()}
         choice = min(attacks, key=lambda a: (("a3", "a2", "a1").index(a["type"]), hp[a["target"]]),
@@ -184,7 +184,7 @@ def evons_play(seat: int, cell: str, name: str | None) -> dict:
 def evons_by_passes(players: Players = ANA_BEN) -> Match:
     """A conflict, a covered card pushed by Shockwave and revealed where it landed, then both players
     pass: seat 1 wins 3-2."""
-    match = services.match_create(game="evons", player_names=list(players), config={})
+    match = services.match_create(slug="evons", player_names=list(players), config={})
     return play_steps(match, [
         {"type": "pass", "seat": 0},
         evons_play(1, "C3", "Moss Golem"),
@@ -202,7 +202,7 @@ def evons_by_passes(players: Players = ANA_BEN) -> Match:
 
 def evons_table_ends(players: Players = ANA_BEN) -> Match:
     """Overrides marked in the log (credits, a card's DEF) and a game the table ends early, 1-1."""
-    match = services.match_create(game="evons", player_names=list(players), config={"reach": 2, "def_reset": False})
+    match = services.match_create(slug="evons", player_names=list(players), config={"reach": 2, "def_reset": False})
     return play_steps(match, [
         {"type": "adjust", "override": True, "seat": 1, "credits": 12},
         evons_play(0, "B2", "Spark Wisp"),

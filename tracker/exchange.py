@@ -95,9 +95,9 @@ def step_hash(previous: str, entry: dict) -> str:
 def export_match(match: Match) -> dict:
     """The match's applied line of play as a match file."""
     players = match.players()
-    game = match.rules
+    game = match.game
     state = game.new_match(match.config, match.seed)
-    header = header_hash(match.game, match.rules_version, match.config, match.seed, [p.name for p in players])
+    header = header_hash(match.slug, match.rules_version, match.config, match.seed, [p.name for p in players])
     chain = header
     actions = []
     for action in services.live_actions(match)[: match.head]:
@@ -116,7 +116,7 @@ def export_match(match: Match) -> dict:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "game": match.game,
+        "game": match.slug,
         "rules_version": match.rules_version,
         "config": match.config,
         # The seed stays secret until the match ends (fair seeds): a running match's file
@@ -289,7 +289,7 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
     """Store a match file as a new match, only if it replays cleanly."""
     replayed = replay(data)
     game = replayed.game
-    match = Match(game=game.slug, rules_version=game.rules_version, seed=data["seed"], owner=owner,
+    match = Match(slug=game.slug, rules_version=game.rules_version, seed=data["seed"], owner=owner,
                   owner_device=owner_device,
                   config={**game.default_config, **data["config"]})
     match.state = replayed.states[-1] if replayed.states else game.new_match(data["config"], data["seed"])

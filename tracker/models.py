@@ -59,22 +59,22 @@ def _named(queryset, name: str):
 class Card(models.Model):
     """A card in one game's catalog; `stats` is what that game's engine validates."""
 
-    game = models.CharField(max_length=20, choices=game_choices)
+    slug = models.CharField(max_length=20, choices=game_choices, help_text="The game, as in rules.GAMES.")
     name = models.CharField(_("name"), max_length=60)
     stats = models.JSONField(default=dict)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint("game", Lower("name"), name="card_name_unique_per_game")]
+        constraints = [models.UniqueConstraint("slug", Lower("name"), name="card_name_unique_per_game")]
 
     def __str__(self) -> str:
         return self.name
 
     @classmethod
-    def named(cls, game: str, name: str) -> "Card | None":
+    def named(cls, slug: str, name: str) -> "Card | None":
         """The catalog card called `name` in any letter case (SQLite's lower() folds only ASCII)."""
-        return _named(cls.objects.filter(game=game), name)
+        return _named(cls.objects.filter(slug=slug), name)
 
     def as_rules_card(self) -> dict:
         """The card as the engine takes it: its stats plus its name."""
@@ -84,7 +84,7 @@ class Card(models.Model):
 class Match(models.Model):
     """One match of one game: options, seed, seats and the log of actions."""
 
-    game = models.CharField(max_length=20, choices=game_choices)
+    slug = models.CharField(max_length=20, choices=game_choices, help_text="The game, as in rules.GAMES.")
     rules_version = models.CharField(max_length=20)
     config = models.JSONField(default=dict)
     seed = models.CharField(max_length=64, default=new_seed)
@@ -113,17 +113,17 @@ class Match(models.Model):
         verbose_name_plural = "matches"
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} #{self.pk}"
+        return f"{self.get_slug_display()} #{self.pk}"
 
     def get_absolute_url(self) -> str:
         return reverse("match_detail", args=[self.pk])
 
     @property
-    def rules(self) -> rules.Game:
+    def game(self) -> rules.Game:
         """The rules this match was played under (a retired version for an old match)."""
-        game = rules.game_version(self.game, self.rules_version)
+        game = rules.game_version(self.slug, self.rules_version)
         if game is None:
-            raise LookupError(f"{self.game} rules version {self.rules_version} is not installed")
+            raise LookupError(f"{self.slug} rules version {self.rules_version} is not installed")
         return game
 
     @property

@@ -5,16 +5,15 @@ import copy
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-import rules
 
 from . import access, charts, exchange, services, stats
-from .games import adapter
-from .models import Match, Player
+from .games import pages_for
+from .models import Match
 
 
 def roll_text(roll: dict) -> str:
@@ -28,7 +27,7 @@ def roll_text(roll: dict) -> str:
 
 def log_entries(match: Match, actions=None) -> list[dict]:
     """Every action ever taken in the match (or just `actions`), oldest first, as a player reads it."""
-    game, pages = match.rules, adapter(match.game)
+    game, pages = match.game, pages_for(match.slug)
     names = [player.name for player in match.players()]
     entries = []
     for action in match.actions.all() if actions is None else actions:
@@ -86,7 +85,7 @@ def _at_step(match: Match, step: int) -> Match:
     """A copy of the match as it stood after `step` applied actions, for showing only."""
     snapshot = copy.copy(match)
     snapshot.state, snapshot.head = services.match_replay(match, step), step
-    outcome = match.rules.outcome(snapshot.state)
+    outcome = match.game.outcome(snapshot.state)
     snapshot.finished = match.finished if outcome else None
     snapshot.winner = match.players()[outcome.winner] if outcome and outcome.winner is not None else None
     snapshot.score = outcome.score if outcome else ""
@@ -105,10 +104,10 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     # Only the step shown is told in words; describing the whole log here would grow with it.
     shown = match.actions.filter(abandoned=False, seq=step) if step else []
     entry = next(iter(log_entries(match, shown)), None)
-    pages = adapter(match.game)
+    pages = pages_for(match.slug)
     context = {
         "match": snapshot,
-        "game": match.rules,
+        "game": match.game,
         "players": match.players(),
         "board": pages.board(snapshot),
         "board_template": pages.BOARD_TEMPLATE,
@@ -125,7 +124,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _secrets_revealed(match: Match) -> bool:
     """Exporting while an entry is still hidden would hand the secret to whoever reads the file."""
-    game = match.rules
+    game = match.game
     return all(game.public_action(match.state, a.payload) == a.payload for a in match.actions.all())
 
 
@@ -137,11 +136,11 @@ def match_export(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
             messages.warning(request, _("This match can be exported once every hidden entry is revealed."))
             return redirect("match_log", pk=pk)
         response = JsonResponse(exchange.export_match(match), json_dumps_params={"indent": 1, "ensure_ascii": False})
-        filename = f"tablekeeper-{match.game}-{match.pk}.json"
+        filename = f"tablekeeper-{match.slug}-{match.pk}.json"
     else:
         # The text log hides secrets the same way the log page does, so it is always available.
         response = HttpResponse(exchange.export_text(match, log_entries(match)), content_type="text/plain; charset=utf-8")
-        filename = f"tablekeeper-{match.game}-{match.pk}.txt"
+        filename = f"tablekeeper-{match.slug}-{match.pk}.txt"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -185,42 +184,3 @@ def _progress_chart(match: Match) -> dict | None:
     return {"title": title, "columns": [_("After round or turn"), *series],
             "svg": charts.line_chart(title, series, 0, top, _("round or turn")),
             "rows": [(turn, *values) for turn, values in enumerate(zip(*series.values()))]}
-
-
-@require_GET
-def stats_overview(request: HttpRequest) -> HttpResponse:
-    """Records of every player, for one game or all of them, and the game's own figures."""
-    slug = request.GET.get("game", "")
-    if slug not in rules.GAMES:
-        slug = ""
-    matches = list(stats.finished_matches(slug or None))
-    context = {
-        "games": rules.GAMES.values(),
-        "game": rules.GAMES.get(slug),
-        "board": stats.leaderboard(matches),
-        "figures": stats.game_figures(slug, matches) if slug else [],
-        "match_count": len(matches),
-    }
-    return render(request, "tracker/stats.html", context)
-
-
-@require_GET
-def stats_player(request: HttpRequest, pk: int) -> HttpResponse:
-    """One player's history: per game records, win rate over time, favourite cards."""
-    player = get_object_or_404(Player, pk=pk)
-    per_game = []
-    for slug, game in rules.GAMES.items():
-        record = stats.records(stats.finished_matches(slug, player)).get(player.pk)
-        if record:
-            per_game.append((game, record))
-    overall = stats.records(stats.finished_matches(None, player)).get(player.pk)
-    chart = None
-    if overall and overall.played > 1:
-        rates = overall.win_rate_over_time()
-        title = _("%(name)s's win rate after each match (%%)") % {"name": player.name}
-        chart = {"title": title, "columns": [_("After match"), _("Win rate (%)")],
-                 "svg": charts.line_chart(title, {player.name: rates}, 0, 100, _("match")),
-                 "rows": list(enumerate(rates, start=1))}
-    context = {"player": player, "per_game": per_game, "overall": overall, "chart": chart,
-               "top_cards": overall.cards.most_common(8) if overall else []}
-    return render(request, "tracker/stats_player.html", context)

@@ -51,15 +51,15 @@ def player_named(name: str) -> Player:
 
 
 @transaction.atomic
-def match_create(*, game: str, player_names: list[str], config: dict, owner=None, owner_device: str = "") -> Match:
+def match_create(*, slug: str, player_names: list[str], config: dict, owner=None, owner_device: str = "") -> Match:
     """A new match; raises RuleError (InvalidConfig) for options the game refuses.
 
     Without an owner (scripts, demo data) the match belongs to the whole table.
     """
-    rules_game = rules.GAMES[game]
-    match = Match(game=game, rules_version=rules_game.rules_version, owner=owner, owner_device=owner_device)
-    match.state = rules_game.new_match(config, match.seed)
-    match.config = {**rules_game.default_config, **config}
+    game = rules.GAMES[slug]
+    match = Match(slug=slug, rules_version=game.rules_version, owner=owner, owner_device=owner_device)
+    match.state = game.new_match(config, match.seed)
+    match.config = {**game.default_config, **config}
     match.save()
     for position, name in enumerate(player_names):
         Seat.objects.create(match=match, position=position, player=player_named(name))
@@ -98,7 +98,7 @@ def entered_rolls(action: Action) -> list[int]:
 def match_replay(match: Match, upto: int | None = None) -> dict:
     """The state after the first `upto` live actions (all applied ones by default), re-run from the seed."""
     upto = match.head if upto is None else upto
-    game = match.rules
+    game = match.game
     state = game.new_match(match.config, match.seed)
     for action in live_actions(match)[:upto]:
         state, _events = game.apply(state, action.payload, Dice(match.seed, action.seq, entered_rolls(action)))
@@ -110,7 +110,7 @@ def _lock(match_id: int, expected_seq: int, payload: dict | None = None) -> Matc
     if match.head != expected_seq:
         # Only an open action may be called a double: saying so of a secret one would tell a
         # stale sender whether their guess equals the hidden entry.
-        doubled = payload is not None and match.rules.public_action(match.state, payload) == payload and any(
+        doubled = payload is not None and match.game.public_action(match.state, payload) == payload and any(
             action.seq == expected_seq + 1 and action.payload == payload for action in live_actions(match)
         )
         raise StaleSubmission(match, expected_seq, doubled)
@@ -119,7 +119,7 @@ def _lock(match_id: int, expected_seq: int, payload: dict | None = None) -> Matc
 
 def record_outcome(match: Match) -> None:
     """Set finished, winner and score from the engine's outcome of the current state."""
-    outcome = match.rules.outcome(match.state)
+    outcome = match.game.outcome(match.state)
     if outcome is None:
         match.finished, match.winner, match.score = None, None, ""
         return
@@ -142,7 +142,7 @@ def match_apply_action(*, match_id: int, action: dict, expected_seq: int, rolls:
     """Apply one action to the match; raises StaleSubmission or RuleError and then changes nothing."""
     match = _lock(match_id, expected_seq, action)
     dice = Dice(match.seed, match.head + 1, rolls)
-    state, events = match.rules.apply(match.state, action, dice)
+    state, events = match.game.apply(match.state, action, dice)
     # Undone actions after the head give way to this new branch, but stay in the log.
     match.actions.filter(abandoned=False, seq__gt=match.head).update(abandoned=True)
     number = (match.actions.aggregate(last=Max("number"))["last"] or 0) + 1

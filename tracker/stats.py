@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import prefetch_related_objects
 
-from .games import adapter
+from .games import pages_for
 from .models import Match, Player
 
 
@@ -67,10 +67,10 @@ class Record:
         return rates
 
 
-def finished_matches(game: str | None = None, player: Player | None = None):
+def finished_matches(slug: str | None = None, player: Player | None = None):
     matches = Match.objects.filter(finished__isnull=False).prefetch_related("seats__player")
-    if game:
-        matches = matches.filter(game=game)
+    if slug:
+        matches = matches.filter(slug=slug)
     if player:
         matches = matches.filter(seats__player=player)
     return matches.order_by("finished", "id")
@@ -81,10 +81,10 @@ def records(matches) -> dict[int, Record]:
     table: dict[int, Record] = {}
     matches = list(matches)
     # Where cards_played reads the log (CARDS_PLAYED_FROM_LOG), all those logs in one query, not one a match.
-    prefetch_related_objects([m for m in matches if getattr(adapter(m.game), "CARDS_PLAYED_FROM_LOG", False)],
+    prefetch_related_objects([m for m in matches if getattr(pages_for(m.slug), "CARDS_PLAYED_FROM_LOG", False)],
                              "actions")
     for match in matches:
-        pages = adapter(match.game)
+        pages = pages_for(match.slug)
         for seat in sorted(match.seats.all(), key=lambda s: s.position):
             record = table.setdefault(seat.player_id, Record(seat.player))
             record.results.append(WON if match.winner_id == seat.player_id else LOST if match.winner_id else DREW)
@@ -99,11 +99,11 @@ def leaderboard(matches) -> list[Record]:
 
 def game_figures(slug: str, matches) -> list:
     """The game's own figures (adapter.figures), if it offers any."""
-    pages = adapter(slug)
+    pages = pages_for(slug)
     return pages.figures(matches) if hasattr(pages, "figures") else []
 
 
 def match_progress(match: Match):
     """(title, series) for the match's chart, if its game draws one."""
-    pages = adapter(match.game)
+    pages = pages_for(match.slug)
     return pages.progress(match) if hasattr(pages, "progress") else None

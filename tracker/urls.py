@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import accounts, review, sharing, views
+from . import accounts, review, sharing, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -26,8 +26,8 @@ urlpatterns = [
     path("join/<str:token>/", sharing.join, name="join"),
     path("matches/<int:pk>/seat/<int:seat>/pass/", views.match_pass, name="match_pass"),
     path("matches/<int:pk>/seat/<int:seat>/entry/", views.match_entry, name="match_entry"),
-    path("stats/", review.stats_overview, name="stats"),
-    path("stats/players/<int:pk>/", review.stats_player, name="stats_player"),
+    path("stats/", stats_views.stats_overview, name="stats"),
+    path("stats/players/<int:pk>/", stats_views.stats_player, name="stats_player"),
     path("cards/", views.card_games, name="card_games"),
     path("cards/<slug:slug>/", views.card_list, name="card_list"),
     path("cards/<slug:slug>/new/", views.card_new, name="card_new"),

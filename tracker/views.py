@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -22,7 +22,7 @@ from rules import RuleError
 from . import access, catalog_csv, services, sharing
 from .access import Viewer
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
-from .games import adapter
+from .games import pages_for
 from .models import Card, Match, Player
 
 ENTRY_SALT = "tracker.secret-entry"
@@ -42,7 +42,7 @@ def _entry_links(match: Match, seen_by: Viewer) -> list[dict]:
     """
     players = match.players()
     links = []
-    for seat in adapter(match.game).seats_to_enter(match):
+    for seat in pages_for(match.slug).seats_to_enter(match):
         if not seen_by.can_enter_for(seat):
             url = ""
         elif seen_by.role == access.PLAYER:
@@ -55,18 +55,18 @@ def _entry_links(match: Match, seen_by: Viewer) -> list[dict]:
 
 
 def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra) -> dict:
-    game = adapter(match.game)
+    pages = pages_for(match.slug)
     return {
         "match": match,
-        "game": match.rules,
+        "game": match.game,
         "players": match.players(),
-        "board": game.board(match),
-        "board_template": game.BOARD_TEMPLATE,
+        "board": pages.board(match),
+        "board_template": pages.BOARD_TEMPLATE,
         "viewer": seen_by,
         "read_only": not seen_by.can_act,
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
         "entry_links": _entry_links(match, seen_by),
-        "own_secret": game.own_secret(match, seen_by.seat) if seen_by.seat is not None and hasattr(game, "own_secret")
+        "own_secret": pages.own_secret(match, seen_by.seat) if seen_by.seat is not None and hasattr(pages, "own_secret")
         else None,
         "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
         # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
@@ -114,14 +114,14 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def match_new(request: HttpRequest, slug: str) -> HttpResponse:
     game = _game_or_404(slug)
-    game_pages = adapter(slug)
+    pages = pages_for(slug)
     data = request.POST if request.method == "POST" else None
     players_form = PlayersForm(data, seats=game.seats, initial=request.GET)
-    config_form = game_pages.ConfigForm(data, prefix="config")
+    config_form = pages.ConfigForm(data, prefix="config")
     if data is not None and players_form.is_valid() and config_form.is_valid():
         try:
             match = services.match_create(
-                game=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data,
+                slug=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data,
                 owner=request.user if request.user.is_authenticated else None, owner_device=request.device,
             )
         except RuleError as error:
@@ -131,7 +131,7 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect(match)
     context = {
         "game": game,
-        "noun": game_pages.NEW_MATCH_NOUN,
+        "noun": pages.NEW_MATCH_NOUN,
         "players_form": players_form,
         "config_form": config_form,
         "known_players": Player.objects.all(),
@@ -176,7 +176,7 @@ def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     """The hot-seat screen that hides everything until the right player holds the phone."""
     match, seen_by = access.match_for(request, pk, act=True)
     player = _seat_player(match, seat, seen_by)
-    if seat not in adapter(match.game).seats_to_enter(match):
+    if seat not in pages_for(match.slug).seats_to_enter(match):
         messages.info(request, _("%(name)s has nothing secret to enter now.") % {"name": player.name})
         return redirect(match)
     return render(request, "tracker/pass_phone.html", {"match": match, "player": player, "seat": seat})
@@ -188,10 +188,10 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     """One player's secret entry (a Card Crush deck), sent with a token bound to their seat."""
     match, seen_by = access.match_for(request, pk, act=True)
     player = _seat_player(match, seat, seen_by)
-    game = adapter(match.game)
-    if request.method == "GET" and seat not in game.seats_to_enter(match):
+    pages = pages_for(match.slug)
+    if request.method == "GET" and seat not in pages.seats_to_enter(match):
         return redirect(match)
-    form = game.entry_form(match, request.POST if request.method == "POST" else None)
+    form = pages.entry_form(match, request.POST if request.method == "POST" else None)
     refusal, status = "", 200
     if request.method == "POST":
         status = 422
@@ -208,11 +208,11 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.match_apply_action(
-                    match_id=match.pk, action=game.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
+                    match_id=match.pk, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
                 )
             except services.StaleSubmission as stale:
                 match.refresh_from_db()
-                if seat not in game.seats_to_enter(match):
+                if seat not in pages.seats_to_enter(match):
                     return _refused(request, match.pk, str(stale), status=409)
                 # Another phone moved the match on meanwhile (say, the other player locked in):
                 # keep what this player typed and let them confirm it against the fresh step.
@@ -229,10 +229,10 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
         "form": form,
         "refusal": refusal,
         "entry_token": signing.dumps({"match": match.pk, "seat": seat}, salt=ENTRY_SALT),
-        "catalog": Card.objects.filter(game=match.game),
-        "card_form": game.CardForm(prefix="new"),
+        "catalog": Card.objects.filter(slug=match.slug),
+        "card_form": pages.CardForm(prefix="new"),
     }
-    return render(request, game.ENTRY_TEMPLATE, context, status=status)
+    return render(request, pages.ENTRY_TEMPLATE, context, status=status)
 
 
 @require_POST
@@ -246,12 +246,12 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
     seq_form = SeqForm(request.POST)
     if not seq_form.is_valid():
         return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400)
-    game_pages = adapter(match.game)
+    pages = pages_for(match.slug)
     try:
-        action = game_pages.table_action(match, request.POST)
+        action = pages.table_action(match, request.POST)
     except ValidationError as error:
         return _refused(request, pk, " ".join(error.messages), status=422)
-    acting = game_pages.acting_seat(match, action) if hasattr(game_pages, "acting_seat") else action.get("seat")
+    acting = pages.acting_seat(match, action) if hasattr(pages, "acting_seat") else action.get("seat")
     if seen_by.role == access.PLAYER and acting is not None and acting != seen_by.seat:
         return _refused(request, pk, _("You can act only for your own seat; nothing was applied."), status=403)
     try:
@@ -276,11 +276,11 @@ def _moves_of_others(match: Match, seat: int, low: int, high: int) -> bool:
     or (Cardmaster) a card whose owner the adapter's acting_seat finds; table actions that
     belong to nobody (a fight, a round reveal) may be undone by either player.
     """
-    game = adapter(match.game)
+    pages = pages_for(match.slug)
     for action in match.actions.filter(abandoned=False, seq__gt=low, seq__lte=high).only("seat", "payload"):
         acting = action.seat
-        if acting is None and hasattr(game, "acting_seat"):
-            acting = game.acting_seat(match, action.payload)
+        if acting is None and hasattr(pages, "acting_seat"):
+            acting = pages.acting_seat(match, action.payload)
         if acting is not None and acting != seat:
             return True
     return False
@@ -314,7 +314,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
     matches = access.visible_matches(request).prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
         if form.cleaned_data["game"]:
-            matches = matches.filter(game=form.cleaned_data["game"])
+            matches = matches.filter(slug=form.cleaned_data["game"])
         if form.cleaned_data["player"]:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
@@ -324,7 +324,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def card_games(request: HttpRequest) -> HttpResponse:
     """Every game's catalog, with how many cards each holds."""
-    counts = {slug: Card.objects.filter(game=slug).count() for slug in rules.GAMES}
+    counts = {slug: Card.objects.filter(slug=slug).count() for slug in rules.GAMES}
     catalogs = [(game, counts[slug]) for slug, game in rules.GAMES.items()]
     return render(request, "tracker/card_games.html", {"catalogs": catalogs})
 
@@ -334,10 +334,10 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
     """A game's catalog, filtered as you type (htmx asks for just the results)."""
     game = _game_or_404(slug)
     query = request.GET.get("q", "").replace("\x00", "").strip()[:60]  # PostgreSQL text cannot hold NUL
-    cards = Card.objects.filter(game=slug)
+    cards = Card.objects.filter(slug=slug)
     if query:
         cards = cards.filter(name__icontains=query)
-    context = {"game": game, "query": query, "form": adapter(slug).CardForm(prefix="new"),
+    context = {"game": game, "query": query, "form": pages_for(slug).CardForm(prefix="new"),
                "columns": catalog_csv.columns(slug), **_catalog_table(slug, cards[:200])}
     template = "tracker/card_list.html#results" if request.htmx else "tracker/card_list.html"
     return render(request, template, context)
@@ -345,7 +345,7 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _catalog_table(slug: str, cards) -> dict:
     """The catalog as a table whose columns are the game's own card fields."""
-    fields = adapter(slug).CardForm.base_fields
+    fields = pages_for(slug).CardForm.base_fields
     names = [name for name in fields if name != "name"]
 
     def shown(value) -> str:
@@ -372,8 +372,8 @@ def _safe_next(request: HttpRequest, fallback: str) -> str:
 def card_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
     game = _game_or_404(slug)
-    game_pages = adapter(slug)
-    form = game_pages.CardForm(request.POST, prefix="new")
+    pages = pages_for(slug)
+    form = pages.CardForm(request.POST, prefix="new")
     added = None
     if form.is_valid():
         card = form.cleaned_data
@@ -381,18 +381,18 @@ def card_new(request: HttpRequest, slug: str) -> HttpResponse:
             if Card.named(slug, card["name"]):
                 raise IntegrityError
             with transaction.atomic():  # a savepoint, so a duplicate name leaves any outer transaction usable
-                added = Card.objects.create(game=slug, name=card["name"], stats=game_pages.card_stats(card))
+                added = Card.objects.create(slug=slug, name=card["name"], stats=pages.card_stats(card))
         except IntegrityError:
             form.add_error("name", _("%(name)s is already in the catalog.") % {"name": card["name"]})
     if request.htmx:
-        context = {"game": game, "form": game_pages.CardForm(prefix="new") if added else form, "added": added,
-                   "catalog": Card.objects.filter(game=slug)}
+        context = {"game": game, "form": pages.CardForm(prefix="new") if added else form, "added": added,
+                   "catalog": Card.objects.filter(slug=slug)}
         return render(request, "tracker/card_added.html", context, status=200 if added else 422)
     if added:
         messages.success(request, _("%(name)s added to the catalog.") % {"name": added.name})
         return redirect(_safe_next(request, f"/cards/{slug}/"))
     context = {"game": game, "form": form, "columns": catalog_csv.columns(slug),
-               **_catalog_table(slug, Card.objects.filter(game=slug)[:200])}
+               **_catalog_table(slug, Card.objects.filter(slug=slug)[:200])}
     return render(request, "tracker/card_list.html", context, status=422)
 
 
@@ -423,8 +423,8 @@ def card_import(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Catalog imported: %(added)s added, %(updated)s updated.")
                              % {"added": added, "updated": updated})
             return redirect("card_list", slug=slug)
-    context = {"game": game, "form": adapter(slug).CardForm(prefix="new"), "import_problems": problems,
-               "columns": catalog_csv.columns(slug), **_catalog_table(slug, Card.objects.filter(game=slug)[:200])}
+    context = {"game": game, "form": pages_for(slug).CardForm(prefix="new"), "import_problems": problems,
+               "columns": catalog_csv.columns(slug), **_catalog_table(slug, Card.objects.filter(slug=slug)[:200])}
     return render(request, "tracker/card_list.html", context, status=422)
 
 

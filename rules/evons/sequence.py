@@ -21,7 +21,7 @@ Rules as the pages give them:
   so both are "your face-up card moved this turn").
 
 Decisions where the pages are silent:
-- The out zone never starts nor receives conflicts or flips (issue 5 decides the
+- The out zone never starts nor receives conflicts or flips (we decide the
   case the pages leave open: a main-zone card against an out-zone card).
 - Only face-up monsters defend: covered cards show no arrows, Block cards have none.
 - Block cards and Growth-placed cards are never flipped (Block cards "cannot be

@@ -134,8 +134,8 @@ def test_four_player_swiss_tournament_to_final_standings(page: Page, catalog, sc
 
     # Ana's collection, with an upgrade waiting.
     ana = Player.objects.get(name="Ana")
-    CollectionCard.objects.create(player=ana, card=Card.objects.get(game="card-crush", name="Ember Fox"), copies=3)
-    CollectionCard.objects.create(player=ana, card=Card.objects.get(game="card-crush", name="Phoenix"), copies=1)
+    CollectionCard.objects.create(player=ana, card=Card.objects.get(slug="card-crush", name="Ember Fox"), copies=3)
+    CollectionCard.objects.create(player=ana, card=Card.objects.get(slug="card-crush", name="Phoenix"), copies=1)
     page.get_by_role("link", name="Collection").click()
     page.get_by_role("button", name="Upgrade Ember Fox to level 2").click()
     expect(page.get_by_text("Ember Fox is now level 2.")).to_be_visible()

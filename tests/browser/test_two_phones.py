@@ -257,9 +257,9 @@ def test_the_last_reveal_stops_the_other_phones_polling(make_context, catalog):
     from tracker import services
     from tracker.models import Card
 
-    match = services.match_create(game="card-crush", player_names=[P1, P2], config={})
+    match = services.match_create(slug="card-crush", player_names=[P1, P2], config={})
     for seat, names in enumerate((DECK_1, DECK_2)):
-        cards = [Card.objects.get(game="card-crush", name=name).as_rules_card() for name in names]
+        cards = [Card.objects.get(slug="card-crush", name=name).as_rules_card() for name in names]
         services.match_apply_action(match_id=match.pk, expected_seq=seat,
                                     action={"type": "lock_deck", "seat": seat, "cards": cards})
     for seq in (2, 3, 4):  # rounds 1-3: Ana leads 2-1

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import rules
 from tracker import catalog_csv, demo, devices, services
-from tracker.games import adapter
+from tracker.games import pages_for
 from tracker.models import Action, Card, Match
 from tracker.views import ENTRY_SALT
 
@@ -51,7 +51,7 @@ def game_fields(slug: str, match: Match) -> list[str]:
     names = set(GENERIC_FIELDS)
     for template in (Path(django_settings.BASE_DIR) / "templates" / "games" / slug).rglob("*.html"):
         names |= set(re.findall(r'name="([\w-]+)"', template.read_text()))
-    pages = adapter(slug)
+    pages = pages_for(slug)
     names |= {f"config-{name}" for name in pages.ConfigForm().fields}
     names |= {f"new-{name}" for name in pages.CardForm().fields}
     names |= set(pages.entry_form(match).fields)
@@ -67,7 +67,7 @@ def table(db):
     request = HttpRequest()
     request.COOKIES = {devices.COOKIE: client.cookies[devices.COOKIE].value}
     device = request.get_signed_cookie(devices.COOKIE, salt=devices.COOKIE)
-    matches = {slug: services.match_create(game=slug, player_names=["Ana", "Ben"], config={},
+    matches = {slug: services.match_create(slug=slug, player_names=["Ana", "Ben"], config={},
                                            owner_device=device)
                for slug in rules.GAMES}
     return client, matches

@@ -14,7 +14,7 @@ LOSING_DECK = ["Tide Runner", "Flame Knight", "Stone Golem", "Shade Rat", "Sky L
 
 def battle(winner: str, loser: str, when: datetime | None = None, rated: bool = True) -> Match:
     """A finished open-play battle `winner` won, finished at `when` (now by default)."""
-    match = services.match_create(game="card-crush", player_names=[winner, loser], config={})
+    match = services.match_create(slug="card-crush", player_names=[winner, loser], config={})
     return finish(match, winner_seat=0, when=when, rated=rated)
 
 

@@ -29,13 +29,13 @@ PLAY = {"type": "play_round"}
 def catalog(db) -> dict[str, Card]:
     """The demo Card Crush catalog, by name."""
     demo.load_catalogs()
-    return {card.name: card for card in Card.objects.filter(game="card-crush")}
+    return {card.name: card for card in Card.objects.filter(slug="card-crush")}
 
 
 @pytest.fixture
 def match(catalog) -> Match:
     """A fresh battle: Ana in seat 0, Ben in seat 1, nothing locked yet."""
-    return services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def ben(match) -> Player:
 
 
 def deck(names: list[str]) -> list[dict]:
-    cards = {card.name: card for card in Card.objects.filter(game="card-crush", name__in=names)}
+    cards = {card.name: card for card in Card.objects.filter(slug="card-crush", name__in=names)}
     return [cards[name].as_rules_card() for name in names]
 
 
@@ -136,7 +136,7 @@ def csrf_client() -> Client:
 
 def make_card(name: str, power: int, speed: int, affinity: str = "Air") -> Card:
     return Card.objects.create(
-        game="card-crush", name=name,
+        slug="card-crush", name=name,
         stats={"power": power, "speed": speed, "affinity": affinity, "rarity": "Common", "level": 1},
     )
 

@@ -541,7 +541,7 @@ def test_making_a_match_private_again_hides_it_from_strangers(cast, battle):
 @pytest.fixture
 def table_match(catalog) -> Match:
     """A battle made by a script: no owner, so it belongs to the whole table."""
-    return services.match_create(game="card-crush", player_names=["Eve", "Fay"], config={})
+    return services.match_create(slug="card-crush", player_names=["Eve", "Fay"], config={})
 
 
 def test_a_table_match_is_open_to_every_phone(table_match):
@@ -613,17 +613,17 @@ def test_a_revoked_phone_loses_the_match_from_its_lists(cast, battle):
 @pytest.fixture
 def logos_duel(owner, db) -> Match:
     """A LOGOS duel owned by the owner's phone, both round-1 cards committed (its table actions name a seat)."""
-    from tracker.games import adapter
+    from tracker.games import pages_for
     from tracker.models import Card
 
-    pages = adapter("logos")
-    Card.objects.bulk_create(Card(game="logos", name=c["name"], stats=pages.card_stats(c))
+    pages = pages_for("logos")
+    Card.objects.bulk_create(Card(slug="logos", name=c["name"], stats=pages.card_stats(c))
                              for c in pages.DEMO_CARDS)
-    duel = services.match_create(game="logos", player_names=["Ana", "Ben"], config={},
+    duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={},
                                  owner_device=device_of(owner))
     for seat, name in ((0, "Granite Fist"), (1, "Solar Flare")):  # both commit: resigning is open now
         duel.refresh_from_db()
-        card = Card.objects.get(game="logos", name=name).as_rules_card()
+        card = Card.objects.get(slug="logos", name=name).as_rules_card()
         services.match_apply_action(match_id=duel.pk, expected_seq=duel.head, action={
             "type": "commit", "seat": seat, "round": duel.state["round"], "card": card, "backup": None})
     duel.refresh_from_db()
@@ -657,14 +657,14 @@ def cardmaster_playing(owner, db) -> Match:
     from tracker.models import Card
 
     load_catalogs()
-    match = services.match_create(game="cardmaster", player_names=["Ana", "Ben"], owner_device=device_of(owner),
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"], owner_device=device_of(owner),
                                   config={
         "size": 3, "who_rolls": "app", "type_names": ["Ember", "Tide", "Gale", "Stone", "Volt", "Frost", "Bloom",
                                                       "Venom", "Radiance", "Umbra"],
         "overcook_turns": 3, "undershock_turns": 3, "risen_revivable": False})
     for seat, names in enumerate((["Gale Harrier", "Storm Kite", "Volt Lancer"],
                                   ["Stonewarden", "Granite Brute", "Reef Sentinel"])):
-        cards = [Card.objects.get(game="cardmaster", name=name).as_rules_card() for name in names]
+        cards = [Card.objects.get(slug="cardmaster", name=name).as_rules_card() for name in names]
         match.refresh_from_db()
         services.match_apply_action(match_id=match.pk, action={"type": "lock_lineup", "seat": seat, "cards": cards},
                                     expected_seq=match.head)

@@ -25,12 +25,12 @@ BEN = ["Stonewarden", "Granite Brute", "Reef Sentinel"]
 @pytest.fixture
 def cm_catalog(db):
     load_catalogs()
-    return {card.name: card for card in Card.objects.filter(game="cardmaster")}
+    return {card.name: card for card in Card.objects.filter(slug="cardmaster")}
 
 
 @pytest.fixture
 def cm_match(cm_catalog) -> Match:
-    return services.match_create(game="cardmaster", player_names=["Ana", "Ben"], config={
+    return services.match_create(slug="cardmaster", player_names=["Ana", "Ben"], config={
         "size": 3, "who_rolls": "app", "type_names": ["Ember", "Tide", "Gale", "Stone", "Volt", "Frost", "Bloom",
                                                       "Venom", "Radiance", "Umbra"],
         "overcook_turns": 3, "undershock_turns": 3, "risen_revivable": False})
@@ -143,7 +143,7 @@ def test_a_whole_match_played_to_the_end_replays_from_its_log(client, playing):
     playing.refresh_from_db()
     undone = False
     while playing.finished is None:
-        legal = playing.rules.legal_actions(playing.state)
+        legal = playing.game.legal_actions(playing.state)
         attacks = [a for a in legal if a["type"] in ("a3", "a2", "a1")]
         hp = {card_id: card["hp"] for card_id, card in playing.state["cards"].items()}
         choice = min(attacks, key=lambda a: (("a3", "a2", "a1").index(a["type"]), hp[a["target"]]),
@@ -235,7 +235,7 @@ def test_the_catalog_takes_a_cardmaster_card_and_refuses_bad_stats(client, cm_ca
     card = {"new-name": "Test Golem", "new-spd": "50", "new-hp": "900", "new-def": "300", "new-atk": "200",
             "new-spc": "40", "new-type1": "4", "new-type2": "7", "new-tier": "2", "new-status": "gridfreeze"}
     assert client.post(url, card).status_code == 302
-    stored = Card.objects.get(game="cardmaster", name="Test Golem")
+    stored = Card.objects.get(slug="cardmaster", name="Test Golem")
     assert stored.stats["def"] == 300 and stored.stats["type1"] == 4
     response = client.post(url, {**card, "new-name": "Bad", "new-def": "1000", "new-type1": "11"})
     assert response.status_code == 422

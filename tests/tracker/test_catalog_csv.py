@@ -23,11 +23,11 @@ LIST_URL = reverse("card_list", args=["card-crush"])
 
 def catalog_rows() -> list[tuple]:
     """Everything the catalog holds, to compare before and after a refused import."""
-    return sorted((c.game, c.name, sorted(c.stats.items())) for c in Card.objects.all())
+    return sorted((c.slug, c.name, sorted(c.stats.items())) for c in Card.objects.all())
 
 
 def crush_card(name: str) -> Card:
-    return Card.objects.get(game="card-crush", name=name)
+    return Card.objects.get(slug="card-crush", name=name)
 
 
 def upload(client, raw: bytes, name: str = "cards.csv"):
@@ -66,7 +66,7 @@ def test_it_exports_an_empty_catalog_as_just_the_header(client, db):
 
 
 def test_it_quotes_names_with_commas_and_quotes(client, catalog):
-    Card.objects.create(game="card-crush", name='Rock, "the" Paper', stats={
+    Card.objects.create(slug="card-crush", name='Rock, "the" Paper', stats={
         "power": 1, "speed": 2, "affinity": "Earth", "rarity": "Common", "level": 1})
     assert '"Rock, ""the"" Paper",1,2,Earth,Common,1' in client.get(EXPORT_URL).content.decode().splitlines()
 
@@ -100,23 +100,23 @@ def test_it_adds_and_updates_and_counts_both(client, catalog):
         "power": 6, "speed": 2, "affinity": "Nature", "rarity": "Rare", "level": 1}
     assert crush_card("Ember Fox").stats == {
         "power": 8, "speed": 5, "affinity": "Fire", "rarity": "Rare", "level": 2}
-    assert Card.objects.filter(game="card-crush").count() == len(catalog) + 2
+    assert Card.objects.filter(slug="card-crush").count() == len(catalog) + 2
 
 
 def test_a_name_in_another_case_updates_the_card(client, catalog):
     upload(client, csv_of("ember fox,1,1,Fire,Common,1"))
-    assert not Card.objects.filter(game="card-crush", name="ember fox").exists()
+    assert not Card.objects.filter(slug="card-crush", name="ember fox").exists()
     assert crush_card("Ember Fox").stats["power"] == 1
 
 
 def test_an_accented_name_in_another_case_updates_the_card(client, db):
-    Card.objects.create(game="card-crush", name="Éclair Imp", stats={
+    Card.objects.create(slug="card-crush", name="Éclair Imp", stats={
         "power": 5, "speed": 9, "affinity": "Lightning", "rarity": "Common", "level": 1})
     response = upload(client, csv_of("ÉCLAIR IMP,6,9,Lightning,Common,1"))
     assert response.status_code == 302
     assert "Catalog imported: 0 added, 1 updated." in text(client.get(LIST_URL))
     assert crush_card("Éclair Imp").stats["power"] == 6
-    assert Card.objects.filter(game="card-crush").count() == 1
+    assert Card.objects.filter(slug="card-crush").count() == 1
 
 
 def test_an_excel_file_with_a_bom_and_spaces_imports(client, db):
@@ -146,7 +146,7 @@ def test_export_then_import_changes_nothing(client, catalog):
 def test_export_import_into_an_empty_catalog_restores_it(client, catalog):
     before = catalog_rows()
     raw = client.get(EXPORT_URL).content
-    Card.objects.filter(game="card-crush").delete()
+    Card.objects.filter(slug="card-crush").delete()
     upload(client, raw)
     assert catalog_rows() == before
 
@@ -248,7 +248,7 @@ def test_too_many_rows(client, db):
     response = upload(client, csv_of(*rows))
     assert response.status_code == 422
     assert problems(response) == [f"At most {catalog_csv.MAX_ROWS} cards per file."]
-    assert not Card.objects.filter(game="card-crush").exists()
+    assert not Card.objects.filter(slug="card-crush").exists()
 
 
 def test_a_header_only_file_imports_nothing(client, catalog):
@@ -269,7 +269,7 @@ def test_import_csv_raises_with_every_problem(db):
     with pytest.raises(catalog_csv.CatalogFileError) as caught:
         catalog_csv.import_csv("card-crush", csv_of("A,-1,1,Air,Common,1", "B,1,1,Air,Common,1", "C,1,1,Nope,Common,1"))
     assert [p.split(":")[0] for p in caught.value.problems] == ["Line 2", "Line 4"]
-    assert not Card.objects.filter(game="card-crush").exists()
+    assert not Card.objects.filter(slug="card-crush").exists()
 
 
 def test_import_csv_returns_the_counts(catalog):
@@ -284,7 +284,7 @@ def test_columns_are_the_card_forms_fields():
 def test_every_games_catalog_round_trips_through_csv(slug):
     """Export then import changes nothing, for every game, whatever shape its cards have."""
     demo.load_catalogs()
-    before = {card.name: card.stats for card in Card.objects.filter(game=slug)}
+    before = {card.name: card.stats for card in Card.objects.filter(slug=slug)}
     assert before, f"{slug} has demo cards"
     assert catalog_csv.import_csv(slug, catalog_csv.export_csv(slug).encode()) == (0, 0)
-    assert {card.name: card.stats for card in Card.objects.filter(game=slug)} == before
+    assert {card.name: card.stats for card in Card.objects.filter(slug=slug)} == before

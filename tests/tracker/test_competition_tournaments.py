@@ -41,7 +41,7 @@ def play_round(tournament: Tournament, round_number: int) -> None:
 def test_pairing_a_round_opens_a_battle_for_each_table(client: Client, cup):
     assert pair(client, cup, 0).status_code == 302
     pairings = list(Pairing.objects.filter(tournament=cup))
-    assert len(pairings) == 2 and all(p.match and p.match.game == "card-crush" for p in pairings)
+    assert len(pairings) == 2 and all(p.match and p.match.slug == "card-crush" for p in pairings)
     first = pairings[0]
     assert [p.name for p in first.match.players()] == [first.first.player.name, first.second.player.name]
     html = text(client.get(reverse("tournament_detail", args=[cup.pk])))

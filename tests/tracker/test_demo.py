@@ -26,10 +26,10 @@ def run_demo() -> str:
 def test_it_loads_catalogs_and_finished_matches_of_every_game():
     output = run_demo()
     for slug in rules.GAMES:
-        assert Card.objects.filter(game=slug).exists(), slug
+        assert Card.objects.filter(slug=slug).exists(), slug
     for slug, pages in ADAPTERS.items():
-        assert Card.objects.filter(game=slug).count() == len(pages.DEMO_CARDS), slug
-    finished = Counter(Match.objects.filter(finished__isnull=False).values_list("game", flat=True))
+        assert Card.objects.filter(slug=slug).count() == len(pages.DEMO_CARDS), slug
+    finished = Counter(Match.objects.filter(finished__isnull=False).values_list("slug", flat=True))
     assert set(finished) == set(rules.GAMES)
     assert all(count >= 2 for count in finished.values()), finished
     assert Match.objects.count() == sum(finished.values()) == DEMO_MATCHES
@@ -48,14 +48,14 @@ def test_every_player_plays_every_game_but_card_crush():
     """Statistics per player have something to show for each game."""
     run_demo()
     for slug in demo_matches.MATCHES:
-        names = {seat.player.name for match in Match.objects.filter(game=slug) for seat in match.seats.all()}
+        names = {seat.player.name for match in Match.objects.filter(slug=slug) for seat in match.seats.all()}
         assert names == set(demo.PLAYERS), slug
 
 
 def test_every_card_is_valid_for_its_game():
     run_demo()
     for card in Card.objects.all():
-        assert rules.GAMES[card.game].validate_card(card.as_rules_card()) == card.as_rules_card()
+        assert rules.GAMES[card.slug].validate_card(card.as_rules_card()) == card.as_rules_card()
 
 
 def test_running_it_again_adds_nothing():
@@ -70,7 +70,7 @@ def test_every_demo_match_replays_to_its_state_and_through_its_file():
     run_demo()
     for match in Match.objects.all():
         assert services.match_replay(match) == match.state
-        outcome = match.rules.outcome(match.state)
+        outcome = match.game.outcome(match.state)
         assert outcome is not None
         assert match.winner == (None if outcome.winner is None else match.players()[outcome.winner])
         assert match.score == outcome.score
@@ -84,7 +84,7 @@ def test_a_database_from_before_gets_the_other_games_matches_only():
     for index, (players, resolution, deck_a, deck_b) in enumerate(demo.BATTLES):
         demo.play_battle(players, resolution, [deck_a, deck_b], undo_once=index == 0)
     output = run_demo()
-    assert Match.objects.filter(game="card-crush").count() == len(demo.BATTLES)
+    assert Match.objects.filter(slug="card-crush").count() == len(demo.BATTLES)
     assert Match.objects.count() == DEMO_MATCHES
     assert f"0 demo cards added, {len(demo.MATCHES)} demo matches played." in output
 
@@ -93,7 +93,7 @@ def test_a_game_already_played_gets_no_demo_matches():
     demo.load_catalogs()
     demo_matches.evons_by_passes(("Zed", "Yara"))
     run_demo()
-    assert [player.name for player in Match.objects.get(game="evons").players()] == ["Zed", "Yara"]
+    assert [player.name for player in Match.objects.get(slug="evons").players()] == ["Zed", "Yara"]
     assert Match.objects.count() == DEMO_MATCHES - sum(slug == "evons" for slug, *_ in demo.MATCHES) + 1
 
 
@@ -116,6 +116,6 @@ def test_every_games_stats_have_figures(client):
     for slug in rules.GAMES:
         response = client.get("/stats/", {"game": slug})
         assert response.status_code == 200
-        assert response.context["match_count"] == Match.objects.filter(game=slug).count() >= 2, slug
+        assert response.context["match_count"] == Match.objects.filter(slug=slug).count() >= 2, slug
         assert response.context["figures"], slug
         assert len(response.context["board"]) >= 2, slug

@@ -85,7 +85,7 @@ def crush_undone_tail() -> Match:
 
 def crush_in_progress() -> Match:
     """Both decks locked and two rounds played: 1-1, no outcome yet."""
-    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
     for seat, names in enumerate([ANA_DECK, BEN_DECK]):
         services.match_apply_action(
             match_id=match.pk, action={"type": "lock_deck", "seat": seat, "cards": demo._deck(names)},
@@ -96,7 +96,7 @@ def crush_in_progress() -> Match:
 
 
 def crush_fresh() -> Match:
-    return services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
 
 
 # LOGOS, Lonely Star, Cardmaster and Evons: the demo's scripts (tracker/demo_matches.py), plus
@@ -105,7 +105,7 @@ def crush_fresh() -> Match:
 
 def lonely_star_mid_turn() -> Match:
     """Units in play and an app-rolled crit: running, with dice already rolled from the seed."""
-    match = services.match_create(game="lonely-star", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     return apply_all(match, [
         {"type": "play_unit", "seat": 0, "card": card("lonely-star", "Ember Drifter")},
         {"type": "play_unit", "seat": 1, "card": card("lonely-star", "Nebula Warden")},
@@ -115,7 +115,7 @@ def lonely_star_mid_turn() -> Match:
 
 
 def cardmaster_one_lineup_locked() -> Match:
-    match = services.match_create(game="cardmaster", player_names=["Ana", "Ben"],
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"],
                                   config=demo_matches.CARDMASTER_OPTIONS)
     lineup = [card("cardmaster", name) for name in ANA_LINEUP]
     return apply_all(match, [{"type": "lock_lineup", "seat": 0, "cards": lineup}])
@@ -135,13 +135,13 @@ def cardmaster_first_round() -> Match:
 
 def evons_draw() -> Match:
     """Both players pass at once: an empty board scores 0-0, a draw."""
-    match = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     return apply_all(match, [{"type": "pass", "seat": 0}, {"type": "pass", "seat": 1}])
 
 
 def evons_covered_waiting() -> Match:
     """A covered card on the board that nobody has named yet."""
-    match = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     return apply_all(match, [evons_play(0, "D4", None), evons_play(1, "C3", "Moss Golem")])
 
 
@@ -217,14 +217,14 @@ def test_it_round_trips_to_the_same_match(catalog, slug, name):
 
 
 def assert_round_trips(original: Match) -> None:
-    slug = original.game
+    slug = original.slug
     data = as_file(original)
     imported = exchange.import_match(data)
     imported = Match.objects.get(pk=imported.pk)
 
     assert imported.pk != original.pk
-    assert (imported.game, imported.rules_version, imported.config, imported.seed) == (
-        original.game, original.rules_version, original.config, original.seed)
+    assert (imported.slug, imported.rules_version, imported.config, imported.seed) == (
+        original.slug, original.rules_version, original.config, original.seed)
     assert [p.name for p in imported.players()] == [p.name for p in original.players()]
     assert imported.state == original.state
     assert imported.head == original.head
@@ -283,12 +283,12 @@ def random_play(slug: str, seed: int) -> Match:
                        [cardmaster_lineup(rng, 0), cardmaster_lineup(rng, 1)], lambda state, a, rng: a, 100),
         "evons": ({"reach": 1 + seed % 2, "flip_covered": bool(seed % 2)}, [], fill_free_choices, None),
     }[slug]
-    match = apply_all(services.match_create(game=slug, player_names=["Ana", "Ben"], config=config), opening)
+    match = apply_all(services.match_create(slug=slug, player_names=["Ana", "Ben"], config=config), opening)
     undone = False
     for _try in range(5000):
         if match.finished is not None:
             return match
-        legal = [a for a in match.rules.legal_actions(match.state) if a["type"] != "declare_winner"]
+        legal = [a for a in match.game.legal_actions(match.state) if a["type"] != "declare_winner"]
         typed = None
         if die and rng.random() < 0.4:
             typed = [rng.randint(1, die) for _ in range(rng.randint(1, 2))]
@@ -398,7 +398,7 @@ def test_a_fresh_match_of_every_game_keeps_its_seed_secret(db, slug):
     """Needs no script: every installed game's new match exports without its seed and is refused on import."""
     game = rules.GAMES[slug]
     names = [f"Player {n}" for n in range(1, game.seats + 1)]
-    match = services.match_create(game=slug, player_names=names, config={})
+    match = services.match_create(slug=slug, player_names=names, config={})
     data = as_file(match)
     assert (data["game"], data["players"], data["actions"], data["outcome"]) == (slug, names, [], None)
     assert data["seed"] is None and data["seed_fingerprint"] == match.seed_fingerprint
@@ -504,7 +504,7 @@ def test_a_retired_rules_version_replays_under_its_own_rules(game_file, monkeypa
     monkeypatch.setitem(rules.RETIRED, (slug, "0"), retired)
     imported = exchange.import_match(reseal(game_file))  # as exported under version 0
     assert imported.rules_version == "0"
-    assert Match.objects.get(pk=imported.pk).rules is retired
+    assert Match.objects.get(pk=imported.pk).game is retired
 
 
 def test_import_reuses_known_players_and_adds_new_ones(catalog):

@@ -329,7 +329,7 @@ def test_an_oversized_sign_up_name_is_refused(client):
 def csrf_owner(catalog) -> tuple[Client, Match]:
     """A phone that enforces CSRF like a browser, owning a battle with a watch link."""
     phone = Client(enforce_csrf_checks=True)
-    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={},
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={},
                                   owner_device=device_of(phone))
     Invite.objects.create(match=match, kind="watch")
     return phone, match

@@ -40,7 +40,7 @@ def test_it_creates_the_match_and_its_players(client):
     match = Match.objects.get()
     assert response.status_code == 302
     assert response.url == match.get_absolute_url()
-    assert match.game == "card-crush"
+    assert match.slug == "card-crush"
     assert match.head == 0
     assert [p.name for p in match.players()] == ["Ana", "Ben"]
     assert match.config == {"resolution": "battle-score"}

@@ -32,7 +32,7 @@ def assert_consistent(match: Match) -> None:
     line = services.live_actions(match)
     assert [action.seq for action in line] == list(range(1, len(line) + 1))
     assert match.head <= len(line)
-    outcome = match.rules.outcome(match.state)
+    outcome = match.game.outcome(match.state)
     if outcome is None:
         assert (match.finished, match.winner, match.score) == (None, None, "")
     else:
@@ -110,7 +110,7 @@ MIRROR_B = [f"Mirror B{n}" for n in range(1, 6)]
     ],
 )
 def test_it_replays_to_the_stored_state_after_a_long_scripted_match(mirror_decks, resolution, decks, seed):
-    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={"resolution": resolution})
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={"resolution": resolution})
     seen = scripted_walk(match, decks, seed)
     assert seen["undo"] and seen["redo"] and seen["branch"], seen
     assert seen["finished"], seen
@@ -224,7 +224,7 @@ def test_a_stale_goto_is_never_doubled(locked):
 
 
 def test_match_create_fills_in_the_default_options(catalog):
-    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
     assert match.config == {"resolution": "battle-score"}
     assert match.rules_version == rules.GAMES["card-crush"].rules_version
     assert match.state == rules.GAMES["card-crush"].new_match({}, match.seed)
@@ -233,15 +233,15 @@ def test_match_create_fills_in_the_default_options(catalog):
 
 
 def test_every_match_gets_its_own_seed(catalog):
-    seeds = {services.match_create(game="card-crush", player_names=["A", "B"], config={}).seed for _ in range(5)}
+    seeds = {services.match_create(slug="card-crush", player_names=["A", "B"], config={}).seed for _ in range(5)}
     assert len(seeds) == 5
 
 
 def test_match_create_refuses_an_unknown_option_and_stores_nothing(db):
     with pytest.raises(rules.InvalidConfig):
-        services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={"resolution": "vibes"})
+        services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={"resolution": "vibes"})
     with pytest.raises(rules.InvalidConfig):
-        services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={"tempo": 3})
+        services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={"tempo": 3})
     assert not Match.objects.exists()
     assert not Seat.objects.exists()
     assert not Player.objects.exists()

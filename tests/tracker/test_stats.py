@@ -38,7 +38,7 @@ def season(catalog):
         demo.play_battle(("Ana", "Ben"), "battle-score", [DECK_1, DECK_2]),
     ]
     assert [(m.winner.name, m.score) for m in played] == [("Ben", "3-2"), ("Dev", "3-2"), ("Ben", "3-0"), ("Ana", "3-1")]
-    running = services.match_create(game="card-crush", player_names=["Ana", "Dev"], config={})
+    running = services.match_create(slug="card-crush", player_names=["Ana", "Dev"], config={})
     lock_both(running, DECK_1, ANA_DECK)
     return played
 
@@ -306,7 +306,7 @@ def test_one_match_gives_no_chart(client, season):
 
 
 def test_a_player_without_finished_matches(client, catalog):
-    running = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    running = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
     lock_both(running)
     response = client.get(player_url("Ana"))
     assert response.status_code == 200

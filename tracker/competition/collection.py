@@ -38,7 +38,7 @@ def cards_of(player: Player) -> list[dict]:
 
 @transaction.atomic
 def copies_add(*, player: Player, card_name: str, count: int) -> CollectionCard:
-    card = Card.objects.filter(game="card-crush", name__iexact=card_name.strip()).first()
+    card = Card.objects.filter(slug="card-crush", name__iexact=card_name.strip()).first()
     if card is None:
         raise Refused(_("No card called “%(name)s” in the Card Crush catalog.") % {"name": card_name})
     entry = CollectionCard.objects.select_for_update().filter(player=player, card=card).first()

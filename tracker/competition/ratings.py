@@ -19,7 +19,7 @@ SLUG = "card-crush"
 
 def rated_matches():
     """The battles that count, in the order the ratings take them."""
-    return (Match.objects.filter(game=SLUG, rated=True, finished__isnull=False, winner__isnull=False)
+    return (Match.objects.filter(slug=SLUG, rated=True, finished__isnull=False, winner__isnull=False)
             .prefetch_related("seats").select_related("pairing").order_by("finished", "id"))
 
 

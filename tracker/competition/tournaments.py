@@ -107,7 +107,7 @@ def round_pair(*, tournament_id: int, expected_round: int) -> list[Pairing]:
     for table, (first, second) in enumerate(pairings.pairs, start=1):
         # The organiser owns every battle (and can seat the players' phones by join links);
         # the battles are shared, since a tournament is public.
-        match = services.match_create(game=ratings.SLUG, config={}, owner=tournament.owner,
+        match = services.match_create(slug=ratings.SLUG, config={}, owner=tournament.owner,
                                       owner_device=tournament.owner_device,
                                       player_names=[entrants[first].player.name, entrants[second].player.name])
         match.shared = True

@@ -60,7 +60,7 @@ def player_rating(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _card_crush_match(pk: int) -> Match:
     match = get_object_or_404(Match.objects.select_related("winner"), pk=pk)
-    if match.game != ratings.SLUG:
+    if match.slug != ratings.SLUG:
         raise Http404(_("Only Card Crush battles are rated."))
     return match
 
@@ -208,7 +208,7 @@ def _collection_page(request: HttpRequest, player: Player, refusal: str = "", st
                      form: CopiesForm | None = None) -> HttpResponse:
     rules = config.upgrade_rules()
     context = {"player": player, "rows": collection.cards_of(player), "form": form or CopiesForm(),
-               "catalog": Card.objects.filter(game=ratings.SLUG), "refusal": refusal, "max_level": rules.max_level,
+               "catalog": Card.objects.filter(slug=ratings.SLUG), "refusal": refusal, "max_level": rules.max_level,
                "gains": rules.gains, "table": [(rarity, costs[:rules.max_level - 1])
                                                for rarity, costs in rules.duplicates.items()]}
     return render(request, "competition/collection.html", context, status=status)

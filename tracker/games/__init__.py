@@ -1,7 +1,7 @@
 """Each game's web side: its forms, templates and page context.
 
 The engine in rules/ decides; the adapter here turns form posts into actions and
-states into what a page shows. `adapter(slug)` finds a game's adapter. An adapter
+states into what a page shows. `pages_for(slug)` finds a game's adapter. An adapter
 is a module with:
 
     BOARD_TEMPLATE      template included in the match page (has `match`, `board`, `players`)
@@ -40,5 +40,5 @@ ADAPTERS: dict[str, ModuleType] = {
 }
 
 
-def adapter(slug: str) -> ModuleType:
+def pages_for(slug: str) -> ModuleType:
     return ADAPTERS[slug]

@@ -110,7 +110,7 @@ class DeckForm(forms.Form):
 
 
 def catalog(match: Match) -> dict[str, Card]:
-    return {card.name.casefold(): card for card in Card.objects.filter(game=SLUG)}
+    return {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
 
 
 def entry_form(match: Match, data=None) -> DeckForm:

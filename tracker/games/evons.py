@@ -245,7 +245,7 @@ def _entered_card(post) -> dict:
     if not kind and any((post.get(f"new_{stat}") or "").strip() for stat in ("cost", "atk", "def")):
         kind = "monster"  # stats typed in without picking the type: a monster is meant
     if not kind:
-        card = None if "\x00" in name else Card.objects.filter(game=SLUG, name__iexact=name).first()
+        card = None if "\x00" in name else Card.objects.filter(slug=SLUG, name__iexact=name).first()
         if card is None:
             raise ValidationError(
                 _("No card called “%(name)s” in the catalog: open “Not in the catalog?” and enter its stats.")
@@ -613,7 +613,7 @@ def board(match: Match) -> dict:
         "direction_names": DIRECTION_NAMES,
         "abilities_all": [(a, ABILITY_NAMES[a], ABILITY_SYMBOLS[a]) for a in ABILITIES],
         "elements": ELEMENTS,
-        "catalog": Card.objects.filter(game=SLUG),
+        "catalog": Card.objects.filter(slug=SLUG),
         "occupied_monsters": [
             c
             for c in ALL_CELLS

@@ -217,7 +217,7 @@ def _entered_card(match: Match, post) -> dict:
     typed = {stat: (post.get(stat) or "").strip() for stat in STATS}
     name = _text(post, "name", gettext("The unit's name"), NAME_MAX)
     if not any(typed.values()):
-        card = None if "\x00" in name else Card.objects.filter(game=SLUG, name__iexact=name).first()
+        card = None if "\x00" in name else Card.objects.filter(slug=SLUG, name__iexact=name).first()
         if card is None:
             raise ValidationError(
                 _("No unit called “%(name)s” in the catalog: type its HP, AT, LK, RS and reach.")
@@ -466,7 +466,7 @@ def board(match: Match) -> dict:
         "accessories": sorted({name for unit in units for name in unit["accessories"]}),
         "end_step": state["phase"] == "end",
         "over": state["phase"] == "over",
-        "catalog": Card.objects.filter(game=SLUG),
+        "catalog": Card.objects.filter(slug=SLUG),
         "last_step": _last_step(match, [player.name for player in players]),
     }
 
@@ -710,7 +710,7 @@ def progress(match: Match) -> tuple[str, dict[str, list[int]]]:
     it fell) to read the board at each turn's end. A match the table ends in mid-turn gets
     one last point for where it stopped.
     """
-    game = match.rules
+    game = match.game
     names = [player.name for player in match.players()]
     series: dict[str, list[int]] = {name: [] for name in names}
 

@@ -27,7 +27,7 @@ COUNTER = re.compile(r"[0-9]{1,6}")  # the engine checks the range; this only ke
 
 
 def entry_form(match: Match, data=None) -> LineupForm:
-    catalog = {card.name.casefold(): card for card in Card.objects.filter(game=SLUG)}
+    catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
     return LineupForm(data, size=match.state["config"]["size"], catalog=catalog)
 
 

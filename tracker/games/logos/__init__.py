@@ -70,7 +70,7 @@ DEMO_CARDS = [
 
 
 def catalog(match: Match) -> dict[str, Card]:
-    return {card.name.casefold(): card for card in Card.objects.filter(game=SLUG)}
+    return {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
 
 
 def entry_form(match: Match, data=None) -> CommitForm:

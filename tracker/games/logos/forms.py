@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import InvalidCard
 from rules.logos import validate_card
-from rules.logos.cards import CLASSES, COLOURS, EFFECTS, NAME_MAX, PANEL_COLOURS, PANELS, SPEED_MAX, STAT_MAX
+from rules.logos.cards import COLOURS, EFFECTS, NAME_MAX, PANEL_COLOURS, PANELS, SPEED_MAX, STAT_MAX
 from rules.logos.duel import HP_MAX, SLOTS_MAX
 
 from ...models import Card

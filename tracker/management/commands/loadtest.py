@@ -6,14 +6,14 @@ Tables take the five games in turn, so five tables or more play every game.
     DATABASE_URL=postgres://... python manage.py loadtest        # on PostgreSQL
     python manage.py loadtest --crash                             # SIGKILL the server mid-load
 
-Exits with status 1 when a check fails (see tracker/loadtest.py for what is checked).
+Exits with status 1 when a check fails (see tracker/perf/loadtest.py for what is checked).
 """
 
 import os
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker import loadtest
+from tracker.perf import loadtest
 
 
 class Command(BaseCommand):

@@ -2,12 +2,12 @@
 
 `run()` serves the app with gunicorn on loopback (several worker processes, one database),
 then lets N simulated tables play scripted matches concurrently over HTTP. Table n plays
-the games in turn from the n-th of `load_tables.TABLE_SCRIPTS` (Card Crush, LOGOS,
+the games in turn from the n-th of `tables.TABLE_SCRIPTS` (Card Crush, LOGOS,
 Cardmaster, Lonely Star, Evons), so five tables cover every game. Each table is one phone
-(load_tables/phone.py: it keeps its cookies), GETs a page, reads its forms and POSTs one
+(tables/phone.py: it keeps its cookies), GETs a page, reads its forms and POSTs one
 filled in, as a browser would. On purpose every match also sends some forms twice (a
 double tap) and some with an old `seq` (a stale page); both must be refused with 409 and
-change nothing (load_tables/common.py).
+change nothing (tables/common.py).
 
 With `crash=True` the whole gunicorn process group is SIGKILLed in the middle of the load
 and started again; tables retry refused connections and carry on from whatever the
@@ -43,10 +43,11 @@ from django.conf import settings
 from django.db import connections
 from django.db.models import Count, Q
 
-from . import services
-from .load_tables import TABLE_SCRIPTS
-from .load_tables.phone import HOST, Ack, Phone
-from .models import Action, Match
+from tracker import services
+from tracker.models import Action, Match
+
+from .tables import TABLE_SCRIPTS
+from .tables.phone import HOST, Ack, Phone
 
 ALIAS = "loadtest"
 
@@ -293,8 +294,8 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
         report.matches = made.count()
         report.games = {game: {"matches": 0, "finished": 0} for game in games}
         finished = Count("pk", filter=Q(finished__isnull=False))
-        for row in made.values("game").annotate(matches=Count("pk"), finished=finished):
-            report.games[row["game"]] = {"matches": row["matches"], "finished": row["finished"]}
+        for row in made.values("slug").annotate(matches=Count("pk"), finished=finished):
+            report.games[row["slug"]] = {"matches": row["matches"], "finished": row["finished"]}
         report.problems = verify(first_match, report.acked)
         connections[ALIAS].close()
         del connections[ALIAS]  # the cached connection object, else a second run reopens the old file

@@ -1,4 +1,4 @@
-"""Issue 10's goals, the figures of one run, and how they are printed and written down."""
+"""The benchmark goals, the figures of one run, and how they are printed and written down."""
 
 import os
 import platform

@@ -1,0 +1,50 @@
+"""Statistics pages: every player's record per game, a game's own figures, one player's history."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+import rules
+
+from . import charts, stats
+from .models import Player
+
+
+@require_GET
+def stats_overview(request: HttpRequest) -> HttpResponse:
+    """Records of every player, for one game or all of them, and the game's own figures."""
+    slug = request.GET.get("game", "")
+    if slug not in rules.GAMES:
+        slug = ""
+    matches = list(stats.finished_matches(slug or None))
+    context = {
+        "games": rules.GAMES.values(),
+        "game": rules.GAMES.get(slug),
+        "board": stats.leaderboard(matches),
+        "figures": stats.game_figures(slug, matches) if slug else [],
+        "match_count": len(matches),
+    }
+    return render(request, "tracker/stats.html", context)
+
+
+@require_GET
+def stats_player(request: HttpRequest, pk: int) -> HttpResponse:
+    """One player's history: per game records, win rate over time, favourite cards."""
+    player = get_object_or_404(Player, pk=pk)
+    per_game = []
+    for slug, game in rules.GAMES.items():
+        record = stats.records(stats.finished_matches(slug, player)).get(player.pk)
+        if record:
+            per_game.append((game, record))
+    overall = stats.records(stats.finished_matches(None, player)).get(player.pk)
+    chart = None
+    if overall and overall.played > 1:
+        rates = overall.win_rate_over_time()
+        title = _("%(name)s's win rate after each match (%%)") % {"name": player.name}
+        chart = {"title": title, "columns": [_("After match"), _("Win rate (%)")],
+                 "svg": charts.line_chart(title, {player.name: rates}, 0, 100, _("match")),
+                 "rows": list(enumerate(rates, start=1))}
+    context = {"player": player, "per_game": per_game, "overall": overall, "chart": chart,
+               "top_cards": overall.cards.most_common(8) if overall else []}
+    return render(request, "tracker/stats_player.html", context)
