@@ -80,6 +80,87 @@ class Card(models.Model):
         """The card as the engine takes it: its stats plus its name."""
         return {"name": self.name, **self.stats}
 
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def invite_expiry():
+    from django.utils import timezone
+
+    return timezone.now() + timedelta(days=7)
+
+
+class Club(models.Model):
+    """A game store or a group of friends: how play becomes shared.
+
+    Members (accounts) see the club's matches; the club's statistics, ratings, leaderboards
+    and tournaments count only its matches. Organisers run its tournaments, void results,
+    reopen finished battles, manage members and invite links. The two `public_` switches let
+    anyone read the leaderboard or the tournaments; matches themselves stay members-only.
+    """
+
+    name = models.CharField(_("name"), max_length=60)
+    created = models.DateTimeField(auto_now_add=True)
+    public_leaderboard = models.BooleanField(_("Show the leaderboard to everyone"), default=False)
+    public_tournaments = models.BooleanField(_("Show the tournaments to everyone"), default=False)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club_detail", args=[self.pk])
+
+
+class Membership(models.Model):
+    """An account's place in a club."""
+
+    ORGANISER, MEMBER = "organiser", "member"
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=[(ORGANISER, _("organiser")), (MEMBER, _("member"))])
+    joined = models.DateTimeField(auto_now_add=True)
+    invite = models.ForeignKey("ClubInvite", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["joined", "id"]
+        constraints = [models.UniqueConstraint("club", "user", name="one_membership_per_club")]
+
+
+class ClubInvite(models.Model):
+    """A link (and QR code) that lets a signed-in account join a club as a member, until revoked or expired."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField(default=invite_expiry)
+    revoked = models.DateTimeField(null=True, blank=True)
+
+
+class MatchQuerySet(models.QuerySet):
+    def visible_to(self, request) -> "MatchQuerySet":
+        """The matches this request's device or account may open: the one rule every read goes through.
+
+        Its own matches (made on this device, or by this account), matches it joined by a seat or
+        watch link (not revoked), matches of clubs its account belongs to, and the table's matches
+        (no owner at all: made by scripts or the demo). Pages, lists, filters, suggestions,
+        counts, charts, statistics, ratings and exports all start from here.
+        """
+        device = getattr(request, "device", "") or "-"
+        user = getattr(request, "user", None)
+        seen = models.Q(owner__isnull=True, owner_device="", club__isnull=True) | models.Q(owner_device=device)
+        granted = Access.objects.filter(device=device, revoked__isnull=True)
+        if user is not None and user.is_authenticated:
+            seen |= models.Q(owner=user) | models.Q(club__memberships__user=user)
+            granted = Access.objects.filter(models.Q(device=device) | models.Q(user=user), revoked__isnull=True)
+        return self.filter(seen | models.Q(pk__in=granted.values("match"))).distinct()
+
+    def counted(self) -> "MatchQuerySet":
+        """Finished and not voided: the matches statistics, ratings and standings count."""
+        return self.filter(finished__isnull=False, voided__isnull=True)
+
 
 class Match(models.Model):
     """One match of one game: options, seed, seats and the log of actions."""
@@ -93,20 +174,29 @@ class Match(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
+    first_finished = models.DateTimeField(
+        null=True, blank=True, help_text="When the match first ended; never cleared, so ratings keep its place.")
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     score = models.CharField(max_length=20, blank=True)
-    # Who may see and act. A match with neither owner belongs to the whole table (demo data,
-    # matches made by scripts): anyone on this installation may see and play it.
+    # Who may see and act (tracker/access.py). A match with neither owner nor club belongs to the
+    # whole table (demo data, matches made by scripts): anyone on this installation may see and play it.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="matches")
     owner_device = models.CharField(max_length=40, blank=True, db_index=True)
-    shared = models.BooleanField(default=False, help_text="Visible to everyone on this installation.")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="matches",
+                             help_text="Members see the match; it counts in the club's statistics and ratings.")
+    voided = models.DateTimeField(null=True, blank=True, help_text="When an organiser voided the result.")
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    void_reason = models.CharField(_("reason"), max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Goes up with every change; live views poll it.")
     rated = models.BooleanField(default=True, help_text="Counts toward Card Crush ratings once finished.")
     # The seed is shown when the match first ends, and an undo cannot take that back: actions
     # numbered above this were entered by players who could know the app's dice (the log says so).
     seed_shown_after = models.PositiveIntegerField(
         null=True, blank=True, help_text="How many actions had been recorded when the seed was first revealed.")
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -173,6 +263,9 @@ class Action(models.Model):
     events = models.JSONField(default=list)
     rolls = models.JSONField(default=list)
     abandoned = models.BooleanField(default=False)
+    secret = models.BooleanField(default=False, help_text="Hidden from the other side when it was entered.")
+    proposal = models.ForeignKey("Proposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                 help_text="The agreement it was taken with, if it needed one.")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -185,14 +278,33 @@ class Action(models.Model):
         ]
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
+class Proposal(models.Model):
+    """Something one side asks and the other must agree to (tracker/consent.py says when).
 
+    Going back past a revealed secret entry, a table action (a fight, a declared winner, the
+    end of the game) asked from a seated phone, or adjusting the other side's cards. Every
+    game here has two seats, so a proposal waits for the one seat that did not ask. It is
+    kept whatever the answer, so the log shows who asked and who agreed or refused.
+    """
 
-def invite_expiry():
-    from django.utils import timezone
+    GOTO, ACTION = "goto", "action"
+    PENDING, AGREED, REFUSED, WITHDRAWN, LAPSED = "pending", "agreed", "refused", "withdrawn", "lapsed"
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="proposals")
+    kind = models.CharField(max_length=10, choices=[(GOTO, _("go back")), (ACTION, _("table action"))])
+    step = models.PositiveIntegerField(null=True, blank=True, help_text="Where a go-back would take the match.")
+    payload = models.JSONField(null=True, blank=True, help_text="The action, for a table action.")
+    rolls = models.JSONField(default=list, help_text="Dice rolled by hand for the action.")
+    at_seq = models.PositiveIntegerField(help_text="The step it was asked at; it lapses if the match moves on.")
+    asked_by = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The seat that asked.")
+    needs = models.PositiveSmallIntegerField(help_text="The seat whose agreement it waits for.")
+    status = models.CharField(max_length=10, default=PENDING, choices=[
+        (PENDING, _("waiting")), (AGREED, _("agreed")), (REFUSED, _("refused")), (WITHDRAWN, _("withdrawn")),
+        (LAPSED, _("lapsed"))])
+    created = models.DateTimeField(auto_now_add=True)
+    answered = models.DateTimeField(null=True, blank=True)
 
-    return timezone.now() + timedelta(days=7)
+    class Meta:
+        ordering = ["created", "id"]
 
 
 class Invite(models.Model):
@@ -239,11 +351,9 @@ class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=80)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True, help_text="Set when the organiser declares final standings.")
-    # The organiser, as for a match's owner: the account or device that created it. With
-    # neither (made by a script) the tournament belongs to the table and anyone may run it.
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="tournaments")
-    owner_device = models.CharField(max_length=40, blank=True, db_index=True)
+    # Its club's organisers run it and its members play it. Only tournaments from before clubs
+    # have none: they stay readable by everyone and can no longer be changed.
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments")
 
     class Meta:
         ordering = ["-created", "-id"]

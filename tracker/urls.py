@@ -22,7 +22,6 @@ urlpatterns = [
     path("matches/<int:pk>/export.txt", review.match_export, {"kind": "text"}, name="match_export_text"),
     path("matches/<int:pk>/invites/", sharing.invite_new, name="invite_new"),
     path("matches/<int:pk>/invites/<int:invite_id>/revoke/", sharing.invite_revoke, name="invite_revoke"),
-    path("matches/<int:pk>/share/", sharing.match_share, name="match_share"),
     path("join/<str:token>/", sharing.join, name="join"),
     path("matches/<int:pk>/seat/<int:seat>/pass/", views.match_pass, name="match_pass"),
     path("matches/<int:pk>/seat/<int:seat>/entry/", views.match_entry, name="match_entry"),

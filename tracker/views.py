@@ -107,7 +107,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    recent = access.visible_matches(request).prefetch_related("seats__player").select_related("winner")[:5]
+    recent = Match.objects.visible_to(request).prefetch_related("seats__player").select_related("winner")[:5]
     return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
 
 
@@ -311,7 +311,7 @@ def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def match_list(request: HttpRequest) -> HttpResponse:
     form = MatchFilterForm(request.GET or None)
-    matches = access.visible_matches(request).prefetch_related("seats__player").select_related("winner")
+    matches = Match.objects.visible_to(request).prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
         if form.cleaned_data["game"]:
             matches = matches.filter(slug=form.cleaned_data["game"])

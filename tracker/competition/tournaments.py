@@ -95,7 +95,7 @@ def entrant_add(*, tournament_id: int, name: str, expected_round: int) -> Entran
 
 
 @transaction.atomic
-def round_pair(*, tournament_id: int, expected_round: int) -> list[Pairing]:
+def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> list[Pairing]:
     """Pair the next round and open a battle for every table; raises Refused."""
     tournament = _locked(tournament_id, expected_round)
     entrants = {e.pk: e for e in tournament.entrants.select_related("player")}
@@ -105,13 +105,10 @@ def round_pair(*, tournament_id: int, expected_round: int) -> list[Pairing]:
         raise Refused(services.explain(error)) from error
     number, made = expected_round + 1, []
     for table, (first, second) in enumerate(pairings.pairs, start=1):
-        # The organiser owns every battle (and can seat the players' phones by join links);
-        # the battles are shared, since a tournament is public.
-        match = services.match_create(slug=ratings.SLUG, config={}, owner=tournament.owner,
-                                      owner_device=tournament.owner_device,
+        # The organiser who pairs owns every battle (and can seat the players' phones by join
+        # links); the club's members can watch them all.
+        match = services.match_create(slug=ratings.SLUG, config={}, owner=organiser, club=tournament.club,
                                       player_names=[entrants[first].player.name, entrants[second].player.name])
-        match.shared = True
-        match.save(update_fields=["shared"])
         made.append(Pairing.objects.create(tournament=tournament, round=number, table=table,
                                            first=entrants[first], second=entrants[second], match=match))
     if pairings.bye is not None:

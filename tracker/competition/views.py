@@ -129,7 +129,7 @@ def _tournament_page(request: HttpRequest, tournament: Tournament, refusal: str 
         "round_open": bool(tournaments.unfinished(tournament, number)), "refusal": refusal,
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
         "known_players": Player.objects.all(),
-        "organiser": access.organises(request, tournament),
+        "organiser": access.organises(request, tournament.club),
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
 
@@ -142,7 +142,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: str) -> HttpResponse:
     """Run one tournament change from a posted form; on refusal, the page with the reason and nothing changed."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    if not access.organises(request, tournament):
+    if not access.organises(request, tournament.club):
         return _tournament_page(request, tournament, _("Only the tournament's organiser can change it; "
                                                        "nothing was changed."), 403)
     form = form_class(request.POST)
