@@ -130,13 +130,15 @@ def viewer(request: HttpRequest, match: Match) -> Viewer | None:
     return None
 
 
-def match_for(request: HttpRequest, pk: int, act: bool = False, only: tuple[str, ...] = ()) -> tuple[Match, Viewer]:
-    """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act.
-
-    `only` loads just those fields (the live-update poll needs no state).
-    """
+def visible_match(request: HttpRequest, pk: int, only: tuple[str, ...] = ()) -> Match:
+    """The match if this request may see it, else 404. `only` loads just those fields (the poll's)."""
     matches = Match.objects.visible_to(request)
-    match = get_object_or_404(matches.only(*only) if only else matches, pk=pk)
+    return get_object_or_404(matches.only(*only) if only else matches, pk=pk)
+
+
+def match_for(request: HttpRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
+    """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
+    match = visible_match(request, pk)
     seen_by = viewer(request, match)
     if seen_by is None:  # visible_to and viewer() agree; this guards against one drifting
         raise Http404(_("No such match."))

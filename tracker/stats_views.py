@@ -1,5 +1,6 @@
 """Statistics pages: every player's record per game, a game's own figures, one player's history."""
 
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -7,8 +8,8 @@ from django.views.decorators.http import require_GET
 
 import rules
 
-from . import charts, stats
-from .models import Player
+from . import access, charts, stats
+from .models import Match, Player
 
 
 @require_GET
@@ -17,8 +18,11 @@ def stats_overview(request: HttpRequest) -> HttpResponse:
     slug = request.GET.get("game", "")
     if slug not in rules.GAMES:
         slug = ""
-    matches = list(stats.finished_matches(slug or None))
+    clubs = access.my_clubs(request)
+    club = clubs.filter(pk=request.GET["club"]).first() if request.GET.get("club", "").isdigit() else None
+    matches = list(stats.finished_matches(Match.objects.visible_to(request), slug or None, club=club and club.pk))
     context = {
+        "clubs": clubs, "club": club,
         "games": rules.GAMES.values(),
         "game": rules.GAMES.get(slug),
         "board": stats.leaderboard(matches),
@@ -31,13 +35,17 @@ def stats_overview(request: HttpRequest) -> HttpResponse:
 @require_GET
 def stats_player(request: HttpRequest, pk: int) -> HttpResponse:
     """One player's history: per game records, win rate over time, favourite cards."""
-    player = get_object_or_404(Player, pk=pk)
+    seen = Match.objects.visible_to(request)
+    mine = getattr(access.signed_in(request), "player", None)
+    # A player's page exists for those who may see one of their matches (or for the player's own account).
+    player = get_object_or_404(Player.objects.filter(Q(seats__match__in=seen) | Q(pk=getattr(mine, "pk", None)))
+                               .distinct(), pk=pk)
     per_game = []
     for slug, game in rules.GAMES.items():
-        record = stats.records(stats.finished_matches(slug, player)).get(player.pk)
+        record = stats.records(stats.finished_matches(seen, slug, player)).get(player.pk)
         if record:
             per_game.append((game, record))
-    overall = stats.records(stats.finished_matches(None, player)).get(player.pk)
+    overall = stats.records(stats.finished_matches(seen, None, player)).get(player.pk)
     chart = None
     if overall and overall.played > 1:
         rates = overall.win_rate_over_time()

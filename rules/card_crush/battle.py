@@ -27,7 +27,7 @@ Decisions where the rule pages are silent or disagree (written once, here):
 import copy
 
 from ..dice import Dice
-from ..engine import Outcome
+from ..engine import OPEN, Outcome, seat_named
 from ..errors import IllegalAction, InvalidConfig, gettext_noop
 from .affinity import affinity_bonus
 from .cards import validate_card
@@ -219,3 +219,10 @@ def public_action(state: dict, action: dict) -> dict:
     if action.get("type") == "lock_deck" and phase(state) == "lock-in":
         return {"type": "lock_deck", "seat": action.get("seat")}
     return action
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """A deck belongs to its seat; revealing the next round holds no choice, so either side may."""
+    if isinstance(action, dict) and action.get("type") == "play_round":
+        return OPEN
+    return seat_named(state, action)

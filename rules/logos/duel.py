@@ -69,7 +69,7 @@ Decisions where the rulebook and guide are silent (what they say, what we chose)
 import copy
 
 from ..dice import Dice
-from ..engine import Outcome
+from ..engine import TABLE, Outcome, seat_named
 from ..errors import IllegalAction, InvalidConfig, gettext_noop
 from . import effects
 from .cards import backup_eligible, colour_of, validate_card
@@ -495,3 +495,11 @@ _ACTIONS = {
     "resign": _resign,
     "set_hp": _set_hp,
 }
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """Commits, backups, resignations and a seat's HP correction belong to that seat. The fight
+    is the table's: pressing it ends the other side's chance to call a backup card."""
+    if isinstance(action, dict) and action.get("type") == "fight":
+        return TABLE
+    return seat_named(state, action)

@@ -12,8 +12,10 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
+from django.contrib.auth import get_user_model
+
 from tracker import demo, services
-from tracker.models import Action, Card, Match, Player
+from tracker.models import Action, Card, Club, Match, Membership, Player
 from tracker.views import ENTRY_SALT
 
 # Seat 0's deck in the rulebook's example: Ember Fox (Fire 7/5) meets Tide Runner (Water 6/8) in round 1.
@@ -30,6 +32,42 @@ def catalog(db) -> dict[str, Card]:
     """The demo Card Crush catalog, by name."""
     demo.load_catalogs()
     return {card.name: card for card in Card.objects.filter(slug="card-crush")}
+
+
+def account(username: str, club: Club | None = None, role: str = Membership.MEMBER) -> Client:
+    """A client signed in as a new account, a member of `club` in `role` if given."""
+    user = get_user_model().objects.create_user(username=username, password="pw-" + username * 3)
+    if club is not None:
+        Membership.objects.create(club=club, user=user, role=role)
+    client = Client()
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+@pytest.fixture
+def club(db) -> Club:
+    """A club with nobody in it yet: the fixtures below seat an organiser and a member."""
+    return Club.objects.create(name="Friday Club")
+
+
+@pytest.fixture
+def organiser(club) -> Client:
+    """Signed in as the club's organiser."""
+    return account("orga", club, Membership.ORGANISER)
+
+
+@pytest.fixture
+def member(club) -> Client:
+    """Signed in as a plain member of the club."""
+    return account("mem", club)
+
+
+@pytest.fixture
+def stranger(db) -> Client:
+    """Signed in, in another club of their own."""
+    other = Club.objects.create(name="Other Club")
+    return account("far", other, Membership.ORGANISER)
 
 
 @pytest.fixture

@@ -5,19 +5,21 @@ stale or doubled form); nothing is changed.
 """
 
 from django.contrib import messages
+from django.db.models import Q
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rules.card_crush import rating, swiss
 
 from .. import access, charts
-from ..models import Card, Match, Player, Tournament
+from ..models import Card, Club, Match, Player, Tournament
 from . import collection, config, ratings, tournaments
 from .errors import Refused
-from .forms import CopiesForm, DropForm, EntrantForm, RatedForm, RoundForm, TournamentForm, UpgradeForm
+from .forms import CopiesForm, DropForm, EntrantForm, RatedForm, RoundForm, TournamentForm, UpgradeForm, VoidForm
 
 
 def _settings_context() -> dict:
@@ -26,10 +28,31 @@ def _settings_context() -> dict:
             "weight": rules.tournament_weight}
 
 
+def _club_shows(request: HttpRequest, club_id: int, what: str) -> Club:
+    """The club, if this viewer may see its leaderboard or tournaments (`what`): members always,
+    everyone else when the club shows it publicly; 404 otherwise."""
+    club = get_object_or_404(Club, pk=club_id)
+    if access.club_role(request, club) is None and not getattr(club, f"public_{what}"):
+        raise Http404(_("No such club."))
+    return club
+
+
+def _clubs_showing(request: HttpRequest, what: str):
+    """Clubs whose leaderboard (or tournaments) this viewer may see."""
+    return (access.my_clubs(request) | Club.objects.filter(**{f"public_{what}": True})).distinct()
+
+
 @require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    board = ratings.leaderboard(ratings.history())
-    return render(request, "competition/leaderboard.html", {"board": board, **_settings_context()})
+def ratings_index(request: HttpRequest) -> HttpResponse:
+    """Ratings belong to clubs: the leaderboards this viewer may open."""
+    return render(request, "competition/ratings_index.html", {"clubs": _clubs_showing(request, "leaderboard")})
+
+
+@require_GET
+def leaderboard(request: HttpRequest, club: int) -> HttpResponse:
+    club = _club_shows(request, club, "leaderboard")
+    board = ratings.leaderboard(ratings.history(club))
+    return render(request, "competition/leaderboard.html", {"club": club, "board": board, **_settings_context()})
 
 
 def _rating_chart(player: Player, changes: list[rating.Change]) -> dict | None:
@@ -44,22 +67,32 @@ def _rating_chart(player: Player, changes: list[rating.Change]) -> dict | None:
 
 
 @require_GET
-def player_rating(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player's rating and every change that made it, newest first, each with its working."""
+def player_rating(request: HttpRequest, club: int, pk: int) -> HttpResponse:
+    """A player's rating in a club and every change that made it, newest first, each with its working."""
+    club = _club_shows(request, club, "leaderboard")
     player = get_object_or_404(Player, pk=pk)
-    everything = ratings.history()
+    everything = ratings.history(club)
     changes = [change for change in everything if change.player == player.pk]
+    if not changes:
+        raise Http404(_("%(name)s has no rated battle in this club.") % {"name": player.name})
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
     entries = [{"change": c, "opponent": names.get(c.opponent), "expected_percent": round(100 * c.expected)
                 if c.expected is not None else None} for c in reversed(changes)]
-    context = {"player": player, "rating": changes[-1].after if changes else rating.BASELINE, "entries": entries,
+    context = {"club": club, "player": player, "rating": changes[-1].after, "entries": entries,
                "chart": _rating_chart(player, changes), "played": sum(c.kind == "battle" for c in changes),
-               **_settings_context()}
+               "member": access.club_role(request, club) is not None, **_settings_context()}
     return render(request, "competition/player.html", context)
 
 
-def _card_crush_match(pk: int) -> Match:
-    match = get_object_or_404(Match.objects.select_related("winner"), pk=pk)
+def _battle(request: HttpRequest, pk: int) -> Match:
+    """A Card Crush battle the viewer may see: by the one visibility rule, or because it counts on a
+    leaderboard its club shows to everyone (then only its rating working is shown, never its decks)."""
+    match = Match.objects.visible_to(request).select_related("winner", "club").filter(pk=pk).first()
+    if match is None:
+        match = (Match.objects.counted().select_related("winner", "club")
+                 .filter(pk=pk, club__public_leaderboard=True, rated=True).first())
+    if match is None:
+        raise Http404(_("No such match."))
     if match.slug != ratings.SLUG:
         raise Http404(_("Only Card Crush battles are rated."))
     return match
@@ -67,16 +100,13 @@ def _card_crush_match(pk: int) -> Match:
 
 @require_http_methods(["GET", "POST"])
 def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
-    """How one battle moved both ratings; and marking an open-play battle rated or unrated."""
-    match = _card_crush_match(pk)
-    if not (match.finished and match.rated):
-        # A rated result is public (it is on the leaderboard); anything else stays with who may see the match.
-        access.match_for(request, pk)
+    """How one battle moved both ratings; and, for the club's organisers, marking it rated or unrated."""
+    match = _battle(request, pk)
     refusal, status = "", 200
+    organiser = access.organises(request, match.club_id)
     if request.method == "POST":
-        # Only whoever owns the battle may take it out of the ratings (a table battle: anyone at the table).
-        if access.match_for(request, pk, act=True)[1].role != access.OWNER:
-            raise PermissionDenied(_("Only the battle's owner can change whether it is rated."))
+        if not organiser:
+            raise PermissionDenied(_("Only an organiser of the battle's club can change whether it is rated."))
         form = RatedForm(request.POST)
         tournament = hasattr(match, "pairing")
         if not form.is_valid():
@@ -91,59 +121,111 @@ def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("This battle now counts toward ratings.") if match.rated
                              else _("This battle no longer counts toward ratings."))
             return redirect("battle_rating", pk=pk)
-    changes = [c for c in ratings.history() if c.battle == match.pk]
+    changes = [c for c in ratings.history(match.club_id) if c.battle == match.pk] if match.club_id else []
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
     rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * c.expected)} for c in changes]
-    context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal,
+    context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal, "organiser": organiser,
+               "can_open": Match.objects.visible_to(request).filter(pk=pk).exists(),
                "tournament": getattr(match, "pairing", None), **_settings_context()}
     return render(request, "competition/battle.html", context, status=status)
+
+
+@require_POST
+def match_void(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser sets a club match's result aside: it stays in the log, marked, and counts nowhere."""
+    match, seen_by = access.match_for(request, pk)
+    if not seen_by.organiser:
+        raise PermissionDenied(_("Only an organiser of the match's club can void its result."))
+    form = VoidForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Say why the result is voided; nothing was changed."))
+    elif match.finished is None:
+        messages.error(request, _("Only a finished match's result can be voided; nothing was changed."))
+    elif match.voided:
+        messages.info(request, _("This result was already voided."))
+    else:
+        match.voided, match.voided_by, match.void_reason = timezone.now(), request.user, form.cleaned_data["reason"]
+        match.version += 1
+        match.save(update_fields=["voided", "voided_by", "void_reason", "version"])
+        messages.success(request, _("Result voided: it stays in the log and counts nowhere."))
+    return redirect(match)
 
 
 # ---------------------------------------------------------------- tournaments
 
 
+@require_GET
+def tournaments_index(request: HttpRequest) -> HttpResponse:
+    """Tournaments belong to clubs: the ones this viewer may follow."""
+    shown = Tournament.objects.filter(club__in=_clubs_showing(request, "tournaments")).select_related("club")
+    return render(request, "competition/tournaments_index.html", {"tournaments": shown.prefetch_related("entrants")})
+
+
+def _entrant_names(club: Club) -> list[str]:
+    """Names to suggest for entrants: the players of the club's members and of its matches."""
+    return sorted({p.name for p in Player.objects.filter(
+        Q(user__memberships__club=club) | Q(seats__match__club=club)).distinct()}, key=str.casefold)
+
+
 @require_http_methods(["GET", "POST"])
-def tournament_list(request: HttpRequest) -> HttpResponse:
+def tournament_list(request: HttpRequest, club: int) -> HttpResponse:
+    club = _club_shows(request, club, "tournaments")
+    organiser = access.organises(request, club)
     form = TournamentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        tournament = tournaments.tournament_create(
-            name=form.cleaned_data["name"], player_names=form.cleaned_data["entrants"],
-            owner=request.user if request.user.is_authenticated else None, owner_device=request.device)
-        messages.success(request, _("Tournament created."))
-        return redirect(tournament)
-    context = {"form": form, "tournaments": Tournament.objects.prefetch_related("entrants")[:50],
-               "known_players": Player.objects.all()}
+    if request.method == "POST":
+        if not organiser:
+            raise PermissionDenied(_("Only the club's organisers can start a tournament."))
+        if form.is_valid():
+            tournament = tournaments.tournament_create(
+                name=form.cleaned_data["name"], player_names=form.cleaned_data["entrants"], club=club)
+            messages.success(request, _("Tournament created."))
+            return redirect(tournament)
+    context = {"club": club, "form": form, "organiser": organiser,
+               "tournaments": club.tournaments.prefetch_related("entrants")[:50],
+               "known_players": _entrant_names(club) if organiser else []}
     return render(request, "competition/tournament_list.html", context, status=422 if request.method == "POST" else 200)
+
+
+def _tournament(request: HttpRequest, pk: int) -> Tournament:
+    """A tournament this viewer may follow: its club's members, or anyone when the club shows its tournaments.
+    Tournaments from before clubs (no club) stay readable by everyone."""
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    if tournament.club_id and not (access.club_role(request, tournament.club_id)
+                                   or tournament.club.public_tournaments):
+        raise Http404(_("No such tournament."))
+    return tournament
 
 
 def _tournament_page(request: HttpRequest, tournament: Tournament, refusal: str = "", status: int = 200,
                      entrant_form: EntrantForm | None = None) -> HttpResponse:
-    tournament = Tournament.objects.get(pk=tournament.pk)
+    tournament = Tournament.objects.select_related("club").get(pk=tournament.pk)
     number = tournaments.current_round(tournament)
     pairings = list(tournament.pairings.select_related("first__player", "second__player", "match__winner"))
     rounds = [(n, [p for p in pairings if p.round == n]) for n in range(number, 0, -1)]
     entrants = tournament.entrants.count()
+    organiser = access.organises(request, tournament.club_id)
+    visible = set(Match.objects.visible_to(request).filter(pairing__tournament=tournament).values_list("pk", flat=True))
     context = {
         "tournament": tournament, "round": number, "rounds": rounds, "standings": tournaments.standings(tournament),
         "recommended": swiss.recommended_rounds(entrants), "entrant_count": entrants,
         "round_open": bool(tournaments.unfinished(tournament, number)), "refusal": refusal,
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
-        "known_players": Player.objects.all(),
-        "organiser": access.organises(request, tournament.club),
+        "known_players": _entrant_names(tournament.club) if organiser else [],
+        "organiser": organiser, "visible_battles": visible,
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
 
 
 @require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _tournament_page(request, get_object_or_404(Tournament, pk=pk))
+    return _tournament_page(request, _tournament(request, pk))
 
 
 def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: str) -> HttpResponse:
     """Run one tournament change from a posted form; on refusal, the page with the reason and nothing changed."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if not access.organises(request, tournament.club):
-        return _tournament_page(request, tournament, _("Only the tournament's organiser can change it; "
+    tournament = _tournament(request, pk)
+    if not tournament.club_id or not access.organises(request, tournament.club_id):
+        return _tournament_page(request, tournament, _("Only the club's organisers can change the tournament; "
                                                        "nothing was changed."), 403)
     form = form_class(request.POST)
     if not form.is_valid():
@@ -163,7 +245,7 @@ def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: 
 def tournament_pair(request: HttpRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
-        lambda t, data: tournaments.round_pair(tournament_id=t, expected_round=data["round"]),
+        lambda t, data: tournaments.round_pair(tournament_id=t, expected_round=data["round"], organiser=request.user),
         lambda made: _("Round %(round)s is paired: every battle is set up.") % {"round": made[0].round},
     )
 
@@ -193,6 +275,15 @@ def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
         request, pk, RoundForm,
         lambda t, data: tournaments.tournament_finish(tournament_id=t, expected_round=data["round"]),
         _("The tournament is over: these are the final standings."),
+    )
+
+
+@require_POST
+def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    return _tournament_change(
+        request, pk, RoundForm,
+        lambda t, data: tournaments.tournament_reopen(tournament_id=t, expected_round=data["round"]),
+        _("The tournament is running again: its battles can be reopened or voided, and it must be ended again."),
     )
 
 
