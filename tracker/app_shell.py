@@ -22,6 +22,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, gettext as _
 from django.views import i18n
+from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_POST
@@ -84,6 +85,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     return i18n.set_language(request)
 
 
+@never_cache  # the worker fetches it again after a language switch: never an old copy
 @require_GET
 def offline(request: HttpRequest) -> HttpResponse:
     """The page the service worker shows when a page cannot be reached; it is cached at install."""
@@ -131,17 +133,16 @@ _cached_worker_config = cache(_worker_config)
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker script, at the root so its scope is the whole site.
 
-    Its version names the phone's language and theme too: switching either makes the script
-    differ, so the browser installs it afresh and the cached offline page follows the switch.
+    Its cache is named after the version of what it keeps, so a deploy replaces it. The script
+    itself speaks the phone's language (its last-resort message), hence the language in the ETag.
     """
     config = _worker_config() if settings.DEBUG else _cached_worker_config()
-    version = f"{config['version']}-{get_language()}-{theme(request)['theme']}"
-    etag = f'"{version}"'
+    etag = f'"{config["version"]}-{get_language()}"'
     # Browsers check for a new worker on every visit; an unchanged one costs a 304.
     response = get_conditional_response(request, etag=etag)
     if response is None:
         context = {
-            "version": version,
+            "version": config["version"],
             "precache": json.dumps(config["precache"]),
             "offline_url": reverse("offline"),
             "static_url": settings.STATIC_URL,  # with the script prefix, as Django gives it

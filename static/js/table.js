@@ -10,7 +10,24 @@
     // No worker (a private window, an old browser): the app works as before, only not offline.
     addEventListener("load", () => navigator.serviceWorker.register(say.worker).catch(() => {}));
   }
-  if (document.querySelector("[data-offline-page]")) addEventListener("online", () => location.reload());
+  // The offline page, standing in for the page that was wanted, asks the server now and then (at
+  // once when the phone says it is back online) and shows that page as soon as the server answers.
+  const offline = document.querySelector("[data-offline-page]");
+  if (offline && location.pathname !== offline.dataset.offlinePage) {
+    // It was cached with the theme of that moment; take the one the phone has now.
+    const theme = document.cookie.match(/(?:^|; )tk_theme=(light|dark)(?:;|$)/);
+    if (theme) document.documentElement.dataset.theme = theme[1]; else delete document.documentElement.dataset.theme;
+    let wait = 1000;
+    const probe = () => {
+      clearTimeout(offline.tkTimer);
+      if (!navigator.onLine) return;
+      fetch(offline.dataset.probe, { cache: "no-store" }).then((response) => {
+        if (response.status < 500) location.reload(); else throw response.status;
+      }).catch(() => { offline.tkTimer = setTimeout(probe, wait = Math.min(wait * 2, 30000)); });
+    };
+    addEventListener("online", () => { wait = 1000; probe(); });
+    probe();
+  }
 
   // --- the screen stays awake while a match is under way and its page is shown ---
   let awake = null; // a promise of the wake lock while we hold it or ask for it

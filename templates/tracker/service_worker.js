@@ -28,6 +28,14 @@ function offlinePage() {
     { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } }));
 }
 
+// The offline page speaks the language the pages do: after a switch of language, it is fetched again.
+function offlinePageInStep(response) {
+  const language = response.headers.get("Content-Language");
+  return caches.open(CACHE).then((cache) => cache.match(OFFLINE).then((page) => {
+    if (language && (!page || page.headers.get("Content-Language") !== language)) return cache.add(OFFLINE);
+  })).catch(() => {});
+}
+
 function cacheFirst(request) {
   return caches.match(request).then((hit) => hit || fetch(request).then((response) => {
     if (response.ok) {
@@ -43,7 +51,10 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(offlinePage));
+    event.respondWith(fetch(request).then((response) => {
+      event.waitUntil(offlinePageInStep(response));
+      return response;
+    }, offlinePage));
   } else if (url.pathname.startsWith(STATIC)) {
     event.respondWith(cacheFirst(request));
   }
