@@ -4,12 +4,14 @@
   page). The worker keeps the static files and an offline page; pages themselves always come
   from the network, so a match is never shown stale as if it were current.
 - Theme (system, light, dark) and language, remembered by the phone in cookies, no account
-  needed; both switches are plain forms that work without JavaScript.
+  needed; both switches are plain forms on one settings page (linked from every page's footer)
+  that work without JavaScript.
 """
 
 import hashlib
 import json
 from functools import cache
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -25,6 +27,7 @@ from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
 THEMES = ("system", "light", "dark")
@@ -40,6 +43,23 @@ def theme(request: HttpRequest) -> dict:
     """Context processor: the phone's theme; "system" follows the phone's light or dark setting."""
     chosen = request.COOKIES.get(THEME_COOKIE, "")
     return {"theme": chosen if chosen in THEMES else "system"}
+
+
+def _came_from(request: HttpRequest) -> str:
+    """The page of ours the player opened the settings from (its Referer), to go back to after a switch."""
+    referer = request.headers.get("Referer", "")
+    if url_has_allowed_host_and_scheme(referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        parts = urlsplit(referer)
+        if parts.path and parts.path != reverse("settings"):
+            return parts.path + (f"?{parts.query}" if parts.query else "")
+    return reverse("home")
+
+
+@require_GET
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """Theme and language: one tap each, and back to the page the player came from."""
+    themes = [("system", _("System")), ("light", _("Light")), ("dark", _("Dark"))]
+    return render(request, "tracker/settings.html", {"themes": themes, "back": _came_from(request)})
 
 
 def _back(request: HttpRequest) -> str:
@@ -156,6 +176,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 # Not a page: a content policy or framing rule would govern nothing here (as for the live poll).
+# Compressed (no secret in it), as the static files are.
+@gzip_page
 @csp_override({})
 @xframe_options_exempt
 @require_GET

@@ -162,6 +162,10 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Only our own pages (and their service worker, same origin) use the static files: no CORS header,
+# 32 bytes less on every file a phone loads.
+WHITENOISE_ALLOW_ALL_ORIGINS = False
+
 # In the database, so every app server shares it (sign-in limits); migration 0004 makes its table.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "tracker_cache"}}
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("sw.js", app_shell.service_worker, name="service_worker"),
     path("manifest.webmanifest", app_shell.web_manifest, name="web_manifest"),
     path("offline/", app_shell.offline, name="offline"),
+    path("settings/", app_shell.settings_page, name="settings"),
     path("settings/theme/", app_shell.set_theme, name="set_theme"),
     path("settings/language/", app_shell.set_language, name="set_language"),
     path("accounts/sign-in/", accounts.sign_in, name="sign_in"),

@@ -46,6 +46,14 @@ def reveal_button(page: Page, number: int):
     return page.get_by_role("button", name=f"Reveal round {number}")
 
 
+def switch(page: Page, choice: str) -> None:
+    """Footer -> Theme and language -> one tap; the player lands back on the page they were on."""
+    was = page.url
+    page.get_by_role("contentinfo").get_by_role("link").click()
+    page.get_by_role("button", name=choice).click()
+    expect(page).to_have_url(was)
+
+
 def worker_in_control(page: Page) -> None:
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10_000)
 
@@ -321,35 +329,41 @@ def test_the_theme_switch_is_remembered_and_shown_without_a_flash(make_context, 
     context = make_context(color_scheme="light")
     page = context.new_page()
     page.goto(battle.get_absolute_url())
-    page.get_by_role("button", name="Dark").click()
-    expect(page.get_by_role("button", name="Dark")).to_have_attribute("aria-pressed", "true")
+    switch(page, "Dark")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 20, 24)"
     page.screenshot(path=screenshot_dir / "match-dark-theme.png", full_page=True, caret="initial")
     # The next page comes dark from the server itself: the theme is on <html> before any script runs.
     html = page.request.get("/").text()
     assert '<html lang="en" data-theme="dark">' in html
-    page.get_by_role("button", name="System").click()
-    expect(page.get_by_role("button", name="System")).to_have_attribute("aria-pressed", "true")
+    switch(page, "System")
+    expect(page.locator("html")).not_to_have_attribute("data-theme", re.compile("."))
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(247, 246, 242)"
 
 
 def test_the_language_switch_works_without_an_account(page: Page, battle, screenshot_dir):
     page.goto(battle.get_absolute_url())
-    page.get_by_role("button", name="Deutsch").click()
+    switch(page, "Deutsch")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.get_by_role("navigation", name="Hauptmenü").get_by_role("link", name="Partien")).to_be_visible()
-    expect(page.get_by_role("button", name="Dunkel")).to_be_visible()
+    expect(page.get_by_role("contentinfo")).to_have_text("⚙ Design und Sprache · English")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # the longer words still fit
     page.screenshot(path=screenshot_dir / "match-in-german.png", full_page=True, caret="initial")
+    page.get_by_role("contentinfo").get_by_role("link").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Design und Sprache")
+    expect(page.get_by_role("button", name="Dunkel")).to_be_visible()
+    page.screenshot(path=screenshot_dir / "settings-in-german.png", full_page=True, caret="initial")
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page).to_have_url(re.compile(battle.get_absolute_url() + "$"))
 
 
 def test_the_offline_page_follows_the_phone_s_language_and_theme(context: BrowserContext, page: Page, battle):
     page.goto("/")
     worker_in_control(page)
-    page.get_by_role("button", name="Deutsch").click()
+    switch(page, "Deutsch")
     expect(page.locator("html")).to_have_attribute("lang", "de")
-    page.get_by_role("button", name="Dunkel").click()
+    switch(page, "Dunkel")
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     # The worker saw a page in another language go by and fetches its offline page again.
     for _ in range(50):
@@ -381,7 +395,9 @@ def test_home_offline_and_a_match_have_no_accessibility_violations(context: Brow
     context.set_offline(False)
     expect(page.locator("#round-1 .working")).to_have_text(ROUND_1)
     assert_accessible(page)
-    # A chosen theme (not the system's) must be as readable.
-    page.get_by_role("button", name="Dark").click()
+    # A chosen theme (not the system's) must be as readable, and so must the settings page.
+    switch(page, "Dark")
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     assert_accessible(page, themes=("light",))
+    page.goto("/settings/")
+    assert_accessible(page)

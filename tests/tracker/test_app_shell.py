@@ -104,17 +104,36 @@ def test_the_offline_page_says_what_happened_and_offers_a_retry(client: Client):
     assert "<h1>No connection</h1>" in page
     assert "Nothing is lost" in page
     assert "data-offline-page" in page
-    assert "settings/theme" not in page  # no forms that could not be sent while offline
+    assert "/settings/" not in page  # nothing that could not be reached while offline
 
 
 # --- theme ---------------------------------------------------------------------------------------
+
+
+def test_every_page_links_the_settings_and_names_the_other_language_in_its_own(client: Client):
+    page = text(client.get("/"))
+    assert re.search(r'<footer class="site-foot"><a href="/settings/">.*Theme and language · <span lang="de">Deutsch</span></a>',
+                     page)
+    client.post(reverse("set_language"), {"language": "de"})
+    assert '<span lang="en">English</span>' in text(client.get("/"))
 
 
 def test_it_follows_the_system_theme_by_default(client: Client):
     page = text(client.get("/"))
     assert "<html lang=\"en\">" in page
     assert '<meta name="color-scheme" content="light dark">' in page
-    assert '<button class="button" name="theme" value="system" aria-pressed="true">' in page
+    settings = text(client.get(reverse("settings")))
+    assert '<button class="button" name="theme" value="system" aria-pressed="true">' in settings
+
+
+def test_the_settings_take_the_player_back_where_they_came_from(client: Client):
+    page = text(client.get(reverse("settings"), HTTP_REFERER="http://testserver/stats/?game=evons"))
+    assert page.count('<input type="hidden" name="next" value="/stats/?game=evons">') == 2
+    assert '<a href="/stats/?game=evons">← Back</a>' in page
+    # Anywhere else (another site, no Referer, the settings page itself): home.
+    for referer in ["https://elsewhere.example/stats/", "", "http://testserver/settings/"]:
+        page = text(client.get(reverse("settings"), HTTP_REFERER=referer))
+        assert page.count('name="next" value="/"') == 2, referer
 
 
 @pytest.mark.parametrize("chosen", ["light", "dark"])
@@ -127,7 +146,7 @@ def test_a_chosen_theme_is_remembered_and_set_on_the_html_element(client: Client
     page = text(client.get("/"))
     assert f'<html lang="en" data-theme="{chosen}">' in page
     assert f'<meta name="color-scheme" content="{chosen}">' in page
-    assert f'value="{chosen}" aria-pressed="true"' in page
+    assert f'value="{chosen}" aria-pressed="true"' in text(client.get(reverse("settings")))
 
 
 def test_system_forgets_the_chosen_theme(client: Client):
@@ -174,7 +193,7 @@ def test_the_language_switch_shows_the_page_in_german(client: Client):
     assert '<html lang="de">' in page
     assert ">Partien</a>" in page
     assert "<h1>Eine Partie beginnen</h1>" in page
-    assert 'value="de" lang="de" formaction="/settings/language/" aria-pressed="true"' in page
+    assert 'value="de" lang="de" aria-pressed="true">Deutsch' in text(client.get(reverse("settings")))
 
 
 def test_the_language_is_remembered_for_a_year(client: Client):
