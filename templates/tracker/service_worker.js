@@ -40,7 +40,7 @@ function cacheFirst(request) {
   return caches.match(request).then((hit) => hit || fetch(request).then((response) => {
     if (response.ok) {
       const copy = response.clone();
-      caches.open(CACHE).then((cache) => cache.put(request, copy));
+      caches.open(CACHE).then((cache) => cache.put(request, copy)).catch(() => {}); // full: fetched next time
     }
     return response;
   }));

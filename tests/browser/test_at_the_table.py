@@ -86,6 +86,25 @@ def test_it_installs_and_shows_the_offline_page_instead_of_an_error(context: Bro
     expect(page.get_by_role("heading", level=1)).to_have_text("Statistics")
 
 
+def test_a_deploy_installs_a_new_worker_whose_cache_replaces_the_old(page: Page, monkeypatch):
+    from tracker import app_shell
+
+    page.goto("/")
+    worker_in_control(page)
+    [before] = page.evaluate("caches.keys()")
+    deployed = {**app_shell._cached_worker_config(), "version": "0123456789abcdef"}  # new files, new version
+    monkeypatch.setattr(app_shell, "_cached_worker_config", lambda: deployed)
+    page.goto("/stats/")  # a visit: the browser checks for a newer worker
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    for _ in range(100):
+        names = page.evaluate("caches.keys()")
+        if names == ["tablekeeper-0123456789abcdef"]:
+            break
+        time.sleep(0.1)
+    assert names == ["tablekeeper-0123456789abcdef"], (before, names)
+    assert page.evaluate("caches.match('/offline/').then(page => !!page)")
+
+
 def test_a_repeat_visit_takes_every_static_file_from_the_worker(page: Page, battle):
     page.goto(battle.get_absolute_url())
     worker_in_control(page)
