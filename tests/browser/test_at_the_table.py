@@ -201,6 +201,8 @@ def test_a_tap_that_times_out_is_sent_again_and_counted_once(page: Page, battle)
 
     page.route(re.compile(r"/matches/\d+/act/$"), hang_first)
     reveal_button(page, 1).click()
+    expect(page.locator("form .net-note")).to_be_visible()
+    page.evaluate("htmx.config.timeout = 10000")  # the retry may take its time on a busy test machine
     expect(page.get_by_text(TWICE)).to_be_visible()
     expect(page.locator("#round-1 .working")).to_have_text(ROUND_1)
     assert rounds_played(battle) == 1
