@@ -29,9 +29,9 @@ TWICE = "That was already recorded (sent twice); it was not applied again."
 @pytest.fixture
 def battle(catalog) -> Match:
     """Ana and Ben with both decks locked; round 1 is next (step 2)."""
-    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
     for seat, names in enumerate([DECK_1, DECK_2]):
-        cards = {card.name: card for card in Card.objects.filter(game="card-crush", name__in=names)}
+        cards = {card.name: card for card in Card.objects.filter(slug="card-crush", name__in=names)}
         services.match_apply_action(match_id=match.pk, expected_seq=seat, action={
             "type": "lock_deck", "seat": seat, "cards": [cards[name].as_rules_card() for name in names]})
     match.refresh_from_db()
@@ -230,7 +230,7 @@ def test_a_retry_of_the_last_round_after_another_phone_played_it_counts_once(con
 
 def test_a_typed_die_waits_offline_and_a_retry_after_the_match_ended_changes_nothing(context: BrowserContext,
                                                                                      page: Page, transactional_db):
-    match = services.match_create(game="lonely-star", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     page.goto(match.get_absolute_url())
     d6 = page.locator("form:has(input[name=action][value=d6])")
 

@@ -235,7 +235,7 @@ def measure(*, rounds: int, long: int, more: int) -> "report.Results":
     _d6(short_match, SHORT - 1)  # so the timed action is the 10th
     _d6(long_match, long - 1)
 
-    results.cold = _cold_loads(host, playing)
+    _page_weight(host, playing, results)
     results.poll = wire.poll(Client(HTTP_HOST=host), playing)
     results.times = _round_robin(_cases(client, finished, playing, short_match, long_match), rounds)
 
