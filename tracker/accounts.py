@@ -130,8 +130,9 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, " ".join(filter(None, [_("Welcome, %(name)s.") % {"name": player.name},
                                                         _settle_matches(request, form, user)])))
-        return redirect("home")
-    return render(request, "accounts/sign_up.html", {"form": form}, status=422 if form.errors else 200)
+        return redirect(_next(request))
+    return render(request, "accounts/sign_up.html", {"form": form, "next": _next(request)},
+                  status=422 if form.errors else 200)
 
 
 @login_required
