@@ -50,6 +50,7 @@ import rules
 from rules import Dice, RuleError
 
 from . import services
+from .card_changes import record_uses
 from .models import Action, Match, Seat
 
 FORMAT = "tablekeeper-match"
@@ -305,6 +306,7 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
                                        payload=entry["action"], events=events, rolls=entry["rolls"])
         if at is not None:
             Action.objects.filter(pk=action.pk).update(created=at)
+    record_uses(match, [entry["action"] for entry in data["actions"]])
     services.record_outcome(match)
     match.save(update_fields=["finished", "winner", "score"])
     return match
