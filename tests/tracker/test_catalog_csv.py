@@ -1,18 +1,21 @@
 """A game's card catalog as CSV: export every card, import all or nothing with each bad line named."""
 
+import csv
 import html as htmllib
+import io
 import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
 import rules
-from tracker import catalog_csv, demo
+from tracker import catalog_csv, demo, services
 from tracker.card_changes import Editor
-from tracker.models import Card
+from tracker.models import Card, CardChange
 
-from .conftest import text
+from .conftest import ANA_DECK, lock, text
 from .test_access import device_of
 
 pytestmark = pytest.mark.django_db
@@ -304,3 +307,79 @@ def test_every_games_catalog_round_trips_through_csv(slug):
     assert before, f"{slug} has demo cards"
     assert catalog_csv.import_csv(slug, catalog_csv.export_csv(slug).encode(), IMPORTER) == (0, 0)
     assert {card.name: card.stats for card in Card.objects.filter(slug=slug)} == before
+
+
+# --- who may change what through a file (tracker/card_changes.py) --------------------------------
+
+
+def test_a_row_that_would_change_a_protected_card_is_refused_with_its_line(client, catalog):
+    before = catalog_rows()
+    response = upload(client, csv_of(
+        GOOD,                                   # line 2: new, would be added
+        "Phoenix,1,1,Fire,Common,1",            # line 3: a demo card, nobody's to rewrite
+        "Ember Fox,7,5,Fire,Common,1",          # line 4: unchanged, so not a change at all
+    ))
+    assert response.status_code == 422
+    found = problems(response)
+    assert len(found) == 1 and found[0].startswith("Line 3: Phoenix has no recorded creator"), found
+    assert catalog_rows() == before
+    assert not CardChange.objects.exists()
+
+
+def test_another_phones_card_is_protected_and_the_importers_own_is_changed_and_recorded(client, catalog):
+    other = Client()
+    added_by(other, "Storm Caller")
+    added_by(client, "Ember Fox")
+    response = upload(client, csv_of("Storm Caller,1,1,Air,Common,1"))
+    assert response.status_code == 422
+    assert problems(response) == [
+        "Line 2: Storm Caller was added by another phone or account. Only they can change it while nobody else "
+        "has played it, and after that an organiser of a club whose matches used it (or the site's staff)."]
+    assert upload(client, csv_of("Ember Fox,8,5,Fire,Rare,2", GOOD)).status_code == 302
+    change = CardChange.objects.get()
+    assert (change.card.name, change.kind, change.device) == ("Ember Fox", "edit", device_of(client))
+    assert change.old_stats["power"] == 7 and change.new_stats["power"] == 8
+    assert crush_card("Moss Golem").created_device == device_of(client)
+
+
+def test_an_importers_own_card_that_someone_else_played_is_protected(client, catalog):
+    added_by(client, "Ember Fox")
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner_device="phone-2")
+    lock(match, 0, ANA_DECK)  # Ember Fox is in it
+    response = upload(client, csv_of("Ember Fox,1,1,Fire,Common,1"))
+    assert response.status_code == 422
+    assert problems(response)[0].startswith("Line 2: Ember Fox has been played in other players' or a club's matches")
+    assert crush_card("Ember Fox").stats["power"] == 7
+
+
+# --- cells a spreadsheet would run as formulas -----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1 Sprite", "-Minus", "@SUM(A1)",
+                                  "'Tis Imp", "''Twice"])
+def test_the_export_marks_formula_cells_as_text_and_the_import_takes_the_mark_off(client, db, name):
+    Card.objects.create(slug="card-crush", name=name, stats={
+        "power": 1, "speed": 2, "affinity": "Earth", "rarity": "Common", "level": 1})
+    raw = client.get(EXPORT_URL).content
+    row = next(csv.reader(io.StringIO(raw.decode().splitlines()[1])))
+    assert row[0] == "'" + name  # a spreadsheet shows it as text, and never runs it
+    before = catalog_rows()
+    Card.objects.all().delete()
+    assert upload(client, raw).status_code == 302
+    assert catalog_rows() == before
+
+
+@pytest.mark.parametrize("value", ["=1+1", "+1", "-1", "@x", "\tx", "\rx", "'x", "plain", "Tis' Imp"])
+def test_text_cells_round_trip(value):
+    cell = catalog_csv.as_text_cell(value)
+    assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+    assert catalog_csv.from_text_cell(cell) == value
+
+
+def test_a_lone_apostrophe_typed_by_hand_is_kept(client, db):
+    assert upload(client, csv_of("'Tis Imp,1,2,Earth,Common,1")).status_code == 302
+    assert crush_card("'Tis Imp").stats["power"] == 1
+
+
+def test_numbers_are_not_marked(client, catalog):
+    assert "Ember Fox,7,5,Fire,Common,1" in client.get(EXPORT_URL).content.decode().splitlines()
