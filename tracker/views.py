@@ -189,7 +189,7 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     pages = pages_for(match.slug)
     if request.method == "GET" and seat not in pages.seats_to_enter(match):
         return redirect(match)
-    form = pages.entry_form(match, request.POST if request.method == "POST" else None)
+    form = pages.entry_form(match, request.POST if request.method == "POST" else None, seat=seat)
     refusal, status = "", 200
     if request.method == "POST":
         status = 422
