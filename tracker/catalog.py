@@ -144,7 +144,7 @@ def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                      [(field.label, _shown(change.old_stats.get(name)), _shown((change.new_stats or {}).get(name)))
                       for name, field in fields.items()]) for change in history],
         "used_in": used_in.select_related("winner")[:20],
-        "refusal": card_changes.refusal(Editor.of(request), card),
+        "why_not": card_changes.refusal(Editor.of(request), card),
     }
     return render(request, "tracker/card_detail.html", context)
 
@@ -155,7 +155,7 @@ def card_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     card = _card_or_404(slug, pk)
     pages = pages_for(slug)
     editor = Editor.of(request)
-    refusal, status = card_changes.refusal(editor, card), 200
+    why_not, refusal, status = card_changes.refusal(editor, card), "", 200
     initial = catalog_csv.as_row(slug, card.as_rules_card())
     form = pages.CardForm(request.POST if request.method == "POST" else None, prefix="card", initial=initial)
     if request.method == "POST":
@@ -171,7 +171,7 @@ def card_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 messages.success(request, done % {"name": edited["name"]} if change else
                                  _("Nothing was different, so nothing was changed."))
                 return redirect("card_detail", slug=slug, pk=pk)
-    context = {"game": rules.GAMES[slug], "card": card, "form": form, "refusal": refusal}
+    context = {"game": rules.GAMES[slug], "card": card, "form": form, "why_not": why_not, "refusal": refusal}
     return render(request, "tracker/card_edit.html", context, status=status)
 
 
@@ -180,11 +180,11 @@ def card_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Remove a card, after a confirmation page that says who may and what it leaves alone."""
     card = _card_or_404(slug, pk)
     editor = Editor.of(request)
-    blocked = card_changes.refusal(editor, card) or card_changes.collected(card)
-    refusal, status = blocked, 200
+    why_not = card_changes.refusal(editor, card) or card_changes.collected(card)
+    refusal, status = "", 200
     if request.method == "POST":
-        if request.POST.get("confirm") != "yes":
-            refusal, status = refusal or _("Confirm the deletion with the button below; nothing was deleted."), 400
+        if request.POST.get("confirm") != "yes" and not why_not:
+            refusal, status = _("Confirm the deletion with the button below; nothing was deleted."), 400
         else:
             try:
                 card_changes.card_delete(editor, card.pk)
@@ -194,7 +194,7 @@ def card_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 messages.success(request, _("%(name)s was deleted from the catalog; matches already played keep "
                                             "it.") % {"name": card.name})
                 return redirect("card_list", slug=slug)
-    context = {"game": rules.GAMES[slug], "card": card, "refusal": refusal, "blocked": bool(blocked)}
+    context = {"game": rules.GAMES[slug], "card": card, "why_not": why_not, "refusal": refusal}
     return render(request, "tracker/card_delete.html", context, status=status)
 
 
