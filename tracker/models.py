@@ -457,3 +457,21 @@ class CollectionCard(models.Model):
                                     name="one_club_collection_entry_per_card"),
             models.CheckConstraint(condition=models.Q(copies__gte=1), name="collection_owns_a_copy"),
         ]
+
+
+class CollectionChange(models.Model):
+    """One change to a collection entry: copies added or an upgrade, by which account, and when."""
+
+    ADD, UPGRADE = "add", "upgrade"
+    entry = models.ForeignKey(CollectionCard, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=10, choices=[(ADD, _("copies added")), (UPGRADE, _("upgraded"))])
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    copies_before = models.PositiveIntegerField()
+    copies_after = models.PositiveIntegerField()
+    level_before = models.PositiveSmallIntegerField()
+    level_after = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["-at", "-id"]

@@ -339,3 +339,26 @@ def test_a_club_battle_offers_the_club_collection_not_the_personal_one(client: C
     response = client.post(entry_url(match, 0), entry_data(match, 0, WINNING_DECK, source="seat-0"))
     assert response.status_code == 302
     assert Match.objects.get(pk=match.pk).state["decks"][0][1]["level"] == 2
+
+
+def test_every_change_to_a_collection_is_kept_with_who_made_it(cast, club, ana):
+    from tracker.models import CollectionChange
+
+    add(cast["olga"], ana, "Ember Fox", 2, club=club)
+    add(cast["owner"], ana, "Ember Fox", 1, club=club)
+    upgrade(cast["olga"], ana, CollectionCard.objects.get(player=ana, club=club), club=club)
+    kept = CollectionChange.objects.order_by("pk").values_list("kind", "user__username", "copies_before",
+                                                               "copies_after", "level_before", "level_after")
+    assert list(kept) == [("add", "olga", 0, 2, 1, 1), ("add", "ana", 2, 3, 1, 1), ("upgrade", "olga", 3, 1, 1, 2)]
+    page = text(cast["mia"].get(club_url("collection_detail", club, ana)))
+    assert "Olga upgraded Ember Fox to level 2 (3 → 1 copies)" in page
+    assert "Ana added copies of Ember Fox (2 → 3)" in page and "Olga added copies of Ember Fox (0 → 2)" in page
+    assert "you upgraded" in text(cast["olga"].get(club_url("collection_detail", club, ana)))
+
+
+def test_a_refused_change_is_not_kept(cast, club, ana):
+    from tracker.models import CollectionChange
+
+    add(cast["mia"], ana, "Ember Fox", 2, club=club)
+    add(cast["olga"], ana, "Ember Fox", 0, club=club)
+    assert not CollectionChange.objects.exists()

@@ -10,7 +10,8 @@ player's collection in that club, in any other match their personal one, and onl
 account entering for that seat may see it.
 
 Changes carry what the form saw (the card's copies and level); if the row moved on
-meanwhile (a double tap, a second phone), the change is refused, not applied twice.
+meanwhile (a double tap, a second phone), the change is refused, not applied twice. Every
+change is kept (CollectionChange): which account made it, and the copies and level before and after.
 """
 
 from django.db import transaction
@@ -21,7 +22,7 @@ from rules import RuleError
 from rules.card_crush import collection, validate_card
 
 from .. import services
-from ..models import Access, Card, Club, CollectionCard, Membership, Player
+from ..models import Access, Card, Club, CollectionCard, CollectionChange, Membership, Player
 from . import config
 from .errors import Refused
 
@@ -86,8 +87,14 @@ def cards_of(player: Player, club: Club | None = None) -> list[dict]:
     return rows
 
 
+def _recorded(entry: CollectionCard, kind: str, by, before: tuple[int, int]) -> None:
+    """Keep the change: who made it, and the copies and level before and after."""
+    CollectionChange.objects.create(entry=entry, kind=kind, user=by, copies_before=before[0], level_before=before[1],
+                                    copies_after=entry.copies, level_after=entry.level)
+
+
 @transaction.atomic
-def copies_add(*, player: Player, club: Club | None = None, card_name: str, count: int) -> CollectionCard:
+def copies_add(*, player: Player, club: Club | None = None, card_name: str, count: int, by=None) -> CollectionCard:
     card = Card.named("card-crush", card_name)
     if card is None:
         raise Refused(_("No card called “%(name)s” in the Card Crush catalog.") % {"name": card_name})
@@ -100,14 +107,16 @@ def copies_add(*, player: Player, club: Club | None = None, card_name: str, coun
         state = collection.add_copies(owned(entry), count)
     except RuleError as error:
         raise Refused(services.explain(error)) from error
+    before = (entry.copies, entry.level)
     entry.copies = state.copies
     entry.save()
+    _recorded(entry, CollectionChange.ADD, by, before)
     return entry
 
 
 @transaction.atomic
 def card_upgrade(*, entry_id: int, player: Player, club: Club | None = None, expected_level: int,
-                 expected_copies: int) -> CollectionCard:
+                 expected_copies: int, by=None) -> CollectionCard:
     entry = (CollectionCard.objects.select_for_update().select_related("card")
              .filter(pk=entry_id, player=player, club=club).first())
     if entry is None:
@@ -119,8 +128,10 @@ def card_upgrade(*, entry_id: int, player: Player, club: Club | None = None, exp
         state = collection.upgrade(owned(entry), config.upgrade_rules())
     except RuleError as error:
         raise Refused(services.explain(error)) from error
+    before = (entry.copies, entry.level)
     entry.copies, entry.level = state.copies, state.level
     entry.save(update_fields=["copies", "level"])
+    _recorded(entry, CollectionChange.UPGRADE, by, before)
     return entry
 
 

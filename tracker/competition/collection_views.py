@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import access
-from ..models import Card, Club, Player
+from ..models import Card, Club, CollectionChange, Player
 from . import collection, config, ratings
 from .errors import Refused
 from .forms import CopiesForm, UpgradeForm
@@ -25,6 +25,16 @@ def _url(name: str, player: Player, club: Club | None, *more) -> str:
     if club is not None:
         return reverse(f"club_{name}", args=[club.pk, player.pk, *more])
     return reverse(name, args=[player.pk, *more])
+
+
+def _who(request: HttpRequest, user) -> str:
+    """Who changed a collection, as the page says it: the account's player name, never its login."""
+    if user is None:
+        return _("someone")
+    if user == access.signed_in(request):
+        return _("you")
+    player = getattr(user, "player", None)
+    return player.name if player is not None else _("an account")
 
 
 def _collection_or_404(request: HttpRequest, pk: int, club_id: int | None) -> tuple[Player, Club | None]:
@@ -65,6 +75,9 @@ def _collection_page(request: HttpRequest, player: Player, club: Club | None, re
         "player": player, "club": club, "rows": rows, "form": form or CopiesForm(), "refusal": refusal,
         "cannot_change": collection.change_refusal(access.signed_in(request), player, club),
         "add_url": _url("collection_add", player, club),
+        "history": [(change, _who(request, change.user)) for change in
+                    CollectionChange.objects.filter(entry__player=player, entry__club=club)
+                    .select_related("entry__card", "user__player")[:20]],
         "catalog": Card.objects.filter(slug=ratings.SLUG), "max_level": rules.max_level, "gains": rules.gains,
         "table": [(rarity, costs[:rules.max_level - 1]) for rarity, costs in rules.duplicates.items()],
     }
@@ -87,7 +100,7 @@ def collection_add(request: HttpRequest, pk: int, club: int | None = None) -> Ht
         return _collection_page(request, player, found, _("Nothing was added: fix the fields marked below."), 422, form)
     try:
         entry = collection.copies_add(player=player, club=found, card_name=form.cleaned_data["card"],
-                                      count=form.cleaned_data["count"])
+                                      count=form.cleaned_data["count"], by=access.signed_in(request))
     except Refused as refused:
         return _collection_page(request, player, found, str(refused), refused.status, form)
     messages.success(request, _("%(name)s: %(copies)s copies now.") % {"name": entry.card.name, "copies": entry.copies})
@@ -105,7 +118,7 @@ def collection_upgrade(request: HttpRequest, pk: int, entry: int, club: int | No
     try:
         upgraded = collection.card_upgrade(entry_id=entry, player=player, club=found,
                                            expected_level=form.cleaned_data["level"],
-                                           expected_copies=form.cleaned_data["copies"])
+                                           expected_copies=form.cleaned_data["copies"], by=access.signed_in(request))
     except Refused as refused:
         return _collection_page(request, player, found, str(refused), refused.status)
     messages.success(request, _("%(name)s is now level %(level)s.") % {"name": upgraded.card.name,

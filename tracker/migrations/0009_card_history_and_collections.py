@@ -104,5 +104,22 @@ class Migration(migrations.Migration):
             model_name='carduse',
             constraint=models.UniqueConstraint(models.F('card'), models.F('match'), name='one_use_per_card_and_match'),
         ),
+        migrations.CreateModel(
+            name='CollectionChange',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('kind', models.CharField(choices=[('add', 'copies added'), ('upgrade', 'upgraded')], max_length=10)),
+                ('at', models.DateTimeField(auto_now_add=True)),
+                ('copies_before', models.PositiveIntegerField()),
+                ('copies_after', models.PositiveIntegerField()),
+                ('level_before', models.PositiveSmallIntegerField()),
+                ('level_after', models.PositiveSmallIntegerField()),
+                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='tracker.collectioncard')),
+                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+            ],
+            options={
+                'ordering': ['-at', '-id'],
+            },
+        ),
         migrations.RunPython(uses_so_far, migrations.RunPython.noop),
     ]
