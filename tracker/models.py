@@ -63,6 +63,11 @@ class Card(models.Model):
     name = models.CharField(_("name"), max_length=60)
     stats = models.JSONField(default=dict)
     created = models.DateTimeField(auto_now_add=True)
+    # Who added it (tracker/card_changes.py): an account, else the phone. Neither for the demo
+    # catalog and cards from before this was kept; such cards only organisers and staff change.
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_device = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -79,6 +84,43 @@ class Card(models.Model):
     def as_rules_card(self) -> dict:
         """The card as the engine takes it: its stats plus its name."""
         return {"name": self.name, **self.stats}
+
+
+class CardUse(models.Model):
+    """A match whose log carries this catalog card (filled as actions are applied or imported).
+
+    The match keeps the card's stats in its actions; this only says who has played the card,
+    which decides who may still change it (tracker/card_changes.py).
+    """
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="uses")
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="card_uses")
+
+    class Meta:
+        constraints = [models.UniqueConstraint("card", "match", name="one_use_per_card_and_match")]
+
+
+class CardChange(models.Model):
+    """One edit or deletion of a catalog card: who, when, and the values before and after.
+
+    Kept when the card is deleted (`card` becomes null; `slug` and `old_name` still say which).
+    """
+
+    EDIT, DELETE = "edit", "delete"
+    card = models.ForeignKey(Card, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
+    slug = models.CharField(max_length=20, choices=game_choices)
+    kind = models.CharField(max_length=10, choices=[(EDIT, _("edited")), (DELETE, _("deleted"))])
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    device = models.CharField(max_length=40, blank=True, help_text="The phone, when no account was signed in.")
+    at = models.DateTimeField(auto_now_add=True)
+    old_name = models.CharField(max_length=60)
+    old_stats = models.JSONField(default=dict)
+    new_name = models.CharField(max_length=60, blank=True)
+    new_stats = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
@@ -394,16 +436,42 @@ class Pairing(models.Model):
 
 
 class CollectionCard(models.Model):
-    """Copies of one catalog card a player owns, and the level it has been upgraded to."""
+    """Copies of one catalog card a player owns, and the level it has been upgraded to.
+
+    A player has a personal collection (no club), which only their own account sees and
+    changes, and one per club, which the club's members see and its organisers change too.
+    """
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="collection")
-    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="collections")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="collected")
     copies = models.PositiveIntegerField(default=1)
     level = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
         ordering = ["card__name"]
         constraints = [
-            models.UniqueConstraint("player", "card", name="one_collection_entry_per_card"),
+            models.UniqueConstraint("player", "card", condition=models.Q(club__isnull=True),
+                                    name="one_personal_collection_entry_per_card"),
+            models.UniqueConstraint("player", "card", "club", condition=models.Q(club__isnull=False),
+                                    name="one_club_collection_entry_per_card"),
             models.CheckConstraint(condition=models.Q(copies__gte=1), name="collection_owns_a_copy"),
         ]
+
+
+class CollectionChange(models.Model):
+    """One change to a collection entry: copies added or an upgrade, by which account, and when."""
+
+    ADD, UPGRADE = "add", "upgrade"
+    entry = models.ForeignKey(CollectionCard, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=10, choices=[(ADD, _("copies added")), (UPGRADE, _("upgraded"))])
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    copies_before = models.PositiveIntegerField()
+    copies_after = models.PositiveIntegerField()
+    level_before = models.PositiveSmallIntegerField()
+    level_after = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["-at", "-id"]

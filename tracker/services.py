@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 import rules
 from rules import Dice, RuleError
 
+from .card_changes import record_uses
 from .models import Action, Match, Player, Seat
 
 
@@ -169,6 +170,7 @@ def match_apply_action(*, match_id: int, action: dict, expected_seq: int, rolls:
         secret=secret,
         proposal=proposal,
     )
+    record_uses(match, [action])  # who has played a catalog card decides who may still change it
     match.state, match.head = state, match.head + 1
     _save(match)
     return recorded

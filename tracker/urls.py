@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import accounts, agreement_views, app_shell, clubs, review, sharing, stats_views, views
+from . import accounts, agreement_views, app_shell, catalog, clubs, review, sharing, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -46,10 +46,13 @@ urlpatterns = [
     path("clubs/join/<str:token>/", clubs.club_join, name="club_join"),
     path("stats/", stats_views.stats_overview, name="stats"),
     path("stats/players/<int:pk>/", stats_views.stats_player, name="stats_player"),
-    path("cards/", views.card_games, name="card_games"),
-    path("cards/<slug:slug>/", views.card_list, name="card_list"),
-    path("cards/<slug:slug>/new/", views.card_new, name="card_new"),
-    path("cards/<slug:slug>/export.csv", views.card_export, name="card_export"),
-    path("cards/<slug:slug>/import/", views.card_import, name="card_import"),
+    path("cards/", catalog.card_games, name="card_games"),
+    path("cards/<slug:slug>/", catalog.card_list, name="card_list"),
+    path("cards/<slug:slug>/new/", catalog.card_new, name="card_new"),
+    path("cards/<slug:slug>/<int:pk>/", catalog.card_detail, name="card_detail"),
+    path("cards/<slug:slug>/<int:pk>/edit/", catalog.card_edit, name="card_edit"),
+    path("cards/<slug:slug>/<int:pk>/delete/", catalog.card_delete, name="card_delete"),
+    path("cards/<slug:slug>/export.csv", catalog.card_export, name="card_export"),
+    path("cards/<slug:slug>/import/", catalog.card_import, name="card_import"),
     path("", include("tracker.competition.urls")),  # ratings, tournaments, collections
 ]

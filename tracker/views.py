@@ -4,13 +4,11 @@ from django.contrib import messages
 from django.core import signing
 from django.core.paginator import Paginator
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -20,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import RuleError
 
-from . import access, agreement_views, catalog_csv, consent, locks, services, sharing
+from . import access, agreement_views, consent, locks, services, sharing
 from .access import Viewer
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import pages_for
@@ -225,7 +223,7 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
     locked = locks.why_locked(match)
     if locked:
         return _refused(request, match.pk, locked, status=409)
-    form = pages.entry_form(match, request.POST if request.method == "POST" else None)
+    form = pages.entry_form(match, request.POST if request.method == "POST" else None, seat=seat)
     refusal, status = "", 200
     if request.method == "POST":
         status = 422
@@ -395,113 +393,6 @@ def match_list(request: HttpRequest) -> HttpResponse:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
     return render(request, "tracker/match_list.html", {"form": form, "page": page})
-
-
-@require_GET
-def card_games(request: HttpRequest) -> HttpResponse:
-    """Every game's catalog, with how many cards each holds."""
-    counts = {slug: Card.objects.filter(slug=slug).count() for slug in rules.GAMES}
-    catalogs = [(game, counts[slug]) for slug, game in rules.GAMES.items()]
-    return render(request, "tracker/card_games.html", {"catalogs": catalogs})
-
-
-@require_GET
-def card_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """A game's catalog, filtered as you type (htmx asks for just the results)."""
-    game = _game_or_404(slug)
-    query = request.GET.get("q", "").replace("\x00", "").strip()[:60]  # PostgreSQL text cannot hold NUL
-    cards = Card.objects.filter(slug=slug)
-    if query:
-        cards = cards.filter(name__icontains=query)
-    context = {"game": game, "query": query, "form": pages_for(slug).CardForm(prefix="new"),
-               "columns": catalog_csv.columns(slug), **_catalog_table(slug, cards[:200])}
-    template = "tracker/card_list.html#results" if request.htmx else "tracker/card_list.html"
-    return render(request, template, context)
-
-
-def _catalog_table(slug: str, cards) -> dict:
-    """The catalog as a table whose columns are the game's own card fields."""
-    fields = pages_for(slug).CardForm.base_fields
-    names = [name for name in fields if name != "name"]
-
-    def shown(value) -> str:
-        if isinstance(value, dict):
-            return ", ".join(f"{key} {item}" for key, item in value.items())
-        if isinstance(value, list):
-            return ", ".join(str(item) for item in value)
-        return "" if value is None else str(value)
-
-    return {
-        "headers": [fields[name].label for name in names],
-        "rows": [(card.name, [shown(card.stats.get(name)) for name in names]) for card in cards],
-    }
-
-
-def _safe_next(request: HttpRequest, fallback: str) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return target
-    return fallback
-
-
-@require_POST
-def card_new(request: HttpRequest, slug: str) -> HttpResponse:
-    """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
-    game = _game_or_404(slug)
-    pages = pages_for(slug)
-    form = pages.CardForm(request.POST, prefix="new")
-    added = None
-    if form.is_valid():
-        card = form.cleaned_data
-        try:
-            if Card.named(slug, card["name"]):
-                raise IntegrityError
-            with transaction.atomic():  # a savepoint, so a duplicate name leaves any outer transaction usable
-                added = Card.objects.create(slug=slug, name=card["name"], stats=pages.card_stats(card))
-        except IntegrityError:
-            form.add_error("name", _("%(name)s is already in the catalog.") % {"name": card["name"]})
-    if request.htmx:
-        context = {"game": game, "form": pages.CardForm(prefix="new") if added else form, "added": added,
-                   "catalog": Card.objects.filter(slug=slug)}
-        return render(request, "tracker/card_added.html", context, status=200 if added else 422)
-    if added:
-        messages.success(request, _("%(name)s added to the catalog.") % {"name": added.name})
-        return redirect(_safe_next(request, f"/cards/{slug}/"))
-    context = {"game": game, "form": form, "columns": catalog_csv.columns(slug),
-               **_catalog_table(slug, Card.objects.filter(slug=slug)[:200])}
-    return render(request, "tracker/card_list.html", context, status=422)
-
-
-@require_GET
-def card_export(request: HttpRequest, slug: str) -> HttpResponse:
-    _game_or_404(slug)
-    response = HttpResponse(catalog_csv.export_csv(slug), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="tablekeeper-{slug}-cards.csv"'
-    return response
-
-
-@require_POST
-def card_import(request: HttpRequest, slug: str) -> HttpResponse:
-    """Import a catalog CSV: every row is checked, and a single wrong row stores nothing."""
-    game = _game_or_404(slug)
-    upload = request.FILES.get("file")
-    problems = []
-    if upload is None:
-        problems = [_("Choose a CSV file to import.")]
-    elif upload.size > catalog_csv.MAX_BYTES:
-        problems = [_("The file is larger than %(kb)s KB.") % {"kb": catalog_csv.MAX_BYTES // 1024}]
-    else:
-        try:
-            added, updated = catalog_csv.import_csv(slug, upload.read())
-        except catalog_csv.CatalogFileError as error:
-            problems = error.problems
-        else:
-            messages.success(request, _("Catalog imported: %(added)s added, %(updated)s updated.")
-                             % {"added": added, "updated": updated})
-            return redirect("card_list", slug=slug)
-    context = {"game": game, "form": pages_for(slug).CardForm(prefix="new"), "import_problems": problems,
-               "columns": catalog_csv.columns(slug), **_catalog_table(slug, Card.objects.filter(slug=slug)[:200])}
-    return render(request, "tracker/card_list.html", context, status=422)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

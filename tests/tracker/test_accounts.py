@@ -154,6 +154,38 @@ def test_the_lockout_follows_the_account_to_another_address(client, account):
     assert signed_in_as(elsewhere) is None
 
 
+@pytest.mark.parametrize("spelling", [" ana", "ana ", "ANA", "ａｎａ", "ＡＮＡ", "\u3000ana"])
+def test_the_lockout_counts_the_user_name_as_the_form_reads_it(account, spelling):
+    """Spaces around it, Unicode width and case: five failures spelt five ways lock out every spelling."""
+    spellings = [" ana", "ANA", "ａｎａ", "ana\t", "Ａｎａ"]
+    for number, wrong in enumerate(spellings):
+        assert sign_in(Client(REMOTE_ADDR=f"203.0.113.{number + 1}"), wrong, "wrong").status_code == 422
+    elsewhere = Client(REMOTE_ADDR="198.51.100.7")
+    assert sign_in(elsewhere, spelling).status_code == 429
+    assert sign_in(elsewhere, "ana").status_code == 429
+    assert signed_in_as(elsewhere) is None
+
+
+def test_a_wide_spelling_of_the_name_signs_in_as_the_form_reads_it(client, account):
+    assert sign_in(client, " ａｎａ ").status_code == 302  # Django's sign-in form folds width and spaces too
+    assert signed_in_as(client) == "ana"
+
+
+@pytest.mark.parametrize("name", ["an\x00a", "\x00", "ana\x00"])
+def test_a_nul_in_the_user_name_is_refused_with_a_message(client, account, name):
+    response = sign_in(client, name)
+    assert response.status_code == 422
+    assert "Null characters are not allowed." in text(response)
+    assert signed_in_as(client) is None
+
+
+def test_a_nul_in_a_new_accounts_names_is_refused_with_a_message(client):
+    response = sign_up(client, "zo\x00e", "Zo\x00e")
+    assert response.status_code == 422
+    assert "Null characters are not allowed." in text(response)
+    assert not User.objects.exists() and not Player.objects.exists()
+
+
 def test_the_lockout_follows_the_address_to_other_accounts(client, account):
     for number in range(5):
         sign_in(client, f"guess{number}", "wrong")

@@ -1,4 +1,4 @@
-"""Competition pages: leaderboard and rating histories, Swiss tournaments, collections and upgrades.
+"""Competition pages: leaderboard and rating histories, Swiss tournaments (collections: collection_views.py).
 
 Refused changes answer with the page, a clear message and a 4xx status (409 for a
 stale or doubled form); nothing is changed.
@@ -16,10 +16,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rules.card_crush import rating, swiss
 
 from .. import access, charts
-from ..models import Card, Club, Match, Player, Tournament
-from . import collection, config, ratings, tournaments
+from ..models import Club, Match, Player, Tournament
+from . import config, ratings, tournaments
 from .errors import Refused
-from .forms import CopiesForm, DropForm, EntrantForm, RatedForm, RoundForm, TournamentForm, UpgradeForm, VoidForm
+from .forms import DropForm, EntrantForm, RatedForm, RoundForm, TournamentForm, VoidForm
 
 
 def _settings_context() -> dict:
@@ -286,56 +286,3 @@ def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
         _("The tournament is running again: its battles can be reopened or voided, and it must be ended again."),
     )
 
-
-# ---------------------------------------------------------------- collections
-
-
-@require_GET
-def collection_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "competition/collection_index.html", {"players": Player.objects.all()})
-
-
-def _collection_page(request: HttpRequest, player: Player, refusal: str = "", status: int = 200,
-                     form: CopiesForm | None = None) -> HttpResponse:
-    rules = config.upgrade_rules()
-    context = {"player": player, "rows": collection.cards_of(player), "form": form or CopiesForm(),
-               "catalog": Card.objects.filter(slug=ratings.SLUG), "refusal": refusal, "max_level": rules.max_level,
-               "gains": rules.gains, "table": [(rarity, costs[:rules.max_level - 1])
-                                               for rarity, costs in rules.duplicates.items()]}
-    return render(request, "competition/collection.html", context, status=status)
-
-
-@require_GET
-def collection_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _collection_page(request, get_object_or_404(Player, pk=pk))
-
-
-@require_POST
-def collection_add(request: HttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
-    form = CopiesForm(request.POST)
-    if not form.is_valid():
-        return _collection_page(request, player, _("Nothing was added: fix the fields marked below."), 422, form)
-    try:
-        entry = collection.copies_add(player=player, card_name=form.cleaned_data["card"],
-                                      count=form.cleaned_data["count"])
-    except Refused as refused:
-        return _collection_page(request, player, str(refused), refused.status, form)
-    messages.success(request, _("%(name)s: %(copies)s copies now.") % {"name": entry.card.name, "copies": entry.copies})
-    return redirect("collection_detail", pk=pk)
-
-
-@require_POST
-def collection_upgrade(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
-    form = UpgradeForm(request.POST)
-    if not form.is_valid():
-        return _collection_page(request, player, _("The form is incomplete; nothing was changed."), 400)
-    try:
-        upgraded = collection.card_upgrade(entry_id=entry, player=player, expected_level=form.cleaned_data["level"],
-                                           expected_copies=form.cleaned_data["copies"])
-    except Refused as refused:
-        return _collection_page(request, player, str(refused), refused.status)
-    messages.success(request, _("%(name)s is now level %(level)s.") % {"name": upgraded.card.name,
-                                                                         "level": upgraded.level})
-    return redirect("collection_detail", pk=pk)

@@ -13,7 +13,7 @@ is a module with:
     card_stats(card)    what the catalog stores beside the name
     board(match)        the context the board template needs
     seats_to_enter(match)        seats whose secret entry is awaited now
-    entry_form(match, data)      the secret-entry form; entry_action(form, seat) -> action
+    entry_form(match, data, seat)   the secret-entry form of a seat; entry_action(form, seat) -> action
     table_action(match, post)    an open action from a board form (raise ValidationError if malformed)
     describe(event, names)       one log line for an engine event ("" to skip it)
     describe_action(action, events, names)   the log title of an action

@@ -113,10 +113,10 @@ def catalog(match: Match) -> dict[str, Card]:
     return {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
 
 
-def entry_form(match: Match, data=None) -> DeckForm:
+def entry_form(match: Match, data=None, seat: int | None = None) -> DeckForm:
     from ..competition.collection import seat_collections
 
-    return DeckForm(data, catalog=catalog(match), collections=seat_collections(match))
+    return DeckForm(data, catalog=catalog(match), collections=seat_collections(match, seat))
 
 
 def entry_action(form: DeckForm, seat: int) -> dict:

@@ -199,7 +199,7 @@ class NoEntryForm(forms.Form):
         raise ValidationError(_("Evons has nothing secret to enter: covered cards are named when revealed."))
 
 
-def entry_form(match: Match, data=None) -> NoEntryForm:
+def entry_form(match: Match, data=None, seat: int | None = None) -> NoEntryForm:
     return NoEntryForm(data)
 
 

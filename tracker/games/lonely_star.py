@@ -155,7 +155,7 @@ class NoEntryForm(forms.Form):
         raise ValidationError(NO_ENTRY)
 
 
-def entry_form(match: Match, data=None) -> NoEntryForm:
+def entry_form(match: Match, data=None, seat: int | None = None) -> NoEntryForm:
     return NoEntryForm(data)
 
 

@@ -26,7 +26,7 @@ CARD_ID = re.compile(r"[AB][1-9]")
 COUNTER = re.compile(r"[0-9]{1,6}")  # the engine checks the range; this only keeps junk out
 
 
-def entry_form(match: Match, data=None) -> LineupForm:
+def entry_form(match: Match, data=None, seat: int | None = None) -> LineupForm:
     catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
     return LineupForm(data, size=match.state["config"]["size"], catalog=catalog)
 
