@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from tracker import services
 from tracker.competition import tournaments
-from tracker.models import Match, Player
+from tracker.models import Card, CollectionCard, Match, Player
 
 from .conftest import ANA_DECK, BEN_DECK, lock_both, play_out
 from .test_access import device_of
@@ -44,6 +44,9 @@ def world(catalog, club, organiser, member, stranger):
     play_out(lock_both(club_match, ANA_DECK, BEN_DECK))
     cup = tournaments.tournament_create(name=CUP, player_names=list(CLUB_NAMES), club=club)
     tournaments.round_pair(tournament_id=cup.pk, expected_round=0, organiser=organiser.user)
+    phoenix = Card.objects.get(slug="card-crush", name="Phoenix")
+    CollectionCard.objects.create(player=Player.objects.get(name=CLUB_NAMES[0]), card=phoenix, club=club)
+    CollectionCard.objects.create(player=Player.objects.get(name=PRIVATE_NAMES[0]), card=phoenix)
     return {"phone": phone, "private": private, "club_match": club_match, "cup": cup, "club": club,
             "outsider": Client(), "stranger": stranger, "member": member, "organiser": organiser}
 
@@ -64,11 +67,18 @@ def every_page(world) -> dict[str, str]:
         "leaderboard": reverse("leaderboard", args=[world["club"].pk]),
         "club tournaments": reverse("tournament_list", args=[world["club"].pk]),
         "cup": reverse("tournament_detail", args=[world["cup"].pk]),
+        "collections": reverse("collection_index"),
+        "club collections": reverse("club_collections", args=[world["club"].pk]),
     }
+    for card in Card.objects.filter(slug="card-crush", name__in=[ANA_DECK[0], BEN_DECK[0]]):
+        urls[f"card {card.name}"] = reverse("card_detail", args=["card-crush", card.pk])
     for player in Player.objects.filter(name__in=PRIVATE_NAMES + CLUB_NAMES):
         urls[f"match list of {player.name}"] = reverse("match_list") + f"?player={player.pk}"
         urls[f"stats of {player.name}"] = reverse("stats_player", args=[player.pk])
         urls[f"rating of {player.name}"] = reverse("player_rating", args=[world["club"].pk, player.pk])
+        urls[f"collection of {player.name}"] = reverse("collection_detail", args=[player.pk])
+        urls[f"club collection of {player.name}"] = reverse("club_collection_detail",
+                                                            args=[world["club"].pk, player.pk])
     for which in ("private", "club_match"):
         match = world[which]
         for name in ("match_detail", "match_log", "match_replay", "match_export_json", "match_export_text",
