@@ -287,10 +287,17 @@ def test_collections_need_an_account(cast):
     assert "Collections belong to accounts." in page and "Ana" not in page
 
 
-def test_the_rating_page_links_to_the_collection_only_for_its_own_account(cast, ana):
-    url = reverse("player_rating", args=[ana.pk])
-    assert reverse("collection_detail", args=[ana.pk]) in text(cast["owner"].get(url))
-    assert reverse("collection_detail", args=[ana.pk]) not in text(cast["ben"].get(url))
+def test_the_rating_page_links_to_the_collection_only_for_its_own_account(cast, ana, club):
+    from tracker.models import Membership
+
+    from .competition_helpers import battle
+
+    Membership.objects.create(club=club, user=Player.objects.get(name="Ben").user, role=Membership.MEMBER)
+    battle("Ana", "Ben", club=club)
+    url = reverse("player_rating", args=[club.pk, ana.pk])
+    link = club_url("collection_detail", club, ana)
+    assert link in text(cast["owner"].get(url))
+    assert link not in text(cast["ben"].get(url))
 
 
 # ---------------------------------------------------------------- what the page says about upgrades
