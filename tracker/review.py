@@ -110,7 +110,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "game": match.game,
         "players": match.players(),
         "board": pages.board(snapshot),
-        "board_template": pages.BOARD_TEMPLATE,
+        "board_template": pages.board_template,
         "replaying": True,
         "read_only": True,
         "step": step,

@@ -61,13 +61,12 @@ def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra)
         "game": match.game,
         "players": match.players(),
         "board": pages.board(match),
-        "board_template": pages.BOARD_TEMPLATE,
+        "board_template": pages.board_template,
         "viewer": seen_by,
         "read_only": not seen_by.can_act,
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
         "entry_links": _entry_links(match, seen_by),
-        "own_secret": pages.own_secret(match, seen_by.seat) if seen_by.seat is not None and hasattr(pages, "own_secret")
-        else None,
+        "own_secret": pages.own_secret(match, seen_by.seat) if seen_by.seat is not None else None,
         "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
         # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
         "can_undo": match.head > 0 and not (seen_by.role == access.PLAYER
@@ -117,7 +116,7 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
     pages = pages_for(slug)
     data = request.POST if request.method == "POST" else None
     players_form = PlayersForm(data, seats=game.seats, initial=request.GET)
-    config_form = pages.ConfigForm(data, prefix="config")
+    config_form = pages.config_form(data, prefix="config")
     if data is not None and players_form.is_valid() and config_form.is_valid():
         try:
             match = services.match_create(
@@ -131,7 +130,7 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect(match)
     context = {
         "game": game,
-        "noun": pages.NEW_MATCH_NOUN,
+        "noun": pages.noun,
         "players_form": players_form,
         "config_form": config_form,
         "known_players": Player.objects.all(),
@@ -230,9 +229,9 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
         "refusal": refusal,
         "entry_token": signing.dumps({"match": match.pk, "seat": seat}, salt=ENTRY_SALT),
         "catalog": Card.objects.filter(slug=match.slug),
-        "card_form": pages.CardForm(prefix="new"),
+        "card_form": pages.card_form(prefix="new"),
     }
-    return render(request, pages.ENTRY_TEMPLATE, context, status=status)
+    return render(request, pages.entry_template, context, status=status)
 
 
 @require_POST
@@ -251,7 +250,7 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
         action = pages.table_action(match, request.POST)
     except ValidationError as error:
         return _refused(request, pk, " ".join(error.messages), status=422)
-    acting = pages.acting_seat(match, action) if hasattr(pages, "acting_seat") else action.get("seat")
+    acting = pages.acting_seat(match, action)
     if seen_by.role == access.PLAYER and acting is not None and acting != seen_by.seat:
         return _refused(request, pk, _("You can act only for your own seat; nothing was applied."), status=403)
     try:
@@ -273,13 +272,13 @@ def _moves_of_others(match: Match, seat: int, low: int, high: int) -> bool:
     """Whether steps low+1..high hold a move made for another seat than `seat`.
 
     Undoing or redoing those is the owner's call, not a seated player's. A move names its seat,
-    or (Cardmaster) a card whose owner the adapter's acting_seat finds; table actions that
+    or (Cardmaster) a card whose owner the game's pages find (acting_seat); table actions that
     belong to nobody (a fight, a round reveal) may be undone by either player.
     """
     pages = pages_for(match.slug)
     for action in match.actions.filter(abandoned=False, seq__gt=low, seq__lte=high).only("seat", "payload"):
         acting = action.seat
-        if acting is None and hasattr(pages, "acting_seat"):
+        if acting is None:
             acting = pages.acting_seat(match, action.payload)
         if acting is not None and acting != seat:
             return True
@@ -337,7 +336,7 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
     cards = Card.objects.filter(slug=slug)
     if query:
         cards = cards.filter(name__icontains=query)
-    context = {"game": game, "query": query, "form": pages_for(slug).CardForm(prefix="new"),
+    context = {"game": game, "query": query, "form": pages_for(slug).card_form(prefix="new"),
                "columns": catalog_csv.columns(slug), **_catalog_table(slug, cards[:200])}
     template = "tracker/card_list.html#results" if request.htmx else "tracker/card_list.html"
     return render(request, template, context)
@@ -345,7 +344,7 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _catalog_table(slug: str, cards) -> dict:
     """The catalog as a table whose columns are the game's own card fields."""
-    fields = pages_for(slug).CardForm.base_fields
+    fields = pages_for(slug).card_form.base_fields
     names = [name for name in fields if name != "name"]
 
     def shown(value) -> str:
@@ -373,7 +372,7 @@ def card_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
     game = _game_or_404(slug)
     pages = pages_for(slug)
-    form = pages.CardForm(request.POST, prefix="new")
+    form = pages.card_form(request.POST, prefix="new")
     added = None
     if form.is_valid():
         card = form.cleaned_data
@@ -385,7 +384,7 @@ def card_new(request: HttpRequest, slug: str) -> HttpResponse:
         except IntegrityError:
             form.add_error("name", _("%(name)s is already in the catalog.") % {"name": card["name"]})
     if request.htmx:
-        context = {"game": game, "form": pages.CardForm(prefix="new") if added else form, "added": added,
+        context = {"game": game, "form": pages.card_form(prefix="new") if added else form, "added": added,
                    "catalog": Card.objects.filter(slug=slug)}
         return render(request, "tracker/card_added.html", context, status=200 if added else 422)
     if added:
@@ -423,7 +422,7 @@ def card_import(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Catalog imported: %(added)s added, %(updated)s updated.")
                              % {"added": added, "updated": updated})
             return redirect("card_list", slug=slug)
-    context = {"game": game, "form": pages_for(slug).CardForm(prefix="new"), "import_problems": problems,
+    context = {"game": game, "form": pages_for(slug).card_form(prefix="new"), "import_problems": problems,
                "columns": catalog_csv.columns(slug), **_catalog_table(slug, Card.objects.filter(slug=slug)[:200])}
     return render(request, "tracker/card_list.html", context, status=422)
 

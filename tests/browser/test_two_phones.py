@@ -241,7 +241,7 @@ def count_polls(phone: Phone) -> list[str]:
 
 
 def test_a_finished_match_page_does_not_poll(make_context, catalog):
-    from tracker.demo import play_battle
+    from tracker.games.card_crush.demo import play_battle
 
     match = play_battle((P1, P2), "battle-score", [DECK_1, DECK_2])
     watcher = Phone(make_context(), "watcher")

@@ -52,8 +52,8 @@ def game_fields(slug: str, match: Match) -> list[str]:
     for template in (Path(django_settings.BASE_DIR) / "templates" / "games" / slug).rglob("*.html"):
         names |= set(re.findall(r'name="([\w-]+)"', template.read_text()))
     pages = pages_for(slug)
-    names |= {f"config-{name}" for name in pages.ConfigForm().fields}
-    names |= {f"new-{name}" for name in pages.CardForm().fields}
+    names |= {f"config-{name}" for name in pages.config_form().fields}
+    names |= {f"new-{name}" for name in pages.card_form().fields}
     names |= set(pages.entry_form(match).fields)
     return sorted(names)
 

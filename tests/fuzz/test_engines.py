@@ -50,7 +50,7 @@ JUNK = st.one_of(
 
 
 def demo_cards(slug: str) -> list[dict]:
-    return [rules.GAMES[slug].validate_card(card) for card in pages_for(slug).DEMO_CARDS]
+    return [rules.GAMES[slug].validate_card(card) for card in pages_for(slug).demo_cards]
 
 
 def filled(draw, slug: str, state: dict, action: dict, cards: list[dict]) -> dict:

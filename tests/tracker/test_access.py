@@ -618,7 +618,7 @@ def logos_duel(owner, db) -> Match:
 
     pages = pages_for("logos")
     Card.objects.bulk_create(Card(slug="logos", name=c["name"], stats=pages.card_stats(c))
-                             for c in pages.DEMO_CARDS)
+                             for c in pages.demo_cards)
     duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={},
                                  owner_device=device_of(owner))
     for seat, name in ((0, "Granite Fist"), (1, "Solar Flare")):  # both commit: resigning is open now

@@ -244,7 +244,9 @@ def test_the_catalog_takes_a_cardmaster_card_and_refuses_bad_stats(client, cm_ca
 
 
 def test_the_acting_seat_of_a_move_is_the_owner_of_the_card_that_moves(playing):
-    from tracker.games import cardmaster
+    from tracker.games import pages_for
+
+    cardmaster = pages_for("cardmaster")
 
     assert cardmaster.acting_seat(playing, {"type": "a1", "card": "A2", "target": "B1"}) == 0
     assert cardmaster.acting_seat(playing, {"type": "stack", "card": "B3"}) == 1

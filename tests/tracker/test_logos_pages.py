@@ -29,7 +29,7 @@ def duel(db) -> Match:
     """A fresh duel, Ana against Ben, with the LOGOS demo catalog (only LOGOS's: quicker)."""
     pages = pages_for(SLUG)
     Card.objects.bulk_create(
-        Card(slug=SLUG, name=card["name"], stats=pages.card_stats(card)) for card in pages.DEMO_CARDS
+        Card(slug=SLUG, name=card["name"], stats=pages.card_stats(card)) for card in pages.demo_cards
     )
     return services.match_create(slug=SLUG, player_names=["Ana", "Ben"], config={})
 

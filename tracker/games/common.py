@@ -1,12 +1,16 @@
-"""Pieces every game adapter needs in the same form: the catalog card form and what it stores,
-and the small helpers the games' statistics share."""
+"""Small helpers the games' pages share: the catalog card form, deck and lineup lookups, board form
+fields, statistics helpers, and the steps of scripted demo matches."""
 
 from collections import Counter
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from rules import RuleError
+
+from .. import services
+from ..models import Card, Match
 
 
 class EngineCardForm(forms.Form):
@@ -25,11 +29,6 @@ class EngineCardForm(forms.Form):
             return self.validate_card(data)
         except RuleError as error:
             raise forms.ValidationError(str(error)) from error
-
-
-def card_stats(card: dict) -> dict:
-    """What the catalog stores beside the name."""
-    return {key: value for key, value in card.items() if key != "name"}
 
 
 def catalog_cards(form: forms.Form, fields, repeated: str) -> list[dict]:
@@ -62,3 +61,38 @@ def seat_names(match) -> list[str]:
 def ranked(counts: Counter) -> list[tuple[str, int]]:
     """Largest first; equal values by name, so the order never depends on the matches' order."""
     return sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold()))
+
+
+def whole_number(post, field: str, label: str, low: int, high: int) -> int:
+    """A board form's whole-number field from `low` to `high`, or ValidationError naming it by `label`."""
+    raw = (post.get(field) or "").strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError(_("%(label)s must be a whole number.") % {"label": label}) from None
+    if not low <= value <= high:
+        raise ValidationError(
+            _("%(label)s must be from %(low)s to %(high)s.") % {"label": label, "low": low, "high": high}
+        )
+    return value
+
+
+# ------------------------------------------------------------------ demo matches
+
+Players = tuple[str, str]
+ANA_BEN: Players = ("Ana", "Ben")
+
+
+def catalog_card(slug: str, name: str) -> dict:
+    """A demo catalog card as the engine takes it (load the catalogs first: `demo.load_catalogs()`)."""
+    return Card.objects.get(slug=slug, name=name).as_rules_card()
+
+
+def play_steps(match: Match, steps: list) -> Match:
+    """Each step through the services, as the pages post them: an action, or (action, dice typed in)."""
+    for step in steps:
+        action, rolls = step if isinstance(step, tuple) else (step, None)
+        match.refresh_from_db()
+        services.match_apply_action(match_id=match.pk, action=action, expected_seq=match.head, rolls=rolls)
+    match.refresh_from_db()
+    return match

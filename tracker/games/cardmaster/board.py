@@ -14,7 +14,7 @@ from rules.cardmaster.typechart import TYPE_SYMBOLS
 from ...models import Match
 from ...services import head_action
 from .forms import STATUS_LABELS
-from .narrate import DONE_LABELS, STAT_NAMES, describe, multiplier_text, type_label
+from .narration import DONE_LABELS, STAT_NAMES, describe, multiplier_text, type_label
 
 STATUS_SYMBOLS = {"overcook": "♨", "undershock": "⇣", "brainlock": "⊘", "gridfreeze": "‖", "souldrift": "∿"}
 

@@ -15,7 +15,7 @@ from ...models import Match
 from ...services import applied_actions
 from ..common import ranked, seat_names
 from .forms import STATUS_LABELS
-from .narrate import MOVE_NAMES
+from .narration import MOVE_NAMES
 
 TOP_MVPS = 8
 
