@@ -67,7 +67,8 @@ def mover(state: dict, action: dict, move: str) -> dict:
     return card
 
 
-def attack(state: dict, action: dict, move: str, dice) -> list[dict]:
+def attack(state: dict, action: dict, dice) -> list[dict]:
+    move = action["type"]
     attacker = mover(state, action, move)
     target = card_in_play(state, action.get("target"), "target")
     if target["seat"] == attacker["seat"] or not is_active(state, target):
@@ -109,14 +110,14 @@ def attack(state: dict, action: dict, move: str, dice) -> list[dict]:
     return events + status_events
 
 
-def stack(state: dict, action: dict) -> list[dict]:
+def stack(state: dict, action: dict, dice) -> list[dict]:
     card = mover(state, action, "stack")
     card["gems"] += 1
     state["done"][card["id"]] = "moved"
     return [{"type": "stack", "card": card["id"], "card_name": card["name"], "shown": 1 + card["gems"]}]
 
 
-def spc(state: dict, action: dict) -> list[dict]:
+def spc(state: dict, action: dict, dice) -> list[dict]:
     card = mover(state, action, "spc")
     if card["spc_used"]:
         raise IllegalAction("spc-used", gettext_noop("%(card)s has already used its SPC boost."), card=card["name"])
@@ -133,7 +134,7 @@ def spc(state: dict, action: dict) -> list[dict]:
              "value": stat(card, chosen) if chosen != "hp" else max_hp(card)}]
 
 
-def revive(state: dict, action: dict) -> list[dict]:
+def revive(state: dict, action: dict, dice) -> list[dict]:
     caster = mover(state, action, "revive")
     target = card_in_play(state, action.get("target"), "target")
     team = state["teams"][caster["seat"]]
@@ -155,7 +156,7 @@ def revive(state: dict, action: dict) -> list[dict]:
             *fill_slots(state, caster["seat"])]
 
 
-def shift(state: dict, action: dict) -> list[dict]:
+def shift(state: dict, action: dict, dice) -> list[dict]:
     leaving = mover(state, action, "shift")
     team = state["teams"][leaving["seat"]]
     coming = card_in_play(state, action.get("reserve"), "reserve card")
@@ -170,7 +171,7 @@ def shift(state: dict, action: dict) -> list[dict]:
              "reserve_name": coming["name"], "gems": coming["gems"]}]
 
 
-def deposit(state: dict, action: dict) -> list[dict]:
+def deposit(state: dict, action: dict, dice) -> list[dict]:
     card = card_in_play(state, action.get("card"))
     team = state["teams"][card["seat"]]
     if card["seat"] != state["possession"]:

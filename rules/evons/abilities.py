@@ -241,11 +241,12 @@ def candidates(state: dict) -> list[dict]:
     return found
 
 
-def use(state: dict, action: dict, events: list[dict]) -> None:
+def use(state: dict, action: dict, dice) -> list[dict]:
     """Use one ability arrow of the active card (the state is the engine's own copy)."""
     cell, arrow, ability, target = check(state, action)
     entry = state["stack"][-1]
     entry["used"].append(arrow)
+    events: list[dict] = []
     events.append(
         {
             "type": "ability",
@@ -258,6 +259,7 @@ def use(state: dict, action: dict, events: list[dict]) -> None:
     )
     USES[ability](state, cell, arrow, target, action, events)
     end_if_full(state, events)
+    return events
 
 
 def _shockwave(state, cell, arrow, target, action, events):
