@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from . import access, charts, exchange, services, stats
 from .games import pages_for
 from .models import Match
+from .views import entry_seats
 
 
 def roll_text(roll: dict) -> str:
@@ -113,6 +114,7 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "board_template": pages.board_template,
         "replaying": True,
         "read_only": True,
+        "entry_seats": entry_seats(snapshot, access.Viewer(access.SPECTATOR)),
         "step": step,
         "last": match.head,
         "entry": entry,

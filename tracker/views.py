@@ -34,24 +34,24 @@ def _game_or_404(slug: str) -> rules.Game:
     return rules.GAMES[slug]
 
 
-def _entry_links(match: Match, seen_by: Viewer) -> list[dict]:
-    """For each seat awaiting a secret entry: where this device goes to make it, if anywhere.
+def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
+    """Every seat in order, for the board's lock-in rows: is its secret entry awaited, and where does
+    this device go to make it ("" when it may not), with this phone's own hidden entry once made.
 
     The owner's phone passes to the player (hot-seat); a seated phone goes straight to its
     own entry; nobody gets a link for a seat another device holds.
     """
-    players = match.players()
-    links = []
-    for seat in pages_for(match.slug).seats_to_enter(match):
-        if not seen_by.can_enter_for(seat):
-            url = ""
-        elif seen_by.role == access.PLAYER:
-            url = reverse("match_entry", args=[match.pk, seat])
-        else:
-            url = reverse("match_pass", args=[match.pk, seat])
-        links.append({"seat": seat, "player": players[seat], "url": url, "own": seen_by.seat == seat,
-                      "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat})
-    return links
+    pages = pages_for(match.slug)
+    waiting = pages.seats_to_enter(match)
+    seats = []
+    for seat, player in enumerate(match.players()):
+        url = ""
+        if seat in waiting and seen_by.can_enter_for(seat):
+            url = reverse("match_entry" if seen_by.role == access.PLAYER else "match_pass", args=[match.pk, seat])
+        seats.append({"seat": seat, "player": player, "waiting": seat in waiting, "url": url,
+                      "own": seen_by.seat == seat, "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat,
+                      "secret": pages.own_secret(match, seat) if seen_by.seat == seat else None})
+    return seats
 
 
 def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra) -> dict:
@@ -65,8 +65,7 @@ def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra)
         "viewer": seen_by,
         "read_only": not seen_by.can_act,
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
-        "entry_links": _entry_links(match, seen_by),
-        "own_secret": pages.own_secret(match, seen_by.seat) if seen_by.seat is not None else None,
+        "entry_seats": entry_seats(match, seen_by),
         "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
         # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
         "can_undo": match.head > 0 and not (seen_by.role == access.PLAYER

@@ -117,6 +117,11 @@ def stack(state: dict, action: dict, dice) -> list[dict]:
     return [{"type": "stack", "card": card["id"], "card_name": card["name"], "shown": 1 + card["gems"]}]
 
 
+def spc_boost(card: dict) -> int:
+    """What the card's SPC move adds to the stat it boosts: SPC / 10, rounded half up."""
+    return round_half_up(card["base"]["spc"] / 10)
+
+
 def spc(state: dict, action: dict, dice) -> list[dict]:
     card = mover(state, action, "spc")
     if card["spc_used"]:
@@ -124,7 +129,7 @@ def spc(state: dict, action: dict, dice) -> list[dict]:
     chosen = action.get("stat")
     if chosen not in BOOSTABLE:
         raise IllegalAction("spc-stat", gettext_noop("SPC boosts SPD, HP, DEF or ATK, not %(stat)r."), stat=chosen)
-    amount = round_half_up(card["base"]["spc"] / 10)
+    amount = spc_boost(card)
     card["boost"][chosen] = card["boost"].get(chosen, 0) + amount
     if chosen == "hp":
         card["hp"] += amount

@@ -31,7 +31,7 @@ Decided by us (the pages for these were not found; only fragments are known):
 """
 
 from ..errors import IllegalAction, gettext_noop
-from .board import arrow_line, neighbours, step
+from .board import ALL_CELLS, arrow_line, neighbours, step
 from .cards import validate_card
 from .pieces import BLOCK_CARD, current_def, destroy, find, label, move, place, remove_from_game
 from .sequence import abilities_left, after_move, end_if_full, push
@@ -157,6 +157,17 @@ CHECKS = {
     "Firestorm": _check_firestorm,
     "Swap": lambda state, cell, target, action: _occupied(state, target, "Swap"),
 }
+
+
+def storm_budget(state: dict, cell: str) -> int:
+    """How much damage the active card on `cell` spreads with Firestorm: its current DEF."""
+    return current_def(state["cells"][cell])
+
+
+def storm_reach(state: dict, cell: str, arrow: str) -> list[str]:
+    """Every cell a Firestorm along `arrow` could hit, whichever target it picks, in board order."""
+    hit = {c for target in arrow_line(cell, arrow, state["config"]["reach"]) for c in storm_cells(state, cell, target)}
+    return [c for c in ALL_CELLS if c in hit]
 
 
 def storm_cells(state: dict, cell: str, target: str) -> list[str]:
@@ -340,7 +351,7 @@ def _remove(state, cell, arrow, target, action, events):
 def _firestorm(state, cell, arrow, target, action, events):
     allowed = storm_cells(state, cell, target)
     damage = action.get("damage")
-    budget = current_def(state["cells"][cell])
+    budget = storm_budget(state, cell)
     if not isinstance(damage, dict) or not damage:
         raise _refuse("firestorm-split", gettext_noop("Say how much Firestorm damage each card takes."))
     total = 0

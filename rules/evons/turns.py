@@ -72,6 +72,8 @@ DECK_SIZE = 60
 START_CREDITS = 50
 CREDITS_PER_TURN = 5
 HAND_LIMIT = 8
+COUNT_MAX = 999
+"""The most a manual adjustment sets credits, hand or deck to: far beyond any real table."""
 TIES = ("draw", "second-player")
 FLAG_MESSAGE = gettext_noop("%(option)s is on or off, not %(value)r.")
 OPTIONS = {
@@ -414,11 +416,12 @@ def _adjust(state: dict, action: dict, dice: Dice) -> list[dict]:
     for counter in ("credits", "hand", "deck"):
         if counter in action:
             value = action[counter]
-            if type(value) is not int or not 0 <= value <= 999:
+            if type(value) is not int or not 0 <= value <= COUNT_MAX:
                 raise _refuse(
                     "adjust-count",
-                    gettext_noop("%(counter)s must be a whole number from 0 to 999."),
+                    gettext_noop("%(counter)s must be a whole number from 0 to %(most)s."),
                     counter=counter.capitalize(),
+                    most=COUNT_MAX,
                 )
             state["players"][seat][counter] = value
             changes[counter] = value

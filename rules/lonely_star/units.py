@@ -88,6 +88,11 @@ def total(state: dict, unit: dict, stat: str) -> int:
     return value if state["options"]["stat_floor"] == "none" else max(0, value)
 
 
+def hp_left(state: dict, unit: dict) -> int:
+    """Total Health less damage counters: what the unit can still take before lethal damage."""
+    return total(state, unit, "hp") - unit["damage"]
+
+
 def status_penalty(state: dict, unit: dict, stat: str) -> int:
     """How much the unit's statuses lower `stat`: 1 per status type, or 1 per counter (option)."""
     per_counter = state["options"]["status_penalty"] == "per-counter"

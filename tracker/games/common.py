@@ -7,7 +7,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from rules import RuleError
+from rules import Dice, RuleError
+from rules.options import WholeNumber
 
 from .. import services
 from ..models import Card, Match
@@ -53,6 +54,34 @@ def catalog_cards(form: forms.Form, fields, repeated: str) -> list[dict]:
     return cards
 
 
+# ------------------------------------------------------------------ asking the engine
+
+
+def attempt(match: Match, action: dict) -> tuple[RuleError | None, Dice]:
+    """Try `action` on the engine at the match's next step, changing nothing: its refusal (None when
+    accepted) and the dice it rolled. How a page learns whether it may offer an action, why not,
+    and whether a die is needed, without restating a rule."""
+    dice = Dice(match.seed, match.head + 1)
+    try:
+        match.game.apply(match.state, action, dice)
+    except RuleError as error:
+        return error, dice
+    return None, dice
+
+
+def refusal(match: Match, action: dict) -> str:
+    """Why the engine would refuse `action` now, in the player's words ("" when it would accept it)."""
+    error, _dice = attempt(match, action)
+    return services.explain(error, match.players()) if error else ""
+
+
+def dice_needed(match: Match, action: dict) -> int | None:
+    """How many dice `action` would roll now (0 when every check is certain); None when it is refused,
+    and the real attempt then says why."""
+    error, dice = attempt(match, action)
+    return None if error else len(dice.rolls)
+
+
 def seat_names(match) -> list[str]:
     """The players' names in seat order, from the seats the stats query prefetched."""
     return [seat.player.name for seat in sorted(match.seats.all(), key=lambda seat: seat.position)]
@@ -61,6 +90,11 @@ def seat_names(match) -> list[str]:
 def ranked(counts: Counter) -> list[tuple[str, int]]:
     """Largest first; equal values by name, so the order never depends on the matches' order."""
     return sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold()))
+
+
+def option_field(option: WholeNumber, label) -> forms.IntegerField:
+    """A match option's number field: its range and default as the engine declares them (rules/options.py)."""
+    return forms.IntegerField(label=label, min_value=option.low, max_value=option.high, initial=option.default)
 
 
 def whole_number(post, field: str, label: str, low: int, high: int) -> int:

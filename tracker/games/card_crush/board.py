@@ -31,4 +31,5 @@ def board(match: Match) -> dict:
         ],
         "next_round": len(state["rounds"]) + 1,
         "power_only": state["resolution"] == "power-only",
+        "deck_size": DECK_SIZE,
     }

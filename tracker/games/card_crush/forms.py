@@ -43,6 +43,8 @@ class ConfigForm(forms.Form):
 class DeckForm(forms.Form):
     """Five catalog cards in round order, typed or picked from the catalog list."""
 
+    deck_size = DECK_SIZE
+
     def __init__(self, *args, catalog: dict[str, Card], collections: dict[int, dict] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.catalog = catalog

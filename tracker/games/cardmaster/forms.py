@@ -9,14 +9,14 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster import DEFAULT_TYPE_NAMES, STATUSES, validate_card
 from rules.cardmaster.cards import NAME_MAX, STAT_RANGES, TIER_RANGE
-from rules.cardmaster.options import DEFAULT_CONFIG, SIZES, TURNS_RANGE
+from rules.cardmaster.options import DEFAULT_CONFIG, OPTIONS, SIZES
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from rules.cardmaster.fighters import BOOSTABLE
-from rules.cardmaster.match import phase
+from rules.cardmaster.match import ACTIVE_SLOTS, phase
 
 from ...models import Card, Match
-from ..common import EngineCardForm, catalog_cards
+from ..common import EngineCardForm, catalog_cards, option_field
 
 SLUG = "cardmaster"
 
@@ -76,10 +76,8 @@ class ConfigForm(forms.Form):
         label=_("Type names in wheel order, comma separated (each beats the next two)"),
         initial=", ".join(DEFAULT_TYPE_NAMES), max_length=300,
     )
-    overcook_turns = forms.IntegerField(label=_("Overcook lasts (turns)"), min_value=TURNS_RANGE[0],
-                                        max_value=TURNS_RANGE[1], initial=DEFAULT_CONFIG["overcook_turns"])
-    undershock_turns = forms.IntegerField(label=_("Undershock lasts (turns)"), min_value=TURNS_RANGE[0],
-                                          max_value=TURNS_RANGE[1], initial=DEFAULT_CONFIG["undershock_turns"])
+    overcook_turns = option_field(OPTIONS["overcook_turns"], _("Overcook lasts (turns)"))
+    undershock_turns = option_field(OPTIONS["undershock_turns"], _("Undershock lasts (turns)"))
     risen_revivable = forms.BooleanField(label=_("A Risen card may be revived again"), required=False)
 
     def clean_type_names(self):
@@ -87,13 +85,15 @@ class ConfigForm(forms.Form):
 
 
 def slot_label(position: int) -> str:
-    if position < 3:
+    if position < ACTIVE_SLOTS:
         return _("Active %(number)s") % {"number": position + 1}
-    return _("Reserve %(number)s") % {"number": position - 2}
+    return _("Reserve %(number)s") % {"number": position - ACTIVE_SLOTS + 1}
 
 
 class LineupForm(forms.Form):
     """A player's faction in order: the first 3 start active, the rest wait in reserve."""
+
+    active_slots = ACTIVE_SLOTS
 
     def __init__(self, *args, size: int, catalog: dict[str, Card], **kwargs):
         super().__init__(*args, **kwargs)

@@ -4,14 +4,16 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.evons import ABILITIES, ELEMENTS
-from rules.evons.abilities import candidates, storm_cells
-from rules.evons.board import ALL_CELLS, COLUMNS, MAIN_ZONE, ROWS, arrow_line, arrow_order, in_main_zone
-from rules.evons.pieces import find, scores
-from rules.evons.sequence import abilities_left, pending_conflicts
-from rules.evons.turns import HAND_LIMIT, to_reveal
+from rules.evons.abilities import candidates, storm_budget, storm_cells, storm_reach
+from rules.evons.board import ALL_CELLS, COLUMNS, MAIN_ZONE, ROWS, arrow_order, in_main_zone
+from rules.evons.cards import NAME_MAX, STAT_MAX
+from rules.evons.pieces import current_def, find, is_monster, scores
+from rules.evons.sequence import abilities_left, conflict_preview, pending_conflicts
+from rules.evons.turns import COUNT_MAX, to_reveal
 
 from ...models import Card, Match
 from ...services import head_action
+from ..common import refusal
 from .forms import ABILITY_NAMES, DIRECTION_NAMES, SLUG, CardForm
 from .narration import describe, describe_action
 
@@ -77,14 +79,14 @@ def _piece_view(state: dict, cell: str, names: list[str]) -> dict:
         "arrows": _arrows(card),
         "name": card["name"] if card else "",
     }
-    if card and card["kind"] == "monster":
-        shown["def_now"] = max(0, card["def"] - piece["damage"])
-        shown["damaged"] = piece["damage"] > 0
+    if is_monster(piece):
+        shown["def_now"] = current_def(piece)
+        shown["damaged"] = current_def(piece) < card["def"]
     if piece["covered"]:
         state_text = gettext("covered, placed by Growth") if piece["growth"] else gettext("covered")
     else:
         state_text = gettext("active")
-    if card and card["kind"] == "monster" and not piece["covered"]:
+    if is_monster(piece):
         stats = gettext("ATK %(atk)s, DEF %(now)s of %(full)s") % {
             "atk": card["atk"],
             "now": shown["def_now"],
@@ -152,11 +154,6 @@ def _ability_choices(state: dict, names: list[str]) -> list[dict]:
                     % {"target": target, "what": _card_text(what["card"]) if what else gettext("empty")},
                 )
             choices.append({"value": value, "text": text})
-        storm = []
-        if ability == "Firestorm":
-            reach = state["config"]["reach"]
-            hit = {c for t in arrow_line(cell, direction, reach) for c in storm_cells(state, cell, t)}
-            storm = [c for c in ALL_CELLS if c in hit]
         arrows.append(
             {
                 "direction": direction,
@@ -166,37 +163,33 @@ def _ability_choices(state: dict, names: list[str]) -> list[dict]:
                 "ability_name": ABILITY_NAMES[ability],
                 "choices": choices,
                 "needs_card": any(c["value"].endswith(":grave:unknown") for c in choices),
-                "storm": storm,
-                "budget": piece["card"]["def"] - piece["damage"],
+                "storm": storm_reach(state, cell, direction) if ability == "Firestorm" else [],
+                "budget": storm_budget(state, cell),
             }
         )
     return arrows
 
 
 def _conflict_previews(state: dict, names: list[str]) -> list[dict]:
-    entry = state["stack"][-1]
-    cell = find(state, entry["id"])
-    mine = state["cells"][cell]
+    """Each conflict waiting to be fought, with its working as the engine would apply it."""
     previews = []
     for target in pending_conflicts(state):
-        theirs = state["cells"][target]
-        before = [mine["card"]["def"] - mine["damage"], theirs["card"]["def"] - theirs["damage"]]
-        after = [max(0, before[0] - theirs["card"]["atk"]), max(0, before[1] - mine["card"]["atk"])]
+        conflict = conflict_preview(state, target)
         previews.append(
             {
                 "target": target,
-                "name": theirs["card"]["name"],
-                "owner": names[theirs["owner"]],
-                "atk": theirs["card"]["atk"],
-                "def": before[1],
+                "name": conflict["names"][1],
+                "owner": names[conflict["seats"][1]],
+                "atk": conflict["atk"][1],
+                "def": conflict["before"][1],
                 "working": gettext("%(a)s %(a0)s → %(a1)s, %(b)s %(b0)s → %(b1)s")
                 % {
-                    "a": mine["card"]["name"],
-                    "a0": before[0],
-                    "a1": after[0],
-                    "b": theirs["card"]["name"],
-                    "b0": before[1],
-                    "b1": after[1],
+                    "a": conflict["names"][0],
+                    "a0": conflict["before"][0],
+                    "a1": conflict["after"][0],
+                    "b": conflict["names"][1],
+                    "b0": conflict["before"][1],
+                    "b1": conflict["after"][1],
                 },
             }
         )
@@ -248,7 +241,8 @@ def board(match: Match) -> dict:
                 shown["active"] = shown["name"] == active["cell"]
     seat = state["seat"]
     phase = state["stack"][-1]["phase"] if state["stack"] else None
-    empty = [c for c in ALL_CELLS if c not in state["cells"]]
+    legal = match.game.legal_actions(state)
+    playable = [action["cell"] for action in legal if action["type"] == "play" and action["covered"]]
     last = head_action(match)
     return {
         "columns": COLUMNS,
@@ -281,9 +275,13 @@ def board(match: Match) -> dict:
         "abilities": _ability_choices(state, names) if phase in ("ability1", "ability2") else [],
         "conflicts": _conflict_previews(state, names) if phase == "conflicts" else [],
         "to_reveal": to_reveal(state) if not stack else [],
-        "empty_main": [c for c in empty if c in MAIN_ZONE],
-        "empty_out": [c for c in empty if c not in MAIN_ZONE],
-        "hand_limit": HAND_LIMIT,
+        "empty_main": [c for c in playable if c in MAIN_ZONE],
+        "empty_out": [c for c in playable if c not in MAIN_ZONE],
+        # Nowhere to play (an empty hand): the engine's own reason, tried on the first empty cell.
+        "play_refused": "" if playable or state["step"] != "play" or stack else refusal(match, {
+            "type": "play", "seat": seat, "covered": True,
+            "cell": next((c for c in ALL_CELLS if c not in state["cells"]), "")}),
+        "passable": any(action["type"] == "pass" for action in legal),
         "compass": [
             [
                 {"direction": d, "glyph": ARROW_GLYPHS[d], "name": DIRECTION_NAMES[d]} if d else None
@@ -291,20 +289,13 @@ def board(match: Match) -> dict:
             ]
             for row in COMPASS
         ],
-        "direction_names": DIRECTION_NAMES,
         "abilities_all": [(a, ABILITY_NAMES[a], ABILITY_SYMBOLS[a]) for a in ABILITIES],
         "elements": ELEMENTS,
         "catalog": Card.objects.filter(slug=SLUG),
-        "occupied_monsters": [
-            c
-            for c in ALL_CELLS
-            if c in state["cells"]
-            and not state["cells"][c]["covered"]
-            and state["cells"][c]["card"]["kind"] == "monster"
-        ],
+        "occupied_monsters": [c for c in ALL_CELLS if c in state["cells"] and is_monster(state["cells"][c])],
         "last_lines": [line for line in (describe(e, names) for e in last.events) if line] if last else [],
         "last_title": describe_action(last.payload, last.events, names) if last else "",
-        "config": state["config"],
+        "limits": {"name": NAME_MAX, "stat": STAT_MAX, "count": COUNT_MAX},
         "card_form": CardForm(prefix="new"),
     }
 

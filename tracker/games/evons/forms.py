@@ -13,9 +13,10 @@ from rules import InvalidCard
 from rules.evons import ABILITIES, ELEMENTS
 from rules.evons.board import ALL_CELLS, DIRECTIONS
 from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
+from rules.evons.turns import COUNT_MAX, OPTIONS
 
 from ...models import Card, Match
-from ..common import whole_number
+from ..common import option_field, whole_number
 
 SLUG = "evons"
 
@@ -118,9 +119,7 @@ class ConfigForm(forms.Form):
         widget=forms.RadioSelect,
         choices=[("draw", _("is a draw")), ("second-player", _("goes to the player who moved second"))],
     )
-    starting_hand = forms.IntegerField(
-        label=_("Cards in each opening hand"), min_value=0, max_value=20, initial=5
-    )
+    starting_hand = option_field(OPTIONS["starting_hand"], _("Cards in each opening hand"))
 
 
 # ------------------------------------------------------------------ board forms -> actions
@@ -196,6 +195,8 @@ def _ability_action(match: Match, post) -> dict:
                 )
                 if amount:
                     damage[cell] = amount
+        if not damage:
+            raise ValidationError(_("Type how much Firestorm damage each card takes."))
         action["damage"] = damage
     elif extra:
         raise ValidationError(_("Choose what the ability does."))
@@ -208,19 +209,13 @@ def table_action(match: Match, post) -> dict:
     if kind not in ACTIONS:
         raise ValidationError(_("Evons has no action “%(kind)s”.") % {"kind": str(kind)[:40]})
     if kind == "adjust":
-        action = {
-            "type": "adjust",
-            "override": True,
-            "seat": whole_number(post, "seat", gettext("The player"), 0, 1),
-        }
-        for counter, label in (
-            ("credits", gettext("Credits")),
-            ("hand", gettext("Hand")),
-            ("deck", gettext("Deck")),
-        ):
-            if (post.get(counter) or "").strip():
-                action[counter] = whole_number(post, counter, label, 0, 999)
-        return action
+        seat = whole_number(post, "seat", gettext("The player"), 0, 1)
+        labels = {"credits": gettext("Credits"), "hand": gettext("Hand"), "deck": gettext("Deck")}
+        counts = {counter: whole_number(post, counter, label, 0, COUNT_MAX)
+                  for counter, label in labels.items() if (post.get(counter) or "").strip()}
+        if not counts:
+            raise ValidationError(_("Type the credits, hand or deck to set."))
+        return {"type": "adjust", "override": True, "seat": seat, **counts}
     if kind == "set_def":
         return {
             "type": "adjust",

@@ -3,7 +3,8 @@
 from django.utils.translation import gettext, gettext_lazy as _
 
 from rules.logos.cards import PANELS, colour_of, has_combo_requirement
-from rules.logos.effects import BERSERK_BELOW, current_direction
+from rules.logos.duel import DEFAULT_CONFIG, legal_actions
+from rules.logos.effects import BERSERK_BELOW, berserk_ready, current_direction
 
 from ...models import Match
 from . import narration
@@ -75,6 +76,7 @@ def _battle(state: dict, names: list[str]) -> dict | None:
     else:
         summary = gettext("%(attacker)s attacks, %(defender)s defends.") % {
             "attacker": names[attacker], "defender": names[1 - attacker]}
+    legal = legal_actions(state)
     cards = []
     for seat in range(2):
         card = table["cards"][seat]
@@ -86,7 +88,7 @@ def _battle(state: dict, names: list[str]) -> dict | None:
             "role": role,
             "shielded": table["shield"][seat],
             "double_combo": table["double_combo"][seat],
-            "can_call": card is not None and state["backup"][seat] is not None,
+            "can_call": {"type": "call_backup", "seat": seat} in legal,
         })
     return {"cards": cards, "summary": summary}
 
@@ -104,7 +106,8 @@ def board(match: Match) -> dict:
             "player": player,
             "hp": narration.number(hp),
             "hp_percent": min(100, round(100 * hp / state["config"]["starting_hp"])),
-            "critical": hp < BERSERK_BELOW,
+            "critical": berserk_ready(hp),
+            "critical_below": narration.number(BERSERK_BELOW),
             "slots": state["slots"][seat],
             "combo": combo_panels(state["combo"][seat]),
             "backup": card_view(state["backup"][seat]) if state["backup"][seat] else None,
@@ -145,9 +148,9 @@ def _result(state: dict, names: list[str]) -> str:
 def _options(config: dict) -> list[str]:
     """The match options that differ from the defaults, for a reminder under the board."""
     notes = []
-    if config["starting_hp"] != 100_000:
+    if config["starting_hp"] != DEFAULT_CONFIG["starting_hp"]:
         notes.append(gettext("Starting HP %(hp)s.") % {"hp": narration.number(config["starting_hp"])})
-    if config["card_slots"] != 3:
+    if config["card_slots"] != DEFAULT_CONFIG["card_slots"]:
         notes.append(gettext("%(slots)s card slots at the start.") % {"slots": config["card_slots"]})
     if config["heal_above_start"]:
         notes.append(gettext("Healing may go above the starting HP."))

@@ -8,10 +8,11 @@ from django.utils.translation import gettext_lazy as _
 from rules import InvalidCard
 from rules.logos import validate_card
 from rules.logos.cards import COLOURS, EFFECTS, NAME_MAX, PANEL_COLOURS, PANELS, SPEED_MAX, STAT_MAX
-from rules.logos.duel import HP_MAX, SLOTS_MAX
+from rules.logos.duel import OPTIONS
 
 from ...models import Card, Match
 from ...services import explain
+from ..common import option_field
 from .board import seat_view
 from .narration import COLOUR_LABELS, EFFECT_LABELS
 
@@ -89,8 +90,8 @@ CardForm.base_fields = {
 
 
 class ConfigForm(forms.Form):
-    starting_hp = forms.IntegerField(label=_("Starting HP"), min_value=1, max_value=HP_MAX, initial=100_000)
-    card_slots = forms.IntegerField(label=_("Card slots at the start"), min_value=1, max_value=SLOTS_MAX, initial=3)
+    starting_hp = option_field(OPTIONS["starting_hp"], _("Starting HP"))
+    card_slots = option_field(OPTIONS["card_slots"], _("Card slots at the start"))
     heal_above_start = forms.BooleanField(
         label=_("Regeneration may heal above the starting HP"), required=False, initial=False)
     deadlock_combo = forms.BooleanField(

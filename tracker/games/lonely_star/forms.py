@@ -12,13 +12,15 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from rules import Dice, RuleError
 from rules.lonely_star import GAME, STAT_NAMES, STATS, validate_card
+from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, OPTIONS
+from rules.lonely_star.rolls import SIDES
+from rules.lonely_star.statuses import NAME_MAX as STATUS_NAME_MAX
 from rules.lonely_star.units import NAME_MAX, STAT_MAX
 from rules.lonely_star.zones import ZONES
 
 from ...models import Card, Match
-from ..common import EngineCardForm, whole_number
+from ..common import EngineCardForm, dice_needed, option_field, whole_number
 
 SLUG = "lonely-star"
 ACTIONS = (
@@ -68,10 +70,8 @@ class ConfigForm(forms.Form):
         initial="app",
         widget=forms.RadioSelect,
     )
-    deck = forms.IntegerField(
-        label=_("Cards in each deck after the opening hand"), min_value=0, max_value=500, initial=40
-    )
-    hand = forms.IntegerField(label=_("Cards in each opening hand"), min_value=0, max_value=50, initial=5)
+    deck = option_field(OPTIONS["deck"], _("Cards in each deck after the opening hand"))
+    hand = option_field(OPTIONS["hand"], _("Cards in each opening hand"))
     empty_deck = forms.ChoiceField(
         label=_("How the match ends"),
         choices=[
@@ -99,11 +99,8 @@ class ConfigForm(forms.Form):
         initial="flat",
         widget=forms.RadioSelect,
     )
-    counter_cap = forms.IntegerField(
-        label=_("Most Burn, Hex or Blind counters on a unit (0 = no limit; Poison is always 1)"),
-        min_value=0,
-        max_value=20,
-        initial=0,
+    counter_cap = option_field(
+        OPTIONS["counter_cap"], _("Most Burn, Hex or Blind counters on a unit (0 = no limit; Poison is always 1)")
     )
     stat_floor = forms.ChoiceField(
         label=_("Can a total stat fall below 0?"),
@@ -179,7 +176,7 @@ def _action(match: Match, post) -> dict:
                 "type": kind,
                 "seat": _seat_of(match, post, "unit"),
                 "unit": _unit_id(post, "unit"),
-                "accessory": _text(post, "accessory", gettext("The accessory"), 30),
+                "accessory": _text(post, "accessory", gettext("The accessory"), STATUS_NAME_MAX),
             }
         case "attack":
             return {
@@ -201,7 +198,7 @@ def _action(match: Match, post) -> dict:
                 "seat": _seat_of(match, post, "source"),
                 "source": _unit_id(post, "source"),
                 "target": _unit_id(post, "target"),
-                "amount": whole_number(post, "amount", gettext("The damage"), 0, 99),
+                "amount": whole_number(post, "amount", gettext("The damage"), 0, AMOUNT_MAX),
                 "ignore_resist": bool(post.get("ignore_resist")),
             }
         case "inflict":
@@ -232,7 +229,7 @@ def _action(match: Match, post) -> dict:
             return {
                 "type": kind,
                 "override": True,
-                "name": _text(post, "name", gettext("The status"), 30),
+                "name": _text(post, "name", gettext("The status"), STATUS_NAME_MAX),
                 "stat": _choice(post, "stat", gettext("stat"), STATS),
             }
     return _adjustment(post)
@@ -247,28 +244,15 @@ def _adjustment(post) -> dict:
             "seat": whole_number(post, "seat", gettext("The player"), 0, 1),
             "source": _choice(post, "source", gettext("zone to take cards from"), ZONES),
             "target": _choice(post, "target", gettext("zone to put them in"), ZONES),
-            "count": whole_number(post, "count", gettext("The number of cards"), 1, 500),
+            "count": whole_number(post, "count", gettext("The number of cards"), 1, COUNT_MAX),
         }
     action["unit"] = _unit_id(post, "unit")
     if what == "leave":
         return {**action, "to": _choice(post, "to", gettext("zone"), ZONES)}
-    change = whole_number(post, "change", gettext("The change"), -99, 99)
+    change = whole_number(post, "change", gettext("The change"), -AMOUNT_MAX, AMOUNT_MAX)
     if what == "stat":
         return {**action, "stat": _choice(post, "stat", gettext("stat"), STATS), "change": change}
     return {**action, "counter": post.get("counter", ""), "change": change}
-
-
-def _dice_needed(match: Match, action: dict) -> int | None:
-    """How many dice the action would roll now (0 when every check is certain), tried on a copy.
-
-    None when the engine refuses the action: the real attempt then says why.
-    """
-    dice = Dice(match.seed, match.head + 1)
-    try:
-        GAME.apply(match.state, action, dice)
-    except RuleError:
-        return None
-    return len(dice.rolls)
 
 
 def table_action(match: Match, post) -> dict:
@@ -276,7 +260,7 @@ def table_action(match: Match, post) -> dict:
     action = _action(match, post)
     entered = [value.strip() for value in post.getlist("roll") if value.strip()]
     for value in entered:
-        if not value.isdigit() or not 1 <= int(value) <= 6:
+        if not value.isdigit() or not 1 <= int(value) <= SIDES:
             message = _("A D6 shows 1 to 6; “%(value)s” is not a roll.")
             raise ValidationError(message % {"value": value[:20]})
     app_rolls = bool(post.get("app_rolls"))
@@ -285,7 +269,7 @@ def table_action(match: Match, post) -> dict:
     players_roll = match.state["options"]["who_rolls"] == "players"
     if not (entered or (players_roll and not app_rolls)):
         return action
-    needed = _dice_needed(match, action)
+    needed = dice_needed(match, action)
     if needed is not None and len(entered) > needed:
         raise ValidationError(
             _(

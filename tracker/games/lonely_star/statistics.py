@@ -6,7 +6,7 @@ from django.utils.translation import ngettext
 
 from rules import Dice
 from rules.lonely_star.rolls import SIDES
-from rules.lonely_star.units import total
+from rules.lonely_star.units import hp_left
 
 from ...models import Match
 from ...services import applied_actions, entered_rolls, live_actions
@@ -71,7 +71,7 @@ def _health_left(state: dict) -> list[int]:
     """Per seat, the HP its units in play have left: total HP less damage counters (lethal ones have gone)."""
     left = [0] * len(state["players"])
     for unit in state["units"]:
-        left[unit["seat"]] += total(state, unit, "hp") - unit["damage"]
+        left[unit["seat"]] += hp_left(state, unit)
     return left
 
 
