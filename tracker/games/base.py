@@ -20,9 +20,9 @@ of the same shape:
 Board forms post to `match_act` with `seq`, the action's fields, and optional `roll` fields for
 dice rolled by hand. The board template gets `match`, `board` (from `board()`), `players`,
 `viewer` (role and seat), `read_only` (a spectator, or the replay page: no action form, button
-or hot-seat link then), `entry_seats` (per seat: awaiting a secret entry, and where this phone
-goes to make it) and `own_secret`. An action with `"override": true` is a manual override in
-the log.
+or hot-seat link then) and `entry_seats` (per seat: awaiting a secret entry or not, where this
+phone goes to make it, and this phone's own hidden entry; templates/tracker/entry_seats.html
+shows them). An action with `"override": true` is a manual override in the log.
 """
 
 from abc import ABC, abstractmethod

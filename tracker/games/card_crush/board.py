@@ -25,8 +25,7 @@ def board(match: Match) -> dict:
         "phase": phase(state),
         "rounds": rounds,
         "seats": [
-            {"player": player, "wins": wins, "locked": deck is not None,
-             "initiative": team_initiative(deck) if revealed else None}
+            {"player": player, "wins": wins, "initiative": team_initiative(deck) if revealed else None}
             for player, wins, deck in zip(players, state["wins"], state["decks"])
         ],
         "next_round": len(state["rounds"]) + 1,

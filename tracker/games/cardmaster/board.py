@@ -149,8 +149,7 @@ def board(match: Match) -> dict:
     players = match.players()
     names = [player.name for player in players]
     current = phase(state)
-    view = {"phase": current, "seats": [{"player": p, "locked": locked} for p, locked in zip(players, state["lineups"])],
-            "size": state["config"]["size"], "active_slots": ACTIVE_SLOTS, "counter_max": COUNTER_MAX}
+    view = {"phase": current, "size": state["config"]["size"], "active_slots": ACTIVE_SLOTS, "counter_max": COUNTER_MAX}
     if current == "lineup":
         return view
     action = head_action(match)

@@ -111,7 +111,6 @@ def board(match: Match) -> dict:
             "slots": state["slots"][seat],
             "combo": combo_panels(state["combo"][seat]),
             "backup": card_view(state["backup"][seat]) if state["backup"][seat] else None,
-            "committed": phase == "commit" and state["commits"][seat] is not None,
             "winner": phase == "finished" and state["winner"] == seat,
         })
     rounds = [

@@ -76,7 +76,7 @@ def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int 
             phone.tricks.add("double")
             phone.expect_refusal(phone.act(form.action, data)[0], f"double {what}")
     else:
-        phone.count(phone.report.refusals, f"{phone.game} {what} {status}, page reloaded")
+        phone.count(phone.report.refusals, f"{phone.slug} {what} {status}, page reloaded")
     return status
 
 
@@ -102,7 +102,7 @@ def enter(phone: Phone, match: int, seat: int, fill) -> None:
         except Dropped:
             continue
     if not phone.late:
-        phone.count(phone.report.errors, f"{phone.game}: seat {seat}'s entry refused {attempt} times")
+        phone.count(phone.report.errors, f"{phone.slug}: seat {seat}'s entry refused {attempt} times")
 
 
 def entry_seats(page: str, match: int) -> list[int]:
