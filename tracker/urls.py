@@ -1,10 +1,16 @@
 from django.urls import include, path
 
-from . import accounts, review, sharing, stats_views, views
+from . import accounts, app_shell, review, sharing, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("sw.js", app_shell.service_worker, name="service_worker"),
+    path("manifest.webmanifest", app_shell.web_manifest, name="web_manifest"),
+    path("offline/", app_shell.offline, name="offline"),
+    path("settings/", app_shell.settings_page, name="settings"),
+    path("settings/theme/", app_shell.set_theme, name="set_theme"),
+    path("settings/language/", app_shell.set_language, name="set_language"),
     path("accounts/sign-in/", accounts.sign_in, name="sign_in"),
     path("accounts/sign-out/", accounts.sign_out, name="sign_out"),
     path("accounts/sign-up/", accounts.sign_up, name="sign_up"),

@@ -66,6 +66,17 @@ def test_benchmark_counts_bytes_of_the_page_and_everything_it_links(output):
     total = int(re.search(r"^  total\s+([\d,]+) bytes$", output, re.MULTILINE).group(1).replace(",", ""))
     assert total == sum(int(size) for *_rest, size in transfers)
     assert re.search(r"Live-update check, nothing changed: response \d+ bytes", output)
+    assert re.search(r"^  \(a browser without Brotli, gzip only: [\d,]+ bytes\)$", output, re.MULTILINE)
+
+
+def test_benchmark_counts_a_repeat_visit_with_the_service_worker_and_what_installing_it_cost(output):
+    # The page itself and the check for a newer worker (a 304 when unchanged); no static file.
+    assert re.search(r"^A repeat visit with the service worker's cache \(headers \+ body\): /matches/\d+/ [\d,]+ "
+                     r"\+ /sw\.js \d+ = [\d,]+ bytes; every static file comes from the worker's cache$",
+                     output, re.MULTILINE)
+    assert re.search(r"the service worker installs: [\d,]+ bytes \(its script, \d+ files the page did not load, "
+                     r"the offline page\)", output)
+    assert re.search(r"4\. repeat visit of that page with the service worker's cache: [\d,]+ bytes", output)
 
 
 def test_benchmark_compares_query_counts_of_every_page_at_two_sizes(output):

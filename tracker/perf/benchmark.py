@@ -113,18 +113,25 @@ def _battle_under_way() -> Match:
     return playing
 
 
-def _cold_loads(host: str, playing: Match) -> dict[str, wire.Wire]:
+def _page_weight(host: str, playing: Match, results: "report.Results") -> None:
     """Goal 4: each game's match page from a phone that has never been here (no cookies yet).
 
     Every game's board links its own stylesheet, so each game counts; the largest is the figure.
+    That page is then loaded again by a browser without Brotli, and by the same phone once its
+    service worker has installed (what installing fetched is counted too).
     """
     shown = {"Card Crush, battle under way": playing}
     for slug, game in rules.GAMES.items():
         if slug != "card-crush":
             shown[f"{game.name}, new match"] = services.match_create(
                 slug=slug, player_names=["Bench A", "Bench B"], config={})
-    return {name: wire.cold_load(Client(HTTP_HOST=host), match.get_absolute_url())
-            for name, match in shown.items()}
+    phones = {name: Client(HTTP_HOST=host) for name in shown}
+    results.cold = {name: wire.cold_load(phones[name], match.get_absolute_url()) for name, match in shown.items()}
+    name, heaviest = results.heaviest
+    url = shown[name].get_absolute_url()
+    results.cold_gzip_only = wire.cold_load(Client(HTTP_HOST=host), url, wire.PHONE_GZIP_ONLY)
+    results.install = wire.worker_install(phones[name], heaviest)
+    results.repeat = wire.repeat_visit(phones[name], url)
 
 
 def _cases(client: Client, finished: Match, playing: Match, short: Match, long: Match) -> dict:
@@ -228,7 +235,7 @@ def measure(*, rounds: int, long: int, more: int) -> "report.Results":
     _d6(short_match, SHORT - 1)  # so the timed action is the 10th
     _d6(long_match, long - 1)
 
-    results.cold = _cold_loads(host, playing)
+    _page_weight(host, playing, results)
     results.poll = wire.poll(Client(HTTP_HOST=host), playing)
     results.times = _round_robin(_cases(client, finished, playing, short_match, long_match), rounds)
 

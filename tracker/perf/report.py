@@ -45,6 +45,12 @@ class Results:
     sizes: tuple[str, str] = ("", "")
     cold: dict[str, Wire] = field(default_factory=dict)
     """Cold loads of match pages, by page."""
+    cold_gzip_only: Wire | None = None
+    """The largest cold load again, for a browser without Brotli."""
+    repeat: Wire | None = None
+    """The largest page again, with the service worker's cache."""
+    install: Wire | None = None
+    """Installing the service worker after the largest cold load."""
     poll: Poll | None = None
     load: LoadFigures | None = None
     long: int = 0
@@ -85,6 +91,8 @@ def goals(results: Results) -> list[Goal]:
              late <= 1.2),
         Goal(f"4. cold load of a match page, compressed, everything it links (largest: {page})",
              f"{heaviest.total:,} bytes", "under 30 KB (30,000 bytes)", heaviest.total < 30_000),
+        Goal("4. repeat visit of that page with the service worker's cache", f"{results.repeat.total:,} bytes",
+             "under 8 KB (8,000 bytes)", results.repeat.total < 8_000),
         Goal("4. live-update check, nothing changed (response, headers included)", f"{poll} bytes",
              "under 300 bytes", poll < 300),
         Goal("5. queries per page, small and large data",
@@ -132,6 +140,13 @@ def lines(results: Results) -> list[str]:
     for transfer in heaviest.transfers:
         out.append(f"  {transfer.url:<52} {transfer.head:6} + {transfer.body:6} = {transfer.total:6} bytes")
     out.append(f"  {'total':<52} {heaviest.total:24,} bytes")
+    out.append(f"  (a browser without Brotli, gzip only: {results.cold_gzip_only.total:,} bytes)")
+    install = results.install
+    out.append(f"Then, once and in the background, the service worker installs: {install.total:,} bytes "
+               f"(its script, {len(install.transfers) - 2} files the page did not load, the offline page)")
+    parts = " + ".join(f"{transfer.url} {transfer.total:,}" for transfer in results.repeat.transfers)
+    out.append(f"A repeat visit with the service worker's cache (headers + body): {parts} "
+               f"= {results.repeat.total:,} bytes; every static file comes from the worker's cache")
     poll = results.poll
     out.append(f"Live-update check, nothing changed: response {poll.response.total} bytes "
                f"(the request's own part: {poll.request} bytes)")

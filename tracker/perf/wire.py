@@ -2,15 +2,19 @@
 
 A response is counted as an HTTP/1.1 server sends it: the status line, every header
 (Django's, the middleware's, Set-Cookie), the headers gunicorn adds itself (Server, Date,
-Connection), the blank line and the body. Static files are fetched through WhiteNoise with
-`Accept-Encoding: gzip`, so they come compressed as WhiteNoise serves them; the HTML is
-compressed with gzip at level 6 as a proxy in front of the app would (the app does not
+Connection), the blank line and the body. Static files are fetched through WhiteNoise with the
+`Accept-Encoding` a phone's browser sends over HTTPS (gzip, deflate, br), so they come compressed
+as WhiteNoise serves them (Brotli where it has a .br file); the HTML and the service worker's
+script are compressed with gzip at level 6 as a proxy in front of the app would (the app does not
 compress its pages itself).
 """
 
 import gzip
+import json
 import re
 from dataclasses import dataclass, field
+
+import brotli
 from http import HTTPStatus
 from urllib.parse import urljoin, urlsplit
 
@@ -20,6 +24,9 @@ from django.utils.http import http_date
 
 from tracker.models import Match
 
+# What Chrome and Safari send over HTTPS; PHONE_GZIP_ONLY for a browser without Brotli.
+PHONE = "gzip, deflate, br"
+PHONE_GZIP_ONLY = "gzip"
 # gunicorn writes these on every response (gunicorn/http/wsgi.py, default_headers).
 SERVER_HEADERS = ("Server: gunicorn", "Connection: close")
 
@@ -69,7 +76,8 @@ def _body(response) -> bytes:
     return b"".join(response.streaming_content) if response.streaming else response.content
 
 
-def _html(response, url: str) -> Transfer:
+def _proxied(response, url: str) -> Transfer:
+    """A response the app sends uncompressed (a page, the worker's script), gzipped by the proxy."""
     body = gzip.compress(response.content, compresslevel=6, mtime=0)
     headers = dict(response.headers)
     headers["Content-Length"] = str(len(body))
@@ -84,27 +92,66 @@ def linked(html: str, base: str) -> list[str]:
     return [url for url in dict.fromkeys(urls) if not urlsplit(url).netloc and not url.startswith("data:")]
 
 
-def cold_load(client: Client, url: str) -> Wire:
+def _decoded(response, body: bytes) -> bytes:
+    encoding = response.get("Content-Encoding")
+    return gzip.decompress(body) if encoding == "gzip" else brotli.decompress(body) if encoding == "br" else body
+
+
+def _asset(client: Client, url: str, accept: str) -> tuple[Transfer, bytes]:
+    response = client.get(url, HTTP_ACCEPT_ENCODING=accept)
+    assert response.status_code == 200, (url, response.status_code)
+    body = _body(response)
+    return Transfer(url, head_bytes(response), len(body)), _decoded(response, body)
+
+
+def cold_load(client: Client, url: str, accept: str = PHONE) -> Wire:
     """A first visit to `url`: the page and everything it links, each once."""
     page = client.get(url)
     assert page.status_code == 200, page.status_code
-    wire = Wire([_html(page, url)])
+    wire = Wire([_proxied(page, url)])
     queue = linked(page.content.decode(), url)
     seen = set(queue)
     while queue:
         asset = queue.pop(0)
-        response = client.get(asset, HTTP_ACCEPT_ENCODING="gzip")
-        assert response.status_code == 200, (asset, response.status_code)
-        body = _body(response)
-        wire.transfers.append(Transfer(asset, head_bytes(response), len(body)))
+        transfer, text = _asset(client, asset, accept)
+        wire.transfers.append(transfer)
         if asset.endswith(".css"):
-            text = gzip.decompress(body) if response.get("Content-Encoding") == "gzip" else body
             for found in _CSS_URL.findall(text.decode()):
                 found = urljoin(asset, found)
                 if found not in seen and not found.startswith("data:") and not urlsplit(found).netloc:
                     seen.add(found)
                     queue.append(found)
     return wire
+
+
+def _worker(client: Client, **headers):
+    return client.get(reverse("service_worker"), **headers)
+
+
+def worker_install(client: Client, cold: Wire) -> Wire:
+    """What installing the service worker fetches after a cold load, once, in the background: its
+    script, every file it keeps that the page did not already load, and the offline page."""
+    script = _worker(client)
+    wire = Wire([_proxied(script, script.request["PATH_INFO"])])
+    loaded = {transfer.url for transfer in cold.transfers}
+    kept = json.loads(re.search(r"const PRECACHE = (\[.*\]);", script.content.decode()).group(1))
+    for url in kept:
+        if url not in loaded:
+            wire.transfers.append(_asset(client, url, PHONE)[0])
+    offline = reverse("offline")
+    wire.transfers.append(_proxied(client.get(offline), offline))
+    return wire
+
+
+def repeat_visit(client: Client, url: str) -> Wire:
+    """A later visit to `url` by a phone whose service worker keeps the static files: the page itself
+    (never served from a cache) and the browser's check for a newer worker (a 304 when unchanged)."""
+    etag = _worker(client)["ETag"]
+    page = client.get(url)
+    assert page.status_code == 200, page.status_code
+    check = _worker(client, HTTP_IF_NONE_MATCH=etag)
+    assert check.status_code == 304, check.status_code
+    return Wire([_proxied(page, url), Transfer(check.request["PATH_INFO"], head_bytes(check), len(check.content))])
 
 
 def poll(client: Client, match: Match) -> Poll:
