@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import urlencode
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -316,7 +317,9 @@ def match_list(request: HttpRequest) -> HttpResponse:
         if form.cleaned_data["player"]:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
-    return render(request, "tracker/match_list.html", {"form": form, "page": page})
+    # The pager's links keep the filters: "game=...&player=...&", then the page number.
+    filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in ("game", "player") if request.GET.get(key))
+    return render(request, "tracker/match_list.html", {"form": form, "page": page, "filters": filters})
 
 
 @require_GET
