@@ -10,6 +10,8 @@ Messages are `gettext_noop` templates; they may use %(option)s, %(value)r, %(all
 %(low)s and %(high)s.
 """
 
+from collections.abc import Mapping
+
 from .errors import InvalidConfig, gettext_noop
 
 
@@ -81,12 +83,12 @@ class YesNo(Option):
         return isinstance(value, bool)
 
 
-def defaults(options: dict[str, Option]) -> dict:
+def defaults(options: Mapping[str, Option]) -> dict:
     """The options a match gets when the table changes nothing."""
     return {name: option.default for name, option in options.items()}
 
 
-def checked_config(game_name: str, options: dict[str, Option], config: object) -> dict:
+def checked_config(game_name: str, options: Mapping[str, Option], config: object) -> dict:
     """Every option of a match (defaults filled in), checked; `InvalidConfig` naming the first wrong one."""
     if not isinstance(config, dict):
         raise InvalidConfig("config-shape", gettext_noop("Match options must be a set of named values."))

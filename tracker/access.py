@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied  # noqa: F401  (re-exported for views)
 from django.db.models import Q
-from django.http import Http404, HttpRequest
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from .devices import TableRequest
 from .models import Access, Match
 
 OWNER, PLAYER, SPECTATOR = "owner", "player", "spectator"
@@ -42,7 +43,7 @@ class Viewer:
         return self.role == OWNER and seat not in self.claimed
 
 
-def _owns(request: HttpRequest, match: Match) -> bool:
+def _owns(request: TableRequest, match: Match) -> bool:
     if not match.owner_id and not match.owner_device:
         return True
     if match.owner_id and request.user.is_authenticated and match.owner_id == request.user.pk:
@@ -52,7 +53,7 @@ def _owns(request: HttpRequest, match: Match) -> bool:
     return bool(match.owner_device) and match.owner_device == getattr(request, "device", None)
 
 
-def _grants(request: HttpRequest):
+def _grants(request: TableRequest):
     """The Access rows that belong to this device or account."""
     mine = Q(device=getattr(request, "device", "") or "-")
     if request.user.is_authenticated:
@@ -62,10 +63,11 @@ def _grants(request: HttpRequest):
 
 def viewer_claims(match: Match) -> frozenset[int]:
     """Seats held by joined phones."""
-    return frozenset(match.accesses.filter(role=Access.PLAYER, revoked__isnull=True).values_list("seat", flat=True))
+    seats = match.accesses.filter(role=Access.PLAYER, revoked__isnull=True).values_list("seat", flat=True)
+    return frozenset(seat for seat in seats if seat is not None)
 
 
-def viewer(request: HttpRequest, match: Match) -> Viewer | None:
+def viewer(request: TableRequest, match: Match) -> Viewer | None:
     claimed = viewer_claims(match)
     if _owns(request, match):
         return Viewer(OWNER, claimed=claimed)
@@ -79,7 +81,7 @@ def viewer(request: HttpRequest, match: Match) -> Viewer | None:
     return None
 
 
-def match_for(request: HttpRequest, pk: int, act: bool = False, only: tuple[str, ...] = ()) -> tuple[Match, Viewer]:
+def match_for(request: TableRequest, pk: int, act: bool = False, only: tuple[str, ...] = ()) -> tuple[Match, Viewer]:
     """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act.
 
     `only` loads just those fields (the live-update poll needs no state).
@@ -93,7 +95,7 @@ def match_for(request: HttpRequest, pk: int, act: bool = False, only: tuple[str,
     return match, seen_by
 
 
-def visible_matches(request: HttpRequest):
+def visible_matches(request: TableRequest):
     """Every match this device or account may see, for lists."""
     device = getattr(request, "device", "") or "-"
     mine = Q(owner__isnull=True, owner_device="") | Q(owner_device=device) | Q(shared=True)
@@ -103,7 +105,7 @@ def visible_matches(request: HttpRequest):
     return Match.objects.filter(mine | Q(pk__in=joined))
 
 
-def organises(request: HttpRequest, tournament) -> bool:
+def organises(request: TableRequest, tournament) -> bool:
     """Whether this device or account runs the tournament: the same test as owning a match.
 
     Tournaments are public (anyone may read standings and watch their battles); only the

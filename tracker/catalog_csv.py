@@ -80,7 +80,7 @@ def import_csv(slug: str, raw: bytes) -> tuple[int, int]:
     for line, row in _rows(slug, raw):
         form = pages.card_form({key: (value or "").strip() for key, value in row.items() if key})
         if not form.is_valid():
-            errors = "; ".join(f"{field}: {' '.join(messages)}" if field != "__all__" else " ".join(messages)
+            errors = "; ".join(f"{field}: {' '.join(map(str, messages))}" if field != "__all__" else " ".join(map(str, messages))
                                for field, messages in form.errors.items())
             problems.append(_("Line %(line)s: %(errors)s") % {"line": line, "errors": errors})
             continue

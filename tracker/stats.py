@@ -12,7 +12,6 @@ from django.db.models import prefetch_related_objects
 from .games import pages_for
 from .models import Match, Player
 
-
 WON, DREW, LOST = "won", "drew", "lost"
 
 

@@ -1,6 +1,6 @@
 """Statistics pages: every player's record per game, a game's own figures, one player's history."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -8,11 +8,12 @@ from django.views.decorators.http import require_GET
 import rules
 
 from . import charts, stats
+from .devices import TableRequest
 from .models import Player
 
 
 @require_GET
-def stats_overview(request: HttpRequest) -> HttpResponse:
+def stats_overview(request: TableRequest) -> HttpResponse:
     """Records of every player, for one game or all of them, and the game's own figures."""
     slug = request.GET.get("game", "")
     if slug not in rules.GAMES:
@@ -29,7 +30,7 @@ def stats_overview(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def stats_player(request: HttpRequest, pk: int) -> HttpResponse:
+def stats_player(request: TableRequest, pk: int) -> HttpResponse:
     """One player's history: per game records, win rate over time, favourite cards."""
     player = get_object_or_404(Player, pk=pk)
     per_game = []

@@ -2,14 +2,13 @@
 
 from django.contrib import messages
 from django.core import signing
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.urls import reverse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import urlencode
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -22,6 +21,7 @@ from rules import RuleError
 
 from . import access, catalog_csv, services, sharing
 from .access import Viewer
+from .devices import TableRequest
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import pages_for
 from .models import Card, Match, Player
@@ -55,7 +55,7 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
     return seats
 
 
-def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra) -> dict:
+def _match_context(request: TableRequest, match: Match, seen_by: Viewer, **extra) -> dict:
     pages = pages_for(match.slug)
     return {
         "match": match,
@@ -76,19 +76,19 @@ def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra)
     }
 
 
-def _render_match(request: HttpRequest, match: Match, seen_by: Viewer, status: int = 200, **extra) -> HttpResponse:
+def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200, **extra) -> HttpResponse:
     """The match page, or only its #match part when htmx asks."""
     template = "tracker/match_detail.html#match" if request.htmx else "tracker/match_detail.html"
     return render(request, template, _match_context(request, match, seen_by, **extra), status=status)
 
 
-def _refused(request: HttpRequest, match_id: int, message: str, status: int) -> HttpResponse:
+def _refused(request: TableRequest, match_id: int, message: str, status: int) -> HttpResponse:
     """A refused change: the message and the fresh state; nothing was applied."""
     match, seen_by = access.match_for(request, match_id)
     return _render_match(request, match, seen_by, status=status, refusal=message)
 
 
-def _after_change(request: HttpRequest, match: Match, seen_by: Viewer, message: str = "") -> HttpResponse:
+def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message: str = "") -> HttpResponse:
     """The page after a change, from the match the change just saved (its state and players are fresh)."""
     if message:
         messages.success(request, message)
@@ -98,20 +98,20 @@ def _after_change(request: HttpRequest, match: Match, seen_by: Viewer, message: 
 
 
 @require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
+def healthz(request: TableRequest) -> HttpResponse:
     """The cheapest page: proves the app and database answer, and is the benchmarks' floor."""
     Match.objects.exists()
     return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: TableRequest) -> HttpResponse:
     recent = access.visible_matches(request).prefetch_related("seats__player").select_related("winner")[:5]
     return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
 
 
 @require_http_methods(["GET", "POST"])
-def match_new(request: HttpRequest, slug: str) -> HttpResponse:
+def match_new(request: TableRequest, slug: str) -> HttpResponse:
     game = _game_or_404(slug)
     pages = pages_for(slug)
     data = request.POST if request.method == "POST" else None
@@ -139,7 +139,7 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def match_detail(request: TableRequest, pk: int) -> HttpResponse:
     match, seen_by = access.match_for(request, pk)
     return _render_match(request, match, seen_by)
 
@@ -150,7 +150,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @csp_override({})
 @xframe_options_exempt
 @require_GET
-def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
+def match_poll(request: TableRequest, pk: int) -> HttpResponse:
     """Has the match changed since version `v`? 204 and no body when not: polled every 2 s."""
     match, _seen_by = access.match_for(request, pk, only=("version", "finished", "owner", "owner_device", "shared"))
     if request.GET.get("v") == str(match.version):
@@ -171,7 +171,7 @@ def _seat_player(match: Match, seat: int, seen_by: Viewer):
 
 
 @require_GET
-def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
+def match_pass(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     """The hot-seat screen that hides everything until the right player holds the phone."""
     match, seen_by = access.match_for(request, pk, act=True)
     player = _seat_player(match, seat, seen_by)
@@ -183,7 +183,7 @@ def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
 
 @never_cache  # no-store: the Back button must not bring a locked-in entry back from the cache
 @require_http_methods(["GET", "POST"])
-def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
+def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     """One player's secret entry (a Card Crush deck), sent with a token bound to their seat."""
     match, seen_by = access.match_for(request, pk, act=True)
     player = _seat_player(match, seat, seen_by)
@@ -235,7 +235,7 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
 
 
 @require_POST
-def match_act(request: HttpRequest, pk: int) -> HttpResponse:
+def match_act(request: TableRequest, pk: int) -> HttpResponse:
     """An open action taken at the table (reveal the next round, attack, ...).
 
     Dice a player rolled by hand come as `roll` fields, in the order the engine asks
@@ -268,7 +268,7 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
     return _after_change(request, recorded.match, seen_by)
 
 
-def _moves_of_others(match: Match, seat: int, low: int, high: int) -> bool:
+def _moves_of_others(match: Match, seat: int | None, low: int, high: int) -> bool:
     """Whether steps low+1..high hold a move made for another seat than `seat`.
 
     Undoing or redoing those is the owner's call, not a seated player's. A move names its seat,
@@ -286,7 +286,7 @@ def _moves_of_others(match: Match, seat: int, low: int, high: int) -> bool:
 
 
 @require_POST
-def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
+def match_goto(request: TableRequest, pk: int) -> HttpResponse:
     """Undo or redo: move along the log to a step; actions are never deleted."""
     match, seen_by = access.match_for(request, pk, act=True)
     form = StepForm(request.POST)
@@ -308,7 +308,7 @@ def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def match_list(request: HttpRequest) -> HttpResponse:
+def match_list(request: TableRequest) -> HttpResponse:
     form = MatchFilterForm(request.GET or None)
     matches = access.visible_matches(request).prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
@@ -323,7 +323,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def card_games(request: HttpRequest) -> HttpResponse:
+def card_games(request: TableRequest) -> HttpResponse:
     """Every game's catalog, with how many cards each holds."""
     counts = {slug: Card.objects.filter(slug=slug).count() for slug in rules.GAMES}
     catalogs = [(game, counts[slug]) for slug, game in rules.GAMES.items()]
@@ -331,7 +331,7 @@ def card_games(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def card_list(request: HttpRequest, slug: str) -> HttpResponse:
+def card_list(request: TableRequest, slug: str) -> HttpResponse:
     """A game's catalog, filtered as you type (htmx asks for just the results)."""
     game = _game_or_404(slug)
     query = request.GET.get("q", "").replace("\x00", "").strip()[:60]  # PostgreSQL text cannot hold NUL
@@ -362,7 +362,7 @@ def _catalog_table(slug: str, cards) -> dict:
     }
 
 
-def _safe_next(request: HttpRequest, fallback: str) -> str:
+def _safe_next(request: TableRequest, fallback: str) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return target
@@ -370,7 +370,7 @@ def _safe_next(request: HttpRequest, fallback: str) -> str:
 
 
 @require_POST
-def card_new(request: HttpRequest, slug: str) -> HttpResponse:
+def card_new(request: TableRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
     game = _game_or_404(slug)
     pages = pages_for(slug)
@@ -398,7 +398,7 @@ def card_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def card_export(request: HttpRequest, slug: str) -> HttpResponse:
+def card_export(request: TableRequest, slug: str) -> HttpResponse:
     _game_or_404(slug)
     response = HttpResponse(catalog_csv.export_csv(slug), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tablekeeper-{slug}-cards.csv"'
@@ -406,14 +406,14 @@ def card_export(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def card_import(request: HttpRequest, slug: str) -> HttpResponse:
+def card_import(request: TableRequest, slug: str) -> HttpResponse:
     """Import a catalog CSV: every row is checked, and a single wrong row stores nothing."""
     game = _game_or_404(slug)
     upload = request.FILES.get("file")
     problems = []
     if upload is None:
         problems = [_("Choose a CSV file to import.")]
-    elif upload.size > catalog_csv.MAX_BYTES:
+    elif (upload.size or 0) > catalog_csv.MAX_BYTES:
         problems = [_("The file is larger than %(kb)s KB.") % {"kb": catalog_csv.MAX_BYTES // 1024}]
     else:
         try:
@@ -429,5 +429,5 @@ def card_import(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tracker/card_list.html", context, status=422)
 
 
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+def csrf_failure(request: TableRequest, reason: str = "") -> HttpResponse:
     return render(request, "403_csrf.html", status=403)

@@ -33,7 +33,7 @@ Decided by us (the pages for these were not found; only fragments are known):
 from ..errors import IllegalAction, gettext_noop
 from .board import ALL_CELLS, arrow_line, neighbours, step
 from .cards import validate_card
-from .pieces import BLOCK_CARD, current_def, destroy, find, label, move, place, remove_from_game
+from .pieces import BLOCK_CARD, cell_of, current_def, destroy, label, move, place, remove_from_game
 from .sequence import abilities_left, after_move, end_if_full, push
 
 PHASES = ("ability1", "ability2")
@@ -189,7 +189,7 @@ def check(state: dict, action: dict) -> tuple[str, str, str, str]:
             "not-ability-phase", gettext_noop("Abilities are used in Ability Phase 1 or 2 of a sequence.")
         )
     entry = state["stack"][-1]
-    cell = find(state, entry["id"])
+    cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     arrow = action.get("arrow")
     ability = piece["card"]["arrows"].get(arrow) if isinstance(arrow, str) else None
@@ -227,13 +227,14 @@ def check(state: dict, action: dict) -> tuple[str, str, str, str]:
 def candidates(state: dict) -> list[dict]:
     """Every ability use open now, with its fixed choices (free choices such as a revived card left out)."""
     entry = state["stack"][-1]
-    cell = find(state, entry["id"])
+    cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     found = []
     for arrow in abilities_left(piece, entry):
         ability = piece["card"]["arrows"][arrow]
         for target in arrow_line(cell, arrow, state["config"]["reach"]):
-            base = {"type": "ability", "arrow": arrow, "target": target}
+            base: dict[str, object] = {"type": "ability", "arrow": arrow, "target": target}
+            options: list[dict[str, object]]
             if ability == "Magnetism":
                 options = [{**base, "pull_from": n} for n in neighbours(target)]
             elif ability == "Resurrection":

@@ -35,7 +35,7 @@ Decisions where the pages are silent:
 """
 
 from .board import OPPOSITE, arrow_order, arrow_target, in_main_zone
-from .pieces import board_full, current_def, destroy, find, is_monster, label, scores
+from .pieces import board_full, cell_of, current_def, destroy, find, is_monster, label, scores
 
 PHASE_NAMES = ("ability1", "conflicts", "ability2")
 
@@ -122,7 +122,7 @@ def conflict_preview(state: dict, target: str) -> dict:
     Both strike at once: each card's current DEF goes down by the other's ATK, to 0 at the
     least. `fight` applies exactly these numbers; a page shows them before the player picks.
     """
-    cell = find(state, state["stack"][-1]["id"])
+    cell = cell_of(state, state["stack"][-1]["id"])
     mine, theirs = state["cells"][cell], state["cells"][target]
     before = [current_def(mine), current_def(theirs)]
     atk = [mine["card"]["atk"], theirs["card"]["atk"]]
@@ -168,7 +168,7 @@ def flippable(state: dict, piece: dict) -> bool:
 def flip_step(state: dict, events: list[dict]) -> None:
     """Flip every non-defending opponent card the surviving active card points at."""
     entry = state["stack"][-1]
-    cell = find(state, entry["id"])
+    cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     reach = state["config"]["reach"]
     flipped = []

@@ -179,7 +179,7 @@ def _advance(state: dict, events: list[dict]) -> None:
             entry = state["stack"][-1]
             cell = find(state, entry["id"])
             piece = state["cells"].get(cell) if cell else None
-            if piece is None or piece["covered"]:
+            if cell is None or piece is None or piece["covered"]:
                 state["stack"].pop()
                 events.append({"type": "sequence_ended", "cell": cell, "name": "", "why": "left"})
             elif entry["phase"] == "ability1":

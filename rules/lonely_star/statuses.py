@@ -52,7 +52,7 @@ NAME_MAX = 30
 def status_key(state: dict, value: object) -> str:
     """The status a form or action names (any case), or IllegalAction for one the match does not know."""
     key = value.strip().casefold() if isinstance(value, str) else None
-    if key not in state["statuses"]:
+    if key is None or key not in state["statuses"]:
         raise IllegalAction(
             "status-unknown",
             gettext_noop(

@@ -21,6 +21,8 @@ Decisions where the rule pages are silent:
   fits on a card; a bigger number is a typing mistake.
 """
 
+from typing import Any, TypeGuard
+
 from ..errors import InvalidCard, gettext_noop
 
 STATS = ("hp", "at", "lk", "rs", "reach")
@@ -30,12 +32,12 @@ NAME_MAX = 60
 MIN_STAT = {"hp": 1}
 
 
-def is_name(value: object, most: int) -> bool:
+def is_name(value: object, most: int) -> TypeGuard[str]:
     """A name a player could have typed: 1 to `most` printable characters."""
     return isinstance(value, str) and value.isprintable() and 0 < len(value.strip()) <= most
 
 
-def validate_card(card: dict) -> dict:
+def validate_card(card: Any) -> dict:
     """A unit card with its gems checked: name, hp, at, lk, rs and reach."""
     if not isinstance(card, dict):
         raise InvalidCard("card-shape", gettext_noop("A card must be a set of named stats."))
@@ -44,7 +46,7 @@ def validate_card(card: dict) -> dict:
         raise InvalidCard(
             "card-name", gettext_noop("A card needs a name of 1 to %(most)s characters."), most=NAME_MAX
         )
-    checked = {"name": " ".join(name.split())}
+    checked: dict[str, str | int] = {"name": " ".join(name.split())}
     for stat in STATS:
         value = card.get(stat)
         if isinstance(value, bool) or not isinstance(value, int):

@@ -19,7 +19,8 @@ import json
 import os
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 import rules
 from rules import Dice, RuleError

@@ -291,8 +291,9 @@ def test_a_bad_correction_is_refused_with_a_message_and_nothing_changes(client, 
 
 
 def test_a_seated_phone_corrects_only_its_own_cards_and_pool_and_spectators_see_no_controls(playing):
-    from .test_access import device_of, seated_phone, watching_phone
     from django.test import Client
+
+    from .conftest import device_of, seated_phone, watching_phone
 
     owner = Client()
     playing.owner_device = device_of(owner)
@@ -319,7 +320,7 @@ def test_a_seated_phone_cannot_undo_the_other_players_card_move(playing):
     """Cardmaster moves name a card, not a seat: the card's owner decides who may undo them."""
     from django.test import Client
 
-    from .test_access import device_of, seated_phone
+    from .conftest import device_of, seated_phone
 
     owner = Client()
     playing.owner_device = device_of(owner)

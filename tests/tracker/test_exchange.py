@@ -26,6 +26,7 @@ from django.utils import timezone
 import rules
 from rules import Dice
 from rules.cardmaster.cards import STATUSES as CARDMASTER_STATUSES
+from tests.rules.test_evons import fill_free_choices
 from tracker import demo, exchange, services
 from tracker.games import ADAPTERS
 from tracker.games.card_crush.demo import BATTLES, deck, play_battle
@@ -35,8 +36,6 @@ from tracker.games.common import catalog_card as card
 from tracker.games.common import play_steps as apply_all
 from tracker.games.evons.demo import play as evons_play
 from tracker.models import Action, Match, Player, Seat
-
-from tests.rules.test_evons import fill_free_choices
 
 from .conftest import ANA_DECK, BEN_DECK, make_card
 

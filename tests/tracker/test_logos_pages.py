@@ -16,8 +16,7 @@ from tracker import services
 from tracker.games import pages_for
 from tracker.models import Action, Card, Match
 
-from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
-from .test_access import device_of, seated_phone, watching_phone
+from .conftest import JUNK, JUNK_IDS, device_of, entry_token, seated_phone, snapshot, text, watching_phone
 
 pytestmark = pytest.mark.django_db
 

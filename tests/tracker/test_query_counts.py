@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from tracker import demo, services
 from tracker.games.evons.demo import table_ends as evons_table_ends
-from tracker.perf import wire
 from tracker.models import Match, Player
+from tracker.perf import wire
 
 from .conftest import ANA_DECK, BEN_DECK, deck
 

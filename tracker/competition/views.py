@@ -4,9 +4,12 @@ Refused changes answer with the page, a clear message and a 4xx status (409 for 
 stale or doubled form); nothing is changed.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -14,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rules.card_crush import rating, swiss
 
 from .. import access, charts
+from ..devices import TableRequest
 from ..models import Card, Match, Player, Tournament
 from . import collection, config, ratings, tournaments
 from .errors import Refused
@@ -27,7 +31,7 @@ def _settings_context() -> dict:
 
 
 @require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
+def leaderboard(request: TableRequest) -> HttpResponse:
     board = ratings.leaderboard(ratings.history())
     return render(request, "competition/leaderboard.html", {"board": board, **_settings_context()})
 
@@ -44,13 +48,14 @@ def _rating_chart(player: Player, changes: list[rating.Change]) -> dict | None:
 
 
 @require_GET
-def player_rating(request: HttpRequest, pk: int) -> HttpResponse:
+def player_rating(request: TableRequest, pk: int) -> HttpResponse:
     """A player's rating and every change that made it, newest first, each with its working."""
     player = get_object_or_404(Player, pk=pk)
     everything = ratings.history()
     changes = [change for change in everything if change.player == player.pk]
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
-    entries = [{"change": c, "opponent": names.get(c.opponent), "expected_percent": round(100 * c.expected)
+    entries = [{"change": c, "opponent": names.get(c.opponent) if c.opponent else None,
+                "expected_percent": round(100 * c.expected)
                 if c.expected is not None else None} for c in reversed(changes)]
     context = {"player": player, "rating": changes[-1].after if changes else rating.BASELINE, "entries": entries,
                "chart": _rating_chart(player, changes), "played": sum(c.kind == "battle" for c in changes),
@@ -66,7 +71,7 @@ def _card_crush_match(pk: int) -> Match:
 
 
 @require_http_methods(["GET", "POST"])
-def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
+def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
     """How one battle moved both ratings; and marking an open-play battle rated or unrated."""
     match = _card_crush_match(pk)
     if not (match.finished and match.rated):
@@ -93,7 +98,7 @@ def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("battle_rating", pk=pk)
     changes = [c for c in ratings.history() if c.battle == match.pk]
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
-    rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * c.expected)} for c in changes]
+    rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * (c.expected or 0))} for c in changes]
     context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal,
                "tournament": getattr(match, "pairing", None), **_settings_context()}
     return render(request, "competition/battle.html", context, status=status)
@@ -103,7 +108,7 @@ def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def tournament_list(request: HttpRequest) -> HttpResponse:
+def tournament_list(request: TableRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         tournament = tournaments.tournament_create(
@@ -116,7 +121,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "competition/tournament_list.html", context, status=422 if request.method == "POST" else 200)
 
 
-def _tournament_page(request: HttpRequest, tournament: Tournament, refusal: str = "", status: int = 200,
+def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str = "", status: int = 200,
                      entrant_form: EntrantForm | None = None) -> HttpResponse:
     tournament = Tournament.objects.get(pk=tournament.pk)
     number = tournaments.current_round(tournament)
@@ -135,11 +140,11 @@ def _tournament_page(request: HttpRequest, tournament: Tournament, refusal: str 
 
 
 @require_GET
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_detail(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_page(request, get_object_or_404(Tournament, pk=pk))
 
 
-def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: str) -> HttpResponse:
+def _tournament_change(request: TableRequest, pk: int, form_class, change, done: str | Callable[[Any], str]) -> HttpResponse:
     """Run one tournament change from a posted form; on refusal, the page with the reason and nothing changed."""
     tournament = get_object_or_404(Tournament, pk=pk)
     if not access.organises(request, tournament):
@@ -160,7 +165,7 @@ def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: 
 
 
 @require_POST
-def tournament_pair(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_pair(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
         lambda t, data: tournaments.round_pair(tournament_id=t, expected_round=data["round"]),
@@ -169,7 +174,7 @@ def tournament_pair(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def tournament_entrant(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, EntrantForm,
         lambda t, data: tournaments.entrant_add(tournament_id=t, name=data["name"], expected_round=data["round"]),
@@ -178,7 +183,7 @@ def tournament_entrant(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def tournament_drop(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_drop(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, DropForm,
         lambda t, data: tournaments.entrant_drop(tournament_id=t, entrant_id=data["entrant"],
@@ -188,7 +193,7 @@ def tournament_drop(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_finish(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
         lambda t, data: tournaments.tournament_finish(tournament_id=t, expected_round=data["round"]),
@@ -200,11 +205,11 @@ def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def collection_index(request: HttpRequest) -> HttpResponse:
+def collection_index(request: TableRequest) -> HttpResponse:
     return render(request, "competition/collection_index.html", {"players": Player.objects.all()})
 
 
-def _collection_page(request: HttpRequest, player: Player, refusal: str = "", status: int = 200,
+def _collection_page(request: TableRequest, player: Player, refusal: str = "", status: int = 200,
                      form: CopiesForm | None = None) -> HttpResponse:
     rules = config.upgrade_rules()
     context = {"player": player, "rows": collection.cards_of(player), "form": form or CopiesForm(),
@@ -215,12 +220,12 @@ def _collection_page(request: HttpRequest, player: Player, refusal: str = "", st
 
 
 @require_GET
-def collection_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def collection_detail(request: TableRequest, pk: int) -> HttpResponse:
     return _collection_page(request, get_object_or_404(Player, pk=pk))
 
 
 @require_POST
-def collection_add(request: HttpRequest, pk: int) -> HttpResponse:
+def collection_add(request: TableRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     form = CopiesForm(request.POST)
     if not form.is_valid():
@@ -235,7 +240,7 @@ def collection_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def collection_upgrade(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+def collection_upgrade(request: TableRequest, pk: int, entry: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     form = UpgradeForm(request.POST)
     if not form.is_valid():

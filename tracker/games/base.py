@@ -26,11 +26,12 @@ shows them). An action with `"override": true` is a manual override in the log.
 """
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.functional import Promise
 from django.utils.translation import gettext
 
 import rules
@@ -62,7 +63,7 @@ class GamePages(ABC):
     # ------------------------------------------------------------ required
     slug: ClassVar[str]
     """The game's key in rules.GAMES, URLs and the catalog (required)."""
-    noun: ClassVar[str]
+    noun: ClassVar[str | Promise]
     """What one match is called, for "New <game> <noun>": "battle", "duel" (required, translatable)."""
     board_template: ClassVar[str]
     """The board included in the match and replay pages: templates/games/<slug>/board.html (required)."""
@@ -74,7 +75,7 @@ class GamePages(ABC):
     """The match options form (prefix "config"); its cleaned_data is the engine's config (required)."""
     demo_cards: ClassVar[list[dict]]
     """The demo catalog, as the engine validates cards (required)."""
-    demo_matches: ClassVar[dict[str, Callable[[Players], "Match"]]]
+    demo_matches: ClassVar[Mapping[str, Callable[[Players], "Match"]]]
     """Scripted finished matches by name, each taking the two players' names (required; `manage.py demo`)."""
 
     REQUIRED = ("slug", "noun", "board_template", "entry_template", "card_form", "config_form", "demo_cards",

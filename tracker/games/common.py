@@ -2,13 +2,15 @@
 fields, statistics helpers, and the steps of scripted demo matches."""
 
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from rules import Dice, RuleError
-from rules.options import WholeNumber
+from rules.options import Option, WholeNumber
 
 from .. import services
 from ..models import Card, Match
@@ -20,7 +22,7 @@ class EngineCardForm(forms.Form):
     Subclasses declare the fields and set `validate_card` to the engine's function.
     """
 
-    validate_card = None
+    validate_card: Callable[[Any], dict]
 
     def clean(self):
         data = super().clean()
@@ -32,10 +34,10 @@ class EngineCardForm(forms.Form):
             raise forms.ValidationError(str(error)) from error
 
 
-def catalog_cards(form: forms.Form, fields, repeated: str) -> list[dict]:
+def catalog_cards(form: forms.Form, catalog: dict[str, Card], fields, repeated: str) -> list[dict]:
     """The cards named in `fields` of a deck or lineup form, as the engine takes them, in order.
 
-    Names are looked up in `form.catalog` (casefolded name -> Card). An unknown name, or a card
+    Names are looked up in `catalog` (casefolded name -> Card). An unknown name, or a card
     named twice (worded by `repeated`, with %(name)s), becomes an error on its field.
     """
     cards, seen = [], set()
@@ -43,7 +45,7 @@ def catalog_cards(form: forms.Form, fields, repeated: str) -> list[dict]:
         if field not in form.cleaned_data:
             continue
         name = form.cleaned_data[field]
-        card = form.catalog.get(name.strip().casefold())
+        card = catalog.get(name.strip().casefold())
         if card is None:
             form.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": name})
         elif card.pk in seen:
@@ -92,8 +94,10 @@ def ranked(counts: Counter) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold()))
 
 
-def option_field(option: WholeNumber, label) -> forms.IntegerField:
-    """A match option's number field: its range and default as the engine declares them (rules/options.py)."""
+def option_field(option: Option, label) -> forms.IntegerField:
+    """A number option's field: its range and default as the engine declares them (rules/options.py)."""
+    if not isinstance(option, WholeNumber):
+        raise TypeError(f"{option!r} is not a number option")
     return forms.IntegerField(label=label, min_value=option.low, max_value=option.high, initial=option.default)
 
 

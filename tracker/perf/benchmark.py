@@ -54,7 +54,7 @@ def _round_robin(cases: dict, rounds: int) -> dict[str, float]:
     CPU time of this process, not wall time: the requests run in-process against SQLite, so
     they only compute, and CPU time leaves out the moments other programs had the CPU.
     """
-    samples = {name: [] for name in cases}
+    samples: dict[str, list[float]] = {name: [] for name in cases}
     for name, call in cases.items():
         call()  # warm caches and connections; not counted
     for _ in range(rounds):

@@ -66,7 +66,7 @@ class DeckForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        cards = catalog_cards(self, [f"card_{position}" for position in range(1, DECK_SIZE + 1)],
+        cards = catalog_cards(self, self.catalog, [f"card_{position}" for position in range(1, DECK_SIZE + 1)],
                               _("%(name)s is already in this deck; a deck holds 5 different cards."))
         data["cards"] = cards
         data["source_seat"] = None

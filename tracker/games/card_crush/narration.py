@@ -5,30 +5,30 @@ from django.utils.translation import gettext
 
 def round_working(result: dict, names: list[str]) -> str:
     """Why the round went the way it did, in the words a player would use to check it."""
-    w, l = result["winner"], 1 - result["winner"]
+    won, lost = result["winner"], 1 - result["winner"]
     cards, bonus, scores = result["cards"], result["bonus"], result["scores"]
     if result["decided_by"] == "score":
         if result["resolution"] == "power-only":
-            return gettext("Power %(win)s beats %(lose)s.") % {"win": scores[w], "lose": scores[l]}
+            return gettext("Power %(win)s beats %(lose)s.") % {"win": scores[won], "lose": scores[lost]}
         edges = [
             gettext("%(mine)s over %(theirs)s +%(bonus)s") % {
                 "mine": gettext(cards[s]["affinity"]), "theirs": gettext(cards[1 - s]["affinity"]), "bonus": bonus[s]}
-            for s in (w, l) if bonus[s]
+            for s in (won, lost) if bonus[s]
         ]
         sums = gettext("%(wp)s + %(wb)s = %(ws)s beats %(lp)s + %(lb)s = %(ls)s") % {
-            "wp": cards[w]["power"], "wb": bonus[w], "ws": scores[w],
-            "lp": cards[l]["power"], "lb": bonus[l], "ls": scores[l]}
+            "wp": cards[won]["power"], "wb": bonus[won], "ws": scores[won],
+            "lp": cards[lost]["power"], "lb": bonus[lost], "ls": scores[lost]}
         return "; ".join(edges) + (": " if edges else "") + sums + "."
-    tied = gettext("Tied at %(score)s") % {"score": scores[w]}
+    tied = gettext("Tied at %(score)s") % {"score": scores[won]}
     if result["decided_by"] == "speed":
         return gettext("%(tied)s; Speed %(win)s beats %(lose)s.") % {
-            "tied": tied, "win": result["speeds"][w], "lose": result["speeds"][l]}
-    tied += gettext(", Speed %(speed)s each") % {"speed": result["speeds"][w]}
+            "tied": tied, "win": result["speeds"][won], "lose": result["speeds"][lost]}
+    tied += gettext(", Speed %(speed)s each") % {"speed": result["speeds"][won]}
     if result["decided_by"] == "initiative":
         return gettext("%(tied)s; Team Initiative %(win)s beats %(lose)s.") % {
-            "tied": tied, "win": result["initiative"][w], "lose": result["initiative"][l]}
+            "tied": tied, "win": result["initiative"][won], "lose": result["initiative"][lost]}
     return gettext("%(tied)s, Team Initiative %(init)s each; the coin flip from the match seed went to %(name)s.") % {
-        "tied": tied, "init": result["initiative"][w], "name": names[w]}
+        "tied": tied, "init": result["initiative"][won], "name": names[won]}
 
 
 def describe(event: dict, names: list[str]) -> str:

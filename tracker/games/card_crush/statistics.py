@@ -2,7 +2,8 @@
 
 from collections import Counter
 
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
 from ..base import Figures, Progress

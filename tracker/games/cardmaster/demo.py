@@ -4,8 +4,8 @@ factions, and two finished 3v3 matches.
 Types are places on the wheel (1 Ember ... 10 Umbra, see rules/cardmaster/typechart.py).
 """
 
-from ...models import Match
 from ... import services
+from ...models import Match
 from ..common import ANA_BEN, Players, catalog_card, play_steps
 
 _CARDS = [

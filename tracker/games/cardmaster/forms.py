@@ -9,11 +9,10 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster import DEFAULT_TYPE_NAMES, STATUSES, validate_card
 from rules.cardmaster.cards import NAME_MAX, STAT_RANGES, TIER_RANGE
-from rules.cardmaster.options import DEFAULT_CONFIG, OPTIONS, SIZES
-from rules.cardmaster.typechart import TYPE_SYMBOLS
-
 from rules.cardmaster.fighters import BOOSTABLE
 from rules.cardmaster.match import ACTIVE_SLOTS, phase
+from rules.cardmaster.options import DEFAULT_CONFIG, OPTIONS, SIZES
+from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Card, Match
 from ..common import EngineCardForm, catalog_cards, option_field
@@ -106,7 +105,7 @@ class LineupForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        data["cards"] = catalog_cards(self, list(self.fields), _("%(name)s is already in this lineup."))
+        data["cards"] = catalog_cards(self, self.catalog, list(self.fields), _("%(name)s is already in this lineup."))
         return data
 
 

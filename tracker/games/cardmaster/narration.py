@@ -1,6 +1,7 @@
 """Cardmaster in words: the working of every hit, roll, raid and status, for the board and the log."""
 
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster.fighters import SEAT_LETTERS
 from rules.cardmaster.gems import MOVE_LABELS
@@ -142,4 +143,4 @@ def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
         return gettext("%(card)s: %(move)s on %(target)s") % {
             "card": card, "move": MOVE_LABELS[kind], "target": first.get("target_name", action.get("target", ""))}
     labels = {**MOVE_LABELS, "shift": gettext("Shift"), "deposit": gettext("deposit a raided gem")}
-    return gettext("%(card)s: %(move)s") % {"card": card, "move": labels.get(kind, kind)}
+    return gettext("%(card)s: %(move)s") % {"card": card, "move": labels.get(str(kind), kind)}

@@ -45,7 +45,10 @@ def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
     """
     matches = list(matches)
     events = {pk: _events(actions) for pk, actions in applied_actions(matches).items()}
-    raided, damage, knockouts, mvp_cards = Counter(), Counter(), Counter(), Counter()
+    raided: Counter = Counter()
+    damage: Counter = Counter()
+    knockouts: Counter = Counter()
+    mvp_cards: Counter = Counter()
     for match in matches:
         names, cards = seat_names(match), match.state["cards"]
         for name in names:
@@ -53,7 +56,7 @@ def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
             damage[name] += 0
         for card in cards.values():
             damage[names[card["seat"]]] += card["record"]["damage"]
-        before = {}
+        before: dict = {}
         for event in events[match.pk]:
             if event["type"] == "fall":
                 raided[names[1 - cards[event["card"]]["seat"]]] += event["raided"]

@@ -7,7 +7,7 @@ from rules.evons import ABILITIES, ELEMENTS
 from rules.evons.abilities import candidates, storm_budget, storm_cells, storm_reach
 from rules.evons.board import ALL_CELLS, COLUMNS, MAIN_ZONE, ROWS, arrow_order, in_main_zone
 from rules.evons.cards import NAME_MAX, STAT_MAX
-from rules.evons.pieces import current_def, find, is_monster, scores
+from rules.evons.pieces import cell_of, current_def, find, is_monster, scores
 from rules.evons.sequence import abilities_left, conflict_preview, pending_conflicts
 from rules.evons.turns import COUNT_MAX, to_reveal
 
@@ -31,7 +31,7 @@ ABILITY_SYMBOLS = {
     "Swap": "W",
 }
 # The compass as a 3x3 grid, for the direction picker and the arrows around a card.
-COMPASS = [["NW", "N", "NE"], ["W", None, "E"], ["SW", "S", "SE"]]
+COMPASS: list[list[str | None]] = [["NW", "N", "NE"], ["W", None, "E"], ["SW", "S", "SE"]]
 
 
 def _card_text(card: dict | None) -> str:
@@ -113,7 +113,7 @@ def _piece_view(state: dict, cell: str, names: list[str]) -> dict:
 def _ability_choices(state: dict, names: list[str]) -> list[dict]:
     """Per unused ability arrow of the active card: what it can do now, as form options."""
     entry = state["stack"][-1]
-    cell = find(state, entry["id"])
+    cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     graveyard = state["players"][state["seat"]]["graveyard"]
     options = candidates(state)
@@ -209,27 +209,27 @@ def board(match: Match) -> dict:
     players = match.players()
     names = [p.name for p in players]
     points = scores(state)
-    grid = []
-    for row in ROWS:
+    grid: list[dict] = []
+    for row_name in ROWS:
         cells = []
         for column in COLUMNS:
-            cell = f"{column}{row}"
+            name = f"{column}{row_name}"
             cells.append(
                 {
-                    "name": cell,
-                    "main": in_main_zone(cell),
-                    "piece": _piece_view(state, cell, names) if cell in state["cells"] else None,
+                    "name": name,
+                    "main": in_main_zone(name),
+                    "piece": _piece_view(state, name, names) if name in state["cells"] else None,
                 }
             )
-        grid.append({"row": row, "cells": cells})
+        grid.append({"row": row_name, "cells": cells})
     stack = []
     for depth, entry in enumerate(state["stack"], start=1):
-        cell = find(state, entry["id"])
+        where = find(state, entry["id"])
         stack.append(
             {
                 "depth": depth,
-                "cell": cell,
-                "name": state["cells"][cell]["card"]["name"] if cell else "",
+                "cell": where,
+                "name": state["cells"][where]["card"]["name"] if where else "",
                 "phase": PHASE_TITLES[entry["phase"]],
                 "reason": entry["reason"],
             }
@@ -285,9 +285,9 @@ def board(match: Match) -> dict:
         "compass": [
             [
                 {"direction": d, "glyph": ARROW_GLYPHS[d], "name": DIRECTION_NAMES[d]} if d else None
-                for d in row
+                for d in compass_row
             ]
-            for row in COMPASS
+            for compass_row in COMPASS
         ],
         "abilities_all": [(a, ABILITY_NAMES[a], ABILITY_SYMBOLS[a]) for a in ABILITIES],
         "elements": ELEMENTS,

@@ -12,6 +12,7 @@ from ...models import Match
 from ...services import applied_actions
 from ..base import Figures, Progress
 
+
 def cards_played(match: Match, seat: int) -> list[str]:
     """The cards a seat played face-up or revealed in a match, for "most played" statistics.
 

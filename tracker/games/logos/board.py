@@ -1,6 +1,7 @@
 """What the LOGOS board shows: HP, combo counters, backup slots, the battle with its working, past rounds."""
 
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from rules.logos.cards import PANELS, colour_of, has_combo_requirement
 from rules.logos.duel import DEFAULT_CONFIG, legal_actions

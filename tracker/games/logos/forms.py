@@ -110,8 +110,12 @@ class ConfigForm(forms.Form):
 class CommitForm(forms.Form):
     """One player's secret commit: a card from the catalog, and an optional card for the backup slot.
 
-    The "I have no playable card" button sends `defenceless` instead.
+    The "I have no playable card" button sends `defenceless` instead. `round_number` and
+    `seat_views` (each seat's open facts, shown beside the form) are set by `entry_form`.
     """
+
+    round_number: int
+    seat_views: list[dict]
 
     card = forms.CharField(
         label=_("Card to play"), max_length=NAME_MAX, required=False,

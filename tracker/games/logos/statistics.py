@@ -57,7 +57,10 @@ def figures(matches) -> Figures:
     striking back. The class is the one printed on the striking card (a called
     backup card when it replaced the first).
     """
-    dealt, by_class, biggest, decided = Counter(), Counter(), Counter(), Counter()
+    dealt: Counter = Counter()
+    by_class: Counter = Counter()
+    biggest: Counter = Counter()
+    decided: Counter = Counter()
     for match in matches:
         names = seat_names(match)
         for name in names:

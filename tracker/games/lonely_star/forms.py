@@ -147,14 +147,14 @@ def _entered_card(match: Match, post) -> dict:
     typed = {stat: (post.get(stat) or "").strip() for stat in STATS}
     name = _text(post, "name", gettext("The unit's name"), NAME_MAX)
     if not any(typed.values()):
-        card = None if "\x00" in name else Card.objects.filter(slug=SLUG, name__iexact=name).first()
-        if card is None:
+        known = None if "\x00" in name else Card.objects.filter(slug=SLUG, name__iexact=name).first()
+        if known is None:
             raise ValidationError(
                 _("No unit called “%(name)s” in the catalog: type its HP, AT, LK, RS and reach.")
                 % {"name": name}
             )
-        return card.as_rules_card()
-    card = {"name": name}
+        return known.as_rules_card()
+    card: dict[str, str | int] = {"name": name}
     for stat in STATS:
         card[stat] = whole_number(post, stat, STAT_NAMES[stat], 0, STAT_MAX)
     return card

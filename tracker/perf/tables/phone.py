@@ -39,7 +39,7 @@ class Phone:
         self.slug = ""
         self.tricks: set[str] = set()  # "stale", "double": tried already in the current match
 
-    def count(self, counter: Counter, kind: str) -> None:
+    def count(self, counter: Counter, kind: str | tuple[str, str]) -> None:
         with self.lock:
             counter[kind] += 1
 
