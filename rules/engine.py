@@ -5,9 +5,15 @@ A match is a seed plus a list of actions. An engine turns that into state:
     state = game.new_match(config, seed)
     state, events = game.apply(state, action, Dice(seed, step))
 
-States, actions and events are plain dicts and lists that round-trip through JSON.
+States, actions and events are plain dicts and lists that round-trip through JSON; each
+game documents its state's shape once, in the docstring of the module that builds it.
 `apply` never changes the state it is given; when the action breaks a rule it
 raises a `RuleError` naming the rule, and the caller's state is as it was.
+
+Inside an engine every kind of action has one handler, all with the same signature
+(`Handler`): `handler(state, action, dice) -> events`. `apply` checks the action's kind,
+copies the state, and lets the handler change the copy and say what happened. Match
+options are declared with `rules.options` and checked by `new_match` through it.
 """
 
 from collections.abc import Callable
@@ -18,6 +24,8 @@ from .dice import Dice
 State = dict
 Action = dict
 Event = dict
+Handler = Callable[[State, Action, Dice], list[Event]]
+"""One kind of action: changes the engine's own copy of the state and returns what happened."""
 
 OPEN = "open"
 """Whose action: anyone at the table may take it (it holds no choice that favours a side)."""

@@ -15,6 +15,7 @@ A club organiser may also reopen and void the club's matches (`Viewer.organiser`
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from django.core.exceptions import PermissionDenied  # noqa: F401  (re-exported for views)
 from django.db.models import Q
@@ -22,7 +23,11 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from .devices import TableRequest
 from .models import Access, Club, Match, Membership
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 OWNER, PLAYER, SPECTATOR = "owner", "player", "spectator"
 
@@ -62,13 +67,21 @@ def device_of(request: HttpRequest) -> str:
     return getattr(request, "device", "") or "-"
 
 
-def signed_in(request: HttpRequest):
+def signed_in(request: HttpRequest) -> "User | None":
     """The request's account, or None."""
     user = getattr(request, "user", None)
-    return user if user is not None and user.is_authenticated else None
+    return cast("User", user) if user is not None and user.is_authenticated else None
 
 
-def _owns(request: HttpRequest, match: Match) -> bool:
+def account_of(request: HttpRequest) -> "User":
+    """The request's account; 403 for a phone that is not signed in (views that need one say so first)."""
+    user = signed_in(request)
+    if user is None:
+        raise PermissionDenied(_("Sign in first: this needs an account."))
+    return user
+
+
+def _owns(request: TableRequest, match: Match) -> bool:
     if not match.owner_id and not match.owner_device and not match.club_id:
         return True
     user = signed_in(request)
@@ -79,7 +92,7 @@ def _owns(request: HttpRequest, match: Match) -> bool:
     return bool(match.owner_device) and match.owner_device == device_of(request)
 
 
-def _grants(request: HttpRequest):
+def _grants(request: TableRequest):
     """The Access rows that belong to this device or account."""
     mine = Q(device=device_of(request))
     user = signed_in(request)
@@ -90,7 +103,8 @@ def _grants(request: HttpRequest):
 
 def viewer_claims(match: Match) -> frozenset[int]:
     """Seats held by joined phones."""
-    return frozenset(match.accesses.filter(role=Access.PLAYER, revoked__isnull=True).values_list("seat", flat=True))
+    seats = match.accesses.filter(role=Access.PLAYER, revoked__isnull=True).values_list("seat", flat=True)
+    return frozenset(seat for seat in seats if seat is not None)
 
 
 def club_role(request: HttpRequest, club: Club | int | None) -> str | None:
@@ -115,7 +129,7 @@ def my_clubs(request: HttpRequest):
     return Club.objects.filter(memberships__user=user) if user is not None else Club.objects.none()
 
 
-def viewer(request: HttpRequest, match: Match) -> Viewer | None:
+def viewer(request: TableRequest, match: Match) -> Viewer | None:
     claimed = viewer_claims(match)
     organiser = organises(request, match.club_id)
     if _owns(request, match):
@@ -130,13 +144,13 @@ def viewer(request: HttpRequest, match: Match) -> Viewer | None:
     return None
 
 
-def visible_match(request: HttpRequest, pk: int, only: tuple[str, ...] = ()) -> Match:
+def visible_match(request: TableRequest, pk: int, only: tuple[str, ...] = ()) -> Match:
     """The match if this request may see it, else 404. `only` loads just those fields (the poll's)."""
     matches = Match.objects.visible_to(request)
     return get_object_or_404(matches.only(*only) if only else matches, pk=pk)
 
 
-def match_for(request: HttpRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
+def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
     """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
     match = visible_match(request, pk)
     seen_by = viewer(request, match)

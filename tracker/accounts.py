@@ -7,6 +7,7 @@ open on every phone signed in to it, otherwise they stay with this phone alone.
 
 import hashlib
 import unicodedata
+from typing import TypeVar
 
 from django import forms
 from django.contrib import messages
@@ -16,7 +17,7 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, Us
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -24,6 +25,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import devices, services
+from .devices import TableRequest
 
 FAILURES_ALLOWED = 5
 LOCKOUT_SECONDS = 15 * 60
@@ -37,22 +39,25 @@ def name_key(username: str) -> str:
     return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _failure_keys(request: HttpRequest) -> list[str]:
+def _failure_keys(request: TableRequest) -> list[str]:
     return [f"login-fail:ip:{devices.client_address(request)}",
             f"login-fail:user:{name_key(request.POST.get('username', ''))}"]
 
 
-def _locked_out(request: HttpRequest) -> bool:
+def _locked_out(request: TableRequest) -> bool:
     return any((cache.get(key) or 0) >= FAILURES_ALLOWED for key in _failure_keys(request))
 
 
-def _count_failure(request: HttpRequest) -> None:
+def _count_failure(request: TableRequest) -> None:
     for key in _failure_keys(request):
         cache.add(key, 0, LOCKOUT_SECONDS)
         cache.incr(key)
 
 
-def _offer_keeping(form: forms.Form, request: HttpRequest) -> forms.Form:
+KeptForm = TypeVar("KeptForm", bound=forms.BaseForm)
+
+
+def _offer_keeping(form: KeptForm, request: TableRequest) -> KeptForm:
     """Add the "keep this phone's matches" checkbox, only when the phone has some to keep."""
     count = devices.matches_on_device(request.device)
     if count:
@@ -67,7 +72,7 @@ def _offer_keeping(form: forms.Form, request: HttpRequest) -> forms.Form:
     return form
 
 
-def _settle_matches(request: HttpRequest, form: forms.Form, user) -> str:
+def _settle_matches(request: TableRequest, form: forms.BaseForm, user) -> str:
     """Keep the phone's matches in the account if the player ticked the box; what to tell them."""
     if "keep_matches" not in form.fields:
         return ""
@@ -78,13 +83,13 @@ def _settle_matches(request: HttpRequest, form: forms.Form, user) -> str:
     return _("The matches played here before stay with this phone only.")
 
 
-def _next(request: HttpRequest) -> str:
+def _next(request: TableRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or "/"
     return target if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()) else "/"
 
 
 @require_http_methods(["GET", "POST"])
-def sign_in(request: HttpRequest) -> HttpResponse:
+def sign_in(request: TableRequest) -> HttpResponse:
     form = _offer_keeping(AuthenticationForm(request, data=request.POST or None), request)
     status = 200
     if request.method == "POST":
@@ -105,7 +110,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def sign_out(request: HttpRequest) -> HttpResponse:
+def sign_out(request: TableRequest) -> HttpResponse:
     logout(request)
     messages.success(request, _("Signed out."))
     return redirect("home")
@@ -128,7 +133,7 @@ class SignUpForm(UserCreationForm):
 
 
 @require_http_methods(["GET", "POST"])
-def sign_up(request: HttpRequest) -> HttpResponse:
+def sign_up(request: TableRequest) -> HttpResponse:
     form = _offer_keeping(SignUpForm(request.POST or None), request)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
@@ -148,8 +153,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def password_change(request: HttpRequest) -> HttpResponse:
-    form = PasswordChangeForm(request.user, request.POST or None)
+def password_change(request: TableRequest) -> HttpResponse:
+    form = PasswordChangeForm(request.user, request.POST or None)  # type: ignore[arg-type]  # login_required: a User
     if request.method == "POST" and form.is_valid():
         user = form.save()
         update_session_auth_hash(request, user)

@@ -2,7 +2,7 @@
 revealed entry in hot-seat, and answering or withdrawing the other phone's request."""
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -11,21 +11,22 @@ from rules import RuleError
 
 from . import access, consent, locks, services
 from .access import Viewer
+from .devices import TableRequest
 from .models import Match, Proposal
 
 
-def _page(request: HttpRequest, match: Match, context: dict, status: int = 200) -> HttpResponse:
+def _page(request: TableRequest, match: Match, context: dict, status: int = 200) -> HttpResponse:
     """The question in place of the match board (htmx swaps it into #match), or as a page."""
     template = "tracker/agreement.html#match" if request.htmx else "tracker/agreement.html"
     return render(request, template, {"match": match, "players": match.players(), **context}, status=status)
 
 
-def confirm_reopen(request: HttpRequest, match: Match, seen_by: Viewer, step: int) -> HttpResponse:
+def confirm_reopen(request: TableRequest, match: Match, seen_by: Viewer, step: int) -> HttpResponse:
     """Going back before the end of a finished match: say what it affects, and ask."""
     return _page(request, match, {"question": "reopen", "step": step, "affects": locks.reopen_affects(match)})
 
 
-def hot_seat_goto(request: HttpRequest, match: Match, seen_by: Viewer, step: int) -> HttpResponse:
+def hot_seat_goto(request: TableRequest, match: Match, seen_by: Viewer, step: int) -> HttpResponse:
     """One phone, both players: who asks, then the phone goes to the other player, who answers."""
     players = match.players()
     context = {"step": step, "confirm": request.POST.get("confirm", "")}
@@ -50,7 +51,7 @@ def hot_seat_goto(request: HttpRequest, match: Match, seen_by: Viewer, step: int
     return _answered(request, match, proposal)
 
 
-def _answered(request: HttpRequest, match: Match, proposal: Proposal) -> HttpResponse:
+def _answered(request: TableRequest, match: Match, proposal: Proposal) -> HttpResponse:
     names = [player.name for player in match.players()]
     if proposal.status == Proposal.AGREED:
         messages.success(request, _("%(name)s agreed: %(what)s.") % {
@@ -63,7 +64,7 @@ def _answered(request: HttpRequest, match: Match, proposal: Proposal) -> HttpRes
 
 
 @require_POST
-def proposal_answer(request: HttpRequest, pk: int, proposal_id: int) -> HttpResponse:
+def proposal_answer(request: TableRequest, pk: int, proposal_id: int) -> HttpResponse:
     """The other side agrees to a request (which is then carried out) or refuses it."""
     match, seen_by = access.match_for(request, pk, act=True)
     agree = request.POST.get("answer") == "agree"
@@ -85,7 +86,7 @@ def proposal_answer(request: HttpRequest, pk: int, proposal_id: int) -> HttpResp
 
 
 @require_POST
-def proposal_withdraw(request: HttpRequest, pk: int, proposal_id: int) -> HttpResponse:
+def proposal_withdraw(request: TableRequest, pk: int, proposal_id: int) -> HttpResponse:
     match, seen_by = access.match_for(request, pk, act=True)
     try:
         consent.withdraw(proposal_id=proposal_id, match_id=pk, seen_by=seen_by)

@@ -15,20 +15,23 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language, gettext as _
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
+
+from .devices import TableRequest
 
 THEMES = ("system", "light", "dark")
 THEME_COOKIE = "tk_theme"
@@ -39,13 +42,13 @@ HTMX = "django_htmx/htmx-2.min.js"
 SHELL_TEMPLATES = ("base.html", "tracker/offline.html", "tracker/service_worker.js")
 
 
-def theme(request: HttpRequest) -> dict:
+def theme(request: TableRequest) -> dict:
     """Context processor: the phone's theme; "system" follows the phone's light or dark setting."""
     chosen = request.COOKIES.get(THEME_COOKIE, "")
     return {"theme": chosen if chosen in THEMES else "system"}
 
 
-def _came_from(request: HttpRequest) -> str:
+def _came_from(request: TableRequest) -> str:
     """The page of ours the player opened the settings from (its Referer), to go back to after a switch."""
     referer = request.headers.get("Referer", "")
     if url_has_allowed_host_and_scheme(referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
@@ -56,13 +59,13 @@ def _came_from(request: HttpRequest) -> str:
 
 
 @require_GET
-def settings_page(request: HttpRequest) -> HttpResponse:
+def settings_page(request: TableRequest) -> HttpResponse:
     """Theme and language: one tap each, and back to the page the player came from."""
     themes = [("system", _("System")), ("light", _("Light")), ("dark", _("Dark"))]
     return render(request, "tracker/settings.html", {"themes": themes, "back": _came_from(request)})
 
 
-def _back(request: HttpRequest) -> str:
+def _back(request: TableRequest) -> str:
     """Where a settings form came from (its `next`), if that is a page of ours; else home."""
     target = request.POST.get("next", "")
     if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
@@ -70,12 +73,12 @@ def _back(request: HttpRequest) -> str:
     return reverse("home")
 
 
-def _refused(request: HttpRequest, message: str) -> HttpResponse:
+def _refused(request: TableRequest, message: str) -> HttpResponse:
     return render(request, "tracker/setting_refused.html", {"message": message, "back": _back(request)}, status=400)
 
 
 @require_POST
-def set_theme(request: HttpRequest) -> HttpResponse:
+def set_theme(request: TableRequest) -> HttpResponse:
     """Switch between following the phone (system), light and dark; nothing else is accepted."""
     chosen = request.POST.get("theme", "")
     if chosen not in THEMES:
@@ -92,7 +95,7 @@ def set_theme(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def set_language(request: HttpRequest) -> HttpResponse:
+def set_language(request: TableRequest) -> HttpResponse:
     """Django's language switch, but a language we do not have is refused plainly.
 
     (Django's own view would quietly redirect and leave the language as it was.)
@@ -107,7 +110,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
 
 @never_cache  # the worker fetches it again after a language switch: never an old copy
 @require_GET
-def offline(request: HttpRequest) -> HttpResponse:
+def offline(request: TableRequest) -> HttpResponse:
     """The page the service worker shows when a page cannot be reached; it is cached at install."""
     return render(request, "tracker/offline.html")
 
@@ -136,10 +139,13 @@ def _worker_config() -> dict:
     digest = hashlib.sha256()
     for name in names:
         digest.update(name.encode())
-        with open(finders.find(name), "rb") as file:
+        path = finders.find(name)
+        if not isinstance(path, str):
+            raise LookupError(f"{name} is not among the static files")
+        with open(path, "rb") as file:
             digest.update(file.read())
     for name in SHELL_TEMPLATES:
-        digest.update(get_template(name).template.source.encode())
+        digest.update(get_template(name).template.source.encode())  # type: ignore[attr-defined]  # Django's own engine
     for locale in settings.LOCALE_PATHS:
         for catalog in sorted(locale.glob("*/LC_MESSAGES/django.mo")):
             digest.update(catalog.read_bytes())
@@ -150,7 +156,7 @@ _cached_worker_config = cache(_worker_config)
 
 
 @require_GET
-def service_worker(request: HttpRequest) -> HttpResponse:
+def service_worker(request: TableRequest) -> HttpResponse:
     """The service worker script, at the root so its scope is the whole site.
 
     Its cache is named after the version of what it keeps, so a deploy replaces it. The script
@@ -181,7 +187,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @csp_override({})
 @xframe_options_exempt
 @require_GET
-def web_manifest(request: HttpRequest) -> HttpResponse:
+def web_manifest(request: TableRequest) -> HttpResponse:
     """What a phone needs to install Tablekeeper as an app: names, icons, colours, where it starts."""
     home = reverse("home")
     icon = {"type": "image/png"}

@@ -14,6 +14,7 @@ the catalog learns from a match is only that the card was used (`record_uses`).
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -22,6 +23,9 @@ from django.utils.translation import gettext as _
 
 from . import access
 from .models import Access, Card, CardChange, CardUse, Match, Membership
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class CardRefused(Exception):
@@ -39,7 +43,7 @@ class CardRefused(Exception):
 class Editor:
     """Who is changing the catalog: an account, else the phone."""
 
-    user: object | None
+    user: "User | None"
     device: str
 
     @classmethod

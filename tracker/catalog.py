@@ -7,7 +7,7 @@ keeps what was typed, and changes nothing.
 """
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -17,6 +17,7 @@ import rules
 
 from . import access, card_changes, catalog_csv
 from .card_changes import CardRefused, Editor
+from .devices import TableRequest
 from .games import pages_for
 from .models import Card, CardChange, Match
 
@@ -41,7 +42,7 @@ def _shown(value) -> str:
 
 def _stat_fields(slug: str) -> dict:
     """The card form's fields beside the name: the catalog's columns."""
-    fields = pages_for(slug).CardForm.base_fields
+    fields = pages_for(slug).card_form.base_fields
     return {name: field for name, field in fields.items() if name != "name"}
 
 
@@ -54,16 +55,16 @@ def _catalog_table(slug: str, cards) -> dict:
     }
 
 
-def _list_page(request: HttpRequest, slug: str, status: int = 200, cards=None, **extra) -> HttpResponse:
+def _list_page(request: TableRequest, slug: str, status: int = 200, cards=None, **extra) -> HttpResponse:
     """The catalog page (or just its results for htmx), with the add and import forms."""
-    context = {"game": rules.GAMES[slug], "form": pages_for(slug).CardForm(prefix="new"),
+    context = {"game": rules.GAMES[slug], "form": pages_for(slug).card_form(prefix="new"),
                "columns": catalog_csv.columns(slug), **extra,
                **_catalog_table(slug, (Card.objects.filter(slug=slug) if cards is None else cards)[:SHOWN])}
     template = "tracker/card_list.html#results" if request.htmx and request.method == "GET" else "tracker/card_list.html"
     return render(request, template, context, status=status)
 
 
-def _safe_next(request: HttpRequest, fallback: str) -> str:
+def _safe_next(request: TableRequest, fallback: str) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return target
@@ -71,7 +72,7 @@ def _safe_next(request: HttpRequest, fallback: str) -> str:
 
 
 @require_GET
-def card_games(request: HttpRequest) -> HttpResponse:
+def card_games(request: TableRequest) -> HttpResponse:
     """Every game's catalog, with how many cards each holds."""
     counts = {slug: Card.objects.filter(slug=slug).count() for slug in rules.GAMES}
     catalogs = [(game, counts[slug]) for slug, game in rules.GAMES.items()]
@@ -79,7 +80,7 @@ def card_games(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def card_list(request: HttpRequest, slug: str) -> HttpResponse:
+def card_list(request: TableRequest, slug: str) -> HttpResponse:
     """A game's catalog, filtered as you type (htmx asks for just the results)."""
     _game_or_404(slug)
     query = request.GET.get("q", "").replace("\x00", "").strip()[:60]  # PostgreSQL text cannot hold NUL
@@ -90,11 +91,11 @@ def card_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def card_new(request: HttpRequest, slug: str) -> HttpResponse:
+def card_new(request: TableRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
     game = _game_or_404(slug)
     pages = pages_for(slug)
-    form = pages.CardForm(request.POST, prefix="new")
+    form = pages.card_form(request.POST, prefix="new")
     added = None
     if form.is_valid():
         card = form.cleaned_data
@@ -103,7 +104,7 @@ def card_new(request: HttpRequest, slug: str) -> HttpResponse:
         except CardRefused as refused:
             form.add_error("name", str(refused))
     if request.htmx:
-        context = {"game": game, "form": pages.CardForm(prefix="new") if added else form, "added": added,
+        context = {"game": game, "form": pages.card_form(prefix="new") if added else form, "added": added,
                    "catalog": Card.objects.filter(slug=slug)}
         return render(request, "tracker/card_added.html", context, status=200 if added else 422)
     if added:
@@ -117,7 +118,7 @@ def _card_or_404(slug: str, pk: int) -> Card:
     return get_object_or_404(Card, slug=slug, pk=pk)
 
 
-def _who(request: HttpRequest, user, device: str) -> str:
+def _who(request: TableRequest, user, device: str) -> str:
     """Who added or changed a card, as the page may say it: never a phone's id, nor an account's login."""
     if user is not None:
         if user == access.signed_in(request):
@@ -130,7 +131,7 @@ def _who(request: HttpRequest, user, device: str) -> str:
 
 
 @require_GET
-def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def card_detail(request: TableRequest, slug: str, pk: int) -> HttpResponse:
     """One card: its stats, who added it, the matches you can see that used it, and every change."""
     card = _card_or_404(slug, pk)
     fields = _stat_fields(slug)
@@ -150,14 +151,14 @@ def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def card_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def card_edit(request: TableRequest, slug: str, pk: int) -> HttpResponse:
     """Correct a card. Who may is said before anything is typed; a refused change keeps the typing."""
     card = _card_or_404(slug, pk)
     pages = pages_for(slug)
     editor = Editor.of(request)
     why_not, refusal, status = card_changes.refusal(editor, card), "", 200
     initial = catalog_csv.as_row(slug, card.as_rules_card())
-    form = pages.CardForm(request.POST if request.method == "POST" else None, prefix="card", initial=initial)
+    form = pages.card_form(request.POST if request.method == "POST" else None, prefix="card", initial=initial)
     if request.method == "POST":
         status = 422
         if form.is_valid():
@@ -176,7 +177,7 @@ def card_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def card_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def card_delete(request: TableRequest, slug: str, pk: int) -> HttpResponse:
     """Remove a card, after a confirmation page that says who may and what it leaves alone."""
     card = _card_or_404(slug, pk)
     editor = Editor.of(request)
@@ -199,7 +200,7 @@ def card_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_GET
-def card_export(request: HttpRequest, slug: str) -> HttpResponse:
+def card_export(request: TableRequest, slug: str) -> HttpResponse:
     _game_or_404(slug)
     response = HttpResponse(catalog_csv.export_csv(slug), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tablekeeper-{slug}-cards.csv"'
@@ -207,14 +208,14 @@ def card_export(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def card_import(request: HttpRequest, slug: str) -> HttpResponse:
+def card_import(request: TableRequest, slug: str) -> HttpResponse:
     """Import a catalog CSV: every row is checked, and a single wrong row stores nothing."""
     _game_or_404(slug)
     upload = request.FILES.get("file")
     problems = []
     if upload is None:
         problems = [_("Choose a CSV file to import.")]
-    elif upload.size > catalog_csv.MAX_BYTES:
+    elif (upload.size or 0) > catalog_csv.MAX_BYTES:
         problems = [_("The file is larger than %(kb)s KB.") % {"kb": catalog_csv.MAX_BYTES // 1024}]
     else:
         try:

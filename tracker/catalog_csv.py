@@ -36,13 +36,12 @@ class CatalogFileError(Exception):
 
 def columns(slug: str) -> list[str]:
     """The fields of the game's card form, including those it adds as it is built."""
-    return list(pages_for(slug).CardForm().fields)
+    return list(pages_for(slug).card_form().fields)
 
 
 def as_row(slug: str, card: dict) -> dict:
     """A card as its form's data: games whose cards hold lists or effects say how (card_initial)."""
-    pages = pages_for(slug)
-    return pages.card_initial(card) if hasattr(pages, "card_initial") else card
+    return pages_for(slug).card_initial(card)
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -108,9 +107,9 @@ def import_csv(slug: str, raw: bytes, editor: Editor) -> tuple[int, int]:
     pages = pages_for(slug)
     problems, new, changed, seen = [], [], [], set()
     for line, row in _rows(slug, raw):
-        form = pages.CardForm({key: from_text_cell((value or "").strip()) for key, value in row.items() if key})
+        form = pages.card_form({key: from_text_cell((value or "").strip()) for key, value in row.items() if key})
         if not form.is_valid():
-            errors = "; ".join(f"{field}: {' '.join(messages)}" if field != "__all__" else " ".join(messages)
+            errors = "; ".join(f"{field}: {' '.join(map(str, messages))}" if field != "__all__" else " ".join(map(str, messages))
                                for field, messages in form.errors.items())
             problems.append(_("Line %(line)s: %(errors)s") % {"line": line, "errors": errors})
             continue

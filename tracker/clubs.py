@@ -15,7 +15,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import access
+from .devices import TableRequest
 from .models import Club, ClubInvite, Membership
 from .sharing import TOKEN, qr_svg
 
@@ -37,7 +38,7 @@ class ClubSettingsForm(forms.Form):
     public_tournaments = forms.BooleanField(label=gettext_lazy("Show the tournaments to everyone"), required=False)
 
 
-def club_for(request: HttpRequest, pk: int, organiser: bool = False) -> tuple[Club, str | None]:
+def club_for(request: TableRequest, pk: int, organiser: bool = False) -> tuple[Club, str | None]:
     """The club and the viewer's role in it; 404 for a club a stranger may not see, 403 for a
     member doing an organiser's job. A club that shows something publicly may be seen by anyone."""
     club = get_object_or_404(Club, pk=pk)
@@ -50,7 +51,7 @@ def club_for(request: HttpRequest, pk: int, organiser: bool = False) -> tuple[Cl
 
 
 @require_GET
-def club_list(request: HttpRequest) -> HttpResponse:
+def club_list(request: TableRequest) -> HttpResponse:
     """The clubs this account belongs to, and the ones that show something to everyone."""
     mine = access.my_clubs(request)
     public = Club.objects.filter(public_leaderboard=True) | Club.objects.filter(public_tournaments=True)
@@ -60,19 +61,19 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_new(request: HttpRequest) -> HttpResponse:
+def club_new(request: TableRequest) -> HttpResponse:
     form = ClubForm(request.POST)
     if not form.is_valid():
         context = {"mine": access.my_clubs(request), "public": Club.objects.none(), "form": form}
         return render(request, "clubs/club_list.html", context, status=422)
     with transaction.atomic():
         club = Club.objects.create(name=" ".join(form.cleaned_data["name"].split()))
-        Membership.objects.create(club=club, user=request.user, role=Membership.ORGANISER)
+        Membership.objects.create(club=club, user=access.account_of(request), role=Membership.ORGANISER)
     messages.success(request, _("%(name)s is ready: invite its members with a link.") % {"name": club.name})
     return redirect(club)
 
 
-def _invites(request: HttpRequest, club: Club) -> list[dict]:
+def _invites(request: TableRequest, club: Club) -> list[dict]:
     now = timezone.now()
     shown = []
     for invite in club.invites.filter(revoked__isnull=True, expires__gt=now).order_by("created"):
@@ -82,9 +83,9 @@ def _invites(request: HttpRequest, club: Club) -> list[dict]:
 
 
 @require_GET
-def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def club_detail(request: TableRequest, pk: int) -> HttpResponse:
     club, role = club_for(request, pk)
-    context = {"club": club, "role": role, "organiser": role == Membership.ORGANISER}
+    context: dict[str, object] = {"club": club, "role": role, "organiser": role == Membership.ORGANISER}
     if role:
         context["members"] = club.memberships.select_related("user", "user__player")
     if role == Membership.ORGANISER:
@@ -95,7 +96,7 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def club_invite_new(request: HttpRequest, pk: int) -> HttpResponse:
+def club_invite_new(request: TableRequest, pk: int) -> HttpResponse:
     club, _role = club_for(request, pk, organiser=True)
     ClubInvite.objects.create(club=club)
     messages.success(request, _("Link ready: show the QR code or send the link."))
@@ -103,7 +104,7 @@ def club_invite_new(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def club_invite_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpResponse:
+def club_invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpResponse:
     club, _role = club_for(request, pk, organiser=True)
     revoked = club.invites.filter(pk=invite_id, revoked__isnull=True).update(revoked=timezone.now())
     if revoked:
@@ -114,7 +115,7 @@ def club_invite_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpRes
 
 
 @require_POST
-def club_settings(request: HttpRequest, pk: int) -> HttpResponse:
+def club_settings(request: TableRequest, pk: int) -> HttpResponse:
     club, _role = club_for(request, pk, organiser=True)
     form = ClubSettingsForm(request.POST)
     form.is_valid()  # two checkboxes: absent means off, anything else is refused by the form as off
@@ -130,7 +131,7 @@ def _organisers_left(club: Club, without: Membership) -> int:
 
 
 @require_POST
-def club_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
+def club_member(request: TableRequest, pk: int, member_id: int) -> HttpResponse:
     """An organiser makes a member an organiser or a member again, or removes them."""
     club, _role = club_for(request, pk, organiser=True)
     membership = club.memberships.select_related("user").filter(pk=member_id).first()
@@ -155,9 +156,9 @@ def club_member(request: HttpRequest, pk: int, member_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def club_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def club_leave(request: TableRequest, pk: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=pk)
-    membership = club.memberships.filter(user=request.user).first()
+    membership = club.memberships.filter(user=access.signed_in(request)).first()
     if membership is None:
         raise Http404(_("No such club."))
     if membership.role == Membership.ORGANISER and not _organisers_left(club, membership):
@@ -179,11 +180,11 @@ def _join_problem(invite: ClubInvite | None) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-def club_join(request: HttpRequest, token: str) -> HttpResponse:
+def club_join(request: TableRequest, token: str) -> HttpResponse:
     """Join a club through an invite link: signed in, with one tap."""
     invite = ClubInvite.objects.select_related("club").filter(token=token).first() if TOKEN.fullmatch(token) else None
     problem = _join_problem(invite)
-    if problem:
+    if problem or invite is None:
         return render(request, "clubs/club_join.html", {"problem": problem}, status=410 if invite else 404)
     club = invite.club
     if not request.user.is_authenticated:
@@ -195,7 +196,8 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "clubs/club_join.html", {"club": club})
     try:
         with transaction.atomic():
-            Membership.objects.create(club=club, user=request.user, role=Membership.MEMBER, invite=invite)
+            Membership.objects.create(club=club, user=access.account_of(request), role=Membership.MEMBER,
+                                      invite=invite)
     except IntegrityError:  # a double tap: the first one made the membership
         pass
     messages.success(request, _("Welcome to %(name)s.") % {"name": club.name})

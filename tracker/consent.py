@@ -127,8 +127,8 @@ def propose(*, match_id: int, seen_by: Viewer, expected_seq: int, kind: str, ste
 
 def _carry_out(proposal: Proposal) -> Match:
     if proposal.kind == Proposal.GOTO:
-        return services.match_goto(match_id=proposal.match_id, step=proposal.step, expected_seq=proposal.at_seq)
-    recorded = services.match_apply_action(match_id=proposal.match_id, action=proposal.payload,
+        return services.match_goto(match_id=proposal.match_id, step=proposal.step or 0, expected_seq=proposal.at_seq)
+    recorded = services.match_apply_action(match_id=proposal.match_id, action=proposal.payload or {},
                                            expected_seq=proposal.at_seq, rolls=proposal.rolls, proposal=proposal)
     return recorded.match
 
@@ -204,7 +204,7 @@ def describe(proposal: Proposal, names: list[str]) -> str:
         return _("go back to step %(step)s, taking back a revealed entry") % {"step": proposal.step}
     from .games import pages_for
 
-    return pages_for(proposal.match.slug).describe_action(proposal.payload, [], names)
+    return pages_for(proposal.match.slug).describe_action(proposal.payload or {}, [], names)
 
 
 def agreement_of(action: Action, names: list[str]) -> str:

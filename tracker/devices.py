@@ -12,9 +12,18 @@ import secrets
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
 
 COOKIE = "tk_device"
 MAX_AGE = 60 * 60 * 24 * 730
+
+
+class TableRequest(HttpRequest):
+    """A request as the middleware leaves it for our views: the phone's device id (DeviceMiddleware)
+    and what htmx asked (django-htmx's HtmxMiddleware). Only for type checking: Django builds the request."""
+
+    device: str
+    htmx: HtmxDetails
 
 
 class DeviceMiddleware:

@@ -279,7 +279,7 @@ def replay(data: dict) -> Replayed:
             raise MatchFileError(_("the result differs from the one recorded in the file (altered or truncated)."),
                                  step=number)
         # Checked last, so that an edit the re-run itself can pin down is named by what it changed.
-        if chained:
+        if chain is not None:
             chain = step_hash(chain, entry)
             if entry.get("step_sha256") != chain:
                 raise MatchFileError(_("its action or dice were changed after export, or a step before it was "

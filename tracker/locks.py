@@ -18,9 +18,9 @@ def tournament_table(match: Match) -> Pairing | None:
     """The tournament table this match was played at, if any (only club Card Crush battles can be)."""
     if not match.club_id or match.slug != "card-crush":
         return None
-    if not hasattr(match, "_pairing"):
-        match._pairing = Pairing.objects.select_related("tournament").filter(match=match).first()
-    return match._pairing
+    if "_pairing" not in match.__dict__:  # asked several times per page: one query
+        match.__dict__["_pairing"] = Pairing.objects.select_related("tournament").filter(match=match).first()
+    return match.__dict__["_pairing"]
 
 
 def why_locked(match: Match) -> str:
@@ -38,7 +38,7 @@ def why_not_reopen(match: Match, seen_by: Viewer) -> str:
     """Why this viewer may not reopen the finished match, or ""."""
     if match.club_id and not seen_by.organiser:
         return _("This match counts in %(club)s's results: only an organiser of the club can reopen it.") % {
-            "club": match.club.name}
+            "club": getattr(match.club, "name", "")}
     return ""
 
 
@@ -48,7 +48,7 @@ def reopen_affects(match: Match) -> list[str]:
     pairing = tournament_table(match)
     if match.club_id and match.slug == "card-crush" and match.rated:
         affects.append(_("Its players' ratings in %(club)s lose this battle until it ends again; it keeps its "
-                         "place by the date it first ended.") % {"club": match.club.name})
+                         "place by the date it first ended.") % {"club": getattr(match.club, "name", "")})
     if pairing:
         affects.append(_("It is a battle of %(tournament)s, round %(round)s: the next round cannot be paired "
                          "until it ends again.") % {"tournament": pairing.tournament.name, "round": pairing.round})

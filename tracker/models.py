@@ -337,7 +337,7 @@ class Proposal(models.Model):
     payload = models.JSONField(null=True, blank=True, help_text="The action, for a table action.")
     rolls = models.JSONField(default=list, help_text="Dice rolled by hand for the action.")
     at_seq = models.PositiveIntegerField(help_text="The step it was asked at; it lapses if the match moves on.")
-    asked_by = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The seat that asked.")
+    asked_by = models.PositiveSmallIntegerField(help_text="The seat that asked.")
     needs = models.PositiveSmallIntegerField(help_text="The seat whose agreement it waits for.")
     status = models.CharField(max_length=10, default=PENDING, choices=[
         (PENDING, _("waiting")), (AGREED, _("agreed")), (REFUSED, _("refused")), (WITHDRAWN, _("withdrawn")),

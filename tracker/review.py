@@ -4,16 +4,17 @@ import copy
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-
 from . import access, charts, consent, exchange, services, stats
+from .devices import TableRequest
 from .games import pages_for
 from .models import Match
+from .views import entry_seats
 
 
 def roll_text(roll: dict) -> str:
@@ -67,7 +68,7 @@ class LogFilterForm(forms.Form):
 
 
 @require_GET
-def match_log(request: HttpRequest, pk: int) -> HttpResponse:
+def match_log(request: TableRequest, pk: int) -> HttpResponse:
     match, _seen_by = access.match_for(request, pk)
     players = match.players()
     entries = log_entries(match)
@@ -97,7 +98,7 @@ def _at_step(match: Match, step: int) -> Match:
 
 
 @require_GET
-def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
+def match_replay(request: TableRequest, pk: int) -> HttpResponse:
     """Step through the match from its start; the board shows each step as it stood then."""
     match, _seen_by = access.match_for(request, pk)
     try:
@@ -114,9 +115,10 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         "game": match.game,
         "players": match.players(),
         "board": pages.board(snapshot),
-        "board_template": pages.BOARD_TEMPLATE,
+        "board_template": pages.board_template,
         "replaying": True,
         "read_only": True,
+        "entry_seats": entry_seats(snapshot, access.Viewer(access.SPECTATOR)),
         "step": step,
         "last": match.head,
         "entry": entry,
@@ -133,13 +135,14 @@ def _secrets_revealed(match: Match) -> bool:
 
 
 @require_GET
-def match_export(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+def match_export(request: TableRequest, pk: int, kind: str) -> HttpResponse:
     match, _seen_by = access.match_for(request, pk)
     if kind == "json":
         if not _secrets_revealed(match):
             messages.warning(request, _("This match can be exported once every hidden entry is revealed."))
             return redirect("match_log", pk=pk)
-        response = JsonResponse(exchange.export_match(match), json_dumps_params={"indent": 1, "ensure_ascii": False})
+        response: HttpResponse = JsonResponse(exchange.export_match(match),
+                                              json_dumps_params={"indent": 1, "ensure_ascii": False})
         filename = f"tablekeeper-{match.slug}-{match.pk}.json"
     else:
         # The text log hides secrets the same way the log page does, so it is always available.
@@ -154,7 +157,7 @@ class ImportForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
-def match_import(request: HttpRequest) -> HttpResponse:
+def match_import(request: TableRequest) -> HttpResponse:
     """Store a match file, only if it re-runs cleanly through the engine."""
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     status = 200

@@ -1,7 +1,7 @@
 """Statistics pages: every player's record per game, a game's own figures, one player's history."""
 
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -9,11 +9,12 @@ from django.views.decorators.http import require_GET
 import rules
 
 from . import access, charts, stats
+from .devices import TableRequest
 from .models import Match, Player
 
 
 @require_GET
-def stats_overview(request: HttpRequest) -> HttpResponse:
+def stats_overview(request: TableRequest) -> HttpResponse:
     """Records of every player, for one game or all of them, and the game's own figures."""
     slug = request.GET.get("game", "")
     if slug not in rules.GAMES:
@@ -33,7 +34,7 @@ def stats_overview(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def stats_player(request: HttpRequest, pk: int) -> HttpResponse:
+def stats_player(request: TableRequest, pk: int) -> HttpResponse:
     """One player's history: per game records, win rate over time, favourite cards."""
     seen = Match.objects.visible_to(request)
     mine = getattr(access.signed_in(request), "player", None)

@@ -2,13 +2,13 @@
 
 from django.contrib import messages
 from django.core import signing
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.core.exceptions import ValidationError
 from django.db.models import Q
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.urls import reverse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import urlencode
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -20,6 +20,7 @@ from rules import RuleError
 
 from . import access, agreement_views, consent, locks, services, sharing
 from .access import Viewer
+from .devices import TableRequest
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import pages_for
 from .models import Card, Match, Player, Proposal
@@ -33,40 +34,38 @@ def _game_or_404(slug: str) -> rules.Game:
     return rules.GAMES[slug]
 
 
-def _entry_links(match: Match, seen_by: Viewer) -> list[dict]:
-    """For each seat awaiting a secret entry: where this device goes to make it, if anywhere.
+def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
+    """Every seat in order, for the board's lock-in rows: is its secret entry awaited, and where does
+    this device go to make it ("" when it may not), with this phone's own hidden entry once made.
 
     The owner's phone passes to the player (hot-seat); a seated phone goes straight to its
     own entry; nobody gets a link for a seat another device holds.
     """
-    players = match.players()
-    links = []
-    for seat in pages_for(match.slug).seats_to_enter(match):
-        if not seen_by.can_enter_for(seat):
-            url = ""
-        elif seen_by.role == access.PLAYER:
-            url = reverse("match_entry", args=[match.pk, seat])
-        else:
-            url = reverse("match_pass", args=[match.pk, seat])
-        links.append({"seat": seat, "player": players[seat], "url": url, "own": seen_by.seat == seat,
-                      "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat})
-    return links
+    pages = pages_for(match.slug)
+    waiting = pages.seats_to_enter(match)
+    seats = []
+    for seat, player in enumerate(match.players()):
+        url = ""
+        if seat in waiting and seen_by.can_enter_for(seat):
+            url = reverse("match_entry" if seen_by.role == access.PLAYER else "match_pass", args=[match.pk, seat])
+        seats.append({"seat": seat, "player": player, "waiting": seat in waiting, "url": url,
+                      "own": seen_by.seat == seat, "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat,
+                      "secret": pages.own_secret(match, seat) if seen_by.seat == seat else None})
+    return seats
 
 
-def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra) -> dict:
+def _match_context(request: TableRequest, match: Match, seen_by: Viewer, **extra) -> dict:
     pages = pages_for(match.slug)
     return {
         "match": match,
         "game": match.game,
         "players": match.players(),
         "board": pages.board(match),
-        "board_template": pages.BOARD_TEMPLATE,
+        "board_template": pages.board_template,
         "viewer": seen_by,
         "read_only": not seen_by.can_act or bool(locks.why_locked(match)),
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
-        "entry_links": _entry_links(match, seen_by),
-        "own_secret": pages.own_secret(match, seen_by.seat) if seen_by.seat is not None and hasattr(pages, "own_secret")
-        else None,
+        "entry_seats": entry_seats(match, seen_by),
         "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
         # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
         "can_undo": match.head > 0 and not (seen_by.role == access.PLAYER
@@ -94,19 +93,19 @@ def _requests(match: Match, seen_by: Viewer) -> list[dict]:
             for proposal in waiting]
 
 
-def _render_match(request: HttpRequest, match: Match, seen_by: Viewer, status: int = 200, **extra) -> HttpResponse:
+def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200, **extra) -> HttpResponse:
     """The match page, or only its #match part when htmx asks."""
     template = "tracker/match_detail.html#match" if request.htmx else "tracker/match_detail.html"
     return render(request, template, _match_context(request, match, seen_by, **extra), status=status)
 
 
-def _refused(request: HttpRequest, match_id: int, message: str, status: int) -> HttpResponse:
+def _refused(request: TableRequest, match_id: int, message: str, status: int) -> HttpResponse:
     """A refused change: the message and the fresh state; nothing was applied."""
     match, seen_by = access.match_for(request, match_id)
     return _render_match(request, match, seen_by, status=status, refusal=message)
 
 
-def _after_change(request: HttpRequest, match: Match, seen_by: Viewer, message: str = "") -> HttpResponse:
+def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message: str = "") -> HttpResponse:
     """The page after a change, from the match the change just saved (its state and players are fresh)."""
     if message:
         messages.success(request, message)
@@ -116,26 +115,26 @@ def _after_change(request: HttpRequest, match: Match, seen_by: Viewer, message: 
 
 
 @require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
+def healthz(request: TableRequest) -> HttpResponse:
     """The cheapest page: proves the app and database answer, and is the benchmarks' floor."""
     Match.objects.exists()
     return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: TableRequest) -> HttpResponse:
     recent = Match.objects.visible_to(request).prefetch_related("seats__player").select_related("winner")[:5]
     return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
 
 
 @require_http_methods(["GET", "POST"])
-def match_new(request: HttpRequest, slug: str) -> HttpResponse:
+def match_new(request: TableRequest, slug: str) -> HttpResponse:
     game = _game_or_404(slug)
     pages = pages_for(slug)
     data = request.POST if request.method == "POST" else None
     clubs = access.my_clubs(request)
     players_form = PlayersForm(data, seats=game.seats, clubs=clubs, initial=request.GET)
-    config_form = pages.ConfigForm(data, prefix="config")
+    config_form = pages.config_form(data, prefix="config")
     if data is not None and players_form.is_valid() and config_form.is_valid():
         try:
             match = services.match_create(
@@ -150,7 +149,7 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect(match)
     context = {
         "game": game,
-        "noun": pages.NEW_MATCH_NOUN,
+        "noun": pages.noun,
         "players_form": players_form,
         "config_form": config_form,
         "known_players": known_players(request),
@@ -158,7 +157,7 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tracker/match_new.html", context, status=422 if data is not None else 200)
 
 
-def known_players(request: HttpRequest):
+def known_players(request: TableRequest):
     """Names to suggest: the players of matches this viewer may see, their own, and their clubs' members."""
     seen = Match.objects.visible_to(request)
     found = Q(seats__match__in=seen)
@@ -169,7 +168,7 @@ def known_players(request: HttpRequest):
 
 
 @require_GET
-def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def match_detail(request: TableRequest, pk: int) -> HttpResponse:
     match, seen_by = access.match_for(request, pk)
     return _render_match(request, match, seen_by)
 
@@ -180,7 +179,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @csp_override({})
 @xframe_options_exempt
 @require_GET
-def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
+def match_poll(request: TableRequest, pk: int) -> HttpResponse:
     """Has the match changed since version `v`? 204 and no body when not: polled every 2 s."""
     match = access.visible_match(request, pk, only=("version", "finished"))
     if request.GET.get("v") == str(match.version):
@@ -201,7 +200,7 @@ def _seat_player(match: Match, seat: int, seen_by: Viewer):
 
 
 @require_GET
-def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
+def match_pass(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     """The hot-seat screen that hides everything until the right player holds the phone."""
     match, seen_by = access.match_for(request, pk, act=True)
     player = _seat_player(match, seat, seen_by)
@@ -213,7 +212,7 @@ def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
 
 @never_cache  # no-store: the Back button must not bring a locked-in entry back from the cache
 @require_http_methods(["GET", "POST"])
-def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
+def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     """One player's secret entry (a Card Crush deck), sent with a token bound to their seat."""
     match, seen_by = access.match_for(request, pk, act=True)
     player = _seat_player(match, seat, seen_by)
@@ -262,18 +261,18 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
         "refusal": refusal,
         "entry_token": signing.dumps({"match": match.pk, "seat": seat}, salt=ENTRY_SALT),
         "catalog": Card.objects.filter(slug=match.slug),
-        "card_form": pages.CardForm(prefix="new"),
+        "card_form": pages.card_form(prefix="new"),
     }
-    return render(request, pages.ENTRY_TEMPLATE, context, status=status)
+    return render(request, pages.entry_template, context, status=status)
 
 
-def _rolls(request: HttpRequest) -> list[int]:
+def _rolls(request: TableRequest) -> list[int]:
     """Dice a player rolled by hand, from the `roll` fields; ValueError for one that is not a number."""
     return [int(value) for value in request.POST.getlist("roll") if value.strip()]
 
 
 @require_POST
-def match_act(request: HttpRequest, pk: int) -> HttpResponse:
+def match_act(request: TableRequest, pk: int) -> HttpResponse:
     """An action taken at the table (reveal the next round, attack, ...).
 
     Dice a player rolled by hand come as `roll` fields, in the order the engine asks
@@ -319,7 +318,7 @@ def _asked_message(match: Match, seen_by: Viewer) -> str:
     return _("Asked %(name)s to agree; nothing changes until they do.") % {"name": match.players()[other].name}
 
 
-def _moves_of_others(match: Match, seat: int, low: int, high: int) -> bool:
+def _moves_of_others(match: Match, seat: int | None, low: int, high: int) -> bool:
     """Whether steps low+1..high hold a move made for another seat than `seat`.
 
     Undoing or redoing those is the owner's call, not a seated player's. Whose move it was is
@@ -334,7 +333,7 @@ def _moves_of_others(match: Match, seat: int, low: int, high: int) -> bool:
 
 
 @require_POST
-def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
+def match_goto(request: TableRequest, pk: int) -> HttpResponse:
     """Undo or redo: move along the log to a step; actions are never deleted.
 
     Going back before the end of a finished match (reopening it) asks for confirmation and,
@@ -379,7 +378,7 @@ def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def match_list(request: HttpRequest) -> HttpResponse:
+def match_list(request: TableRequest) -> HttpResponse:
     seen = Match.objects.visible_to(request)
     form = MatchFilterForm(request.GET or None, players=Player.objects.filter(seats__match__in=seen).distinct(),
                            clubs=access.my_clubs(request))
@@ -392,8 +391,10 @@ def match_list(request: HttpRequest) -> HttpResponse:
         if form.cleaned_data["player"]:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
-    return render(request, "tracker/match_list.html", {"form": form, "page": page})
+    # The pager's links keep the filters: "game=...&player=...&", then the page number.
+    filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in ("game", "player") if request.GET.get(key))
+    return render(request, "tracker/match_list.html", {"form": form, "page": page, "filters": filters})
 
 
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+def csrf_failure(request: TableRequest, reason: str = "") -> HttpResponse:
     return render(request, "403_csrf.html", status=403)

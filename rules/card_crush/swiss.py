@@ -85,12 +85,15 @@ def recommended_rounds(entrants: int) -> int:
 
 def _results(games: list[Game]) -> tuple[Counter, Counter, Counter, dict[int, list[int]]]:
     """Wins and losses in played battles, byes, and the opponents each player actually played."""
-    wins, losses, byes, opponents = Counter(), Counter(), Counter(), {}
+    wins: Counter = Counter()
+    losses: Counter = Counter()
+    byes: Counter = Counter()
+    opponents: dict[int, list[int]] = {}
     for game in games:
         if game.bye:
             byes[game.first] += 1
             continue
-        if game.winner is None or game.voided:
+        if game.winner is None or game.second is None or game.voided:
             continue
         loser = game.second if game.winner == game.first else game.first
         wins[game.winner] += 1

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tracker import services
-from tracker.demo import play_battle
+from tracker.games.card_crush.demo import play_battle
 from tracker.models import Card, Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

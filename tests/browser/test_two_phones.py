@@ -18,8 +18,8 @@ both have committed, neither in a page nor in a live update.
 import re
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tracker.models import Access, Match
 
@@ -242,7 +242,7 @@ def count_polls(phone: Phone) -> list[str]:
 
 
 def test_a_finished_match_page_does_not_poll(make_context, catalog):
-    from tracker.demo import play_battle
+    from tracker.games.card_crush.demo import play_battle
 
     match = play_battle((P1, P2), "battle-score", [DECK_1, DECK_2])
     watcher = Phone(make_context(), "watcher")

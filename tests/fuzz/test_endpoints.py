@@ -22,7 +22,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rules
 from tracker import catalog_csv, demo, devices, services
@@ -52,8 +53,8 @@ def game_fields(slug: str, match: Match) -> list[str]:
     for template in (Path(django_settings.BASE_DIR) / "templates" / "games" / slug).rglob("*.html"):
         names |= set(re.findall(r'name="([\w-]+)"', template.read_text()))
     pages = pages_for(slug)
-    names |= {f"config-{name}" for name in pages.ConfigForm().fields}
-    names |= {f"new-{name}" for name in pages.CardForm().fields}
+    names |= {f"config-{name}" for name in pages.config_form().fields}
+    names |= {f"new-{name}" for name in pages.card_form().fields}
     names |= set(pages.entry_form(match).fields)
     return sorted(names)
 

@@ -19,7 +19,8 @@ import json
 import os
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 import rules
 from rules import Dice, RuleError
@@ -50,7 +51,7 @@ JUNK = st.one_of(
 
 
 def demo_cards(slug: str) -> list[dict]:
-    return [rules.GAMES[slug].validate_card(card) for card in pages_for(slug).DEMO_CARDS]
+    return [rules.GAMES[slug].validate_card(card) for card in pages_for(slug).demo_cards]
 
 
 def filled(draw, slug: str, state: dict, action: dict, cards: list[dict]) -> dict:

@@ -51,7 +51,7 @@ def assert_every_game_played_out(report: loadtest.Report, matches_each: int) -> 
     """Each game's script played its matches to the end, and its doubled and stale forms were refused."""
     every_game = {"card-crush", "logos", "cardmaster", "lonely-star", "evons"}
     assert set(report.games) == set(loadtest.TABLE_SCRIPTS) == every_game
-    acked = {ack.game for ack in report.acked}
+    acked = {ack.slug for ack in report.acked}
     for game, made in report.games.items():
         assert made == {"matches": matches_each, "finished": matches_each}, (game, report.lines())
         assert game in acked, f"no {game} action was acknowledged"

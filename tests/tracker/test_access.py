@@ -11,155 +11,37 @@ The owner's phone still enters Ana's deck (seat 0, hot-seat) but no longer Ben's
 own phone holds that seat.
 """
 
-import html
 import re
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from tracker import services
-from tracker.devices import COOKIE
 from tracker.models import Access, Action, Invite, Match
 
-from .conftest import ANA_DECK, BEN_DECK, entry_data, lock, lock_both, play_out, snapshot
-from .conftest import text as raw_text
+from .conftest import (
+    ANA_DECK,
+    BEN_DECK,
+    PASSWORD,
+    device_of,
+    entry_data,
+    join_url,
+    lock,
+    lock_both,
+    make_invite,
+    play_out,
+    seated_phone,
+    start_battle,
+    state_of,
+)
+from .conftest import page_text as text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
-PASSWORD = "correct horse battery staple 42"
 PERSONAS = ["owner", "owner2", "player", "spectator", "outsider"]
 SEEING = ["owner", "owner2", "player", "spectator"]
-
-
-# ---------------------------------------------------------------- helpers (used by the other two-phone tests too)
-
-
-def text(response) -> str:
-    """The page as a reader sees it: entities (&#x27; for an apostrophe) decoded."""
-    return html.unescape(raw_text(response))
-
-
-def device_of(client: Client) -> str:
-    """The device id behind a client's signed `tk_device` cookie (visiting once to get one)."""
-    if COOKIE not in client.cookies:
-        client.get(reverse("healthz"))
-    request = HttpRequest()
-    request.COOKIES = {COOKIE: client.cookies[COOKIE].value}
-    return request.get_signed_cookie(COOKIE, salt=COOKIE)
-
-
-def sign_in(client: Client, username: str, password: str = PASSWORD):
-    return client.post(reverse("sign_in"), {"username": username, "password": password})
-
-
-def start_battle(client: Client, *names: str) -> Match:
-    """Start a Card Crush battle from this phone, as the new-match page does."""
-    before = set(Match.objects.values_list("pk", flat=True))
-    data = {f"player_{seat}": name for seat, name in enumerate(names or ("Ana", "Ben"))}
-    data["config-resolution"] = "battle-score"
-    response = client.post(reverse("match_new", args=["card-crush"]), data)
-    assert response.status_code == 302, text(response)
-    return Match.objects.exclude(pk__in=before).get()
-
-
-def make_invite(owner: Client, match: Match, kind: str = "seat", seat: int | None = None) -> Invite:
-    """The owner makes a join link (kind=seat) or a watch link; the new Invite."""
-    before = set(Invite.objects.values_list("pk", flat=True))
-    data = {"kind": kind} if seat is None else {"kind": kind, "seat": seat}
-    response = owner.post(reverse("invite_new", args=[match.pk]), data)
-    assert response.status_code == 302, text(response)
-    return Invite.objects.exclude(pk__in=before).get()
-
-
-def join_url(invite: Invite) -> str:
-    return reverse("join", args=[invite.token])
-
-
-def join(client: Client, invite: Invite):
-    response = client.post(join_url(invite))
-    assert response.status_code == 302, text(response)
-    return response
-
-
-def seated_phone(owner: Client, match: Match, seat: int) -> Client:
-    phone = Client()
-    join(phone, make_invite(owner, match, "seat", seat))
-    return phone
-
-
-def watching_phone(owner: Client, match: Match) -> Client:
-    phone = Client()
-    join(phone, make_invite(owner, match, "watch"))
-    return phone
-
-
-def state_of(match: Match) -> tuple:
-    """Everything a refused request must leave alone, sharing included."""
-    fresh = Match.objects.get(pk=match.pk)
-    invites = list(Invite.objects.filter(match=match).order_by("pk").values_list("pk", "revoked"))
-    accesses = list(Access.objects.filter(match=match).order_by("pk").values_list("pk", "device", "seat", "revoked"))
-    return snapshot(match), fresh.club_id, fresh.version, invites, accesses
-
-
-# ---------------------------------------------------------------- the cast
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # sign-ins fast, not safe
-    cache.clear()  # the sign-in rate limit counts per address: every test starts with none
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def account(db):
-    return get_user_model().objects.create_user("ana", password=PASSWORD)
-
-
-@pytest.fixture
-def owner(account) -> Client:
-    phone = Client()
-    assert sign_in(phone, "ana").status_code == 302
-    return phone
-
-
-@pytest.fixture
-def battle(owner, catalog) -> Match:
-    """A private battle started on the owner's phone: Ana (seat 0) vs Ben (seat 1), nothing locked."""
-    return start_battle(owner, "Ana", "Ben")
-
-
-@pytest.fixture
-def owner2(account, battle) -> Client:
-    phone = Client()
-    assert sign_in(phone, "ana").status_code == 302
-    return phone
-
-
-@pytest.fixture
-def player(owner, battle) -> Client:
-    """Ben's own phone, seated through a join link."""
-    return seated_phone(owner, battle, 1)
-
-
-@pytest.fixture
-def spectator(owner, battle) -> Client:
-    return watching_phone(owner, battle)
-
-
-@pytest.fixture
-def outsider(battle) -> Client:
-    return Client()
-
-
-@pytest.fixture
-def cast(owner, owner2, player, spectator, outsider) -> dict[str, Client]:
-    return {"owner": owner, "owner2": owner2, "player": player, "spectator": spectator, "outsider": outsider}
 
 
 def as_(cast: dict, persona: str) -> Client:
@@ -622,7 +504,7 @@ def logos_duel(owner, db) -> Match:
 
     pages = pages_for("logos")
     Card.objects.bulk_create(Card(slug="logos", name=c["name"], stats=pages.card_stats(c))
-                             for c in pages.DEMO_CARDS)
+                             for c in pages.demo_cards)
     duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={},
                                  owner_device=device_of(owner))
     for seat, name in ((0, "Granite Fist"), (1, "Solar Flare")):  # both commit: resigning is open now

@@ -12,19 +12,17 @@ from django.urls import reverse
 from tracker.devices import COOKIE
 from tracker.models import Access, Match, Player
 
-from .test_access import (  # noqa: F401  (fixtures)
+from .conftest import (
     PASSWORD,
-    account,
     device_of,
-    fresh_cache,
     join,
     make_invite,
     sign_in,
     start_battle,
-    text,
 )
+from .conftest import page_text as text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 User = get_user_model()
 NEW_PASSWORD = "a different long passphrase 7"

@@ -244,7 +244,9 @@ def test_the_catalog_takes_a_cardmaster_card_and_refuses_bad_stats(client, cm_ca
 
 
 def test_the_acting_seat_of_a_move_is_the_owner_of_the_card_that_moves(playing):
-    from tracker.games import cardmaster
+    from tracker.games import pages_for
+
+    cardmaster = pages_for("cardmaster")
 
     assert cardmaster.acting_seat(playing, {"type": "a1", "card": "A2", "target": "B1"}) == 0
     assert cardmaster.acting_seat(playing, {"type": "stack", "card": "B3"}) == 1
@@ -289,8 +291,9 @@ def test_a_bad_correction_is_refused_with_a_message_and_nothing_changes(client, 
 
 
 def test_a_seated_phone_asks_before_correcting_the_other_sides_cards_and_spectators_see_no_controls(playing):
-    from .test_access import device_of, seated_phone, watching_phone
     from django.test import Client
+
+    from .conftest import device_of, seated_phone, watching_phone
 
     owner = Client()
     playing.owner_device = device_of(owner)
@@ -335,7 +338,7 @@ def test_a_seated_phone_cannot_undo_the_other_players_card_move(playing):
     """Cardmaster moves name a card, not a seat: the card's owner decides who may undo them."""
     from django.test import Client
 
-    from .test_access import device_of, seated_phone
+    from .conftest import device_of, seated_phone
 
     owner = Client()
     playing.owner_device = device_of(owner)

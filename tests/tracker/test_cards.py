@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 
 import rules
-
 from tracker.models import Card
 
 from .conftest import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, text

@@ -15,8 +15,7 @@ from tracker import catalog_csv, demo, services
 from tracker.card_changes import Editor
 from tracker.models import Card, CardChange
 
-from .conftest import ANA_DECK, lock, text
-from .test_access import device_of
+from .conftest import ANA_DECK, device_of, lock, text
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tracker.models import Club, ClubInvite, Match, Membership
 
-from .conftest import account, text
+from .conftest import club_account, text
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def club_state(club: Club) -> tuple:
 
 
 def test_an_account_starts_a_club_and_organises_it(db):
-    ana = account("ana")
+    ana = club_account("ana")
     response = ana.post(reverse("club_new"), {"name": "  Thursday   Night  "})
     club = Club.objects.get()
     assert response.status_code == 302 and response.url == club.get_absolute_url()
@@ -41,7 +41,7 @@ def test_a_phone_without_an_account_cannot_start_a_club(db):
 
 
 def test_a_club_needs_a_name(db):
-    ana = account("ana")
+    ana = club_account("ana")
     for name in ("", " ", "x" * 61):
         assert ana.post(reverse("club_new"), {"name": name}).status_code == 422
     assert not Club.objects.exists()
@@ -52,7 +52,7 @@ def test_joining_by_the_link_and_its_qr_code(club, organiser):
     invite = ClubInvite.objects.get()
     page = text(organiser.get(club.get_absolute_url()))
     assert f"/clubs/join/{invite.token}/" in page and 'class="qr"' in page
-    newcomer = account("newcomer")
+    newcomer = club_account("newcomer")
     url = reverse("club_join", args=[invite.token])
     assert "Join Friday Club" in text(newcomer.get(url))
     assert club.memberships.filter(user=newcomer.user).count() == 0, "opening the link joins nobody"
@@ -80,7 +80,7 @@ def test_a_dead_link_says_why_and_joins_nobody(club, organiser, problem):
     elif problem == "expired":
         ClubInvite.objects.filter(pk=invite.pk).update(expires=timezone.now())
     token = {"unknown": "nope", "malformed": "a%00b"}.get(problem, invite.token)
-    newcomer = account("newcomer")
+    newcomer = club_account("newcomer")
     response = newcomer.post(f"/clubs/join/{token}/")
     assert response.status_code in (404, 410)
     assert {"revoked": "revoked", "expired": "expired"}.get(problem, "not valid") in text(response)
@@ -90,7 +90,7 @@ def test_a_dead_link_says_why_and_joins_nobody(club, organiser, problem):
 def test_revoking_a_link_keeps_the_members_who_joined_with_it(club, organiser):
     organiser.post(reverse("club_invite_new", args=[club.pk]))
     invite = ClubInvite.objects.get()
-    newcomer = account("newcomer")
+    newcomer = club_account("newcomer")
     newcomer.post(reverse("club_join", args=[invite.token]))
     organiser.post(reverse("club_invite_revoke", args=[club.pk, invite.pk]))
     assert club.memberships.filter(user=newcomer.user).exists()

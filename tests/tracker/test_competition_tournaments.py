@@ -8,7 +8,7 @@ from tracker.competition import ratings, tournaments
 from tracker.models import Club, Entrant, Match, Pairing, Tournament
 
 from .competition_helpers import finish
-from .conftest import JUNK, JUNK_IDS, account, text
+from .conftest import JUNK, JUNK_IDS, text
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,18 @@ from django.urls import reverse
 from tracker import services
 from tracker.models import Action, Card, Match, Proposal
 
-from .conftest import ANA_DECK, ANA_OTHER_DECK, BEN_DECK, entry_data, lock, snapshot
-from .test_access import device_of, seated_phone, text, watching_phone
+from .conftest import (
+    ANA_DECK,
+    ANA_OTHER_DECK,
+    BEN_DECK,
+    device_of,
+    entry_data,
+    lock,
+    seated_phone,
+    snapshot,
+    watching_phone,
+)
+from .conftest import page_text as text
 
 pytestmark = pytest.mark.django_db
 

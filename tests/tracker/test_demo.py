@@ -8,15 +8,15 @@ from django.core.management import call_command
 from django.test import Client
 
 import rules
-from tracker import demo, demo_matches, exchange, services
-from tracker.games import ADAPTERS
+from tracker import demo, exchange, services
+from tracker.games import ADAPTERS, pages_for
 from tracker.models import Action, Card, Match, Player
 
 pytestmark = pytest.mark.django_db
 
-# Card Crush's battles and the club tournament's (4 players, 2 rounds: 4 battles), then the other games' matches.
+# Every scripted match, and the club tournament's battles (4 players, 2 rounds: 4 battles).
 TOURNAMENT_BATTLES = 4
-DEMO_MATCHES = len(demo.BATTLES) + TOURNAMENT_BATTLES + len(demo.MATCHES)
+DEMO_MATCHES = len(demo.MATCHES) + TOURNAMENT_BATTLES
 
 
 def run_demo() -> str:
@@ -30,7 +30,7 @@ def test_it_loads_catalogs_and_finished_matches_of_every_game():
     for slug in rules.GAMES:
         assert Card.objects.filter(slug=slug).exists(), slug
     for slug, pages in ADAPTERS.items():
-        assert Card.objects.filter(slug=slug).count() == len(pages.DEMO_CARDS), slug
+        assert Card.objects.filter(slug=slug).count() == len(pages.demo_cards), slug
     finished = Counter(Match.objects.filter(finished__isnull=False).values_list("slug", flat=True))
     assert set(finished) == set(rules.GAMES)
     assert all(count >= 2 for count in finished.values()), finished
@@ -43,13 +43,13 @@ def test_it_loads_catalogs_and_finished_matches_of_every_game():
 def test_the_demo_plays_every_scripted_match():
     run_demo()
     played = {(slug, script) for slug, script, _players in demo.MATCHES}
-    assert played == {(slug, script) for slug, scripts in demo_matches.MATCHES.items() for script in scripts}
+    assert played == {(slug, script) for slug, pages in ADAPTERS.items() for script in pages.demo_matches}
 
 
 def test_every_player_plays_every_game_but_card_crush():
     """Statistics per player have something to show for each game."""
     run_demo()
-    for slug in demo_matches.MATCHES:
+    for slug in (slug for slug in rules.GAMES if slug != "card-crush"):
         names = {seat.player.name for match in Match.objects.filter(slug=slug) for seat in match.seats.all()}
         assert names == set(demo.PLAYERS), slug
 
@@ -83,17 +83,18 @@ def test_every_demo_match_replays_to_its_state_and_through_its_file():
 def test_a_database_from_before_gets_the_other_games_matches_only():
     """Card Crush's battles were loaded by an older demo: they are not played again."""
     demo.load_catalogs()
-    for index, (players, resolution, deck_a, deck_b) in enumerate(demo.BATTLES):
-        demo.play_battle(players, resolution, [deck_a, deck_b], undo_once=index == 0)
+    battles = [(script, players) for slug, script, players in demo.MATCHES if slug == "card-crush"]
+    for script, players in battles:
+        pages_for("card-crush").demo_matches[script](players)
     output = run_demo()
-    assert Match.objects.filter(slug="card-crush").count() == len(demo.BATTLES)
+    assert Match.objects.filter(slug="card-crush").count() == len(battles)
     assert Match.objects.count() == DEMO_MATCHES - TOURNAMENT_BATTLES
-    assert f"0 demo cards added, {len(demo.MATCHES)} demo matches played." in output
+    assert f"0 demo cards added, {DEMO_MATCHES - TOURNAMENT_BATTLES - len(battles)} demo matches played." in output
 
 
 def test_a_game_already_played_gets_no_demo_matches():
     demo.load_catalogs()
-    demo_matches.evons_by_passes(("Zed", "Yara"))
+    pages_for("evons").demo_matches["by-passes"](("Zed", "Yara"))
     run_demo()
     assert [player.name for player in Match.objects.get(slug="evons").players()] == ["Zed", "Yara"]
     assert Match.objects.count() == DEMO_MATCHES - sum(slug == "evons" for slug, *_ in demo.MATCHES) + 1
@@ -125,7 +126,7 @@ def test_the_demo_club_shows_its_leaderboard_and_tournament_to_everyone(client):
     run_demo()
     club = Club.objects.get(name=demo.CLUB)
     assert club.memberships.count() == len(demo.ACCOUNTS)
-    assert Match.objects.filter(club=club).count() == len(demo.BATTLES) + TOURNAMENT_BATTLES
+    assert Match.objects.filter(club=club).count() == len([m for m in demo.MATCHES if m[0] == 'card-crush']) + TOURNAMENT_BATTLES
     board = client.get(f"/clubs/{club.pk}/ratings/")
     assert board.status_code == 200 and len(board.context["board"]) == 4
     cup = Tournament.objects.get(club=club)

@@ -16,7 +16,7 @@ from rules import Dice
 from rules.evons import GAME
 from tests.rules.test_evons import fill_free_choices
 from tracker import services
-from tracker.games import evons
+from tracker.games import pages_for
 from tracker.models import Action, Card, Match
 
 from .conftest import JUNK, JUNK_IDS, snapshot, text
@@ -24,11 +24,12 @@ from .conftest import JUNK, JUNK_IDS, snapshot, text
 pytestmark = pytest.mark.django_db
 
 SLUG = "evons"
+evons = pages_for(SLUG)
 
 
 def load_catalog() -> None:
     """The Evons demo cards only (faster than every game's catalog)."""
-    for card in evons.DEMO_CARDS:
+    for card in evons.demo_cards:
         Card.objects.get_or_create(slug=SLUG, name=card["name"], defaults={"stats": evons.card_stats(card)})
 
 

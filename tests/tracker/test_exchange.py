@@ -5,8 +5,8 @@ action and die), and any file that does not re-run cleanly must be refused at th
 where it goes wrong, with nothing stored.
 
 SCRIPTS holds, per game slug, the matches each game's round trip is checked with: the demo's
-own scripts (demo.BATTLES for Card Crush, tracker/demo_matches.py for the other games), so the
-demo data is known to round-trip, and a few more only these tests need. A game that lands
+own scripts (tracker/games/<game>/demo.py), so the demo data is known to round-trip, and a few
+more only these tests need. A game that lands
 without a script is listed and skipped (with the reason), so adding a game to rules.GAMES
 shows up here until someone writes its matches. TAMPERED picks one finished
 match per game for the refusal tests; APP_ROLLED, TYPED_IN and COINS pick the files whose
@@ -26,14 +26,16 @@ from django.utils import timezone
 import rules
 from rules import Dice
 from rules.cardmaster.cards import STATUSES as CARDMASTER_STATUSES
-from tracker import demo, demo_matches, exchange, services
-from tracker.demo_matches import STORM_LINEUP as ANA_LINEUP
-from tracker.demo_matches import catalog_card as card
-from tracker.demo_matches import evons_play
-from tracker.demo_matches import play_steps as apply_all
-from tracker.models import Action, Match, Player, Seat
-
 from tests.rules.test_evons import fill_free_choices
+from tracker import demo, exchange, services
+from tracker.games import ADAPTERS
+from tracker.games.card_crush.demo import BATTLES, deck, play_battle
+from tracker.games.cardmaster import demo as cardmaster_demo
+from tracker.games.cardmaster.demo import STORM_LINEUP as ANA_LINEUP
+from tracker.games.common import catalog_card as card
+from tracker.games.common import play_steps as apply_all
+from tracker.games.evons.demo import play as evons_play
+from tracker.models import Action, Match, Player, Seat
 
 from .conftest import ANA_DECK, BEN_DECK, make_card
 
@@ -52,29 +54,28 @@ TIE_DECK_1 = ["Twin B", "Frost Wisp", "Thorn Sprout", "Glacier Bear", "Stone Gol
 
 
 def crush_rulebook() -> Match:
-    return demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
+    return play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
 
 
 def crush_power_only() -> Match:
-    _players, resolution, deck_a, deck_b = demo.BATTLES[2]
-    return demo.play_battle(("Ben", "Chloé"), resolution, [deck_a, deck_b])
+    return play_battle(("Ben", "Chloé"), *BATTLES["power-only"])
 
 
 def crush_coin_flip_tie() -> Match:
     make_card("Twin A", 5, 5, "Air")
     make_card("Twin B", 5, 5, "Air")
-    return demo.play_battle(("Ana", "Ben"), "battle-score", [TIE_DECK_0, TIE_DECK_1])
+    return play_battle(("Ana", "Ben"), "battle-score", [TIE_DECK_0, TIE_DECK_1])
 
 
 def crush_all_coin_flips() -> Match:
     """Two decks of identical Air 5/5 cards: every round is decided by the seed's coin."""
     decks = [[make_card(f"Mirror {side}{n}", 5, 5).name for n in range(1, 6)] for side in "AB"]
-    return demo.play_battle(("Ana", "Ben"), "battle-score", decks)
+    return play_battle(("Ana", "Ben"), "battle-score", decks)
 
 
 def crush_undo_branch() -> Match:
     """Round 1 played, undone, and played again: the first round 1 is an abandoned branch."""
-    return demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK], undo_once=True)
+    return play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK], undo_once=True)
 
 
 def crush_undone_tail() -> Match:
@@ -88,7 +89,7 @@ def crush_in_progress() -> Match:
     match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
     for seat, names in enumerate([ANA_DECK, BEN_DECK]):
         services.match_apply_action(
-            match_id=match.pk, action={"type": "lock_deck", "seat": seat, "cards": demo._deck(names)},
+            match_id=match.pk, action={"type": "lock_deck", "seat": seat, "cards": deck(names)},
             expected_seq=seat)
     for step in (2, 3):
         services.match_apply_action(match_id=match.pk, action={"type": "play_round"}, expected_seq=step)
@@ -99,7 +100,7 @@ def crush_fresh() -> Match:
     return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
 
 
-# LOGOS, Lonely Star, Cardmaster and Evons: the demo's scripts (tracker/demo_matches.py), plus
+# LOGOS, Lonely Star, Cardmaster and Evons: the demo's scripts (tracker/games/<game>/demo.py), plus
 # the matches only these tests need.
 
 
@@ -116,14 +117,14 @@ def lonely_star_mid_turn() -> Match:
 
 def cardmaster_one_lineup_locked() -> Match:
     match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"],
-                                  config=demo_matches.CARDMASTER_OPTIONS)
+                                  config=cardmaster_demo.OPTIONS)
     lineup = [card("cardmaster", name) for name in ANA_LINEUP]
     return apply_all(match, [{"type": "lock_lineup", "seat": 0, "cards": lineup}])
 
 
 def cardmaster_first_round() -> Match:
     """Mirror lineups revealed (the seed's coin gave round 1's possession) and the first possession played."""
-    match = demo_matches.cardmaster_locked([ANA_LINEUP, ANA_LINEUP])
+    match = cardmaster_demo.locked([ANA_LINEUP, ANA_LINEUP])
     side = "AB"[match.state["possession"]]
     other = "AB"[1 - match.state["possession"]]
     return apply_all(match, [
@@ -154,8 +155,8 @@ SCRIPTS = {
         "all-coin-flips": crush_all_coin_flips,
         "undo-branch": crush_undo_branch,
     },
-    **demo_matches.MATCHES,
-    "evons": {**demo_matches.MATCHES["evons"], "draw": evons_draw},
+    **{slug: dict(pages.demo_matches) for slug, pages in ADAPTERS.items() if slug != "card-crush"},
+    "evons": {**ADAPTERS["evons"].demo_matches, "draw": evons_draw},
 }
 # Running matches: their files withhold the seed (fair seeds) and cannot be re-run.
 RUNNING = {
@@ -173,7 +174,7 @@ ROUND_TRIPS = [
     pytest.param(slug, name, id=f"{slug}-{name}") for slug in rules.GAMES for name in SCRIPTS.get(slug, {})
 ] + [
     pytest.param(slug, None, id=f"{slug}-unscripted", marks=pytest.mark.skip(
-        reason=f"no scripted matches for {slug} yet: add them to tracker/demo_matches.py"))
+        reason=f"no scripted matches for {slug} yet: add them to tracker/games/<game>/demo.py"))
     for slug in rules.GAMES if slug not in SCRIPTS
 ]
 

@@ -34,7 +34,7 @@ from .conftest import text
 
 pytestmark = pytest.mark.django_db
 
-LOGOS = {card["name"]: card for card in pages_for("logos").DEMO_CARDS}
+LOGOS = {card["name"]: card for card in pages_for("logos").demo_cards}
 
 
 def words(html: str) -> str:

@@ -31,15 +31,15 @@ import pytest
 from django.urls import reverse
 
 from tracker import services, stats
-from tracker.games import evons, lonely_star
+from tracker.games import pages_for
 from tracker.models import Match
 
 from .conftest import text
 
 pytestmark = pytest.mark.django_db
 
-UNITS = {card["name"]: card for card in lonely_star.DEMO_CARDS}
-EVONS_CARDS = {card["name"]: card for card in evons.DEMO_CARDS}
+UNITS = {card["name"]: card for card in pages_for("lonely-star").demo_cards}
+EVONS_CARDS = {card["name"]: card for card in pages_for("evons").demo_cards}
 STATS_URL = reverse("stats")
 
 

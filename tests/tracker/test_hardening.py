@@ -17,21 +17,20 @@ from django.urls import reverse
 from tracker import services
 from tracker.models import Access, Card, Invite, Match, Player
 
-from .conftest import assert_csrf_refused, deck, make_card, play_out
-from .conftest import text as raw_text
-from .test_access import (  # noqa: F401  (fixtures)
-    account,
-    battle,
-    device_of,
-    fresh_cache,
-    join_url,
-    make_invite,
-    owner,
-    start_battle,
+from .conftest import (
     PASSWORD,
+    assert_csrf_refused,
+    deck,
+    device_of,
+    join_url,
+    make_card,
+    make_invite,
+    play_out,
+    start_battle,
 )
+from .conftest import text as raw_text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT_NAME = "<script>alert(1)</script>"

@@ -16,8 +16,7 @@ from tracker import services
 from tracker.games import pages_for
 from tracker.models import Action, Card, Match
 
-from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
-from .test_access import device_of, seated_phone, watching_phone
+from .conftest import JUNK, JUNK_IDS, device_of, entry_token, seated_phone, snapshot, text, watching_phone
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +28,7 @@ def duel(db) -> Match:
     """A fresh duel, Ana against Ben, with the LOGOS demo catalog (only LOGOS's: quicker)."""
     pages = pages_for(SLUG)
     Card.objects.bulk_create(
-        Card(slug=SLUG, name=card["name"], stats=pages.card_stats(card)) for card in pages.DEMO_CARDS
+        Card(slug=SLUG, name=card["name"], stats=pages.card_stats(card)) for card in pages.demo_cards
     )
     return services.match_create(slug=SLUG, player_names=["Ana", "Ben"], config={})
 

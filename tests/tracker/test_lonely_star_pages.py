@@ -14,7 +14,7 @@ from django.urls import reverse
 
 import rules
 from tracker import exchange, services
-from tracker.games import lonely_star
+from tracker.games import pages_for
 from tracker.models import Action, Card, Invite, Match
 
 from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
@@ -22,12 +22,13 @@ from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
 pytestmark = pytest.mark.django_db
 
 SLUG = "lonely-star"
+lonely_star = pages_for(SLUG)
 GAME_DEFAULTS = rules.GAMES[SLUG].default_config
 
 
 def load_catalog() -> None:
     """Only this game's demo units (the other games' catalogs would only slow every test down)."""
-    for card in lonely_star.DEMO_CARDS:
+    for card in lonely_star.demo_cards:
         Card.objects.get_or_create(
             slug=SLUG, name=card["name"], defaults={"stats": lonely_star.card_stats(card)}
         )

@@ -16,10 +16,9 @@ from django.urls import reverse
 
 from tracker import services
 from tracker.competition import tournaments
-from tracker.models import Card, CollectionCard, Match, Player
+from tracker.models import Card, CollectionCard, Player
 
-from .conftest import ANA_DECK, BEN_DECK, lock_both, play_out
-from .test_access import device_of
+from .conftest import ANA_DECK, BEN_DECK, device_of, lock_both, play_out
 
 pytestmark = pytest.mark.django_db
 

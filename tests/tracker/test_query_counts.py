@@ -11,9 +11,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tracker import demo, demo_matches, services
-from tracker.perf import wire
+from tracker import demo, services
+from tracker.games.evons.demo import table_ends as evons_table_ends
 from tracker.models import Match, Player
+from tracker.perf import wire
 
 from .conftest import ANA_DECK, BEN_DECK, deck
 
@@ -109,12 +110,12 @@ def test_more_matches_cost_no_more_queries_on_lists_and_statistics(catalog):
     demo.load_catalogs()
     battle(("Ana", "Ben"))
     finished_lonely_star(("Ana", "Chloé"))
-    demo_matches.evons_table_ends(("Ana", "Dev"))
+    evons_table_ends(("Ana", "Dev"))
     few = list_and_statistics_pages()
     for number in range(6):
         battle(("Ana", f"Rival {number}"))
         finished_lonely_star((f"Rival {number}", "Ana"))
-        demo_matches.evons_table_ends(("Ana", f"Rival {number}"))
+        evons_table_ends(("Ana", f"Rival {number}"))
     assert list_and_statistics_pages() == few
 
 

@@ -7,13 +7,14 @@ refused with the reason. Nothing is changed by a refusal.
 """
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import access
+from ..devices import TableRequest
 from ..models import Card, Club, CollectionChange, Player
 from . import collection, config, ratings
 from .errors import Refused
@@ -27,7 +28,7 @@ def _url(name: str, player: Player, club: Club | None, *more) -> str:
     return reverse(name, args=[player.pk, *more])
 
 
-def _who(request: HttpRequest, user) -> str:
+def _who(request: TableRequest, user) -> str:
     """Who changed a collection, as the page says it: the account's player name, never its login."""
     if user is None:
         return _("someone")
@@ -37,7 +38,7 @@ def _who(request: HttpRequest, user) -> str:
     return player.name if player is not None else _("an account")
 
 
-def _collection_or_404(request: HttpRequest, pk: int, club_id: int | None) -> tuple[Player, Club | None]:
+def _collection_or_404(request: TableRequest, pk: int, club_id: int | None) -> tuple[Player, Club | None]:
     """The player and club of a collection this request may see; 404 otherwise, as if it did not exist."""
     club = get_object_or_404(Club, pk=club_id) if club_id is not None else None
     player = get_object_or_404(collection.club_players(club) if club else Player.objects.all(), pk=pk)
@@ -47,7 +48,7 @@ def _collection_or_404(request: HttpRequest, pk: int, club_id: int | None) -> tu
 
 
 @require_GET
-def collection_index(request: HttpRequest) -> HttpResponse:
+def collection_index(request: TableRequest) -> HttpResponse:
     """The collections this viewer may open: their own, and those of the clubs they belong to."""
     user = access.signed_in(request)
     mine = Player.objects.filter(user=user).first() if user else None
@@ -56,7 +57,7 @@ def collection_index(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def club_collections(request: HttpRequest, club: int) -> HttpResponse:
+def club_collections(request: TableRequest, club: int) -> HttpResponse:
     """A club's players, each with their collection in the club; for members only."""
     found = get_object_or_404(Club, pk=club)
     if access.club_role(request, found) is None:
@@ -65,7 +66,7 @@ def club_collections(request: HttpRequest, club: int) -> HttpResponse:
     return render(request, "competition/club_collections.html", context)
 
 
-def _collection_page(request: HttpRequest, player: Player, club: Club | None, refusal: str = "", status: int = 200,
+def _collection_page(request: TableRequest, player: Player, club: Club | None, refusal: str = "", status: int = 200,
                      form: CopiesForm | None = None) -> HttpResponse:
     rules = config.upgrade_rules()
     rows = collection.cards_of(player, club)
@@ -85,13 +86,13 @@ def _collection_page(request: HttpRequest, player: Player, club: Club | None, re
 
 
 @require_GET
-def collection_detail(request: HttpRequest, pk: int, club: int | None = None) -> HttpResponse:
+def collection_detail(request: TableRequest, pk: int, club: int | None = None) -> HttpResponse:
     player, found = _collection_or_404(request, pk, club)
     return _collection_page(request, player, found)
 
 
 @require_POST
-def collection_add(request: HttpRequest, pk: int, club: int | None = None) -> HttpResponse:
+def collection_add(request: TableRequest, pk: int, club: int | None = None) -> HttpResponse:
     player, found = _collection_or_404(request, pk, club)
     form = CopiesForm(request.POST)
     if why := collection.change_refusal(access.signed_in(request), player, found):
@@ -108,7 +109,7 @@ def collection_add(request: HttpRequest, pk: int, club: int | None = None) -> Ht
 
 
 @require_POST
-def collection_upgrade(request: HttpRequest, pk: int, entry: int, club: int | None = None) -> HttpResponse:
+def collection_upgrade(request: TableRequest, pk: int, entry: int, club: int | None = None) -> HttpResponse:
     player, found = _collection_or_404(request, pk, club)
     if why := collection.change_refusal(access.signed_in(request), player, found):
         return _collection_page(request, player, found, why, 403)

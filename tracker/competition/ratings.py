@@ -30,10 +30,11 @@ def as_battle(match: Match) -> rating.Battle | None:
     """The battle as the rating sees it; None for a battle a player played against themself."""
     players = [seat.player_id for seat in sorted(match.seats.all(), key=lambda s: s.position)]
     loser = next((p for p in players if p != match.winner_id), None)
-    if loser is None:
+    when = match.first_finished or match.finished  # both are set once a battle has finished
+    if loser is None or match.winner_id is None or when is None:
         return None
     tournament = getattr(match, "pairing", None) is not None
-    return rating.Battle(key=match.pk, when=match.first_finished, winner=match.winner_id, loser=loser,
+    return rating.Battle(key=match.pk, when=when, winner=match.winner_id, loser=loser,
                          tournament=tournament)
 
 
@@ -60,11 +61,12 @@ class Row:
 def leaderboard(changes: list[rating.Change]) -> list[Row]:
     """Players with a rated battle, by current rating (then name), with battles played and wins."""
     current = rating.ratings_from(changes)
-    played, wins = {}, {}
+    played: dict[int, int] = {}
+    wins: dict[int, int] = {}
     for change in changes:
         if change.kind == "battle":
             played[change.player] = played.get(change.player, 0) + 1
-            wins[change.player] = wins.get(change.player, 0) + change.won
+            wins[change.player] = wins.get(change.player, 0) + bool(change.won)
     players = Player.objects.in_bulk(list(current))
     ordered = sorted(current, key=lambda key: (-current[key], players[key].name.casefold()))
     return [Row(rank, players[key], current[key], played.get(key, 0), wins.get(key, 0))

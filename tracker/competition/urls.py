@@ -4,12 +4,12 @@ from . import collection_views, views
 
 urlpatterns = [
     path("ratings/", views.ratings_index, name="ratings_index"),
-    path("clubs/<int:club>/ratings/", views.leaderboard, name="leaderboard"),
-    path("clubs/<int:club>/ratings/players/<int:pk>/", views.player_rating, name="player_rating"),
+    path("clubs/<int:club_id>/ratings/", views.leaderboard, name="leaderboard"),
+    path("clubs/<int:club_id>/ratings/players/<int:pk>/", views.player_rating, name="player_rating"),
     path("ratings/battles/<int:pk>/", views.battle_rating, name="battle_rating"),
     path("matches/<int:pk>/void/", views.match_void, name="match_void"),
     path("tournaments/", views.tournaments_index, name="tournaments_index"),
-    path("clubs/<int:club>/tournaments/", views.tournament_list, name="tournament_list"),
+    path("clubs/<int:club_id>/tournaments/", views.tournament_list, name="tournament_list"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
     path("tournaments/<int:pk>/reopen/", views.tournament_reopen, name="tournament_reopen"),
     path("tournaments/<int:pk>/pair/", views.tournament_pair, name="tournament_pair"),

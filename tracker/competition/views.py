@@ -4,10 +4,13 @@ Refused changes answer with the page, a clear message and a 4xx status (409 for 
 stale or doubled form); nothing is changed.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
-from django.db.models import Q
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db.models import Q
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rules.card_crush import rating, swiss
 
 from .. import access, charts
+from ..devices import TableRequest
 from ..models import Club, Match, Player, Tournament
 from . import config, ratings, tournaments
 from .errors import Refused
@@ -28,7 +32,7 @@ def _settings_context() -> dict:
             "weight": rules.tournament_weight}
 
 
-def _club_shows(request: HttpRequest, club_id: int, what: str) -> Club:
+def _club_shows(request: TableRequest, club_id: int, what: str) -> Club:
     """The club, if this viewer may see its leaderboard or tournaments (`what`): members always,
     everyone else when the club shows it publicly; 404 otherwise."""
     club = get_object_or_404(Club, pk=club_id)
@@ -37,20 +41,20 @@ def _club_shows(request: HttpRequest, club_id: int, what: str) -> Club:
     return club
 
 
-def _clubs_showing(request: HttpRequest, what: str):
+def _clubs_showing(request: TableRequest, what: str):
     """Clubs whose leaderboard (or tournaments) this viewer may see."""
     return (access.my_clubs(request) | Club.objects.filter(**{f"public_{what}": True})).distinct()
 
 
 @require_GET
-def ratings_index(request: HttpRequest) -> HttpResponse:
+def ratings_index(request: TableRequest) -> HttpResponse:
     """Ratings belong to clubs: the leaderboards this viewer may open."""
     return render(request, "competition/ratings_index.html", {"clubs": _clubs_showing(request, "leaderboard")})
 
 
 @require_GET
-def leaderboard(request: HttpRequest, club: int) -> HttpResponse:
-    club = _club_shows(request, club, "leaderboard")
+def leaderboard(request: TableRequest, club_id: int) -> HttpResponse:
+    club = _club_shows(request, club_id, "leaderboard")
     board = ratings.leaderboard(ratings.history(club))
     return render(request, "competition/leaderboard.html", {"club": club, "board": board, **_settings_context()})
 
@@ -67,16 +71,17 @@ def _rating_chart(player: Player, changes: list[rating.Change]) -> dict | None:
 
 
 @require_GET
-def player_rating(request: HttpRequest, club: int, pk: int) -> HttpResponse:
+def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     """A player's rating in a club and every change that made it, newest first, each with its working."""
-    club = _club_shows(request, club, "leaderboard")
+    club = _club_shows(request, club_id, "leaderboard")
     player = get_object_or_404(Player, pk=pk)
     everything = ratings.history(club)
     changes = [change for change in everything if change.player == player.pk]
     if not changes:
         raise Http404(_("%(name)s has no rated battle in this club.") % {"name": player.name})
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
-    entries = [{"change": c, "opponent": names.get(c.opponent), "expected_percent": round(100 * c.expected)
+    entries = [{"change": c, "opponent": names.get(c.opponent) if c.opponent else None,
+                "expected_percent": round(100 * c.expected)
                 if c.expected is not None else None} for c in reversed(changes)]
     context = {"club": club, "player": player, "rating": changes[-1].after, "entries": entries,
                "chart": _rating_chart(player, changes), "played": sum(c.kind == "battle" for c in changes),
@@ -84,7 +89,7 @@ def player_rating(request: HttpRequest, club: int, pk: int) -> HttpResponse:
     return render(request, "competition/player.html", context)
 
 
-def _battle(request: HttpRequest, pk: int) -> Match:
+def _battle(request: TableRequest, pk: int) -> Match:
     """A Card Crush battle the viewer may see: by the one visibility rule, or because it counts on a
     leaderboard its club shows to everyone (then only its rating working is shown, never its decks)."""
     match = Match.objects.visible_to(request).select_related("winner", "club").filter(pk=pk).first()
@@ -99,7 +104,7 @@ def _battle(request: HttpRequest, pk: int) -> Match:
 
 
 @require_http_methods(["GET", "POST"])
-def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
+def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
     """How one battle moved both ratings; and, for the club's organisers, marking it rated or unrated."""
     match = _battle(request, pk)
     refusal, status = "", 200
@@ -123,7 +128,7 @@ def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("battle_rating", pk=pk)
     changes = [c for c in ratings.history(match.club_id) if c.battle == match.pk] if match.club_id else []
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
-    rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * c.expected)} for c in changes]
+    rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * (c.expected or 0))} for c in changes]
     context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal, "organiser": organiser,
                "can_open": Match.objects.visible_to(request).filter(pk=pk).exists(),
                "tournament": getattr(match, "pairing", None), **_settings_context()}
@@ -131,7 +136,7 @@ def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def match_void(request: HttpRequest, pk: int) -> HttpResponse:
+def match_void(request: TableRequest, pk: int) -> HttpResponse:
     """An organiser sets a club match's result aside: it stays in the log, marked, and counts nowhere."""
     match, seen_by = access.match_for(request, pk)
     if not seen_by.organiser:
@@ -144,7 +149,7 @@ def match_void(request: HttpRequest, pk: int) -> HttpResponse:
     elif match.voided:
         messages.info(request, _("This result was already voided."))
     else:
-        match.voided, match.voided_by, match.void_reason = timezone.now(), request.user, form.cleaned_data["reason"]
+        match.voided, match.voided_by, match.void_reason = timezone.now(), access.signed_in(request), form.cleaned_data["reason"]
         match.version += 1
         match.save(update_fields=["voided", "voided_by", "void_reason", "version"])
         messages.success(request, _("Result voided: it stays in the log and counts nowhere."))
@@ -155,7 +160,7 @@ def match_void(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def tournaments_index(request: HttpRequest) -> HttpResponse:
+def tournaments_index(request: TableRequest) -> HttpResponse:
     """Tournaments belong to clubs: the ones this viewer may follow."""
     shown = Tournament.objects.filter(club__in=_clubs_showing(request, "tournaments")).select_related("club")
     return render(request, "competition/tournaments_index.html", {"tournaments": shown.prefetch_related("entrants")})
@@ -168,8 +173,8 @@ def _entrant_names(club: Club) -> list[str]:
 
 
 @require_http_methods(["GET", "POST"])
-def tournament_list(request: HttpRequest, club: int) -> HttpResponse:
-    club = _club_shows(request, club, "tournaments")
+def tournament_list(request: TableRequest, club_id: int) -> HttpResponse:
+    club = _club_shows(request, club_id, "tournaments")
     organiser = access.organises(request, club)
     form = TournamentForm(request.POST or None)
     if request.method == "POST":
@@ -186,17 +191,17 @@ def tournament_list(request: HttpRequest, club: int) -> HttpResponse:
     return render(request, "competition/tournament_list.html", context, status=422 if request.method == "POST" else 200)
 
 
-def _tournament(request: HttpRequest, pk: int) -> Tournament:
+def _tournament(request: TableRequest, pk: int) -> Tournament:
     """A tournament this viewer may follow: its club's members, or anyone when the club shows its tournaments.
     Tournaments from before clubs (no club) stay readable by everyone."""
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
-    if tournament.club_id and not (access.club_role(request, tournament.club_id)
-                                   or tournament.club.public_tournaments):
+    if tournament.club is not None and not (access.club_role(request, tournament.club_id)
+                                            or tournament.club.public_tournaments):
         raise Http404(_("No such tournament."))
     return tournament
 
 
-def _tournament_page(request: HttpRequest, tournament: Tournament, refusal: str = "", status: int = 200,
+def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str = "", status: int = 200,
                      entrant_form: EntrantForm | None = None) -> HttpResponse:
     tournament = Tournament.objects.select_related("club").get(pk=tournament.pk)
     number = tournaments.current_round(tournament)
@@ -210,18 +215,18 @@ def _tournament_page(request: HttpRequest, tournament: Tournament, refusal: str 
         "recommended": swiss.recommended_rounds(entrants), "entrant_count": entrants,
         "round_open": bool(tournaments.unfinished(tournament, number)), "refusal": refusal,
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
-        "known_players": _entrant_names(tournament.club) if organiser else [],
+        "known_players": _entrant_names(tournament.club) if organiser and tournament.club else [],
         "organiser": organiser, "visible_battles": visible,
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
 
 
 @require_GET
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_detail(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_page(request, _tournament(request, pk))
 
 
-def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: str) -> HttpResponse:
+def _tournament_change(request: TableRequest, pk: int, form_class, change, done: str | Callable[[Any], str]) -> HttpResponse:
     """Run one tournament change from a posted form; on refusal, the page with the reason and nothing changed."""
     tournament = _tournament(request, pk)
     if not tournament.club_id or not access.organises(request, tournament.club_id):
@@ -242,16 +247,17 @@ def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: 
 
 
 @require_POST
-def tournament_pair(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_pair(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
-        lambda t, data: tournaments.round_pair(tournament_id=t, expected_round=data["round"], organiser=request.user),
+        lambda t, data: tournaments.round_pair(tournament_id=t, expected_round=data["round"],
+                                                   organiser=access.signed_in(request)),
         lambda made: _("Round %(round)s is paired: every battle is set up.") % {"round": made[0].round},
     )
 
 
 @require_POST
-def tournament_entrant(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, EntrantForm,
         lambda t, data: tournaments.entrant_add(tournament_id=t, name=data["name"], expected_round=data["round"]),
@@ -260,7 +266,7 @@ def tournament_entrant(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def tournament_drop(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_drop(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, DropForm,
         lambda t, data: tournaments.entrant_drop(tournament_id=t, entrant_id=data["entrant"],
@@ -270,7 +276,7 @@ def tournament_drop(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_finish(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
         lambda t, data: tournaments.tournament_finish(tournament_id=t, expected_round=data["round"]),
@@ -279,7 +285,7 @@ def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def tournament_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_reopen(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
         lambda t, data: tournaments.tournament_reopen(tournament_id=t, expected_round=data["round"]),

@@ -118,7 +118,7 @@ class Migration(migrations.Migration):
                 ('payload', models.JSONField(blank=True, help_text='The action, for a table action.', null=True)),
                 ('rolls', models.JSONField(default=list, help_text='Dice rolled by hand for the action.')),
                 ('at_seq', models.PositiveIntegerField(help_text='The step it was asked at; it lapses if the match moves on.')),
-                ('asked_by', models.PositiveSmallIntegerField(blank=True, help_text='The seat that asked.', null=True)),
+                ('asked_by', models.PositiveSmallIntegerField(help_text='The seat that asked.')),
                 ('needs', models.PositiveSmallIntegerField(help_text='The seat whose agreement it waits for.')),
                 ('status', models.CharField(choices=[('pending', 'waiting'), ('agreed', 'agreed'), ('refused', 'refused'), ('withdrawn', 'withdrawn'), ('lapsed', 'lapsed')], default='pending', max_length=10)),
                 ('created', models.DateTimeField(auto_now_add=True)),

@@ -28,7 +28,9 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
 import rules
-from tracker import demo, demo_matches, services
+from tracker import demo, services
+from tracker.games.card_crush import demo as card_crush_demo
+from tracker.games.evons import demo as evons_demo
 from tracker.models import Match, Player
 
 from . import report, wire
@@ -52,7 +54,7 @@ def _round_robin(cases: dict, rounds: int) -> dict[str, float]:
     CPU time of this process, not wall time: the requests run in-process against SQLite, so
     they only compute, and CPU time leaves out the moments other programs had the CPU.
     """
-    samples = {name: [] for name in cases}
+    samples: dict[str, list[float]] = {name: [] for name in cases}
     for name, call in cases.items():
         call()  # warm caches and connections; not counted
     for _ in range(rounds):
@@ -97,16 +99,16 @@ def _finish_lonely_star(names: tuple[str, str], rolls: int) -> Match:
 def _battles(count: int) -> None:
     """`count` finished Card Crush battles, Bench A against someone new each time."""
     for number in range(count):
-        _players, resolution, deck_a, deck_b = demo.BATTLES[number % len(demo.BATTLES)]
-        demo.play_battle(("Bench A", f"Bench {number}"), resolution, [deck_a, deck_b])
+        resolution, decks = list(card_crush_demo.BATTLES.values())[number % len(card_crush_demo.BATTLES)]
+        card_crush_demo.play_battle(("Bench A", f"Bench {number}"), resolution, decks)
 
 
 def _battle_under_way() -> Match:
     """A Card Crush battle with both decks locked and round 1 to reveal."""
     playing = services.match_create(slug="card-crush", player_names=["Bench A", "Bench B"], config={})
-    for seat, names in enumerate(demo.BATTLES[1][2:]):
+    for seat, names in enumerate(card_crush_demo.BATTLES["rulebook"][1]):
         services.match_apply_action(match_id=playing.pk, expected_seq=seat, action={
-            "type": "lock_deck", "seat": seat, "cards": demo._deck(names)})
+            "type": "lock_deck", "seat": seat, "cards": card_crush_demo.deck(names)})
     playing.refresh_from_db()
     return playing
 
@@ -224,12 +226,10 @@ def measure(*, rounds: int, long: int, more: int) -> "report.Results":
     client = Client(HTTP_HOST=host)
     results = report.Results(long=long)
 
-    finished = demo.play_battle(("Bench A", "Bench B"), "battle-score", [
-        ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"],
-        ["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord", "Thorn Sprout"]])
+    finished = card_crush_demo.play_battle(("Bench A", "Bench B"), *card_crush_demo.BATTLES["undone-round"])
     playing = _battle_under_way()
     _finish_lonely_star(("Bench A", "Bench C"), 3)
-    demo_matches.evons_table_ends(("Bench A", "Bench C"))
+    evons_demo.table_ends(("Bench A", "Bench C"))
     short_match, long_match = (services.match_create(slug="lonely-star", player_names=names, config={})
                                for names in (["Bench A", "Bench B"], ["Bench C", "Bench D"]))
     _d6(short_match, SHORT - 1)  # so the timed action is the 10th
@@ -245,7 +245,7 @@ def measure(*, rounds: int, long: int, more: int) -> "report.Results":
     _battles(more)
     for number in range(more // 3):
         _finish_lonely_star((f"Bench {number}", "Bench A"), 4)
-        demo_matches.evons_table_ends(("Bench A", f"Bench {number}"))
+        evons_demo.table_ends(("Bench A", f"Bench {number}"))
     for name, page in pages.items():
         results.queries[name].append(_queries(client, *page(long_match)))
     results.sizes = (f"{SHORT - 1}-step log and the matches above",

@@ -65,8 +65,8 @@ class Report:
     errors: Counter = field(default_factory=Counter)  # what must never happen
     refusals: Counter = field(default_factory=Counter)  # expected 409s and retries
     problems: list[str] = field(default_factory=list)  # what the database check found
-    tricks: Counter = field(default_factory=Counter)  # (game, "double" | "stale"): how many came back 409
-    games: dict[str, dict] = field(default_factory=dict)  # game -> {"matches": n, "finished": n}, from the db
+    tricks: Counter = field(default_factory=Counter)  # (slug, "double" | "stale"): how many came back 409
+    games: dict[str, dict] = field(default_factory=dict)  # slug -> {"matches": n, "finished": n}, from the db
     crashes: int = 0
     floor: float = 0.0  # GET /healthz per second from the same clients on the same server, before the load
 
@@ -102,11 +102,11 @@ class Report:
             f"refused or retried as intended: {counts(self.refusals)}",
             f"errors: {counts(self.errors)}",
         ]
-        acked = Counter(ack.game for ack in self.acked)
-        for game, made in self.games.items():
-            lines.append(f"  {game}: {made['matches']} matches ({made['finished']} finished), "
-                         f"{acked[game]} actions, {self.tricks[game, 'double']} doubled and "
-                         f"{self.tricks[game, 'stale']} stale submissions refused")
+        acked = Counter(ack.slug for ack in self.acked)
+        for slug, made in self.games.items():
+            lines.append(f"  {slug}: {made['matches']} matches ({made['finished']} finished), "
+                         f"{acked[slug]} actions, {self.tricks[slug, 'double']} doubled and "
+                         f"{self.tricks[slug, 'stale']} stale submissions refused")
         lines += [f"PROBLEM: {problem}" for problem in self.problems]
         lines.append("OK: every match replays to its state; no acknowledged action lost or doubled"
                      if self.ok else "FAILED")
@@ -234,7 +234,7 @@ def verify(first_match: int, acked: list[Ack]) -> list[str]:
 def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: int = 2, crash: bool = False,
         database_url: str | None = None, seed: int = 1, floor_seconds: float = 3, say=print) -> Report:
     """Serve, load, optionally crash and restart, then check; the report says what happened."""
-    games = list(TABLE_SCRIPTS)
+    slugs = list(TABLE_SCRIPTS)
     report = Report(tables=tables, workers=workers, seconds=seconds)
     with tempfile.TemporaryDirectory(prefix="tablekeeper-load-") as folder:
         database_url = database_url or f"sqlite:///{folder}/load.sqlite3"
@@ -261,11 +261,11 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
                         if phone.late:
                             return
                         # Tables take the games in turn: as many tables as games play every game.
-                        phone.game = games[(number + played) % len(games)]
-                        TABLE_SCRIPTS[phone.game](phone, number, played)
+                        phone.slug = slugs[(number + played) % len(slugs)]
+                        TABLE_SCRIPTS[phone.slug](phone, number, played)
                 except Exception as error:  # noqa: BLE001 - a script bug must show in the report, not vanish
                     what = f"{type(error).__name__}: {error}"
-                    phone.count(report.errors, f"{phone.game} script failed ({what})")
+                    phone.count(report.errors, f"{phone.slug} script failed ({what})")
 
             threads = [threading.Thread(target=table, args=(n,), daemon=True) for n in range(tables)]
             for thread in threads:
@@ -292,7 +292,7 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
             server.stop()
         made = Match.objects.using(ALIAS).filter(pk__gt=first_match)
         report.matches = made.count()
-        report.games = {game: {"matches": 0, "finished": 0} for game in games}
+        report.games = {slug: {"matches": 0, "finished": 0} for slug in slugs}
         finished = Count("pk", filter=Q(finished__isnull=False))
         for row in made.values("slug").annotate(matches=Count("pk"), finished=finished):
             report.games[row["slug"]] = {"matches": row["matches"], "finished": row["finished"]}

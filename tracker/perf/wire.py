@@ -13,11 +13,10 @@ import gzip
 import json
 import re
 from dataclasses import dataclass, field
-
-import brotli
 from http import HTTPStatus
 from urllib.parse import urljoin, urlsplit
 
+import brotli
 from django.test import Client
 from django.urls import reverse
 from django.utils.http import http_date
@@ -134,7 +133,10 @@ def worker_install(client: Client, cold: Wire) -> Wire:
     script = _worker(client)
     wire = Wire([_proxied(script, script.request["PATH_INFO"])])
     loaded = {transfer.url for transfer in cold.transfers}
-    kept = json.loads(re.search(r"const PRECACHE = (\[.*\]);", script.content.decode()).group(1))
+    precache = re.search(r"const PRECACHE = (\[.*\]);", script.content.decode())
+    if precache is None:
+        raise ValueError("the service worker names no files to keep")
+    kept = json.loads(precache.group(1))
     for url in kept:
         if url not in loaded:
             wire.transfers.append(_asset(client, url, PHONE)[0])

@@ -26,13 +26,14 @@ def start_match(phone: Phone, slug: str, table: int, number: int, **config) -> i
         try:
             _status, _location, page = phone.get(path)
             form = next(form for form in read_forms(page) if form.has("player_0"))
-            data = form.data(player_0=f"Table {table} A{number}", player_1=f"Table {table} B{number}",
-                             **{f"config-{name}": str(value) for name, value in config.items()})
+            typed = {f"config-{name}": str(value) for name, value in config.items()}
+            data = form.data(None, player_0=f"Table {table} A{number}", player_1=f"Table {table} B{number}", **typed)
             status, location = phone.act(path, data)
         except Dropped:
             continue  # maybe made, maybe not: an unfinished match is still checked afterwards
-        if status == 302:
-            return int(re.search(r"/matches/(\d+)/", location).group(1))
+        made = re.search(r"/matches/(\d+)/", location) if status == 302 else None
+        if made:
+            return int(made.group(1))
         phone.count(phone.report.errors, f"new {slug} match answered {status}")
         return None
     return None
@@ -76,7 +77,7 @@ def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int 
             phone.tricks.add("double")
             phone.expect_refusal(phone.act(form.action, data)[0], f"double {what}")
     else:
-        phone.count(phone.report.refusals, f"{phone.game} {what} {status}, page reloaded")
+        phone.count(phone.report.refusals, f"{phone.slug} {what} {status}, page reloaded")
     return status
 
 
@@ -102,7 +103,7 @@ def enter(phone: Phone, match: int, seat: int, fill) -> None:
         except Dropped:
             continue
     if not phone.late:
-        phone.count(phone.report.errors, f"{phone.game}: seat {seat}'s entry refused {attempt} times")
+        phone.count(phone.report.errors, f"{phone.slug}: seat {seat}'s entry refused {attempt} times")
 
 
 def entry_seats(page: str, match: int) -> list[int]:
@@ -121,3 +122,11 @@ def pick(forms: list[Form], action: str, **fields: str) -> Form | None:
     """The first form doing `action` whose hidden fields match `fields`."""
     return next((form for form in forms if form.value("action") == action
                  and all(form.value(name) == value for name, value in fields.items())), None)
+
+
+def need(forms: list[Form], action: str) -> Form:
+    """The form doing `action`, which the page always offers at this point."""
+    form = pick(forms, action)
+    if form is None:
+        raise LookupError(f"the page offers no {action!r} form")
+    return form

@@ -10,7 +10,7 @@ a row and the board is scored.
 
 import re
 
-from .common import pick, play_out, send, start_match
+from .common import need, pick, play_out, send, start_match
 from .forms import datalist
 from .phone import Phone
 
@@ -60,11 +60,11 @@ def _choice(phone: Phone, forms, names: list[str], to_play: int, tried: set):
     if done:
         return done, done.data(), "next"
     play_form = pick(forms, "play")
-    if to_play > 0:
+    if to_play > 0 and play_form:
         cells = [cell for cell in play_form.choices["cell"] if MAIN_ZONE.fullmatch(cell)]
         if phone.rng.random() < COVERED_RATE:
             return play_form, play_form.data(cell=phone.rng.choice(cells), face="covered"), "play"
         return play_form, play_form.data(cell=phone.rng.choice(cells), face="up",
                                          card_name=phone.rng.choice(names)), "play"
-    passing = pick(forms, "pass")
+    passing = need(forms, "pass")
     return passing, passing.data(), "pass"

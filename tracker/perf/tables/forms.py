@@ -15,6 +15,8 @@ class Form:
     fields: list[tuple[str, str]] = field(default_factory=list)  # what submitting it as it stands sends
     choices: dict[str, list[str]] = field(default_factory=dict)  # every option of a select or radio group
     buttons: list[tuple[str, str]] = field(default_factory=list)  # enabled named submit buttons
+    submittable: bool = False  # has an enabled submit button, named or not
+    method: str = "get"
 
     def value(self, name: str) -> str | None:
         return next((value for key, value in self.fields if key == name), None)
@@ -49,7 +51,7 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if tag == "form":
-            self.form = Form(action=attrs.get("action") or "")
+            self.form = Form(action=attrs.get("action") or "", method=(attrs.get("method") or "get").lower())
             self.forms.append(self.form)
             return
         if self.form is None or "disabled" in attrs:
@@ -64,10 +66,13 @@ class _Reader(HTMLParser):
                     self.form.fields.append((name, value or "on"))
             elif kind == "submit":
                 self.form.buttons.append((name, value))
+                self.form.submittable = True
             elif kind not in ("button", "reset", "file", "image"):
                 self.form.fields.append((name, value))
-        elif tag == "button" and name and (attrs.get("type") or "submit").lower() == "submit":
-            self.form.buttons.append((name, attrs.get("value") or ""))
+        elif tag == "button" and (attrs.get("type") or "submit").lower() == "submit":
+            self.form.submittable = True
+            if name:
+                self.form.buttons.append((name, attrs.get("value") or ""))
         elif tag == "select" and name:
             self.select = (name, [], [])
         elif tag in ("option", "optgroup") and self.select:

@@ -7,7 +7,7 @@ taps "I have no playable card". Now and then a player calls the backup card befo
 fight; a duel still going after many fights ends with a resignation.
 """
 
-from .common import entry_seats, enter, pick, play_out, send, start_match
+from .common import enter, entry_seats, pick, play_out, send, start_match
 from .forms import datalist
 from .phone import Phone
 

@@ -7,7 +7,7 @@ turn; at the end step a unit with status counters sometimes rolls Resist, then b
 The app rolls every die (the roll fields stay blank).
 """
 
-from .common import pick, play_out, send, start_match
+from .common import need, pick, play_out, send, start_match
 from .forms import datalist
 from .phone import Phone
 
@@ -28,14 +28,14 @@ def play(phone: Phone, table: int, number: int) -> None:
             return False  # the match is over
         finish = pick(forms, "finish_turn")
         if finish:
-            seat = int(finish.value("seat"))
+            seat = int(finish.value("seat") or 0)
             resist = [form for form in forms if form.value("action") == "resist_roll"]
             if resist and phone.rng.random() < RESIST_RATE:
                 send(phone, match, resist[0], resist[0].data(), "resist_roll", seat)
             else:
                 send(phone, match, finish, finish.data(), "finish_turn", seat)
             return True
-        seat = int(pick(forms, "end_turn").value("seat"))
+        seat = int(need(forms, "end_turn").value("seat") or 0)
         form, data, kind = _next_move(phone, page, forms, seat, done)
         if send(phone, match, form, data, kind, seat) == 302 and kind == "end_turn":
             done = set()
@@ -58,7 +58,7 @@ def _next_move(phone: Phone, page: str, forms, turn: int, done: set[str]):
     if "d6" not in done:
         done.add("d6")
         if phone.rng.random() < D6_RATE:
-            d6 = pick(forms, "d6")
+            d6 = need(forms, "d6")
             return d6, d6.data(), "d6"
-    end = pick(forms, "end_turn")
+    end = need(forms, "end_turn")
     return end, end.data(), "end_turn"

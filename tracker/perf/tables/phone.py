@@ -18,7 +18,7 @@ class Dropped(Exception):
 
 @dataclass
 class Ack:
-    game: str
+    slug: str
     match: int
     step: int
     kind: str
@@ -28,7 +28,7 @@ class Ack:
 class Phone:
     """One table's phone: its own cookies; a new connection per request (gunicorn's sync workers close them).
 
-    `report` is the run's Report (loadtest.py); `game` is the slug of the match being played, so
+    `report` is the run's Report (loadtest.py); `slug` is the game of the match being played, so
     what the phone counts can be told apart per game.
     """
 
@@ -36,10 +36,10 @@ class Phone:
         self.port, self.report, self.lock, self.deadline = port, report, lock, deadline
         self.cookies: dict[str, str] = {}
         self.rng = random.Random(seed)
-        self.game = ""
+        self.slug = ""
         self.tricks: set[str] = set()  # "stale", "double": tried already in the current match
 
-    def count(self, counter: Counter, kind: str) -> None:
+    def count(self, counter: Counter, kind: str | tuple[str, str]) -> None:
         with self.lock:
             counter[kind] += 1
 
@@ -72,7 +72,7 @@ class Phone:
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value
         if response.status >= 500:
-            self.count(self.report.errors, f"HTTP {response.status} ({self.game})")
+            self.count(self.report.errors, f"HTTP {response.status} ({self.slug})")
         if "database is locked" in text:
             self.count(self.report.errors, "database is locked")
         return response.status, response.headers.get("Location", ""), text
@@ -90,17 +90,17 @@ class Phone:
 
     def acknowledge(self, match: int, step: int, kind: str, seat: int | None) -> None:
         with self.lock:
-            self.report.acked.append(Ack(self.game, match, step, kind, seat))
+            self.report.acked.append(Ack(self.slug, match, step, kind, seat))
 
     def expect_refusal(self, status: int, why: str) -> None:
         """A double tap or a stale page must come back 409; anything acknowledged is a doubled action."""
         if status == 409:
             self.count(self.report.refusals, f"409 {why}")
-            self.count(self.report.tricks, (self.game, why.split()[0]))
+            self.count(self.report.tricks, (self.slug, why.split()[0]))
         elif status < 400:
-            self.count(self.report.errors, f"{why} accepted ({self.game})")
+            self.count(self.report.errors, f"{why} accepted ({self.slug})")
         else:
-            self.count(self.report.errors, f"{why} answered {status} ({self.game})")
+            self.count(self.report.errors, f"{why} answered {status} ({self.slug})")
 
     @property
     def late(self) -> bool:

@@ -1,15 +1,35 @@
-"""The working of a LOGOS round in words: one sentence per engine event.
+"""LOGOS in words: the working of a round, one sentence per engine event, and a title per action.
 
 The board shows these lines under the round and the match log shows them under
 each action, so a player can check every number.
 """
 
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from rules.logos.cards import COLOUR_CLASS
 from rules.logos.effects import BERSERK_BELOW
 
-from .forms import COLOUR_LABELS, EFFECT_LABELS
+COLOUR_LABELS = {
+    "red": _("red"), "green": _("green"), "blue": _("blue"), "white": _("white"), "purple": _("purple"),
+    "grey": _("grey"),
+}
+EFFECT_LABELS = {
+    "add-card-slot": _("Add Card Slot"),
+    "remove-card-slot": _("Remove Card Slot"),
+    "regeneration": _("Regeneration"),
+    "shuffle-hand": _("Shuffle Hand"),
+    "destroy-combo": _("Destroy Combo"),
+    "destroy-backup": _("Destroy Backup"),
+    "neutralize": _("Neutralize"),
+    "maximize": _("Maximize"),
+    "minimize": _("Minimize"),
+    "swap-values": _("Swap Values"),
+    "double-combo": _("Double Combo"),
+    "mimmick": _("Mimmick"),
+    "berserk": _("Berserk"),
+    "color-change": _("Color Change"),
+}
 
 
 def number(value: int) -> str:
@@ -225,3 +245,34 @@ def line(event: dict, names: list[str]) -> str:
             return gettext("Manual correction: %(name)s's HP %(before)s → %(after)s.") % {
                 "name": names[event["seat"]], "before": number(event["before"]), "after": number(event["after"])}
     return event["type"]
+
+
+def describe(event: dict, names: list[str]) -> str:
+    """One line of the match log for an engine event ("" when the action's title says it all)."""
+    return line(event, names)
+
+
+def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
+    """What a player did, as the log shows it (a commit stays hidden until its round is revealed)."""
+    kind = action.get("type")
+    name = names[action["seat"]] if action.get("seat") in (0, 1) else ""
+    round_number = action.get("round")
+    if action.get("hidden"):
+        return gettext("Round %(round)s: %(name)s commits in secret") % {"round": round_number, "name": name}
+    if kind == "commit":
+        title = gettext("Round %(round)s: %(name)s commits %(card)s") % {
+            "round": round_number, "name": name, "card": action["card"]["name"]}
+        if action.get("backup"):
+            title += gettext(" and sends %(card)s to the backup slot") % {"card": action["backup"]["name"]}
+        return title
+    if kind == "defenceless":
+        return gettext("Round %(round)s: %(name)s has no playable card") % {"round": round_number, "name": name}
+    if kind == "call_backup":
+        return gettext("%(name)s calls the backup card") % {"name": name}
+    if kind == "fight":
+        return gettext("Fight")
+    if kind == "resign":
+        return gettext("%(name)s resigns") % {"name": name}
+    if kind == "set_hp":
+        return gettext("%(name)s's HP set by hand") % {"name": name}
+    return str(kind)

@@ -9,13 +9,13 @@ from collections import Counter
 
 from django.utils.translation import gettext_lazy as _
 
+from rules.cardmaster.gems import MOVE_LABELS
 from rules.cardmaster.mvp import mvps
 
 from ...models import Match
 from ...services import applied_actions
 from ..common import ranked, seat_names
 from .forms import STATUS_LABELS
-from .narrate import MOVE_NAMES
 
 TOP_MVPS = 8
 
@@ -28,7 +28,7 @@ def _events(actions) -> list[dict]:
 def _knocked_out_by(event: dict) -> str:
     """What made a card fall, from the event just before its fall: an attack, a status tick or a hand fix."""
     if event.get("type") == "attack":
-        return MOVE_NAMES[event["move"]]
+        return MOVE_LABELS[event["move"]]
     if event.get("type") == "tick":
         return str(STATUS_LABELS[event["status"]])
     return str(_("HP set to 0 by hand"))
@@ -45,7 +45,10 @@ def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
     """
     matches = list(matches)
     events = {pk: _events(actions) for pk, actions in applied_actions(matches).items()}
-    raided, damage, knockouts, mvp_cards = Counter(), Counter(), Counter(), Counter()
+    raided: Counter = Counter()
+    damage: Counter = Counter()
+    knockouts: Counter = Counter()
+    mvp_cards: Counter = Counter()
     for match in matches:
         names, cards = seat_names(match), match.state["cards"]
         for name in names:
@@ -53,7 +56,7 @@ def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
             damage[name] += 0
         for card in cards.values():
             damage[names[card["seat"]]] += card["record"]["damage"]
-        before = {}
+        before: dict = {}
         for event in events[match.pk]:
             if event["type"] == "fall":
                 raided[names[1 - cards[event["card"]]["seat"]]] += event["raided"]

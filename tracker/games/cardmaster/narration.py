@@ -1,12 +1,15 @@
 """Cardmaster in words: the working of every hit, roll, raid and status, for the board and the log."""
 
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
+from rules.cardmaster.fighters import SEAT_LETTERS
+from rules.cardmaster.gems import MOVE_LABELS
+from rules.cardmaster.moves import ATTACKS
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from .forms import STATUS_LABELS
 
-MOVE_NAMES = {"a1": "A1", "a2": "A2", "a3": "A3"}
 STAT_NAMES = {"spd": "SPD", "hp": "HP", "def": "DEF", "atk": "ATK", "spc": "SPC"}
 DONE_LABELS = {"moved": _("moved"), "arrived": _("just shifted in"), "frozen": _("frozen, skips")}
 
@@ -26,7 +29,7 @@ def attack_working(event: dict) -> str:
         "%(card)s hits %(target)s with %(move)s: ATK %(atk)s × %(factor)s × %(mult)s (%(type)s) "
         "× (1 − DEF %(def)s/1000) = %(damage)s damage; %(target)s has %(hp)s HP left."
     ) % {
-        "card": event["card_name"], "target": event["target_name"], "move": MOVE_NAMES[event["move"]],
+        "card": event["card_name"], "target": event["target_name"], "move": MOVE_LABELS[event["move"]],
         "atk": event["atk"], "factor": event["factor"], "mult": multiplier_text(event["type_multiplier"]),
         "type": type_label(event["attack_type"], event["type_name"]), "def": event["def"], "damage": event["damage"],
         "hp": event["hp_after"],
@@ -69,7 +72,7 @@ def describe(event: dict, names: list[str]) -> str:
     if kind == "fall":
         text = gettext("%(card)s falls.") % {"card": event["card_name"]}
         if event["raided"]:
-            owner = 0 if event["card"].startswith("A") else 1
+            owner = SEAT_LETTERS.index(event["card"][0])
             text += " " + gettext("Its %(gems)s stacked gems are raided into %(name)s's pool.") % {
                 "gems": event["raided"], "name": names[1 - owner]}
         return text
@@ -136,9 +139,8 @@ def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
     if kind == "adjust":
         return gettext("Correction by hand")
     card = first.get("card_name", action.get("card", ""))
-    if kind in MOVE_NAMES:
+    if kind in ATTACKS:
         return gettext("%(card)s: %(move)s on %(target)s") % {
-            "card": card, "move": MOVE_NAMES[kind], "target": first.get("target_name", action.get("target", ""))}
-    labels = {"stack": "STACK", "spc": "SPC", "revive": "REVIVE", "shift": gettext("Shift"),
-              "deposit": gettext("deposit a raided gem")}
-    return gettext("%(card)s: %(move)s") % {"card": card, "move": labels.get(kind, kind)}
+            "card": card, "move": MOVE_LABELS[kind], "target": first.get("target_name", action.get("target", ""))}
+    labels = {**MOVE_LABELS, "shift": gettext("Shift"), "deposit": gettext("deposit a raided gem")}
+    return gettext("%(card)s: %(move)s") % {"card": card, "move": labels.get(str(kind), kind)}
