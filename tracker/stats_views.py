@@ -3,6 +3,8 @@
 from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -22,8 +24,17 @@ def stats_overview(request: TableRequest) -> HttpResponse:
     clubs = access.my_clubs(request)
     club = clubs.filter(pk=request.GET["club"]).first() if request.GET.get("club", "").isdigit() else None
     matches = list(stats.finished_matches(Match.objects.visible_to(request), slug or None, club=club and club.pk))
+    def url(**params) -> str:
+        return reverse("stats") + ("?" + urlencode({k: v for k, v in params.items() if v}) if any(params.values()) else "")
+
+    club_id = club.pk if club else None
+    club_links = [{"name": _("Everything I can see"), "url": url(game=slug), "current": club is None}]
+    club_links += [{"name": c.name, "url": url(club=c.pk, game=slug), "current": c == club} for c in clubs]
+    game_links = [{"name": _("All games"), "url": url(club=club_id), "current": not slug}]
+    game_links += [{"name": g.name, "url": url(game=g.slug, club=club_id), "current": g.slug == slug}
+                   for g in rules.GAMES.values()]
     context = {
-        "clubs": clubs, "club": club,
+        "clubs": clubs, "club": club, "club_links": club_links, "game_links": game_links,
         "games": rules.GAMES.values(),
         "game": rules.GAMES.get(slug),
         "board": stats.leaderboard(matches),

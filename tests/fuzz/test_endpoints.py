@@ -158,7 +158,7 @@ def test_card_edit_never_500_and_refusals_change_nothing(table, slug, data):
     mine, demo_card = Card.objects.filter(slug=slug).order_by("pk")[:2]
     Card.objects.filter(pk=mine.pk).update(created_device=request.get_signed_cookie(devices.COOKIE, salt=devices.COOKIE))
     card = data.draw(st.sampled_from([mine, demo_card]))
-    fields = [f"card-{name}" for name in pages_for(slug).CardForm().fields]
+    fields = [f"card-{name}" for name in pages_for(slug).card_form().fields]
     body = {name: data.draw(VALUES) for name in data.draw(st.lists(st.sampled_from(fields), unique=True))}
     before = (Card.objects.filter(pk=card.pk).values_list("name", "stats").get(), CardChange.objects.count())
     response = post(client, reverse("card_edit", args=[slug, card.pk]), body)

@@ -12,20 +12,17 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
-from tracker import card_changes, demo, demo_matches, exchange, services
+from tracker import card_changes, demo, exchange, services
+from tracker.games import ADAPTERS, pages_for
 from tracker.models import Card, Match
 
 pytestmark = pytest.mark.django_db
 
-SCRIPTS = [("card-crush", "battle")] + [(slug, name) for slug, scripts in demo_matches.MATCHES.items()
-                                        for name in scripts]
+SCRIPTS = [(slug, name) for slug, pages in ADAPTERS.items() for name in pages.demo_matches]
 
 
 def play(slug: str, script: str) -> Match:
-    if slug == "card-crush":
-        players, resolution, deck_a, deck_b = demo.BATTLES[0]
-        return demo.play_battle(players, resolution, [deck_a, deck_b])
-    return demo_matches.MATCHES[slug][script]()
+    return pages_for(slug).demo_matches[script]()
 
 
 def corrected(slug: str, card: Card) -> dict:

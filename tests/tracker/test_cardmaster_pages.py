@@ -10,6 +10,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
+import rules
 from tracker import services
 from tracker.demo import load_catalogs
 from tracker.models import Action, Card, Match
@@ -244,13 +245,11 @@ def test_the_catalog_takes_a_cardmaster_card_and_refuses_bad_stats(client, cm_ca
 
 
 def test_the_acting_seat_of_a_move_is_the_owner_of_the_card_that_moves(playing):
-    from tracker.games import pages_for
+    authority = playing.game.authority
 
-    cardmaster = pages_for("cardmaster")
-
-    assert cardmaster.acting_seat(playing, {"type": "a1", "card": "A2", "target": "B1"}) == 0
-    assert cardmaster.acting_seat(playing, {"type": "stack", "card": "B3"}) == 1
-    assert cardmaster.acting_seat(playing, {"type": "stack", "card": "C1"}) is None
+    assert authority(playing.state, {"type": "a1", "card": "A2", "target": "B1"}) == 0
+    assert authority(playing.state, {"type": "stack", "card": "B3"}) == 1
+    assert authority(playing.state, {"type": "stack", "card": "C1"}) == rules.TABLE, "no such card: nobody's alone"
 
 
 # ---------------------------------------------------------------- manual overrides

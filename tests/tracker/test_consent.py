@@ -157,7 +157,7 @@ def duel(owner, db) -> Match:
     from tracker.games import pages_for
 
     pages = pages_for("logos")
-    Card.objects.bulk_create(Card(slug="logos", name=c["name"], stats=pages.card_stats(c)) for c in pages.DEMO_CARDS)
+    Card.objects.bulk_create(Card(slug="logos", name=c["name"], stats=pages.card_stats(c)) for c in pages.demo_cards)
     return services.match_create(slug="logos", player_names=["Ana", "Ben"], config={}, owner_device=device_of(owner))
 
 
