@@ -5,6 +5,8 @@ forms ask whether to keep them in the account (a checkbox, ticked by default); k
 open on every phone signed in to it, otherwise they stay with this phone alone.
 """
 
+import hashlib
+import unicodedata
 from typing import TypeVar
 
 from django import forms
@@ -29,9 +31,17 @@ FAILURES_ALLOWED = 5
 LOCKOUT_SECONDS = 15 * 60
 
 
+def name_key(username: str) -> str:
+    """One key per user name as the sign-in form reads it: spaces around it dropped, Unicode
+    width folded (NFKC, as Django's UsernameField does) and case ignored, so " name", "NAME" and
+    "ｎａｍｅ" share one limit. Hashed, so any text (a NUL, a huge paste) makes a safe cache key."""
+    name = unicodedata.normalize("NFKC", username.strip()).strip().casefold()
+    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _failure_keys(request: TableRequest) -> list[str]:
-    username = request.POST.get("username", "")[:150].casefold()
-    return [f"login-fail:ip:{devices.client_address(request)}", f"login-fail:user:{username}"]
+    return [f"login-fail:ip:{devices.client_address(request)}",
+            f"login-fail:user:{name_key(request.POST.get('username', ''))}"]
 
 
 def _locked_out(request: TableRequest) -> bool:
@@ -136,8 +146,9 @@ def sign_up(request: TableRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, " ".join(filter(None, [_("Welcome, %(name)s.") % {"name": player.name},
                                                         _settle_matches(request, form, user)])))
-        return redirect("home")
-    return render(request, "accounts/sign_up.html", {"form": form}, status=422 if form.errors else 200)
+        return redirect(_next(request))
+    return render(request, "accounts/sign_up.html", {"form": form, "next": _next(request)},
+                  status=422 if form.errors else 200)
 
 
 @login_required

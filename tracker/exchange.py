@@ -50,6 +50,7 @@ import rules
 from rules import Dice, RuleError
 
 from . import services
+from .card_changes import record_uses
 from .models import Action, Match, Seat
 
 FORMAT = "tablekeeper-match"
@@ -197,9 +198,36 @@ def _field(data: dict, name: str, kind: type):
     return value
 
 
+def _nul_in(value) -> bool:
+    """Whether a NUL character is anywhere in this JSON value, keys included."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_nul_in(key) or _nul_in(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_nul_in(item) for item in value)
+    return False
+
+
+def _refuse_nul(data: dict) -> None:
+    """No text we store may hold a NUL character (PostgreSQL refuses one outright); name where it is."""
+    places = {"players": _("the players' names"), "seed": _("the seed"), "config": _("the options"),
+              "game": _("the game"), "rules_version": _("the rules version")}
+    for key, value in data.items():
+        if key == "actions" and isinstance(value, list):
+            for number, entry in enumerate(value, start=1):
+                if _nul_in(entry):
+                    raise MatchFileError(_("it holds a NUL character, which no match file has."), step=number)
+        elif _nul_in(key) or _nul_in(value):
+            where = places.get(key, _("the file"))
+            raise MatchFileError(_("The file holds a NUL character (in %(where)s), which no match file has.")
+                                 % {"where": where})
+
+
 def replay(data: dict) -> Replayed:
     """Re-run a parsed match file; MatchFileError names the first step that does not agree."""
     _check_version(data)
+    _refuse_nul(data)
     slug = _field(data, "game", str)
     version = _field(data, "rules_version", str)
     if slug not in rules.GAMES:
@@ -289,8 +317,9 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
     """Store a match file as a new match, only if it replays cleanly."""
     replayed = replay(data)
     game = replayed.game
+    # Like a match started here: an account's import is the account's alone, not the phone's.
     match = Match(slug=game.slug, rules_version=game.rules_version, seed=data["seed"], owner=owner,
-                  owner_device=owner_device,
+                  owner_device="" if owner else owner_device,
                   config={**game.default_config, **data["config"]})
     match.state = replayed.states[-1] if replayed.states else game.new_match(data["config"], data["seed"])
     match.head = len(replayed.states)
@@ -305,6 +334,7 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
                                        payload=entry["action"], events=events, rolls=entry["rolls"])
         if at is not None:
             Action.objects.filter(pk=action.pk).update(created=at)
+    record_uses(match, [entry["action"] for entry in data["actions"]])
     services.record_outcome(match)
     match.save(update_fields=["finished", "winner", "score"])
     return match

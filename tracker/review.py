@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import access, charts, exchange, services, stats
+from . import access, charts, consent, exchange, services, stats
 from .devices import TableRequest
 from .games import pages_for
 from .models import Match
@@ -31,7 +31,7 @@ def log_entries(match: Match, actions=None) -> list[dict]:
     game, pages = match.game, pages_for(match.slug)
     names = [player.name for player in match.players()]
     entries = []
-    for action in match.actions.all() if actions is None else actions:
+    for action in match.actions.select_related("proposal") if actions is None else actions:
         entries.append({
             "action": action,
             "status": "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied"),
@@ -39,6 +39,7 @@ def log_entries(match: Match, actions=None) -> list[dict]:
             "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
             "rolls": [roll_text(roll) for roll in action.rolls],
             "override": bool(action.payload.get("override")),
+            "agreement": consent.agreement_of(action, names),
             "after_seed_shown": match.after_seed_shown(action),
         })
     return entries
@@ -77,8 +78,11 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
     )
     if filtered:
         entries = [entry for entry in entries if form.keep(entry)]
+    names = [player.name for player in players]
+    agreements = [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
+                   "answerer": names[proposal.needs]} for proposal in match.proposals.all()]
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
-               "exportable": _secrets_revealed(match), "chart": _progress_chart(match)}
+               "exportable": _secrets_revealed(match), "chart": _progress_chart(match), "agreements": agreements}
     return render(request, "tracker/match_log.html", context)
 
 

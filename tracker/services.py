@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 import rules
 from rules import Dice, RuleError
 
+from .card_changes import record_uses
 from .models import Action, Match, Player, Seat
 
 
@@ -51,13 +52,16 @@ def player_named(name: str) -> Player:
 
 
 @transaction.atomic
-def match_create(*, slug: str, player_names: list[str], config: dict, owner=None, owner_device: str = "") -> Match:
+def match_create(*, slug: str, player_names: list[str], config: dict, owner=None, owner_device: str = "",
+                 club=None) -> Match:
     """A new match; raises RuleError (InvalidConfig) for options the game refuses.
 
-    Without an owner (scripts, demo data) the match belongs to the whole table.
+    An account's match belongs to the account alone (`owner_device` is for phones without
+    one). Without an owner or a club (scripts, demo data) the match belongs to the whole table.
     """
     game = rules.GAMES[slug]
-    match = Match(slug=slug, rules_version=game.rules_version, owner=owner, owner_device=owner_device)
+    match = Match(slug=slug, rules_version=game.rules_version, owner=owner, owner_device="" if owner else owner_device,
+                  club=club)
     match.state = game.new_match(config, match.seed)
     match.config = {**game.default_config, **config}
     match.save()
@@ -123,7 +127,10 @@ def record_outcome(match: Match) -> None:
     if outcome is None:
         match.finished, match.winner, match.score = None, None, ""
         return
-    match.finished = match.finished or timezone.now()
+    # A match that ends again after a reopen keeps the date it first ended: ratings, standings
+    # and statistics place it there, whatever undo and redo did in between.
+    match.first_finished = match.first_finished or timezone.now()
+    match.finished = match.first_finished
     match.winner = match.players()[outcome.winner] if outcome.winner is not None else None
     match.score = outcome.score
 
@@ -134,15 +141,21 @@ def _save(match: Match) -> None:
         # The seed is on every page from now on, even if the end is undone (fair seeds).
         match.seed_shown_after = match.actions.aggregate(last=Max("number"))["last"] or 0
     match.version += 1
-    match.save(update_fields=["state", "head", "finished", "winner", "score", "version", "updated", "seed_shown_after"])
+    match.save(update_fields=["state", "head", "finished", "first_finished", "winner", "score", "version", "updated",
+                              "seed_shown_after"])
 
 
 @transaction.atomic
-def match_apply_action(*, match_id: int, action: dict, expected_seq: int, rolls: list[int] | None = None) -> Action:
-    """Apply one action to the match; raises StaleSubmission or RuleError and then changes nothing."""
+def match_apply_action(*, match_id: int, action: dict, expected_seq: int, rolls: list[int] | None = None,
+                       proposal=None) -> Action:
+    """Apply one action to the match; raises StaleSubmission or RuleError and then changes nothing.
+
+    `proposal` is the agreement a table action was taken with (tracker/consent.py), for the log.
+    """
     match = _lock(match_id, expected_seq, action)
     dice = Dice(match.seed, match.head + 1, rolls)
     state, events = match.game.apply(match.state, action, dice)
+    secret = match.game.public_action(match.state, action) != action
     # Undone actions after the head give way to this new branch, but stay in the log.
     match.actions.filter(abandoned=False, seq__gt=match.head).update(abandoned=True)
     number = (match.actions.aggregate(last=Max("number"))["last"] or 0) + 1
@@ -154,7 +167,10 @@ def match_apply_action(*, match_id: int, action: dict, expected_seq: int, rolls:
         payload=action,
         events=events,
         rolls=dice.rolls,
+        secret=secret,
+        proposal=proposal,
     )
+    record_uses(match, [action])  # who has played a catalog card decides who may still change it
     match.state, match.head = state, match.head + 1
     _save(match)
     return recorded

@@ -109,17 +109,6 @@ def invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpRespons
     return redirect(reverse("match_detail", args=[pk]) + "#share")
 
 
-@require_POST
-def match_share(request: TableRequest, pk: int) -> HttpResponse:
-    """Make the match visible to everyone on this installation, or private again."""
-    match = _owner_only(request, pk)
-    match.shared = request.POST.get("shared") == "on"
-    match.save(update_fields=["shared"])
-    messages.success(request, _("Everyone here can now watch this match.") if match.shared
-                     else _("Only you and the phones you invited can see this match."))
-    return redirect(reverse("match_detail", args=[pk]) + "#share")
-
-
 def _link_problem(invite: Invite | None) -> str:
     if invite is None:
         return _("This link is not valid. Ask for a new one.")

@@ -66,13 +66,20 @@ class Record:
         return rates
 
 
-def finished_matches(slug: str | None = None, player: Player | None = None):
-    matches = Match.objects.filter(finished__isnull=False).prefetch_related("seats__player")
+def finished_matches(seen, slug: str | None = None, player: Player | None = None, club: int | None = None):
+    """The finished, not voided matches among `seen` (the viewer's visible matches), narrowed down.
+
+    Statistics start from what the viewer may open, so a match they may not open counts
+    nowhere on their pages: not in a record, a streak, a favourite card or a total.
+    """
+    matches = seen.counted().prefetch_related("seats__player")
+    if club:
+        matches = matches.filter(club=club)
     if slug:
         matches = matches.filter(slug=slug)
     if player:
         matches = matches.filter(seats__player=player)
-    return matches.order_by("finished", "id")
+    return matches.order_by("first_finished", "id")
 
 
 def records(matches) -> dict[int, Record]:

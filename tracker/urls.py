@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import accounts, app_shell, review, sharing, stats_views, views
+from . import accounts, agreement_views, app_shell, catalog, clubs, review, sharing, stats_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,6 +21,10 @@ urlpatterns = [
     path("matches/<int:pk>/poll", views.match_poll, name="match_poll"),
     path("matches/<int:pk>/act/", views.match_act, name="match_act"),
     path("matches/<int:pk>/goto/", views.match_goto, name="match_goto"),
+    path("matches/<int:pk>/requests/<int:proposal_id>/answer/", agreement_views.proposal_answer,
+         name="proposal_answer"),
+    path("matches/<int:pk>/requests/<int:proposal_id>/withdraw/", agreement_views.proposal_withdraw,
+         name="proposal_withdraw"),
     path("matches/import/", review.match_import, name="match_import"),
     path("matches/<int:pk>/log/", review.match_log, name="match_log"),
     path("matches/<int:pk>/replay/", review.match_replay, name="match_replay"),
@@ -28,16 +32,27 @@ urlpatterns = [
     path("matches/<int:pk>/export.txt", review.match_export, {"kind": "text"}, name="match_export_text"),
     path("matches/<int:pk>/invites/", sharing.invite_new, name="invite_new"),
     path("matches/<int:pk>/invites/<int:invite_id>/revoke/", sharing.invite_revoke, name="invite_revoke"),
-    path("matches/<int:pk>/share/", sharing.match_share, name="match_share"),
     path("join/<str:token>/", sharing.join, name="join"),
     path("matches/<int:pk>/seat/<int:seat>/pass/", views.match_pass, name="match_pass"),
     path("matches/<int:pk>/seat/<int:seat>/entry/", views.match_entry, name="match_entry"),
+    path("clubs/", clubs.club_list, name="club_list"),
+    path("clubs/new/", clubs.club_new, name="club_new"),
+    path("clubs/<int:pk>/", clubs.club_detail, name="club_detail"),
+    path("clubs/<int:pk>/invites/", clubs.club_invite_new, name="club_invite_new"),
+    path("clubs/<int:pk>/invites/<int:invite_id>/revoke/", clubs.club_invite_revoke, name="club_invite_revoke"),
+    path("clubs/<int:pk>/settings/", clubs.club_settings, name="club_settings"),
+    path("clubs/<int:pk>/members/<int:member_id>/", clubs.club_member, name="club_member"),
+    path("clubs/<int:pk>/leave/", clubs.club_leave, name="club_leave"),
+    path("clubs/join/<str:token>/", clubs.club_join, name="club_join"),
     path("stats/", stats_views.stats_overview, name="stats"),
     path("stats/players/<int:pk>/", stats_views.stats_player, name="stats_player"),
-    path("cards/", views.card_games, name="card_games"),
-    path("cards/<slug:slug>/", views.card_list, name="card_list"),
-    path("cards/<slug:slug>/new/", views.card_new, name="card_new"),
-    path("cards/<slug:slug>/export.csv", views.card_export, name="card_export"),
-    path("cards/<slug:slug>/import/", views.card_import, name="card_import"),
+    path("cards/", catalog.card_games, name="card_games"),
+    path("cards/<slug:slug>/", catalog.card_list, name="card_list"),
+    path("cards/<slug:slug>/new/", catalog.card_new, name="card_new"),
+    path("cards/<slug:slug>/<int:pk>/", catalog.card_detail, name="card_detail"),
+    path("cards/<slug:slug>/<int:pk>/edit/", catalog.card_edit, name="card_edit"),
+    path("cards/<slug:slug>/<int:pk>/delete/", catalog.card_delete, name="card_delete"),
+    path("cards/<slug:slug>/export.csv", catalog.card_export, name="card_export"),
+    path("cards/<slug:slug>/import/", catalog.card_import, name="card_import"),
     path("", include("tracker.competition.urls")),  # ratings, tournaments, collections
 ]

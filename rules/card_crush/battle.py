@@ -27,7 +27,7 @@ Decisions where the rule pages are silent or disagree (written once, here):
 import copy
 
 from ..dice import Dice
-from ..engine import Handler, Outcome
+from ..engine import OPEN, Handler, Outcome, seat_named
 from ..errors import IllegalAction, gettext_noop
 from ..options import Choice, checked_config, defaults
 from .affinity import affinity_bonus
@@ -210,3 +210,10 @@ def public_action(state: dict, action: dict) -> dict:
     if action.get("type") == "lock_deck" and phase(state) == "lock-in":
         return {"type": "lock_deck", "seat": action.get("seat")}
     return action
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """A deck belongs to its seat; revealing the next round holds no choice, so either side may."""
+    if isinstance(action, dict) and action.get("type") == "play_round":
+        return OPEN
+    return seat_named(state, action)

@@ -29,7 +29,7 @@ picks an answer to the other's faction. A lineup holds different card names.
 
 import json
 
-from ..engine import Handler, Outcome
+from ..engine import Handler, Outcome, seat_named
 from ..errors import IllegalAction, gettext_noop
 from . import moves, overrides
 from .cards import validate_card
@@ -179,3 +179,12 @@ def public_action(state: dict, action: dict) -> dict:
     if action.get("type") == "lock_lineup" and phase(state) == "lineup":
         return {"type": "lock_lineup", "seat": action.get("seat")}
     return action
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """A move, a deposit or a correction of a card belongs to the card's side (a move names a
+    card, not a seat); a lineup and a correction of a team's raided pool name their seat."""
+    card = state["cards"].get(action.get("card")) if isinstance(action, dict) else None
+    if card is not None:
+        return card["seat"]
+    return seat_named(state, action)

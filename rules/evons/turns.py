@@ -58,7 +58,7 @@ could reasonably differ):
 import copy
 
 from ..dice import Dice
-from ..engine import Handler, Outcome
+from ..engine import TABLE, Handler, Outcome, seat_named
 from ..errors import IllegalAction, gettext_noop
 from ..options import Choice, WholeNumber, YesNo, checked_config, defaults
 from .abilities import candidates, use
@@ -506,3 +506,16 @@ def outcome(state: dict) -> Outcome | None:
 def public_action(state: dict, action: dict) -> dict:
     """Nothing in an Evons action is secret: covered cards are named only when revealed."""
     return action
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """Turn actions name the seat whose turn it is. An adjustment belongs to the side it changes
+    (a player's counters, or the card on a cell by the seat it faces); ending the game is the table's."""
+    if not isinstance(action, dict):
+        return TABLE
+    if action.get("type") == "end_game":
+        return TABLE
+    if action.get("type") == "adjust" and "cell" in action:
+        piece = state["cells"].get(action.get("cell")) if isinstance(action.get("cell"), str) else None
+        return piece["owner"] if piece else TABLE
+    return seat_named(state, action)

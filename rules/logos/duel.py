@@ -69,7 +69,7 @@ Decisions where the rulebook and guide are silent (what they say, what we chose)
 import copy
 
 from ..dice import Dice
-from ..engine import Handler, Outcome
+from ..engine import TABLE, Handler, Outcome, seat_named
 from ..errors import IllegalAction, gettext_noop
 from ..options import Choice, WholeNumber, YesNo, checked_config, defaults
 from . import effects
@@ -461,3 +461,11 @@ _ACTIONS: dict[str, Handler] = {
     "resign": _resign,
     "set_hp": _set_hp,
 }
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """Commits, backups, resignations and a seat's HP correction belong to that seat. The fight
+    is the table's: pressing it ends the other side's chance to call a backup card."""
+    if isinstance(action, dict) and action.get("type") == "fight":
+        return TABLE
+    return seat_named(state, action)

@@ -56,7 +56,7 @@ Decisions where the rulebook is silent (the others sit in units, statuses, comba
 import copy
 
 from ..dice import Dice
-from ..engine import Handler, Outcome
+from ..engine import TABLE, Handler, Outcome, seat_named
 from ..errors import IllegalAction, gettext_noop
 from ..options import Choice, WholeNumber, checked_config, defaults
 from . import combat, statuses
@@ -579,3 +579,17 @@ def outcome(state: dict) -> Outcome | None:
 def public_action(state: dict, action: dict) -> dict:
     """Nothing in Lonely Star is secret from the table: every action is shown as it is."""
     return action
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """Every turn action names its seat. A manual adjustment belongs to the side whose unit or
+    cards it changes; a declared winner and a new table status are the table's."""
+    if not isinstance(action, dict):
+        return TABLE
+    if action.get("type") == "adjust" and "unit" in action:
+        unit_id = action.get("unit")
+        unit = find_unit(state, unit_id) if type(unit_id) is int else None
+        return unit["seat"] if unit else TABLE
+    if action.get("type") in ("declare_winner", "define_status"):
+        return TABLE
+    return seat_named(state, action)

@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from tracker import demo, services
 from tracker.devices import COOKIE
-from tracker.models import Access, Action, Card, Invite, Match, Player
+from tracker.models import Access, Action, Card, Club, Invite, Match, Membership, Player
 from tracker.views import ENTRY_SALT
 
 # Seat 0's deck in the rulebook's example: Ember Fox (Fire 7/5) meets Tide Runner (Water 6/8) in round 1.
@@ -40,6 +40,42 @@ def catalog(db) -> dict[str, Card]:
     """The demo Card Crush catalog, by name."""
     demo.load_catalogs()
     return {card.name: card for card in Card.objects.filter(slug="card-crush")}
+
+
+def club_account(username: str, club: Club | None = None, role: str = Membership.MEMBER) -> Client:
+    """A client signed in as a new account, a member of `club` in `role` if given."""
+    user = get_user_model().objects.create_user(username=username, password="pw-" + username * 3)
+    if club is not None:
+        Membership.objects.create(club=club, user=user, role=role)
+    client = Client()
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+@pytest.fixture
+def club(db) -> Club:
+    """A club with nobody in it yet: the fixtures below seat an organiser and a member."""
+    return Club.objects.create(name="Friday Club")
+
+
+@pytest.fixture
+def organiser(club) -> Client:
+    """Signed in as the club's organiser."""
+    return club_account("orga", club, Membership.ORGANISER)
+
+
+@pytest.fixture
+def member(club) -> Client:
+    """Signed in as a plain member of the club."""
+    return club_account("mem", club)
+
+
+@pytest.fixture
+def stranger(db) -> Client:
+    """Signed in, in another club of their own."""
+    other = Club.objects.create(name="Other Club")
+    return club_account("far", other, Membership.ORGANISER)
 
 
 @pytest.fixture
@@ -269,7 +305,7 @@ def state_of(match: Match) -> tuple:
     fresh = Match.objects.get(pk=match.pk)
     invites = list(Invite.objects.filter(match=match).order_by("pk").values_list("pk", "revoked"))
     accesses = list(Access.objects.filter(match=match).order_by("pk").values_list("pk", "device", "seat", "revoked"))
-    return snapshot(match), fresh.shared, fresh.version, invites, accesses
+    return snapshot(match), fresh.club_id, fresh.version, invites, accesses
 
 
 # ---------------------------------------------------------------- the cast

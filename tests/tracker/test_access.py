@@ -14,6 +14,7 @@ own phone holds that seat.
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -23,6 +24,7 @@ from tracker.models import Access, Action, Invite, Match
 from .conftest import (
     ANA_DECK,
     BEN_DECK,
+    PASSWORD,
     device_of,
     entry_data,
     join_url,
@@ -77,10 +79,6 @@ def revoke_post(match: Match) -> tuple[str, dict]:
     return reverse("invite_revoke", args=[match.pk, invite.pk]), {}
 
 
-def share_post(match: Match) -> tuple[str, dict]:
-    return reverse("match_share", args=[match.pk]), {"shared": "on"}
-
-
 def entry_post(seat: int):
     def build(match: Match) -> tuple[str, dict]:
         names = ANA_DECK if seat == 0 else BEN_DECK
@@ -94,7 +92,6 @@ POSTS = {
     "goto": goto_post,
     "invite-new": invite_post,
     "invite-revoke": revoke_post,
-    "share": share_post,
     "entry-seat-0": entry_post(0),
     "entry-seat-1": entry_post(1),
 }
@@ -200,10 +197,10 @@ def test_spectator_gets_403_on_the_secret_entry_pages(cast, battle, view, seat):
 def test_spectator_page_has_no_buttons_or_forms_that_change_the_match(cast, battle):
     lock_both(battle)
     html = text(cast["spectator"].get(battle.get_absolute_url()))
-    for form_target in ("match_act", "match_goto", "invite_new", "match_share"):
+    for form_target in ("match_act", "match_goto", "invite_new"):
         assert reverse(form_target, args=[battle.pk]) not in html
     assert "Reveal round 1" not in html and "Undo last step" not in html
-    assert "Other phones: join, watch, share" not in html
+    assert "Other phones: join or watch" not in html
 
 
 def test_spectator_page_offers_no_entry_links_during_lock_in(cast, battle):
@@ -288,12 +285,12 @@ def test_seated_player_can_reveal_a_round_for_the_table(cast, battle):
 def test_only_an_owner_sees_the_share_panel(cast, battle, persona):
     html = text(as_(cast, persona).get(battle.get_absolute_url()))
     expected = persona == "owner2"
-    assert ("Other phones: join, watch, share" in html) is expected
+    assert ("Other phones: join or watch" in html) is expected
     assert ('class="qr"' in html) is expected  # the live links' QR codes
     assert (Invite.objects.filter(match=battle).first().token in html) is expected
 
 
-@pytest.mark.parametrize("post", ["invite-new", "invite-revoke", "share"])
+@pytest.mark.parametrize("post", ["invite-new", "invite-revoke"])
 def test_seated_player_cannot_manage_links_or_sharing(cast, battle, post):
     make_invite(cast["owner"], battle, "watch")
     url, data = POSTS[post](battle)
@@ -339,7 +336,7 @@ def test_owner_enters_for_the_seat_again_once_its_link_is_revoked(cast, battle):
 
 
 @pytest.mark.parametrize("persona", ["owner", "owner2"])
-@pytest.mark.parametrize("post", ["invite-new", "share"])
+@pytest.mark.parametrize("post", ["invite-new"])
 def test_owner_on_either_phone_manages_links_and_sharing(cast, battle, persona, post):
     url, data = POSTS[post](battle)
     response = as_(cast, persona).post(url, data)
@@ -395,26 +392,34 @@ def test_join_link_for_a_free_seat_per_persona(cast, battle, persona, status):
 # ---------------------------------------------------------------- shared matches and table matches
 
 
-def test_a_shared_match_is_visible_to_everyone_but_playable_by_nobody_new(cast, battle):
-    cast["owner"].post(reverse("match_share", args=[battle.pk]), {"shared": "on"})
-    lock_both(battle)
-    stranger = Client()
-    assert stranger.get(battle.get_absolute_url()).status_code == 200
-    assert stranger.get(reverse("match_poll", args=[battle.pk])).status_code == 200
-    assert stranger.get(reverse("match_log", args=[battle.pk])).status_code == 200
-    url, data = act_post(battle)
+def test_nobody_can_make_a_private_match_public(cast, battle):
+    """Sharing with everyone is gone: a private match stays with its owner, seats and watch links."""
     before = state_of(battle)
-    assert stranger.post(url, data).status_code == 403
-    assert stranger.post(*POSTS["share"](battle)).status_code == 403
+    assert cast["owner"].post(f"/matches/{battle.pk}/share/", {"shared": "on"}).status_code == 404
+    assert Client().get(battle.get_absolute_url()).status_code == 404
     assert state_of(battle) == before
 
 
-def test_making_a_match_private_again_hides_it_from_strangers(cast, battle):
-    cast["owner"].post(reverse("match_share", args=[battle.pk]), {"shared": "on"})
-    stranger = Client()
-    assert stranger.get(battle.get_absolute_url()).status_code == 200
-    cast["owner"].post(reverse("match_share", args=[battle.pk]), {"shared": "off"})
-    assert stranger.get(battle.get_absolute_url()).status_code == 404
+def test_a_club_match_is_for_the_clubs_members_and_playable_by_nobody_new(cast, battle):
+    from tracker.models import Club, Membership
+
+    club = Club.objects.create(name="Games Night")
+    Membership.objects.create(club=club, user=get_user_model().objects.get(username="ana"), role=Membership.ORGANISER)
+    member_user = get_user_model().objects.create_user("mo", password=PASSWORD)
+    Membership.objects.create(club=club, user=member_user, role=Membership.MEMBER)
+    Match.objects.filter(pk=battle.pk).update(club=club)
+    lock_both(battle)
+    member = Client()
+    member.force_login(member_user)
+    assert member.get(battle.get_absolute_url()).status_code == 200
+    assert member.get(reverse("match_poll", args=[battle.pk])).status_code == 200
+    assert member.get(reverse("match_log", args=[battle.pk])).status_code == 200
+    url, data = act_post(battle)
+    before = state_of(battle)
+    assert member.post(url, data).status_code == 403
+    assert state_of(battle) == before
+    Membership.objects.filter(user=member_user).delete()
+    assert member.get(battle.get_absolute_url()).status_code == 404, "a member who leaves loses the club's matches"
     assert cast["spectator"].get(battle.get_absolute_url()).status_code == 200  # invited phones keep theirs
 
 
@@ -429,7 +434,7 @@ def test_a_table_match_is_open_to_every_phone(table_match):
     assert phone.get(table_match.get_absolute_url()).status_code == 200
     html = text(phone.get(table_match.get_absolute_url()))
     assert "Pass the phone to Eve" in html and "Pass the phone to Fay" in html
-    assert "Other phones: join, watch, share" not in html  # nobody to invite: everyone may play it
+    assert "Other phones: join or watch" not in html  # nobody to invite: everyone may play it
     for seat, names in ((0, ANA_DECK), (1, BEN_DECK)):
         url = reverse("match_entry", args=[table_match.pk, seat])
         response = phone.post(url, entry_data(table_match, seat, names))
@@ -446,11 +451,10 @@ def test_a_table_match_is_open_to_every_phone(table_match):
 
 @pytest.fixture
 def three_matches(cast, battle, table_match):
-    """Ana vs Ben (private, the owner's), Eve vs Fay (table), Cleo vs Dan (shared by another phone)."""
+    """Ana vs Ben (private, the owner's), Eve vs Fay (table), Cleo vs Dan (another phone's private match)."""
     someone = Client()
-    shared = start_battle(someone, "Cleo", "Dan")
-    someone.post(reverse("match_share", args=[shared.pk]), {"shared": "on"})
-    return {"private": battle, "table": table_match, "shared": shared}
+    other = start_battle(someone, "Cleo", "Dan")
+    return {"private": battle, "table": table_match, "other": other}
 
 
 def _listed(html: str, match: Match) -> bool:
@@ -458,18 +462,19 @@ def _listed(html: str, match: Match) -> bool:
 
 
 @pytest.mark.parametrize("page", ["home", "match_list"])
-def test_lists_show_an_outsider_only_table_and_shared_matches(cast, three_matches, page):
+def test_lists_show_an_outsider_only_table_matches(cast, three_matches, page):
     html = text(cast["outsider"].get(reverse(page)))
-    assert _listed(html, three_matches["table"]) and _listed(html, three_matches["shared"])
-    assert not _listed(html, three_matches["private"])
-    assert "Ana vs Ben" not in html
+    assert _listed(html, three_matches["table"])
+    assert not _listed(html, three_matches["private"]) and not _listed(html, three_matches["other"])
+    assert "Ana vs Ben" not in html and "Cleo" not in html
 
 
 @pytest.mark.parametrize("persona", SEEING)
 @pytest.mark.parametrize("page", ["home", "match_list"])
 def test_lists_show_the_private_match_to_everyone_it_was_shared_with(cast, three_matches, persona, page):
     html = text(as_(cast, persona).get(reverse(page)))
-    assert all(_listed(html, match) for match in three_matches.values())
+    assert _listed(html, three_matches["private"]) and _listed(html, three_matches["table"])
+    assert not _listed(html, three_matches["other"]) and "Cleo" not in html
 
 
 def test_match_list_filter_by_player_cannot_reveal_a_private_match(cast, three_matches):
@@ -478,6 +483,7 @@ def test_match_list_filter_by_player_cannot_reveal_a_private_match(cast, three_m
     ana = Player.objects.get(name="Ana")
     html = text(cast["outsider"].get(reverse("match_list"), {"player": ana.pk}))
     assert not _listed(html, three_matches["private"])
+    assert ">Ana<" not in html and ">Cleo<" not in html, "the filter offers only players of visible matches"
 
 
 def test_a_revoked_phone_loses_the_match_from_its_lists(cast, battle):
@@ -576,11 +582,10 @@ def test_everyone_with_a_link_can_read_the_rating_page(cast, battle, persona):
     assert as_(cast, persona).get(reverse("battle_rating", args=[battle.pk])).status_code == 200
 
 
-@pytest.mark.parametrize("persona, status", [("player", 403), ("spectator", 403), ("outsider", 404)])
-def test_only_the_owner_may_take_a_battle_out_of_the_ratings(cast, battle, persona, status):
+@pytest.mark.parametrize("persona", ["owner", "player", "spectator"])
+def test_a_private_battle_counts_in_no_rating_and_nobody_can_rate_it(cast, battle, persona):
     play_out(lock_both(battle))
-    response = as_(cast, persona).post(reverse("battle_rating", args=[battle.pk]), {"rated": "0"})
-    assert response.status_code == status
-    battle.refresh_from_db()
-    assert battle.rated
-    assert cast["owner"].post(reverse("battle_rating", args=[battle.pk]), {"rated": "0"}).status_code == 302
+    response = as_(cast, persona).post(reverse("battle_rating", args=[battle.pk]), {"rated": "1"})
+    assert response.status_code == 403
+    page = text(as_(cast, persona).get(reverse("battle_rating", args=[battle.pk])))
+    assert "Only battles played in a club are rated" in page

@@ -10,6 +10,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
+import rules
 from tracker import services
 from tracker.demo import load_catalogs
 from tracker.models import Action, Card, Match
@@ -244,13 +245,11 @@ def test_the_catalog_takes_a_cardmaster_card_and_refuses_bad_stats(client, cm_ca
 
 
 def test_the_acting_seat_of_a_move_is_the_owner_of_the_card_that_moves(playing):
-    from tracker.games import pages_for
+    authority = playing.game.authority
 
-    cardmaster = pages_for("cardmaster")
-
-    assert cardmaster.acting_seat(playing, {"type": "a1", "card": "A2", "target": "B1"}) == 0
-    assert cardmaster.acting_seat(playing, {"type": "stack", "card": "B3"}) == 1
-    assert cardmaster.acting_seat(playing, {"type": "stack", "card": "C1"}) is None
+    assert authority(playing.state, {"type": "a1", "card": "A2", "target": "B1"}) == 0
+    assert authority(playing.state, {"type": "stack", "card": "B3"}) == 1
+    assert authority(playing.state, {"type": "stack", "card": "C1"}) == rules.TABLE, "no such card: nobody's alone"
 
 
 # ---------------------------------------------------------------- manual overrides
@@ -290,7 +289,7 @@ def test_a_bad_correction_is_refused_with_a_message_and_nothing_changes(client, 
     assert message in html
 
 
-def test_a_seated_phone_corrects_only_its_own_cards_and_pool_and_spectators_see_no_controls(playing):
+def test_a_seated_phone_asks_before_correcting_the_other_sides_cards_and_spectators_see_no_controls(playing):
     from django.test import Client
 
     from .conftest import device_of, seated_phone, watching_phone
@@ -299,10 +298,28 @@ def test_a_seated_phone_corrects_only_its_own_cards_and_pool_and_spectators_see_
     playing.owner_device = device_of(owner)
     playing.save(update_fields=["owner_device"])
     ben, watcher = seated_phone(owner, playing, 1), watching_phone(owner, playing)
+    from tracker.models import Proposal
+
     for data in ({"action": "adjust", "card": "A1", "what": "hp", "value": "5"},
                  {"action": "adjust", "seat": "0", "what": "raided", "value": "5"}):
-        refused(ben, playing, {"seq": playing.head, **data}, 403)
+        before = snapshot(playing)
+        response = ben.post(reverse("match_act", args=[playing.pk]), {"seq": playing.head, **data})
+        assert response.status_code == 302 and snapshot(playing) == before, "a request, not a change"
+        assert "Asked Ana to agree" in unescape(text(ben.get(response.url)))
+    asked = Proposal.objects.filter(match=playing, status=Proposal.PENDING).order_by("pk")
+    assert asked.count() == 1, "a new request from Ben replaces his older one"
+    owner_page = unescape(text(owner.get(playing.get_absolute_url())))
+    assert "Ben asks:" in owner_page and ">✓ Agree<" in owner_page.replace("\n", "")
+    refused_answer = ben.post(reverse("proposal_answer", args=[playing.pk, asked[0].pk]), {"answer": "agree"})
+    assert refused_answer.status_code == 302 and snapshot(playing) == before, "Ben cannot agree to his own request"
+    owner.post(reverse("proposal_answer", args=[playing.pk, asked[0].pk]), {"answer": "agree"})
+    playing.refresh_from_db()
+    assert playing.head == before[0] + 1 and playing.state["teams"][0]["raided"] == 5
+    log = unescape(text(owner.get(reverse("match_log", args=[playing.pk]))))
+    assert "Asked by Ben, agreed by Ana." in log
     assert act(ben, playing, action="adjust", card="B1", what="gems", value="2").status_code == 302
+    playing.refresh_from_db()
+    assert playing.head == before[0] + 2, "his own cards: no one to ask"
 
     ben_html = unescape(text(ben.get(playing.get_absolute_url())))
     assert 'value="B1"' in ben_html and 'option value="A1"' not in ben_html

@@ -23,7 +23,8 @@ def card_data(**fields):
 
 
 def names_listed(html: str) -> list[str]:
-    return re.findall(r'<th scope="row">([^<]+)</th>', html)
+    """The names in the catalog table, each a link to the card's page."""
+    return re.findall(r'<th scope="row"><a href="/cards/[^"]+/\d+/">([^<]+)</a></th>', html)
 
 
 # ---------------------------------------------------------------- card_games (the index)

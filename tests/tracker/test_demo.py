@@ -5,6 +5,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 import rules
 from tracker import demo, exchange, services
@@ -13,7 +14,9 @@ from tracker.models import Action, Card, Match, Player
 
 pytestmark = pytest.mark.django_db
 
-DEMO_MATCHES = len(demo.MATCHES)
+# Every scripted match, and the club tournament's battles (4 players, 2 rounds: 4 battles).
+TOURNAMENT_BATTLES = 4
+DEMO_MATCHES = len(demo.MATCHES) + TOURNAMENT_BATTLES
 
 
 def run_demo() -> str:
@@ -85,8 +88,8 @@ def test_a_database_from_before_gets_the_other_games_matches_only():
         pages_for("card-crush").demo_matches[script](players)
     output = run_demo()
     assert Match.objects.filter(slug="card-crush").count() == len(battles)
-    assert Match.objects.count() == DEMO_MATCHES
-    assert f"0 demo cards added, {DEMO_MATCHES - len(battles)} demo matches played." in output
+    assert Match.objects.count() == DEMO_MATCHES - TOURNAMENT_BATTLES
+    assert f"0 demo cards added, {DEMO_MATCHES - TOURNAMENT_BATTLES - len(battles)} demo matches played." in output
 
 
 def test_a_game_already_played_gets_no_demo_matches():
@@ -104,15 +107,38 @@ def test_the_first_demo_match_shows_an_undo_in_its_log():
 
 
 def test_the_demo_pages_render(client):
+    """Every demo match opens for a club member; the club's own stay hidden from an outsider."""
+    from django.contrib.auth import get_user_model
+
     run_demo()
+    member = Client()
+    member.force_login(get_user_model().objects.get(username="ben"))
     for match in Match.objects.all():
-        assert client.get(match.get_absolute_url()).status_code == 200
-        assert client.get(f"/matches/{match.pk}/log/").status_code == 200
-        assert client.get(f"/matches/{match.pk}/replay/").status_code == 200
+        assert member.get(match.get_absolute_url()).status_code == 200
+        assert member.get(f"/matches/{match.pk}/log/").status_code == 200
+        assert member.get(f"/matches/{match.pk}/replay/").status_code == 200
+        assert client.get(match.get_absolute_url()).status_code == (404 if match.club_id else 200)
+
+
+def test_the_demo_club_shows_its_leaderboard_and_tournament_to_everyone(client):
+    from tracker.models import Club, Tournament
+
+    run_demo()
+    club = Club.objects.get(name=demo.CLUB)
+    assert club.memberships.count() == len(demo.ACCOUNTS)
+    assert Match.objects.filter(club=club).count() == len([m for m in demo.MATCHES if m[0] == 'card-crush']) + TOURNAMENT_BATTLES
+    board = client.get(f"/clubs/{club.pk}/ratings/")
+    assert board.status_code == 200 and len(board.context["board"]) == 4
+    cup = Tournament.objects.get(club=club)
+    assert cup.finished is not None
+    assert "wins the tournament" in client.get(cup.get_absolute_url()).content.decode()
 
 
 def test_every_games_stats_have_figures(client):
+    from django.contrib.auth import get_user_model
+
     run_demo()
+    client.force_login(get_user_model().objects.get(username="dev"))  # a club member sees every demo match
     for slug in rules.GAMES:
         response = client.get("/stats/", {"game": slug})
         assert response.status_code == 200

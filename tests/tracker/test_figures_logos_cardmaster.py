@@ -101,7 +101,7 @@ def duels(duel_1) -> list[Match]:
 
 
 def logos_figures() -> dict[str, list[tuple[str, int]]]:
-    return dict(stats.game_figures("logos", stats.finished_matches("logos")))
+    return dict(stats.game_figures("logos", stats.finished_matches(Match.objects.all(), "logos")))
 
 
 def test_logos_figures_of_one_duel(duel_1):
@@ -229,7 +229,7 @@ def custom_match(db) -> Match:
 
 
 def cardmaster_figures() -> dict[str, list[tuple[str, int]]]:
-    return dict(stats.game_figures("cardmaster", stats.finished_matches("cardmaster")))
+    return dict(stats.game_figures("cardmaster", stats.finished_matches(Match.objects.all(), "cardmaster")))
 
 
 def test_cardmaster_figures(custom_match):

@@ -114,7 +114,7 @@ def lonely_star_season(db) -> list[Match]:
 
 
 def lonely_star_figures() -> dict[str, list[tuple[str, str]]]:
-    return dict(stats.game_figures("lonely-star", stats.finished_matches("lonely-star")))
+    return dict(stats.game_figures("lonely-star", stats.finished_matches(Match.objects.all(), "lonely-star")))
 
 
 # --- Lonely Star -----------------------------------------------------------------------------------
@@ -228,7 +228,7 @@ def evons_season(db) -> list[Match]:
 
 
 def test_evons_final_scores_per_player(evons_season):
-    figures = stats.game_figures("evons", stats.finished_matches("evons"))
+    figures = stats.game_figures("evons", stats.finished_matches(Match.objects.all(), "evons"))
     assert [title for title, _rows in figures] == ["Average final score", "Best final score", "How games ended"]
     (_t1, average), (_t2, best), (_t3, ended) = figures
     # Ben scored 1 and 2 (average 1.5) and ranks above Ana's 2 and 0 (average 1.0); both have a best of 2.
@@ -247,7 +247,7 @@ def test_an_evons_average_rounds_half_up(db):
         evons_step(game, {"type": "end_game", "override": True})
     game = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     evons_step(game, {"type": "end_game", "override": True})
-    (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches("evons"))
+    (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches(Match.objects.all(), "evons"))
     assert average == [("Ana", "1.3 over 4 games"), ("Ben", "0.0 over 4 games")]
     assert best == [("Ana", 2), ("Ben", 0)]
 
@@ -257,7 +257,7 @@ def test_one_game_is_counted_in_the_singular_and_the_higher_score_comes_first(db
     evons_step(game, {"type": "pass"})
     place(game, "B2", "Spark Wisp")
     evons_step(game, {"type": "end_game", "override": True})
-    (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches("evons"))
+    (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches(Match.objects.all(), "evons"))
     assert average == [("Ben", "1.0 over 1 game"), ("Ana", "0.0 over 1 game")]
     assert best == [("Ben", 1), ("Ana", 0)]
 

@@ -359,7 +359,7 @@ def test_a_datacard_is_added_to_the_catalog_on_the_spot(client, duel):
 def test_the_catalog_lists_logos_cards(client, duel):
     response = client.get(reverse("card_list", args=[SLUG]))
     assert response.status_code == 200
-    row = re.search(r"<tr><th scope=\"row\">Rulebook Datacard</th>.*?</tr>", text(response)).group(0)
+    row = re.search(r"<tr><th scope=\"row\"><a [^>]*>Rulebook Datacard</a></th>.*?</tr>", text(response)).group(0)
     assert "<td>INFORMATION</td><td>5000</td><td>20000</td><td>70</td>" in row
 
 

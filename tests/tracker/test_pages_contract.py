@@ -22,8 +22,10 @@ import rules
 from rules import Dice, RuleError
 from tracker import demo, services
 from tracker.games import ADAPTERS, pages_for
-from tracker.models import Match
+from tracker.models import Access, Match
 from tracker.perf.tables.forms import read_forms
+
+from .conftest import device_of
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +66,9 @@ def assert_offers_nothing(html: str, where: str) -> None:
 @pytest.mark.parametrize("slug", list(rules.GAMES))
 def test_it_offers_a_spectator_and_the_replay_nothing_to_do(slug):
     for match in demo_matches(slug):
-        Match.objects.filter(pk=match.pk).update(owner_device="someone-else", shared=True)  # others only watch
+        Match.objects.filter(pk=match.pk).update(owner_device="someone-else")  # others only watch
         watcher = Client()
+        Access.objects.create(match=match, device=device_of(watcher), role=Access.SPECTATOR)
         for current in at_steps(match):
             page = watcher.get(current.get_absolute_url())
             assert page.context["read_only"]

@@ -19,7 +19,7 @@ from django.urls import reverse
 import rules
 from tracker import charts, demo, services, stats
 from tracker.games.card_crush.demo import BATTLES, play_battle
-from tracker.models import Player
+from tracker.models import Match, Player
 
 from .conftest import ANA_DECK, BEN_DECK, lock_both, text
 
@@ -49,7 +49,7 @@ def player(name: str) -> Player:
 
 
 def record_of(name: str, game: str | None = None) -> stats.Record:
-    return stats.records(stats.finished_matches(game, player(name)))[player(name).pk]
+    return stats.records(stats.finished_matches(Match.objects.all(), game, player(name)))[player(name).pk]
 
 
 def words(html: str) -> str:
@@ -107,10 +107,10 @@ def test_all_losses():
 
 
 def test_only_finished_matches_count(season):
-    assert stats.finished_matches().count() == 4
-    assert list(stats.finished_matches()) == season
-    assert stats.finished_matches("card-crush", player("Dev")).count() == 1
-    assert stats.finished_matches("cardmaster").count() == 0
+    assert stats.finished_matches(Match.objects.all()).count() == 4
+    assert list(stats.finished_matches(Match.objects.all())) == season
+    assert stats.finished_matches(Match.objects.all(), "card-crush", player("Dev")).count() == 1
+    assert stats.finished_matches(Match.objects.all(), "cardmaster").count() == 0
 
 
 def test_each_players_record(season):
@@ -138,7 +138,7 @@ def test_most_played_cards(season):
 
 
 def test_the_leaderboard_orders_by_win_rate(season):
-    board = stats.leaderboard(stats.finished_matches())
+    board = stats.leaderboard(stats.finished_matches(Match.objects.all()))
     assert [(r.player.name, r.played, r.wins) for r in board] == [
         ("Dev", 1, 1), ("Ben", 3, 2), ("Ana", 2, 1), ("Chloé", 2, 0)]
 
@@ -148,14 +148,14 @@ def test_the_leaderboard_breaks_ties_by_wins_then_name(catalog):
     play_battle(("Eve", "fay"), "battle-score", [DECK_1, DECK_2])
     play_battle(("Gus", "Hal"), "battle-score", [DECK_1, DECK_2])
     play_battle(("Gus", "Hal"), "battle-score", [DECK_1, DECK_2])
-    board = stats.leaderboard(stats.finished_matches())
+    board = stats.leaderboard(stats.finished_matches(Match.objects.all()))
     assert [r.player.name for r in board] == ["Gus", "Eve", "fay", "Hal"]
 
 
 def test_card_crush_figures_for_one_match(catalog):
     play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
     (by_affinity_title, by_affinity), (decided_title, decided) = stats.game_figures(
-        "card-crush", stats.finished_matches("card-crush"))
+        "card-crush", stats.finished_matches(Match.objects.all(), "card-crush"))
     assert by_affinity_title == "Rounds won, by the winning card's affinity"
     # Round winners: Tide Runner (Water), Storm Caller (Lightning), Sky Lancer (Air), Phoenix (Fire),
     # Thorn Sprout (Nature).
@@ -165,7 +165,7 @@ def test_card_crush_figures_for_one_match(catalog):
 
 
 def test_card_crush_figures_for_the_season(season):
-    (_t1, by_affinity), (_t2, decided) = stats.game_figures("card-crush", stats.finished_matches("card-crush"))
+    (_t1, by_affinity), (_t2, decided) = stats.game_figures("card-crush", stats.finished_matches(Match.objects.all(), "card-crush"))
     assert sum(count for _name, count in by_affinity) == 17  # 5 + 5 + 3 + 4 rounds
     assert decided == [("Battle Score or Power", 16), ("Speed tiebreak", 1)]
 
@@ -177,7 +177,7 @@ def test_coin_flips_are_counted(catalog):
         for name in names:
             make_card(name, 5, 5)
     match = play_battle(("Ana", "Ben"), "battle-score", decks)
-    (_t1, by_affinity), (_t2, decided) = stats.game_figures("card-crush", stats.finished_matches())
+    (_t1, by_affinity), (_t2, decided) = stats.game_figures("card-crush", stats.finished_matches(Match.objects.all()))
     assert decided == [("Coin flip", len(match.state["rounds"]))]
     assert by_affinity == [("Air", len(match.state["rounds"]))]
 

@@ -112,8 +112,8 @@ class GamePages(ABC):
         """Seats whose secret entry is awaited now. Default: none, the game is played open."""
         return []
 
-    def entry_form(self, match: "Match", data=None) -> forms.Form:
-        """The form of one seat's secret entry. Default: a form that refuses anything, saying why."""
+    def entry_form(self, match: "Match", data=None, seat: int | None = None) -> forms.Form:
+        """The form of `seat`'s secret entry. Default: a form that refuses anything, saying why."""
         return NoEntryForm(data, reason=self._nothing_secret())
 
     def entry_action(self, form: forms.Form, seat: int) -> dict:
@@ -140,14 +140,6 @@ class GamePages(ABC):
 
         Whether the action is legal is the engine's call, when it is applied.
         """
-
-    def acting_seat(self, match: "Match", action: dict) -> int | None:
-        """The seat an action is made for, so a seated phone acts and undoes only for its own.
-
-        Default: the action's `seat`; None for an action of the whole table (a fight, a reveal).
-        """
-        seat = action.get("seat")
-        return seat if isinstance(seat, int) else None
 
     # ------------------------------------------------------------ the log
 

@@ -20,8 +20,8 @@ class CardCrushPages(GamePages):
     def seats_to_enter(self, match: Match) -> list[int]:
         return forms.seats_to_enter(match)
 
-    def entry_form(self, match: Match, data=None) -> forms.DeckForm:
-        return forms.entry_form(match, data)
+    def entry_form(self, match: Match, data=None, seat: int | None = None) -> forms.DeckForm:
+        return forms.entry_form(match, data, seat)
 
     def entry_action(self, form, seat: int) -> dict:
         return forms.entry_action(form, seat)

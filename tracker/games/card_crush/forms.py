@@ -91,11 +91,12 @@ def seats_to_enter(match: Match) -> list[int]:
     return [seat for seat, deck in enumerate(match.state["decks"]) if deck is None]
 
 
-def entry_form(match: Match, data=None) -> DeckForm:
+def entry_form(match: Match, data=None, seat: int | None = None) -> DeckForm:
+    """The deck entry of `seat`, offering only the collections that seat's player may use."""
     from ...competition.collection import seat_collections
 
     catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
-    return DeckForm(data, catalog=catalog, collections=seat_collections(match))
+    return DeckForm(data, catalog=catalog, collections=seat_collections(match, seat))
 
 
 def entry_action(form: DeckForm, seat: int) -> dict:

@@ -21,7 +21,7 @@ class CardmasterPages(GamePages):
     def seats_to_enter(self, match: Match) -> list[int]:
         return forms.seats_to_enter(match)
 
-    def entry_form(self, match: Match, data=None) -> forms.LineupForm:
+    def entry_form(self, match: Match, data=None, seat: int | None = None) -> forms.LineupForm:
         return forms.entry_form(match, data)
 
     def entry_action(self, form, seat: int) -> dict:
@@ -32,9 +32,6 @@ class CardmasterPages(GamePages):
 
     def table_action(self, match: Match, post) -> dict:
         return forms.table_action(match, post)
-
-    def acting_seat(self, match: Match, action: dict) -> int | None:
-        return forms.acting_seat(match, action)
 
     def describe(self, event: dict, names: list[str]) -> str:
         return narration.describe(event, names)

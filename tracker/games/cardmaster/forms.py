@@ -128,18 +128,6 @@ def seats_to_enter(match: Match) -> list[int]:
     return [seat for seat, locked in enumerate(match.state["lineups"]) if not locked]
 
 
-def acting_seat(match: Match, action: dict) -> int | None:
-    """Whose move this is: the owner of the card that moves (a move names a card, not a seat).
-
-    On a second phone a seated player may only move their own cards; the engine then refuses
-    a move of theirs made outside their possession.
-    """
-    card = match.state["cards"].get(action.get("card"))
-    if card:
-        return card["seat"]
-    return action.get("seat") if action.get("type") == "adjust" else None
-
-
 # ------------------------------------------------------------------ board forms -> actions
 
 MOVES = ("a1", "a2", "a3", "stack", "spc", "revive", "shift", "deposit")

@@ -28,7 +28,7 @@ class LogosPages(GamePages):
     def seats_to_enter(self, match: Match) -> list[int]:
         return forms.seats_to_enter(match)
 
-    def entry_form(self, match: Match, data=None) -> forms.CommitForm:
+    def entry_form(self, match: Match, data=None, seat: int | None = None) -> forms.CommitForm:
         return forms.entry_form(match, data)
 
     def entry_action(self, form, seat: int) -> dict:
