@@ -68,7 +68,7 @@ def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra)
         "entry_links": _entry_links(match, seen_by),
         "own_secret": pages.own_secret(match, seen_by.seat) if seen_by.seat is not None and hasattr(pages, "own_secret")
         else None,
-        "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
+        "can_redo": match.head < match.line_length,
         # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
         "can_undo": match.head > 0 and not (seen_by.role == access.PLAYER
                                             and _moves_of_others(match, seen_by.seat, match.head - 1, match.head)),
@@ -208,7 +208,7 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.match_apply_action(
-                    match_id=match.pk, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
+                    match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
                 )
             except services.StaleSubmission as stale:
                 match.refresh_from_db()
@@ -260,7 +260,7 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, _("A die roll must be a whole number; nothing was applied."), status=422)
     try:
         recorded = services.match_apply_action(
-            match_id=pk, action=action, expected_seq=seq_form.cleaned_data["seq"], rolls=rolls
+            match=match, action=action, expected_seq=seq_form.cleaned_data["seq"], rolls=rolls
         )
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
@@ -299,7 +299,7 @@ def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, _("That would undo or redo the other player's move; only the match's owner "
                                        "can do that."), status=403)
     try:
-        moved = services.match_goto(match_id=pk, step=step, expected_seq=seq)
+        moved = services.match_goto(match=match, step=step, expected_seq=seq)
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
     except services.NoSuchStep as error:

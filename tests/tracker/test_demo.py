@@ -11,6 +11,8 @@ from tracker import demo, demo_matches, exchange, services
 from tracker.games import ADAPTERS
 from tracker.models import Action, Card, Match, Player
 
+from .conftest import assert_every_match_replays
+
 pytestmark = pytest.mark.django_db
 
 # Card Crush's battles, then the other games' matches.
@@ -76,6 +78,7 @@ def test_every_demo_match_replays_to_its_state_and_through_its_file():
         assert match.score == outcome.score
         assert match.head == len(services.live_actions(match))
         assert exchange.replay(exchange.export_match(match)).states[-1] == match.state
+    assert_every_match_replays()
 
 
 def test_a_database_from_before_gets_the_other_games_matches_only():

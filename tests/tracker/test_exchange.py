@@ -35,7 +35,7 @@ from tracker.models import Action, Match, Player, Seat
 
 from tests.rules.test_evons import fill_free_choices
 
-from .conftest import ANA_DECK, BEN_DECK, make_card
+from .conftest import ANA_DECK, BEN_DECK, assert_every_match_replays, make_card
 
 pytestmark = pytest.mark.django_db
 
@@ -236,6 +236,7 @@ def assert_round_trips(original: Match) -> None:
     # Only the applied line is stored: no undone or abandoned action comes across.
     assert imported.actions.count() == original.head
     assert services.match_replay(imported) == imported.state
+    assert_every_match_replays()  # the original and the import, with the checkpoints the import stored
     # Exporting the import gives the very same file, timestamps included.
     assert as_file(imported) == data
 

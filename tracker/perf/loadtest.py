@@ -14,7 +14,8 @@ and started again; tables retry refused connections and carry on from whatever t
 server says the match is at now.
 
 Afterwards, straight from the database:
-- every match's stored state equals `services.match_replay` of its log;
+- every match's stored state and checkpoints equal its log re-run from the seed
+  (`services.replay_problems`);
 - its log is one unbroken line of steps 1..head, each step stored once;
 - every acknowledged action (a 2xx/3xx answer to an action POST) is at its step, once;
 - no answer was a 500 or mentioned "database is locked".
@@ -219,8 +220,8 @@ def verify(first_match: int, acked: list[Ack]) -> list[str]:
         steps = list(match.actions.order_by("seq").values_list("seq", "abandoned"))
         if [seq for seq, _abandoned in steps] != list(range(1, match.head + 1)) or any(a for _s, a in steps):
             problems.append(f"match {match.pk}: log steps {[s for s, _a in steps]} for head {match.head}")
-        if services.match_replay(match) != match.state:
-            problems.append(f"match {match.pk}: stored state differs from the replay of its log")
+        # The state, every checkpoint and the row's counters, against the log re-run from the seed.
+        problems += [f"match {match.pk}: {problem}" for problem in services.replay_problems(match)]
     for ack in acked:
         found = list(Action.objects.using(ALIAS).filter(match_id=ack.match, seq=ack.step, abandoned=False))
         if len(found) != 1:
