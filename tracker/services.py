@@ -168,7 +168,7 @@ def replay_problems(match: Match) -> list[str]:
     problems = []
     game = match.game
     line = live_actions(match)
-    checkpoints = {checkpoint.seq: checkpoint for checkpoint in Checkpoint.objects.filter(match=match)}
+    checkpoints = {checkpoint.seq: checkpoint for checkpoint in match.checkpoints.all()}
     if [action.seq for action in line] != list(range(1, len(line) + 1)):
         problems.append(f"the live steps are {[action.seq for action in line]}, not 1..{len(line)}")
     if match.line_length != len(line) or not match.head <= match.line_length:

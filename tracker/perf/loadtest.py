@@ -9,9 +9,17 @@ filled in, as a browser would. On purpose every match also sends some forms twic
 double tap) and some with an old `seq` (a stale page); both must be refused with 409 and
 change nothing (tables/common.py).
 
-With `crash=True` the whole gunicorn process group is SIGKILLed in the middle of the load
-and started again; tables retry refused connections and carry on from whatever the
-server says the match is at now.
+With `htmx=True` each table is a phone with JavaScript (tables/phone.py): a tap is one htmx
+POST answered by the `#match` part, and the open match page polls for changes every 2 s;
+`pace` makes each player think about that many seconds before a tap (the poll goes on).
+
+With `servers=N` (N > 1) there are N gunicorn servers on N loopback ports against the one
+database, each with `workers` workers, and table n plays on server n % N, as behind a load
+balancer that keeps a phone on one server.
+
+With `crash=True` the whole gunicorn process group of the first server is SIGKILLed in the
+middle of the load and started again; tables retry refused connections and carry on from
+whatever the server says the match is at now.
 
 Afterwards, straight from the database:
 - every match's stored state and checkpoints equal its log re-run from the seed
@@ -58,11 +66,16 @@ class Report:
     tables: int
     workers: int
     seconds: float  # the deadline
+    htmx: bool = False
+    pace: float = 0.0  # seconds a player thinks before a tap, on average
+    servers: int = 1
     elapsed: float = 0.0
     matches: int = 0
     acked: list[Ack] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)  # action POSTs, seconds
     requests: int = 0  # every request the server answered (pages, polls, POSTs, doubles), for its throughput
+    kinds: Counter = field(default_factory=Counter)  # those requests by kind (tables/phone.py)
+    served: Counter = field(default_factory=Counter)  # those requests by the port of the server that answered
     errors: Counter = field(default_factory=Counter)  # what must never happen
     refusals: Counter = field(default_factory=Counter)  # expected 409s and retries
     problems: list[str] = field(default_factory=list)  # what the database check found
@@ -75,6 +88,16 @@ class Report:
     def ok(self) -> bool:
         return not self.errors and not self.problems
 
+    @property
+    def rate(self) -> float:
+        """Acknowledged actions per second."""
+        return len(self.acked) / self.elapsed if self.elapsed else 0.0
+
+    @property
+    def mode(self) -> str:
+        phones = "htmx phones (one POST a tap, the 2 s poll)" if self.htmx else "phones without JavaScript"
+        return phones + (f", a tap every {self.pace:g} s or so" if self.pace else ", tapping as fast as answered")
+
     def percentile(self, share: float) -> float:
         if not self.latencies:
             return 0.0
@@ -82,15 +105,18 @@ class Report:
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
     def lines(self) -> list[str]:
-        rate = len(self.acked) / self.elapsed if self.elapsed else 0.0
+        rate = self.rate
+
         def counts(counter: Counter) -> str:
             return ", ".join(f"{kind} {n}" for kind, n in sorted(counter.items())) or "none"
 
         ms = {share: self.percentile(share) * 1000 for share in (0.5, 0.95, 0.99)}
         unfinished = sum(made["matches"] - made["finished"] for made in self.games.values())
+        servers = f"{self.servers} gunicorn servers x {self.workers} workers" if self.servers > 1 else \
+            f"{self.workers} gunicorn workers"
         lines = [
-            f"{self.tables} tables, {self.workers} gunicorn workers, {self.elapsed:.1f} s, "
-            f"{self.matches} matches, {self.crashes} crash(es)",
+            f"{self.tables} tables, {servers}, {self.mode}",
+            f"{self.elapsed:.1f} s, {self.matches} matches, {self.crashes} crash(es)",
             f"unfinished matches: {unfinished}"
             + (" (the deadline stopped the tables mid-match)" if self.elapsed >= self.seconds else ""),
             f"actions acknowledged: {len(self.acked)}  ({rate:.1f} actions/s)",
@@ -98,8 +124,10 @@ class Report:
             f"actions/s to that: {rate / self.floor if self.floor else 0:.2f}",
             f"requests answered: {self.requests} ({self.requests / self.elapsed if self.elapsed else 0:.0f}/s, "
             f"{self.requests / max(len(self.acked), 1):.1f} per action); to the floor: "
-            f"{self.requests / self.elapsed / self.floor if self.elapsed and self.floor else 0:.2f}",
+            f"{self.requests / self.elapsed / self.floor if self.elapsed and self.floor else 0:.2f}"
+            + "; " + ", ".join(f"{kind} {n}" for kind, n in sorted(self.kinds.items())),
             f"action POST latency: p50 {ms[0.5]:.0f} ms, p95 {ms[0.95]:.0f} ms, p99 {ms[0.99]:.0f} ms",
+            *([f"requests by server (port): {dict(sorted(self.served.items()))}"] if self.servers > 1 else []),
             f"refused or retried as intended: {counts(self.refusals)}",
             f"errors: {counts(self.errors)}",
         ]
@@ -177,12 +205,12 @@ class Server:
                 self.kill()
 
 
-def measure_floor(port: int, clients: int, seconds: float) -> float:
-    """Requests per second the server answers for its cheapest page, with this many clients at once."""
+def measure_floor(ports: list[int], clients: int, seconds: float) -> float:
+    """Requests per second the servers answer for their cheapest page, with this many clients at once."""
     done, lock = [0], threading.Lock()
     stop = time.monotonic() + seconds
 
-    def hammer() -> None:
+    def hammer(port: int) -> None:
         while time.monotonic() < stop:
             connection = http.client.HTTPConnection(HOST, port, timeout=30)
             try:
@@ -193,7 +221,7 @@ def measure_floor(port: int, clients: int, seconds: float) -> float:
             with lock:
                 done[0] += 1
 
-    threads = [threading.Thread(target=hammer, daemon=True) for _ in range(clients)]
+    threads = [threading.Thread(target=hammer, args=(ports[n % len(ports)],), daemon=True) for n in range(clients)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -233,10 +261,11 @@ def verify(first_match: int, acked: list[Ack]) -> list[str]:
 
 
 def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: int = 2, crash: bool = False,
-        database_url: str | None = None, seed: int = 1, floor_seconds: float = 3, say=print) -> Report:
+        database_url: str | None = None, seed: int = 1, floor_seconds: float = 3, htmx: bool = False,
+        pace: float = 0.0, servers: int = 1, say=print) -> Report:
     """Serve, load, optionally crash and restart, then check; the report says what happened."""
     games = list(TABLE_SCRIPTS)
-    report = Report(tables=tables, workers=workers, seconds=seconds)
+    report = Report(tables=tables, workers=workers, seconds=seconds, htmx=htmx, pace=pace, servers=servers)
     with tempfile.TemporaryDirectory(prefix="tablekeeper-load-") as folder:
         database_url = database_url or f"sqlite:///{folder}/load.sqlite3"
         env = server_env(database_url)
@@ -246,17 +275,19 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
         manage(env, "shell", "-c", "from tracker import demo; demo.load_catalogs()")
         open_database(database_url)
         first_match = Match.objects.using(ALIAS).order_by("-pk").values_list("pk", flat=True).first() or 0
-        server = Server(env, free_port(), workers, Path(folder) / "gunicorn.log")
-        server.start()
+        running = [Server(env, free_port(), workers, Path(folder) / f"gunicorn-{n}.log") for n in range(servers)]
         try:
+            for server in running:
+                server.start()
             if floor_seconds:
-                report.floor = measure_floor(server.port, tables, floor_seconds)
+                report.floor = measure_floor([server.port for server in running], tables, floor_seconds)
             lock = threading.Lock()
             start = time.monotonic()
             deadline = start + seconds
 
             def table(number: int) -> None:
-                phone = Phone(server.port, report, lock, deadline, seed * 10_000 + number)
+                phone = Phone(running[number % servers].port, report, lock, deadline, seed * 10_000 + number,
+                              htmx=htmx, pace=pace)
                 try:
                     for played in range(matches):
                         if phone.late:
@@ -278,19 +309,21 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
                 while (len(report.acked) < target and any(t.is_alive() for t in threads)
                        and time.monotonic() < deadline):
                     time.sleep(0.01)
-                say(f"SIGKILL gunicorn (master and workers) after {len(report.acked)} acknowledged actions; "
-                    "restarting")
-                server.kill()
+                victim = running[0]
+                say(f"SIGKILL gunicorn (master and workers{' of server 1' if servers > 1 else ''}) after "
+                    f"{len(report.acked)} acknowledged actions; restarting")
+                victim.kill()
                 report.crashes += 1
-                time.sleep(0.5)  # tables meet refused connections meanwhile
-                server.start()
+                time.sleep(0.5)  # its tables meet refused connections meanwhile
+                victim.start()
             for thread in threads:
                 thread.join(max(0.0, deadline - time.monotonic()) + 65)
             report.elapsed = time.monotonic() - start
             if any(thread.is_alive() for thread in threads):
                 report.errors["table still running at the deadline"] += 1
         finally:
-            server.stop()
+            for server in running:
+                server.stop()
         made = Match.objects.using(ALIAS).filter(pk__gt=first_match)
         report.matches = made.count()
         report.games = {game: {"matches": 0, "finished": 0} for game in games}
