@@ -3,6 +3,7 @@
 
 import dataclasses
 import random
+import threading
 
 import pytest
 from django.db import connection
@@ -306,6 +307,35 @@ def test_a_change_made_on_a_match_loaded_before_another_change_is_refused(locked
     assert doubled.value.doubled
     assert snapshot(locked) == before and Action.objects.count() == count
     assert seen_by_one_phone.head == 3  # the refused phone's match now shows the fresh step
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_tapping_at_once_apply_the_action_once(catalog):
+    """Two requests load the match, then write at the same moment on two connections: one wins,
+    the other is refused as a double (the version check under the row lock), nothing twice."""
+    match = lock_both(services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}))
+    ready = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def tap() -> None:
+        try:
+            loaded = Match.objects.get(pk=match.pk)
+            ready.wait(timeout=10)
+            services.match_apply_action(match=loaded, action=PLAY, expected_seq=2)
+            outcomes.append("applied")
+        except services.StaleSubmission as refused:
+            outcomes.append("doubled" if refused.doubled else "stale")
+        finally:
+            connection.close()
+
+    phones = [threading.Thread(target=tap) for _ in range(2)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join(30)
+    assert sorted(outcomes) == ["applied", "doubled"]
+    assert match.actions.count() == 3
+    assert_consistent(match)
 
 
 def test_a_goto_made_on_a_match_loaded_before_another_change_is_refused(locked):
