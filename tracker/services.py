@@ -1,8 +1,14 @@
-"""The only code that changes a match: load, apply through the engine, save, in one transaction.
+"""The only code that changes a match: load, apply through the engine, write in one transaction.
 
 Every change names the step it was made against (`expected_seq`); if the match has
 moved on (a double tap, a second phone, a stale page) it is refused with
-`StaleSubmission` and nothing is applied.
+`StaleSubmission` and nothing is applied. The write is conditional on the version the
+match was loaded at (`_save`), so a change computed from a match that another phone or
+app server changed meanwhile is refused the same way, and nothing is applied twice.
+
+`Match.state` caches the state at `head`; `Checkpoint`s cache it every CHECKPOINT_EVERY
+steps, so undo, redo and the replay page re-run at most a few actions. The log stays the
+truth: `replay_problems` re-runs a match from its seed and compares every cached state.
 """
 
 from django.db import transaction
@@ -229,14 +235,11 @@ SAVED = ("state", "head", "line_length", "last_number", "finished", "winner", "s
 
 
 def _save(match: Match, expected_seq: int, payload: dict | None = None) -> None:
-    """Write the changed match, first in its transaction (so it takes the row lock before anything else),
-    only if its version is still the one read: otherwise another change got in first and this one is stale.
+    """Write the changed match, only if its version is still the one read; else another change got in first.
+
+    Called first in its transaction, so on PostgreSQL it takes the row lock before anything else
+    is written (a second writer waits, then finds the version moved on and is refused as stale).
     """
-    record_outcome(match)
-    if match.finished and match.seed_shown_after is None:
-        # The seed is on every page from now on, even if the end is undone (fair seeds).
-        match.seed_shown_after = match.last_number
-    match.updated = timezone.now()
     written = Match.objects.filter(pk=match.pk, version=match.version).update(
         version=match.version + 1, updated=match.updated, **{field: getattr(match, field) for field in SAVED})
     if not written:
@@ -246,39 +249,52 @@ def _save(match: Match, expected_seq: int, payload: dict | None = None) -> None:
     match.version += 1
 
 
-@transaction.atomic
+def _moved_on(match: Match) -> None:
+    """The outcome, the fair-seed mark and the time of a match whose state and head just changed (in memory)."""
+    record_outcome(match)
+    if match.finished and match.seed_shown_after is None:
+        # The seed is on every page from now on, even if the end is undone (fair seeds).
+        match.seed_shown_after = match.last_number
+    match.updated = timezone.now()
+
+
 def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | None = None,
                        match_id: int | None = None, match: Match | None = None) -> Action:
     """Apply one action to the match (`match` as loaded, or by `match_id`).
 
     Raises StaleSubmission or RuleError and then changes nothing (a match passed in is then
-    as it was, or as the database has it now).
+    as it was, or as the database has it now). The engine runs before the transaction: only
+    the writes hold the lock (on SQLite, the whole database's), and the version check
+    proves the state they were computed from is still the match's.
     """
     match = _current(match_id, match, expected_seq, action)
     head, undone = match.head, match.line_length > match.head
     dice = Dice(match.seed, head + 1, rolls)
     state, events = match.game.apply(match.state, action, dice)
     match.state, match.head, match.line_length, match.last_number = state, head + 1, head + 1, match.last_number + 1
-    _save(match, expected_seq, action)
-    if undone:
-        # Undone actions after the head give way to this new branch, but stay in the log; the
-        # states cached after them no longer belong to the line.
-        match.actions.filter(abandoned=False, seq__gt=head).update(abandoned=True)
-        match.checkpoints.filter(seq__gt=head).delete()
-    recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head, seat=action.get("seat"),
-                                     payload=action, events=events, rolls=dice.rolls)
-    if recorded.seq % CHECKPOINT_EVERY == 0:
-        Checkpoint.objects.create(action=recorded, match=match, seq=recorded.seq, state=state)
+    _moved_on(match)
+    with transaction.atomic():
+        _save(match, expected_seq, action)
+        if undone:
+            # Undone actions after the head give way to this new branch, but stay in the log; the
+            # states cached after them no longer belong to the line.
+            match.actions.filter(abandoned=False, seq__gt=head).update(abandoned=True)
+            match.checkpoints.filter(seq__gt=head).delete()
+        recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head,
+                                         seat=action.get("seat"), payload=action, events=events, rolls=dice.rolls)
+        if recorded.seq % CHECKPOINT_EVERY == 0:
+            Checkpoint.objects.create(action=recorded, match=match, seq=recorded.seq, state=state)
     match._head_action = recorded
     return recorded
 
 
-@transaction.atomic
 def match_goto(*, step: int, expected_seq: int, match_id: int | None = None, match: Match | None = None) -> Match:
     """Move the match back (undo) or forward (redo) along its current line to `step`.
 
     Starts from the nearest checkpoint at or below `step`, so it costs the same at step
     1,000 as at step 10; checkpoints missing on the way (a match older than them) are stored.
+    The log is read before the transaction: every change to the line also moves the match's
+    version, so the version check in `_save` proves what was read is still the line.
     """
     match = _current(match_id, match, expected_seq)
     if not 0 <= step <= match.line_length:
@@ -286,8 +302,10 @@ def match_goto(*, step: int, expected_seq: int, match_id: int | None = None, mat
     missing: list[Checkpoint] = []
     state, actions = _state_at(match, step, keep=missing)
     match.state, match.head = state, step
-    _save(match, expected_seq)
-    Checkpoint.objects.bulk_create(missing)
+    _moved_on(match)
+    with transaction.atomic():
+        _save(match, expected_seq)
+        Checkpoint.objects.bulk_create(missing)
     if actions and actions[-1].seq == step:
         match._head_action = actions[-1]
     return match
