@@ -83,6 +83,7 @@ class Report:
     games: dict[str, dict] = field(default_factory=dict)  # game -> {"matches": n, "finished": n}, from the db
     crashes: int = 0
     floor: float = 0.0  # GET /healthz per second from the same clients on the same server, before the load
+    client_cpu: float = 0.0  # CPU seconds the tables themselves used (this process), on the server's CPUs
 
     @property
     def ok(self) -> bool:
@@ -126,6 +127,8 @@ class Report:
             f"{self.requests / max(len(self.acked), 1):.1f} per action); to the floor: "
             f"{self.requests / self.elapsed / self.floor if self.elapsed and self.floor else 0:.2f}"
             + "; " + ", ".join(f"{kind} {n}" for kind, n in sorted(self.kinds.items())),
+            f"the tables' own CPU: {self.client_cpu:.1f} s in {self.elapsed:.1f} s "
+            f"({self.client_cpu / self.elapsed if self.elapsed else 0:.2f} of a CPU, taken from the server's)",
             f"action POST latency: p50 {ms[0.5]:.0f} ms, p95 {ms[0.95]:.0f} ms, p99 {ms[0.99]:.0f} ms",
             *([f"requests by server (port): {dict(sorted(self.served.items()))}"] if self.servers > 1 else []),
             f"refused or retried as intended: {counts(self.refusals)}",
@@ -282,7 +285,7 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
             if floor_seconds:
                 report.floor = measure_floor([server.port for server in running], tables, floor_seconds)
             lock = threading.Lock()
-            start = time.monotonic()
+            start, client_cpu = time.monotonic(), time.process_time()
             deadline = start + seconds
 
             def table(number: int) -> None:
@@ -319,6 +322,7 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
             for thread in threads:
                 thread.join(max(0.0, deadline - time.monotonic()) + 65)
             report.elapsed = time.monotonic() - start
+            report.client_cpu = time.process_time() - client_cpu
             if any(thread.is_alive() for thread in threads):
                 report.errors["table still running at the deadline"] += 1
         finally:
