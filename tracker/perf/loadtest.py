@@ -84,6 +84,16 @@ class Report:
     crashes: int = 0
     floor: float = 0.0  # GET /healthz per second from the same clients on the same server, before the load
     client_cpu: float = 0.0  # CPU seconds the tables themselves used (this process), on the server's CPUs
+    server_cpu: float = 0.0  # CPU seconds gunicorn used during the load (all servers; a killed one's is lost)
+    floor_cpu: float = 0.0  # gunicorn's CPU seconds per floor request
+
+    @property
+    def cpu_ratio(self) -> float:
+        """Actions per floor request by the servers' own CPU time: what the ratio would be with the CPUs
+        to themselves (0 when not measured, or when a crash lost a server's count)."""
+        if not (self.floor_cpu and self.server_cpu and self.acked) or self.crashes:
+            return 0.0
+        return self.floor_cpu / (self.server_cpu / len(self.acked))
 
     @property
     def ok(self) -> bool:
@@ -129,6 +139,9 @@ class Report:
             + "; " + ", ".join(f"{kind} {n}" for kind, n in sorted(self.kinds.items())),
             f"the tables' own CPU: {self.client_cpu:.1f} s in {self.elapsed:.1f} s "
             f"({self.client_cpu / self.elapsed if self.elapsed else 0:.2f} of a CPU, taken from the server's)",
+            *([f"gunicorn's CPU: {self.floor_cpu * 1000:.2f} ms a floor request, "
+               f"{self.server_cpu / len(self.acked) * 1000:.1f} ms an acknowledged action (all its requests); "
+               f"actions to floor requests by CPU time: {self.cpu_ratio:.2f}"] if self.cpu_ratio else []),
             f"action POST latency: p50 {ms[0.5]:.0f} ms, p95 {ms[0.95]:.0f} ms, p99 {ms[0.99]:.0f} ms",
             *([f"requests by server (port): {dict(sorted(self.served.items()))}"] if self.servers > 1 else []),
             f"refused or retried as intended: {counts(self.refusals)}",
@@ -193,6 +206,22 @@ class Server:
         self.stop()
         raise RuntimeError(f"gunicorn did not start; see {self.log}")
 
+    def cpu(self) -> float:
+        """CPU seconds the master and its workers have used so far (Linux /proc; 0.0 elsewhere).
+
+        The master's own time, its reaped children's, and each live worker's: so the figure
+        does not depend on what else runs on the machine, as requests per second do.
+        """
+        if not self.process or self.process.poll() is not None:
+            return 0.0
+        try:
+            total = _ticks(self.process.pid, reaped=True)
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+            total += sum(_ticks(int(child)) for child in children)
+        except (OSError, ValueError, IndexError):
+            return 0.0
+        return total / os.sysconf("SC_CLK_TCK")
+
     def kill(self) -> None:
         """SIGKILL the master and its workers at once, as a power cut would."""
         if self.process and self.process.poll() is None:
@@ -206,6 +235,12 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def _ticks(pid: int, reaped: bool = False) -> int:
+    """utime + stime of a process (and of its reaped children), in clock ticks, from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(value) for value in fields[11:15 if reaped else 13])
 
 
 def measure_floor(ports: list[int], clients: int, seconds: float) -> float:
@@ -283,8 +318,11 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
             for server in running:
                 server.start()
             if floor_seconds:
+                used = sum(server.cpu() for server in running)
                 report.floor = measure_floor([server.port for server in running], tables, floor_seconds)
+                report.floor_cpu = (sum(server.cpu() for server in running) - used) / (report.floor * floor_seconds)
             lock = threading.Lock()
+            server_cpu = sum(server.cpu() for server in running)
             start, client_cpu = time.monotonic(), time.process_time()
             deadline = start + seconds
 
@@ -323,6 +361,7 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
                 thread.join(max(0.0, deadline - time.monotonic()) + 65)
             report.elapsed = time.monotonic() - start
             report.client_cpu = time.process_time() - client_cpu
+            report.server_cpu = sum(server.cpu() for server in running) - server_cpu
             if any(thread.is_alive() for thread in threads):
                 report.errors["table still running at the deadline"] += 1
         finally:
