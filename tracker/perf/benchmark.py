@@ -216,7 +216,8 @@ def _load(*, tables: int, workers: int, seconds: float, say, **mode) -> "report.
                        **mode)
     return report.LoadFigures(actions=len(run.acked), seconds=run.elapsed, floor=run.floor, ok=run.ok,
                               tables=tables, workers=workers, requests=run.requests, mode=run.mode,
-                              p95=run.percentile(0.95), p50=run.percentile(0.5), pace=run.pace)
+                              p95=run.percentile(0.95), p50=run.percentile(0.5), pace=run.pace,
+                              cpu_ratio=run.cpu_ratio)
 
 
 def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: int, load_seconds: float,
