@@ -34,8 +34,10 @@ Bounded: a fixed number of matches per table and a deadline; loopback only; guni
 killed at the end whatever happens.
 """
 
+import contextlib
 import http.client
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -46,6 +48,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.conf import settings
@@ -267,6 +270,34 @@ def measure_floor(ports: list[int], clients: int, seconds: float) -> float:
     return done[0] / seconds
 
 
+@contextlib.contextmanager
+def own_database(database_url: str | None, folder: str, say):
+    """The URL of a database for this run alone: a new SQLite file, or a new database on the given
+    PostgreSQL server, dropped afterwards. So two runs at once (two test workers) never check each
+    other's matches mid-way. Where the role may not create databases, the given one is used."""
+    if not database_url:
+        yield f"sqlite:///{folder}/load.sqlite3"
+        return
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        yield database_url
+        return
+    import psycopg  # the PostgreSQL driver Django uses; only needed here
+
+    name = f"tablekeeper_load_{secrets.token_hex(4)}"
+    try:
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as error:
+        say(f"Cannot create a database of its own ({error}); the load runs in the given one")
+        yield database_url
+        return
+    try:
+        yield urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 # --- The check ------------------------------------------------------------------------------
 
 def open_database(database_url: str) -> None:
@@ -304,8 +335,8 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
     """Serve, load, optionally crash and restart, then check; the report says what happened."""
     games = list(TABLE_SCRIPTS)
     report = Report(tables=tables, workers=workers, seconds=seconds, htmx=htmx, pace=pace, servers=servers)
-    with tempfile.TemporaryDirectory(prefix="tablekeeper-load-") as folder:
-        database_url = database_url or f"sqlite:///{folder}/load.sqlite3"
+    with (tempfile.TemporaryDirectory(prefix="tablekeeper-load-") as folder,
+          own_database(database_url, folder, say) as database_url):
         env = server_env(database_url)
         say(f"Preparing {database_url.split('@')[-1]} ...")
         manage(env, "migrate", "--noinput", "-v0")
