@@ -6,7 +6,7 @@
 from .card_crush import GAME as CARD_CRUSH
 from .cardmaster import GAME as CARDMASTER
 from .dice import Dice, seed_fingerprint
-from .engine import Game, Outcome
+from .engine import OPEN, TABLE, Game, Outcome
 from .errors import IllegalAction, InvalidCard, InvalidConfig, RuleError
 from .evons import GAME as EVONS
 from .logos import GAME as LOGOS
@@ -33,9 +33,11 @@ __all__ = [
     "IllegalAction",
     "InvalidCard",
     "InvalidConfig",
+    "OPEN",
     "Outcome",
     "RETIRED",
     "RuleError",
+    "TABLE",
     "game_version",
     "seed_fingerprint",
 ]

@@ -5,9 +5,15 @@ A match is a seed plus a list of actions. An engine turns that into state:
     state = game.new_match(config, seed)
     state, events = game.apply(state, action, Dice(seed, step))
 
-States, actions and events are plain dicts and lists that round-trip through JSON.
+States, actions and events are plain dicts and lists that round-trip through JSON; each
+game documents its state's shape once, in the docstring of the module that builds it.
 `apply` never changes the state it is given; when the action breaks a rule it
 raises a `RuleError` naming the rule, and the caller's state is as it was.
+
+Inside an engine every kind of action has one handler, all with the same signature
+(`Handler`): `handler(state, action, dice) -> events`. `apply` checks the action's kind,
+copies the state, and lets the handler change the copy and say what happened. Match
+options are declared with `rules.options` and checked by `new_match` through it.
 """
 
 from collections.abc import Callable
@@ -18,6 +24,20 @@ from .dice import Dice
 State = dict
 Action = dict
 Event = dict
+Handler = Callable[[State, Action, Dice], list[Event]]
+"""One kind of action: changes the engine's own copy of the state and returns what happened."""
+
+OPEN = "open"
+"""Whose action: anyone at the table may take it (it holds no choice that favours a side)."""
+TABLE = "table"
+"""Whose action: the table's as a whole (a fight, a declared winner, the end of the game): the
+match's owner takes it, or one seat proposes and the other agrees."""
+
+
+def seat_named(state: State, action: Action) -> int | str:
+    """The default answer to whose action this is: the seat it names, else the table's."""
+    seat = action.get("seat") if isinstance(action, dict) else None
+    return seat if type(seat) is int else TABLE
 
 
 @dataclass(frozen=True)
@@ -56,3 +76,7 @@ class Game:
     """The action as anyone at the table may see it, given the current state."""
     default_config: dict = field(default_factory=dict)
     """The options a match gets when the table changes nothing."""
+    authority: Callable[[State, Action], int | str] = seat_named
+    """Whose action this is: a seat (it belongs to that side), `OPEN` or `TABLE`. A seated phone
+    takes its own side's actions and open ones alone; a table action, or a correction of the
+    other side's cards, needs the other side's agreement (tracker/consent.py)."""

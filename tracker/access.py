@@ -1,14 +1,21 @@
-"""Who may see and do what in a match. Every match view asks here, never the template.
+"""Who may see and do what. Every view asks here, never the template.
 
-Roles, strongest first:
-- owner: the device (or account) that created the match. A match with no owner belongs to
-  the table, and everyone is its owner (demo data, scripted matches).
-- player: a device seated through a join link; acts only for its own seat.
-- spectator: joined through a watch link, or anyone for a match its owner shared.
-- nobody: gets 404, not 403, so a private match's existence does not leak.
+A match is seen through one rule, `Match.objects.visible_to(request)` (tracker/models.py):
+its owner, the phones it seated or let watch, the members of its club, and for the table's
+own matches (no owner, no club: demo data and scripts) everyone. Nobody else learns it
+exists: its pages answer 404, and no list, count or statistic includes it.
+
+Roles in one match, strongest first:
+- owner: the device or account that created the match (for a table match, everyone). It
+  acts for every seat no other phone holds, and has the table's authority.
+- player: a device seated through a join link; it acts for its own seat. What belongs to
+  no seat, or to the other seat, it proposes and the other side agrees (consent.py).
+- spectator: a watch link, or a member of the match's club.
+A club organiser may also reopen and void the club's matches (`Viewer.organiser`).
 """
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from django.core.exceptions import PermissionDenied  # noqa: F401  (re-exported for views)
 from django.db.models import Q
@@ -16,7 +23,11 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from .models import Access, Match
+from .devices import TableRequest
+from .models import Access, Club, Match, Membership
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 OWNER, PLAYER, SPECTATOR = "owner", "player", "spectator"
 
@@ -30,6 +41,8 @@ class Viewer:
     """The seat a seated player holds (None for owners and spectators)."""
     claimed: frozenset[int] = frozenset()
     """Seats held by joined devices; the owner's phone no longer enters for them."""
+    organiser: bool = False
+    """An organiser of the match's club: may reopen a finished match and void its result."""
 
     @property
     def can_act(self) -> bool:
@@ -41,72 +54,108 @@ class Viewer:
             return seat == self.seat
         return self.role == OWNER and seat not in self.claimed
 
+    def controls(self, seats: int) -> frozenset[int]:
+        """The seats this device plays: its own seat, or for the owner every seat no other phone holds."""
+        if self.role == PLAYER and self.seat is not None:
+            return frozenset({self.seat})
+        if self.role == OWNER:
+            return frozenset(range(seats)) - self.claimed
+        return frozenset()
 
-def _owns(request: HttpRequest, match: Match) -> bool:
-    if not match.owner_id and not match.owner_device:
+
+def device_of(request: HttpRequest) -> str:
+    return getattr(request, "device", "") or "-"
+
+
+def signed_in(request: HttpRequest) -> "User | None":
+    """The request's account, or None."""
+    user = getattr(request, "user", None)
+    return cast("User", user) if user is not None and user.is_authenticated else None
+
+
+def account_of(request: HttpRequest) -> "User":
+    """The request's account; 403 for a phone that is not signed in (views that need one say so first)."""
+    user = signed_in(request)
+    if user is None:
+        raise PermissionDenied(_("Sign in first: this needs an account."))
+    return user
+
+
+def _owns(request: TableRequest, match: Match) -> bool:
+    if not match.owner_id and not match.owner_device and not match.club_id:
         return True
-    if match.owner_id and request.user.is_authenticated and match.owner_id == request.user.pk:
+    user = signed_in(request)
+    if match.owner_id and user is not None and match.owner_id == user.pk:
         return True
-    # Signed in or not, the phone that made a match owns it; a match not kept at sign-in
-    # (no owner account) thus stays with that phone alone, out of reach of the account's other phones.
-    return bool(match.owner_device) and match.owner_device == getattr(request, "device", None)
+    # A match made on a phone without an account belongs to that phone. One made while signed
+    # in has no device owner, so signing out of a shared tablet leaves it nothing.
+    return bool(match.owner_device) and match.owner_device == device_of(request)
 
 
-def _grants(request: HttpRequest):
+def _grants(request: TableRequest):
     """The Access rows that belong to this device or account."""
-    mine = Q(device=getattr(request, "device", "") or "-")
-    if request.user.is_authenticated:
-        mine |= Q(user=request.user)
+    mine = Q(device=device_of(request))
+    user = signed_in(request)
+    if user is not None:
+        mine |= Q(user=user)
     return Access.objects.filter(mine, revoked__isnull=True)
 
 
 def viewer_claims(match: Match) -> frozenset[int]:
     """Seats held by joined phones."""
-    return frozenset(match.accesses.filter(role=Access.PLAYER, revoked__isnull=True).values_list("seat", flat=True))
+    seats = match.accesses.filter(role=Access.PLAYER, revoked__isnull=True).values_list("seat", flat=True)
+    return frozenset(seat for seat in seats if seat is not None)
 
 
-def viewer(request: HttpRequest, match: Match) -> Viewer | None:
+def club_role(request: HttpRequest, club: Club | int | None) -> str | None:
+    """Membership.ORGANISER, Membership.MEMBER, or None for this request's account in `club`."""
+    user = signed_in(request)
+    if club is None or user is None:
+        return None
+    club_id = club if isinstance(club, int) else club.pk
+    cache = request.__dict__.setdefault("_club_roles", {})
+    if club_id not in cache:
+        cache[club_id] = Membership.objects.filter(club_id=club_id, user=user).values_list("role", flat=True).first()
+    return cache[club_id]
+
+
+def organises(request: HttpRequest, club: Club | int | None) -> bool:
+    return club_role(request, club) == Membership.ORGANISER
+
+
+def my_clubs(request: HttpRequest):
+    """The clubs this request's account belongs to."""
+    user = signed_in(request)
+    return Club.objects.filter(memberships__user=user) if user is not None else Club.objects.none()
+
+
+def viewer(request: TableRequest, match: Match) -> Viewer | None:
     claimed = viewer_claims(match)
+    organiser = organises(request, match.club_id)
     if _owns(request, match):
-        return Viewer(OWNER, claimed=claimed)
+        return Viewer(OWNER, claimed=claimed, organiser=organiser)
     grants = list(_grants(request).filter(match=match))
     # A seat beats a spectator's place (an account may hold both, from two phones).
     grant = next((g for g in grants if g.role == Access.PLAYER), grants[0] if grants else None)
     if grant is not None and grant.role == Access.PLAYER:
-        return Viewer(PLAYER, seat=grant.seat, claimed=claimed)
-    if grant is not None or match.shared:
-        return Viewer(SPECTATOR, claimed=claimed)
+        return Viewer(PLAYER, seat=grant.seat, claimed=claimed, organiser=organiser)
+    if grant is not None or club_role(request, match.club_id):
+        return Viewer(SPECTATOR, claimed=claimed, organiser=organiser)
     return None
 
 
-def match_for(request: HttpRequest, pk: int, act: bool = False, only: tuple[str, ...] = ()) -> tuple[Match, Viewer]:
-    """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act.
+def visible_match(request: TableRequest, pk: int, only: tuple[str, ...] = ()) -> Match:
+    """The match if this request may see it, else 404. `only` loads just those fields (the poll's)."""
+    matches = Match.objects.visible_to(request)
+    return get_object_or_404(matches.only(*only) if only else matches, pk=pk)
 
-    `only` loads just those fields (the live-update poll needs no state).
-    """
-    match = get_object_or_404(Match.objects.only(*only) if only else Match.objects, pk=pk)
+
+def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
+    """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
+    match = visible_match(request, pk)
     seen_by = viewer(request, match)
-    if seen_by is None:
+    if seen_by is None:  # visible_to and viewer() agree; this guards against one drifting
         raise Http404(_("No such match."))
     if act and not seen_by.can_act:
         raise PermissionDenied(_("Spectators can watch this match but not play in it."))
     return match, seen_by
-
-
-def visible_matches(request: HttpRequest):
-    """Every match this device or account may see, for lists."""
-    device = getattr(request, "device", "") or "-"
-    mine = Q(owner__isnull=True, owner_device="") | Q(owner_device=device) | Q(shared=True)
-    if request.user.is_authenticated:
-        mine |= Q(owner=request.user)
-    joined = _grants(request).values("match")
-    return Match.objects.filter(mine | Q(pk__in=joined))
-
-
-def organises(request: HttpRequest, tournament) -> bool:
-    """Whether this device or account runs the tournament: the same test as owning a match.
-
-    Tournaments are public (anyone may read standings and watch their battles); only the
-    organiser adds and drops entrants, pairs rounds and declares the final standings.
-    """
-    return _owns(request, tournament)

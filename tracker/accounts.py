@@ -5,6 +5,10 @@ forms ask whether to keep them in the account (a checkbox, ticked by default); k
 open on every phone signed in to it, otherwise they stay with this phone alone.
 """
 
+import hashlib
+import unicodedata
+from typing import TypeVar
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
@@ -13,7 +17,7 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, Us
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -21,27 +25,39 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import devices, services
+from .devices import TableRequest
 
 FAILURES_ALLOWED = 5
 LOCKOUT_SECONDS = 15 * 60
 
 
-def _failure_keys(request: HttpRequest) -> list[str]:
-    username = request.POST.get("username", "")[:150].casefold()
-    return [f"login-fail:ip:{devices.client_address(request)}", f"login-fail:user:{username}"]
+def name_key(username: str) -> str:
+    """One key per user name as the sign-in form reads it: spaces around it dropped, Unicode
+    width folded (NFKC, as Django's UsernameField does) and case ignored, so " name", "NAME" and
+    "ｎａｍｅ" share one limit. Hashed, so any text (a NUL, a huge paste) makes a safe cache key."""
+    name = unicodedata.normalize("NFKC", username.strip()).strip().casefold()
+    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _locked_out(request: HttpRequest) -> bool:
+def _failure_keys(request: TableRequest) -> list[str]:
+    return [f"login-fail:ip:{devices.client_address(request)}",
+            f"login-fail:user:{name_key(request.POST.get('username', ''))}"]
+
+
+def _locked_out(request: TableRequest) -> bool:
     return any((cache.get(key) or 0) >= FAILURES_ALLOWED for key in _failure_keys(request))
 
 
-def _count_failure(request: HttpRequest) -> None:
+def _count_failure(request: TableRequest) -> None:
     for key in _failure_keys(request):
         cache.add(key, 0, LOCKOUT_SECONDS)
         cache.incr(key)
 
 
-def _offer_keeping(form: forms.Form, request: HttpRequest) -> forms.Form:
+KeptForm = TypeVar("KeptForm", bound=forms.BaseForm)
+
+
+def _offer_keeping(form: KeptForm, request: TableRequest) -> KeptForm:
     """Add the "keep this phone's matches" checkbox, only when the phone has some to keep."""
     count = devices.matches_on_device(request.device)
     if count:
@@ -56,7 +72,7 @@ def _offer_keeping(form: forms.Form, request: HttpRequest) -> forms.Form:
     return form
 
 
-def _settle_matches(request: HttpRequest, form: forms.Form, user) -> str:
+def _settle_matches(request: TableRequest, form: forms.BaseForm, user) -> str:
     """Keep the phone's matches in the account if the player ticked the box; what to tell them."""
     if "keep_matches" not in form.fields:
         return ""
@@ -67,13 +83,13 @@ def _settle_matches(request: HttpRequest, form: forms.Form, user) -> str:
     return _("The matches played here before stay with this phone only.")
 
 
-def _next(request: HttpRequest) -> str:
+def _next(request: TableRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or "/"
     return target if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()) else "/"
 
 
 @require_http_methods(["GET", "POST"])
-def sign_in(request: HttpRequest) -> HttpResponse:
+def sign_in(request: TableRequest) -> HttpResponse:
     form = _offer_keeping(AuthenticationForm(request, data=request.POST or None), request)
     status = 200
     if request.method == "POST":
@@ -94,7 +110,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def sign_out(request: HttpRequest) -> HttpResponse:
+def sign_out(request: TableRequest) -> HttpResponse:
     logout(request)
     messages.success(request, _("Signed out."))
     return redirect("home")
@@ -117,7 +133,7 @@ class SignUpForm(UserCreationForm):
 
 
 @require_http_methods(["GET", "POST"])
-def sign_up(request: HttpRequest) -> HttpResponse:
+def sign_up(request: TableRequest) -> HttpResponse:
     form = _offer_keeping(SignUpForm(request.POST or None), request)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
@@ -130,14 +146,15 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, " ".join(filter(None, [_("Welcome, %(name)s.") % {"name": player.name},
                                                         _settle_matches(request, form, user)])))
-        return redirect("home")
-    return render(request, "accounts/sign_up.html", {"form": form}, status=422 if form.errors else 200)
+        return redirect(_next(request))
+    return render(request, "accounts/sign_up.html", {"form": form, "next": _next(request)},
+                  status=422 if form.errors else 200)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def password_change(request: HttpRequest) -> HttpResponse:
-    form = PasswordChangeForm(request.user, request.POST or None)
+def password_change(request: TableRequest) -> HttpResponse:
+    form = PasswordChangeForm(request.user, request.POST or None)  # type: ignore[arg-type]  # login_required: a User
     if request.method == "POST" and form.is_valid():
         user = form.save()
         update_session_auth_hash(request, user)

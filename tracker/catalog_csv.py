@@ -3,7 +3,13 @@
 Importing is all or nothing: every row is checked by the same form (and so the same
 engine validation) as a card added by hand, and if any row is wrong nothing is stored
 and each wrong row is reported with its line number. A name already in the catalog
-gets the row's stats (so an exported, edited file can be imported back).
+gets the row's stats (so an exported, edited file can be imported back), if the importer
+may change that card (tracker/card_changes.py): a row that would change a card they may
+not is a wrong row too, and every change made is recorded as an edit by hand would be.
+
+A spreadsheet runs a cell that starts with =, +, -, @, a tab or a carriage return as a
+formula, so the export starts such cells with an apostrophe (the spreadsheet's own "this
+is text" mark), and the import takes it off again: an exported file imports back exactly.
 """
 
 import csv
@@ -12,7 +18,8 @@ import io
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .games import adapter
+from .card_changes import CardRefused, Editor, card_add, card_edit, refusal
+from .games import pages_for
 from .models import Card
 
 MAX_BYTES = 1024 * 1024
@@ -29,21 +36,39 @@ class CatalogFileError(Exception):
 
 def columns(slug: str) -> list[str]:
     """The fields of the game's card form, including those it adds as it is built."""
-    return list(adapter(slug).CardForm().fields)
+    return list(pages_for(slug).card_form().fields)
 
 
 def as_row(slug: str, card: dict) -> dict:
     """A card as its form's data: games whose cards hold lists or effects say how (card_initial)."""
-    pages = adapter(slug)
-    return pages.card_initial(card) if hasattr(pages, "card_initial") else card
+    return pages_for(slug).card_initial(card)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+TEXT_MARK = "'"
+
+
+def as_text_cell(value):
+    """A cell no spreadsheet runs as a formula. A cell that already starts with the mark gets
+    another, so that taking one off on import always gives the value back."""
+    if isinstance(value, str) and value.startswith((*FORMULA_STARTS, TEXT_MARK)):
+        return TEXT_MARK + value
+    return value
+
+
+def from_text_cell(value: str) -> str:
+    """The value as_text_cell wrote; a cell typed by hand with a lone apostrophe keeps it."""
+    if value.startswith(TEXT_MARK) and value[1:].startswith((*FORMULA_STARTS, TEXT_MARK)):
+        return value[1:]
+    return value
 
 
 def export_csv(slug: str) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=columns(slug), extrasaction="ignore")
     writer.writeheader()
-    for card in Card.objects.filter(game=slug).order_by("name"):
-        writer.writerow(as_row(slug, card.as_rules_card()))
+    for card in Card.objects.filter(slug=slug).order_by("name"):
+        writer.writerow({key: as_text_cell(value) for key, value in as_row(slug, card.as_rules_card()).items()})
     return out.getvalue()
 
 
@@ -74,14 +99,17 @@ def _rows(slug: str, raw: bytes) -> list[tuple[int, dict]]:
 
 
 @transaction.atomic
-def import_csv(slug: str, raw: bytes) -> tuple[int, int]:
-    """Add or update every card in the file, or none; returns (added, updated)."""
-    pages = adapter(slug)
-    problems, cards, seen = [], [], set()
+def import_csv(slug: str, raw: bytes, editor: Editor) -> tuple[int, int]:
+    """Add or update every card in the file, or none; returns (added, updated).
+
+    New cards are the editor's; a changed card must be one the editor may change.
+    """
+    pages = pages_for(slug)
+    problems, new, changed, seen = [], [], [], set()
     for line, row in _rows(slug, raw):
-        form = pages.CardForm({key: (value or "").strip() for key, value in row.items() if key})
+        form = pages.card_form({key: from_text_cell((value or "").strip()) for key, value in row.items() if key})
         if not form.is_valid():
-            errors = "; ".join(f"{field}: {' '.join(messages)}" if field != "__all__" else " ".join(messages)
+            errors = "; ".join(f"{field}: {' '.join(map(str, messages))}" if field != "__all__" else " ".join(map(str, messages))
                                for field, messages in form.errors.items())
             problems.append(_("Line %(line)s: %(errors)s") % {"line": line, "errors": errors})
             continue
@@ -89,17 +117,24 @@ def import_csv(slug: str, raw: bytes) -> tuple[int, int]:
         if card["name"].casefold() in seen:
             problems.append(_("Line %(line)s: %(name)s appears twice in the file.") % {"line": line, "name": card["name"]})
         seen.add(card["name"].casefold())
-        cards.append(card)
-    if problems:
-        raise CatalogFileError(problems)
-    added = updated = 0
-    for card in cards:
         existing = Card.named(slug, card["name"])
         if existing is None:
-            Card.objects.create(game=slug, name=card["name"], stats=pages.card_stats(card))
-            added += 1
+            new.append((line, card))
         elif existing.stats != pages.card_stats(card):
-            existing.stats = pages.card_stats(card)
-            existing.save(update_fields=["stats"])
-            updated += 1
-    return added, updated
+            if why := refusal(editor, existing):
+                problems.append(_("Line %(line)s: %(why)s") % {"line": line, "why": why})
+            changed.append((line, existing, pages.card_stats(card)))
+    if problems:
+        raise CatalogFileError(problems)
+    # Someone may have added or played a card since the checks above; then the whole file waits.
+    for line, card in new:
+        try:
+            card_add(editor, slug, card["name"], pages.card_stats(card))
+        except CardRefused as refused:
+            raise CatalogFileError([_("Line %(line)s: %(why)s") % {"line": line, "why": refused}]) from refused
+    for line, existing, stats in changed:
+        try:
+            card_edit(editor, existing.pk, existing.name, stats)
+        except CardRefused as refused:
+            raise CatalogFileError([_("Line %(line)s: %(why)s") % {"line": line, "why": refused}]) from refused
+    return len(new), len(changed)

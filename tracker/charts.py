@@ -4,6 +4,8 @@ A library (matplotlib, plotly) would add megabytes or client-side JavaScript for
 kinds of line chart; this is fifty lines of SVG the templates can inline.
 """
 
+from collections.abc import Mapping, Sequence
+
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
@@ -22,7 +24,7 @@ def axis_label(value: float) -> str:
     return f"{value:g}"
 
 
-def line_chart(title: str, series: dict[str, list[float]], y_min: float, y_max: float, x_label: str) -> SafeString:
+def line_chart(title: str, series: Mapping[str, Sequence[float]], y_min: float, y_max: float, x_label: str) -> SafeString:
     """An inline SVG with one polyline per series; x is the index (turn, match number)."""
     longest = max((len(values) for values in series.values()), default=0)
     span_x = max(longest - 1, 1)

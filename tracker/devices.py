@@ -12,9 +12,18 @@ import secrets
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
 
 COOKIE = "tk_device"
 MAX_AGE = 60 * 60 * 24 * 730
+
+
+class TableRequest(HttpRequest):
+    """A request as the middleware leaves it for our views: the phone's device id (DeviceMiddleware)
+    and what htmx asked (django-htmx's HtmxMiddleware). Only for type checking: Django builds the request."""
+
+    device: str
+    htmx: HtmxDetails
 
 
 class DeviceMiddleware:
@@ -35,7 +44,7 @@ class DeviceMiddleware:
 def _left_on_device(device: str):
     """What the device holds with no account: the matches it made and the seats (or watch
     places) it joined. Collections and statistics belong to players, not devices; tournaments
-    organised here follow their battles (see keep_device_matches)."""
+    belong to clubs."""
     from .models import Access, Match
 
     return (Match.objects.filter(owner_device=device, owner__isnull=True),
@@ -56,17 +65,15 @@ def keep_device_matches(device: str, user) -> int:
     Callers pass `request.device` (from the signed cookie), never anything from the form,
     so a player can only ever hand over the matches of the phone they are holding.
     """
-    from .models import Tournament
-
     if not device:
         return 0
     with transaction.atomic():
         count = matches_on_device(device)
         made, joined = _left_on_device(device)
-        made.update(owner=user)
+        # Kept matches belong to the account alone: signing out leaves this phone no hold on them
+        # (a store's shared tablet must not keep control of an account's matches).
+        made.update(owner=user, owner_device="")
         joined.update(user=user)
-        # A tournament organised on this phone goes with its battles, which are among `made`.
-        Tournament.objects.filter(owner_device=device, owner__isnull=True).update(owner=user)
     return count
 
 

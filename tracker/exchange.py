@@ -50,7 +50,8 @@ import rules
 from rules import Dice, RuleError
 
 from . import services
-from .models import Action, Match, Seat
+from .card_changes import record_uses
+from .models import Action, Checkpoint, Match, Seat
 
 FORMAT = "tablekeeper-match"
 FORMAT_VERSION = 2
@@ -95,9 +96,9 @@ def step_hash(previous: str, entry: dict) -> str:
 def export_match(match: Match) -> dict:
     """The match's applied line of play as a match file."""
     players = match.players()
-    game = match.rules
+    game = match.game
     state = game.new_match(match.config, match.seed)
-    header = header_hash(match.game, match.rules_version, match.config, match.seed, [p.name for p in players])
+    header = header_hash(match.slug, match.rules_version, match.config, match.seed, [p.name for p in players])
     chain = header
     actions = []
     for action in services.live_actions(match)[: match.head]:
@@ -116,7 +117,7 @@ def export_match(match: Match) -> dict:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "game": match.game,
+        "game": match.slug,
         "rules_version": match.rules_version,
         "config": match.config,
         # The seed stays secret until the match ends (fair seeds): a running match's file
@@ -197,9 +198,36 @@ def _field(data: dict, name: str, kind: type):
     return value
 
 
+def _nul_in(value) -> bool:
+    """Whether a NUL character is anywhere in this JSON value, keys included."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_nul_in(key) or _nul_in(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_nul_in(item) for item in value)
+    return False
+
+
+def _refuse_nul(data: dict) -> None:
+    """No text we store may hold a NUL character (PostgreSQL refuses one outright); name where it is."""
+    places = {"players": _("the players' names"), "seed": _("the seed"), "config": _("the options"),
+              "game": _("the game"), "rules_version": _("the rules version")}
+    for key, value in data.items():
+        if key == "actions" and isinstance(value, list):
+            for number, entry in enumerate(value, start=1):
+                if _nul_in(entry):
+                    raise MatchFileError(_("it holds a NUL character, which no match file has."), step=number)
+        elif _nul_in(key) or _nul_in(value):
+            where = places.get(key, _("the file"))
+            raise MatchFileError(_("The file holds a NUL character (in %(where)s), which no match file has.")
+                                 % {"where": where})
+
+
 def replay(data: dict) -> Replayed:
     """Re-run a parsed match file; MatchFileError names the first step that does not agree."""
     _check_version(data)
+    _refuse_nul(data)
     slug = _field(data, "game", str)
     version = _field(data, "rules_version", str)
     if slug not in rules.GAMES:
@@ -251,7 +279,7 @@ def replay(data: dict) -> Replayed:
             raise MatchFileError(_("the result differs from the one recorded in the file (altered or truncated)."),
                                  step=number)
         # Checked last, so that an edit the re-run itself can pin down is named by what it changed.
-        if chained:
+        if chain is not None:
             chain = step_hash(chain, entry)
             if entry.get("step_sha256") != chain:
                 raise MatchFileError(_("its action or dice were changed after export, or a step before it was "
@@ -289,22 +317,29 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
     """Store a match file as a new match, only if it replays cleanly."""
     replayed = replay(data)
     game = replayed.game
-    match = Match(game=game.slug, rules_version=game.rules_version, seed=data["seed"], owner=owner,
-                  owner_device=owner_device,
+    # Like a match started here: an account's import is the account's alone, not the phone's.
+    match = Match(slug=game.slug, rules_version=game.rules_version, seed=data["seed"], owner=owner,
+                  owner_device="" if owner else owner_device,
                   config={**game.default_config, **data["config"]})
     match.state = replayed.states[-1] if replayed.states else game.new_match(data["config"], data["seed"])
-    match.head = len(replayed.states)
+    match.head = match.line_length = match.last_number = len(replayed.states)
     match.save()
     for position, name in enumerate(data["players"]):
         Seat.objects.create(match=match, position=position, player=services.player_named(name))
-    for entry, events in zip(data["actions"], replayed.events):
+    before = game.new_match(match.config, match.seed)
+    for entry, events, state in zip(data["actions"], replayed.events, replayed.states):
         at = _action_time(entry.get("at"))
         seat = entry["action"].get("seat")
         action = Action.objects.create(match=match, number=entry["step"], seq=entry["step"],
                                        seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
-                                       payload=entry["action"], events=events, rolls=entry["rolls"])
+                                       payload=entry["action"], events=events, rolls=entry["rolls"],
+                                       secret=game.public_action(before, entry["action"]) != entry["action"])
+        before = state
         if at is not None:
             Action.objects.filter(pk=action.pk).update(created=at)
+        if action.seq % services.CHECKPOINT_EVERY == 0:
+            Checkpoint.objects.create(action=action, match=match, seq=action.seq, state=state)
+    record_uses(match, [entry["action"] for entry in data["actions"]])
     services.record_outcome(match)
-    match.save(update_fields=["finished", "winner", "score"])
+    match.save(update_fields=["finished", "first_finished", "winner", "score"])
     return match

@@ -9,9 +9,9 @@ from .models import Player
 
 
 class PlayersForm(forms.Form):
-    """The players of a new match, by name; new names become new players."""
+    """The players of a new match, by name; new names become new players; and the club it is played in."""
 
-    def __init__(self, *args, seats: int, **kwargs):
+    def __init__(self, *args, seats: int, clubs=None, **kwargs):
         super().__init__(*args, **kwargs)
         for seat in range(seats):
             self.fields[f"player_{seat}"] = forms.CharField(
@@ -19,11 +19,17 @@ class PlayersForm(forms.Form):
                 max_length=40,
                 widget=forms.TextInput(attrs={"list": "players", "autocomplete": "off"}),
             )
+        if clubs is not None and clubs.exists():
+            self.fields["club"] = forms.ModelChoiceField(
+                label=_("Play it in a club"), queryset=clubs, required=False,
+                empty_label=_("No club: private to you and the phones you invite"),
+                help_text=_("The club's members can watch it, and it counts in the club's statistics and ratings."))
 
     def clean(self):
         data = super().clean()
-        names = [" ".join(data[f].split()) for f in self.fields if data.get(f, "").strip()]
-        if len(names) == len(self.fields) and len({n.casefold() for n in names}) < len(names):
+        names = [" ".join(data[f].split()) for f in self.fields if f.startswith("player_") and data.get(f, "").strip()]
+        seats = [f for f in self.fields if f.startswith("player_")]
+        if len(names) == len(seats) and len({n.casefold() for n in names}) < len(names):
             raise forms.ValidationError(_("Each seat needs a different player."))
         data["names"] = names
         return data
@@ -43,10 +49,19 @@ class SeqForm(forms.Form):
 
 
 class MatchFilterForm(forms.Form):
+    """Filters of the match list; the players and clubs offered are only those the viewer may see."""
+
+    def __init__(self, *args, players, clubs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+        self.fields["club"].queryset = clubs
+
     game = forms.ChoiceField(
         label=_("Game"), required=False,
         choices=lambda: [("", _("All games"))] + [(slug, g.name) for slug, g in rules.GAMES.items()],
     )
     player = forms.ModelChoiceField(
-        label=_("Player"), required=False, queryset=Player.objects.all(), empty_label=_("All players")
+        label=_("Player"), required=False, queryset=Player.objects.none(), empty_label=_("All players")
     )
+    club = forms.ModelChoiceField(label=_("Club"), required=False, queryset=Player.objects.none(),
+                                  empty_label=_("Any club or none"))

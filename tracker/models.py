@@ -1,8 +1,9 @@
 """What Tablekeeper stores: players, each game's card catalog, and matches as logs.
 
 A match is its seed plus its list of actions. `Match.state` is only a cached
-snapshot of folding the engine over the live actions up to `Match.head`; the
-actions are the truth (services.match_replay recomputes the snapshot).
+snapshot of folding the engine over the live actions up to `Match.head`, and each
+`Checkpoint` a cached state after one live action; the actions are the truth
+(services.replay_problems re-runs them from the seed and compares).
 """
 
 import secrets
@@ -59,48 +60,183 @@ def _named(queryset, name: str):
 class Card(models.Model):
     """A card in one game's catalog; `stats` is what that game's engine validates."""
 
-    game = models.CharField(max_length=20, choices=game_choices)
+    slug = models.CharField(max_length=20, choices=game_choices, help_text="The game, as in rules.GAMES.")
     name = models.CharField(_("name"), max_length=60)
     stats = models.JSONField(default=dict)
     created = models.DateTimeField(auto_now_add=True)
+    # Who added it (tracker/card_changes.py): an account, else the phone. Neither for the demo
+    # catalog and cards from before this was kept; such cards only organisers and staff change.
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_device = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint("game", Lower("name"), name="card_name_unique_per_game")]
+        constraints = [models.UniqueConstraint("slug", Lower("name"), name="card_name_unique_per_game")]
 
     def __str__(self) -> str:
         return self.name
 
     @classmethod
-    def named(cls, game: str, name: str) -> "Card | None":
+    def named(cls, slug: str, name: str) -> "Card | None":
         """The catalog card called `name` in any letter case (SQLite's lower() folds only ASCII)."""
-        return _named(cls.objects.filter(game=game), name)
+        return _named(cls.objects.filter(slug=slug), name)
 
     def as_rules_card(self) -> dict:
         """The card as the engine takes it: its stats plus its name."""
         return {"name": self.name, **self.stats}
 
 
+class CardUse(models.Model):
+    """A match whose log carries this catalog card (filled as actions are applied or imported).
+
+    The match keeps the card's stats in its actions; this only says who has played the card,
+    which decides who may still change it (tracker/card_changes.py).
+    """
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="uses")
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="card_uses")
+
+    class Meta:
+        constraints = [models.UniqueConstraint("card", "match", name="one_use_per_card_and_match")]
+
+
+class CardChange(models.Model):
+    """One edit or deletion of a catalog card: who, when, and the values before and after.
+
+    Kept when the card is deleted (`card` becomes null; `slug` and `old_name` still say which).
+    """
+
+    EDIT, DELETE = "edit", "delete"
+    card = models.ForeignKey(Card, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
+    slug = models.CharField(max_length=20, choices=game_choices)
+    kind = models.CharField(max_length=10, choices=[(EDIT, _("edited")), (DELETE, _("deleted"))])
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    device = models.CharField(max_length=40, blank=True, help_text="The phone, when no account was signed in.")
+    at = models.DateTimeField(auto_now_add=True)
+    old_name = models.CharField(max_length=60)
+    old_stats = models.JSONField(default=dict)
+    new_name = models.CharField(max_length=60, blank=True)
+    new_stats = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def invite_expiry():
+    from django.utils import timezone
+
+    return timezone.now() + timedelta(days=7)
+
+
+class Club(models.Model):
+    """A game store or a group of friends: how play becomes shared.
+
+    Members (accounts) see the club's matches; the club's statistics, ratings, leaderboards
+    and tournaments count only its matches. Organisers run its tournaments, void results,
+    reopen finished battles, manage members and invite links. The two `public_` switches let
+    anyone read the leaderboard or the tournaments; matches themselves stay members-only.
+    """
+
+    name = models.CharField(_("name"), max_length=60)
+    created = models.DateTimeField(auto_now_add=True)
+    public_leaderboard = models.BooleanField(_("Show the leaderboard to everyone"), default=False)
+    public_tournaments = models.BooleanField(_("Show the tournaments to everyone"), default=False)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club_detail", args=[self.pk])
+
+
+class Membership(models.Model):
+    """An account's place in a club."""
+
+    ORGANISER, MEMBER = "organiser", "member"
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=[(ORGANISER, _("organiser")), (MEMBER, _("member"))])
+    joined = models.DateTimeField(auto_now_add=True)
+    invite = models.ForeignKey("ClubInvite", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["joined", "id"]
+        constraints = [models.UniqueConstraint("club", "user", name="one_membership_per_club")]
+
+
+class ClubInvite(models.Model):
+    """A link (and QR code) that lets a signed-in account join a club as a member, until revoked or expired."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField(default=invite_expiry)
+    revoked = models.DateTimeField(null=True, blank=True)
+
+
+class MatchQuerySet(models.QuerySet):
+    def visible_to(self, request) -> "MatchQuerySet":
+        """The matches this request's device or account may open: the one rule every read goes through.
+
+        Its own matches (made on this device, or by this account), matches it joined by a seat or
+        watch link (not revoked), matches of clubs its account belongs to, and the table's matches
+        (no owner at all: made by scripts or the demo). Pages, lists, filters, suggestions,
+        counts, charts, statistics, ratings and exports all start from here.
+        """
+        device = getattr(request, "device", "") or "-"
+        user = getattr(request, "user", None)
+        seen = models.Q(owner__isnull=True, owner_device="", club__isnull=True) | models.Q(owner_device=device)
+        granted = Access.objects.filter(device=device, revoked__isnull=True)
+        if user is not None and user.is_authenticated:
+            seen |= models.Q(owner=user) | models.Q(club__memberships__user=user)
+            granted = Access.objects.filter(models.Q(device=device) | models.Q(user=user), revoked__isnull=True)
+        return self.filter(seen | models.Q(pk__in=granted.values("match"))).distinct()
+
+    def counted(self) -> "MatchQuerySet":
+        """Finished and not voided: the matches statistics, ratings and standings count."""
+        return self.filter(finished__isnull=False, voided__isnull=True)
+
+
 class Match(models.Model):
     """One match of one game: options, seed, seats and the log of actions."""
 
-    game = models.CharField(max_length=20, choices=game_choices)
+    slug = models.CharField(max_length=20, choices=game_choices, help_text="The game, as in rules.GAMES.")
     rules_version = models.CharField(max_length=20)
     config = models.JSONField(default=dict)
     seed = models.CharField(max_length=64, default=new_seed)
     state = models.JSONField(default=dict)
     head = models.PositiveIntegerField(default=0, help_text="How many live actions the state includes.")
+    # Kept beside `head` in the row every change locks, so a change needs no count or MAX over the log.
+    line_length = models.PositiveIntegerField(
+        default=0, help_text="How many live actions the current line holds: `head` applied, the rest redoable.")
+    last_number = models.PositiveIntegerField(
+        default=0, help_text="The number of the newest action ever recorded (undone and abandoned ones count).")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
+    first_finished = models.DateTimeField(
+        null=True, blank=True, help_text="When the match first ended; never cleared, so ratings keep its place.")
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     score = models.CharField(max_length=20, blank=True)
-    # Who may see and act. A match with neither owner belongs to the whole table (demo data,
-    # matches made by scripts): anyone on this installation may see and play it.
+    # Who may see and act (tracker/access.py). A match with neither owner nor club belongs to the
+    # whole table (demo data, matches made by scripts): anyone on this installation may see and play it.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="matches")
     owner_device = models.CharField(max_length=40, blank=True, db_index=True)
-    shared = models.BooleanField(default=False, help_text="Visible to everyone on this installation.")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="matches",
+                             help_text="Members see the match; it counts in the club's statistics and ratings.")
+    voided = models.DateTimeField(null=True, blank=True, help_text="When an organiser voided the result.")
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    void_reason = models.CharField(_("reason"), max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Goes up with every change; live views poll it.")
     rated = models.BooleanField(default=True, help_text="Counts toward Card Crush ratings once finished.")
     # The seed is shown when the match first ends, and an undo cannot take that back: actions
@@ -108,22 +244,24 @@ class Match(models.Model):
     seed_shown_after = models.PositiveIntegerField(
         null=True, blank=True, help_text="How many actions had been recorded when the seed was first revealed.")
 
+    objects = MatchQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created", "-id"]
         verbose_name_plural = "matches"
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} #{self.pk}"
+        return f"{self.get_slug_display()} #{self.pk}"
 
     def get_absolute_url(self) -> str:
         return reverse("match_detail", args=[self.pk])
 
     @property
-    def rules(self) -> rules.Game:
+    def game(self) -> rules.Game:
         """The rules this match was played under (a retired version for an old match)."""
-        game = rules.game_version(self.game, self.rules_version)
+        game = rules.game_version(self.slug, self.rules_version)
         if game is None:
-            raise LookupError(f"{self.game} rules version {self.rules_version} is not installed")
+            raise LookupError(f"{self.slug} rules version {self.rules_version} is not installed")
         return game
 
     @property
@@ -173,6 +311,9 @@ class Action(models.Model):
     events = models.JSONField(default=list)
     rolls = models.JSONField(default=list)
     abandoned = models.BooleanField(default=False)
+    secret = models.BooleanField(default=False, help_text="Hidden from the other side when it was entered.")
+    proposal = models.ForeignKey("Proposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                 help_text="The agreement it was taken with, if it needed one.")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -185,14 +326,49 @@ class Action(models.Model):
         ]
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
+class Checkpoint(models.Model):
+    """The state after one live action, so undo, redo and the replay page start near the step they want.
+
+    A cache, never the truth: services writes one every `services.CHECKPOINT_EVERY` steps
+    and deletes those past the branch point when a new action replaces undone ones.
+    """
+
+    action = models.OneToOneField(Action, primary_key=True, on_delete=models.CASCADE, related_name="checkpoint")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="checkpoints")
+    seq = models.PositiveIntegerField(help_text="The action's step: the state is the one after it.")
+    state = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint("match", "seq", name="one_checkpoint_per_step")]
 
 
-def invite_expiry():
-    from django.utils import timezone
+class Proposal(models.Model):
+    """Something one side asks and the other must agree to (tracker/consent.py says when).
 
-    return timezone.now() + timedelta(days=7)
+    Going back past a revealed secret entry, a table action (a fight, a declared winner, the
+    end of the game) asked from a seated phone, or adjusting the other side's cards. Every
+    game here has two seats, so a proposal waits for the one seat that did not ask. It is
+    kept whatever the answer, so the log shows who asked and who agreed or refused.
+    """
+
+    GOTO, ACTION = "goto", "action"
+    PENDING, AGREED, REFUSED, WITHDRAWN, LAPSED = "pending", "agreed", "refused", "withdrawn", "lapsed"
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="proposals")
+    kind = models.CharField(max_length=10, choices=[(GOTO, _("go back")), (ACTION, _("table action"))])
+    step = models.PositiveIntegerField(null=True, blank=True, help_text="Where a go-back would take the match.")
+    payload = models.JSONField(null=True, blank=True, help_text="The action, for a table action.")
+    rolls = models.JSONField(default=list, help_text="Dice rolled by hand for the action.")
+    at_seq = models.PositiveIntegerField(help_text="The step it was asked at; it lapses if the match moves on.")
+    asked_by = models.PositiveSmallIntegerField(help_text="The seat that asked.")
+    needs = models.PositiveSmallIntegerField(help_text="The seat whose agreement it waits for.")
+    status = models.CharField(max_length=10, default=PENDING, choices=[
+        (PENDING, _("waiting")), (AGREED, _("agreed")), (REFUSED, _("refused")), (WITHDRAWN, _("withdrawn")),
+        (LAPSED, _("lapsed"))])
+    created = models.DateTimeField(auto_now_add=True)
+    answered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created", "id"]
 
 
 class Invite(models.Model):
@@ -239,11 +415,9 @@ class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=80)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True, help_text="Set when the organiser declares final standings.")
-    # The organiser, as for a match's owner: the account or device that created it. With
-    # neither (made by a script) the tournament belongs to the table and anyone may run it.
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="tournaments")
-    owner_device = models.CharField(max_length=40, blank=True, db_index=True)
+    # Its club's organisers run it and its members play it. Only tournaments from before clubs
+    # have none: they stay readable by everyone and can no longer be changed.
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments")
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -284,16 +458,42 @@ class Pairing(models.Model):
 
 
 class CollectionCard(models.Model):
-    """Copies of one catalog card a player owns, and the level it has been upgraded to."""
+    """Copies of one catalog card a player owns, and the level it has been upgraded to.
+
+    A player has a personal collection (no club), which only their own account sees and
+    changes, and one per club, which the club's members see and its organisers change too.
+    """
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="collection")
-    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="collections")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="collected")
     copies = models.PositiveIntegerField(default=1)
     level = models.PositiveSmallIntegerField(default=1)
 
     class Meta:
         ordering = ["card__name"]
         constraints = [
-            models.UniqueConstraint("player", "card", name="one_collection_entry_per_card"),
+            models.UniqueConstraint("player", "card", condition=models.Q(club__isnull=True),
+                                    name="one_personal_collection_entry_per_card"),
+            models.UniqueConstraint("player", "card", "club", condition=models.Q(club__isnull=False),
+                                    name="one_club_collection_entry_per_card"),
             models.CheckConstraint(condition=models.Q(copies__gte=1), name="collection_owns_a_copy"),
         ]
+
+
+class CollectionChange(models.Model):
+    """One change to a collection entry: copies added or an upgrade, by which account, and when."""
+
+    ADD, UPGRADE = "add", "upgrade"
+    entry = models.ForeignKey(CollectionCard, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=10, choices=[(ADD, _("copies added")), (UPGRADE, _("upgraded"))])
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    copies_before = models.PositiveIntegerField()
+    copies_after = models.PositiveIntegerField()
+    level_before = models.PositiveSmallIntegerField()
+    level_after = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["-at", "-id"]

@@ -4,17 +4,17 @@ import copy
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-import rules
-
-from . import access, charts, exchange, services, stats
-from .games import adapter
-from .models import Match, Player
+from . import access, charts, consent, exchange, services, stats
+from .devices import TableRequest
+from .games import pages_for
+from .models import Match
+from .views import entry_seats
 
 
 def roll_text(roll: dict) -> str:
@@ -28,10 +28,10 @@ def roll_text(roll: dict) -> str:
 
 def log_entries(match: Match, actions=None) -> list[dict]:
     """Every action ever taken in the match (or just `actions`), oldest first, as a player reads it."""
-    game, pages = match.rules, adapter(match.game)
+    game, pages = match.game, pages_for(match.slug)
     names = [player.name for player in match.players()]
     entries = []
-    for action in match.actions.all() if actions is None else actions:
+    for action in match.actions.select_related("proposal") if actions is None else actions:
         entries.append({
             "action": action,
             "status": "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied"),
@@ -39,6 +39,7 @@ def log_entries(match: Match, actions=None) -> list[dict]:
             "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
             "rolls": [roll_text(roll) for roll in action.rolls],
             "override": bool(action.payload.get("override")),
+            "agreement": consent.agreement_of(action, names),
             "after_seed_shown": match.after_seed_shown(action),
         })
     return entries
@@ -67,7 +68,7 @@ class LogFilterForm(forms.Form):
 
 
 @require_GET
-def match_log(request: HttpRequest, pk: int) -> HttpResponse:
+def match_log(request: TableRequest, pk: int) -> HttpResponse:
     match, _seen_by = access.match_for(request, pk)
     players = match.players()
     entries = log_entries(match)
@@ -77,8 +78,11 @@ def match_log(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if filtered:
         entries = [entry for entry in entries if form.keep(entry)]
+    names = [player.name for player in players]
+    agreements = [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
+                   "answerer": names[proposal.needs]} for proposal in match.proposals.all()]
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
-               "exportable": _secrets_revealed(match), "chart": _progress_chart(match)}
+               "exportable": _secrets_revealed(match), "chart": _progress_chart(match), "agreements": agreements}
     return render(request, "tracker/match_log.html", context)
 
 
@@ -86,7 +90,7 @@ def _at_step(match: Match, step: int) -> Match:
     """A copy of the match as it stood after `step` applied actions, for showing only."""
     snapshot = copy.copy(match)
     snapshot.state, snapshot.head = services.match_replay(match, step), step
-    outcome = match.rules.outcome(snapshot.state)
+    outcome = match.game.outcome(snapshot.state)
     snapshot.finished = match.finished if outcome else None
     snapshot.winner = match.players()[outcome.winner] if outcome and outcome.winner is not None else None
     snapshot.score = outcome.score if outcome else ""
@@ -94,7 +98,7 @@ def _at_step(match: Match, step: int) -> Match:
 
 
 @require_GET
-def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
+def match_replay(request: TableRequest, pk: int) -> HttpResponse:
     """Step through the match from its start; the board shows each step as it stood then."""
     match, _seen_by = access.match_for(request, pk)
     try:
@@ -105,15 +109,16 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     # Only the step shown is told in words; describing the whole log here would grow with it.
     shown = match.actions.filter(abandoned=False, seq=step) if step else []
     entry = next(iter(log_entries(match, shown)), None)
-    pages = adapter(match.game)
+    pages = pages_for(match.slug)
     context = {
         "match": snapshot,
-        "game": match.rules,
+        "game": match.game,
         "players": match.players(),
         "board": pages.board(snapshot),
-        "board_template": pages.BOARD_TEMPLATE,
+        "board_template": pages.board_template,
         "replaying": True,
         "read_only": True,
+        "entry_seats": entry_seats(snapshot, access.Viewer(access.SPECTATOR)),
         "step": step,
         "last": match.head,
         "entry": entry,
@@ -125,23 +130,24 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _secrets_revealed(match: Match) -> bool:
     """Exporting while an entry is still hidden would hand the secret to whoever reads the file."""
-    game = match.rules
+    game = match.game
     return all(game.public_action(match.state, a.payload) == a.payload for a in match.actions.all())
 
 
 @require_GET
-def match_export(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+def match_export(request: TableRequest, pk: int, kind: str) -> HttpResponse:
     match, _seen_by = access.match_for(request, pk)
     if kind == "json":
         if not _secrets_revealed(match):
             messages.warning(request, _("This match can be exported once every hidden entry is revealed."))
             return redirect("match_log", pk=pk)
-        response = JsonResponse(exchange.export_match(match), json_dumps_params={"indent": 1, "ensure_ascii": False})
-        filename = f"tablekeeper-{match.game}-{match.pk}.json"
+        response: HttpResponse = JsonResponse(exchange.export_match(match),
+                                              json_dumps_params={"indent": 1, "ensure_ascii": False})
+        filename = f"tablekeeper-{match.slug}-{match.pk}.json"
     else:
         # The text log hides secrets the same way the log page does, so it is always available.
         response = HttpResponse(exchange.export_text(match, log_entries(match)), content_type="text/plain; charset=utf-8")
-        filename = f"tablekeeper-{match.game}-{match.pk}.txt"
+        filename = f"tablekeeper-{match.slug}-{match.pk}.txt"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -151,7 +157,7 @@ class ImportForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
-def match_import(request: HttpRequest) -> HttpResponse:
+def match_import(request: TableRequest) -> HttpResponse:
     """Store a match file, only if it re-runs cleanly through the engine."""
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     status = 200
@@ -185,42 +191,3 @@ def _progress_chart(match: Match) -> dict | None:
     return {"title": title, "columns": [_("After round or turn"), *series],
             "svg": charts.line_chart(title, series, 0, top, _("round or turn")),
             "rows": [(turn, *values) for turn, values in enumerate(zip(*series.values()))]}
-
-
-@require_GET
-def stats_overview(request: HttpRequest) -> HttpResponse:
-    """Records of every player, for one game or all of them, and the game's own figures."""
-    slug = request.GET.get("game", "")
-    if slug not in rules.GAMES:
-        slug = ""
-    matches = list(stats.finished_matches(slug or None))
-    context = {
-        "games": rules.GAMES.values(),
-        "game": rules.GAMES.get(slug),
-        "board": stats.leaderboard(matches),
-        "figures": stats.game_figures(slug, matches) if slug else [],
-        "match_count": len(matches),
-    }
-    return render(request, "tracker/stats.html", context)
-
-
-@require_GET
-def stats_player(request: HttpRequest, pk: int) -> HttpResponse:
-    """One player's history: per game records, win rate over time, favourite cards."""
-    player = get_object_or_404(Player, pk=pk)
-    per_game = []
-    for slug, game in rules.GAMES.items():
-        record = stats.records(stats.finished_matches(slug, player)).get(player.pk)
-        if record:
-            per_game.append((game, record))
-    overall = stats.records(stats.finished_matches(None, player)).get(player.pk)
-    chart = None
-    if overall and overall.played > 1:
-        rates = overall.win_rate_over_time()
-        title = _("%(name)s's win rate after each match (%%)") % {"name": player.name}
-        chart = {"title": title, "columns": [_("After match"), _("Win rate (%)")],
-                 "svg": charts.line_chart(title, {player.name: rates}, 0, 100, _("match")),
-                 "rows": list(enumerate(rates, start=1))}
-    context = {"player": player, "per_game": per_game, "overall": overall, "chart": chart,
-               "top_cards": overall.cards.most_common(8) if overall else []}
-    return render(request, "tracker/stats_player.html", context)

@@ -107,6 +107,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tracker.app_shell.theme",
             ],
         },
     },
@@ -141,8 +142,13 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+# Catalogs live inside the app (tracker/scripts/messages writes them, setup compiles them).
+LOCALE_PATHS = [BASE_DIR / "tracker" / "locale"]
+# The language switch needs no account: the phone keeps its choice for a year.
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = HTTPS
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_TZ = True
@@ -156,12 +162,19 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# Only our own pages (and their service worker, same origin) use the static files: no CORS header,
+# 32 bytes less on every file a phone loads.
+WHITENOISE_ALLOW_ALL_ORIGINS = False
+
 # In the database, so every app server shares it (sign-in limits); migration 0004 makes its table.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "tracker_cache"}}
 
 CSRF_FAILURE_VIEW = "tracker.views.csrf_failure"
 LOGIN_URL = "sign_in"
-MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+# Messages ride in a signed cookie from the redirect to the page that shows them, so drawing a
+# match page (every tap's answer) asks the database nothing about them; only a message too large
+# for a cookie falls back to the session.
+MESSAGE_STORAGE = "django.contrib.messages.storage.fallback.FallbackStorage"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 

@@ -11,7 +11,7 @@ import segno
 from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import access
+from .devices import TableRequest
 from .models import Access, Invite, Match
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -34,7 +35,7 @@ def qr_svg(url: str) -> str:
     return mark_safe(out.getvalue().decode())  # segno writes only the escaped URL and our own markup
 
 
-def invites_for(request: HttpRequest, match: Match) -> list[dict]:
+def invites_for(request: TableRequest, match: Match) -> list[dict]:
     """The live invites of a match with their links and QR codes, for the owner's share panel."""
     players = match.players()
     now = timezone.now()
@@ -50,7 +51,7 @@ def invites_for(request: HttpRequest, match: Match) -> list[dict]:
     return shown
 
 
-def share_context(request: HttpRequest, match: Match, seen_by: access.Viewer) -> dict:
+def share_context(request: TableRequest, match: Match, seen_by: access.Viewer) -> dict:
     """The owner's share panel; a table match (no owner) has none, since everyone may play it."""
     if seen_by.role != access.OWNER or not (match.owner_device or match.owner_id):
         return {"share_panel": False, "invites": [], "invited_seats": set()}
@@ -64,7 +65,7 @@ def _touch(match: Match) -> None:
     Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
 
 
-def _owner_only(request: HttpRequest, pk: int) -> Match:
+def _owner_only(request: TableRequest, pk: int) -> Match:
     match, seen_by = access.match_for(request, pk, act=True)
     if seen_by.role != access.OWNER:
         raise access.PermissionDenied(_("Only the phone that set up this match can manage its links."))
@@ -72,7 +73,7 @@ def _owner_only(request: HttpRequest, pk: int) -> Match:
 
 
 @require_POST
-def invite_new(request: HttpRequest, pk: int) -> HttpResponse:
+def invite_new(request: TableRequest, pk: int) -> HttpResponse:
     match = _owner_only(request, pk)
     kind = request.POST.get("kind")
     seat = None
@@ -93,7 +94,7 @@ def invite_new(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def invite_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpResponse:
+def invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpResponse:
     match = _owner_only(request, pk)
     invite = match.invites.filter(pk=invite_id, revoked__isnull=True).first()
     if invite is None:
@@ -108,17 +109,6 @@ def invite_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpResponse
     return redirect(reverse("match_detail", args=[pk]) + "#share")
 
 
-@require_POST
-def match_share(request: HttpRequest, pk: int) -> HttpResponse:
-    """Make the match visible to everyone on this installation, or private again."""
-    match = _owner_only(request, pk)
-    match.shared = request.POST.get("shared") == "on"
-    match.save(update_fields=["shared"])
-    messages.success(request, _("Everyone here can now watch this match.") if match.shared
-                     else _("Only you and the phones you invited can see this match."))
-    return redirect(reverse("match_detail", args=[pk]) + "#share")
-
-
 def _link_problem(invite: Invite | None) -> str:
     if invite is None:
         return _("This link is not valid. Ask for a new one.")
@@ -130,20 +120,20 @@ def _link_problem(invite: Invite | None) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-def join(request: HttpRequest, token: str) -> HttpResponse:
+def join(request: TableRequest, token: str) -> HttpResponse:
     """Take a seat (or a spectator's place) in a match through an invite link."""
     # Only a token's own characters reach the query: PostgreSQL refuses a NUL in text outright.
     well_formed = TOKEN.fullmatch(token) is not None
     invite = Invite.objects.select_related("match").filter(token=token).first() if well_formed else None
     problem = _link_problem(invite)
-    if problem:
+    if problem or invite is None:
         return render(request, "tracker/join.html", {"problem": problem}, status=410 if invite else 404)
     match = invite.match
     seen_by = access.viewer(request, match)
     if seen_by is not None and seen_by.role in (access.OWNER, access.PLAYER):
         messages.info(request, _("This phone is already part of the match."))
         return redirect(match)
-    player = match.players()[invite.seat] if invite.kind == Invite.SEAT else None
+    player = match.players()[invite.seat] if invite.kind == Invite.SEAT and invite.seat is not None else None
     if player is not None and invite.seat in (seen_by.claimed if seen_by else access.viewer_claims(match)):
         return render(request, "tracker/join.html", {"problem": _("%(name)s's seat is already taken by another phone.")
                                                      % {"name": player.name}}, status=409)

@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import prefetch_related_objects
 
-from .games import adapter
+from .games import pages_for
 from .models import Match, Player
-
 
 WON, DREW, LOST = "won", "drew", "lost"
 
@@ -67,29 +66,34 @@ class Record:
         return rates
 
 
-def finished_matches(game: str | None = None, player: Player | None = None):
-    matches = Match.objects.filter(finished__isnull=False).prefetch_related("seats__player")
-    if game:
-        matches = matches.filter(game=game)
+def finished_matches(seen, slug: str | None = None, player: Player | None = None, club: int | None = None):
+    """The finished, not voided matches among `seen` (the viewer's visible matches), narrowed down.
+
+    Statistics start from what the viewer may open, so a match they may not open counts
+    nowhere on their pages: not in a record, a streak, a favourite card or a total.
+    """
+    matches = seen.counted().prefetch_related("seats__player")
+    if club:
+        matches = matches.filter(club=club)
+    if slug:
+        matches = matches.filter(slug=slug)
     if player:
         matches = matches.filter(seats__player=player)
-    return matches.order_by("finished", "id")
+    return matches.order_by("first_finished", "id")
 
 
 def records(matches) -> dict[int, Record]:
     """Per player id, their record over these matches (matches in the order finished)."""
     table: dict[int, Record] = {}
     matches = list(matches)
-    # Where cards_played reads the log (CARDS_PLAYED_FROM_LOG), all those logs in one query, not one a match.
-    prefetch_related_objects([m for m in matches if getattr(adapter(m.game), "CARDS_PLAYED_FROM_LOG", False)],
-                             "actions")
+    # Where cards_played reads the log (cards_played_from_log), all those logs in one query, not one a match.
+    prefetch_related_objects([m for m in matches if pages_for(m.slug).cards_played_from_log], "actions")
     for match in matches:
-        pages = adapter(match.game)
+        pages = pages_for(match.slug)
         for seat in sorted(match.seats.all(), key=lambda s: s.position):
             record = table.setdefault(seat.player_id, Record(seat.player))
             record.results.append(WON if match.winner_id == seat.player_id else LOST if match.winner_id else DREW)
-            if hasattr(pages, "cards_played"):
-                record.cards.update(pages.cards_played(match, seat.position))
+            record.cards.update(pages.cards_played(match, seat.position))
     return table
 
 
@@ -98,12 +102,10 @@ def leaderboard(matches) -> list[Record]:
 
 
 def game_figures(slug: str, matches) -> list:
-    """The game's own figures (adapter.figures), if it offers any."""
-    pages = adapter(slug)
-    return pages.figures(matches) if hasattr(pages, "figures") else []
+    """The game's own figures (GamePages.figures), if it offers any."""
+    return pages_for(slug).figures(matches)
 
 
 def match_progress(match: Match):
     """(title, series) for the match's chart, if its game draws one."""
-    pages = adapter(match.game)
-    return pages.progress(match) if hasattr(pages, "progress") else None
+    return pages_for(match.slug).progress(match)

@@ -2,14 +2,13 @@
 
 from django.contrib import messages
 from django.core import signing
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.db.models import Q
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.defaultfilters import urlencode
 from django.urls import reverse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -19,11 +18,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import RuleError
 
-from . import access, catalog_csv, services, sharing
+from . import access, agreement_views, consent, locks, services, sharing
 from .access import Viewer
+from .devices import TableRequest
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
-from .games import adapter
-from .models import Card, Match, Player
+from .games import pages_for
+from .models import Card, Match, Player, Proposal
 
 ENTRY_SALT = "tracker.secret-entry"
 
@@ -34,62 +34,78 @@ def _game_or_404(slug: str) -> rules.Game:
     return rules.GAMES[slug]
 
 
-def _entry_links(match: Match, seen_by: Viewer) -> list[dict]:
-    """For each seat awaiting a secret entry: where this device goes to make it, if anywhere.
+def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
+    """Every seat in order, for the board's lock-in rows: is its secret entry awaited, and where does
+    this device go to make it ("" when it may not), with this phone's own hidden entry once made.
 
     The owner's phone passes to the player (hot-seat); a seated phone goes straight to its
     own entry; nobody gets a link for a seat another device holds.
     """
-    players = match.players()
-    links = []
-    for seat in adapter(match.game).seats_to_enter(match):
-        if not seen_by.can_enter_for(seat):
-            url = ""
-        elif seen_by.role == access.PLAYER:
-            url = reverse("match_entry", args=[match.pk, seat])
-        else:
-            url = reverse("match_pass", args=[match.pk, seat])
-        links.append({"seat": seat, "player": players[seat], "url": url, "own": seen_by.seat == seat,
-                      "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat})
-    return links
+    pages = pages_for(match.slug)
+    waiting = pages.seats_to_enter(match)
+    seats = []
+    for seat, player in enumerate(match.players()):
+        url = ""
+        if seat in waiting and seen_by.can_enter_for(seat):
+            url = reverse("match_entry" if seen_by.role == access.PLAYER else "match_pass", args=[match.pk, seat])
+        seats.append({"seat": seat, "player": player, "waiting": seat in waiting, "url": url,
+                      "own": seen_by.seat == seat, "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat,
+                      "secret": pages.own_secret(match, seat) if seen_by.seat == seat else None})
+    return seats
 
 
-def _match_context(request: HttpRequest, match: Match, seen_by: Viewer, **extra) -> dict:
-    game = adapter(match.game)
+def _match_context(request: TableRequest, match: Match, seen_by: Viewer, **extra) -> dict:
+    pages = pages_for(match.slug)
     return {
         "match": match,
-        "game": match.rules,
+        "game": match.game,
         "players": match.players(),
-        "board": game.board(match),
-        "board_template": game.BOARD_TEMPLATE,
+        "board": pages.board(match),
+        "board_template": pages.board_template,
         "viewer": seen_by,
-        "read_only": not seen_by.can_act,
+        "read_only": not seen_by.can_act or bool(locks.why_locked(match)),
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
-        "entry_links": _entry_links(match, seen_by),
-        "own_secret": game.own_secret(match, seen_by.seat) if seen_by.seat is not None and hasattr(game, "own_secret")
-        else None,
-        "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
+        "entry_seats": entry_seats(match, seen_by),
+        "can_redo": match.head < match.line_length,
         # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
         "can_undo": match.head > 0 and not (seen_by.role == access.PLAYER
                                             and _moves_of_others(match, seen_by.seat, match.head - 1, match.head)),
+        "requests": _requests(match, seen_by),
+        "locked": locks.why_locked(match) if not match.voided else "",
+        "pairing": locks.tournament_table(match),
         **sharing.share_context(request, match, seen_by),
         **extra,
     }
 
 
-def _render_match(request: HttpRequest, match: Match, seen_by: Viewer, status: int = 200, **extra) -> HttpResponse:
+def _requests(match: Match, seen_by: Viewer) -> list[dict]:
+    """Requests waiting for an answer, with what this phone may do about each."""
+    if not seen_by.can_act:
+        return []
+    waiting = consent.pending(match)
+    if not waiting:
+        return []
+    names = [player.name for player in match.players()]
+    answers, mine = consent.answers_for(match, seen_by), seen_by.controls(match.game.seats)
+    return [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
+             "answerer": names[proposal.needs], "can_answer": proposal.needs in answers,
+             "can_withdraw": proposal.asked_by in mine and not consent.hot_seat(match, seen_by)}
+            for proposal in waiting]
+
+
+def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200, **extra) -> HttpResponse:
     """The match page, or only its #match part when htmx asks."""
     template = "tracker/match_detail.html#match" if request.htmx else "tracker/match_detail.html"
     return render(request, template, _match_context(request, match, seen_by, **extra), status=status)
 
 
-def _refused(request: HttpRequest, match_id: int, message: str, status: int) -> HttpResponse:
+def _refused(request: TableRequest, match_id: int, message: str, status: int) -> HttpResponse:
     """A refused change: the message and the fresh state; nothing was applied."""
     match, seen_by = access.match_for(request, match_id)
     return _render_match(request, match, seen_by, status=status, refusal=message)
 
 
-def _after_change(request: HttpRequest, match: Match, seen_by: Viewer, message: str = "") -> HttpResponse:
+def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message: str = "") -> HttpResponse:
     """The page after a change, from the match the change just saved (its state and players are fresh)."""
     if message:
         messages.success(request, message)
@@ -99,30 +115,32 @@ def _after_change(request: HttpRequest, match: Match, seen_by: Viewer, message: 
 
 
 @require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
+def healthz(request: TableRequest) -> HttpResponse:
     """The cheapest page: proves the app and database answer, and is the benchmarks' floor."""
     Match.objects.exists()
     return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    recent = access.visible_matches(request).prefetch_related("seats__player").select_related("winner")[:5]
+def home(request: TableRequest) -> HttpResponse:
+    recent = Match.objects.visible_to(request).prefetch_related("seats__player").select_related("winner")[:5]
     return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
 
 
 @require_http_methods(["GET", "POST"])
-def match_new(request: HttpRequest, slug: str) -> HttpResponse:
+def match_new(request: TableRequest, slug: str) -> HttpResponse:
     game = _game_or_404(slug)
-    game_pages = adapter(slug)
+    pages = pages_for(slug)
     data = request.POST if request.method == "POST" else None
-    players_form = PlayersForm(data, seats=game.seats, initial=request.GET)
-    config_form = game_pages.ConfigForm(data, prefix="config")
+    clubs = access.my_clubs(request)
+    players_form = PlayersForm(data, seats=game.seats, clubs=clubs, initial=request.GET)
+    config_form = pages.config_form(data, prefix="config")
     if data is not None and players_form.is_valid() and config_form.is_valid():
         try:
             match = services.match_create(
-                game=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data,
+                slug=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data,
                 owner=request.user if request.user.is_authenticated else None, owner_device=request.device,
+                club=players_form.cleaned_data.get("club"),
             )
         except RuleError as error:
             config_form.add_error(None, services.explain(error))
@@ -131,16 +149,26 @@ def match_new(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect(match)
     context = {
         "game": game,
-        "noun": game_pages.NEW_MATCH_NOUN,
+        "noun": pages.noun,
         "players_form": players_form,
         "config_form": config_form,
-        "known_players": Player.objects.all(),
+        "known_players": known_players(request),
     }
     return render(request, "tracker/match_new.html", context, status=422 if data is not None else 200)
 
 
+def known_players(request: TableRequest):
+    """Names to suggest: the players of matches this viewer may see, their own, and their clubs' members."""
+    seen = Match.objects.visible_to(request)
+    found = Q(seats__match__in=seen)
+    user = access.signed_in(request)
+    if user is not None:
+        found |= Q(user=user) | Q(user__memberships__club__memberships__user=user)
+    return Player.objects.filter(found).distinct()
+
+
 @require_GET
-def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def match_detail(request: TableRequest, pk: int) -> HttpResponse:
     match, seen_by = access.match_for(request, pk)
     return _render_match(request, match, seen_by)
 
@@ -151,9 +179,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @csp_override({})
 @xframe_options_exempt
 @require_GET
-def match_poll(request: HttpRequest, pk: int) -> HttpResponse:
+def match_poll(request: TableRequest, pk: int) -> HttpResponse:
     """Has the match changed since version `v`? 204 and no body when not: polled every 2 s."""
-    match, _seen_by = access.match_for(request, pk, only=("version", "finished", "owner", "owner_device", "shared"))
+    match = access.visible_match(request, pk, only=("version", "finished"))
     if request.GET.get("v") == str(match.version):
         response = HttpResponse(status=204)
         del response["Content-Type"]  # no body, nothing to type
@@ -172,11 +200,11 @@ def _seat_player(match: Match, seat: int, seen_by: Viewer):
 
 
 @require_GET
-def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
+def match_pass(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     """The hot-seat screen that hides everything until the right player holds the phone."""
     match, seen_by = access.match_for(request, pk, act=True)
     player = _seat_player(match, seat, seen_by)
-    if seat not in adapter(match.game).seats_to_enter(match):
+    if seat not in pages_for(match.slug).seats_to_enter(match):
         messages.info(request, _("%(name)s has nothing secret to enter now.") % {"name": player.name})
         return redirect(match)
     return render(request, "tracker/pass_phone.html", {"match": match, "player": player, "seat": seat})
@@ -184,14 +212,17 @@ def match_pass(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
 
 @never_cache  # no-store: the Back button must not bring a locked-in entry back from the cache
 @require_http_methods(["GET", "POST"])
-def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
+def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     """One player's secret entry (a Card Crush deck), sent with a token bound to their seat."""
     match, seen_by = access.match_for(request, pk, act=True)
     player = _seat_player(match, seat, seen_by)
-    game = adapter(match.game)
-    if request.method == "GET" and seat not in game.seats_to_enter(match):
+    pages = pages_for(match.slug)
+    if request.method == "GET" and seat not in pages.seats_to_enter(match):
         return redirect(match)
-    form = game.entry_form(match, request.POST if request.method == "POST" else None)
+    locked = locks.why_locked(match)
+    if locked:
+        return _refused(request, match.pk, locked, status=409)
+    form = pages.entry_form(match, request.POST if request.method == "POST" else None, seat=seat)
     refusal, status = "", 200
     if request.method == "POST":
         status = 422
@@ -208,11 +239,11 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.match_apply_action(
-                    match_id=match.pk, action=game.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
+                    match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
                 )
             except services.StaleSubmission as stale:
                 match.refresh_from_db()
-                if seat not in game.seats_to_enter(match):
+                if seat not in pages.seats_to_enter(match):
                     return _refused(request, match.pk, str(stale), status=409)
                 # Another phone moved the match on meanwhile (say, the other player locked in):
                 # keep what this player typed and let them confirm it against the fresh step.
@@ -229,204 +260,141 @@ def match_entry(request: HttpRequest, pk: int, seat: int) -> HttpResponse:
         "form": form,
         "refusal": refusal,
         "entry_token": signing.dumps({"match": match.pk, "seat": seat}, salt=ENTRY_SALT),
-        "catalog": Card.objects.filter(game=match.game),
-        "card_form": game.CardForm(prefix="new"),
+        "catalog": Card.objects.filter(slug=match.slug),
+        "card_form": pages.card_form(prefix="new"),
     }
-    return render(request, game.ENTRY_TEMPLATE, context, status=status)
+    return render(request, pages.entry_template, context, status=status)
+
+
+def _rolls(request: TableRequest) -> list[int]:
+    """Dice a player rolled by hand, from the `roll` fields; ValueError for one that is not a number."""
+    return [int(value) for value in request.POST.getlist("roll") if value.strip()]
 
 
 @require_POST
-def match_act(request: HttpRequest, pk: int) -> HttpResponse:
-    """An open action taken at the table (reveal the next round, attack, ...).
+def match_act(request: TableRequest, pk: int) -> HttpResponse:
+    """An action taken at the table (reveal the next round, attack, ...).
 
     Dice a player rolled by hand come as `roll` fields, in the order the engine asks
-    for them; a blank `roll` means the app rolls.
+    for them; a blank `roll` means the app rolls. A seated phone's table action, or its
+    correction of the other side's cards, becomes a request the other side answers.
     """
     match, seen_by = access.match_for(request, pk, act=True)
     seq_form = SeqForm(request.POST)
     if not seq_form.is_valid():
         return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400)
-    game_pages = adapter(match.game)
+    locked = locks.why_locked(match)
+    if locked:
+        return _refused(request, pk, locked, status=409)
+    pages = pages_for(match.slug)
     try:
-        action = game_pages.table_action(match, request.POST)
+        action = pages.table_action(match, request.POST)
+        rolls = _rolls(request)
+        ask = consent.needs_agreement(match, seen_by, action)
     except ValidationError as error:
         return _refused(request, pk, " ".join(error.messages), status=422)
-    acting = game_pages.acting_seat(match, action) if hasattr(game_pages, "acting_seat") else action.get("seat")
-    if seen_by.role == access.PLAYER and acting is not None and acting != seen_by.seat:
-        return _refused(request, pk, _("You can act only for your own seat; nothing was applied."), status=403)
-    try:
-        rolls = [int(value) for value in request.POST.getlist("roll") if value.strip()]
     except ValueError:
         return _refused(request, pk, _("A die roll must be a whole number; nothing was applied."), status=422)
+    except consent.Refused as refused:
+        return _refused(request, pk, str(refused), status=403)
+    seq = seq_form.cleaned_data["seq"]
     try:
-        recorded = services.match_apply_action(
-            match_id=pk, action=action, expected_seq=seq_form.cleaned_data["seq"], rolls=rolls
-        )
+        if ask:
+            consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.ACTION, action=action,
+                            rolls=rolls)
+            return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
+        recorded = services.match_apply_action(match=match, action=action, expected_seq=seq, rolls=rolls)
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
+    except consent.Refused as refused:
+        return _refused(request, pk, str(refused), status=409)
     except RuleError as error:
         return _refused(request, pk, services.explain(error, match.players()), status=422)
     return _after_change(request, recorded.match, seen_by)
 
 
-def _moves_of_others(match: Match, seat: int, low: int, high: int) -> bool:
+def _asked_message(match: Match, seen_by: Viewer) -> str:
+    other = consent.other_seat(match, consent.asking_seat(match, seen_by), seen_by)
+    return _("Asked %(name)s to agree; nothing changes until they do.") % {"name": match.players()[other].name}
+
+
+def _moves_of_others(match: Match, seat: int | None, low: int, high: int) -> bool:
     """Whether steps low+1..high hold a move made for another seat than `seat`.
 
-    Undoing or redoing those is the owner's call, not a seated player's. A move names its seat,
-    or (Cardmaster) a card whose owner the adapter's acting_seat finds; table actions that
-    belong to nobody (a fight, a round reveal) may be undone by either player.
+    Undoing or redoing those is the owner's call, not a seated player's. Whose move it was is
+    the engine's answer (`authority`); open and table actions may be undone by either player.
     """
-    game = adapter(match.game)
+    game = match.game
     for action in match.actions.filter(abandoned=False, seq__gt=low, seq__lte=high).only("seat", "payload"):
-        acting = action.seat
-        if acting is None and hasattr(game, "acting_seat"):
-            acting = game.acting_seat(match, action.payload)
-        if acting is not None and acting != seat:
+        whose = game.authority(match.state, action.payload)
+        if type(whose) is int and whose != seat:
             return True
     return False
 
 
 @require_POST
-def match_goto(request: HttpRequest, pk: int) -> HttpResponse:
-    """Undo or redo: move along the log to a step; actions are never deleted."""
-    match, seen_by = access.match_for(request, pk, act=True)
+def match_goto(request: TableRequest, pk: int) -> HttpResponse:
+    """Undo or redo: move along the log to a step; actions are never deleted.
+
+    Going back before the end of a finished match (reopening it) asks for confirmation and,
+    in a club, needs an organiser. Going back past a revealed secret entry needs the other
+    side's agreement (tracker/consent.py), unless a club organiser does it as the referee.
+    Anything else is one tap.
+    """
+    match, seen_by = access.match_for(request, pk)
     form = StepForm(request.POST)
     if not form.is_valid():
         return _refused(request, pk, _("Choose a step to go to; nothing was changed."), 400)
     step, seq = form.cleaned_data["step"], form.cleaned_data["seq"]
+    reopening = match.finished is not None and step < match.head
+    if not seen_by.can_act and not seen_by.organiser:  # a club's organiser referees its matches
+        raise PermissionDenied(_("Spectators can watch this match but not play in it."))
+    locked = locks.why_locked(match)
+    if locked:
+        return _refused(request, pk, locked, status=409)
+    if reopening and locks.why_not_reopen(match, seen_by):
+        return _refused(request, pk, locks.why_not_reopen(match, seen_by), status=403)
     if seen_by.role == access.PLAYER and _moves_of_others(match, seen_by.seat, min(step, match.head),
                                                           max(step, match.head)):
         return _refused(request, pk, _("That would undo or redo the other player's move; only the match's owner "
                                        "can do that."), status=403)
+    if seq == match.head and reopening and request.POST.get("confirm") != "reopen":
+        return agreement_views.confirm_reopen(request, match, seen_by, step)
     try:
-        moved = services.match_goto(match_id=pk, step=step, expected_seq=seq)
+        if seq == match.head and consent.takes_back_reveal(match, step) and seen_by.can_act:
+            if consent.hot_seat(match, seen_by):
+                return agreement_views.hot_seat_goto(request, match, seen_by, step)
+            consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.GOTO, step=step)
+            return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
+        moved = services.match_goto(match=match, step=step, expected_seq=seq)
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
     except services.NoSuchStep as error:
         return _refused(request, pk, str(error), status=422)
+    except consent.Refused as refused:
+        return _refused(request, pk, str(refused), status=409)
     verb = _("Went back to step %(step)s.") if step < seq else _("Went forward to step %(step)s.")
     return _after_change(request, moved, seen_by, verb % {"step": step})
 
 
 @require_GET
-def match_list(request: HttpRequest) -> HttpResponse:
-    form = MatchFilterForm(request.GET or None)
-    matches = access.visible_matches(request).prefetch_related("seats__player").select_related("winner")
+def match_list(request: TableRequest) -> HttpResponse:
+    seen = Match.objects.visible_to(request)
+    form = MatchFilterForm(request.GET or None, players=Player.objects.filter(seats__match__in=seen).distinct(),
+                           clubs=access.my_clubs(request))
+    matches = seen.prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
+        if form.cleaned_data["club"]:
+            matches = matches.filter(club=form.cleaned_data["club"])
         if form.cleaned_data["game"]:
-            matches = matches.filter(game=form.cleaned_data["game"])
+            matches = matches.filter(slug=form.cleaned_data["game"])
         if form.cleaned_data["player"]:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
-    return render(request, "tracker/match_list.html", {"form": form, "page": page})
+    # The pager's links keep the filters: "game=...&player=...&", then the page number.
+    filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in ("game", "player") if request.GET.get(key))
+    return render(request, "tracker/match_list.html", {"form": form, "page": page, "filters": filters})
 
 
-@require_GET
-def card_games(request: HttpRequest) -> HttpResponse:
-    """Every game's catalog, with how many cards each holds."""
-    counts = {slug: Card.objects.filter(game=slug).count() for slug in rules.GAMES}
-    catalogs = [(game, counts[slug]) for slug, game in rules.GAMES.items()]
-    return render(request, "tracker/card_games.html", {"catalogs": catalogs})
-
-
-@require_GET
-def card_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """A game's catalog, filtered as you type (htmx asks for just the results)."""
-    game = _game_or_404(slug)
-    query = request.GET.get("q", "").replace("\x00", "").strip()[:60]  # PostgreSQL text cannot hold NUL
-    cards = Card.objects.filter(game=slug)
-    if query:
-        cards = cards.filter(name__icontains=query)
-    context = {"game": game, "query": query, "form": adapter(slug).CardForm(prefix="new"),
-               "columns": catalog_csv.columns(slug), **_catalog_table(slug, cards[:200])}
-    template = "tracker/card_list.html#results" if request.htmx else "tracker/card_list.html"
-    return render(request, template, context)
-
-
-def _catalog_table(slug: str, cards) -> dict:
-    """The catalog as a table whose columns are the game's own card fields."""
-    fields = adapter(slug).CardForm.base_fields
-    names = [name for name in fields if name != "name"]
-
-    def shown(value) -> str:
-        if isinstance(value, dict):
-            return ", ".join(f"{key} {item}" for key, item in value.items())
-        if isinstance(value, list):
-            return ", ".join(str(item) for item in value)
-        return "" if value is None else str(value)
-
-    return {
-        "headers": [fields[name].label for name in names],
-        "rows": [(card.name, [shown(card.stats.get(name)) for name in names]) for card in cards],
-    }
-
-
-def _safe_next(request: HttpRequest, fallback: str) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return target
-    return fallback
-
-
-@require_POST
-def card_new(request: HttpRequest, slug: str) -> HttpResponse:
-    """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
-    game = _game_or_404(slug)
-    game_pages = adapter(slug)
-    form = game_pages.CardForm(request.POST, prefix="new")
-    added = None
-    if form.is_valid():
-        card = form.cleaned_data
-        try:
-            if Card.named(slug, card["name"]):
-                raise IntegrityError
-            with transaction.atomic():  # a savepoint, so a duplicate name leaves any outer transaction usable
-                added = Card.objects.create(game=slug, name=card["name"], stats=game_pages.card_stats(card))
-        except IntegrityError:
-            form.add_error("name", _("%(name)s is already in the catalog.") % {"name": card["name"]})
-    if request.htmx:
-        context = {"game": game, "form": game_pages.CardForm(prefix="new") if added else form, "added": added,
-                   "catalog": Card.objects.filter(game=slug)}
-        return render(request, "tracker/card_added.html", context, status=200 if added else 422)
-    if added:
-        messages.success(request, _("%(name)s added to the catalog.") % {"name": added.name})
-        return redirect(_safe_next(request, f"/cards/{slug}/"))
-    context = {"game": game, "form": form, "columns": catalog_csv.columns(slug),
-               **_catalog_table(slug, Card.objects.filter(game=slug)[:200])}
-    return render(request, "tracker/card_list.html", context, status=422)
-
-
-@require_GET
-def card_export(request: HttpRequest, slug: str) -> HttpResponse:
-    _game_or_404(slug)
-    response = HttpResponse(catalog_csv.export_csv(slug), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="tablekeeper-{slug}-cards.csv"'
-    return response
-
-
-@require_POST
-def card_import(request: HttpRequest, slug: str) -> HttpResponse:
-    """Import a catalog CSV: every row is checked, and a single wrong row stores nothing."""
-    game = _game_or_404(slug)
-    upload = request.FILES.get("file")
-    problems = []
-    if upload is None:
-        problems = [_("Choose a CSV file to import.")]
-    elif upload.size > catalog_csv.MAX_BYTES:
-        problems = [_("The file is larger than %(kb)s KB.") % {"kb": catalog_csv.MAX_BYTES // 1024}]
-    else:
-        try:
-            added, updated = catalog_csv.import_csv(slug, upload.read())
-        except catalog_csv.CatalogFileError as error:
-            problems = error.problems
-        else:
-            messages.success(request, _("Catalog imported: %(added)s added, %(updated)s updated.")
-                             % {"added": added, "updated": updated})
-            return redirect("card_list", slug=slug)
-    context = {"game": game, "form": adapter(slug).CardForm(prefix="new"), "import_problems": problems,
-               "columns": catalog_csv.columns(slug), **_catalog_table(slug, Card.objects.filter(game=slug)[:200])}
-    return render(request, "tracker/card_list.html", context, status=422)
-
-
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+def csrf_failure(request: TableRequest, reason: str = "") -> HttpResponse:
     return render(request, "403_csrf.html", status=403)

@@ -16,6 +16,7 @@ GAME = Game(
     outcome=battle.outcome,
     validate_card=validate_card,
     public_action=battle.public_action,
+    authority=battle.authority,
     default_config=battle.DEFAULT_CONFIG,
 )
 

@@ -27,8 +27,9 @@ Decisions where the rule pages are silent or disagree (written once, here):
 import copy
 
 from ..dice import Dice
-from ..engine import Outcome
-from ..errors import IllegalAction, InvalidConfig, gettext_noop
+from ..engine import OPEN, Handler, Outcome, seat_named
+from ..errors import IllegalAction, gettext_noop
+from ..options import Choice, checked_config, defaults
 from .affinity import affinity_bonus
 from .cards import validate_card
 
@@ -36,26 +37,16 @@ DECK_SIZE = 5
 WINS_NEEDED = 3
 SEATS = 2
 RESOLUTIONS = ("battle-score", "power-only")
-DEFAULT_CONFIG = {"resolution": "battle-score"}
+OPTIONS = {
+    "resolution": Choice(RESOLUTIONS, "battle-score", rule="config-resolution",
+                         message=gettext_noop("Rounds are resolved by %(allowed)s, not %(value)r.")),
+}
+DEFAULT_CONFIG = defaults(OPTIONS)
 
 
 def new_match(config: dict, seed: str) -> dict:
     """A battle before either deck is locked."""
-    unknown = set(config) - set(DEFAULT_CONFIG)
-    if unknown:
-        raise InvalidConfig(
-            "config-unknown",
-            gettext_noop("Card Crush has no option called %(option)s."),
-            option=", ".join(sorted(unknown)),
-        )
-    config = {**DEFAULT_CONFIG, **config}
-    if config["resolution"] not in RESOLUTIONS:
-        raise InvalidConfig(
-            "config-resolution",
-            gettext_noop("Rounds are resolved by %(allowed)s, not %(value)r."),
-            allowed=" or ".join(RESOLUTIONS),
-            value=config["resolution"],
-        )
+    config = checked_config("Card Crush", OPTIONS, config)
     return {
         "resolution": config["resolution"],
         "decks": [None] * SEATS,
@@ -98,17 +89,14 @@ def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
     kind = action.get("type") if isinstance(action, dict) else None
     if phase(state) == "finished":
         raise IllegalAction("battle-over", gettext_noop("The battle is over; no more actions can be taken."))
+    handler = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalAction("action-unknown", gettext_noop("Card Crush has no action %(kind)r."), kind=kind)
     state = copy.deepcopy(state)
-    if kind == "lock_deck":
-        return state, _lock_deck(state, action)
-    if kind == "play_round":
-        return state, _play_round(state, dice)
-    raise IllegalAction(
-        "action-unknown", gettext_noop("Card Crush has no action %(kind)r."), kind=kind
-    )
+    return state, handler(state, action, dice)
 
 
-def _lock_deck(state: dict, action: dict) -> list[dict]:
+def _lock_deck(state: dict, action: dict, dice: Dice) -> list[dict]:
     seat = action.get("seat")
     if type(seat) is not int or not 0 <= seat < SEATS:
         raise IllegalAction("seat", gettext_noop("There is no seat %(seat)r in this battle."), seat=seat)
@@ -148,7 +136,7 @@ def _lock_deck(state: dict, action: dict) -> list[dict]:
     return events
 
 
-def _play_round(state: dict, dice: Dice) -> list[dict]:
+def _play_round(state: dict, action: dict, dice: Dice) -> list[dict]:
     if phase(state) != "battle":
         raise IllegalAction(
             "not-locked", gettext_noop("Both players must lock in their decks before round 1.")
@@ -168,6 +156,9 @@ def _play_round(state: dict, dice: Dice) -> list[dict]:
         state["winner"] = result["winner"]
         events.append({"type": "battle_won", "winner": result["winner"], "wins": list(state["wins"])})
     return events
+
+
+ACTIONS: dict[str, Handler] = {"lock_deck": _lock_deck, "play_round": _play_round}
 
 
 def resolve_round(number: int, cards: list[dict], initiative: list[int], resolution: str, dice: Dice) -> dict:
@@ -219,3 +210,10 @@ def public_action(state: dict, action: dict) -> dict:
     if action.get("type") == "lock_deck" and phase(state) == "lock-in":
         return {"type": "lock_deck", "seat": action.get("seat")}
     return action
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """A deck belongs to its seat; revealing the next round holds no choice, so either side may."""
+    if isinstance(action, dict) and action.get("type") == "play_round":
+        return OPEN
+    return seat_named(state, action)

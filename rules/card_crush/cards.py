@@ -5,6 +5,8 @@ to 999 so any printed or upgraded card fits, and refuse anything beyond as a typ
 mistake. Level starts at 1 (rulebook); we cap it at 99 for the same reason.
 """
 
+from typing import Any
+
 from ..errors import InvalidCard, gettext_noop
 from ..fields import card_name, whole_number
 from .affinity import AFFINITIES
@@ -33,7 +35,7 @@ def _one_of(card: dict, stat: str, allowed: tuple[str, ...], default: str | None
     )
 
 
-def validate_card(card: dict) -> dict:
+def validate_card(card: Any) -> dict:
     """The card with its stats checked and in canonical form, or `InvalidCard`."""
     name = card_name(card, NAME_MAX)
     return {

@@ -121,7 +121,7 @@ def season_starts(after: datetime, until: datetime, tz: tzinfo) -> list[tuple[da
     """The month starts in (after, until], each marked "quarterly" or "monthly"."""
     local = after.astimezone(tz)
     year, month = local.year, local.month
-    starts = []
+    starts: list[tuple[datetime, str]] = []
     while True:
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
         start = datetime(year, month, 1, tzinfo=tz)
@@ -140,8 +140,8 @@ def replay(battles: Iterable[Battle], until: datetime, tz: tzinfo, rules: Rating
     changes: list[Change] = []
     cursor: datetime | None = None
 
-    def resets_until(moment: datetime) -> None:
-        for start, kind in season_starts(cursor, moment, tz):
+    def resets_between(since: datetime, moment: datetime) -> None:
+        for start, kind in season_starts(since, moment, tz):
             for player, before in sorted(ratings.items()):
                 after = BASELINE if kind == "quarterly" else monthly_reset(before)
                 if after != before:
@@ -152,7 +152,7 @@ def replay(battles: Iterable[Battle], until: datetime, tz: tzinfo, rules: Rating
         if battle.when > until:
             break
         if cursor is not None:
-            resets_until(battle.when)
+            resets_between(cursor, battle.when)
         cursor = battle.when
         win_before = ratings.get(battle.winner, BASELINE)
         lose_before = ratings.get(battle.loser, BASELINE)
@@ -169,7 +169,7 @@ def replay(battles: Iterable[Battle], until: datetime, tz: tzinfo, rules: Rating
                 expected=expected_score(before, opponent_before), k=k, tournament=battle.tournament,
             ))
     if cursor is not None:
-        resets_until(until)
+        resets_between(cursor, until)
     return changes
 
 

@@ -18,6 +18,9 @@ pages that promised one are cut off. We run a plain Swiss system:
   out and scores a win.
 - Dropped players are never paired again; their past battles still count, for
   them and for their opponents' tiebreaks.
+- A voided battle (an organiser set its result aside) gives neither player a point
+  and counts in nobody's tiebreak, but the two have met (no rematch) and the round
+  is not held up waiting for it.
 - Standings: points, then opponents' win rate (the average, over the opponents
   you actually played, of their share of battles won; byes count for neither
   side, so a bye does not flatter anyone's tiebreak), then rating at the time,
@@ -49,6 +52,8 @@ class Game:
     first: int
     second: int | None
     winner: int | None
+    voided: bool = False
+    """An organiser set the result aside: no points, no tiebreak, but not waited for."""
 
     @property
     def bye(self) -> bool:
@@ -80,12 +85,15 @@ def recommended_rounds(entrants: int) -> int:
 
 def _results(games: list[Game]) -> tuple[Counter, Counter, Counter, dict[int, list[int]]]:
     """Wins and losses in played battles, byes, and the opponents each player actually played."""
-    wins, losses, byes, opponents = Counter(), Counter(), Counter(), {}
+    wins: Counter = Counter()
+    losses: Counter = Counter()
+    byes: Counter = Counter()
+    opponents: dict[int, list[int]] = {}
     for game in games:
         if game.bye:
             byes[game.first] += 1
             continue
-        if game.winner is None:
+        if game.winner is None or game.second is None or game.voided:
             continue
         loser = game.second if game.winner == game.first else game.first
         wins[game.winner] += 1
@@ -118,7 +126,7 @@ def standings(entrants: list[Entrant], games: list[Game]) -> list[Standing]:
 
 def pair_round(entrants: list[Entrant], games: list[Game]) -> Pairings:
     """The next round's pairings and bye; IllegalAction if no pairing without a rematch exists."""
-    unfinished = [game for game in games if not game.bye and game.winner is None]
+    unfinished = [game for game in games if not game.bye and game.winner is None and not game.voided]
     if unfinished:
         raise IllegalAction(
             "round-unfinished",

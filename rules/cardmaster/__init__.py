@@ -24,6 +24,7 @@ GAME = Game(
     outcome=match.outcome,
     validate_card=validate_card,
     public_action=match.public_action,
+    authority=match.authority,
     default_config=DEFAULT_CONFIG,
 )
 

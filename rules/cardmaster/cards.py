@@ -12,6 +12,8 @@ never says what a "tier" is. Decisions:
   A2/A3 carry none (then nothing is rolled for them).
 """
 
+from typing import Any
+
 from ..errors import InvalidCard, gettext_noop
 from ..fields import card_name, whole_number
 from .typechart import DEFAULT_TYPE_NAMES, WHEEL_SIZE
@@ -47,10 +49,10 @@ def type_number(value: object, field: str = "type") -> int:
     )
 
 
-def validate_card(card: dict) -> dict:
+def validate_card(card: Any) -> dict:
     """The card with its stats checked and in canonical form, or `InvalidCard`."""
     name = card_name(card, NAME_MAX)
-    normal = {"name": name}
+    normal: dict[str, str | int] = {"name": name}
     for stat in STATS:
         normal[stat] = _whole_number(card, stat, *STAT_RANGES[stat])
     normal["type1"] = type_number(card.get("type1"), "Type 1")

@@ -27,7 +27,7 @@ Lineups are entered in hot-seat and hidden until both are locked, so neither pla
 picks an answer to the other's faction. A lineup holds different card names.
 """
 
-from ..engine import Outcome
+from ..engine import Handler, Outcome, seat_named
 from ..errors import IllegalAction, gettext_noop
 from . import moves, overrides
 from .cards import validate_card
@@ -100,18 +100,22 @@ def apply(state: dict, action: dict, dice) -> tuple[dict, list[dict]]:
     if kind == "lock_lineup":
         state = _copy(state)
         return state, _lock_lineup(state, action, dice)
-    if kind not in (*moves.CARD_MOVES, "deposit", "adjust"):
+    handler = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
         raise IllegalAction("action-unknown", gettext_noop("Cardmaster has no move %(kind)r."), kind=kind)
     if phase(state) == "lineup":
         raise IllegalAction("lineups-first", gettext_noop("Both players lock in their lineups before the first move."))
     state = _copy(state)
-    if kind == "adjust":
-        events = overrides.adjust(state, action)
-    elif kind in moves.ATTACKS:
-        events = moves.attack(state, action, kind, dice)
-    else:
-        events = getattr(moves, kind)(state, action)
+    events = handler(state, action, dice)
     return state, events + advance(state, dice)
+
+
+# Every move once both lineups are locked: (state, action, dice) -> events, like every engine's handlers.
+ACTIONS: dict[str, Handler] = {
+    **{move: moves.attack for move in moves.ATTACKS},
+    "stack": moves.stack, "spc": moves.spc, "revive": moves.revive, "shift": moves.shift,
+    "deposit": moves.deposit, "adjust": overrides.adjust,
+}
 
 
 def _lock_lineup(state: dict, action: dict, dice) -> list[dict]:
@@ -193,3 +197,12 @@ def public_action(state: dict, action: dict) -> dict:
     if action.get("type") == "lock_lineup" and phase(state) == "lineup":
         return {"type": "lock_lineup", "seat": action.get("seat")}
     return action
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """A move, a deposit or a correction of a card belongs to the card's side (a move names a
+    card, not a seat); a lineup and a correction of a team's raided pool name their seat."""
+    card = state["cards"].get(action.get("card")) if isinstance(action, dict) else None
+    if card is not None:
+        return card["seat"]
+    return seat_named(state, action)

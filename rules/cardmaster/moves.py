@@ -67,7 +67,8 @@ def mover(state: dict, action: dict, move: str) -> dict:
     return card
 
 
-def attack(state: dict, action: dict, move: str, dice) -> list[dict]:
+def attack(state: dict, action: dict, dice) -> list[dict]:
+    move = action["type"]
     attacker = mover(state, action, move)
     target = card_in_play(state, action.get("target"), "target")
     if target["seat"] == attacker["seat"] or not is_active(state, target):
@@ -109,21 +110,26 @@ def attack(state: dict, action: dict, move: str, dice) -> list[dict]:
     return events + status_events
 
 
-def stack(state: dict, action: dict) -> list[dict]:
+def stack(state: dict, action: dict, dice) -> list[dict]:
     card = mover(state, action, "stack")
     card["gems"] += 1
     state["done"][card["id"]] = "moved"
     return [{"type": "stack", "card": card["id"], "card_name": card["name"], "shown": 1 + card["gems"]}]
 
 
-def spc(state: dict, action: dict) -> list[dict]:
+def spc_boost(card: dict) -> int:
+    """What the card's SPC move adds to the stat it boosts: SPC / 10, rounded half up."""
+    return round_half_up(card["base"]["spc"] / 10)
+
+
+def spc(state: dict, action: dict, dice) -> list[dict]:
     card = mover(state, action, "spc")
     if card["spc_used"]:
         raise IllegalAction("spc-used", gettext_noop("%(card)s has already used its SPC boost."), card=card["name"])
     chosen = action.get("stat")
     if chosen not in BOOSTABLE:
         raise IllegalAction("spc-stat", gettext_noop("SPC boosts SPD, HP, DEF or ATK, not %(stat)r."), stat=chosen)
-    amount = round_half_up(card["base"]["spc"] / 10)
+    amount = spc_boost(card)
     card["boost"][chosen] = card["boost"].get(chosen, 0) + amount
     if chosen == "hp":
         card["hp"] += amount
@@ -133,7 +139,7 @@ def spc(state: dict, action: dict) -> list[dict]:
              "value": stat(card, chosen) if chosen != "hp" else max_hp(card)}]
 
 
-def revive(state: dict, action: dict) -> list[dict]:
+def revive(state: dict, action: dict, dice) -> list[dict]:
     caster = mover(state, action, "revive")
     target = card_in_play(state, action.get("target"), "target")
     team = state["teams"][caster["seat"]]
@@ -155,7 +161,7 @@ def revive(state: dict, action: dict) -> list[dict]:
             *fill_slots(state, caster["seat"])]
 
 
-def shift(state: dict, action: dict) -> list[dict]:
+def shift(state: dict, action: dict, dice) -> list[dict]:
     leaving = mover(state, action, "shift")
     team = state["teams"][leaving["seat"]]
     coming = card_in_play(state, action.get("reserve"), "reserve card")
@@ -170,7 +176,7 @@ def shift(state: dict, action: dict) -> list[dict]:
              "reserve_name": coming["name"], "gems": coming["gems"]}]
 
 
-def deposit(state: dict, action: dict) -> list[dict]:
+def deposit(state: dict, action: dict, dice) -> list[dict]:
     card = card_in_play(state, action.get("card"))
     team = state["teams"][card["seat"]]
     if card["seat"] != state["possession"]:

@@ -22,6 +22,8 @@ so every match set up before they existed keeps exactly the same state (and stat
 """
 
 from ..errors import InvalidConfig, gettext_noop
+from ..options import Choice, Option, WholeNumber, YesNo, defaults
+from ..options import checked_config as checked_options
 from .typechart import DEFAULT_TYPE_NAMES, WHEEL_SIZE
 
 SIZES = (3, 6, 9)
@@ -30,95 +32,99 @@ AI_LEVELS = ("easy", "normal", "hard")
 WHO_ROLLS = ("app", "player")
 TURNS_RANGE = (1, 9)
 TYPE_NAME_MAX = 20
-DEFAULT_CONFIG = {
-    "size": 6,
-    "type_names": list(DEFAULT_TYPE_NAMES),
-    "who_rolls": "app",
-    "overcook_turns": 3,
-    "undershock_turns": 3,
-    "risen_revivable": False,
+
+
+class TypeNames(Option):
+    """Ten different names of 1 to TYPE_NAME_MAX characters, in wheel order, kept stripped."""
+
+    rule = "config-type-names"
+    message = gettext_noop("Give ten different type names of 1 to %(most)s characters, in wheel order.")
+
+    def accepts(self, names: object) -> bool:
+        return (
+            isinstance(names, list)
+            and len(names) == WHEEL_SIZE
+            and all(isinstance(n, str) and 0 < len(n.strip()) <= TYPE_NAME_MAX for n in names)
+            and len({n.strip().casefold() for n in names}) == WHEEL_SIZE
+        )
+
+    def clean(self, names: list[str]) -> list[str]:
+        return [n.strip() for n in names]
+
+    def params(self) -> dict:
+        return {"most": TYPE_NAME_MAX}
+
+
+TURNS_MESSAGE = gettext_noop("%(option)s must be %(low)s to %(high)s turns, not %(value)r.")
+OPTIONS = {
+    "size": Choice(SIZES, 6, rule="config-size",
+                   message=gettext_noop("A Custom Match is 3v3, 6v6 or 9v9, not %(value)r.")),
+    "type_names": TypeNames(list(DEFAULT_TYPE_NAMES)),
+    "who_rolls": Choice(WHO_ROLLS, "app", rule="config-who-rolls",
+                        message=gettext_noop("Rolls are made by the app or a player, not %(value)r.")),
+    "overcook_turns": WholeNumber(*TURNS_RANGE, 3, rule="config-turns", message=TURNS_MESSAGE),
+    "undershock_turns": WholeNumber(*TURNS_RANGE, 3, rule="config-turns", message=TURNS_MESSAGE),
+    "risen_revivable": YesNo(False, rule="config-risen",
+                             message=gettext_noop("Whether Risen cards can be revived again is yes or no.")),
 }
+DEFAULT_CONFIG = defaults(OPTIONS)
+
+
+class Showdown(Option):
+    """Mode A's record of the AI: {"ai_seat": 0 or 1, "level": one of AI_LEVELS}."""
+
+    rule = "config-showdown"
+    message = gettext_noop("A Showdown names the AI's seat (0 or 1) and its level (%(levels)s).")
+
+    def accepts(self, value: object) -> bool:
+        return (isinstance(value, dict) and set(value) == {"ai_seat", "level"}
+                and type(value["ai_seat"]) is int and value["ai_seat"] in (0, 1)
+                and isinstance(value["level"], str) and value["level"] in AI_LEVELS)
+
+    def clean(self, value: dict) -> dict:
+        return dict(value)
+
+    def params(self) -> dict:
+        return {"levels": ", ".join(AI_LEVELS)}
+
+
+OPTIONAL = {
+    "showdown": Showdown(None),
+    "hints": YesNo(False, rule="config-hints",
+                   message=gettext_noop("Whether the table may ask for hints is yes or no.")),
+}
+"""Options kept in a match's options only when given (see the module docstring)."""
 
 
 def checked_config(config: dict) -> dict:
     """The full options of a match (defaults filled in), or `InvalidConfig` naming the bad one."""
-    if not isinstance(config, dict):
-        raise InvalidConfig("config-shape", gettext_noop("Match options must be a set of named values."))
-    unknown = set(config) - set(DEFAULT_CONFIG) - {"showdown", "hints"}
-    if unknown:
-        raise InvalidConfig(
-            "config-unknown",
-            gettext_noop("Cardmaster has no option called %(option)s."),
-            option=", ".join(sorted(map(str, unknown))),
-        )
-    config = {**DEFAULT_CONFIG, **config}
-    if config["size"] not in SIZES or isinstance(config["size"], bool):
-        raise InvalidConfig(
-            "config-size", gettext_noop("A Custom Match is 3v3, 6v6 or 9v9, not %(value)r."), value=config["size"]
-        )
-    names = config["type_names"]
-    if (
-        not isinstance(names, list)
-        or len(names) != WHEEL_SIZE
-        or not all(isinstance(n, str) and 0 < len(n.strip()) <= TYPE_NAME_MAX for n in names)
-        or len({n.strip().casefold() for n in names}) != WHEEL_SIZE
-    ):
-        raise InvalidConfig(
-            "config-type-names",
-            gettext_noop("Give ten different type names of 1 to %(most)s characters, in wheel order."),
-            most=TYPE_NAME_MAX,
-        )
-    config["type_names"] = [n.strip() for n in names]
-    if config["who_rolls"] not in WHO_ROLLS:
-        raise InvalidConfig(
-            "config-who-rolls",
-            gettext_noop("Rolls are made by the app or a player, not %(value)r."),
-            value=config["who_rolls"],
-        )
-    for option in ("overcook_turns", "undershock_turns"):
-        value = config[option]
-        if isinstance(value, bool) or not isinstance(value, int) or not TURNS_RANGE[0] <= value <= TURNS_RANGE[1]:
-            raise InvalidConfig(
-                "config-turns",
-                gettext_noop("%(option)s must be %(low)s to %(high)s turns, not %(value)r."),
-                option=option,
-                low=TURNS_RANGE[0],
-                high=TURNS_RANGE[1],
-                value=value,
-            )
-    if not isinstance(config["risen_revivable"], bool):
-        raise InvalidConfig(
-            "config-risen", gettext_noop("Whether Risen cards can be revived again is yes or no.")
-        )
-    if "hints" in config and not isinstance(config["hints"], bool):
-        raise InvalidConfig("config-hints", gettext_noop("Whether the table may ask for hints is yes or no."))
-    if "showdown" in config:
-        config["showdown"] = _checked_showdown(config["showdown"], config["size"])
-    return config
-
-
-def _checked_showdown(showdown: object, size: int) -> dict:
-    if (not isinstance(showdown, dict) or set(showdown) != {"ai_seat", "level"}
-            or type(showdown["ai_seat"]) is not int or showdown["ai_seat"] not in (0, 1)
-            or showdown["level"] not in AI_LEVELS):
-        raise InvalidConfig(
-            "config-showdown",
-            gettext_noop("A Showdown names the AI's seat (0 or 1) and its level (%(levels)s)."),
-            levels=", ".join(AI_LEVELS),
-        )
-    if size != SHOWDOWN_SIZE:
+    rest = {name: value for name, value in config.items() if name not in OPTIONAL} if isinstance(config, dict) else config
+    checked = checked_options("Cardmaster", OPTIONS, rest)
+    for name, option in OPTIONAL.items():
+        if name in config:
+            value = config[name]
+            if not option.accepts(value):
+                raise InvalidConfig(option.rule, option.message, option=name, value=value, **option.params())
+            checked[name] = option.clean(value)
+    if "showdown" in checked and checked["size"] != SHOWDOWN_SIZE:
         raise InvalidConfig(
             "config-showdown-size",
             gettext_noop("A Showdown is played with %(size)s cards a side, not %(value)s."),
-            size=SHOWDOWN_SIZE, value=size,
+            size=SHOWDOWN_SIZE, value=checked["size"],
         )
-    return dict(showdown)
+    return checked
 
 
 def ai_seat(config: dict) -> int | None:
     """The seat the AI plays in a Showdown, None in a Custom Match."""
     showdown = config.get("showdown")
     return showdown["ai_seat"] if showdown else None
+
+
+def ai_level(config: dict) -> str | None:
+    """How well the AI plays in a Showdown ("easy", "normal" or "hard"), None in a Custom Match."""
+    showdown = config.get("showdown")
+    return showdown["level"] if showdown else None
 
 
 def hints_allowed(config: dict) -> bool:

@@ -31,7 +31,7 @@ def _number(value: object, high: int) -> int:
     return value
 
 
-def adjust(state: dict, action: dict) -> list[dict]:
+def adjust(state: dict, action: dict, dice) -> list[dict]:
     """Set one counter: {"card", "hp" | "gems"} or {"seat", "raided"}; the event keeps before and after."""
     if action.get("override") is not True:
         raise IllegalAction("override-only",

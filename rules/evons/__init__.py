@@ -15,6 +15,7 @@ GAME = Game(
     outcome=turns.outcome,
     validate_card=validate_card,
     public_action=turns.public_action,
+    authority=turns.authority,
     default_config=turns.DEFAULT_CONFIG,
 )
 

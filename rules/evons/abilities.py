@@ -31,9 +31,9 @@ Decided by us (the pages for these were not found; only fragments are known):
 """
 
 from ..errors import IllegalAction, gettext_noop
-from .board import arrow_line, neighbours, step
+from .board import ALL_CELLS, arrow_line, neighbours, step
 from .cards import validate_card
-from .pieces import BLOCK_CARD, current_def, destroy, find, label, move, place, remove_from_game
+from .pieces import BLOCK_CARD, cell_of, current_def, destroy, label, move, place, remove_from_game
 from .sequence import abilities_left, after_move, end_if_full, push
 
 PHASES = ("ability1", "ability2")
@@ -159,6 +159,17 @@ CHECKS = {
 }
 
 
+def storm_budget(state: dict, cell: str) -> int:
+    """How much damage the active card on `cell` spreads with Firestorm: its current DEF."""
+    return current_def(state["cells"][cell])
+
+
+def storm_reach(state: dict, cell: str, arrow: str) -> list[str]:
+    """Every cell a Firestorm along `arrow` could hit, whichever target it picks, in board order."""
+    hit = {c for target in arrow_line(cell, arrow, state["config"]["reach"]) for c in storm_cells(state, cell, target)}
+    return [c for c in ALL_CELLS if c in hit]
+
+
 def storm_cells(state: dict, cell: str, target: str) -> list[str]:
     """The cells a Firestorm on `target` can hit: any card but Block cards and the active card."""
     cells = [target, *neighbours(target)]
@@ -178,7 +189,7 @@ def check(state: dict, action: dict) -> tuple[str, str, str, str]:
             "not-ability-phase", gettext_noop("Abilities are used in Ability Phase 1 or 2 of a sequence.")
         )
     entry = state["stack"][-1]
-    cell = find(state, entry["id"])
+    cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     arrow = action.get("arrow")
     ability = piece["card"]["arrows"].get(arrow) if isinstance(arrow, str) else None
@@ -216,13 +227,14 @@ def check(state: dict, action: dict) -> tuple[str, str, str, str]:
 def candidates(state: dict) -> list[dict]:
     """Every ability use open now, with its fixed choices (free choices such as a revived card left out)."""
     entry = state["stack"][-1]
-    cell = find(state, entry["id"])
+    cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     found = []
     for arrow in abilities_left(piece, entry):
         ability = piece["card"]["arrows"][arrow]
         for target in arrow_line(cell, arrow, state["config"]["reach"]):
-            base = {"type": "ability", "arrow": arrow, "target": target}
+            base: dict[str, object] = {"type": "ability", "arrow": arrow, "target": target}
+            options: list[dict[str, object]]
             if ability == "Magnetism":
                 options = [{**base, "pull_from": n} for n in neighbours(target)]
             elif ability == "Resurrection":
@@ -241,11 +253,12 @@ def candidates(state: dict) -> list[dict]:
     return found
 
 
-def use(state: dict, action: dict, events: list[dict]) -> None:
+def use(state: dict, action: dict, dice) -> list[dict]:
     """Use one ability arrow of the active card (the state is the engine's own copy)."""
     cell, arrow, ability, target = check(state, action)
     entry = state["stack"][-1]
     entry["used"].append(arrow)
+    events: list[dict] = []
     events.append(
         {
             "type": "ability",
@@ -258,6 +271,7 @@ def use(state: dict, action: dict, events: list[dict]) -> None:
     )
     USES[ability](state, cell, arrow, target, action, events)
     end_if_full(state, events)
+    return events
 
 
 def _shockwave(state, cell, arrow, target, action, events):
@@ -338,7 +352,7 @@ def _remove(state, cell, arrow, target, action, events):
 def _firestorm(state, cell, arrow, target, action, events):
     allowed = storm_cells(state, cell, target)
     damage = action.get("damage")
-    budget = current_def(state["cells"][cell])
+    budget = storm_budget(state, cell)
     if not isinstance(damage, dict) or not damage:
         raise _refuse("firestorm-split", gettext_noop("Say how much Firestorm damage each card takes."))
     total = 0

@@ -18,6 +18,8 @@ the example works with C3 occupied), while conflicts and flips meet only the fir
 card along the arrow: a card in between shields the one behind it.
 """
 
+from typing import TypeGuard
+
 COLUMNS = "XABCDEY"
 ROWS = "0123456"
 SIZE = 7
@@ -40,7 +42,7 @@ ALL_CELLS = tuple(f"{COLUMNS[c]}{ROWS[r]}" for r in range(SIZE) for c in range(S
 MAIN_ZONE = tuple(cell for cell in ALL_CELLS if 1 <= COLUMNS.index(cell[0]) <= 5 and 1 <= int(cell[1]) <= 5)
 
 
-def is_cell(cell: object) -> bool:
+def is_cell(cell: object) -> TypeGuard[str]:
     return isinstance(cell, str) and cell in ALL_CELLS
 
 
@@ -59,10 +61,10 @@ def step(cell: str, direction: str) -> str | None:
 
 def arrow_line(cell: str, direction: str, reach: int) -> list[str]:
     """The cells an ability arrow from `cell` can target: up to `reach` of them, on the grid."""
-    line = []
-    here = cell
+    line: list[str] = []
+    here: str | None = cell
     for _ in range(reach):
-        here = step(here, direction)
+        here = step(here, direction) if here else None
         if here is None:
             break
         line.append(here)

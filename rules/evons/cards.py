@@ -13,6 +13,8 @@ What we chose where they are silent:
 - Ranges: cost, ATK 0-99 and DEF 1-99 (a monster at 0 DEF would be destroyed).
 """
 
+from typing import Any
+
 from ..errors import InvalidCard, gettext_noop
 from ..fields import card_name
 from .board import DIRECTIONS
@@ -86,7 +88,7 @@ def _arrows(card: dict, element: str) -> dict[str, str]:
     return clean
 
 
-def validate_card(card: dict) -> dict:
+def validate_card(card: Any) -> dict:
     """The card checked and in canonical form, or `InvalidCard`."""
     name = card_name(card, NAME_MAX)
     kind = card.get("kind", "monster")

@@ -34,6 +34,14 @@ def find(state: dict, piece_id: str) -> str | None:
     return None
 
 
+def cell_of(state: dict, piece_id: str) -> str:
+    """The cell of a piece that is on the board (as the card of a running sequence always is)."""
+    cell = find(state, piece_id)
+    if cell is None:
+        raise LookupError(f"piece {piece_id} is not on the board")
+    return cell
+
+
 def label(piece: dict) -> str:
     """How a log line names a piece: its card name, or that it is covered."""
     if piece["card"] is None:

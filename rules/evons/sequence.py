@@ -21,7 +21,7 @@ Rules as the pages give them:
   so both are "your face-up card moved this turn").
 
 Decisions where the pages are silent:
-- The out zone never starts nor receives conflicts or flips (issue 5 decides the
+- The out zone never starts nor receives conflicts or flips (we decide the
   case the pages leave open: a main-zone card against an out-zone card).
 - Only face-up monsters defend: covered cards show no arrows, Block cards have none.
 - Block cards and Growth-placed cards are never flipped (Block cards "cannot be
@@ -35,7 +35,7 @@ Decisions where the pages are silent:
 """
 
 from .board import OPPOSITE, arrow_order, arrow_target, in_main_zone
-from .pieces import board_full, current_def, destroy, find, is_monster, label, scores
+from .pieces import board_full, cell_of, current_def, destroy, find, is_monster, label, scores
 
 PHASE_NAMES = ("ability1", "conflicts", "ability2")
 
@@ -116,28 +116,39 @@ def pending_conflicts(state: dict) -> list[str]:
     return pending
 
 
+def conflict_preview(state: dict, target: str) -> dict:
+    """A conflict of the active card with the card on `target`, worked out without fighting it.
+
+    Both strike at once: each card's current DEF goes down by the other's ATK, to 0 at the
+    least. `fight` applies exactly these numbers; a page shows them before the player picks.
+    """
+    cell = cell_of(state, state["stack"][-1]["id"])
+    mine, theirs = state["cells"][cell], state["cells"][target]
+    before = [current_def(mine), current_def(theirs)]
+    atk = [mine["card"]["atk"], theirs["card"]["atk"]]
+    return {
+        "type": "conflict",
+        "cells": [cell, target],
+        "names": [label(mine), label(theirs)],
+        "atk": atk,
+        "def": [mine["card"]["def"], theirs["card"]["def"]],
+        "before": before,
+        "after": [max(0, before[0] - atk[1]), max(0, before[1] - atk[0])],
+        "seats": [mine["owner"], theirs["owner"]],
+    }
+
+
 def fight(state: dict, target: str, events: list[dict]) -> None:
     """One conflict, both cards striking at once; ends the sequence if the active card falls."""
     entry = state["stack"][-1]
-    cell = find(state, entry["id"])
+    conflict = conflict_preview(state, target)
+    cell = conflict["cells"][0]
     mine, theirs = state["cells"][cell], state["cells"][target]
     entry["fought"].append(theirs["id"])
-    before = [current_def(mine), current_def(theirs)]
     mine["damage"] += theirs["card"]["atk"]
     theirs["damage"] += mine["card"]["atk"]
-    after = [max(0, current_def(mine)), max(0, current_def(theirs))]
-    events.append(
-        {
-            "type": "conflict",
-            "cells": [cell, target],
-            "names": [label(mine), label(theirs)],
-            "atk": [mine["card"]["atk"], theirs["card"]["atk"]],
-            "def": [mine["card"]["def"], theirs["card"]["def"]],
-            "before": before,
-            "after": after,
-            "seats": [mine["owner"], theirs["owner"]],
-        }
-    )
+    after = conflict["after"]
+    events.append(conflict)
     if after[1] == 0:
         events.append(destroy(state, target, "conflict"))
     if after[0] == 0:
@@ -157,7 +168,7 @@ def flippable(state: dict, piece: dict) -> bool:
 def flip_step(state: dict, events: list[dict]) -> None:
     """Flip every non-defending opponent card the surviving active card points at."""
     entry = state["stack"][-1]
-    cell = find(state, entry["id"])
+    cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     reach = state["config"]["reach"]
     flipped = []

@@ -58,8 +58,9 @@ could reasonably differ):
 import copy
 
 from ..dice import Dice
-from ..engine import Outcome
-from ..errors import IllegalAction, InvalidConfig, gettext_noop
+from ..engine import TABLE, Handler, Outcome, seat_named
+from ..errors import IllegalAction, gettext_noop
+from ..options import Choice, WholeNumber, YesNo, checked_config, defaults
 from .abilities import candidates, use
 from .board import ALL_CELLS, in_main_zone, is_cell
 from .cards import validate_card
@@ -71,49 +72,24 @@ DECK_SIZE = 60
 START_CREDITS = 50
 CREDITS_PER_TURN = 5
 HAND_LIMIT = 8
-DEFAULT_CONFIG = {"reach": 1, "flip_covered": False, "def_reset": True, "ties": "draw", "starting_hand": 5}
+COUNT_MAX = 999
+"""The most a manual adjustment sets credits, hand or deck to: far beyond any real table."""
 TIES = ("draw", "second-player")
-
-
-def _check_config(config: dict) -> dict:
-    unknown = set(config) - set(DEFAULT_CONFIG)
-    if unknown:
-        raise InvalidConfig(
-            "config-unknown",
-            gettext_noop("Evons has no option called %(option)s."),
-            option=", ".join(sorted(unknown)),
-        )
-    config = {**DEFAULT_CONFIG, **config}
-    if config["reach"] not in (1, 2) or isinstance(config["reach"], bool):
-        raise InvalidConfig(
-            "config-reach", gettext_noop("Arrows reach 1 or 2 cells, not %(value)r."), value=config["reach"]
-        )
-    for flag in ("flip_covered", "def_reset"):
-        if not isinstance(config[flag], bool):
-            raise InvalidConfig(
-                "config-flag",
-                gettext_noop("%(option)s is on or off, not %(value)r."),
-                option=flag,
-                value=config[flag],
-            )
-    if config["ties"] not in TIES:
-        raise InvalidConfig(
-            "config-ties",
-            gettext_noop("Ties are %(allowed)s, not %(value)r."),
-            allowed=" or ".join(TIES),
-            value=config["ties"],
-        )
-    hand = config["starting_hand"]
-    if isinstance(hand, bool) or not isinstance(hand, int) or not 0 <= hand <= 20:
-        raise InvalidConfig(
-            "config-hand", gettext_noop("The opening hand is 0 to 20 cards, not %(value)r."), value=hand
-        )
-    return config
+FLAG_MESSAGE = gettext_noop("%(option)s is on or off, not %(value)r.")
+OPTIONS = {
+    "reach": Choice((1, 2), 1, rule="config-reach", message=gettext_noop("Arrows reach 1 or 2 cells, not %(value)r.")),
+    "flip_covered": YesNo(False, message=FLAG_MESSAGE),
+    "def_reset": YesNo(True, message=FLAG_MESSAGE),
+    "ties": Choice(TIES, "draw", rule="config-ties", message=gettext_noop("Ties are %(allowed)s, not %(value)r.")),
+    "starting_hand": WholeNumber(0, 20, 5, rule="config-hand",
+                                 message=gettext_noop("The opening hand is 0 to 20 cards, not %(value)r.")),
+}
+DEFAULT_CONFIG = defaults(OPTIONS)
 
 
 def new_match(config: dict, seed: str) -> dict:
     """The board before turn 1; player 1's turn has begun (no credits on a first turn, one card drawn)."""
-    config = _check_config(config)
+    config = checked_config("Evons", OPTIONS, config)
     hand = config["starting_hand"]
     state = {
         "config": config,
@@ -203,7 +179,7 @@ def _advance(state: dict, events: list[dict]) -> None:
             entry = state["stack"][-1]
             cell = find(state, entry["id"])
             piece = state["cells"].get(cell) if cell else None
-            if piece is None or piece["covered"]:
+            if cell is None or piece is None or piece["covered"]:
                 state["stack"].pop()
                 events.append({"type": "sequence_ended", "cell": cell, "name": "", "why": "left"})
             elif entry["phase"] == "ability1":
@@ -269,7 +245,8 @@ def _cell(action: dict) -> str:
     return cell
 
 
-def _reveal(state: dict, action: dict, events: list[dict]) -> None:
+def _reveal(state: dict, action: dict, dice: Dice) -> list[dict]:
+    events: list[dict] = []
     _need_choice_step(state, "reveal")
     cell = _cell(action)
     if cell not in to_reveal(state):
@@ -289,16 +266,18 @@ def _reveal(state: dict, action: dict, events: list[dict]) -> None:
             {"type": "unpaid", "cell": cell, "name": card["name"], "cost": cost, "credits": player["credits"]}
         )
         events.append(destroy(state, cell, "unpaid"))
-        return
+        return events
     player["credits"] -= cost
     events.append(
         {"type": "revealed", "cell": cell, "name": card["name"], "cost": cost, "credits": player["credits"]}
     )
     if card["kind"] == "monster":
         push(state, piece, "revealed", events)
+    return events
 
 
-def _play(state: dict, action: dict, events: list[dict]) -> None:
+def _play(state: dict, action: dict, dice: Dice) -> list[dict]:
+    events: list[dict] = []
     if state["played"]:
         raise _refuse(
             "one-play", gettext_noop("%(seat)s has already played a card this turn."), seat=state["seat"]
@@ -350,9 +329,11 @@ def _play(state: dict, action: dict, events: list[dict]) -> None:
     )
     if not end_if_full(state, events) and card and card["kind"] == "monster":
         push(state, piece, "played", events)
+    return events
 
 
-def _pass(state: dict, action: dict, events: list[dict]) -> None:
+def _pass(state: dict, action: dict, dice: Dice) -> list[dict]:
+    events: list[dict] = []
     if state["played"]:
         raise _refuse(
             "one-play", gettext_noop("%(seat)s has already played a card this turn."), seat=state["seat"]
@@ -365,9 +346,11 @@ def _pass(state: dict, action: dict, events: list[dict]) -> None:
         events.append({"type": "game_over", "reason": "passes", "scores": scores(state)})
     else:
         _end_turn(state, events)
+    return events
 
 
-def _conflict(state: dict, action: dict, events: list[dict]) -> None:
+def _conflict(state: dict, action: dict, dice: Dice) -> list[dict]:
+    events: list[dict] = []
     if not state["stack"] or state["stack"][-1]["phase"] != "conflicts":
         raise _refuse("not-conflicts", gettext_noop("No conflicts are waiting to be resolved now."))
     pending = pending_conflicts(state)
@@ -379,9 +362,11 @@ def _conflict(state: dict, action: dict, events: list[dict]) -> None:
             pending=", ".join(pending),
         )
     fight(state, action["target"], events)
+    return events
 
 
-def _next(state: dict, action: dict, events: list[dict]) -> None:
+def _next(state: dict, action: dict, dice: Dice) -> list[dict]:
+    events: list[dict] = []
     if not state["stack"] or state["stack"][-1]["phase"] == "conflicts":
         raise _refuse(
             "not-ability-phase", gettext_noop("Abilities are used in Ability Phase 1 or 2 of a sequence.")
@@ -396,9 +381,11 @@ def _next(state: dict, action: dict, events: list[dict]) -> None:
         events.append(
             {"type": "sequence_ended", "cell": cell, "name": label(state["cells"][cell]), "why": "done"}
         )
+    return events
 
 
-def _adjust(state: dict, action: dict, events: list[dict]) -> None:
+def _adjust(state: dict, action: dict, dice: Dice) -> list[dict]:
+    events: list[dict] = []
     if action.get("override") is not True:
         raise _refuse("override", gettext_noop("Adjustments are manual overrides and are marked as such."))
     changes = {}
@@ -422,36 +409,40 @@ def _adjust(state: dict, action: dict, events: list[dict]) -> None:
         piece["damage"] = piece["card"]["def"] - value
         changes["def"] = value
         events.append({"type": "adjusted", "cell": cell, "name": label(piece), "changes": changes})
-        return
+        return events
     seat = action.get("seat")
     if type(seat) is not int or not 0 <= seat < SEATS:
         raise _refuse("seat", gettext_noop("There is no seat %(seat)r in this game."), seat=seat)
     for counter in ("credits", "hand", "deck"):
         if counter in action:
             value = action[counter]
-            if type(value) is not int or not 0 <= value <= 999:
+            if type(value) is not int or not 0 <= value <= COUNT_MAX:
                 raise _refuse(
                     "adjust-count",
-                    gettext_noop("%(counter)s must be a whole number from 0 to 999."),
+                    gettext_noop("%(counter)s must be a whole number from 0 to %(most)s."),
                     counter=counter.capitalize(),
+                    most=COUNT_MAX,
                 )
             state["players"][seat][counter] = value
             changes[counter] = value
     if not changes:
         raise _refuse("adjust-nothing", gettext_noop("Nothing to adjust: give credits, hand or deck."))
     events.append({"type": "adjusted", "seat": seat, "changes": changes})
+    return events
 
 
-def _end_game(state: dict, action: dict, events: list[dict]) -> None:
+def _end_game(state: dict, action: dict, dice: Dice) -> list[dict]:
+    events: list[dict] = []
     if action.get("override") is not True:
         raise _refuse(
             "override", gettext_noop("Ending the game early is a manual override and is marked as such.")
         )
     state["over"], state["stack"] = {"reason": "agreed"}, []
     events.append({"type": "game_over", "reason": "agreed", "scores": scores(state)})
+    return events
 
 
-TURN_ACTIONS = {
+TURN_ACTIONS: dict[str, Handler] = {
     "reveal": _reveal,
     "play": _play,
     "pass": _pass,
@@ -459,7 +450,7 @@ TURN_ACTIONS = {
     "conflict": _conflict,
     "next": _next,
 }
-OVERRIDES = {"adjust": _adjust, "end_game": _end_game}
+OVERRIDES: dict[str, Handler] = {"adjust": _adjust, "end_game": _end_game}
 
 
 def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
@@ -472,8 +463,7 @@ def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
     if kind in TURN_ACTIONS and action.get("seat") != state["seat"]:
         raise _refuse("out-of-turn", gettext_noop("It is %(seat)s's turn."), seat=state["seat"])
     state = copy.deepcopy(state)
-    events: list[dict] = []
-    (TURN_ACTIONS.get(kind) or OVERRIDES[kind])(state, action, events)
+    events = (TURN_ACTIONS.get(kind) or OVERRIDES[kind])(state, action, dice)
     _advance(state, events)
     return state, events
 
@@ -516,3 +506,16 @@ def outcome(state: dict) -> Outcome | None:
 def public_action(state: dict, action: dict) -> dict:
     """Nothing in an Evons action is secret: covered cards are named only when revealed."""
     return action
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """Turn actions name the seat whose turn it is. An adjustment belongs to the side it changes
+    (a player's counters, or the card on a cell by the seat it faces); ending the game is the table's."""
+    if not isinstance(action, dict):
+        return TABLE
+    if action.get("type") == "end_game":
+        return TABLE
+    if action.get("type") == "adjust" and "cell" in action:
+        piece = state["cells"].get(action.get("cell")) if isinstance(action.get("cell"), str) else None
+        return piece["owner"] if piece else TABLE
+    return seat_named(state, action)

@@ -20,6 +20,7 @@ GAME = Game(
     outcome=duel.outcome,
     validate_card=validate_card,
     public_action=duel.public_action,
+    authority=duel.authority,
     default_config=duel.DEFAULT_CONFIG,
 )
 

@@ -16,6 +16,8 @@ Ranges the rulebook does not give: ATTACK and DEFENSE are whole numbers from 0 t
 999, because the backup rule speaks of SPEED "higher than 99", so three digits exist.
 """
 
+from typing import Any
+
 from ..errors import InvalidCard, gettext_noop
 from ..fields import card_name
 
@@ -138,14 +140,14 @@ def validate_effect(effect: object, side: str) -> dict | None:
     """One effect field: None when empty, else {"name": ...} (Color Change adds "from" and "to")."""
     if effect is None:
         return None
-    name = effect.get("name") if isinstance(effect, dict) else None
-    if name not in EFFECTS:
+    if not isinstance(effect, dict) or effect.get("name") not in EFFECTS:
         raise InvalidCard(
             "card-effect",
             gettext_noop("Unknown effect %(value)r in the %(side)s field."),
-            value=name if isinstance(effect, dict) else effect,
+            value=effect.get("name") if isinstance(effect, dict) else effect,
             side=side.split("_")[0],
         )
+    name = effect["name"]
     if name != "color-change":
         return {"name": name}
     changed = {
@@ -162,7 +164,7 @@ def validate_effect(effect: object, side: str) -> dict | None:
     return changed
 
 
-def validate_card(card: dict) -> dict:
+def validate_card(card: Any) -> dict:
     """The card with its stats checked and in canonical form, or `InvalidCard`."""
     name = card_name(card, NAME_MAX)
     return {

@@ -36,9 +36,10 @@ def direction(colours: list[str | None], speeds: list[int | None]) -> dict:
         return {"attacker": None, "by": "no-cards"}
     if len(present) == 1:
         return {"attacker": present[0], "by": "defenceless"}
-    classes = [COLOUR_CLASS[colour] for colour in colours]
+    classes = [COLOUR_CLASS[colour] for colour in colours if colour is not None]
     if classes[0] != classes[1]:
         return {"attacker": 0 if beats(classes[0], classes[1]) else 1, "by": "class"}
-    if speeds[0] == speeds[1]:
+    speed_0, speed_1 = (speed or 0 for speed in speeds)  # both cards are in battle, so both have a SPEED
+    if speed_0 == speed_1:
         return {"attacker": None, "by": "deadlock"}
-    return {"attacker": 0 if speeds[0] > speeds[1] else 1, "by": "speed"}
+    return {"attacker": 0 if speed_0 > speed_1 else 1, "by": "speed"}

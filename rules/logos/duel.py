@@ -69,8 +69,9 @@ Decisions where the rulebook and guide are silent (what they say, what we chose)
 import copy
 
 from ..dice import Dice
-from ..engine import Outcome
-from ..errors import IllegalAction, InvalidConfig, gettext_noop
+from ..engine import TABLE, Handler, Outcome, seat_named
+from ..errors import IllegalAction, gettext_noop
+from ..options import Choice, WholeNumber, YesNo, checked_config, defaults
 from . import effects
 from .cards import backup_eligible, colour_of, validate_card
 from .combo import check_playable, pushed
@@ -79,59 +80,24 @@ SEATS = 2
 HP_MAX = 10_000_000
 SLOTS_MAX = 10
 RESIGNATIONS = ("opponent-wins", "draw")
-DEFAULT_CONFIG = {
-    "starting_hp": 100_000,
-    "card_slots": 3,
-    "heal_above_start": False,
-    "deadlock_combo": False,
-    "resignation": "opponent-wins",
+NUMBER_MESSAGE = gettext_noop("%(option)s must be a whole number from %(low)s to %(high)s, not %(value)r.")
+OPTIONS = {
+    "starting_hp": WholeNumber(1, HP_MAX, 100_000, rule="config-starting_hp", message=NUMBER_MESSAGE),
+    "card_slots": WholeNumber(1, SLOTS_MAX, 3, rule="config-card_slots", message=NUMBER_MESSAGE),
+    "heal_above_start": YesNo(False, rule="config-heal_above_start"),
+    "deadlock_combo": YesNo(False, rule="config-deadlock_combo"),
+    "resignation": Choice(RESIGNATIONS, "opponent-wins", rule="config-resignation",
+                          message=gettext_noop("A resignation gives the opponent %(allowed)s, not %(value)r.")),
 }
+DEFAULT_CONFIG = defaults(OPTIONS)
 
 
 # ---------------------------------------------------------------- set-up
 
 
-def _config(config: dict) -> dict:
-    unknown = set(config) - set(DEFAULT_CONFIG)
-    if unknown:
-        raise InvalidConfig(
-            "config-unknown",
-            gettext_noop("LOGOS has no option called %(option)s."),
-            option=", ".join(sorted(unknown)),
-        )
-    config = {**DEFAULT_CONFIG, **config}
-    for option, low, high in (("starting_hp", 1, HP_MAX), ("card_slots", 1, SLOTS_MAX)):
-        value = config[option]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidConfig(
-                f"config-{option}",
-                gettext_noop("%(option)s must be a whole number from %(low)s to %(high)s, not %(value)r."),
-                option=option,
-                low=low,
-                high=f"{high:,}",
-                value=value,
-            )
-    for option in ("heal_above_start", "deadlock_combo"):
-        if not isinstance(config[option], bool):
-            raise InvalidConfig(
-                f"config-{option}",
-                gettext_noop("%(option)s is either true or false, not %(value)r."),
-                option=option,
-                value=config[option],
-            )
-    if config["resignation"] not in RESIGNATIONS:
-        raise InvalidConfig(
-            "config-resignation",
-            gettext_noop("A resignation gives the opponent %(allowed)s, not %(value)r."),
-            allowed=" or ".join(RESIGNATIONS),
-            value=config["resignation"],
-        )
-    return config
-
-
 def new_match(config: dict, seed: str) -> dict:
     """A duel before round 1: full HP, empty combo counters and backup slots."""
-    config = _config(config)
+    config = checked_config("LOGOS", OPTIONS, config)
     return {
         "config": config,
         "hp": [config["starting_hp"]] * SEATS,
@@ -212,7 +178,7 @@ def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
     if kind not in _ACTIONS:
         raise IllegalAction("action-unknown", gettext_noop("LOGOS has no action %(kind)r."), kind=kind)
     state = copy.deepcopy(state)
-    return state, _ACTIONS[kind](state, action)
+    return state, _ACTIONS[kind](state, action, dice)
 
 
 def _seat(action: dict) -> int:
@@ -241,7 +207,7 @@ def _in_phase(state: dict, phase: str) -> None:
 # ---------------------------------------------------------------- phase 1: commit
 
 
-def _commit(state: dict, action: dict) -> list[dict]:
+def _commit(state: dict, action: dict, dice: Dice) -> list[dict]:
     _in_phase(state, "commit")
     seat = _seat(action)
     if action.get("round") != state["round"]:
@@ -341,7 +307,7 @@ def _direction_step(table: dict, found: dict, stage: str, before: dict | None = 
     return step
 
 
-def _call_backup(state: dict, action: dict) -> list[dict]:
+def _call_backup(state: dict, action: dict, dice: Dice) -> list[dict]:
     _in_phase(state, "battle")
     seat = _seat(action)
     table = state["table"]
@@ -365,7 +331,7 @@ def _call_backup(state: dict, action: dict) -> list[dict]:
     return _record(state, events)
 
 
-def _fight(state: dict, action: dict) -> list[dict]:
+def _fight(state: dict, action: dict, dice: Dice) -> list[dict]:
     _in_phase(state, "battle")
     table = state["table"]
     found = effects.current_direction(table)
@@ -455,7 +421,7 @@ def _printed(card: dict | None) -> dict | None:
     return {key: value for key, value in card.items() if key != "colour"} if card else None
 
 
-def _resign(state: dict, action: dict) -> list[dict]:
+def _resign(state: dict, action: dict, dice: Dice) -> list[dict]:
     _in_phase(state, "battle")
     seat = _seat(action)
     state["resigned"] = seat
@@ -464,7 +430,7 @@ def _resign(state: dict, action: dict) -> list[dict]:
     return _record(state, events)
 
 
-def _set_hp(state: dict, action: dict) -> list[dict]:
+def _set_hp(state: dict, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     if action.get("override") is not True:
         raise IllegalAction(
@@ -487,7 +453,7 @@ def _set_hp(state: dict, action: dict) -> list[dict]:
     return events
 
 
-_ACTIONS = {
+_ACTIONS: dict[str, Handler] = {
     "commit": _commit,
     "defenceless": _commit,
     "call_backup": _call_backup,
@@ -495,3 +461,11 @@ _ACTIONS = {
     "resign": _resign,
     "set_hp": _set_hp,
 }
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """Commits, backups, resignations and a seat's HP correction belong to that seat. The fight
+    is the table's: pressing it ends the other side's chance to call a backup card."""
+    if isinstance(action, dict) and action.get("type") == "fight":
+        return TABLE
+    return seat_named(state, action)

@@ -46,6 +46,11 @@ BERSERK_BELOW = 25_000
 MIN_SLOTS = 1
 
 
+def berserk_ready(hp: int) -> bool:
+    """Whether a player at `hp` is low enough for Berserk to double their card's values."""
+    return hp < BERSERK_BELOW
+
+
 def reset_values(table: dict) -> None:
     """Both cards back to their printed ATTACK, DEFENSE and colour; no Double Combo pending."""
     table["values"] = [
@@ -187,7 +192,7 @@ def _card_effect(change):
 
 
 def _berserk(state, target, attack, defense):
-    if state["hp"][target] >= BERSERK_BELOW:
+    if not berserk_ready(state["hp"][target]):
         return None
     return [attack * 2, defense * 2]
 

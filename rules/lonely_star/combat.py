@@ -60,6 +60,11 @@ def deal_damage(
     return dealt
 
 
+def luck_mill(luck: int) -> int:
+    """How many cards an attack dealing damage mills from the defender's deck: total Luck over 6."""
+    return max(0, luck - SIDES)
+
+
 def attack(state: dict, attacker: dict, target: dict, dice: Dice, events: list[dict]) -> None:
     """An attack: acting costs, then damage calculation with the attacker's total AT, then Luck's mill."""
     pay_acting_costs(state, attacker, attacking=True, events=events)
@@ -67,6 +72,6 @@ def attack(state: dict, attacker: dict, target: dict, dice: Dice, events: list[d
         events.append({"type": "attack_stopped", "unit": attacker["id"], "name": attacker["name"]})
         return
     dealt = deal_damage(state, attacker, target, total(state, attacker, "at"), False, dice, events, "attack")
-    luck = total(state, attacker, "lk")
-    if dealt and luck > SIDES:
-        move_cards(state, target["seat"], "deck", "discard", luck - SIDES, events, "luck-mill")
+    milled = luck_mill(total(state, attacker, "lk"))
+    if dealt and milled:
+        move_cards(state, target["seat"], "deck", "discard", milled, events, "luck-mill")

@@ -56,65 +56,33 @@ Decisions where the rulebook is silent (the others sit in units, statuses, comba
 import copy
 
 from ..dice import Dice
-from ..engine import Outcome
-from ..errors import IllegalAction, InvalidConfig, gettext_noop
+from ..engine import TABLE, Handler, Outcome, seat_named
+from ..errors import IllegalAction, gettext_noop
+from ..options import Choice, WholeNumber, checked_config, defaults
 from . import combat, statuses
 from .rolls import check
 from .units import STAT_NAMES, STATS, find_unit, is_name, new_unit, settle_lethal, total, validate_card
 from .zones import ZONES, move_cards
 
 SEATS = 2
-CHOICES = {
-    "who_rolls": ("app", "players"),
-    "lethal_to": ("discard", "removed"),
-    "stat_floor": ("zero", "none"),
-    "status_penalty": ("flat", "per-counter"),
-    "empty_deck": ("loses", "table"),
+OPTIONS = {
+    "who_rolls": Choice(("app", "players"), "app"),
+    "deck": WholeNumber(0, 500, 40),
+    "hand": WholeNumber(0, 50, 5),
+    "lethal_to": Choice(("discard", "removed"), "discard"),
+    "stat_floor": Choice(("zero", "none"), "zero"),
+    "status_penalty": Choice(("flat", "per-counter"), "flat"),
+    "counter_cap": WholeNumber(0, 20, 0),
+    "empty_deck": Choice(("loses", "table"), "loses"),
 }
-NUMBERS = {"deck": (0, 500), "hand": (0, 50), "counter_cap": (0, 20)}
-DEFAULT_CONFIG = {
-    "who_rolls": "app",
-    "deck": 40,
-    "hand": 5,
-    "lethal_to": "discard",
-    "stat_floor": "zero",
-    "status_penalty": "flat",
-    "counter_cap": 0,
-    "empty_deck": "loses",
-}
+DEFAULT_CONFIG = defaults(OPTIONS)
 AMOUNT_MAX = 99
 COUNT_MAX = 500
 
 
 def new_match(config: dict, seed: str) -> dict:
     """Both players with their starting counts, no units in play, Player 1 to act."""
-    unknown = set(config) - set(DEFAULT_CONFIG)
-    if unknown:
-        raise InvalidConfig(
-            "config-unknown",
-            gettext_noop("Lonely Star has no option called %(option)s."),
-            option=", ".join(sorted(unknown)),
-        )
-    options = {**DEFAULT_CONFIG, **config}
-    for option, allowed in CHOICES.items():
-        if options[option] not in allowed:
-            raise InvalidConfig(
-                "config-choice",
-                gettext_noop("The option %(option)s is one of %(allowed)s, not %(value)r."),
-                option=option,
-                allowed=", ".join(allowed),
-                value=options[option],
-            )
-    for option, (low, high) in NUMBERS.items():
-        value = options[option]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidConfig(
-                "config-number",
-                gettext_noop("The option %(option)s is a whole number from %(low)s to %(high)s."),
-                option=option,
-                low=low,
-                high=high,
-            )
+    options = checked_config("Lonely Star", OPTIONS, config)
     return {
         "options": options,
         "statuses": copy.deepcopy(statuses.BUILT_IN),
@@ -511,7 +479,7 @@ def _adjust(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-ACTIONS = {
+ACTIONS: dict[str, Handler] = {
     "play_unit": _play_unit,
     "equip": _equip,
     "attack": _attack,
@@ -611,3 +579,17 @@ def outcome(state: dict) -> Outcome | None:
 def public_action(state: dict, action: dict) -> dict:
     """Nothing in Lonely Star is secret from the table: every action is shown as it is."""
     return action
+
+
+def authority(state: dict, action: dict) -> int | str:
+    """Every turn action names its seat. A manual adjustment belongs to the side whose unit or
+    cards it changes; a declared winner and a new table status are the table's."""
+    if not isinstance(action, dict):
+        return TABLE
+    if action.get("type") == "adjust" and "unit" in action:
+        unit_id = action.get("unit")
+        unit = find_unit(state, unit_id) if type(unit_id) is int else None
+        return unit["seat"] if unit else TABLE
+    if action.get("type") in ("declare_winner", "define_status"):
+        return TABLE
+    return seat_named(state, action)

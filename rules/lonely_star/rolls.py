@@ -19,9 +19,14 @@ def is_certain(total: int) -> bool:
     return total >= SIDES or total <= 0
 
 
+def certain_result(total: int) -> bool | None:
+    """Whether a check against `total` always succeeds (True) or always fails (False); None when a die decides."""
+    return total >= SIDES if is_certain(total) else None
+
+
 def check(dice: Dice, total: int, kind: str, name: str) -> dict:
     """One check ("crit", "resist" or "luck") for the named unit: the roll, if any, and the result."""
     if is_certain(total):
-        return {"kind": kind, "total": total, "roll": None, "certain": True, "success": total >= SIDES}
+        return {"kind": kind, "total": total, "roll": None, "certain": True, "success": certain_result(total)}
     value = dice.roll(SIDES, f"{kind}: {name} ({total})")
     return {"kind": kind, "total": total, "roll": value, "certain": False, "success": value <= total}

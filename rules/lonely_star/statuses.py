@@ -43,6 +43,8 @@ BUILT_IN = {
 }
 POISON_CAP = 1
 HEX_ATTACK_COST = 1
+HEX_ATTACK_DAMAGE = 1
+POISON_ACT_COST = 1
 POISON_AGAIN_MILL = 2
 NAME_MAX = 30
 
@@ -50,7 +52,7 @@ NAME_MAX = 30
 def status_key(state: dict, value: object) -> str:
     """The status a form or action names (any case), or IllegalAction for one the match does not know."""
     key = value.strip().casefold() if isinstance(value, str) else None
-    if key not in state["statuses"]:
+    if key is None or key not in state["statuses"]:
         raise IllegalAction(
             "status-unknown",
             gettext_noop(
@@ -189,12 +191,12 @@ def pay_acting_costs(state: dict, unit: dict, attacking: bool, events: list[dict
     """Poison's card to act, then (attacks only) Hex's card from the discard pile or 1 damage."""
     check_acting_cost(state, unit)
     if unit["statuses"].get("poison"):
-        move_cards(state, unit["seat"], "deck", "discard", 1, events, "poison-cost")
+        move_cards(state, unit["seat"], "deck", "discard", POISON_ACT_COST, events, "poison-cost")
     if attacking and unit["statuses"].get("hex"):
         if state["players"][unit["seat"]]["discard"] >= HEX_ATTACK_COST:
             move_cards(state, unit["seat"], "discard", "removed", HEX_ATTACK_COST, events, "hex-cost")
         else:
-            place_damage(state, unit, 1, events, "hex-cost")
+            place_damage(state, unit, HEX_ATTACK_DAMAGE, events, "hex-cost")
 
 
 def end_of_turn_resist(state: dict, unit: dict, key: str, dice: Dice, events: list[dict]) -> None:

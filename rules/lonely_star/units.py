@@ -21,6 +21,8 @@ Decisions where the rule pages are silent:
   fits on a card; a bigger number is a typing mistake.
 """
 
+from typing import Any, TypeGuard
+
 from ..errors import InvalidCard, gettext_noop
 
 STATS = ("hp", "at", "lk", "rs", "reach")
@@ -30,12 +32,12 @@ NAME_MAX = 60
 MIN_STAT = {"hp": 1}
 
 
-def is_name(value: object, most: int) -> bool:
+def is_name(value: object, most: int) -> TypeGuard[str]:
     """A name a player could have typed: 1 to `most` printable characters."""
     return isinstance(value, str) and value.isprintable() and 0 < len(value.strip()) <= most
 
 
-def validate_card(card: dict) -> dict:
+def validate_card(card: Any) -> dict:
     """A unit card with its gems checked: name, hp, at, lk, rs and reach."""
     if not isinstance(card, dict):
         raise InvalidCard("card-shape", gettext_noop("A card must be a set of named stats."))
@@ -44,7 +46,7 @@ def validate_card(card: dict) -> dict:
         raise InvalidCard(
             "card-name", gettext_noop("A card needs a name of 1 to %(most)s characters."), most=NAME_MAX
         )
-    checked = {"name": " ".join(name.split())}
+    checked: dict[str, str | int] = {"name": " ".join(name.split())}
     for stat in STATS:
         value = card.get(stat)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -86,6 +88,11 @@ def total(state: dict, unit: dict, stat: str) -> int:
     """The stat every rule uses: base, plus the table's modifier, then minus status penalties."""
     value = unit["base"][stat] + unit["mods"][stat] - status_penalty(state, unit, stat)
     return value if state["options"]["stat_floor"] == "none" else max(0, value)
+
+
+def hp_left(state: dict, unit: dict) -> int:
+    """Total Health less damage counters: what the unit can still take before lethal damage."""
+    return total(state, unit, "hp") - unit["damage"]
 
 
 def status_penalty(state: dict, unit: dict, stat: str) -> int:

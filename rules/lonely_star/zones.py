@@ -3,7 +3,7 @@
 The table holds the real cards; the app keeps how many are in each zone so the
 mills, draws and removals the rules ask for can be applied and checked. Moving
 more cards than a zone holds moves what is there and says how many were short
-(the issue's rule for milling; we use it for every move so a count is never negative).
+(the rule for milling; we use it for every move so a count is never negative).
 """
 
 ZONES = ("deck", "hand", "discard", "removed")

@@ -1,11 +1,14 @@
 // Live updates: an element with data-live-url asks every 2 seconds whether the match changed
 // (a 204 with no body when not). On a change it reloads its own part through htmx, or the page.
-// It pauses while the page is hidden and stops when the match has ended (data-live-stop).
+// It pauses while the page is hidden or the phone is offline, or while a tap waits to be sent again
+// (table.js: its answer brings the fresh state), catches up when back, and stops when the match has
+// ended (data-live-stop).
 (function () {
   var PERIOD = 2000;
   function tick() {
     var el = document.querySelector("[data-live-url]");
-    if (!el || el.hasAttribute("data-live-stop") || document.visibilityState !== "visible") return;
+    if (!el || el.hasAttribute("data-live-stop") || document.visibilityState !== "visible" || !navigator.onLine ||
+        document.querySelector("[data-retry-pending]")) return;
     var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(el.getAttribute("data-live-version"));
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (response) {
       if (response.status === 403 || response.status === 404 || response.status === 410) {
@@ -25,4 +28,5 @@
   }
   setInterval(tick, PERIOD);
   document.addEventListener("visibilitychange", tick);
+  window.addEventListener("online", tick);
 })();

@@ -33,6 +33,8 @@ PHONE = {
     "device_scale_factor": 2,
     "is_mobile": True,
     "has_touch": True,
+    # English pages whatever the machine's own language: German is one switch away (test_at_the_table).
+    "locale": "en-US",
 }
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 

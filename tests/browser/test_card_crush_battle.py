@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tracker import services
-from tracker.demo import play_battle
+from tracker.games.card_crush.demo import play_battle
 from tracker.models import Card, Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -243,7 +243,7 @@ def test_finished_match_in_dark_mode(make_context, catalog, screenshot_dir):
 )
 def test_no_sideways_scroll_at_phone_width(page: Page, catalog, screenshot_dir, page_name):
     finished = play_battle((P1, P2), "battle-score", [DECK_1, DECK_2])
-    waiting = services.match_create(game="card-crush", player_names=["Chloé", "Dev"], config={})
+    waiting = services.match_create(slug="card-crush", player_names=["Chloé", "Dev"], config={})
     url = {
         "home": "/",
         "match": finished.get_absolute_url(),
@@ -262,7 +262,7 @@ def test_no_sideways_scroll_at_phone_width(page: Page, catalog, screenshot_dir, 
 def test_catalog_search_narrows_as_you_type(page: Page, catalog):
     page.goto("/cards/card-crush/")
     rows = page.locator("#results tbody tr")
-    expect(rows).to_have_count(Card.objects.filter(game="card-crush").count())
+    expect(rows).to_have_count(Card.objects.filter(slug="card-crush").count())
     # A full page load would lose this marker; an htmx swap keeps it.
     page.evaluate("window.sameDocument = true")
 

@@ -1,10 +1,11 @@
-"""A 4-player Swiss tournament of Card Crush run on one phone, to its final standings.
+"""A club from scratch: an organiser signs up, starts a club, a second phone joins it by its
+invite link, and a 4-player Swiss tournament of Card Crush is run on the organiser's phone.
 
-The organiser creates the tournament, pairs round 1, and one battle is played on the
-phone in hot-seat (decks from the demo catalog: the first deck beats the second 3-1).
-The other battles are finished through the services, as if played on other phones.
-Round 2 pairs the two winners and the two losers; then the final standings, the
-leaderboard and a player's rating history with its working.
+One battle is played on the phone in hot-seat (decks from the demo catalog: the first deck
+beats the second 3-1); the other battles are finished through the services, as if played on
+other phones. Round 2 pairs the two winners and the two losers; then the final standings,
+the club's leaderboard and a player's rating history with its working. The member's phone
+sees it all; a phone outside the club sees none of it.
 """
 
 import re
@@ -13,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.tracker.competition_helpers import LOSING_DECK, WINNING_DECK, finish
-from tracker.models import Card, CollectionCard, Pairing, Player, Tournament
+from tracker.models import Club, Match, Pairing, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,11 +52,38 @@ def play_on_the_phone(page: Page, first: str, second: str) -> None:
     expect(page.locator(".banner")).to_have_text(f"★ {first} wins the battle 3-1")
 
 
-def test_four_player_swiss_tournament_to_final_standings(page: Page, catalog, screenshot_dir):
-    # The header has no room for another link at 360px: the competition pages start at /ratings/.
-    page.goto("/ratings/")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Card Crush ratings")
+def sign_up(page: Page, username: str, player: str) -> None:
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Your player name").fill(player)
+    page.get_by_label("Password", exact=True).fill("a long club password 2026")
+    page.get_by_label("Password confirmation").fill("a long club password 2026")
+    page.get_by_role("button", name="Create my account").click()
+
+
+def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, make_context, catalog, screenshot_dir):
+    page.goto("/accounts/sign-up/")
+    sign_up(page, "ana", "Ana")
+    expect(page.get_by_text("Welcome, Ana.")).to_be_visible()
+    page.goto("/clubs/")
+    page.get_by_label("Club name").fill("Friday Club")
+    page.get_by_role("button", name="Start the club").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Friday Club")
+    page.get_by_role("button", name="+ New invite link").click()
+    expect(page.locator(".qr-box svg")).to_be_visible()
+    link = page.locator(".link-field").input_value()
+    page.screenshot(path=screenshot_dir / "club-invite.png", full_page=True)
     assert_no_horizontal_scroll(page)
+
+    # Ben's phone scans the QR code, signs up on the way and joins.
+    ben = make_context().new_page()
+    ben.goto(link)
+    ben.get_by_role("link", name="Sign up to join").click()
+    sign_up(ben, "ben", "Ben")
+    ben.get_by_role("button", name="Join Friday Club").click()
+    expect(ben.get_by_text("Welcome to Friday Club.")).to_be_visible()
+    club = Club.objects.get(name="Friday Club")
+    assert club.memberships.count() == 2
+
     page.get_by_role("link", name="Tournaments").click()
     expect(page.get_by_text("No tournaments yet.")).to_be_visible()
     page.get_by_label("Tournament name").fill("Friday Cup")
@@ -64,6 +92,7 @@ def test_four_player_swiss_tournament_to_final_standings(page: Page, catalog, sc
     expect(page.get_by_text("Tournament created.")).to_be_visible()
     expect(page.get_by_text("4 entrants · 2 rounds recommended")).to_be_visible()
     tournament = Tournament.objects.get(name="Friday Cup")
+    assert tournament.club == club
 
     # Round 1: everyone at 500, so entry order decides: Ana-Ben and Cid-Dee.
     page.get_by_role("button", name="Pair round 1").click()
@@ -132,13 +161,18 @@ def test_four_player_swiss_tournament_to_final_standings(page: Page, catalog, sc
     page.screenshot(path=screenshot_dir / "competition-player-rating.png", full_page=True)
     assert_no_horizontal_scroll(page)
 
-    # Ana's collection, with an upgrade waiting.
-    ana = Player.objects.get(name="Ana")
-    CollectionCard.objects.create(player=ana, card=Card.objects.get(game="card-crush", name="Ember Fox"), copies=3)
-    CollectionCard.objects.create(player=ana, card=Card.objects.get(game="card-crush", name="Phoenix"), copies=1)
-    page.get_by_role("link", name="Collection").click()
-    page.get_by_role("button", name="Upgrade Ember Fox to level 2").click()
-    expect(page.get_by_text("Ember Fox is now level 2.")).to_be_visible()
-    expect(page.locator(".owned").first).to_contain_text("Power 8 · Speed 6")
-    page.screenshot(path=screenshot_dir / "competition-collection.png", full_page=True)
-    assert_no_horizontal_scroll(page)
+    # Ben's phone, a member, sees the club's battles and the standings; a phone outside the club nothing.
+    battle = Pairing.objects.filter(tournament=tournament, round=1, table=1).get().match
+    ben.goto(battle.get_absolute_url())
+    expect(ben.locator(".banner")).to_have_text("★ Ana wins the battle 3-1")
+    ben.goto(tournament.get_absolute_url())
+    expect(ben.locator(".banner")).to_have_text("★ Ana wins the tournament")
+    expect(ben.get_by_role("button", name=re.compile("Pair round|End the tournament"))).to_have_count(0)
+    outsider = make_context().new_page()
+    for url in ("/", "/matches/", "/stats/?game=card-crush", "/ratings/", "/tournaments/", "/clubs/",
+                tournament.get_absolute_url(), battle.get_absolute_url(), f"/clubs/{club.pk}/ratings/"):
+        outsider.goto(url)
+        body = outsider.locator("main").inner_text()
+        for secret in ("Friday Cup", "Friday Club", "Cid", "Dee"):
+            assert secret not in body, f"{secret} shown outside the club on {url}"
+    assert Match.objects.filter(club=club).count() == 4

@@ -35,7 +35,7 @@ def assert_no_horizontal_scroll(page: Page) -> None:
 
 
 def test_place_cards_fight_in_a_chosen_order_and_see_a_flip(page: Page, catalog, screenshot_dir):
-    match = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     page.goto(match.get_absolute_url())
     expect(page.get_by_text("Turn 1: Ana to play")).to_be_visible()
     assert_no_horizontal_scroll(page)
@@ -109,4 +109,4 @@ def test_place_cards_fight_in_a_chosen_order_and_see_a_flip(page: Page, catalog,
 
 
 def _card(name: str) -> dict:
-    return Card.objects.get(game="evons", name=name).as_rules_card()
+    return Card.objects.get(slug="evons", name=name).as_rules_card()

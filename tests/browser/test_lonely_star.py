@@ -126,12 +126,12 @@ def test_a_busy_board_fits_a_phone_in_dark_mode(make_context, catalog, screensho
     from tracker import services
     from tracker.models import Card
 
-    match = services.match_create(game="lonely-star", player_names=["Ana", "Bartholomew"], config={})
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Bartholomew"], config={})
     actions = [
         {
             "type": "play_unit",
             "seat": seat,
-            "card": Card.objects.get(game="lonely-star", name=name).as_rules_card(),
+            "card": Card.objects.get(slug="lonely-star", name=name).as_rules_card(),
         }
         for seat, name in ((0, "Lonely Star"), (0, "Void Spark"), (1, "Orbit Keeper"), (1, "Quiet Moon"))
     ]

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tracker import demo
+from tracker.games.card_crush.demo import BATTLES, play_battle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,9 +22,8 @@ PHONE_WIDTH = 360
 
 @pytest.fixture
 def battle(catalog):
-    _players, resolution, deck_a, deck_b = demo.BATTLES[2]
-    demo.play_battle(("Ben", "Chloé"), resolution, [deck_a, deck_b])
-    return demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
+    play_battle(("Ben", "Chloé"), *BATTLES["power-only"])
+    return play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
 
 
 def counter(page: Page):

@@ -19,11 +19,12 @@ import json
 import os
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 import rules
 from rules import Dice, RuleError
-from tracker.games import adapter
+from tracker.games import pages_for
 
 # How many cards a deck- or lineup-locking action needs, per game: the one free choice
 # legal_actions cannot list. A game missing here is skipped, with the reason.
@@ -50,7 +51,7 @@ JUNK = st.one_of(
 
 
 def demo_cards(slug: str) -> list[dict]:
-    return [rules.GAMES[slug].validate_card(card) for card in adapter(slug).DEMO_CARDS]
+    return [rules.GAMES[slug].validate_card(card) for card in pages_for(slug).demo_cards]
 
 
 def filled(draw, slug: str, state: dict, action: dict, cards: list[dict]) -> dict:

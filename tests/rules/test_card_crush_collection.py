@@ -4,7 +4,14 @@ import pytest
 
 from rules import IllegalAction, InvalidConfig
 from rules.card_crush.collection import (
-    MAX_COPIES, Owned, UpgradeRules, add_copies, can_upgrade, duplicates_needed, leveled, upgrade,
+    MAX_COPIES,
+    Owned,
+    UpgradeRules,
+    add_copies,
+    can_upgrade,
+    duplicates_needed,
+    leveled,
+    upgrade,
 )
 
 

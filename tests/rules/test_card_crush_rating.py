@@ -6,7 +6,14 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from rules.card_crush.rating import (
-    BASELINE, Battle, RatingRules, battle_change, expected_score, monthly_reset, ratings_from, replay,
+    BASELINE,
+    Battle,
+    RatingRules,
+    battle_change,
+    expected_score,
+    monthly_reset,
+    ratings_from,
+    replay,
 )
 
 A, B, C = 1, 2, 3

@@ -12,9 +12,9 @@ WINNING_DECK = ["Ember Fox", "Phoenix", "Mountain Titan", "Void Lord", "Gale Spr
 LOSING_DECK = ["Tide Runner", "Flame Knight", "Stone Golem", "Shade Rat", "Sky Lancer"]
 
 
-def battle(winner: str, loser: str, when: datetime | None = None, rated: bool = True) -> Match:
-    """A finished open-play battle `winner` won, finished at `when` (now by default)."""
-    match = services.match_create(game="card-crush", player_names=[winner, loser], config={})
+def battle(winner: str, loser: str, when: datetime | None = None, rated: bool = True, club=None) -> Match:
+    """A finished open-play battle `winner` won in `club`, first finished at `when` (now by default)."""
+    match = services.match_create(slug="card-crush", player_names=[winner, loser], config={}, club=club)
     return finish(match, winner_seat=0, when=when, rated=rated)
 
 
@@ -24,7 +24,7 @@ def finish(match: Match, winner_seat: int, when: datetime | None = None, rated: 
     match = play_out(lock_both(match, *decks))
     updates = {"rated": rated}
     if when is not None:
-        updates["finished"] = when
+        updates["finished"] = updates["first_finished"] = when
     Match.objects.filter(pk=match.pk).update(**updates)
     match.refresh_from_db()
     return match

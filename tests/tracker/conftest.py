@@ -3,17 +3,27 @@
 Personas: Ana (seat 0) and Ben (seat 1) at a fresh Card Crush battle, with the demo
 catalog loaded. Helpers lock decks through the services, the way the pages do, and
 take a snapshot of everything a refused request must leave alone.
+
+Phones, for the access, sharing and account tests (each a client of its own, so a device of
+its own): owner (signed in as "ana", started the private `battle`), owner2 (the same account
+on another phone), player (Ben's seat, joined by link), spectator (a watch link), outsider.
+Those modules ask for `fresh_cache` in their pytestmark.
 """
 
+import html
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core import signing
+from django.core.cache import cache
+from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
 
 from tracker import demo, services
-from tracker.models import Action, Card, Match, Player
+from tracker.devices import COOKIE
+from tracker.models import Access, Action, Card, Checkpoint, Club, Invite, Match, Membership, Player
 from tracker.views import ENTRY_SALT
 
 # Seat 0's deck in the rulebook's example: Ember Fox (Fire 7/5) meets Tide Runner (Water 6/8) in round 1.
@@ -29,13 +39,49 @@ PLAY = {"type": "play_round"}
 def catalog(db) -> dict[str, Card]:
     """The demo Card Crush catalog, by name."""
     demo.load_catalogs()
-    return {card.name: card for card in Card.objects.filter(game="card-crush")}
+    return {card.name: card for card in Card.objects.filter(slug="card-crush")}
+
+
+def club_account(username: str, club: Club | None = None, role: str = Membership.MEMBER) -> Client:
+    """A client signed in as a new account, a member of `club` in `role` if given."""
+    user = get_user_model().objects.create_user(username=username, password="pw-" + username * 3)
+    if club is not None:
+        Membership.objects.create(club=club, user=user, role=role)
+    client = Client()
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+@pytest.fixture
+def club(db) -> Club:
+    """A club with nobody in it yet: the fixtures below seat an organiser and a member."""
+    return Club.objects.create(name="Friday Club")
+
+
+@pytest.fixture
+def organiser(club) -> Client:
+    """Signed in as the club's organiser."""
+    return club_account("orga", club, Membership.ORGANISER)
+
+
+@pytest.fixture
+def member(club) -> Client:
+    """Signed in as a plain member of the club."""
+    return club_account("mem", club)
+
+
+@pytest.fixture
+def stranger(db) -> Client:
+    """Signed in, in another club of their own."""
+    other = Club.objects.create(name="Other Club")
+    return club_account("far", other, Membership.ORGANISER)
 
 
 @pytest.fixture
 def match(catalog) -> Match:
     """A fresh battle: Ana in seat 0, Ben in seat 1, nothing locked yet."""
-    return services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
 
 
 @pytest.fixture
@@ -49,7 +95,7 @@ def ben(match) -> Player:
 
 
 def deck(names: list[str]) -> list[dict]:
-    cards = {card.name: card for card in Card.objects.filter(game="card-crush", name__in=names)}
+    cards = {card.name: card for card in Card.objects.filter(slug="card-crush", name__in=names)}
     return [cards[name].as_rules_card() for name in names]
 
 
@@ -95,6 +141,20 @@ def finished(locked) -> Match:
     return play_out(locked)
 
 
+def assert_every_match_replays() -> None:
+    """snapshot == fold(log) for every stored match, caches included.
+
+    Each match's state, its every checkpoint and the counters on its row agree with re-running
+    its log from the seed (services.replay_problems), and every step of the current line that
+    is a multiple of CHECKPOINT_EVERY has its checkpoint (so undo there never starts far back).
+    """
+    for match in Match.objects.all():
+        assert services.replay_problems(match) == [], f"{match}: {services.replay_problems(match)}"
+        kept = sorted(Checkpoint.objects.filter(match=match).values_list("seq", flat=True))
+        every = services.CHECKPOINT_EVERY
+        assert kept == list(range(every, match.line_length + 1, every)), f"{match}: checkpoints at {kept}"
+
+
 def snapshot(match: Match) -> tuple:
     """Everything a refused request must leave as it was."""
     match = Match.objects.get(pk=match.pk)
@@ -136,7 +196,7 @@ def csrf_client() -> Client:
 
 def make_card(name: str, power: int, speed: int, affinity: str = "Air") -> Card:
     return Card.objects.create(
-        game="card-crush", name=name,
+        slug="card-crush", name=name,
         stats={"power": power, "speed": speed, "affinity": affinity, "rarity": "Common", "level": 1},
     )
 
@@ -187,3 +247,134 @@ def csrf_token_from(client: Client, url: str) -> str:
     found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
     assert found, f"no CSRF token on {url}"
     return found.group(1)
+
+
+PASSWORD = "correct horse battery staple 42"
+
+
+# ---------------------------------------------------------------- phones: the cast of the access and sharing tests
+
+
+def page_text(response) -> str:
+    """The page as a reader sees it: entities (&#x27; for an apostrophe) decoded."""
+    return html.unescape(text(response))
+
+
+def device_of(client: Client) -> str:
+    """The device id behind a client's signed `tk_device` cookie (visiting once to get one)."""
+    if COOKIE not in client.cookies:
+        client.get(reverse("healthz"))
+    request = HttpRequest()
+    request.COOKIES = {COOKIE: client.cookies[COOKIE].value}
+    return request.get_signed_cookie(COOKIE, salt=COOKIE)
+
+
+def sign_in(client: Client, username: str, password: str = PASSWORD):
+    return client.post(reverse("sign_in"), {"username": username, "password": password})
+
+
+def start_battle(client: Client, *names: str) -> Match:
+    """Start a Card Crush battle from this phone, as the new-match page does."""
+    before = set(Match.objects.values_list("pk", flat=True))
+    data = {f"player_{seat}": name for seat, name in enumerate(names or ("Ana", "Ben"))}
+    data["config-resolution"] = "battle-score"
+    response = client.post(reverse("match_new", args=["card-crush"]), data)
+    assert response.status_code == 302, page_text(response)
+    return Match.objects.exclude(pk__in=before).get()
+
+
+def make_invite(owner: Client, match: Match, kind: str = "seat", seat: int | None = None) -> Invite:
+    """The owner makes a join link (kind=seat) or a watch link; the new Invite."""
+    before = set(Invite.objects.values_list("pk", flat=True))
+    data = {"kind": kind} if seat is None else {"kind": kind, "seat": seat}
+    response = owner.post(reverse("invite_new", args=[match.pk]), data)
+    assert response.status_code == 302, page_text(response)
+    return Invite.objects.exclude(pk__in=before).get()
+
+
+def join_url(invite: Invite) -> str:
+    return reverse("join", args=[invite.token])
+
+
+def join(client: Client, invite: Invite):
+    response = client.post(join_url(invite))
+    assert response.status_code == 302, page_text(response)
+    return response
+
+
+def seated_phone(owner: Client, match: Match, seat: int) -> Client:
+    phone = Client()
+    join(phone, make_invite(owner, match, "seat", seat))
+    return phone
+
+
+def watching_phone(owner: Client, match: Match) -> Client:
+    phone = Client()
+    join(phone, make_invite(owner, match, "watch"))
+    return phone
+
+
+def state_of(match: Match) -> tuple:
+    """Everything a refused request must leave alone, sharing included."""
+    fresh = Match.objects.get(pk=match.pk)
+    invites = list(Invite.objects.filter(match=match).order_by("pk").values_list("pk", "revoked"))
+    accesses = list(Access.objects.filter(match=match).order_by("pk").values_list("pk", "device", "seat", "revoked"))
+    return snapshot(match), fresh.club_id, fresh.version, invites, accesses
+
+
+# ---------------------------------------------------------------- the cast
+
+
+@pytest.fixture
+def fresh_cache(settings):
+    """Fast sign-ins and an empty cache (the sign-in limit counts per address); modules ask for it in pytestmark."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # sign-ins fast, not safe
+    cache.clear()  # the sign-in rate limit counts per address: every test starts with none
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def account(db):
+    return get_user_model().objects.create_user("ana", password=PASSWORD)
+
+
+@pytest.fixture
+def owner(account) -> Client:
+    phone = Client()
+    assert sign_in(phone, "ana").status_code == 302
+    return phone
+
+
+@pytest.fixture
+def battle(owner, catalog) -> Match:
+    """A private battle started on the owner's phone: Ana (seat 0) vs Ben (seat 1), nothing locked."""
+    return start_battle(owner, "Ana", "Ben")
+
+
+@pytest.fixture
+def owner2(account, battle) -> Client:
+    phone = Client()
+    assert sign_in(phone, "ana").status_code == 302
+    return phone
+
+
+@pytest.fixture
+def player(owner, battle) -> Client:
+    """Ben's own phone, seated through a join link."""
+    return seated_phone(owner, battle, 1)
+
+
+@pytest.fixture
+def spectator(owner, battle) -> Client:
+    return watching_phone(owner, battle)
+
+
+@pytest.fixture
+def outsider(battle) -> Client:
+    return Client()
+
+
+@pytest.fixture
+def cast(owner, owner2, player, spectator, outsider) -> dict[str, Client]:
+    return {"owner": owner, "owner2": owner2, "player": player, "spectator": spectator, "outsider": outsider}

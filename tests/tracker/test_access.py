@@ -11,155 +11,37 @@ The owner's phone still enters Ana's deck (seat 0, hot-seat) but no longer Ben's
 own phone holds that seat.
 """
 
-import html
 import re
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.http import HttpRequest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from tracker import services
-from tracker.devices import COOKIE
 from tracker.models import Access, Action, Invite, Match
 
-from .conftest import ANA_DECK, BEN_DECK, entry_data, lock, lock_both, play_out, snapshot
-from .conftest import text as raw_text
+from .conftest import (
+    ANA_DECK,
+    BEN_DECK,
+    PASSWORD,
+    device_of,
+    entry_data,
+    join_url,
+    lock,
+    lock_both,
+    make_invite,
+    play_out,
+    seated_phone,
+    start_battle,
+    state_of,
+)
+from .conftest import page_text as text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
-PASSWORD = "correct horse battery staple 42"
 PERSONAS = ["owner", "owner2", "player", "spectator", "outsider"]
 SEEING = ["owner", "owner2", "player", "spectator"]
-
-
-# ---------------------------------------------------------------- helpers (used by the other two-phone tests too)
-
-
-def text(response) -> str:
-    """The page as a reader sees it: entities (&#x27; for an apostrophe) decoded."""
-    return html.unescape(raw_text(response))
-
-
-def device_of(client: Client) -> str:
-    """The device id behind a client's signed `tk_device` cookie (visiting once to get one)."""
-    if COOKIE not in client.cookies:
-        client.get(reverse("healthz"))
-    request = HttpRequest()
-    request.COOKIES = {COOKIE: client.cookies[COOKIE].value}
-    return request.get_signed_cookie(COOKIE, salt=COOKIE)
-
-
-def sign_in(client: Client, username: str, password: str = PASSWORD):
-    return client.post(reverse("sign_in"), {"username": username, "password": password})
-
-
-def start_battle(client: Client, *names: str) -> Match:
-    """Start a Card Crush battle from this phone, as the new-match page does."""
-    before = set(Match.objects.values_list("pk", flat=True))
-    data = {f"player_{seat}": name for seat, name in enumerate(names or ("Ana", "Ben"))}
-    data["config-resolution"] = "battle-score"
-    response = client.post(reverse("match_new", args=["card-crush"]), data)
-    assert response.status_code == 302, text(response)
-    return Match.objects.exclude(pk__in=before).get()
-
-
-def make_invite(owner: Client, match: Match, kind: str = "seat", seat: int | None = None) -> Invite:
-    """The owner makes a join link (kind=seat) or a watch link; the new Invite."""
-    before = set(Invite.objects.values_list("pk", flat=True))
-    data = {"kind": kind} if seat is None else {"kind": kind, "seat": seat}
-    response = owner.post(reverse("invite_new", args=[match.pk]), data)
-    assert response.status_code == 302, text(response)
-    return Invite.objects.exclude(pk__in=before).get()
-
-
-def join_url(invite: Invite) -> str:
-    return reverse("join", args=[invite.token])
-
-
-def join(client: Client, invite: Invite):
-    response = client.post(join_url(invite))
-    assert response.status_code == 302, text(response)
-    return response
-
-
-def seated_phone(owner: Client, match: Match, seat: int) -> Client:
-    phone = Client()
-    join(phone, make_invite(owner, match, "seat", seat))
-    return phone
-
-
-def watching_phone(owner: Client, match: Match) -> Client:
-    phone = Client()
-    join(phone, make_invite(owner, match, "watch"))
-    return phone
-
-
-def state_of(match: Match) -> tuple:
-    """Everything a refused request must leave alone, sharing included."""
-    fresh = Match.objects.get(pk=match.pk)
-    invites = list(Invite.objects.filter(match=match).order_by("pk").values_list("pk", "revoked"))
-    accesses = list(Access.objects.filter(match=match).order_by("pk").values_list("pk", "device", "seat", "revoked"))
-    return snapshot(match), fresh.shared, fresh.version, invites, accesses
-
-
-# ---------------------------------------------------------------- the cast
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # sign-ins fast, not safe
-    cache.clear()  # the sign-in rate limit counts per address: every test starts with none
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def account(db):
-    return get_user_model().objects.create_user("ana", password=PASSWORD)
-
-
-@pytest.fixture
-def owner(account) -> Client:
-    phone = Client()
-    assert sign_in(phone, "ana").status_code == 302
-    return phone
-
-
-@pytest.fixture
-def battle(owner, catalog) -> Match:
-    """A private battle started on the owner's phone: Ana (seat 0) vs Ben (seat 1), nothing locked."""
-    return start_battle(owner, "Ana", "Ben")
-
-
-@pytest.fixture
-def owner2(account, battle) -> Client:
-    phone = Client()
-    assert sign_in(phone, "ana").status_code == 302
-    return phone
-
-
-@pytest.fixture
-def player(owner, battle) -> Client:
-    """Ben's own phone, seated through a join link."""
-    return seated_phone(owner, battle, 1)
-
-
-@pytest.fixture
-def spectator(owner, battle) -> Client:
-    return watching_phone(owner, battle)
-
-
-@pytest.fixture
-def outsider(battle) -> Client:
-    return Client()
-
-
-@pytest.fixture
-def cast(owner, owner2, player, spectator, outsider) -> dict[str, Client]:
-    return {"owner": owner, "owner2": owner2, "player": player, "spectator": spectator, "outsider": outsider}
 
 
 def as_(cast: dict, persona: str) -> Client:
@@ -197,10 +79,6 @@ def revoke_post(match: Match) -> tuple[str, dict]:
     return reverse("invite_revoke", args=[match.pk, invite.pk]), {}
 
 
-def share_post(match: Match) -> tuple[str, dict]:
-    return reverse("match_share", args=[match.pk]), {"shared": "on"}
-
-
 def entry_post(seat: int):
     def build(match: Match) -> tuple[str, dict]:
         names = ANA_DECK if seat == 0 else BEN_DECK
@@ -214,7 +92,6 @@ POSTS = {
     "goto": goto_post,
     "invite-new": invite_post,
     "invite-revoke": revoke_post,
-    "share": share_post,
     "entry-seat-0": entry_post(0),
     "entry-seat-1": entry_post(1),
 }
@@ -320,10 +197,10 @@ def test_spectator_gets_403_on_the_secret_entry_pages(cast, battle, view, seat):
 def test_spectator_page_has_no_buttons_or_forms_that_change_the_match(cast, battle):
     lock_both(battle)
     html = text(cast["spectator"].get(battle.get_absolute_url()))
-    for form_target in ("match_act", "match_goto", "invite_new", "match_share"):
+    for form_target in ("match_act", "match_goto", "invite_new"):
         assert reverse(form_target, args=[battle.pk]) not in html
     assert "Reveal round 1" not in html and "Undo last step" not in html
-    assert "Other phones: join, watch, share" not in html
+    assert "Other phones: join or watch" not in html
 
 
 def test_spectator_page_offers_no_entry_links_during_lock_in(cast, battle):
@@ -408,12 +285,12 @@ def test_seated_player_can_reveal_a_round_for_the_table(cast, battle):
 def test_only_an_owner_sees_the_share_panel(cast, battle, persona):
     html = text(as_(cast, persona).get(battle.get_absolute_url()))
     expected = persona == "owner2"
-    assert ("Other phones: join, watch, share" in html) is expected
+    assert ("Other phones: join or watch" in html) is expected
     assert ('class="qr"' in html) is expected  # the live links' QR codes
     assert (Invite.objects.filter(match=battle).first().token in html) is expected
 
 
-@pytest.mark.parametrize("post", ["invite-new", "invite-revoke", "share"])
+@pytest.mark.parametrize("post", ["invite-new", "invite-revoke"])
 def test_seated_player_cannot_manage_links_or_sharing(cast, battle, post):
     make_invite(cast["owner"], battle, "watch")
     url, data = POSTS[post](battle)
@@ -459,7 +336,7 @@ def test_owner_enters_for_the_seat_again_once_its_link_is_revoked(cast, battle):
 
 
 @pytest.mark.parametrize("persona", ["owner", "owner2"])
-@pytest.mark.parametrize("post", ["invite-new", "share"])
+@pytest.mark.parametrize("post", ["invite-new"])
 def test_owner_on_either_phone_manages_links_and_sharing(cast, battle, persona, post):
     url, data = POSTS[post](battle)
     response = as_(cast, persona).post(url, data)
@@ -515,33 +392,41 @@ def test_join_link_for_a_free_seat_per_persona(cast, battle, persona, status):
 # ---------------------------------------------------------------- shared matches and table matches
 
 
-def test_a_shared_match_is_visible_to_everyone_but_playable_by_nobody_new(cast, battle):
-    cast["owner"].post(reverse("match_share", args=[battle.pk]), {"shared": "on"})
-    lock_both(battle)
-    stranger = Client()
-    assert stranger.get(battle.get_absolute_url()).status_code == 200
-    assert stranger.get(reverse("match_poll", args=[battle.pk])).status_code == 200
-    assert stranger.get(reverse("match_log", args=[battle.pk])).status_code == 200
-    url, data = act_post(battle)
+def test_nobody_can_make_a_private_match_public(cast, battle):
+    """Sharing with everyone is gone: a private match stays with its owner, seats and watch links."""
     before = state_of(battle)
-    assert stranger.post(url, data).status_code == 403
-    assert stranger.post(*POSTS["share"](battle)).status_code == 403
+    assert cast["owner"].post(f"/matches/{battle.pk}/share/", {"shared": "on"}).status_code == 404
+    assert Client().get(battle.get_absolute_url()).status_code == 404
     assert state_of(battle) == before
 
 
-def test_making_a_match_private_again_hides_it_from_strangers(cast, battle):
-    cast["owner"].post(reverse("match_share", args=[battle.pk]), {"shared": "on"})
-    stranger = Client()
-    assert stranger.get(battle.get_absolute_url()).status_code == 200
-    cast["owner"].post(reverse("match_share", args=[battle.pk]), {"shared": "off"})
-    assert stranger.get(battle.get_absolute_url()).status_code == 404
+def test_a_club_match_is_for_the_clubs_members_and_playable_by_nobody_new(cast, battle):
+    from tracker.models import Club, Membership
+
+    club = Club.objects.create(name="Games Night")
+    Membership.objects.create(club=club, user=get_user_model().objects.get(username="ana"), role=Membership.ORGANISER)
+    member_user = get_user_model().objects.create_user("mo", password=PASSWORD)
+    Membership.objects.create(club=club, user=member_user, role=Membership.MEMBER)
+    Match.objects.filter(pk=battle.pk).update(club=club)
+    lock_both(battle)
+    member = Client()
+    member.force_login(member_user)
+    assert member.get(battle.get_absolute_url()).status_code == 200
+    assert member.get(reverse("match_poll", args=[battle.pk])).status_code == 200
+    assert member.get(reverse("match_log", args=[battle.pk])).status_code == 200
+    url, data = act_post(battle)
+    before = state_of(battle)
+    assert member.post(url, data).status_code == 403
+    assert state_of(battle) == before
+    Membership.objects.filter(user=member_user).delete()
+    assert member.get(battle.get_absolute_url()).status_code == 404, "a member who leaves loses the club's matches"
     assert cast["spectator"].get(battle.get_absolute_url()).status_code == 200  # invited phones keep theirs
 
 
 @pytest.fixture
 def table_match(catalog) -> Match:
     """A battle made by a script: no owner, so it belongs to the whole table."""
-    return services.match_create(game="card-crush", player_names=["Eve", "Fay"], config={})
+    return services.match_create(slug="card-crush", player_names=["Eve", "Fay"], config={})
 
 
 def test_a_table_match_is_open_to_every_phone(table_match):
@@ -549,7 +434,7 @@ def test_a_table_match_is_open_to_every_phone(table_match):
     assert phone.get(table_match.get_absolute_url()).status_code == 200
     html = text(phone.get(table_match.get_absolute_url()))
     assert "Pass the phone to Eve" in html and "Pass the phone to Fay" in html
-    assert "Other phones: join, watch, share" not in html  # nobody to invite: everyone may play it
+    assert "Other phones: join or watch" not in html  # nobody to invite: everyone may play it
     for seat, names in ((0, ANA_DECK), (1, BEN_DECK)):
         url = reverse("match_entry", args=[table_match.pk, seat])
         response = phone.post(url, entry_data(table_match, seat, names))
@@ -566,11 +451,10 @@ def test_a_table_match_is_open_to_every_phone(table_match):
 
 @pytest.fixture
 def three_matches(cast, battle, table_match):
-    """Ana vs Ben (private, the owner's), Eve vs Fay (table), Cleo vs Dan (shared by another phone)."""
+    """Ana vs Ben (private, the owner's), Eve vs Fay (table), Cleo vs Dan (another phone's private match)."""
     someone = Client()
-    shared = start_battle(someone, "Cleo", "Dan")
-    someone.post(reverse("match_share", args=[shared.pk]), {"shared": "on"})
-    return {"private": battle, "table": table_match, "shared": shared}
+    other = start_battle(someone, "Cleo", "Dan")
+    return {"private": battle, "table": table_match, "other": other}
 
 
 def _listed(html: str, match: Match) -> bool:
@@ -578,18 +462,19 @@ def _listed(html: str, match: Match) -> bool:
 
 
 @pytest.mark.parametrize("page", ["home", "match_list"])
-def test_lists_show_an_outsider_only_table_and_shared_matches(cast, three_matches, page):
+def test_lists_show_an_outsider_only_table_matches(cast, three_matches, page):
     html = text(cast["outsider"].get(reverse(page)))
-    assert _listed(html, three_matches["table"]) and _listed(html, three_matches["shared"])
-    assert not _listed(html, three_matches["private"])
-    assert "Ana vs Ben" not in html
+    assert _listed(html, three_matches["table"])
+    assert not _listed(html, three_matches["private"]) and not _listed(html, three_matches["other"])
+    assert "Ana vs Ben" not in html and "Cleo" not in html
 
 
 @pytest.mark.parametrize("persona", SEEING)
 @pytest.mark.parametrize("page", ["home", "match_list"])
 def test_lists_show_the_private_match_to_everyone_it_was_shared_with(cast, three_matches, persona, page):
     html = text(as_(cast, persona).get(reverse(page)))
-    assert all(_listed(html, match) for match in three_matches.values())
+    assert _listed(html, three_matches["private"]) and _listed(html, three_matches["table"])
+    assert not _listed(html, three_matches["other"]) and "Cleo" not in html
 
 
 def test_match_list_filter_by_player_cannot_reveal_a_private_match(cast, three_matches):
@@ -598,6 +483,7 @@ def test_match_list_filter_by_player_cannot_reveal_a_private_match(cast, three_m
     ana = Player.objects.get(name="Ana")
     html = text(cast["outsider"].get(reverse("match_list"), {"player": ana.pk}))
     assert not _listed(html, three_matches["private"])
+    assert ">Ana<" not in html and ">Cleo<" not in html, "the filter offers only players of visible matches"
 
 
 def test_a_revoked_phone_loses_the_match_from_its_lists(cast, battle):
@@ -613,17 +499,17 @@ def test_a_revoked_phone_loses_the_match_from_its_lists(cast, battle):
 @pytest.fixture
 def logos_duel(owner, db) -> Match:
     """A LOGOS duel owned by the owner's phone, both round-1 cards committed (its table actions name a seat)."""
-    from tracker.games import adapter
+    from tracker.games import pages_for
     from tracker.models import Card
 
-    pages = adapter("logos")
-    Card.objects.bulk_create(Card(game="logos", name=c["name"], stats=pages.card_stats(c))
-                             for c in pages.DEMO_CARDS)
-    duel = services.match_create(game="logos", player_names=["Ana", "Ben"], config={},
+    pages = pages_for("logos")
+    Card.objects.bulk_create(Card(slug="logos", name=c["name"], stats=pages.card_stats(c))
+                             for c in pages.demo_cards)
+    duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={},
                                  owner_device=device_of(owner))
     for seat, name in ((0, "Granite Fist"), (1, "Solar Flare")):  # both commit: resigning is open now
         duel.refresh_from_db()
-        card = Card.objects.get(game="logos", name=name).as_rules_card()
+        card = Card.objects.get(slug="logos", name=name).as_rules_card()
         services.match_apply_action(match_id=duel.pk, expected_seq=duel.head, action={
             "type": "commit", "seat": seat, "round": duel.state["round"], "card": card, "backup": None})
     duel.refresh_from_db()
@@ -657,14 +543,14 @@ def cardmaster_playing(owner, db) -> Match:
     from tracker.models import Card
 
     load_catalogs()
-    match = services.match_create(game="cardmaster", player_names=["Ana", "Ben"], owner_device=device_of(owner),
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"], owner_device=device_of(owner),
                                   config={
         "size": 3, "who_rolls": "app", "type_names": ["Ember", "Tide", "Gale", "Stone", "Volt", "Frost", "Bloom",
                                                       "Venom", "Radiance", "Umbra"],
         "overcook_turns": 3, "undershock_turns": 3, "risen_revivable": False})
     for seat, names in enumerate((["Gale Harrier", "Storm Kite", "Volt Lancer"],
                                   ["Stonewarden", "Granite Brute", "Reef Sentinel"])):
-        cards = [Card.objects.get(game="cardmaster", name=name).as_rules_card() for name in names]
+        cards = [Card.objects.get(slug="cardmaster", name=name).as_rules_card() for name in names]
         match.refresh_from_db()
         services.match_apply_action(match_id=match.pk, action={"type": "lock_lineup", "seat": seat, "cards": cards},
                                     expected_seq=match.head)
@@ -696,11 +582,10 @@ def test_everyone_with_a_link_can_read_the_rating_page(cast, battle, persona):
     assert as_(cast, persona).get(reverse("battle_rating", args=[battle.pk])).status_code == 200
 
 
-@pytest.mark.parametrize("persona, status", [("player", 403), ("spectator", 403), ("outsider", 404)])
-def test_only_the_owner_may_take_a_battle_out_of_the_ratings(cast, battle, persona, status):
+@pytest.mark.parametrize("persona", ["owner", "player", "spectator"])
+def test_a_private_battle_counts_in_no_rating_and_nobody_can_rate_it(cast, battle, persona):
     play_out(lock_both(battle))
-    response = as_(cast, persona).post(reverse("battle_rating", args=[battle.pk]), {"rated": "0"})
-    assert response.status_code == status
-    battle.refresh_from_db()
-    assert battle.rated
-    assert cast["owner"].post(reverse("battle_rating", args=[battle.pk]), {"rated": "0"}).status_code == 302
+    response = as_(cast, persona).post(reverse("battle_rating", args=[battle.pk]), {"rated": "1"})
+    assert response.status_code == 403
+    page = text(as_(cast, persona).get(reverse("battle_rating", args=[battle.pk])))
+    assert "Only battles played in a club are rated" in page

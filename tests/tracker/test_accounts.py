@@ -12,19 +12,17 @@ from django.urls import reverse
 from tracker.devices import COOKIE
 from tracker.models import Access, Match, Player
 
-from .test_access import (  # noqa: F401  (fixtures)
+from .conftest import (
     PASSWORD,
-    account,
     device_of,
-    fresh_cache,
     join,
     make_invite,
     sign_in,
     start_battle,
-    text,
 )
+from .conftest import page_text as text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 User = get_user_model()
 NEW_PASSWORD = "a different long passphrase 7"
@@ -152,6 +150,38 @@ def test_the_lockout_follows_the_account_to_another_address(client, account):
     elsewhere = Client(REMOTE_ADDR="203.0.113.9")
     assert sign_in(elsewhere, "ANA").status_code == 429  # the user name in any case
     assert signed_in_as(elsewhere) is None
+
+
+@pytest.mark.parametrize("spelling", [" ana", "ana ", "ANA", "ａｎａ", "ＡＮＡ", "\u3000ana"])
+def test_the_lockout_counts_the_user_name_as_the_form_reads_it(account, spelling):
+    """Spaces around it, Unicode width and case: five failures spelt five ways lock out every spelling."""
+    spellings = [" ana", "ANA", "ａｎａ", "ana\t", "Ａｎａ"]
+    for number, wrong in enumerate(spellings):
+        assert sign_in(Client(REMOTE_ADDR=f"203.0.113.{number + 1}"), wrong, "wrong").status_code == 422
+    elsewhere = Client(REMOTE_ADDR="198.51.100.7")
+    assert sign_in(elsewhere, spelling).status_code == 429
+    assert sign_in(elsewhere, "ana").status_code == 429
+    assert signed_in_as(elsewhere) is None
+
+
+def test_a_wide_spelling_of_the_name_signs_in_as_the_form_reads_it(client, account):
+    assert sign_in(client, " ａｎａ ").status_code == 302  # Django's sign-in form folds width and spaces too
+    assert signed_in_as(client) == "ana"
+
+
+@pytest.mark.parametrize("name", ["an\x00a", "\x00", "ana\x00"])
+def test_a_nul_in_the_user_name_is_refused_with_a_message(client, account, name):
+    response = sign_in(client, name)
+    assert response.status_code == 422
+    assert "Null characters are not allowed." in text(response)
+    assert signed_in_as(client) is None
+
+
+def test_a_nul_in_a_new_accounts_names_is_refused_with_a_message(client):
+    response = sign_up(client, "zo\x00e", "Zo\x00e")
+    assert response.status_code == 422
+    assert "Null characters are not allowed." in text(response)
+    assert not User.objects.exists() and not Player.objects.exists()
 
 
 def test_the_lockout_follows_the_address_to_other_accounts(client, account):
@@ -316,7 +346,7 @@ def test_signing_in_with_the_box_ticked_keeps_every_match_and_seat_in_the_accoun
     sign_in(laptop, "ana")
     for match in made:
         page = text(laptop.get(match.get_absolute_url()))
-        assert "Other phones: join, watch, share" in page  # as the owner
+        assert "Other phones: join or watch" in page  # as the owner
     assert "◉ You play as Ana on this phone." in text(laptop.get(joined.get_absolute_url()))
 
 
@@ -453,17 +483,25 @@ def test_the_lockout_holds_in_another_app_process(tmp_path):
     assert run("sign-in", PASSWORD) == ["429"]  # another worker of the same installation
 
 
-def test_a_tournament_organised_on_the_phone_is_kept_with_its_battles(account, catalog):
-    from tracker.models import Tournament
-
-    phone = Client()
-    assert phone.post(reverse("tournament_list"), {"name": "Cup", "entrants": "Ana\nBen"}).status_code == 302
-    cup = Tournament.objects.get(name="Cup")
-    assert phone.post(reverse("tournament_pair", args=[cup.pk]), {"round": 0}).status_code == 302
+def test_kept_matches_leave_the_phone_when_it_signs_out(account, busy_phone):
+    """A store's shared tablet: once the matches are in the account, signing out leaves it none of them."""
+    phone, made, _joined = busy_phone
     sign_in_keeping(phone, "ana")
-    cup.refresh_from_db()
-    assert cup.owner == account
-    laptop = Client()
-    sign_in(laptop, "ana")
-    page = text(laptop.get(cup.get_absolute_url()))
-    assert "Round 1 is being played" in page and "Drop a player" in page  # the organiser's controls
+    phone.post(reverse("sign_out"))
+    for match in made:
+        match.refresh_from_db()
+        assert match.owner == account and match.owner_device == ""
+        assert phone.get(match.get_absolute_url()).status_code == 404
+
+
+def test_a_match_started_while_signed_in_is_not_the_phones_after_sign_out(account, catalog):
+    tablet = Client()
+    sign_in(tablet, "ana")
+    data = {"player_0": "Ana", "player_1": "Ben", "config-resolution": "battle-score"}
+    assert tablet.post(reverse("match_new", args=["card-crush"]), data).status_code == 302
+    match = Match.objects.get()
+    assert match.owner == account and match.owner_device == ""
+    tablet.post(reverse("sign_out"))
+    assert tablet.get(match.get_absolute_url()).status_code == 404
+    entry = tablet.post(reverse("match_entry", args=[match.pk, 0]), {"seq": 0})
+    assert entry.status_code == 404

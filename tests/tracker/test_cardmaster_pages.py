@@ -10,6 +10,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
+import rules
 from tracker import services
 from tracker.demo import load_catalogs
 from tracker.models import Action, Card, Match
@@ -25,12 +26,12 @@ BEN = ["Stonewarden", "Granite Brute", "Reef Sentinel"]
 @pytest.fixture
 def cm_catalog(db):
     load_catalogs()
-    return {card.name: card for card in Card.objects.filter(game="cardmaster")}
+    return {card.name: card for card in Card.objects.filter(slug="cardmaster")}
 
 
 @pytest.fixture
 def cm_match(cm_catalog) -> Match:
-    return services.match_create(game="cardmaster", player_names=["Ana", "Ben"], config={
+    return services.match_create(slug="cardmaster", player_names=["Ana", "Ben"], config={
         "size": 3, "who_rolls": "app", "type_names": ["Ember", "Tide", "Gale", "Stone", "Volt", "Frost", "Bloom",
                                                       "Venom", "Radiance", "Umbra"],
         "overcook_turns": 3, "undershock_turns": 3, "risen_revivable": False})
@@ -143,7 +144,7 @@ def test_a_whole_match_played_to_the_end_replays_from_its_log(client, playing):
     playing.refresh_from_db()
     undone = False
     while playing.finished is None:
-        legal = playing.rules.legal_actions(playing.state)
+        legal = playing.game.legal_actions(playing.state)
         attacks = [a for a in legal if a["type"] in ("a3", "a2", "a1")]
         hp = {card_id: card["hp"] for card_id, card in playing.state["cards"].items()}
         choice = min(attacks, key=lambda a: (("a3", "a2", "a1").index(a["type"]), hp[a["target"]]),
@@ -235,7 +236,7 @@ def test_the_catalog_takes_a_cardmaster_card_and_refuses_bad_stats(client, cm_ca
     card = {"new-name": "Test Golem", "new-spd": "50", "new-hp": "900", "new-def": "300", "new-atk": "200",
             "new-spc": "40", "new-type1": "4", "new-type2": "7", "new-tier": "2", "new-status": "gridfreeze"}
     assert client.post(url, card).status_code == 302
-    stored = Card.objects.get(game="cardmaster", name="Test Golem")
+    stored = Card.objects.get(slug="cardmaster", name="Test Golem")
     assert stored.stats["def"] == 300 and stored.stats["type1"] == 4
     response = client.post(url, {**card, "new-name": "Bad", "new-def": "1000", "new-type1": "11"})
     assert response.status_code == 422
@@ -244,11 +245,11 @@ def test_the_catalog_takes_a_cardmaster_card_and_refuses_bad_stats(client, cm_ca
 
 
 def test_the_acting_seat_of_a_move_is_the_owner_of_the_card_that_moves(playing):
-    from tracker.games import cardmaster
+    authority = playing.game.authority
 
-    assert cardmaster.acting_seat(playing, {"type": "a1", "card": "A2", "target": "B1"}) == 0
-    assert cardmaster.acting_seat(playing, {"type": "stack", "card": "B3"}) == 1
-    assert cardmaster.acting_seat(playing, {"type": "stack", "card": "C1"}) is None
+    assert authority(playing.state, {"type": "a1", "card": "A2", "target": "B1"}) == 0
+    assert authority(playing.state, {"type": "stack", "card": "B3"}) == 1
+    assert authority(playing.state, {"type": "stack", "card": "C1"}) == rules.TABLE, "no such card: nobody's alone"
 
 
 # ---------------------------------------------------------------- manual overrides
@@ -288,18 +289,37 @@ def test_a_bad_correction_is_refused_with_a_message_and_nothing_changes(client, 
     assert message in html
 
 
-def test_a_seated_phone_corrects_only_its_own_cards_and_pool_and_spectators_see_no_controls(playing):
-    from .test_access import device_of, seated_phone, watching_phone
+def test_a_seated_phone_asks_before_correcting_the_other_sides_cards_and_spectators_see_no_controls(playing):
     from django.test import Client
+
+    from .conftest import device_of, seated_phone, watching_phone
 
     owner = Client()
     playing.owner_device = device_of(owner)
     playing.save(update_fields=["owner_device"])
     ben, watcher = seated_phone(owner, playing, 1), watching_phone(owner, playing)
+    from tracker.models import Proposal
+
     for data in ({"action": "adjust", "card": "A1", "what": "hp", "value": "5"},
                  {"action": "adjust", "seat": "0", "what": "raided", "value": "5"}):
-        refused(ben, playing, {"seq": playing.head, **data}, 403)
+        before = snapshot(playing)
+        response = ben.post(reverse("match_act", args=[playing.pk]), {"seq": playing.head, **data})
+        assert response.status_code == 302 and snapshot(playing) == before, "a request, not a change"
+        assert "Asked Ana to agree" in unescape(text(ben.get(response.url)))
+    asked = Proposal.objects.filter(match=playing, status=Proposal.PENDING).order_by("pk")
+    assert asked.count() == 1, "a new request from Ben replaces his older one"
+    owner_page = unescape(text(owner.get(playing.get_absolute_url())))
+    assert "Ben asks:" in owner_page and ">✓ Agree<" in owner_page.replace("\n", "")
+    refused_answer = ben.post(reverse("proposal_answer", args=[playing.pk, asked[0].pk]), {"answer": "agree"})
+    assert refused_answer.status_code == 302 and snapshot(playing) == before, "Ben cannot agree to his own request"
+    owner.post(reverse("proposal_answer", args=[playing.pk, asked[0].pk]), {"answer": "agree"})
+    playing.refresh_from_db()
+    assert playing.head == before[0] + 1 and playing.state["teams"][0]["raided"] == 5
+    log = unescape(text(owner.get(reverse("match_log", args=[playing.pk]))))
+    assert "Asked by Ben, agreed by Ana." in log
     assert act(ben, playing, action="adjust", card="B1", what="gems", value="2").status_code == 302
+    playing.refresh_from_db()
+    assert playing.head == before[0] + 2, "his own cards: no one to ask"
 
     ben_html = unescape(text(ben.get(playing.get_absolute_url())))
     assert 'value="B1"' in ben_html and 'option value="A1"' not in ben_html
@@ -317,7 +337,7 @@ def test_a_seated_phone_cannot_undo_the_other_players_card_move(playing):
     """Cardmaster moves name a card, not a seat: the card's owner decides who may undo them."""
     from django.test import Client
 
-    from .test_access import device_of, seated_phone
+    from .conftest import device_of, seated_phone
 
     owner = Client()
     playing.owner_device = device_of(owner)

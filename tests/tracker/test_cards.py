@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 
 import rules
-
 from tracker.models import Card
 
 from .conftest import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, text
@@ -24,7 +23,8 @@ def card_data(**fields):
 
 
 def names_listed(html: str) -> list[str]:
-    return re.findall(r'<th scope="row">([^<]+)</th>', html)
+    """The names in the catalog table, each a link to the card's page."""
+    return re.findall(r'<th scope="row"><a href="/cards/[^"]+/\d+/">([^<]+)</a></th>', html)
 
 
 # ---------------------------------------------------------------- card_games (the index)
@@ -103,7 +103,7 @@ def test_it_adds_a_card(client, catalog):
     assert response.status_code == 302
     assert response.url == LIST
     card = Card.objects.get(name="Magma Wyrm")
-    assert card.game == "card-crush"
+    assert card.slug == "card-crush"
     assert card.stats == {"power": 8, "speed": 4, "affinity": "Fire", "rarity": "Epic", "level": 1}
     assert "Magma Wyrm added to the catalog." in text(client.get(response.url))
 
@@ -178,7 +178,7 @@ def test_it_refuses_a_bad_card_for_htmx(client, catalog):
 def test_it_refuses_a_name_already_in_the_catalog(client, catalog, name):
     html = refused(client, card_data(name=name))
     assert "is already in the catalog." in html
-    assert Card.objects.get(game="card-crush", name__iexact="ember fox").stats["power"] == 7
+    assert Card.objects.get(slug="card-crush", name__iexact="ember fox").stats["power"] == 7
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,17 +1,21 @@
 """A game's card catalog as CSV: export every card, import all or nothing with each bad line named."""
 
+import csv
 import html as htmllib
+import io
 import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
 import rules
-from tracker import catalog_csv, demo
-from tracker.models import Card
+from tracker import catalog_csv, demo, services
+from tracker.card_changes import Editor
+from tracker.models import Card, CardChange
 
-from .conftest import text
+from .conftest import ANA_DECK, device_of, lock, text
 
 pytestmark = pytest.mark.django_db
 
@@ -23,11 +27,11 @@ LIST_URL = reverse("card_list", args=["card-crush"])
 
 def catalog_rows() -> list[tuple]:
     """Everything the catalog holds, to compare before and after a refused import."""
-    return sorted((c.game, c.name, sorted(c.stats.items())) for c in Card.objects.all())
+    return sorted((c.slug, c.name, sorted(c.stats.items())) for c in Card.objects.all())
 
 
 def crush_card(name: str) -> Card:
-    return Card.objects.get(game="card-crush", name=name)
+    return Card.objects.get(slug="card-crush", name=name)
 
 
 def upload(client, raw: bytes, name: str = "cards.csv"):
@@ -36,6 +40,15 @@ def upload(client, raw: bytes, name: str = "cards.csv"):
 
 def csv_of(*rows: str) -> bytes:
     return ("\r\n".join([HEADER, *rows]) + "\r\n").encode()
+
+
+def added_by(client, *names: str) -> None:
+    """Make these catalog cards the client's own (as if its phone had added them): the importer
+    may change its own cards while nobody else has played them."""
+    Card.objects.filter(name__in=names).update(created_device=device_of(client))
+
+
+IMPORTER = Editor(user=None, device="importing-phone")
 
 
 def problems(response) -> list[str]:
@@ -66,7 +79,7 @@ def test_it_exports_an_empty_catalog_as_just_the_header(client, db):
 
 
 def test_it_quotes_names_with_commas_and_quotes(client, catalog):
-    Card.objects.create(game="card-crush", name='Rock, "the" Paper', stats={
+    Card.objects.create(slug="card-crush", name='Rock, "the" Paper', stats={
         "power": 1, "speed": 2, "affinity": "Earth", "rarity": "Common", "level": 1})
     assert '"Rock, ""the"" Paper",1,2,Earth,Common,1' in client.get(EXPORT_URL).content.decode().splitlines()
 
@@ -87,6 +100,7 @@ def test_an_unknown_game_404s(client, db):
 
 
 def test_it_adds_and_updates_and_counts_both(client, catalog):
+    added_by(client, "Ember Fox")
     response = upload(client, csv_of(
         "Moss Golem,6,2,Nature,Rare,1",      # new
         "Ember Fox,8,5,Fire,Rare,2",         # changed
@@ -100,23 +114,24 @@ def test_it_adds_and_updates_and_counts_both(client, catalog):
         "power": 6, "speed": 2, "affinity": "Nature", "rarity": "Rare", "level": 1}
     assert crush_card("Ember Fox").stats == {
         "power": 8, "speed": 5, "affinity": "Fire", "rarity": "Rare", "level": 2}
-    assert Card.objects.filter(game="card-crush").count() == len(catalog) + 2
+    assert Card.objects.filter(slug="card-crush").count() == len(catalog) + 2
 
 
 def test_a_name_in_another_case_updates_the_card(client, catalog):
+    added_by(client, "Ember Fox")
     upload(client, csv_of("ember fox,1,1,Fire,Common,1"))
-    assert not Card.objects.filter(game="card-crush", name="ember fox").exists()
+    assert not Card.objects.filter(slug="card-crush", name="ember fox").exists()
     assert crush_card("Ember Fox").stats["power"] == 1
 
 
 def test_an_accented_name_in_another_case_updates_the_card(client, db):
-    Card.objects.create(game="card-crush", name="Éclair Imp", stats={
+    Card.objects.create(slug="card-crush", name="Éclair Imp", created_device=device_of(client), stats={
         "power": 5, "speed": 9, "affinity": "Lightning", "rarity": "Common", "level": 1})
     response = upload(client, csv_of("ÉCLAIR IMP,6,9,Lightning,Common,1"))
     assert response.status_code == 302
     assert "Catalog imported: 0 added, 1 updated." in text(client.get(LIST_URL))
     assert crush_card("Éclair Imp").stats["power"] == 6
-    assert Card.objects.filter(game="card-crush").count() == 1
+    assert Card.objects.filter(slug="card-crush").count() == 1
 
 
 def test_an_excel_file_with_a_bom_and_spaces_imports(client, db):
@@ -146,7 +161,7 @@ def test_export_then_import_changes_nothing(client, catalog):
 def test_export_import_into_an_empty_catalog_restores_it(client, catalog):
     before = catalog_rows()
     raw = client.get(EXPORT_URL).content
-    Card.objects.filter(game="card-crush").delete()
+    Card.objects.filter(slug="card-crush").delete()
     upload(client, raw)
     assert catalog_rows() == before
 
@@ -171,6 +186,7 @@ GOOD = "Moss Golem,6,2,Nature,Rare,1"
                  id="duplicate-name"),
 ])
 def test_one_bad_row_stores_nothing(client, catalog, bad_row, says):
+    added_by(client, "Ember Fox")
     before = catalog_rows()
     response = upload(client, csv_of(GOOD, bad_row, "Ember Fox,1,1,Fire,Common,1"))
     assert response.status_code == 422
@@ -248,7 +264,7 @@ def test_too_many_rows(client, db):
     response = upload(client, csv_of(*rows))
     assert response.status_code == 422
     assert problems(response) == [f"At most {catalog_csv.MAX_ROWS} cards per file."]
-    assert not Card.objects.filter(game="card-crush").exists()
+    assert not Card.objects.filter(slug="card-crush").exists()
 
 
 def test_a_header_only_file_imports_nothing(client, catalog):
@@ -267,13 +283,15 @@ def test_import_refuses_get(client, db):
 
 def test_import_csv_raises_with_every_problem(db):
     with pytest.raises(catalog_csv.CatalogFileError) as caught:
-        catalog_csv.import_csv("card-crush", csv_of("A,-1,1,Air,Common,1", "B,1,1,Air,Common,1", "C,1,1,Nope,Common,1"))
+        catalog_csv.import_csv("card-crush", csv_of("A,-1,1,Air,Common,1", "B,1,1,Air,Common,1", "C,1,1,Nope,Common,1"),
+                               IMPORTER)
     assert [p.split(":")[0] for p in caught.value.problems] == ["Line 2", "Line 4"]
-    assert not Card.objects.filter(game="card-crush").exists()
+    assert not Card.objects.filter(slug="card-crush").exists()
 
 
 def test_import_csv_returns_the_counts(catalog):
-    assert catalog_csv.import_csv("card-crush", csv_of(GOOD, "Phoenix,1,1,Fire,Common,1")) == (1, 1)
+    Card.objects.filter(name="Phoenix").update(created_device=IMPORTER.device)
+    assert catalog_csv.import_csv("card-crush", csv_of(GOOD, "Phoenix,1,1,Fire,Common,1"), IMPORTER) == (1, 1)
 
 
 def test_columns_are_the_card_forms_fields():
@@ -284,7 +302,83 @@ def test_columns_are_the_card_forms_fields():
 def test_every_games_catalog_round_trips_through_csv(slug):
     """Export then import changes nothing, for every game, whatever shape its cards have."""
     demo.load_catalogs()
-    before = {card.name: card.stats for card in Card.objects.filter(game=slug)}
+    before = {card.name: card.stats for card in Card.objects.filter(slug=slug)}
     assert before, f"{slug} has demo cards"
-    assert catalog_csv.import_csv(slug, catalog_csv.export_csv(slug).encode()) == (0, 0)
-    assert {card.name: card.stats for card in Card.objects.filter(game=slug)} == before
+    assert catalog_csv.import_csv(slug, catalog_csv.export_csv(slug).encode(), IMPORTER) == (0, 0)
+    assert {card.name: card.stats for card in Card.objects.filter(slug=slug)} == before
+
+
+# --- who may change what through a file (tracker/card_changes.py) --------------------------------
+
+
+def test_a_row_that_would_change_a_protected_card_is_refused_with_its_line(client, catalog):
+    before = catalog_rows()
+    response = upload(client, csv_of(
+        GOOD,                                   # line 2: new, would be added
+        "Phoenix,1,1,Fire,Common,1",            # line 3: a demo card, nobody's to rewrite
+        "Ember Fox,7,5,Fire,Common,1",          # line 4: unchanged, so not a change at all
+    ))
+    assert response.status_code == 422
+    found = problems(response)
+    assert len(found) == 1 and found[0].startswith("Line 3: Phoenix has no recorded creator"), found
+    assert catalog_rows() == before
+    assert not CardChange.objects.exists()
+
+
+def test_another_phones_card_is_protected_and_the_importers_own_is_changed_and_recorded(client, catalog):
+    other = Client()
+    added_by(other, "Storm Caller")
+    added_by(client, "Ember Fox")
+    response = upload(client, csv_of("Storm Caller,1,1,Air,Common,1"))
+    assert response.status_code == 422
+    assert problems(response) == [
+        "Line 2: Storm Caller was added by another phone or account. Only they can change it while nobody else "
+        "has played it, and after that an organiser of a club whose matches used it (or the site's staff)."]
+    assert upload(client, csv_of("Ember Fox,8,5,Fire,Rare,2", GOOD)).status_code == 302
+    change = CardChange.objects.get()
+    assert (change.card.name, change.kind, change.device) == ("Ember Fox", "edit", device_of(client))
+    assert change.old_stats["power"] == 7 and change.new_stats["power"] == 8
+    assert crush_card("Moss Golem").created_device == device_of(client)
+
+
+def test_an_importers_own_card_that_someone_else_played_is_protected(client, catalog):
+    added_by(client, "Ember Fox")
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner_device="phone-2")
+    lock(match, 0, ANA_DECK)  # Ember Fox is in it
+    response = upload(client, csv_of("Ember Fox,1,1,Fire,Common,1"))
+    assert response.status_code == 422
+    assert problems(response)[0].startswith("Line 2: Ember Fox has been played in other players' or a club's matches")
+    assert crush_card("Ember Fox").stats["power"] == 7
+
+
+# --- cells a spreadsheet would run as formulas -----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1 Sprite", "-Minus", "@SUM(A1)",
+                                  "'Tis Imp", "''Twice"])
+def test_the_export_marks_formula_cells_as_text_and_the_import_takes_the_mark_off(client, db, name):
+    Card.objects.create(slug="card-crush", name=name, stats={
+        "power": 1, "speed": 2, "affinity": "Earth", "rarity": "Common", "level": 1})
+    raw = client.get(EXPORT_URL).content
+    row = next(csv.reader(io.StringIO(raw.decode().splitlines()[1])))
+    assert row[0] == "'" + name  # a spreadsheet shows it as text, and never runs it
+    before = catalog_rows()
+    Card.objects.all().delete()
+    assert upload(client, raw).status_code == 302
+    assert catalog_rows() == before
+
+
+@pytest.mark.parametrize("value", ["=1+1", "+1", "-1", "@x", "\tx", "\rx", "'x", "plain", "Tis' Imp"])
+def test_text_cells_round_trip(value):
+    cell = catalog_csv.as_text_cell(value)
+    assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+    assert catalog_csv.from_text_cell(cell) == value
+
+
+def test_a_lone_apostrophe_typed_by_hand_is_kept(client, db):
+    assert upload(client, csv_of("'Tis Imp,1,2,Earth,Common,1")).status_code == 302
+    assert crush_card("'Tis Imp").stats["power"] == 1
+
+
+def test_numbers_are_not_marked(client, catalog):
+    assert "Ember Fox,7,5,Fire,Common,1" in client.get(EXPORT_URL).content.decode().splitlines()

@@ -1,6 +1,9 @@
 """Collection pages: copies, upgrades with duplicates, and a battle deck picked from a collection at its levels."""
 
+import re
+
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -12,22 +15,45 @@ from .conftest import JUNK, JUNK_IDS, entry_data, entry_url, text
 pytestmark = pytest.mark.django_db
 
 
+def account_of(player: Player, username: str) -> Player:
+    player.user = get_user_model().objects.create_user(username)
+    player.save(update_fields=["user"])
+    return player
+
+
+def phone_of(user) -> Client:
+    phone = Client()
+    phone.force_login(user)
+    return phone
+
+
 @pytest.fixture
 def ana(match) -> Player:
+    """Ana, with her own account, which owns the battle (so it enters her deck, hot-seat)."""
+    Match.objects.filter(pk=match.pk).update(owner=account_of(Player.objects.get(name="Ana"), "ana").user)
+    match.refresh_from_db()
     return Player.objects.get(name="Ana")
 
 
-def add(client: Client, player: Player, card: str, count):
-    return client.post(reverse("collection_add", args=[player.pk]), {"card": card, "count": count})
+@pytest.fixture
+def client(ana) -> Client:
+    """Ana's phone, signed in to her account: her personal collection is hers to see and change."""
+    return phone_of(ana.user)
+
+
+def add(client: Client, player: Player, card: str, count, club=None):
+    url = reverse("club_collection_add", args=[club.pk, player.pk]) if club else reverse("collection_add", args=[player.pk])
+    return client.post(url, {"card": card, "count": count})
 
 
 def owned(player: Player) -> list[tuple]:
     return list(CollectionCard.objects.filter(player=player).values_list("card__name", "copies", "level"))
 
 
-def upgrade(client: Client, player: Player, entry: CollectionCard, **fields):
+def upgrade(client: Client, player: Player, entry: CollectionCard, club=None, **fields):
     data = {"level": entry.level, "copies": entry.copies, **fields}
-    return client.post(reverse("collection_upgrade", args=[player.pk, entry.pk]), data)
+    args = [club.pk, player.pk, entry.pk] if club else [player.pk, entry.pk]
+    return client.post(reverse("club_collection_upgrade" if club else "collection_upgrade", args=args), data)
 
 
 def test_adding_copies_and_the_page_lists_them(client: Client, ana):
@@ -139,11 +165,12 @@ def test_a_card_missing_from_the_collection_is_refused(client: Client, match, an
     assert Match.objects.get(pk=match.pk).head == 0
 
 
-def test_playing_another_players_collection_is_refused(client: Client, match, ana):
-    own_deck(client, ana, WINNING_DECK)
+def test_playing_another_players_collection_is_not_possible(client: Client, match, ana):
+    own_deck(client, ana, WINNING_DECK, upgrade_first="Ember Fox")
+    assert "collection at its levels" not in text(client.get(entry_url(match, 1)))  # only Ana's own entry offers it
     response = client.post(entry_url(match, 1), entry_data(match, 1, WINNING_DECK, source="seat-0"))
-    assert response.status_code == 422 and "Ben can play only their own collection" in text(response)
-    assert Match.objects.get(pk=match.pk).head == 0
+    assert response.status_code == 302  # the forged choice is not one Ben's entry has: his cards are as printed
+    assert Match.objects.get(pk=match.pk).state["decks"][1][0]["level"] == 1
 
 
 def test_catalog_cards_are_still_offered(client: Client, match, ana):
@@ -151,3 +178,194 @@ def test_catalog_cards_are_still_offered(client: Client, match, ana):
     response = client.post(entry_url(match, 0), entry_data(match, 0, LOSING_DECK, source="catalog"))
     assert response.status_code == 302
     assert Match.objects.get(pk=match.pk).state["decks"][0][0]["name"] == "Tide Runner"
+
+
+# ---------------------------------------------------------------- who sees and changes which collection
+#
+# Cast: Ana's account (the collection's owner, on `client`), Ben's account (someone else), a phone
+# with no account, and the club "Corner Store" with its organiser Olga and its member Mia (each an
+# account with a player of that name); Otto is an account in another club.
+
+
+@pytest.fixture
+def club(ana):
+    from tracker.models import Club, Membership
+
+    store, other = Club.objects.create(name="Corner Store"), Club.objects.create(name="Back Room")
+    for name, role, where in (("Olga", Membership.ORGANISER, store), ("Mia", Membership.MEMBER, store),
+                              ("Otto", Membership.ORGANISER, other), ("Ana", Membership.MEMBER, store)):
+        player = Player.objects.filter(name=name).first() or account_of(Player.objects.create(name=name), name.lower())
+        Membership.objects.create(club=where, user=player.user, role=role)
+    return store
+
+
+@pytest.fixture
+def cast(client, club, ben) -> dict[str, Client]:
+    return {"owner": client, "olga": phone_of(Player.objects.get(name="Olga").user),
+            "mia": phone_of(Player.objects.get(name="Mia").user), "otto": phone_of(Player.objects.get(name="Otto").user),
+            "ben": phone_of(account_of(ben, "ben").user), "no account": Client()}
+
+
+def club_url(name: str, club, player: Player, *more) -> str:
+    return reverse(f"club_{name}", args=[club.pk, player.pk, *more])
+
+
+def every_collection_row() -> list[tuple]:
+    return list(CollectionCard.objects.order_by("pk").values_list("player__name", "club_id", "card__name", "copies",
+                                                                  "level"))
+
+
+@pytest.mark.parametrize("persona", ["olga", "mia", "otto", "ben", "no account"])
+def test_a_personal_collection_does_not_exist_for_anyone_else(cast, ana, persona):
+    add(cast["owner"], ana, "Ember Fox", 3)
+    phone, before = cast[persona], every_collection_row()
+    assert phone.get(reverse("collection_detail", args=[ana.pk])).status_code == 404
+    assert add(phone, ana, "Phoenix", 1).status_code == 404
+    assert upgrade(phone, ana, CollectionCard.objects.get(player=ana)).status_code == 404
+    assert every_collection_row() == before
+    assert "Ember Fox" not in text(phone.get(reverse("collection_index")))
+
+
+def test_the_owner_sees_and_changes_their_personal_collection(cast, ana):
+    assert add(cast["owner"], ana, "Ember Fox", 3).status_code == 302
+    assert upgrade(cast["owner"], ana, CollectionCard.objects.get(player=ana)).status_code == 302
+    assert every_collection_row() == [("Ana", None, "Ember Fox", 1, 2)]
+    index = text(cast["owner"].get(reverse("collection_index")))
+    assert "Your collection" in index and reverse("collection_detail", args=[ana.pk]) in index
+
+
+def test_a_club_collection_is_changed_by_its_organisers_and_the_players_own_account(cast, club, ana):
+    assert add(cast["olga"], ana, "Ember Fox", 2, club=club).status_code == 302
+    assert add(cast["owner"], ana, "Ember Fox", 1, club=club).status_code == 302
+    entry = CollectionCard.objects.get(player=ana, club=club)
+    assert upgrade(cast["olga"], ana, entry, club=club).status_code == 302
+    assert every_collection_row() == [("Ana", club.pk, "Ember Fox", 1, 2)]
+    assert not CollectionCard.objects.filter(club__isnull=True).exists()  # her personal collection is apart
+
+
+def test_a_club_member_sees_a_club_collection_but_cannot_change_it(cast, club, ana):
+    add(cast["olga"], ana, "Ember Fox", 3, club=club)
+    page = text(cast["mia"].get(club_url("collection_detail", club, ana)))
+    assert "Ember Fox" in page and "3 copies" in page
+    assert "Only Ana&#x27;s own account and the organisers of Corner Store can change this collection" in page
+    assert "<form" not in page.split("<main", 1)[1].split("How upgrades work")[0]
+    before = every_collection_row()
+    response = add(cast["mia"], ana, "Phoenix", 1, club=club)
+    assert response.status_code == 403 and "organisers of Corner Store can change" in text(response)
+    response = upgrade(cast["mia"], ana, CollectionCard.objects.get(player=ana, club=club), club=club)
+    assert response.status_code == 403
+    assert every_collection_row() == before
+
+
+@pytest.mark.parametrize("persona", ["otto", "ben", "no account"])
+def test_a_club_collection_does_not_exist_outside_the_club(cast, club, ana, persona):
+    add(cast["olga"], ana, "Ember Fox", 3, club=club)
+    phone, before = cast[persona], every_collection_row()
+    assert phone.get(club_url("collection_detail", club, ana)).status_code == 404
+    assert phone.get(reverse("club_collections", args=[club.pk])).status_code == 404
+    assert add(phone, ana, "Phoenix", 1, club=club).status_code == 404
+    assert every_collection_row() == before
+    assert "Corner Store" not in text(phone.get(reverse("collection_index")))
+
+
+def test_the_club_page_lists_its_players_for_its_members(cast, club):
+    page = text(cast["mia"].get(reverse("club_collections", args=[club.pk])))
+    for name in ("Ana", "Mia", "Olga"):
+        assert f'<span class="row-title">{name}</span>' in page
+    assert "Otto" not in page and "Ben" not in page
+    assert "Corner Store's collections" in text(cast["mia"].get(reverse("collection_index")))
+
+
+def test_a_player_outside_the_club_has_no_collection_in_it(cast, club, ben):
+    assert cast["olga"].get(club_url("collection_detail", club, ben)).status_code == 404
+    assert add(cast["olga"], ben, "Phoenix", 1, club=club).status_code == 404
+    assert not CollectionCard.objects.exists()
+
+
+def test_collections_need_an_account(cast):
+    page = text(cast["no account"].get(reverse("collection_index")))
+    assert "Collections belong to accounts." in page and "Ana" not in page
+
+
+def test_the_rating_page_links_to_the_collection_only_for_its_own_account(cast, ana, club):
+    from tracker.models import Membership
+
+    from .competition_helpers import battle
+
+    Membership.objects.create(club=club, user=Player.objects.get(name="Ben").user, role=Membership.MEMBER)
+    battle("Ana", "Ben", club=club)
+    url = reverse("player_rating", args=[club.pk, ana.pk])
+    link = club_url("collection_detail", club, ana)
+    assert link in text(cast["owner"].get(url))
+    assert link not in text(cast["ben"].get(url))
+
+
+# ---------------------------------------------------------------- what the page says about upgrades
+
+
+def test_more_duplicates_than_needed_are_worded_as_such(client: Client, ana):
+    add(client, ana, "Ember Fox", 5)
+    html = text(client.get(reverse("collection_detail", args=[ana.pk])))
+    assert "4 duplicates; level 2 takes 2" in html and "4 of 2" not in html
+
+
+def test_an_impossible_upgrade_is_a_disabled_button_with_the_reason(client: Client, ana):
+    add(client, ana, "Ember Fox", 2)
+    html = text(client.get(reverse("collection_detail", args=[ana.pk])))
+    button = re.search(r"<button[^>]*>Upgrade Ember Fox to level 2</button>", html).group(0)
+    assert "disabled" in button and "button-primary" not in button
+    assert "Level 2 needs 2 duplicates; you have 1." in html
+
+
+def test_a_possible_upgrade_is_an_active_button(client: Client, ana):
+    add(client, ana, "Ember Fox", 3)
+    html = text(client.get(reverse("collection_detail", args=[ana.pk])))
+    button = re.search(r"<button[^>]*>Upgrade Ember Fox to level 2</button>", html).group(0)
+    assert "disabled" not in button and "button-primary" in button
+
+
+# ---------------------------------------------------------------- decks from a collection
+
+
+def test_a_phone_that_is_not_the_players_account_is_not_offered_their_collection(client: Client, ana, match):
+    own_deck(client, ana, WINNING_DECK, upgrade_first="Ember Fox")
+    bens = account_of(Player.objects.get(name="Ben"), "ben").user
+    Match.objects.filter(pk=match.pk).update(owner=bens)  # Ben's phone runs the battle, hot-seat
+    html = text(phone_of(bens).get(entry_url(match, 0)))
+    assert "Ember Fox (level 2" not in html and "collection at its levels" not in html
+
+
+def test_a_club_battle_offers_the_club_collection_not_the_personal_one(client: Client, club, ana, match):
+    own_deck(client, ana, WINNING_DECK)  # personal, all level 1
+    for name in WINNING_DECK:
+        add(client, ana, name, 3 if name == "Phoenix" else 1, club=club)
+    upgrade(client, ana, CollectionCard.objects.get(player=ana, club=club, card__name="Phoenix"), club=club)
+    Match.objects.filter(pk=match.pk).update(club=club)
+    html = text(client.get(entry_url(match, 0)))
+    assert "Ana&#x27;s collection in Corner Store at its levels" in html and "Phoenix (level 2" in html
+    response = client.post(entry_url(match, 0), entry_data(match, 0, WINNING_DECK, source="seat-0"))
+    assert response.status_code == 302
+    assert Match.objects.get(pk=match.pk).state["decks"][0][1]["level"] == 2
+
+
+def test_every_change_to_a_collection_is_kept_with_who_made_it(cast, club, ana):
+    from tracker.models import CollectionChange
+
+    add(cast["olga"], ana, "Ember Fox", 2, club=club)
+    add(cast["owner"], ana, "Ember Fox", 1, club=club)
+    upgrade(cast["olga"], ana, CollectionCard.objects.get(player=ana, club=club), club=club)
+    kept = CollectionChange.objects.order_by("pk").values_list("kind", "user__username", "copies_before",
+                                                               "copies_after", "level_before", "level_after")
+    assert list(kept) == [("add", "olga", 0, 2, 1, 1), ("add", "ana", 2, 3, 1, 1), ("upgrade", "olga", 3, 1, 1, 2)]
+    page = text(cast["mia"].get(club_url("collection_detail", club, ana)))
+    assert "Olga upgraded Ember Fox to level 2 (3 → 1 copies)" in page
+    assert "Ana added copies of Ember Fox (2 → 3)" in page and "Olga added copies of Ember Fox (0 → 2)" in page
+    assert "you upgraded" in text(cast["olga"].get(club_url("collection_detail", club, ana)))
+
+
+def test_a_refused_change_is_not_kept(cast, club, ana):
+    from tracker.models import CollectionChange
+
+    add(cast["mia"], ana, "Ember Fox", 2, club=club)
+    add(cast["olga"], ana, "Ember Fox", 0, club=club)
+    assert not CollectionChange.objects.exists()

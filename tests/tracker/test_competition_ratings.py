@@ -6,8 +6,9 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from tracker import services
 from tracker.competition import ratings
-from tracker.models import Match, Player
+from tracker.models import Club, Match, Player
 
 from .competition_helpers import battle
 from .conftest import lock_both, play, text
@@ -15,20 +16,26 @@ from .conftest import lock_both, play, text
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(member) -> Client:
+    """Ratings belong to a club: its members read them."""
+    return member
+
+
 def at(*args) -> datetime:
     return datetime(*args, tzinfo=UTC)
 
 
 @pytest.fixture
-def league(catalog):
-    """Ana beats Ben twice, Cid beats Ana once, all in May 2026."""
-    return [battle("Ana", "Ben", at(2026, 5, 2, 18)), battle("Ana", "Ben", at(2026, 5, 3, 18)),
-            battle("Cid", "Ana", at(2026, 5, 4, 18))]
+def league(catalog, club):
+    """Ana beats Ben twice, Cid beats Ana once, all in May 2026, in the club."""
+    return [battle("Ana", "Ben", at(2026, 5, 2, 18), club=club), battle("Ana", "Ben", at(2026, 5, 3, 18), club=club),
+            battle("Cid", "Ana", at(2026, 5, 4, 18), club=club)]
 
 
 def test_leaderboard_ranks_by_rating_with_battles_and_win_rate(client: Client, league):
-    html = text(client.get(reverse("leaderboard")))
-    board = ratings.leaderboard(ratings.history(at(2026, 5, 5)))
+    html = text(client.get(reverse("leaderboard", args=[league[0].club_id])))
+    board = ratings.leaderboard(ratings.history(league[0].club_id, at(2026, 5, 5)))
     # Ana 516; then E(516 vs 484) = 0.546, 32 x 0.454 = 14.5 -> 15: Ana 531, Ben 469;
     # Cid 500 beats Ana 531: E(Cid) = 0.4555, 32 x 0.5445 = 17.4 -> 17: Cid 517, Ana 514.
     assert [(r.player.name, r.rating, r.played, r.wins) for r in board] == [
@@ -40,14 +47,14 @@ def test_leaderboard_ranks_by_rating_with_battles_and_win_rate(client: Client, l
 
 def test_ratings_today_include_every_reset_since_may(client: Client, league):
     # By now (after 1 July 2026) the quarterly reset has brought everyone back to 500.
-    assert set(ratings.current_ratings().values()) == {500}
-    html = text(client.get(reverse("player_rating", args=[Player.objects.get(name="Ana").pk])))
+    assert set(ratings.current_ratings(league[0].club_id).values()) == {500}
+    html = text(client.get(reverse("player_rating", args=[league[0].club_id, Player.objects.get(name="Ana").pk])))
     assert "Quarterly reset" in html and "Monthly reset" in html
 
 
 def test_player_page_shows_each_change_with_its_working_and_battle_link(client: Client, league):
     ana = Player.objects.get(name="Ana")
-    html = text(client.get(reverse("player_rating", args=[ana.pk])))
+    html = text(client.get(reverse("player_rating", args=[league[0].club_id, ana.pk])))
     assert "Beat Ben (rated 500)" in html
     assert "Expected score 50% · K 32" in html and "32 × (100% − 50%) = +16" in html
     assert "Lost to Cid (rated 500)" in html
@@ -62,28 +69,32 @@ def test_battle_page_shows_both_sides(client: Client, league):
     assert "+16" in html and "-16" in html
 
 
-def test_unrated_battle_does_not_count_and_can_be_rated_again(client: Client, league):
+def test_unrated_battle_does_not_count_and_can_be_rated_again(organiser: Client, member: Client, league):
     url = reverse("battle_rating", args=[league[2].pk])
+    assert member.post(url, {"rated": "0"}).status_code == 403, "only an organiser takes a battle out of ratings"
+    assert Match.objects.get(pk=league[2].pk).rated is True
+    client = organiser
     response = client.post(url, {"rated": "0"})
     assert response.status_code == 302
     assert Match.objects.get(pk=league[2].pk).rated is False
-    board = {r.player.name: r.rating for r in ratings.leaderboard(ratings.history(at(2026, 5, 5)))}
+    board = {r.player.name: r.rating for r in ratings.leaderboard(ratings.history(league[0].club_id, at(2026, 5, 5)))}
     assert "Cid" not in board and board["Ana"] == 531
     client.post(url, {"rated": "1"})
     assert Match.objects.get(pk=league[2].pk).rated is True
 
 
-def test_rating_an_unfinished_battle_is_refused(client: Client, match):
+def test_rating_an_unfinished_battle_is_refused(organiser: Client, club, catalog):
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club)
     match = play(lock_both(match), 1)
-    response = client.post(reverse("battle_rating", args=[match.pk]), {"rated": "1"})
+    response = organiser.post(reverse("battle_rating", args=[match.pk]), {"rated": "1"})
     assert response.status_code == 422
     assert "not finished" in text(response)
-    assert ratings.history() == []
+    assert ratings.history(club) == []
 
 
 @pytest.mark.parametrize("value", ["", "2", "yes", "x" * 1000])
-def test_junk_rated_value_is_refused(client: Client, league, value):
-    response = client.post(reverse("battle_rating", args=[league[0].pk]), {"rated": value})
+def test_junk_rated_value_is_refused(organiser: Client, league, value):
+    response = organiser.post(reverse("battle_rating", args=[league[0].pk]), {"rated": value})
     assert response.status_code == 400
     assert Match.objects.get(pk=league[0].pk).rated is True
 
@@ -94,30 +105,71 @@ def test_another_game_is_not_rated(client: Client, db):
 
 @override_settings(CARD_CRUSH_COMPETITION={"K": 20, "TOURNAMENT_WEIGHT": 3})
 def test_k_comes_from_settings(client: Client, league):
-    changes = ratings.history(at(2026, 5, 2, 19))
+    changes = ratings.history(league[0].club_id, at(2026, 5, 2, 19))
     assert [(c.before, c.after, c.k) for c in changes] == [(500, 510, 20), (500, 490, 20)]
-    assert "K is 20 in open play and 60 in tournaments" in text(client.get(reverse("leaderboard")))
+    assert "K is 20 in open play and 60 in tournaments" in text(client.get(reverse("leaderboard", args=[league[0].club_id])))
 
 
-def test_battle_entered_late_lands_in_its_month(catalog):
-    may = battle("Ana", "Ben", at(2026, 5, 20))
-    june = battle("Ben", "Ana", at(2026, 6, 10))
-    late = battle("Ana", "Ben", at(2026, 5, 21))  # entered after the June battle, played in May
-    order = [c.battle for c in ratings.history(at(2026, 6, 30)) if c.kind == "battle"]
+def test_battle_entered_late_lands_in_its_month(catalog, club):
+    may = battle("Ana", "Ben", at(2026, 5, 20), club=club)
+    june = battle("Ben", "Ana", at(2026, 6, 10), club=club)
+    late = battle("Ana", "Ben", at(2026, 5, 21), club=club)  # entered after the June battle, played in May
+    order = [c.battle for c in ratings.history(club, at(2026, 6, 30)) if c.kind == "battle"]
     assert order == [may.pk, may.pk, late.pk, late.pk, june.pk, june.pk]
 
 
-def test_derived_ratings_equal_a_step_by_step_replay(catalog):
+def test_derived_ratings_equal_a_step_by_step_replay(catalog, club):
     """The leaderboard agrees with walking the history, and each change starts where the last ended."""
     for day in range(1, 20):
         names = [("Ana", "Ben"), ("Ben", "Cid"), ("Cid", "Ana")][day % 3]
-        battle(*names, at(2026, 4, day * 3 % 28 + 1, 12))
-    changes = ratings.history(at(2026, 6, 1))
+        battle(*names, at(2026, 4, day * 3 % 28 + 1, 12), club=club)
+    changes = ratings.history(club, at(2026, 6, 1))
     current = {}
     for change in changes:
         assert change.before == current.get(change.player, 500)
         current[change.player] = change.after
     assert {r.player.pk: r.rating for r in ratings.leaderboard(changes)} == current
+
+
+def test_only_the_clubs_own_battles_move_its_ratings(catalog, club, league):
+    """A private battle, another club's battle and an imported one never reach the club's leaderboard."""
+    from tracker import exchange
+
+    private = battle("Ana", "Ben", at(2026, 5, 5, 18))
+    elsewhere = battle("Ana", "Ben", at(2026, 5, 5, 19), club=Club.objects.create(name="Elsewhere"))
+    imported = exchange.import_match(exchange.export_match(league[0]))
+    keys = {c.battle for c in ratings.history(club, at(2026, 5, 6))}
+    assert keys == {m.pk for m in league}
+    assert not {private.pk, elsewhere.pk, imported.pk} & keys
+    assert imported.club_id is None
+
+
+def test_undo_and_redo_inside_a_finished_battle_never_re_date_it(catalog, club, organiser, league):
+    """Reopening a finished battle (an organiser, with confirmation) and finishing it again keeps its place."""
+    before = [(c.battle, c.player, c.after) for c in ratings.history(club, at(2026, 5, 6))]
+    first = league[0]
+    head = first.head
+    url = reverse("match_goto", args=[first.pk])
+    assert organiser.post(url, {"seq": head, "step": head - 1, "confirm": "reopen"}).status_code == 302
+    assert organiser.post(url, {"seq": head - 1, "step": head}).status_code == 302
+    first.refresh_from_db()
+    assert first.finished == first.first_finished == at(2026, 5, 2, 18)
+    assert [(c.battle, c.player, c.after) for c in ratings.history(club, at(2026, 5, 6))] == before
+
+
+def test_reopening_a_club_battle_needs_an_organiser_and_a_confirmation(catalog, club, organiser, member, league):
+    first = league[0]
+    Match.objects.filter(pk=first.pk).update(owner=member.user)  # the member who started it owns it
+    head = first.head
+    url = reverse("match_goto", args=[first.pk])
+    refused = member.post(url, {"seq": head, "step": head - 1, "confirm": "reopen"})
+    assert refused.status_code == 403 and "only an organiser of the club can reopen it" in text(refused)
+    response = organiser.post(url, {"seq": head, "step": head - 1})
+    page = text(response)
+    assert response.status_code == 200 and "Reopen this finished match" in page
+    assert "ratings in Friday Club lose this battle" in page
+    first.refresh_from_db()
+    assert first.head == head and first.finished is not None, "asking changes nothing"
 
 
 @pytest.mark.parametrize("overrides", [{"KAY": 32}, {"K": 0}, {"K": "32"}, {"TOURNAMENT_WEIGHT": -1}, {"MAX_LEVEL": 0},

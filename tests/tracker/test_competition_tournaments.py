@@ -5,12 +5,22 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker.competition import ratings, tournaments
-from tracker.models import Entrant, Match, Pairing, Tournament
+from tracker.models import Club, Entrant, Match, Pairing, Tournament
 
 from .competition_helpers import finish
 from .conftest import JUNK, JUNK_IDS, text
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(organiser) -> Client:
+    """Tournaments belong to a club: its organiser runs them."""
+    return organiser
+
+
+def new_tournament_url() -> str:
+    return reverse("tournament_list", args=[Club.objects.get(name="Friday Club").pk])
 
 
 def state(tournament: Tournament) -> tuple:
@@ -23,7 +33,7 @@ def state(tournament: Tournament) -> tuple:
 
 @pytest.fixture
 def cup(client: Client, catalog) -> Tournament:
-    response = client.post(reverse("tournament_list"), {"name": "Friday Cup", "entrants": "Ana\nBen\nCid\nDee"})
+    response = client.post(new_tournament_url(), {"name": "Friday Cup", "entrants": "Ana\nBen\nCid\nDee"})
     assert response.status_code == 302
     return Tournament.objects.get(name="Friday Cup")
 
@@ -41,7 +51,7 @@ def play_round(tournament: Tournament, round_number: int) -> None:
 def test_pairing_a_round_opens_a_battle_for_each_table(client: Client, cup):
     assert pair(client, cup, 0).status_code == 302
     pairings = list(Pairing.objects.filter(tournament=cup))
-    assert len(pairings) == 2 and all(p.match and p.match.game == "card-crush" for p in pairings)
+    assert len(pairings) == 2 and all(p.match and p.match.slug == "card-crush" for p in pairings)
     first = pairings[0]
     assert [p.name for p in first.match.players()] == [first.first.player.name, first.second.player.name]
     html = text(client.get(reverse("tournament_detail", args=[cup.pk])))
@@ -70,7 +80,7 @@ def test_a_whole_tournament_to_final_standings(client: Client, cup):
 def test_tournament_battles_rate_with_the_tournament_weight(client: Client, cup):
     pair(client, cup, 0)
     play_round(cup, 1)
-    battles = [c for c in ratings.history() if c.kind == "battle"]
+    battles = [c for c in ratings.history(cup.club_id) if c.kind == "battle"]
     assert {(c.k, c.tournament, abs(c.delta)) for c in battles} == {(48, True, 24)}
 
 
@@ -161,7 +171,7 @@ def test_finished_tournament_refuses_changes(client: Client, cup):
 
 
 def test_create_refuses_a_name_listed_twice(client: Client, catalog):
-    response = client.post(reverse("tournament_list"), {"name": "Cup", "entrants": "Ana\nana"})
+    response = client.post(new_tournament_url(), {"name": "Cup", "entrants": "Ana\nana"})
     assert response.status_code == 422 and "listed twice" in text(response)
     assert not Tournament.objects.exists()
 
@@ -181,7 +191,7 @@ def test_unknown_tournament_is_404(client: Client, db):
 
 
 def test_a_round_needs_two_players(client: Client, catalog):
-    client.post(reverse("tournament_list"), {"name": "Solo", "entrants": "Ana"})
+    client.post(new_tournament_url(), {"name": "Solo", "entrants": "Ana"})
     solo = Tournament.objects.get(name="Solo")
     before = state(solo)
     response = pair(client, solo, 0)
@@ -197,28 +207,30 @@ def test_a_round_needs_two_players(client: Client, catalog):
     ("tournament_entrant", {"round": 0, "name": "Eve"}),
     ("tournament_finish", {"round": 0}),
 ])
-def test_only_the_organiser_changes_a_tournament(client: Client, cup, view, data):
-    other = Client()
+def test_only_the_organiser_changes_a_tournament(client: Client, cup, club, member, view, data):
+    club.public_tournaments = True
+    club.save()
     before = state(cup)
-    response = other.post(reverse(view, args=[cup.pk]), data)
-    assert response.status_code == 403
-    assert "Only the tournament&#x27;s organiser can change it" in response.content.decode()
-    assert state(cup) == before
+    for other in (member, Client()):
+        response = other.post(reverse(view, args=[cup.pk]), data)
+        assert response.status_code == 403
+        assert "Only the club&#x27;s organisers can change the tournament" in response.content.decode()
+        assert state(cup) == before
 
 
-def test_only_the_organiser_drops_a_player(client: Client, cup):
+def test_only_the_organiser_drops_a_player(client: Client, cup, member):
     pair(client, cup, 0)
     entrant = cup.entrants.first()
-    response = Client().post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": entrant.pk})
+    response = member.post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": entrant.pk})
     assert response.status_code == 403
     entrant.refresh_from_db()
     assert entrant.dropped_after is None
 
 
-def test_others_follow_a_tournament_and_watch_its_battles_but_cannot_play_them(client: Client, cup):
+def test_members_follow_a_tournament_and_watch_its_battles_but_cannot_play_them(client: Client, cup, member):
     pair(client, cup, 0)
     battle = Pairing.objects.filter(tournament=cup, second__isnull=False).first().match
-    other = Client()
+    other = member
     page = other.get(cup.get_absolute_url()).content.decode()
     assert "You are following this tournament" in page
     assert "Pair round" not in page and "Drop a player" not in page
@@ -226,15 +238,89 @@ def test_others_follow_a_tournament_and_watch_its_battles_but_cannot_play_them(c
     organiser_page = client.get(cup.get_absolute_url()).content.decode()
     assert "Drop a player" in organiser_page and "Play " in organiser_page
 
-    assert other.get(battle.get_absolute_url()).status_code == 200, "tournament battles are public"
+    assert other.get(battle.get_absolute_url()).status_code == 200, "members watch the club's battles"
     act = other.post(reverse("match_entry", args=[battle.pk, 0]), {"seq": 0})
     assert act.status_code in (403, 404)
     battle.refresh_from_db()
     assert battle.head == 0
 
 
-def test_a_tournament_made_by_a_script_belongs_to_the_table(client: Client, catalog):
-    from tracker.competition import tournaments
+def test_outsiders_learn_nothing_of_a_club_that_keeps_its_tournaments_to_itself(cup, client, stranger):
+    pair(client, cup, 0)
+    battle = Pairing.objects.filter(tournament=cup, second__isnull=False).first().match
+    for outsider in (Client(), stranger):
+        assert outsider.get(cup.get_absolute_url()).status_code == 404
+        assert outsider.get(battle.get_absolute_url()).status_code == 404
+        index = text(outsider.get(reverse("tournaments_index")))
+        assert "Friday Cup" not in index and "Friday Club" not in index
 
-    cup = tournaments.tournament_create(name="Table Cup", player_names=["Ana", "Ben"])
-    assert pair(Client(), cup, 0).status_code == 302
+
+def test_a_public_tournament_shows_its_standings_but_not_its_battles(cup, client, club):
+    club.public_tournaments = True
+    club.save()
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    battle = Pairing.objects.filter(tournament=cup, second__isnull=False).first().match
+    outsider = Client()
+    page = text(outsider.get(cup.get_absolute_url()))
+    assert "Friday Cup" in page and battle.winner.name in page
+    assert battle.get_absolute_url() not in page, "decks stay with the members"
+    assert outsider.get(battle.get_absolute_url()).status_code == 404
+    assert "Friday Cup" in text(outsider.get(reverse("tournaments_index")))
+
+
+def test_a_member_cannot_start_a_tournament(club, member):
+    response = member.post(new_tournament_url(), {"name": "Rogue Cup", "entrants": "Ana\nBen"})
+    assert response.status_code == 403
+    assert not Tournament.objects.exists()
+
+
+def test_an_ended_tournaments_battles_are_locked_until_an_organiser_reopens_it(client: Client, cup):
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1}).status_code == 302
+    battle = Pairing.objects.filter(tournament=cup, second__isnull=False).first().match
+    def table():
+        page = text(client.get(cup.get_absolute_url()))
+        banner = page[page.index('class="banner"'):].split("</p>")[0] if 'class="banner"' in page else ""
+        return banner, [(row.entrant.player.name, row.standing.points) for row in tournaments.standings(cup)]
+
+    before = table()
+    assert "wins the tournament" in before[0]
+    head = battle.head
+    response = client.post(reverse("match_goto", args=[battle.pk]), {"seq": head, "step": head - 1, "confirm": "reopen"})
+    assert response.status_code == 409 and "which has ended" in text(response)
+    battle.refresh_from_db()
+    assert battle.head == head and battle.finished is not None
+    assert table() == before, "standings and banner unchanged"
+
+    assert client.post(reverse("tournament_reopen", args=[cup.pk]), {"round": 1}).status_code == 302
+    page = text(client.get(cup.get_absolute_url()))
+    assert "wins the tournament" not in page, "no winner banner while the tournament runs again"
+    response = client.post(reverse("match_goto", args=[battle.pk]), {"seq": head, "step": head - 1, "confirm": "reopen"})
+    assert response.status_code == 302
+    battle.refresh_from_db()
+    assert battle.finished is None
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1}).status_code == 422, (
+        "the reopened battle must end before the tournament can")
+
+
+def test_a_voided_battle_counts_for_nobody_but_does_not_hold_up_the_round(client: Client, cup, member):
+    pair(client, cup, 0)
+    pairings = list(Pairing.objects.filter(tournament=cup, round=1, second__isnull=False))
+    finish(pairings[0].match, winner_seat=0)
+    finish(pairings[1].match, winner_seat=0)
+    voided = pairings[0].match
+    assert member.post(reverse("match_void", args=[voided.pk]), {"reason": "wrong deck"}).status_code == 403
+    assert client.post(reverse("match_void", args=[voided.pk]), {"reason": ""}).status_code == 302
+    voided.refresh_from_db()
+    assert voided.voided is None, "a void needs a reason"
+    assert client.post(reverse("match_void", args=[voided.pk]), {"reason": "wrong deck"}).status_code == 302
+    voided.refresh_from_db()
+    assert voided.voided is not None and voided.void_reason == "wrong deck"
+    rows = {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)}
+    assert rows[voided.players()[0].name] == 0 and rows[voided.players()[1].name] == 0
+    assert voided.pk not in {change.battle for change in ratings.history(cup.club_id)}
+    log = text(client.get(reverse("match_detail", args=[voided.pk])))
+    assert "Result voided by an organiser" in log and "wrong deck" in log
+    assert pair(client, cup, 1).status_code == 302, "the next round is not held up by the voided battle"

@@ -16,7 +16,7 @@ from rules import Dice
 from rules.evons import GAME
 from tests.rules.test_evons import fill_free_choices
 from tracker import services
-from tracker.games import evons
+from tracker.games import pages_for
 from tracker.models import Action, Card, Match
 
 from .conftest import JUNK, JUNK_IDS, snapshot, text
@@ -24,17 +24,18 @@ from .conftest import JUNK, JUNK_IDS, snapshot, text
 pytestmark = pytest.mark.django_db
 
 SLUG = "evons"
+evons = pages_for(SLUG)
 
 
 def load_catalog() -> None:
     """The Evons demo cards only (faster than every game's catalog)."""
-    for card in evons.DEMO_CARDS:
-        Card.objects.get_or_create(game=SLUG, name=card["name"], defaults={"stats": evons.card_stats(card)})
+    for card in evons.demo_cards:
+        Card.objects.get_or_create(slug=SLUG, name=card["name"], defaults={"stats": evons.card_stats(card)})
 
 
 def start(**config) -> Match:
     load_catalog()
-    return services.match_create(game=SLUG, player_names=["Ana", "Ben"], config=config)
+    return services.match_create(slug=SLUG, player_names=["Ana", "Ben"], config=config)
 
 
 def act_url(match):
@@ -90,7 +91,7 @@ def test_it_starts_a_game_with_the_options(client):
         },
     )
     assert response.status_code == 302
-    match = Match.objects.get(game=SLUG)
+    match = Match.objects.get(slug=SLUG)
     assert match.state["config"] == {
         "reach": 2,
         "flip_covered": True,
@@ -207,7 +208,7 @@ def test_it_adds_a_catalog_card_with_arrows(client):
         },
     )
     assert response.status_code == 302
-    assert Card.objects.get(game=SLUG, name="Gale Hawk").stats == {
+    assert Card.objects.get(slug=SLUG, name="Gale Hawk").stats == {
         "kind": "monster",
         "cost": 3,
         "element": "Fire",

@@ -5,8 +5,8 @@ action and die), and any file that does not re-run cleanly must be refused at th
 where it goes wrong, with nothing stored.
 
 SCRIPTS holds, per game slug, the matches each game's round trip is checked with: the demo's
-own scripts (demo.BATTLES for Card Crush, tracker/demo_matches.py for the other games), so the
-demo data is known to round-trip, and a few more only these tests need. A game that lands
+own scripts (tracker/games/<game>/demo.py), so the demo data is known to round-trip, and a few
+more only these tests need. A game that lands
 without a script is listed and skipped (with the reason), so adding a game to rules.GAMES
 shows up here until someone writes its matches. TAMPERED picks one finished
 match per game for the refusal tests; APP_ROLLED, TYPED_IN and COINS pick the files whose
@@ -26,16 +26,18 @@ from django.utils import timezone
 import rules
 from rules import Dice
 from rules.cardmaster.cards import STATUSES as CARDMASTER_STATUSES
-from tracker import demo, demo_matches, exchange, services
-from tracker.demo_matches import STORM_LINEUP as ANA_LINEUP
-from tracker.demo_matches import catalog_card as card
-from tracker.demo_matches import evons_play
-from tracker.demo_matches import play_steps as apply_all
+from tests.rules.test_evons import fill_free_choices
+from tracker import demo, exchange, services
+from tracker.games import ADAPTERS
+from tracker.games.card_crush.demo import BATTLES, deck, play_battle
+from tracker.games.cardmaster import demo as cardmaster_demo
+from tracker.games.cardmaster.demo import STORM_LINEUP as ANA_LINEUP
+from tracker.games.common import catalog_card as card
+from tracker.games.common import play_steps as apply_all
+from tracker.games.evons.demo import play as evons_play
 from tracker.models import Action, Match, Player, Seat
 
-from tests.rules.test_evons import fill_free_choices
-
-from .conftest import ANA_DECK, BEN_DECK, make_card
+from .conftest import ANA_DECK, BEN_DECK, assert_every_match_replays, make_card
 
 pytestmark = pytest.mark.django_db
 
@@ -52,29 +54,28 @@ TIE_DECK_1 = ["Twin B", "Frost Wisp", "Thorn Sprout", "Glacier Bear", "Stone Gol
 
 
 def crush_rulebook() -> Match:
-    return demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
+    return play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
 
 
 def crush_power_only() -> Match:
-    _players, resolution, deck_a, deck_b = demo.BATTLES[2]
-    return demo.play_battle(("Ben", "Chloé"), resolution, [deck_a, deck_b])
+    return play_battle(("Ben", "Chloé"), *BATTLES["power-only"])
 
 
 def crush_coin_flip_tie() -> Match:
     make_card("Twin A", 5, 5, "Air")
     make_card("Twin B", 5, 5, "Air")
-    return demo.play_battle(("Ana", "Ben"), "battle-score", [TIE_DECK_0, TIE_DECK_1])
+    return play_battle(("Ana", "Ben"), "battle-score", [TIE_DECK_0, TIE_DECK_1])
 
 
 def crush_all_coin_flips() -> Match:
     """Two decks of identical Air 5/5 cards: every round is decided by the seed's coin."""
     decks = [[make_card(f"Mirror {side}{n}", 5, 5).name for n in range(1, 6)] for side in "AB"]
-    return demo.play_battle(("Ana", "Ben"), "battle-score", decks)
+    return play_battle(("Ana", "Ben"), "battle-score", decks)
 
 
 def crush_undo_branch() -> Match:
     """Round 1 played, undone, and played again: the first round 1 is an abandoned branch."""
-    return demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK], undo_once=True)
+    return play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK], undo_once=True)
 
 
 def crush_undone_tail() -> Match:
@@ -85,10 +86,10 @@ def crush_undone_tail() -> Match:
 
 def crush_in_progress() -> Match:
     """Both decks locked and two rounds played: 1-1, no outcome yet."""
-    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
     for seat, names in enumerate([ANA_DECK, BEN_DECK]):
         services.match_apply_action(
-            match_id=match.pk, action={"type": "lock_deck", "seat": seat, "cards": demo._deck(names)},
+            match_id=match.pk, action={"type": "lock_deck", "seat": seat, "cards": deck(names)},
             expected_seq=seat)
     for step in (2, 3):
         services.match_apply_action(match_id=match.pk, action={"type": "play_round"}, expected_seq=step)
@@ -96,16 +97,16 @@ def crush_in_progress() -> Match:
 
 
 def crush_fresh() -> Match:
-    return services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
 
 
-# LOGOS, Lonely Star, Cardmaster and Evons: the demo's scripts (tracker/demo_matches.py), plus
+# LOGOS, Lonely Star, Cardmaster and Evons: the demo's scripts (tracker/games/<game>/demo.py), plus
 # the matches only these tests need.
 
 
 def lonely_star_mid_turn() -> Match:
     """Units in play and an app-rolled crit: running, with dice already rolled from the seed."""
-    match = services.match_create(game="lonely-star", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     return apply_all(match, [
         {"type": "play_unit", "seat": 0, "card": card("lonely-star", "Ember Drifter")},
         {"type": "play_unit", "seat": 1, "card": card("lonely-star", "Nebula Warden")},
@@ -115,15 +116,15 @@ def lonely_star_mid_turn() -> Match:
 
 
 def cardmaster_one_lineup_locked() -> Match:
-    match = services.match_create(game="cardmaster", player_names=["Ana", "Ben"],
-                                  config=demo_matches.CARDMASTER_OPTIONS)
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"],
+                                  config=cardmaster_demo.OPTIONS)
     lineup = [card("cardmaster", name) for name in ANA_LINEUP]
     return apply_all(match, [{"type": "lock_lineup", "seat": 0, "cards": lineup}])
 
 
 def cardmaster_first_round() -> Match:
     """Mirror lineups revealed (the seed's coin gave round 1's possession) and the first possession played."""
-    match = demo_matches.cardmaster_locked([ANA_LINEUP, ANA_LINEUP])
+    match = cardmaster_demo.locked([ANA_LINEUP, ANA_LINEUP])
     side = "AB"[match.state["possession"]]
     other = "AB"[1 - match.state["possession"]]
     return apply_all(match, [
@@ -135,13 +136,13 @@ def cardmaster_first_round() -> Match:
 
 def evons_draw() -> Match:
     """Both players pass at once: an empty board scores 0-0, a draw."""
-    match = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     return apply_all(match, [{"type": "pass", "seat": 0}, {"type": "pass", "seat": 1}])
 
 
 def evons_covered_waiting() -> Match:
     """A covered card on the board that nobody has named yet."""
-    match = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     return apply_all(match, [evons_play(0, "D4", None), evons_play(1, "C3", "Moss Golem")])
 
 
@@ -154,8 +155,8 @@ SCRIPTS = {
         "all-coin-flips": crush_all_coin_flips,
         "undo-branch": crush_undo_branch,
     },
-    **demo_matches.MATCHES,
-    "evons": {**demo_matches.MATCHES["evons"], "draw": evons_draw},
+    **{slug: dict(pages.demo_matches) for slug, pages in ADAPTERS.items() if slug != "card-crush"},
+    "evons": {**ADAPTERS["evons"].demo_matches, "draw": evons_draw},
 }
 # Running matches: their files withhold the seed (fair seeds) and cannot be re-run.
 RUNNING = {
@@ -173,7 +174,7 @@ ROUND_TRIPS = [
     pytest.param(slug, name, id=f"{slug}-{name}") for slug in rules.GAMES for name in SCRIPTS.get(slug, {})
 ] + [
     pytest.param(slug, None, id=f"{slug}-unscripted", marks=pytest.mark.skip(
-        reason=f"no scripted matches for {slug} yet: add them to tracker/demo_matches.py"))
+        reason=f"no scripted matches for {slug} yet: add them to tracker/games/<game>/demo.py"))
     for slug in rules.GAMES if slug not in SCRIPTS
 ]
 
@@ -217,14 +218,14 @@ def test_it_round_trips_to_the_same_match(catalog, slug, name):
 
 
 def assert_round_trips(original: Match) -> None:
-    slug = original.game
+    slug = original.slug
     data = as_file(original)
     imported = exchange.import_match(data)
     imported = Match.objects.get(pk=imported.pk)
 
     assert imported.pk != original.pk
-    assert (imported.game, imported.rules_version, imported.config, imported.seed) == (
-        original.game, original.rules_version, original.config, original.seed)
+    assert (imported.slug, imported.rules_version, imported.config, imported.seed) == (
+        original.slug, original.rules_version, original.config, original.seed)
     assert [p.name for p in imported.players()] == [p.name for p in original.players()]
     assert imported.state == original.state
     assert imported.head == original.head
@@ -236,6 +237,7 @@ def assert_round_trips(original: Match) -> None:
     # Only the applied line is stored: no undone or abandoned action comes across.
     assert imported.actions.count() == original.head
     assert services.match_replay(imported) == imported.state
+    assert_every_match_replays()  # the original and the import, with the checkpoints the import stored
     # Exporting the import gives the very same file, timestamps included.
     assert as_file(imported) == data
 
@@ -283,12 +285,12 @@ def random_play(slug: str, seed: int) -> Match:
                        [cardmaster_lineup(rng, 0), cardmaster_lineup(rng, 1)], lambda state, a, rng: a, 100),
         "evons": ({"reach": 1 + seed % 2, "flip_covered": bool(seed % 2)}, [], fill_free_choices, None),
     }[slug]
-    match = apply_all(services.match_create(game=slug, player_names=["Ana", "Ben"], config=config), opening)
+    match = apply_all(services.match_create(slug=slug, player_names=["Ana", "Ben"], config=config), opening)
     undone = False
     for _try in range(5000):
         if match.finished is not None:
             return match
-        legal = [a for a in match.rules.legal_actions(match.state) if a["type"] != "declare_winner"]
+        legal = [a for a in match.game.legal_actions(match.state) if a["type"] != "declare_winner"]
         typed = None
         if die and rng.random() < 0.4:
             typed = [rng.randint(1, die) for _ in range(rng.randint(1, 2))]
@@ -398,7 +400,7 @@ def test_a_fresh_match_of_every_game_keeps_its_seed_secret(db, slug):
     """Needs no script: every installed game's new match exports without its seed and is refused on import."""
     game = rules.GAMES[slug]
     names = [f"Player {n}" for n in range(1, game.seats + 1)]
-    match = services.match_create(game=slug, player_names=names, config={})
+    match = services.match_create(slug=slug, player_names=names, config={})
     data = as_file(match)
     assert (data["game"], data["players"], data["actions"], data["outcome"]) == (slug, names, [], None)
     assert data["seed"] is None and data["seed_fingerprint"] == match.seed_fingerprint
@@ -504,7 +506,7 @@ def test_a_retired_rules_version_replays_under_its_own_rules(game_file, monkeypa
     monkeypatch.setitem(rules.RETIRED, (slug, "0"), retired)
     imported = exchange.import_match(reseal(game_file))  # as exported under version 0
     assert imported.rules_version == "0"
-    assert Match.objects.get(pk=imported.pk).rules is retired
+    assert Match.objects.get(pk=imported.pk).game is retired
 
 
 def test_import_reuses_known_players_and_adds_new_ones(catalog):

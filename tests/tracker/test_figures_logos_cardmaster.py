@@ -27,14 +27,14 @@ import pytest
 from django.urls import reverse
 
 from tracker import services, stats
-from tracker.games import adapter
+from tracker.games import pages_for
 from tracker.models import Match
 
 from .conftest import text
 
 pytestmark = pytest.mark.django_db
 
-LOGOS = {card["name"]: card for card in adapter("logos").DEMO_CARDS}
+LOGOS = {card["name"]: card for card in pages_for("logos").demo_cards}
 
 
 def words(html: str) -> str:
@@ -76,7 +76,7 @@ def fight(match: Match) -> Match:
 
 @pytest.fixture
 def duel_1(db) -> Match:
-    duel = services.match_create(game="logos", player_names=["Ana", "Ben"], config={})
+    duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={})
     for card0, card1 in (("Granite Fist", "Quicksilver"), ("Iron Golem", "Granite Fist")):
         fight(reveal(duel, card0, card1))
     reveal(duel, "Granite Fist", "Granite Fist")  # a Deadlock ends the round at the reveal
@@ -88,7 +88,7 @@ def duel_1(db) -> Match:
 
 @pytest.fixture
 def duels(duel_1) -> list[Match]:
-    duel_2 = services.match_create(game="logos", player_names=["Chloé", "Ana"], config={})
+    duel_2 = services.match_create(slug="logos", player_names=["Chloé", "Ana"], config={})
     fight(reveal(duel_2, "Lightning Lance", "Archive Warden", backup0="Quicksilver"))
     reveal(duel_2, "Granite Fist", "Mirror Code")
     fight(apply(duel_2, {"type": "call_backup", "seat": 0}))
@@ -96,12 +96,12 @@ def duels(duel_1) -> list[Match]:
     apply(duel_2, {"type": "resign", "seat": 1})
     assert (duel_2.winner.name, duel_2.state["hp"]) == ("Chloé", [100_000, 70_000])
     # A duel still being played counts for nothing.
-    fight(reveal(services.match_create(game="logos", player_names=["Ana", "Ben"], config={}), "Seraph", None))
+    fight(reveal(services.match_create(slug="logos", player_names=["Ana", "Ben"], config={}), "Seraph", None))
     return [duel_1, duel_2]
 
 
 def logos_figures() -> dict[str, list[tuple[str, int]]]:
-    return dict(stats.game_figures("logos", stats.finished_matches("logos")))
+    return dict(stats.game_figures("logos", stats.finished_matches(Match.objects.all(), "logos")))
 
 
 def test_logos_figures_of_one_duel(duel_1):
@@ -153,8 +153,8 @@ def test_the_logos_log_charts_hp_with_a_table(client, duel_1):
 
 
 def test_a_logos_round_where_neither_player_has_a_card(db):
-    duel = reveal(services.match_create(game="logos", player_names=["Ana", "Ben"], config={}), None, None)
-    figures = dict(adapter("logos").figures([duel]))
+    duel = reveal(services.match_create(slug="logos", player_names=["Ana", "Ben"], config={}), None, None)
+    figures = dict(pages_for("logos").figures([duel]))
     assert figures["How each round's battle direction was decided"] == [("Neither player had a card", 1)]
     assert figures["Damage dealt"] == [("Ana", 0), ("Ben", 0)]
 
@@ -203,7 +203,7 @@ def move(match: Match, kind: str, card: str, other: str | None = None) -> Match:
 
 
 def new_custom_match() -> Match:
-    match = services.match_create(game="cardmaster", player_names=["Ana", "Ben"], config={"size": 3})
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"], config={"size": 3})
     apply(match, {"type": "lock_lineup", "seat": 0, "cards": ANA})
     return apply(match, {"type": "lock_lineup", "seat": 1, "cards": BEN})
 
@@ -229,7 +229,7 @@ def custom_match(db) -> Match:
 
 
 def cardmaster_figures() -> dict[str, list[tuple[str, int]]]:
-    return dict(stats.game_figures("cardmaster", stats.finished_matches("cardmaster")))
+    return dict(stats.game_figures("cardmaster", stats.finished_matches(Match.objects.all(), "cardmaster")))
 
 
 def test_cardmaster_figures(custom_match):
@@ -264,7 +264,7 @@ def test_the_chart_follows_undo(custom_match):
 
 
 def test_the_chart_before_the_first_round(db):
-    match = services.match_create(game="cardmaster", player_names=["Ana", "Ben"], config={"size": 6})
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"], config={"size": 6})
     assert stats.match_progress(match)[1] == {"Ana": [6], "Ben": [6]}
 
 
@@ -294,7 +294,7 @@ def test_a_card_set_to_0_hp_by_hand_is_a_knockout_by_hand(db):
     match = new_custom_match()
     apply(match, {"type": "adjust", "override": True, "card": "B1", "gems": 2})
     apply(match, {"type": "adjust", "override": True, "card": "B1", "hp": 0})
-    figures = dict(adapter("cardmaster").figures([match]))
+    figures = dict(pages_for("cardmaster").figures([match]))
     assert figures["Knockouts, by the move or status that landed them"] == [("HP set to 0 by hand", 1)]
     assert figures["Gems raided"] == [("Ana", 2), ("Ben", 0)]  # its stack still goes to Ana's pool
     assert stats.match_progress(match)[1] == {"Ana": [3, 3], "Ben": [3, 2]}  # round 1 under way

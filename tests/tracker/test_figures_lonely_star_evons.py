@@ -31,15 +31,15 @@ import pytest
 from django.urls import reverse
 
 from tracker import services, stats
-from tracker.games import evons, lonely_star
+from tracker.games import pages_for
 from tracker.models import Match
 
 from .conftest import text
 
 pytestmark = pytest.mark.django_db
 
-UNITS = {card["name"]: card for card in lonely_star.DEMO_CARDS}
-EVONS_CARDS = {card["name"]: card for card in evons.DEMO_CARDS}
+UNITS = {card["name"]: card for card in pages_for("lonely-star").demo_cards}
+EVONS_CARDS = {card["name"]: card for card in pages_for("evons").demo_cards}
 STATS_URL = reverse("stats")
 
 
@@ -73,7 +73,7 @@ def end_turn(match: Match, seat: int) -> None:
 
 
 def lonely_star_match_1() -> Match:
-    match = services.match_create(game="lonely-star", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     drifter, comet = field(match, 0, "Ember Drifter"), field(match, 0, "Comet Wanderer")
     warden = field(match, 1, "Nebula Warden")
     # A failed crit that the table takes back: abandoned, so never counted.
@@ -94,7 +94,7 @@ def lonely_star_match_1() -> Match:
 
 
 def lonely_star_match_2() -> Match:
-    match = services.match_create(game="lonely-star", player_names=["Ben", "Ana"], config={})
+    match = services.match_create(slug="lonely-star", player_names=["Ben", "Ana"], config={})
     knight, moon = field(match, 0, "Dust Knight"), field(match, 1, "Quiet Moon")
     step(match, {"type": "attack", "seat": 0, "unit": knight, "target": moon}, 1)
     step(match, {"type": "damage", "seat": 0, "source": knight, "target": moon, "amount": 2}, 6)
@@ -107,14 +107,14 @@ def lonely_star_match_2() -> Match:
 def lonely_star_season(db) -> list[Match]:
     played = [lonely_star_match_1(), lonely_star_match_2()]
     assert [m.winner.name for m in played] == ["Ana", "Ben"]
-    running = services.match_create(game="lonely-star", player_names=["Ana", "Ben"], config={})
+    running = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     moon, knight = field(running, 0, "Quiet Moon"), field(running, 1, "Dust Knight")
     step(running, {"type": "attack", "seat": 0, "unit": moon, "target": knight}, 1)  # a crit that must not count
     return played
 
 
 def lonely_star_figures() -> dict[str, list[tuple[str, str]]]:
-    return dict(stats.game_figures("lonely-star", stats.finished_matches("lonely-star")))
+    return dict(stats.game_figures("lonely-star", stats.finished_matches(Match.objects.all(), "lonely-star")))
 
 
 # --- Lonely Star -----------------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def test_resist_and_luck_rolls_against_expected(lonely_star_season):
 
 def test_a_rolled_check_counts_for_the_units_controller_not_the_seat_acting(db):
     """Ben inflicts Burn on Ana's unit: the Resist roll is Ana's."""
-    match = services.match_create(game="lonely-star", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     moon = field(match, 0, "Quiet Moon")
     step(match, {"type": "inflict", "seat": 1, "target": moon, "status": "burn"}, 5)
     step(match, {"type": "declare_winner", "winner": 1})
@@ -209,26 +209,26 @@ def place(match: Match, cell: str, name: str) -> Match:
 
 @pytest.fixture
 def evons_season(db) -> list[Match]:
-    game_a = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    game_a = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     place(game_a, "B2", "Spark Wisp")
     place(game_a, "D4", "Dust Mole")
     place(game_a, "A4", "Spark Wisp")
     evons_step(game_a, {"type": "pass"})
     evons_step(game_a, {"type": "pass"})
-    game_b = services.match_create(game="evons", player_names=["Ben", "Ana"], config={})
+    game_b = services.match_create(slug="evons", player_names=["Ben", "Ana"], config={})
     place(game_b, "B2", "Spark Wisp")
     evons_step(game_b, {"type": "pass"})
     place(game_b, "D2", "Dust Mole")
     evons_step(game_b, {"type": "end_game", "override": True})
     played = [game_a, game_b]
     assert [(m.winner.name, m.score) for m in played] == [("Ana", "2-1"), ("Ben", "2-0")]
-    running = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    running = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     place(running, "C3", "Reef Warden")  # a score that must not count
     return played
 
 
 def test_evons_final_scores_per_player(evons_season):
-    figures = stats.game_figures("evons", stats.finished_matches("evons"))
+    figures = stats.game_figures("evons", stats.finished_matches(Match.objects.all(), "evons"))
     assert [title for title, _rows in figures] == ["Average final score", "Best final score", "How games ended"]
     (_t1, average), (_t2, best), (_t3, ended) = figures
     # Ben scored 1 and 2 (average 1.5) and ranks above Ana's 2 and 0 (average 1.0); both have a best of 2.
@@ -240,24 +240,24 @@ def test_evons_final_scores_per_player(evons_season):
 def test_an_evons_average_rounds_half_up(db):
     """Ana scores 1, 2, 2 and 0: an average of 1.25 over 4 games, shown as 1.3."""
     for points in (1, 2, 2):
-        game = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+        game = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
         for cell in ("B2", "D2")[:points]:
             place(game, cell, "Spark Wisp")
             evons_step(game, {"type": "pass"})
         evons_step(game, {"type": "end_game", "override": True})
-    game = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    game = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     evons_step(game, {"type": "end_game", "override": True})
-    (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches("evons"))
+    (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches(Match.objects.all(), "evons"))
     assert average == [("Ana", "1.3 over 4 games"), ("Ben", "0.0 over 4 games")]
     assert best == [("Ana", 2), ("Ben", 0)]
 
 
 def test_one_game_is_counted_in_the_singular_and_the_higher_score_comes_first(db):
-    game = services.match_create(game="evons", player_names=["Ana", "Ben"], config={})
+    game = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     evons_step(game, {"type": "pass"})
     place(game, "B2", "Spark Wisp")
     evons_step(game, {"type": "end_game", "override": True})
-    (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches("evons"))
+    (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches(Match.objects.all(), "evons"))
     assert average == [("Ben", "1.0 over 1 game"), ("Ana", "0.0 over 1 game")]
     assert best == [("Ben", 1), ("Ana", 0)]
 

@@ -17,21 +17,20 @@ from django.urls import reverse
 from tracker import services
 from tracker.models import Access, Card, Invite, Match, Player
 
-from .conftest import assert_csrf_refused, deck, make_card, play_out
-from .conftest import text as raw_text
-from .test_access import (  # noqa: F401  (fixtures)
-    account,
-    battle,
-    device_of,
-    fresh_cache,
-    join_url,
-    make_invite,
-    owner,
-    start_battle,
+from .conftest import (
     PASSWORD,
+    assert_csrf_refused,
+    deck,
+    device_of,
+    join_url,
+    make_card,
+    make_invite,
+    play_out,
+    start_battle,
 )
+from .conftest import text as raw_text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT_NAME = "<script>alert(1)</script>"
@@ -176,7 +175,17 @@ def hostile(catalog) -> dict:
         matches.append(play_out(match))
     live = start_battle(phone, SCRIPT_NAME, ATTR_NAME)
     invite = make_invite(phone, live, "seat", 1)
-    return {"phone": phone, "matches": matches, "live": live, "invite": invite,
+    # The finished battles count in a club the phone's account organises, so the ratings pages show them too.
+    from django.contrib.auth import get_user_model
+
+    from tracker.models import Club, Membership
+
+    club = Club.objects.create(name=SCRIPT_NAME)
+    user = get_user_model().objects.create_user("hostile")
+    Membership.objects.create(club=club, user=user, role=Membership.ORGANISER)
+    Match.objects.filter(pk__in=[m.pk for m in matches]).update(club=club)
+    phone.force_login(user)
+    return {"phone": phone, "matches": matches, "live": live, "invite": invite, "club": club,
             "players": [Player.objects.get(name=SCRIPT_NAME), Player.objects.get(name=ATTR_NAME)]}
 
 
@@ -200,14 +209,16 @@ def hostile_urls(hostile) -> dict[str, str]:
         "cards search": reverse("card_list", args=["card-crush"]) + "?q=alert",
         "new match": reverse("match_new", args=["card-crush"]) + "?player_0=" + SCRIPT_NAME,
         "join": join_url(hostile["invite"]),
-        "leaderboard": reverse("leaderboard"),
+        "leaderboard": reverse("leaderboard", args=[hostile["club"].pk]),
+        "club": reverse("club_detail", args=[hostile["club"].pk]),
+        "clubs": reverse("club_list"),
         "battle rating": reverse("battle_rating", args=[match.pk]),
     }
     for step in range(match.head + 1):
         urls[f"replay step {step}"] = reverse("match_replay", args=[match.pk]) + f"?step={step}"
     for player in hostile["players"]:
         urls[f"stats of {player.pk}"] = reverse("stats_player", args=[player.pk])
-        urls[f"rating of {player.pk}"] = reverse("player_rating", args=[player.pk])
+        urls[f"rating of {player.pk}"] = reverse("player_rating", args=[hostile["club"].pk, player.pk])
     return urls
 
 
@@ -329,7 +340,7 @@ def test_an_oversized_sign_up_name_is_refused(client):
 def csrf_owner(catalog) -> tuple[Client, Match]:
     """A phone that enforces CSRF like a browser, owning a battle with a watch link."""
     phone = Client(enforce_csrf_checks=True)
-    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={},
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={},
                                   owner_device=device_of(phone))
     Invite.objects.create(match=match, kind="watch")
     return phone, match
@@ -337,11 +348,11 @@ def csrf_owner(catalog) -> tuple[Client, Match]:
 
 def sharing_state(match: Match) -> tuple:
     match = Match.objects.get(pk=match.pk)
-    return (match.shared, match.version, list(Invite.objects.values_list("pk", "revoked")),
+    return (match.club_id, match.version, list(Invite.objects.values_list("pk", "revoked")),
             list(Access.objects.values_list("pk", "revoked")))
 
 
-@pytest.mark.parametrize("view", ["invite_new", "invite_revoke", "match_share"])
+@pytest.mark.parametrize("view", ["invite_new", "invite_revoke"])
 def test_owner_posts_without_a_csrf_token_are_refused(csrf_owner, view):
     phone, match = csrf_owner
     invite = Invite.objects.get()

@@ -26,7 +26,7 @@ def test_it_says_when_there_are_no_matches(client):
 
 def test_it_lists_the_five_most_recent_matches(client, catalog):
     matches = [
-        services.match_create(game="card-crush", player_names=[f"P{i}a", f"P{i}b"], config={}) for i in range(7)
+        services.match_create(slug="card-crush", player_names=[f"P{i}a", f"P{i}b"], config={}) for i in range(7)
     ]
     html = text(client.get(reverse("home")))
     shown = [m for m in matches if m.get_absolute_url() in html]

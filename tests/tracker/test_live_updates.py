@@ -10,20 +10,22 @@ from django.urls import reverse
 
 from tracker.models import Access, Action
 
-from .conftest import ANA_DECK, ANA_OTHER_DECK, BEN_DECK, entry_data, lock, lock_both, play, play_out, snapshot
-from .test_access import (  # noqa: F401  (fixtures)
-    account,
-    battle,
-    fresh_cache,
-    owner,
-    player,
+from .conftest import (
+    ANA_DECK,
+    ANA_OTHER_DECK,
+    BEN_DECK,
+    entry_data,
+    lock,
+    lock_both,
+    play,
+    play_out,
     seated_phone,
-    spectator,
-    text,
+    snapshot,
     watching_phone,
 )
+from .conftest import page_text as text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 HX = {"HTTP_HX_REQUEST": "true"}  # how live.js asks for the fresh #match part
 

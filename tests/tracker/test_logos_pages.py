@@ -13,11 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker import services
-from tracker.games import adapter
+from tracker.games import pages_for
 from tracker.models import Action, Card, Match
 
-from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
-from .test_access import device_of, seated_phone, watching_phone
+from .conftest import JUNK, JUNK_IDS, device_of, entry_token, seated_phone, snapshot, text, watching_phone
 
 pytestmark = pytest.mark.django_db
 
@@ -27,15 +26,15 @@ SLUG = "logos"
 @pytest.fixture
 def duel(db) -> Match:
     """A fresh duel, Ana against Ben, with the LOGOS demo catalog (only LOGOS's: quicker)."""
-    pages = adapter(SLUG)
+    pages = pages_for(SLUG)
     Card.objects.bulk_create(
-        Card(game=SLUG, name=card["name"], stats=pages.card_stats(card)) for card in pages.DEMO_CARDS
+        Card(slug=SLUG, name=card["name"], stats=pages.card_stats(card)) for card in pages.demo_cards
     )
-    return services.match_create(game=SLUG, player_names=["Ana", "Ben"], config={})
+    return services.match_create(slug=SLUG, player_names=["Ana", "Ben"], config={})
 
 
 def card(name: str) -> dict:
-    return Card.objects.get(game=SLUG, name=name).as_rules_card()
+    return Card.objects.get(slug=SLUG, name=name).as_rules_card()
 
 
 def apply(match: Match, action: dict) -> Match:
@@ -105,7 +104,7 @@ def test_it_starts_a_duel_with_chosen_options(client, duel):
         "player_0": "Chloé", "player_1": "Dev", "config-starting_hp": "50000", "config-card_slots": "4",
         "config-heal_above_start": "on", "config-resignation": "draw"})
     assert response.status_code == 302
-    match = Match.objects.get(game=SLUG, seats__player__name="Chloé")
+    match = Match.objects.get(slug=SLUG, seats__player__name="Chloé")
     assert match.state["hp"] == [50_000, 50_000] and match.state["slots"] == [4, 4]
     assert match.config["heal_above_start"] is True and match.config["deadlock_combo"] is False
     html = text(client.get(response.url))
@@ -173,7 +172,7 @@ def test_a_commit_stays_secret_until_both_have_committed(client, duel):
 
 def test_a_seated_phone_sees_only_its_own_commit(duel):
     commit(duel, 0, "Iron Golem", backup="Seraph")
-    pages = adapter(SLUG)
+    pages = pages_for(SLUG)
     assert pages.own_secret(duel, 0) == ["Iron Golem", "Backup slot: Seraph"]
     assert pages.own_secret(duel, 1) is None
     commit(duel, 1, None)
@@ -360,7 +359,7 @@ def test_a_datacard_is_added_to_the_catalog_on_the_spot(client, duel):
 def test_the_catalog_lists_logos_cards(client, duel):
     response = client.get(reverse("card_list", args=[SLUG]))
     assert response.status_code == 200
-    row = re.search(r"<tr><th scope=\"row\">Rulebook Datacard</th>.*?</tr>", text(response)).group(0)
+    row = re.search(r"<tr><th scope=\"row\"><a [^>]*>Rulebook Datacard</a></th>.*?</tr>", text(response)).group(0)
     assert "<td>INFORMATION</td><td>5000</td><td>20000</td><td>70</td>" in row
 
 
@@ -420,7 +419,7 @@ def test_a_whole_duel_replays_from_its_log(client, duel):
     duel.refresh_from_db()
     assert duel.finished and duel.winner.name == "Ana"
     assert services.match_replay(duel) == duel.state
-    pages = adapter(SLUG)
+    pages = pages_for(SLUG)
     assert pages.cards_played(duel, 0) == ["Granite Fist", "Seraph"]  # round 3: defenceless
     # 1: 35,000 - 30,000 (Maximized Solar Flare); 2: Seraph swapped to 20,000 / 60,000 by Lightning Lance,
     # 20,000 - 10,000; 3: Ana defenceless against Overload's full 55,000.

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 import rules
 from tracker import exchange, services
-from tracker.games import lonely_star
+from tracker.games import pages_for
 from tracker.models import Action, Card, Invite, Match
 
 from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
@@ -22,20 +22,21 @@ from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
 pytestmark = pytest.mark.django_db
 
 SLUG = "lonely-star"
+lonely_star = pages_for(SLUG)
 GAME_DEFAULTS = rules.GAMES[SLUG].default_config
 
 
 def load_catalog() -> None:
     """Only this game's demo units (the other games' catalogs would only slow every test down)."""
-    for card in lonely_star.DEMO_CARDS:
+    for card in lonely_star.demo_cards:
         Card.objects.get_or_create(
-            game=SLUG, name=card["name"], defaults={"stats": lonely_star.card_stats(card)}
+            slug=SLUG, name=card["name"], defaults={"stats": lonely_star.card_stats(card)}
         )
 
 
 def start(**config) -> Match:
     load_catalog()
-    return services.match_create(game=SLUG, player_names=["Ana", "Ben"], config=config)
+    return services.match_create(slug=SLUG, player_names=["Ana", "Ben"], config=config)
 
 
 def act_url(match):
@@ -81,7 +82,7 @@ def fielded(client) -> Match:
     """Comet Wanderer and Ember Drifter (Ana) against Nebula Warden (Ben)."""
     match = start()
     for seat, name in ((0, "Comet Wanderer"), (0, "Ember Drifter"), (1, "Nebula Warden")):
-        card = Card.objects.get(game=SLUG, name=name).as_rules_card()
+        card = Card.objects.get(slug=SLUG, name=name).as_rules_card()
         services.match_apply_action(
             match_id=match.pk,
             action={"type": "play_unit", "seat": seat, "card": card},
@@ -112,7 +113,7 @@ def test_it_starts_a_match_with_the_options(client):
         },
     )
     assert response.status_code == 302
-    match = Match.objects.get(game=SLUG)
+    match = Match.objects.get(slug=SLUG)
     assert match.state["options"] == {
         "who_rolls": "players",
         "deck": 30,
@@ -186,7 +187,7 @@ def test_the_catalog_takes_lonely_star_units(client):
         },
     )
     assert response.status_code == 302
-    assert Card.objects.get(game=SLUG, name="Far Light").stats == {
+    assert Card.objects.get(slug=SLUG, name="Far Light").stats == {
         "hp": 4,
         "at": 2,
         "lk": 7,
@@ -492,7 +493,7 @@ def test_a_joined_phone_sees_and_acts_only_for_its_own_seat():
         reverse("match_new", args=[SLUG]), {"player_0": "Ana", "player_1": "Ben", **options}
     )
     assert response.status_code == 302
-    match = Match.objects.get(game=SLUG)
+    match = Match.objects.get(slug=SLUG)
     done(owner, match, action="play_unit", seat=0, name="Ember Drifter")
     done(owner, match, action="play_unit", seat=1, name="Nebula Warden")
     assert owner.post(reverse("invite_new", args=[match.pk]), {"kind": "seat", "seat": 1}).status_code == 302

@@ -202,7 +202,7 @@ def test_it_refuses_seat_zeros_token_on_seat_ones_form(client, match):
 
 
 def test_it_refuses_a_token_from_another_match(client, match):
-    other = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    other = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
     data = entry_data(match, 0, ANA_DECK, entry_token=entry_token(other, 0))
     refused(client, match, 0, data, 403)
     assert other.actions.count() == 0
@@ -315,7 +315,7 @@ def without_catalog(html: str) -> str:
 def pages_after_seat_zero_locks(client, seat0_deck, seat1_deck=None):
     """A match where Ana (seat 0) locked `seat0_deck` (and Ben `seat1_deck`, if given): its pages."""
     Match.objects.all().delete()
-    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
     lock(match, 0, seat0_deck)
     if seat1_deck:
         lock(match, 1, seat1_deck)

@@ -3,7 +3,9 @@
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
 from tracker import exchange, services
@@ -289,6 +291,45 @@ def test_it_refuses_a_tampered_file(client, clean_file, change, says):
 def test_it_refuses_a_file_that_is_not_a_match_file(client, db, raw, says):
     before = counts()
     assert_not_imported(upload(client, raw), before, says)
+
+
+def _nul_seed(f):
+    f["seed"] += "\x00"
+    f.pop("seed_fingerprint")
+
+
+def _nul_option(f):
+    f["config"]["resolution\x00"] = "battle-score"
+
+
+def _nul_card(f):
+    f["actions"][1]["action"]["cards"][2]["name"] = "Sky\x00Lancer"
+
+
+def _nul_elsewhere(f):
+    f["note"] = "\x00"
+
+
+# A NUL in any text that would be stored is refused, naming where; PostgreSQL would refuse to store it.
+@pytest.mark.parametrize(("change", "says"), [
+    pytest.param(lambda f: f.update(rename(f, "Ze\x00d", "Yara")), "The file holds a NUL character (in the players' names)",
+                 id="player"),
+    pytest.param(_nul_seed, "The file holds a NUL character (in the seed)", id="seed"),
+    pytest.param(_nul_option, "The file holds a NUL character (in the options)", id="option"),
+    pytest.param(_nul_card, "Step 2: it holds a NUL character, which no match file has.", id="action"),
+    pytest.param(_nul_elsewhere, "The file holds a NUL character (in the file)", id="anywhere"),
+])
+def test_it_refuses_a_nul_character_and_says_where(client, clean_file, change, says):
+    before = counts()
+    assert_not_imported(upload(client, _tampered(clean_file, change)), before, says)
+
+
+def test_an_accounts_import_is_the_accounts_alone(clean_file):
+    phone = Client()
+    phone.force_login(get_user_model().objects.create_user("ana"))
+    assert upload(phone, json.dumps(clean_file).encode()).status_code == 302
+    imported = Match.objects.latest("id")
+    assert imported.owner.username == "ana" and imported.owner_device == ""  # signing out leaves the phone nothing
 
 
 def test_it_refuses_a_file_over_the_limit(client, clean_file):

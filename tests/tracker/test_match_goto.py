@@ -6,18 +6,39 @@ from django.urls import reverse
 from tracker import services
 from tracker.models import Action
 
-from .conftest import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, play, snapshot, text
+from .conftest import (
+    JUNK,
+    JUNK_IDS,
+    assert_csrf_refused,
+    assert_every_match_replays,
+    csrf_token_from,
+    play,
+    snapshot,
+    text,
+)
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def every_match_replays_afterwards(db):
+    """After every undo and redo here: each match's state and checkpoints equal re-running its log."""
+    yield
+    assert_every_match_replays()
 
 
 def goto_url(match):
     return reverse("match_goto", args=[match.pk])
 
 
-def goto(client, match, step, seq=None, **headers):
+def goto(client, match, step, seq=None, agreed=False, **headers):
+    """Post a move along the log. `agreed`: the confirmation and (in hot-seat) both players' agreement
+    that going back before the end, or past a revealed entry, asks for (tracker/consent.py)."""
     match.refresh_from_db()
-    return client.post(goto_url(match), {"step": step, "seq": match.head if seq is None else seq}, **headers)
+    data = {"step": step, "seq": match.head if seq is None else seq}
+    if agreed:
+        data.update(confirm="reopen", asker=0, answer="agree")
+    return client.post(goto_url(match), data, **headers)
 
 
 def refused(client, match, data, status):
@@ -121,7 +142,7 @@ def test_it_refuses_invalid_numbers(client, locked, data):
 
 def test_undo_after_the_battle_unfinishes_the_match(client, finished):
     assert finished.finished is not None and finished.winner is not None
-    response = goto(client, finished, finished.head - 1)
+    response = goto(client, finished, finished.head - 1, agreed=True)
     assert response.status_code == 302
     finished.refresh_from_db()
     assert finished.finished is None
@@ -137,7 +158,7 @@ def test_undo_after_the_battle_unfinishes_the_match(client, finished):
 def test_steps_entered_after_the_seed_was_revealed_are_marked_in_the_log(client, finished):
     """Once the end has shown the seed, anyone could work out the app's next rolls: the log says so."""
     head = finished.head
-    goto(client, finished, head - 1)
+    goto(client, finished, head - 1, agreed=True)
     finished.refresh_from_db()
     client.post(reverse("match_act", args=[finished.pk]), {"seq": head - 1, "action": "play_round"})
     finished.refresh_from_db()
@@ -168,7 +189,7 @@ def test_redo_to_the_end_finishes_it_again(client, finished):
 
 def test_it_can_go_back_to_the_start(client, locked):
     play(locked)
-    goto(client, locked, 0)
+    goto(client, locked, 0, agreed=True)
     locked.refresh_from_db()
     assert locked.head == 0
     assert locked.state["decks"] == [None, None]
@@ -176,12 +197,13 @@ def test_it_can_go_back_to_the_start(client, locked):
 
 
 def test_it_returns_only_the_match_part_to_htmx(client, locked):
-    response = goto(client, locked, 1, HTTP_HX_REQUEST="true")
+    play(locked)
+    response = goto(client, locked, 2, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     html = text(response)
     assert html.lstrip().startswith('<div id="match"')
     assert "<html" not in html
-    assert "Went back to step 1." in html
+    assert "Went back to step 2." in html
 
 
 def test_it_404s_for_an_unknown_match(client, locked):
@@ -203,11 +225,12 @@ def test_it_refuses_a_post_without_csrf_token(csrf_client, locked):
 
 
 def test_it_accepts_a_post_with_the_pages_csrf_token(csrf_client, locked):
+    play(locked)
     token = csrf_token_from(csrf_client, locked.get_absolute_url())
-    response = csrf_client.post(goto_url(locked), {"step": 1, "seq": 2, "csrfmiddlewaretoken": token})
+    response = csrf_client.post(goto_url(locked), {"step": 2, "seq": 3, "csrfmiddlewaretoken": token})
     assert response.status_code == 302
     locked.refresh_from_db()
-    assert locked.head == 1
+    assert locked.head == 2
 
 
 @pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
@@ -223,3 +246,44 @@ def test_no_junk_makes_it_fail(client, locked, junk, shape):
     assert 400 <= response.status_code < 500
     assert snapshot(locked) == before
     assert Action.objects.count() == count
+
+
+# ---------------------------------------------------------------- taking back, reopening
+
+
+def test_going_back_past_the_reveal_in_hot_seat_asks_who_asks_then_the_other_player(client, locked):
+    play(locked)
+    before = snapshot(locked)
+    first = text(goto(client, locked, 1))
+    assert "takes back an entry both players have seen" in first and "I am Ana: I ask" in first
+    second = text(client.post(goto_url(locked), {"step": 1, "seq": 3, "asker": 0}))
+    assert "Pass the phone to Ben" in second and "I am Ben: I agree" in second and "I am Ben: I refuse" in second
+    assert snapshot(locked) == before, "asking changes nothing"
+    response = client.post(goto_url(locked), {"step": 1, "seq": 3, "asker": 0, "answer": "refuse"})
+    assert response.status_code == 302
+    assert snapshot(locked) == before
+    assert "Ben refused; nothing was changed." in text(client.get(response.url))
+    response = client.post(goto_url(locked), {"step": 1, "seq": 3, "asker": 0, "answer": "agree"})
+    locked.refresh_from_db()
+    assert locked.head == 1
+    log = text(client.get(reverse("match_log", args=[locked.pk])))
+    assert "Ana asked to go back to step 1" in log and "Ben refused" in log and "Ben agreed" in log
+
+
+def test_undo_that_reveals_nothing_stays_one_tap(client, locked):
+    play(locked, 2)
+    assert goto(client, locked, 3).status_code == 302
+    locked.refresh_from_db()
+    assert locked.head == 3 and not locked.proposals.exists()
+
+
+def test_reopening_a_finished_match_says_so_and_asks_first(client, finished):
+    before = snapshot(finished)
+    page = text(goto(client, finished, finished.head - 1))
+    assert "Reopen this finished match" in page and "leaves the statistics" in page
+    assert snapshot(finished) == before
+    response = client.post(goto_url(finished), {"step": finished.head - 1, "seq": finished.head, "confirm": "reopen"})
+    assert response.status_code == 302
+    finished.refresh_from_db()
+    assert finished.finished is None
+

@@ -16,7 +16,7 @@ URL = reverse("match_list")
 
 
 def new_match(*names):
-    return services.match_create(game="card-crush", player_names=list(names), config={})
+    return services.match_create(slug="card-crush", player_names=list(names), config={})
 
 
 def shown(html: str) -> list[int]:

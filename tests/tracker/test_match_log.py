@@ -133,7 +133,7 @@ def test_it_shows_the_speed_and_initiative_tiebreaks(client, match, catalog):
 
 
 def test_it_shows_power_only_working(client, catalog):
-    match = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={"resolution": "power-only"})
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={"resolution": "power-only"})
     play(lock_both(match))
     log = log_of(client, match)
     assert "Ana wins" in log[3][1] and "Power 7 beats 6." in log[3][1]

@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tracker import services
 from tracker.models import Match, Player, Seat
 
 from .conftest import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, text
@@ -19,15 +20,17 @@ def start(client, *names, resolution="battle-score", **extra):
     return client.post(URL, data)
 
 
-def test_it_shows_the_form(client):
-    Player.objects.create(name="Dev")
+def test_it_shows_the_form(client, catalog):
+    services.match_create(slug="card-crush", player_names=["Dev", "Eve"], config={})  # a table match: open to all
+    services.match_create(slug="card-crush", player_names=["Kim", "Lou"], config={}, owner_device="another phone")
     response = client.get(URL)
     assert response.status_code == 200
     html = text(response)
     assert "New Card Crush battle" in html
     assert 'name="player_0"' in html and 'name="player_1"' in html
     assert 'name="config-resolution"' in html
-    assert '<option value="Dev">' in html  # known players are offered
+    assert '<option value="Dev">' in html  # players of matches this phone may see are offered
+    assert "Kim" not in html and "Lou" not in html, "another phone's private match names nobody here"
 
 
 def test_it_prefills_names_from_the_query(client):
@@ -40,7 +43,7 @@ def test_it_creates_the_match_and_its_players(client):
     match = Match.objects.get()
     assert response.status_code == 302
     assert response.url == match.get_absolute_url()
-    assert match.game == "card-crush"
+    assert match.slug == "card-crush"
     assert match.head == 0
     assert [p.name for p in match.players()] == ["Ana", "Ben"]
     assert match.config == {"resolution": "battle-score"}

@@ -1,4 +1,4 @@
-"""Queries per page do not grow with the number of matches or the length of a log (issue 10, goal 5).
+"""Queries per page do not grow with the number of matches or the length of a log (benchmark goal 5).
 
 Each test counts the queries of the same pages with little data and with more, and asks
 for the same count: a query per match or per action (an N+1) would make the second larger.
@@ -11,9 +11,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tracker import demo, demo_matches, services
-from tracker.benchmarks import wire
+from tracker import demo, services
+from tracker.games.evons.demo import table_ends as evons_table_ends
 from tracker.models import Match, Player
+from tracker.perf import wire
 
 from .conftest import ANA_DECK, BEN_DECK, deck
 
@@ -39,7 +40,7 @@ def rolls(match: Match, upto: int) -> Match:
 
 
 def battle(names: tuple[str, str]) -> Match:
-    match = services.match_create(game="card-crush", player_names=list(names), config={})
+    match = services.match_create(slug="card-crush", player_names=list(names), config={})
     for seat, cards in enumerate((ANA_DECK, BEN_DECK)):
         services.match_apply_action(match_id=match.pk, expected_seq=seat,
                                     action={"type": "lock_deck", "seat": seat, "cards": deck(cards)})
@@ -51,7 +52,7 @@ def battle(names: tuple[str, str]) -> Match:
 
 
 def finished_lonely_star(names: tuple[str, str]) -> Match:
-    match = rolls(services.match_create(game="lonely-star", player_names=list(names), config={}), 3)
+    match = rolls(services.match_create(slug="lonely-star", player_names=list(names), config={}), 3)
     services.match_apply_action(match_id=match.pk, action={"type": "declare_winner", "winner": 0},
                                 expected_seq=3)
     return match
@@ -84,8 +85,8 @@ def action_queries(match: Match) -> int:
 
 def test_a_long_log_costs_no_more_queries_than_a_short_one(catalog):
     demo.load_catalogs()
-    short = rolls(services.match_create(game="lonely-star", player_names=["Ana", "Ben"], config={}), 6)
-    long = rolls(services.match_create(game="lonely-star", player_names=["Ana", "Ben"], config={}), 80)
+    short = rolls(services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={}), 6)
+    long = rolls(services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={}), 80)
     assert match_pages(long) == match_pages(short)
     # Appending never reads the whole log back: the 81st action queries as the 7th does.
     assert action_queries(long) == action_queries(short)
@@ -109,12 +110,12 @@ def test_more_matches_cost_no_more_queries_on_lists_and_statistics(catalog):
     demo.load_catalogs()
     battle(("Ana", "Ben"))
     finished_lonely_star(("Ana", "Chloé"))
-    demo_matches.evons_table_ends(("Ana", "Dev"))
+    evons_table_ends(("Ana", "Dev"))
     few = list_and_statistics_pages()
     for number in range(6):
         battle(("Ana", f"Rival {number}"))
         finished_lonely_star((f"Rival {number}", "Ana"))
-        demo_matches.evons_table_ends(("Ana", f"Rival {number}"))
+        evons_table_ends(("Ana", f"Rival {number}"))
     assert list_and_statistics_pages() == few
 
 

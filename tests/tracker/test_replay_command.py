@@ -203,7 +203,7 @@ GAMES = [
 
 
 def outcome_line(match) -> str:
-    return f"OK: {match.rules.name}, {match.head} steps replayed; {match.winner.name} won {match.score}.\n"
+    return f"OK: {match.game.name}, {match.head} steps replayed; {match.winner.name} won {match.score}.\n"
 
 
 @pytest.mark.parametrize(("slug", "name", "tamper"), GAMES)

@@ -16,21 +16,17 @@ from django.utils import timezone
 from tracker import access
 from tracker.models import Access, Invite, Match
 
-from .test_access import (  # noqa: F401  (fixtures)
-    account,
-    battle,
+from .conftest import (
     device_of,
-    fresh_cache,
     join,
     join_url,
     make_invite,
-    owner,
     state_of,
-    text,
 )
+from .conftest import page_text as text
 from .conftest import text as raw_text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 def poll(client: Client, match: Match, version: int):
@@ -156,8 +152,7 @@ def test_a_spectator_can_take_a_seat_with_a_seat_link(owner, battle):
     assert phone.get(reverse("match_entry", args=[battle.pk, 0])).status_code == 200
 
 
-def test_a_stranger_to_a_shared_match_can_take_a_seat(owner, battle):
-    owner.post(reverse("match_share", args=[battle.pk]), {"shared": "on"})
+def test_a_stranger_to_a_private_match_can_take_a_seat_by_its_link(owner, battle):
     phone = Client()
     join(phone, make_invite(owner, battle, "seat", 1))
     assert Access.objects.get().seat == 1
@@ -257,7 +252,7 @@ def test_revoking_twice_says_so_and_changes_nothing(owner, battle):
 
 
 def test_revoking_a_link_of_another_match_is_refused(owner, battle, catalog):
-    from .test_access import start_battle
+    from .conftest import start_battle
 
     other = start_battle(owner, "Cleo", "Dan")
     invite = make_invite(owner, other, "watch")
@@ -300,9 +295,8 @@ def test_a_link_for_no_seat_of_the_match_is_refused_with_a_message(owner, battle
     assert not Invite.objects.exists()
 
 
-def test_invite_and_share_refuse_get(owner, battle):
-    for name in ("invite_new", "match_share"):
-        assert owner.get(reverse(name, args=[battle.pk])).status_code == 405
+def test_invite_refuses_get(owner, battle):
+    assert owner.get(reverse("invite_new", args=[battle.pk])).status_code == 405
 
 
 def test_the_panel_stops_offering_a_link_for_a_seat_already_invited(owner, battle):
@@ -314,15 +308,8 @@ def test_the_panel_stops_offering_a_link_for_a_seat_already_invited(owner, battl
     assert "Join as Ben" in page
 
 
-def test_share_toggle_says_what_it_did(owner, battle):
-    response = owner.post(reverse("match_share", args=[battle.pk]), {"shared": "on"})
-    assert "Everyone here can now watch this match." in text(owner.get(response.url))
-    battle.refresh_from_db()
-    assert battle.shared
-    response = owner.post(reverse("match_share", args=[battle.pk]), {"shared": "off"})
-    assert "Only you and the phones you invited can see this match." in text(owner.get(response.url))
-    battle.refresh_from_db()
-    assert not battle.shared
+def test_the_panel_says_who_else_can_see_the_match(owner, battle):
+    assert "Private: only you and the phones you invite can see it." in text(owner.get(battle.get_absolute_url()))
 
 
 # ---------------------------------------------------------------- QR codes
@@ -354,7 +341,7 @@ def test_no_qr_code_once_the_link_is_revoked(owner, battle):
     assert not QR.search(text(owner.get(battle.get_absolute_url())))
 
 
-@pytest.mark.parametrize("who", ["player", "spectator", "shared-stranger"])
+@pytest.mark.parametrize("who", ["player", "spectator", "club-member"])
 def test_nobody_but_the_owner_sees_qr_codes_or_link_tokens(owner, battle, who):
     seat_link, watch_link = make_invite(owner, battle, "seat", 1), make_invite(owner, battle, "watch")
     phone = Client()
@@ -363,11 +350,19 @@ def test_nobody_but_the_owner_sees_qr_codes_or_link_tokens(owner, battle, who):
     elif who == "spectator":
         join(phone, watch_link)
     else:
-        owner.post(reverse("match_share", args=[battle.pk]), {"shared": "on"})
+        from django.contrib.auth import get_user_model
+
+        from tracker.models import Club, Match, Membership
+
+        club = Club.objects.create(name="Games Night")
+        user = get_user_model().objects.create_user("mo")
+        Membership.objects.create(club=club, user=user, role=Membership.ORGANISER)
+        Match.objects.filter(pk=battle.pk).update(club=club)
+        phone.force_login(user)
     page = text(phone.get(battle.get_absolute_url()))
     assert not QR.search(page)
     assert seat_link.token not in page and watch_link.token not in page
-    assert "Other phones: join, watch, share" not in page
+    assert "Other phones: join or watch" not in page
 
 
 # ---------------------------------------------------------------- live views notice who joined
@@ -407,7 +402,7 @@ def test_a_refused_join_does_not_bump_the_version(owner, battle):
 def test_a_signed_in_watcher_who_takes_a_seat_on_another_phone_plays_there(owner, battle, db):
     from django.contrib.auth import get_user_model
 
-    from .test_access import PASSWORD, sign_in
+    from .conftest import PASSWORD, sign_in
 
     get_user_model().objects.create_user("ben", password=PASSWORD)
     sofa, table = Client(), Client()

@@ -18,7 +18,8 @@ from django.urls import reverse
 
 import rules
 from tracker import charts, demo, services, stats
-from tracker.models import Player
+from tracker.games.card_crush.demo import BATTLES, play_battle
+from tracker.models import Match, Player
 
 from .conftest import ANA_DECK, BEN_DECK, lock_both, text
 
@@ -32,13 +33,13 @@ DECK_2 = ["Tide Runner", "Flame Knight", "Stone Golem", "Shade Rat", "Sky Lancer
 def season(catalog):
     """The four known matches and a running one."""
     played = [
-        demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK]),
-        demo.play_battle(("Chloé", "Dev"), "battle-score", demo.BATTLES[1][2:]),
-        demo.play_battle(("Ben", "Chloé"), "power-only", demo.BATTLES[2][2:]),
-        demo.play_battle(("Ana", "Ben"), "battle-score", [DECK_1, DECK_2]),
+        play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK]),
+        play_battle(("Chloé", "Dev"), *BATTLES["rulebook"]),
+        play_battle(("Ben", "Chloé"), *BATTLES["power-only"]),
+        play_battle(("Ana", "Ben"), "battle-score", [DECK_1, DECK_2]),
     ]
     assert [(m.winner.name, m.score) for m in played] == [("Ben", "3-2"), ("Dev", "3-2"), ("Ben", "3-0"), ("Ana", "3-1")]
-    running = services.match_create(game="card-crush", player_names=["Ana", "Dev"], config={})
+    running = services.match_create(slug="card-crush", player_names=["Ana", "Dev"], config={})
     lock_both(running, DECK_1, ANA_DECK)
     return played
 
@@ -48,7 +49,7 @@ def player(name: str) -> Player:
 
 
 def record_of(name: str, game: str | None = None) -> stats.Record:
-    return stats.records(stats.finished_matches(game, player(name)))[player(name).pk]
+    return stats.records(stats.finished_matches(Match.objects.all(), game, player(name)))[player(name).pk]
 
 
 def words(html: str) -> str:
@@ -106,10 +107,10 @@ def test_all_losses():
 
 
 def test_only_finished_matches_count(season):
-    assert stats.finished_matches().count() == 4
-    assert list(stats.finished_matches()) == season
-    assert stats.finished_matches("card-crush", player("Dev")).count() == 1
-    assert stats.finished_matches("cardmaster").count() == 0
+    assert stats.finished_matches(Match.objects.all()).count() == 4
+    assert list(stats.finished_matches(Match.objects.all())) == season
+    assert stats.finished_matches(Match.objects.all(), "card-crush", player("Dev")).count() == 1
+    assert stats.finished_matches(Match.objects.all(), "cardmaster").count() == 0
 
 
 def test_each_players_record(season):
@@ -133,28 +134,28 @@ def test_most_played_cards(season):
     assert ben.cards["Tide Runner"] == ben.cards["Sky Lancer"] == ben.cards["Void Lord"] == 2
     assert sum(ben.cards.values()) == 15
     assert {name for name, count in ben.cards.most_common(3)} == {"Tide Runner", "Sky Lancer", "Void Lord"}
-    assert record_of("Dev").cards == {name: 1 for name in demo.BATTLES[1][3]}
+    assert record_of("Dev").cards == {name: 1 for name in BATTLES["rulebook"][1][1]}
 
 
 def test_the_leaderboard_orders_by_win_rate(season):
-    board = stats.leaderboard(stats.finished_matches())
+    board = stats.leaderboard(stats.finished_matches(Match.objects.all()))
     assert [(r.player.name, r.played, r.wins) for r in board] == [
         ("Dev", 1, 1), ("Ben", 3, 2), ("Ana", 2, 1), ("Chloé", 2, 0)]
 
 
 def test_the_leaderboard_breaks_ties_by_wins_then_name(catalog):
     """Gus 2/2 and Eve 1/1 share 100%: more wins first. fay 0/1 and Hal 0/2: by name, any case."""
-    demo.play_battle(("Eve", "fay"), "battle-score", [DECK_1, DECK_2])
-    demo.play_battle(("Gus", "Hal"), "battle-score", [DECK_1, DECK_2])
-    demo.play_battle(("Gus", "Hal"), "battle-score", [DECK_1, DECK_2])
-    board = stats.leaderboard(stats.finished_matches())
+    play_battle(("Eve", "fay"), "battle-score", [DECK_1, DECK_2])
+    play_battle(("Gus", "Hal"), "battle-score", [DECK_1, DECK_2])
+    play_battle(("Gus", "Hal"), "battle-score", [DECK_1, DECK_2])
+    board = stats.leaderboard(stats.finished_matches(Match.objects.all()))
     assert [r.player.name for r in board] == ["Gus", "Eve", "fay", "Hal"]
 
 
 def test_card_crush_figures_for_one_match(catalog):
-    demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
+    play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
     (by_affinity_title, by_affinity), (decided_title, decided) = stats.game_figures(
-        "card-crush", stats.finished_matches("card-crush"))
+        "card-crush", stats.finished_matches(Match.objects.all(), "card-crush"))
     assert by_affinity_title == "Rounds won, by the winning card's affinity"
     # Round winners: Tide Runner (Water), Storm Caller (Lightning), Sky Lancer (Air), Phoenix (Fire),
     # Thorn Sprout (Nature).
@@ -164,7 +165,7 @@ def test_card_crush_figures_for_one_match(catalog):
 
 
 def test_card_crush_figures_for_the_season(season):
-    (_t1, by_affinity), (_t2, decided) = stats.game_figures("card-crush", stats.finished_matches("card-crush"))
+    (_t1, by_affinity), (_t2, decided) = stats.game_figures("card-crush", stats.finished_matches(Match.objects.all(), "card-crush"))
     assert sum(count for _name, count in by_affinity) == 17  # 5 + 5 + 3 + 4 rounds
     assert decided == [("Battle Score or Power", 16), ("Speed tiebreak", 1)]
 
@@ -175,14 +176,14 @@ def test_coin_flips_are_counted(catalog):
     for names in decks:
         for name in names:
             make_card(name, 5, 5)
-    match = demo.play_battle(("Ana", "Ben"), "battle-score", decks)
-    (_t1, by_affinity), (_t2, decided) = stats.game_figures("card-crush", stats.finished_matches())
+    match = play_battle(("Ana", "Ben"), "battle-score", decks)
+    (_t1, by_affinity), (_t2, decided) = stats.game_figures("card-crush", stats.finished_matches(Match.objects.all()))
     assert decided == [("Coin flip", len(match.state["rounds"]))]
     assert by_affinity == [("Air", len(match.state["rounds"]))]
 
 
 def test_the_match_progress_chart_series(catalog):
-    match = demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
+    match = play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
     title, series = stats.match_progress(match)
     assert title == "Round wins after each round"
     assert series == {"Ana": [0, 0, 1, 1, 2, 2], "Ben": [0, 1, 1, 2, 2, 3]}
@@ -306,7 +307,7 @@ def test_one_match_gives_no_chart(client, season):
 
 
 def test_a_player_without_finished_matches(client, catalog):
-    running = services.match_create(game="card-crush", player_names=["Ana", "Ben"], config={})
+    running = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
     lock_both(running)
     response = client.get(player_url("Ana"))
     assert response.status_code == 200
@@ -323,7 +324,7 @@ def test_stats_pages_refuse_post(client, season):
 
 
 def test_the_match_log_chart(client, catalog):
-    match = demo.play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
+    match = play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
     html = text(client.get(reverse("match_log", args=[match.pk])))
     assert "<h2>Round wins after each round</h2>" in html
     svg = re.search(r"<svg .*?</svg>", html, flags=re.S).group(0)
@@ -376,10 +377,10 @@ def test_chart_axis_labels_fit_the_margin(value, label):
 
 
 def test_the_stats_page_shows_a_run_of_draws_as_draws(client, db):
-    from tracker import demo_matches
+    from tracker.games.evons.demo import table_ends
 
     demo.load_catalogs()
-    demo_matches.evons_table_ends(("Ana", "Ben"))  # the table ends it 1-1
+    table_ends(("Ana", "Ben"))  # the table ends it 1-1
     page = words(client.get(reverse("stats"), {"game": "evons"}).content.decode())
     assert "Ana 1 0 0% = drew 1" in page and "Ben 1 0 0% = drew 1" in page
     assert "lost 1" not in page

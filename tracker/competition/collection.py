@@ -1,19 +1,59 @@
 """Collections in the database: copies and levels of catalog cards, upgraded by rules/card_crush/collection.py.
 
+A player has a personal collection (`club` None) and one in each club they play in. Who sees
+and changes one:
+- the personal collection: only the player's own account (Player.user), which changes it;
+- a club collection: the club's members see it; the player's own account and the club's
+  organisers change it.
+Nobody else learns what is in it. A deck "from the collection" in a club match plays the
+player's collection in that club, in any other match their personal one, and only when the
+account entering for that seat may see it.
+
 Changes carry what the form saw (the card's copies and level); if the row moved on
-meanwhile (a double tap, a second phone), the change is refused, not applied twice.
+meanwhile (a double tap, a second phone), the change is refused, not applied twice. Every
+change is kept (CollectionChange): which account made it, and the copies and level before and after.
 """
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from rules import RuleError
 from rules.card_crush import collection, validate_card
 
 from .. import services
-from ..models import Card, CollectionCard, Player
+from ..models import Access, Card, Club, CollectionCard, CollectionChange, Membership, Player
 from . import config
 from .errors import Refused
+
+
+def club_players(club: Club):
+    """The players a club's collections are for: its members' players, players of its matches, and any
+    player already holding cards in it."""
+    return Player.objects.filter(Q(user__memberships__club=club) | Q(seats__match__club=club)
+                                 | Q(collection__club=club)).distinct()
+
+
+def may_see(user, player: Player, club: Club | None) -> bool:
+    """Whether this account (None: no account) may see the player's collection in `club` (None: personal)."""
+    if user is None:
+        return False
+    if player.user_id == user.pk:
+        return True
+    return club is not None and Membership.objects.filter(club=club, user=user).exists()
+
+
+def change_refusal(user, player: Player, club: Club | None) -> str:
+    """Why this account may not change the collection; "" when it may."""
+    if user is not None and player.user_id == user.pk:
+        return ""
+    if club is None:
+        return _("Only %(name)s's own account can change their personal collection; nothing was changed.") % {
+            "name": player.name}
+    if user is not None and Membership.objects.filter(club=club, user=user, role=Membership.ORGANISER).exists():
+        return ""
+    return _("Only %(name)s's own account and the organisers of %(club)s can change this collection; nothing was "
+             "changed.") % {"name": player.name, "club": club.name}
 
 
 def owned(entry: CollectionCard) -> collection.Owned:
@@ -25,39 +65,60 @@ def playing_card(entry: CollectionCard) -> dict:
     return collection.leveled(validate_card(entry.card.as_rules_card()), entry.level, config.upgrade_rules())
 
 
-def cards_of(player: Player) -> list[dict]:
-    """The player's collection with what the page shows: the leveled card and the next upgrade's cost."""
+def entries(player: Player, club: Club | None):
+    """The player's collection in `club` (None: their personal one)."""
+    return player.collection.filter(club=club).select_related("card")
+
+
+def cards_of(player: Player, club: Club | None = None) -> list[dict]:
+    """The player's collection with what the page shows: the leveled card, the next upgrade's cost,
+    and why it cannot be taken yet (the engine's own refusal)."""
     rules = config.upgrade_rules()
     rows = []
-    for entry in player.collection.select_related("card"):
+    for entry in entries(player, club):
         state = owned(entry)
+        try:
+            collection.upgrade(state, rules)
+            why_not = ""
+        except RuleError as error:
+            why_not = services.explain(error)
         rows.append({"entry": entry, "card": playing_card(entry), "needed": collection.duplicates_needed(state, rules),
-                     "duplicates": state.duplicates, "can_upgrade": collection.can_upgrade(state, rules)})
+                     "duplicates": state.duplicates, "can_upgrade": not why_not, "why_not": why_not})
     return rows
 
 
+def _recorded(entry: CollectionCard, kind: str, by, before: tuple[int, int]) -> None:
+    """Keep the change: who made it, and the copies and level before and after."""
+    CollectionChange.objects.create(entry=entry, kind=kind, user=by, copies_before=before[0], level_before=before[1],
+                                    copies_after=entry.copies, level_after=entry.level)
+
+
 @transaction.atomic
-def copies_add(*, player: Player, card_name: str, count: int) -> CollectionCard:
-    card = Card.objects.filter(game="card-crush", name__iexact=card_name.strip()).first()
+def copies_add(*, player: Player, club: Club | None = None, card_name: str, count: int, by=None) -> CollectionCard:
+    card = Card.named("card-crush", card_name)
     if card is None:
         raise Refused(_("No card called “%(name)s” in the Card Crush catalog.") % {"name": card_name})
-    entry = CollectionCard.objects.select_for_update().filter(player=player, card=card).first()
+    entry = CollectionCard.objects.select_for_update().filter(player=player, club=club, card=card).first()
     start_level = validate_card(card.as_rules_card())["level"]
     if entry is None:
-        entry = CollectionCard(player=player, card=card, copies=0, level=start_level)
+        entry = CollectionCard(player=player, club=club, card=card, copies=0, level=start_level)
     try:
         # A new entry starts from zero copies: adding its first copy is the same rule as adding more.
         state = collection.add_copies(owned(entry), count)
     except RuleError as error:
         raise Refused(services.explain(error)) from error
+    before = (entry.copies, entry.level)
     entry.copies = state.copies
     entry.save()
+    _recorded(entry, CollectionChange.ADD, by, before)
     return entry
 
 
 @transaction.atomic
-def card_upgrade(*, entry_id: int, player: Player, expected_level: int, expected_copies: int) -> CollectionCard:
-    entry = CollectionCard.objects.select_for_update().select_related("card").filter(pk=entry_id, player=player).first()
+def card_upgrade(*, entry_id: int, player: Player, club: Club | None = None, expected_level: int,
+                 expected_copies: int, by=None) -> CollectionCard:
+    entry = (CollectionCard.objects.select_for_update().select_related("card")
+             .filter(pk=entry_id, player=player, club=club).first())
     if entry is None:
         raise Refused(_("That card is not in this collection."), status=404)
     if (entry.level, entry.copies) != (expected_level, expected_copies):
@@ -67,25 +128,40 @@ def card_upgrade(*, entry_id: int, player: Player, expected_level: int, expected
         state = collection.upgrade(owned(entry), config.upgrade_rules())
     except RuleError as error:
         raise Refused(services.explain(error)) from error
+    before = (entry.copies, entry.level)
     entry.copies, entry.level = state.copies, state.level
     entry.save(update_fields=["copies", "level"])
+    _recorded(entry, CollectionChange.UPGRADE, by, before)
     return entry
 
 
-def seat_collections(match) -> dict[int, dict]:
-    """For the deck entry: per seat whose player owns cards, a label listing them at their levels, and the cards.
+def entering_account(match, seat: int):
+    """The account that enters for `seat` in this match: the one holding the seat by a join link,
+    else the match's owner (None when that phone has no account)."""
+    held = match.accesses.filter(seat=seat, role=Access.PLAYER, revoked__isnull=True).select_related("user").first()
+    return held.user if held is not None else match.owner
 
-    Collections are not secret (only locked decks are), so the list may show on any seat's entry page.
+
+def seat_collections(match, seat: int | None) -> dict[int, dict]:
+    """For the deck entry of `seat`: the collection its player may lock a deck from, as {seat: …}
+    with a label listing the cards at their levels, and the cards; {} when there is none to offer.
+
+    The collection is the player's in the match's club (a match in no club: their personal one),
+    offered only when the account entering for the seat may see it: the entry page lists it.
     """
-    found = {}
-    for seat, player in enumerate(match.players()):
-        cards = [playing_card(entry) for entry in player.collection.select_related("card")]
-        if not cards:
-            continue
-        listing = ", ".join(_("%(name)s (level %(level)s, Power %(power)s, Speed %(speed)s)") % card for card in cards)
-        found[seat] = {
-            "label": _("%(name)s's collection at its levels: %(cards)s") % {"name": player.name, "cards": listing},
-            "owner": player.name,
-            "cards": {card["name"].casefold(): card for card in cards},
-        }
-    return found
+    if seat is None:
+        return {}
+    player, club = match.players()[seat], match.club
+    if not may_see(entering_account(match, seat), player, club):
+        return {}
+    cards = [playing_card(entry) for entry in entries(player, club)]
+    if not cards:
+        return {}
+    listing = ", ".join(_("%(name)s (level %(level)s, Power %(power)s, Speed %(speed)s)") % card for card in cards)
+    label = (_("%(name)s's collection in %(club)s at its levels: %(cards)s") if club else
+             _("%(name)s's collection at its levels: %(cards)s"))
+    return {seat: {
+        "label": label % {"name": player.name, "club": club.name if club else "", "cards": listing},
+        "owner": player.name,
+        "cards": {card["name"].casefold(): card for card in cards},
+    }}

@@ -47,6 +47,10 @@ class DropForm(RoundForm):
     entrant = forms.IntegerField(min_value=1)
 
 
+class VoidForm(forms.Form):
+    reason = forms.CharField(label=_("Why is the result voided?"), max_length=200)
+
+
 class RatedForm(forms.Form):
     rated = forms.TypedChoiceField(choices=[("1", _("Rated")), ("0", _("Unrated"))], coerce=lambda v: v == "1")
 

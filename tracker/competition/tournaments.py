@@ -26,18 +26,19 @@ def current_round(tournament: Tournament) -> int:
 
 
 def _winner(pairing: Pairing) -> int | None:
-    """The entrant id who won the pairing, or None while its battle is not finished."""
+    """The entrant id who won the pairing, or None while its battle is not finished (or voided)."""
     if pairing.second_id is None:
         return pairing.first_id
     match = pairing.match
-    if match is None or match.finished is None or match.winner_id is None:
+    if match is None or match.finished is None or match.winner_id is None or match.voided:
         return None
     return pairing.first_id if match.winner_id == pairing.first.player_id else pairing.second_id
 
 
 def games(tournament: Tournament) -> list[swiss.Game]:
     pairings = tournament.pairings.select_related("first", "match")
-    return [swiss.Game(p.round, p.first_id, p.second_id, _winner(p)) for p in pairings]
+    return [swiss.Game(p.round, p.first_id, p.second_id, _winner(p), voided=bool(p.match and p.match.voided))
+            for p in pairings]
 
 
 def swiss_entrants(tournament: Tournament, rated: dict[int, int]) -> list[swiss.Entrant]:
@@ -57,7 +58,7 @@ class StandingRow:
 
 def standings(tournament: Tournament) -> list[StandingRow]:
     """The table: points, opponents' win rate, rating (as it was when the tournament ended, if it has)."""
-    rated = rating.ratings_from(ratings.history(tournament.finished))
+    rated = rating.ratings_from(ratings.history(tournament.club_id, tournament.finished)) if tournament.club_id else {}
     entrants = {e.pk: e for e in tournament.entrants.select_related("player")}
     table = swiss.standings(swiss_entrants(tournament, rated), games(tournament))
     return [StandingRow(row, entrants[row.key]) for row in table]
@@ -75,9 +76,9 @@ def _locked(tournament_id: int, expected_round: int) -> Tournament:
 
 
 @transaction.atomic
-def tournament_create(*, name: str, player_names: list[str], owner=None, owner_device: str = "") -> Tournament:
-    """A tournament run by `owner` (an account) or `owner_device`; with neither, by the whole table."""
-    tournament = Tournament.objects.create(name=name, owner=owner, owner_device=owner_device)
+def tournament_create(*, name: str, player_names: list[str], club) -> Tournament:
+    """A tournament of `club`, run by its organisers."""
+    tournament = Tournament.objects.create(name=name, club=club)
     for player_name in player_names:
         Entrant.objects.create(tournament=tournament, player=services.player_named(player_name))
     return tournament
@@ -95,23 +96,21 @@ def entrant_add(*, tournament_id: int, name: str, expected_round: int) -> Entran
 
 
 @transaction.atomic
-def round_pair(*, tournament_id: int, expected_round: int) -> list[Pairing]:
+def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> list[Pairing]:
     """Pair the next round and open a battle for every table; raises Refused."""
     tournament = _locked(tournament_id, expected_round)
     entrants = {e.pk: e for e in tournament.entrants.select_related("player")}
     try:
-        pairings = swiss.pair_round(swiss_entrants(tournament, ratings.current_ratings()), games(tournament))
+        rated = ratings.current_ratings(tournament.club_id) if tournament.club_id else {}
+        pairings = swiss.pair_round(swiss_entrants(tournament, rated), games(tournament))
     except RuleError as error:
         raise Refused(services.explain(error)) from error
     number, made = expected_round + 1, []
     for table, (first, second) in enumerate(pairings.pairs, start=1):
-        # The organiser owns every battle (and can seat the players' phones by join links);
-        # the battles are shared, since a tournament is public.
-        match = services.match_create(game=ratings.SLUG, config={}, owner=tournament.owner,
-                                      owner_device=tournament.owner_device,
+        # The organiser who pairs owns every battle (and can seat the players' phones by join
+        # links); the club's members can watch them all.
+        match = services.match_create(slug=ratings.SLUG, config={}, owner=organiser, club=tournament.club,
                                       player_names=[entrants[first].player.name, entrants[second].player.name])
-        match.shared = True
-        match.save(update_fields=["shared"])
         made.append(Pairing.objects.create(tournament=tournament, round=number, table=table,
                                            first=entrants[first], second=entrants[second], match=match))
     if pairings.bye is not None:
@@ -123,7 +122,7 @@ def round_pair(*, tournament_id: int, expected_round: int) -> list[Pairing]:
 def unfinished(tournament: Tournament, round_number: int) -> list[Pairing]:
     """The battles of a round still being played."""
     return [p for p in tournament.pairings.filter(round=round_number).select_related("first", "match")
-            if _winner(p) is None]
+            if _winner(p) is None and not (p.match and p.match.voided)]
 
 
 @transaction.atomic
@@ -154,5 +153,18 @@ def tournament_finish(*, tournament_id: int, expected_round: int) -> Tournament:
     if unfinished(tournament, expected_round):
         raise Refused(_("Every battle of round %(round)s must be finished first.") % {"round": expected_round})
     tournament.finished = timezone.now()
+    tournament.save(update_fields=["finished"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament_id: int, expected_round: int) -> Tournament:
+    """Take the final standings back, so an organiser can reopen or void a battle; ending it again redoes them."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+    if current_round(tournament) != expected_round:
+        raise Refused(_("The tournament moved on since this page was loaded. Nothing was changed."), status=409)
+    if not tournament.finished:
+        raise Refused(_("This tournament is still running; there is nothing to reopen."))
+    tournament.finished = None
     tournament.save(update_fields=["finished"])
     return tournament

@@ -1,23 +1,29 @@
-"""Competition pages: leaderboard and rating histories, Swiss tournaments, collections and upgrades.
+"""Competition pages: leaderboard and rating histories, Swiss tournaments (collections: collection_views.py).
 
 Refused changes answer with the page, a clear message and a 4xx status (409 for a
 stale or doubled form); nothing is changed.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db.models import Q
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rules.card_crush import rating, swiss
 
 from .. import access, charts
-from ..models import Card, Match, Player, Tournament
-from . import collection, config, ratings, tournaments
+from ..devices import TableRequest
+from ..models import Club, Match, Player, Tournament
+from . import config, ratings, tournaments
 from .errors import Refused
-from .forms import CopiesForm, DropForm, EntrantForm, RatedForm, RoundForm, TournamentForm, UpgradeForm
+from .forms import DropForm, EntrantForm, RatedForm, RoundForm, TournamentForm, VoidForm
 
 
 def _settings_context() -> dict:
@@ -26,10 +32,31 @@ def _settings_context() -> dict:
             "weight": rules.tournament_weight}
 
 
+def _club_shows(request: TableRequest, club_id: int, what: str) -> Club:
+    """The club, if this viewer may see its leaderboard or tournaments (`what`): members always,
+    everyone else when the club shows it publicly; 404 otherwise."""
+    club = get_object_or_404(Club, pk=club_id)
+    if access.club_role(request, club) is None and not getattr(club, f"public_{what}"):
+        raise Http404(_("No such club."))
+    return club
+
+
+def _clubs_showing(request: TableRequest, what: str):
+    """Clubs whose leaderboard (or tournaments) this viewer may see."""
+    return (access.my_clubs(request) | Club.objects.filter(**{f"public_{what}": True})).distinct()
+
+
 @require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    board = ratings.leaderboard(ratings.history())
-    return render(request, "competition/leaderboard.html", {"board": board, **_settings_context()})
+def ratings_index(request: TableRequest) -> HttpResponse:
+    """Ratings belong to clubs: the leaderboards this viewer may open."""
+    return render(request, "competition/ratings_index.html", {"clubs": _clubs_showing(request, "leaderboard")})
+
+
+@require_GET
+def leaderboard(request: TableRequest, club_id: int) -> HttpResponse:
+    club = _club_shows(request, club_id, "leaderboard")
+    board = ratings.leaderboard(ratings.history(club))
+    return render(request, "competition/leaderboard.html", {"club": club, "board": board, **_settings_context()})
 
 
 def _rating_chart(player: Player, changes: list[rating.Change]) -> dict | None:
@@ -44,39 +71,47 @@ def _rating_chart(player: Player, changes: list[rating.Change]) -> dict | None:
 
 
 @require_GET
-def player_rating(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player's rating and every change that made it, newest first, each with its working."""
+def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
+    """A player's rating in a club and every change that made it, newest first, each with its working."""
+    club = _club_shows(request, club_id, "leaderboard")
     player = get_object_or_404(Player, pk=pk)
-    everything = ratings.history()
+    everything = ratings.history(club)
     changes = [change for change in everything if change.player == player.pk]
+    if not changes:
+        raise Http404(_("%(name)s has no rated battle in this club.") % {"name": player.name})
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
-    entries = [{"change": c, "opponent": names.get(c.opponent), "expected_percent": round(100 * c.expected)
+    entries = [{"change": c, "opponent": names.get(c.opponent) if c.opponent else None,
+                "expected_percent": round(100 * c.expected)
                 if c.expected is not None else None} for c in reversed(changes)]
-    context = {"player": player, "rating": changes[-1].after if changes else rating.BASELINE, "entries": entries,
+    context = {"club": club, "player": player, "rating": changes[-1].after, "entries": entries,
                "chart": _rating_chart(player, changes), "played": sum(c.kind == "battle" for c in changes),
-               **_settings_context()}
+               "member": access.club_role(request, club) is not None, **_settings_context()}
     return render(request, "competition/player.html", context)
 
 
-def _card_crush_match(pk: int) -> Match:
-    match = get_object_or_404(Match.objects.select_related("winner"), pk=pk)
-    if match.game != ratings.SLUG:
+def _battle(request: TableRequest, pk: int) -> Match:
+    """A Card Crush battle the viewer may see: by the one visibility rule, or because it counts on a
+    leaderboard its club shows to everyone (then only its rating working is shown, never its decks)."""
+    match = Match.objects.visible_to(request).select_related("winner", "club").filter(pk=pk).first()
+    if match is None:
+        match = (Match.objects.counted().select_related("winner", "club")
+                 .filter(pk=pk, club__public_leaderboard=True, rated=True).first())
+    if match is None:
+        raise Http404(_("No such match."))
+    if match.slug != ratings.SLUG:
         raise Http404(_("Only Card Crush battles are rated."))
     return match
 
 
 @require_http_methods(["GET", "POST"])
-def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
-    """How one battle moved both ratings; and marking an open-play battle rated or unrated."""
-    match = _card_crush_match(pk)
-    if not (match.finished and match.rated):
-        # A rated result is public (it is on the leaderboard); anything else stays with who may see the match.
-        access.match_for(request, pk)
+def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
+    """How one battle moved both ratings; and, for the club's organisers, marking it rated or unrated."""
+    match = _battle(request, pk)
     refusal, status = "", 200
+    organiser = access.organises(request, match.club_id)
     if request.method == "POST":
-        # Only whoever owns the battle may take it out of the ratings (a table battle: anyone at the table).
-        if access.match_for(request, pk, act=True)[1].role != access.OWNER:
-            raise PermissionDenied(_("Only the battle's owner can change whether it is rated."))
+        if not organiser:
+            raise PermissionDenied(_("Only an organiser of the battle's club can change whether it is rated."))
         form = RatedForm(request.POST)
         tournament = hasattr(match, "pairing")
         if not form.is_valid():
@@ -91,59 +126,111 @@ def battle_rating(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("This battle now counts toward ratings.") if match.rated
                              else _("This battle no longer counts toward ratings."))
             return redirect("battle_rating", pk=pk)
-    changes = [c for c in ratings.history() if c.battle == match.pk]
+    changes = [c for c in ratings.history(match.club_id) if c.battle == match.pk] if match.club_id else []
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
-    rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * c.expected)} for c in changes]
-    context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal,
+    rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * (c.expected or 0))} for c in changes]
+    context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal, "organiser": organiser,
+               "can_open": Match.objects.visible_to(request).filter(pk=pk).exists(),
                "tournament": getattr(match, "pairing", None), **_settings_context()}
     return render(request, "competition/battle.html", context, status=status)
+
+
+@require_POST
+def match_void(request: TableRequest, pk: int) -> HttpResponse:
+    """An organiser sets a club match's result aside: it stays in the log, marked, and counts nowhere."""
+    match, seen_by = access.match_for(request, pk)
+    if not seen_by.organiser:
+        raise PermissionDenied(_("Only an organiser of the match's club can void its result."))
+    form = VoidForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Say why the result is voided; nothing was changed."))
+    elif match.finished is None:
+        messages.error(request, _("Only a finished match's result can be voided; nothing was changed."))
+    elif match.voided:
+        messages.info(request, _("This result was already voided."))
+    else:
+        match.voided, match.voided_by, match.void_reason = timezone.now(), access.signed_in(request), form.cleaned_data["reason"]
+        match.version += 1
+        match.save(update_fields=["voided", "voided_by", "void_reason", "version"])
+        messages.success(request, _("Result voided: it stays in the log and counts nowhere."))
+    return redirect(match)
 
 
 # ---------------------------------------------------------------- tournaments
 
 
+@require_GET
+def tournaments_index(request: TableRequest) -> HttpResponse:
+    """Tournaments belong to clubs: the ones this viewer may follow."""
+    shown = Tournament.objects.filter(club__in=_clubs_showing(request, "tournaments")).select_related("club")
+    return render(request, "competition/tournaments_index.html", {"tournaments": shown.prefetch_related("entrants")})
+
+
+def _entrant_names(club: Club) -> list[str]:
+    """Names to suggest for entrants: the players of the club's members and of its matches."""
+    return sorted({p.name for p in Player.objects.filter(
+        Q(user__memberships__club=club) | Q(seats__match__club=club)).distinct()}, key=str.casefold)
+
+
 @require_http_methods(["GET", "POST"])
-def tournament_list(request: HttpRequest) -> HttpResponse:
+def tournament_list(request: TableRequest, club_id: int) -> HttpResponse:
+    club = _club_shows(request, club_id, "tournaments")
+    organiser = access.organises(request, club)
     form = TournamentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        tournament = tournaments.tournament_create(
-            name=form.cleaned_data["name"], player_names=form.cleaned_data["entrants"],
-            owner=request.user if request.user.is_authenticated else None, owner_device=request.device)
-        messages.success(request, _("Tournament created."))
-        return redirect(tournament)
-    context = {"form": form, "tournaments": Tournament.objects.prefetch_related("entrants")[:50],
-               "known_players": Player.objects.all()}
+    if request.method == "POST":
+        if not organiser:
+            raise PermissionDenied(_("Only the club's organisers can start a tournament."))
+        if form.is_valid():
+            tournament = tournaments.tournament_create(
+                name=form.cleaned_data["name"], player_names=form.cleaned_data["entrants"], club=club)
+            messages.success(request, _("Tournament created."))
+            return redirect(tournament)
+    context = {"club": club, "form": form, "organiser": organiser,
+               "tournaments": club.tournaments.prefetch_related("entrants")[:50],
+               "known_players": _entrant_names(club) if organiser else []}
     return render(request, "competition/tournament_list.html", context, status=422 if request.method == "POST" else 200)
 
 
-def _tournament_page(request: HttpRequest, tournament: Tournament, refusal: str = "", status: int = 200,
+def _tournament(request: TableRequest, pk: int) -> Tournament:
+    """A tournament this viewer may follow: its club's members, or anyone when the club shows its tournaments.
+    Tournaments from before clubs (no club) stay readable by everyone."""
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    if tournament.club is not None and not (access.club_role(request, tournament.club_id)
+                                            or tournament.club.public_tournaments):
+        raise Http404(_("No such tournament."))
+    return tournament
+
+
+def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str = "", status: int = 200,
                      entrant_form: EntrantForm | None = None) -> HttpResponse:
-    tournament = Tournament.objects.get(pk=tournament.pk)
+    tournament = Tournament.objects.select_related("club").get(pk=tournament.pk)
     number = tournaments.current_round(tournament)
     pairings = list(tournament.pairings.select_related("first__player", "second__player", "match__winner"))
     rounds = [(n, [p for p in pairings if p.round == n]) for n in range(number, 0, -1)]
     entrants = tournament.entrants.count()
+    organiser = access.organises(request, tournament.club_id)
+    visible = set(Match.objects.visible_to(request).filter(pairing__tournament=tournament).values_list("pk", flat=True))
     context = {
         "tournament": tournament, "round": number, "rounds": rounds, "standings": tournaments.standings(tournament),
         "recommended": swiss.recommended_rounds(entrants), "entrant_count": entrants,
         "round_open": bool(tournaments.unfinished(tournament, number)), "refusal": refusal,
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
-        "known_players": Player.objects.all(),
-        "organiser": access.organises(request, tournament),
+        "known_players": _entrant_names(tournament.club) if organiser and tournament.club else [],
+        "organiser": organiser, "visible_battles": visible,
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
 
 
 @require_GET
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _tournament_page(request, get_object_or_404(Tournament, pk=pk))
+def tournament_detail(request: TableRequest, pk: int) -> HttpResponse:
+    return _tournament_page(request, _tournament(request, pk))
 
 
-def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: str) -> HttpResponse:
+def _tournament_change(request: TableRequest, pk: int, form_class, change, done: str | Callable[[Any], str]) -> HttpResponse:
     """Run one tournament change from a posted form; on refusal, the page with the reason and nothing changed."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if not access.organises(request, tournament):
-        return _tournament_page(request, tournament, _("Only the tournament's organiser can change it; "
+    tournament = _tournament(request, pk)
+    if not tournament.club_id or not access.organises(request, tournament.club_id):
+        return _tournament_page(request, tournament, _("Only the club's organisers can change the tournament; "
                                                        "nothing was changed."), 403)
     form = form_class(request.POST)
     if not form.is_valid():
@@ -160,16 +247,17 @@ def _tournament_change(request: HttpRequest, pk: int, form_class, change, done: 
 
 
 @require_POST
-def tournament_pair(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_pair(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
-        lambda t, data: tournaments.round_pair(tournament_id=t, expected_round=data["round"]),
+        lambda t, data: tournaments.round_pair(tournament_id=t, expected_round=data["round"],
+                                                   organiser=access.signed_in(request)),
         lambda made: _("Round %(round)s is paired: every battle is set up.") % {"round": made[0].round},
     )
 
 
 @require_POST
-def tournament_entrant(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, EntrantForm,
         lambda t, data: tournaments.entrant_add(tournament_id=t, name=data["name"], expected_round=data["round"]),
@@ -178,7 +266,7 @@ def tournament_entrant(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def tournament_drop(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_drop(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, DropForm,
         lambda t, data: tournaments.entrant_drop(tournament_id=t, entrant_id=data["entrant"],
@@ -188,7 +276,7 @@ def tournament_drop(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_finish(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
         lambda t, data: tournaments.tournament_finish(tournament_id=t, expected_round=data["round"]),
@@ -196,55 +284,11 @@ def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-# ---------------------------------------------------------------- collections
-
-
-@require_GET
-def collection_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "competition/collection_index.html", {"players": Player.objects.all()})
-
-
-def _collection_page(request: HttpRequest, player: Player, refusal: str = "", status: int = 200,
-                     form: CopiesForm | None = None) -> HttpResponse:
-    rules = config.upgrade_rules()
-    context = {"player": player, "rows": collection.cards_of(player), "form": form or CopiesForm(),
-               "catalog": Card.objects.filter(game=ratings.SLUG), "refusal": refusal, "max_level": rules.max_level,
-               "gains": rules.gains, "table": [(rarity, costs[:rules.max_level - 1])
-                                               for rarity, costs in rules.duplicates.items()]}
-    return render(request, "competition/collection.html", context, status=status)
-
-
-@require_GET
-def collection_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _collection_page(request, get_object_or_404(Player, pk=pk))
-
-
 @require_POST
-def collection_add(request: HttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
-    form = CopiesForm(request.POST)
-    if not form.is_valid():
-        return _collection_page(request, player, _("Nothing was added: fix the fields marked below."), 422, form)
-    try:
-        entry = collection.copies_add(player=player, card_name=form.cleaned_data["card"],
-                                      count=form.cleaned_data["count"])
-    except Refused as refused:
-        return _collection_page(request, player, str(refused), refused.status, form)
-    messages.success(request, _("%(name)s: %(copies)s copies now.") % {"name": entry.card.name, "copies": entry.copies})
-    return redirect("collection_detail", pk=pk)
+def tournament_reopen(request: TableRequest, pk: int) -> HttpResponse:
+    return _tournament_change(
+        request, pk, RoundForm,
+        lambda t, data: tournaments.tournament_reopen(tournament_id=t, expected_round=data["round"]),
+        _("The tournament is running again: its battles can be reopened or voided, and it must be ended again."),
+    )
 
-
-@require_POST
-def collection_upgrade(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
-    form = UpgradeForm(request.POST)
-    if not form.is_valid():
-        return _collection_page(request, player, _("The form is incomplete; nothing was changed."), 400)
-    try:
-        upgraded = collection.card_upgrade(entry_id=entry, player=player, expected_level=form.cleaned_data["level"],
-                                           expected_copies=form.cleaned_data["copies"])
-    except Refused as refused:
-        return _collection_page(request, player, str(refused), refused.status)
-    messages.success(request, _("%(name)s is now level %(level)s.") % {"name": upgraded.card.name,
-                                                                         "level": upgraded.level})
-    return redirect("collection_detail", pk=pk)

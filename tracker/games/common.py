@@ -1,12 +1,19 @@
-"""Pieces every game adapter needs in the same form: the catalog card form and what it stores,
-and the small helpers the games' statistics share."""
+"""Small helpers the games' pages share: the catalog card form, deck and lineup lookups, board form
+fields, statistics helpers, and the steps of scripted demo matches."""
 
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from rules import RuleError
+from rules import Dice, RuleError
+from rules.options import Option, WholeNumber
+
+from .. import services
+from ..models import Card, Match
 
 
 class EngineCardForm(forms.Form):
@@ -15,7 +22,7 @@ class EngineCardForm(forms.Form):
     Subclasses declare the fields and set `validate_card` to the engine's function.
     """
 
-    validate_card = None
+    validate_card: Callable[[Any], dict]
 
     def clean(self):
         data = super().clean()
@@ -27,15 +34,10 @@ class EngineCardForm(forms.Form):
             raise forms.ValidationError(str(error)) from error
 
 
-def card_stats(card: dict) -> dict:
-    """What the catalog stores beside the name."""
-    return {key: value for key, value in card.items() if key != "name"}
-
-
-def catalog_cards(form: forms.Form, fields, repeated: str) -> list[dict]:
+def catalog_cards(form: forms.Form, catalog: dict[str, Card], fields, repeated: str) -> list[dict]:
     """The cards named in `fields` of a deck or lineup form, as the engine takes them, in order.
 
-    Names are looked up in `form.catalog` (casefolded name -> Card). An unknown name, or a card
+    Names are looked up in `catalog` (casefolded name -> Card). An unknown name, or a card
     named twice (worded by `repeated`, with %(name)s), becomes an error on its field.
     """
     cards, seen = [], set()
@@ -43,7 +45,7 @@ def catalog_cards(form: forms.Form, fields, repeated: str) -> list[dict]:
         if field not in form.cleaned_data:
             continue
         name = form.cleaned_data[field]
-        card = form.catalog.get(name.strip().casefold())
+        card = catalog.get(name.strip().casefold())
         if card is None:
             form.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": name})
         elif card.pk in seen:
@@ -54,6 +56,34 @@ def catalog_cards(form: forms.Form, fields, repeated: str) -> list[dict]:
     return cards
 
 
+# ------------------------------------------------------------------ asking the engine
+
+
+def attempt(match: Match, action: dict) -> tuple[RuleError | None, Dice]:
+    """Try `action` on the engine at the match's next step, changing nothing: its refusal (None when
+    accepted) and the dice it rolled. How a page learns whether it may offer an action, why not,
+    and whether a die is needed, without restating a rule."""
+    dice = Dice(match.seed, match.head + 1)
+    try:
+        match.game.apply(match.state, action, dice)
+    except RuleError as error:
+        return error, dice
+    return None, dice
+
+
+def refusal(match: Match, action: dict) -> str:
+    """Why the engine would refuse `action` now, in the player's words ("" when it would accept it)."""
+    error, _dice = attempt(match, action)
+    return services.explain(error, match.players()) if error else ""
+
+
+def dice_needed(match: Match, action: dict) -> int | None:
+    """How many dice `action` would roll now (0 when every check is certain); None when it is refused,
+    and the real attempt then says why."""
+    error, dice = attempt(match, action)
+    return None if error else len(dice.rolls)
+
+
 def seat_names(match) -> list[str]:
     """The players' names in seat order, from the seats the stats query prefetched."""
     return [seat.player.name for seat in sorted(match.seats.all(), key=lambda seat: seat.position)]
@@ -62,3 +92,45 @@ def seat_names(match) -> list[str]:
 def ranked(counts: Counter) -> list[tuple[str, int]]:
     """Largest first; equal values by name, so the order never depends on the matches' order."""
     return sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold()))
+
+
+def option_field(option: Option, label) -> forms.IntegerField:
+    """A number option's field: its range and default as the engine declares them (rules/options.py)."""
+    if not isinstance(option, WholeNumber):
+        raise TypeError(f"{option!r} is not a number option")
+    return forms.IntegerField(label=label, min_value=option.low, max_value=option.high, initial=option.default)
+
+
+def whole_number(post, field: str, label: str, low: int, high: int) -> int:
+    """A board form's whole-number field from `low` to `high`, or ValidationError naming it by `label`."""
+    raw = (post.get(field) or "").strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError(_("%(label)s must be a whole number.") % {"label": label}) from None
+    if not low <= value <= high:
+        raise ValidationError(
+            _("%(label)s must be from %(low)s to %(high)s.") % {"label": label, "low": low, "high": high}
+        )
+    return value
+
+
+# ------------------------------------------------------------------ demo matches
+
+Players = tuple[str, str]
+ANA_BEN: Players = ("Ana", "Ben")
+
+
+def catalog_card(slug: str, name: str) -> dict:
+    """A demo catalog card as the engine takes it (load the catalogs first: `demo.load_catalogs()`)."""
+    return Card.objects.get(slug=slug, name=name).as_rules_card()
+
+
+def play_steps(match: Match, steps: list) -> Match:
+    """Each step through the services, as the pages post them: an action, or (action, dice typed in)."""
+    for step in steps:
+        action, rolls = step if isinstance(step, tuple) else (step, None)
+        match.refresh_from_db()
+        services.match_apply_action(match_id=match.pk, action=action, expected_seq=match.head, rolls=rolls)
+    match.refresh_from_db()
+    return match

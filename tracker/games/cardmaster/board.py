@@ -1,20 +1,27 @@
 """What the Cardmaster board shows: both teams, every card's HP, gems, types and status,
-whose possession it is, which cards still move, and each move's price and why it is unavailable."""
+whose possession it is, which cards still move, and each move's price and why it is unavailable.
 
-from django.utils.translation import gettext
+Which moves a card may make, with which targets, and why not, is the engine's answer
+(rules/cardmaster/preview.py); this module only puts it in words.
+"""
 
+from django.utils.translation import gettext, ngettext
+
+from rules.cardmaster import preview
 from rules.cardmaster.damage import FACTOR_TEXT, attack_type
-from rules.cardmaster.fighters import BOOSTABLE, alive, displayed_gems, max_hp, stat
-from rules.cardmaster.gems import COSTS, can_afford
-from rules.cardmaster.match import phase
+from rules.cardmaster.fighters import alive, displayed_gems, max_hp, stat
+from rules.cardmaster.gems import MOVE_LABELS
+from rules.cardmaster.match import ACTIVE_SLOTS, phase
+from rules.cardmaster.moves import ATTACKS, spc_boost
 from rules.cardmaster.mvp import WEIGHTS, mvps
-from rules.cardmaster.numbers import round_half_up
+from rules.cardmaster.overrides import COUNTER_MAX
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Match
-from ...services import head_action
+from ...services import explain, head_action
+from ..common import dice_needed
 from .forms import STATUS_LABELS
-from .narrate import DONE_LABELS, STAT_NAMES, describe, multiplier_text, type_label
+from .narration import DONE_LABELS, STAT_NAMES, describe, multiplier_text, type_label
 
 STATUS_SYMBOLS = {"overcook": "♨", "undershock": "⇣", "brainlock": "⊘", "gridfreeze": "‖", "souldrift": "∿"}
 
@@ -36,52 +43,41 @@ def _status(card: dict) -> dict | None:
             "strength": f"{status['strength'] / 10:g}"}
 
 
-def _gem_price(card: dict, team: dict, move: str) -> str:
-    """Why a gem move cannot be paid for, or "" when it can."""
-    if can_afford(card, team, move):
-        return ""
-    return gettext("Needs %(need)s shown: %(card)s shows %(shown)s, raided pool %(raided)s.") % {
-        "need": COSTS[move] + 1, "card": card["name"], "shown": displayed_gems(card),
-        "raided": team["raided"]}
+def _why(error, players) -> str:
+    """Why a move cannot be made, from the engine's refusal; a gem shortfall in the board's own short words."""
+    if error.rule == "gems-short":
+        return gettext("Needs %(shown)s shown: %(card)s shows %(has)s, raided pool %(raided)s.") % error.params
+    return explain(error, players)
 
 
-def _moves(state: dict, card: dict, targets: list[dict]) -> list[dict]:
-    """Every move button of a card that may still move: what it needs, and why it is unavailable."""
-    team = state["teams"][card["seat"]]
-    type_names = state["config"]["type_names"]
-    locked = card["status"] and card["status"]["name"] == "brainlock"
-    brainlock = gettext("Brainlocked: A1 only.") if locked else ""
-    a3_types = gettext("better of %(a)s / %(b)s") % dict(zip("ab", _types(card, type_names)))
-    rows = [
-        ("a1", gettext("free · ATK × %(f)s · %(t)s") % {"f": FACTOR_TEXT["a1"], "t": _types(card, type_names)[0]}, ""),
-        ("a2", gettext("2 gems · ATK × %(f)s · %(t)s") % {"f": FACTOR_TEXT["a2"], "t": _types(card, type_names)[1]},
-         brainlock or _gem_price(card, team, "a2")),
-        ("a3", gettext("3 gems · ATK × %(f)s · %(t)s") % {"f": FACTOR_TEXT["a3"], "t": a3_types},
-         brainlock or _gem_price(card, team, "a3")),
-        ("stack", gettext("+1 gem, uses the move"), brainlock),
-    ]
-    fallen = _revivable(state, card)
-    revive_why = brainlock or _gem_price(card, team, "revive")
-    if not revive_why and not fallen:
-        revive_why = gettext("No fallen ally can be revived.")
-    rows.append(("revive", gettext("4 gems · a fallen ally returns at 50% HP"), revive_why))
-    shift_why = brainlock or ("" if team["reserve"] else gettext("No card in reserve."))
-    rows.append(("shift", gettext("swap with a reserve card; it cannot move this possession"), shift_why))
-    if not targets:
-        rows = [row for row in rows if row[0] not in ("a1", "a2", "a3")]
-    labels = {"a1": "A1", "a2": "A2", "a3": "A3", "stack": "STACK", "revive": "REVIVE", "shift": gettext("Shift")}
-    return [{"value": value, "label": labels[value], "detail": detail, "why": why, "enabled": not why}
-            for value, detail, why in rows]
+def _moves(match: Match, card: dict) -> dict[str, dict]:
+    """Every move of a card that may still move, by move: its button, what it costs and needs, the legal
+    actions it offers (one per choice), and why it is unavailable."""
+    types = _types(card, match.state["config"]["type_names"])
+    details = {
+        "a1": gettext("ATK × %(f)s · %(t)s") % {"f": FACTOR_TEXT["a1"], "t": types[0]},
+        "a2": gettext("ATK × %(f)s · %(t)s") % {"f": FACTOR_TEXT["a2"], "t": types[1]},
+        "a3": gettext("ATK × %(f)s · better of %(a)s / %(b)s") % {"f": FACTOR_TEXT["a3"], "a": types[0], "b": types[1]},
+        "stack": gettext("+1 gem, uses the move"),
+        "spc": gettext("permanent boost, uses the move"),
+        "revive": gettext("a fallen ally returns at 50% HP"),
+        "shift": gettext("swap with a reserve card; it cannot move this possession"),
+    }
+    rows = {}
+    for option in preview.moves(match.state, card["id"]):
+        move, cost, refused = option["move"], option["cost"], option["refusal"]
+        price = ngettext("%(n)s gem", "%(n)s gems", cost) % {"n": cost} if cost else (
+            gettext("free") if move in ATTACKS else "")
+        rows[move] = {"value": move, "label": gettext("Shift") if move == "shift" else MOVE_LABELS[move],
+                      "detail": " · ".join(part for part in (price, details[move]) if part),
+                      "why": _why(refused, match.players()) if refused else "", "enabled": not refused,
+                      "actions": option["actions"], "nobody": refused is not None and refused.rule.endswith("-nothing")}
+    return rows
 
 
-def _revivable(state: dict, card: dict) -> list[dict]:
-    team = state["teams"][card["seat"]]
-    return [state["cards"][card_id] for card_id in team["fallen"]
-            if state["config"]["risen_revivable"] or not state["cards"][card_id]["risen"]]
-
-
-def _card(state: dict, card: dict, targets: list[dict]) -> dict:
-    type_names = state["config"]["type_names"]
+def _card(match: Match, card: dict) -> dict:
+    state = match.state
+    cards = state["cards"]
     in_possession = state["possession"] == card["seat"] and phase(state) == "play"
     active = card["id"] in state["teams"][card["seat"]]["active"]
     done = state["done"].get(card["id"]) if in_possession else None
@@ -97,7 +93,7 @@ def _card(state: dict, card: dict, targets: list[dict]) -> dict:
         "hp_high": max_hp(card) // 2,
         "gems": displayed_gems(card),
         "stack": card["gems"],
-        "types": _types(card, type_names),
+        "types": _types(card, state["config"]["type_names"]),
         "tier": card["tier"],
         "inflicts": STATUS_LABELS[card["inflicts"]],
         "stats": [(STAT_NAMES[name], stat(card, name), stat(card, name) - card["base"][name])
@@ -107,28 +103,32 @@ def _card(state: dict, card: dict, targets: list[dict]) -> dict:
         "in_possession": in_possession and active,
         "done": DONE_LABELS[done] if done else "",
         "can_move": can_move,
+        "deposit": in_possession and active and bool(preview.deposits(state, card["id"])),
     }
-    if can_move:
-        view["moves"] = _moves(state, card, targets)
-        view["targets"] = [{
-            "id": target["id"], "name": target["name"], "hp": target["hp"],
-            "odds": " · ".join(f"{m.upper()} ×{multiplier_text(str(attack_type(card, target, m)[1]))}"
-                               for m in ("a1", "a2", "a3")),
-        } for target in targets]
-        view["rolls"] = card["inflicts"] != "none" and not (card["status"] and card["status"]["name"] == "brainlock")
-        view["spc"] = None if card["spc_used"] else {
-            "amount": round_half_up(card["base"]["spc"] / 10),
-            "stats": [(name, STAT_NAMES[name]) for name in BOOSTABLE]}
-        view["reserve"] = [state["cards"][card_id] for card_id in state["teams"][card["seat"]]["reserve"]]
-        view["fallen"] = _revivable(state, card)
+    if not can_move:
+        return view
+    moves = _moves(match, card)
+    spc = moves.pop("spc")
+    # Attacks are offered only when there is someone to attack; the rest show why they are greyed out.
+    view["moves"] = [row for move, row in moves.items() if not (move in ATTACKS and row["nobody"])]
+    view["targets"] = [{
+        "id": target["id"], "name": target["name"], "hp": target["hp"],
+        "odds": " · ".join(f"{m.upper()} ×{multiplier_text(str(attack_type(card, target, m)[1]))}" for m in ATTACKS),
+    } for target in (cards[action["target"]] for action in moves["a1"]["actions"])]
+    # Roll fields only where the engine would roll: an A2 or A3 tried on a copy asks for dice.
+    view["rolls"] = any(dice_needed(match, moves[move]["actions"][0]) for move in ("a2", "a3") if moves[move]["actions"])
+    view["spc"] = {"amount": spc_boost(card), "why": spc["why"],
+                   "stats": [(action["stat"], STAT_NAMES[action["stat"]]) for action in spc["actions"]]}
+    view["reserve"] = [{**cards[action["reserve"]], "shown": displayed_gems(cards[action["reserve"]])}
+                       for action in moves["shift"]["actions"]]
+    view["fallen"] = [cards[action["target"]] for action in moves["revive"]["actions"]]
     return view
 
 
-def _team(state: dict, seat: int, player) -> dict:
-    team = state["teams"][seat]
-    targets = [state["cards"][card_id] for card_id in state["teams"][1 - seat]["active"] if card_id]
-    cards = state["cards"]
-    active = [_card(state, cards[card_id], targets) for card_id in team["active"] if card_id]
+def _team(match: Match, seat: int, player) -> dict:
+    state = match.state
+    team, cards = state["teams"][seat], state["cards"]
+    active = [_card(match, cards[card_id]) for card_id in team["active"] if card_id]
     # Only the first card still to move shows its moves unfolded: the page stays short on a phone.
     ready = [view for view in active if view["can_move"]]
     if ready:
@@ -139,8 +139,8 @@ def _team(state: dict, seat: int, player) -> dict:
         "raided": team["raided"],
         "has_possession": state["possession"] == seat and phase(state) == "play",
         "active": active,
-        "reserve": [_card(state, cards[card_id], targets) for card_id in team["reserve"]],
-        "fallen": [_card(state, cards[card_id], targets) for card_id in team["fallen"]],
+        "reserve": [_card(match, cards[card_id]) for card_id in team["reserve"]],
+        "fallen": [_card(match, cards[card_id]) for card_id in team["fallen"]],
     }
 
 
@@ -149,8 +149,7 @@ def board(match: Match) -> dict:
     players = match.players()
     names = [player.name for player in players]
     current = phase(state)
-    view = {"phase": current, "seats": [{"player": p, "locked": locked} for p, locked in zip(players, state["lineups"])],
-            "size": state["config"]["size"]}
+    view = {"phase": current, "size": state["config"]["size"], "active_slots": ACTIVE_SLOTS, "counter_max": COUNTER_MAX}
     if current == "lineup":
         return view
     action = head_action(match)
@@ -162,7 +161,7 @@ def board(match: Match) -> dict:
         "possession": players[possession] if current == "play" else None,
         "handover": players[possession] if handover else None,
         # The other team first (the targets), then the team holding the phone with its moves.
-        "teams": [_team(state, seat, players[seat]) for seat in (1 - possession, possession)],
+        "teams": [_team(match, seat, players[seat]) for seat in (1 - possession, possession)],
         "to_move": [state["cards"][card_id]["name"] for card_id in state["teams"][possession]["active"]
                     if card_id and card_id not in state["done"]],
         "last": [line for line in (describe(event, names) for event in events) if line],

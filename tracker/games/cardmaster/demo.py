@@ -1,7 +1,12 @@
-"""Invented demo cards (Cardmaster's real card list is not public): enough for two 9-card factions.
+"""Cardmaster demo data: invented cards (the real card list is not public), enough for two 9-card
+factions, and two finished 3v3 matches.
 
 Types are places on the wheel (1 Ember ... 10 Umbra, see rules/cardmaster/typechart.py).
 """
+
+from ... import services
+from ...models import Match
+from ..common import ANA_BEN, Players, catalog_card, play_steps
 
 _CARDS = [
     # name, SPD, HP, DEF, ATK, SPC, type 1, type 2, tier, status
@@ -25,8 +30,59 @@ _CARDS = [
     ("Plague Wisp", 130, 560, 110, 300, 160, 8, 6, 5, "souldrift"),
 ]
 
-DEMO_CARDS = [
+CARDS = [
     {"name": name, "spd": spd, "hp": hp, "def": defense, "atk": atk, "spc": spc, "type1": type1,
      "type2": type2, "tier": tier, "status": status}
     for name, spd, hp, defense, atk, spc, type1, type2, tier, status in _CARDS
 ]
+
+
+OPTIONS = {"size": 3, "who_rolls": "app"}
+STORM_LINEUP = ["Gale Harrier", "Storm Kite", "Volt Lancer"]  # Storm Kite, SPD 180: this side moves first
+STONE_LINEUP = ["Stonewarden", "Granite Brute", "Reef Sentinel"]
+MAX_STEPS = 500
+"""A played-out 3v3 takes well under a hundred steps; more means the play-out is stuck."""
+
+
+def locked(lineups: list[list[str]], players: Players = ANA_BEN) -> Match:
+    """A 3v3 with both lineups locked in: round 1 has started."""
+    match = services.match_create(slug="cardmaster", player_names=list(players), config=OPTIONS)
+    return play_steps(match, [
+        {"type": "lock_lineup", "seat": seat, "cards": [catalog_card("cardmaster", name) for name in names]}
+        for seat, names in enumerate(lineups)
+    ])
+
+
+def play_out(match: Match) -> Match:
+    """The strongest affordable attack on the weakest target, else STACK, until a side is knocked out
+    (every percentile roll the app's)."""
+    for _step in range(MAX_STEPS):
+        if match.finished is not None:
+            return match
+        legal = match.game.legal_actions(match.state)
+        attacks = [a for a in legal if a["type"] in ("a3", "a2", "a1")]
+        hp = {card_id: fighter["hp"] for card_id, fighter in match.state["cards"].items()}
+        choice = min(attacks, key=lambda a: (("a3", "a2", "a1").index(a["type"]), hp[a["target"]]),
+                     default=None) or next(a for a in legal if a["type"] == "stack")
+        play_steps(match, [choice])
+    raise RuntimeError(f"Cardmaster match {match.pk} did not end within {MAX_STEPS} steps.")
+
+
+def knock_out(players: Players = ANA_BEN) -> Match:
+    """Secret lineups, two rounds of STACK, an A2 with both percentile rolls typed in (100: no backfire;
+    1: Brainlock lands), an SPC boost, then played out to a knock-out with the app rolling."""
+    match = locked([STORM_LINEUP, STONE_LINEUP], players)
+    stacks = [{"type": "stack", "card": c} for c in ("A1", "A2", "A3", "B1", "B2", "B3")]
+    play_steps(match, stacks * 2 + [
+        ({"type": "a2", "card": "A1", "target": "B1"}, [100, 1]),
+        {"type": "spc", "card": "A2", "stat": "atk"},
+    ])
+    return play_out(match)
+
+
+def coin_for_possession(players: Players = ANA_BEN) -> Match:
+    """Mirror lineups: the fastest cards tie at SPD 180, so the seed's coin gives round 1's possession."""
+    return play_out(locked([STORM_LINEUP, STORM_LINEUP], players))
+
+
+MATCHES = {"knock-out": knock_out, "coin-for-possession": coin_for_possession}

@@ -1,15 +1,23 @@
-"""Cardmaster forms: a catalog card, the match options and a player's lineup."""
+"""Cardmaster forms: a catalog card, the match options, a player's secret lineup and the board's move buttons."""
+
+import re
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster import DEFAULT_TYPE_NAMES, STATUSES, validate_card
 from rules.cardmaster.cards import NAME_MAX, STAT_RANGES, TIER_RANGE
-from rules.cardmaster.options import DEFAULT_CONFIG, SIZES, TURNS_RANGE
+from rules.cardmaster.fighters import BOOSTABLE
+from rules.cardmaster.match import ACTIVE_SLOTS, phase
+from rules.cardmaster.options import DEFAULT_CONFIG, OPTIONS, SIZES
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
-from ...models import Card
-from ..common import EngineCardForm, card_stats, catalog_cards  # noqa: F401  (card_stats is part of the adapter)
+from ...models import Card, Match
+from ..common import EngineCardForm, catalog_cards, option_field
+
+SLUG = "cardmaster"
 
 STATUS_LABELS = {
     "none": _("None"),
@@ -67,10 +75,8 @@ class ConfigForm(forms.Form):
         label=_("Type names in wheel order, comma separated (each beats the next two)"),
         initial=", ".join(DEFAULT_TYPE_NAMES), max_length=300,
     )
-    overcook_turns = forms.IntegerField(label=_("Overcook lasts (turns)"), min_value=TURNS_RANGE[0],
-                                        max_value=TURNS_RANGE[1], initial=DEFAULT_CONFIG["overcook_turns"])
-    undershock_turns = forms.IntegerField(label=_("Undershock lasts (turns)"), min_value=TURNS_RANGE[0],
-                                          max_value=TURNS_RANGE[1], initial=DEFAULT_CONFIG["undershock_turns"])
+    overcook_turns = option_field(OPTIONS["overcook_turns"], _("Overcook lasts (turns)"))
+    undershock_turns = option_field(OPTIONS["undershock_turns"], _("Undershock lasts (turns)"))
     risen_revivable = forms.BooleanField(label=_("A Risen card may be revived again"), required=False)
 
     def clean_type_names(self):
@@ -78,13 +84,15 @@ class ConfigForm(forms.Form):
 
 
 def slot_label(position: int) -> str:
-    if position < 3:
+    if position < ACTIVE_SLOTS:
         return _("Active %(number)s") % {"number": position + 1}
-    return _("Reserve %(number)s") % {"number": position - 2}
+    return _("Reserve %(number)s") % {"number": position - ACTIVE_SLOTS + 1}
 
 
 class LineupForm(forms.Form):
     """A player's faction in order: the first 3 start active, the rest wait in reserve."""
+
+    active_slots = ACTIVE_SLOTS
 
     def __init__(self, *args, size: int, catalog: dict[str, Card], **kwargs):
         super().__init__(*args, **kwargs)
@@ -97,5 +105,77 @@ class LineupForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        data["cards"] = catalog_cards(self, list(self.fields), _("%(name)s is already in this lineup."))
+        data["cards"] = catalog_cards(self, self.catalog, list(self.fields), _("%(name)s is already in this lineup."))
         return data
+
+
+# ------------------------------------------------------------------ the secret lineup
+
+
+def entry_form(match: Match, data=None) -> LineupForm:
+    catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
+    return LineupForm(data, size=match.state["config"]["size"], catalog=catalog)
+
+
+def entry_action(form: LineupForm, seat: int) -> dict:
+    return {"type": "lock_lineup", "seat": seat, "cards": form.cleaned_data["cards"]}
+
+
+def seats_to_enter(match: Match) -> list[int]:
+    """Seats whose lineup is still awaited (only before the first round)."""
+    if phase(match.state) != "lineup":
+        return []
+    return [seat for seat, locked in enumerate(match.state["lineups"]) if not locked]
+
+
+# ------------------------------------------------------------------ board forms -> actions
+
+MOVES = ("a1", "a2", "a3", "stack", "spc", "revive", "shift", "deposit")
+CARD_ID = re.compile(r"[AB][1-9]")
+COUNTER = re.compile(r"[0-9]{1,6}")  # the engine checks the range; this only keeps junk out
+
+
+def _card_id(post, field: str, message: str) -> str:
+    value = post.get(field, "")
+    if not CARD_ID.fullmatch(value):
+        raise ValidationError(message)
+    return value
+
+
+def table_action(match: Match, post) -> dict:
+    """The move a board button asks for; malformed fields are refused before the engine sees them."""
+    kind = post.get("action", "")
+    if kind == "adjust":
+        return _adjustment(post)
+    if kind not in MOVES:
+        raise ValidationError(_gettext("Choose a move: A1, A2, A3, STACK, SPC, REVIVE, Shift or deposit."))
+    action = {"type": kind, "card": _card_id(post, "card", _gettext("Choose which of your active cards moves."))}
+    if kind in ("a1", "a2", "a3"):
+        action["target"] = _card_id(post, "target", _gettext("Choose a target to attack."))
+    elif kind == "revive":
+        action["target"] = _card_id(post, "ally", _gettext("Choose a fallen ally to revive."))
+    elif kind == "shift":
+        action["reserve"] = _card_id(post, "reserve", _gettext("Choose the reserve card to shift in."))
+    elif kind == "spc":
+        if post.get("stat") not in BOOSTABLE:
+            raise ValidationError(_gettext("Choose the stat SPC boosts: SPD, HP, DEF or ATK."))
+        action["stat"] = post["stat"]
+    rolls = [value.strip() for value in post.getlist("roll")]
+    if "" in rolls and any(rolls[rolls.index(""):]):
+        raise ValidationError(_gettext("Enter the backfire roll before the status roll, or leave both blank."))
+    return action
+
+
+def _adjustment(post) -> dict:
+    """A manual override from the board's correction forms: a card's HP or stacked gems, or a raided pool."""
+    what, value = post.get("what", ""), post.get("value", "").strip()
+    if what not in ("hp", "gems", "raided"):
+        raise ValidationError(_gettext("Choose what to correct: HP, stacked gems or a raided pool."))
+    if not COUNTER.fullmatch(value):
+        raise ValidationError(_gettext("The new value must be a whole number, 0 or more; nothing was applied."))
+    if what == "raided":
+        if post.get("seat") not in ("0", "1"):
+            raise ValidationError(_gettext("Choose whose raided pool to correct."))
+        return {"type": "adjust", "override": True, "seat": int(post["seat"]), "raided": int(value)}
+    card = _card_id(post, "card", _gettext("Choose which card to correct."))
+    return {"type": "adjust", "override": True, "card": card, what: int(value)}

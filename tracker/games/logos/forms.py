@@ -1,15 +1,22 @@
-"""LOGOS forms: a datacard for the catalog, the duel's options, and a player's secret commit."""
+"""LOGOS forms: a datacard for the catalog, the duel's options, a player's secret commit and the board's buttons."""
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import InvalidCard
 from rules.logos import validate_card
-from rules.logos.cards import CLASSES, COLOURS, EFFECTS, NAME_MAX, PANEL_COLOURS, PANELS, SPEED_MAX, STAT_MAX
-from rules.logos.duel import HP_MAX, SLOTS_MAX
+from rules.logos.cards import COLOURS, EFFECTS, NAME_MAX, PANEL_COLOURS, PANELS, SPEED_MAX, STAT_MAX
+from rules.logos.duel import OPTIONS
 
-from ...models import Card
+from ...models import Card, Match
 from ...services import explain
+from ..common import option_field
+from .board import seat_view
+from .narration import COLOUR_LABELS, EFFECT_LABELS
+
+SLUG = "logos"
 
 CLASS_LABELS = {
     "MATTER": _("MATTER (red)"),
@@ -17,26 +24,6 @@ CLASS_LABELS = {
     "INFORMATION": _("INFORMATION (blue)"),
     "Neutral": _("Neutral (white)"),
     "Life": _("Life (purple)"),
-}
-COLOUR_LABELS = {
-    "red": _("red"), "green": _("green"), "blue": _("blue"), "white": _("white"), "purple": _("purple"),
-    "grey": _("grey"),
-}
-EFFECT_LABELS = {
-    "add-card-slot": _("Add Card Slot"),
-    "remove-card-slot": _("Remove Card Slot"),
-    "regeneration": _("Regeneration"),
-    "shuffle-hand": _("Shuffle Hand"),
-    "destroy-combo": _("Destroy Combo"),
-    "destroy-backup": _("Destroy Backup"),
-    "neutralize": _("Neutralize"),
-    "maximize": _("Maximize"),
-    "minimize": _("Minimize"),
-    "swap-values": _("Swap Values"),
-    "double-combo": _("Double Combo"),
-    "mimmick": _("Mimmick"),
-    "berserk": _("Berserk"),
-    "color-change": _("Color Change"),
 }
 SIDE_NAMES = {"left": _("Left"), "right": _("Right")}
 SIDES = {"left": _("Left effect (targets the opponent)"), "right": _("Right effect (targets the card's owner)")}
@@ -103,8 +90,8 @@ CardForm.base_fields = {
 
 
 class ConfigForm(forms.Form):
-    starting_hp = forms.IntegerField(label=_("Starting HP"), min_value=1, max_value=HP_MAX, initial=100_000)
-    card_slots = forms.IntegerField(label=_("Card slots at the start"), min_value=1, max_value=SLOTS_MAX, initial=3)
+    starting_hp = option_field(OPTIONS["starting_hp"], _("Starting HP"))
+    card_slots = option_field(OPTIONS["card_slots"], _("Card slots at the start"))
     heal_above_start = forms.BooleanField(
         label=_("Regeneration may heal above the starting HP"), required=False, initial=False)
     deadlock_combo = forms.BooleanField(
@@ -123,8 +110,12 @@ class ConfigForm(forms.Form):
 class CommitForm(forms.Form):
     """One player's secret commit: a card from the catalog, and an optional card for the backup slot.
 
-    The "I have no playable card" button sends `defenceless` instead.
+    The "I have no playable card" button sends `defenceless` instead. `round_number` and
+    `seat_views` (each seat's open facts, shown beside the form) are set by `entry_form`.
     """
+
+    round_number: int
+    seat_views: list[dict]
 
     card = forms.CharField(
         label=_("Card to play"), max_length=NAME_MAX, required=False,
@@ -173,3 +164,77 @@ def card_initial(card: dict) -> dict:
         row[f"{side}_from"] = effect.get("from") or ""
         row[f"{side}_to"] = effect.get("to") or ""
     return row
+
+
+# ---------------------------------------------------------------- secret entry
+
+
+def catalog(match: Match) -> dict[str, Card]:
+    return {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
+
+
+def entry_form(match: Match, data=None) -> CommitForm:
+    """The commit form; it carries both seats' open facts and the entry page shows the player's own."""
+    form = CommitForm(data, catalog=catalog(match))
+    form.round_number = match.state["round"]
+    form.seat_views = [seat_view(match, seat) for seat in range(2)]
+    return form
+
+
+def entry_action(form: CommitForm, seat: int) -> dict:
+    data = form.cleaned_data
+    round_number = form.round_number
+    if data["defenceless"]:
+        return {"type": "defenceless", "seat": seat, "round": round_number}
+    return {"type": "commit", "seat": seat, "round": round_number, "card": data["card"], "backup": data["backup"]}
+
+
+def seats_to_enter(match: Match) -> list[int]:
+    """Seats that still have to commit this round."""
+    state = match.state
+    if state["phase"] != "commit":
+        return []
+    return [seat for seat, entry in enumerate(state["commits"]) if entry is None]
+
+
+def own_secret(match: Match, seat: int) -> list[str] | None:
+    """A seated phone's own commit for this round, shown only to that phone before the reveal."""
+    state = match.state
+    entry = state["commits"][seat] if state["phase"] == "commit" and seat in (0, 1) else None
+    if entry is None:
+        return None
+    if entry["card"] is None:
+        return [gettext("No playable card: defenceless this round")]
+    lines = [entry["card"]["name"]]
+    if entry["backup"]:
+        lines.append(gettext("Backup slot: %(card)s") % {"card": entry["backup"]["name"]})
+    return lines
+
+
+# ---------------------------------------------------------------- open actions
+
+TABLE_ACTIONS = ("fight", "call_backup", "resign", "set_hp")
+
+
+def _whole_number(post, field: str, message) -> int:
+    value = post.get(field, "").strip()
+    try:
+        return int(value)
+    except ValueError:
+        raise ValidationError(message) from None
+
+
+def table_action(match: Match, post) -> dict:
+    """The open action a board button asks for (fight, call a backup, resign, correct HP)."""
+    kind = post.get("action", "")
+    if kind not in TABLE_ACTIONS:
+        raise ValidationError(gettext("Choose fight, call backup, resign or set HP; nothing was applied."))
+    if kind == "fight":
+        return {"type": "fight"}
+    seat = _whole_number(post, "seat", gettext("Choose which player; nothing was applied."))
+    if seat not in (0, 1):
+        raise ValidationError(gettext("Choose which player; nothing was applied."))
+    if kind != "set_hp":
+        return {"type": kind, "seat": seat}
+    hp = _whole_number(post, "hp", gettext("HP must be a whole number; nothing was applied."))
+    return {"type": "set_hp", "seat": seat, "hp": hp, "override": True}

@@ -1,189 +1,13 @@
-"""Issue 10's benchmarks: each figure a ratio (or a count) measured in one run on one machine.
-
-    python manage.py benchmark                                  # pages, long match, bytes, queries
-    python manage.py benchmark --load                           # ... and the gunicorn load test
-    python manage.py benchmark --load --write tracker/benchmarks/results.md
-
-Absolute times depend on the machine and on whatever else runs on it; the ratios to the
-floor (GET /healthz: one query through the same middleware) are what to compare. Times
-are this process's CPU time per request (requests run in-process, and so does SQLite; on
-PostgreSQL the server's own work would not be counted, so measure on SQLite), and every
-case is taken in turn with the others (round-robin), so a busy moment on the machine
-moves all of them alike instead of skewing one ratio. Everything runs in one
-transaction that is rolled back: the database is left as it was, but on SQLite that
-transaction holds the write lock for the whole run, so point `DATABASE_URL` at a scratch
-file when a server is using the usual one. Static files are collected into a temporary
-folder first, so the byte counts are today's files.
-"""
-
-import statistics
-import tempfile
-import time
+"""`python manage.py benchmark`: the speed figures as ratios to a minimal view (tracker/perf/benchmark.py)."""
 
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.db import connection, transaction
-from django.test import Client
-from django.test.utils import CaptureQueriesContext, override_settings
-from django.urls import reverse
 
-import rules
-from tracker import demo, demo_matches, services
-from tracker.benchmarks import report, wire
-from tracker.models import Match, Player
-
-SHORT = 10  # the early action of goal 3
-
-
-def _rolled_back(call):
-    """Run `call` in a savepoint that is rolled back, so an action can be timed again and again."""
-    def run():
-        with transaction.atomic():
-            response = call()
-            transaction.set_rollback(True)
-        return response
-    return run
-
-
-def _round_robin(cases: dict, rounds: int) -> dict[str, float]:
-    """Median CPU seconds per case, the cases taken in turn in every round.
-
-    CPU time of this process, not wall time: the requests run in-process against SQLite, so
-    they only compute, and CPU time leaves out the moments other programs had the CPU.
-    """
-    samples = {name: [] for name in cases}
-    for name, call in cases.items():
-        call()  # warm caches and connections; not counted
-    for _ in range(rounds):
-        for name, call in cases.items():
-            start = time.process_time()
-            response = call()
-            samples[name].append(time.process_time() - start)
-            assert response.status_code in (200, 204, 302), (name, response.status_code)
-    return {name: statistics.median(times) for name, times in samples.items()}
-
-
-def _queries(client: Client, url: str, params: dict | None = None) -> int:
-    client.get(url, params or {})  # once before counting: first-use caches are not the page's cost
-    with CaptureQueriesContext(connection) as captured:
-        response = client.get(url, params or {})
-    assert response.status_code == 200, (url, response.status_code)
-    return len(captured)
-
-
-def _d6(match: Match, upto: int) -> None:
-    """Plain D6 rolls, one seat then the other, until the match's log is `upto` steps long.
-
-    Lonely Star's D6 is the one action a match can take for ever (no round runs out), so it
-    makes a log of any length.
-    """
-    match.refresh_from_db()
-    for step in range(match.head, upto):
-        services.match_apply_action(match_id=match.pk, action={"type": "d6", "seat": step % 2},
-                                    expected_seq=step)
-    match.refresh_from_db()
-
-
-def _finish_lonely_star(names: tuple[str, str], rolls: int) -> Match:
-    """A short finished Lonely Star match (a few D6, then a declared winner), for statistics."""
-    match = services.match_create(game="lonely-star", player_names=list(names), config={})
-    _d6(match, rolls)
-    services.match_apply_action(match_id=match.pk, action={"type": "declare_winner", "winner": rolls % 2},
-                                expected_seq=rolls)
-    return match
-
-
-def _battles(count: int) -> None:
-    """`count` finished Card Crush battles, Bench A against someone new each time."""
-    for number in range(count):
-        _players, resolution, deck_a, deck_b = demo.BATTLES[number % len(demo.BATTLES)]
-        demo.play_battle(("Bench A", f"Bench {number}"), resolution, [deck_a, deck_b])
-
-
-def _battle_under_way() -> Match:
-    """A Card Crush battle with both decks locked and round 1 to reveal."""
-    playing = services.match_create(game="card-crush", player_names=["Bench A", "Bench B"], config={})
-    for seat, names in enumerate(demo.BATTLES[1][2:]):
-        services.match_apply_action(match_id=playing.pk, expected_seq=seat, action={
-            "type": "lock_deck", "seat": seat, "cards": demo._deck(names)})
-    playing.refresh_from_db()
-    return playing
-
-
-def _cold_loads(host: str, playing: Match) -> dict[str, wire.Wire]:
-    """Goal 4: each game's match page from a phone that has never been here (no cookies yet).
-
-    Every game's board links its own stylesheet, so each game counts; the largest is the figure.
-    """
-    shown = {"Card Crush, battle under way": playing}
-    for slug, game in rules.GAMES.items():
-        if slug != "card-crush":
-            shown[f"{game.name}, new match"] = services.match_create(
-                game=slug, player_names=["Bench A", "Bench B"], config={})
-    return {name: wire.cold_load(Client(HTTP_HOST=host), match.get_absolute_url())
-            for name, match in shown.items()}
-
-
-def _cases(client: Client, finished: Match, playing: Match, short: Match, long: Match) -> dict:
-    """Every timed request, by name; actions run in a savepoint that is rolled back each time."""
-    act = reverse("match_act", args=[playing.pk])
-
-    def reveal_then_undo():
-        # One action and its undo per sample, so the match never runs out of rounds.
-        client.post(act, {"seq": 2, "action": "play_round"})
-        return client.post(reverse("match_goto", args=[playing.pk]), {"seq": 3, "step": 2})
-
-    def roll(match: Match):
-        url, seq = reverse("match_act", args=[match.pk]), match.head
-        return _rolled_back(lambda: client.post(url, {"seq": seq, "action": "d6", "seat": seq % 2},
-                                                HTTP_HX_REQUEST="true"))
-
-    def undo(match: Match):
-        url, seq = reverse("match_goto", args=[match.pk]), match.head
-        return _rolled_back(lambda: client.post(url, {"seq": seq, "step": seq - 1}, HTTP_HX_REQUEST="true"))
-
-    poll = reverse("match_poll", args=[finished.pk])
-    return {
-        report.FLOOR: lambda: client.get(reverse("healthz")),
-        # What every open phone asks every 2 s: should cost about the floor.
-        "live-update poll, nothing changed": lambda: client.get(poll, {"v": finished.version}),
-        report.ACTION: _rolled_back(lambda: client.post(act, {"seq": 2, "action": "play_round"},
-                                                        HTTP_HX_REQUEST="true")),
-        "match page, finished battle": lambda: client.get(finished.get_absolute_url()),
-        "replay page, finished battle, step 3": lambda: client.get(
-            reverse("match_replay", args=[finished.pk]), {"step": 3}),
-        "catalog search (htmx, \"o\")": lambda: client.get(
-            reverse("card_list", args=["card-crush"]), {"q": "o"}, HTTP_HX_REQUEST="true"),
-        "match log, finished battle": lambda: client.get(reverse("match_log", args=[finished.pk])),
-        "match list": lambda: client.get(reverse("match_list")),
-        "reveal a round + undo it (2 POSTs)": reveal_then_undo,
-        report.EARLY: roll(short),
-        report.LATE: roll(long),
-        report.EARLY_UNDO: undo(short),
-        report.LATE_UNDO: undo(long),
-    }
-
-
-def _pages(player: Player) -> dict:
-    """Goal 5's pages: name -> (the match with the log to show) -> (url, query string)."""
-    return {
-        "home (recent matches)": lambda match: (reverse("home"), None),
-        "match list": lambda match: (reverse("match_list"), None),
-        "match page (Lonely Star)": lambda match: (match.get_absolute_url(), None),
-        "match log (Lonely Star)": lambda match: (reverse("match_log", args=[match.pk]), None),
-        "replay, middle step": lambda match: (reverse("match_replay", args=[match.pk]),
-                                              {"step": match.head // 2}),
-        "statistics, all games": lambda match: (reverse("stats"), None),
-        "statistics, Card Crush": lambda match: (reverse("stats"), {"game": "card-crush"}),
-        "statistics, Lonely Star": lambda match: (reverse("stats"), {"game": "lonely-star"}),
-        "statistics, Evons": lambda match: (reverse("stats"), {"game": "evons"}),
-        "a player's statistics": lambda match: (reverse("stats_player", args=[player.pk]), None),
-    }
+from tracker.perf import benchmark
 
 
 class Command(BaseCommand):
-    help = "Issue 10's benchmarks: times as ratios to a minimal view, bytes, queries, and the load test."
+    help = "Benchmarks: times as ratios to a minimal view, bytes, queries, and the load test."
 
     def add_arguments(self, parser):
         parser.add_argument("--rounds", type=int, default=100, help="timed requests per case")
@@ -194,64 +18,13 @@ class Command(BaseCommand):
         parser.add_argument("--tables", type=int, default=50, help="load test: tables at once")
         parser.add_argument("--workers", type=int, default=4, help="load test: gunicorn workers")
         parser.add_argument("--load-seconds", type=float, default=120, help="load test: deadline")
-        parser.add_argument("--write", metavar="PATH", help="also write the results as Markdown to PATH")
+        parser.add_argument("--write", metavar="PATH", help="also write the results as Markdown to PATH, and "
+                            "bring the goals table in --readme up to date")
+        parser.add_argument("--readme", metavar="PATH", default=str(settings.BASE_DIR / "README.md"),
+                            help="the README whose benchmark table --write replaces (default: the project's)")
+        parser.add_argument("--pace", type=float, default=3.0,
+                            help="load test: seconds each htmx player thinks before a tap, in the latency run")
 
-    def handle(self, *args, rounds, long, more, load, tables, workers, load_seconds, write, **options):
-        started = time.time()
-        loads = [report.load_average()]
-        with (tempfile.TemporaryDirectory(prefix="tablekeeper-bench-") as root,
-              override_settings(STATIC_ROOT=root)):
-            call_command("collectstatic", "--noinput", verbosity=0)
-            with transaction.atomic():
-                results = self.measure(rounds=rounds, long=long, more=more)
-                transaction.set_rollback(True)  # leave the database as it was
-        loads.append(report.load_average())
-        if load:
-            from tracker import loadtest  # starts gunicorn; only imported when asked for
-
-            run = loadtest.run(tables=tables, workers=workers, matches=2, seconds=load_seconds,
-                               say=self.stdout.write, database_url=None)
-            results.load = report.LoadFigures(actions=len(run.acked), seconds=run.elapsed, floor=run.floor,
-                                              ok=run.ok, tables=tables, workers=workers, requests=run.requests)
-            loads.append(report.load_average())
-        results.rounds, results.load_averages, results.started = rounds, loads, started
-        for line in report.lines(results):
-            self.stdout.write(line)
-        if write:
-            report.write_markdown(results, write)
-            self.stdout.write(f"Written to {write}")
-        self.stdout.write(f"Matches stored: {Match.objects.count()} (unchanged)")
-
-    def measure(self, *, rounds: int, long: int, more: int) -> "report.Results":
-        demo.load_catalogs()
-        host = settings.ALLOWED_HOSTS[0]
-        client = Client(HTTP_HOST=host)
-        results = report.Results(long=long)
-
-        finished = demo.play_battle(("Bench A", "Bench B"), "battle-score", [
-            ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"],
-            ["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord", "Thorn Sprout"]])
-        playing = _battle_under_way()
-        _finish_lonely_star(("Bench A", "Bench C"), 3)
-        demo_matches.evons_table_ends(("Bench A", "Bench C"))
-        short_match, long_match = (services.match_create(game="lonely-star", player_names=names, config={})
-                                   for names in (["Bench A", "Bench B"], ["Bench C", "Bench D"]))
-        _d6(short_match, SHORT - 1)  # so the timed action is the 10th
-        _d6(long_match, long - 1)
-
-        results.cold = _cold_loads(host, playing)
-        results.poll = wire.poll(Client(HTTP_HOST=host), playing)
-        results.times = _round_robin(_cases(client, finished, playing, short_match, long_match), rounds)
-
-        # Goal 5: the same pages with a few matches and a short log, then with more and a long log.
-        pages = _pages(services.player_named("Bench A"))
-        results.queries = {name: [_queries(client, *page(short_match))] for name, page in pages.items()}
-        _battles(more)
-        for number in range(more // 3):
-            _finish_lonely_star((f"Bench {number}", "Bench A"), 4)
-            demo_matches.evons_table_ends(("Bench A", f"Bench {number}"))
-        for name, page in pages.items():
-            results.queries[name].append(_queries(client, *page(long_match)))
-        results.sizes = (f"{SHORT - 1}-step log and the matches above",
-                         f"{long - 1}-step log and {more + 2 * (more // 3)} more finished matches")
-        return results
+    def handle(self, *args, **options):
+        benchmark.run(say=self.stdout.write, **{key: options[key] for key in (
+            "rounds", "long", "more", "load", "tables", "workers", "load_seconds", "write", "readme", "pace")})

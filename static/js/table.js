@@ -1,0 +1,67 @@
+// The phone at the table: installs the service worker, keeps the screen awake during a match, and
+// keeps a tap the connection lost: its form says so and, carrying its step number (seq), sends itself
+// again when the connection is back; a copy the server already has gets a 409 and the fresh state.
+(() => {
+  const say = document.currentScript.dataset;
+  if ("serviceWorker" in navigator) addEventListener("load", () => navigator.serviceWorker.register(say.worker).catch(() => {}));
+
+  let awake = null; // the wake lock (a promise) while held or asked for
+  function keepAwake() {
+    if (!navigator.wakeLock) return;
+    const match = document.querySelector("[data-live-url]");
+    if (match && !match.hasAttribute("data-live-stop") && document.visibilityState === "visible") {
+      if (awake) return;
+      const asked = awake = navigator.wakeLock.request("screen").then((lock) => {
+        lock.addEventListener("release", () => { if (awake === asked) awake = null; });
+        return lock;
+      }, () => { if (awake === asked) awake = null; }); // refused (battery saver): the screen may dim
+    } else if (awake) {
+      awake.then((lock) => lock && lock.release());
+      awake = null;
+    }
+  }
+  keepAwake();
+  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("htmx:afterSettle", keepAwake); // the match may have ended
+  addEventListener("pagehide", () => { if (awake) awake.then((lock) => lock && lock.release()); awake = null; });
+
+  const WAITS = [1000, 2000, 4000, 8000, 15000, 30000];
+  const lost = (xhr) => !xhr.status || xhr.status > 501 && xhr.status < 505; // no answer, or the proxy had none
+  document.addEventListener("submit", (e) => { e.target.tapped = e.submitter; }, true);
+
+  function note(form, text) {
+    let line = form.querySelector(".net-note");
+    if (!line) {
+      line = form.appendChild(document.createElement("p"));
+      line.className = "net-note";
+      line.setAttribute("role", "alert");
+    }
+    line.textContent = text;
+  }
+  function resend(form) {
+    clearTimeout(form.timer);
+    if (!form.isConnected || !form.hasAttribute("data-retry-pending")) return;
+    form.tries = (form.tries || 0) + 1;
+    note(form, say.sending);
+    const button = form.tapped; // the same button again: its name and value go too
+    if (button && button.isConnected && button.form === form) button.click(); else form.requestSubmit();
+  }
+  function failed(e) {
+    const form = e.detail.elt.closest("form[method=post]");
+    if (!form || !lost(e.detail.xhr)) return;
+    if (!form.querySelector("[name=seq]")) return note(form, say.manual);
+    form.setAttribute("data-retry-pending", ""); // live.js waits for it
+    note(form, say.waiting);
+    clearTimeout(form.timer);
+    if (navigator.onLine) form.timer = setTimeout(() => resend(form), WAITS[Math.min(form.tries || 0, 5)]);
+  }
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach((name) => document.addEventListener(name, failed));
+  document.addEventListener("htmx:afterRequest", (e) => {
+    const form = e.detail.elt.closest("form");
+    if (form && !lost(e.detail.xhr)) { form.removeAttribute("data-retry-pending"); form.tries = 0; }
+  });
+  addEventListener("online", () => document.querySelectorAll("form[data-retry-pending]").forEach((form) => {
+    form.tries = 0;
+    resend(form);
+  }));
+})();

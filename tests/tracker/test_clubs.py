@@ -1,0 +1,156 @@
+"""Clubs: starting one, joining by an invite link, organisers and members, what each may do.
+
+Personas: the club's organiser, a member, a stranger (another club's organiser), a phone with
+no account, and a signed-in account in no club.
+"""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from tracker.models import Club, ClubInvite, Match, Membership
+
+from .conftest import club_account, text
+
+pytestmark = pytest.mark.django_db
+
+
+def club_state(club: Club) -> tuple:
+    club.refresh_from_db()
+    return (club.name, club.public_leaderboard, club.public_tournaments,
+            sorted(club.memberships.values_list("user__username", "role")),
+            sorted(club.invites.values_list("pk", "revoked")))
+
+
+def test_an_account_starts_a_club_and_organises_it(db):
+    ana = club_account("ana")
+    response = ana.post(reverse("club_new"), {"name": "  Thursday   Night  "})
+    club = Club.objects.get()
+    assert response.status_code == 302 and response.url == club.get_absolute_url()
+    assert club.name == "Thursday Night"
+    assert club.memberships.get().role == Membership.ORGANISER
+    page = text(ana.get(club.get_absolute_url()))
+    assert "You organise this club." in page and "New invite link" in page
+
+
+def test_a_phone_without_an_account_cannot_start_a_club(db):
+    response = Client().post(reverse("club_new"), {"name": "Ghost Club"})
+    assert response.status_code == 302 and "/accounts/sign-in/" in response.url
+    assert not Club.objects.exists()
+
+
+def test_a_club_needs_a_name(db):
+    ana = club_account("ana")
+    for name in ("", " ", "x" * 61):
+        assert ana.post(reverse("club_new"), {"name": name}).status_code == 422
+    assert not Club.objects.exists()
+
+
+def test_joining_by_the_link_and_its_qr_code(club, organiser):
+    organiser.post(reverse("club_invite_new", args=[club.pk]))
+    invite = ClubInvite.objects.get()
+    page = text(organiser.get(club.get_absolute_url()))
+    assert f"/clubs/join/{invite.token}/" in page and 'class="qr"' in page
+    newcomer = club_account("newcomer")
+    url = reverse("club_join", args=[invite.token])
+    assert "Join Friday Club" in text(newcomer.get(url))
+    assert club.memberships.filter(user=newcomer.user).count() == 0, "opening the link joins nobody"
+    assert newcomer.post(url).status_code == 302
+    assert newcomer.post(url).status_code == 302, "a double tap joins once"
+    assert club.memberships.filter(user=newcomer.user, role=Membership.MEMBER).count() == 1
+
+
+def test_a_phone_without_an_account_is_asked_to_sign_in_first(club, organiser):
+    organiser.post(reverse("club_invite_new", args=[club.pk]))
+    url = reverse("club_join", args=[ClubInvite.objects.get().token])
+    phone = Client()
+    page = text(phone.get(url))
+    assert "Sign in to join" in page and "Sign up to join" in page and f"next={url}" in page.replace("%2F", "/")
+    assert phone.post(url).status_code == 200
+    assert club.memberships.count() == 1
+
+
+@pytest.mark.parametrize("problem", ["revoked", "expired", "unknown", "malformed"])
+def test_a_dead_link_says_why_and_joins_nobody(club, organiser, problem):
+    organiser.post(reverse("club_invite_new", args=[club.pk]))
+    invite = ClubInvite.objects.get()
+    if problem == "revoked":
+        organiser.post(reverse("club_invite_revoke", args=[club.pk, invite.pk]))
+    elif problem == "expired":
+        ClubInvite.objects.filter(pk=invite.pk).update(expires=timezone.now())
+    token = {"unknown": "nope", "malformed": "a%00b"}.get(problem, invite.token)
+    newcomer = club_account("newcomer")
+    response = newcomer.post(f"/clubs/join/{token}/")
+    assert response.status_code in (404, 410)
+    assert {"revoked": "revoked", "expired": "expired"}.get(problem, "not valid") in text(response)
+    assert club.memberships.count() == 1
+
+
+def test_revoking_a_link_keeps_the_members_who_joined_with_it(club, organiser):
+    organiser.post(reverse("club_invite_new", args=[club.pk]))
+    invite = ClubInvite.objects.get()
+    newcomer = club_account("newcomer")
+    newcomer.post(reverse("club_join", args=[invite.token]))
+    organiser.post(reverse("club_invite_revoke", args=[club.pk, invite.pk]))
+    assert club.memberships.filter(user=newcomer.user).exists()
+
+
+@pytest.mark.parametrize("write", ["invite", "revoke", "settings", "promote", "remove"])
+def test_only_organisers_manage_the_club(club, organiser, member, stranger, write):
+    organiser.post(reverse("club_invite_new", args=[club.pk]))
+    invite = ClubInvite.objects.get()
+    target = club.memberships.get(user=member.user)
+    url, data = {
+        "invite": (reverse("club_invite_new", args=[club.pk]), {}),
+        "revoke": (reverse("club_invite_revoke", args=[club.pk, invite.pk]), {}),
+        "settings": (reverse("club_settings", args=[club.pk]), {"public_leaderboard": "on"}),
+        "promote": (reverse("club_member", args=[club.pk, target.pk]), {"do": "organiser"}),
+        "remove": (reverse("club_member", args=[club.pk, target.pk]), {"do": "remove"}),
+    }[write]
+    before = club_state(club)
+    assert member.post(url, data).status_code == 403
+    assert stranger.post(url, data).status_code == 404
+    assert Client().post(url, data).status_code == 404
+    assert club_state(club) == before
+    assert organiser.post(url, data).status_code == 302
+    assert club_state(club) != before
+
+
+def test_a_club_keeps_an_organiser(club, organiser, member):
+    mine = club.memberships.get(user=organiser.user)
+    organiser.post(reverse("club_leave", args=[club.pk]))
+    organiser.post(reverse("club_member", args=[club.pk, mine.pk]), {"do": "member"})
+    assert club.memberships.get(pk=mine.pk).role == Membership.ORGANISER
+    assert "keeps at least one organiser" in text(organiser.get(club.get_absolute_url()))
+    member.post(reverse("club_leave", args=[club.pk]))
+    assert not club.memberships.filter(user=member.user).exists()
+
+
+def test_a_private_club_is_not_there_for_strangers(club, organiser, stranger):
+    for phone in (stranger, Client()):
+        assert phone.get(club.get_absolute_url()).status_code == 404
+        assert "Friday Club" not in text(phone.get(reverse("club_list")))
+
+
+def test_a_club_that_shows_its_results_names_itself_but_not_its_members(club, organiser, member):
+    club.public_leaderboard = True
+    club.save()
+    page = text(Client().get(club.get_absolute_url()))
+    assert "Friday Club" in page and ">mem<" not in page and "Invite links" not in page
+
+
+def test_a_member_starts_a_match_in_the_club_and_members_see_it(club, organiser, member, stranger, catalog):
+    data = {"player_0": "Ana", "player_1": "Ben", "config-resolution": "battle-score", "club": club.pk}
+    assert member.post(reverse("match_new", args=["card-crush"]), data).status_code == 302
+    match = Match.objects.get()
+    assert match.club == club and match.owner == member.user and match.owner_device == ""
+    assert organiser.get(match.get_absolute_url()).status_code == 200
+    assert stranger.get(match.get_absolute_url()).status_code == 404
+
+
+def test_a_match_cannot_be_put_in_someone_elses_club(club, organiser, stranger, catalog):
+    data = {"player_0": "Ana", "player_1": "Ben", "config-resolution": "battle-score", "club": club.pk}
+    response = stranger.post(reverse("match_new", args=["card-crush"]), data)
+    assert response.status_code == 422
+    assert not Match.objects.exists()

@@ -1,0 +1,247 @@
+"""No one alone takes back a revealed secret, and table actions need the table's authority.
+
+Cast: the owner's phone plays Ana (seat 0); Ben (seat 1) plays on his own phone, seated by a
+join link; a spectator watches. The cheating sequences from the issue are played here and
+must now fail to cheat.
+"""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tracker import services
+from tracker.models import Action, Card, Match, Proposal
+
+from .conftest import (
+    ANA_DECK,
+    ANA_OTHER_DECK,
+    BEN_DECK,
+    device_of,
+    entry_data,
+    lock,
+    seated_phone,
+    snapshot,
+    watching_phone,
+)
+from .conftest import page_text as text
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def owner() -> Client:
+    return Client()
+
+
+@pytest.fixture
+def battle(owner, catalog) -> Match:
+    return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={},
+                                 owner_device=device_of(owner))
+
+
+@pytest.fixture
+def ben(owner, battle) -> Client:
+    return seated_phone(owner, battle, 1)
+
+
+def goto(client: Client, match: Match, step: int, **extra):
+    match.refresh_from_db()
+    return client.post(reverse("match_goto", args=[match.pk]), {"step": step, "seq": match.head, **extra})
+
+
+def answer(client: Client, proposal: Proposal, verdict: str):
+    return client.post(reverse("proposal_answer", args=[proposal.match_id, proposal.pk]), {"answer": verdict})
+
+
+def test_a_seat_that_saw_the_other_deck_cannot_undo_its_lock_in_alone(owner, battle, ben):
+    """The cheat: lock in second, see Ana's deck, undo your own lock-in, lock in a better deck."""
+    lock(battle, 0, ANA_DECK)
+    response = ben.post(reverse("match_entry", args=[battle.pk, 1]), entry_data(battle, 1, BEN_DECK))
+    assert response.status_code == 302
+    battle.refresh_from_db()
+    assert battle.state["decks"][0] is not None and battle.head == 2, "both decks are revealed"
+    before = snapshot(battle)
+    response = goto(ben, battle, 1)
+    assert response.status_code == 302 and snapshot(battle) == before, "his own move, but a reveal: only a request"
+    assert "Asked Ana to agree" in text(ben.get(response.url))
+    request = Proposal.objects.get()
+    assert (request.kind, request.asked_by, request.needs, request.step) == (Proposal.GOTO, 1, 0, 1)
+    assert "Ben asks: go back to step 1, taking back a revealed entry" in text(owner.get(battle.get_absolute_url()))
+
+    assert answer(ben, request, "agree").status_code == 302 and snapshot(battle) == before
+    request.refresh_from_db()
+    assert request.status == Proposal.PENDING, "Ben cannot agree to his own request"
+    answer(owner, request, "refuse")
+    request.refresh_from_db()
+    assert request.status == Proposal.REFUSED and snapshot(battle) == before
+    log = text(owner.get(reverse("match_log", args=[battle.pk])))
+    assert "Ben asked to go back to step 1, taking back a revealed entry." in log and "Ana refused" in log
+
+
+def test_with_the_other_sides_agreement_the_reveal_is_taken_back_and_the_log_says_who(owner, battle, ben):
+    lock(battle, 0, ANA_DECK)
+    lock(battle, 1, BEN_DECK)
+    goto(ben, battle, 1)
+    answer(owner, Proposal.objects.get(), "agree")
+    battle.refresh_from_db()
+    assert battle.head == 1 and battle.state["decks"][1] is None
+    assert "Ana agreed" in text(owner.get(reverse("match_log", args=[battle.pk])))
+    response = ben.post(reverse("match_entry", args=[battle.pk, 1]), entry_data(battle, 1, ANA_OTHER_DECK))
+    assert response.status_code == 302, "agreed, Ben may lock in again"
+
+
+def test_the_owners_phone_also_needs_the_seated_players_agreement(owner, battle, ben):
+    lock(battle, 0, ANA_DECK)
+    lock(battle, 1, BEN_DECK)
+    before = snapshot(battle)
+    goto(owner, battle, 0)
+    assert snapshot(battle) == before
+    request = Proposal.objects.get()
+    assert (request.asked_by, request.needs) == (0, 1)
+    assert answer(owner, request, "agree").status_code == 302 and snapshot(battle) == before
+    answer(ben, request, "agree")
+    battle.refresh_from_db()
+    assert battle.head == 0
+
+
+def test_a_request_lapses_when_the_match_moves_on(owner, battle, ben):
+    lock(battle, 0, ANA_DECK)
+    lock(battle, 1, BEN_DECK)
+    goto(ben, battle, 1)
+    owner.post(reverse("match_act", args=[battle.pk]), {"seq": 2, "action": "play_round"})
+    battle.refresh_from_db()
+    before = snapshot(battle)
+    response = answer(owner, Proposal.objects.get(), "agree")
+    assert "moved on" in text(owner.get(response.url))
+    assert snapshot(battle) == before
+    assert Proposal.objects.get().status == Proposal.LAPSED
+
+
+def test_answers_come_only_from_the_seat_asked(owner, battle, ben):
+    lock(battle, 0, ANA_DECK)
+    lock(battle, 1, BEN_DECK)
+    goto(ben, battle, 1)
+    request = Proposal.objects.get()
+    watcher = watching_phone(owner, battle)
+    assert answer(watcher, request, "agree").status_code == 403
+    assert answer(Client(), request, "agree").status_code == 404
+    for junk in ("", "yes", "agree " * 50):
+        answer(owner, request, junk)
+    request.refresh_from_db()
+    assert request.status == Proposal.PENDING and Match.objects.get(pk=battle.pk).head == 2
+    withdraw = reverse("proposal_withdraw", args=[battle.pk, request.pk])
+    owner.post(withdraw)
+    request.refresh_from_db()
+    assert request.status == Proposal.PENDING, "only the asker withdraws"
+    ben.post(withdraw)
+    request.refresh_from_db()
+    assert request.status == Proposal.WITHDRAWN
+    answer(owner, request, "agree")
+    assert Match.objects.get(pk=battle.pk).head == 2, "a withdrawn request cannot be agreed to"
+
+
+def test_undo_that_reveals_nothing_stays_one_tap_for_a_seated_phone(owner, battle, ben):
+    lock(battle, 0, ANA_DECK)
+    lock(battle, 1, BEN_DECK)
+    ben.post(reverse("match_act", args=[battle.pk]), {"seq": 2, "action": "play_round"})
+    assert goto(ben, battle, 2).status_code == 302
+    battle.refresh_from_db()
+    assert battle.head == 2 and not Proposal.objects.exists()
+
+
+# ---------------------------------------------------------------- LOGOS: commits and the fight
+
+
+@pytest.fixture
+def duel(owner, db) -> Match:
+    from tracker.games import pages_for
+
+    pages = pages_for("logos")
+    Card.objects.bulk_create(Card(slug="logos", name=c["name"], stats=pages.card_stats(c)) for c in pages.demo_cards)
+    return services.match_create(slug="logos", player_names=["Ana", "Ben"], config={}, owner_device=device_of(owner))
+
+
+def commit(match: Match, seat: int, name: str) -> None:
+    match.refresh_from_db()
+    card = Card.objects.get(slug="logos", name=name).as_rules_card()
+    services.match_apply_action(match_id=match.pk, expected_seq=match.head, action={
+        "type": "commit", "seat": seat, "round": match.state["round"], "card": card, "backup": None})
+
+
+def test_a_logos_commit_cannot_be_changed_after_the_reveal_alone(owner, duel):
+    ben = seated_phone(owner, duel, 1)
+    commit(duel, 0, "Granite Fist")
+    commit(duel, 1, "Solar Flare")
+    duel.refresh_from_db()
+    before = snapshot(duel)
+    goto(ben, duel, 1)
+    assert snapshot(duel) == before
+    assert Proposal.objects.get().needs == 0
+
+
+def test_the_fight_from_a_seated_phone_waits_for_the_other_side(owner, duel):
+    """Pressing Fight ends the other side's chance to call a backup card: the other side confirms it."""
+    ben = seated_phone(owner, duel, 1)
+    commit(duel, 0, "Granite Fist")
+    commit(duel, 1, "Solar Flare")
+    duel.refresh_from_db()
+    before = snapshot(duel)
+    response = ben.post(reverse("match_act", args=[duel.pk]), {"seq": duel.head, "action": "fight"})
+    assert response.status_code == 302 and snapshot(duel) == before
+    request = Proposal.objects.get()
+    assert (request.kind, request.payload, request.asked_by, request.needs) == (
+        Proposal.ACTION, {"type": "fight"}, 1, 0)
+    answer(owner, request, "agree")
+    duel.refresh_from_db()
+    assert duel.head == before[0] + 1
+    fought = Action.objects.get(match=duel, seq=duel.head)
+    assert fought.proposal_id == request.pk
+    assert "Asked by Ben, agreed by Ana." in text(owner.get(reverse("match_log", args=[duel.pk])))
+
+
+def test_the_owners_phone_fights_alone(owner, duel):
+    seated_phone(owner, duel, 1)
+    commit(duel, 0, "Granite Fist")
+    commit(duel, 1, "Solar Flare")
+    duel.refresh_from_db()
+    response = owner.post(reverse("match_act", args=[duel.pk]), {"seq": duel.head, "action": "fight"})
+    assert response.status_code == 302
+    duel.refresh_from_db()
+    assert duel.head == 3 and not Proposal.objects.exists()
+
+
+def test_correcting_the_other_sides_hp_needs_their_agreement_and_ones_own_does_not(owner, duel):
+    ben = seated_phone(owner, duel, 1)
+    url = reverse("match_act", args=[duel.pk])
+    ben.post(url, {"seq": 0, "action": "set_hp", "seat": "0", "hp": "5"})
+    duel.refresh_from_db()
+    assert duel.head == 0 and Proposal.objects.get().needs == 0
+    ben.post(url, {"seq": 0, "action": "set_hp", "seat": "1", "hp": "90000"})
+    duel.refresh_from_db()
+    assert duel.head == 1
+
+
+# ---------------------------------------------------------------- hot-seat
+
+
+def test_in_hot_seat_a_declared_winner_is_the_owners_call(db):
+    """Lonely Star's declared winner is the table's: the owner's phone takes it alone."""
+    owner = Client()
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={},
+                                  owner_device=device_of(owner))
+    response = owner.post(reverse("match_act", args=[match.pk]), {"seq": 0, "action": "declare_winner", "winner": "1"})
+    match.refresh_from_db()
+    assert response.status_code == 302 and match.finished is not None
+
+
+def test_a_seated_phone_asks_before_declaring_a_winner(db):
+    owner = Client()
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={},
+                                  owner_device=device_of(owner))
+    ben = seated_phone(owner, match, 1)
+    ben.post(reverse("match_act", args=[match.pk]), {"seq": 0, "action": "declare_winner", "winner": "1"})
+    match.refresh_from_db()
+    assert match.finished is None and Proposal.objects.get().payload["type"] == "declare_winner"
+    answer(owner, Proposal.objects.get(), "refuse")
+    match.refresh_from_db()
+    assert match.finished is None

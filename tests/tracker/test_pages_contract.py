@@ -1,0 +1,115 @@
+"""The contract between every game's pages and its engine, checked on the demo matches of every game.
+
+- A read-only board (a spectator's page, the replay page) offers nothing to do: no action form,
+  no button, no hot-seat or entry link.
+- Every action a board offers, its form sent as the page fills it in, is one the engine accepts in
+  that state. Forms that wait for the player to type something (a card name, a die in a "players
+  roll" match, a new value) are refused by the page's own form check before the engine sees them;
+  they are counted, and every game must still have actions checked in full.
+
+The states are the demo scripts' matches at a handful of steps each, from the start to the end.
+"""
+
+import re
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.http import QueryDict
+from django.test import Client
+from django.urls import reverse
+
+import rules
+from rules import Dice, RuleError
+from tracker import demo, services
+from tracker.games import ADAPTERS, pages_for
+from tracker.models import Access, Match
+from tracker.perf.tables.forms import read_forms
+
+from .conftest import device_of
+
+pytestmark = pytest.mark.django_db
+
+STEPS_PER_MATCH = 8
+ENTRY_LINK = re.compile(r'href="[^"]*/seat/\d+/(pass|entry)/"')
+
+
+def demo_matches(slug: str) -> list[Match]:
+    demo.load_catalogs()
+    return [script(("Ana", "Ben")) for script in pages_for(slug).demo_matches.values()]
+
+
+def at_steps(match: Match):
+    """The match moved to a few of its steps in turn (undo and redo through the services), start and end included."""
+    last = match.head
+    steps = sorted({0, last, *range(0, last, max(1, last // STEPS_PER_MATCH))})
+    for step in steps:
+        match.refresh_from_db()
+        if match.head != step:
+            services.match_goto(match_id=match.pk, step=step, expected_seq=match.head)
+            match.refresh_from_db()
+        yield match
+
+
+def board_part(html: str, start: str, end: str) -> str:
+    """The part of a page between two markers (the board), so page-level controls are left out."""
+    assert start in html and end in html, (start, end)
+    return html[html.index(start):html.index(end, html.index(start))]
+
+
+def assert_offers_nothing(html: str, where: str) -> None:
+    assert "<form" not in html, f"{where}: a form"
+    assert "<button" not in html, f"{where}: a button"
+    assert not ENTRY_LINK.search(html), f"{where}: a hot-seat or entry link"
+    assert 'name="action"' not in html, f"{where}: an action field"
+
+
+@pytest.mark.parametrize("slug", list(rules.GAMES))
+def test_it_offers_a_spectator_and_the_replay_nothing_to_do(slug):
+    for match in demo_matches(slug):
+        Match.objects.filter(pk=match.pk).update(owner_device="someone-else")  # others only watch
+        watcher = Client()
+        Access.objects.create(match=match, device=device_of(watcher), role=Access.SPECTATOR)
+        for current in at_steps(match):
+            page = watcher.get(current.get_absolute_url())
+            assert page.context["read_only"]
+            html = page.content.decode()
+            where = f"{slug} #{current.pk} step {current.head}"
+            assert "method=\"post\"" not in html, f"{where}: a spectator's page posts"
+            assert_offers_nothing(board_part(html, "</header>", '<section class="controls"'), where)
+            replay = watcher.get(reverse("match_replay", args=[current.pk]), {"step": current.head}).content.decode()
+            assert_offers_nothing(board_part(replay, "swipe left or right.", "Back to the log"), f"{where} (replay)")
+
+
+@pytest.mark.parametrize("slug", list(rules.GAMES))
+def test_every_action_a_board_offers_is_one_the_engine_accepts(slug):
+    pages = pages_for(slug)
+    checked = asks_the_player = 0
+    owner = Client()  # the demo matches belong to the table: every phone may act
+    for match in demo_matches(slug):
+        act_url = reverse("match_act", args=[match.pk])
+        for current in at_steps(match):
+            html = owner.get(current.get_absolute_url()).content.decode()
+            for form in read_forms(html):
+                if form.action != act_url or not form.submittable:
+                    continue
+                for button in form.buttons or [None]:
+                    post = QueryDict(mutable=True)
+                    for name, values in form.data(button).items():
+                        post.setlist(name, values)
+                    try:
+                        action = pages.table_action(current, post)
+                    except ValidationError:  # the form still waits for the player's own input
+                        asks_the_player += 1
+                        continue
+                    rolls = [int(value) for value in post.getlist("roll") if value.strip()]
+                    try:
+                        current.game.apply(current.state, action, Dice(current.seed, current.head + 1, rolls))
+                    except RuleError as error:
+                        pytest.fail(f"{slug} #{current.pk} step {current.head}: the board offers {action}, "
+                                    f"which the engine refuses: {error}")
+                    checked += 1
+    assert checked >= 3, f"{slug}: only {checked} offered actions could be checked ({asks_the_player} wait for input)"
+
+
+def test_every_game_is_covered():
+    assert set(ADAPTERS) == set(rules.GAMES)

@@ -1,0 +1,146 @@
+"""Nobody learns of a match they may not open: not from its pages, and not from any list, filter,
+suggestion, count, chart, leaderboard, rating, tournament or statistics page.
+
+Cast:
+- a private match made on a phone without an account: "Marguerite" vs "Octavian";
+- a club match of the Friday Club, rated, with a tournament: "Zephyrine" vs "Quillon";
+- personas: an outsider (a new phone), a stranger (organiser of another club), a club member,
+  the club's organiser, and the phone that made the private match.
+"""
+
+import html
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tracker import services
+from tracker.competition import tournaments
+from tracker.models import Card, CollectionCard, Player
+
+from .conftest import ANA_DECK, BEN_DECK, device_of, lock_both, play_out
+
+pytestmark = pytest.mark.django_db
+
+PRIVATE_NAMES = ("Marguerite", "Octavian")
+CLUB_NAMES = ("Zephyrine", "Quillon")
+CUP = "Zephyr Cup"
+
+
+def page(client: Client, url: str, **params) -> tuple[int, str]:
+    response = client.get(url, params)
+    return response.status_code, html.unescape(response.content.decode())
+
+
+@pytest.fixture
+def world(catalog, club, organiser, member, stranger):
+    phone = Client()
+    private = services.match_create(slug="card-crush", player_names=list(PRIVATE_NAMES), config={},
+                                    owner_device=device_of(phone))
+    play_out(lock_both(private))
+    club_match = services.match_create(slug="card-crush", player_names=list(CLUB_NAMES), config={}, club=club,
+                                       owner=organiser.user)
+    play_out(lock_both(club_match, ANA_DECK, BEN_DECK))
+    cup = tournaments.tournament_create(name=CUP, player_names=list(CLUB_NAMES), club=club)
+    tournaments.round_pair(tournament_id=cup.pk, expected_round=0, organiser=organiser.user)
+    phoenix = Card.objects.get(slug="card-crush", name="Phoenix")
+    CollectionCard.objects.create(player=Player.objects.get(name=CLUB_NAMES[0]), card=phoenix, club=club)
+    CollectionCard.objects.create(player=Player.objects.get(name=PRIVATE_NAMES[0]), card=phoenix)
+    return {"phone": phone, "private": private, "club_match": club_match, "cup": cup, "club": club,
+            "outsider": Client(), "stranger": stranger, "member": member, "organiser": organiser}
+
+
+def every_page(world) -> dict[str, str]:
+    """Every page that lists, counts or sums matches, and the pages of both matches."""
+    urls = {
+        "home": reverse("home"),
+        "match list": reverse("match_list"),
+        "stats": reverse("stats"),
+        "stats of the game": reverse("stats") + "?game=card-crush",
+        "stats of the club": reverse("stats") + f"?club={world['club'].pk}",
+        "new match": reverse("match_new", args=["card-crush"]),
+        "ratings": reverse("ratings_index"),
+        "tournaments": reverse("tournaments_index"),
+        "clubs": reverse("club_list"),
+        "club": reverse("club_detail", args=[world["club"].pk]),
+        "leaderboard": reverse("leaderboard", args=[world["club"].pk]),
+        "club tournaments": reverse("tournament_list", args=[world["club"].pk]),
+        "cup": reverse("tournament_detail", args=[world["cup"].pk]),
+        "collections": reverse("collection_index"),
+        "club collections": reverse("club_collections", args=[world["club"].pk]),
+    }
+    for card in Card.objects.filter(slug="card-crush", name__in=[ANA_DECK[0], BEN_DECK[0]]):
+        urls[f"card {card.name}"] = reverse("card_detail", args=["card-crush", card.pk])
+    for player in Player.objects.filter(name__in=PRIVATE_NAMES + CLUB_NAMES):
+        urls[f"match list of {player.name}"] = reverse("match_list") + f"?player={player.pk}"
+        urls[f"stats of {player.name}"] = reverse("stats_player", args=[player.pk])
+        urls[f"rating of {player.name}"] = reverse("player_rating", args=[world["club"].pk, player.pk])
+        urls[f"collection of {player.name}"] = reverse("collection_detail", args=[player.pk])
+        urls[f"club collection of {player.name}"] = reverse("club_collection_detail",
+                                                            args=[world["club"].pk, player.pk])
+    for which in ("private", "club_match"):
+        match = world[which]
+        for name in ("match_detail", "match_log", "match_replay", "match_export_json", "match_export_text",
+                     "match_poll", "battle_rating"):
+            urls[f"{which} {name}"] = reverse(name, args=[match.pk])
+    return urls
+
+
+def test_an_outsider_and_another_clubs_organiser_learn_nothing(world):
+    for who in ("outsider", "stranger"):
+        client = world[who]
+        for where, url in every_page(world).items():
+            status, text = page(client, url)
+            assert status < 500, (who, where)
+            for name in PRIVATE_NAMES + CLUB_NAMES + (CUP,):
+                assert name not in text, f"{name} shown to the {who} on {where}"
+            if "match_" in where or "battle_rating" in where:
+                assert status == 404, (who, where)
+
+
+def test_counts_leave_out_what_one_may_not_open(world):
+    for who, expected in (("outsider", 0), ("stranger", 0), ("member", 1), ("organiser", 1)):
+        response = world[who].get(reverse("stats"), {"game": "card-crush"})
+        assert response.context["match_count"] == expected, who
+    assert world["phone"].get(reverse("stats"), {"game": "card-crush"}).context["match_count"] == 1
+
+
+@pytest.mark.parametrize("who", ["member", "organiser"])
+def test_a_club_member_sees_the_clubs_matches_and_nothing_private(world, who):
+    client = world[who]
+    for where, url in every_page(world).items():
+        _status, text = page(client, url)
+        for name in PRIVATE_NAMES:
+            assert name not in text, f"{name} shown to a {who} on {where}"
+    for name in ("match list", "leaderboard", "cup", "stats of the club"):
+        _status, text = page(client, every_page(world)[name])
+        assert all(n in text for n in CLUB_NAMES), (who, name)
+    assert client.get(world["club_match"].get_absolute_url()).status_code == 200
+    assert client.get(world["private"].get_absolute_url()).status_code == 404
+
+
+def test_the_private_matchs_phone_sees_only_its_own(world):
+    client = world["phone"]
+    for where, url in every_page(world).items():
+        _status, text = page(client, url)
+        for name in CLUB_NAMES + (CUP,):
+            assert name not in text, f"{name} shown to the private match's phone on {where}"
+    _status, text = page(client, reverse("match_list"))
+    assert all(name in text for name in PRIVATE_NAMES)
+
+
+def test_a_club_that_shows_its_results_shows_names_and_results_but_never_decks(world):
+    club = world["club"]
+    club.public_leaderboard = club.public_tournaments = True
+    club.save()
+    outsider = world["outsider"]
+    for where in ("leaderboard", "cup"):
+        status, text = page(outsider, every_page(world)[where])
+        assert status == 200 and all(name in text for name in CLUB_NAMES), where
+    status, text = page(outsider, reverse("battle_rating", args=[world["club_match"].pk]))
+    assert status == 200 and "Open the battle" not in text
+    for name in ANA_DECK + BEN_DECK:
+        assert name not in text
+    assert outsider.get(world["club_match"].get_absolute_url()).status_code == 404
+    status, text = page(outsider, reverse("stats"))
+    assert not any(name in text for name in CLUB_NAMES), "statistics stay with the members"

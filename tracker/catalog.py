@@ -1,0 +1,229 @@
+"""The card catalogs: browse and search them, add a card at the table, correct or remove a card,
+and move a catalog in and out as CSV.
+
+Cards are shared data. Anyone may add one; who may correct or delete an existing card is
+decided in tracker/card_changes.py, which also keeps every change. A refused change says why,
+keeps what was typed, and changes nothing.
+"""
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import rules
+
+from . import access, card_changes, catalog_csv
+from .card_changes import CardRefused, Editor
+from .devices import TableRequest
+from .games import pages_for
+from .models import Card, CardChange, Match
+
+SHOWN = 200
+"""Most rows the catalog table shows; the search narrows it down."""
+
+
+def _game_or_404(slug: str) -> rules.Game:
+    if slug not in rules.GAMES:
+        raise Http404(_("No such game."))
+    return rules.GAMES[slug]
+
+
+def _shown(value) -> str:
+    """A stat as the table shows it: effects and arrows as short lists."""
+    if isinstance(value, dict):
+        return ", ".join(f"{key} {item}" for key, item in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value)
+    return "" if value is None else str(value)
+
+
+def _stat_fields(slug: str) -> dict:
+    """The card form's fields beside the name: the catalog's columns."""
+    fields = pages_for(slug).card_form.base_fields
+    return {name: field for name, field in fields.items() if name != "name"}
+
+
+def _catalog_table(slug: str, cards) -> dict:
+    """The catalog as a table whose columns are the game's own card fields."""
+    fields = _stat_fields(slug)
+    return {
+        "headers": [field.label for field in fields.values()],
+        "rows": [(card, [_shown(card.stats.get(name)) for name in fields]) for card in cards],
+    }
+
+
+def _list_page(request: TableRequest, slug: str, status: int = 200, cards=None, **extra) -> HttpResponse:
+    """The catalog page (or just its results for htmx), with the add and import forms."""
+    context = {"game": rules.GAMES[slug], "form": pages_for(slug).card_form(prefix="new"),
+               "columns": catalog_csv.columns(slug), **extra,
+               **_catalog_table(slug, (Card.objects.filter(slug=slug) if cards is None else cards)[:SHOWN])}
+    template = "tracker/card_list.html#results" if request.htmx and request.method == "GET" else "tracker/card_list.html"
+    return render(request, template, context, status=status)
+
+
+def _safe_next(request: TableRequest, fallback: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return fallback
+
+
+@require_GET
+def card_games(request: TableRequest) -> HttpResponse:
+    """Every game's catalog, with how many cards each holds."""
+    counts = {slug: Card.objects.filter(slug=slug).count() for slug in rules.GAMES}
+    catalogs = [(game, counts[slug]) for slug, game in rules.GAMES.items()]
+    return render(request, "tracker/card_games.html", {"catalogs": catalogs})
+
+
+@require_GET
+def card_list(request: TableRequest, slug: str) -> HttpResponse:
+    """A game's catalog, filtered as you type (htmx asks for just the results)."""
+    _game_or_404(slug)
+    query = request.GET.get("q", "").replace("\x00", "").strip()[:60]  # PostgreSQL text cannot hold NUL
+    cards = Card.objects.filter(slug=slug)
+    if query:
+        cards = cards.filter(name__icontains=query)
+    return _list_page(request, slug, cards=cards, query=query)
+
+
+@require_POST
+def card_new(request: TableRequest, slug: str) -> HttpResponse:
+    """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
+    game = _game_or_404(slug)
+    pages = pages_for(slug)
+    form = pages.card_form(request.POST, prefix="new")
+    added = None
+    if form.is_valid():
+        card = form.cleaned_data
+        try:
+            added = card_changes.card_add(Editor.of(request), slug, card["name"], pages.card_stats(card))
+        except CardRefused as refused:
+            form.add_error("name", str(refused))
+    if request.htmx:
+        context = {"game": game, "form": pages.card_form(prefix="new") if added else form, "added": added,
+                   "catalog": Card.objects.filter(slug=slug)}
+        return render(request, "tracker/card_added.html", context, status=200 if added else 422)
+    if added:
+        messages.success(request, _("%(name)s added to the catalog.") % {"name": added.name})
+        return redirect(_safe_next(request, f"/cards/{slug}/"))
+    return _list_page(request, slug, status=422, form=form)
+
+
+def _card_or_404(slug: str, pk: int) -> Card:
+    _game_or_404(slug)
+    return get_object_or_404(Card, slug=slug, pk=pk)
+
+
+def _who(request: TableRequest, user, device: str) -> str:
+    """Who added or changed a card, as the page may say it: never a phone's id, nor an account's login."""
+    if user is not None:
+        if user == access.signed_in(request):
+            return _("you")
+        player = getattr(user, "player", None)
+        return player.name if player is not None else _("an account")
+    if device:
+        return _("this phone") if device == access.device_of(request) else _("a phone without an account")
+    return ""
+
+
+@require_GET
+def card_detail(request: TableRequest, slug: str, pk: int) -> HttpResponse:
+    """One card: its stats, who added it, the matches you can see that used it, and every change."""
+    card = _card_or_404(slug, pk)
+    fields = _stat_fields(slug)
+    history = CardChange.objects.filter(card=card).select_related("user__player")
+    used_in = Match.objects.visible_to(request).filter(card_uses__card=card).prefetch_related("seats__player")
+    context = {
+        "game": rules.GAMES[slug], "card": card,
+        "stats": [(field.label, _shown(card.stats.get(name))) for name, field in fields.items()],
+        "added_by": _who(request, card.created_by, card.created_device),
+        "history": [(change, _who(request, change.user, change.device),
+                     [(field.label, _shown(change.old_stats.get(name)), _shown((change.new_stats or {}).get(name)))
+                      for name, field in fields.items()]) for change in history],
+        "used_in": used_in.select_related("winner")[:20],
+        "why_not": card_changes.refusal(Editor.of(request), card),
+    }
+    return render(request, "tracker/card_detail.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def card_edit(request: TableRequest, slug: str, pk: int) -> HttpResponse:
+    """Correct a card. Who may is said before anything is typed; a refused change keeps the typing."""
+    card = _card_or_404(slug, pk)
+    pages = pages_for(slug)
+    editor = Editor.of(request)
+    why_not, refusal, status = card_changes.refusal(editor, card), "", 200
+    initial = catalog_csv.as_row(slug, card.as_rules_card())
+    form = pages.card_form(request.POST if request.method == "POST" else None, prefix="card", initial=initial)
+    if request.method == "POST":
+        status = 422
+        if form.is_valid():
+            edited = form.cleaned_data
+            try:
+                change = card_changes.card_edit(editor, card.pk, edited["name"], pages.card_stats(edited))
+            except CardRefused as refused:
+                refusal, status = str(refused), refused.status
+            else:
+                done = _("%(name)s corrected; matches already played keep the stats they were played with.")
+                messages.success(request, done % {"name": edited["name"]} if change else
+                                 _("Nothing was different, so nothing was changed."))
+                return redirect("card_detail", slug=slug, pk=pk)
+    context = {"game": rules.GAMES[slug], "card": card, "form": form, "why_not": why_not, "refusal": refusal}
+    return render(request, "tracker/card_edit.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def card_delete(request: TableRequest, slug: str, pk: int) -> HttpResponse:
+    """Remove a card, after a confirmation page that says who may and what it leaves alone."""
+    card = _card_or_404(slug, pk)
+    editor = Editor.of(request)
+    why_not = card_changes.refusal(editor, card) or card_changes.collected(card)
+    refusal, status = "", 200
+    if request.method == "POST":
+        if request.POST.get("confirm") != "yes" and not why_not:
+            refusal, status = _("Confirm the deletion with the button below; nothing was deleted."), 400
+        else:
+            try:
+                card_changes.card_delete(editor, card.pk)
+            except CardRefused as refused:
+                refusal, status = str(refused), refused.status
+            else:
+                messages.success(request, _("%(name)s was deleted from the catalog; matches already played keep "
+                                            "it.") % {"name": card.name})
+                return redirect("card_list", slug=slug)
+    context = {"game": rules.GAMES[slug], "card": card, "why_not": why_not, "refusal": refusal}
+    return render(request, "tracker/card_delete.html", context, status=status)
+
+
+@require_GET
+def card_export(request: TableRequest, slug: str) -> HttpResponse:
+    _game_or_404(slug)
+    response = HttpResponse(catalog_csv.export_csv(slug), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tablekeeper-{slug}-cards.csv"'
+    return response
+
+
+@require_POST
+def card_import(request: TableRequest, slug: str) -> HttpResponse:
+    """Import a catalog CSV: every row is checked, and a single wrong row stores nothing."""
+    _game_or_404(slug)
+    upload = request.FILES.get("file")
+    problems = []
+    if upload is None:
+        problems = [_("Choose a CSV file to import.")]
+    elif (upload.size or 0) > catalog_csv.MAX_BYTES:
+        problems = [_("The file is larger than %(kb)s KB.") % {"kb": catalog_csv.MAX_BYTES // 1024}]
+    else:
+        try:
+            added, updated = catalog_csv.import_csv(slug, upload.read(), Editor.of(request))
+        except catalog_csv.CatalogFileError as error:
+            problems = error.problems
+        else:
+            messages.success(request, _("Catalog imported: %(added)s added, %(updated)s updated.")
+                             % {"added": added, "updated": updated})
+            return redirect("card_list", slug=slug)
+    return _list_page(request, slug, status=422, import_problems=problems)

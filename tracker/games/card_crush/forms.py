@@ -1,0 +1,120 @@
+"""Card Crush forms: a catalog card, the match options, and a player's secret deck in round order."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from rules import IllegalAction
+from rules.card_crush import AFFINITIES, RARITIES
+from rules.card_crush.battle import DECK_SIZE, phase
+from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
+from rules.errors import gettext_noop
+
+from ...models import Card, Match
+from ..common import EngineCardForm, catalog_cards
+
+SLUG = "card-crush"
+
+
+class CardForm(EngineCardForm):
+    """A Card Crush card for the catalog: the engine has the last word on its stats."""
+
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
+    power = forms.IntegerField(label=_("Power"), min_value=0, max_value=STAT_MAX)
+    speed = forms.IntegerField(label=_("Speed"), min_value=0, max_value=STAT_MAX)
+    affinity = forms.ChoiceField(label=_("Affinity"), choices=[(a, _(a)) for a in AFFINITIES])
+    rarity = forms.ChoiceField(label=_("Rarity"), choices=[(r, _(r)) for r in RARITIES], initial="Common")
+    level = forms.IntegerField(label=_("Level"), min_value=1, max_value=LEVEL_MAX, initial=1)
+
+    validate_card = staticmethod(validate_card)
+
+
+class ConfigForm(forms.Form):
+    resolution = forms.ChoiceField(
+        label=_("How rounds are decided"),
+        choices=[
+            ("battle-score", _("Battle Score: Power + Affinity Bonus (rulebook)")),
+            ("power-only", _("Power only, no Affinity Bonus (older rule pages)")),
+        ],
+        initial="battle-score",
+        widget=forms.RadioSelect,
+    )
+
+
+class DeckForm(forms.Form):
+    """Five catalog cards in round order, typed or picked from the catalog list."""
+
+    deck_size = DECK_SIZE
+
+    def __init__(self, *args, catalog: dict[str, Card], collections: dict[int, dict] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog
+        # Decks from a collection (tracker/competition): the cards at the levels their owner upgraded them to.
+        self.collections = collections or {}
+        if self.collections:
+            self.fields["source"] = forms.ChoiceField(
+                label=_("Play the cards"), widget=forms.RadioSelect, initial="catalog",
+                choices=[("catalog", _("As printed in the catalog"))]
+                + [(f"seat-{seat}", entry["label"]) for seat, entry in self.collections.items()],
+            )
+            self.order_fields(["source"])
+        for position in range(1, DECK_SIZE + 1):
+            self.fields[f"card_{position}"] = forms.CharField(
+                label=_("Round %(round)s card") % {"round": position},
+                max_length=NAME_MAX,
+                widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
+            )
+
+    def clean(self):
+        data = super().clean()
+        cards = catalog_cards(self, self.catalog, [f"card_{position}" for position in range(1, DECK_SIZE + 1)],
+                              _("%(name)s is already in this deck; a deck holds 5 different cards."))
+        data["cards"] = cards
+        data["source_seat"] = None
+        if data.get("source", "catalog") != "catalog" and len(cards) == DECK_SIZE:
+            data["source_seat"] = int(data["source"].removeprefix("seat-"))
+            owned = self.collections[data["source_seat"]]
+            for position, card in enumerate(cards, start=1):
+                if card["name"].casefold() not in owned["cards"]:
+                    self.add_error(f"card_{position}", _("%(owner)s's collection has no %(name)s.")
+                                   % {"owner": owned["owner"], "name": card["name"]})
+            data["cards"] = [owned["cards"].get(card["name"].casefold(), card) for card in cards]
+        return data
+
+
+# ------------------------------------------------------------------ the secret deck
+
+
+def seats_to_enter(match: Match) -> list[int]:
+    """Seats whose deck is still awaited."""
+    if phase(match.state) != "lock-in":
+        return []
+    return [seat for seat, deck in enumerate(match.state["decks"]) if deck is None]
+
+
+def entry_form(match: Match, data=None, seat: int | None = None) -> DeckForm:
+    """The deck entry of `seat`, offering only the collections that seat's player may use."""
+    from ...competition.collection import seat_collections
+
+    catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
+    return DeckForm(data, catalog=catalog, collections=seat_collections(match, seat))
+
+
+def entry_action(form: DeckForm, seat: int) -> dict:
+    if form.cleaned_data.get("source_seat") not in (None, seat):
+        raise IllegalAction("deck-own-collection", gettext_noop("%(seat)s can play only their own collection."),
+                            seat=seat)
+    return {"type": "lock_deck", "seat": seat, "cards": form.cleaned_data["cards"]}
+
+
+def own_secret(match: Match, seat: int) -> list[str] | None:
+    """A seated phone's own locked deck, shown only to that phone before the reveal."""
+    deck = match.state["decks"][seat] if seat < len(match.state["decks"]) else None
+    return [card["name"] for card in deck] if deck else None
+
+
+# ------------------------------------------------------------------ board forms -> actions
+
+
+def table_action(match: Match, post) -> dict:
+    """The open (non-secret) action a button on the board asks for."""
+    return {"type": post.get("action", "")}

@@ -1,0 +1,60 @@
+"""Card Crush in words: why each round went the way it did, for the board and the log."""
+
+from django.utils.translation import gettext
+
+
+def round_working(result: dict, names: list[str]) -> str:
+    """Why the round went the way it did, in the words a player would use to check it."""
+    won, lost = result["winner"], 1 - result["winner"]
+    cards, bonus, scores = result["cards"], result["bonus"], result["scores"]
+    if result["decided_by"] == "score":
+        if result["resolution"] == "power-only":
+            return gettext("Power %(win)s beats %(lose)s.") % {"win": scores[won], "lose": scores[lost]}
+        edges = [
+            gettext("%(mine)s over %(theirs)s +%(bonus)s") % {
+                "mine": gettext(cards[s]["affinity"]), "theirs": gettext(cards[1 - s]["affinity"]), "bonus": bonus[s]}
+            for s in (won, lost) if bonus[s]
+        ]
+        sums = gettext("%(wp)s + %(wb)s = %(ws)s beats %(lp)s + %(lb)s = %(ls)s") % {
+            "wp": cards[won]["power"], "wb": bonus[won], "ws": scores[won],
+            "lp": cards[lost]["power"], "lb": bonus[lost], "ls": scores[lost]}
+        return "; ".join(edges) + (": " if edges else "") + sums + "."
+    tied = gettext("Tied at %(score)s") % {"score": scores[won]}
+    if result["decided_by"] == "speed":
+        return gettext("%(tied)s; Speed %(win)s beats %(lose)s.") % {
+            "tied": tied, "win": result["speeds"][won], "lose": result["speeds"][lost]}
+    tied += gettext(", Speed %(speed)s each") % {"speed": result["speeds"][won]}
+    if result["decided_by"] == "initiative":
+        return gettext("%(tied)s; Team Initiative %(win)s beats %(lose)s.") % {
+            "tied": tied, "win": result["initiative"][won], "lose": result["initiative"][lost]}
+    return gettext("%(tied)s, Team Initiative %(init)s each; the coin flip from the match seed went to %(name)s.") % {
+        "tied": tied, "init": result["initiative"][won], "name": names[won]}
+
+
+def describe(event: dict, names: list[str]) -> str:
+    """One line of the match log for an engine event ("" when the action's title says it all)."""
+    match event["type"]:
+        case "deck_locked":
+            return ""
+        case "decks_revealed":
+            return gettext("Both decks revealed. Team Initiative: %(a)s %(ia)s, %(b)s %(ib)s.") % {
+                "a": names[0], "ia": event["initiative"][0], "b": names[1], "ib": event["initiative"][1]}
+        case "round":
+            return gettext("%(name)s wins. %(working)s") % {
+                "name": names[event["winner"]], "working": round_working(event, names)}
+        case "battle_won":
+            wins = event["wins"]
+            return gettext("%(name)s wins the battle %(won)s-%(lost)s.") % {
+                "name": names[event["winner"]], "won": wins[event["winner"]], "lost": wins[1 - event["winner"]]}
+    return event["type"]
+
+
+def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
+    """What a player did, as the log shows it (secret parts already removed by the engine)."""
+    if action.get("type") == "lock_deck":
+        if "cards" in action:
+            deck = ", ".join(card["name"] for card in action["cards"])
+            return gettext("%(name)s locks in: %(deck)s") % {"name": names[action["seat"]], "deck": deck}
+        return gettext("%(name)s locks in a hidden deck") % {"name": names[action["seat"]]}
+    rounds = [event["round"] for event in events if event["type"] == "round"]
+    return gettext("Round %(round)s revealed") % {"round": rounds[0]} if rounds else action.get("type", "")

@@ -1,0 +1,42 @@
+"""Card Crush statistics: the cards each seat played, which affinities win rounds and how, round wins over a battle."""
+
+from collections import Counter
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from ...models import Match
+from ..base import Figures, Progress
+
+
+def cards_played(match: Match, seat: int) -> list[str]:
+    """The names of the cards a seat used in a match, for "most played" statistics."""
+    deck = match.state["decks"][seat]
+    return [card["name"] for card in deck] if deck else []
+
+
+def figures(matches) -> Figures:
+    """What Card Crush players ask of their history: which affinities win rounds, and how."""
+    by_affinity: Counter = Counter()
+    decided_by: Counter = Counter()
+    labels = {"score": _("Battle Score or Power"), "speed": _("Speed tiebreak"),
+              "initiative": _("Team Initiative tiebreak"), "coin": _("Coin flip")}
+    for match in matches:
+        for result in match.state["rounds"]:
+            by_affinity[gettext(result["cards"][result["winner"]]["affinity"])] += 1
+            decided_by[str(labels[result["decided_by"]])] += 1
+    return [
+        (str(_("Rounds won, by the winning card's affinity")), by_affinity.most_common()),
+        (str(_("How rounds were decided")), decided_by.most_common()),
+    ]
+
+
+def progress(match: Match) -> Progress:
+    """Round wins of each player after each round, for the match's chart."""
+    names = [player.name for player in match.players()]
+    totals, series = [0, 0], {name: [0] for name in names}
+    for result in match.state["rounds"]:
+        totals[result["winner"]] += 1
+        for name, total in zip(names, totals):
+            series[name].append(total)
+    return str(_("Round wins after each round")), series

@@ -1,0 +1,146 @@
+"""Cardmaster in words: the working of every hit, roll, raid and status, for the board and the log."""
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from rules.cardmaster.fighters import SEAT_LETTERS
+from rules.cardmaster.gems import MOVE_LABELS
+from rules.cardmaster.moves import ATTACKS
+from rules.cardmaster.typechart import TYPE_SYMBOLS
+
+from .forms import STATUS_LABELS
+
+STAT_NAMES = {"spd": "SPD", "hp": "HP", "def": "DEF", "atk": "ATK", "spc": "SPC"}
+DONE_LABELS = {"moved": _("moved"), "arrived": _("just shifted in"), "frozen": _("frozen, skips")}
+
+
+def type_label(number: int, name: str) -> str:
+    """A type by symbol and name, e.g. "✹ Ember" (never colour alone)."""
+    return f"{TYPE_SYMBOLS[number - 1]} {name}"
+
+
+def multiplier_text(fraction: str) -> str:
+    return {"1/2": "0.5", "1/4": "0.25"}.get(fraction, fraction)
+
+
+def attack_working(event: dict) -> str:
+    """ "Ace hits Bee with A2: ATK 300 × 0.66 × 2 (⛰ Stone) × (1 − DEF 100/1000) = 356." """
+    text = gettext(
+        "%(card)s hits %(target)s with %(move)s: ATK %(atk)s × %(factor)s × %(mult)s (%(type)s) "
+        "× (1 − DEF %(def)s/1000) = %(damage)s damage; %(target)s has %(hp)s HP left."
+    ) % {
+        "card": event["card_name"], "target": event["target_name"], "move": MOVE_LABELS[event["move"]],
+        "atk": event["atk"], "factor": event["factor"], "mult": multiplier_text(event["type_multiplier"]),
+        "type": type_label(event["attack_type"], event["type_name"]), "def": event["def"], "damage": event["damage"],
+        "hp": event["hp_after"],
+    }
+    if event["cost"]:
+        text += " " + gettext("Paid %(cost)s gems: %(stack)s from its stack, %(raided)s from the raided pool.") % {
+            "cost": event["cost"], "stack": event["from_stack"], "raided": event["from_raided"]}
+    for roll, label in ((event["backfire"], gettext("Backfire")), (event["proc"], gettext("Status"))):
+        if roll:
+            verdict = gettext("lands") if roll["hit"] else gettext("misses")
+            text += " " + gettext("%(what)s chance %(chance)s%%, rolled %(roll)s: %(verdict)s.") % {
+                "what": label, "chance": roll["chance"], "roll": roll["roll"], "verdict": verdict}
+    if event.get("status_lost"):
+        text += " " + gettext("The status is lost: the target fell.")
+    return text
+
+
+def describe(event: dict, names: list[str]) -> str:
+    """One line of the match log for an engine event ("" when the action's title says it all)."""
+    kind = event["type"]
+    if kind == "attack":
+        return attack_working(event)
+    if kind == "lineup_locked":
+        return ""
+    if kind == "lineups_revealed":
+        return gettext("Both lineups revealed.")
+    if kind == "round":
+        fast = event["fastest"]
+        speeds = gettext("fastest: %(a)s SPD %(sa)s, %(b)s SPD %(sb)s") % {
+            "a": fast[0]["card_name"], "sa": fast[0]["spd"], "b": fast[1]["card_name"], "sb": fast[1]["spd"]}
+        reason = {
+            "spd": gettext("higher SPD goes first"),
+            "alternate": gettext("tied, so the team that went second last round goes first"),
+            "coin": gettext("tied in round 1, so a coin flip from the match seed decided"),
+        }[event["decided_by"]]
+        return gettext("Round %(round)s (%(speeds)s): %(reason)s.") % {
+            "round": event["round"], "speeds": speeds, "reason": reason}
+    if kind == "possession":
+        return gettext("%(name)s has possession.") % {"name": names[event["seat"]]}
+    if kind == "fall":
+        text = gettext("%(card)s falls.") % {"card": event["card_name"]}
+        if event["raided"]:
+            owner = SEAT_LETTERS.index(event["card"][0])
+            text += " " + gettext("Its %(gems)s stacked gems are raided into %(name)s's pool.") % {
+                "gems": event["raided"], "name": names[1 - owner]}
+        return text
+    if kind == "enter":
+        return gettext("%(card)s steps in from the reserve.") % {"card": event["card_name"]}
+    if kind == "status":
+        text = gettext("%(card)s gets %(status)s (strength %(strength)s%%).") % {
+            "card": event["card_name"], "status": STATUS_LABELS[event["status"]], "strength": event["strength"]}
+        if event["replaced"]:
+            text += " " + gettext("It replaces %(old)s.") % {"old": STATUS_LABELS[event["replaced"]]}
+        return text
+    if kind == "tick":
+        text = gettext("%(status)s on %(card)s") % {"status": STATUS_LABELS[event["status"]], "card": event["card_name"]}
+        if event["hp_lost"]:
+            text += gettext(": −%(lost)s HP, %(hp)s left") % {"lost": event["hp_lost"], "hp": event["hp"]}
+        text += "." + (" " + gettext("It wears off.") if event["ended"] else "")
+        return text
+    if kind == "frozen":
+        return gettext("%(card)s is frozen (Gridfreeze) and skips this possession.") % {"card": event["card_name"]}
+    if kind == "stack":
+        return gettext("%(card)s stacks a gem: %(shown)s shown.") % {"card": event["card_name"], "shown": event["shown"]}
+    if kind == "spc":
+        return gettext("%(card)s uses SPC: %(stat)s +%(amount)s (SPC %(spc)s ÷ 10), now %(value)s.") % {
+            "card": event["card_name"], "stat": STAT_NAMES[event["stat"]], "amount": event["amount"],
+            "spc": event["spc"], "value": event["value"]}
+    if kind == "revive":
+        return gettext("%(card)s pays %(cost)s gems (%(stack)s stack, %(raided)s raided) to revive %(target)s: "
+                       "back in reserve at %(hp)s HP, Risen.") % {
+            "card": event["card_name"], "cost": event["cost"], "stack": event["from_stack"],
+            "raided": event["from_raided"], "target": event["target_name"], "hp": event["hp"]}
+    if kind == "shift":
+        return gettext("%(card)s shifts out for %(reserve)s, who brings %(gems)s stacked gems.") % {
+            "card": event["card_name"], "reserve": event["reserve_name"], "gems": event["gems"]}
+    if kind == "deposit":
+        return gettext("One raided gem deposited on %(card)s: %(shown)s shown, %(raided)s left in the pool.") % {
+            "card": event["card_name"], "shown": event["shown"], "raided": event["raided"]}
+    if kind == "adjusted":
+        return adjusted_text(event, names)
+    if kind == "match_won":
+        mvps = ", ".join(f"{mvp['card_name']} ({mvp['score']})" for mvp in event["mvps"])
+        return gettext("%(name)s wins. MVPs: %(mvps)s.") % {"name": names[event["winner"]], "mvps": mvps}
+    return kind
+
+
+def adjusted_text(event: dict, names: list[str]) -> str:
+    """ "Bee's HP set by hand: 1000 → 420." """
+    if event["what"] == "raided":
+        return gettext("%(name)s's raided pool set by hand: ◆ %(before)s → %(after)s.") % {
+            "name": names[event["seat"]], "before": event["before"], "after": event["after"]}
+    counter = STAT_NAMES["hp"] if event["what"] == "hp" else gettext("stacked gems")
+    return gettext("%(card)s's %(counter)s set by hand: %(before)s → %(after)s.") % {
+        "card": event["card_name"], "counter": counter, "before": event["before"], "after": event["after"]}
+
+
+def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
+    """What a player did, as the log shows it (a lineup stays hidden until both are locked)."""
+    kind = action.get("type")
+    if kind == "lock_lineup":
+        if "cards" in action:
+            return gettext("%(name)s locks in: %(cards)s") % {
+                "name": names[action["seat"]], "cards": ", ".join(card["name"] for card in action["cards"])}
+        return gettext("%(name)s locks in a hidden lineup") % {"name": names[action["seat"]]}
+    first = events[0] if events else {}
+    if kind == "adjust":
+        return gettext("Correction by hand")
+    card = first.get("card_name", action.get("card", ""))
+    if kind in ATTACKS:
+        return gettext("%(card)s: %(move)s on %(target)s") % {
+            "card": card, "move": MOVE_LABELS[kind], "target": first.get("target_name", action.get("target", ""))}
+    labels = {**MOVE_LABELS, "shift": gettext("Shift"), "deposit": gettext("deposit a raided gem")}
+    return gettext("%(card)s: %(move)s") % {"card": card, "move": labels.get(str(kind), kind)}

@@ -1,0 +1,301 @@
+"""What the Evons board shows: the 7x7 grid, each player's counters, the chain, and the choices open now."""
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from rules.evons import ABILITIES, ELEMENTS
+from rules.evons.abilities import candidates, storm_budget, storm_cells, storm_reach
+from rules.evons.board import ALL_CELLS, COLUMNS, MAIN_ZONE, ROWS, arrow_order, in_main_zone
+from rules.evons.cards import NAME_MAX, STAT_MAX
+from rules.evons.pieces import cell_of, current_def, find, is_monster, scores
+from rules.evons.sequence import abilities_left, conflict_preview, pending_conflicts
+from rules.evons.turns import COUNT_MAX, to_reveal
+
+from ...models import Card, Match
+from ...services import head_action
+from ..common import refusal
+from .forms import ABILITY_NAMES, DIRECTION_NAMES, SLUG, CardForm
+from .narration import describe, describe_action
+
+ARROW_GLYPHS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
+# One letter per ability on the board (the legend spells them out); Normal arrows show the arrow alone.
+ABILITY_SYMBOLS = {
+    "Normal": "",
+    "Remove": "X",
+    "Block": "B",
+    "Firestorm": "F",
+    "Growth": "G",
+    "Magnetism": "M",
+    "Resurrection": "R",
+    "Shockwave": "S",
+    "Swap": "W",
+}
+# The compass as a 3x3 grid, for the direction picker and the arrows around a card.
+COMPASS: list[list[str | None]] = [["NW", "N", "NE"], ["W", None, "E"], ["SW", "S", "SE"]]
+
+
+def _card_text(card: dict | None) -> str:
+    if card is None:
+        return gettext("covered card")
+    if card["kind"] == "block":
+        return gettext("%(name)s (Block card)") % {"name": card["name"]}
+    return gettext("%(name)s, %(element)s, cost %(cost)s, ATK %(atk)s, DEF %(def)s") % {
+        "name": card["name"],
+        "element": gettext(card["element"]),
+        "cost": card["cost"],
+        "atk": card["atk"],
+        "def": card["def"],
+    }
+
+
+def _arrows(card: dict | None) -> list[dict]:
+    if not card or card["kind"] != "monster":
+        return []
+    return [
+        {
+            "direction": d,
+            "glyph": ARROW_GLYPHS[d],
+            "symbol": ABILITY_SYMBOLS[a],
+            "ability": a,
+            "text": gettext("%(direction)s %(ability)s")
+            % {"direction": DIRECTION_NAMES[d], "ability": ABILITY_NAMES[a]},
+        }
+        for d, a in ((d, card["arrows"][d]) for d in arrow_order(card["arrows"]))
+    ]
+
+
+def _piece_view(state: dict, cell: str, names: list[str]) -> dict:
+    piece = state["cells"][cell]
+    card = piece["card"]
+    shown = {
+        "cell": cell,
+        "owner": piece["owner"],
+        "owner_name": names[piece["owner"]],
+        "initial": names[piece["owner"]][:1].upper(),
+        "covered": piece["covered"],
+        "growth": piece["growth"],
+        "block": bool(card and card["kind"] == "block"),
+        "card": card,
+        "arrows": _arrows(card),
+        "name": card["name"] if card else "",
+    }
+    if is_monster(piece):
+        shown["def_now"] = current_def(piece)
+        shown["damaged"] = current_def(piece) < card["def"]
+    if piece["covered"]:
+        state_text = gettext("covered, placed by Growth") if piece["growth"] else gettext("covered")
+    else:
+        state_text = gettext("active")
+    if is_monster(piece):
+        stats = gettext("ATK %(atk)s, DEF %(now)s of %(full)s") % {
+            "atk": card["atk"],
+            "now": shown["def_now"],
+            "full": card["def"],
+        }
+    else:
+        stats = ""
+    arrows = ", ".join(a["text"] for a in shown["arrows"])
+    shown["description"] = "; ".join(
+        part
+        for part in (
+            gettext("%(cell)s: %(card)s")
+            % {"cell": cell, "card": card["name"] if card else gettext("covered card")},
+            gettext("faces %(name)s") % {"name": names[piece["owner"]]},
+            state_text,
+            stats,
+            gettext("arrows: %(arrows)s") % {"arrows": arrows} if arrows else "",
+        )
+        if part
+    )
+    return shown
+
+
+def _ability_choices(state: dict, names: list[str]) -> list[dict]:
+    """Per unused ability arrow of the active card: what it can do now, as form options."""
+    entry = state["stack"][-1]
+    cell = cell_of(state, entry["id"])
+    piece = state["cells"][cell]
+    graveyard = state["players"][state["seat"]]["graveyard"]
+    options = candidates(state)
+    arrows = []
+    for direction in abilities_left(piece, entry):
+        ability = piece["card"]["arrows"][direction]
+        choices = []
+        for option in (o for o in options if o["arrow"] == direction):
+            target = option["target"]
+            if "pull_from" in option:
+                value, text = (
+                    f"{target}:pull_from:{option['pull_from']}",
+                    gettext("pull the card on %(source)s onto %(target)s")
+                    % {"source": option["pull_from"], "target": target},
+                )
+            elif "grave" in option:
+                if option["grave"] == "unknown":
+                    text = gettext("revive a card named below onto %(target)s") % {"target": target}
+                else:
+                    card = graveyard[option["grave"]]
+                    text = gettext("revive %(name)s (cost %(cost)s) onto %(target)s") % {
+                        "name": card["name"],
+                        "cost": card["cost"],
+                        "target": target,
+                    }
+                value = f"{target}:grave:{option['grave']}"
+            elif ability == "Firestorm":
+                storm = ", ".join(storm_cells(state, cell, target))
+                value, text = (
+                    f"{target}:storm:",
+                    gettext("storm on %(target)s (hits %(cells)s)") % {"target": target, "cells": storm},
+                )
+            else:
+                what = state["cells"].get(target)
+                value, text = (
+                    f"{target}::",
+                    gettext("%(target)s (%(what)s)")
+                    % {"target": target, "what": _card_text(what["card"]) if what else gettext("empty")},
+                )
+            choices.append({"value": value, "text": text})
+        arrows.append(
+            {
+                "direction": direction,
+                "direction_name": DIRECTION_NAMES[direction],
+                "glyph": ARROW_GLYPHS[direction],
+                "ability": ability,
+                "ability_name": ABILITY_NAMES[ability],
+                "choices": choices,
+                "needs_card": any(c["value"].endswith(":grave:unknown") for c in choices),
+                "storm": storm_reach(state, cell, direction) if ability == "Firestorm" else [],
+                "budget": storm_budget(state, cell),
+            }
+        )
+    return arrows
+
+
+def _conflict_previews(state: dict, names: list[str]) -> list[dict]:
+    """Each conflict waiting to be fought, with its working as the engine would apply it."""
+    previews = []
+    for target in pending_conflicts(state):
+        conflict = conflict_preview(state, target)
+        previews.append(
+            {
+                "target": target,
+                "name": conflict["names"][1],
+                "owner": names[conflict["seats"][1]],
+                "atk": conflict["atk"][1],
+                "def": conflict["before"][1],
+                "working": gettext("%(a)s %(a0)s → %(a1)s, %(b)s %(b0)s → %(b1)s")
+                % {
+                    "a": conflict["names"][0],
+                    "a0": conflict["before"][0],
+                    "a1": conflict["after"][0],
+                    "b": conflict["names"][1],
+                    "b0": conflict["before"][1],
+                    "b1": conflict["after"][1],
+                },
+            }
+        )
+    return previews
+
+
+PHASE_TITLES = {
+    "ability1": _("Ability Phase 1"),
+    "conflicts": _("Conflicts"),
+    "ability2": _("Ability Phase 2"),
+}
+
+
+def board(match: Match) -> dict:
+    """The board, the players' counters, and the choices open now."""
+    state = match.state
+    players = match.players()
+    names = [p.name for p in players]
+    points = scores(state)
+    grid: list[dict] = []
+    for row_name in ROWS:
+        cells = []
+        for column in COLUMNS:
+            name = f"{column}{row_name}"
+            cells.append(
+                {
+                    "name": name,
+                    "main": in_main_zone(name),
+                    "piece": _piece_view(state, name, names) if name in state["cells"] else None,
+                }
+            )
+        grid.append({"row": row_name, "cells": cells})
+    stack = []
+    for depth, entry in enumerate(state["stack"], start=1):
+        where = find(state, entry["id"])
+        stack.append(
+            {
+                "depth": depth,
+                "cell": where,
+                "name": state["cells"][where]["card"]["name"] if where else "",
+                "phase": PHASE_TITLES[entry["phase"]],
+                "reason": entry["reason"],
+            }
+        )
+    active = stack[-1] if stack else None
+    if active:
+        for row in grid:
+            for shown in row["cells"]:
+                shown["active"] = shown["name"] == active["cell"]
+    seat = state["seat"]
+    phase = state["stack"][-1]["phase"] if state["stack"] else None
+    legal = match.game.legal_actions(state)
+    playable = [action["cell"] for action in legal if action["type"] == "play" and action["covered"]]
+    last = head_action(match)
+    return {
+        "columns": COLUMNS,
+        "grid": grid,
+        "cards": [row_cell["piece"] for row in grid for row_cell in row["cells"] if row_cell["piece"]],
+        "seats": [
+            {
+                "player": player,
+                "seat": number,
+                "score": points[number],
+                "turn": number == seat and not state["over"],
+                "credits": info["credits"],
+                "hand": info["hand"],
+                "deck": info["deck"],
+                "graveyard": len(info["graveyard"]) + info["graveyard_unknown"],
+                "graveyard_names": [c["name"] for c in info["graveyard"]],
+                "graveyard_unknown": info["graveyard_unknown"],
+                "removed": len(info["removed"]) + info["removed_unknown"],
+            }
+            for number, (player, info) in enumerate(zip(players, state["players"]))
+        ],
+        "seat": seat,
+        "turn_name": names[seat],
+        "turn": state["turn"],
+        "over": state["over"],
+        "step": "over" if state["over"] else ("sequence" if stack else state["step"]),
+        "stack": stack,
+        "active": active,
+        "phase": phase,
+        "abilities": _ability_choices(state, names) if phase in ("ability1", "ability2") else [],
+        "conflicts": _conflict_previews(state, names) if phase == "conflicts" else [],
+        "to_reveal": to_reveal(state) if not stack else [],
+        "empty_main": [c for c in playable if c in MAIN_ZONE],
+        "empty_out": [c for c in playable if c not in MAIN_ZONE],
+        # Nowhere to play (an empty hand): the engine's own reason, tried on the first empty cell.
+        "play_refused": "" if playable or state["step"] != "play" or stack else refusal(match, {
+            "type": "play", "seat": seat, "covered": True,
+            "cell": next((c for c in ALL_CELLS if c not in state["cells"]), "")}),
+        "passable": any(action["type"] == "pass" for action in legal),
+        "compass": [
+            [
+                {"direction": d, "glyph": ARROW_GLYPHS[d], "name": DIRECTION_NAMES[d]} if d else None
+                for d in compass_row
+            ]
+            for compass_row in COMPASS
+        ],
+        "abilities_all": [(a, ABILITY_NAMES[a], ABILITY_SYMBOLS[a]) for a in ABILITIES],
+        "elements": ELEMENTS,
+        "catalog": Card.objects.filter(slug=SLUG),
+        "occupied_monsters": [c for c in ALL_CELLS if c in state["cells"] and is_monster(state["cells"][c])],
+        "last_lines": [line for line in (describe(e, names) for e in last.events) if line] if last else [],
+        "last_title": describe_action(last.payload, last.events, names) if last else "",
+        "limits": {"name": NAME_MAX, "stat": STAT_MAX, "count": COUNT_MAX},
+        "card_form": CardForm(prefix="new"),
+    }
+

@@ -1,0 +1,243 @@
+"""Evons forms: a catalog card with its arrows, the match options, and the board's forms turned into actions.
+
+Evons is played open (a covered card is named only when it is revealed), so there is no
+secret entry: the base class's default says so.
+"""
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from rules import InvalidCard
+from rules.evons import ABILITIES, ELEMENTS
+from rules.evons.board import ALL_CELLS, DIRECTIONS
+from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
+from rules.evons.turns import COUNT_MAX, OPTIONS
+
+from ...models import Card, Match
+from ..common import option_field, whole_number
+
+SLUG = "evons"
+
+DIRECTION_NAMES = {
+    "N": _("north"),
+    "NE": _("north-east"),
+    "E": _("east"),
+    "SE": _("south-east"),
+    "S": _("south"),
+    "SW": _("south-west"),
+    "W": _("west"),
+    "NW": _("north-west"),
+}
+ABILITY_NAMES = {ability: _(ability) for ability in ABILITIES}
+
+
+# ------------------------------------------------------------------ catalog cards
+
+
+class CardForm(forms.Form):
+    """An Evons card for the catalog: a monster with its arrows, or a Block card."""
+
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
+    kind = forms.ChoiceField(
+        label=_("Card type"),
+        choices=[("monster", _("Monster")), ("block", _("Block card"))],
+        initial="monster",
+    )
+    cost = forms.IntegerField(label=_("Cost (credits)"), min_value=0, max_value=STAT_MAX, required=False)
+    element = forms.ChoiceField(
+        label=_("Element"), choices=[("", "—")] + [(e, _(e)) for e in ELEMENTS], required=False
+    )
+    atk = forms.IntegerField(label=_("ATK"), min_value=0, max_value=STAT_MAX, required=False)
+    def_ = forms.IntegerField(label=_("DEF"), min_value=1, max_value=STAT_MAX, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for direction in DIRECTIONS:
+            self.fields[f"arrow_{direction}"] = forms.ChoiceField(
+                label=_("Arrow %(direction)s") % {"direction": DIRECTION_NAMES[direction]},
+                choices=[("", _("no arrow"))] + [(a, ABILITY_NAMES[a]) for a in ABILITIES],
+                required=False,
+            )
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        card = {"name": data["name"], "kind": data["kind"]}
+        if data["kind"] == "monster":
+            card.update(cost=data["cost"], element=data["element"] or None, atk=data["atk"], arrows={})
+            card["def"] = data["def_"]
+            card["arrows"] = {d: data[f"arrow_{d}"] for d in DIRECTIONS if data[f"arrow_{d}"]}
+        try:
+            return validate_card(card)
+        except InvalidCard as error:
+            raise forms.ValidationError(_(error.template) % error.params) from error
+
+
+def card_initial(card: dict) -> dict:
+    """A catalog card as CardForm data (the inverse of CardForm.clean), for CSV rows."""
+    row = {"name": card["name"], "kind": card["kind"]}
+    if card["kind"] == "monster":
+        row.update(cost=card["cost"], element=card.get("element") or "", atk=card["atk"], def_=card["def"])
+        row.update({f"arrow_{d}": ability for d, ability in card.get("arrows", {}).items()})
+    return row
+
+
+class ConfigForm(forms.Form):
+    reach = forms.TypedChoiceField(
+        label=_("How far an arrow reaches"),
+        coerce=int,
+        initial=1,
+        widget=forms.RadioSelect,
+        choices=[
+            (1, _("1 cell: the next cell only")),
+            (2, _("2 cells: abilities may target 2 cells away (the Magnetism example)")),
+        ],
+    )
+    flip_covered = forms.TypedChoiceField(
+        label=_("Do arrows flip covered cards?"),
+        coerce=lambda v: v == "yes",
+        initial="no",
+        widget=forms.RadioSelect,
+        choices=[
+            ("no", _("No: only face-up monsters flip")),
+            ("yes", _("Yes (never Growth or Block cards)")),
+        ],
+    )
+    def_reset = forms.TypedChoiceField(
+        label=_("Damage to DEF"),
+        coerce=lambda v: v == "yes",
+        initial="yes",
+        widget=forms.RadioSelect,
+        choices=[("yes", _("Heals at the end of each turn")), ("no", _("Stays for the rest of the game"))],
+    )
+    ties = forms.ChoiceField(
+        label=_("A tied score"),
+        initial="draw",
+        widget=forms.RadioSelect,
+        choices=[("draw", _("is a draw")), ("second-player", _("goes to the player who moved second"))],
+    )
+    starting_hand = option_field(OPTIONS["starting_hand"], _("Cards in each opening hand"))
+
+
+# ------------------------------------------------------------------ board forms -> actions
+
+ACTIONS = ("play", "reveal", "pass", "next", "conflict", "ability", "adjust", "set_def", "end_game")
+
+
+def _cell(post, field: str = "cell") -> str:
+    value = (post.get(field) or "").strip().upper()
+    if value not in ALL_CELLS:
+        raise ValidationError(_("Choose a cell of the board, like B3 (columns X, A-E, Y; rows 0-6)."))
+    return value
+
+
+def _entered_card(post) -> dict:
+    """The card named in the form: from the catalog, or with the stats typed in on the spot."""
+    name = " ".join((post.get("card_name") or "").split())
+    if not name or len(name) > NAME_MAX:
+        raise ValidationError(_("Name the card (1 to %(most)s characters).") % {"most": NAME_MAX})
+    kind = post.get("new_kind", "")
+    if not kind and any((post.get(f"new_{stat}") or "").strip() for stat in ("cost", "atk", "def")):
+        kind = "monster"  # stats typed in without picking the type: a monster is meant
+    if not kind:
+        card = None if "\x00" in name else Card.objects.filter(slug=SLUG, name__iexact=name).first()
+        if card is None:
+            raise ValidationError(
+                _("No card called “%(name)s” in the catalog: open “Not in the catalog?” and enter its stats.")
+                % {"name": name}
+            )
+        return card.as_rules_card()
+    if kind == "block":
+        return {"name": name, "kind": "block"}
+    if kind != "monster":
+        raise ValidationError(_("A card is a monster or a Block card."))
+    return {
+        "name": name,
+        "kind": "monster",
+        "cost": whole_number(post, "new_cost", gettext("Cost"), 0, STAT_MAX),
+        "element": post.get("new_element", ""),
+        "atk": whole_number(post, "new_atk", gettext("ATK"), 0, STAT_MAX),
+        "def": whole_number(post, "new_def", gettext("DEF"), 1, STAT_MAX),
+        "arrows": {d: post.get(f"new_arrow_{d}") for d in DIRECTIONS if post.get(f"new_arrow_{d}")},
+    }
+
+
+def _ability_action(match: Match, post) -> dict:
+    """An ability use: the arrow, its chosen target (and what the target needs: a pull, a revive, damage)."""
+    arrow = post.get("arrow", "")
+    if arrow not in DIRECTIONS:
+        raise ValidationError(_("Choose an arrow of the active card."))
+    choice = post.get("choice", "")
+    parts = choice.split(":")
+    if len(parts) != 3 or parts[0] not in ALL_CELLS:
+        raise ValidationError(_("Choose what the ability does."))
+    target, extra, value = parts
+    action = {"type": "ability", "arrow": arrow, "target": target}
+    if extra == "pull_from":
+        action["pull_from"] = value
+    elif extra == "grave":
+        if value == "unknown":
+            action["grave"] = "unknown"
+            action["card"] = _entered_card(post)
+        elif value.isdigit() and len(value) < 4:
+            action["grave"] = int(value)
+        else:
+            raise ValidationError(_("Choose a card from the graveyard."))
+    elif extra == "storm":
+        damage = {}
+        for cell in ALL_CELLS:
+            if (post.get(f"damage_{cell}") or "").strip():
+                amount = whole_number(
+                    post, f"damage_{cell}", gettext("Damage on %(cell)s") % {"cell": cell}, 0, STAT_MAX
+                )
+                if amount:
+                    damage[cell] = amount
+        if not damage:
+            raise ValidationError(_("Type how much Firestorm damage each card takes."))
+        action["damage"] = damage
+    elif extra:
+        raise ValidationError(_("Choose what the ability does."))
+    return action
+
+
+def table_action(match: Match, post) -> dict:
+    """The open action a board form asks for; the engine decides whether it is legal."""
+    kind = post.get("action", "")
+    if kind not in ACTIONS:
+        raise ValidationError(_("Evons has no action “%(kind)s”.") % {"kind": str(kind)[:40]})
+    if kind == "adjust":
+        seat = whole_number(post, "seat", gettext("The player"), 0, 1)
+        labels = {"credits": gettext("Credits"), "hand": gettext("Hand"), "deck": gettext("Deck")}
+        counts = {counter: whole_number(post, counter, label, 0, COUNT_MAX)
+                  for counter, label in labels.items() if (post.get(counter) or "").strip()}
+        if not counts:
+            raise ValidationError(_("Type the credits, hand or deck to set."))
+        return {"type": "adjust", "override": True, "seat": seat, **counts}
+    if kind == "set_def":
+        return {
+            "type": "adjust",
+            "override": True,
+            "cell": _cell(post),
+            "def": whole_number(post, "def", gettext("DEF"), 1, STAT_MAX),
+        }
+    if kind == "end_game":
+        return {"type": "end_game", "override": True}
+    action = {"type": kind, "seat": whole_number(post, "seat", gettext("The player"), 0, 1)}
+    if kind == "play":
+        face = post.get("face", "")
+        if face not in ("up", "covered"):
+            raise ValidationError(_("Play the card face-up or covered."))
+        action.update(cell=_cell(post), covered=face == "covered")
+        if face == "up":
+            action["card"] = _entered_card(post)
+    elif kind == "reveal":
+        action.update(cell=_cell(post), card=_entered_card(post))
+    elif kind == "conflict":
+        action["target"] = _cell(post, "target")
+    elif kind == "ability":
+        action.update(_ability_action(match, post))
+    return action
+

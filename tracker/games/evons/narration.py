@@ -1,0 +1,209 @@
+"""Evons in words: one log line per engine event, with its working, and a title per action."""
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+REASONS = {
+    "played": _("played"),
+    "revealed": _("revealed"),
+    "moved": _("moved: reactivates"),
+    "moved-and-flipped": _("moved and flipped: reactivates"),
+    "revived": _("revived"),
+}
+WHY = {
+    "conflict": _("in a conflict"),
+    "Shockwave": _("by a Shockwave landing"),
+    "Block": _("by a Block arrow"),
+    "Remove": _("by Remove"),
+    "Firestorm": _("by Firestorm"),
+    "unpaid": _("its cost could not be paid"),
+}
+ENDINGS = {
+    "board-full": _("All 25 main-zone cells are full: the game ends at once."),
+    "passes": _("Both players passed in a row: the game ends."),
+    "agreed": _("The table ended the game."),
+}
+
+
+def describe(event: dict, names: list[str]) -> str:
+    """One log line, with its working, for an engine event ("" for bookkeeping events)."""
+    e = event
+    match e["type"]:
+        case "turn_started":
+            return gettext("Turn %(turn)s: %(name)s +%(gained)s credits (now %(credits)s), %(drew)s.") % {
+                "turn": e["turn"],
+                "name": names[e["seat"]],
+                "gained": e["gained"],
+                "credits": e["credits"],
+                "drew": gettext("draws 1") if e["drew"] else gettext("no card left to draw"),
+            }
+        case "played":
+            if e["covered"]:
+                return gettext("%(name)s plays a covered card on %(cell)s (paid when revealed).") % {
+                    "name": names[e["seat"]],
+                    "cell": e["cell"],
+                }
+            return gettext(
+                "%(name)s plays %(card)s face-up on %(cell)s, pays %(cost)s (%(credits)s left)."
+            ) % {
+                "name": names[e["seat"]],
+                "card": e["name"],
+                "cell": e["cell"],
+                "cost": e["cost"],
+                "credits": e["credits"],
+            }
+        case "revealed":
+            return gettext("%(cell)s revealed: %(name)s, pays %(cost)s (%(credits)s left).") % e
+        case "unpaid":
+            return (
+                gettext("%(cell)s revealed: %(name)s costs %(cost)s but only %(credits)s credits are left.")
+                % e
+            )
+        case "activation":
+            return gettext("%(cell)s %(name)s activates (%(reason)s), chain depth %(depth)s.") % {
+                **e,
+                "reason": REASONS.get(e["reason"], e["reason"]),
+            }
+        case "ability":
+            return gettext("%(cell)s %(name)s uses %(ability)s (%(arrow)s arrow) on %(target)s.") % {
+                **e,
+                "ability": gettext(e["ability"]),
+            }
+        case "conflict":
+            return gettext(
+                "%(c0)s %(n0)s %(a0)s/%(b0)s vs %(c1)s %(n1)s %(a1)s/%(b1)s at once: "
+                "%(n0)s %(b0)s -> %(d0)s, %(n1)s %(b1)s -> %(d1)s"
+            ) % {
+                "c0": e["cells"][0],
+                "c1": e["cells"][1],
+                "n0": e["names"][0],
+                "n1": e["names"][1],
+                "a0": e["atk"][0],
+                "a1": e["atk"][1],
+                "b0": e["before"][0],
+                "b1": e["before"][1],
+                "d0": e["after"][0],
+                "d1": e["after"][1],
+            }
+        case "destroyed":
+            return gettext("%(cell)s %(card)s is destroyed %(why)s: to %(name)s's graveyard.") % {
+                "cell": e["cell"],
+                "card": e["name"],
+                "why": WHY.get(e["why"], e["why"]),
+                "name": names[e["seat"]],
+            }
+        case "removed":
+            return gettext("%(cell)s %(card)s is pushed off the board: removed from the game.") % {
+                "cell": e["cell"],
+                "card": e["name"],
+            }
+        case "flipped":
+            return gettext("%(cell)s flipped to %(name)s.") % {"cell": e["cell"], "name": names[e["seat"]]}
+        case "moved":
+            return gettext("%(name)s moves %(from)s -> %(to)s.") % e
+        case "swapped":
+            return gettext("%(n0)s and %(n1)s swap: %(c0)s <-> %(c1)s.") % {
+                "n0": e["names"][0],
+                "n1": e["names"][1],
+                "c0": e["cells"][0],
+                "c1": e["cells"][1],
+            }
+        case "placed":
+            what = gettext("a covered card (Growth)") if e["how"] == "growth" else gettext("a Block card")
+            return gettext("%(name)s puts %(what)s on %(cell)s.") % {
+                "name": names[e["seat"]],
+                "what": what,
+                "cell": e["cell"],
+            }
+        case "revived":
+            return (
+                gettext(
+                    "%(name)s (cost %(cost)s) is revived onto %(cell)s; %(budget_left)s cost left to revive."
+                )
+                % e
+            )
+        case "burned":
+            if "after" in e:
+                return (
+                    gettext("Firestorm: %(cell)s %(name)s takes %(amount)s, DEF %(before)s -> %(after)s.") % e
+                )
+            return gettext("Firestorm: %(cell)s %(name)s takes %(amount)s.") % e
+        case "sequence_ended":
+            if e["why"] == "destroyed":
+                return gettext("%(cell)s %(name)s was destroyed: its sequence ends.") % e
+            return ""
+        case "phase_done":
+            return ""
+        case "passed":
+            return gettext("%(name)s passes.") % {"name": names[e["seat"]]}
+        case "discarded":
+            return gettext("%(name)s discards %(count)s down to 8 cards.") % {
+                "name": names[e["seat"]],
+                "count": e["count"],
+            }
+        case "score":
+            return gettext("Score: %(a)s %(sa)s, %(b)s %(sb)s.") % {
+                "a": names[0],
+                "sa": e["scores"][0],
+                "b": names[1],
+                "sb": e["scores"][1],
+            }
+        case "turn_ended":
+            return ""
+        case "adjusted":
+            changes = ", ".join(f"{key} {value}" for key, value in e["changes"].items())
+            who = e["cell"] if "cell" in e else names[e["seat"]]
+            return gettext("Adjusted %(who)s: %(changes)s.") % {"who": who, "changes": changes}
+        case "game_over":
+            return gettext("%(ending)s Final score: %(a)s %(sa)s, %(b)s %(sb)s.") % {
+                "ending": ENDINGS[e["reason"]],
+                "a": names[0],
+                "sa": e["scores"][0],
+                "b": names[1],
+                "sb": e["scores"][1],
+            }
+    return e["type"]
+
+
+def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
+    """What a player did, as the log's title for the step."""
+    who = names[action["seat"]] if isinstance(action.get("seat"), int) and 0 <= action["seat"] < 2 else ""
+    match action.get("type"):
+        case "play":
+            if action.get("covered"):
+                return gettext("%(name)s plays a covered card on %(cell)s") % {
+                    "name": who,
+                    "cell": action["cell"],
+                }
+            return gettext("%(name)s plays %(card)s on %(cell)s") % {
+                "name": who,
+                "card": action["card"]["name"],
+                "cell": action["cell"],
+            }
+        case "reveal":
+            return gettext("%(name)s reveals %(cell)s: %(card)s") % {
+                "name": who,
+                "cell": action["cell"],
+                "card": action["card"]["name"],
+            }
+        case "pass":
+            return gettext("%(name)s passes") % {"name": who}
+        case "next":
+            return gettext("%(name)s ends an Ability Phase") % {"name": who}
+        case "conflict":
+            return gettext("%(name)s resolves the conflict with %(cell)s") % {
+                "name": who,
+                "cell": action["target"],
+            }
+        case "ability":
+            return gettext("%(name)s uses the %(arrow)s arrow on %(cell)s") % {
+                "name": who,
+                "arrow": action["arrow"],
+                "cell": action["target"],
+            }
+        case "adjust":
+            return gettext("Manual adjustment")
+        case "end_game":
+            return gettext("The table ends the game")
+    return str(action.get("type", ""))
+

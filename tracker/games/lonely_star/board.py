@@ -1,0 +1,156 @@
+"""What the Lonely Star board shows: each side's zones and units with base and total stats, and the last step.
+
+Which forms a unit gets (attack whom, move, play a card, equip, roll Resist for which status) is
+the engine's `legal_actions`; a unit that cannot act says why in the engine's words.
+"""
+
+from django.utils.translation import gettext
+
+from rules.lonely_star import STAT_NAMES, STATS
+from rules.lonely_star.combat import luck_mill
+from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, legal_actions
+from rules.lonely_star.rolls import SIDES, certain_result
+from rules.lonely_star.statuses import HEX_ATTACK_COST, HEX_ATTACK_DAMAGE, POISON_ACT_COST, effect_reach
+from rules.lonely_star.statuses import NAME_MAX as STATUS_NAME_MAX
+from rules.lonely_star.units import NAME_MAX, STAT_MAX, status_penalty, total
+from rules.lonely_star.zones import ZONES
+
+from ...models import Card, Match
+from ...services import head_action
+from ..common import refusal
+from .forms import SLUG
+from .narration import ZONE_NAMES, describe, describe_action
+
+# A card that passes the engine's card check, to ask whether a seat may play a unit at all now.
+ANY_UNIT = {"name": "?", "hp": 1, "at": 0, "lk": 0, "rs": 0, "reach": 0}
+
+
+def _unit_view(state: dict, unit: dict) -> dict:
+    stats = []
+    for stat in STATS:
+        value = total(state, unit, stat)
+        stats.append(
+            {
+                "key": stat,
+                "name": STAT_NAMES[stat],
+                "base": unit["base"][stat],
+                "total": value,
+                "mod": unit["mods"][stat],
+                "penalty": status_penalty(state, unit, stat),
+                "changed": value != unit["base"][stat],
+            }
+        )
+    luck, resist = total(state, unit, "lk"), total(state, unit, "rs")
+    return {
+        **unit,
+        "id_str": str(unit["id"]),
+        "stats": stats,
+        "totals": {s["key"]: s["total"] for s in stats},
+        "statuses_shown": [
+            {
+                "key": key,
+                "name": state["statuses"][key]["name"],
+                "count": count,
+                "stat": STAT_NAMES[state["statuses"][key]["stat"]],
+            }
+            for key, count in unit["statuses"].items()
+        ],
+        # True: always succeeds, False: cannot succeed, None: a die decides.
+        "crit_sure": certain_result(luck),
+        "resist_sure": certain_result(resist),
+        "crit_certain": certain_result(luck) is not None,
+        "resist_certain": certain_result(resist) is not None,
+        "mills": luck_mill(luck),
+        "effect_reach": effect_reach(state, unit) if unit["statuses"].get("blind") else None,
+        "poisoned": bool(unit["statuses"].get("poison")),
+        "hexed": bool(unit["statuses"].get("hex")),
+        "resisted": unit["id"] in state["resisted"],
+    }
+
+
+def _last_step(match: Match, names: list[str]) -> dict | None:
+    """The step just taken with all its working, so the table sees at once what the dice did."""
+    action = head_action(match)
+    if action is None:
+        return None
+    rolls = [
+        (
+            gettext("a die rolled at the table") if roll["by"] == "player" else gettext("the app's die"),
+            roll["value"],
+        )
+        for roll in action.rolls
+    ]
+    return {
+        "seq": action.seq,
+        "what": describe_action(action.payload, action.events, names),
+        "lines": [line for line in (describe(event, names) for event in action.events) if line],
+        "rolls": [gettext("⚄ %(who)s: %(value)s") % {"who": who, "value": value} for who, value in rolls],
+        "override": bool(action.payload.get("override")),
+    }
+
+
+def _offers(match: Match, units: list[dict]) -> None:
+    """What the engine lets each unit do now (legal_actions), and why a unit that cannot act cannot."""
+    legal = legal_actions(match.state)
+    by_id = {unit["id"]: unit for unit in units}
+    for unit in units:
+        mine = [action for action in legal if action.get("unit") == unit["id"]]
+        unit["attack_targets"] = [by_id[a["target"]] for a in mine if a["type"] == "attack"]
+        unit["can_move"] = any(a["type"] == "act" and a["how"] == "move" for a in mine)
+        unit["can_play"] = any(a["type"] == "act" and a["how"] == "play" for a in mine)
+        unit["can_equip"] = any(a["type"] == "equip" for a in mine)
+        unit["resist_statuses"] = [s for s in unit["statuses_shown"]
+                                   if {"type": "resist_roll", "seat": unit["seat"], "unit": unit["id"],
+                                       "status": s["key"]} in legal]
+        unit["act_refused"] = "" if unit["can_play"] or match.state["phase"] != "main" else refusal(
+            match, {"type": "act", "seat": unit["seat"], "unit": unit["id"], "how": "play"})
+
+
+def board(match: Match) -> dict:
+    state = match.state
+    players = match.players()
+    units = [_unit_view(state, unit) for unit in state["units"]]
+    _offers(match, units)
+    legal = legal_actions(state)
+    seats = []
+    for seat, player in enumerate(players):
+        can_play_unit = {"type": "play_unit", "seat": seat} in legal
+        seats.append(
+            {
+                "seat": seat,
+                "player": player,
+                "zones": [
+                    {"key": zone, "name": ZONE_NAMES[zone], "count": state["players"][seat][zone]}
+                    for zone in ZONES
+                ],
+                "units": [unit for unit in units if unit["seat"] == seat],
+                "is_turn": seat == state["turn"],
+                "can_play_unit": can_play_unit,
+                "play_unit_refused": "" if can_play_unit or state["phase"] != "main" else refusal(
+                    match, {"type": "play_unit", "seat": seat, "card": ANY_UNIT}),
+            }
+        )
+    turn = state["turn"]
+    return {
+        "state": state,
+        "seats": seats,
+        "units": units,
+        "turn_player": players[turn],
+        "turn": turn,
+        "statuses": [
+            {"key": key, **status, "stat_name": STAT_NAMES[status["stat"]]}
+            for key, status in state["statuses"].items()
+        ],
+        "players_roll": state["options"]["who_rolls"] == "players",
+        "stats": [(stat, STAT_NAMES[stat]) for stat in STATS],
+        "zones": [(zone, ZONE_NAMES[zone]) for zone in ZONES],
+        "accessories": sorted({name for unit in units for name in unit["accessories"]}),
+        "end_step": state["phase"] == "end",
+        "over": state["phase"] == "over",
+        "catalog": Card.objects.filter(slug=SLUG),
+        "last_step": _last_step(match, [player.name for player in players]),
+        "sides": SIDES,
+        "costs": {"poison": POISON_ACT_COST, "hex_cards": HEX_ATTACK_COST, "hex_damage": HEX_ATTACK_DAMAGE},
+        "limits": {"name": NAME_MAX, "stat": STAT_MAX, "amount": AMOUNT_MAX, "count": COUNT_MAX,
+                   "status_name": STATUS_NAME_MAX},
+    }
