@@ -79,7 +79,8 @@ def positions(count: int, seed: str = "bench") -> list[tuple[dict, int]]:
     for seat in (0, 1):
         state, _ = match.apply(state, {"type": "lock_lineup", "seat": seat, "cards": lineups[seat]},
                                Dice(seed, seat + 1))
-    found, step = [], 2
+    found: list[tuple[dict, int]] = []
+    step = 2
     while state["winner"] is None and len(found) < count:
         step += 1
         found.append((state, step))
@@ -128,7 +129,7 @@ def profiled_shares(found: list[tuple[dict, int]], seed: str) -> dict:
     """cProfile's share of the hard decisions' time per bookkeeping kind."""
     profiler = cProfile.Profile()
     profiler.runcall(_decide_all, found, seed)
-    stats = pstats.Stats(profiler).stats
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]  # documented, not in the stubs
     total = sum(entry[2] for entry in stats.values())  # every function's own time
     shares = {}
     for kind, functions in BOOKKEEPING.items():

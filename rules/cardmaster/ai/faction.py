@@ -60,7 +60,7 @@ def generated_card(name: str, power: int, rng: random.Random) -> dict:
     target = power * POINTS_PER_POWER
     shares = {stat: rng.uniform(*SHARES[stat]) for stat in WEIGHTS}
     total = sum(shares.values())
-    card = {stat: max(1, round(target * share / total / WEIGHTS[stat])) for stat, share in shares.items()}
+    card: dict = {stat: max(1, round(target * share / total / WEIGHTS[stat])) for stat, share in shares.items()}
     card["def"] = min(card["def"], DEF_MOST)
     # ATK takes up whatever rounding and the DEF cap left over, so the points land on target.
     card["atk"] = max(1, card["atk"] + round(target - card_points(card)))
@@ -74,7 +74,8 @@ def generate_faction(power: int, seed: str, size: int = SHOWDOWN_SIZE, avoid: tu
     power = _check_power(power)
     rng = random.Random(f"cardmaster-faction|{seed}|{power}|{size}")
     taken = {name.casefold() for name in avoid}
-    cards, tries = [], 0
+    cards: list[dict] = []
+    tries = 0
     while len(cards) < size:
         tries += 1
         name = f"{rng.choice(FIRST)} {rng.choice(SECOND)}"
@@ -119,11 +120,9 @@ def pick_faction(cards: list[dict], seed: str, size: int = SHOWDOWN_SIZE, power:
     rng = random.Random(f"cardmaster-pick|{seed}|{size}|{power}")
     rng.shuffle(unique)
     if power is None:
-        key = lambda card: -card_points(card)
-    else:
-        target = _check_power(power) * POINTS_PER_POWER
-        key = lambda card: abs(card_points(card) - target)
-    return sorted(unique, key=key)[:size]
+        return sorted(unique, key=lambda card: -card_points(card))[:size]
+    target = _check_power(power) * POINTS_PER_POWER
+    return sorted(unique, key=lambda card: abs(card_points(card) - target))[:size]
 
 
 def _fighter(card: dict) -> Fighter:

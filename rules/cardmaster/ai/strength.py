@@ -67,7 +67,7 @@ def play(seats: tuple[str, str], lineups: tuple[list[dict], list[dict]], seed: s
         step += 1
         state, _events = match.apply(state, {"type": "lock_lineup", "seat": seat, "cards": lineups[seat]},
                                      Dice(seed, step))
-    times = {player: [] for player in seats}
+    times: dict[str, list[float]] = {player: [] for player in seats}
     while state["winner"] is None and step < MAX_STEPS:
         step += 1
         seat = state["possession"]

@@ -18,7 +18,7 @@ from rules.cardmaster.ai.strength import measure
 
 DEFAULT_PAIRS = "hard:greedy,hard:random,hard:normal,normal:easy"
 # The goals: (player, opponent) -> the lowest win rate that meets it, or "significant"
-GOALS = {("hard", "greedy"): 0.80, ("hard", "random"): 0.98, ("hard", "normal"): "significant",
+GOALS: dict[tuple[str, str], float | str] = {("hard", "greedy"): 0.80, ("hard", "random"): 0.98, ("hard", "normal"): "significant",
          ("normal", "easy"): "significant"}
 MEDIAN_MOST, SLOWEST_MOST = 0.5, 2.0
 
@@ -66,7 +66,7 @@ class Command(BaseCommand):
             goal = GOALS.get((record.player, record.opponent))
             if goal == "significant":
                 line += f"; goal: better at 95%: {'met' if record.significant else 'NOT met'}"
-            elif goal is not None:
+            elif isinstance(goal, float):
                 line += f"; goal: at least {goal:.0%}: {'met' if record.rate >= goal else 'NOT met'}"
             self.stdout.write(line)
         self.stdout.write("Time per decision (CPU seconds, one core):")
