@@ -28,6 +28,7 @@ STATUS_LABELS = {
     "gridfreeze": _("Gridfreeze"),
     "souldrift": _("Souldrift"),
 }
+AI_POWER = 6
 TYPE_CHOICES = [(number, f"{number} {symbol} {name}")
                 for number, (symbol, name) in enumerate(zip(TYPE_SYMBOLS, DEFAULT_TYPE_NAMES), start=1)]
 
@@ -86,21 +87,22 @@ class ConfigForm(forms.Form):
                  ("easy", _("Showdown against the AI, easy")),
                  ("normal", _("Showdown against the AI, normal")),
                  ("hard", _("Showdown against the AI, hard"))],
-        initial="custom", widget=forms.RadioSelect,
+        initial="custom", widget=forms.RadioSelect, required=False,
     )
     ai_faction = forms.ChoiceField(
         label=_("Showdown (9 cards a side, player 2 is the AI): the AI's faction"),
         choices=[("generate", _("New cards made at the power level below")),
                  ("catalog", _("Catalog cards nearest the power level below")),
                  ("hand", _("Entered by hand, like a player's lineup"))],
-        initial="generate", widget=forms.RadioSelect,
+        initial="generate", widget=forms.RadioSelect, required=False,
     )
     ai_power = forms.IntegerField(
         label=_("Showdown: the AI's power level (a card's points in hundreds; the demo cards are 5 to 9)"),
-        min_value=POWER_RANGE[0], max_value=POWER_RANGE[1], initial=6,
+        min_value=POWER_RANGE[0], max_value=POWER_RANGE[1], initial=AI_POWER, required=False,
     )
     hints = forms.BooleanField(label=_("Custom Match: the table may ask the AI for a hint"), required=False)
 
+    # Left out (a form older than Showdown, a script): a Custom Match; an AI making its own cards at power 6.
     AI_SEAT = 1
     """In a Showdown the AI plays player 2's seat; the player who set it up sits first."""
 
@@ -111,7 +113,8 @@ class ConfigForm(forms.Form):
         """The engine's options: the mode and the AI's faction are taken out (the faction is kept on the
         form as `ai_faction`, for `start_showdown`); a Showdown is always 9 cards a side."""
         data = super().clean()
-        opponent, faction, power = data.pop("opponent", "custom"), data.pop("ai_faction", ""), data.pop("ai_power", None)
+        opponent, faction, power = data.pop("opponent", ""), data.pop("ai_faction", ""), data.pop("ai_power", None)
+        faction, power = faction or "generate", AI_POWER if power is None else power
         hints = data.pop("hints", False)
         self.ai_faction = (faction, power)
         if opponent in AI_LEVELS:
