@@ -9,6 +9,7 @@ from html import unescape
 
 import pytest
 from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tracker import services
@@ -209,6 +210,13 @@ def test_a_showdown_played_to_the_end_replays_from_its_log(client, showdown):
     assert services.replay_problems(showdown) == []
     page = text(client.get(showdown.get_absolute_url()))
     assert "MVPs" in page and "Analyse this match" in page
+    exported = client.get(reverse("match_export_json", args=[showdown.pk])).content
+    response = client.post(reverse("match_import"),
+                           {"file": SimpleUploadedFile("showdown.json", exported, content_type="application/json")})
+    assert response.status_code == 302
+    imported = Match.objects.latest("pk")
+    assert imported.pk != showdown.pk and imported.state == showdown.state
+    assert [a.payload for a in imported.actions.order_by("seq")] == [a.payload for a in showdown.actions.order_by("seq")]
 
 
 def test_the_analysis_of_a_finished_match_is_charted_kept_and_lists_the_costliest_choices(client, cm_catalog,

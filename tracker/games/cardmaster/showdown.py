@@ -31,12 +31,15 @@ def start_showdown(match: Match, faction: str, power: int | None) -> None:
     if seat is None or faction not in ("generate", "catalog") or power is None:
         return
     catalog = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug)]
-    if faction == "generate":
-        cards = generate_faction(power, match.seed, avoid=tuple(card["name"] for card in catalog))
-    else:
-        cards = pick_faction(catalog, match.seed, power=power)
-    action = {"type": "lock_lineup", "seat": seat, "cards": lineup_order(cards)}
-    services.match_apply_action(match=match, action=action, expected_seq=match.head)
+    try:
+        if faction == "generate":
+            cards = generate_faction(power, match.seed, avoid=tuple(card["name"] for card in catalog))
+        else:
+            cards = pick_faction(catalog, match.seed, power=power)
+        action = {"type": "lock_lineup", "seat": seat, "cards": lineup_order(cards)}
+        services.match_apply_action(match=match, action=action, expected_seq=match.head)
+    except RuleError:
+        return  # a catalog the engine now refuses: the board offers the AI's lineup to be entered by hand
 
 
 def ai_to_move(match: Match) -> bool:
