@@ -77,9 +77,9 @@ def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, cata
             page.screenshot(path=screenshot_dir / "cardmaster-showdown.png", full_page=True, caret="initial")
             assert_no_horizontal_scroll(page)
             shot = True
-        ready = page.locator("article.cm-card-ready").first
-        attack = ready.get_by_role("button", name=re.compile(r"^A1\b"))
-        tap_and_wait(page, attack if attack.count() else ready.locator("button.cm-move:enabled").first)
+        moves = page.locator("details.cm-movebox[open]").first  # the card to move next, unfolded
+        attack = moves.get_by_role("button", name=re.compile(r"^A1\b"))
+        tap_and_wait(page, attack if attack.count() else moves.locator("button.cm-move:enabled").first)
     result = page.locator(".cm-result")
     expect(result).to_contain_text(re.compile(r"(Ana|Bot) wins"))
     assert shot, "the AI never explained a move on the board"
