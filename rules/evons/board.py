@@ -37,6 +37,8 @@ DIRECTIONS = {
 }
 OPPOSITE = {"N": "S", "NE": "SW", "E": "W", "SE": "NW", "S": "N", "SW": "NE", "W": "E", "NW": "SE"}
 ORTHOGONAL = ("N", "E", "S", "W")
+TOP_SEAT = 1
+"""The seat at the top of the board (row 0): its cards are turned 180 degrees."""
 
 ALL_CELLS = tuple(f"{COLUMNS[c]}{ROWS[r]}" for r in range(SIZE) for c in range(SIZE))
 MAIN_ZONE = tuple(cell for cell in ALL_CELLS if 1 <= COLUMNS.index(cell[0]) <= 5 and 1 <= int(cell[1]) <= 5)
@@ -82,6 +84,11 @@ def arrow_target(cells: dict, cell: str, direction: str, reach: int) -> str | No
 def neighbours(cell: str) -> list[str]:
     """The cells orthogonally adjacent to `cell` (the Magnetism page: D3 -> D2, E3, D4, C3)."""
     return [n for n in (step(cell, d) for d in ORTHOGONAL) if n is not None]
+
+
+def turned(arrows: dict[str, str]) -> dict[str, str]:
+    """A card's arrows after a 180-degree turn: each points the opposite way."""
+    return {OPPOSITE[direction]: ability for direction, ability in arrows.items()}
 
 
 def arrow_order(arrows: dict) -> list[str]:

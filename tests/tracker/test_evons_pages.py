@@ -1,21 +1,24 @@
 """Evons pages: the options, the board with its forms, refusals and the log's working.
 
-Personas: Ana (seat 0, first to play) and Ben (seat 1), with the demo catalog: Ember
-Fox (Fire 4/5, arrows N and E), Moss Golem (Nature 3/6, arrows W and S), Boulder Ram
-(Earth 3/5, Shockwave E), Reef Warden (Water 3/7, four arrows).
+Personas: Ana (seat 0, first to play, at the bottom) and Ben (seat 1, at the top), with the demo
+catalog: Ember Fox (Fire 4/5, arrows N and E), Moss Golem (Nature 3/6, printed N and E, so
+pointing W and S while Ben holds it), Boulder Ram (Earth 3/5, Shockwave E), Reef Warden (Water
+3/7, four arrows).
 """
 
 import html
+import json
 import random
 import re
 
 import pytest
 from django.urls import reverse
 
+import rules
 from rules import Dice
 from rules.evons import GAME
 from tests.rules.test_evons import fill_free_choices
-from tracker import services
+from tracker import exchange, services
 from tracker.games import pages_for
 from tracker.models import Action, Card, Match
 
@@ -398,3 +401,23 @@ def test_cards_played_counts_face_up_plays_and_reveals(client):
     done(client, match, action="play", cell="C3", face="up", card_name="Moss Golem")
     match = done(client, match, action="reveal", cell="B2", card_name="Spark Wisp")
     assert evons.cards_played(match, 0) == ["Spark Wisp"] and evons.cards_played(match, 1) == ["Moss Golem"]
+
+
+def test_a_stored_match_of_the_retired_rules_plays_and_replays_under_them(client):
+    """A match stored under rules version 1, when arrows never turned, keeps those rules: Ben's Moss
+    Golem points up and right as printed, so Ember Fox flips it instead of fighting it. Its log
+    replays, and its file imports, under version 1."""
+    match = start()
+    old = rules.game_version(SLUG, "1")
+    Match.objects.filter(pk=match.pk).update(rules_version="1", state=old.new_match(match.config, match.seed))
+    done(client, match, action="pass")
+    done(client, match, action="play", cell="C3", face="up", card_name="Moss Golem")
+    match = done(client, match, action="play", cell="B3", face="up", card_name="Ember Fox")
+    assert match.rules_version == "1" and match.state["cells"]["C3"]["owner"] == 0
+    html = text(client.get(match.get_absolute_url()))
+    assert "Fight C3" not in html and "C3 flipped to Ana." in html
+    assert services.replay_problems(match) == []
+    match = done(client, match, action="end_game")  # a running match's file withholds its seed
+    assert match.score == "2-0"
+    imported = exchange.import_match(json.loads(json.dumps(exchange.export_match(match))))
+    assert imported.rules_version == "1" and imported.state == match.state

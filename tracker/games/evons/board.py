@@ -7,7 +7,7 @@ from rules.evons import ABILITIES, ELEMENTS
 from rules.evons.abilities import candidates, storm_budget, storm_cells, storm_reach
 from rules.evons.board import ALL_CELLS, COLUMNS, MAIN_ZONE, ROWS, arrow_order, in_main_zone
 from rules.evons.cards import NAME_MAX, STAT_MAX
-from rules.evons.pieces import cell_of, current_def, find, is_monster, scores
+from rules.evons.pieces import arrows_now, cell_of, current_def, find, is_monster, scores
 from rules.evons.sequence import abilities_left, conflict_preview, pending_conflicts
 from rules.evons.turns import COUNT_MAX, to_reveal
 
@@ -48,9 +48,11 @@ def _card_text(card: dict | None) -> str:
     }
 
 
-def _arrows(card: dict | None) -> list[dict]:
-    if not card or card["kind"] != "monster":
+def _arrows(state: dict, piece: dict) -> list[dict]:
+    """A face-up monster's arrows as they point on the board now (with its facing)."""
+    if not is_monster(piece):
         return []
+    arrows = arrows_now(state, piece)
     return [
         {
             "direction": d,
@@ -60,7 +62,7 @@ def _arrows(card: dict | None) -> list[dict]:
             "text": gettext("%(direction)s %(ability)s")
             % {"direction": DIRECTION_NAMES[d], "ability": ABILITY_NAMES[a]},
         }
-        for d, a in ((d, card["arrows"][d]) for d in arrow_order(card["arrows"]))
+        for d, a in ((d, arrows[d]) for d in arrow_order(arrows))
     ]
 
 
@@ -76,7 +78,7 @@ def _piece_view(state: dict, cell: str, names: list[str]) -> dict:
         "growth": piece["growth"],
         "block": bool(card and card["kind"] == "block"),
         "card": card,
-        "arrows": _arrows(card),
+        "arrows": _arrows(state, piece),
         "name": card["name"] if card else "",
     }
     if is_monster(piece):
@@ -117,9 +119,10 @@ def _ability_choices(state: dict, names: list[str]) -> list[dict]:
     piece = state["cells"][cell]
     graveyard = state["players"][state["seat"]]["graveyard"]
     options = candidates(state)
+    pointing = arrows_now(state, piece)
     arrows = []
-    for direction in abilities_left(piece, entry):
-        ability = piece["card"]["arrows"][direction]
+    for direction in abilities_left(state, piece, entry):
+        ability = pointing[direction]
         choices = []
         for option in (o for o in options if o["arrow"] == direction):
             target = option["target"]
