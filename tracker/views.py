@@ -60,7 +60,8 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, **extra
         "match": match,
         "game": match.game,
         "players": match.players(),
-        "board": pages.board(match),
+        # After a refused form, the game may put back what it held (nothing typed is lost).
+        "board": pages.board_refused(match, request.POST) if extra.get("refusal") else pages.board(match),
         "board_template": pages.board_template,
         "viewer": seen_by,
         "read_only": not seen_by.can_act or bool(locks.why_locked(match)),

@@ -8,9 +8,14 @@
   function tick() {
     var el = document.querySelector("[data-live-url]");
     if (!el || el.hasAttribute("data-live-stop") || document.visibilityState !== "visible" || !navigator.onLine ||
-        document.querySelector("[data-retry-pending]")) return;
-    var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(el.getAttribute("data-live-version"));
+        document.querySelector("[data-retry-pending], .htmx-request")) return;  // (a form being sent brings it too)
+    var asked = el.getAttribute("data-live-version");
+    var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(asked);
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (response) {
+      // The player's own change may have brought the fresh part while this question was under way:
+      // reloading it again would only wipe what they have picked since.
+      var now = document.querySelector("[data-live-url]");
+      if ((now && now.getAttribute("data-live-version") !== asked) || document.querySelector(".htmx-request")) return;
       if (response.status === 403 || response.status === 404 || response.status === 410) {
         // Access was revoked or the match is gone: show what the server says now, and stop asking.
         el.setAttribute("data-live-stop", "");

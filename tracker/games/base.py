@@ -134,6 +134,11 @@ class GamePages(ABC):
     def board(self, match: "Match") -> dict:
         """The context the board template needs, from the engine's state and answers (never a rule of its own)."""
 
+    def board_refused(self, match: "Match", posted) -> dict:
+        """The board after one of its forms was refused: `posted` is what that form sent, so a game
+        may fill the form in again as the player left it. Default: the board as board() shows it."""
+        return self.board(match)
+
     @abstractmethod
     def table_action(self, match: "Match", post) -> dict:
         """The engine action an open board form asks for; ValidationError when the form is malformed.

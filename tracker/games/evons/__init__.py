@@ -28,6 +28,9 @@ class EvonsPages(GamePages):
     def board(self, match: Match) -> dict:
         return board.board(match)
 
+    def board_refused(self, match: Match, posted) -> dict:
+        return board.board(match, posted)
+
     def table_action(self, match: Match, post) -> dict:
         return forms.table_action(match, post)
 

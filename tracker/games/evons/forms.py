@@ -4,6 +4,8 @@ Evons is played open (a covered card is named only when it is revealed), so ther
 secret entry: the base class's default says so.
 """
 
+from collections.abc import Mapping
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
@@ -120,6 +122,47 @@ class ConfigForm(forms.Form):
         choices=[("draw", _("is a draw")), ("second-player", _("goes to the player who moved second"))],
     )
     starting_hand = option_field(OPTIONS["starting_hand"], _("Cards in each opening hand"))
+
+
+# ------------------------------------------------------------------ a refused form, kept
+
+
+class Kept:
+    """What a refused board form held, so that form comes back as the player left it.
+
+    `posted` is the data of the form the engine (or the form itself) refused, None when nothing
+    was refused. Only that form is filled in again: the one with the posted action and, where
+    several forms share an action (a reveal per covered card, an ability per arrow), the same cell
+    or arrow. Every other form starts blank.
+    """
+
+    def __init__(self, posted: Mapping[str, str] | None = None) -> None:
+        self.posted = posted
+
+    def of(self, action: str, **fixed: str) -> Mapping[str, str]:
+        """The refused form's values if it was this form, else nothing."""
+        posted = self.posted
+        if posted is None or posted.get("action") != action:
+            return {}
+        if any(posted.get(name) != value for name, value in fixed.items()):
+            return {}
+        return posted
+
+
+STATS_TYPED = ("new_kind", "new_element", "new_cost", "new_atk", "new_def")
+
+
+def card_entry(values: Mapping[str, str]) -> dict:
+    """What a card entry (a catalog name, or a new card's stats and arrows) shows: `values` kept."""
+    arrows = {direction: values.get(f"new_arrow_{direction}", "") for direction in DIRECTIONS}
+    typed = {field: values.get(field, "") for field in STATS_TYPED}
+    return {
+        "name": values.get("card_name", ""),
+        **{field.removeprefix("new_"): value for field, value in typed.items()},
+        "arrows": arrows,
+        # The fold with a new card's stats opens again when the player had typed or picked in it.
+        "open": any(typed.values()) or any(arrows.values()),
+    }
 
 
 # ------------------------------------------------------------------ board forms -> actions
