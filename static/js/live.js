@@ -8,12 +8,11 @@
   function tick() {
     var el = document.querySelector("[data-live-url]");
     if (!el || el.hasAttribute("data-live-stop") || document.visibilityState !== "visible" || !navigator.onLine ||
-        document.querySelector("[data-retry-pending], .htmx-request")) return;  // (a form being sent brings it too)
+        document.querySelector("[data-retry-pending], .htmx-request")) return;
     var asked = el.getAttribute("data-live-version");
     var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(asked);
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (response) {
-      // The player's own change may have brought the fresh part while this question was under way:
-      // reloading it again would only wipe what they have picked since.
+      // Already fresh (the player's own change): a reload would wipe their new picks.
       var now = document.querySelector("[data-live-url]");
       if ((now && now.getAttribute("data-live-version") !== asked) || document.querySelector(".htmx-request")) return;
       if (response.status === 403 || response.status === 404 || response.status === 410) {

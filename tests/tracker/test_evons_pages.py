@@ -433,12 +433,12 @@ def test_a_refused_play_keeps_the_tapped_cell_the_name_and_the_typed_stats(clien
     match = start()
     html = refused(client, match, 422, seat=0, action="play", cell="B2", face="up", card_name="Nobody")
     assert "No card called “Nobody”" in html
-    assert re.search(r'name="cell" value="B2"\s+checked', html)
-    assert len(re.findall(r'name="cell" value="\w\d"\s+checked', html)) == 1
+    assert re.search(r'name="cell" value="B2" required\s+checked', html)
+    assert len(re.findall(r'name="cell" value="\w\d" required\s+checked', html)) == 1
     assert re.search(r'id="play-card-name" name="card_name" value="Nobody"', html)
     html = refused(client, match, 422, seat=0, action="play", cell="D1", face="up", card_name="Half Done",
                    new_kind="monster", new_element="Water", new_atk="2", new_def="0", new_arrow_SW="Swap")
-    assert re.search(r'name="cell" value="D1"\s+checked', html)
+    assert re.search(r'name="cell" value="D1" required\s+checked', html)
     assert re.search(r'name="face" value="up"\s+checked', html)
     assert 'value="Half Done"' in html and '<details class="ev-new-card" open>' in html
     assert re.search(r'<option value="monster"\s+selected', html) and re.search(r'<option value="Water"\s+selected', html)
