@@ -22,7 +22,7 @@ from http.cookies import SimpleCookie
 
 HOST = "127.0.0.1"
 POLL_EVERY = 2.0  # seconds, as live.js
-LIVE = re.compile(r'data-live-url="([^"]+)" data-live-version="(\d+)"([^>]*)>')
+LIVE = re.compile(r'data-live-url="([^"]+)"\s+data-live-version="(\d+)"([^>]*)>')
 
 
 class Dropped(Exception):
