@@ -6,19 +6,9 @@ from ..engine import Game
 from . import turns
 from .cards import ABILITIES, ELEMENTS, validate_card
 
-GAME = Game(
-    slug="evons",
-    name="Evons",
-    rules_version="2",
-    seats=turns.SEATS,
-    new_match=turns.new_match,
-    legal_actions=turns.legal_actions,
-    apply=turns.apply,
-    outcome=turns.outcome,
+GAME = Game.of(
+    turns, slug="evons", name="Evons", rules_version="2",
     validate_card=validate_card,
-    public_action=turns.public_action,
-    authority=turns.authority,
-    default_config=turns.DEFAULT_CONFIG,
 )
 
 RETIRED = (
