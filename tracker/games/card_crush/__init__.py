@@ -16,6 +16,7 @@ class CardCrushPages(GamePages):
     config_form = forms.ConfigForm
     demo_cards = demo.CARDS
     demo_matches = demo.MATCHES
+    key_stats = ("power", "speed", "affinity")
 
     def seats_to_enter(self, match: Match) -> list[int]:
         return forms.seats_to_enter(match)

@@ -4,7 +4,7 @@ and the board where each possession is played."""
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
-from ..base import Figures, GamePages, Progress
+from ..base import CardFact, Figures, GamePages, Progress
 from . import board, demo, forms, narration, statistics
 
 
@@ -17,6 +17,9 @@ class CardmasterPages(GamePages):
     config_form = forms.ConfigForm
     demo_cards = demo.CARDS
     demo_matches = demo.MATCHES
+
+    def card_facts(self, card: dict) -> list[CardFact]:
+        return forms.card_facts(card)
 
     def seats_to_enter(self, match: Match) -> list[int]:
         return forms.seats_to_enter(match)

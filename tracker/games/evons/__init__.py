@@ -7,7 +7,7 @@ secret entry and the phone never holds anything one player must not see.
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
-from ..base import Figures, GamePages, Progress
+from ..base import CardFact, Figures, GamePages, Progress
 from . import board, demo, forms, narration, statistics
 
 
@@ -24,6 +24,9 @@ class EvonsPages(GamePages):
 
     def card_initial(self, card: dict) -> dict:
         return forms.card_initial(card)
+
+    def card_facts(self, card: dict) -> list[CardFact]:
+        return forms.card_facts(card)
 
     def board(self, match: Match) -> dict:
         return board.board(match)

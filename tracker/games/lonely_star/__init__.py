@@ -20,6 +20,7 @@ class LonelyStarPages(GamePages):
     config_form = forms.ConfigForm
     demo_cards = demo.CARDS
     demo_matches = demo.MATCHES
+    key_stats = ("hp", "at", "lk", "rs", "reach")
 
     def board(self, match: Match) -> dict:
         return board.board(match)

@@ -1,0 +1,45 @@
+// Card fields that show the matching cards as you type (templates/tracker/picker.html). A tap on a card
+// fills its field, says what was chosen, and moves on: to the next empty card field the form needs, or,
+// once the form is complete, to its button. Cards another field of the form already holds are left out.
+// Pages that link it (the secret entries) have it at once; elsewhere it comes with the first list of cards
+// (tracker/picker.py), so a match page pays for it only once a card is chosen. It may arrive more than once.
+(() => {
+  if (window.tkPicker) return;
+  window.tkPicker = true;
+  document.documentElement.classList.add("tk-picker"); // the lists show from now on (app.css)
+  // The browser's own suggestions (a <datalist>, for phones without JavaScript) would cover the list.
+  document.querySelectorAll("input[data-picker][list]").forEach((input) => input.removeAttribute("list"));
+
+  const fieldsOf = (form) => (form ? [...form.querySelectorAll("input[data-picker]")] : []);
+  const same = (a, b) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+  document.addEventListener("htmx:afterSwap", (e) => {
+    const picks = e.detail.target;
+    if (!picks.classList.contains("picks")) return;
+    const input = picks.parentElement.querySelector("input[data-picker]");
+    const others = fieldsOf(input.form).filter((other) => other !== input && other.value.trim());
+    picks.querySelectorAll("button[data-pick]").forEach((button) => {
+      if (others.some((other) => same(other.value, button.dataset.pick))) button.parentElement.hidden = true;
+    });
+  });
+
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest("button[data-pick]");
+    if (!button) return;
+    const picks = button.closest(".picks");
+    const input = picks.parentElement.querySelector("input[data-picker]");
+    if (window.htmx) window.htmx.trigger(input, "htmx:abort"); // a list still on its way must not cover the choice
+    input.value = button.dataset.pick;
+    const chosen = document.createElement("p");
+    chosen.className = "pick-chosen";
+    chosen.textContent = "✓ " + button.dataset.pick + " · " + button.querySelector(".pick-facts").textContent.trim();
+    picks.replaceChildren(chosen);
+    const fields = fieldsOf(input.form);
+    const next = fields.slice(fields.indexOf(input) + 1).find((field) => field.required && !field.value.trim());
+    if (next) next.focus();
+    else if (input.form && input.form.checkValidity()) {
+      const submit = input.form.querySelector("button[type=submit]");
+      if (submit) submit.focus();
+    }
+  });
+})();
