@@ -49,7 +49,8 @@ def _played_by(request: TableRequest) -> Q:
 
 
 def recent_names(request: TableRequest, slug: str) -> list[str]:
-    """Card names of this game in the matches this phone plays, most recently used first (casefolded).
+    """Card names of this game in the matches this phone plays, most recently used first (casefolded);
+    the cards of one action (a deck) in its own order.
 
     Only the actions each log shows to anyone at its table count, judged on the match as it is now,
     so an entry still hidden is not read; undone and abandoned actions do not count.
@@ -66,7 +67,7 @@ def recent_names(request: TableRequest, slug: str) -> list[str]:
             game = matches[match_id].game
         except LookupError:  # rules version not installed here: its log is not read
             continue
-        for name in sorted(card_names(game.public_action(matches[match_id].state, payload))):
+        for name in card_names(game.public_action(matches[match_id].state, payload)):
             names.setdefault(name.casefold(), None)
     return list(names)
 

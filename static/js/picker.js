@@ -13,6 +13,20 @@
   const fieldsOf = (form) => (form ? [...form.querySelectorAll("input[data-picker]")] : []);
   const same = (a, b) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
+  // A list arriving late never covers what the field now holds: one asked for other text (typing went on;
+  // lists are queued, never aborted, as htmx reports an abort as a console error), or any list once a card
+  // was tapped, until the player types in that field or comes back to it.
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    const picks = e.detail.target;
+    if (!picks.classList.contains("picks")) return;
+    const input = picks.parentElement.querySelector("input[data-picker]");
+    const asked = new URL(e.detail.xhr.responseURL).searchParams.get(input.name) || "";
+    if (!same(asked, input.value) || input.dataset.picked !== undefined) e.detail.shouldSwap = false;
+  });
+  ["input", "focusin"].forEach((name) => document.addEventListener(name, (e) => {
+    if (e.target.matches && e.target.matches("input[data-picker]")) delete e.target.dataset.picked;
+  }));
+
   document.addEventListener("htmx:afterSwap", (e) => {
     const picks = e.detail.target;
     if (!picks.classList.contains("picks")) return;
@@ -21,18 +35,30 @@
     picks.querySelectorAll("button[data-pick]").forEach((button) => {
       if (others.some((other) => same(other.value, button.dataset.pick))) button.parentElement.hidden = true;
     });
+    if (document.activeElement === input) reveal(input, picks);
   });
+
+  // The list under the field in view (above the keyboard, where there is one), without pushing the field
+  // itself off the top: the page moves only as far as that needs.
+  function reveal(input, picks) {
+    const list = picks.querySelector(".picks-list") || picks;
+    const view = window.visualViewport;
+    const bottom = view ? view.offsetTop + view.height : window.innerHeight;
+    const below = list.getBoundingClientRect().bottom - bottom;
+    const room = input.getBoundingClientRect().top - 8;
+    if (below > 0 && room > 0) window.scrollBy(0, Math.min(below, room));
+  }
 
   document.addEventListener("click", (e) => {
     const button = e.target.closest("button[data-pick]");
     if (!button) return;
     const picks = button.closest(".picks");
     const input = picks.parentElement.querySelector("input[data-picker]");
-    if (window.htmx) window.htmx.trigger(input, "htmx:abort"); // a list still on its way must not cover the choice
     input.value = button.dataset.pick;
+    input.dataset.picked = "";
     const chosen = document.createElement("p");
     chosen.className = "pick-chosen";
-    chosen.textContent = "✓ " + button.dataset.pick + " · " + button.querySelector(".pick-facts").textContent.trim();
+    chosen.textContent = "✓ " + button.dataset.pick + " · " + button.querySelector(".pick-facts").textContent.replace(/\s+/g, " ").trim();
     picks.replaceChildren(chosen);
     const fields = fieldsOf(input.form);
     const next = fields.slice(fields.indexOf(input) + 1).find((field) => field.required && !field.value.trim());
