@@ -28,24 +28,29 @@
   }));
 
   document.addEventListener("htmx:afterSwap", (e) => {
-    const picks = e.detail.target;
-    if (!picks.classList.contains("picks")) return;
+    if (e.detail.target.classList.contains("picks")) arrived(e.detail.target);
+  });
+  // The list this script came with (on a match page) arrived before it could listen.
+  const first = document.activeElement;
+  if (first && first.matches("input[data-picker]")) setTimeout(() => arrived(first.parentElement.querySelector(".picks")));
+
+  function arrived(picks) {
     const input = picks.parentElement.querySelector("input[data-picker]");
     const others = fieldsOf(input.form).filter((other) => other !== input && other.value.trim());
     picks.querySelectorAll("button[data-pick]").forEach((button) => {
       if (others.some((other) => same(other.value, button.dataset.pick))) button.parentElement.hidden = true;
     });
     if (document.activeElement === input) reveal(input, picks);
-  });
+  }
 
   // The list under the field in view (above the keyboard, where there is one), without pushing the field
-  // itself off the top: the page moves only as far as that needs.
+  // and its label off the top: the page moves only as far as that needs.
   function reveal(input, picks) {
     const list = picks.querySelector(".picks-list") || picks;
     const view = window.visualViewport;
     const bottom = view ? view.offsetTop + view.height : window.innerHeight;
     const below = list.getBoundingClientRect().bottom - bottom;
-    const room = input.getBoundingClientRect().top - 8;
+    const room = input.closest(".picker").getBoundingClientRect().top - 8; // its label stays in view too
     if (below > 0 && room > 0) window.scrollBy(0, Math.min(below, room));
   }
 

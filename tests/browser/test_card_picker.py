@@ -7,6 +7,7 @@ onto swapped-in inputs, and Chromium reports that as a CSP violation of the test
 """
 
 import re
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -36,7 +37,11 @@ class Thumb:
         self.taps += 1
 
     def type(self, text: str) -> None:
-        self.page.keyboard.type(text)
+        """Type into the focused (empty) card field, and wait for the cards matching it."""
+        with self.page.expect_response(lambda response: "/pick/?" in response.url
+                                       and response.url.endswith("=" + quote(text))):
+            self.page.keyboard.type(text)
+        expect(self.page.locator("input[data-picker]:focus")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
         self.typed += len(text)
 
     def pick(self, name: str) -> None:
@@ -56,6 +61,13 @@ def field(page: Page, label: str):
 def assert_no_horizontal_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
+
+
+def assert_tap_targets_fit_a_thumb(page: Page) -> None:
+    """Every card offered, and its page's link beside it, is at least 44 x 44 pixels."""
+    boxes = page.locator(".picker:focus-within .pick:visible, .picker:focus-within .pick-card:visible").evaluate_all(
+        "els => els.map(el => { const r = el.getBoundingClientRect(); return [el.textContent.trim(), r.width, r.height]; })")
+    assert boxes and all(width >= 44 and height >= 44 for _text, width, height in boxes), boxes
 
 
 def card_crush_battle(context: BrowserContext) -> Match:
@@ -88,6 +100,7 @@ def test_a_card_crush_deck_takes_at_most_12_taps_and_10_typed_characters(context
         thumb.type(TYPED[card])
         expect(offered(page).first).to_contain_text(card)
         if number == 2:
+            assert_tap_targets_fit_a_thumb(page)
             page.screenshot(path=screenshot_dir / "picker-card-crush-typing.png", caret="initial")
         thumb.pick(card)
         expect(field(page, f"Round {number} card")).to_have_value(card)
@@ -144,6 +157,7 @@ def test_a_logos_commit_shows_class_combo_and_effects_before_the_tap(page: Page,
     expect(shown).to_contain_text("Combo (panels 1, 2, 3) grey, blue, blue")
     expect(shown).to_contain_text("Right effect (on its owner) Regeneration")
     assert_no_horizontal_scroll(page)
+    assert_tap_targets_fit_a_thumb(page)
     page.screenshot(path=screenshot_dir / "picker-logos-commit.png", caret="initial")
     # Its combo needs blue panels this fresh counter does not have: another card, one without a requirement.
     field(page, "Card to play").fill("")
@@ -249,3 +263,17 @@ def test_without_javascript_a_typed_name_still_locks_a_deck(make_context):
     match.refresh_from_db()
     assert [card["name"] for card in match.state["decks"][0]] == DECK
     assert re.search(r"/matches/\d+/$", page.url)
+
+
+@pytest.mark.parametrize("slug", ["card-crush", "lonely-star", "cardmaster", "logos", "evons"])
+def test_a_catalog_with_every_stat_fits_the_phone(page: Page, screenshot_dir, slug):
+    load_catalogs()
+    errors = Thumb(page).errors
+    page.goto(f"/cards/{slug}/")
+    # The table scrolls sideways in its own box; the page does not, and the card names stay in view.
+    assert_no_horizontal_scroll(page)
+    table = page.locator(".table-scroll")
+    table.evaluate("box => box.scrollLeft = box.scrollWidth")
+    expect(page.locator("table.cards tbody th").first).to_be_in_viewport()
+    page.screenshot(path=screenshot_dir / f"picker-catalog-{slug}.png", caret="initial")
+    assert errors == []

@@ -285,3 +285,31 @@ def test_a_refused_entry_keeps_each_picked_card_in_its_field(client, match):
         assert f'value="{name}"' in page
     assert 'aria-invalid="true" aria-describedby="id_card_5_error"' in page
     assert "Phoenix is already in this deck" in page
+
+
+# ---------------------------------------------------------------- every stat in the catalog
+
+
+def catalog_row(client: Client, slug: str, name: str) -> dict[str, str]:
+    """One card's row of a game's catalog page, by column header."""
+    page = text(client.get(reverse("card_list", args=[slug]), {"q": name}))
+    headers = [html.unescape(h) for h in re.findall(r'<th scope="col">(.*?)</th>', page)]
+    row = re.search(rf'<tr><th scope="row"><a [^>]*>{re.escape(name)}</a></th>(.*?)</tr>', page, re.S)
+    assert row, f"{name} is not in the {slug} catalog"
+    return dict(zip(headers[1:], [html.unescape(v) for v in re.findall(r"<td>(.*?)</td>", row.group(1))], strict=True))
+
+
+@pytest.mark.parametrize(("slug", "name", "shown"), [
+    ("logos", "Rulebook Datacard", {"Class": "INFORMATION", "ATTACK": "5000", "DEFENSE": "20000", "SPEED": "70",
+                                    "Combo (panels 1, 2, 3)": "grey, blue, blue", "Left effect (on the opponent)": "none",
+                                    "Right effect (on its owner)": "Regeneration"}),
+    ("logos", "Recolor Virus", {"Combo (panels 1, 2, 3)": "none", "Left effect (on the opponent)": "Color Change red → white"}),
+    ("cardmaster", "Gale Harrier", {"Types (A1 / A2)": "➶ Gale / ✹ Ember", "HP": "520", "ATK": "300", "DEF": "80",
+                                    "SPD": "170"}),
+    ("evons", "Ember Fox", {"Cost": "3", "ATK": "4", "DEF": "5", "Arrows": "↑ Normal, → Normal"}),
+    ("card-crush", "Ember Fox", {"Power": "7", "Speed": "5", "Affinity": "Fire"}),
+])
+def test_every_games_catalog_shows_every_stat_its_cards_have(client, slug, name, shown):
+    demo.load_catalogs()
+    row = catalog_row(client, slug, name)
+    assert {label: row.get(label) for label in shown} == shown
