@@ -23,6 +23,11 @@
     const asked = new URL(e.detail.xhr.responseURL).searchParams.get(input.name) || "";
     if (!same(asked, input.value) || input.dataset.picked !== undefined) e.detail.shouldSwap = false;
   });
+  // Nor is a list asked for a field the player has already left (for the next field, or to send the form).
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const input = e.detail.elt;
+    if (input.matches("input[data-picker]") && document.activeElement !== input) e.preventDefault();
+  });
   ["input", "focusin"].forEach((name) => document.addEventListener(name, (e) => {
     if (e.target.matches && e.target.matches("input[data-picker]")) delete e.target.dataset.picked;
   }));
