@@ -46,7 +46,10 @@
     const button = form.tapped; // the same button again: its name and value go too
     if (button && button.isConnected && button.form === form) button.click(); else form.requestSubmit();
   }
+  // Only a form's own POST is sent again: a GET from a field inside it (a card picker's list) never is.
+  const posted = (e) => !e.detail.requestConfig || e.detail.requestConfig.verb !== "get";
   function failed(e) {
+    if (!posted(e)) return;
     const form = e.detail.elt.closest("form[method=post]");
     if (!form || !lost(e.detail.xhr)) return;
     if (!form.querySelector("[name=seq]")) return note(form, say.manual);
@@ -57,7 +60,7 @@
   }
   ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach((name) => document.addEventListener(name, failed));
   document.addEventListener("htmx:afterRequest", (e) => {
-    const form = e.detail.elt.closest("form");
+    const form = posted(e) && e.detail.elt.closest("form");
     if (form && !lost(e.detail.xhr)) { form.removeAttribute("data-retry-pending"); form.tries = 0; }
   });
   addEventListener("online", () => document.querySelectorAll("form[data-retry-pending]").forEach((form) => {

@@ -48,6 +48,25 @@ Progress = tuple[str, dict[str, list[int]]]
 """A match's chart: its title, and per player name one value at the start and after each round or turn."""
 
 
+@dataclass(frozen=True)
+class CardFact:
+    """One stat of a catalog card as pages show it: the catalog's column, a row on the card's page,
+    and, when `key`, a figure beside the card's name while a player chooses a card (the picker)."""
+
+    label: str | Promise
+    value: str
+    key: bool = False
+
+
+def shown(value: Any) -> str:
+    """A stat as words: nothing for None, lists joined by commas, numbers as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return ", ".join(str(item) for item in value)
+    return str(value)
+
+
 class NoEntryForm(forms.Form):
     """The secret-entry form of a game played open: whatever is sent, it says there is nothing to enter."""
 
@@ -84,6 +103,8 @@ class GamePages:
     REQUIRED = ("slug", "noun", "modules")
 
     # ------------------------------------------------------------ optional, with defaults
+    key_stats: ClassVar[tuple[str, ...]] = ()
+    """The card_form fields the default card_facts marks key: shown beside a card while choosing one."""
     cards_played_from_log: ClassVar[bool] = False
     """Whether cards_played reads the match's log, so statistics prefetch the logs of many matches at once."""
 
@@ -137,6 +158,21 @@ class GamePages:
     def card_initial(self, card: dict) -> dict:
         """A catalog card as card_form data (for CSV rows). Default: the card as it is, for flat cards."""
         return card
+
+    def card_facts(self, card: dict) -> list[CardFact]:
+        """Every stat of a catalog card, labelled, in the order the catalog's columns show them; the
+        `key` ones are also shown while choosing a card. Default: each card_form field but the name,
+        by its label, a choice by its label; key when named in `key_stats`."""
+        facts = []
+        row = self.card_initial(card)
+        for name, field in self.card_form().fields.items():
+            if name == "name":
+                continue
+            value = row.get(name)
+            if isinstance(value, str | int):
+                value = dict(getattr(field, "choices", ())).get(value, value)
+            facts.append(CardFact(field.label or name, shown(value), key=name in self.key_stats))
+        return facts
 
     # ------------------------------------------------------------ secret entry (hot-seat)
 

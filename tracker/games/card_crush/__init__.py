@@ -11,6 +11,7 @@ class CardCrushPages(GamePages):
     slug = "card-crush"
     noun = _("battle")
     modules = Modules(forms, board, narration, statistics, demo)
+    key_stats = ("power", "speed", "affinity")
 
     def seats_to_enter(self, match: Match) -> list[int]:
         return forms.seats_to_enter(match)

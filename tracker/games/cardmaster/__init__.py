@@ -4,7 +4,7 @@ and the board where each possession is played."""
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
-from ..base import GamePages, Modules
+from ..base import CardFact, GamePages, Modules
 from . import board, demo, forms, narration, statistics
 
 
@@ -12,6 +12,9 @@ class CardmasterPages(GamePages):
     slug = "cardmaster"
     noun = _("Custom Match")
     modules = Modules(forms, board, narration, statistics, demo)
+
+    def card_facts(self, card: dict) -> list[CardFact]:
+        return forms.card_facts(card)
 
     def seats_to_enter(self, match: Match) -> list[int]:
         return forms.seats_to_enter(match)

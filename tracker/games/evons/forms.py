@@ -18,6 +18,7 @@ from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
 from rules.evons.turns import COUNT_MAX, OPTIONS
 
 from ...models import Card, Match
+from ..base import CardFact
 from ..common import option_field, whole_number
 
 SLUG = "evons"
@@ -85,6 +86,26 @@ def card_initial(card: dict) -> dict:
         row.update(cost=card["cost"], element=card.get("element") or "", atk=card["atk"], def_=card["def"])
         row.update({f"arrow_{d}": ability for d, ability in card.get("arrows", {}).items()})
     return row
+
+
+def card_facts(card: dict) -> list[CardFact]:
+    """A monster's cost, element, ATK/DEF and arrows ("↑ Normal, → Magnetism", the card upright);
+    a Block card has none of them."""
+    from .board import ARROW_GLYPHS  # the board module imports this one
+
+    if card["kind"] != "monster":
+        return [CardFact(_("Card type"), gettext("Block card"), key=True)] + [
+            CardFact(label, "") for label in (_("Cost"), _("Element"), _("ATK"), _("DEF"), _("Arrows"))]
+    arrows = card.get("arrows", {})
+    return [
+        CardFact(_("Card type"), gettext("Monster")),
+        CardFact(_("Cost"), str(card["cost"]), key=True),
+        CardFact(_("Element"), gettext(card["element"]) if card.get("element") else "—"),
+        CardFact(_("ATK"), str(card["atk"]), key=True),
+        CardFact(_("DEF"), str(card["def"]), key=True),
+        CardFact(_("Arrows"), ", ".join(f"{ARROW_GLYPHS[d]} {ABILITY_NAMES[arrows[d]]}" for d in DIRECTIONS if d in arrows)
+                 or "—", key=True),
+    ]
 
 
 class ConfigForm(forms.Form):

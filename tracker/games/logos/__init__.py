@@ -8,7 +8,7 @@ out (narration.py).
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
-from ..base import GamePages, Modules
+from ..base import CardFact, GamePages, Modules
 from . import board, demo, forms, narration, statistics
 
 
@@ -19,6 +19,9 @@ class LogosPages(GamePages):
 
     def card_initial(self, card: dict) -> dict:
         return forms.card_initial(card)
+
+    def card_facts(self, card: dict) -> list[CardFact]:
+        return forms.card_facts(card)
 
     def seats_to_enter(self, match: Match) -> list[int]:
         return forms.seats_to_enter(match)

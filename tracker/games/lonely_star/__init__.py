@@ -14,3 +14,4 @@ class LonelyStarPages(GamePages):
     slug = "lonely-star"
     noun = _("match")
     modules = Modules(forms, board, narration, statistics, demo)
+    key_stats = ("hp", "at", "lk", "rs", "reach")
