@@ -7,7 +7,7 @@ secret entry and the phone never holds anything one player must not see.
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
-from ..base import GamePages, Modules
+from ..base import CardFact, GamePages, Modules
 from . import board, demo, forms, narration, statistics
 
 
@@ -19,6 +19,9 @@ class EvonsPages(GamePages):
 
     def card_initial(self, card: dict) -> dict:
         return forms.card_initial(card)
+
+    def card_facts(self, card: dict) -> list[CardFact]:
+        return forms.card_facts(card)
 
     def board_refused(self, match: Match, posted) -> dict:
         return board.board(match, posted)
