@@ -55,6 +55,33 @@ def theme_violations(page: Page, context: str | None = None, themes=THEMES) -> l
     return found
 
 
+# Every visible control smaller than 44x44 CSS pixels, but for the two cases WCAG 2.5.5 exempts that
+# occur here: a link inside a sentence, and a control whose <label> (which takes the tap too) is big enough.
+_SMALL_TARGETS = """() => {
+  const small = [];
+  const controls = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]';
+  for (const control of document.querySelectorAll(controls)) {
+    const box = control.getBoundingClientRect();
+    if (!box.width || !box.height || control.closest('[aria-hidden=true], [inert]')) continue;
+    if (box.width >= 44 && box.height >= 44) continue;
+    const block = control.parentElement;
+    if (control.tagName === 'A' && getComputedStyle(control).display === 'inline'
+        && block.textContent.trim().length > control.textContent.trim().length + 2) continue;
+    const label = control.closest('label') || (control.id && document.querySelector(`label[for="${control.id}"]`));
+    const labelBox = label && label.getBoundingClientRect();
+    if (labelBox && labelBox.width >= 44 && labelBox.height >= 44) continue;
+    const name = (control.getAttribute('aria-label') || control.textContent || control.name || '').trim().slice(0, 40);
+    small.push(`${control.tagName.toLowerCase()} "${name}" is ${Math.round(box.width)}x${Math.round(box.height)}`);
+  }
+  return small;
+}"""
+
+
+def small_targets(page: Page) -> list[str]:
+    """Controls a thumb may miss: smaller than the 44x44 pixels the issue asks for, one line each."""
+    return [f"tap target under 44x44 px: {line}" for line in page.evaluate(_SMALL_TARGETS)]
+
+
 def assert_accessible(page: Page, context: str | None = None, themes=THEMES) -> None:
     """Fail with every violation axe finds on the page, in each theme; the page ends in the light theme."""
     found = theme_violations(page, context, themes)
