@@ -8,7 +8,7 @@ axe-core comes with axe-playwright-python (a test dependency); it runs inside th
 it checks is what the phone shows, styles and contrast included. Both themes are the system's
 (prefers-color-scheme), which is what the theme switch sets too. A theme changes colours and
 nothing else (static/css/app.css swaps colour variables), so the first theme gets every rule and
-the others only the rules that look at colours: the same answer in a third of the time.
+the others only the rules that look at colours: the same answer for a fraction of the time.
 
 Every violation fails, whatever axe calls its impact (minor, moderate, serious, critical): the
 issue asks for none, and a "minor" one (a duplicate id, a region outside a landmark) is as cheap
@@ -62,12 +62,12 @@ _SMALL_TARGETS = """() => {
   const controls = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]';
   for (const control of document.querySelectorAll(controls)) {
     const box = control.getBoundingClientRect();
-    if (!box.width || !box.height || control.closest('[aria-hidden=true], [inert]')) continue;
+    if (!box.width || !box.height || control.closest('[inert]')) continue;  // a hidden one is no target
     if (box.width >= 44 && box.height >= 44) continue;
     const block = control.parentElement;
     if (control.tagName === 'A' && getComputedStyle(control).display === 'inline'
         && block.textContent.trim().length > control.textContent.trim().length + 2) continue;
-    const label = control.closest('label') || (control.id && document.querySelector(`label[for="${control.id}"]`));
+    const label = control.closest('label') || (control.id && document.querySelector(`label[for="${CSS.escape(control.id)}"]`));
     const labelBox = label && label.getBoundingClientRect();
     if (labelBox && labelBox.width >= 44 && labelBox.height >= 44) continue;
     const name = (control.getAttribute('aria-label') || control.textContent || control.name || '').trim().slice(0, 40);

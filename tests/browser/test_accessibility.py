@@ -1,17 +1,19 @@
-"""Every page of the app through axe-core, at phone size (360x740), in the light and the dark theme.
+"""Every page of the app through axe-core, at phone size (360x740), in the light and the dark theme,
+and every control at least 44x44 pixels (tests/browser/accessibility.py).
 
 The demo data gives every game finished matches, cards and statistics, and a club with ratings
-and a finished tournament; the fixture adds a tournament still to pair and a collection. A phone
-without an account starts a match, hands out a join link (which a second phone opens) and signs
-in; then, as the club's organiser, it visits each game as a player meets it: the new-match form
-(also with its errors), the board at the start, along the way and at the end (the demo matches
-are taken back with the log's "go to step"), every secret entry awaited there, the log and the
-replay, the catalog and the game's statistics; then clubs, ratings, tournaments, collections
-and the account. Every <details> is opened first, so what a tap would show is checked too.
+and a finished tournament; the fixture adds a tournament still to pair and a collection. One test
+per game visits it as a player meets it: the new-match form (signed out, signed in, and sent
+empty), the board at the start, after two steps, half-way and at the end (the demo match is taken
+back with "go to step"), the secret entry awaited there and the pass-the-phone screen before it,
+the log, the replay, the catalog and the game's statistics. One more test takes a phone without
+an account from home to its own match, a join link that a second phone opens, and signing in;
+then the reopen question, card editing, statistics, clubs, ratings, tournaments, collections and
+the account. Every <details> is opened first, so what a tap would show is checked too.
 
-One browser page walks it all and every violation is gathered before the test fails, so one
-run lists everything to fix. What fails is any axe violation of WCAG 2.0-2.2 A and AA and of
-axe's best practices, whatever its impact (tests/browser/accessibility.py says why).
+Each test walks its pages in one browser page and gathers every violation before it fails, so
+one run lists everything to fix. What fails is any axe violation of WCAG 2.0-2.2 A and AA and of
+axe's best practices, whatever its impact, and any control under 44x44 pixels.
 """
 
 import re
