@@ -55,7 +55,7 @@ def club_night(transactional_db) -> Club:
 
 
 class Walk:
-    """One browser page going from page to page, gathering what axe finds on each, in each theme."""
+    """One browser page going from page to page, gathering what axe (in each theme) and the 44px check find."""
 
     def __init__(self, page: Page) -> None:
         self.page = page
