@@ -25,6 +25,7 @@ from .devices import TableRequest
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import pages_for
 from .models import Card, Match, Player, Proposal
+from .once import made_once
 from .refill import refill
 
 ENTRY_SALT = "tracker.secret-entry"
@@ -185,6 +186,7 @@ def home(request: TableRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@made_once
 def match_new(request: TableRequest, slug: str) -> HttpResponse:
     game = _game_or_404(slug)
     pages = pages_for(slug)
