@@ -19,8 +19,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import RuleError
 
-from . import access, agreement_views, consent, locks, services, sharing
+from . import access, agreement_views, card_changes, consent, locks, services, sharing
 from .access import Viewer
+from .card_changes import CardRefused, Editor
 from .devices import TableRequest
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import pages_for
@@ -281,6 +282,8 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     locked = locks.why_locked(match)
     if locked:
         return _refused(request, match.pk, locked, status=409)
+    if request.method == "POST" and (request.POST.get("add_card") or request.POST.get("new-name", "").strip()):
+        return _entry_card(request, match, player, seat)
     form = pages.entry_form(match, request.POST if request.method == "POST" else None, seat=seat)
     refusal, status = "", 200
     if request.method == "POST":
@@ -312,17 +315,47 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
             else:
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
                 return redirect(match)
+    return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
+
+
+def _entry_page(request: TableRequest, match: Match, player: Player, seat: int, form, card_form=None,
+                status: int = 200, **extra) -> HttpResponse:
+    card_form = card_form or pages_for(match.slug).card_form(prefix="new")
+    card_form.use_required_attribute = False  # its fields are in the entry form: locking in must not ask for them
     context = {
         "match": match,
         "player": player,
         "seat": seat,
         "form": form,
-        "refusal": refusal,
+        "card_form": card_form,
         "entry_token": signing.dumps({"match": match.pk, "seat": seat}, salt=ENTRY_SALT),
         "catalog": Card.objects.filter(slug=match.slug),
-        "card_form": pages.card_form(prefix="new"),
+        **extra,
     }
-    return render(request, pages.entry_template, context, status=status)
+    return render(request, pages_for(match.slug).entry_template, context, status=status)
+
+
+def _entry_card(request: TableRequest, match: Match, player: Player, seat: int) -> HttpResponse:
+    """A card added from the entry page (sent with a half-typed card too: the card is added, nothing is
+    locked). The page comes back with everything entered as it was, and the card form empty once added."""
+    pages = pages_for(match.slug)
+    card_form = pages.card_form(request.POST, prefix="new")
+    added = None
+    if card_form.is_valid():
+        card = card_form.cleaned_data
+        try:
+            added = card_changes.card_add(Editor.of(request), match.slug, card["name"], pages.card_stats(card))
+        except CardRefused as refused:
+            card_form.add_error("name", str(refused))
+    kept = request.POST.copy()
+    if added:
+        card_form = pages.card_form(prefix="new")
+        for name in [name for name in kept if name.startswith("new-")]:
+            del kept[name]
+    response = _entry_page(request, match, player, seat, pages.entry_form(match, None, seat=seat), card_form,
+                           status=200 if added else 422, added=added)
+    response.content = refill(response.content.decode(), kept, request.path).encode()
+    return response
 
 
 def _rolls(request: TableRequest) -> list[int]:

@@ -15,7 +15,7 @@ from tracker import services
 from tracker.models import Card, Match
 from tracker.refill import refill
 
-from .conftest import text
+from .conftest import entry_data, entry_url, text
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +151,33 @@ def test_the_live_refresh_leaves_the_outcome_alone(client):
     page = text(client.get(match.get_absolute_url(), **HTMX))
     assert 'id="match"' in page and 'id="outcome"' not in page
 
+
+
+# --- Card Crush deck entry: adding a card on the spot keeps the deck typed so far ---------------------
+
+
+WYRM = {"new-name": "Magma Wyrm", "new-power": "8", "new-speed": "4", "new-affinity": "Fire", "new-rarity": "Epic",
+        "new-level": "1"}
+
+
+def test_adding_a_card_from_the_deck_entry_keeps_the_deck_typed_so_far(client, match):
+    typed = entry_data(match, 0, ["Ember Fox", "Storm Caller"], add_card="1", **WYRM)
+    response = client.post(entry_url(match, 0), typed)
+    assert response.status_code == 200
+    page = text(response)
+    assert Card.objects.filter(slug="card-crush", name="Magma Wyrm").exists()
+    assert "Magma Wyrm added to the catalog." in page
+    assert 'value="Ember Fox"' in field(page, "id_card_1") and 'value="Storm Caller"' in field(page, "id_card_2")
+    assert 'value=""' in field(page, "id_new-name")  # the card form is ready for the next one
+    match.refresh_from_db()
+    assert match.head == 0  # nothing locked
+
+
+def test_a_refused_card_from_the_deck_entry_keeps_the_deck_and_the_card(client, match):
+    typed = entry_data(match, 0, ["Ember Fox"], add_card="1", **{**WYRM, "new-name": "Phoenix"})  # already there
+    response = client.post(entry_url(match, 0), typed)
+    assert response.status_code == 422
+    page = text(response)
+    assert 'value="Ember Fox"' in field(page, "id_card_1") and 'value="Phoenix"' in field(page, "id_new-name")
+    assert 'value="8"' in field(page, "id_new-power")
+    assert Card.objects.filter(slug="card-crush", name__iexact="phoenix").count() == 1
