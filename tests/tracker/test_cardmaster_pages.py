@@ -379,3 +379,15 @@ def test_a_brainlocked_card_says_why_before_the_tap(client, playing):
     assert 'value="spc"' not in section  # no SPC button to be refused
     for move in ("a2", "a3", "stack"):
         assert re.search(rf'value="{move}" disabled', section), move
+
+
+def test_one_gem_and_one_turn_are_singular():
+    from tracker.games.cardmaster.board import _status
+    from tracker.games.cardmaster.narration import describe
+
+    fall = {"type": "fall", "card": "A2", "card_name": "Storm Kite", "raided": 1}
+    assert describe(fall, ["Ana", "Ben"]) == "Storm Kite falls. Its 1 stacked gem is raided into Ben's pool."
+    shift = {"type": "shift", "card_name": "Storm Kite", "reserve_name": "Spark Imp", "gems": 1}
+    assert describe(shift, ["Ana", "Ben"]) == "Storm Kite shifts out for Spark Imp, who brings 1 stacked gem."
+    status = _status({"status": {"name": "brainlock", "strength": 55, "turns": 1}})
+    assert status["left"] == "1 turn left"

@@ -40,7 +40,7 @@ def _status(card: dict) -> dict | None:
     if status["turns"] is None:
         left = gettext("until it falls")
     else:
-        left = gettext("%(turns)s turns left") % {"turns": status["turns"]}
+        left = ngettext("%(turns)s turn left", "%(turns)s turns left", status["turns"]) % {"turns": status["turns"]}
     return {"symbol": STATUS_SYMBOLS[status["name"]], "name": STATUS_LABELS[status["name"]], "left": left,
             "strength": f"{status['strength'] / 10:g}"}
 
