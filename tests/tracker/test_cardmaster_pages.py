@@ -391,3 +391,9 @@ def test_one_gem_and_one_turn_are_singular():
     assert describe(shift, ["Ana", "Ben"]) == "Storm Kite shifts out for Spark Imp, who brings 1 stacked gem."
     status = _status({"status": {"name": "brainlock", "strength": 55, "turns": 1}})
     assert status["left"] == "1 turn left"
+
+
+def test_a_replay_is_not_told_to_pass_the_phone(client, playing):
+    assert "Pass the phone to Ana" in text(client.get(playing.get_absolute_url()))
+    replay = text(client.get(reverse("match_replay", args=[playing.pk]), {"step": playing.head}))
+    assert "Pass the phone to" not in replay and "<strong>Ana</strong> has possession" in replay
