@@ -507,3 +507,15 @@ def test_in_the_battle_each_phone_is_offered_only_what_it_may_do(phones, duel):
         assert f"{theirs} calls the backup card" not in html and f"{theirs} resigns" not in html
         assert f'<option value="{their_seat}">{theirs}</option>' not in html  # no HP override for the other
     assert "<form" not in offered["cleo"] and "<button" not in offered["cleo"]
+
+
+
+def test_a_deadlock_is_told_in_the_outcome_of_the_commit_that_reveals_it(client, duel):
+    commit(duel, 0, "Granite Fist")
+    response = entry_post(client, duel, 1, card="Granite Fist")  # same colour, same SPEED: Deadlock at the reveal
+    assert response.status_code == 302
+    html = text(client.get(response.url))
+    outcome = html[html.index('id="outcome"'):]
+    assert "Ben is locked in." in outcome
+    assert "Both cards are red (MATTER) with SPEED 60: Deadlock. The round ends at once" in outcome
+    assert html.count("Combo counter, newest first") >= 4  # each seat's panels, labelled on screen too
