@@ -121,6 +121,22 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
     return {"refusal": refusal, "notes": notes, "entry": entry, "shown": bool(refusal or notes or entry)}
 
 
+def _strings(found, into: set[str] | None = None) -> set[str]:
+    """Every string in a board's view (dicts, lists and tuples of them), to tell what the page already says
+    near the top. Rounds played (Card Crush, LOGOS) are history further down: not counted."""
+    into = set() if into is None else into
+    if isinstance(found, str):
+        into.add(found)
+    elif isinstance(found, dict):
+        for key, value in found.items():
+            if key != "rounds":
+                _strings(value, into)
+    elif isinstance(found, list | tuple):
+        for value in found:
+            _strings(value, into)
+    return into
+
+
 def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200,
                   outcome: dict | None = None, posted=None, **extra) -> HttpResponse:
     """The match page; for htmx its #match part, and the outcome region when there is something to say.
@@ -128,7 +144,12 @@ def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: 
     After a refusal (`posted` given) the form the player sent comes back filled in as they left it.
     """
     context = _match_context(request, match, seen_by, **extra)
-    context["outcome"] = outcome if outcome is not None else _outcome(request, match)
+    context["outcome"] = outcome = outcome if outcome is not None else _outcome(request, match)
+    if outcome["entry"]:
+        # What the board already shows of the step (most boards tell the last step's working) is not said twice.
+        on_board = _strings(context.get("board"))
+        outcome["title"] = "" if outcome["entry"]["what"] in on_board else outcome["entry"]["what"]
+        outcome["lines"] = [line for line in outcome["entry"]["lines"] if line not in on_board]
     template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
     response = render(request, template, context, status=status)
     if posted is not None:

@@ -124,7 +124,7 @@ def test_the_outcome_is_in_view_and_a_refused_new_unit_keeps_its_stats(page: Pag
 
     page.locator("#unit-lk-0").fill("2")
     side.get_by_role("button", name="Play the unit (takes a card from the hand)").click()
-    expect(page.locator("#outcome")).to_contain_text("Brand New Unit")
+    expect(page.locator("#outcome")).to_contain_text("(log entry 1)")
     in_view(page, "#outcome .outcome-box")
     expect(page.locator("#side-0-section .ls-unit h3")).to_have_text(["Brand New Unit"])
     page.get_by_role("link", name="Close").click()
