@@ -321,7 +321,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
             return _refused(request, match.pk, _("The form is missing its step number; nothing was applied."), 400)
         if form.is_valid():
             try:
-                recorded = services.match_apply_action(
+                services.match_apply_action(
                     match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
                 )
             except services.StaleSubmission as stale:
@@ -335,8 +335,6 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
                 refusal = services.explain(error, match.players())
             else:
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
-                # The last entry reveals both: what came of it (a LOGOS Deadlock, say) is told on the page.
-                messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}", extra_tags=STEP_DONE)
                 return redirect(match)
     return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
 
