@@ -20,6 +20,7 @@ from .card_changes import CardRefused, Editor
 from .devices import TableRequest
 from .games import pages_for
 from .models import Card, CardChange, Match
+from .once import made_once
 
 SHOWN = 200
 """Most rows the catalog table shows; the search narrows it down."""
@@ -81,6 +82,7 @@ def card_list(request: TableRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@made_once
 def card_new(request: TableRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
     game = _game_or_404(slug)

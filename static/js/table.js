@@ -25,6 +25,14 @@
   document.addEventListener("htmx:afterSettle", keepAwake); // the match may have ended
   addEventListener("pagehide", () => { if (awake) awake.then((lock) => lock && lock.release()); awake = null; });
 
+  // The outcome region's close link reloads the page without JavaScript; with it, the note just goes.
+  document.addEventListener("click", (e) => {
+    const close = e.target.closest("[data-dismiss]");
+    if (!close) return;
+    e.preventDefault();
+    close.parentElement.remove();
+  });
+
   const WAITS = [1000, 2000, 4000, 8000, 15000, 30000];
   const lost = (xhr) => !xhr.status || xhr.status > 501 && xhr.status < 505; // no answer, or the proxy had none
   document.addEventListener("submit", (e) => { e.target.tapped = e.submitter; }, true);
