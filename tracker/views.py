@@ -58,14 +58,14 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
     return seats
 
 
-def _match_context(request: TableRequest, match: Match, seen_by: Viewer, **extra) -> dict:
+def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=None, **extra) -> dict:
     pages = pages_for(match.slug)
     return {
         "match": match,
         "game": match.game,
         "players": match.players(),
         # After a refused form, the game may put back what it held (nothing typed is lost).
-        "board": pages.board_refused(match, request.POST) if extra.get("refusal") else pages.board(match),
+        "board": pages.board_refused(match, posted) if posted is not None else pages.board(match),
         "board_template": pages.board_template,
         "viewer": seen_by,
         "read_only": not seen_by.can_act or bool(locks.why_locked(match)),
@@ -144,7 +144,7 @@ def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: 
 
     After a refusal (`posted` given) the form the player sent comes back filled in as they left it.
     """
-    context = _match_context(request, match, seen_by, **extra)
+    context = _match_context(request, match, seen_by, posted, **extra)
     context["outcome"] = outcome = outcome if outcome is not None else _outcome(request, match)
     if outcome["entry"]:
         # What the board already shows of the step (most boards tell the last step's working) is not said twice.

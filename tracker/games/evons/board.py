@@ -17,10 +17,10 @@ from rules.evons.pieces import arrows_now, cell_of, current_def, find, is_monste
 from rules.evons.sequence import abilities_left, conflict_preview, pending_conflicts
 from rules.evons.turns import COUNT_MAX, to_reveal
 
-from ...models import Card, Match
+from ...models import Match
 from ...services import head_action
 from ..common import refusal
-from .forms import ABILITY_NAMES, DIRECTION_NAMES, SLUG, CardForm, Kept, card_entry
+from .forms import ABILITY_NAMES, DIRECTION_NAMES, CardForm, Kept, card_entry
 from .narration import describe, describe_action
 
 ARROW_GLYPHS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
@@ -347,7 +347,6 @@ def board(match: Match, posted=None) -> dict:
         "passable": any(action["type"] == "pass" for action in legal),
         "abilities_all": [(a, ABILITY_NAMES[a], ABILITY_SYMBOLS[a]) for a in ABILITIES],
         "elements": ELEMENTS,
-        "catalog": Card.objects.filter(slug=SLUG),
         "occupied_monsters": [c for c in ALL_CELLS if c in state["cells"] and is_monster(state["cells"][c])],
         "adjust": {
             "seat": adjust.get("seat", ""),

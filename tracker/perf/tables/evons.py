@@ -11,7 +11,7 @@ a row and the board is scored.
 import re
 
 from .common import applied, need, pick, play_out, send, start_match
-from .forms import datalist
+from .forms import board_catalog
 from .phone import Phone
 
 MAIN_ZONE = re.compile(r"[A-E][1-5]")
@@ -30,7 +30,7 @@ def play(phone: Phone, table: int, number: int) -> None:
         nonlocal to_play
         if not forms:
             return False  # the game is over
-        form, data, kind = _choice(phone, forms, datalist(page, "catalog"), to_play, tried)
+        form, data, kind = _choice(phone, forms, board_catalog("evons"), to_play, tried)
         if applied(send(phone, match, form, data, kind, int(form.value("seat")))) and kind == "play":
             to_play -= 1
         return True

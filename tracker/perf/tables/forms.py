@@ -122,6 +122,14 @@ def read_forms(html: str) -> list[Form]:
     return reader.forms
 
 
+def board_catalog(slug: str) -> list[str]:
+    """The names a player types on a board whose card field has no <datalist> (its picker lists them
+    with JavaScript, which these phones do not run): the demo catalog the load test loads."""
+    from tracker.games import pages_for
+
+    return [card["name"] for card in pages_for(slug).demo_cards]
+
+
 def datalist(html: str, list_id: str) -> list[str]:
     """The suggestions of a <datalist> (the catalog's card names), in page order."""
     start = html.find(f'<datalist id="{list_id}"')

@@ -8,7 +8,7 @@ The app rolls every die (the roll fields stay blank).
 """
 
 from .common import applied, need, pick, play_out, send, start_match
-from .forms import datalist
+from .forms import board_catalog
 from .phone import Phone
 
 PLAY_RATE = 0.8
@@ -50,7 +50,7 @@ def _next_move(phone: Phone, page: str, forms, turn: int, done: set[str]):
         done.add("play")
         unit = pick(forms, "play_unit", seat=str(turn))
         if unit and phone.rng.random() < PLAY_RATE:
-            return unit, unit.data(name=phone.rng.choice(datalist(page, "ls-catalog"))), "play_unit"
+            return unit, unit.data(name=phone.rng.choice(board_catalog("lonely-star"))), "play_unit"
     for attack in (form for form in forms if form.value("action") == "attack"):
         if f"attack {attack.value('unit')}" not in done:
             done.add(f"attack {attack.value('unit')}")
