@@ -51,7 +51,7 @@ from rules import Dice, RuleError
 
 from . import services
 from .card_changes import record_uses
-from .models import Action, Match, Seat
+from .models import Action, Checkpoint, Match, Seat
 
 FORMAT = "tablekeeper-match"
 FORMAT_VERSION = 2
@@ -322,19 +322,24 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
                   owner_device="" if owner else owner_device,
                   config={**game.default_config, **data["config"]})
     match.state = replayed.states[-1] if replayed.states else game.new_match(data["config"], data["seed"])
-    match.head = len(replayed.states)
+    match.head = match.line_length = match.last_number = len(replayed.states)
     match.save()
     for position, name in enumerate(data["players"]):
         Seat.objects.create(match=match, position=position, player=services.player_named(name))
-    for entry, events in zip(data["actions"], replayed.events):
+    before = game.new_match(match.config, match.seed)
+    for entry, events, state in zip(data["actions"], replayed.events, replayed.states):
         at = _action_time(entry.get("at"))
         seat = entry["action"].get("seat")
         action = Action.objects.create(match=match, number=entry["step"], seq=entry["step"],
                                        seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
-                                       payload=entry["action"], events=events, rolls=entry["rolls"])
+                                       payload=entry["action"], events=events, rolls=entry["rolls"],
+                                       secret=game.public_action(before, entry["action"]) != entry["action"])
+        before = state
         if at is not None:
             Action.objects.filter(pk=action.pk).update(created=at)
+        if action.seq % services.CHECKPOINT_EVERY == 0:
+            Checkpoint.objects.create(action=action, match=match, seq=action.seq, state=state)
     record_uses(match, [entry["action"] for entry in data["actions"]])
     services.record_outcome(match)
-    match.save(update_fields=["finished", "winner", "score"])
+    match.save(update_fields=["finished", "first_finished", "winner", "score"])
     return match

@@ -1,8 +1,9 @@
 """What Tablekeeper stores: players, each game's card catalog, and matches as logs.
 
 A match is its seed plus its list of actions. `Match.state` is only a cached
-snapshot of folding the engine over the live actions up to `Match.head`; the
-actions are the truth (services.match_replay recomputes the snapshot).
+snapshot of folding the engine over the live actions up to `Match.head`, and each
+`Checkpoint` a cached state after one live action; the actions are the truth
+(services.replay_problems re-runs them from the seed and compares).
 """
 
 import secrets
@@ -215,6 +216,11 @@ class Match(models.Model):
     seed = models.CharField(max_length=64, default=new_seed)
     state = models.JSONField(default=dict)
     head = models.PositiveIntegerField(default=0, help_text="How many live actions the state includes.")
+    # Kept beside `head` in the row every change locks, so a change needs no count or MAX over the log.
+    line_length = models.PositiveIntegerField(
+        default=0, help_text="How many live actions the current line holds: `head` applied, the rest redoable.")
+    last_number = models.PositiveIntegerField(
+        default=0, help_text="The number of the newest action ever recorded (undone and abandoned ones count).")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -325,6 +331,22 @@ class Action(models.Model):
                 "match", "seq", condition=models.Q(abandoned=False), name="one_live_action_per_step"
             ),
         ]
+
+
+class Checkpoint(models.Model):
+    """The state after one live action, so undo, redo and the replay page start near the step they want.
+
+    A cache, never the truth: services writes one every `services.CHECKPOINT_EVERY` steps
+    and deletes those past the branch point when a new action replaces undone ones.
+    """
+
+    action = models.OneToOneField(Action, primary_key=True, on_delete=models.CASCADE, related_name="checkpoint")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="checkpoints")
+    seq = models.PositiveIntegerField(help_text="The action's step: the state is the one after it.")
+    state = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint("match", "seq", name="one_checkpoint_per_step")]
 
 
 class Proposal(models.Model):

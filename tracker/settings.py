@@ -173,7 +173,10 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", 
 
 CSRF_FAILURE_VIEW = "tracker.views.csrf_failure"
 LOGIN_URL = "sign_in"
-MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+# Messages ride in a signed cookie from the redirect to the page that shows them, so drawing a
+# match page (every tap's answer) asks the database nothing about them; only a message too large
+# for a cookie falls back to the session.
+MESSAGE_STORAGE = "django.contrib.messages.storage.fallback.FallbackStorage"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 

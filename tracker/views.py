@@ -66,7 +66,7 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, **extra
         "read_only": not seen_by.can_act or bool(locks.why_locked(match)),
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
         "entry_seats": entry_seats(match, seen_by),
-        "can_redo": match.actions.filter(abandoned=False, seq=match.head + 1).exists(),
+        "can_redo": match.head < match.line_length,
         # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
         "can_undo": match.head > 0 and not (seen_by.role == access.PLAYER
                                             and _moves_of_others(match, seen_by.seat, match.head - 1, match.head)),
@@ -239,7 +239,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.match_apply_action(
-                    match_id=match.pk, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
+                    match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
                 )
             except services.StaleSubmission as stale:
                 match.refresh_from_db()
@@ -303,7 +303,7 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
             consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.ACTION, action=action,
                             rolls=rolls)
             return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
-        recorded = services.match_apply_action(match_id=pk, action=action, expected_seq=seq, rolls=rolls)
+        recorded = services.match_apply_action(match=match, action=action, expected_seq=seq, rolls=rolls)
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
     except consent.Refused as refused:
@@ -366,7 +366,7 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
                 return agreement_views.hot_seat_goto(request, match, seen_by, step)
             consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.GOTO, step=step)
             return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
-        moved = services.match_goto(match_id=pk, step=step, expected_seq=seq)
+        moved = services.match_goto(match=match, step=step, expected_seq=seq)
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
     except services.NoSuchStep as error:

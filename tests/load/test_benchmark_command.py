@@ -22,6 +22,10 @@ CASES = [
     "reveal a round + undo it (2 POSTs)",
     "long match: action 10 (htmx)",
     "long match: the last action (htmx)",
+    "long match: undo at step 10 (htmx)",
+    "long match: undo at the last step (htmx)",
+    "long match: undo + redo at step 10 (2 POSTs)",
+    "long match: undo + redo at the last step",
 ]
 
 PAGES = ["home (recent matches)", "match list", "match page (Lonely Star)", "match log (Lonely Star)",
@@ -35,11 +39,20 @@ def written(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def output(django_db_setup, django_db_blocker, written):
+def readme(tmp_path_factory):
+    """A README with a benchmark section, standing in for the project's."""
+    path = tmp_path_factory.mktemp("bench") / "README.md"
+    path.write_text("# Tablekeeper\n\nBefore.\n\n<!-- benchmark table: start -->\nold figures\n"
+                    "<!-- benchmark table: end -->\n\nAfter.\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def output(django_db_setup, django_db_blocker, written, readme):
     """One short run for every test here (the command rolls back all it makes)."""
     out = io.StringIO()
     with django_db_blocker.unblock():
-        call_command("benchmark", rounds=2, long=15, more=3, write=str(written), stdout=out)
+        call_command("benchmark", rounds=2, long=15, more=3, write=str(written), readme=str(readme), stdout=out)
     return out.getvalue()
 
 
@@ -89,7 +102,28 @@ def test_benchmark_writes_the_goals_table(output, written):
     written = written.read_text()
     assert written.startswith("# Benchmark results")
     assert "| benchmark | measured | goal | met |" in written
-    for goal in ("1. apply one action", "2. actions/s under the load test", "3. action 15 of a long match",
-                 "4. cold load", "4. live-update check", "5. queries per page"):
+    for goal in ("1. apply one action", "1. queries of one change", "2. actions/s under the load test",
+                 "2. the same with htmx phones", "2. p95 of an action POST", "3. action 15 of a long match",
+                 "3. undo at step 15 of a long match", "3. undo + redo at step 15", "4. cold load",
+                 "4. live-update check", "5. queries per page"):
         assert f"| {goal}" in written, goal
     assert "| not run |" in written  # the load test runs only with --load
+
+
+def test_benchmark_brings_the_readme_table_up_to_date(output, written, readme):
+    text = readme.read_text()
+    assert text.startswith("# Tablekeeper\n\nBefore.\n\n<!-- benchmark table: start -->\nLatest run, ")
+    assert text.endswith("<!-- benchmark table: end -->\n\nAfter.\n")
+    assert "old figures" not in text
+    table = [line for line in text.splitlines() if line.startswith("| ")]
+    assert table == [line for line in written.read_text().splitlines() if line.startswith("| ")]
+    assert f"Full output in `{written}`." in text
+
+
+def test_benchmark_shows_what_one_change_asks_of_the_database(output):
+    # The match row is read once (by the view, for the access check) and written once (the
+    # version check); the head, the next number and "can redo" come from that row.
+    for change in ("apply one action (htmx)", "undo (htmx)"):
+        assert re.search(rf"^Queries of one change, {re.escape(change)}: \d+ \(match reads 1, match writes 1, "
+                         r"MAX over the log 0, exists probes 0\), plus BEGIN and COMMIT:$", output, re.MULTILINE), change
+    assert re.search(r"met\s+1\. queries of one change", output)

@@ -88,8 +88,34 @@ def test_sigkill_mid_load_loses_no_acknowledged_action(database):
     assert_every_game_finished(report)
 
 
-@pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
-                    reason="needs DATABASE_URL=postgres://... (tracker/scripts/with-postgres sets one)")
+def test_htmx_phones_tap_once_and_follow_the_match_by_polling(database):
+    report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=0, htmx=True, pace=0.3,
+                          say=lambda line: None)
+    assert_clean(report)
+    assert_every_game_played_out(report, matches_each=1)
+    # A tap is one htmx POST answered by the #match part; the whole page is loaded only on arriving
+    # at the match (a new match, back from a secret entry), never once a tap as without JavaScript.
+    assert report.kinds["htmx POST"] >= len(report.acked) // 2, report.lines()
+    assert report.kinds["GET match page"] < len(report.acked) / 4, report.lines()
+    assert report.kinds["live-update poll"] > 0, report.lines()
+
+
+ON_POSTGRESQL = pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+                                   reason="needs DATABASE_URL=postgres://... (tracker/scripts/with-postgres sets one)")
+
+
+@ON_POSTGRESQL
+def test_two_app_servers_on_one_postgresql_and_one_killed_mid_load(database):
+    report = loadtest.run(tables=6, workers=1, servers=2, matches=1, seconds=120, crash=True, htmx=True,
+                          floor_seconds=0, database_url=os.environ["DATABASE_URL"], say=lambda line: None)
+    assert report.crashes == 1
+    assert_clean(report)  # every acknowledged action stored once, every match equal to its replay
+    assert len(report.served) == 2 and all(report.served.values()), report.lines()
+    assert report.refusals["connection refused (retried)"] > 0, "the killed server's tables never noticed"
+    assert_every_game_finished(report)
+
+
+@ON_POSTGRESQL
 def test_concurrent_tables_and_a_crash_on_postgresql(database):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, crash=True, floor_seconds=0,
                           database_url=os.environ["DATABASE_URL"], say=lambda line: None)

@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from tracker import demo, services
 from tracker.devices import COOKIE
-from tracker.models import Access, Action, Card, Club, Invite, Match, Membership, Player
+from tracker.models import Access, Action, Card, Checkpoint, Club, Invite, Match, Membership, Player
 from tracker.views import ENTRY_SALT
 
 # Seat 0's deck in the rulebook's example: Ember Fox (Fire 7/5) meets Tide Runner (Water 6/8) in round 1.
@@ -139,6 +139,20 @@ def locked(match) -> Match:
 @pytest.fixture
 def finished(locked) -> Match:
     return play_out(locked)
+
+
+def assert_every_match_replays() -> None:
+    """snapshot == fold(log) for every stored match, caches included.
+
+    Each match's state, its every checkpoint and the counters on its row agree with re-running
+    its log from the seed (services.replay_problems), and every step of the current line that
+    is a multiple of CHECKPOINT_EVERY has its checkpoint (so undo there never starts far back).
+    """
+    for match in Match.objects.all():
+        assert services.replay_problems(match) == [], f"{match}: {services.replay_problems(match)}"
+        kept = sorted(Checkpoint.objects.filter(match=match).values_list("seq", flat=True))
+        every = services.CHECKPOINT_EVERY
+        assert kept == list(range(every, match.line_length + 1, every)), f"{match}: checkpoints at {kept}"
 
 
 def snapshot(match: Match) -> tuple:

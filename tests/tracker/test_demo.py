@@ -12,6 +12,8 @@ from tracker import demo, exchange, services
 from tracker.games import ADAPTERS, pages_for
 from tracker.models import Action, Card, Match, Player
 
+from .conftest import assert_every_match_replays
+
 pytestmark = pytest.mark.django_db
 
 # Every scripted match, and the club tournament's battles (4 players, 2 rounds: 4 battles).
@@ -78,6 +80,7 @@ def test_every_demo_match_replays_to_its_state_and_through_its_file():
         assert match.score == outcome.score
         assert match.head == len(services.live_actions(match))
         assert exchange.replay(exchange.export_match(match)).states[-1] == match.state
+    assert_every_match_replays()
 
 
 def test_a_database_from_before_gets_the_other_games_matches_only():

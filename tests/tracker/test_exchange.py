@@ -37,7 +37,7 @@ from tracker.games.common import play_steps as apply_all
 from tracker.games.evons.demo import play as evons_play
 from tracker.models import Action, Match, Player, Seat
 
-from .conftest import ANA_DECK, BEN_DECK, make_card
+from .conftest import ANA_DECK, BEN_DECK, assert_every_match_replays, make_card
 
 pytestmark = pytest.mark.django_db
 
@@ -237,6 +237,7 @@ def assert_round_trips(original: Match) -> None:
     # Only the applied line is stored: no undone or abandoned action comes across.
     assert imported.actions.count() == original.head
     assert services.match_replay(imported) == imported.state
+    assert_every_match_replays()  # the original and the import, with the checkpoints the import stored
     # Exporting the import gives the very same file, timestamps included.
     assert as_file(imported) == data
 

@@ -6,9 +6,25 @@ from django.urls import reverse
 from tracker import services
 from tracker.models import Action
 
-from .conftest import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, play, snapshot, text
+from .conftest import (
+    JUNK,
+    JUNK_IDS,
+    assert_csrf_refused,
+    assert_every_match_replays,
+    csrf_token_from,
+    play,
+    snapshot,
+    text,
+)
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def every_match_replays_afterwards(db):
+    """After every undo and redo here: each match's state and checkpoints equal re-running its log."""
+    yield
+    assert_every_match_replays()
 
 
 def goto_url(match):

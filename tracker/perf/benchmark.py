@@ -2,7 +2,7 @@
 
     python manage.py benchmark                                  # pages, long match, bytes, queries
     python manage.py benchmark --load                           # ... and the gunicorn load test
-    python manage.py benchmark --load --write tracker/perf/results.md
+    python manage.py benchmark --load --write tracker/perf/results.md   # ... and README's table
 
 Absolute times depend on the machine and on whatever else runs on it; the ratios to the
 floor (GET /healthz: one query through the same middleware) are what to compare. Times
@@ -64,6 +64,15 @@ def _round_robin(cases: dict, rounds: int) -> dict[str, float]:
             samples[name].append(time.process_time() - start)
             assert response.status_code in (200, 204, 302), (name, response.status_code)
     return {name: statistics.median(times) for name, times in samples.items()}
+
+
+def _change_queries(client: Client, url: str, data: dict) -> list[str]:
+    """The SQL of one htmx POST that changes a match (rolled back), transaction control left out."""
+    with CaptureQueriesContext(connection) as captured:
+        response = _rolled_back(lambda: client.post(url, data, HTTP_HX_REQUEST="true"))()
+    assert response.status_code == 200, (url, response.status_code)
+    return [query["sql"] for query in captured
+            if query["sql"].split()[0].upper() in ("SELECT", "INSERT", "UPDATE", "DELETE")]
 
 
 def _queries(client: Client, url: str, params: dict | None = None) -> int:
@@ -134,7 +143,8 @@ def _page_weight(host: str, playing: Match, results: "report.Results") -> None:
     results.repeat = wire.repeat_visit(phones[name], url)
 
 
-def _cases(client: Client, finished: Match, playing: Match, short: Match, long: Match) -> dict:
+def _cases(client: Client, finished: Match, playing: Match, short: Match, long: Match,
+           undo_short: Match, undo_long: Match) -> dict:
     """Every timed request, by name; actions run in a savepoint that is rolled back each time."""
     act = reverse("match_act", args=[playing.pk])
 
@@ -151,6 +161,14 @@ def _cases(client: Client, finished: Match, playing: Match, short: Match, long: 
     def undo(match: Match):
         url, seq = reverse("match_goto", args=[match.pk]), match.head
         return _rolled_back(lambda: client.post(url, {"seq": seq, "step": seq - 1}, HTTP_HX_REQUEST="true"))
+
+    def undo_redo(match: Match):
+        url, seq = reverse("match_goto", args=[match.pk]), match.head
+
+        def both():
+            client.post(url, {"seq": seq, "step": seq - 1}, HTTP_HX_REQUEST="true")
+            return client.post(url, {"seq": seq - 1, "step": seq}, HTTP_HX_REQUEST="true")
+        return _rolled_back(both)
 
     poll = reverse("match_poll", args=[finished.pk])
     return {
@@ -169,8 +187,10 @@ def _cases(client: Client, finished: Match, playing: Match, short: Match, long: 
         "reveal a round + undo it (2 POSTs)": reveal_then_undo,
         report.EARLY: roll(short),
         report.LATE: roll(long),
-        report.EARLY_UNDO: undo(short),
-        report.LATE_UNDO: undo(long),
+        report.EARLY_UNDO: undo(undo_short),
+        report.LATE_UNDO: undo(undo_long),
+        report.EARLY_REDO: undo_redo(undo_short),
+        report.LATE_REDO: undo_redo(undo_long),
     }
 
 
@@ -191,8 +211,19 @@ def _pages(player: Player) -> dict:
     }
 
 
+def _load(*, tables: int, workers: int, seconds: float, say, **mode) -> "report.LoadFigures":
+    from . import loadtest  # starts gunicorn; only imported when asked for
+
+    run = loadtest.run(tables=tables, workers=workers, matches=2, seconds=seconds, say=say, database_url=None,
+                       **mode)
+    return report.LoadFigures(actions=len(run.acked), seconds=run.elapsed, floor=run.floor, ok=run.ok,
+                              tables=tables, workers=workers, requests=run.requests, mode=run.mode,
+                              p95=run.percentile(0.95), p50=run.percentile(0.5), pace=run.pace,
+                              cpu_ratio=run.cpu_ratio)
+
+
 def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: int, load_seconds: float,
-        write: str | None, say) -> None:
+        write: str | None, say, readme: str | None = None, pace: float = 3.0) -> None:
     """Measure everything, print it with `say`, and write the Markdown results to `write` if given."""
     started = time.time()
     loads = [report.load_average()]
@@ -204,12 +235,12 @@ def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: 
             transaction.set_rollback(True)  # leave the database as it was
     loads.append(report.load_average())
     if load:
-        from . import loadtest  # starts gunicorn; only imported when asked for
-
-        run = loadtest.run(tables=tables, workers=workers, matches=2, seconds=load_seconds,
-                           say=say, database_url=None)
-        results.load = report.LoadFigures(actions=len(run.acked), seconds=run.elapsed, floor=run.floor,
-                                          ok=run.ok, tables=tables, workers=workers, requests=run.requests)
+        # Phones without JavaScript; htmx phones tapping as fast as answered (throughput); htmx
+        # phones tapping every `pace` seconds or so, as at a real table (latency).
+        common = {"tables": tables, "workers": workers, "seconds": load_seconds, "say": say}
+        results.load = _load(**common)
+        results.load_htmx = _load(htmx=True, **common)
+        results.load_paced = _load(htmx=True, pace=pace, **common)
         loads.append(report.load_average())
     results.rounds, results.load_averages, results.started = rounds, loads, started
     for line in report.lines(results):
@@ -217,6 +248,9 @@ def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: 
     if write:
         report.write_markdown(results, write)
         say(f"Written to {write}")
+        if readme:
+            report.write_readme_table(results, readme, write)
+            say(f"The table in {readme} brought up to date")
     say(f"Matches stored: {Match.objects.count()} (unchanged)")
 
 
@@ -230,14 +264,24 @@ def measure(*, rounds: int, long: int, more: int) -> "report.Results":
     playing = _battle_under_way()
     _finish_lonely_star(("Bench A", "Bench C"), 3)
     evons_demo.table_ends(("Bench A", "Bench C"))
-    short_match, long_match = (services.match_create(slug="lonely-star", player_names=names, config={})
-                               for names in (["Bench A", "Bench B"], ["Bench C", "Bench D"]))
+    short_match, long_match, undo_short, undo_long = (
+        services.match_create(slug="lonely-star", player_names=names, config={})
+        for names in (["Bench A", "Bench B"], ["Bench C", "Bench D"], ["Bench A", "Bench C"], ["Bench B", "Bench D"]))
     _d6(short_match, SHORT - 1)  # so the timed action is the 10th
     _d6(long_match, long - 1)
+    _d6(undo_short, SHORT)  # undo at step 10: back to 9
+    _d6(undo_long, long)
 
     _page_weight(host, playing, results)
     results.poll = wire.poll(Client(HTTP_HOST=host), playing)
-    results.times = _round_robin(_cases(client, finished, playing, short_match, long_match), rounds)
+    results.times = _round_robin(_cases(client, finished, playing, short_match, long_match, undo_short, undo_long),
+                                 rounds)
+    results.change_queries = {
+        "apply one action (htmx)": _change_queries(client, reverse("match_act", args=[long_match.pk]),
+                                                   {"seq": long_match.head, "action": "d6", "seat": 0}),
+        "undo (htmx)": _change_queries(client, reverse("match_goto", args=[undo_long.pk]),
+                                       {"seq": undo_long.head, "step": undo_long.head - 1}),
+    }
 
     # Goal 5: the same pages with a few matches and a short log, then with more and a long log.
     pages = _pages(services.player_named("Bench A"))

@@ -14,7 +14,10 @@ from .wire import Poll, Wire
 FLOOR = "floor: minimal view (GET /healthz)"
 ACTION = "apply one action + render its partial (htmx)"
 EARLY, LATE = "long match: action 10 (htmx)", "long match: the last action (htmx)"
-EARLY_UNDO, LATE_UNDO = "long match: undo at step 9", "long match: undo at the last step"
+EARLY_UNDO, LATE_UNDO = "long match: undo at step 10 (htmx)", "long match: undo at the last step (htmx)"
+EARLY_REDO, LATE_REDO = "long match: undo + redo at step 10 (2 POSTs)", "long match: undo + redo at the last step"
+HTMX_SHARE, PACED_P95 = 0.25, 0.250  # issue 19: htmx actions/s to the floor's requests/s; p95 seconds, paced
+README_START, README_END = "<!-- benchmark table: start -->", "<!-- benchmark table: end -->"
 
 
 @dataclass
@@ -28,6 +31,15 @@ class LoadFigures:
     workers: int
     requests: int = 0
     """Every request the server answered during the load (pages, polls, POSTs, doubles)."""
+    mode: str = ""
+    """What the phones were like (loadtest.Report.mode)."""
+    pace: float = 0.0
+    """Seconds a player thought before each tap, on average (0: tapping as fast as answered)."""
+    p50: float = 0.0
+    p95: float = 0.0
+    """Seconds an action POST took, median and 95th percentile."""
+    cpu_ratio: float = 0.0
+    """Actions per floor request by gunicorn's own CPU time (loadtest.Report.cpu_ratio); 0 when not measured."""
 
     @property
     def rate(self) -> float:
@@ -52,7 +64,14 @@ class Results:
     install: Wire | None = None
     """Installing the service worker after the largest cold load."""
     poll: Poll | None = None
+    change_queries: dict[str, list[str]] = field(default_factory=dict)
+    """The SQL of one htmx action and one htmx undo, by name (transaction control left out)."""
     load: LoadFigures | None = None
+    """Phones without JavaScript, tapping as fast as answered."""
+    load_htmx: LoadFigures | None = None
+    """htmx phones (one POST a tap, the 2 s poll), tapping as fast as answered: throughput."""
+    load_paced: LoadFigures | None = None
+    """htmx phones, each player tapping every few seconds as at a table: latency."""
     long: int = 0
     rounds: int = 0
     load_averages: list[tuple[float, float, float]] = field(default_factory=list)
@@ -80,22 +99,56 @@ class Goal:
     met: bool | None  # None: not measured in this run
 
 
+def change_reads(sql: list[str]) -> dict[str, int]:
+    """How a change touches the database: match rows read and written, MAX() over the log, EXISTS probes."""
+    return {
+        "match reads": sum(q.startswith("SELECT") and 'FROM "tracker_match"' in q for q in sql),
+        "match writes": sum(q.startswith("UPDATE \"tracker_match\"") for q in sql),
+        "MAX over the log": sum("MAX(" in q for q in sql),
+        "exists probes": sum(q.startswith("SELECT 1 AS") for q in sql),
+    }
+
+
+def _change_goal(results: Results) -> Goal:
+    counts = {name: change_reads(sql) for name, sql in results.change_queries.items()}
+    met = all(c["match reads"] <= 1 and c["match writes"] == 1 and not c["MAX over the log"]
+              and not c["exists probes"] for c in counts.values())
+    figure = "; ".join(f"{name} {len(results.change_queries[name])} (match read {c['match reads']}, "
+                       f"written {c['match writes']})" for name, c in counts.items())
+    return Goal("1. queries of one change, transaction control left out", figure,
+                "the match read and written once; no MAX or can-redo query", met)
+
+
 def goals(results: Results) -> list[Goal]:
     action = results.ratio(ACTION)
     late = results.ratio(LATE, EARLY)
+    undo = results.ratio(LATE_UNDO, EARLY_UNDO)
+    redo = results.ratio(LATE_REDO, EARLY_REDO)
     grown = [name for name, (small, large) in results.queries.items() if large > small]
     polled, repeat, _install, _gzip_only = results.wire()
     poll = polled.response.total
     page, heaviest = results.heaviest
-    load = results.load
+    load, htmx, paced = results.load, results.load_htmx, results.load_paced
     return [
         Goal("1. apply one action and render its partial, to the minimal view", f"{action:.1f}x",
              "at most 4x", action <= 4),
+        _change_goal(results),
         Goal("2. actions/s under the load test, to the minimal view's requests/s",
              f"{load.ratio:.2f} ({load.rate:.1f} / {load.floor:.0f})" if load else "not run (--load)",
              "at least 0.5", load.ratio >= 0.5 if load else None),
+        Goal("2. the same with htmx phones (one POST a tap, the 2 s poll)",
+             f"{htmx.ratio:.2f} ({htmx.rate:.1f} / {htmx.floor:.0f}); by gunicorn's CPU time {htmx.cpu_ratio:.2f}"
+             if htmx else "not run (--load)",
+             f"at least {HTMX_SHARE}", htmx.ratio >= HTMX_SHARE if htmx else None),
+        Goal(f"2. p95 of an action POST, {paced.tables if paced else 50} htmx phones each tapping about every "
+             f"{paced.pace if paced else 3:g} s", f"{paced.p95 * 1000:.0f} ms (p50 {paced.p50 * 1000:.0f})" if paced else "not run (--load)",
+             f"under {PACED_P95 * 1000:.0f} ms", paced.p95 < PACED_P95 if paced else None),
         Goal(f"3. action {results.long} of a long match, to action 10", f"{late:.2f}x", "at most 1.2x",
              late <= 1.2),
+        Goal(f"3. undo at step {results.long} of a long match, to undo at step 10", f"{undo:.2f}x",
+             "at most 1.5x", undo <= 1.5),
+        Goal(f"3. undo + redo at step {results.long}, to the same at step 10", f"{redo:.2f}x",
+             "at most 1.5x", redo <= 1.5),
         Goal(f"4. cold load of a match page, compressed, everything it links (largest: {page})",
              f"{heaviest.total:,} bytes", "under 30 KB (30,000 bytes)", heaviest.total < 30_000),
         Goal("4. repeat visit of that page with the service worker's cache", f"{repeat.total:,} bytes",
@@ -137,8 +190,13 @@ def _times(results: Results) -> list[str]:
 def lines(results: Results) -> list[str]:
     out = _times(results)
     out.append(f"Long match (Lonely Star, {results.long} plain D6 rolls): the last action costs "
-               f"{results.ratio(LATE, EARLY):.2f}x action 10; undo there costs "
-               f"{results.ratio(LATE_UNDO, EARLY_UNDO):.2f}x undo at step 9 (undo re-runs the log).")
+               f"{results.ratio(LATE, EARLY):.2f}x action 10; undo at step {results.long} costs "
+               f"{results.ratio(LATE_UNDO, EARLY_UNDO):.2f}x undo at step 10, and undo + redo "
+               f"{results.ratio(LATE_REDO, EARLY_REDO):.2f}x (both start from the checkpoint below the step).")
+    for name, sql in results.change_queries.items():
+        touched = ", ".join(f"{what} {n}" for what, n in change_reads(sql).items())
+        out.append(f"Queries of one change, {name}: {len(sql)} ({touched}), plus BEGIN and COMMIT:")
+        out += [f"  {query[:110]}" for query in sql]
     out.append("Bytes over the wire, cold load of each game's match page (headers + body, compressed):")
     for name, loaded in results.cold.items():
         out.append(f"  {name:<46} {loaded.total:8,} bytes")
@@ -159,10 +217,13 @@ def lines(results: Results) -> list[str]:
     out.append(f"Queries per page, {results.sizes[0]} -> {results.sizes[1]}:")
     for name, (small, large) in results.queries.items():
         out.append(f"  {name:<46} {small:4} -> {large:4}{'  GROWS' if large > small else ''}")
-    if results.load:
-        load = results.load
-        out.append(f"Load test: {load.actions} actions in {load.seconds:.1f} s = {load.rate:.1f} actions/s; "
-                   f"floor {load.floor:.0f} requests/s; ratio {load.ratio:.2f}"
+    for load in (results.load, results.load_htmx, results.load_paced):
+        if load is None:
+            continue
+        out.append(f"Load test, {load.mode}: {load.actions} actions in {load.seconds:.1f} s = "
+                   f"{load.rate:.1f} actions/s; floor {load.floor:.0f} requests/s; ratio {load.ratio:.2f} "
+                   f"(by gunicorn's CPU time {load.cpu_ratio:.2f}); "
+                   f"action POST p50 {load.p50 * 1000:.0f} ms, p95 {load.p95 * 1000:.0f} ms"
                    f"{'' if load.ok else ' (the load test reported FAILURES)'}")
         if load.requests and load.seconds and load.floor:
             # What the server itself sustained under load, whatever the script asks per action.
@@ -184,14 +245,35 @@ def goals_table(results: Results) -> list[str]:
     return rows
 
 
+def when(results: Results) -> str:
+    return datetime.fromtimestamp(results.started, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def write_readme_table(results: Results, readme: str, written: str) -> None:
+    """Replace the goals table between README's markers with this run's, so README never lags the results file."""
+    text = Path(readme).read_text(encoding="utf-8")
+    start, end = text.find(README_START), text.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{readme} has no {README_START} ... {README_END} section to bring up to date")
+    busy = ", ".join(f"{one:.2f}" for one, _five, _fifteen in results.load_averages)
+    table = [
+        README_START,
+        f"Latest run, {when(results)}, `python manage.py benchmark{' --load' if results.load else ''}` on "
+        f"{machine()}; load average (1 min) during the run: {busy}. Full output in `{written}`.",
+        "",
+        *goals_table(results),
+        "",
+    ]
+    Path(readme).write_text(text[:start] + "\n".join(table) + text[end:], encoding="utf-8")
+
+
 def write_markdown(results: Results, path: str) -> None:
     """The whole run as Markdown: when, where, how busy the machine was, every figure."""
-    when = datetime.fromtimestamp(results.started, UTC).strftime("%Y-%m-%d %H:%M UTC")
     busy = ", ".join(f"{one:.2f}" for one, _five, _fifteen in results.load_averages)
     text = [
         "# Benchmark results",
         "",
-        f"`python manage.py benchmark{' --load' if results.load else ''}`, {when}.",
+        f"`python manage.py benchmark{' --load' if results.load else ''}`, {when(results)}.",
         "",
         f"Machine: {machine()}.",
         f"Load average (1 min) at the start, after the in-process part"

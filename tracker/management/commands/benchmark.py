@@ -1,5 +1,6 @@
 """`python manage.py benchmark`: the speed figures as ratios to a minimal view (tracker/perf/benchmark.py)."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from tracker.perf import benchmark
@@ -17,8 +18,13 @@ class Command(BaseCommand):
         parser.add_argument("--tables", type=int, default=50, help="load test: tables at once")
         parser.add_argument("--workers", type=int, default=4, help="load test: gunicorn workers")
         parser.add_argument("--load-seconds", type=float, default=120, help="load test: deadline")
-        parser.add_argument("--write", metavar="PATH", help="also write the results as Markdown to PATH")
+        parser.add_argument("--write", metavar="PATH", help="also write the results as Markdown to PATH, and "
+                            "bring the goals table in --readme up to date")
+        parser.add_argument("--readme", metavar="PATH", default=str(settings.BASE_DIR / "README.md"),
+                            help="the README whose benchmark table --write replaces (default: the project's)")
+        parser.add_argument("--pace", type=float, default=3.0,
+                            help="load test: seconds each htmx player thinks before a tap, in the latency run")
 
     def handle(self, *args, **options):
         benchmark.run(say=self.stdout.write, **{key: options[key] for key in (
-            "rounds", "long", "more", "load", "tables", "workers", "load_seconds", "write")})
+            "rounds", "long", "more", "load", "tables", "workers", "load_seconds", "write", "readme", "pace")})

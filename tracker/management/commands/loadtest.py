@@ -5,6 +5,9 @@ Tables take the five games in turn, so five tables or more play every game.
     python manage.py loadtest --tables 50 --workers 4            # on a fresh temporary SQLite file
     DATABASE_URL=postgres://... python manage.py loadtest        # on PostgreSQL
     python manage.py loadtest --crash                             # SIGKILL the server mid-load
+    python manage.py loadtest --htmx                              # phones with JavaScript: htmx taps, 2 s poll
+    python manage.py loadtest --htmx --pace 3                     # ... each player tapping every 3 s or so
+    DATABASE_URL=postgres://... python manage.py loadtest --servers 2 --crash   # two app servers, one killed
 
 Exits with status 1 when a check fails (see tracker/perf/loadtest.py for what is checked).
 """
@@ -26,13 +29,21 @@ class Command(BaseCommand):
         parser.add_argument("--seconds", type=float, default=300,
                             help="deadline for the whole load (a Cardmaster match alone is some 50 actions)")
         parser.add_argument("--crash", action="store_true", help="SIGKILL gunicorn mid-load and restart it")
+        parser.add_argument("--htmx", action="store_true",
+                            help="phones with JavaScript: one htmx POST a tap, the #match part back, the 2 s poll")
+        parser.add_argument("--pace", type=float, default=0.0,
+                            help="seconds a player thinks before each tap, on average (0: as fast as answered)")
+        parser.add_argument("--servers", type=int, default=1,
+                            help="gunicorn servers on as many loopback ports, one database; tables spread over them")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--floor-seconds", type=float, default=3,
                             help="first time GET /healthz for this long, as the floor (0 to skip)")
 
-    def handle(self, *args, tables, workers, matches, seconds, crash, seed, floor_seconds, **options):
+    def handle(self, *args, tables, workers, matches, seconds, crash, seed, floor_seconds, htmx, pace, servers,
+               **options):
         report = loadtest.run(tables=tables, workers=workers, matches=matches, seconds=seconds, crash=crash,
-                              seed=seed, floor_seconds=floor_seconds, say=self.stdout.write,
+                              seed=seed, floor_seconds=floor_seconds, htmx=htmx, pace=pace, servers=servers,
+                              say=self.stdout.write,
                               database_url=os.environ.get("DATABASE_URL") or None)
         if not report.ok:
             raise CommandError("the load test found problems (above)")

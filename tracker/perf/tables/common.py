@@ -6,6 +6,11 @@ On purpose it also sends some forms twice (a double tap) and some first with an 
 each trick at least once, on its first action that can carry it, then at random.
 A request cut off by a crash raises Dropped; the steps then reload and carry on from
 whatever the server says the match is at now.
+
+On an htmx phone (phone.py) a board form is sent as htmx sends it and the answer, the
+`#match` part, is what the next step reads its forms from; the match page is loaded whole
+only when the phone arrives on it (a new match, after a secret entry, after a lost request).
+A secret entry and a new match stay plain forms with a redirect, as their pages are.
 """
 
 import re
@@ -18,10 +23,16 @@ STALE_RATE = 0.2  # share of action forms first sent again from an older page
 MOST_ACTIONS = 400  # a script that plays on past this is stuck; the check then finds the match unfinished
 
 
+def applied(status: int) -> bool:
+    """Whether the server took the form: a redirect to the page (plain), or the fresh part (htmx)."""
+    return status in (200, 302)
+
+
 def start_match(phone: Phone, slug: str, table: int, number: int, **config) -> int | None:
     """The "New match" page filled in with two players and `config` over its defaults; the new match's id."""
     path = f"/matches/new/{slug}/"
     phone.tricks = set()
+    phone.show(0, None)
     while not phone.late:
         try:
             _status, _location, page = phone.get(path)
@@ -55,8 +66,15 @@ def play_out(phone: Phone, match: int, turn) -> None:
 
 
 def match_page(phone: Phone, match: int) -> tuple[str, list[Form]]:
-    """The match page and its board's action forms (not undo, sharing and the like)."""
-    _status, _location, page = phone.get(f"/matches/{match}/")
+    """The match as the phone shows it, and its board's action forms (not undo, sharing and the like).
+
+    A phone without JavaScript loads the page each time; an htmx phone reads the part on its
+    screen, and loads the page only when it has none.
+    """
+    page = phone.shown(match)
+    if page is None:
+        _status, _location, page = phone.get(f"/matches/{match}/")
+        phone.show(match, page)
     return page, [form for form in read_forms(page) if form.action == f"/matches/{match}/act/"]
 
 
@@ -66,18 +84,22 @@ def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int 
     `kind` and `seat` are what the stored action must say at that step ("type" and "seat").
     """
     what = "entry" if "/entry/" in form.action else "action"
+    htmx = phone.htmx and what == "action"  # the entry page's form is a plain one
     seq = int(data["seq"][0])
+    phone.think()
     if seq > 0 and ("stale" not in phone.tricks or phone.rng.random() < STALE_RATE):
         phone.tricks.add("stale")
-        phone.expect_refusal(phone.act(form.action, {**data, "seq": [str(seq - 1)]})[0], f"stale {what}")
-    status, _location = phone.act(form.action, data)
-    if status == 302:
+        phone.expect_refusal(phone.act(form.action, {**data, "seq": [str(seq - 1)]}, htmx)[0], f"stale {what}")
+    status, _location = phone.act(form.action, data, htmx)
+    if applied(status):
         phone.acknowledge(match, seq + 1, kind, seat)
         if "double" not in phone.tricks or phone.rng.random() < DOUBLE_RATE:
             phone.tricks.add("double")
-            phone.expect_refusal(phone.act(form.action, data)[0], f"double {what}")
+            phone.expect_refusal(phone.act(form.action, data, htmx)[0], f"double {what}")
     else:
         phone.count(phone.report.refusals, f"{phone.slug} {what} {status}, page reloaded")
+    if not htmx:
+        phone.show(match, None)  # a plain form's answer leads to the page, loaded afresh
     return status
 
 
@@ -97,7 +119,7 @@ def enter(phone: Phone, match: int, seat: int, fill) -> None:
             form = next(form for form in read_forms(page) if form.action == path)
             data, kind = fill(phone, form, page, attempt)
             status = send(phone, match, form, data, kind, seat)
-            if status == 302:
+            if applied(status):
                 return
             attempt += status == 422
         except Dropped:

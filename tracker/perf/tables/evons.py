@@ -10,7 +10,7 @@ a row and the board is scored.
 
 import re
 
-from .common import need, pick, play_out, send, start_match
+from .common import applied, need, pick, play_out, send, start_match
 from .forms import datalist
 from .phone import Phone
 
@@ -31,7 +31,7 @@ def play(phone: Phone, table: int, number: int) -> None:
         if not forms:
             return False  # the game is over
         form, data, kind = _choice(phone, forms, datalist(page, "catalog"), to_play, tried)
-        if send(phone, match, form, data, kind, int(form.value("seat"))) == 302 and kind == "play":
+        if applied(send(phone, match, form, data, kind, int(form.value("seat")))) and kind == "play":
             to_play -= 1
         return True
 

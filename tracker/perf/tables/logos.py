@@ -7,7 +7,7 @@ taps "I have no playable card". Now and then a player calls the backup card befo
 fight; a duel still going after many fights ends with a resignation.
 """
 
-from .common import enter, entry_seats, pick, play_out, send, start_match
+from .common import applied, enter, entry_seats, pick, play_out, send, start_match
 from .forms import datalist
 from .phone import Phone
 
@@ -40,7 +40,7 @@ def play(phone: Phone, table: int, number: int) -> None:
             call = phone.rng.choice(calls)
             send(phone, match, call, call.data(), "call_backup", int(call.value("seat")))
         else:
-            fights += send(phone, match, fight, fight.data(), "fight", None) == 302
+            fights += applied(send(phone, match, fight, fight.data(), "fight", None))
         return True
 
     play_out(phone, match, turn)

@@ -7,7 +7,7 @@ turn; at the end step a unit with status counters sometimes rolls Resist, then b
 The app rolls every die (the roll fields stay blank).
 """
 
-from .common import need, pick, play_out, send, start_match
+from .common import applied, need, pick, play_out, send, start_match
 from .forms import datalist
 from .phone import Phone
 
@@ -37,7 +37,7 @@ def play(phone: Phone, table: int, number: int) -> None:
             return True
         seat = int(need(forms, "end_turn").value("seat") or 0)
         form, data, kind = _next_move(phone, page, forms, seat, done)
-        if send(phone, match, form, data, kind, seat) == 302 and kind == "end_turn":
+        if applied(send(phone, match, form, data, kind, seat)) and kind == "end_turn":
             done = set()
         return True
 

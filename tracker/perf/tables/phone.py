@@ -1,7 +1,18 @@
-"""One table's phone: the HTTP client every table script plays through."""
+"""One table's phone: the HTTP client every table script plays through.
+
+Two kinds of phone. Without JavaScript (the default) every tap is a form POST answered by a
+redirect, and the phone then loads the whole match page again. With htmx (`htmx=True`), as a
+phone with JavaScript behaves: a tap on a board form is one POST with the `HX-Request` header,
+answered by the `#match` part, which the phone keeps on screen and reads its next forms from;
+and while the match page is open, it asks the live-update poll every 2 seconds (live.js),
+fetching the `#match` part again when the answer says the match changed. `pace` adds a
+pause before each tap (the player thinking, about `pace` seconds), during which the poll
+goes on.
+"""
 
 import http.client
 import random
+import re
 import threading
 import time
 import urllib.parse
@@ -10,6 +21,8 @@ from dataclasses import dataclass
 from http.cookies import SimpleCookie
 
 HOST = "127.0.0.1"
+POLL_EVERY = 2.0  # seconds, as live.js
+LIVE = re.compile(r'data-live-url="([^"]+)"\s+data-live-version="(\d+)"([^>]*)>')
 
 
 class Dropped(Exception):
@@ -32,23 +45,33 @@ class Phone:
     what the phone counts can be told apart per game.
     """
 
-    def __init__(self, port: int, report, lock: threading.Lock, deadline: float, seed: int):
+    def __init__(self, port: int, report, lock: threading.Lock, deadline: float, seed: int,
+                 htmx: bool = False, pace: float = 0.0):
         self.port, self.report, self.lock, self.deadline = port, report, lock, deadline
+        self.htmx, self.pace = htmx, pace
         self.cookies: dict[str, str] = {}
         self.rng = random.Random(seed)
         self.slug = ""
         self.tricks: set[str] = set()  # "stale", "double": tried already in the current match
+        self.screen: tuple[int, str] | None = None  # (match, its page or #match part) as the phone shows it
+        self.next_poll = 0.0
 
     def count(self, counter: Counter, kind: str | tuple[str, str]) -> None:
         with self.lock:
             counter[kind] += 1
 
-    def request(self, method: str, path: str, fields: dict | None = None) -> tuple[int, str, str]:
-        """(status, Location, body); retries a refused connection (server restarting) until the deadline."""
+    def request(self, method: str, path: str, fields: dict | None = None, htmx: bool = False) -> tuple[int, str, str]:
+        """(status, Location, body); retries a refused connection (server restarting) until the deadline.
+
+        A request cut off mid-way raises Dropped, and the phone forgets what its screen showed
+        (its next look at the match loads the page, as table.js's retry brings the fresh state).
+        """
         body = urllib.parse.urlencode(fields or {}, doseq=True)
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         if method == "POST":
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if htmx:
+            headers["HX-Request"] = "true"
         while True:
             connection = http.client.HTTPConnection(HOST, self.port, timeout=60)
             try:
@@ -57,6 +80,8 @@ class Phone:
                 text = response.read().decode("utf-8", "replace")
                 with self.lock:
                     self.report.requests += 1
+                    self.report.kinds[_kind(method, path, htmx)] += 1
+                    self.report.served[self.port] += 1
                 break
             except ConnectionRefusedError:
                 self.count(self.report.refusals, "connection refused (retried)")
@@ -65,6 +90,7 @@ class Phone:
                 time.sleep(0.1)
             except (http.client.HTTPException, ConnectionError, TimeoutError, OSError) as error:
                 self.count(self.report.refusals, f"connection dropped ({type(error).__name__})")
+                self.screen = None
                 raise Dropped from error
             finally:
                 connection.close()
@@ -80,13 +106,55 @@ class Phone:
     def get(self, path: str) -> tuple[int, str, str]:
         return self.request("GET", path)
 
-    def act(self, path: str, fields: dict) -> tuple[int, str]:
-        """POST an action form; the answer's status and Location, with the time it took."""
+    def act(self, path: str, fields: dict, htmx: bool = False) -> tuple[int, str]:
+        """POST a form; the answer's status and Location, with the time it took.
+
+        An htmx POST is answered by the `#match` part (the fresh state, refusals included),
+        which then is what the phone shows.
+        """
         start = time.perf_counter()
-        status, location, _text = self.request("POST", path, fields)
+        status, location, text = self.request("POST", path, fields, htmx=htmx)
         with self.lock:
             self.report.latencies.append(time.perf_counter() - start)
+        if htmx and status < 500 and "/matches/" in path:
+            self.show(int(path.split("/")[2]), text)
         return status, location
+
+    def show(self, match: int, page: str | None) -> None:
+        """What the screen shows now for `match` (a whole page, or the `#match` part htmx swapped in)."""
+        self.screen = (match, page) if page is not None else None
+
+    def shown(self, match: int) -> str | None:
+        """The page or part on screen for `match`, if the phone keeps one (htmx) and it is that match's."""
+        if self.htmx and self.screen and self.screen[0] == match:
+            return self.screen[1]
+        return None
+
+    def think(self) -> None:
+        """The player's pause before a tap (about `pace` seconds); the open page polls meanwhile, as live.js does."""
+        until = time.monotonic() + (self.pace * self.rng.uniform(0.5, 1.5) if self.pace else 0.0)
+        while True:
+            if self.htmx and time.monotonic() >= self.next_poll:
+                self.poll()
+            now = time.monotonic()
+            if now >= until or now > self.deadline:
+                return
+            time.sleep(max(0.0, min(until, self.next_poll if self.htmx else until) - now))
+
+    def poll(self) -> None:
+        """The live-update check of the page on screen; on a change, fetch its `#match` part (live.js)."""
+        self.next_poll = time.monotonic() + POLL_EVERY
+        if self.screen is None:
+            return  # no match page open
+        match, page = self.screen
+        found = LIVE.search(page)
+        if found is None or "data-live-stop" in found.group(3):
+            return  # not a match page, or the match is over: live.js stops asking
+        status, _location, _text = self.request("GET", f"{found.group(1)}?v={found.group(2)}")
+        if status == 200:
+            status, _location, part = self.request("GET", f"/matches/{match}/", htmx=True)
+            if status == 200:
+                self.show(match, part)
 
     def acknowledge(self, match: int, step: int, kind: str, seat: int | None) -> None:
         with self.lock:
@@ -105,3 +173,17 @@ class Phone:
     @property
     def late(self) -> bool:
         return time.monotonic() > self.deadline
+
+
+MATCH_PAGE = re.compile(r"/matches/\d+/")
+
+
+def _kind(method: str, path: str, htmx: bool) -> str:
+    """What a request was, for the report's count of requests by kind."""
+    if path.endswith("/poll") or "/poll?" in path:
+        return "live-update poll"
+    if htmx:
+        return f"htmx {method}"
+    if method == "GET" and MATCH_PAGE.fullmatch(path):
+        return "GET match page"
+    return f"{method} (other)"
