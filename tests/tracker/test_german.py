@@ -12,6 +12,7 @@
 
 import ast
 import re
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from io import StringIO
 from pathlib import Path
@@ -20,13 +21,15 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
 import rules
-from tracker import services
+from tracker import charts, services
 from tracker.games import pages_for
+from tracker.games.cardmaster.narration import multiplier_text as narration_multiplier
 from tracker.models import Card, Club, Match, Player, Tournament
 
 CATALOG = Path(settings.LOCALE_PATHS[0]) / "de" / "LC_MESSAGES" / "django.po"
@@ -291,3 +294,94 @@ def test_every_page_of_every_game_is_german(phrases):
         services.match_goto(match_id=match.pk, step=head, expected_seq=Match.objects.get(pk=match.pk).head)
     english_left = "\n".join(f"{url}: {sorted(left)}" for url, left in reader.found.items())
     assert not reader.found, "English on German pages:\n" + english_left
+
+
+# --- (c) numbers and dates -----------------------------------------------------------------------
+
+
+def _in(language: str) -> Client:
+    client = Client()
+    client.post(reverse("set_language"), {"language": language})
+    return client
+
+
+@pytest.fixture
+def logos_duel(db) -> Match:
+    """A LOGOS duel, Ana against Ben, with its demo catalog; started on 23 November 2026 at 14:05."""
+    pages = pages_for("logos")
+    Card.objects.bulk_create(Card(slug="logos", name=card["name"], stats=pages.card_stats(card))
+                             for card in pages.demo_cards)
+    duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={})
+    Match.objects.filter(pk=duel.pk).update(created=datetime(2026, 11, 23, 14, 5, tzinfo=UTC))
+    return duel
+
+
+def _act(duel: Match, action: dict) -> None:
+    duel.refresh_from_db()
+    services.match_apply_action(match_id=duel.pk, action=action, expected_seq=duel.head)
+
+
+def test_large_numbers_and_decimals_are_written_the_german_way(logos_duel):
+    """LOGOS HP run to six digits: 100,000 in English is 100.000 in German (100.000 would be a
+    hundred in English), and a decimal has a comma: Cardmaster's ATK × 0.66 is ATK × 0,66."""
+    url = logos_duel.get_absolute_url()
+    assert "100,000" in _in("en").get(url).content.decode()
+    german = _in("de").get(url).content.decode()
+    assert "100.000" in german and "100,000" not in german
+    with translation.override("de"):
+        assert narration_multiplier("1/2") == "0,5"
+        assert charts.axis_label(1500) == "1,5k"
+    with translation.override("en"):
+        assert narration_multiplier("1/2") == "0.5"
+
+
+def test_an_engine_refusal_groups_its_limits_the_german_way():
+    """The engine writes a limit the English way ("100,000"); a German player reads 100.000."""
+    with pytest.raises(rules.RuleError) as refused:
+        rules.GAMES["logos"].new_match({"starting_hp": 0}, "seed")
+    assert "from 1 to 10,000,000" in str(refused.value)
+    with translation.override("de"):
+        assert "von 1 bis 10.000.000 sein" in services.explain(refused.value)
+
+
+def test_a_score_in_words_and_a_date_read_in_german(logos_duel):
+    """A resigned duel's score ("by resignation", recorded by the engine) and when the duel
+    started, in the match list: English and German each in their own words and order."""
+    card = next(card for card in (c.as_rules_card() for c in Card.objects.filter(slug="logos").order_by("pk"))
+                if set(card["combo"]) == {"grey"})  # playable on an empty combo counter
+    _act(logos_duel, {"type": "commit", "seat": 0, "round": 1, "card": card, "backup": None})
+    _act(logos_duel, {"type": "defenceless", "seat": 1, "round": 1})
+    _act(logos_duel, {"type": "resign", "seat": 1})
+    logos_duel.refresh_from_db()
+    assert logos_duel.score == "by resignation"
+    english = page_text(_in("en").get(reverse("match_list")).content.decode())
+    german = page_text(_in("de").get(reverse("match_list")).content.decode())
+    assert "Ana won by resignation" in " ".join(english)
+    assert "23 Nov 2026, 14:05" in english
+    assert "Ana hat durch Aufgabe gewonnen" in " ".join(german), german
+    assert "23.11.2026, 14:05" in german
+
+
+def test_an_engine_card_refusal_on_a_form_reaches_the_player_in_german(db):
+    """A catalog card the engine refuses: the form shows the refusal in the page's language."""
+
+    class Strict(pages_for("card-crush").card_form):
+        @staticmethod
+        def validate_card(card):
+            return rules.GAMES["card-crush"].validate_card({**card, "affinity": "Steam"})
+
+    data = {"name": "Mist Cat", "power": 3, "speed": 4, "affinity": "Air", "rarity": "Common", "level": 1}
+    with translation.override("de"):
+        form = Strict(data)
+        assert not form.is_valid()
+        assert form.non_field_errors()[0].startswith("Unbekannter Wert 'Steam'"), form.errors
+
+
+def test_the_server_error_page_speaks_the_players_language():
+    """Django renders 500.html without a context, in the language the request was in."""
+    with translation.override("de"):
+        page = render_to_string("500.html")
+    with translation.override("en"):
+        english = render_to_string("500.html")
+    assert '<html lang="de">' in page and "Etwas ist schiefgelaufen" in page
+    assert set(page_text(page)) & set(page_text(english)) == set()
