@@ -9,14 +9,15 @@ from .dice import Dice, seed_fingerprint
 from .engine import OPEN, TABLE, Game, Outcome
 from .errors import IllegalAction, InvalidCard, InvalidConfig, RuleError
 from .evons import GAME as EVONS
+from .evons import RETIRED as EVONS_RETIRED
 from .logos import GAME as LOGOS
 from .lonely_star import GAME as LONELY_STAR
 
 GAMES: dict[str, Game] = {game.slug: game for game in (CARD_CRUSH, CARDMASTER, LONELY_STAR, LOGOS, EVONS)}
 
 # Rules versions no longer current but kept so old logs replay under the rules they were
-# played with: (slug, version) -> Game. Empty until a game's rules change.
-RETIRED: dict[tuple[str, str], Game] = {}
+# played with: (slug, version) -> Game.
+RETIRED: dict[tuple[str, str], Game] = {(game.slug, game.rules_version): game for game in EVONS_RETIRED}
 
 
 def game_version(slug: str, version: str) -> Game | None:

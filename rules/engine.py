@@ -18,6 +18,7 @@ options are declared with `rules.options` and checked by `new_match` through it.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from .dice import Dice
 
@@ -80,3 +81,13 @@ class Game:
     """Whose action this is: a seat (it belongs to that side), `OPEN` or `TABLE`. A seated phone
     takes its own side's actions and open ones alone; a table action, or a correction of the
     other side's cards, needs the other side's agreement (tracker/consent.py)."""
+
+    @classmethod
+    def of(cls, play: ModuleType, *, slug: str, name: str, rules_version: str,
+           validate_card: Callable[[dict], dict]) -> "Game":
+        """The game whose match module `play` holds the engine contract under its usual names:
+        SEATS, DEFAULT_CONFIG, new_match, legal_actions, apply, outcome, public_action, authority."""
+        return cls(slug=slug, name=name, rules_version=rules_version, seats=play.SEATS, new_match=play.new_match,
+                   legal_actions=play.legal_actions, apply=play.apply, outcome=play.outcome,
+                   validate_card=validate_card, public_action=play.public_action, authority=play.authority,
+                   default_config=play.DEFAULT_CONFIG)

@@ -64,16 +64,18 @@ class Editor:
 # ---------------------------------------------------------------- uses
 
 
-def card_names(payload) -> set[str]:
-    """The names of the cards an action carries: every dict with a "name", not looking inside it
-    (a LOGOS card's effects have names of their own)."""
+def card_names(payload) -> list[str]:
+    """The names of the cards an action carries, in its order (a deck's round order), each once: every
+    dict with a "name", not looking inside it (a LOGOS card's effects have names of their own)."""
     if isinstance(payload, dict):
         if isinstance(payload.get("name"), str):
-            return {payload["name"]}
-        return set().union(*(card_names(value) for value in payload.values()))
-    if isinstance(payload, list):
-        return set().union(*(card_names(value) for value in payload))
-    return set()
+            return [payload["name"]]
+        values = list(payload.values())
+    elif isinstance(payload, list):
+        values = payload
+    else:
+        return []
+    return list(dict.fromkeys(name for value in values for name in card_names(value)))
 
 
 def record_uses(match: Match, payloads) -> None:

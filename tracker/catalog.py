@@ -20,6 +20,7 @@ from .card_changes import CardRefused, Editor
 from .devices import TableRequest
 from .games import pages_for
 from .models import Card, CardChange, Match
+from .once import made_once
 
 SHOWN = 200
 """Most rows the catalog table shows; the search narrows it down."""
@@ -31,27 +32,17 @@ def _game_or_404(slug: str) -> rules.Game:
     return rules.GAMES[slug]
 
 
-def _shown(value) -> str:
-    """A stat as the table shows it: effects and arrows as short lists."""
-    if isinstance(value, dict):
-        return ", ".join(f"{key} {item}" for key, item in value.items())
-    if isinstance(value, list):
-        return ", ".join(str(item) for item in value)
-    return "" if value is None else str(value)
-
-
-def _stat_fields(slug: str) -> dict:
-    """The card form's fields beside the name: the catalog's columns."""
-    fields = pages_for(slug).card_form.base_fields
-    return {name: field for name, field in fields.items() if name != "name"}
+def _facts(slug: str, name: str, stats: dict) -> list:
+    """A card's stats as labelled words (the game's card_facts)."""
+    return pages_for(slug).card_facts({"name": name, **stats})
 
 
 def _catalog_table(slug: str, cards) -> dict:
-    """The catalog as a table whose columns are the game's own card fields."""
-    fields = _stat_fields(slug)
+    """The catalog as a table: one column per stat the game's cards have, one row per card."""
+    rows = [(card, _facts(slug, card.name, card.stats)) for card in cards]
     return {
-        "headers": [field.label for field in fields.values()],
-        "rows": [(card, [_shown(card.stats.get(name)) for name in fields]) for card in cards],
+        "headers": [fact.label for fact in rows[0][1]] if rows else [],
+        "rows": [(card, [fact.value for fact in facts]) for card, facts in rows],
     }
 
 
@@ -91,6 +82,7 @@ def card_list(request: TableRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@made_once
 def card_new(request: TableRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
     game = _game_or_404(slug)
@@ -134,20 +126,26 @@ def _who(request: TableRequest, user, device: str) -> str:
 def card_detail(request: TableRequest, slug: str, pk: int) -> HttpResponse:
     """One card: its stats, who added it, the matches you can see that used it, and every change."""
     card = _card_or_404(slug, pk)
-    fields = _stat_fields(slug)
     history = CardChange.objects.filter(card=card).select_related("user__player")
     used_in = Match.objects.visible_to(request).filter(card_uses__card=card).prefetch_related("seats__player")
     context = {
         "game": rules.GAMES[slug], "card": card,
-        "stats": [(field.label, _shown(card.stats.get(name))) for name, field in fields.items()],
+        "stats": [(fact.label, fact.value) for fact in _facts(slug, card.name, card.stats)],
         "added_by": _who(request, card.created_by, card.created_device),
-        "history": [(change, _who(request, change.user, change.device),
-                     [(field.label, _shown(change.old_stats.get(name)), _shown((change.new_stats or {}).get(name)))
-                      for name, field in fields.items()]) for change in history],
+        "history": [(change, _who(request, change.user, change.device), _changed(slug, change)) for change in history],
         "used_in": used_in.select_related("winner")[:20],
         "why_not": card_changes.refusal(Editor.of(request), card),
     }
     return render(request, "tracker/card_detail.html", context)
+
+
+def _changed(slug: str, change: CardChange) -> list[tuple]:
+    """(label, old, new) for each stat of a recorded change; a deletion has no new values."""
+    old = _facts(slug, change.old_name, change.old_stats)
+    if change.new_stats is None:
+        return [(fact.label, fact.value, "") for fact in old]
+    new = _facts(slug, change.new_name, change.new_stats)
+    return [(before.label, before.value, after.value) for before, after in zip(old, new, strict=True)]
 
 
 @require_http_methods(["GET", "POST"])

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from . import access
 from .devices import TableRequest
 from .models import Club, ClubInvite, Membership
+from .once import made_once
 from .sharing import TOKEN, qr_svg
 
 
@@ -61,6 +62,7 @@ def club_list(request: TableRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@made_once
 def club_new(request: TableRequest) -> HttpResponse:
     form = ClubForm(request.POST)
     if not form.is_valid():

@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from . import accounts, agreement_views, app_shell, catalog, clubs, review, sharing, stats_views, views
+from .picker import card_picks
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -49,6 +50,7 @@ urlpatterns = [
     path("cards/", catalog.card_games, name="card_games"),
     path("cards/<slug:slug>/", catalog.card_list, name="card_list"),
     path("cards/<slug:slug>/new/", catalog.card_new, name="card_new"),
+    path("cards/<slug:slug>/pick/", card_picks, name="card_picks"),
     path("cards/<slug:slug>/<int:pk>/", catalog.card_detail, name="card_detail"),
     path("cards/<slug:slug>/<int:pk>/edit/", catalog.card_edit, name="card_edit"),
     path("cards/<slug:slug>/<int:pk>/delete/", catalog.card_delete, name="card_delete"),

@@ -1,6 +1,7 @@
 """Function views. Every one reads or changes a match through tracker.services."""
 
 from django.contrib import messages
+from django.contrib.messages.storage.base import Message
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
@@ -18,12 +19,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import RuleError
 
-from . import access, agreement_views, consent, locks, services, sharing
+from . import access, agreement_views, card_changes, consent, locks, services, sharing
 from .access import Viewer
+from .card_changes import CardRefused, Editor
 from .devices import TableRequest
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import pages_for
 from .models import Card, Match, Player, Proposal
+from .once import made_once
+from .refill import refill
 
 ENTRY_SALT = "tracker.secret-entry"
 
@@ -60,7 +64,8 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, **extra
         "match": match,
         "game": match.game,
         "players": match.players(),
-        "board": pages.board(match),
+        # After a refused form, the game may put back what it held (nothing typed is lost).
+        "board": pages.board_refused(match, request.POST) if extra.get("refusal") else pages.board(match),
         "board_template": pages.board_template,
         "viewer": seen_by,
         "read_only": not seen_by.can_act or bool(locks.why_locked(match)),
@@ -93,24 +98,100 @@ def _requests(match: Match, seen_by: Viewer) -> list[dict]:
             for proposal in waiting]
 
 
-def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200, **extra) -> HttpResponse:
-    """The match page, or only its #match part when htmx asks."""
-    template = "tracker/match_detail.html#match" if request.htmx else "tracker/match_detail.html"
-    return render(request, template, _match_context(request, match, seen_by, **extra), status=status)
+STEP_DONE = "step-done"
+"""The tag of a flash message that carries "<match>:<step>", the step a plain POST just took, so the
+page it redirects to can tell what came of it."""
+
+
+def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None) -> dict:
+    """What came of the player's last tap, for the outcome region: a refusal and why, the messages
+    waiting for this phone, and the step just taken with its working."""
+    notes = []
+    for message in messages.get_messages(request):
+        if STEP_DONE in message.extra_tags.split():
+            done_in, _sep, done = message.message.partition(":")
+            if done_in == str(match.pk) and done.isdigit():
+                step = int(done)
+        else:
+            notes.append(message)
+    entry = None
+    if step:
+        from .review import log_entries  # review builds on these views
+
+        entry = next(iter(log_entries(match, match.actions.filter(abandoned=False, seq=step))), None)
+    return {"refusal": refusal, "notes": notes, "entry": entry, "shown": bool(refusal or notes or entry)}
+
+
+def _strings(found, into: set[str] | None = None) -> set[str]:
+    """Every string in a board's view (dicts, lists and tuples of them), to tell what the page already says
+    near the top. Rounds played (Card Crush, LOGOS) are history further down: not counted."""
+    into = set() if into is None else into
+    if isinstance(found, str):
+        into.add(found)
+    elif isinstance(found, dict):
+        for key, value in found.items():
+            if key != "rounds":
+                _strings(value, into)
+    elif isinstance(found, list | tuple):
+        for value in found:
+            _strings(value, into)
+    return into
+
+
+def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200,
+                  outcome: dict | None = None, posted=None, **extra) -> HttpResponse:
+    """The match page; for htmx its #match part, and the outcome region when there is something to say.
+
+    After a refusal (`posted` given) the form the player sent comes back filled in as they left it.
+    """
+    context = _match_context(request, match, seen_by, **extra)
+    context["outcome"] = outcome = outcome if outcome is not None else _outcome(request, match)
+    if outcome["entry"]:
+        # What the board already shows of the step (most boards tell the last step's working) is not said twice.
+        on_board = _strings(context.get("board"))
+        outcome["title"] = "" if outcome["entry"]["what"] in on_board else outcome["entry"]["what"]
+        outcome["lines"] = [line for line in outcome["entry"]["lines"] if line not in on_board]
+    template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
+    response = render(request, template, context, status=status)
+    if posted is not None:
+        response.content = refill(response.content.decode(), posted, request.path).encode()
+    return response
 
 
 def _refused(request: TableRequest, match_id: int, message: str, status: int) -> HttpResponse:
-    """A refused change: the message and the fresh state; nothing was applied."""
+    """A refused change: the reason where the player is looking, and nothing applied.
+
+    When htmx sent it from the current step, the page already shows the match as it is: only the
+    outcome region changes, so every form stays as the player left it, folds and all. Otherwise the
+    fresh page (or #match) comes back with the sent form filled in again.
+    """
     match, seen_by = access.match_for(request, match_id)
-    return _render_match(request, match, seen_by, status=status, refusal=message)
+    outcome = _outcome(request, match, refusal=message)
+    if request.htmx and request.POST.get("seq") == str(match.head):
+        response = render(request, "tracker/match_detail.html#outcome", {"match": match, "outcome": outcome, "oob": True},
+                          status=status)
+        response["HX-Reswap"] = "none"  # the out-of-band outcome is still swapped in
+        return response
+    return _render_match(request, match, seen_by, status=status, outcome=outcome, posted=request.POST)
 
 
-def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message: str = "") -> HttpResponse:
-    """The page after a change, from the match the change just saved (its state and players are fresh)."""
+def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message: str = "",
+                  step: int | None = None) -> HttpResponse:
+    """The page after a change, from the match the change just saved (its state and players are fresh).
+
+    htmx gets the fresh #match and the outcome at once; a plain POST is redirected to the page, and the
+    message and the step taken travel there as flash messages.
+    """
+    if request.htmx:
+        outcome = _outcome(request, match, step=step)
+        if message:
+            outcome["notes"].insert(0, Message(messages.SUCCESS, message))
+            outcome["shown"] = True
+        return _render_match(request, match, seen_by, outcome=outcome)
     if message:
         messages.success(request, message)
-    if request.htmx:
-        return _render_match(request, match, seen_by)
+    if step:
+        messages.add_message(request, messages.SUCCESS, f"{match.pk}:{step}", extra_tags=STEP_DONE)
     return redirect(match)
 
 
@@ -128,6 +209,7 @@ def home(request: TableRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@made_once
 def match_new(request: TableRequest, slug: str) -> HttpResponse:
     game = _game_or_404(slug)
     pages = pages_for(slug)
@@ -222,6 +304,8 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     locked = locks.why_locked(match)
     if locked:
         return _refused(request, match.pk, locked, status=409)
+    if request.method == "POST" and (request.POST.get("add_card") or request.POST.get("new-name", "").strip()):
+        return _entry_card(request, match, player, seat)
     form = pages.entry_form(match, request.POST if request.method == "POST" else None, seat=seat)
     refusal, status = "", 200
     if request.method == "POST":
@@ -253,17 +337,47 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
             else:
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
                 return redirect(match)
+    return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
+
+
+def _entry_page(request: TableRequest, match: Match, player: Player, seat: int, form, card_form=None,
+                status: int = 200, **extra) -> HttpResponse:
+    card_form = card_form or pages_for(match.slug).card_form(prefix="new")
+    card_form.use_required_attribute = False  # its fields are in the entry form: locking in must not ask for them
     context = {
         "match": match,
         "player": player,
         "seat": seat,
         "form": form,
-        "refusal": refusal,
+        "card_form": card_form,
         "entry_token": signing.dumps({"match": match.pk, "seat": seat}, salt=ENTRY_SALT),
         "catalog": Card.objects.filter(slug=match.slug),
-        "card_form": pages.card_form(prefix="new"),
+        **extra,
     }
-    return render(request, pages.entry_template, context, status=status)
+    return render(request, pages_for(match.slug).entry_template, context, status=status)
+
+
+def _entry_card(request: TableRequest, match: Match, player: Player, seat: int) -> HttpResponse:
+    """A card added from the entry page (sent with a half-typed card too: the card is added, nothing is
+    locked). The page comes back with everything entered as it was, and the card form empty once added."""
+    pages = pages_for(match.slug)
+    card_form = pages.card_form(request.POST, prefix="new")
+    added = None
+    if card_form.is_valid():
+        card = card_form.cleaned_data
+        try:
+            added = card_changes.card_add(Editor.of(request), match.slug, card["name"], pages.card_stats(card))
+        except CardRefused as refused:
+            card_form.add_error("name", str(refused))
+    kept = request.POST.copy()
+    if added:
+        card_form = pages.card_form(prefix="new")
+        for name in [name for name in kept if name.startswith("new-")]:
+            del kept[name]
+    response = _entry_page(request, match, player, seat, pages.entry_form(match, None, seat=seat), card_form,
+                           status=200 if added else 422, added=added)
+    response.content = refill(response.content.decode(), kept, request.path).encode()
+    return response
 
 
 def _rolls(request: TableRequest) -> list[int]:
@@ -310,7 +424,7 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, str(refused), status=409)
     except RuleError as error:
         return _refused(request, pk, services.explain(error, match.players()), status=422)
-    return _after_change(request, recorded.match, seen_by)
+    return _after_change(request, recorded.match, seen_by, step=recorded.seq)
 
 
 def _asked_message(match: Match, seen_by: Viewer) -> str:

@@ -10,22 +10,11 @@ statuses (durations, magnitudes, rolls), field (reserve and falling), possession
 from ..engine import Game
 from . import match
 from .cards import STATUSES, validate_card
-from .options import DEFAULT_CONFIG
 from .typechart import DEFAULT_TYPE_NAMES, TYPE_SYMBOLS
 
-GAME = Game(
-    slug="cardmaster",
-    name="Cardmaster",
-    rules_version="1",
-    seats=match.SEATS,
-    new_match=match.new_match,
-    legal_actions=match.legal_actions,
-    apply=match.apply,
-    outcome=match.outcome,
+GAME = Game.of(
+    match, slug="cardmaster", name="Cardmaster", rules_version="1",
     validate_card=validate_card,
-    public_action=match.public_action,
-    authority=match.authority,
-    default_config=DEFAULT_CONFIG,
 )
 
 __all__ = ["DEFAULT_TYPE_NAMES", "GAME", "STATUSES", "TYPE_SYMBOLS", "validate_card"]

@@ -36,6 +36,7 @@ from .cards import validate_card
 from .field import active_cards
 from .fighters import BOOSTABLE, alive, new_fighter
 from .gems import can_afford
+from .options import DEFAULT_CONFIG as DEFAULT_CONFIG  # the engine contract names it here (Game.of)
 from .options import checked_config
 from .possession import advance, start_round
 

@@ -1,22 +1,21 @@
 """Evons: a 7x7 board of arrowed cards, conflicts, flips, chains of activations and credits."""
 
+import dataclasses
+
 from ..engine import Game
 from . import turns
 from .cards import ABILITIES, ELEMENTS, validate_card
 
-GAME = Game(
-    slug="evons",
-    name="Evons",
-    rules_version="1",
-    seats=turns.SEATS,
-    new_match=turns.new_match,
-    legal_actions=turns.legal_actions,
-    apply=turns.apply,
-    outcome=turns.outcome,
+GAME = Game.of(
+    turns, slug="evons", name="Evons", rules_version="2",
     validate_card=validate_card,
-    public_action=turns.public_action,
-    authority=turns.authority,
-    default_config=turns.DEFAULT_CONFIG,
 )
 
-__all__ = ["ABILITIES", "ELEMENTS", "GAME", "validate_card"]
+RETIRED = (
+    # Version 1 read every arrow as a board direction, whichever way its card faced; version 2
+    # turns the top player's cards and every flipped card 180 degrees (board.py, "Facing").
+    dataclasses.replace(GAME, rules_version="1", new_match=turns.new_match_v1),
+)
+"""Earlier rules versions, kept so old logs replay under the rules they were played with."""
+
+__all__ = ["ABILITIES", "ELEMENTS", "GAME", "RETIRED", "validate_card"]

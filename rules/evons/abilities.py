@@ -1,5 +1,6 @@
 """The eight arrow abilities. Each arrow's ability may be used once per sequence,
-in Ability Phase 1 or 2, on a cell the arrow reaches (board.arrow_line).
+in Ability Phase 1 or 2, on a cell the arrow reaches (board.arrow_line) as it points now,
+with its card's facing (board.py, "Facing"); an action names the arrow by that direction.
 
 From the ability pages:
 - Shockwave (Earth): push the card on the target one cell further along the arrow.
@@ -33,7 +34,17 @@ Decided by us (the pages for these were not found; only fragments are known):
 from ..errors import IllegalAction, gettext_noop
 from .board import ALL_CELLS, arrow_line, neighbours, step
 from .cards import validate_card
-from .pieces import BLOCK_CARD, cell_of, current_def, destroy, label, move, place, remove_from_game
+from .pieces import (
+    BLOCK_CARD,
+    arrows_now,
+    cell_of,
+    current_def,
+    destroy,
+    label,
+    move,
+    place,
+    remove_from_game,
+)
 from .sequence import abilities_left, after_move, end_if_full, push
 
 PHASES = ("ability1", "ability2")
@@ -192,7 +203,7 @@ def check(state: dict, action: dict) -> tuple[str, str, str, str]:
     cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     arrow = action.get("arrow")
-    ability = piece["card"]["arrows"].get(arrow) if isinstance(arrow, str) else None
+    ability = arrows_now(state, piece).get(arrow) if isinstance(arrow, str) else None
     if ability is None or ability == "Normal":
         raise _refuse(
             "no-such-ability",
@@ -201,7 +212,7 @@ def check(state: dict, action: dict) -> tuple[str, str, str, str]:
             cell=cell,
             arrow=arrow,
         )
-    if arrow not in abilities_left(piece, entry):
+    if arrow not in abilities_left(state, piece, entry):
         raise _refuse(
             "ability-used",
             gettext_noop("The %(ability)s arrow (%(arrow)s) of %(name)s was already used in this sequence."),
@@ -230,8 +241,8 @@ def candidates(state: dict) -> list[dict]:
     cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     found = []
-    for arrow in abilities_left(piece, entry):
-        ability = piece["card"]["arrows"][arrow]
+    for arrow in abilities_left(state, piece, entry):
+        ability = arrows_now(state, piece)[arrow]
         for target in arrow_line(cell, arrow, state["config"]["reach"]):
             base: dict[str, object] = {"type": "ability", "arrow": arrow, "target": target}
             options: list[dict[str, object]]

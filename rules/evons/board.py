@@ -16,6 +16,21 @@ option `reach`, 1 (default: an arrow points at the next cell only) or 2. With re
 an ability may target either of the two cells along the arrow, even past a card (so
 the example works with C3 occupied), while conflicts and flips meet only the first
 card along the arrow: a card in between shields the one behind it.
+
+Facing (rules version 2). The rulebook defines a flip as turning the card 180 degrees so it
+faces the player who flipped it, so arrows belong to the card, not to the board:
+- A card's arrows are stored as printed, read with the card held upright in front of you.
+  Seat 0 sits at the bottom of the board (row 6) and sees its cards that way, so its arrows
+  point on the board as printed. Seat 1 (TOP_SEAT) sits across the table: its cards are turned
+  180 degrees, so every arrow points the opposite way (a rotation, so a corner arrow goes to the
+  opposite corner: NE becomes SW, not NW).
+- A card faces the player it belongs to now (`owner`): as it enters, whoever puts it there; a
+  flip gives it to the other player and so turns it. Moving a card (Shockwave, Magnetism, Swap)
+  never turns it; only a change of owner does.
+- Conflicts, flips, abilities and the drawing all read an arrow where it points now
+  (pieces.arrows_now), and an ability action names its arrow by that board direction.
+- Rules version 1 read every arrow as a board direction whoever held the card; it stays in
+  rules.RETIRED so logs played under it replay as they were played.
 """
 
 from typing import TypeGuard
@@ -37,6 +52,8 @@ DIRECTIONS = {
 }
 OPPOSITE = {"N": "S", "NE": "SW", "E": "W", "SE": "NW", "S": "N", "SW": "NE", "W": "E", "NW": "SE"}
 ORTHOGONAL = ("N", "E", "S", "W")
+TOP_SEAT = 1
+"""The seat at the top of the board (row 0): its cards are turned 180 degrees."""
 
 ALL_CELLS = tuple(f"{COLUMNS[c]}{ROWS[r]}" for r in range(SIZE) for c in range(SIZE))
 MAIN_ZONE = tuple(cell for cell in ALL_CELLS if 1 <= COLUMNS.index(cell[0]) <= 5 and 1 <= int(cell[1]) <= 5)
@@ -82,6 +99,11 @@ def arrow_target(cells: dict, cell: str, direction: str, reach: int) -> str | No
 def neighbours(cell: str) -> list[str]:
     """The cells orthogonally adjacent to `cell` (the Magnetism page: D3 -> D2, E3, D4, C3)."""
     return [n for n in (step(cell, d) for d in ORTHOGONAL) if n is not None]
+
+
+def turned(arrows: dict[str, str]) -> dict[str, str]:
+    """A card's arrows after a 180-degree turn: each points the opposite way."""
+    return {OPPOSITE[direction]: ability for direction, ability in arrows.items()}
 
 
 def arrow_order(arrows: dict) -> list[str]:

@@ -3,7 +3,7 @@
 A card on the board (a "piece") is a dict:
     id           "c7": stable while the card stays on the board, so a chain can name it
     card         the card's stats, or None while it is covered (its face is unknown)
-    owner        the seat it faces now (a flip changes this)
+    owner        the seat it faces now and scores for (a flip changes this, and so turns it)
     deck_owner   the seat whose deck it came from: its graveyard is that player's
     covered      face-down
     growth       placed covered by Growth: never revealed at the start of a turn
@@ -21,7 +21,7 @@ Decisions:
   cards, covered cards and out-zone cards never count (rulebook and notes).
 """
 
-from .board import MAIN_ZONE, in_main_zone
+from .board import MAIN_ZONE, TOP_SEAT, in_main_zone, turned
 
 BLOCK_CARD = {"name": "Block card", "kind": "block"}
 
@@ -52,6 +52,18 @@ def label(piece: dict) -> str:
 def is_monster(piece: dict) -> bool:
     """A face-up monster: the only kind that fights, flips and scores."""
     return not piece["covered"] and piece["card"] is not None and piece["card"]["kind"] == "monster"
+
+
+def arrows_now(state: dict, piece: dict) -> dict[str, str]:
+    """Where a face-up monster's arrows point on the board now: direction -> ability.
+
+    As printed while it faces the bottom seat, turned 180 degrees while it faces the top seat
+    (board.py, "Facing"). A version-1 state has no "facing": there arrows were board directions.
+    """
+    arrows = piece["card"]["arrows"]
+    if state.get("facing") and piece["owner"] == TOP_SEAT:
+        return turned(arrows)
+    return arrows
 
 
 def current_def(piece: dict) -> int:

@@ -9,7 +9,7 @@ triggered resolves first, to any depth (notes: /chain/).
 
 Rules as the pages give them:
 - Conflict: an arrow of the active card points at an opponent's card whose arrow
-  points straight back. Damage is simultaneous; 0 DEF goes to the graveyard at
+  points straight back (each arrow as it points now, with its card's facing: board.py). Damage is simultaneous; 0 DEF goes to the graveyard at
   once; damage stays for the turn. The player picks the order of conflicts.
 - If the active card is destroyed, its sequence ends and the card below it on the
   stack carries on where it stopped.
@@ -35,7 +35,7 @@ Decisions where the pages are silent:
 """
 
 from .board import OPPOSITE, arrow_order, arrow_target, in_main_zone
-from .pieces import board_full, cell_of, current_def, destroy, find, is_monster, label, scores
+from .pieces import arrows_now, board_full, cell_of, current_def, destroy, find, is_monster, label, scores
 
 PHASE_NAMES = ("ability1", "conflicts", "ability2")
 
@@ -81,9 +81,9 @@ def active_cell(state: dict) -> str | None:
     return find(state, state["stack"][-1]["id"]) if state["stack"] else None
 
 
-def abilities_left(piece: dict, entry: dict) -> list[str]:
-    """The active card's ability arrows not used in this sequence."""
-    arrows = piece["card"]["arrows"]
+def abilities_left(state: dict, piece: dict, entry: dict) -> list[str]:
+    """The active card's ability arrows not used in this sequence, by the direction they point now."""
+    arrows = arrows_now(state, piece)
     return [d for d in arrow_order(arrows) if arrows[d] != "Normal" and d not in entry["used"]]
 
 
@@ -97,7 +97,7 @@ def defends(state: dict, cell: str, direction: str) -> str | None:
     if them["owner"] == cells[cell]["owner"] or not is_monster(them):
         return None
     back = OPPOSITE[direction]
-    if back in them["card"]["arrows"] and arrow_target(cells, target, back, reach) == cell:
+    if back in arrows_now(state, them) and arrow_target(cells, target, back, reach) == cell:
         return target
     return None
 
@@ -109,7 +109,7 @@ def pending_conflicts(state: dict) -> list[str]:
     if cell is None or not in_main_zone(cell):
         return []
     pending = []
-    for direction in arrow_order(state["cells"][cell]["card"]["arrows"]):
+    for direction in arrow_order(arrows_now(state, state["cells"][cell])):
         target = defends(state, cell, direction)
         if target and state["cells"][target]["id"] not in entry["fought"]:
             pending.append(target)
@@ -172,7 +172,7 @@ def flip_step(state: dict, events: list[dict]) -> None:
     piece = state["cells"][cell]
     reach = state["config"]["reach"]
     flipped = []
-    for direction in arrow_order(piece["card"]["arrows"]):
+    for direction in arrow_order(arrows_now(state, piece)):
         target = arrow_target(state["cells"], cell, direction, reach)
         if target is None or not in_main_zone(target) or defends(state, cell, direction):
             continue

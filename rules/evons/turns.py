@@ -13,6 +13,8 @@ State (plain JSON):
     cells      cell name -> piece (see pieces.py)
     stack      the Activation Sequences in progress (see sequence.py)
     over       None, or {"reason": "board-full" | "passes" | "agreed"}
+    facing     True: arrows turn with their card's facing (rules version 2, board.py);
+               absent from version-1 states, where arrows were board directions
 
 Actions (every turn action names the acting `seat`):
     {"type": "reveal", "cell": "B3", "card": {...}}        reveal a covered card
@@ -115,9 +117,17 @@ def new_match(config: dict, seed: str) -> dict:
         "next_id": 0,
         "stack": [],
         "over": None,
+        "facing": True,
     }
     _start_turn(state, [])
     _advance(state, [])
+    return state
+
+
+def new_match_v1(config: dict, seed: str) -> dict:
+    """The board before turn 1 under rules version 1, where arrows never turned with their card."""
+    state = new_match(config, seed)
+    del state["facing"]
     return state
 
 
@@ -183,7 +193,7 @@ def _advance(state: dict, events: list[dict]) -> None:
                 state["stack"].pop()
                 events.append({"type": "sequence_ended", "cell": cell, "name": "", "why": "left"})
             elif entry["phase"] == "ability1":
-                if abilities_left(piece, entry):
+                if abilities_left(state, piece, entry):
                     return
                 entry["phase"] = "conflicts"
             elif entry["phase"] == "conflicts":
@@ -193,7 +203,7 @@ def _advance(state: dict, events: list[dict]) -> None:
                     return
                 else:
                     flip_step(state, events)
-            elif abilities_left(piece, entry):
+            elif abilities_left(state, piece, entry):
                 return
             else:
                 state["stack"].pop()

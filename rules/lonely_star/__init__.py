@@ -12,19 +12,9 @@ from . import match
 from .statuses import BUILT_IN
 from .units import STAT_NAMES, STATS, validate_card
 
-GAME = Game(
-    slug="lonely-star",
-    name="Lonely Star",
-    rules_version="1",
-    seats=match.SEATS,
-    new_match=match.new_match,
-    legal_actions=match.legal_actions,
-    apply=match.apply,
-    outcome=match.outcome,
+GAME = Game.of(
+    match, slug="lonely-star", name="Lonely Star", rules_version="1",
     validate_card=validate_card,
-    public_action=match.public_action,
-    authority=match.authority,
-    default_config=match.DEFAULT_CONFIG,
 )
 
 __all__ = ["BUILT_IN", "GAME", "STATS", "STAT_NAMES", "validate_card"]

@@ -8,9 +8,13 @@
   function tick() {
     var el = document.querySelector("[data-live-url]");
     if (!el || el.hasAttribute("data-live-stop") || document.visibilityState !== "visible" || !navigator.onLine ||
-        document.querySelector("[data-retry-pending]")) return;
-    var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(el.getAttribute("data-live-version"));
+        document.querySelector("[data-retry-pending], .htmx-request")) return;
+    var asked = el.getAttribute("data-live-version");
+    var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(asked);
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (response) {
+      // Already fresh (the player's own change): a reload would wipe their new picks.
+      var now = document.querySelector("[data-live-url]");
+      if ((now && now.getAttribute("data-live-version") !== asked) || document.querySelector(".htmx-request")) return;
       if (response.status === 403 || response.status === 404 || response.status === 410) {
         // Access was revoked or the match is gone: show what the server says now, and stop asking.
         el.setAttribute("data-live-stop", "");

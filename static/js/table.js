@@ -25,6 +25,14 @@
   document.addEventListener("htmx:afterSettle", keepAwake); // the match may have ended
   addEventListener("pagehide", () => { if (awake) awake.then((lock) => lock && lock.release()); awake = null; });
 
+  // The outcome region's close link reloads the page without JavaScript; with it, the note just goes.
+  document.addEventListener("click", (e) => {
+    const close = e.target.closest("[data-dismiss]");
+    if (!close) return;
+    e.preventDefault();
+    close.parentElement.remove();
+  });
+
   const WAITS = [1000, 2000, 4000, 8000, 15000, 30000];
   const lost = (xhr) => !xhr.status || xhr.status > 501 && xhr.status < 505; // no answer, or the proxy had none
   document.addEventListener("submit", (e) => { e.target.tapped = e.submitter; }, true);
@@ -46,7 +54,10 @@
     const button = form.tapped; // the same button again: its name and value go too
     if (button && button.isConnected && button.form === form) button.click(); else form.requestSubmit();
   }
+  // Only a form's own POST is sent again: a GET from a field inside it (a card picker's list) never is.
+  const posted = (e) => !e.detail.requestConfig || e.detail.requestConfig.verb !== "get";
   function failed(e) {
+    if (!posted(e)) return;
     const form = e.detail.elt.closest("form[method=post]");
     if (!form || !lost(e.detail.xhr)) return;
     if (!form.querySelector("[name=seq]")) return note(form, say.manual);
@@ -57,7 +68,7 @@
   }
   ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach((name) => document.addEventListener(name, failed));
   document.addEventListener("htmx:afterRequest", (e) => {
-    const form = e.detail.elt.closest("form");
+    const form = posted(e) && e.detail.elt.closest("form");
     if (form && !lost(e.detail.xhr)) { form.removeAttribute("data-retry-pending"); form.tries = 0; }
   });
   addEventListener("online", () => document.querySelectorAll("form[data-retry-pending]").forEach((form) => {

@@ -24,10 +24,16 @@ from tracker.models import Card, Match
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+def tap_cell(page: Page, cell: str) -> None:
+    """Tap an empty cell of the board, as a player picks where a card goes."""
+    page.get_by_role("radio", name=re.compile(rf"^{cell}\b")).tap()
+    expect(page.get_by_role("radio", name=re.compile(rf"^{cell}\b"))).to_be_checked()
+
+
 def play(page: Page, cell: str, card: str) -> None:
-    page.get_by_label("Cell", exact=True).select_option(cell)
+    tap_cell(page, cell)
     page.get_by_label("Card name").fill(card)
-    page.get_by_role("button", name="Play the card").click()
+    page.get_by_role("button", name="Play the card").tap()
 
 
 def assert_no_horizontal_scroll(page: Page) -> None:
@@ -43,7 +49,7 @@ def test_place_cards_fight_in_a_chosen_order_and_see_a_flip(page: Page, catalog,
     page.get_by_text("Not in the catalog? Enter its stats").click()
     expect(page.get_by_role("combobox", name="Arrow NE (north-east)")).to_be_visible()
     assert_no_horizontal_scroll(page)
-    page.locator(".ev-act").screenshot(path=screenshot_dir / "evons-new-card.png")
+    page.locator("#ev-play .ev-new-card").screenshot(path=screenshot_dir / "evons-new-card.png", caret="initial")
     page.get_by_text("Not in the catalog? Enter its stats").click()
 
     play(page, "A5", "Ember Fox")
@@ -110,3 +116,80 @@ def test_place_cards_fight_in_a_chosen_order_and_see_a_flip(page: Page, catalog,
 
 def _card(name: str) -> dict:
     return Card.objects.get(slug="evons", name=name).as_rules_card()
+
+
+# Every control a player can tap on the Evons board, with its size in CSS pixels.
+SMALL_TAP_TARGETS = """
+() => [...document.querySelectorAll(
+    '#match a[href], #match button, #match input:not([type=hidden]), #match select, #match summary, #match textarea')]
+  .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .map(el => { const r = el.getBoundingClientRect(); return [el.outerHTML.slice(0, 90), Math.round(r.width), Math.round(r.height)]; })
+  .filter(([, w, h]) => w < 44 || h < 44)
+"""
+
+
+def test_a_game_played_by_tapping_cells_where_a_flipped_card_defends_with_its_turned_arrows(page: Page, catalog, screenshot_dir):
+    """Rulebook: "Flipping means rotating the card 180 degrees so it now faces you."
+
+    Night Crow is printed with arrows to its left and upper left. Ben, at the top of the board,
+    holds it turned: on C3 it points right (D3) and down-right (D4). Ana's Ember Fox on B3 points
+    right at it and nothing points back, so Night Crow flips to Ana and turns: now it points left
+    (B3) and up-left (B2). When Ben then plays a second Night Crow on B2, pointing down-right at
+    C3, the flipped card's turned arrow points straight back: a conflict, which before the flip
+    could not have happened. Every card is placed by tapping its cell, and a mistyped card name is
+    refused without losing the tapped cell or the name typed.
+    """
+    problems: list[str] = []
+    # A refusal is answered 422 by design (it carries the page with the reason), which Chromium logs
+    # as a failed resource; anything else logged as an error is a problem.
+    refusal = "Failed to load resource: the server responded with a status of 422 (Unprocessable Content)"
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" and m.text != refusal else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(match.get_absolute_url())
+    expect(page.get_by_text("Turn 1: Ana to play")).to_be_visible()
+    assert page.evaluate(SMALL_TAP_TARGETS) == []
+    assert_no_horizontal_scroll(page)
+
+    # A mistyped name is refused; the tapped cell and the name stay, so one correction plays it.
+    tap_cell(page, "E5")
+    page.get_by_label("Card name").fill("Dust Mol")
+    page.get_by_role("button", name="Play the card").tap()
+    expect(page.get_by_text("No card called “Dust Mol”").first).to_be_visible()
+    expect(page.get_by_role("radio", name=re.compile(r"^E5\b"))).to_be_checked()
+    expect(page.get_by_label("Card name")).to_have_value("Dust Mol")
+    page.get_by_label("Card name").press("End")
+    page.get_by_label("Card name").press_sequentially("e")
+    page.get_by_role("button", name="Play the card").tap()
+    expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile(r"^E5: Dust Mole; faces Ana"))).to_be_visible()
+
+    play(page, "C3", "Night Crow")
+    expect(page.get_by_text("Turn 3: Ana to play")).to_be_visible()
+    crow = page.get_by_role("img", name=re.compile(r"^C3: Night Crow"))
+    expect(crow).to_have_accessible_name(re.compile(r"faces Ben; .*arrows: east Normal, south-east Normal$"))
+    expect(crow.locator(".ev-a")).to_have_class([re.compile(r"\bev-E\b"), re.compile(r"\bev-SE\b")])
+
+    play(page, "B3", "Ember Fox")
+    expect(page.get_by_text("C3 flipped to Ana.").first).to_be_visible()
+    expect(page.get_by_text("Turn 4: Ben to play")).to_be_visible()
+    expect(crow).to_have_accessible_name(re.compile(r"faces Ana; .*arrows: west Normal, north-west Normal$"))
+    expect(crow.locator(".ev-a")).to_have_class([re.compile(r"\bev-W\b"), re.compile(r"\bev-NW\b")])
+    expect(page.locator(".score-value")).to_have_text(["3", "0"])
+    assert_no_horizontal_scroll(page)
+    # caret="initial": hiding the caret would make Playwright add an inline style, which the CSP refuses.
+    page.locator(".ev-board").screenshot(path=screenshot_dir / "evons-board-flipped.png", caret="initial")
+
+    play(page, "B2", "Night Crow")
+    fight = page.get_by_role("button", name=re.compile("^⚔ Fight"))
+    expect(fight).to_have_text(["⚔ Fight C3 Night Crow 3/3"])
+    expect(page.get_by_text("Night Crow 3 → 0, Night Crow 3 → 0")).to_be_visible()
+    assert page.evaluate(SMALL_TAP_TARGETS) == []
+    fight.tap()
+    expect(page.get_by_text("B2 Night Crow 3/3 vs C3 Night Crow 3/3 at once").first).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile(r"^(B2|C3): "))).to_have_count(0)  # both destroyed
+    expect(page.get_by_text("Turn 5: Ana to play")).to_be_visible()
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "evons-tapped-game.png", full_page=True, caret="initial")
+    assert problems == [], "\n".join(problems)
+    assert services.match_replay(Match.objects.get(pk=match.pk)) == Match.objects.get(pk=match.pk).state

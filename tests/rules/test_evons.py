@@ -18,11 +18,12 @@ import random
 
 import pytest
 
+import rules
 from rules import Dice, IllegalAction, InvalidCard, InvalidConfig
 from rules.evons import GAME, validate_card
 from rules.evons.abilities import storm_cells
 from rules.evons.board import MAIN_ZONE
-from rules.evons.pieces import BLOCK_CARD, find, place, scores
+from rules.evons.pieces import BLOCK_CARD, arrows_now, find, place, scores
 
 ANA, BEN = 0, 1
 
@@ -39,6 +40,15 @@ def monster(name, atk, def_, arrows, cost=2, element="Fire"):
             "arrows": arrows,
         }
     )
+
+
+TURNED = {"N": "S", "NE": "SW", "E": "W", "SE": "NW", "S": "N", "SW": "NE", "W": "E", "NW": "SE"}
+
+
+def bens(name, atk, def_, arrows, **stats):
+    """A card of Ben's, given by where its arrows point on the board. Ben sits at the top of the
+    board, so his cards face down it: each is printed the other way round (a 180-degree turn)."""
+    return monster(name, atk, def_, {TURNED[direction]: ability for direction, ability in arrows.items()}, **stats)
 
 
 def new(config=None):
@@ -83,7 +93,7 @@ def events_of(events, kind):
 
 
 EMBER = monster("Ember", 4, 5, {"E": "Normal"})
-MOSS = monster("Moss", 3, 6, {"W": "Normal"})
+MOSS = bens("Moss", 3, 6, {"W": "Normal"})
 PUP = monster("Pup", 1, 2, {"N": "Normal"})
 
 
@@ -103,7 +113,7 @@ def test_example_1_conflict_damage_is_simultaneous():
 
 def test_example_1_both_cards_can_fall_at_once():
     state = new()
-    put(state, "C3", monster("Twin", 5, 4, {"W": "Normal"}), BEN)
+    put(state, "C3", bens("Twin", 5, 4, {"W": "Normal"}), BEN)
     state, _ = act(
         state,
         {"type": "play", "cell": "B3", "covered": False, "card": monster("Ember", 4, 5, {"E": "Normal"})},
@@ -120,7 +130,7 @@ def test_example_2_active_card_destroyed_mid_chain_returns_to_previous_card():
     state = new()
     quake = monster("Quake", 2, 5, {"S": "Shockwave", "E": "Shockwave"}, element="Earth")
     put(state, "B3", monster("Scout", 2, 3, {"E": "Normal"}), ANA)
-    put(state, "C4", monster("Brute", 9, 9, {"W": "Normal"}), BEN)
+    put(state, "C4", bens("Brute", 9, 9, {"W": "Normal"}), BEN)
     put(state, "C2", PUP, BEN)
     state, _ = act(state, {"type": "play", "cell": "B2", "covered": False, "card": quake})
     # Quake pushes Ana's own Scout from B3 to B4: Scout moved on Ana's turn, so it reactivates on top.
@@ -144,8 +154,8 @@ def test_example_2_active_card_destroyed_mid_chain_returns_to_previous_card():
 # 3 ----------------------------------------------------------------------------------
 def _two_defenders():
     state = new()
-    put(state, "C3", monster("Wolf", 1, 3, {"W": "Normal"}), BEN)
-    put(state, "B4", monster("Bear", 4, 9, {"N": "Normal"}), BEN)
+    put(state, "C3", bens("Wolf", 1, 3, {"W": "Normal"}), BEN)
+    put(state, "B4", bens("Bear", 4, 9, {"N": "Normal"}), BEN)
     knight = monster("Knight", 3, 3, {"E": "Normal", "S": "Normal"})
     state, _ = act(state, {"type": "play", "cell": "B3", "covered": False, "card": knight})
     assert sorted(a["target"] for a in GAME.legal_actions(state)) == ["B4", "C3"]
@@ -176,8 +186,8 @@ def test_example_3_damage_carries_into_a_reactivation_the_same_turn():
     state = new()
     quake = monster("Quake", 1, 5, {"E": "Shockwave"}, element="Earth")
     put(state, "C3", monster("Scout", 2, 6, {"S": "Normal"}), ANA)
-    put(state, "D4", monster("Wolf", 3, 9, {"N": "Normal"}), BEN)
-    put(state, "B4", monster("Pike", 2, 9, {"N": "Normal", "E": "Normal"}), BEN)
+    put(state, "D4", bens("Wolf", 3, 9, {"N": "Normal"}), BEN)
+    put(state, "B4", bens("Pike", 2, 9, {"N": "Normal", "E": "Normal"}), BEN)
     # Scout on C3 is damaged earlier this turn (an override stands in for an earlier conflict).
     state, _ = GAME.apply(
         state, {"type": "adjust", "override": True, "cell": "C3", "def": 4}, Dice("seed", 1)
@@ -192,7 +202,7 @@ def test_example_3_damage_carries_into_a_reactivation_the_same_turn():
 def test_example_4_no_flip_when_the_active_card_falls():
     state = new()
     put(state, "C3", PUP, BEN)
-    put(state, "B2", monster("Bear", 9, 9, {"S": "Normal"}), BEN)
+    put(state, "B2", bens("Bear", 9, 9, {"S": "Normal"}), BEN)
     state, _ = act(
         state,
         {
@@ -210,7 +220,7 @@ def test_example_4_no_flip_when_the_active_card_falls():
 def test_example_4_flip_after_surviving_and_defenders_are_not_flipped():
     state = new()
     put(state, "C3", PUP, BEN)
-    put(state, "B2", monster("Mole", 1, 9, {"S": "Normal"}), BEN)
+    put(state, "B2", bens("Mole", 1, 9, {"S": "Normal"}), BEN)
     state, _ = act(
         state,
         {
@@ -230,7 +240,7 @@ def test_example_4_flip_after_surviving_and_defenders_are_not_flipped():
 # 5 ----------------------------------------------------------------------------------
 def test_example_5_flipping_does_not_use_up_the_ability_and_flipped_then_moved_reactivates():
     state = new()
-    put(state, "C3", monster("Pup", 1, 2, {"S": "Normal"}), BEN)
+    put(state, "C3", bens("Pup", 1, 2, {"S": "Normal"}), BEN)
     quake = monster("Quake", 2, 5, {"E": "Shockwave"}, element="Earth")
     state, _ = act(state, {"type": "play", "cell": "B3", "covered": False, "card": quake})
     state, events = act(state, {"type": "next"})  # Phase 1 left unused; Pup is flipped
@@ -247,7 +257,7 @@ def test_example_5_flipping_does_not_use_up_the_ability_and_flipped_then_moved_r
 def test_moved_then_flipped_reactivates_and_moving_an_opponent_card_does_not():
     state = new()
     volt = monster("Volt", 1, 5, {"E": "Magnetism"}, element="Electric")
-    put(state, "C2", monster("Pup", 1, 2, {"N": "Normal"}), BEN)
+    put(state, "C2", bens("Pup", 1, 2, {"N": "Normal"}), BEN)
     state, _ = act(state, {"type": "play", "cell": "B3", "covered": False, "card": volt})
     state, events = act(state, {"type": "ability", "arrow": "E", "target": "C3", "pull_from": "C2"})
     # Pulled while still Ben's: no reactivation. Volt's flip step then turns Pup (moved this
@@ -463,7 +473,7 @@ def test_block_ability_places_a_block_card_removes_one_and_leaves_monsters_alone
 
 def test_remove_destroys_the_card_on_the_target():
     state = new()
-    put(state, "C3", monster("Wolf", 3, 9, {"W": "Normal"}), BEN)
+    put(state, "C3", bens("Wolf", 3, 9, {"W": "Normal"}), BEN)
     state, _ = act(
         state,
         {"type": "play", "cell": "B3", "covered": False, "card": monster("Eraser", 1, 3, {"E": "Remove"})},
@@ -496,7 +506,7 @@ def test_firestorm_spreads_up_to_the_current_def_over_the_target_and_its_neighbo
 def test_firestorm_works_from_the_active_cards_current_def():
     state = new()
     put(state, "C3", monster("Wolf", 1, 9, {}), BEN)
-    put(state, "B2", monster("Mole", 3, 9, {"S": "Normal"}), BEN)
+    put(state, "B2", bens("Mole", 3, 9, {"S": "Normal"}), BEN)
     blaze = monster("Blaze", 1, 5, {"E": "Firestorm", "N": "Normal"})
     state, _ = act(state, {"type": "play", "cell": "B3", "covered": False, "card": blaze})
     state, _ = act(state, {"type": "next"})
@@ -635,11 +645,140 @@ def test_adjust_overrides_counters_and_def():
             GAME.apply(state, {"type": "adjust", "override": True, **bad}, Dice("seed", 1))
 
 
+# Facing -------------------------------------------------------------------------------
+# Arrows are printed on the card; Ana (seat 0) sits at the bottom and reads them as printed,
+# Ben (seat 1) sits at the top, so his cards face down the board (rules/evons/board.py).
+LANCER = monster("Lancer", 2, 4, {"N": "Normal"})
+STONE = monster("Stone", 1, 2, {})
+
+
+def test_the_top_players_cards_face_down_the_board():
+    """Ben's card printed with an arrow to the top of the card points down the board, at Ana's side."""
+    state = new()
+    put(state, "C2", STONE, ANA)
+    put(state, "C4", STONE, ANA)
+    state, _ = act(state, {"type": "pass"})
+    state, events = act(state, {"type": "play", "cell": "C3", "covered": False, "card": LANCER})
+    assert [e["cell"] for e in events_of(events, "flipped")] == ["C4"]  # below it, not C2 above
+    assert piece(state, "C2")["owner"] == ANA and piece(state, "C4")["owner"] == BEN
+    assert arrows_now(state, piece(state, "C3")) == {"S": "Normal"}
+    assert piece(state, "C3")["card"]["arrows"] == {"N": "Normal"}  # the card is stored as printed
+
+
+def test_the_top_players_corner_arrows_turn_to_the_opposite_corner():
+    """A 180-degree turn is a rotation, not a mirror: Ben's printed NE points SW on the board."""
+    state = new()
+    for cell in ("B4", "D2", "B2", "D4"):
+        put(state, cell, STONE, ANA)
+    state, _ = act(state, {"type": "pass"})
+    corner = monster("Corner", 1, 4, {"NE": "Normal"})
+    state, events = act(state, {"type": "play", "cell": "C3", "covered": False, "card": corner})
+    assert [e["cell"] for e in events_of(events, "flipped")] == ["B4"]
+    assert arrows_now(state, piece(state, "C3")) == {"SW": "Normal"}
+
+
+def test_a_flipped_card_turns_its_arrows_and_defends_where_they_now_point():
+    """Rulebook: "Flipping means rotating the card 180 degrees so it now faces you."
+
+    Lancer, printed with one arrow to its top, starts as Ben's and points down the board (C4).
+    Ana flips it; turned towards her, it points up the board (C2). A card of Ben's then pointing at
+    it from C2 meets that arrow head-on (a conflict), while one pointing at it from C4 meets no
+    arrow and flips it back.
+    """
+    state = new()
+    put(state, "C3", LANCER, BEN)
+    state, events = act(state, {"type": "play", "cell": "B3", "covered": False, "card": EMBER})
+    assert [e["cell"] for e in events_of(events, "flipped")] == ["C3"]  # it pointed at C4, not back
+    assert piece(state, "C3")["owner"] == ANA
+    assert arrows_now(state, piece(state, "C3")) == {"N": "Normal"}
+    assert state["seat"] == BEN
+    from_above = bens("Hammer", 3, 5, {"S": "Normal"})  # on C2, pointing down at C3
+    after, events = act(state, {"type": "play", "cell": "C2", "covered": False, "card": from_above})
+    assert events_of(events, "flipped") == []
+    assert GAME.legal_actions(after) == [{"type": "conflict", "seat": BEN, "target": "C3"}]
+    after, events = act(after, {"type": "conflict", "target": "C3"})
+    [conflict] = events_of(events, "conflict")
+    assert conflict["names"] == ["Hammer", "Lancer"] and conflict["after"] == [3, 1]  # Hammer 5 -> 3, Lancer 4 -> 1
+    from_below = bens("Hammer", 3, 5, {"N": "Normal"})  # on C4, pointing up at C3
+    after, events = act(state, {"type": "play", "cell": "C4", "covered": False, "card": from_below})
+    assert events_of(events, "conflict") == [] and [e["cell"] for e in events_of(events, "flipped")] == ["C3"]
+    assert piece(after, "C3")["owner"] == BEN and arrows_now(after, piece(after, "C3")) == {"S": "Normal"}
+
+
+def test_the_top_players_abilities_follow_the_turned_arrow():
+    """Ben's Shockwave printed to the card's right points left on the board and pushes left."""
+    state = new()
+    put(state, "B3", PUP, ANA)
+    state, _ = act(state, {"type": "pass"})
+    quake = monster("Quake", 1, 5, {"E": "Shockwave"}, element="Earth")
+    state, _ = act(state, {"type": "play", "cell": "C3", "covered": False, "card": quake})
+    assert [a for a in GAME.legal_actions(state) if a["type"] == "ability"] == [
+        {"type": "ability", "arrow": "W", "target": "B3", "seat": BEN}
+    ]
+    refused(state, {"type": "ability", "arrow": "E", "target": "D3"}, "no-such-ability")
+    state, events = act(state, {"type": "ability", "arrow": "W", "target": "B3"})
+    assert piece(state, "A3")["card"]["name"] == "Pup" and "B3" not in state["cells"]
+
+
+def test_magnetism_of_a_turned_card_targets_along_the_turned_arrow_and_pulls_from_next_to_it():
+    """Ben's Magnetism printed to the card's right reaches the cell on its left on the board, and
+    pulls a card from a cell next to that target; the pulled card turns only when it is flipped."""
+    state = new()
+    put(state, "A2", PUP, ANA)
+    state, _ = act(state, {"type": "pass"})
+    volt = monster("Volt", 1, 5, {"E": "Magnetism"}, element="Electric")
+    state, _ = act(state, {"type": "play", "cell": "B3", "covered": False, "card": volt})
+    assert [(a["arrow"], a["target"], a["pull_from"]) for a in GAME.legal_actions(state) if a["type"] == "ability"] == [
+        ("W", "A3", "A2")
+    ]
+    state, events = act(state, {"type": "ability", "arrow": "W", "target": "A3", "pull_from": "A2"})
+    assert piece(state, "A3")["card"]["name"] == "Pup"
+    # Pulled while Ana's, Pup still points up the board (A2), not back at Volt: Volt's flip step
+    # then turns it to Ben, and it points down the board.
+    assert [e["cell"] for e in events_of(events, "flipped")] == ["A3"]
+    assert piece(state, "A3")["owner"] == BEN and arrows_now(state, piece(state, "A3")) == {"S": "Normal"}
+
+
+def _bens_card_across_the_arrow():
+    """Ana passes, Ben plays a card printed with a left arrow on C3, Ana plays Ember (right arrow) on B3."""
+    moss = monster("Moss", 3, 6, {"W": "Normal"})
+    return [
+        {"type": "pass", "seat": ANA},
+        {"type": "play", "seat": BEN, "cell": "C3", "covered": False, "card": moss},
+        {"type": "play", "seat": ANA, "cell": "B3", "covered": False, "card": EMBER},
+        {"type": "conflict", "seat": ANA, "target": "C3"},
+    ]
+
+
+def test_a_log_of_the_retired_version_replays_identically_under_its_own_rules():
+    """Version 1 read arrows as board directions: Ben's Moss pointed back at Ember and fought it.
+    A version-1 log replays under version 1 (rules.RETIRED) step for step; version 2 turns Moss,
+    so the same log's conflict is refused there: Ember flips Moss instead."""
+    old = rules.game_version("evons", "1")
+    assert old is rules.RETIRED[("evons", "1")] and old is not GAME and GAME.rules_version == "2"
+    state, recorded = old.new_match({}, "seed"), []
+    for step, action in enumerate(_bens_card_across_the_arrow(), start=1):
+        state, events = old.apply(state, action, Dice("seed", step))
+        recorded.append((json.loads(json.dumps(state)), events))
+    assert [e["after"] for e in recorded[-1][1] if e["type"] == "conflict"] == [[2, 2]]  # Ember 5 -> 2, Moss 6 -> 2
+    replayed = json.loads(json.dumps(old.new_match({}, "seed")))
+    for step, (action, (state, events)) in enumerate(zip(_bens_card_across_the_arrow(), recorded), start=1):
+        replayed, again = old.apply(replayed, action, Dice("seed", step))
+        assert (replayed, again) == (state, events), f"step {step}"
+    current = GAME.new_match({}, "seed")
+    *setup, fight = _bens_card_across_the_arrow()
+    for step, action in enumerate(setup, start=1):
+        current, events = GAME.apply(current, action, Dice("seed", step))
+    assert [e["cell"] for e in events_of(events, "flipped")] == ["C3"]
+    with pytest.raises(IllegalAction):
+        GAME.apply(current, fight, Dice("seed", 4))
+
+
 # Out zone ---------------------------------------------------------------------------
 def test_out_zone_cards_use_abilities_but_never_start_or_receive_conflicts_or_flips_nor_score():
     state = new()
-    put(state, "X3", monster("Edge", 1, 2, {"E": "Normal"}), BEN)  # would defend against A3's W arrow
-    put(state, "A2", PUP, BEN)
+    put(state, "X3", bens("Edge", 1, 2, {"E": "Normal"}), BEN)  # would defend against A3's W arrow
+    put(state, "A2", bens("Pup", 1, 2, {"N": "Normal"}), BEN)  # points away from A3
     state, events = act(
         state,
         {
@@ -653,7 +792,7 @@ def test_out_zone_cards_use_abilities_but_never_start_or_receive_conflicts_or_fl
     assert piece(state, "X3")["owner"] == BEN
     state = new()
     put(state, "A1", PUP, BEN)
-    put(state, "A2", monster("Wolf", 1, 3, {"N": "Normal"}), BEN)
+    put(state, "A2", bens("Wolf", 1, 3, {"N": "Normal"}), BEN)
     quake = monster("Quake", 1, 5, {"S": "Shockwave", "E": "Normal"}, element="Earth")
     state, events = act(state, {"type": "play", "cell": "A0", "covered": False, "card": quake})
     # From the out zone: Shockwave works, but no conflict with Wolf nor flip of Pup follows.
@@ -690,7 +829,7 @@ def test_bad_plays_are_refused_and_change_nothing():
 def test_a_second_card_in_a_turn_and_a_conflict_not_pending_are_refused():
     state = new()
     put(state, "C3", MOSS, BEN)
-    put(state, "D4", monster("Far", 1, 1, {"W": "Normal"}), BEN)
+    put(state, "D4", bens("Far", 1, 1, {"W": "Normal"}), BEN)
     state, _ = act(state, {"type": "play", "cell": "B3", "covered": False, "card": EMBER})
     refused(state, {"type": "play", "cell": "B4", "covered": True}, "one-play")
     refused(state, {"type": "pass"}, "one-play")
@@ -743,7 +882,7 @@ def test_flip_covered_option():
 
 def test_reach_2_meets_only_the_first_card_along_an_arrow():
     state = new({"reach": 2})
-    put(state, "D3", monster("Behind", 1, 2, {"W": "Normal"}), BEN)
+    put(state, "D3", bens("Behind", 1, 2, {"W": "Normal"}), BEN)
     state, events = act(state, {"type": "play", "cell": "B3", "covered": False, "card": EMBER})
     assert events_of(events, "conflict") == [] and state["stack"][-1]["phase"] == "conflicts"
     state = new({"reach": 2})
@@ -795,7 +934,7 @@ def fill_free_choices(state, action, rng):
         action["card"] = card
     if action["type"] == "ability":
         cell = find(state, state["stack"][-1]["id"])
-        ability = state["cells"][cell]["card"]["arrows"][action["arrow"]]
+        ability = arrows_now(state, state["cells"][cell])[action["arrow"]]
         if ability == "Firestorm":
             action["damage"] = {storm_cells(state, cell, action["target"])[0]: 1}
         if ability == "Resurrection" and action["grave"] == "unknown":

@@ -349,3 +349,51 @@ def test_a_seated_phone_cannot_undo_the_other_players_card_move(playing):
     before = snapshot(playing)
     response = ben.post(reverse("match_goto", args=[playing.pk]), {"seq": playing.head, "step": playing.head - 1})
     assert response.status_code == 403 and snapshot(playing) == before
+
+
+def card_section(page: str, name: str) -> str:
+    """The board's article of one card, by its name."""
+    return re.search(rf'<article class="cm-card[^"]*"[^>]*>\s*<header class="cm-card-head">\s*<h3[^>]*>{name}.*?</article>',
+                     page, re.S).group(0)
+
+
+def test_the_d100_ranges_are_shown_before_an_a2_or_a3(client, playing):
+    # Gale Harrier: tier 1, SPC 60, inflicts Brainlock. Backfire (10 - 6)% = 4%: 1–4; A2 5.5%: 1–5; A3 11%: 1–11.
+    page = unescape(text(client.get(playing.get_absolute_url())))
+    harrier = card_section(page, "Gale Harrier")
+    assert "d100: backfire on 1–4 (4%); if not, Brainlock on 1–5 (5.5%)" in harrier
+    assert "d100: backfire on 1–4 (4%); if not, Brainlock on 1–11 (11%)" in harrier
+    kite = card_section(page, "Storm Kite")  # inflicts nothing: no roll to make
+    assert "backfire on" not in kite
+
+
+def test_a_brainlocked_card_says_why_before_the_tap(client, playing):
+    state = playing.state
+    kite = next(card for card in state["cards"].values() if card["name"] == "Storm Kite")
+    kite["status"] = {"name": "brainlock", "strength": 55, "turns": 2, "source": None, "fresh": False,
+                      "ticks": 0}
+    Match.objects.filter(pk=playing.pk).update(state=state)
+    page = unescape(text(client.get(playing.get_absolute_url())))
+    section = card_section(page, "Storm Kite")
+    assert "Storm Kite is Brainlocked: A1 only for now." in section
+    assert 'value="spc"' not in section  # no SPC button to be refused
+    for move in ("a2", "a3", "stack"):
+        assert re.search(rf'value="{move}" disabled', section), move
+
+
+def test_one_gem_and_one_turn_are_singular():
+    from tracker.games.cardmaster.board import _status
+    from tracker.games.cardmaster.narration import describe
+
+    fall = {"type": "fall", "card": "A2", "card_name": "Storm Kite", "raided": 1}
+    assert describe(fall, ["Ana", "Ben"]) == "Storm Kite falls. Its 1 stacked gem is raided into Ben's pool."
+    shift = {"type": "shift", "card_name": "Storm Kite", "reserve_name": "Spark Imp", "gems": 1}
+    assert describe(shift, ["Ana", "Ben"]) == "Storm Kite shifts out for Spark Imp, who brings 1 stacked gem."
+    status = _status({"status": {"name": "brainlock", "strength": 55, "turns": 1}})
+    assert status["left"] == "1 turn left"
+
+
+def test_a_replay_is_not_told_to_pass_the_phone(client, playing):
+    assert "Pass the phone to Ana" in text(client.get(playing.get_absolute_url()))
+    replay = text(client.get(reverse("match_replay", args=[playing.pk]), {"step": playing.head}))
+    assert "Pass the phone to" not in replay and "<strong>Ana</strong> has possession" in replay

@@ -154,3 +154,11 @@ def test_a_match_cannot_be_put_in_someone_elses_club(club, organiser, stranger, 
     response = stranger.post(reverse("match_new", args=["card-crush"]), data)
     assert response.status_code == 422
     assert not Match.objects.exists()
+
+
+def test_the_competition_pages_are_reached_from_the_main_menu(db):
+    home = text(Client().get(reverse("home")))
+    assert f'href="{reverse("club_list")}"' in home
+    clubs = text(Client().get(reverse("club_list")))
+    for name in ("ratings_index", "tournaments_index", "collection_index"):
+        assert f'href="{reverse(name)}"' in clubs, name

@@ -324,3 +324,11 @@ def test_a_voided_battle_counts_for_nobody_but_does_not_hold_up_the_round(client
     log = text(client.get(reverse("match_detail", args=[voided.pk])))
     assert "Result voided by an organiser" in log and "wrong deck" in log
     assert pair(client, cup, 1).status_code == 302, "the next round is not held up by the voided battle"
+
+
+def test_a_tournament_battle_links_back_to_its_tournament(client: Client, cup):
+    pair(client, cup, 0)
+    battle = Pairing.objects.filter(tournament=cup).first().match
+    html = text(client.get(battle.get_absolute_url()))
+    assert "Battle of Friday Cup, round 1." in html
+    assert f'href="{cup.get_absolute_url()}">Back to the tournament</a>' in html

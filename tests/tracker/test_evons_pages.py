@@ -1,21 +1,24 @@
 """Evons pages: the options, the board with its forms, refusals and the log's working.
 
-Personas: Ana (seat 0, first to play) and Ben (seat 1), with the demo catalog: Ember
-Fox (Fire 4/5, arrows N and E), Moss Golem (Nature 3/6, arrows W and S), Boulder Ram
-(Earth 3/5, Shockwave E), Reef Warden (Water 3/7, four arrows).
+Personas: Ana (seat 0, first to play, at the bottom) and Ben (seat 1, at the top), with the demo
+catalog: Ember Fox (Fire 4/5, arrows N and E), Moss Golem (Nature 3/6, printed N and E, so
+pointing W and S while Ben holds it), Boulder Ram (Earth 3/5, Shockwave E), Reef Warden (Water
+3/7, four arrows).
 """
 
 import html
+import json
 import random
 import re
 
 import pytest
 from django.urls import reverse
 
+import rules
 from rules import Dice
 from rules.evons import GAME
 from tests.rules.test_evons import fill_free_choices
-from tracker import services
+from tracker import exchange, services
 from tracker.games import pages_for
 from tracker.models import Action, Card, Match
 
@@ -398,3 +401,84 @@ def test_cards_played_counts_face_up_plays_and_reveals(client):
     done(client, match, action="play", cell="C3", face="up", card_name="Moss Golem")
     match = done(client, match, action="reveal", cell="B2", card_name="Spark Wisp")
     assert evons.cards_played(match, 0) == ["Spark Wisp"] and evons.cards_played(match, 1) == ["Moss Golem"]
+
+
+def test_a_stored_match_of_the_retired_rules_plays_and_replays_under_them(client):
+    """A match stored under rules version 1, when arrows never turned, keeps those rules: Ben's Moss
+    Golem points up and right as printed, so Ember Fox flips it instead of fighting it. Its log
+    replays, and its file imports, under version 1."""
+    match = start()
+    old = rules.game_version(SLUG, "1")
+    Match.objects.filter(pk=match.pk).update(rules_version="1", state=old.new_match(match.config, match.seed))
+    done(client, match, action="pass")
+    done(client, match, action="play", cell="C3", face="up", card_name="Moss Golem")
+    match = done(client, match, action="play", cell="B3", face="up", card_name="Ember Fox")
+    assert match.rules_version == "1" and match.state["cells"]["C3"]["owner"] == 0
+    html = text(client.get(match.get_absolute_url()))
+    assert "Fight C3" not in html and "C3 flipped to Ana." in html
+    assert services.replay_problems(match) == []
+    match = done(client, match, action="end_game")  # a running match's file withholds its seed
+    assert match.score == "2-0"
+    imported = exchange.import_match(json.loads(json.dumps(exchange.export_match(match))))
+    assert imported.rules_version == "1" and imported.state == match.state
+
+
+# ---------------------------------------------------------------- a refused form keeps what was typed
+
+
+def test_a_refused_play_keeps_the_tapped_cell_the_name_and_the_typed_stats(client):
+    """Ana taps B2, types a card that is not in the catalog with half its stats and an arrow: the
+    form is refused, and comes back with B2 still picked, the name, the stats and the arrow as she
+    left them (the fold with the stats open)."""
+    match = start()
+    html = refused(client, match, 422, seat=0, action="play", cell="B2", face="up", card_name="Nobody")
+    assert "No card called “Nobody”" in html
+    assert re.search(r'name="cell" value="B2" required\s+checked', html)
+    assert len(re.findall(r'name="cell" value="\w\d" required\s+checked', html)) == 1
+    assert re.search(r'id="play-card-name" name="card_name" value="Nobody"', html)
+    html = refused(client, match, 422, seat=0, action="play", cell="D1", face="up", card_name="Half Done",
+                   new_kind="monster", new_element="Water", new_atk="2", new_def="0", new_arrow_SW="Swap")
+    assert re.search(r'name="cell" value="D1" required\s+checked', html)
+    assert re.search(r'name="face" value="up"\s+checked', html)
+    assert 'value="Half Done"' in html and '<details class="ev-new-card" open>' in html
+    assert re.search(r'<option value="monster"\s+selected', html) and re.search(r'<option value="Water"\s+selected', html)
+    assert 'name="new_atk" value="2"' in html and 'name="new_def" value="0"' in html
+    assert re.search(r'name="new_arrow_SW">.*?<option value="Swap"\s+selected', html, re.S)
+    # Any other form on the page starts blank: only the one that was sent is filled in again.
+    assert html.count('<details class="ev-new-card" open>') == 1
+
+
+def test_a_refused_firestorm_keeps_its_target_and_its_split(client):
+    """Pyre Drake's Firestorm (printed up, Ana's, so pointing up at B2) spreads at most its current
+    DEF, 6: a split of 5 and 4 is refused and comes back as typed, on the same target."""
+    match = start()
+    done(client, match, action="play", cell="A2", face="up", card_name="Ember Fox")
+    done(client, match, action="play", cell="B2", face="up", card_name="Dust Mole")
+    match = done(client, match, action="play", cell="B3", face="up", card_name="Pyre Drake")
+    html = refused(client, match, 422, seat=0, action="ability", arrow="N", choice="B2:storm:",
+                   damage_B2="5", damage_A2="4")
+    assert "Not applied:" in html
+    assert re.search(r'<option value="B2:storm:"\s+selected', html)
+    assert 'name="damage_B2" value="5"' in html and 'name="damage_A2" value="4"' in html
+
+
+def test_the_board_names_each_card_shortly_and_turns_the_top_players_arrows(client, facing):
+    """Ben's Moss Golem is printed with arrows up and right; he sits at the top, so on the board
+    they point down and left. Names are cut to fit a cell but still tell cards apart."""
+    html = text(client.get(facing.get_absolute_url()))
+    golem = re.search(r'aria-label="C3: Moss Golem[^"]*">(.*?)</div>', html, re.S)
+    assert golem and 'ev-a ev-S' in golem[1] and 'ev-a ev-W' in golem[1]
+    assert 'ev-a ev-N' not in golem[1] and 'ev-a ev-E' not in golem[1]
+    assert '<span class="ev-n">Moss G</span>' in golem[1]
+    assert '<span class="ev-n">Ember F</span>' in html
+
+
+@pytest.mark.parametrize(
+    ("name", "short"),
+    [("Imp", "Imp"), ("Ember Fox", "Ember F"), ("Boulder Ram", "Boul. R"), ("Thunderclap", "Thunde."),
+     ("A Very Long Card Name Here", "AVLCNH")],
+)
+def test_short_names_fit_a_cell(name, short):
+    from tracker.games.evons.board import SHORT_NAME, short_name
+
+    assert short_name(name) == short and len(short) <= SHORT_NAME

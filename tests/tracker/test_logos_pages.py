@@ -507,3 +507,10 @@ def test_in_the_battle_each_phone_is_offered_only_what_it_may_do(phones, duel):
         assert f"{theirs} calls the backup card" not in html and f"{theirs} resigns" not in html
         assert f'<option value="{their_seat}">{theirs}</option>' not in html  # no HP override for the other
     assert "<form" not in offered["cleo"] and "<button" not in offered["cleo"]
+
+
+
+
+def test_the_combo_counter_panels_are_labelled_on_screen(client, duel):
+    html = text(client.get(duel.get_absolute_url()))
+    assert html.count('<span class="small logos-combo-label" aria-hidden="true">Combo counter, newest first</span>') == 2

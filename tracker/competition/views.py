@@ -21,6 +21,7 @@ from rules.card_crush import rating, swiss
 from .. import access, charts
 from ..devices import TableRequest
 from ..models import Club, Match, Player, Tournament
+from ..once import made_once
 from . import config, ratings, tournaments
 from .errors import Refused
 from .forms import DropForm, EntrantForm, RatedForm, RoundForm, TournamentForm, VoidForm
@@ -173,6 +174,7 @@ def _entrant_names(club: Club) -> list[str]:
 
 
 @require_http_methods(["GET", "POST"])
+@made_once
 def tournament_list(request: TableRequest, club_id: int) -> HttpResponse:
     club = _club_shows(request, club_id, "tournaments")
     organiser = access.organises(request, club)

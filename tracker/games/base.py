@@ -5,17 +5,18 @@ refused. A game's pages (a subclass of `GamePages`, registered in tracker/games/
 turn form posts into the engine's actions and its states and events into what a page shows,
 and compute no rule themselves.
 
-A subclass must set the class attributes marked *required* and implement the four abstract
-methods (board, table_action, describe, describe_action); every other hook has a default that
-fits a game played open, with no statistics of its own. Each game's pages live in a package
-of the same shape:
+Each game's pages live in a package of the same shape, and the subclass names its modules:
 
-    tracker/games/<game>/__init__.py    the GamePages subclass: this contract filled in
-    tracker/games/<game>/forms.py       catalog card, match options, secret entry, board forms -> actions
-    tracker/games/<game>/board.py       what the board template shows
-    tracker/games/<game>/narration.py   describe(event) and describe_action(action): the log in words
-    tracker/games/<game>/statistics.py  figures, progress chart, cards played
-    tracker/games/<game>/demo.py        demo cards and scripted demo matches
+    tracker/games/<game>/__init__.py    the GamePages subclass: slug, noun, modules, extra hooks
+    tracker/games/<game>/forms.py       CardForm, ConfigForm, table_action(match, post), secret entry
+    tracker/games/<game>/board.py       board(match): what templates/games/<slug>/board.html shows
+    tracker/games/<game>/narration.py   describe(event, names), describe_action(action, events, names)
+    tracker/games/<game>/statistics.py  figures(matches), progress(match)
+    tracker/games/<game>/demo.py        CARDS and MATCHES (scripted demo matches by name)
+
+Those module members are required; the base class calls them. Every other hook has a default
+that fits a game played open: a game with a secret entry or cards read from its log overrides
+those hooks in its subclass.
 
 Board forms post to `match_act` with `seq`, the action's fields, and optional `roll` fields for
 dice rolled by hand. The board template gets `match`, `board` (from `board()`), `players`,
@@ -25,8 +26,9 @@ phone goes to make it, and this phone's own hidden entry; templates/tracker/entr
 shows them). An action with `"override": true` is a manual override in the log.
 """
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
@@ -46,6 +48,25 @@ Progress = tuple[str, dict[str, list[int]]]
 """A match's chart: its title, and per player name one value at the start and after each round or turn."""
 
 
+@dataclass(frozen=True)
+class CardFact:
+    """One stat of a catalog card as pages show it: the catalog's column, a row on the card's page,
+    and, when `key`, a figure beside the card's name while a player chooses a card (the picker)."""
+
+    label: str | Promise
+    value: str
+    key: bool = False
+
+
+def shown(value: Any) -> str:
+    """A stat as words: nothing for None, lists joined by commas, numbers as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return ", ".join(str(item) for item in value)
+    return str(value)
+
+
 class NoEntryForm(forms.Form):
     """The secret-entry form of a game played open: whatever is sent, it says there is nothing to enter."""
 
@@ -57,31 +78,33 @@ class NoEntryForm(forms.Form):
         raise ValidationError(self.reason)
 
 
-class GamePages(ABC):
-    """One game's web side. Subclass it, fill in the required members, override the hooks it needs."""
+@dataclass(frozen=True)
+class Modules:
+    """A game's pages package, module by module (see the table above for what each must hold)."""
+
+    forms: ModuleType
+    board: ModuleType
+    narration: ModuleType
+    statistics: ModuleType
+    demo: ModuleType
+
+
+class GamePages:
+    """One game's web side. Subclass it, set the three required members, override the hooks it needs."""
 
     # ------------------------------------------------------------ required
     slug: ClassVar[str]
-    """The game's key in rules.GAMES, URLs and the catalog (required)."""
+    """The game's key in rules.GAMES, URLs, templates/games/<slug>/ and the catalog (required)."""
     noun: ClassVar[str | Promise]
     """What one match is called, for "New <game> <noun>": "battle", "duel" (required, translatable)."""
-    board_template: ClassVar[str]
-    """The board included in the match and replay pages: templates/games/<slug>/board.html (required)."""
-    entry_template: ClassVar[str]
-    """The secret-entry page for one seat; a game played open extends tracker/no_entry.html (required)."""
-    card_form: ClassVar[type[forms.Form]]
-    """The catalog card form (prefix "new"); its cleaned_data is the card as the engine validated it (required)."""
-    config_form: ClassVar[type[forms.Form]]
-    """The match options form (prefix "config"); its cleaned_data is the engine's config (required)."""
-    demo_cards: ClassVar[list[dict]]
-    """The demo catalog, as the engine validates cards (required)."""
-    demo_matches: ClassVar[Mapping[str, Callable[[Players], "Match"]]]
-    """Scripted finished matches by name, each taking the two players' names (required; `manage.py demo`)."""
+    modules: ClassVar[Modules]
+    """The game's forms, board, narration, statistics and demo modules (required)."""
 
-    REQUIRED = ("slug", "noun", "board_template", "entry_template", "card_form", "config_form", "demo_cards",
-                "demo_matches")
+    REQUIRED = ("slug", "noun", "modules")
 
     # ------------------------------------------------------------ optional, with defaults
+    key_stats: ClassVar[tuple[str, ...]] = ()
+    """The card_form fields the default card_facts marks key: shown beside a card while choosing one."""
     cards_played_from_log: ClassVar[bool] = False
     """Whether cards_played reads the match's log, so statistics prefetch the logs of many matches at once."""
 
@@ -96,6 +119,36 @@ class GamePages(ABC):
         """The game's rules."""
         return rules.GAMES[self.slug]
 
+    @property
+    def board_template(self) -> str:
+        """The board included in the match and replay pages."""
+        return f"games/{self.slug}/board.html"
+
+    @property
+    def entry_template(self) -> str:
+        """The secret-entry page for one seat; a game played open extends tracker/no_entry.html."""
+        return f"games/{self.slug}/entry.html"
+
+    @property
+    def card_form(self) -> type[forms.Form]:
+        """The catalog card form (prefix "new"); its cleaned_data is the card as the engine validated it."""
+        return self.modules.forms.CardForm
+
+    @property
+    def config_form(self) -> type[forms.Form]:
+        """The match options form (prefix "config"); its cleaned_data is the engine's config."""
+        return self.modules.forms.ConfigForm
+
+    @property
+    def demo_cards(self) -> list[dict]:
+        """The demo catalog, as the engine validates cards."""
+        return self.modules.demo.CARDS
+
+    @property
+    def demo_matches(self) -> Mapping[str, Callable[[Players], "Match"]]:
+        """Scripted finished matches by name, each taking the two players' names (`manage.py demo`)."""
+        return self.modules.demo.MATCHES
+
     # ------------------------------------------------------------ the catalog
 
     def card_stats(self, card: dict) -> dict:
@@ -105,6 +158,21 @@ class GamePages(ABC):
     def card_initial(self, card: dict) -> dict:
         """A catalog card as card_form data (for CSV rows). Default: the card as it is, for flat cards."""
         return card
+
+    def card_facts(self, card: dict) -> list[CardFact]:
+        """Every stat of a catalog card, labelled, in the order the catalog's columns show them; the
+        `key` ones are also shown while choosing a card. Default: each card_form field but the name,
+        by its label, a choice by its label; key when named in `key_stats`."""
+        facts = []
+        row = self.card_initial(card)
+        for name, field in self.card_form().fields.items():
+            if name == "name":
+                continue
+            value = row.get(name)
+            if isinstance(value, str | int):
+                value = dict(getattr(field, "choices", ())).get(value, value)
+            facts.append(CardFact(field.label or name, shown(value), key=name in self.key_stats))
+        return facts
 
     # ------------------------------------------------------------ secret entry (hot-seat)
 
@@ -130,26 +198,31 @@ class GamePages(ABC):
 
     # ------------------------------------------------------------ the board
 
-    @abstractmethod
     def board(self, match: "Match") -> dict:
         """The context the board template needs, from the engine's state and answers (never a rule of its own)."""
+        return self.modules.board.board(match)
 
-    @abstractmethod
+    def board_refused(self, match: "Match", posted) -> dict:
+        """The board after one of its forms was refused: `posted` is what that form sent, so a game
+        may fill the form in again as the player left it. Default: the board as board() shows it."""
+        return self.board(match)
+
     def table_action(self, match: "Match", post) -> dict:
         """The engine action an open board form asks for; ValidationError when the form is malformed.
 
         Whether the action is legal is the engine's call, when it is applied.
         """
+        return self.modules.forms.table_action(match, post)
 
     # ------------------------------------------------------------ the log
 
-    @abstractmethod
     def describe(self, event: dict, names: list[str]) -> str:
         """One log line, with its working, for an engine event ("" for one the action's title covers)."""
+        return self.modules.narration.describe(event, names)
 
-    @abstractmethod
     def describe_action(self, action: dict, events: list[dict], names: list[str]) -> str:
         """The log's title for an action, as anyone may see it (the engine's public_action)."""
+        return self.modules.narration.describe_action(action, events, names)
 
     # ------------------------------------------------------------ statistics
 
@@ -158,9 +231,9 @@ class GamePages(ABC):
         return []
 
     def figures(self, matches) -> Figures:
-        """The game's own figures over finished matches, for the statistics page. Default: none."""
-        return []
+        """The game's own figures over finished matches, for the statistics page."""
+        return self.modules.statistics.figures(matches)
 
     def progress(self, match: "Match") -> Progress | None:
-        """The match's chart (a score, HP, ...). Default: no chart."""
-        return None
+        """The match's chart (a score, HP, ...), or None for no chart."""
+        return self.modules.statistics.progress(match)

@@ -14,7 +14,9 @@ from rules.cardmaster.gems import MOVE_LABELS
 from rules.cardmaster.match import ACTIVE_SLOTS, phase
 from rules.cardmaster.moves import ATTACKS, spc_boost
 from rules.cardmaster.mvp import WEIGHTS, mvps
+from rules.cardmaster.numbers import percent_text
 from rules.cardmaster.overrides import COUNTER_MAX
+from rules.cardmaster.statuses import backfire_chance, proc_chance
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Match
@@ -39,7 +41,7 @@ def _status(card: dict) -> dict | None:
     if status["turns"] is None:
         left = gettext("until it falls")
     else:
-        left = gettext("%(turns)s turns left") % {"turns": status["turns"]}
+        left = ngettext("%(turns)s turn left", "%(turns)s turns left", status["turns"]) % {"turns": status["turns"]}
     return {"symbol": STATUS_SYMBOLS[status["name"]], "name": STATUS_LABELS[status["name"]], "left": left,
             "strength": decimal(f"{status['strength'] / 10:g}")}
 
@@ -49,6 +51,21 @@ def _why(error, players) -> str:
     if error.rule == "gems-short":
         return gettext("Needs %(shown)s shown: %(card)s shows %(has)s, raided pool %(raided)s.") % error.params
     return explain(error, players)
+
+
+def _on_d100(chance: int) -> str:
+    """The d100 faces a chance in tenths of a percent lands on (at most the chance): 55 -> "1–5 (5.5%)"."""
+    return gettext("1–%(top)s (%(percent)s%%)") % {"top": chance // 10, "percent": decimal(percent_text(chance))}
+
+
+def _risks(card: dict) -> dict[str, str]:
+    """For A2 and A3, what the d100 rolls must show, known before the move so real dice can be rolled:
+    the backfire roll first, then (no backfire) the status roll. Empty for a card that inflicts nothing."""
+    if card["inflicts"] == "none":
+        return {}
+    backfire, status = _on_d100(backfire_chance(card["tier"], stat(card, "spc"))), STATUS_LABELS[card["inflicts"]]
+    return {move: gettext("d100: backfire on %(backfire)s; if not, %(status)s on %(proc)s") % {
+        "backfire": backfire, "status": status, "proc": _on_d100(proc_chance(move, card["tier"]))} for move in ("a2", "a3")}
 
 
 def _moves(match: Match, card: dict) -> dict[str, dict]:
@@ -65,6 +82,7 @@ def _moves(match: Match, card: dict) -> dict[str, dict]:
         "shift": gettext("swap with a reserve card; it cannot move this possession"),
     }
     rows = {}
+    risks = _risks(card)
     for option in preview.moves(match.state, card["id"]):
         move, cost, refused = option["move"], option["cost"], option["refusal"]
         price = ngettext("%(n)s gem", "%(n)s gems", cost) % {"n": cost} if cost else (
@@ -72,6 +90,7 @@ def _moves(match: Match, card: dict) -> dict[str, dict]:
         rows[move] = {"value": move, "label": gettext("Shift") if move == "shift" else MOVE_LABELS[move],
                       "detail": " · ".join(part for part in (price, details[move]) if part),
                       "why": _why(refused, match.players()) if refused else "", "enabled": not refused,
+                      "risk": risks.get(move, ""),
                       "actions": option["actions"], "nobody": refused is not None and refused.rule.endswith("-nothing")}
     return rows
 
@@ -118,6 +137,7 @@ def _card(match: Match, card: dict) -> dict:
     } for target in (cards[action["target"]] for action in moves["a1"]["actions"])]
     # Roll fields only where the engine would roll: an A2 or A3 tried on a copy asks for dice.
     view["rolls"] = any(dice_needed(match, moves[move]["actions"][0]) for move in ("a2", "a3") if moves[move]["actions"])
+    view["backfire_on"] = _on_d100(backfire_chance(card["tier"], stat(card, "spc")))
     view["spc"] = {"amount": spc_boost(card), "why": spc["why"],
                    "stats": [(action["stat"], STAT_NAMES[action["stat"]]) for action in spc["actions"]]}
     view["reserve"] = [{**cards[action["reserve"]], "shown": displayed_gems(cards[action["reserve"]])}

@@ -15,6 +15,7 @@ from rules.cardmaster.options import DEFAULT_CONFIG, OPTIONS, SIZES
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Card, Match
+from ..base import CardFact
 from ..common import EngineCardForm, catalog_cards, option_field
 
 SLUG = "cardmaster"
@@ -58,6 +59,23 @@ class CardForm(EngineCardForm):
         fields = list(self.fields.items())
         fields.insert(3, ("def", _stat_field(_("DEF (defence)"), "def")))
         self.fields = dict(fields)
+
+
+def card_facts(card: dict) -> list[CardFact]:
+    """A card's stats by the names printed on it; its two types by symbol and default name."""
+    def named(number: int) -> str:
+        return f"{TYPE_SYMBOLS[number - 1]} {DEFAULT_TYPE_NAMES[number - 1]}"
+
+    return [
+        CardFact(_("Types (A1 / A2)"), f"{named(card['type1'])} / {named(card['type2'])}", key=True),
+        CardFact(_("HP"), str(card["hp"]), key=True),
+        CardFact(_("ATK"), str(card["atk"]), key=True),
+        CardFact(_("DEF"), str(card["def"]), key=True),
+        CardFact(_("SPD"), str(card["spd"]), key=True),
+        CardFact(_("SPC"), str(card["spc"])),
+        CardFact(_("Tier"), str(card["tier"])),
+        CardFact(_("Status (A2/A3)"), str(STATUS_LABELS.get(card["status"], card["status"]))),
+    ]
 
 
 class ConfigForm(forms.Form):

@@ -1,6 +1,6 @@
 """Cardmaster in words: the working of every hit, roll, raid and status, for the board and the log."""
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster.fighters import SEAT_LETTERS
@@ -75,7 +75,8 @@ def describe(event: dict, names: list[str]) -> str:
         text = gettext("%(card)s falls.") % {"card": event["card_name"]}
         if event["raided"]:
             owner = SEAT_LETTERS.index(event["card"][0])
-            text += " " + gettext("Its %(gems)s stacked gems are raided into %(name)s's pool.") % {
+            text += " " + ngettext("Its %(gems)s stacked gem is raided into %(name)s's pool.",
+                              "Its %(gems)s stacked gems are raided into %(name)s's pool.", event["raided"]) % {
                 "gems": event["raided"], "name": names[1 - owner]}
         return text
     if kind == "enter":
@@ -106,7 +107,8 @@ def describe(event: dict, names: list[str]) -> str:
             "card": event["card_name"], "cost": event["cost"], "stack": event["from_stack"],
             "raided": event["from_raided"], "target": event["target_name"], "hp": event["hp"]}
     if kind == "shift":
-        return gettext("%(card)s shifts out for %(reserve)s, who brings %(gems)s stacked gems.") % {
+        return ngettext("%(card)s shifts out for %(reserve)s, who brings %(gems)s stacked gem.",
+                        "%(card)s shifts out for %(reserve)s, who brings %(gems)s stacked gems.", event["gems"]) % {
             "card": event["card_name"], "reserve": event["reserve_name"], "gems": event["gems"]}
     if kind == "deposit":
         return gettext("One raided gem deposited on %(card)s: %(shown)s shown, %(raided)s left in the pool.") % {

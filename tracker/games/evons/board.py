@@ -1,20 +1,26 @@
-"""What the Evons board shows: the 7x7 grid, each player's counters, the chain, and the choices open now."""
+"""What the Evons board shows: the 7x7 grid, each player's counters, the chain, and the choices open now.
+
+Every card is drawn with its arrows where they point now (its facing, rules/evons/board.py). During
+a play step each empty cell the engine would take a card on is a radio button of the play form: a
+cell is picked by tapping it on the board. After a refusal the form that was sent comes back with
+what the player had typed and picked (forms.Kept).
+"""
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.evons import ABILITIES, ELEMENTS
 from rules.evons.abilities import candidates, storm_budget, storm_cells, storm_reach
-from rules.evons.board import ALL_CELLS, COLUMNS, MAIN_ZONE, ROWS, arrow_order, in_main_zone
+from rules.evons.board import ALL_CELLS, COLUMNS, ROWS, arrow_order, in_main_zone
 from rules.evons.cards import NAME_MAX, STAT_MAX
-from rules.evons.pieces import cell_of, current_def, find, is_monster, scores
+from rules.evons.pieces import arrows_now, cell_of, current_def, find, is_monster, scores
 from rules.evons.sequence import abilities_left, conflict_preview, pending_conflicts
 from rules.evons.turns import COUNT_MAX, to_reveal
 
 from ...models import Card, Match
 from ...services import head_action
 from ..common import refusal
-from .forms import ABILITY_NAMES, DIRECTION_NAMES, SLUG, CardForm
+from .forms import ABILITY_NAMES, DIRECTION_NAMES, SLUG, CardForm, Kept, card_entry
 from .narration import describe, describe_action
 
 ARROW_GLYPHS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
@@ -34,6 +40,23 @@ ABILITY_SYMBOLS = {
 COMPASS: list[list[str | None]] = [["NW", "N", "NE"], ["W", None, "E"], ["SW", "S", "SE"]]
 
 
+SHORT_NAME = 7
+"""Characters of a card's name a board cell has room for (about 47 pixels wide on a 360-pixel phone)."""
+
+
+def short_name(name: str, most: int = SHORT_NAME) -> str:
+    """A card's name cut to fit a board cell, still telling cards apart: "Ember Fox" -> "Ember F",
+    "Boulder Ram" -> "Boul. R", "Thunderclap" -> "Thunde.". The full name is in the cell's label."""
+    if len(name) <= most:
+        return name
+    first, *rest = name.split()
+    tail = " " + "".join(word[0] for word in rest) if rest else ""
+    room = most - len(tail)
+    if room < 2:  # many words: their initials alone
+        return "".join(word[0] for word in name.split())[:most]
+    return (first if len(first) <= room else first[: room - 1] + ".") + tail
+
+
 def _card_text(card: dict | None) -> str:
     if card is None:
         return gettext("covered card")
@@ -48,9 +71,11 @@ def _card_text(card: dict | None) -> str:
     }
 
 
-def _arrows(card: dict | None) -> list[dict]:
-    if not card or card["kind"] != "monster":
+def _arrows(state: dict, piece: dict) -> list[dict]:
+    """A face-up monster's arrows as they point on the board now (with its facing)."""
+    if not is_monster(piece):
         return []
+    arrows = arrows_now(state, piece)
     return [
         {
             "direction": d,
@@ -60,7 +85,7 @@ def _arrows(card: dict | None) -> list[dict]:
             "text": gettext("%(direction)s %(ability)s")
             % {"direction": DIRECTION_NAMES[d], "ability": ABILITY_NAMES[a]},
         }
-        for d, a in ((d, card["arrows"][d]) for d in arrow_order(card["arrows"]))
+        for d, a in ((d, arrows[d]) for d in arrow_order(arrows))
     ]
 
 
@@ -76,8 +101,9 @@ def _piece_view(state: dict, cell: str, names: list[str]) -> dict:
         "growth": piece["growth"],
         "block": bool(card and card["kind"] == "block"),
         "card": card,
-        "arrows": _arrows(card),
+        "arrows": _arrows(state, piece),
         "name": card["name"] if card else "",
+        "short": short_name(card["name"]) if card else "",
     }
     if is_monster(piece):
         shown["def_now"] = current_def(piece)
@@ -110,16 +136,33 @@ def _piece_view(state: dict, cell: str, names: list[str]) -> dict:
     return shown
 
 
-def _ability_choices(state: dict, names: list[str]) -> list[dict]:
+def _entry(values) -> dict:
+    """A card entry with `values` kept, and its direction picker laid out as a compass."""
+    entry = card_entry(values)
+    entry["compass"] = [
+        [
+            {"direction": d, "glyph": ARROW_GLYPHS[d], "name": DIRECTION_NAMES[d], "chosen": entry["arrows"][d]}
+            if d
+            else None
+            for d in compass_row
+        ]
+        for compass_row in COMPASS
+    ]
+    return entry
+
+
+def _ability_choices(state: dict, names: list[str], kept: Kept) -> list[dict]:
     """Per unused ability arrow of the active card: what it can do now, as form options."""
     entry = state["stack"][-1]
     cell = cell_of(state, entry["id"])
     piece = state["cells"][cell]
     graveyard = state["players"][state["seat"]]["graveyard"]
     options = candidates(state)
+    pointing = arrows_now(state, piece)
     arrows = []
-    for direction in abilities_left(piece, entry):
-        ability = piece["card"]["arrows"][direction]
+    for direction in abilities_left(state, piece, entry):
+        ability = pointing[direction]
+        values = kept.of("ability", arrow=direction)
         choices = []
         for option in (o for o in options if o["arrow"] == direction):
             target = option["target"]
@@ -163,14 +206,20 @@ def _ability_choices(state: dict, names: list[str]) -> list[dict]:
                 "ability_name": ABILITY_NAMES[ability],
                 "choices": choices,
                 "needs_card": any(c["value"].endswith(":grave:unknown") for c in choices),
-                "storm": storm_reach(state, cell, direction) if ability == "Firestorm" else [],
+                "storm": [
+                    {"cell": hit, "value": values.get(f"damage_{hit}", "")}
+                    for hit in (storm_reach(state, cell, direction) if ability == "Firestorm" else [])
+                ],
                 "budget": storm_budget(state, cell),
+                "chosen": values.get("choice", ""),
+                "entry": _entry(values),
+                "refused": bool(values),
             }
         )
     return arrows
 
 
-def _conflict_previews(state: dict, names: list[str]) -> list[dict]:
+def _conflict_previews(state: dict, names: list[str], kept: Kept) -> list[dict]:
     """Each conflict waiting to be fought, with its working as the engine would apply it."""
     previews = []
     for target in pending_conflicts(state):
@@ -178,6 +227,7 @@ def _conflict_previews(state: dict, names: list[str]) -> list[dict]:
         previews.append(
             {
                 "target": target,
+                "refused": bool(kept.of("conflict", target=target)),
                 "name": conflict["names"][1],
                 "owner": names[conflict["seats"][1]],
                 "atk": conflict["atk"][1],
@@ -203,12 +253,20 @@ PHASE_TITLES = {
 }
 
 
-def board(match: Match) -> dict:
-    """The board, the players' counters, and the choices open now."""
+def board(match: Match, posted=None) -> dict:
+    """The board, the players' counters, and the choices open now.
+
+    `posted` is the data of a board form just refused: that form is filled in again with it.
+    """
+    kept = Kept(posted)
     state = match.state
     players = match.players()
     names = [p.name for p in players]
     points = scores(state)
+    seat = state["seat"]
+    legal = match.game.legal_actions(state)
+    playable = {action["cell"] for action in legal if action["type"] == "play" and action["covered"]}
+    play = kept.of("play")
     grid: list[dict] = []
     for row_name in ROWS:
         cells = []
@@ -219,6 +277,8 @@ def board(match: Match) -> dict:
                     "name": name,
                     "main": in_main_zone(name),
                     "piece": _piece_view(state, name, names) if name in state["cells"] else None,
+                    "playable": name in playable,
+                    "picked": name == play.get("cell"),
                 }
             )
         grid.append({"row": row_name, "cells": cells})
@@ -239,11 +299,9 @@ def board(match: Match) -> dict:
         for row in grid:
             for shown in row["cells"]:
                 shown["active"] = shown["name"] == active["cell"]
-    seat = state["seat"]
     phase = state["stack"][-1]["phase"] if state["stack"] else None
-    legal = match.game.legal_actions(state)
-    playable = [action["cell"] for action in legal if action["type"] == "play" and action["covered"]]
     last = head_action(match)
+    adjust, set_def = kept.of("adjust"), kept.of("set_def")
     return {
         "columns": COLUMNS,
         "grid": grid,
@@ -272,27 +330,32 @@ def board(match: Match) -> dict:
         "stack": stack,
         "active": active,
         "phase": phase,
-        "abilities": _ability_choices(state, names) if phase in ("ability1", "ability2") else [],
-        "conflicts": _conflict_previews(state, names) if phase == "conflicts" else [],
-        "to_reveal": to_reveal(state) if not stack else [],
-        "empty_main": [c for c in playable if c in MAIN_ZONE],
-        "empty_out": [c for c in playable if c not in MAIN_ZONE],
+        "abilities": _ability_choices(state, names, kept) if phase in ("ability1", "ability2") else [],
+        "conflicts": _conflict_previews(state, names, kept) if phase == "conflicts" else [],
+        "next_refused": bool(kept.of("next")),
+        "to_reveal": [
+            {"cell": cell, "entry": _entry(kept.of("reveal", cell=cell)), "refused": bool(kept.of("reveal", cell=cell))}
+            for cell in (to_reveal(state) if not stack else [])
+        ],
+        "playable": bool(playable),
+        "play": {"face": play.get("face", "up"), "entry": _entry(play), "refused": bool(play)},
+        "pass_refused": bool(kept.of("pass")),
         # Nowhere to play (an empty hand): the engine's own reason, tried on the first empty cell.
         "play_refused": "" if playable or state["step"] != "play" or stack else refusal(match, {
             "type": "play", "seat": seat, "covered": True,
             "cell": next((c for c in ALL_CELLS if c not in state["cells"]), "")}),
         "passable": any(action["type"] == "pass" for action in legal),
-        "compass": [
-            [
-                {"direction": d, "glyph": ARROW_GLYPHS[d], "name": DIRECTION_NAMES[d]} if d else None
-                for d in compass_row
-            ]
-            for compass_row in COMPASS
-        ],
         "abilities_all": [(a, ABILITY_NAMES[a], ABILITY_SYMBOLS[a]) for a in ABILITIES],
         "elements": ELEMENTS,
         "catalog": Card.objects.filter(slug=SLUG),
         "occupied_monsters": [c for c in ALL_CELLS if c in state["cells"] and is_monster(state["cells"][c])],
+        "adjust": {
+            "seat": adjust.get("seat", ""),
+            **{counter: adjust.get(counter, "") for counter in ("credits", "hand", "deck")},
+            "refused": bool(adjust),
+        },
+        "set_def": {"cell": set_def.get("cell", ""), "def": set_def.get("def", ""), "refused": bool(set_def)},
+        "end_refused": bool(kept.of("end_game")),
         "last_lines": [line for line in (describe(e, names) for e in last.events) if line] if last else [],
         "last_title": describe_action(last.payload, last.events, names) if last else "",
         "limits": {"name": NAME_MAX, "stat": STAT_MAX, "count": COUNT_MAX},

@@ -1,6 +1,7 @@
 """Evons demo data: invented cards (the real card list is not public) and two finished games.
 
-Seat 0 sits at the bottom of the board (row 6), seat 1 at the top.
+Seat 0 sits at the bottom of the board (row 6), seat 1 at the top; arrows are given as printed, and
+seat 1's cards point the other way round on the board (rules/evons/board.py, "Facing").
 """
 
 from ... import services
@@ -22,7 +23,8 @@ CARDS = [
         ("Ember Fox", 3, "Fire", 4, 5, {"E": "Normal", "N": "Normal"}),
         ("Cinder Imp", 2, "Fire", 2, 3, {"E": "Normal", "S": "Normal", "W": "Normal"}),
         ("Pyre Drake", 6, "Fire", 5, 6, {"N": "Firestorm", "E": "Normal", "W": "Normal"}),
-        ("Moss Golem", 3, "Nature", 3, 6, {"W": "Normal", "S": "Normal"}),
+        # Printed up and right; the demo's top player holds it turned, so it points left and down.
+        ("Moss Golem", 3, "Nature", 3, 6, {"N": "Normal", "E": "Normal"}),
         ("Seed Keeper", 4, "Nature", 2, 4, {"N": "Growth", "E": "Normal"}),
         ("Boulder Ram", 4, "Earth", 3, 5, {"E": "Shockwave", "W": "Normal"}),
         ("Dust Mole", 2, "Earth", 1, 4, {"N": "Normal", "S": "Normal"}),

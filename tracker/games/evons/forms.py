@@ -4,6 +4,8 @@ Evons is played open (a covered card is named only when it is revealed), so ther
 secret entry: the base class's default says so.
 """
 
+from collections.abc import Mapping
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
@@ -16,6 +18,7 @@ from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
 from rules.evons.turns import COUNT_MAX, OPTIONS
 
 from ...models import Card, Match
+from ..base import CardFact
 from ..common import option_field, whole_number
 
 SLUG = "evons"
@@ -85,6 +88,26 @@ def card_initial(card: dict) -> dict:
     return row
 
 
+def card_facts(card: dict) -> list[CardFact]:
+    """A monster's cost, element, ATK/DEF and arrows ("↑ Normal, → Magnetism", the card upright);
+    a Block card has none of them."""
+    from .board import ARROW_GLYPHS  # the board module imports this one
+
+    if card["kind"] != "monster":
+        return [CardFact(_("Card type"), gettext("Block card"), key=True)] + [
+            CardFact(label, "") for label in (_("Cost"), _("Element"), _("ATK"), _("DEF"), _("Arrows"))]
+    arrows = card.get("arrows", {})
+    return [
+        CardFact(_("Card type"), gettext("Monster")),
+        CardFact(_("Cost"), str(card["cost"]), key=True),
+        CardFact(_("Element"), gettext(card["element"]) if card.get("element") else "—"),
+        CardFact(_("ATK"), str(card["atk"]), key=True),
+        CardFact(_("DEF"), str(card["def"]), key=True),
+        CardFact(_("Arrows"), ", ".join(f"{ARROW_GLYPHS[d]} {ABILITY_NAMES[arrows[d]]}" for d in DIRECTIONS if d in arrows)
+                 or "—", key=True),
+    ]
+
+
 class ConfigForm(forms.Form):
     reach = forms.TypedChoiceField(
         label=_("How far an arrow reaches"),
@@ -120,6 +143,47 @@ class ConfigForm(forms.Form):
         choices=[("draw", _("is a draw")), ("second-player", _("goes to the player who moved second"))],
     )
     starting_hand = option_field(OPTIONS["starting_hand"], _("Cards in each opening hand"))
+
+
+# ------------------------------------------------------------------ a refused form, kept
+
+
+class Kept:
+    """What a refused board form held, so that form comes back as the player left it.
+
+    `posted` is the data of the form the engine (or the form itself) refused, None when nothing
+    was refused. Only that form is filled in again: the one with the posted action and, where
+    several forms share an action (a reveal per covered card, an ability per arrow), the same cell
+    or arrow. Every other form starts blank.
+    """
+
+    def __init__(self, posted: Mapping[str, str] | None = None) -> None:
+        self.posted = posted
+
+    def of(self, action: str, **fixed: str) -> Mapping[str, str]:
+        """The refused form's values if it was this form, else nothing."""
+        posted = self.posted
+        if posted is None or posted.get("action") != action:
+            return {}
+        if any(posted.get(name) != value for name, value in fixed.items()):
+            return {}
+        return posted
+
+
+STATS_TYPED = ("new_kind", "new_element", "new_cost", "new_atk", "new_def")
+
+
+def card_entry(values: Mapping[str, str]) -> dict:
+    """What a card entry (a catalog name, or a new card's stats and arrows) shows: `values` kept."""
+    arrows = {direction: values.get(f"new_arrow_{direction}", "") for direction in DIRECTIONS}
+    typed = {field: values.get(field, "") for field in STATS_TYPED}
+    return {
+        "name": values.get("card_name", ""),
+        **{field.removeprefix("new_"): value for field, value in typed.items()},
+        "arrows": arrows,
+        # The fold with a new card's stats opens again when the player had typed or picked in it.
+        "open": any(typed.values()) or any(arrows.values()),
+    }
 
 
 # ------------------------------------------------------------------ board forms -> actions

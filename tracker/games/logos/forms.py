@@ -7,11 +7,21 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import InvalidCard
 from rules.logos import validate_card
-from rules.logos.cards import COLOURS, EFFECTS, NAME_MAX, PANEL_COLOURS, PANELS, SPEED_MAX, STAT_MAX
+from rules.logos.cards import (
+    COLOURS,
+    EFFECTS,
+    NAME_MAX,
+    PANEL_COLOURS,
+    PANELS,
+    SPEED_MAX,
+    STAT_MAX,
+    has_combo_requirement,
+)
 from rules.logos.duel import OPTIONS
 
 from ...models import Card, Match
 from ...services import explain
+from ..base import CardFact
 from ..common import option_field
 from .board import seat_view
 from .narration import COLOUR_LABELS, EFFECT_LABELS
@@ -164,6 +174,35 @@ def card_initial(card: dict) -> dict:
         row[f"{side}_from"] = effect.get("from") or ""
         row[f"{side}_to"] = effect.get("to") or ""
     return row
+
+
+EFFECT_SIDES = {"left_effect": _("Left effect (on the opponent)"), "right_effect": _("Right effect (on its owner)")}
+
+
+def _effect(effect: dict | None) -> str:
+    if not effect:
+        return gettext("none")
+    text = str(EFFECT_LABELS[effect["name"]])
+    if effect.get("from") and effect.get("to"):  # Color Change: which colour becomes which
+        text += f" {COLOUR_LABELS[effect['from']]} → {COLOUR_LABELS[effect['to']]}"
+    return text
+
+
+def card_facts(card: dict) -> list[CardFact]:
+    """Everything printed on a datacard: class, the three values, the combo panels and both effects.
+
+    Effects are key (shown while choosing a card) when the card has them."""
+    combo = ", ".join(str(COLOUR_LABELS[panel]) for panel in card["combo"])
+    facts = [
+        CardFact(_("Class"), card["class"], key=True),
+        CardFact(_("ATTACK"), str(card["attack"]), key=True),
+        CardFact(_("DEFENSE"), str(card["defense"]), key=True),
+        CardFact(_("SPEED"), str(card["speed"]), key=True),
+        CardFact(_("Combo (panels 1, 2, 3)"), combo if has_combo_requirement(card) else gettext("none"),
+                 key=True),
+    ]
+    facts += [CardFact(label, _effect(card.get(side)), key=bool(card.get(side))) for side, label in EFFECT_SIDES.items()]
+    return facts
 
 
 # ---------------------------------------------------------------- secret entry

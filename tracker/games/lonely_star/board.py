@@ -15,10 +15,9 @@ from rules.lonely_star.statuses import NAME_MAX as STATUS_NAME_MAX
 from rules.lonely_star.units import NAME_MAX, STAT_MAX, status_penalty, total
 from rules.lonely_star.zones import ZONES
 
-from ...models import Card, Match
+from ...models import Match
 from ...services import head_action
 from ..common import refusal
-from .forms import SLUG
 from .narration import ZONE_NAMES, describe, describe_action
 
 # A card that passes the engine's card check, to ask whether a seat may play a unit at all now.
@@ -147,7 +146,6 @@ def board(match: Match) -> dict:
         "accessories": sorted({name for unit in units for name in unit["accessories"]}),
         "end_step": state["phase"] == "end",
         "over": state["phase"] == "over",
-        "catalog": Card.objects.filter(slug=SLUG),
         "last_step": _last_step(match, [player.name for player in players]),
         "sides": SIDES,
         "costs": {"poison": POISON_ACT_COST, "hex_cards": HEX_ATTACK_COST, "hex_damage": HEX_ATTACK_DAMAGE},

@@ -1,0 +1,81 @@
+// Card fields that show the matching cards as you type (templates/tracker/picker.html). A tap on a card
+// fills its field, says what was chosen, and moves on: to the next empty card field the form needs, or,
+// once the form is complete, to its button. Cards another field of the form already holds are left out.
+// Pages that link it (the secret entries) have it at once; elsewhere it comes with the first list of cards
+// (tracker/picker.py), so a match page pays for it only once a card is chosen. It may arrive more than once.
+(() => {
+  if (window.tkPicker) return;
+  window.tkPicker = true;
+  document.documentElement.classList.add("tk-picker"); // the lists show from now on (app.css)
+  // The browser's own suggestions (a <datalist>, for phones without JavaScript) would cover the list.
+  document.querySelectorAll("input[data-picker][list]").forEach((input) => input.removeAttribute("list"));
+
+  const fieldsOf = (form) => (form ? [...form.querySelectorAll("input[data-picker]")] : []);
+  const same = (a, b) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+  // A list arriving late never covers what the field now holds: one asked for other text (typing went on;
+  // lists are queued, never aborted, as htmx reports an abort as a console error), or any list once a card
+  // was tapped, until the player types in that field or comes back to it.
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    const picks = e.detail.target;
+    if (!picks.classList.contains("picks")) return;
+    const input = picks.parentElement.querySelector("input[data-picker]");
+    const asked = new URL(e.detail.xhr.responseURL).searchParams.get(input.name) || "";
+    if (!same(asked, input.value) || input.dataset.picked !== undefined) e.detail.shouldSwap = false;
+  });
+  // Nor is a list asked for a field the player has already left (for the next field, or to send the form).
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const input = e.detail.elt;
+    if (input.matches("input[data-picker]") && document.activeElement !== input) e.preventDefault();
+  });
+  ["input", "focusin"].forEach((name) => document.addEventListener(name, (e) => {
+    if (e.target.matches && e.target.matches("input[data-picker]")) delete e.target.dataset.picked;
+  }));
+
+  document.addEventListener("htmx:afterSwap", (e) => {
+    if (e.detail.target.classList.contains("picks")) arrived(e.detail.target);
+  });
+  // The list this script came with (on a match page) arrived before it could listen.
+  const first = document.activeElement;
+  if (first && first.matches("input[data-picker]")) setTimeout(() => arrived(first.parentElement.querySelector(".picks")));
+
+  function arrived(picks) {
+    const input = picks.parentElement.querySelector("input[data-picker]");
+    const others = fieldsOf(input.form).filter((other) => other !== input && other.value.trim());
+    picks.querySelectorAll("button[data-pick]").forEach((button) => {
+      if (others.some((other) => same(other.value, button.dataset.pick))) button.parentElement.hidden = true;
+    });
+    if (document.activeElement === input) reveal(input, picks);
+  }
+
+  // The list under the field in view (above the keyboard, where there is one), without pushing the field
+  // and its label off the top: the page moves only as far as that needs.
+  function reveal(input, picks) {
+    const list = picks.querySelector(".picks-list") || picks;
+    const view = window.visualViewport;
+    const bottom = view ? view.offsetTop + view.height : window.innerHeight;
+    const below = list.getBoundingClientRect().bottom - bottom;
+    const room = input.closest(".picker").getBoundingClientRect().top - 8; // its label stays in view too
+    if (below > 0 && room > 0) window.scrollBy(0, Math.min(below, room));
+  }
+
+  document.addEventListener("click", (e) => {
+    const button = e.target.closest("button[data-pick]");
+    if (!button) return;
+    const picks = button.closest(".picks");
+    const input = picks.parentElement.querySelector("input[data-picker]");
+    input.value = button.dataset.pick;
+    input.dataset.picked = "";
+    const chosen = document.createElement("p");
+    chosen.className = "pick-chosen";
+    chosen.textContent = "✓ " + button.dataset.pick + " · " + button.querySelector(".pick-facts").textContent.replace(/\s+/g, " ").trim();
+    picks.replaceChildren(chosen);
+    const fields = fieldsOf(input.form);
+    const next = fields.slice(fields.indexOf(input) + 1).find((field) => field.required && !field.value.trim());
+    if (next) next.focus();
+    else if (input.form && input.form.checkValidity()) {
+      const submit = input.form.querySelector("button[type=submit]");
+      if (submit) submit.focus();
+    }
+  });
+})();

@@ -1,0 +1,280 @@
+"""Cards picked by sight on a 360 x 740 phone: every card field lists the matching cards with their key
+stats as the player types, a tap picks one, recently used cards come first; a whole Card Crush deck
+takes at most 12 taps and 10 typed characters; nothing is refused by the page's security policy.
+
+Screenshots keep the caret (caret="initial"): hiding it leaves style="" on inputs, which htmx copies
+onto swapped-in inputs, and Chromium reports that as a CSP violation of the test's making.
+"""
+
+import re
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tracker import services
+from tracker.demo import load_catalogs
+from tracker.models import Card, Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE_WIDTH = 360
+DECK = ["Ember Fox", "Phoenix", "Mountain Titan", "Void Lord", "Gale Sprite"]
+TYPED = {"Ember Fox": "em", "Phoenix": "ph", "Mountain Titan": "mo", "Void Lord": "vo", "Gale Sprite": "ga"}
+
+
+class Thumb:
+    """A player's thumb on the page: counts every tap and every character typed, and what the console said."""
+
+    def __init__(self, page: Page):
+        self.page, self.taps, self.typed, self.errors = page, 0, 0, []
+        page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
+
+    def tap(self, locator) -> None:
+        expect(locator).to_be_in_viewport()  # a player taps what is on the screen, without scrolling
+        locator.tap()
+        self.taps += 1
+
+    def type(self, text: str) -> None:
+        """Type into the focused (empty) card field, and wait for the cards matching it."""
+        with self.page.expect_response(lambda response: "/pick/?" in response.url
+                                       and response.url.endswith("=" + quote(text))):
+            self.page.keyboard.type(text)
+        expect(self.page.locator("input[data-picker]:focus")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
+        self.typed += len(text)
+
+    def pick(self, name: str) -> None:
+        """Tap the card called `name` in the list under the field being typed in."""
+        self.tap(offered(self.page, name).first)
+
+
+def offered(page: Page, name: str | None = None):
+    """The cards the list under the focused field shows (cards another field already holds are hidden)."""
+    return page.locator(".picker:focus-within .pick:visible", has_text=name)
+
+
+def field(page: Page, label: str):
+    return page.get_by_label(label, exact=True)
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
+
+
+def assert_tap_targets_fit_a_thumb(page: Page) -> None:
+    """Every card offered, and its page's link beside it, is at least 44 x 44 pixels."""
+    boxes = page.locator(".picker:focus-within .pick:visible, .picker:focus-within .pick-card:visible").evaluate_all(
+        "els => els.map(el => { const r = el.getBoundingClientRect(); return [el.textContent.trim(), r.width, r.height]; })")
+    assert boxes and all(width >= 44 and height >= 44 for _text, width, height in boxes), boxes
+
+
+def card_crush_battle(context: BrowserContext) -> Match:
+    """A battle on this phone (as if it had pressed Start), the demo catalog loaded."""
+    load_catalogs()
+    page = context.new_page()
+    page.goto("/healthz")  # the phone's device cookie
+    device = next(cookie for cookie in context.cookies() if cookie["name"] == "tk_device")
+    page.close()
+    from django.http import HttpRequest
+
+    request = HttpRequest()
+    request.COOKIES = {"tk_device": device["value"]}
+    return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={},
+                                 owner_device=request.get_signed_cookie("tk_device", salt="tk_device"))
+
+
+def test_a_card_crush_deck_takes_at_most_12_taps_and_10_typed_characters(context: BrowserContext, page: Page,
+                                                                          screenshot_dir):
+    match = card_crush_battle(context)
+    thumb = Thumb(page)
+    page.goto(match.get_absolute_url())
+
+    thumb.tap(page.get_by_role("link", name="Pass the phone to Ana"))
+    thumb.tap(page.get_by_role("link", name="I am Ana: show my entry"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ana: lock in your deck")
+    thumb.tap(field(page, "Round 1 card"))
+    for number, card in enumerate(DECK, start=1):
+        expect(field(page, f"Round {number} card")).to_be_focused()  # the next field is ready by itself
+        thumb.type(TYPED[card])
+        expect(offered(page).first).to_contain_text(card)
+        if number == 2:
+            assert_tap_targets_fit_a_thumb(page)
+            page.screenshot(path=screenshot_dir / "picker-card-crush-typing.png", caret="initial")
+        thumb.pick(card)
+        expect(field(page, f"Round {number} card")).to_have_value(card)
+    # Each choice says what was chosen, with the stats the round will use.
+    expect(page.locator(".pick-chosen").first).to_have_text("✓ Ember Fox · Power 7 · Speed 5 · Affinity Fire")
+    expect(page.get_by_role("button", name="Lock in my deck")).to_be_focused()
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "picker-card-crush-deck.png", full_page=True, caret="initial")
+    thumb.tap(page.get_by_role("button", name="Lock in my deck"))
+    expect(page.get_by_text("Ana is locked in. The entry is hidden.")).to_be_visible()
+
+    match.refresh_from_db()
+    assert [card["name"] for card in match.state["decks"][0]] == DECK
+    assert thumb.taps <= 12 and thumb.typed <= 10, (thumb.taps, thumb.typed)
+    assert (thumb.taps, thumb.typed) == (9, 10)  # what the report states; a change here is worth a look
+    assert thumb.errors == []
+
+
+def test_the_next_deck_on_this_phone_starts_from_the_cards_it_played(context: BrowserContext, page: Page):
+    first = card_crush_battle(context)
+    for seat, names in ((1, ["Tide Runner", "Flame Knight", "Stone Golem", "Shade Rat", "Sky Lancer"]), (0, DECK)):
+        first.refresh_from_db()
+        services.match_apply_action(match_id=first.pk, expected_seq=first.head, action={
+            "type": "lock_deck", "seat": seat, "cards": [Card.named("card-crush", name).as_rules_card() for name in names]})
+    second = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={},
+                                   owner_device=first.owner_device)
+    thumb = Thumb(page)
+    page.goto(f"/matches/{second.pk}/seat/0/entry/")
+    thumb.tap(field(page, "Round 1 card"))
+    # Ana's deck, the last one locked on this phone, comes first and in its order: a tap a card, nothing typed.
+    for number, card in enumerate(DECK, start=1):
+        expect(field(page, f"Round {number} card")).to_be_focused()
+        first_offered = offered(page).first
+        expect(first_offered).to_contain_text(card)
+        expect(first_offered).to_contain_text("used lately")
+        thumb.pick(card)
+    thumb.tap(page.get_by_role("button", name="Lock in my deck"))
+    expect(page.get_by_text("Ana is locked in. The entry is hidden.")).to_be_visible()
+    second.refresh_from_db()
+    assert [card["name"] for card in second.state["decks"][0]] == DECK
+    assert (thumb.taps, thumb.typed) == (7, 0) and thumb.errors == []
+
+
+def test_a_logos_commit_shows_class_combo_and_effects_before_the_tap(page: Page, screenshot_dir):
+    load_catalogs()
+    match = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={})
+    thumb = Thumb(page)
+    page.goto(f"/matches/{match.pk}/seat/0/entry/")
+    thumb.tap(field(page, "Card to play"))
+    thumb.type("rule")
+    shown = offered(page).first
+    expect(shown).to_contain_text("Rulebook Datacard")
+    expect(shown).to_contain_text("Class INFORMATION")
+    expect(shown).to_contain_text("Combo (panels 1, 2, 3) grey, blue, blue")
+    expect(shown).to_contain_text("Right effect (on its owner) Regeneration")
+    assert_no_horizontal_scroll(page)
+    assert_tap_targets_fit_a_thumb(page)
+    page.screenshot(path=screenshot_dir / "picker-logos-commit.png", caret="initial")
+    # Its combo needs blue panels this fresh counter does not have: another card, one without a requirement.
+    field(page, "Card to play").fill("")
+    thumb.type("arc")
+    shown = offered(page).first
+    expect(shown).to_contain_text("Archive Warden")
+    expect(shown).to_contain_text("Combo (panels 1, 2, 3) none")
+    thumb.pick("Archive Warden")
+    # Nothing else is needed: the commit button is next (a backup card is optional).
+    expect(page.get_by_role("button", name="Commit this card")).to_be_focused()
+    thumb.tap(page.get_by_role("button", name="Commit this card"))
+    expect(page.get_by_text("Ana is locked in. The entry is hidden.")).to_be_visible()
+    assert thumb.errors == []
+
+
+def test_a_cardmaster_lineup_by_taps(page: Page, screenshot_dir):
+    load_catalogs()
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"], config={"size": 3})
+    thumb = Thumb(page)
+    page.goto(f"/matches/{match.pk}/seat/0/entry/")
+    thumb.tap(field(page, "Active 1"))
+    for number, (typed, card) in enumerate((("ga", "Gale Harrier"), ("sto", "Storm Kite"), ("vo", "Volt Lancer")),
+                                           start=1):
+        expect(field(page, f"Active {number}")).to_be_focused()
+        thumb.type(typed)
+        shown = offered(page, card).first
+        expect(shown).to_contain_text("HP")
+        expect(shown).to_contain_text("DEF")
+        if number == 1:
+            expect(shown).to_contain_text("Types (A1 / A2) ➶ Gale / ✹ Ember")
+            page.screenshot(path=screenshot_dir / "picker-cardmaster-lineup.png", caret="initial")
+        thumb.pick(card)
+    thumb.tap(page.get_by_role("button", name="Lock in my lineup"))
+    expect(page.get_by_text("Ana is locked in. The entry is hidden.")).to_be_visible()
+    assert thumb.errors == []
+
+
+def test_a_lonely_star_unit_and_an_evons_card_are_picked_on_the_board(page: Page, screenshot_dir):
+    load_catalogs()
+    thumb = Thumb(page)
+    star = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    page.goto(star.get_absolute_url())
+    side = page.locator("#side-0-section")
+    thumb.tap(side.get_by_text("Ana plays a unit"))
+    thumb.tap(side.get_by_label("Unit card (from the catalog, or a new name)"))
+    thumb.type("com")
+    shown = side.locator(".pick").first
+    expect(shown).to_contain_text("Comet Wanderer")
+    expect(shown).to_contain_text("Health (HP) 5 · Attack (AT) 3 · Luck (LK) 8 · Resist (RS) 1 · Reach 2")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "picker-lonely-star-unit.png", caret="initial")
+    thumb.pick("Comet Wanderer")
+    button = side.get_by_role("button", name="Play the unit (takes a card from the hand)")
+    expect(button).to_be_focused()
+    thumb.tap(button)
+    expect(page.locator("#side-0-section .ls-unit h3")).to_have_text(["Comet Wanderer"])
+
+    evons = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(evons.get_absolute_url())
+    page.get_by_role("radio", name=re.compile(r"^A5\b")).tap()  # the cell, tapped on the board (its label
+    thumb.taps += 1                                               # covers the radio, so tap by its name)
+    page.get_by_label("Card name").scroll_into_view_if_needed()  # the player scrolls down past the board
+    thumb.tap(page.get_by_label("Card name"))
+    thumb.type("emb")
+    shown = offered(page).first
+    expect(shown).to_contain_text("Ember Fox")
+    expect(shown).to_contain_text("ATK 4 · DEF 5 · Arrows ↑ Normal, → Normal")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=screenshot_dir / "picker-evons-play.png", caret="initial")
+    thumb.pick("Ember Fox")
+    thumb.tap(page.get_by_role("button", name="Play the card"))
+    expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+    evons.refresh_from_db()
+    assert evons.state["cells"]["A5"]["card"]["name"] == "Ember Fox"
+    assert thumb.errors == []
+
+
+def test_a_list_that_cannot_load_offline_never_sends_the_form(context: BrowserContext, page: Page):
+    load_catalogs()
+    star = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    page.goto(star.get_absolute_url())
+    side = page.locator("#side-0-section")
+    side.get_by_text("Ana plays a unit").click()
+    context.set_offline(True)
+    side.get_by_label("Unit card (from the catalog, or a new name)").type("Dust Knight")
+    page.wait_for_timeout(1500)  # a form waiting to be sent again would be resent after 1 s
+    context.set_offline(False)
+    page.wait_for_timeout(1500)
+    assert Match.objects.get(pk=star.pk).head == 0
+    expect(side.locator(".net-note")).to_have_count(0)
+    expect(side.get_by_label("Unit card (from the catalog, or a new name)")).to_have_value("Dust Knight")
+
+
+def test_without_javascript_a_typed_name_still_locks_a_deck(make_context):
+    context = make_context(java_script_enabled=False)
+    match = card_crush_battle(context)
+    page = context.new_page()
+    page.goto(f"/matches/{match.pk}/seat/0/entry/")
+    expect(field(page, "Round 1 card")).to_have_attribute("list", "catalog")  # the browser's own suggestions
+    for number, card in enumerate(DECK, start=1):
+        field(page, f"Round {number} card").fill(card)
+    page.get_by_role("button", name="Lock in my deck").click()
+    expect(page.get_by_text("Ana is locked in. The entry is hidden.")).to_be_visible()
+    match.refresh_from_db()
+    assert [card["name"] for card in match.state["decks"][0]] == DECK
+    assert re.search(r"/matches/\d+/$", page.url)
+
+
+@pytest.mark.parametrize("slug", ["card-crush", "lonely-star", "cardmaster", "logos", "evons"])
+def test_a_catalog_with_every_stat_fits_the_phone(page: Page, screenshot_dir, slug):
+    load_catalogs()
+    errors = Thumb(page).errors
+    page.goto(f"/cards/{slug}/")
+    # The table scrolls sideways in its own box; the page does not, and the card names stay in view.
+    assert_no_horizontal_scroll(page)
+    table = page.locator(".table-scroll")
+    table.evaluate("box => box.scrollLeft = box.scrollWidth")
+    expect(page.locator("table.cards tbody th").first).to_be_in_viewport()
+    page.screenshot(path=screenshot_dir / f"picker-catalog-{slug}.png", caret="initial")
+    assert errors == []

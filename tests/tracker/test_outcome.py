@@ -1,0 +1,184 @@
+"""The result comes to the player: after a tap the outcome (the step's working, or the refusal and why)
+is in the outcome region, and a refused form comes back as the player left it, with or without htmx.
+
+Lonely Star stands in for every game's board: its forms are many (one attack form per unit, folds
+with typed stats), so picking out the form that was sent matters. Ana (seat 0) plays first.
+"""
+
+import re
+
+import pytest
+from django.http import QueryDict
+from django.urls import reverse
+
+from tracker import services
+from tracker.models import Card, Match
+from tracker.refill import refill
+
+from .conftest import entry_data, entry_url, text
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+NEW_UNIT = {"action": "play_unit", "seat": "0", "name": "Brand New Unit", "hp": "5", "at": "2", "lk": "", "rs": "1"}
+
+
+def start(**config) -> Match:
+    from tracker.games.lonely_star.demo import CARDS
+
+    for card in CARDS:
+        Card.objects.get_or_create(slug="lonely-star", name=card["name"],
+                                   defaults={"stats": {k: v for k, v in card.items() if k != "name"}})
+    return services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config=config)
+
+
+def fielded(**config) -> Match:
+    """Ana's Quiet Moon (id 1) and Ember Drifter (id 2) against Ben's Dust Knight (id 3)."""
+    match = start(**config)
+    for seat, name in ((0, "Quiet Moon"), (0, "Ember Drifter"), (1, "Dust Knight")):
+        card = Card.objects.get(slug="lonely-star", name=name).as_rules_card()
+        services.match_apply_action(match_id=match.pk, expected_seq=match.head, action={
+            "type": "play_unit", "seat": seat, "card": card})
+        match.refresh_from_db()
+    return match
+
+
+def post(client, match, data, **headers):
+    return client.post(reverse("match_act", args=[match.pk]), {"seq": match.head, **data}, **headers)
+
+
+def field(page: str, element_id: str) -> str:
+    """The start tag of the element with this id."""
+    return re.search(rf'<[^>]*id="{element_id}"[^>]*>', page).group(0)
+
+
+def outcome(page: str) -> str:
+    return re.search(r'<div id="outcome".*?</div>\s*</div>|<div id="outcome"[^>]*></div>', page, re.S).group(0)
+
+
+# --- refill: pure, on HTML -----------------------------------------------------------------------
+
+
+PAGE = """<details class="fold"><summary>More</summary>
+<form method="post" action="/m/1/act/"><input type="hidden" name="seq" value="7"><input type="hidden" name="unit" value="1">
+  <input type="number" name="roll"><input type="number" name="roll" value="3"><select name="target">
+  <option value="a" selected>A</option><option value="b">B</option></select>
+  <label><input type="checkbox" name="sure" value="1"> sure</label><textarea name="note">old</textarea></form></details>
+<form method="post" action="/m/1/act/"><input type="hidden" name="seq" value="7"><input type="hidden" name="unit" value="2">
+  <input type="number" name="roll"><select name="target"><option value="a">A</option><option value="b">B</option></select></form>"""
+
+
+def test_it_fills_in_the_form_that_was_sent_and_opens_its_fold():
+    sent = QueryDict("seq=6&unit=1&roll=5&roll=&target=b&sure=1&note=a+%3Cb%3E", mutable=True)
+    page = refill(PAGE, sent, "/m/1/act/")
+    first, second = page.split("</details>")
+    assert first.startswith('<details class="fold" open>')
+    assert '<input type="number" name="roll" value="5"><input type="number" name="roll" value="">' in first
+    assert '<option value="a">A</option><option value="b" selected>B</option>' in first
+    assert '<input type="checkbox" name="sure" value="1" checked>' in first
+    assert "<textarea name=\"note\">a &lt;b&gt;</textarea>" in first
+    assert 'name="seq" value="7"' in first  # the fresh step, not the one sent
+    assert second == PAGE.split("</details>")[1]  # unit 2's form is left alone
+
+
+def test_it_leaves_the_page_alone_when_no_form_was_the_one_sent():
+    for sent, path in (("seq=6&unit=3&roll=5", "/m/1/act/"),  # no form for unit 3
+                       ("seq=6&unit=1&colour=red", "/m/1/act/"),  # a field no form has
+                       ("seq=6&unit=1&roll=5", "/m/2/act/")):  # another address
+        assert refill(PAGE, QueryDict(sent), path) == PAGE
+
+
+# --- the match page -----------------------------------------------------------------------------
+
+
+def test_a_plain_post_refused_comes_back_with_the_new_unit_typed_in_and_its_fold_open(client):
+    match = start()
+    response = post(client, match, NEW_UNIT)
+    assert response.status_code == 422
+    page = text(response)
+    assert "LK must be a whole number." in outcome(page)
+    assert 'value="Brand New Unit"' in field(page, "unit-name-0")
+    assert 'value="5"' in field(page, "unit-hp-0") and 'value="1"' in field(page, "unit-rs-0")
+    assert re.search(r'<details class="ls-more" open>\s*<summary>\+ Ana plays a unit', page)
+    assert 'value="Brand New Unit"' not in field(page, "unit-name-1")  # Ben's fold is untouched
+
+
+def test_htmx_refused_at_the_current_step_changes_only_the_outcome(client):
+    match = fielded(who_rolls="players")
+    response = post(client, match, {"action": "attack", "unit": "1", "target": "3", "roll": ""}, **HTMX)
+    assert response.status_code == 422
+    assert response["HX-Reswap"] == "none"  # the board and every form stay as they are
+    page = text(response)
+    assert 'id="match"' not in page
+    assert 'hx-swap-oob="innerHTML"' in page and "Not applied:" in page and "players roll" in page
+
+
+def test_htmx_refused_from_an_old_step_brings_the_fresh_board_with_the_form_filled_in(client):
+    match = fielded()
+    stale = match.head - 1
+    response = client.post(reverse("match_act", args=[match.pk]),
+                           {"seq": stale, "action": "attack", "unit": "2", "target": "3", "roll": "4"}, **HTMX)
+    assert response.status_code == 409
+    page = text(response)
+    assert 'id="match"' in page and "Not applied:" in outcome(page)
+    assert 'value="4"' in field(page, "roll-attack-2")
+    assert 'value="4"' not in field(page, "roll-attack-1")
+
+
+def test_htmx_success_shows_the_step_and_its_working_in_the_outcome(client):
+    match = fielded()
+    response = post(client, match, {"action": "attack", "unit": "1", "target": "3", "roll": "1"}, **HTMX)
+    assert response.status_code == 200
+    page = text(response)
+    shown = outcome(page)
+    assert 'hx-swap-oob="innerHTML"' in shown and 'role="status"' in shown and 'aria-live="polite"' in shown
+    assert "(log entry 4)" in shown
+    # The board tells the step's working in its own last-step section: the outcome does not say it twice.
+    assert "Crit roll for Quiet Moon: 1 against Luck 4: success." in page.replace(shown, "")
+    assert "Crit roll for Quiet Moon" not in shown and "Done: the board shows what happened." in shown
+
+
+def test_a_plain_post_success_redirects_and_the_page_then_tells_the_step(client):
+    match = fielded()
+    response = post(client, match, {"action": "attack", "unit": "1", "target": "3", "roll": "1"})
+    assert response.status_code == 302
+    shown = outcome(text(client.get(response["Location"])))
+    assert "(log entry 4)" in shown
+    assert "(log entry 4)" not in outcome(text(client.get(response["Location"])))  # told once
+
+
+def test_the_live_refresh_leaves_the_outcome_alone(client):
+    match = fielded()
+    page = text(client.get(match.get_absolute_url(), **HTMX))
+    assert 'id="match"' in page and 'id="outcome"' not in page
+
+
+
+# --- Card Crush deck entry: adding a card on the spot keeps the deck typed so far ---------------------
+
+
+WYRM = {"new-name": "Magma Wyrm", "new-power": "8", "new-speed": "4", "new-affinity": "Fire", "new-rarity": "Epic",
+        "new-level": "1"}
+
+
+def test_adding_a_card_from_the_deck_entry_keeps_the_deck_typed_so_far(client, match):
+    typed = entry_data(match, 0, ["Ember Fox", "Storm Caller"], add_card="1", **WYRM)
+    response = client.post(entry_url(match, 0), typed)
+    assert response.status_code == 200
+    page = text(response)
+    assert Card.objects.filter(slug="card-crush", name="Magma Wyrm").exists()
+    assert "Magma Wyrm added to the catalog." in page
+    assert 'value="Ember Fox"' in field(page, "id_card_1") and 'value="Storm Caller"' in field(page, "id_card_2")
+    assert 'value=""' in field(page, "id_new-name")  # the card form is ready for the next one
+    match.refresh_from_db()
+    assert match.head == 0  # nothing locked
+
+
+def test_a_refused_card_from_the_deck_entry_keeps_the_deck_and_the_card(client, match):
+    typed = entry_data(match, 0, ["Ember Fox"], add_card="1", **{**WYRM, "new-name": "Phoenix"})  # already there
+    response = client.post(entry_url(match, 0), typed)
+    assert response.status_code == 422
+    page = text(response)
+    assert 'value="Ember Fox"' in field(page, "id_card_1") and 'value="Phoenix"' in field(page, "id_new-name")
+    assert 'value="8"' in field(page, "id_new-power")
+    assert Card.objects.filter(slug="card-crush", name__iexact="phoenix").count() == 1

@@ -1,0 +1,67 @@
+"""Forms that make something (a match, a club, a tournament) are safe against a double tap.
+
+Such a form carries a one-time token (`{% once %}` from tracker/templatetags/once.py, a hidden field
+named "once"). The first POST with a token claims it in the shared cache (the database cache, so every
+app server sees it) and runs the view; when the view made something (it redirects there), the token
+remembers where. A second POST with the same token never runs the view: it waits for the first to
+finish and is sent to the same place. A refused form (no redirect) frees its token, so the corrected
+form can be sent again.
+"""
+
+import secrets
+import time
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+
+FIELD = "once"
+KEPT = 60 * 60
+"""Seconds a token remembers what it made: longer than any hand hesitates over a second tap."""
+WAIT = 10.0
+"""Seconds a second tap waits for the first to finish; about the htmx timeout (base.html)."""
+PENDING = "…"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def _key(token: str) -> str:
+    return f"once:{token[:40]}"
+
+
+def made_once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The view runs once per token; every later POST with the token goes where the first one went."""
+
+    @wraps(view)
+    def once_only(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        token = request.POST.get(FIELD, "") if request.method == "POST" else ""
+        if not token:
+            return view(request, *args, **kwargs)
+        key = _key(token)
+        deadline = time.monotonic() + WAIT
+        while not cache.add(key, PENDING, KEPT):
+            made = cache.get(key)
+            if made not in (None, PENDING):
+                return redirect(made)
+            if time.monotonic() > deadline:
+                messages.warning(request, _("This was already sent and is still being made; look again in a moment."))
+                return redirect(request.get_full_path())
+            time.sleep(0.1)
+        try:
+            response = view(request, *args, **kwargs)
+        except BaseException:
+            cache.delete(key)
+            raise
+        if response.status_code in (301, 302, 303) and response.has_header("Location"):
+            cache.set(key, response["Location"], KEPT)
+        else:
+            cache.delete(key)
+        return response
+
+    return once_only

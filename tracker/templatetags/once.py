@@ -1,0 +1,13 @@
+"""`{% once %}`: the hidden one-time token of a form that makes something (see tracker/once.py)."""
+
+from django import template
+from django.utils.html import format_html
+
+from tracker.once import FIELD, new_token
+
+register = template.Library()
+
+
+@register.simple_tag
+def once() -> str:
+    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_token())
