@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from . import accounts, agreement_views, app_shell, catalog, clubs, review, sharing, stats_views, views
+from .games.cardmaster import views as cardmaster_views
 from .picker import card_picks
 
 urlpatterns = [
@@ -26,6 +27,9 @@ urlpatterns = [
          name="proposal_answer"),
     path("matches/<int:pk>/requests/<int:proposal_id>/withdraw/", agreement_views.proposal_withdraw,
          name="proposal_withdraw"),
+    path("matches/<int:pk>/cardmaster/ai-turn/", cardmaster_views.match_ai_turn, name="cardmaster_ai_turn"),
+    path("matches/<int:pk>/cardmaster/hint/", cardmaster_views.match_hint, name="cardmaster_hint"),
+    path("matches/<int:pk>/cardmaster/analysis/", cardmaster_views.match_analysis, name="cardmaster_analysis"),
     path("matches/import/", review.match_import, name="match_import"),
     path("matches/<int:pk>/log/", review.match_log, name="match_log"),
     path("matches/<int:pk>/replay/", review.match_replay, name="match_replay"),

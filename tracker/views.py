@@ -224,6 +224,7 @@ def match_new(request: TableRequest, slug: str) -> HttpResponse:
                 owner=request.user if request.user.is_authenticated else None, owner_device=request.device,
                 club=players_form.cleaned_data.get("club"),
             )
+            pages.match_started(match, config_form)
         except RuleError as error:
             config_form.add_error(None, services.explain(error))
         else:
@@ -335,6 +336,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
             except RuleError as error:
                 refusal = services.explain(error, match.players())
             else:
+                pages.after_change(match)
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
                 return redirect(match)
     return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
@@ -424,7 +426,7 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, str(refused), status=409)
     except RuleError as error:
         return _refused(request, pk, services.explain(error, match.players()), status=422)
-    return _after_change(request, recorded.match, seen_by, step=recorded.seq)
+    return _after_change(request, pages.after_change(recorded.match), seen_by, step=recorded.seq)
 
 
 def _asked_message(match: Match, seen_by: Viewer) -> str:

@@ -33,9 +33,13 @@ def fill_slots(state: dict, seat: int) -> list[dict]:
 
 
 def fall(state: dict, card: dict, by: dict | None) -> list[dict]:
-    """A card at 0 HP leaves the field; its stack goes to the opponent's raided pool."""
+    """A card at 0 HP leaves the field (or the reserve, when an override sets a reserve card's HP
+    to 0); its stack goes to the opponent's raided pool."""
     seat, team = card["seat"], state["teams"][card["seat"]]
-    team["active"][team["active"].index(card["id"])] = None
+    if card["id"] in team["active"]:
+        team["active"][team["active"].index(card["id"])] = None
+    else:
+        team["reserve"].remove(card["id"])
     team["fallen"].append(card["id"])
     raided = card["gems"]
     state["teams"][1 - seat]["raided"] += raided

@@ -27,8 +27,6 @@ Lineups are entered in hot-seat and hidden until both are locked, so neither pla
 picks an answer to the other's faction. A lineup holds different card names.
 """
 
-import json
-
 from ..engine import Handler, Outcome, seat_named
 from ..errors import IllegalAction, gettext_noop
 from . import moves, overrides
@@ -45,9 +43,29 @@ ACTIVE_SLOTS = 3
 
 
 def _copy(state: dict) -> dict:
-    """A deep copy through JSON: the state is plain JSON anyway, and this is several times faster
-    than copy.deepcopy, which matters to an AI or a fuzzer applying thousands of moves."""
-    return json.loads(json.dumps(state))
+    """A copy that apply may change freely without touching `state`.
+
+    Every apply copies the state once, and an AI search applies thousands of moves, so this copy
+    knows the state's shape: it copies every dict and list a move can change, and shares the two
+    that never change once made, the match options (`config`) and each card's printed stats
+    (`base`). About 6 times faster than marshal and 15 times faster than a JSON round trip. A new
+    dict or list in the state must be copied here too; the fuzzer (tests/fuzz) checks that apply
+    leaves its input unchanged."""
+    copy = dict(state)
+    copy["lineups"] = list(state["lineups"])
+    copy["teams"] = [{**team, "active": list(team["active"]), "reserve": list(team["reserve"]),
+                      "fallen": list(team["fallen"])} for team in state["teams"]]
+    cards = {}
+    for card_id, card in state["cards"].items():
+        card = dict(card)
+        card["boost"], card["fade"], card["record"] = dict(card["boost"]), dict(card["fade"]), dict(card["record"])
+        if card["status"] is not None:
+            card["status"] = dict(card["status"])
+        cards[card_id] = card
+    copy["cards"] = cards
+    copy["order"] = list(state["order"])
+    copy["done"] = dict(state["done"])
+    return copy
 
 
 def new_match(config: dict, seed: str) -> dict:

@@ -8,8 +8,8 @@ text we do not model). The rulebook says nothing about corrections; these are ou
 - Either side may adjust at any time once both lineups are locked, as with a dispute settled
   at the table; on a seated phone a player adjusts only their own cards and pool.
 - HP goes from 0 to the card's max HP (printed plus any SPC HP boost). 0 makes the card fall
-  exactly as if knocked out by nobody: its stack is raided, a reserve card steps in, and the
-  match ends if it was the side's last card. Above max HP is refused: nothing in the rules
+  exactly as if knocked out by nobody: its stack is raided, a reserve card steps in (a reserve
+  card set to 0 simply leaves the reserve), and the match ends if it was the side's last card. Above max HP is refused: nothing in the rules
   heals past it, so a higher number is a typo.
 - A fallen card cannot be adjusted: REVIVE is how a card comes back.
 - Gems and the raided pool go from 0 to 99: the rulebook sets no limit, and 99 is far

@@ -682,6 +682,15 @@ def test_setting_hp_to_0_makes_the_card_fall_its_stack_raided_by_nobody():
     assert state["teams"][1]["active"][0] == "B4", "the reserve card steps in"
 
 
+def test_setting_a_reserve_card_to_0_hp_makes_it_fall_from_the_reserve():
+    # Found by the AI's engine trace: this raised ValueError (a 500 on the board) instead.
+    state = give(start(config={"size": 6}), "B5", gems=1)
+    state, events = act(state, adjust(card="B5", hp=0))
+    assert events_of(events, "fall")[0]["raided"] == 1 and state["teams"][0]["raided"] == 1
+    assert state["teams"][1]["reserve"] == ["B4", "B6"] and state["teams"][1]["fallen"] == ["B5"]
+    assert state["teams"][1]["active"] == ["B1", "B2", "B3"]
+
+
 def test_setting_the_last_card_to_0_hp_ends_the_match():
     state = start()
     for card_id in ("B1", "B2"):
@@ -731,3 +740,31 @@ def test_a_fallen_card_cannot_be_adjusted():
 def test_overrides_wait_for_both_lineups():
     state = GAME.new_match({"size": 3}, SEED)
     refused(state, adjust(seat=0, raided=1), "lineups-first")
+
+
+# ---------------------------------------------------------------- the state copy (match._copy)
+
+
+def test_apply_leaves_the_state_it_is_given_unchanged_through_whole_random_matches():
+    # apply copies only what a move can change and shares the options and printed stats (match._copy);
+    # every kind of move, status tick, fall, revive and override must leave the input as it was.
+    for number, size in enumerate((3, 6, 9)):
+        seed, rng = f"copy-{number}", random.Random(number)
+        state = GAME.new_match({"size": size, "risen_revivable": number % 2 == 1}, seed)
+        cards = [card(f"Card {n}", tier=rng.randint(1, 9), spc=rng.randint(0, 300), type1=rng.randint(1, 10),
+                      type2=rng.randint(1, 10), status=rng.choice([*rules.cardmaster.STATUSES, "none"]))
+                 for n in range(2 * size)]
+        state, _ = act(state, {"type": "lock_lineup", "seat": 0, "cards": cards[:size]}, seed=seed)
+        state, _ = act(state, {"type": "lock_lineup", "seat": 1, "cards": cards[size:]}, seed=seed, step=2)
+        step = 3
+        while state["winner"] is None and step < 1500:
+            action = rng.choice(GAME.legal_actions(state))
+            if rng.random() < 0.02:
+                action = adjust(card=rng.choice(list(state["cards"])), hp=rng.randint(0, 40))
+            try:
+                state, _ = act(state, action, rolls=[rng.randint(1, 100)] * rng.randint(0, 2), seed=seed,
+                               step=step)
+            except IllegalAction:
+                pass
+            step += 1
+        assert state["winner"] is not None

@@ -214,6 +214,18 @@ class GamePages:
         """
         return self.modules.forms.table_action(match, post)
 
+    # ------------------------------------------------------------ moves the game makes by itself
+
+    def match_started(self, match: "Match", config_form: forms.Form) -> None:
+        """Called once a match is created from a valid `config_form`, to make the moves the game makes
+        by itself at the start (Cardmaster's Showdown: the AI locks in its lineup). Default: none."""
+
+    def after_change(self, match: "Match") -> "Match":
+        """Called after a player's action or secret entry was applied, to make the moves the game makes
+        by itself in reply (Cardmaster's Showdown: the AI's possession); returns the match as it then
+        is. Default: none, the match as it is."""
+        return match
+
     # ------------------------------------------------------------ the log
 
     def describe(self, event: dict, names: list[str]) -> str:

@@ -1,11 +1,11 @@
 """Cardmaster pages: the catalog card form, the match options, the hot-seat lineup entry
-and the board where each possession is played."""
+and the board where each possession is played; in a Showdown, the AI's moves (showdown.py)."""
 
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
 from ..base import CardFact, GamePages, Modules
-from . import board, demo, forms, narration, statistics
+from . import board, demo, forms, narration, showdown, statistics
 
 
 class CardmasterPages(GamePages):
@@ -24,3 +24,9 @@ class CardmasterPages(GamePages):
 
     def entry_action(self, form, seat: int) -> dict:
         return forms.entry_action(form, seat)
+
+    def match_started(self, match: Match, config_form) -> None:
+        showdown.start_showdown(match, *config_form.ai_faction)
+
+    def after_change(self, match: Match) -> Match:
+        return showdown.play_ai(match)

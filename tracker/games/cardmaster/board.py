@@ -6,8 +6,10 @@ Which moves a card may make, with which targets, and why not, is the engine's an
 """
 
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster import preview
+from rules.cardmaster.ai import ai_seat, faction_power, hints_allowed
 from rules.cardmaster.damage import FACTOR_TEXT, attack_type
 from rules.cardmaster.fighters import alive, displayed_gems, max_hp, stat
 from rules.cardmaster.gems import MOVE_LABELS
@@ -25,7 +27,9 @@ from ...services import explain, head_action
 from ..common import dice_needed
 from .forms import STATUS_LABELS
 from .narration import DONE_LABELS, STAT_NAMES, describe, multiplier_text, type_label
+from .showdown import ai_to_move, recent_steps
 
+LEVEL_LABELS = {"easy": _("easy"), "normal": _("normal"), "hard": _("hard")}
 STATUS_SYMBOLS = {"overcook": "♨", "undershock": "⇣", "brainlock": "⊘", "gridfreeze": "‖", "souldrift": "∿"}
 
 
@@ -124,6 +128,7 @@ def _card(match: Match, card: dict) -> dict:
         "done": DONE_LABELS[done] if done else "",
         "can_move": can_move,
         "deposit": in_possession and active and bool(preview.deposits(state, card["id"])),
+        "ai": card["seat"] == ai_seat(state["config"]),
     }
     if not can_move:
         return view
@@ -165,12 +170,33 @@ def _team(match: Match, seat: int, player) -> dict:
     }
 
 
+def _showdown(match: Match, names: list[str]) -> dict:
+    """A Showdown's part of the board: who the AI is, its faction shown openly once locked, whether
+    it is to move, and everything since the player last acted; hints where the table allows them."""
+    state = match.state
+    seat = ai_seat(state["config"])
+    view: dict = {"hints": hints_allowed(state["config"]) and phase(state) == "play"}
+    if seat is None:
+        return view
+    faction = [state["cards"][card_id] for card_id in state["cards"] if state["cards"][card_id]["seat"] == seat]
+    view["showdown"] = {
+        "ai": match.players()[seat], "level": LEVEL_LABELS[state["config"]["showdown"]["level"]],
+        "faction": [card["name"] for card in faction],
+        "power": faction_power([card["base"] for card in faction]) if faction else None,
+        "to_move": ai_to_move(match),
+        "steps": recent_steps(match, names),
+    }
+    view["hints"] = view["hints"] and not view["showdown"]["to_move"]
+    return view
+
+
 def board(match: Match) -> dict:
     state = match.state
     players = match.players()
     names = [player.name for player in players]
     current = phase(state)
-    view = {"phase": current, "size": state["config"]["size"], "active_slots": ACTIVE_SLOTS, "counter_max": COUNTER_MAX}
+    view = {"phase": current, "size": state["config"]["size"], "active_slots": ACTIVE_SLOTS, "counter_max": COUNTER_MAX,
+            **_showdown(match, names)}
     if current == "lineup":
         return view
     action = head_action(match)

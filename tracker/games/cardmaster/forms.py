@@ -8,10 +8,11 @@ from django.utils.translation import gettext as _gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster import DEFAULT_TYPE_NAMES, STATUSES, validate_card
+from rules.cardmaster.ai import POWER_RANGE
 from rules.cardmaster.cards import NAME_MAX, STAT_RANGES, TIER_RANGE
 from rules.cardmaster.fighters import BOOSTABLE
 from rules.cardmaster.match import ACTIVE_SLOTS, phase
-from rules.cardmaster.options import DEFAULT_CONFIG, OPTIONS, SIZES
+from rules.cardmaster.options import AI_LEVELS, DEFAULT_CONFIG, OPTIONS, SHOWDOWN_SIZE, SIZES, ai_seat
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Card, Match
@@ -28,6 +29,7 @@ STATUS_LABELS = {
     "gridfreeze": _("Gridfreeze"),
     "souldrift": _("Souldrift"),
 }
+AI_POWER = 6
 TYPE_CHOICES = [(number, f"{number} {symbol} {name}")
                 for number, (symbol, name) in enumerate(zip(TYPE_SYMBOLS, DEFAULT_TYPE_NAMES), start=1)]
 
@@ -97,8 +99,51 @@ class ConfigForm(forms.Form):
     undershock_turns = option_field(OPTIONS["undershock_turns"], _("Undershock lasts (turns)"))
     risen_revivable = forms.BooleanField(label=_("A Risen card may be revived again"), required=False)
 
+    opponent = forms.ChoiceField(
+        label=_("Mode"),
+        choices=[("custom", _("Custom Match: two players at the table")),
+                 ("easy", _("Showdown against the AI, easy")),
+                 ("normal", _("Showdown against the AI, normal")),
+                 ("hard", _("Showdown against the AI, hard"))],
+        initial="custom", widget=forms.RadioSelect, required=False,
+    )
+    ai_faction = forms.ChoiceField(
+        label=_("Showdown (9 cards a side, player 2 is the AI): the AI's faction"),
+        choices=[("generate", _("New cards made at the power level below")),
+                 ("catalog", _("Catalog cards nearest the power level below")),
+                 ("hand", _("Entered by hand, like a player's lineup"))],
+        initial="generate", widget=forms.RadioSelect, required=False,
+    )
+    ai_power = forms.IntegerField(
+        label=_("Showdown: the AI's power level (a card's points in hundreds; the demo cards are 5 to 9)"),
+        min_value=POWER_RANGE[0], max_value=POWER_RANGE[1], initial=AI_POWER, required=False,
+    )
+    hints = forms.BooleanField(label=_("Custom Match: the table may ask the AI for a hint"), required=False)
+
+    # Left out (a form older than Showdown, a script): a Custom Match; an AI making its own cards at power 6.
+    AI_SEAT = 1
+    """In a Showdown the AI plays player 2's seat; the player who set it up sits first."""
+
     def clean_type_names(self):
         return [name.strip() for name in self.cleaned_data["type_names"].split(",")]
+
+    def clean(self):
+        """The engine's options: the mode and the AI's faction are taken out (the faction is kept on the
+        form as `ai_faction`, for `start_showdown`); a Showdown is always 9 cards a side."""
+        data = super().clean()
+        opponent, faction, power = data.pop("opponent", ""), data.pop("ai_faction", ""), data.pop("ai_power", None)
+        faction, power = faction or "generate", AI_POWER if power is None else power
+        hints = data.pop("hints", False)
+        self.ai_faction = (faction, power)
+        if opponent in AI_LEVELS:
+            data["size"] = SHOWDOWN_SIZE
+            data["showdown"] = {"ai_seat": self.AI_SEAT, "level": opponent}
+            if faction == "catalog" and Card.objects.filter(slug=SLUG).count() < SHOWDOWN_SIZE:
+                self.add_error("ai_faction", _("The catalog holds fewer than %(size)s Cardmaster cards; let the AI "
+                                               "make new ones or enter its faction by hand.") % {"size": SHOWDOWN_SIZE})
+        elif hints:
+            data["hints"] = True
+        return data
 
 
 def slot_label(position: int) -> str:
@@ -168,6 +213,11 @@ def table_action(match: Match, post) -> dict:
     if kind not in MOVES:
         raise ValidationError(_gettext("Choose a move: A1, A2, A3, STACK, SPC, REVIVE, Shift or deposit."))
     action = {"type": kind, "card": _card_id(post, "card", _gettext("Choose which of your active cards moves."))}
+    ai = ai_seat(match.state["config"])
+    card = match.state["cards"].get(action["card"])
+    if ai is not None and card is not None and card["seat"] == ai:
+        raise ValidationError(_gettext("%(name)s is the AI's card: the AI makes its own moves; nothing was applied.")
+                              % {"name": card["name"]})
     if kind in ("a1", "a2", "a3"):
         action["target"] = _card_id(post, "target", _gettext("Choose a target to attack."))
     elif kind == "revive":
@@ -181,6 +231,8 @@ def table_action(match: Match, post) -> dict:
     rolls = [value.strip() for value in post.getlist("roll")]
     if "" in rolls and any(rolls[rolls.index(""):]):
         raise ValidationError(_gettext("Enter the backfire roll before the status roll, or leave both blank."))
+    if post.get("hinted") == str(match.head):
+        action["hinted"] = True  # the log marks a move made with a hint on the screen
     return action
 
 

@@ -131,8 +131,30 @@ def adjusted_text(event: dict, names: list[str]) -> str:
         "card": event["card_name"], "counter": counter, "before": event["before"], "after": event["after"]}
 
 
+def reason_text(reason: dict) -> str:
+    """An AI's stored reason (rules/cardmaster/ai/explain.py) in the reader's language."""
+    return gettext(reason["template"]) % reason["params"]
+
+
+def percent(chance: float) -> str:
+    return f"{round(chance * 100)}%"
+
+
 def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
-    """What a player did, as the log shows it (a lineup stays hidden until both are locked)."""
+    """What a player did, as the log shows it, with the AI's reason for its own moves and a mark on
+    a move made with a hint on the screen."""
+    title = move_title(action, events, names)
+    ai = action.get("ai")
+    if isinstance(ai, dict):
+        return gettext("%(move)s — AI: %(reason)s (win chance %(chance)s)") % {
+            "move": title, "reason": reason_text(ai["reason"]), "chance": percent(ai["win_chance"])}
+    if action.get("hinted"):
+        return gettext("%(move)s (with a hint)") % {"move": title}
+    return title
+
+
+def move_title(action: dict, events: list[dict], names: list[str]) -> str:
+    """What a player did, in a few words (a lineup stays hidden until both are locked)."""
     kind = action.get("type")
     if kind == "lock_lineup":
         if "cards" in action:

@@ -1,0 +1,100 @@
+"""A Cardmaster Showdown played to the end against the AI on one phone, at phone size.
+
+Ana fields the first nine demo cards; Bot, the easy AI, makes its own at power 6. Ana taps an
+A1 for each of her cards (once taking the hint's suggestion instead), the AI answers each of
+her possessions with its reasons on the board, and the finished match opens its analysis.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tracker.games.cardmaster import demo as cm_demo
+from tracker.games.cardmaster import views as cm_views
+from tracker.models import Match
+
+from .test_cardmaster import assert_no_horizontal_scroll
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NINE = [card["name"] for card in cm_demo.CARDS[:9]]
+MOST_TAPS = 300
+
+
+def step_text(page: Page) -> str:
+    return page.locator(".match-head p.muted").inner_text()
+
+
+def tap_and_wait(page: Page, button) -> None:
+    """Tap a board button and wait for htmx to swap in the next step."""
+    before = step_text(page)
+    button.click()
+    expect(page.locator(".match-head p.muted")).not_to_have_text(before)
+
+
+def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, catalog, screenshot_dir, monkeypatch):
+    monkeypatch.setattr(cm_views, "ANALYSIS_SECONDS", 3)  # the live server runs in this process
+    # The live-update poll is not what this test is about (test_two_phones is); with the AI writing
+    # several steps a request, the in-memory test database refuses a poll caught between them.
+    page.route(re.compile(r"/poll\?"), lambda route: route.fulfill(status=204))
+    console_errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and console_errors.append(message.text))
+    page.goto("/matches/new/cardmaster/")
+    page.get_by_label("Player 1", exact=True).fill("Ana")
+    page.get_by_label("Player 2", exact=True).fill("Bot")
+    page.get_by_label("Showdown against the AI, easy").check()
+    page.get_by_label("New cards made at the power level below").check()
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    expect(page.get_by_role("heading", name="Showdown: Bot is the AI (easy)")).to_be_visible()
+    match = Match.objects.latest("pk")
+    ai_cards = [card["name"] for card in match.state["cards"].values() if card["seat"] == 1]
+    for name in ai_cards:  # the AI's faction is shown openly
+        expect(page.locator(".cm-showdown").get_by_text(name, exact=True)).to_be_visible()
+
+    page.get_by_role("link", name="Pass the phone to Ana").click()
+    page.get_by_role("link", name="I am Ana: show my entry").click()
+    for position, name in enumerate(NINE):
+        label = f"Active {position + 1}" if position < 3 else f"Reserve {position - 2}"
+        page.get_by_label(label, exact=True).fill(name)
+    page.get_by_role("button", name="Lock in my lineup").click()
+    expect(page.locator(".cm-turn")).to_contain_text("Ana has possession")
+    expect(page.locator(".cm-handover")).to_have_count(0)  # nobody to pass the phone to
+
+    hinted, shot = False, False
+    for _tap in range(MOST_TAPS):
+        if page.locator(".cm-result").count():
+            break
+        if not hinted:
+            page.get_by_role("button", name="Hint: what would the AI play?").click()
+            expect(page.locator(".cm-hint")).to_contain_text("Estimated win chance with this move")
+            tap_and_wait(page, page.get_by_role("button", name="Play the suggested move"))
+            hinted = True
+            continue
+        if page.locator(".cm-reason").count() and not shot:
+            expect(page.locator(".cm-reason").first).to_contain_text("win chance")
+            page.screenshot(path=screenshot_dir / "cardmaster-showdown.png", full_page=True, caret="initial")
+            assert_no_horizontal_scroll(page)
+            shot = True
+        moves = page.locator("details.cm-movebox[open]").first  # the card to move next, unfolded
+        attack = moves.get_by_role("button", name=re.compile(r"^A1\b"))
+        tap_and_wait(page, attack if attack.count() else moves.locator("button.cm-move:enabled").first)
+    result = page.locator(".cm-result")
+    expect(result).to_contain_text(re.compile(r"(Ana|Bot) wins"))
+    assert shot, "the AI never explained a move on the board"
+    page.screenshot(path=screenshot_dir / "cardmaster-showdown-end.png", full_page=True, caret="initial")
+
+    match.refresh_from_db()
+    assert match.finished is not None
+    assert match.actions.filter(payload__has_key="ai").exists() and match.actions.filter(payload__hinted=True).exists()
+    page.get_by_role("link", name="Log").click()
+    expect(page.get_by_text("(with a hint)")).to_be_visible()
+    expect(page.get_by_text(re.compile("— AI: ")).first).to_be_visible()
+    page.go_back()
+    page.get_by_role("link", name="Analyse this match").click()
+    page.get_by_role("button", name="Analyse the match").click()
+    expect(page.get_by_role("heading", name="Win chance after each step (%)")).to_be_visible()
+    expect(page.get_by_role("heading", name="Costliest choices")).to_be_visible()
+    assert_no_horizontal_scroll(page)
+    assert console_errors == []

@@ -1,0 +1,412 @@
+"""The Cardmaster AI (rules/cardmaster/ai): legal and reproducible moves with reasons, factions,
+the analysis of a finished match, the strength run and the Showdown options. No database.
+
+Searches are slow next to the rest of the rules tests, so these play 3v3 matches and give the
+strong levels smaller budgets where only legality is in question.
+"""
+
+import json
+
+import pytest
+
+import rules
+from rules import Dice, IllegalAction, InvalidCard, InvalidConfig
+from rules.cardmaster import match
+from rules.cardmaster.ai import (
+    ai_seat,
+    analyse,
+    card_power,
+    checked_faction,
+    choose,
+    faction_power,
+    generate_faction,
+    hint,
+    hints_allowed,
+    lineup_order,
+    pick_faction,
+    players,
+)
+from rules.cardmaster.ai.evaluation import win_chance
+from rules.cardmaster.ai.search import Effort
+from rules.cardmaster.ai.strength import measure, wilson
+from rules.cardmaster.options import DEFAULT_CONFIG
+
+SEED = "cardmaster-ai-test"
+SMALL = {"easy": Effort(1, 0), "normal": Effort(3, 4), "hard": Effort(4, 8)}
+
+
+def card(name, **stats):
+    base = {"spd": 100, "hp": 600, "def": 100, "atk": 300, "spc": 100, "type1": 1, "type2": 1, "tier": 2,
+            "status": "none"}
+    return {"name": name, **base, **stats}
+
+
+def started(a, b, seed=SEED, config=None):
+    state = match.new_match({"size": len(a), **(config or {})}, seed)
+    state, _ = match.apply(state, {"type": "lock_lineup", "seat": 0, "cards": a}, Dice(seed, 1))
+    state, _ = match.apply(state, {"type": "lock_lineup", "seat": 1, "cards": b}, Dice(seed, 2))
+    return state
+
+
+def generated_match(seed=SEED, size=3, power=6):
+    a = generate_faction(power, f"{seed}-a", size)
+    b = generate_faction(power, f"{seed}-b", size, avoid=tuple(c["name"] for c in a))
+    return started(a, b, seed)
+
+
+def play(state, levels, seed=SEED, most=400, first_step=3, check=None):
+    """Play on with each seat's level; `check(state, decision, step)` sees every decision."""
+    step = first_step
+    while state["winner"] is None and step < first_step + most:
+        seat = state["possession"]
+        decision = choose(state, seat, levels[seat], seed, step)
+        if check:
+            check(state, decision, step)
+        state, _ = match.apply(state, decision.action, Dice(seed, step))
+        step += 1
+    return state, step
+
+
+@pytest.fixture
+def small_budgets(monkeypatch):
+    monkeypatch.setattr(players, "EFFORT", SMALL)
+
+
+# ---------------------------------------------------------------- legal, reproducible, explained
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "easy", "normal", "hard"])
+def test_every_level_only_ever_chooses_legal_moves(level, small_budgets):
+    def check(state, decision, step):
+        assert decision.action in match.legal_actions(state), f"step {step}: {decision.action} is not legal"
+        assert 0.0 <= decision.win_chance <= 1.0
+        assert decision.level in (level, "random")
+
+    for number in range(3):
+        seed = f"{SEED}-{level}-{number}"
+        final, _ = play(generated_match(seed), (level, "random") if number % 2 else ("random", level), seed,
+                        check=check)
+        assert final["winner"] is not None, "a 3v3 match against random moves ends within 400 steps"
+
+
+def test_the_same_state_seed_and_step_give_the_same_decision():
+    state = generated_match(size=9)
+    for level in ("easy", "normal", "hard", "greedy", "random"):
+        first = choose(state, state["possession"], level, SEED, 3)
+        again = choose(json.loads(json.dumps(state)), state["possession"], level, SEED, 3)
+        assert first == again, level
+
+
+def test_an_ai_move_can_be_recomputed_at_any_step_of_a_played_match(small_budgets):
+    # A Showdown replays from its log: what the AI chose at a step is what choose() says there.
+    state, log = generated_match(), []
+    step = 3
+    while state["winner"] is None and step < 60:
+        decision = choose(state, state["possession"], "normal", SEED, step)
+        log.append((state, step, decision))
+        state, _ = match.apply(state, decision.action, Dice(SEED, step))
+        step += 1
+    for before, number, decision in log[::7]:
+        assert choose(before, before["possession"], "normal", SEED, number) == decision
+
+
+def test_the_ai_never_uses_the_match_dice_of_the_step_it_decides():
+    # Its search rolls its own dice: the real roll of this step (Dice(SEED, step)) is not among them,
+    # so the same position gives the same move whatever the match seed says this step will roll.
+    state = generated_match(size=9)
+    moved = choose(state, state["possession"], "hard", SEED, 3)
+    assert moved == choose(state, state["possession"], "hard", SEED, 3)
+    other_step = choose(state, state["possession"], "hard", SEED, 4)
+    assert other_step.action in match.legal_actions(state)
+
+
+def test_reasons_name_real_cards_and_render_with_their_params(small_budgets):
+    seen = set()
+
+    def check(state, decision, step):
+        reason = decision.reason
+        assert "%(" in reason.template or not reason.params
+        text = reason.text()
+        assert "%(" not in text and text.endswith(".")
+        names = {c["name"] for c in state["cards"].values()}
+        for key in ("card", "target", "reserve", "ally"):
+            if key in reason.params:
+                assert reason.params[key] in names, f"{key} {reason.params[key]!r} is no card of this match"
+        assert reason.params.get("card", state["cards"][decision.action["card"]]["name"]) == \
+            state["cards"][decision.action["card"]]["name"]
+        assert json.loads(json.dumps(reason.as_json())) == reason.as_json()
+        seen.add(decision.action["type"])
+
+    for number in range(2):
+        play(generated_match(f"reasons-{number}"), ("hard", "random"), f"reasons-{number}", check=check)
+    assert len(seen) >= 3, f"only {seen} in two matches"
+
+
+def test_the_ai_wins_the_match_when_one_blow_does_it():
+    state = started([card("Ace", spd=200), card("Ash"), card("Amber")], [card("Bee"), card("Bog"), card("Bran")])
+    for card_id in ("B2", "B3"):
+        state, _ = match.apply(state, {"type": "adjust", "override": True, "card": card_id, "hp": 0},
+                               Dice(SEED, 3))
+    state, _ = match.apply(state, {"type": "adjust", "override": True, "card": "B1", "hp": 50}, Dice(SEED, 4))
+    for level in ("easy", "normal", "hard"):
+        decision = choose(state, 0, level, SEED, 5)
+        assert decision.action["type"] in ("a1", "a2", "a3") and decision.action["target"] == "B1"
+        assert decision.win_chance == 1.0
+        assert decision.reason.text() == f"{state['cards'][decision.action['card']]['name']} knocks out Bee with " \
+                                         f"{decision.action['type'].upper()} and wins the match."
+
+
+def test_the_ai_never_deposits_raided_gems():
+    # The raided pool already pays for any active card's move; a deposit only exposes gems to a raid.
+    state = generated_match(size=9)
+    state, _ = match.apply(state, {"type": "adjust", "override": True, "seat": state["possession"], "raided": 5},
+                           Dice(SEED, 3))
+    assert any(a["type"] == "deposit" for a in match.legal_actions(state))
+    for level in ("easy", "normal", "hard"):
+        assert choose(state, state["possession"], level, SEED, 4).action["type"] != "deposit"
+
+
+def test_a_hard_ai_spends_raided_gems_on_an_a3_that_knocks_out():
+    state = started([card("Ace", spd=200), card("Ash"), card("Amber")], [card("Bee"), card("Bog"), card("Bran")])
+    state, _ = match.apply(state, {"type": "adjust", "override": True, "seat": 0, "raided": 3}, Dice(SEED, 3))
+    state, _ = match.apply(state, {"type": "adjust", "override": True, "card": "B1", "hp": 250}, Dice(SEED, 4))
+    decision = choose(state, 0, "hard", SEED, 5)
+    # A1 does 300 x 0.33 x 0.9 = 89; only an A3 (267) knocks Bee out this move.
+    assert decision.action["type"] == "a3" and decision.action["target"] == "B1"
+    assert "raid" in decision.reason.text() or "knocks out Bee" in decision.reason.text()
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def test_asking_for_a_move_in_the_lineup_phase_is_refused_with_a_rule():
+    state = match.new_match({"size": 3}, SEED)
+    with pytest.raises(IllegalAction) as error:
+        choose(state, 0, "hard", SEED, 1)
+    assert error.value.rule == "lineups-first"
+    with pytest.raises(IllegalAction):
+        hint(state, SEED, 1)
+
+
+def test_asking_for_a_move_on_a_finished_match_is_refused_with_a_rule():
+    state = started([card(n, spd=200, atk=9999) for n in ("A", "B", "C")], [card(n, hp=1) for n in ("X", "Y", "Z")])
+    step = 3
+    while state["winner"] is None:
+        state, _ = match.apply(state, choose(state, state["possession"], "greedy", SEED, step).action,
+                               Dice(SEED, step))
+        step += 1
+    for ask in (lambda: choose(state, 0, "hard", SEED, step), lambda: hint(state, SEED, step)):
+        with pytest.raises(IllegalAction) as error:
+            ask()
+        assert error.value.rule == "match-over"
+
+
+@pytest.mark.parametrize("seat, level, rule", [(1, "hard", "ai-out-of-possession"), (2, "hard", "seat"),
+                                               ("0", "hard", "seat"), (0, "grandmaster", "ai-level")])
+def test_a_move_for_the_side_out_of_possession_or_an_unknown_level_is_refused(seat, level, rule):
+    state = started([card("Ace", spd=200), card("Ash"), card("Amber")], [card("Bee"), card("Bog"), card("Bran")])
+    assert state["possession"] == 0
+    with pytest.raises(IllegalAction) as error:
+        choose(state, seat, level, SEED, 3)
+    assert error.value.rule == rule
+    assert error.value.template % error.value.params
+
+
+def test_a_hint_is_the_hard_move_for_whoever_has_possession():
+    state = generated_match(size=9)
+    assert hint(state, SEED, 3) == choose(state, state["possession"], "hard", SEED, 3)
+
+
+# ---------------------------------------------------------------- factions and lineups
+
+
+@pytest.mark.parametrize("power", [1, 4, 6, 9, 20])
+def test_a_generated_faction_is_valid_cards_at_the_power_asked_for(power):
+    faction = generate_faction(power, "gen")
+    assert len(faction) == 9
+    for made in faction:
+        assert rules.GAMES["cardmaster"].validate_card(made) == made
+        assert card_power(made) == power
+    assert len({made["name"].casefold() for made in faction}) == 9
+    assert faction_power(faction) == power
+    assert generate_faction(power, "gen") == faction, "the same power and seed give the same cards"
+    assert generate_faction(power, "other") != faction
+
+
+def test_a_generated_faction_avoids_the_names_it_is_told_and_locks_in():
+    mine = generate_faction(6, "mine")
+    theirs = generate_faction(6, "mine", avoid=tuple(c["name"] for c in mine))
+    assert not {c["name"] for c in mine} & {c["name"] for c in theirs}
+    state = started(lineup_order(mine), lineup_order(theirs, against=mine))
+    assert match.phase(state) == "play"
+
+
+@pytest.mark.parametrize("power", [0, 21, "6", 6.0, True])
+def test_a_power_out_of_range_is_refused(power):
+    with pytest.raises(IllegalAction) as error:
+        generate_faction(power, "gen")
+    assert error.value.rule == "ai-power"
+
+
+def test_card_power_is_points_in_hundreds():
+    # ATK 300 + HP 600/3 + DEF 100/2 + SPD 100/4 + SPC 100/4 = 600 points: power 6
+    assert card_power(card("Plain")) == 6
+    assert card_power(card("Big", atk=1000)) == 13
+
+
+def test_cards_entered_by_hand_are_checked_and_named_by_place():
+    faction = [card(f"C{n}") for n in range(9)]
+    assert checked_faction(faction) == [rules.GAMES["cardmaster"].validate_card(c) for c in faction]
+    bad = [*faction[:4], {**faction[4], "atk": -5}, *faction[5:]]
+    with pytest.raises(InvalidCard) as error:
+        checked_faction(bad)
+    assert error.value.params["place"] == 5 and error.value.rule == "card-stat-range"
+    with pytest.raises(IllegalAction) as error:
+        checked_faction([*faction[:8], card("c0")])
+    assert error.value.rule == "lineup-unique"
+    with pytest.raises(IllegalAction) as error:
+        checked_faction(faction[:8])
+    assert error.value.rule == "lineup-size"
+
+
+def test_picking_from_a_catalog_takes_the_strongest_or_the_nearest_power():
+    catalog = [card(f"P{power}", atk=100 * power) for power in range(1, 13)]
+    strongest = pick_faction(catalog, "pick", size=3)
+    assert [c["name"] for c in strongest] == ["P12", "P11", "P10"]
+    near = pick_faction(catalog, "pick", size=3, power=card_power(card("x", atk=500)))
+    assert {c["name"] for c in near} == {"P4", "P5", "P6"}
+    with pytest.raises(IllegalAction):
+        pick_faction(catalog[:2], "pick", size=3)
+
+
+def test_the_lineup_puts_the_cards_that_hurt_the_other_side_most_in_front():
+    # Type 1 (Ember) is 2x against types 2 and 3; the other side is all types 2 and 3.
+    faction = [card(f"Plain {n}", type1=6, type2=6) for n in range(6)] + [card("Scorcher", type1=1)]
+    order = lineup_order(faction, against=[card(f"Target {n}", type1=2, type2=3) for n in range(7)])
+    assert sorted(c["name"] for c in order) == sorted(c["name"] for c in faction)
+    assert order[0]["name"] == "Scorcher"
+
+
+# ---------------------------------------------------------------- analysis
+
+
+def scripted_match():
+    """A 3v3 match played by greedy players for a while; then, with one card a side left at 30 HP,
+    seat 1 (in possession) boosts SPD instead of knocking out seat 0's last card, and loses.
+    Returns (config, seed, played, the step of the blunder)."""
+    config, seed = {"size": 3}, "scripted"
+    a = [card("Ace"), card("Ash"), card("Amber")]
+    b = [card("Bee", spd=200), card("Bog", spd=200), card("Bran", spd=200)]
+    played = [({"type": "lock_lineup", "seat": 0, "cards": a}, []), ({"type": "lock_lineup", "seat": 1, "cards": b}, [])]
+    state = match.new_match(config, seed)
+    for step, (action, rolls) in enumerate(played, start=1):
+        state, _ = match.apply(state, action, Dice(seed, step, rolls))
+
+    def move(action):
+        played.append((action, []))
+        return match.apply(state, action, Dice(seed, len(played)))[0]
+
+    while len(played) < 14:
+        state = move(choose(state, state["possession"], "greedy", seed, len(played) + 1).action)
+    for card_id in ("A2", "A3", "B2", "B3"):
+        state = move({"type": "adjust", "override": True, "card": card_id, "hp": 0})
+    for card_id in ("A1", "B1"):
+        state = move({"type": "adjust", "override": True, "card": card_id, "hp": 30})
+    if state["possession"] == 0:  # let seat 0's card pass its move so that seat 1 has possession
+        state = move({"type": "stack", "card": "A1"})
+    assert state["possession"] == 1 and state["winner"] is None
+    state = move({"type": "spc", "card": "B1", "stat": "spd"})
+    blunder = len(played)
+    while state["winner"] is None:
+        state = move(choose(state, state["possession"], "greedy", seed, len(played) + 1).action)
+    assert state["winner"] == 0
+    return config, seed, played, blunder
+
+
+def test_the_analysis_of_a_match_is_stable_and_its_mistakes_point_at_real_steps():
+    config, seed, played, blunder = scripted_match()
+    calls = []
+    first = analyse(config, seed, played, progress=lambda done, total: calls.append((done, total)))
+    assert analyse(config, seed, played) == first
+    assert first.complete and len(first.win_chances) == len(played)
+    assert calls[-1] == (len(played), len(played)) and len(calls) == len(played)
+    assert all(0.0 <= chance <= 1.0 for chance in first.win_chances)
+    final = match.new_match(config, seed)
+    states = [final]
+    for number, (action, rolls) in enumerate(played, start=1):
+        final, _ = match.apply(final, action, Dice(seed, number, rolls))
+        states.append(final)
+    assert first.win_chances[-1] == (1.0 if final["winner"] == 0 else 0.0)
+    for mistake in first.mistakes:
+        before = states[mistake.step - 1]
+        assert played[mistake.step - 1][0] == mistake.played
+        assert before["possession"] == mistake.seat
+        assert mistake.better in match.legal_actions(before) and mistake.better != mistake.played
+        assert mistake.cost >= 0.04 and mistake.reason.text()
+    worst = first.mistakes[0]
+    assert (worst.step, worst.seat, worst.cost) == (blunder, 1, pytest.approx(1.0))
+    assert worst.better == {"type": "a1", "card": "B1", "target": "A1"}
+    assert worst.reason.text() == "Bee knocks out Ace with A1 and wins the match."
+
+
+def test_an_analysis_out_of_time_says_so_and_still_charts_every_step():
+    config, seed, played, _ = scripted_match()
+    result = analyse(config, seed, played, level="normal", seconds=0)
+    assert not result.complete and len(result.win_chances) == len(played)
+
+
+# ---------------------------------------------------------------- strength and the estimate
+
+
+def test_a_small_strength_run_completes():
+    report = measure([("easy", "random")], 2, size=3)
+    record = report.pairings[0]
+    assert record.matches == 2 and record.wins + record.losses + record.draws == 2
+    assert report.timing("easy")[0] > 0 and report.timing("random")[0] > 0
+    low, high = record.interval
+    assert 0.0 <= low <= record.rate <= high <= 1.0
+
+
+def test_wilson_intervals():
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(80, 100)
+    assert round(low, 3) == 0.711 and round(high, 3) == 0.867
+    assert wilson(100, 100)[1] == 1.0
+
+
+def test_the_estimate_favours_the_side_with_more_standing():
+    state = started([card("Ace"), card("Ash"), card("Amber")], [card("Bee"), card("Bog"), card("Bran")])
+    even = win_chance(state, 0)
+    assert win_chance(state, 1) == pytest.approx(1 - even)
+    hurt, _ = match.apply(state, {"type": "adjust", "override": True, "card": "B1", "hp": 100}, Dice(SEED, 3))
+    assert win_chance(hurt, 0) > even + 0.1
+
+
+# ---------------------------------------------------------------- Showdown options
+
+
+def test_a_custom_match_keeps_exactly_the_options_it_always_had():
+    # No new keys in a Custom Match's state, so old logs replay to the same state hashes.
+    assert match.new_match({}, SEED)["config"] == DEFAULT_CONFIG
+    assert ai_seat(DEFAULT_CONFIG) is None and not hints_allowed(DEFAULT_CONFIG)
+    assert hints_allowed(match.new_match({"hints": True}, SEED)["config"])
+
+
+def test_a_showdown_records_the_ai_seat_and_level_and_allows_hints():
+    config = match.new_match({"size": 9, "showdown": {"ai_seat": 1, "level": "hard"}}, SEED)["config"]
+    assert ai_seat(config) == 1 and hints_allowed(config)
+    assert rules.GAMES["cardmaster"].rules_version == "1"
+
+
+@pytest.mark.parametrize("config, rule", [
+    ({"size": 6, "showdown": {"ai_seat": 1, "level": "hard"}}, "config-showdown-size"),
+    ({"size": 9, "showdown": {"ai_seat": 2, "level": "hard"}}, "config-showdown"),
+    ({"size": 9, "showdown": {"ai_seat": 1, "level": "greedy"}}, "config-showdown"),
+    ({"size": 9, "showdown": {"ai_seat": 1}}, "config-showdown"),
+    ({"size": 9, "showdown": "yes"}, "config-showdown"),
+    ({"hints": "yes"}, "config-hints"),
+])
+def test_a_wrong_showdown_option_is_refused(config, rule):
+    with pytest.raises(InvalidConfig) as error:
+        match.new_match(config, SEED)
+    assert error.value.rule == rule

@@ -1,0 +1,243 @@
+"""Cardmaster Showdown pages: a match against the AI set up from the new-match page, the AI's
+possessions played after the player's move with their reasons, hints, the AI's button after an
+undo, and the analysis of a finished match.
+
+Ana (seat 0) plays the first nine demo cards; the AI sits in seat 1 ("Bot").
+"""
+
+from html import unescape
+
+import pytest
+from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tracker import services
+from tracker.demo import load_catalogs
+from tracker.games.cardmaster import demo as cm_demo
+from tracker.games.cardmaster import views as cm_views
+from tracker.models import Action, Card, Match
+
+from .conftest import entry_token, snapshot
+from .conftest import text as raw_text
+
+pytestmark = pytest.mark.django_db
+
+
+
+def text(response) -> str:
+    return unescape(raw_text(response))
+
+
+NINE = [card["name"] for card in cm_demo.CARDS[:9]]
+
+
+@pytest.fixture
+def cm_catalog(db):
+    load_catalogs()
+    cache.clear()  # analyses are kept in the cache
+    return {card.name: card for card in Card.objects.filter(slug="cardmaster")}
+
+
+def new_showdown(client, level="easy", faction="generate", power="6", **extra) -> Match:
+    response = client.post(reverse("match_new", args=["cardmaster"]), {
+        "player_0": "Ana", "player_1": "Bot", "config-size": "3", "config-who_rolls": "app",
+        "config-type_names": "Ember, Tide, Gale, Stone, Volt, Frost, Bloom, Venom, Radiance, Umbra",
+        "config-overcook_turns": "3", "config-undershock_turns": "3", "config-opponent": level,
+        "config-ai_faction": faction, "config-ai_power": power, **extra})
+    assert response.status_code == 302, text(response)
+    return Match.objects.latest("pk")
+
+
+def lock(client, match, seat=0, names=NINE):
+    match.refresh_from_db()
+    data = {"seq": match.head, "entry_token": entry_token(match, seat)}
+    data.update({f"card_{n}": name for n, name in enumerate(names, start=1)})
+    response = client.post(reverse("match_entry", args=[match.pk, seat]), data)
+    assert response.status_code == 302, text(response)
+    match.refresh_from_db()
+    return match
+
+
+def form_data(action: dict) -> dict:
+    """A legal action as the board's move form posts it."""
+    data = {"action": action["type"], "card": action["card"]}
+    if action["type"] == "revive":
+        data["ally"] = action["target"]
+    elif "target" in action:
+        data["target"] = action["target"]
+    for key in ("reserve", "stat"):
+        if key in action:
+            data[key] = action[key]
+    return data
+
+
+def act(client, match, **data):
+    match.refresh_from_db()
+    return client.post(reverse("match_act", args=[match.pk]), {"seq": match.head, **data})
+
+
+def first_attack(match) -> dict:
+    legal = match.game.legal_actions(match.state)
+    return next(a for a in legal if a["type"] == "a1")
+
+
+@pytest.fixture
+def showdown(client, cm_catalog) -> Match:
+    return lock(client, new_showdown(client))
+
+
+def test_it_starts_a_showdown_with_the_ais_faction_locked_and_shown(client, cm_catalog):
+    page = text(client.get(reverse("match_new", args=["cardmaster"])))
+    assert "Showdown against the AI, hard" in page and "the AI's faction" in page
+    match = new_showdown(client, level="hard", power="7")
+    config = match.state["config"]
+    assert config["showdown"] == {"ai_seat": 1, "level": "hard"} and config["size"] == 9  # 9 a side, whatever was ticked
+    assert match.state["lineups"] == [False, True]
+    ai_cards = [card for card in match.state["cards"].values() if card["seat"] == 1]
+    assert len(ai_cards) == 9
+    page = text(client.get(match.get_absolute_url()))
+    assert "Bot is the AI (hard)" in page and "power 7" in page
+    assert all(card["name"] in page for card in ai_cards)
+
+
+def test_the_ai_can_field_catalog_cards_or_wait_for_a_faction_entered_by_hand(client, cm_catalog):
+    from_catalog = new_showdown(client, faction="catalog", power="7")
+    names = {card["name"] for card in from_catalog.state["cards"].values()}
+    assert len(names) == 9 and names <= set(cm_catalog)
+    by_hand = new_showdown(client, faction="hand")
+    assert by_hand.state["lineups"] == [False, False]
+    assert "entered by hand" in text(client.get(by_hand.get_absolute_url()))
+    by_hand = lock(client, lock(client, by_hand, seat=1, names=[card["name"] for card in cm_demo.CARDS[9:18]]))
+    assert by_hand.state["possession"] == 0  # the AI moved straight away if it had possession first
+
+
+def test_a_custom_match_keeps_its_options_without_showdown_or_hints(client, cm_catalog):
+    match = new_showdown(client, level="custom")
+    assert "showdown" not in match.state["config"] and "hints" not in match.state["config"]
+    assert match.state["config"]["size"] == 3
+
+
+def test_the_ai_plays_its_possession_after_the_players_move_with_a_reason_for_each(client, showdown):
+    assert showdown.state["possession"] == 0
+    while not showdown.actions.filter(payload__has_key="ai").exists():
+        act(client, showdown, **form_data(first_attack(showdown)))
+        showdown.refresh_from_db()
+    assert showdown.state["possession"] == 0 and showdown.finished is None  # the AI's possession is over
+    ai_moves = [action for action in showdown.actions.order_by("seq") if "ai" in action.payload]
+    assert ai_moves and all(action.payload["ai"]["level"] == "easy" for action in ai_moves)
+    page = text(client.get(showdown.get_absolute_url()))
+    assert 'class="cm-reason"' in page and "win chance" in page
+    assert ai_moves[-1].payload["ai"]["reason"]["params"]["card"] in page
+    assert "Pass the phone" not in page  # one player: no handover banner
+    log = text(client.get(reverse("match_log", args=[showdown.pk])))
+    assert log.count("— AI:") == len(ai_moves)
+
+
+def test_the_player_cannot_move_the_ais_cards(client, showdown):
+    ai_card = next(card for card in showdown.state["cards"].values() if card["seat"] == 1)
+    before, count = snapshot(showdown), Action.objects.count()
+    response = act(client, showdown, action="stack", card=ai_card["id"])
+    assert response.status_code == 422
+    assert "the AI makes its own moves" in text(response)
+    assert snapshot(showdown) == before and Action.objects.count() == count
+
+
+def test_after_an_undo_the_ai_moves_again_by_its_button_and_makes_the_same_move(client, showdown):
+    while not any("ai" in action.payload for action in showdown.actions.all()):
+        act(client, showdown, **form_data(first_attack(showdown)))
+        showdown.refresh_from_db()
+    first_ai = showdown.actions.filter(payload__has_key="ai").order_by("seq").first()
+    services.match_goto(match_id=showdown.pk, step=first_ai.seq - 1, expected_seq=showdown.head)
+    showdown.refresh_from_db()
+    page = text(client.get(showdown.get_absolute_url()))
+    assert "Let Bot (the AI) play its possession" in page
+    stale = client.post(reverse("cardmaster_ai_turn", args=[showdown.pk]), {"seq": showdown.head - 1})
+    assert stale.status_code == 409
+    response = client.post(reverse("cardmaster_ai_turn", args=[showdown.pk]), {"seq": showdown.head})
+    assert response.status_code == 302
+    showdown.refresh_from_db()
+    again = showdown.actions.filter(abandoned=False, seq=first_ai.seq).get()
+    assert again.payload == first_ai.payload  # the same decision from the same seed, step and state
+    assert showdown.state["possession"] == 0 or showdown.finished
+    nothing = client.post(reverse("cardmaster_ai_turn", args=[showdown.pk]), {"seq": showdown.head})
+    assert nothing.status_code == 409 and "no move to make" in text(nothing)
+
+
+def test_a_hint_shows_the_move_its_reason_and_win_chance_and_is_marked_in_the_log(client, showdown):
+    page = text(client.get(showdown.get_absolute_url()))
+    assert "Hint: what would the AI play?" in page
+    response = client.get(reverse("cardmaster_hint", args=[showdown.pk]))
+    page = text(response)
+    assert response.status_code == 200 and "Estimated win chance with this move" in page
+    assert "Play the suggested move" in page
+    hinted = services.match_replay(showdown)  # the hint changed nothing
+    assert hinted == showdown.state and showdown.head == Match.objects.get(pk=showdown.pk).head
+    from rules.cardmaster.ai import hint
+    suggested = hint(showdown.state, showdown.seed, showdown.head + 1).action
+    response = act(client, showdown, hinted=str(showdown.head), **form_data(suggested))
+    assert response.status_code == 302
+    made = showdown.actions.filter(abandoned=False).order_by("seq").exclude(payload__has_key="ai").last()
+    assert made.payload["hinted"] is True and made.payload["card"] == suggested["card"]
+    assert "(with a hint)" in text(client.get(reverse("match_log", args=[showdown.pk])))
+
+
+def test_hints_are_refused_where_they_are_off_and_on_a_finished_match(client, cm_catalog):
+    custom = lock(client, lock(client, new_showdown(client, level="custom"), 0, NINE[:3]), 1,
+                  [card["name"] for card in cm_demo.CARDS[9:12]])
+    response = client.get(reverse("cardmaster_hint", args=[custom.pk]))
+    assert response.status_code == 403 and "Hints are off" in text(response)
+    assert "Hint: what would the AI play?" not in text(client.get(custom.get_absolute_url()))
+    with_hints = lock(client, lock(client, new_showdown(client, level="custom", **{"config-hints": "on"}), 0, NINE[:3]),
+                      1, [card["name"] for card in cm_demo.CARDS[9:12]])
+    assert with_hints.state["config"]["hints"] is True
+    assert client.get(reverse("cardmaster_hint", args=[with_hints.pk])).status_code == 200
+    finished = cm_demo.knock_out(("Cy", "Di"))
+    finished.state = {**finished.state, "config": {**finished.state["config"], "hints": True}}
+    finished.save(update_fields=["state"])
+    response = client.get(reverse("cardmaster_hint", args=[finished.pk]))
+    assert response.status_code == 409 and "The match is over" in text(response)
+
+
+def test_a_showdown_played_to_the_end_replays_from_its_log(client, showdown):
+    while showdown.finished is None:
+        legal = showdown.game.legal_actions(showdown.state)
+        attacks = [a for a in legal if a["type"] in ("a3", "a2", "a1")]
+        move = attacks[-1] if attacks else next(a for a in legal if a["type"] != "deposit")
+        assert act(client, showdown, **form_data(move)).status_code == 302
+        showdown.refresh_from_db()
+        assert showdown.head < 600
+    assert services.replay_problems(showdown) == []
+    page = text(client.get(showdown.get_absolute_url()))
+    assert "MVPs" in page and "Analyse this match" in page
+    exported = client.get(reverse("match_export_json", args=[showdown.pk])).content
+    response = client.post(reverse("match_import"),
+                           {"file": SimpleUploadedFile("showdown.json", exported, content_type="application/json")})
+    assert response.status_code == 302
+    imported = Match.objects.latest("pk")
+    assert imported.pk != showdown.pk and imported.state == showdown.state
+    assert [a.payload for a in imported.actions.order_by("seq")] == [a.payload for a in showdown.actions.order_by("seq")]
+
+
+def test_the_analysis_of_a_finished_match_is_charted_kept_and_lists_the_costliest_choices(client, cm_catalog,
+                                                                                           monkeypatch):
+    finished = cm_demo.knock_out(("Cy", "Di"))
+    url = reverse("cardmaster_analysis", args=[finished.pk])
+    page = text(client.get(url))
+    assert "Analyse the match" in page
+    runs = []
+    real = cm_views.analyse
+    monkeypatch.setattr(cm_views, "analyse", lambda *args, **kwargs: runs.append(1) or real(*args, **kwargs))
+    assert client.post(url).status_code == 302
+    page = text(client.get(url))
+    assert "Win chance after each step" in page and "<svg" in client.get(url).content.decode()
+    assert page.count('<th scope="row">') == finished.head  # the table beside the chart: every step
+    assert "Costliest choices" in page
+    client.post(url)
+    assert len(runs) == 1  # kept: opening or asking again does not search again
+
+
+def test_an_unfinished_match_has_no_analysis(client, showdown):
+    response = client.get(reverse("cardmaster_analysis", args=[showdown.pk]))
+    assert response.status_code == 302
+    assert "Only a finished match can be analysed" in text(client.get(response.url))

@@ -1,0 +1,90 @@
+"""Showdown (Mode A) on the web: the AI's lineup at the start, its possessions, hints and reasons.
+
+The AI (rules/cardmaster/ai) decides; this module only applies its decisions through the same
+service as a player's taps, so its moves are ordinary steps of the log: replayed, exported,
+undone like any other. Each AI move carries its reason in the action under "ai", and a move a
+player made with a hint on the screen carries "hinted"; the engine reads neither.
+
+The AI plays its whole possession right after the player's action, in the same request: at a
+table the player taps their move and the answer shows the AI's reply, every move with its
+reason, as an opponent across the table would play it. A button does the same when the AI
+holds possession with nobody's action before it (after an undo, or a match left mid-turn).
+"""
+
+from rules import RuleError
+from rules.cardmaster.ai import Decision, ai_seat, choose, generate_faction, hint, lineup_order, pick_faction
+from rules.cardmaster.match import phase
+from rules.cardmaster.options import ai_level
+
+from ... import services
+from ...models import Card, Match
+from .narration import describe, move_title, percent, reason_text
+
+MOST_MOVES = 40
+"""A possession is at most three moves and some deposits; this only bounds a runaway loop."""
+
+
+def start_showdown(match: Match, faction: str, power: int | None) -> None:
+    """Lock in the AI's lineup at the start: new cards at `power`, or catalog cards nearest it; for
+    "hand" the AI's lineup is entered like a player's. Its order is the AI's (lineup_order)."""
+    seat = ai_seat(match.state["config"])
+    if seat is None or faction not in ("generate", "catalog") or power is None:
+        return
+    catalog = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug)]
+    try:
+        if faction == "generate":
+            cards = generate_faction(power, match.seed, avoid=tuple(card["name"] for card in catalog))
+        else:
+            cards = pick_faction(catalog, match.seed, power=power)
+        action = {"type": "lock_lineup", "seat": seat, "cards": lineup_order(cards)}
+        services.match_apply_action(match=match, action=action, expected_seq=match.head)
+    except RuleError:
+        return  # a catalog the engine now refuses: the board offers the AI's lineup to be entered by hand
+
+
+def ai_to_move(match: Match) -> bool:
+    """Whether the AI holds possession of a match in play."""
+    seat = ai_seat(match.state["config"])
+    return seat is not None and phase(match.state) == "play" and match.state["possession"] == seat
+
+
+def play_ai(match: Match) -> Match:
+    """The AI's moves while it holds possession, each applied with its reason. Another phone's
+    change in the meantime stops it quietly: whoever moved the match on sees the fresh state."""
+    level = ai_level(match.state["config"])
+    for _move in range(MOST_MOVES):
+        if not ai_to_move(match) or level is None:
+            break
+        decision = choose(match.state, match.state["possession"], level, match.seed, match.head + 1)
+        action = {**decision.action, "ai": {"reason": decision.reason.as_json(),
+                                            "win_chance": round(decision.win_chance, 3), "level": level}}
+        try:
+            match = services.match_apply_action(match=match, action=action, expected_seq=match.head).match
+        except (services.StaleSubmission, RuleError):
+            break
+    return match
+
+
+def hint_for(match: Match) -> Decision:
+    """The hard AI's move for the side in possession; RuleError when there is none to suggest."""
+    return hint(match.state, match.seed, match.head + 1)
+
+
+def recent_steps(match: Match, names: list[str]) -> list[dict]:
+    """What happened since the player last acted: their move, then each of the AI's with its reason
+    and estimated win chance, oldest first, each with its working. Empty outside a Showdown."""
+    if ai_seat(match.state["config"]) is None or not match.head:
+        return []
+    recent = match.actions.filter(abandoned=False, seq__lte=match.head).order_by("-seq")[:MOST_MOVES]
+    steps = []
+    for action in recent:
+        ai = action.payload.get("ai")
+        steps.append({
+            "title": move_title(action.payload, action.events, names),
+            "reason": reason_text(ai["reason"]) if ai else "",
+            "win_chance": percent(ai["win_chance"]) if ai else "",
+            "lines": [line for line in (describe(event, names) for event in action.events) if line],
+        })
+        if not ai:
+            break
+    return steps[::-1]

@@ -1,0 +1,97 @@
+"""Issue 17's strength report: how well the Cardmaster AI plays, measured in seeded matches.
+
+    python manage.py ai_strength                            # the four pairings of the goals, 100 matches each
+    python manage.py ai_strength --pairs hard:greedy --matches 20 --size 3
+    python manage.py ai_strength --bench                    # engine speed for search instead
+
+Each pairing plays on fixed factions generated at one power, the players swapping seats
+every other match (rules/cardmaster/ai/strength.py); win rates come with 95% Wilson intervals,
+and decision times are CPU seconds on one core. --workers plays matches in several
+processes at once (each decision still runs on one core).
+"""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rules.cardmaster.ai import LEVELS
+from rules.cardmaster.ai.bench import bench
+from rules.cardmaster.ai.strength import measure
+
+DEFAULT_PAIRS = "hard:greedy,hard:random,hard:normal,normal:easy"
+# The issue's goals: (player, opponent) -> the lowest win rate that meets it, or "significant"
+GOALS: dict[tuple[str, str], float | str] = {("hard", "greedy"): 0.80, ("hard", "random"): 0.98, ("hard", "normal"): "significant",
+         ("normal", "easy"): "significant"}
+MEDIAN_MOST, SLOWEST_MOST = 0.5, 2.0
+
+
+def parse_pairs(text: str) -> list[tuple[str, str]]:
+    pairs = []
+    for part in text.split(","):
+        names = tuple(name.strip() for name in part.split(":"))
+        if len(names) != 2 or not set(names) <= set(LEVELS) or names[0] == names[1]:
+            raise CommandError(f"{part!r}: give two different players as a:b, each one of {', '.join(LEVELS)}")
+        pairs.append(names)
+    return pairs
+
+
+class Command(BaseCommand):
+    help = "Play seeded matches between Cardmaster AI levels and baselines; print win rates and decision times."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--pairs", default=DEFAULT_PAIRS, help=f"player:opponent,... (default {DEFAULT_PAIRS})")
+        parser.add_argument("--matches", type=int, default=100, help="matches per pairing (rounded up to even)")
+        parser.add_argument("--size", type=int, choices=(3, 6, 9), default=9, help="cards a side")
+        parser.add_argument("--power", type=int, default=6, help="power level of the generated factions")
+        parser.add_argument("--factions", type=int, default=0,
+                            help="how many fixed faction pairs to rotate (default: a new pair for every two matches)")
+        parser.add_argument("--workers", type=int, default=1, help="processes playing matches at once")
+        parser.add_argument("--bench", action="store_true", help="measure the engine's speed for search instead")
+
+    def handle(self, *args, pairs, matches, size, power, factions, workers, bench: bool, **options):
+        if bench:
+            return self.bench()
+        if matches < 1:
+            raise CommandError("--matches must be at least 1")
+        pairs = parse_pairs(pairs)
+        report = measure(pairs, matches, size=size, power=power, faction_pairs=factions or None, workers=workers,
+                         progress=self.progress)
+        self.stderr.write("")
+        rotation = f"{factions} faction pairs in turn" if factions else "a new faction pair for every two matches"
+        self.stdout.write(f"Cardmaster AI strength: {size}v{size}, factions generated at power {power}, "
+                          f"{rotation}; the players swap seats between the two.")
+        for record in report.pairings:
+            low, high = record.interval
+            line = (f"{record.player} vs {record.opponent}: {record.wins} won, {record.losses} lost, "
+                    f"{record.draws} drawn of {record.matches}; win rate {record.rate:.1%} "
+                    f"(95% interval {low:.1%} to {high:.1%})")
+            goal = GOALS.get((record.player, record.opponent))
+            if goal == "significant":
+                line += f"; goal: better at 95%: {'met' if record.significant else 'NOT met'}"
+            elif isinstance(goal, float):
+                line += f"; goal: at least {goal:.0%}: {'met' if record.rate >= goal else 'NOT met'}"
+            self.stdout.write(line)
+        self.stdout.write("Time per decision (CPU seconds, one core):")
+        for player in sorted(report.times, key=LEVELS.index):
+            count, median, slowest = report.timing(player)
+            line = f"  {player}: {count} decisions, median {median:.3f} s, slowest {slowest:.3f} s"
+            if player in ("easy", "normal", "hard"):
+                met = median < MEDIAN_MOST and slowest < SLOWEST_MOST
+                line += f"; goal (median < {MEDIAN_MOST} s, slowest < {SLOWEST_MOST} s): {'met' if met else 'NOT met'}"
+            self.stdout.write(line)
+
+    def progress(self, done: int, total: int) -> None:
+        self.stderr.write(f"\r{done}/{total} matches", ending="")
+        self.stderr.flush()
+
+    def bench(self):
+        result = bench()
+        profiled = result.profiled_shares
+        self.stdout.write("Cardmaster engine speed for search (CPU time, one core):")
+        self.stdout.write(f"  random playouts: {result.playouts_per_second:.1f} whole 9v9 matches a second "
+                          f"({result.moves_per_second:.0f} moves a second)")
+        self.stdout.write(f"  hard search over {result.decisions} positions, {result.seconds_per_decision:.3f} s a "
+                          f"decision: copying the state takes {result.copy_share:.1%} of it (timed directly)")
+        self.stdout.write(f"  cProfile's attribution: copying {profiled['copy']:.1%}, checking moves "
+                          f"{profiled['checks']:.1%}; the rest is search proper (move generation, the moves "
+                          f"themselves, dice, evaluating positions)")
+        self.stdout.write(f"  one state copy: {result.copy_microseconds['now']:.0f} us "
+                          f"(a JSON round trip, as before tuning: {result.copy_microseconds['json']:.0f} us)")
