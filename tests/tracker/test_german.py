@@ -385,3 +385,25 @@ def test_the_server_error_page_speaks_the_players_language():
         english = render_to_string("500.html")
     assert '<html lang="de">' in page and "Etwas ist schiefgelaufen" in page
     assert set(page_text(page)) & set(page_text(english)) == set()
+
+
+@pytest.mark.django_db
+def test_a_showdown_against_the_ai_and_its_analysis_read_in_german(phrases):
+    """The Cardmaster AI's pages in German: a Showdown's board with the AI's faction, before and after
+    the player's first move, its log, and the analysis of a finished match (chart, costliest choices)."""
+    from tests.tracker.test_cardmaster_showdown import act, first_attack, form_data, lock, new_showdown
+    from tracker.games.cardmaster import demo as cm_demo
+
+    call_command("demo", stdout=StringIO())
+    reader = Reader(get_user_model().objects.get(username="ana"), phrases)
+    showdown = lock(reader.german, new_showdown(reader.german))
+    reader.read(showdown.get_absolute_url())
+    act(reader.german, showdown, **form_data(first_attack(showdown)))  # the player's move, then the AI's turn
+    reader.read(showdown.get_absolute_url())
+    reader.read(reverse("match_log", args=[showdown.pk]))
+    finished = cm_demo.knock_out(("Cy", "Di"))
+    analysis = reverse("cardmaster_analysis", args=[finished.pk])
+    reader.read(analysis)
+    reader.german.post(analysis)
+    assert "Teuerste Entscheidungen" in reader.read(analysis)
+    assert not reader.found, reader.found
