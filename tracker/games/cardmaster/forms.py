@@ -81,6 +81,8 @@ def card_facts(card: dict) -> list[CardFact]:
 
 
 class ConfigForm(forms.Form):
+    field_order = ["opponent"]  # first: a player looking for Showdown finds it at the top of the options
+
     size = forms.TypedChoiceField(
         label=_("Match length (cards a side; 3 active, the rest in reserve)"),
         choices=[(size, f"{size}v{size}") for size in SIZES], coerce=int, initial=DEFAULT_CONFIG["size"],
