@@ -10,6 +10,8 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 
+from .numbers import decimal
+
 WIDTH, HEIGHT, PAD = 320, 180, 28
 # Distinguishable in light and dark mode; each line also gets its own dash pattern and end label,
 # so colour is never the only way to tell lines apart.
@@ -17,11 +19,11 @@ STYLES = [("#1f77b4", ""), ("#d62728", "6 4"), ("#2ca02c", "2 3"), ("#9467bd", "
 
 
 def axis_label(value: float) -> str:
-    """A y-axis end label short enough for the left margin: 950, 1.5k, 100k, 2M."""
+    """A y-axis end label short enough for the left margin: 950, 1.5k, 100k, 2M (1,5k in German)."""
     for size, suffix in ((1_000_000, "M"), (1_000, "k")):
         if abs(value) >= size:
-            return f"{value / size:.3g}{suffix}"
-    return f"{value:g}"
+            return decimal(f"{value / size:.3g}") + suffix
+    return decimal(f"{value:g}")
 
 
 def line_chart(title: str, series: Mapping[str, Sequence[float]], y_min: float, y_max: float, x_label: str) -> SafeString:

@@ -143,7 +143,7 @@ def export_text(match: Match, entries: list[dict]) -> str:
     ]
     if match.finished:
         lines.append(_("Seed %(seed)s. Result: %(name)s won %(score)s.") % {
-            "seed": match.seed, "name": match.winner.name if match.winner else "-", "score": match.score})
+            "seed": match.seed, "name": match.winner.name if match.winner else "-", "score": match.shown_score})
     elif match.seed_known:
         lines.append(_("Seed %(seed)s, revealed when the match first ended; play went on after an undo.")
                      % {"seed": match.seed})

@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 
+from . import numbers
+
 
 def game_choices() -> list[tuple[str, str]]:
     return [(slug, game.name) for slug, game in rules.GAMES.items()]
@@ -255,6 +257,11 @@ class Match(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("match_detail", args=[self.pk])
+
+    @property
+    def shown_score(self) -> str:
+        """The score in the page's language: "15.000-0" in German, "durch Aufgabe" for "by resignation"."""
+        return numbers.shown_score(self.score)
 
     @property
     def game(self) -> rules.Game:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 import rules
 from rules import Dice, RuleError
 
+from . import numbers
 from .card_changes import record_uses
 from .models import Action, Checkpoint, Match, Player, Seat
 
@@ -43,7 +44,9 @@ class StaleSubmission(Exception):
 
 def explain(error: RuleError, players: list[Player] | None = None) -> str:
     """A rule error as a translated sentence, with seat numbers replaced by player names."""
-    params = dict(error.params)
+    # Limits the engine wrote the English way ("100,000") are grouped as the page's language does.
+    params = {key: numbers.relocalized(value) if isinstance(value, str) and f"%({key})s" in error.template else value
+              for key, value in error.params.items()}
     if players and "seat" in params and isinstance(params["seat"], int) and 0 <= params["seat"] < len(players):
         params["seat"] = players[params["seat"]].name
     template = _(error.template)

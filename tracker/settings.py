@@ -152,6 +152,8 @@ LANGUAGE_COOKIE_SECURE = HTTPS
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_TZ = True
+# How dates are written per language (tracker/formats/): templates name a format, never spell one out.
+FORMAT_MODULE_PATH = "tracker.formats"
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

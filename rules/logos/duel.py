@@ -145,7 +145,7 @@ def outcome(state: dict) -> Outcome | None:
         return None
     winner = state["winner"]
     if state["ended_by"] == "resignation":
-        return Outcome(winner=winner, score="by resignation" if winner is not None else "draw")
+        return Outcome(winner=winner, score=gettext_noop("by resignation") if winner is not None else gettext_noop("draw"))
     hp = state["hp"]
     return Outcome(winner=winner, score=f"{hp[winner]:,}-{hp[1 - winner]:,}")
 

@@ -570,10 +570,10 @@ def outcome(state: dict) -> Outcome | None:
     if state["phase"] != "over":
         return None
     if state["ended"] == "declared":
-        return Outcome(winner=state["winner"], score="by table call")
-    return Outcome(
-        winner=state["winner"], score="by deck-out" if state["winner"] is not None else "both decked out"
-    )
+        return Outcome(winner=state["winner"], score=gettext_noop("by table call"))
+    # Scores in words are marked for translation; the pages translate them (tracker/numbers.py).
+    decked_out = gettext_noop("by deck-out") if state["winner"] is not None else gettext_noop("both decked out")
+    return Outcome(winner=state["winner"], score=decked_out)
 
 
 def public_action(state: dict, action: dict) -> dict:

@@ -31,7 +31,7 @@ class EngineCardForm(forms.Form):
         try:
             return self.validate_card(data)
         except RuleError as error:
-            raise forms.ValidationError(str(error)) from error
+            raise forms.ValidationError(services.explain(error)) from error
 
 
 def catalog_cards(form: forms.Form, catalog: dict[str, Card], fields, repeated: str) -> list[dict]:

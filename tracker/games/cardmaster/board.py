@@ -22,6 +22,7 @@ from rules.cardmaster.statuses import backfire_chance, proc_chance
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Match
+from ...numbers import decimal
 from ...services import explain, head_action
 from ..common import dice_needed
 from .forms import STATUS_LABELS
@@ -46,7 +47,7 @@ def _status(card: dict) -> dict | None:
     else:
         left = ngettext("%(turns)s turn left", "%(turns)s turns left", status["turns"]) % {"turns": status["turns"]}
     return {"symbol": STATUS_SYMBOLS[status["name"]], "name": STATUS_LABELS[status["name"]], "left": left,
-            "strength": f"{status['strength'] / 10:g}"}
+            "strength": decimal(f"{status['strength'] / 10:g}")}
 
 
 def _why(error, players) -> str:
@@ -58,7 +59,7 @@ def _why(error, players) -> str:
 
 def _on_d100(chance: int) -> str:
     """The d100 faces a chance in tenths of a percent lands on (at most the chance): 55 -> "1–5 (5.5%)"."""
-    return gettext("1–%(top)s (%(percent)s%%)") % {"top": chance // 10, "percent": percent_text(chance)}
+    return gettext("1–%(top)s (%(percent)s%%)") % {"top": chance // 10, "percent": decimal(percent_text(chance))}
 
 
 def _risks(card: dict) -> dict[str, str]:
@@ -76,9 +77,9 @@ def _moves(match: Match, card: dict) -> dict[str, dict]:
     actions it offers (one per choice), and why it is unavailable."""
     types = _types(card, match.state["config"]["type_names"])
     details = {
-        "a1": gettext("ATK × %(f)s · %(t)s") % {"f": FACTOR_TEXT["a1"], "t": types[0]},
-        "a2": gettext("ATK × %(f)s · %(t)s") % {"f": FACTOR_TEXT["a2"], "t": types[1]},
-        "a3": gettext("ATK × %(f)s · better of %(a)s / %(b)s") % {"f": FACTOR_TEXT["a3"], "a": types[0], "b": types[1]},
+        "a1": gettext("ATK × %(f)s · %(t)s") % {"f": decimal(FACTOR_TEXT["a1"]), "t": types[0]},
+        "a2": gettext("ATK × %(f)s · %(t)s") % {"f": decimal(FACTOR_TEXT["a2"]), "t": types[1]},
+        "a3": gettext("ATK × %(f)s · better of %(a)s / %(b)s") % {"f": decimal(FACTOR_TEXT["a3"]), "a": types[0], "b": types[1]},
         "stack": gettext("+1 gem, uses the move"),
         "spc": gettext("permanent boost, uses the move"),
         "revive": gettext("a fallen ally returns at 50% HP"),

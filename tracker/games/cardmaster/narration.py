@@ -8,6 +8,7 @@ from rules.cardmaster.gems import MOVE_LABELS
 from rules.cardmaster.moves import ATTACKS
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
+from ...numbers import decimal
 from .forms import STATUS_LABELS
 
 STAT_NAMES = {"spd": "SPD", "hp": "HP", "def": "DEF", "atk": "ATK", "spc": "SPC"}
@@ -20,7 +21,8 @@ def type_label(number: int, name: str) -> str:
 
 
 def multiplier_text(fraction: str) -> str:
-    return {"1/2": "0.5", "1/4": "0.25"}.get(fraction, fraction)
+    """A type multiplier as the chart prints it (0.5, not 1/2), with the language's decimal mark."""
+    return decimal({"1/2": "0.5", "1/4": "0.25"}.get(fraction, fraction))
 
 
 def attack_working(event: dict) -> str:
@@ -30,7 +32,7 @@ def attack_working(event: dict) -> str:
         "× (1 − DEF %(def)s/1000) = %(damage)s damage; %(target)s has %(hp)s HP left."
     ) % {
         "card": event["card_name"], "target": event["target_name"], "move": MOVE_LABELS[event["move"]],
-        "atk": event["atk"], "factor": event["factor"], "mult": multiplier_text(event["type_multiplier"]),
+        "atk": event["atk"], "factor": decimal(event["factor"]), "mult": multiplier_text(event["type_multiplier"]),
         "type": type_label(event["attack_type"], event["type_name"]), "def": event["def"], "damage": event["damage"],
         "hp": event["hp_after"],
     }
@@ -41,7 +43,7 @@ def attack_working(event: dict) -> str:
         if roll:
             verdict = gettext("lands") if roll["hit"] else gettext("misses")
             text += " " + gettext("%(what)s chance %(chance)s%%, rolled %(roll)s: %(verdict)s.") % {
-                "what": label, "chance": roll["chance"], "roll": roll["roll"], "verdict": verdict}
+                "what": label, "chance": decimal(roll["chance"]), "roll": roll["roll"], "verdict": verdict}
     if event.get("status_lost"):
         text += " " + gettext("The status is lost: the target fell.")
     return text
@@ -81,7 +83,7 @@ def describe(event: dict, names: list[str]) -> str:
         return gettext("%(card)s steps in from the reserve.") % {"card": event["card_name"]}
     if kind == "status":
         text = gettext("%(card)s gets %(status)s (strength %(strength)s%%).") % {
-            "card": event["card_name"], "status": STATUS_LABELS[event["status"]], "strength": event["strength"]}
+            "card": event["card_name"], "status": STATUS_LABELS[event["status"]], "strength": decimal(event["strength"])}
         if event["replaced"]:
             text += " " + gettext("It replaces %(old)s.") % {"old": STATUS_LABELS[event["replaced"]]}
         return text

@@ -10,6 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from rules.logos.cards import COLOUR_CLASS
 from rules.logos.effects import BERSERK_BELOW
 
+from ...numbers import grouped
+
 COLOUR_LABELS = {
     "red": _("red"), "green": _("green"), "blue": _("blue"), "white": _("white"), "purple": _("purple"),
     "grey": _("grey"),
@@ -33,7 +35,8 @@ EFFECT_LABELS = {
 
 
 def number(value: int) -> str:
-    return f"{value:,}"
+    """LOGOS values run to six digits: grouped as the page's language does (100,000; 100.000 in German)."""
+    return grouped(value)
 
 
 def colour_name(colour: str) -> str:

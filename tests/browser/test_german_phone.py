@@ -1,0 +1,53 @@
+"""German at phone size: the longer German words still fit a 360-pixel screen on every game's page.
+
+German runs about a third longer than English and has long compounds ("Wiederherstellen",
+"Aktivierungssequenz"): a button or a label that fits in English can push the page wider
+than the phone, so the player has to scroll sideways. Each game's demo match, played half
+way, and a fresh match's secret entry are opened in German and measured.
+"""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+import rules
+from tracker import services
+from tracker.games import pages_for
+from tracker.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTH = 360  # tests/browser/conftest.py's phone
+
+
+def wider_than_the_screen(page: Page) -> list[str]:
+    """What sticks out past the right edge (tables scroll inside their own box, so they are left out)."""
+    return page.evaluate("""(width) => [...document.querySelectorAll('body *')]
+        .filter(el => !el.closest('.table-scroll, .sr-only, .skip'))
+        .filter(el => { const r = el.getBoundingClientRect(); return r.width && r.right > width + 0.5; })
+        .map(el => el.tagName + ' ' + (el.textContent || '').trim().slice(0, 40))""", WIDTH)
+
+
+def test_every_game_fits_the_phone_in_german(page: Page, screenshot_dir):
+    call_command("demo", stdout=StringIO())
+    page.goto(reverse("settings"))
+    page.get_by_role("button", name="Deutsch").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    urls, halfway = [], {}
+    for slug in rules.GAMES:
+        match = Match.objects.filter(slug=slug, pairing=None).order_by("pk").first()
+        Match.objects.filter(pk=match.pk).update(owner=None, club=None)  # the table's: any phone opens it
+        services.match_goto(match_id=match.pk, step=match.head // 2, expected_seq=match.head)
+        fresh = services.match_create(slug=slug, player_names=["Ana", "Ben"], config={})
+        halfway[slug] = match.get_absolute_url()
+        urls += [halfway[slug], reverse("match_log", args=[match.pk]), fresh.get_absolute_url()]
+        urls += [reverse("match_entry", args=[fresh.pk, seat]) for seat in pages_for(slug).seats_to_enter(fresh)[:1]]
+    for url in urls:
+        page.goto(url)
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        assert (url, page.evaluate("document.documentElement.scrollWidth"), wider_than_the_screen(page)) == (url, WIDTH, [])
+    page.goto(halfway["cardmaster"])  # the fullest board: lineups, gems, statuses
+    page.screenshot(path=screenshot_dir / "cardmaster-in-german-360.png", full_page=True, caret="initial")

@@ -1,0 +1,409 @@
+"""German is complete: every message of the catalog is translated, and no page shows English.
+
+(a) The catalog: every message has a German translation that is not fuzzy and keeps the
+    English message's placeholders.
+(b) The pages: every page a player meets in every game (home, the new-match form, a match
+    at every step of a demo game with its live forms, the secret entries, the log, the
+    replay, statistics, clubs, ratings, tournaments, collections, the catalog, settings,
+    signing in), rendered in German, shows no English sentence from the catalog, and no
+    sentence it also shows word for word in English (a string never marked for translation).
+    Player and card names are data; a few words in a row are allowed to stay the same.
+"""
+
+import ast
+import re
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.template.loader import render_to_string
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+import rules
+from tracker import charts, services
+from tracker.games import pages_for
+from tracker.games.cardmaster.narration import multiplier_text as narration_multiplier
+from tracker.models import Card, Club, Match, Player, Tournament
+
+CATALOG = Path(settings.LOCALE_PATHS[0]) / "de" / "LC_MESSAGES" / "django.po"
+PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[-+ #0]*\d*[srdif]|%%")
+# Small words every English sentence has and names do not: what tells a sentence from a card's name.
+ENGLISH_GLUE = {"the", "a", "an", "to", "of", "is", "are", "and", "or", "on", "for", "you", "your", "with", "not",
+                "no", "this", "that", "it", "its", "be", "by", "at", "from", "has", "have", "can", "cannot",
+                "what", "who", "each", "every", "there", "here", "when", "only", "yet", "been", "will"}
+# A run of this many words that stays the same in English and German is an untranslated sentence.
+WORDS = 4
+
+
+# --- (a) the catalog -----------------------------------------------------------------------------
+
+
+def _unquote(line: str) -> str:
+    body = line[line.index('"') + 1:line.rindex('"')]
+    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+def read_catalog(path: Path = CATALOG) -> list[dict]:
+    """The messages of a .po file: msgid, msgid_plural, msgstr (a list: one per plural form), flags."""
+    messages, entry, field = [], None, None
+    for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
+        if not line.strip():
+            if entry and entry.get("msgid"):
+                messages.append(entry)
+            entry, field = None, None
+            continue
+        entry = entry or {"msgid": "", "msgid_plural": None, "msgstr": {}, "flags": set()}
+        if line.startswith("#,"):
+            entry["flags"] |= {flag.strip() for flag in line[2:].split(",")}
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"'):
+            if field[0] == "msgstr":
+                entry["msgstr"][field[1]] += _unquote(line)
+            else:
+                entry[field[0]] += _unquote(line)
+        else:
+            keyword = line.split(" ", 1)[0]
+            if keyword.startswith("msgstr"):
+                index = int(keyword[7:-1]) if "[" in keyword else 0
+                field = ("msgstr", index)
+                entry["msgstr"][index] = _unquote(line)
+            else:
+                field = (keyword,)
+                entry[keyword] = _unquote(line)
+    return messages
+
+
+def test_the_reader_reads_plurals_flags_and_continued_lines(tmp_path):
+    po = tmp_path / "django.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Language: de\\n"\n\n'
+                  '#, fuzzy, python-format\nmsgid ""\n"%(n)s long "\n"message"\nmsgstr "%(n)s alt"\n\n'
+                  'msgid "%(n)s card"\nmsgid_plural "%(n)s cards"\nmsgstr[0] "%(n)s Karte"\nmsgstr[1] ""\n',
+                  encoding="utf-8")
+    long, plural = read_catalog(po)
+    assert (long["msgid"], long["msgstr"], long["flags"]) == ("%(n)s long message", {0: "%(n)s alt"},
+                                                               {"fuzzy", "python-format"})
+    assert (plural["msgid_plural"], plural["msgstr"]) == ("%(n)s cards", {0: "%(n)s Karte", 1: ""})
+
+
+def test_every_message_has_a_german_translation_that_keeps_its_placeholders():
+    messages = read_catalog()
+    assert len(messages) > 1000  # the whole catalog, not a stray file
+    untranslated = [m["msgid"] for m in messages if not all(m["msgstr"].values()) or len(m["msgstr"]) > 2]
+    fuzzy = [m["msgid"] for m in messages if "fuzzy" in m["flags"]]
+    assert untranslated == []
+    assert fuzzy == []
+    broken = []
+    for m in messages:
+        for index, german in m["msgstr"].items():
+            english = m["msgid_plural"] if index and m["msgid_plural"] else m["msgid"]
+            if sorted(PLACEHOLDER.findall(english)) != sorted(PLACEHOLDER.findall(german)) and (
+                    set(PLACEHOLDER.findall(english)) != set(PLACEHOLDER.findall(german))):
+                broken.append((english, german))
+    assert broken == []
+
+
+TRANSLATING_CALLS = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy"}
+
+
+def marked_in_python() -> set[tuple[str, str]]:
+    """(file, message) for every literal message marked in the engines' and the pages' Python code."""
+    root = Path(settings.BASE_DIR)
+    marked = set()
+    for path in [*root.glob("rules/**/*.py"), *root.glob("tracker/**/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in TRANSLATING_CALLS
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                marked.add((str(path.relative_to(root)), node.args[0].value))
+    return marked
+
+
+def test_every_message_marked_in_python_is_in_the_catalog():
+    """A message added after the last makemessages (tracker/scripts/setup) would stay English."""
+    msgids = {m["msgid"] for m in read_catalog()}
+    marked = marked_in_python()
+    assert len(marked) > 900  # every file was read
+    assert sorted((path, message) for path, message in marked if message not in msgids) == []
+
+
+def test_an_engine_refusal_reaches_the_player_in_german():
+    """The engines stay free of Django: their refusals carry an English template marked with
+    gettext_noop, which the pages translate when they explain the refusal."""
+    game = rules.GAMES["card-crush"]
+    state = game.new_match({}, "seed")
+    with pytest.raises(rules.RuleError) as refused:
+        game.apply(state, {"type": "play_round"}, rules.Dice("seed", 1))
+    with translation.override("de"):
+        assert services.explain(refused.value) == "Beide Spieler müssen ihre Decks vor Runde 1 festlegen."
+    with translation.override("en"):
+        assert services.explain(refused.value) == "Both players must lock in their decks before round 1."
+
+
+def test_the_compiled_catalog_is_the_one_pages_use():
+    """setup compiles the catalog; an English page would be the first sign of a missing .mo."""
+    with translation.override("de"):
+        assert translation.gettext("Start a match") == "Eine Partie beginnen"
+
+
+# --- (b) the pages -------------------------------------------------------------------------------
+
+# Text a player reads that is not between tags: labels for screen readers, tooltips, placeholders.
+READ_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
+
+
+class _Text(HTMLParser):
+    """The text of a page as a player (or a screen reader) meets it, one string per text run."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.runs: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style", "template"):
+            self._skip += 1
+        values = dict(attrs)
+        self.runs += [values[name] for name in READ_ATTRIBUTES if values.get(name)]
+        if tag == "input" and values.get("type") in ("submit", "button") and values.get("value"):
+            self.runs.append(values["value"])
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "template") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip and data.strip():
+            self.runs.append(data)
+
+
+def page_text(html: str) -> list[str]:
+    parser = _Text()
+    parser.feed(html)
+    return [" ".join(run.split()) for run in parser.runs]
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text: runs of letters; a token with a digit in it (a hash, a cell like B3) is none."""
+    return [token for token in re.findall(r"[\w'’]+", text) if not re.search(r"[\d_]", token)]
+
+
+def english_phrases() -> set[str]:
+    """Every run of WORDS or more words of an English message, between its placeholders and HTML."""
+    phrases = set()
+    for message in read_catalog():
+        for english in filter(None, (message["msgid"], message["msgid_plural"])):
+            for piece in re.split(r"%\([a-z_0-9]+\)[-+ #0]*\d*[srdif]|<[^>]+>|[:;()“”\"]", english):
+                piece = " ".join(piece.split()).strip(" .,!?…·-—–")
+                if len(_words(piece)) >= WORDS:
+                    phrases.add(piece)
+    return phrases
+
+
+@pytest.fixture(scope="module")
+def phrases() -> set[str]:
+    return english_phrases()
+
+
+class Reader:
+    """Two phones on the same pages: one in English, one in German, both signed in as Ana."""
+
+    def __init__(self, user, phrases: set[str]):
+        self.english, self.german = Client(), Client()
+        self.german.post(reverse("set_language"), {"language": "de"})
+        for client in (self.english, self.german):
+            client.force_login(user)
+        self.phrases = phrases
+        self.found: dict[str, set[str]] = {}
+
+    def read(self, url: str, anonymous: bool = False, compare: bool = True) -> str:
+        """The German page at url; what in it is still English is noted against the url.
+
+        With `compare`, the page is read in English too: a sentence that reads the same in both
+        was never marked for translation (or is missing from the catalog).
+        """
+        german, english = (self.german, self.english) if not anonymous else (Client(), Client())
+        if anonymous:
+            german.post(reverse("set_language"), {"language": "de"})
+        response = german.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        html = response.content.decode()
+        assert '<html lang="de">' in html, url
+        runs = page_text(html)
+        same = set(runs) & set(page_text(english.get(url).content.decode())) if compare else set()
+        text = "\n".join(runs)
+        left = {phrase for phrase in self.phrases if phrase in text}
+        left |= {run for run in same if len(_words(run)) >= WORDS and ENGLISH_GLUE & {w.lower() for w in _words(run)}}
+        if left:
+            self.found[url] = left
+        return html
+
+
+def _in_progress(slug: str) -> Match:
+    """A new match of the game with its default options, owned by the table (any phone may play it)."""
+    return services.match_create(slug=slug, player_names=["Ana", "Ben"], config={})
+
+
+@pytest.mark.django_db
+def test_every_page_of_every_game_is_german(phrases):
+    call_command("demo", stdout=StringIO())
+    reader = Reader(get_user_model().objects.get(username="ana"), phrases)
+    for url in ("home", "settings", "match_list", "match_import", "stats", "club_list", "card_games",
+                "ratings_index", "tournaments_index", "collection_index"):
+        reader.read(reverse(url))
+    for url in ("sign_in", "sign_up"):
+        reader.read(reverse(url), anonymous=True)
+    club = Club.objects.get()
+    tournament = Tournament.objects.get()
+    ana = Player.objects.get(name="Ana")
+    for url in (reverse("club_detail", args=[club.pk]), reverse("leaderboard", args=[club.pk]),
+                reverse("player_rating", args=[club.pk, ana.pk]), reverse("tournament_list", args=[club.pk]),
+                reverse("tournament_detail", args=[tournament.pk]), reverse("club_collections", args=[club.pk]),
+                reverse("stats_player", args=[ana.pk])):
+        reader.read(url)
+    for slug in rules.GAMES:
+        reader.read(reverse("match_new", args=[slug]))
+        reader.read(reverse("card_list", args=[slug]))
+        card = Card.objects.filter(slug=slug).order_by("pk").first()
+        reader.read(reverse("card_detail", args=[slug, card.pk]))
+        reader.read(reverse("card_edit", args=[slug, card.pk]))
+        reader.read(reverse("stats") + f"?game={slug}")
+        # A fresh match: the secret entries (pass the phone, then the entry form) or the open board.
+        fresh = _in_progress(slug)
+        reader.read(fresh.get_absolute_url())
+        for seat in pages_for(slug).seats_to_enter(fresh):
+            reader.read(reverse("match_pass", args=[fresh.pk, seat]))
+            reader.read(reverse("match_entry", args=[fresh.pk, seat]))
+    for match in Match.objects.filter(pairing=None).order_by("pk"):
+        reader.read(reverse("match_log", args=[match.pk]))
+        if match.slug == "card-crush":
+            reader.read(reverse("battle_rating", args=[match.pk]))
+        head = match.head
+        for step in sorted({0, 1, head // 2, head}):
+            reader.read(reverse("match_replay", args=[match.pk]) + f"?step={step}")
+        # The live board with its forms at every step of the game (in English too now and then).
+        for step in range(head + 1):
+            services.match_goto(match_id=match.pk, step=step, expected_seq=Match.objects.get(pk=match.pk).head)
+            reader.read(match.get_absolute_url(), compare=step % 5 == 0)
+        services.match_goto(match_id=match.pk, step=head, expected_seq=Match.objects.get(pk=match.pk).head)
+    english_left = "\n".join(f"{url}: {sorted(left)}" for url, left in reader.found.items())
+    assert not reader.found, "English on German pages:\n" + english_left
+
+
+# --- (c) numbers and dates -----------------------------------------------------------------------
+
+
+def _in(language: str) -> Client:
+    client = Client()
+    client.post(reverse("set_language"), {"language": language})
+    return client
+
+
+@pytest.fixture
+def logos_duel(db) -> Match:
+    """A LOGOS duel, Ana against Ben, with its demo catalog; started on 23 November 2026 at 14:05."""
+    pages = pages_for("logos")
+    Card.objects.bulk_create(Card(slug="logos", name=card["name"], stats=pages.card_stats(card))
+                             for card in pages.demo_cards)
+    duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={})
+    Match.objects.filter(pk=duel.pk).update(created=datetime(2026, 11, 23, 14, 5, tzinfo=UTC))
+    return duel
+
+
+def _act(duel: Match, action: dict) -> None:
+    duel.refresh_from_db()
+    services.match_apply_action(match_id=duel.pk, action=action, expected_seq=duel.head)
+
+
+def test_large_numbers_and_decimals_are_written_the_german_way(logos_duel):
+    """LOGOS HP run to six digits: 100,000 in English is 100.000 in German (100.000 would be a
+    hundred in English), and a decimal has a comma: Cardmaster's ATK × 0.66 is ATK × 0,66."""
+    url = logos_duel.get_absolute_url()
+    assert "100,000" in _in("en").get(url).content.decode()
+    german = _in("de").get(url).content.decode()
+    assert "100.000" in german and "100,000" not in german
+    with translation.override("de"):
+        assert narration_multiplier("1/2") == "0,5"
+        assert charts.axis_label(1500) == "1,5k"
+    with translation.override("en"):
+        assert narration_multiplier("1/2") == "0.5"
+
+
+def test_an_engine_refusal_groups_its_limits_the_german_way():
+    """The engine writes a limit the English way ("100,000"); a German player reads 100.000."""
+    with pytest.raises(rules.RuleError) as refused:
+        rules.GAMES["logos"].new_match({"starting_hp": 0}, "seed")
+    assert "from 1 to 10,000,000" in str(refused.value)
+    with translation.override("de"):
+        assert "von 1 bis 10.000.000 sein" in services.explain(refused.value)
+
+
+def test_a_score_in_words_and_a_date_read_in_german(logos_duel):
+    """A resigned duel's score ("by resignation", recorded by the engine) and when the duel
+    started, in the match list: English and German each in their own words and order."""
+    card = next(card for card in (c.as_rules_card() for c in Card.objects.filter(slug="logos").order_by("pk"))
+                if set(card["combo"]) == {"grey"})  # playable on an empty combo counter
+    _act(logos_duel, {"type": "commit", "seat": 0, "round": 1, "card": card, "backup": None})
+    _act(logos_duel, {"type": "defenceless", "seat": 1, "round": 1})
+    _act(logos_duel, {"type": "resign", "seat": 1})
+    logos_duel.refresh_from_db()
+    assert logos_duel.score == "by resignation"
+    english = page_text(_in("en").get(reverse("match_list")).content.decode())
+    german = page_text(_in("de").get(reverse("match_list")).content.decode())
+    assert "Ana won by resignation" in " ".join(english)
+    assert "23 Nov 2026, 14:05" in english
+    assert "Ana hat durch Aufgabe gewonnen" in " ".join(german), german
+    assert "23.11.2026, 14:05" in german
+
+
+def test_an_engine_card_refusal_on_a_form_reaches_the_player_in_german(db):
+    """A catalog card the engine refuses: the form shows the refusal in the page's language."""
+
+    class Strict(pages_for("card-crush").card_form):
+        @staticmethod
+        def validate_card(card):
+            return rules.GAMES["card-crush"].validate_card({**card, "affinity": "Steam"})
+
+    data = {"name": "Mist Cat", "power": 3, "speed": 4, "affinity": "Air", "rarity": "Common", "level": 1}
+    with translation.override("de"):
+        form = Strict(data)
+        assert not form.is_valid()
+        assert form.non_field_errors()[0].startswith("Unbekannter Wert 'Steam'"), form.errors
+
+
+def test_the_server_error_page_speaks_the_players_language():
+    """Django renders 500.html without a context, in the language the request was in."""
+    with translation.override("de"):
+        page = render_to_string("500.html")
+    with translation.override("en"):
+        english = render_to_string("500.html")
+    assert '<html lang="de">' in page and "Etwas ist schiefgelaufen" in page
+    assert set(page_text(page)) & set(page_text(english)) == set()
+
+
+@pytest.mark.django_db
+def test_a_showdown_against_the_ai_and_its_analysis_read_in_german(phrases):
+    """The Cardmaster AI's pages in German: a Showdown's board with the AI's faction, before and after
+    the player's first move, its log, and the analysis of a finished match (chart, costliest choices)."""
+    from tests.tracker.test_cardmaster_showdown import act, first_attack, form_data, lock, new_showdown
+    from tracker.games.cardmaster import demo as cm_demo
+
+    call_command("demo", stdout=StringIO())
+    reader = Reader(get_user_model().objects.get(username="ana"), phrases)
+    showdown = lock(reader.german, new_showdown(reader.german))
+    reader.read(showdown.get_absolute_url())
+    act(reader.german, showdown, **form_data(first_attack(showdown)))  # the player's move, then the AI's turn
+    reader.read(showdown.get_absolute_url())
+    reader.read(reverse("match_log", args=[showdown.pk]))
+    finished = cm_demo.knock_out(("Cy", "Di"))
+    analysis = reverse("cardmaster_analysis", args=[finished.pk])
+    reader.read(analysis)
+    reader.german.post(analysis)
+    assert "Teuerste Entscheidungen" in reader.read(analysis)
+    assert not reader.found, reader.found
