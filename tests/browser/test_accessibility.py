@@ -25,7 +25,7 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tracker import demo, services
+from tracker import demo, locks, services
 from tracker.competition import collection, tournaments
 from tracker.games import ADAPTERS, pages_for
 from tracker.models import Card, Club, Match, Player, Tournament
@@ -121,8 +121,10 @@ def test_a_game_s_pages_have_no_accessibility_violations(live_server, context: B
     start.locator("[type=submit]").last.click()
     expect(page.locator(".error").first).to_be_visible()
     walk.check()  # the form with its errors
-    longest = Match.objects.filter(slug=slug).order_by("-head").first()
-    assert longest is not None
+    # The longest demo match that can still change: a battle of the ended tournament is locked, and
+    # its entry pages refuse (409). Ties in length are broken by pk, the same on every database.
+    longest = next(match for match in Match.objects.filter(slug=slug).order_by("-head", "pk")
+                   if not locks.why_locked(match))
     match_pages(walk, longest)
     walk.check(reverse("card_list", args=[slug]))
     card = Card.objects.filter(slug=slug).first()
