@@ -41,6 +41,8 @@ class Phone:
         self.console: list[str] = []
         self.page.on("console", self._heard)
         self.page.on("pageerror", lambda error: self.console.append(f"pageerror: {error}"))
+        self.loads: list[str] = []  # every document this page loaded, to tell what a reload came from
+        self.page.on("framenavigated", lambda frame: frame == self.page.main_frame and self.loads.append(frame.url))
 
     def _heard(self, message: ConsoleMessage) -> None:
         if message.type in ("error", "warning"):
@@ -150,7 +152,7 @@ def test_two_phones_lock_in_with_no_passing_and_a_third_watches(make_context, ca
     # Ana's and Cleo's pages show it by themselves, and never Ben's cards.
     for phone in (ana, cleo):
         expect(phone.page.locator(".lockin li").nth(1)).to_contain_text(f"{P2} is locked in", timeout=BY_ITSELF)
-        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
         assert_no_card_names(phone.page, DECK_2, phone.name)
     ana.shot(screenshot_dir, "owner-sees-lock")
     cleo.shot(screenshot_dir, "spectator-sees-lock")
@@ -175,7 +177,7 @@ def test_two_phones_lock_in_with_no_passing_and_a_third_watches(make_context, ca
     # Ana's and Cleo's pages show the working by themselves.
     for phone in (ana, cleo):
         expect(phone.page.locator("#round-1 .working")).to_have_text(ROUND_1, timeout=BY_ITSELF)
-        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
         # Rounds 2-5 are still face down for everyone.
         assert_no_card_names(phone.page, DECK_2[1:], phone.name)
     ana.shot(screenshot_dir, "owner-sees-round-1")
@@ -394,7 +396,7 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
     # The other phones learn by themselves that she has committed, and nothing of what.
     for phone in (host, ben, cleo):
         expect(phone.page.locator(".logos-commit")).to_contain_text(f"{P1} has committed", timeout=BY_ITSELF)
-        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
         assert_no_card_names(phone.page, [ANA_CARD, ANA_BACKUP], phone.name)
         bodies = heard[phone.name]
         assert any(f"{P1} has committed" in body for body in bodies), f"{phone.name} got no live update"
@@ -416,7 +418,7 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
         expect(phone.page.locator("#direction")).to_have_text(f"{P1} attacks, {P2} defends.")
         revealed = f"Round 1 revealed: {P1} plays {ANA_CARD}"
         expect(battle.locator(".logos-working li").first).to_contain_text(revealed)
-        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
     expect(ana.page.get_by_text("Your commit (only this phone sees it)")).to_have_count(0)
 
     # Each player's phone offers only that player's buttons (and the table's Fight); the watcher's, none.
@@ -461,7 +463,7 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
         expect(phone.page.locator("#seat-1 .logos-hp")).to_contain_text("95,000 HP")
         expect(phone.page.locator("#seat-0")).to_contain_text(f"Backup: {ANA_BACKUP}")
         expect(phone.page.get_by_role("heading", name="Round 2: commit your cards")).to_be_visible()
-        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part"
+        assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
     for phone in (ana, ben):
         expect(phone.page.get_by_role("link", name="Commit your card")).to_be_visible(timeout=BY_ITSELF)
     ben.shot(screenshot_dir, "logos-ben-round-1")
