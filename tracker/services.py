@@ -119,7 +119,7 @@ def entered_rolls(action: Action) -> list[int]:
 CHECKPOINT_EVERY = 10
 """A checkpoint is kept after every 10th step, so reaching any step re-runs at most 9 actions.
 
-Measured on the demo matches (issue 19): a checkpoint after every step would make undo re-run
+Measured on the demo matches: a checkpoint after every step would make undo re-run
 nothing, but store a whole state (1-6 KB) beside every action, 8 times the storage of every
 10th step (a 40-step Cardmaster match: 106 KB against 13 KB). Every 10th step adds at worst
 nine applies to an undo, 1-4 ms of CPU (LOGOS, the slowest engine, the most), about one page

@@ -16,7 +16,7 @@ ACTION = "apply one action + render its partial (htmx)"
 EARLY, LATE = "long match: action 10 (htmx)", "long match: the last action (htmx)"
 EARLY_UNDO, LATE_UNDO = "long match: undo at step 10 (htmx)", "long match: undo at the last step (htmx)"
 EARLY_REDO, LATE_REDO = "long match: undo + redo at step 10 (2 POSTs)", "long match: undo + redo at the last step"
-HTMX_SHARE, PACED_P95 = 0.25, 0.250  # issue 19: htmx actions/s to the floor's requests/s; p95 seconds, paced
+HTMX_SHARE, PACED_P95 = 0.25, 0.250  # htmx actions/s to the floor's requests/s; p95 seconds, paced
 README_START, README_END = "<!-- benchmark table: start -->", "<!-- benchmark table: end -->"
 
 

@@ -1,4 +1,4 @@
-"""Issue 17's strength report: how well the Cardmaster AI plays, measured in seeded matches.
+"""The strength report: how well the Cardmaster AI plays, measured in seeded matches.
 
     python manage.py ai_strength                            # the four pairings of the goals, 100 matches each
     python manage.py ai_strength --pairs hard:greedy --matches 20 --size 3
