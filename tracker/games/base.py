@@ -15,8 +15,8 @@ Each game's pages live in a package of the same shape, and the subclass names it
     tracker/games/<game>/demo.py        CARDS and MATCHES (scripted demo matches by name)
 
 Those module members are required; the base class calls them. Every other hook has a default
-that fits a game played open: a game with a secret entry or cards read from its log overrides
-those hooks in its subclass.
+that fits a game played open: a game with a secret entry subclasses `SecretEntryPages` instead,
+and one that reads cards from its log overrides that hook.
 
 Board forms post to `match_act` with `seq`, the action's fields, and optional `roll` fields for
 dice rolled by hand. The board template gets `match`, `board` (from `board()`), `players`,
@@ -108,8 +108,10 @@ class GamePages:
     cards_played_from_log: ClassVar[bool] = False
     """Whether cards_played reads the match's log, so statistics prefetch the logs of many matches at once."""
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, abstract: bool = False, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
+        if abstract:  # a kind of game's pages (SecretEntryPages), not one game's
+            return
         missing = [name for name in cls.REQUIRED if name not in dir(cls)]
         if missing:
             raise TypeError(f"{cls.__name__} must set {', '.join(missing)} (see tracker/games/base.py).")
@@ -249,3 +251,18 @@ class GamePages:
     def progress(self, match: "Match") -> Progress | None:
         """The match's chart (a score, HP, ...), or None for no chart."""
         return self.modules.statistics.progress(match)
+
+
+class SecretEntryPages(GamePages, abstract=True):
+    """The pages of a game whose seats enter something in secret before it is revealed (a deck, a
+    lineup, a commit): its forms module holds seats_to_enter(match), entry_form(match, data, seat)
+    and entry_action(form, seat), which these hooks call."""
+
+    def seats_to_enter(self, match: "Match") -> list[int]:
+        return self.modules.forms.seats_to_enter(match)
+
+    def entry_form(self, match: "Match", data=None, seat: int | None = None) -> forms.Form:
+        return self.modules.forms.entry_form(match, data, seat)
+
+    def entry_action(self, form: forms.Form, seat: int) -> dict:
+        return self.modules.forms.entry_action(form, seat)

@@ -4,26 +4,17 @@ and the board where each possession is played; in a Showdown, the AI's moves (sh
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
-from ..base import CardFact, GamePages, Modules
+from ..base import CardFact, Modules, SecretEntryPages
 from . import board, demo, forms, narration, showdown, statistics
 
 
-class CardmasterPages(GamePages):
+class CardmasterPages(SecretEntryPages):
     slug = "cardmaster"
     noun = _("Custom Match")
     modules = Modules(forms, board, narration, statistics, demo)
 
     def card_facts(self, card: dict) -> list[CardFact]:
         return forms.card_facts(card)
-
-    def seats_to_enter(self, match: Match) -> list[int]:
-        return forms.seats_to_enter(match)
-
-    def entry_form(self, match: Match, data=None, seat: int | None = None) -> forms.LineupForm:
-        return forms.entry_form(match, data)
-
-    def entry_action(self, form, seat: int) -> dict:
-        return forms.entry_action(form, seat)
 
     def match_started(self, match: Match, config_form) -> None:
         showdown.start_showdown(match, *config_form.ai_faction)

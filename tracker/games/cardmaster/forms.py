@@ -177,7 +177,8 @@ class LineupForm(forms.Form):
 # ------------------------------------------------------------------ the secret lineup
 
 
-def entry_form(match: Match, data=None) -> LineupForm:
+def entry_form(match: Match, data=None, seat: int | None = None) -> LineupForm:
+    """A seat's lineup (the same form for either seat)."""
     catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
     return LineupForm(data, size=match.state["config"]["size"], catalog=catalog)
 

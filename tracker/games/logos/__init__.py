@@ -8,11 +8,11 @@ out (narration.py).
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
-from ..base import CardFact, GamePages, Modules
+from ..base import CardFact, Modules, SecretEntryPages
 from . import board, demo, forms, narration, statistics
 
 
-class LogosPages(GamePages):
+class LogosPages(SecretEntryPages):
     slug = "logos"
     noun = _("duel")
     modules = Modules(forms, board, narration, statistics, demo)
@@ -22,15 +22,6 @@ class LogosPages(GamePages):
 
     def card_facts(self, card: dict) -> list[CardFact]:
         return forms.card_facts(card)
-
-    def seats_to_enter(self, match: Match) -> list[int]:
-        return forms.seats_to_enter(match)
-
-    def entry_form(self, match: Match, data=None, seat: int | None = None) -> forms.CommitForm:
-        return forms.entry_form(match, data)
-
-    def entry_action(self, form, seat: int) -> dict:
-        return forms.entry_action(form, seat)
 
     def own_secret(self, match: Match, seat: int) -> list[str] | None:
         return forms.own_secret(match, seat)

@@ -212,7 +212,7 @@ def catalog(match: Match) -> dict[str, Card]:
     return {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
 
 
-def entry_form(match: Match, data=None) -> CommitForm:
+def entry_form(match: Match, data=None, seat: int | None = None) -> CommitForm:
     """The commit form; it carries both seats' open facts and the entry page shows the player's own."""
     form = CommitForm(data, catalog=catalog(match))
     form.round_number = match.state["round"]
