@@ -5,6 +5,7 @@ storage, viewport) and page, so tests never share a session or a CSRF cookie.
 """
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,28 @@ def _no_static_handler(app):
     return app
 
 
+def _one_request_at_a_time(app):
+    """Serve one request at a time, body included.
+
+    With SQLite's in-memory test database every server thread shares the test's one connection
+    (it is the only way they see the same data), and two requests using it at once fail inside
+    SQLite ("bad parameter or other API misuse"): a phone loading the card picker while its poll
+    was answered did. The app itself never shares a connection between threads.
+    """
+    lock = threading.Lock()
+
+    def serve(environ, start_response):
+        with lock:
+            result = app(environ, start_response)
+            try:
+                return list(result)
+            finally:
+                if hasattr(result, "close"):
+                    result.close()
+
+    return serve
+
+
 @pytest.fixture(scope="session")
 def live_server(request: pytest.FixtureRequest, collected_static):
     """pytest-django's live server, but static files are served by the app's WhiteNoise, as in production.
@@ -65,7 +88,8 @@ def live_server(request: pytest.FixtureRequest, collected_static):
         or "localhost"
     )
     server = LiveServer(addr, start=False)
-    server.thread.static_handler = _no_static_handler
+    shared = bool(server.thread.connections_override)
+    server.thread.static_handler = _one_request_at_a_time if shared else _no_static_handler
     server.start()
     yield server
     server.stop()
