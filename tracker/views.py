@@ -58,7 +58,9 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
     return seats
 
 
-def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=None, **extra) -> dict:
+def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=None, light: bool = False,
+                   **extra) -> dict:
+    """What the match page shows; `light` leaves out what only the parts no action changes need (the share panel)."""
     pages = pages_for(match.slug)
     return {
         "match": match,
@@ -78,7 +80,8 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "requests": _requests(match, seen_by),
         "locked": locks.why_locked(match) if not match.voided else "",
         "pairing": locks.tournament_table(match),
-        **sharing.share_context(request, match, seen_by),
+        **({} if light else sharing.share_context(request, match, seen_by)),
+        "light": light,
         **extra,
     }
 
@@ -118,7 +121,10 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
     if step:
         from .review import log_entries  # review builds on these views
 
-        entry = next(iter(log_entries(match, match.actions.filter(abandoned=False, seq=step))), None)
+        # The step a change just took is the one it left on the match: no query for it.
+        done = services.head_action(match) if step == match.head else (
+            match.actions.filter(abandoned=False, seq=step).first())
+        entry = log_entries(match, [done])[0] if done else None
     return {"refusal": refusal, "notes": notes, "entry": entry, "shown": bool(refusal or notes or entry)}
 
 
@@ -139,12 +145,16 @@ def _strings(found, into: set[str] | None = None) -> set[str]:
 
 
 def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200,
-                  outcome: dict | None = None, posted=None, **extra) -> HttpResponse:
+                  outcome: dict | None = None, posted=None, changed: bool = False, **extra) -> HttpResponse:
     """The match page; for htmx its #match part, and the outcome region when there is something to say.
 
-    After a refusal (`posted` given) the form the player sent comes back filled in as they left it.
+    After a refusal (`posted` given) the form the player sent comes back filled in as they left it. The
+    htmx answer to a change (`changed`) sent from the page's #match leaves out the parts no action changes
+    (`{% kept %}`, tracker/templatetags/regions.py): htmx keeps them as the page shows them. The live poll's
+    fetch and a refusal get the whole #match.
     """
-    context = _match_context(request, match, seen_by, posted, **extra)
+    light = changed and posted is None and request.htmx and request.htmx.target == "match"
+    context = _match_context(request, match, seen_by, posted, light=bool(light), **extra)
     context["outcome"] = outcome = outcome if outcome is not None else _outcome(request, match)
     if outcome["entry"]:
         # What the board already shows of the step (most boards tell the last step's working) is not said twice.
@@ -187,7 +197,7 @@ def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message:
         if message:
             outcome["notes"].insert(0, Message(messages.SUCCESS, message))
             outcome["shown"] = True
-        return _render_match(request, match, seen_by, outcome=outcome)
+        return _render_match(request, match, seen_by, outcome=outcome, changed=True)
     if message:
         messages.success(request, message)
     if step:
