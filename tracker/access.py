@@ -185,7 +185,7 @@ def visible_match(request: TableRequest, pk: int, only: tuple[str, ...] = ()) ->
 
 def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
     """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(Match.objects.select_related("winner"), pk=pk)  # finished pages name the winner
     seen_by = viewer(request, match)
     if seen_by is None:
         raise Http404(_("No such match."))

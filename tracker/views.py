@@ -508,7 +508,8 @@ def match_list(request: TableRequest) -> HttpResponse:
     seen = Match.objects.visible_to(request)
     form = MatchFilterForm(request.GET or None, players=Player.objects.filter(seats__match__in=seen).distinct(),
                            clubs=access.my_clubs(request))
-    matches = seen.prefetch_related("seats__player").select_related("winner")
+    # A row needs names, result and date: not the state and options (kilobytes of JSON a match).
+    matches = seen.defer("state", "config").prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
         if form.cleaned_data["club"]:
             matches = matches.filter(club=form.cleaned_data["club"])
