@@ -511,7 +511,7 @@ def match_list(request: TableRequest) -> HttpResponse:
     # A row needs names, result and date: not the state and options (kilobytes of JSON a match).
     matches = seen.defer("state", "config").prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
-        if form.cleaned_data["club"]:
+        if form.cleaned_data.get("club"):
             matches = matches.filter(club=form.cleaned_data["club"])
         if form.cleaned_data["game"]:
             matches = matches.filter(slug=form.cleaned_data["game"])
