@@ -43,6 +43,9 @@ class Viewer:
     """Seats held by joined devices; the owner's phone no longer enters for them."""
     organiser: bool = False
     """An organiser of the match's club: may reopen a finished match and void its result."""
+    shared: bool = False
+    """Another phone has joined or watched the match (its link used, even if revoked since): only then
+    can a request wait for the other side (consent.py asks only with a seat on another phone)."""
 
     @property
     def can_act(self) -> bool:
@@ -98,9 +101,11 @@ def _mine(request: TableRequest, device: str, user_id: int | None) -> bool:
     return device == device_of(request) or (user is not None and user_id == user.pk)
 
 
-def _match_grants(match: Match) -> list[tuple]:
+def _match_grants(match: Match, every: bool = False) -> list[tuple]:
     """The match's standing Access rows as (role, seat, device, user id): one query tells both the seats
-    joined phones hold and this request's own grants."""
+    joined phones hold and this request's own grants. `every`: revoked ones too, as (..., revoked)."""
+    if every:
+        return list(match.accesses.values_list("role", "seat", "device", "user_id", "revoked"))
     return list(match.accesses.filter(revoked__isnull=True).values_list("role", "seat", "device", "user_id"))
 
 
@@ -143,18 +148,19 @@ def viewer(request: TableRequest, match: Match) -> Viewer | None:
     grants read once, so opening one match needs no second, compiled visibility query.
     tests/tracker/test_access.py checks the two agree.
     """
-    grants = _match_grants(match)
+    every = _match_grants(match, every=True)
+    grants = [grant[:4] for grant in every if grant[4] is None]
     claimed = _claims(grants)
-    organiser = organises(request, match.club_id)
+    organiser, shared = organises(request, match.club_id), bool(every)
     if _owns(request, match):
-        return Viewer(OWNER, claimed=claimed, organiser=organiser)
+        return Viewer(OWNER, claimed=claimed, organiser=organiser, shared=shared)
     mine = [(role, seat) for role, seat, device, user_id in grants if _mine(request, device, user_id)]
     # A seat beats a spectator's place (an account may hold both, from two phones).
     seated = [seat for role, seat in mine if role == Access.PLAYER]
     if seated:
-        return Viewer(PLAYER, seat=seated[0], claimed=claimed, organiser=organiser)
+        return Viewer(PLAYER, seat=seated[0], claimed=claimed, organiser=organiser, shared=shared)
     if mine or club_role(request, match.club_id):
-        return Viewer(SPECTATOR, claimed=claimed, organiser=organiser)
+        return Viewer(SPECTATOR, claimed=claimed, organiser=organiser, shared=shared)
     return None
 
 

@@ -88,8 +88,8 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
 
 def _requests(match: Match, seen_by: Viewer) -> list[dict]:
     """Requests waiting for an answer, with what this phone may do about each."""
-    if not seen_by.can_act:
-        return []
+    if not seen_by.can_act or not seen_by.shared:
+        return []  # a request needs a seat on another phone: no query for a match no phone has joined
     waiting = consent.pending(match)
     if not waiting:
         return []
