@@ -27,6 +27,7 @@ from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import pages_for
 from .models import Card, Match, Player, Proposal
 from .once import made_once
+from .outcome import step_said
 from .refill import refill
 
 ENTRY_SALT = "tracker.secret-entry"
@@ -119,23 +120,8 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
         from .review import log_entries  # review builds on these views
 
         entry = next(iter(log_entries(match, match.actions.filter(abandoned=False, seq=step))), None)
-    return {"refusal": refusal, "notes": notes, "entry": entry, "shown": bool(refusal or notes or entry)}
-
-
-def _strings(found, into: set[str] | None = None) -> set[str]:
-    """Every string in a board's view (dicts, lists and tuples of them), to tell what the page already says
-    near the top. Rounds played (Card Crush, LOGOS) are history further down: not counted."""
-    into = set() if into is None else into
-    if isinstance(found, str):
-        into.add(found)
-    elif isinstance(found, dict):
-        for key, value in found.items():
-            if key != "rounds":
-                _strings(value, into)
-    elif isinstance(found, list | tuple):
-        for value in found:
-            _strings(value, into)
-    return into
+    said = step_said(match, entry) if entry else {}
+    return {"refusal": refusal, "notes": notes, "entry": entry, **said, "shown": bool(refusal or notes or entry)}
 
 
 def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200,
@@ -145,12 +131,7 @@ def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: 
     After a refusal (`posted` given) the form the player sent comes back filled in as they left it.
     """
     context = _match_context(request, match, seen_by, posted, **extra)
-    context["outcome"] = outcome = outcome if outcome is not None else _outcome(request, match)
-    if outcome["entry"]:
-        # What the board already shows of the step (most boards tell the last step's working) is not said twice.
-        on_board = _strings(context.get("board"))
-        outcome["title"] = "" if outcome["entry"]["what"] in on_board else outcome["entry"]["what"]
-        outcome["lines"] = [line for line in outcome["entry"]["lines"] if line not in on_board]
+    context["outcome"] = outcome if outcome is not None else _outcome(request, match)
     template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
     response = render(request, template, context, status=status)
     if posted is not None:
@@ -323,7 +304,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
             return _refused(request, match.pk, _("The form is missing its step number; nothing was applied."), 400)
         if form.is_valid():
             try:
-                services.match_apply_action(
+                recorded = services.match_apply_action(
                     match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
                 )
             except services.StaleSubmission as stale:
@@ -336,8 +317,10 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
             except RuleError as error:
                 refusal = services.explain(error, match.players())
             else:
-                pages.after_change(match)
+                match = pages.after_change(match)
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
+                if not pages.seats_to_enter(match):  # the entries are revealed: the box tells what came of them
+                    messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}", extra_tags=STEP_DONE)
                 return redirect(match)
     return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
 

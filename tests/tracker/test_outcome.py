@@ -133,9 +133,11 @@ def test_htmx_success_shows_the_step_and_its_working_in_the_outcome(client):
     shown = outcome(page)
     assert 'hx-swap-oob="innerHTML"' in shown and 'role="status"' in shown and 'aria-live="polite"' in shown
     assert "(log entry 4)" in shown
-    # The board tells the step's working in its own last-step section: the outcome does not say it twice.
+    # The board's own last-step section may be scrolled away: the box says the working too, where the eyes are.
     assert "Crit roll for Quiet Moon: 1 against Luck 4: success." in page.replace(shown, "")
-    assert "Crit roll for Quiet Moon" not in shown and "Done: the board shows what happened." in shown
+    assert "<strong>Quiet Moon attacks Dust Knight</strong>" in shown
+    assert "Crit roll for Quiet Moon: 1 against Luck 4: success." in shown
+    assert "Done: the board shows what happened." not in shown
 
 
 def test_a_plain_post_success_redirects_and_the_page_then_tells_the_step(client):
