@@ -14,8 +14,8 @@ working: each game's `outcome_line` picks and shortens it (tracker/games/base.py
   (its formula folds away); falls, raids, statuses, gems stacked, possession and rounds.
 - LOGOS: who attacks and why (class, SPEED, Deadlock), the damage and HP left, the end of a
   round or of the duel; the revealed cards' stats, effects and combo counters fold away.
-- Evons: the card played or revealed, conflicts, flips, abilities, the score and the game's end;
-  chain activations and turn bookkeeping fold away.
+- Evons: a card revealed, conflicts, flips, abilities, moves, the score and the game's end; the
+  play's cost (its title names card and cell), chain activations and turn bookkeeping fold away.
 
 At most SHOWN lines stand open, so the box stays within about a third of a 360x740 screen; the
 log's other lines for the step (a game's folded ones, an attack's formula) are under "The whole

@@ -319,7 +319,9 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
             else:
                 match = pages.after_change(match)
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
-                if not pages.seats_to_enter(match):  # the entries are revealed: the box tells what came of them
+                # When it revealed the entries (a log line more than the lock), the box tells what came of them.
+                names = [seated.name for seated in match.players()]
+                if any(pages.describe(event, names) for event in recorded.events):
                     messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}", extra_tags=STEP_DONE)
                 return redirect(match)
     return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
