@@ -31,13 +31,13 @@ SHOWN = 3
 """Lines of working the box shows open; the rest fold."""
 
 
-def step_said(match: Match, entry: dict) -> dict:
-    """The outcome box's account of one log entry (tracker.review.log_entries): `title`, `ended`
-    (the match's end, when this step ended it), `lines` shown and `folded` lines."""
+def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
+    """The outcome box's account of one log entry (tracker.review.log_entries): `title` (the log's unless
+    given), `ended` (the match's end, when this step ended it), `lines` shown and `folded` lines."""
     pages = pages_for(match.slug)
     names = [player.name for player in match.players()]
     key = [line for line in (pages.outcome_line(event, names) for event in entry["action"].events) if line]
-    return {"title": entry["what"], "ended": match_end(match, entry), "lines": key[:SHOWN],
+    return {"title": entry["what"] if title is None else title, "ended": match_end(match, entry), "lines": key[:SHOWN],
             "folded": [line for line in entry["lines"] if line not in key[:SHOWN]]}
 
 

@@ -102,17 +102,22 @@ def _requests(match: Match, seen_by: Viewer) -> list[dict]:
 STEP_DONE = "step-done"
 """The tag of a flash message that carries "<match>:<step>", the step a plain POST just took, so the
 page it redirects to can tell what came of it."""
+REVEALING_ENTRY = "revealing-entry"
+"""Beside STEP_DONE: the step was a secret entry that revealed the entries. Its log title may name
+what the board still keeps face down (a Card Crush deck's later rounds), so the box does not say it."""
 
 
 def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None) -> dict:
     """What came of the player's last tap, for the outcome region: a refusal and why, the messages
     waiting for this phone, and the step just taken with its working."""
-    notes = []
+    notes, title = [], None
     for message in messages.get_messages(request):
-        if STEP_DONE in message.extra_tags.split():
+        tags = message.extra_tags.split()
+        if STEP_DONE in tags:
             done_in, _sep, done = message.message.partition(":")
             if done_in == str(match.pk) and done.isdigit():
                 step = int(done)
+                title = _("The entries are revealed") if REVEALING_ENTRY in tags else None
         else:
             notes.append(message)
     entry = None
@@ -120,7 +125,7 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
         from .review import log_entries  # review builds on these views
 
         entry = next(iter(log_entries(match, match.actions.filter(abandoned=False, seq=step))), None)
-    said = step_said(match, entry) if entry else {}
+    said = step_said(match, entry, title) if entry else {}
     return {"refusal": refusal, "notes": notes, "entry": entry, **said, "shown": bool(refusal or notes or entry)}
 
 
@@ -322,7 +327,8 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
                 # When it revealed the entries (a log line more than the lock), the box tells what came of them.
                 names = [seated.name for seated in match.players()]
                 if any(pages.describe(event, names) for event in recorded.events):
-                    messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}", extra_tags=STEP_DONE)
+                    messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
+                                         extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
                 return redirect(match)
     return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
 

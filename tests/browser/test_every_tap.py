@@ -141,7 +141,8 @@ def test_card_crush(phone: Page, shot):
 
     secret_entry(page, BEN, deck(["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord", "Thorn Sprout"]),
                  "Lock in my deck")
-    outcome_says(page, 2, "Both decks revealed. Team Initiative:")
+    outcome_says(page, 2, "The entries are revealed", "Both decks revealed. Team Initiative:")
+    expect(page.locator("#outcome")).not_to_contain_text("Tide Runner")  # later rounds stay face down
     for number, working in ((1, "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7."), (2, f"{ANA} wins."),
                             (3, f"{BEN} wins."), (4, "Tied at 10; Speed 8 beats 5."),
                             (5, "Nature over Air +1: 5 + 1 = 6 beats 4 + 0 = 4.")):
@@ -176,7 +177,7 @@ def test_logos(phone: Page, shot):
     page.get_by_role("button", name="Commit this card").click()
     outcome_says(page, None, f"{ANA} is locked in. The entry is hidden.")
     commit(page, BEN, "Solar Flare")
-    outcome_says(page, 2, f"Round 1: {BEN} commits Solar Flare", "red (MATTER) beats green (ENERGY)",
+    outcome_says(page, 2, "The entries are revealed", "red (MATTER) beats green (ENERGY)",
                  f"{ANA} attacks and {BEN} defends.")
     page.get_by_role("button", name="Fight").click()
     outcome_says(page, 3, "Fight", "ATTACK 35,000 − DEFENSE 30,000 = 5,000 damage", "Round 1 is over.")

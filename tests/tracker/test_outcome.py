@@ -210,7 +210,7 @@ def test_a_logos_deadlock_at_the_reveal_is_told_in_the_box(client, catalog):
         assert response.status_code == 302
     shown = outcome(text(client.get(response["Location"])))
     assert "Ben is locked in. The entry is hidden." in shown
-    assert "<strong>Round 1: Ben commits Iron Golem</strong>" in shown and "(log entry 2)" in shown
+    assert "<strong>The entries are revealed</strong>" in shown and "(log entry 2)" in shown
     assert "Both cards are red (MATTER) with SPEED 20: Deadlock." in shown
     assert "Round 1 is over." in shown
 
