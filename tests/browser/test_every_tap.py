@@ -82,7 +82,8 @@ def test_lonely_star(phone: Page, shot):
     check_page(page)
 
     form_with_button(page, "Attack with Quiet Moon").get_by_role("button", name="Attack with Quiet Moon").click()
-    outcome_says(page, 5, "Quiet Moon attacks Nebula Warden", "Crit roll for Quiet Moon: ", "of 8 HP")
+    # The app rolls: a crit or not, the box says the roll and what was dealt.
+    outcome_says(page, 5, "Quiet Moon attacks Nebula Warden", "Crit roll for Quiet Moon: ", "dealt to Nebula Warden.")
 
     page.get_by_text("Inflict a status").click()
     inflict = form_with_button(page, "Inflict")
@@ -99,7 +100,7 @@ def test_lonely_star(phone: Page, shot):
     effect.get_by_label("Damage", exact=True).fill("2")
     effect.get_by_label("The effect ignores Resist (no crit roll)").check()
     effect.get_by_role("button", name="Deal the damage").click()
-    outcome_says(page, 7, "Nebula Warden", "of 8 HP")
+    outcome_says(page, 7, "2 damage ignoring Resist: 2 dealt to Nebula Warden.", "of 8 HP")
     check_page(page)
     assert errors == []
 
