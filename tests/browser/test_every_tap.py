@@ -285,3 +285,28 @@ def test_cardmaster(phone: Page, shot):
     outcome_says(page, 9, "One raided gem deposited on Reef Sentinel: 2 shown, 0 left in the pool.")
     check_page(page)
     assert errors == []
+
+
+# --- the match list ------------------------------------------------------------------------------------
+
+# Each filter whose chosen option does not fit its select (the text, measured in the select's font, against
+# its width less padding and about 20 px for the arrow): a phone would cut it, "Any club or n…".
+CUT_SELECTS = """() => [...document.querySelectorAll('.filters select')].filter(select => {
+  const style = getComputedStyle(select), pen = document.createElement('canvas').getContext('2d');
+  pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+  return pen.measureText(select.options[select.selectedIndex].text).width > room;
+}).map(select => select.name)"""
+
+
+def test_the_match_lists_filters_and_scores_read_whole(phone: Page):
+    from tracker.games.evons.demo import MATCHES
+
+    page, errors = phone, watch_errors(phone)
+    next(iter(MATCHES.values()))(LONG_PLAYERS)
+    page.goto("/matches/")
+    expect(page.get_by_label("Club")).to_have_value("")
+    assert page.evaluate(CUT_SELECTS) == []
+    expect(page.locator(".row-meta").first).to_contain_text(re.compile(r"\d+ points? to \d+"))  # what is counted
+    check_page(page)
+    assert errors == []
