@@ -37,13 +37,14 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
     pages = pages_for(match.slug)
     names = [player.name for player in match.players()]
     key = [line for line in (pages.outcome_line(event, names) for event in entry["action"].events) if line]
-    return {"title": entry["what"] if title is None else title, "ended": match_end(match, entry), "lines": key[:SHOWN],
+    return {"title": entry["what"] if title is None else title, "ended": match_end(match), "lines": key[:SHOWN],
             "folded": [line for line in entry["lines"] if line not in key[:SHOWN]]}
 
 
-def match_end(match: Match, entry: dict) -> str:
-    """ "Match over: Ben wins 3 rounds to 2", when `entry` is the step that ended the match."""
-    if not match.finished or entry["action"].seq != match.head:
+def match_end(match: Match) -> str:
+    """ "Match over: Ben wins 3 rounds to 2", once the step just taken (or a Showdown AI's answer to it)
+    ended the match: nothing is applied to a finished match, so the step did."""
+    if not match.finished:
         return ""
     if match.winner is None:
         return gettext("Match over: a draw, %(score)s.") % {"score": match.shown_score}
