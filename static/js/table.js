@@ -33,6 +33,64 @@
     close.parentElement.remove();
   });
 
+  // The keyboard keeps its place. An answer replaces a region (#match), the control that sent it included:
+  // htmx puts the focus back on an element of the same id, and where there is none, it goes to where the next
+  // step starts (the first field of the form of the same id, else of the first form that changes the match,
+  // else the heading), never to <body>. Only when the focus showed (a keyboard's): a tap leaves the page be.
+  let place = null;
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const active = document.activeElement;
+    const target = e.detail.target;
+    place = active && active !== document.body && active.matches(":focus-visible") && target && target.id
+      ? { region: target.id, form: active.form ? active.form.id : "" } : null;
+  });
+  const FIELD = "input:not([type=hidden]):not(:disabled), select:not(:disabled), textarea:not(:disabled), " +
+    "button:not(:disabled)";
+  function start(form) {
+    const first = form && form.querySelector(FIELD);
+    if (!first || first.type !== "radio") return first;
+    return [...form.elements].find((radio) => radio.name === first.name && radio.checked) || first;
+  }
+  document.addEventListener("htmx:afterSettle", () => {
+    const was = place;
+    place = null;
+    const region = was && document.getElementById(was.region);
+    if (!region || (document.activeElement && document.activeElement !== document.body)) return;
+    const own = was.form && document.getElementById(was.form);
+    const acts = [...region.querySelectorAll("form[method=post]")].find((form) => !form.closest(".controls"));
+    let next = (own && region.contains(own) && start(own)) || start(acts);
+    if (!next) {
+      next = region.querySelector("h1");
+      if (next) next.tabIndex = -1;
+    }
+    if (next) next.focus();
+  });
+
+  // A board whose cells are radios (a table with data-grid): Up and Down move a row, in the same column. Left
+  // and Right keep the browser's own way, along the cells in reading order.
+  document.addEventListener("keydown", (e) => {
+    if ((e.key !== "ArrowUp" && e.key !== "ArrowDown") || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const radio = e.target;
+    const grid = radio.type === "radio" && radio.closest("table[data-grid]");
+    if (!grid) return;
+    e.preventDefault();
+    const cell = radio.closest("td");
+    const step = e.key === "ArrowUp" ? -1 : 1;
+    for (let row = cell.parentElement.rowIndex + step; row >= 0 && row < grid.rows.length; row += step) {
+      const there = grid.rows[row].cells[cell.cellIndex];
+      const next = there && [...there.querySelectorAll("input[type=radio]")].find((other) => other.name === radio.name);
+      if (next && !next.disabled) {
+        next.focus();
+        if (!next.checked) {
+          next.checked = true;
+          next.dispatchEvent(new Event("input", { bubbles: true }));
+          next.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+        return;
+      }
+    }
+  });
+
   const WAITS = [1000, 2000, 4000, 8000, 15000, 30000];
   const lost = (xhr) => !xhr.status || xhr.status > 501 && xhr.status < 505; // no answer, or the proxy had none
   document.addEventListener("submit", (e) => { e.target.tapped = e.submitter; }, true);
