@@ -37,12 +37,13 @@
   // htmx puts the focus back on an element of the same id, and where there is none, it goes to where the next
   // step starts (the first field of the form of the same id, else of the first form that changes the match,
   // else the heading), never to <body>. Only when the focus showed (a keyboard's): a tap leaves the page be.
-  let place = null;
+  const places = {}; // by the id of the region a request will replace
   document.addEventListener("htmx:beforeRequest", (e) => {
     const active = document.activeElement;
     const target = e.detail.target;
-    place = active && active !== document.body && active.matches(":focus-visible") && target && target.id
-      ? { region: target.id, form: active.form ? active.form.id : "" } : null;
+    if (!target || !target.id) return;
+    places[target.id] = active && active !== document.body && active.matches(":focus-visible")
+      ? { form: active.form ? active.form.id : "" } : null;
   });
   const FIELD = "input:not([type=hidden]):not(:disabled), select:not(:disabled), textarea:not(:disabled), " +
     "button:not(:disabled)";
@@ -51,10 +52,11 @@
     if (!first || first.type !== "radio") return first;
     return [...form.elements].find((radio) => radio.name === first.name && radio.checked) || first;
   }
-  document.addEventListener("htmx:afterSettle", () => {
-    const was = place;
-    place = null;
-    const region = was && document.getElementById(was.region);
+  document.addEventListener("htmx:afterSettle", (e) => {
+    const id = e.detail.target && e.detail.target.id;
+    const was = id && places[id];
+    if (id) delete places[id];
+    const region = was && document.getElementById(id);
     if (!region || (document.activeElement && document.activeElement !== document.body)) return;
     const own = was.form && document.getElementById(was.form);
     const acts = [...region.querySelectorAll("form[method=post]")].find((form) => !form.closest(".controls"));
