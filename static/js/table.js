@@ -37,57 +37,41 @@
   // htmx puts the focus back on an element of the same id, and where there is none, it goes to where the next
   // step starts (the first field of the form of the same id, else of the first form that changes the match,
   // else the heading), never to <body>. Only when the focus showed (a keyboard's): a tap leaves the page be.
-  const places = {}; // by the id of the region a request will replace
+  const places = {}; // by the id of the region a request will replace: the id of the form it came from
   document.addEventListener("htmx:beforeRequest", (e) => {
-    const active = document.activeElement;
-    const target = e.detail.target;
-    if (!target || !target.id) return;
-    places[target.id] = active && active !== document.body && active.matches(":focus-visible")
-      ? { form: active.form ? active.form.id : "" } : null;
+    const el = document.activeElement, id = e.detail.target && e.detail.target.id;
+    if (id) places[id] = el && el.matches(":focus-visible") ? (el.form && el.form.id) || "" : null;
   });
-  const FIELD = "input:not([type=hidden]):not(:disabled), select:not(:disabled), textarea:not(:disabled), " +
-    "button:not(:disabled)";
-  function start(form) {
-    const first = form && form.querySelector(FIELD);
-    if (!first || first.type !== "radio") return first;
-    return [...form.elements].find((radio) => radio.name === first.name && radio.checked) || first;
-  }
+  const start = (form) => {
+    const first = form && form.querySelector("input:not([type=hidden]):enabled, select:enabled, button:enabled");
+    return (first && first.type === "radio" && form.querySelector("[name='" + first.name + "']:checked")) || first;
+  };
   document.addEventListener("htmx:afterSettle", (e) => {
-    const id = e.detail.target && e.detail.target.id;
-    const was = id && places[id];
-    if (id) delete places[id];
-    const region = was && document.getElementById(id);
-    if (!region || (document.activeElement && document.activeElement !== document.body)) return;
-    const own = was.form && document.getElementById(was.form);
-    const acts = [...region.querySelectorAll("form[method=post]")].find((form) => !form.closest(".controls"));
-    let next = (own && region.contains(own) && start(own)) || start(acts);
-    if (!next) {
-      next = region.querySelector("h1");
-      if (next) next.tabIndex = -1;
-    }
+    const id = e.detail.target && e.detail.target.id, form = places[id], region = document.getElementById(id);
+    delete places[id];
+    if (form == null || !region || document.activeElement !== document.body) return;
+    const own = form && document.getElementById(form);
+    const next = start(own && region.contains(own) && own) ||
+      start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls"))) ||
+      region.querySelector("h1");
+    if (next && next.tagName === "H1") next.tabIndex = -1;
     if (next) next.focus();
   });
 
   // A board whose cells are radios (a table with data-grid): Up and Down move a row, in the same column. Left
   // and Right keep the browser's own way, along the cells in reading order.
   document.addEventListener("keydown", (e) => {
-    if ((e.key !== "ArrowUp" && e.key !== "ArrowDown") || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    const radio = e.target;
-    const grid = radio.type === "radio" && radio.closest("table[data-grid]");
+    const radio = e.target, step = { ArrowUp: -1, ArrowDown: 1 }[e.key];
+    const grid = step && !(e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) && radio.type === "radio" &&
+      radio.closest("table[data-grid]");
     if (!grid) return;
     e.preventDefault();
     const cell = radio.closest("td");
-    const step = e.key === "ArrowUp" ? -1 : 1;
-    for (let row = cell.parentElement.rowIndex + step; row >= 0 && row < grid.rows.length; row += step) {
-      const there = grid.rows[row].cells[cell.cellIndex];
-      const next = there && [...there.querySelectorAll("input[type=radio]")].find((other) => other.name === radio.name);
-      if (next && !next.disabled) {
+    for (let row = cell.parentElement.rowIndex + step; grid.rows[row]; row += step) {
+      const next = grid.rows[row].cells[cell.cellIndex]?.querySelector("input[name='" + radio.name + "']:enabled");
+      if (next) {
         next.focus();
-        if (!next.checked) {
-          next.checked = true;
-          next.dispatchEvent(new Event("input", { bubbles: true }));
-          next.dispatchEvent(new Event("change", { bubbles: true }));
-        }
+        next.click(); // chosen, as the browser's own arrow keys choose
         return;
       }
     }
