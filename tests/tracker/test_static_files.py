@@ -60,3 +60,10 @@ def test_only_what_means_nothing_is_taken_out():
     assert lean("js/x.js", script) == 'const url = "http://example.org"; // a reason, kept\nif (a) {\nb();\n}\n'
     literal = "const text = `two\n  // lines`;\n"
     assert lean("js/x.js", literal) == literal  # a template literal may span lines: left as it is
+
+
+def test_the_worker_keeps_the_stylesheets_only_some_pages_link(client: Client):
+    """The picker's and the log/replay/settings stylesheets are not on every page; offline, they come from the cache."""
+    script = client.get("/sw.js").content.decode()
+    for name in ("picker", "pages"):
+        assert re.search(rf'"/static/css/{name}\.[0-9a-f]+\.css"', script), name
