@@ -30,7 +30,9 @@
     const close = e.target.closest("[data-dismiss]");
     if (!close) return;
     e.preventDefault();
+    const keyboard = close.matches(":focus-visible");
     close.parentElement.remove();
+    if (keyboard) resume(document.getElementById("match"), ""); // back to the match's next step
   });
 
   // The keyboard keeps its place. An answer replaces a region (#match), the control that sent it included:
@@ -47,16 +49,19 @@
     return (first && first.type === "radio" && form.querySelector("[name='" + first.name + "']:checked")) || first;
   };
   document.addEventListener("htmx:afterSettle", (e) => {
-    const id = e.detail.target && e.detail.target.id, form = places[id], region = document.getElementById(id);
+    const id = e.detail.target && e.detail.target.id, form = places[id];
     delete places[id];
-    if (form == null || !region || document.activeElement !== document.body) return;
+    if (form != null && document.activeElement === document.body) resume(document.getElementById(id), form);
+  });
+  function resume(region, form) {
+    if (!region) return;
     const own = form && document.getElementById(form);
     const next = start(own && region.contains(own) && own) ||
       start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls"))) ||
       region.querySelector("h1");
     if (next && next.tagName === "H1") next.tabIndex = -1;
     if (next) next.focus();
-  });
+  }
 
   // A board whose cells are radios (a table with data-grid): Up and Down move a row, in the same column. Left
   // and Right keep the browser's own way, along the cells in reading order.

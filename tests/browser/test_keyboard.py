@@ -167,6 +167,14 @@ def test_an_evons_card_played_with_the_keyboard(page: Page, catalog):
     # The board was swapped for the new one; the focus starts Ben's turn: the first empty cell of his form.
     after = assert_focus_shown(page)
     assert after["name"] == "cell" and after["inForm"] == "ev-play", after
+    # The outcome of the play, at the bottom: its close button, reached with Tab, takes the focus back to the board.
+    expect(page.locator("#outcome")).to_contain_text("(log entry 1)")
+    tab_to(page, lambda el: el["text"].endswith("Close"))
+    assert_focus_shown(page)
+    page.keyboard.press("Enter")
+    expect(page.locator("#outcome .outcome-box")).to_have_count(0)
+    back = assert_focus_shown(page)
+    assert back["name"] == "cell" and back["inForm"] == "ev-play", back
 
     # Ben: a cell along the first row, Space on it, the name typed, and Space on the button.
     page.keyboard.press("ArrowRight")
