@@ -112,7 +112,7 @@ def test_a_replay_stepped_forward_and_back_with_the_keyboard(page: Page, battle)
     expect(counter(page)).to_contain_text("Step 6 of 7")
     page.keyboard.press("Enter")
     expect(counter(page)).to_contain_text("Step 7 of 7")
-    expect(page.locator(".banner")).to_have_text(re.compile(r"Ben wins the battle 3-2"))
+    expect(page.locator(".banner")).to_have_text(re.compile(r"Ben wins the battle 3 rounds to 2"))
     last = assert_focus_shown(page)
     assert last["id"] == "replay-next" and last["tag"] == "SPAN", last
     page.keyboard.press("Enter")  # nothing further to step to
