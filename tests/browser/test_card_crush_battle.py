@@ -298,6 +298,6 @@ def test_a_tap_leaves_what_it_does_not_change_as_the_phone_shows_it(page: Page, 
     expect(share).to_have_attribute("open", "")  # kept as the player left it, not redrawn closed
     expect(page.get_by_text("Step 6", exact=False)).to_be_visible()
     expect(page.get_by_text("Seed revealed:")).to_be_visible()
-    expect(page.locator(".banner")).to_have_text(f"★ {P1} wins the battle 3-1")
+    expect(page.locator(".banner")).to_have_text(f"★ {P1} wins the battle 3 rounds to 1")
     assert page.evaluate("window.sameDocument") is True
     assert page.evaluate("document.querySelectorAll('[hx-preserve]').length") == 0
