@@ -19,9 +19,7 @@ axe's best practices, whatever its impact, and any control under 44x44 pixels.
 import re
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -31,6 +29,7 @@ from tracker.games import ADAPTERS, pages_for
 from tracker.models import Card, Club, Match, Player, Tournament
 
 from .accessibility import small_targets, theme_violations
+from .phone import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -94,14 +93,6 @@ def match_pages(walk: Walk, match: Match) -> None:
     walk.check(match.get_absolute_url())
     walk.check(reverse("match_log", args=[match.pk]))
     walk.check(reverse("match_replay", args=[match.pk]) + f"?step={end // 2}")
-
-
-def sign_in(context: BrowserContext, site: str, username: str) -> None:
-    """Sign this phone in to the site without the form (the other test goes through it)."""
-    client = Client()
-    client.force_login(get_user_model().objects.get(username=username))
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": site}])
 
 
 def fail_on(walk: Walk) -> None:

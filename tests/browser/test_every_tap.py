@@ -10,12 +10,13 @@ have the longest names a name may have and one card the longest card name (tests
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from tracker import services
-from tracker.models import Card
+from tracker.models import Card, Club, Membership
 
-from .phone import LONG_CARD, LONG_PLAYERS, check_page, in_view, outcome_says, watch_errors
+from .phone import LONG_CARD, LONG_PLAYERS, check_page, in_view, outcome_says, sign_in, watch_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -299,11 +300,16 @@ CUT_SELECTS = """() => [...document.querySelectorAll('.filters select')].filter(
 }).map(select => select.name)"""
 
 
-def test_the_match_lists_filters_and_scores_read_whole(phone: Page):
+def test_the_match_lists_filters_and_scores_read_whole(phone: Page, live_server):
+    """As a member of a club with the longest allowed name: only a phone in a club gets the club filter."""
     from tracker.games.evons.demo import MATCHES
 
     page, errors = phone, watch_errors(phone)
     next(iter(MATCHES.values()))(LONG_PLAYERS)
+    member = get_user_model().objects.create_user("member")
+    club = Club.objects.create(name="C" * Club._meta.get_field("name").max_length)
+    Membership.objects.create(club=club, user=member, role=Membership.MEMBER)
+    sign_in(page.context, live_server.url, "member")
     page.goto("/matches/")
     expect(page.get_by_label("Club")).to_have_value("")
     assert page.evaluate(CUT_SELECTS) == []
