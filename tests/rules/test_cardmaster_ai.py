@@ -27,12 +27,12 @@ from rules.cardmaster.ai import (
     players,
 )
 from rules.cardmaster.ai.evaluation import win_chance
-from rules.cardmaster.ai.search import Effort
+from rules.cardmaster.ai.search import Effort, search
 from rules.cardmaster.ai.strength import measure, wilson
 from rules.cardmaster.options import DEFAULT_CONFIG
 
 SEED = "cardmaster-ai-test"
-SMALL = {"easy": Effort(1, 0), "normal": Effort(3, 4), "hard": Effort(4, 8)}
+SMALL = {"easy": players.EFFORT["easy"], "normal": Effort(3, 4), "hard": Effort(4, 8)}
 
 
 def card(name, **stats):
@@ -108,6 +108,43 @@ def test_an_ai_move_can_be_recomputed_at_any_step_of_a_played_match(small_budget
         step += 1
     for before, number, decision in log[::7]:
         assert choose(before, before["possession"], "normal", SEED, number) == decision
+
+
+def test_easy_picks_among_its_best_five_one_move_deep_and_often_not_the_best():
+    # Weaker on purpose, not broken: every move easy makes is one of the five its one-move look
+    # likes best, but its noise leaves the best one aside often enough to be beaten by normal.
+    best = others = 0
+    for number in range(2):
+        seed = f"{SEED}-easy-{number}"
+
+        def check(state, decision, step, seed=seed):
+            nonlocal best, others
+            if decision.level != "easy":
+                return
+            ranked = [c.action for c in search(state, state["possession"], players.EFFORT["easy"], seed, step)]
+            assert decision.action in ranked[:players.NOISY_CHOICES]
+            if decision.action == ranked[0]:
+                best += 1
+            else:
+                others += 1
+
+        play(generated_match(seed, size=9), ("easy", "greedy") if number else ("greedy", "easy"), seed, check=check)
+    assert best and others  # both happen: noise, but among sensible moves
+
+
+def test_easy_does_not_see_the_raid_a_stack_on_a_weak_card_invites():
+    # The side out of possession has six gems on a card one blow knocks out: normal and hard count
+    # what the other side would raid, easy does not.
+    state = started([card("Ace"), card("Ash"), card("Amber")], [card("Bee"), card("Bog"), card("Bran")])
+    out = 1 - state["possession"]
+    weak = "AB"[out] + "1"
+    for action in ({"type": "adjust", "override": True, "card": weak, "gems": 6},
+                   {"type": "adjust", "override": True, "card": weak, "hp": 40}):
+        state, _ = match.apply(state, action, Dice(SEED, 3))
+    assert win_chance(state, out) < win_chance(state, out, raids=False)
+    assert players.EFFORT["easy"].raids is False and players.EFFORT["normal"].raids and players.EFFORT["hard"].raids
+    safe, _ = match.apply(state, {"type": "adjust", "override": True, "card": weak, "hp": 600}, Dice(SEED, 4))
+    assert win_chance(safe, out) == pytest.approx(win_chance(safe, out, raids=False))
 
 
 def test_the_ai_never_uses_the_match_dice_of_the_step_it_decides():
