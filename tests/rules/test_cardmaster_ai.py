@@ -6,6 +6,8 @@ strong levels smaller budgets where only legality is in question.
 """
 
 import json
+import time
+from itertools import cycle
 
 import pytest
 
@@ -13,12 +15,15 @@ import rules
 from rules import Dice, IllegalAction, InvalidCard, InvalidConfig
 from rules.cardmaster import match
 from rules.cardmaster.ai import (
+    Mistake,
     ai_seat,
     analyse,
+    analyse_part,
     card_power,
     checked_faction,
     choose,
     faction_power,
+    finish,
     generate_faction,
     hint,
     hints_allowed,
@@ -384,6 +389,21 @@ def test_the_analysis_of_a_match_is_stable_and_its_mistakes_point_at_real_steps(
     assert (worst.step, worst.seat, worst.cost) == (blunder, 1, pytest.approx(1.0))
     assert worst.better == {"type": "a1", "card": "B1", "target": "A1"}
     assert worst.reason.text() == "Bee knocks out Ace with A1 and wins the match."
+
+
+def test_an_analysis_in_parts_of_any_size_adds_up_to_the_analysis_in_one_go():
+    config, seed, played, _ = scripted_match()
+    whole = analyse(config, seed, played)
+    chances, mistakes, sizes = [], [], cycle([1, 3, 7])
+    while len(chances) < len(played):
+        start = len(chances)
+        part = analyse_part(config, seed, played, start, stop=start + next(sizes))
+        assert part.win_chances
+        chances += part.win_chances
+        mistakes += [Mistake.from_json(json.loads(json.dumps(m.as_json()))) for m in part.mistakes]  # kept as JSON
+    assert finish(chances, mistakes, len(played)) == whole
+    late = analyse_part(config, seed, played, 5, deadline=time.monotonic() - 1)
+    assert late.win_chances == whole.win_chances[5:6]  # out of time, a part still does its first step
 
 
 def test_an_analysis_out_of_time_says_so_and_still_charts_every_step():

@@ -301,6 +301,7 @@ def test_the_analysis_of_a_finished_match_is_charted_kept_and_lists_the_costlies
 def test_the_analysis_goes_a_part_at_a_time_showing_its_progress_and_ends_as_the_one_shot_analysis(
         client, cm_catalog, monkeypatch):
     monkeypatch.setattr(cm_views, "ANALYSIS_PART_STEPS", 4)
+    monkeypatch.setattr(cm_views, "ANALYSIS_PART_SECONDS", 600)  # parts by steps only, however busy the machine
     finished = cm_demo.knock_out(("Cy", "Di"))
     url = reverse("cardmaster_analysis", args=[finished.pk])
     pages = analyse_to_the_end(client, url)
@@ -323,6 +324,7 @@ def test_the_analysis_goes_a_part_at_a_time_showing_its_progress_and_ends_as_the
 
 def test_an_analysis_left_half_way_continues_where_it_stopped(client, cm_catalog, monkeypatch):
     monkeypatch.setattr(cm_views, "ANALYSIS_PART_STEPS", 5)
+    monkeypatch.setattr(cm_views, "ANALYSIS_PART_SECONDS", 600)
     finished = cm_demo.knock_out(("Cy", "Di"))
     url = reverse("cardmaster_analysis", args=[finished.pk])
     client.post(url, headers={"HX-Request": "true"})
