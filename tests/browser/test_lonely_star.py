@@ -157,3 +157,34 @@ def test_a_busy_board_fits_a_phone_in_dark_mode(make_context, catalog, screensho
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 20, 24)"
     assert_no_horizontal_scroll(page)
     page.screenshot(path=screenshot_dir / "lonely-star-busy-dark.png", full_page=True)
+
+
+def test_the_side_in_turn_comes_first_with_its_turn_controls_under_it(page: Page, catalog):
+    """Half-way through the demo "deck-out" match it is Ana's turn: her side, then End turn, then Ben's side;
+    each unit's totals stay in sight while its base values and rule reminders open from a fold."""
+    from tracker import services
+    from tracker.games import pages_for
+
+    match = pages_for("lonely-star").demo_matches["deck-out"](("Ana", "Ben"))
+    match = services.match_goto(match=match, step=match.head // 2, expected_seq=match.head)
+    page.goto(match.get_absolute_url())
+    expect(page.locator(".ls-turn")).to_have_text("▶ Turn 1: Ana")
+    sides = page.locator(".ls-side")
+    expect(sides.first).to_have_id("side-0-section")
+    expect(sides.first).to_have_class(re.compile(r"\bls-side-turn\b"))
+    end_turn = page.get_by_role("button", name="End Ana's turn")
+    tops = [sides.first.bounding_box(), end_turn.bounding_box(), page.locator("#side-1-section").bounding_box()]
+    assert tops[0]["y"] + tops[0]["height"] <= tops[1]["y"] < tops[2]["y"], tops
+
+    wanderer = unit_card(page, "Comet Wanderer")
+    totals = wanderer.locator("details.ls-stats-box")
+    expect(totals.locator("summary")).to_be_visible()
+    expect(totals.locator("summary")).to_contain_text("LK 7*")  # the Hex lowers Luck: changed, starred
+    expect(totals.locator("table")).to_be_hidden()
+    totals.locator("summary").click()
+    expect(totals.locator("table")).to_be_visible()
+    rules = wanderer.locator("details.ls-notes-box")
+    expect(rules.get_by_text("Hexed: attacking first removes")).to_be_hidden()
+    rules.locator("summary").click()
+    expect(rules.get_by_text("Hexed: attacking first removes")).to_be_visible()
+    assert_no_horizontal_scroll(page)

@@ -155,10 +155,13 @@ def _team(match: Match, seat: int, player) -> dict:
     state = match.state
     team, cards = state["teams"][seat], state["cards"]
     active = [_card(match, cards[card_id]) for card_id in team["active"] if card_id]
-    # Only the first card still to move shows its moves unfolded: the page stays short on a phone.
+    # Only the first card still to move shows its moves unfolded, and it comes first: the page stays
+    # short on a phone, and each move of a possession is tapped at the same place on the screen.
     ready = [view for view in active if view["can_move"]]
     if ready:
         ready[0]["open"] = True
+        active.remove(ready[0])
+        active.insert(0, ready[0])
     return {
         "seat": seat,
         "player": player,
@@ -207,8 +210,9 @@ def board(match: Match) -> dict:
         "round": state["round"],
         "possession": players[possession] if current == "play" else None,
         "handover": players[possession] if handover else None,
-        # The other team first (the targets), then the team holding the phone with its moves.
-        "teams": [_team(match, seat, players[seat]) for seat in (1 - possession, possession)],
+        # The team holding the phone first, its card to move on top: a possession is read and tapped
+        # without scrolling past the other team (whose HP the targets repeat beside each attack).
+        "teams": [_team(match, seat, players[seat]) for seat in (possession, 1 - possession)],
         "to_move": [state["cards"][card_id]["name"] for card_id in state["teams"][possession]["active"]
                     if card_id and card_id not in state["done"]],
         "last": [line for line in (describe(event, names) for event in events) if line],

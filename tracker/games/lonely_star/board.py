@@ -133,6 +133,9 @@ def board(match: Match) -> dict:
     return {
         "state": state,
         "seats": seats,
+        # The side whose turn it is first, its turn's controls right under it: a turn is read and played
+        # without scrolling past the other side. (Forms list the seats in seat order, from "seats".)
+        "turn_first": sorted(seats, key=lambda side: not side["is_turn"]),
         "units": units,
         "turn_player": players[turn],
         "turn": turn,
