@@ -15,6 +15,7 @@ from tracker.games.cardmaster import demo as cm_demo
 from tracker.games.cardmaster import views as cm_views
 from tracker.models import Match
 
+from .accessibility import assert_accessible, small_targets
 from .test_cardmaster import assert_no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -40,6 +41,7 @@ def step_through_the_ais_turn(page: Page, screenshot_dir) -> None:
     count = page.locator(".cm-step-count")
     expect(count).to_have_text(re.compile(r"Step 1 of \d+"))
     expect(count).to_be_focused()
+    assert_accessible(page, "#cm-ai-steps")
     total = int(re.search(r"of (\d+)", count.inner_text()).group(1))
     assert total >= 2
     expect(page.get_by_role("link", name="Previous")).to_have_count(0)
@@ -52,6 +54,7 @@ def step_through_the_ais_turn(page: Page, screenshot_dir) -> None:
     assert_no_horizontal_scroll(page)
     page.get_by_role("link", name="Previous").click()
     expect(count).to_have_text(f"Step {total - 1} of {total}")
+    assert small_targets(page) == []
     page.get_by_role("link", name="Show all").click()
     expect(page.locator(".cm-steps > li")).to_have_count(total)
 
@@ -136,4 +139,5 @@ def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, cata
     expect(page.get_by_role("heading", name="Win chance after each step (%)")).to_be_visible()
     expect(page.get_by_role("heading", name="Costliest choices")).to_be_visible()
     assert_no_horizontal_scroll(page)
+    assert_accessible(page, "#cm-analysis")
     assert console_errors == []
