@@ -260,8 +260,11 @@ class Match(models.Model):
 
     @property
     def shown_score(self) -> str:
-        """The score in the page's language: "15.000-0" in German, "durch Aufgabe" for "by resignation"."""
-        return numbers.shown_score(self.score)
+        """The score in the page's language and the game's words: "3 rounds to 2", "15.000 HP übrig zu 0" in
+        German, "durch Aufgabe" for "by resignation"."""
+        from .games import pages_for  # the games' pages build on these models
+
+        return numbers.shown_score(self.score, pages_for(self.slug).score_counted)
 
     @property
     def game(self) -> rules.Game:

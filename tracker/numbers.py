@@ -6,6 +6,7 @@ score, a damage factor) are written the English way; the pages rewrite them here
 
 import re
 from decimal import Decimal
+from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext
@@ -31,13 +32,17 @@ def relocalized(text: str) -> str:
     return grouped(int(text.replace(",", ""))) if ENGLISH_GROUPED.fullmatch(text) else text
 
 
-def shown_score(score: str) -> str:
+def shown_score(score: str, counted: Any = None) -> str:
     """A match's score as the engine recorded it, in the page's language.
 
-    Two numbers ("15,000-0") get the language's grouping; a score in words ("by resignation",
-    marked for translation in the engine) is translated.
+    Two numbers ("15,000-0") get the language's grouping and, given what they count (a game's
+    `score_counted`), its words: "3 rounds to 2"; a score in words ("by resignation", marked for
+    translation in the engine) is translated.
     """
     numbers = NUMBER_SCORE.fullmatch(score)
     if numbers:
-        return "-".join(grouped(int(part.replace(",", ""))) for part in numbers.groups())
+        first, second = (int(part.replace(",", "")) for part in numbers.groups())
+        if counted is None:
+            return f"{grouped(first)}-{grouped(second)}"
+        return str(counted % {"a": grouped(first), "b": grouped(second), "n": first})
     return gettext(score) if score else ""

@@ -78,10 +78,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # WhiteNoise answers static files before any header meant for pages is added (security,
+    # content policy): every byte counts on a phone's cold load. tracker/static_files.py says
+    # which headers a static file keeps.
+    "tracker.static_files.StaticFilesMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # WhiteNoise answers static files before the content policy is added: a stylesheet or
-    # script needs no policy header of its own, and every byte counts on a phone's cold load.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -101,8 +102,10 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Our templates reach the phone without their indentation (tracker/templating.py).
+            "loaders": [("django.template.loaders.cached.Loader", [
+                "tracker.templating.Loader", "django.template.loaders.app_directories.Loader"])],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -160,8 +163,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Compressed, content-hashed names (run collectstatic); DEBUG serves the originals.
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # Compressed, content-hashed names, our own files without comments (tracker/static_files.py;
+    # run collectstatic); DEBUG serves the originals.
+    "staticfiles": {"BACKEND": "tracker.static_files.StaticFilesStorage"},
 }
 
 # Only our own pages (and their service worker, same origin) use the static files: no CORS header,

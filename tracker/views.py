@@ -27,6 +27,7 @@ from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import pages_for
 from .models import Card, Match, Player, Proposal
 from .once import made_once
+from .outcome import step_said
 from .refill import refill
 
 ENTRY_SALT = "tracker.secret-entry"
@@ -101,17 +102,22 @@ def _requests(match: Match, seen_by: Viewer) -> list[dict]:
 STEP_DONE = "step-done"
 """The tag of a flash message that carries "<match>:<step>", the step a plain POST just took, so the
 page it redirects to can tell what came of it."""
+REVEALING_ENTRY = "revealing-entry"
+"""Beside STEP_DONE: the step was a secret entry that revealed the entries. Its log title may name
+what the board still keeps face down (a Card Crush deck's later rounds), so the box does not say it."""
 
 
 def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None) -> dict:
     """What came of the player's last tap, for the outcome region: a refusal and why, the messages
     waiting for this phone, and the step just taken with its working."""
-    notes = []
+    notes, title = [], None
     for message in messages.get_messages(request):
-        if STEP_DONE in message.extra_tags.split():
+        tags = message.extra_tags.split()
+        if STEP_DONE in tags:
             done_in, _sep, done = message.message.partition(":")
             if done_in == str(match.pk) and done.isdigit():
                 step = int(done)
+                title = _("The entries are revealed") if REVEALING_ENTRY in tags else None
         else:
             notes.append(message)
     entry = None
@@ -119,23 +125,8 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
         from .review import log_entries  # review builds on these views
 
         entry = next(iter(log_entries(match, match.actions.filter(abandoned=False, seq=step))), None)
-    return {"refusal": refusal, "notes": notes, "entry": entry, "shown": bool(refusal or notes or entry)}
-
-
-def _strings(found, into: set[str] | None = None) -> set[str]:
-    """Every string in a board's view (dicts, lists and tuples of them), to tell what the page already says
-    near the top. Rounds played (Card Crush, LOGOS) are history further down: not counted."""
-    into = set() if into is None else into
-    if isinstance(found, str):
-        into.add(found)
-    elif isinstance(found, dict):
-        for key, value in found.items():
-            if key != "rounds":
-                _strings(value, into)
-    elif isinstance(found, list | tuple):
-        for value in found:
-            _strings(value, into)
-    return into
+    said = step_said(match, entry, title) if entry else {}
+    return {"refusal": refusal, "notes": notes, "entry": entry, **said, "shown": bool(refusal or notes or entry)}
 
 
 def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200,
@@ -145,12 +136,7 @@ def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: 
     After a refusal (`posted` given) the form the player sent comes back filled in as they left it.
     """
     context = _match_context(request, match, seen_by, posted, **extra)
-    context["outcome"] = outcome = outcome if outcome is not None else _outcome(request, match)
-    if outcome["entry"]:
-        # What the board already shows of the step (most boards tell the last step's working) is not said twice.
-        on_board = _strings(context.get("board"))
-        outcome["title"] = "" if outcome["entry"]["what"] in on_board else outcome["entry"]["what"]
-        outcome["lines"] = [line for line in outcome["entry"]["lines"] if line not in on_board]
+    context["outcome"] = outcome if outcome is not None else _outcome(request, match)
     template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
     response = render(request, template, context, status=status)
     if posted is not None:
@@ -323,7 +309,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
             return _refused(request, match.pk, _("The form is missing its step number; nothing was applied."), 400)
         if form.is_valid():
             try:
-                services.match_apply_action(
+                recorded = services.match_apply_action(
                     match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
                 )
             except services.StaleSubmission as stale:
@@ -336,8 +322,13 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
             except RuleError as error:
                 refusal = services.explain(error, match.players())
             else:
-                pages.after_change(match)
+                match = pages.after_change(match)
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
+                # When it revealed the entries (a log line more than the lock), the box tells what came of them.
+                names = [seated.name for seated in match.players()]
+                if any(pages.describe(event, names) for event in recorded.events):
+                    messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
+                                         extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
                 return redirect(match)
     return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
 

@@ -2,11 +2,24 @@
 // fills its field, says what was chosen, and moves on: to the next empty card field the form needs, or,
 // once the form is complete, to its button. Cards another field of the form already holds are left out.
 // Pages that link it (the secret entries) have it at once; elsewhere it comes with the first list of cards
-// (tracker/picker.py), so a match page pays for it only once a card is chosen. It may arrive more than once.
+// (tracker/picker.py), so a match page pays for it and its stylesheet only once a card is chosen. It may
+// arrive more than once.
 (() => {
   if (window.tkPicker) return;
   window.tkPicker = true;
-  document.documentElement.classList.add("tk-picker"); // the lists show from now on (app.css)
+  // Its look (picker.css) is linked once, from here, so a page without a card list never loads it; the lists
+  // show once it has come (app.css hides them until then), or failed to.
+  const sheet = document.createElement("link");
+  sheet.rel = "stylesheet";
+  sheet.href = document.currentScript.dataset.css;
+  const shown = () => {
+    document.documentElement.classList.add("tk-picker");
+    const field = document.activeElement;
+    if (field && field.matches("input[data-picker]")) reveal(field, field.parentElement.querySelector(".picks"));
+  };
+  sheet.addEventListener("load", shown);
+  sheet.addEventListener("error", shown);
+  document.head.append(sheet);
   // The browser's own suggestions (a <datalist>, for phones without JavaScript) would cover the list.
   document.querySelectorAll("input[data-picker][list]").forEach((input) => input.removeAttribute("list"));
 

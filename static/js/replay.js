@@ -14,6 +14,10 @@
     if (["ArrowLeft", "ArrowRight", "Home", "End"].indexOf(event.key) >= 0) {
       event.preventDefault();
       press(event.key);
+    } else if (event.key === "Enter" && event.target.matches && event.target.matches("[data-replay] a[data-key]")) {
+      // Enter on a step link, through htmx as a key does: a link not yet processed would load the whole page.
+      event.preventDefault();
+      press(event.target.getAttribute("data-key"));
     }
   });
   var startX = null, startY = null;

@@ -30,7 +30,56 @@
     const close = e.target.closest("[data-dismiss]");
     if (!close) return;
     e.preventDefault();
+    const keyboard = close.matches(":focus-visible");
     close.parentElement.remove();
+    if (keyboard) resume(document.getElementById("match"), ""); // back to the match's next step
+  });
+
+  // The keyboard keeps its place. An answer replaces a region (#match), the control that sent it included:
+  // htmx puts the focus back on an element of the same id, and where there is none, it goes to where the next
+  // step starts (the first field of the form of the same id, else of the first form that changes the match,
+  // else the heading), never to <body>. Only when the focus showed (a keyboard's): a tap leaves the page be.
+  const places = {}; // by the id of the region a request will replace: the id of the form it came from
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const el = document.activeElement, id = e.detail.target && e.detail.target.id;
+    if (id) places[id] = el && el.matches(":focus-visible") ? (el.form && el.form.id) || "" : null;
+  });
+  const start = (form) => {
+    const first = form && form.querySelector("input:not([type=hidden]):enabled, select:enabled, button:enabled");
+    return (first && first.type === "radio" && form.querySelector("[name='" + first.name + "']:checked")) || first;
+  };
+  document.addEventListener("htmx:afterSettle", (e) => {
+    const id = e.detail.target && e.detail.target.id, form = places[id];
+    delete places[id];
+    if (form != null && document.activeElement === document.body) resume(document.getElementById(id), form);
+  });
+  function resume(region, form) {
+    if (!region) return;
+    const own = form && document.getElementById(form);
+    const next = start(own && region.contains(own) && own) ||
+      start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls"))) ||
+      region.querySelector("h1");
+    if (next && next.tagName === "H1") next.tabIndex = -1;
+    if (next) next.focus();
+  }
+
+  // A board whose cells are radios (a table with data-grid): Up and Down move a row, in the same column. Left
+  // and Right keep the browser's own way, along the cells in reading order.
+  document.addEventListener("keydown", (e) => {
+    const radio = e.target, step = { ArrowUp: -1, ArrowDown: 1 }[e.key];
+    const grid = step && !(e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) && radio.type === "radio" &&
+      radio.closest("table[data-grid]");
+    if (!grid) return;
+    e.preventDefault();
+    const cell = radio.closest("td");
+    for (let row = cell.parentElement.rowIndex + step; grid.rows[row]; row += step) {
+      const next = grid.rows[row].cells[cell.cellIndex]?.querySelector("input[name='" + radio.name + "']:enabled");
+      if (next) {
+        next.focus();
+        next.click(); // chosen, as the browser's own arrow keys choose
+        return;
+      }
+    }
   });
 
   const WAITS = [1000, 2000, 4000, 8000, 15000, 30000];

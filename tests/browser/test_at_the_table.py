@@ -222,7 +222,7 @@ def test_a_retry_of_the_last_round_after_another_phone_played_it_counts_once(con
     expect(page.locator("form .net-note")).to_contain_text(WAITING)
     services.match_apply_action(match_id=battle.pk, action={"type": "play_round"}, expected_seq=5)  # Ben's phone
     context.set_offline(False)
-    expect(page.locator(".banner")).to_have_text(re.compile("Ana wins the battle 3-1"))
+    expect(page.locator(".banner")).to_have_text(re.compile("Ana wins the battle 3 rounds to 1"))
     expect(page.get_by_text(TWICE)).to_be_visible()
     assert rounds_played(battle) == 4
     expect(page.get_by_role("button", name=re.compile("^Reveal round"))).to_have_count(0)

@@ -160,7 +160,7 @@ def test_whole_battle_in_hot_seat_from_the_home_page(page: Page, catalog, screen
         expect(round_item(page, number).locator(".cc-card-won")).to_contain_text(ROUND_WINNER[number])
 
     banner = page.locator(".banner")
-    expect(banner).to_have_text(f"★ {P1} wins the battle 3-1")
+    expect(banner).to_have_text(f"★ {P1} wins the battle 3 rounds to 1")
     expect(page.locator(".score-value")).to_have_text(["3", "1"])
     expect(round_item(page, 5)).to_contain_text("Not played: the battle was already decided.")
     expect(page.get_by_role("button", name=re.compile("Reveal round"))).to_have_count(0)
@@ -175,9 +175,9 @@ def test_whole_battle_in_hot_seat_from_the_home_page(page: Page, catalog, screen
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Matches").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Matches")
     row = page.get_by_role("link", name=re.compile(rf"Card Crush #{match_id}: {P1} vs {P2}"))
-    expect(row).to_contain_text(f"{P1} won 3-1")
+    expect(row).to_contain_text(f"{P1} won 3 rounds to 1")
     row.click()
-    expect(banner).to_have_text(f"★ {P1} wins the battle 3-1")
+    expect(banner).to_have_text(f"★ {P1} wins the battle 3 rounds to 1")
     page.get_by_role("link", name="Log", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Log of Card Crush #{match_id}")
 
@@ -197,7 +197,7 @@ def test_whole_battle_in_hot_seat_from_the_home_page(page: Page, catalog, screen
         played = applied.filter(has_text=f"{ROUND_WINNER[number]} wins. {working}")
         expect(played).to_have_count(1)
         expect(played).to_contain_text(f"Round {number}")
-    expect(applied.last).to_contain_text(f"{P1} wins the battle 3-1.")
+    expect(applied.last).to_contain_text(f"{P1} wins the battle 3 rounds to 1.")
     page.screenshot(path=screenshot_dir / "card-crush-battle-log.png", full_page=True)
 
 
@@ -229,7 +229,7 @@ def test_finished_match_in_dark_mode(make_context, catalog, screenshot_dir):
     page = make_context(color_scheme="dark").new_page()
 
     page.goto(finished.get_absolute_url())
-    expect(page.locator(".banner")).to_have_text(f"★ {P1} wins the battle 3-1")
+    expect(page.locator(".banner")).to_have_text(f"★ {P1} wins the battle 3 rounds to 1")
     assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
     # The dark palette is applied (--bg: #141418), not just requested.
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 20, 24)"

@@ -49,7 +49,7 @@ def play_on_the_phone(page: Page, first: str, second: str) -> None:
             break
         page.get_by_role("button", name=f"Reveal round {number}").click()
         expect(page.locator(f"#round-{number} .working")).to_be_visible()
-    expect(page.locator(".banner")).to_have_text(f"★ {first} wins the battle 3-1")
+    expect(page.locator(".banner")).to_have_text(f"★ {first} wins the battle 3 rounds to 1")
 
 
 def sign_up(page: Page, username: str, player: str) -> None:
@@ -107,8 +107,8 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
     finish(other.match, winner_seat=0)  # Cid beats Dee on another phone
 
     page.goto(tournament.get_absolute_url())
-    expect(page.locator(".pairing").filter(has_text="Ana won 3-1")).to_have_count(1)
-    expect(page.locator(".pairing").filter(has_text="Cid won 3-1")).to_have_count(1)
+    expect(page.locator(".pairing").filter(has_text="Ana won 3 rounds to 1")).to_have_count(1)
+    expect(page.locator(".pairing").filter(has_text="Cid won 3 rounds to 1")).to_have_count(1)
     # A second tab holds the same page, as a second phone at the table would.
     other_tab = page.context.new_page()
     other_tab.goto(tournament.get_absolute_url())
@@ -164,7 +164,7 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
     # Ben's phone, a member, sees the club's battles and the standings; a phone outside the club nothing.
     battle = Pairing.objects.filter(tournament=tournament, round=1, table=1).get().match
     ben.goto(battle.get_absolute_url())
-    expect(ben.locator(".banner")).to_have_text("★ Ana wins the battle 3-1")
+    expect(ben.locator(".banner")).to_have_text("★ Ana wins the battle 3 rounds to 1")
     ben.goto(tournament.get_absolute_url())
     expect(ben.locator(".banner")).to_have_text("★ Ana wins the tournament")
     expect(ben.get_by_role("button", name=re.compile("Pair round|End the tournament"))).to_have_count(0)

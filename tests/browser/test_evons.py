@@ -88,14 +88,14 @@ def test_place_cards_fight_in_a_chosen_order_and_see_a_flip(page: Page, catalog,
     expect(
         page.get_by_text(
             "C3 Reef Warden 3/7 vs C4 Dust Mole 1/4 at once: Reef Warden 7 -> 6, Dust Mole 4 -> 1"
-        )
+        ).first  # the board's last step says it, and the outcome box too
     ).to_be_visible()
     # Damage carries over: the remaining conflict starts from Reef Warden's 6 DEF.
     expect(conflicts).to_have_text(["⚔ Fight D3 Moss Golem 3/6"])
     expect(page.get_by_text("Reef Warden 6 → 3, Moss Golem 6 → 3")).to_be_visible()
     page.get_by_role("button", name="⚔ Fight D3 Moss Golem 3/6").click()
 
-    expect(page.get_by_text("B3 flipped to Ana.")).to_be_visible()
+    expect(page.get_by_text("B3 flipped to Ana.").first).to_be_visible()
     expect(page.get_by_role("img", name=re.compile(r"^B3: Spark Wisp; faces Ana; active"))).to_be_visible()
     expect(page.locator(".score-value")).to_have_text(["4", "2"])
     expect(page.get_by_text("Turn 8: Ben to play")).to_be_visible()

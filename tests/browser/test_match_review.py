@@ -57,7 +57,7 @@ def assert_no_horizontal_scroll(page: Page) -> None:
 def test_stepping_through_a_replay_on_a_phone(page: Page, battle, screenshot_dir):
     page.goto(f"/matches/{battle.pk}/log/")
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Log of Card Crush #{battle.pk}")
-    expect(page.locator(".players")).to_contain_text("Ben won 3-2")
+    expect(page.locator(".players")).to_contain_text("Ben won 3 rounds to 2")
     assert_no_horizontal_scroll(page)
     page.screenshot(path=screenshot_dir / "review-log.png", full_page=True)
 
@@ -114,7 +114,7 @@ def test_stepping_through_a_replay_on_a_phone(page: Page, battle, screenshot_dir
     page.locator("body").focus()
     page.keyboard.press("End")
     expect_step(page, battle.pk, 7)
-    expect(page.locator(".banner")).to_have_text(re.compile(r"Ben wins the battle 3-2"))
+    expect(page.locator(".banner")).to_have_text(re.compile(r"Ben wins the battle 3 rounds to 2"))
     expect(page.get_by_role("link", name=re.compile(r"^Next"))).to_have_count(0)
     page.keyboard.press("ArrowRight")
     expect_step(page, battle.pk, 7)

@@ -2,8 +2,7 @@
 a double-tapped Start makes one match, no page is wider than the screen with the longest names, every
 tap target is at least 44 px, and no page logs a console error (CSP included).
 
-The longest names: players of 40 characters (the most a name may have), one without a space and one
-like an e-mail address, and a Card Crush card of 60 characters (the most a card name may have).
+The longest names are tests/browser/phone.py's; test_every_tap.py takes every kind of tap in every game.
 """
 
 import re
@@ -15,55 +14,14 @@ from tracker import services
 from tracker.games import ADAPTERS
 from tracker.models import Card, Match
 
+from .phone import LONG_CARD, LONG_PLAYERS, check_page, in_view, watch_errors
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-WIDTH, HEIGHT = 360, 740
-LONG_PLAYERS = ("Maximilianalexanderbartholomewsmithsonab", "ana.longname.player@example-tablekeeper.x"[:40])
-LONG_CARD = "Ancient Thundering Leviathan of the Shattered Northern Seas X"[:60]
-
-# Interactive elements under 44 px on a side, as the phone lays them out. A checkbox or radio counts with
-# the label around it; a link inside a sentence (inline, in a paragraph with more text) keeps its line's
-# height: WCAG's inline exception, which this project follows.
-SMALL_TARGETS = """() => {
-  const small = [];
-  for (const el of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')) {
-    let box = el.getBoundingClientRect();
-    if (box.width <= 1 || box.height <= 1 || getComputedStyle(el).visibility === 'hidden') continue;
-    const label = el.closest('label');
-    if ((el.type === 'checkbox' || el.type === 'radio') && label) box = label.getBoundingClientRect();
-    const inline = el.tagName === 'A' && getComputedStyle(el).display === 'inline'
-      && el.parentElement.textContent.trim().length > el.textContent.trim().length;
-    if (inline) continue;
-    if (box.width < 44 || box.height < 44) {
-      small.push(`${el.tagName.toLowerCase()} "${(el.textContent || el.name || '').trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
-    }
-  }
-  return small;
-}"""
 
 
 @pytest.fixture
 def errors(page: Page) -> list[str]:
-    """Console errors and failed page scripts, CSP refusals among them, for the whole test. Chromium also logs
-    every 4xx answer; a refusal's 409 or 422 is the app answering as designed, so those are not counted."""
-    found: list[str] = []
-    refusal = re.compile(r"Failed to load resource: the server responded with a status of (409|422)\b")
-    page.on("console", lambda message: message.type == "error" and not refusal.match(message.text)
-            and found.append(message.text))
-    page.on("pageerror", lambda error: found.append(str(error)))
-    return found
-
-
-def check_page(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= WIDTH, f"{page.url} is {width}px wide at {WIDTH}px"
-    assert page.evaluate(SMALL_TARGETS) == [], f"tap targets under 44 px on {page.url}"
-
-
-def in_view(page: Page, selector: str) -> None:
-    box = page.locator(selector).bounding_box()
-    assert box is not None, f"{selector} is not shown"
-    assert box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT and box["height"] > 0, f"{selector} is off-screen: {box}"
+    return watch_errors(page)
 
 
 def test_a_double_tapped_start_makes_one_match(page: Page, catalog, errors):

@@ -271,7 +271,7 @@ def test_the_last_reveal_stops_the_other_phones_polling(make_context, catalog):
     ana.page.goto(f"/matches/{match.pk}/")
     ana.mark()
     services.match_apply_action(match_id=match.pk, expected_seq=5, action={"type": "play_round"})  # round 4 decides
-    expect(ana.page.get_by_text(f"{P1} wins the battle 3-1")).to_be_visible(timeout=BY_ITSELF)
+    expect(ana.page.get_by_text(f"{P1} wins the battle 3 rounds to 1")).to_be_visible(timeout=BY_ITSELF)
     assert ana.was_not_reloaded()
     polls = count_polls(ana)
     ana.page.wait_for_timeout(4_500)

@@ -246,7 +246,7 @@ def test_a_finished_game_shows_the_winner(client):
     done(client, match, action="play", cell="B2", face="up", card_name="Spark Wisp")
     match = done(client, match, action="end_game")
     assert match.winner.name == "Ana" and match.score == "1-0"
-    assert "Ana wins 1-0" in text(client.get(match.get_absolute_url()))
+    assert "Ana wins 1 point to 0" in text(client.get(match.get_absolute_url()))
 
 
 # ---------------------------------------------------------------- bad input

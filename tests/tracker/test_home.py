@@ -41,7 +41,7 @@ def test_it_shows_in_progress_and_winner(client, match):
     play_out(lock_both(match))
     match.refresh_from_db()
     html = text(client.get(reverse("home")))
-    assert f"{match.winner.name} won {match.score}" in html
+    assert f"{match.winner.name} won {match.shown_score}" in html
 
 
 def test_it_does_not_show_a_locked_deck(client, match):

@@ -54,7 +54,7 @@ def test_it_shows_the_winner_and_reveals_the_seed_when_finished(client, locked):
     assert locked.seed not in before
     finished = play_out(locked)
     html = text(client.get(finished.get_absolute_url()))
-    assert f"{finished.winner.name} wins the battle {finished.score}" in html
+    assert f"{finished.winner.name} wins the battle {finished.shown_score}" in html
     assert f"Seed revealed: <code>{finished.seed}</code>" in html
     assert "Reveal round" not in html
 

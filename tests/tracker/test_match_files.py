@@ -132,11 +132,11 @@ def test_it_exports_the_log_as_text(client, rulebook):
     lines = response.content.decode().splitlines()
     assert lines[0] == f"Card Crush #{rulebook.pk} — Ana vs Ben"
     assert lines[1] == f"Rules version 1. Seed fingerprint {rulebook.seed_fingerprint}."
-    assert lines[2] == f"Seed {rulebook.seed}. Result: Ben won 3-2."
+    assert lines[2] == f"Seed {rulebook.seed}. Result: Ben won 3 rounds to 2."
     body = response.content.decode()
     assert "1. Ana locks in: Ember Fox, Storm Caller, Stone Golem, Phoenix, Gale Sprite" in body
     assert "3. Round 1 revealed\n   Ben wins. Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7." in body
-    assert "Ben wins the battle 3-2." in body
+    assert "Ben wins the battle 3 rounds to 2." in body
 
 
 def test_the_text_log_never_names_a_hidden_card(client, match):

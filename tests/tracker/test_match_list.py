@@ -39,7 +39,7 @@ def test_it_says_when_there_are_none(client):
 
 def test_it_shows_winner_and_score(client, finished):
     html = text(client.get(URL))
-    assert f"{finished.winner.name} won {finished.score}" in html
+    assert f"{finished.winner.name} won {finished.shown_score}" in html
 
 
 def test_it_filters_by_game(client, catalog):

@@ -60,8 +60,8 @@ def test_it_shows_each_round_with_its_working(client, locked):
 
 def test_it_shows_the_battle_result(client, finished):
     log = log_of(client, finished)
-    assert f"{finished.winner.name} wins the battle {finished.score}" in log[-1][1]
-    assert f"{finished.winner.name} won {finished.score}" in text(client.get(log_url(finished)))
+    assert f"{finished.winner.name} wins the battle {finished.shown_score}" in log[-1][1]
+    assert f"{finished.winner.name} won {finished.shown_score}" in text(client.get(log_url(finished)))
 
 
 def test_it_hides_a_deck_until_both_are_locked(client, match):

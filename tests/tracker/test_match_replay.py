@@ -85,7 +85,7 @@ def test_the_last_step_shows_the_result(client, rulebook):
     html = page_at(client, rulebook, 7)
     assert position(html) == "Step 7 of 7: Round 5 revealed"
     assert scores(html) == ["2", "3"]
-    assert "Ben wins the battle 3-2" in html
+    assert "Ben wins the battle 3 rounds to 2" in html
 
 
 def test_a_3_0_battle_marks_the_rounds_never_played(client, catalog):

@@ -15,7 +15,7 @@ from tracker import services
 from tracker.models import Card, Match
 from tracker.refill import refill
 
-from .conftest import entry_data, entry_url, text
+from .conftest import entry_data, entry_token, entry_url, text
 
 pytestmark = pytest.mark.django_db
 
@@ -133,9 +133,11 @@ def test_htmx_success_shows_the_step_and_its_working_in_the_outcome(client):
     shown = outcome(page)
     assert 'hx-swap-oob="innerHTML"' in shown and 'role="status"' in shown and 'aria-live="polite"' in shown
     assert "(log entry 4)" in shown
-    # The board tells the step's working in its own last-step section: the outcome does not say it twice.
+    # The board's own last-step section may be scrolled away: the box says the working too, where the eyes are.
     assert "Crit roll for Quiet Moon: 1 against Luck 4: success." in page.replace(shown, "")
-    assert "Crit roll for Quiet Moon" not in shown and "Done: the board shows what happened." in shown
+    assert "<strong>Quiet Moon attacks Dust Knight</strong>" in shown
+    assert "Crit roll for Quiet Moon: 1 against Luck 4: success." in shown
+    assert "Done: the board shows what happened." not in shown
 
 
 def test_a_plain_post_success_redirects_and_the_page_then_tells_the_step(client):
@@ -182,3 +184,71 @@ def test_a_refused_card_from_the_deck_entry_keeps_the_deck_and_the_card(client, 
     assert 'value="Ember Fox"' in field(page, "id_card_1") and 'value="Phoenix"' in field(page, "id_new-name")
     assert 'value="8"' in field(page, "id_new-power")
     assert Card.objects.filter(slug="card-crush", name__iexact="phoenix").count() == 1
+
+
+# --- every game's box: the step in short, the match's end with what its score counts ----------------------
+
+
+def test_a_cardmaster_attack_says_its_damage_and_folds_its_formula(client, catalog):
+    from tracker.games.cardmaster.demo import STONE_LINEUP, STORM_LINEUP, locked
+
+    match = locked([STORM_LINEUP, STONE_LINEUP])
+    response = post(client, match, {"card": "A1", "action": "a1", "target": "B1"}, **HTMX)
+    shown = outcome(text(response))
+    assert "<strong>Gale Harrier: A1 on Stonewarden</strong>" in shown
+    opened, folded = shown.split("<details")
+    assert "<li>Gale Harrier hits Stonewarden: 115 damage (×2 ➶ Gale); Stonewarden has 985 HP left.</li>" in opened
+    assert "ATK 300 × 0.33 × 2 (➶ Gale) × (1 − DEF 420/1000) = 115 damage" in folded  # the whole working
+
+
+def test_a_logos_deadlock_at_the_reveal_is_told_in_the_box(client, catalog):
+    match = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={})
+    for seat in (0, 1):
+        match.refresh_from_db()
+        response = client.post(reverse("match_entry", args=[match.pk, seat]), {
+            "seq": match.head, "entry_token": entry_token(match, seat), "card": "Iron Golem", "backup": ""})
+        assert response.status_code == 302
+    shown = outcome(text(client.get(response["Location"])))
+    assert "Ben is locked in. The entry is hidden." in shown
+    assert "<strong>The entries are revealed</strong>" in shown and "(log entry 2)" in shown
+    assert "Both cards are red (MATTER) with SPEED 20: Deadlock." in shown
+    assert "Round 1 is over." in shown
+
+
+def test_a_locked_entry_that_reveals_nothing_says_only_that_it_is_hidden(client, match):
+    response = client.post(entry_url(match, 0), entry_data(
+        match, 0, ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"]))
+    shown = outcome(text(client.get(response["Location"])))
+    assert "Ana is locked in. The entry is hidden." in shown and "log entry" not in shown
+
+
+def test_the_step_that_ends_the_match_says_who_won_and_what_the_score_counts(client, match):
+    from tracker.games.card_crush.demo import deck
+
+    for seat, names in enumerate((["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"],
+                                  ["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord", "Thorn Sprout"])):
+        services.match_apply_action(match_id=match.pk, expected_seq=seat,
+                                    action={"type": "lock_deck", "seat": seat, "cards": deck(names)})
+    for seq in range(2, 6):
+        services.match_apply_action(match_id=match.pk, expected_seq=seq, action={"type": "play_round"})
+    match.refresh_from_db()
+    shown = outcome(text(post(client, match, {"action": "play_round"}, **HTMX)))
+    assert "<strong>Match over: Ben wins 3 rounds to 2.</strong>" in shown
+    assert "Ben wins the battle 3 rounds to 2." in shown
+    match.refresh_from_db()
+    assert match.shown_score == "3 rounds to 2"
+
+
+@pytest.mark.parametrize(("slug", "score", "shown"), [
+    ("card-crush", "3-1", "3 rounds to 1"),
+    ("logos", "15,000-0", "15,000 HP left to 0"),
+    ("cardmaster", "1-0", "1 card standing to 0"),
+    ("cardmaster", "3-0", "3 cards standing to 0"),
+    ("evons", "2-2", "2 points to 2"),
+    ("lonely-star", "by deck-out", "by deck-out"),
+])
+def test_a_score_says_what_its_numbers_count_in_the_games_words(slug, score, shown):
+    from tracker import numbers
+    from tracker.games import pages_for
+
+    assert numbers.shown_score(score, pages_for(slug).score_counted) == shown

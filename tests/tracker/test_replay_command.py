@@ -36,16 +36,16 @@ def rulebook_file(catalog, tmp_path) -> Path:
 
 
 def test_it_prints_the_game_the_steps_and_the_winner(rulebook_file):
-    assert replay(rulebook_file) == "OK: Card Crush, 7 steps replayed; Ben won 3-2.\n"
+    assert replay(rulebook_file) == "OK: Card Crush, 7 steps replayed; Ben won 3 rounds to 2.\n"
 
 
 def test_it_prints_a_coin_flip_battle(catalog, tmp_path):
     match = play_script("card-crush", "coin-flip-tie")
     path = write(tmp_path, as_file(match))
-    assert replay(path) == f"OK: Card Crush, {match.head} steps replayed; {match.winner.name} won {match.score}.\n"
+    assert replay(path) == f"OK: Card Crush, {match.head} steps replayed; {match.winner.name} won {match.shown_score}.\n"
 
 
-@pytest.mark.parametrize(("name", "steps", "score"), [("draw", 2, "0-0"), ("table-ends", 5, "1-1")])
+@pytest.mark.parametrize(("name", "steps", "score"), [("draw", 2, "0 points to 0"), ("table-ends", 5, "1 point to 1")])
 def test_it_prints_a_draw_as_a_draw(catalog, tmp_path, name, steps, score):
     match = play_script("evons", name)
     assert match.winner is None
@@ -139,7 +139,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 def test_from_the_shell_a_clean_file_exits_0(rulebook_file):
     done = run(str(rulebook_file))
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "OK: Card Crush, 7 steps replayed; Ben won 3-2.\n"
+    assert done.stdout == "OK: Card Crush, 7 steps replayed; Ben won 3 rounds to 2.\n"
     assert done.stderr == ""
 
 
@@ -203,7 +203,7 @@ GAMES = [
 
 
 def outcome_line(match) -> str:
-    return f"OK: {match.game.name}, {match.head} steps replayed; {match.winner.name} won {match.score}.\n"
+    return f"OK: {match.game.name}, {match.head} steps replayed; {match.winner.name} won {match.shown_score}.\n"
 
 
 @pytest.mark.parametrize(("slug", "name", "tamper"), GAMES)

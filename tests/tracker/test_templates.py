@@ -1,12 +1,16 @@
-"""The templates stay readable in a side-by-side diff: no line over 160 characters.
+"""The templates stay readable in a side-by-side diff (no line over 160 characters), and their
+indentation, which the loader drops, carries no meaning.
 
 A long sentence goes in `{% blocktranslate trimmed %}` over several lines (the message to
 translate stays the same), and a long tag breaks between its attributes.
 """
 
+import re
 from pathlib import Path
 
+import pytest
 from django.conf import settings
+from django.urls import reverse
 
 LONGEST = 160
 
@@ -20,3 +24,23 @@ def test_no_template_line_is_over_160_characters():
         if len(line) > LONGEST
     ]
     assert not too_long, "\n".join(too_long)
+
+
+def _templates():
+    return [path for path in sorted((Path(settings.BASE_DIR) / "templates").rglob("*.html")) if path.is_file()]
+
+
+def test_no_template_has_whitespace_that_shows_as_typed():
+    """The loader drops every line's indentation (tracker/templating.py): that must change nothing shown."""
+    as_typed = re.compile(r"<pre\b|<textarea\b|white-space:\s*pre", re.IGNORECASE)
+    untrimmed = re.compile(r"{%\s*blocktranslate\b(?![^%]*\btrimmed\b)[^%]*%}(?:(?!{%\s*endblocktranslate).)*\n",
+                           re.DOTALL)
+    found = [f"{path.relative_to(settings.BASE_DIR)}: {hit.group(0)[:60]!r}" for path in _templates()
+             for pattern in (as_typed, untrimmed) for hit in pattern.finditer(path.read_text())]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.django_db
+def test_pages_reach_the_phone_without_the_templates_indentation(client):
+    page = client.get(reverse("home")).content.decode()
+    assert "\n  <" not in page and "\n<main id=\"main\">" in page

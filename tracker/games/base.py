@@ -107,6 +107,10 @@ class GamePages:
     """The card_form fields the default card_facts marks key: shown beside a card while choosing one."""
     cards_played_from_log: ClassVar[bool] = False
     """Whether cards_played reads the match's log, so statistics prefetch the logs of many matches at once."""
+    score_counted: ClassVar[Promise | None] = None
+    """What the two numbers of a match's score count, in the game's words: a lazy translation formatted
+    with `a` and `b`, the numbers as shown, and `n`, the first one (`ngettext_lazy(one, many, "n")`):
+    "%(a)s rounds to %(b)s". None: the engine's score as it is (a score in words, "by deck-out")."""
 
     def __init_subclass__(cls, abstract: bool = False, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -237,6 +241,12 @@ class GamePages:
     def describe_action(self, action: dict, events: list[dict], names: list[str]) -> str:
         """The log's title for an action, as anyone may see it (the engine's public_action)."""
         return self.modules.narration.describe_action(action, events, names)
+
+    def outcome_line(self, event: dict, names: list[str]) -> str:
+        """An event's line in the outcome box (tracker/outcome.py), where the player looks right after a tap:
+        the key working, short; "" leaves the event to the box's folded "whole working" and the log.
+        Default: the log's line."""
+        return self.describe(event, names)
 
     # ------------------------------------------------------------ statistics
 

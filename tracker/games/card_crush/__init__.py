@@ -1,6 +1,7 @@
 """Card Crush pages: the catalog card form, the secret deck entry and the battle board."""
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from ...models import Match
 from ..base import Modules, SecretEntryPages
@@ -11,6 +12,7 @@ class CardCrushPages(SecretEntryPages):
     slug = "card-crush"
     noun = _("battle")
     modules = Modules(forms, board, narration, statistics, demo)
+    score_counted = ngettext_lazy("%(a)s round to %(b)s", "%(a)s rounds to %(b)s", "n")
     key_stats = ("power", "speed", "affinity")
 
     def own_secret(self, match: Match, seat: int) -> list[str] | None:

@@ -1,6 +1,6 @@
 """Card Crush in words: why each round went the way it did, for the board and the log."""
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 
 def round_working(result: dict, names: list[str]) -> str:
@@ -44,7 +44,8 @@ def describe(event: dict, names: list[str]) -> str:
                 "name": names[event["winner"]], "working": round_working(event, names)}
         case "battle_won":
             wins = event["wins"]
-            return gettext("%(name)s wins the battle %(won)s-%(lost)s.") % {
+            return ngettext("%(name)s wins the battle %(won)s round to %(lost)s.",
+                            "%(name)s wins the battle %(won)s rounds to %(lost)s.", wins[event["winner"]]) % {
                 "name": names[event["winner"]], "won": wins[event["winner"]], "lost": wins[1 - event["winner"]]}
     return event["type"]
 

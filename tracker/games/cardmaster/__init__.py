@@ -2,6 +2,7 @@
 and the board where each possession is played; in a Showdown, the AI's moves (showdown.py)."""
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from ...models import Match
 from ..base import CardFact, Modules, SecretEntryPages
@@ -12,6 +13,7 @@ class CardmasterPages(SecretEntryPages):
     slug = "cardmaster"
     noun = _("Custom Match")
     modules = Modules(forms, board, narration, statistics, demo)
+    score_counted = ngettext_lazy("%(a)s card standing to %(b)s", "%(a)s cards standing to %(b)s", "n")
 
     def card_facts(self, card: dict) -> list[CardFact]:
         return forms.card_facts(card)
@@ -21,3 +23,6 @@ class CardmasterPages(SecretEntryPages):
 
     def after_change(self, match: Match) -> Match:
         return showdown.play_ai(match)
+
+    def outcome_line(self, event: dict, names: list[str]) -> str:
+        return narration.outcome_line(event, names)

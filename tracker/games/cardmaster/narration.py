@@ -39,6 +39,27 @@ def attack_working(event: dict) -> str:
     if event["cost"]:
         text += " " + gettext("Paid %(cost)s gems: %(stack)s from its stack, %(raided)s from the raided pool.") % {
             "cost": event["cost"], "stack": event["from_stack"], "raided": event["from_raided"]}
+    return text + _rolls(event)
+
+
+def attack_result(event: dict) -> str:
+    """An attack without its formula, for the outcome box: "Ace hits Bee: 356 damage (×2 ⛰ Stone); Bee has
+    544 HP left." with the backfire and status rolls."""
+    text = gettext("%(card)s hits %(target)s: %(damage)s damage (×%(mult)s %(type)s); %(target)s has %(hp)s HP left.")
+    return text % {
+        "card": event["card_name"], "target": event["target_name"], "damage": event["damage"],
+        "mult": multiplier_text(event["type_multiplier"]), "type": type_label(event["attack_type"], event["type_name"]),
+        "hp": event["hp_after"]} + _rolls(event)
+
+
+def outcome_line(event: dict, names: list[str]) -> str:
+    """The outcome box's line: an attack's result without its formula (the log has it), the rest as logged."""
+    return attack_result(event) if event["type"] == "attack" else describe(event, names)
+
+
+def _rolls(event: dict) -> str:
+    """An attack's backfire and status rolls, and a status lost with its target."""
+    text = ""
     for roll, label in ((event["backfire"], gettext("Backfire")), (event["proc"], gettext("Status"))):
         if roll:
             verdict = gettext("lands") if roll["hit"] else gettext("misses")

@@ -5,6 +5,7 @@ secret entry and the phone never holds anything one player must not see.
 """
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from ...models import Match
 from ..base import CardFact, GamePages, Modules
@@ -15,6 +16,7 @@ class EvonsPages(GamePages):
     slug = "evons"
     noun = _("game")
     modules = Modules(forms, board, narration, statistics, demo)
+    score_counted = ngettext_lazy("%(a)s point to %(b)s", "%(a)s points to %(b)s", "n")
     cards_played_from_log = True
 
     def card_initial(self, card: dict) -> dict:
@@ -28,3 +30,6 @@ class EvonsPages(GamePages):
 
     def cards_played(self, match: Match, seat: int) -> list[str]:
         return statistics.cards_played(match, seat)
+
+    def outcome_line(self, event: dict, names: list[str]) -> str:
+        return narration.outcome_line(event, names)

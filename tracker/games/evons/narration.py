@@ -25,6 +25,18 @@ ENDINGS = {
 }
 
 
+# Left to the outcome box's whole working: bookkeeping of chains and turns (the board shows whose turn
+# it is and the credits), and a play or a pass the step's title already says.
+OUTCOME_FOLDED = frozenset({"played", "passed", "activation", "sequence_ended", "phase_done", "turn_ended",
+                            "turn_started"})
+
+
+def outcome_line(event: dict, names: list[str]) -> str:
+    """The outcome box's line: a card revealed, conflicts, flips, abilities, moves, the score and the game's
+    end; "" for what the box folds away."""
+    return "" if event["type"] in OUTCOME_FOLDED else describe(event, names)
+
+
 def describe(event: dict, names: list[str]) -> str:
     """One log line, with its working, for an engine event ("" for bookkeeping events)."""
     e = event

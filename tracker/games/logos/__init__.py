@@ -16,6 +16,7 @@ class LogosPages(SecretEntryPages):
     slug = "logos"
     noun = _("duel")
     modules = Modules(forms, board, narration, statistics, demo)
+    score_counted = _("%(a)s HP left to %(b)s")
 
     def card_initial(self, card: dict) -> dict:
         return forms.card_initial(card)
@@ -28,3 +29,6 @@ class LogosPages(SecretEntryPages):
 
     def cards_played(self, match: Match, seat: int) -> list[str]:
         return statistics.cards_played(match, seat)
+
+    def outcome_line(self, event: dict, names: list[str]) -> str:
+        return narration.outcome_line(event, names)

@@ -255,6 +255,17 @@ def describe(event: dict, names: list[str]) -> str:
     return line(event, names)
 
 
+# Left to the outcome box's whole working: the revealed cards' stats (the board shows the cards), the
+# effects (their result shows in the direction and the strike) and the combo counters (on the board).
+OUTCOME_FOLDED = frozenset({"revealed", "effect", "combo"})
+
+
+def outcome_line(event: dict, names: list[str]) -> str:
+    """The outcome box's line: who attacks and why, the damage and HP left, a Deadlock, a round's or the
+    duel's end; "" for what the box folds away."""
+    return "" if event["type"] in OUTCOME_FOLDED else line(event, names)
+
+
 def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
     """What a player did, as the log shows it (a commit stays hidden until its round is revealed)."""
     kind = action.get("type")

@@ -1,0 +1,59 @@
+"""What a phone at the table must show after every tap, shared by the browser tests that check it:
+
+    errors = watch_errors(page)          # console errors and page errors (CSP refusals among them)
+    outcome_says(page, 3, "Ben wins.")   # the box tells log entry 3 with its working, in view
+    check_page(page)                     # no sideways scroll, no tap target under 44x44 px
+
+The longest names: players of 40 characters (the most a name may have), one without a space and one
+like an e-mail address, and a card of 60 characters (the most a card name may have).
+"""
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from .accessibility import small_targets
+
+LONG_PLAYERS = ("Maximilianalexanderbartholomewsmithsonab", "ana.longname.player@example-tablekeeper.x"[:40])
+LONG_CARD = "Ancient Thundering Leviathan of the Shattered Northern Deeps"  # 60, the most a card name may have
+OUTCOME = "#outcome .outcome-box"
+# A refusal is answered 409 or 422 by design (with the reason), which Chromium logs as a failed resource.
+_REFUSAL = re.compile(r"Failed to load resource: the server responded with a status of (409|422)\b")
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Console errors and failed page scripts, CSP refusals among them, from now on (a list that grows)."""
+    found: list[str] = []
+    page.on("console", lambda message: message.type == "error" and not _REFUSAL.match(message.text)
+            and found.append(message.text))
+    page.on("pageerror", lambda error: found.append(str(error)))
+    return found
+
+
+def in_view(page: Page, selector: str = OUTCOME) -> dict:
+    """Fail unless the element is wholly inside the viewport; its bounding box."""
+    box = page.locator(selector).bounding_box()
+    height = page.viewport_size["height"]
+    assert box is not None, f"{selector} is not shown"
+    assert box["height"] > 0 and box["y"] >= 0 and box["y"] + box["height"] <= height, f"{selector} is off-screen: {box}"
+    return box
+
+
+def outcome_says(page: Page, entry: int | None, *working: str) -> None:
+    """After a tap: the outcome box tells log entry `entry` (None: a refusal or a message) with each piece of
+    `working`, wholly in view, in about a third of the screen at most."""
+    box = page.locator(OUTCOME)
+    if entry is not None:
+        expect(box).to_contain_text(f"(log entry {entry})")
+    for text in working:  # as shown: not folded away in a closed <details>
+        expect(box).to_contain_text(text, use_inner_text=True)
+    expect(box).not_to_contain_text("Done: the board shows what happened.")
+    found = in_view(page)
+    assert found["height"] <= page.viewport_size["height"] * 0.36, f"the outcome box takes {found['height']}px"
+
+
+def check_page(page: Page) -> None:
+    """No sideways scroll and no tap target under 44x44 px on the page as it is now."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{page.url} is {width}px wide at {page.viewport_size['width']}px"
+    assert small_targets(page) == [], f"tap targets under 44 px on {page.url}"

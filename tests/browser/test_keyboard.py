@@ -1,0 +1,190 @@
+"""The replay and the Evons board with the keyboard alone, at phone size: Tab, Shift+Tab, Enter, Space
+and the arrow keys. Focus is always shown (an outline) and, after an htmx swap, lands on a control of
+the new content, never on <body>.
+
+The replayed battle (demo catalog, Ana vs Ben with the rulebook decks) ends 3-2 for Ben in 7 steps.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tracker import services
+from tracker.games.card_crush.demo import play_battle
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ANA_DECK = ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"]
+BEN_DECK = ["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord", "Thorn Sprout"]
+
+FOCUSED = """() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const style = getComputedStyle(el);
+    return {tag: el.tagName, id: el.id, name: el.name || "", value: el.value || "", text: el.textContent.trim(),
+            key: el.dataset.key || "", outline: style.outlineStyle, width: parseFloat(style.outlineWidth),
+            visible: el.matches(":focus-visible"), inForm: el.form ? el.form.id : ""};
+}"""
+
+
+def focused(page: Page) -> dict:
+    """What has the focus, and how it is shown; fails if the focus is lost to <body>.
+
+    An htmx answer settles a moment after its content shows: the focus is given that moment.
+    """
+    for _ in range(40):  # polled from here: the page's content policy forbids Playwright's wait_for_function
+        found = page.evaluate(FOCUSED)
+        if found is not None:
+            return found
+        page.wait_for_timeout(50)
+    raise AssertionError("the focus is lost to <body>")
+
+
+def assert_focus_shown(page: Page) -> dict:
+    found = focused(page)
+    assert found["visible"] and found["outline"] != "none" and found["width"] >= 2, found  # app.css: 3px
+    return found
+
+
+def tab_to(page: Page, wanted, *, back: bool = False, limit: int = 60) -> dict:
+    """Press Tab (Shift+Tab with `back`) until `wanted(focused)` holds."""
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        found = page.evaluate(FOCUSED)
+        if found and wanted(found):
+            return found
+    raise AssertionError(f"never reached by {'Shift+Tab' if back else 'Tab'}; last focused: {found}")
+
+
+def counter(page: Page):
+    return page.locator(".replay-position")
+
+
+@pytest.fixture
+def battle(catalog):
+    return play_battle(("Ana", "Ben"), "battle-score", [ANA_DECK, BEN_DECK])
+
+
+def test_a_replay_stepped_forward_and_back_with_the_keyboard(page: Page, battle):
+    page.goto(f"/matches/{battle.pk}/replay/")
+    expect(counter(page)).to_contain_text("Step 0 of 7")
+
+    # Tab to the Next step button (Start and Back are not buttons yet) and press it with Enter, twice.
+    tab_to(page, lambda el: el["key"] == "ArrowRight")
+    assert_focus_shown(page)
+    page.keyboard.press("Enter")
+    expect(counter(page)).to_contain_text("Step 1 of 7")
+    assert assert_focus_shown(page)["key"] == "ArrowRight"  # still on Next: Enter again steps again
+    page.keyboard.press("Enter")
+    expect(counter(page)).to_contain_text("Step 2 of 7")
+    assert assert_focus_shown(page)["key"] == "ArrowRight"
+
+    # Shift+Tab to Back one step, and back with Enter.
+    tab_to(page, lambda el: el["key"] == "ArrowLeft", back=True)
+    page.keyboard.press("Enter")
+    expect(counter(page)).to_contain_text("Step 1 of 7")
+    assert assert_focus_shown(page)["key"] == "ArrowLeft"
+
+    # The arrow keys step wherever the focus is (outside a field), and the focus stays where it was.
+    page.keyboard.press("ArrowRight")
+    expect(counter(page)).to_contain_text("Step 2 of 7")
+    page.keyboard.press("ArrowRight")
+    expect(counter(page)).to_contain_text("Step 3 of 7")
+    assert assert_focus_shown(page)["key"] == "ArrowLeft"
+
+    # The jump: Tab to the step list, choose with the arrow keys, Tab to Go, Space.
+    tab_to(page, lambda el: el["id"] == "jump-step")
+    assert_focus_shown(page)
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#jump-step")).to_have_value("5")
+    expect(counter(page)).to_contain_text("Step 3 of 7")  # a choice in the list does not step yet
+    go = tab_to(page, lambda el: el["text"] == "Go")
+    assert go["tag"] == "BUTTON"
+    page.keyboard.press("Space")
+    expect(counter(page)).to_contain_text("Step 5 of 7: Round 3 revealed")
+    assert assert_focus_shown(page)["text"] == "Go"
+
+    # Next to the last step: Next is no longer a link there, and the focus stays in its place.
+    tab_to(page, lambda el: el["key"] == "ArrowRight", back=True)
+    page.keyboard.press("Enter")
+    expect(counter(page)).to_contain_text("Step 6 of 7")
+    page.keyboard.press("Enter")
+    expect(counter(page)).to_contain_text("Step 7 of 7")
+    expect(page.locator(".banner")).to_have_text(re.compile(r"Ben wins the battle 3 rounds to 2"))
+    last = assert_focus_shown(page)
+    assert last["id"] == "replay-next" and last["tag"] == "SPAN", last
+    page.keyboard.press("Enter")  # nothing further to step to
+    expect(counter(page)).to_contain_text("Step 7 of 7")
+    # From there Shift+Tab reaches Back one step, and Home goes back to the start.
+    assert tab_to(page, lambda el: el["key"] == "ArrowLeft", back=True, limit=3)
+    page.keyboard.press("Home")
+    expect(counter(page)).to_contain_text("Step 0 of 7")
+    assert_focus_shown(page)
+    assert page.url.endswith("?step=0")
+
+
+def test_an_evons_card_played_with_the_keyboard(page: Page, catalog):
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(match.get_absolute_url())
+    expect(page.get_by_text("Turn 1: Ana to play")).to_be_visible()
+
+    # Tab into the board: the first empty cell takes the focus, the arrow keys move along the cells.
+    first = tab_to(page, lambda el: el["name"] == "cell")
+    assert first["value"] == "X0"
+    assert_focus_shown(page)
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    cell = assert_focus_shown(page)
+    assert cell["value"] == "A1"
+    expect(page.get_by_role("radio", name=re.compile(r"^A1\b"))).to_be_checked()
+    # Up and down move a whole row, in the same column.
+    for key, expected in (("ArrowDown", "A2"), ("ArrowDown", "A3"), ("ArrowUp", "A2"), ("ArrowDown", "A3"),
+                          ("ArrowDown", "A4"), ("ArrowDown", "A5")):
+        page.keyboard.press(key)
+        assert assert_focus_shown(page)["value"] == expected
+    expect(page.get_by_role("radio", name=re.compile(r"^A5\b"))).to_be_checked()
+
+    # On to the face (face-up is chosen), then the card's name: typed, then taken from the list.
+    face = tab_to(page, lambda el: el["name"] == "face", limit=2)
+    assert face["value"] == "up"
+    assert_focus_shown(page)
+    tab_to(page, lambda el: el["name"] == "card_name", limit=2)
+    assert_focus_shown(page)
+    page.keyboard.type("Ember")
+    expect(page.locator(".pick").first).to_contain_text("Ember Fox")  # the list for what was typed
+    tab_to(page, lambda el: el["text"].startswith("Ember Fox"), limit=2)
+    assert_focus_shown(page)
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Card name")).to_have_value("Ember Fox")
+    # The form is complete, so the picker has moved on to its button.
+    assert assert_focus_shown(page)["text"] == "Play the card"
+    page.keyboard.press("Enter")
+
+    expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile(r"^A5: Ember Fox; faces Ana"))).to_be_visible()
+    # The board was swapped for the new one; the focus starts Ben's turn: the first empty cell of his form.
+    after = assert_focus_shown(page)
+    assert after["name"] == "cell" and after["inForm"] == "ev-play", after
+    # The outcome of the play, at the bottom: its close button, reached with Tab, takes the focus back to the board.
+    expect(page.locator("#outcome")).to_contain_text("(log entry 1)")
+    tab_to(page, lambda el: el["text"].endswith("Close"))
+    assert_focus_shown(page)
+    page.keyboard.press("Enter")
+    expect(page.locator("#outcome .outcome-box")).to_have_count(0)
+    back = assert_focus_shown(page)
+    assert back["name"] == "cell" and back["inForm"] == "ev-play", back
+
+    # Ben: a cell along the first row, Space on it, the name typed, and Space on the button.
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    expect(page.get_by_role("radio", name=re.compile(r"^A0\b"))).to_be_checked()
+    tab_to(page, lambda el: el["name"] == "card_name", limit=3)
+    page.keyboard.type("Moss Golem")
+    tab_to(page, lambda el: el["text"] == "Play the card")
+    assert_focus_shown(page)
+    page.keyboard.press("Space")
+    expect(page.get_by_text("Turn 3: Ana to play")).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile(r"^A0: Moss Golem; faces Ben"))).to_be_visible()
+    assert focused(page)["inForm"] == "ev-play"

@@ -1,0 +1,69 @@
+"""Static files reach a phone lean: no comments, and only the headers that do something for them."""
+
+import re
+
+import brotli
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+from tracker.static_files import lean
+
+pytestmark = pytest.mark.django_db
+
+DROPPED = ("ETag", "Last-Modified", "Referrer-Policy", "Cross-Origin-Opener-Policy", "Content-Security-Policy")
+
+
+def linked(client: Client, pattern: str) -> str:
+    page = client.get("/").content.decode()
+    return re.search(rf'"(/static/{pattern})"', page).group(1)
+
+
+def body(response) -> bytes:
+    return b"".join(response.streaming_content)
+
+
+def test_a_stylesheet_comes_without_comments_and_with_only_the_headers_it_needs(client: Client):
+    url = linked(client, r"css/app\.[0-9a-f]+\.css")
+    response = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert response.status_code == 200 and response["Content-Encoding"] == "br"
+    css = brotli.decompress(body(response)).decode()
+    source = open(finders.find("css/app.css"), encoding="utf-8").read()
+    assert "/*" in source and "/*" not in css
+    assert css == lean("css/app.css", source)
+    assert "immutable" in response["Cache-Control"]
+    assert response["X-Content-Type-Options"] == "nosniff"  # never run or applied as another type
+    for name in DROPPED:
+        assert name not in response, name
+
+
+def test_a_script_keeps_its_code_and_loses_its_comment_lines(client: Client):
+    url = linked(client, r"js/table\.[0-9a-f]+\.js")
+    script = brotli.decompress(body(client.get(url, HTTP_ACCEPT_ENCODING="br"))).decode()
+    source = open(finders.find("js/table.js"), encoding="utf-8").read()
+    assert not any(line.lstrip().startswith("//") for line in script.splitlines())
+    code = [line.strip() for line in source.splitlines() if line.strip() and not line.lstrip().startswith("//")]
+    assert script.splitlines() == code
+
+
+def test_a_file_under_its_plain_name_can_still_be_checked_for_a_change(client: Client):
+    """Only content-hashed names are cached for good; the plain name is revalidated, so it keeps its ETag."""
+    first = client.get("/static/css/app.css")
+    assert "immutable" not in first["Cache-Control"] and first["ETag"]
+    assert client.get("/static/css/app.css", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_only_what_means_nothing_is_taken_out():
+    css = 'a::before { content: "/* kept */"; }\n  /* dropped */\nb { color: red; } /* dropped too */\n'
+    assert lean("css/x.css", css) == 'a::before { content: "/* kept */"; }\nb { color: red; } \n'
+    script = '// dropped\nconst url = "http://example.org"; // a reason, kept\n  if (a) {\n    b();\n  }\n'
+    assert lean("js/x.js", script) == 'const url = "http://example.org"; // a reason, kept\nif (a) {\nb();\n}\n'
+    literal = "const text = `two\n  // lines`;\n"
+    assert lean("js/x.js", literal) == literal  # a template literal may span lines: left as it is
+
+
+def test_the_worker_keeps_the_stylesheets_only_some_pages_link(client: Client):
+    """The picker's and the log/replay/settings stylesheets are not on every page; offline, they come from the cache."""
+    script = client.get("/sw.js").content.decode()
+    for name in ("picker", "pages"):
+        assert re.search(rf'"/static/css/{name}\.[0-9a-f]+\.css"', script), name
