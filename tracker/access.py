@@ -43,6 +43,9 @@ class Viewer:
     """Seats held by joined devices; the owner's phone no longer enters for them."""
     organiser: bool = False
     """An organiser of the match's club: may reopen a finished match and void its result."""
+    shared: bool = False
+    """Another phone has joined or watched the match (its link used, even if revoked since): only then
+    can a request wait for the other side (consent.py asks only with a seat on another phone)."""
 
     @property
     def can_act(self) -> bool:
@@ -92,19 +95,27 @@ def _owns(request: TableRequest, match: Match) -> bool:
     return bool(match.owner_device) and match.owner_device == device_of(request)
 
 
-def _grants(request: TableRequest):
-    """The Access rows that belong to this device or account."""
-    mine = Q(device=device_of(request))
+def _mine(request: TableRequest, device: str, user_id: int | None) -> bool:
+    """Whether an Access row of that device and account belongs to this request's device or account."""
     user = signed_in(request)
-    if user is not None:
-        mine |= Q(user=user)
-    return Access.objects.filter(mine, revoked__isnull=True)
+    return device == device_of(request) or (user is not None and user_id == user.pk)
+
+
+def _match_grants(match: Match, every: bool = False) -> list[tuple]:
+    """The match's standing Access rows as (role, seat, device, user id): one query tells both the seats
+    joined phones hold and this request's own grants. `every`: revoked ones too, as (..., revoked)."""
+    if every:
+        return list(match.accesses.values_list("role", "seat", "device", "user_id", "revoked"))
+    return list(match.accesses.filter(revoked__isnull=True).values_list("role", "seat", "device", "user_id"))
+
+
+def _claims(grants: list[tuple]) -> frozenset[int]:
+    return frozenset(seat for role, seat, _device, _user in grants if role == Access.PLAYER and seat is not None)
 
 
 def viewer_claims(match: Match) -> frozenset[int]:
     """Seats held by joined phones."""
-    seats = match.accesses.filter(role=Access.PLAYER, revoked__isnull=True).values_list("seat", flat=True)
-    return frozenset(seat for seat in seats if seat is not None)
+    return _claims(_match_grants(match))
 
 
 def club_role(request: HttpRequest, club: Club | int | None) -> str | None:
@@ -130,31 +141,59 @@ def my_clubs(request: HttpRequest):
 
 
 def viewer(request: TableRequest, match: Match) -> Viewer | None:
-    claimed = viewer_claims(match)
-    organiser = organises(request, match.club_id)
+    """This request's rights in `match`, or None when it may not see it.
+
+    The same rule as `Match.objects.visible_to` (owner, a standing seat or watch grant, a club member,
+    everyone for the table's own matches), decided from the match row already loaded and the match's
+    grants read once, so opening one match needs no second, compiled visibility query.
+    tests/tracker/test_access.py checks the two agree.
+    """
+    every = _match_grants(match, every=True)
+    grants = [grant[:4] for grant in every if grant[4] is None]
+    claimed = _claims(grants)
+    organiser, shared = organises(request, match.club_id), bool(every)
     if _owns(request, match):
-        return Viewer(OWNER, claimed=claimed, organiser=organiser)
-    grants = list(_grants(request).filter(match=match))
+        return Viewer(OWNER, claimed=claimed, organiser=organiser, shared=shared)
+    mine = [(role, seat) for role, seat, device, user_id in grants if _mine(request, device, user_id)]
     # A seat beats a spectator's place (an account may hold both, from two phones).
-    grant = next((g for g in grants if g.role == Access.PLAYER), grants[0] if grants else None)
-    if grant is not None and grant.role == Access.PLAYER:
-        return Viewer(PLAYER, seat=grant.seat, claimed=claimed, organiser=organiser)
-    if grant is not None or club_role(request, match.club_id):
-        return Viewer(SPECTATOR, claimed=claimed, organiser=organiser)
+    seated = [seat for role, seat in mine if role == Access.PLAYER]
+    if seated:
+        return Viewer(PLAYER, seat=seated[0], claimed=claimed, organiser=organiser, shared=shared)
+    if mine or club_role(request, match.club_id):
+        return Viewer(SPECTATOR, claimed=claimed, organiser=organiser, shared=shared)
     return None
+
+
+def may_see(request: TableRequest, match: Match) -> bool:
+    """Whether this request may see `match` (loaded with its owner and club fields): `visible_to`'s rule
+    for one match, asking the database only what the row cannot tell."""
+    if _owns(request, match) or (match.club_id and club_role(request, match.club_id)):
+        return True
+    mine = Q(device=device_of(request))
+    user = signed_in(request)
+    if user is not None:
+        mine |= Q(user=user)
+    return match.accesses.filter(mine, revoked__isnull=True).exists()
+
+
+VISIBILITY_FIELDS = ("owner", "owner_device", "club")
+"""What `may_see` reads from the match row."""
 
 
 def visible_match(request: TableRequest, pk: int, only: tuple[str, ...] = ()) -> Match:
     """The match if this request may see it, else 404. `only` loads just those fields (the poll's)."""
-    matches = Match.objects.visible_to(request)
-    return get_object_or_404(matches.only(*only) if only else matches, pk=pk)
+    matches = Match.objects.only(*only, *VISIBILITY_FIELDS) if only else Match.objects.all()
+    match = get_object_or_404(matches, pk=pk)
+    if not may_see(request, match):
+        raise Http404(_("No such match."))
+    return match
 
 
 def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
     """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
-    match = visible_match(request, pk)
+    match = get_object_or_404(Match.objects.select_related("winner"), pk=pk)  # finished pages name the winner
     seen_by = viewer(request, match)
-    if seen_by is None:  # visible_to and viewer() agree; this guards against one drifting
+    if seen_by is None:
         raise Http404(_("No such match."))
     if act and not seen_by.can_act:
         raise PermissionDenied(_("Spectators can watch this match but not play in it."))

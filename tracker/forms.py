@@ -54,7 +54,10 @@ class MatchFilterForm(forms.Form):
     def __init__(self, *args, players, clubs, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = players
-        self.fields["club"].queryset = clubs
+        if clubs.query.is_empty():
+            del self.fields["club"]  # a phone without an account is in no club: nothing to choose
+        else:
+            self.fields["club"].queryset = clubs
 
     game = forms.ChoiceField(
         label=_("Game"), required=False,

@@ -6,10 +6,11 @@ score, a damage factor) are written the English way; the pages rewrite them here
 
 import re
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from django.utils.formats import number_format
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 # A whole number with English thousands commas, as the engines write large numbers: 100,000.
 ENGLISH_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+")
@@ -24,6 +25,13 @@ def grouped(value: int) -> str:
 
 def decimal(text: str) -> str:
     """An engine's decimal ("0.66", "5.5") with the language's decimal mark: 0,66 in German."""
+    return _decimal(text, get_language())
+
+
+@lru_cache(maxsize=4096)
+def _decimal(text: str, language: str | None) -> str:
+    # A Cardmaster board writes some 180 factors, mostly the same few: formatting each anew was a
+    # millisecond a page. `language` is the active one, which number_format reads.
     return number_format(Decimal(text))
 
 

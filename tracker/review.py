@@ -72,6 +72,7 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
     match, _seen_by = access.match_for(request, pk)
     players = match.players()
     entries = log_entries(match)
+    exportable = _secrets_revealed(match, [entry["action"] for entry in entries])
     form = LogFilterForm(request.GET or None, players=players)
     filtered = form.is_bound and form.is_valid() and any(
         value is not None and value is not False for value in form.cleaned_data.values()  # seat 0 filters too
@@ -82,7 +83,7 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
     agreements = [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
                    "answerer": names[proposal.needs]} for proposal in match.proposals.all()]
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
-               "exportable": _secrets_revealed(match), "chart": _progress_chart(match), "agreements": agreements}
+               "exportable": exportable, "chart": _progress_chart(match), "agreements": agreements}
     return render(request, "tracker/match_log.html", context)
 
 
@@ -128,10 +129,13 @@ def match_replay(request: TableRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def _secrets_revealed(match: Match) -> bool:
-    """Exporting while an entry is still hidden would hand the secret to whoever reads the file."""
+def _secrets_revealed(match: Match, actions=None) -> bool:
+    """Exporting while an entry is still hidden would hand the secret to whoever reads the file.
+
+    `actions`: every action of the match, when the caller has them already."""
     game = match.game
-    return all(game.public_action(match.state, a.payload) == a.payload for a in match.actions.all())
+    return all(game.public_action(match.state, a.payload) == a.payload
+               for a in (match.actions.all() if actions is None else actions))
 
 
 @require_GET

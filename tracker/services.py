@@ -94,7 +94,9 @@ def head_action(match: Match) -> Action | None:
     known = getattr(match, "_head_action", None)
     if known is not None and known.seq == match.head:
         return known
-    return match.actions.filter(abandoned=False, seq=match.head).first()
+    found = match.actions.filter(abandoned=False, seq=match.head).first()
+    match.__dict__["_head_action"] = found  # the board and the outcome both ask
+    return found
 
 
 def applied_actions(matches) -> dict[int, list[Action]]:

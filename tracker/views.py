@@ -59,7 +59,9 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
     return seats
 
 
-def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=None, **extra) -> dict:
+def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=None, light: bool = False,
+                   **extra) -> dict:
+    """What the match page shows; `light` leaves out what only the parts no action changes need (the share panel)."""
     pages = pages_for(match.slug)
     return {
         "match": match,
@@ -79,15 +81,16 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "requests": _requests(match, seen_by),
         "locked": locks.why_locked(match) if not match.voided else "",
         "pairing": locks.tournament_table(match),
-        **sharing.share_context(request, match, seen_by),
+        **({} if light else sharing.share_context(request, match, seen_by)),
+        "light": light,
         **extra,
     }
 
 
 def _requests(match: Match, seen_by: Viewer) -> list[dict]:
     """Requests waiting for an answer, with what this phone may do about each."""
-    if not seen_by.can_act:
-        return []
+    if not seen_by.can_act or not seen_by.shared:
+        return []  # a request needs a seat on another phone: no query for a match no phone has joined
     waiting = consent.pending(match)
     if not waiting:
         return []
@@ -124,18 +127,25 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
     if step:
         from .review import log_entries  # review builds on these views
 
-        entry = next(iter(log_entries(match, match.actions.filter(abandoned=False, seq=step))), None)
+        # The step a change just took is the one it left on the match: no query for it.
+        done = services.head_action(match) if step == match.head else (
+            match.actions.filter(abandoned=False, seq=step).first())
+        entry = log_entries(match, [done])[0] if done else None
     said = step_said(match, entry, title) if entry else {}
     return {"refusal": refusal, "notes": notes, "entry": entry, **said, "shown": bool(refusal or notes or entry)}
 
 
 def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200,
-                  outcome: dict | None = None, posted=None, **extra) -> HttpResponse:
+                  outcome: dict | None = None, posted=None, changed: bool = False, **extra) -> HttpResponse:
     """The match page; for htmx its #match part, and the outcome region when there is something to say.
 
-    After a refusal (`posted` given) the form the player sent comes back filled in as they left it.
+    After a refusal (`posted` given) the form the player sent comes back filled in as they left it. The
+    htmx answer to a change (`changed`) sent from the page's #match leaves out the parts no action changes
+    (`{% kept %}`, tracker/templatetags/regions.py): htmx keeps them as the page shows them. The live poll's
+    fetch and a refusal get the whole #match.
     """
-    context = _match_context(request, match, seen_by, posted, **extra)
+    light = changed and posted is None and request.htmx and request.htmx.target == "match"
+    context = _match_context(request, match, seen_by, posted, light=bool(light), **extra)
     context["outcome"] = outcome if outcome is not None else _outcome(request, match)
     template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
     response = render(request, template, context, status=status)
@@ -173,7 +183,7 @@ def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message:
         if message:
             outcome["notes"].insert(0, Message(messages.SUCCESS, message))
             outcome["shown"] = True
-        return _render_match(request, match, seen_by, outcome=outcome)
+        return _render_match(request, match, seen_by, outcome=outcome, changed=True)
     if message:
         messages.success(request, message)
     if step:
@@ -489,9 +499,10 @@ def match_list(request: TableRequest) -> HttpResponse:
     seen = Match.objects.visible_to(request)
     form = MatchFilterForm(request.GET or None, players=Player.objects.filter(seats__match__in=seen).distinct(),
                            clubs=access.my_clubs(request))
-    matches = seen.prefetch_related("seats__player").select_related("winner")
+    # A row needs names, result and date: not the state and options (kilobytes of JSON a match).
+    matches = seen.defer("state", "config").prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
-        if form.cleaned_data["club"]:
+        if form.cleaned_data.get("club"):
             matches = matches.filter(club=form.cleaned_data["club"])
         if form.cleaned_data["game"]:
             matches = matches.filter(slug=form.cleaned_data["game"])

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tracker import services
-from tracker.games.card_crush.demo import play_battle
+from tracker.games.card_crush.demo import deck, play_battle
 from tracker.models import Card, Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -274,3 +274,30 @@ def test_catalog_search_narrows_as_you_type(page: Page, catalog):
     expect(rows.first).to_contain_text("Fire")
     assert page.evaluate("window.sameDocument") is True
     assert page.url.endswith("/cards/card-crush/")
+
+
+def test_a_tap_leaves_what_it_does_not_change_as_the_phone_shows_it(page: Page, catalog):
+    """The htmx answer to a reveal leaves out the title and the share panel (htmx keeps them); the board,
+    the step and the seed line come fresh."""
+    match_id = start_match_from_home(page)
+    for seat, cards in enumerate((DECK_1, DECK_2)):
+        services.match_apply_action(match_id=match_id, expected_seq=seat,
+                                    action={"type": "lock_deck", "seat": seat, "cards": deck(cards)})
+    page.reload()
+    share = page.locator("details#share")
+    share.locator("summary").click()
+    expect(share).to_have_attribute("open", "")
+    page.evaluate("window.sameDocument = true")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        reveal(page, 1)
+    assert "hx-preserve" in answer.value.text(), "the answer left the unchanged parts out"
+    for number in range(2, 5):
+        reveal(page, number)
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Card Crush #{match_id}")
+    expect(page.locator(".match-head .players")).to_have_text(re.compile(rf"{P1}\s+vs\s+{P2}"))
+    expect(share).to_have_attribute("open", "")  # kept as the player left it, not redrawn closed
+    expect(page.get_by_text("Step 6", exact=False)).to_be_visible()
+    expect(page.get_by_text("Seed revealed:")).to_be_visible()
+    expect(page.locator(".banner")).to_have_text(f"★ {P1} wins the battle 3 rounds to 1")
+    assert page.evaluate("window.sameDocument") is True
+    assert page.evaluate("document.querySelectorAll('[hx-preserve]').length") == 0

@@ -193,3 +193,19 @@ def test_a_game_played_by_tapping_cells_where_a_flipped_card_defends_with_its_tu
     page.screenshot(path=screenshot_dir / "evons-tapped-game.png", full_page=True, caret="initial")
     assert problems == [], "\n".join(problems)
     assert services.match_replay(Match.objects.get(pk=match.pk)) == Match.objects.get(pk=match.pk).state
+
+
+def test_a_half_typed_new_catalog_card_survives_a_play(page: Page, catalog):
+    """The answer to a play leaves the add-a-card form out (it never changes with a play): the fold the
+    player opened and what they typed in it stay as they were, and the board moves on."""
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(match.get_absolute_url())
+    fold = page.locator("details.new-card")
+    fold.locator("summary").tap()
+    fold.get_by_label("Name").fill("Gloom Newt")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        play(page, "A5", "Ember Fox")
+    expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+    assert "hx-preserve" in answer.value.text()
+    expect(fold).to_have_attribute("open", "")
+    expect(fold.get_by_label("Name")).to_have_value("Gloom Newt")

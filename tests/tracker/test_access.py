@@ -493,6 +493,17 @@ def test_a_revoked_phone_loses_the_match_from_its_lists(cast, battle):
     assert not _listed(text(cast["player"].get(reverse("match_list"))), battle)
 
 
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_a_match_opens_for_exactly_the_phones_whose_list_shows_it(cast, three_matches, persona):
+    """The pages of one match decide from its row and its grants; the lists ask visible_to. They agree."""
+    client = as_(cast, persona)
+    listed = text(client.get(reverse("match_list")))
+    for match in three_matches.values():
+        opens = {client.get(url).status_code for url in (match.get_absolute_url(),
+                                                         reverse("match_poll", args=[match.pk]))}
+        assert opens == ({200} if _listed(listed, match) else {404}), (persona, match)
+
+
 # ---------------------------------------------------------------- acting for the other seat in other games
 
 

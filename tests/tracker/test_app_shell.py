@@ -150,6 +150,21 @@ def test_a_chosen_theme_is_remembered_and_set_on_the_html_element(client: Client
     assert f'value="{chosen}" aria-pressed="true"' in text(client.get(reverse("settings")))
 
 
+def test_phones_in_other_languages_and_themes_each_get_their_own_head_menu_and_footer():
+    """The parts every page shares are drawn once per language and theme, never handed to the wrong phone."""
+    english, german, dark = Client(), Client(), Client()
+    german.post(reverse("set_language"), {"language": "de"})
+    dark.post(reverse("set_theme"), {"theme": "dark"})
+    for _round in range(2):
+        page = text(english.get("/"))
+        assert '<meta name="color-scheme" content="light dark">' in page and ">Matches</a>" in page
+        assert '<span lang="de">Deutsch</span>' in page
+        page = text(german.get("/"))
+        assert '<html lang="de">' in page and ">Partien</a>" in page and '<span lang="en">English</span>' in page
+        page = text(dark.get("/"))
+        assert '<meta name="color-scheme" content="dark">' in page and ">Matches</a>" in page
+
+
 def test_system_forgets_the_chosen_theme(client: Client):
     client.post(reverse("set_theme"), {"theme": "dark"})
     response = client.post(reverse("set_theme"), {"theme": "system"})

@@ -136,6 +136,27 @@ def test_it_returns_only_the_match_part_with_a_refusal_to_htmx(client, locked):
     assert "moved on" in html
 
 
+MATCH_FORM = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match"}  # what a form inside #match sends
+
+
+def test_the_answer_to_a_tap_on_the_page_leaves_out_what_no_action_changes(client, locked):
+    response = client.post(act_url(locked), {"seq": 2, "action": "play_round"}, **MATCH_FORM)
+    assert response.status_code == 200
+    html = text(response)
+    assert "Water over Fire +3" in html and "Step 3" in html, "the board and the step are fresh"
+    assert 'name="seq" value="3"' in html, "the undo and redo forms are for the new step"
+    assert '<div id="match-title" hx-preserve></div>' in html, "the title stays as the page shows it"
+    assert "<h1>" not in html and 'class="players"' not in html
+
+
+def test_the_page_the_poll_and_a_refusal_get_the_whole_match(client, locked):
+    assert "<h1>" in text(client.get(locked.get_absolute_url(), **MATCH_FORM)), "the live poll's fetch"
+    html = refused(client, locked, {"seq": 1, "action": "play_round"}, 409, **MATCH_FORM)
+    assert "<h1>" in html and "hx-preserve" not in html
+    reveal(client, locked)
+    assert "<h1>" in text(client.get(locked.get_absolute_url()))
+
+
 def test_it_404s_for_an_unknown_match(client, locked):
     response = client.post(reverse("match_act", args=[locked.pk + 1000]), {"seq": 2, "action": "play_round"})
     assert response.status_code == 404

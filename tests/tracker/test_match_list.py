@@ -106,3 +106,13 @@ def test_the_pager_keeps_the_filters(client, catalog):
 
 def test_it_refuses_post(client):
     assert client.post(URL).status_code == 405
+
+
+def test_the_club_filter_is_offered_to_club_members_only(client, catalog, club, member):
+    club_match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club)
+    table_match = new_match("Chloé", "Dev")
+    assert 'name="club"' not in text(client.get(URL)), "a phone without an account is in no club"
+    html = text(member.get(URL))
+    assert 'name="club"' in html and "Friday Club" in html
+    assert shown(html) == [table_match.pk, club_match.pk]
+    assert shown(text(member.get(URL, {"club": club.pk}))) == [club_match.pk]

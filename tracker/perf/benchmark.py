@@ -36,6 +36,8 @@ from tracker.models import Match, Player
 from . import report, wire
 
 SHORT = 10  # the early action of goal 3
+HTMX = {"HX-Request": "true", "HX-Target": "match"}
+"""The headers of an htmx form on the match page: every one aims at #match."""
 
 
 def _rolled_back(call):
@@ -69,7 +71,7 @@ def _round_robin(cases: dict, rounds: int) -> dict[str, float]:
 def _change_queries(client: Client, url: str, data: dict) -> list[str]:
     """The SQL of one htmx POST that changes a match (rolled back), transaction control left out."""
     with CaptureQueriesContext(connection) as captured:
-        response = _rolled_back(lambda: client.post(url, data, HTTP_HX_REQUEST="true"))()
+        response = _rolled_back(lambda: client.post(url, data, headers=HTMX))()
     assert response.status_code == 200, (url, response.status_code)
     return [query["sql"] for query in captured
             if query["sql"].split()[0].upper() in ("SELECT", "INSERT", "UPDATE", "DELETE")]
@@ -156,18 +158,18 @@ def _cases(client: Client, finished: Match, playing: Match, short: Match, long: 
     def roll(match: Match):
         url, seq = reverse("match_act", args=[match.pk]), match.head
         return _rolled_back(lambda: client.post(url, {"seq": seq, "action": "d6", "seat": seq % 2},
-                                                HTTP_HX_REQUEST="true"))
+                                                headers=HTMX))
 
     def undo(match: Match):
         url, seq = reverse("match_goto", args=[match.pk]), match.head
-        return _rolled_back(lambda: client.post(url, {"seq": seq, "step": seq - 1}, HTTP_HX_REQUEST="true"))
+        return _rolled_back(lambda: client.post(url, {"seq": seq, "step": seq - 1}, headers=HTMX))
 
     def undo_redo(match: Match):
         url, seq = reverse("match_goto", args=[match.pk]), match.head
 
         def both():
-            client.post(url, {"seq": seq, "step": seq - 1}, HTTP_HX_REQUEST="true")
-            return client.post(url, {"seq": seq - 1, "step": seq}, HTTP_HX_REQUEST="true")
+            client.post(url, {"seq": seq, "step": seq - 1}, headers=HTMX)
+            return client.post(url, {"seq": seq - 1, "step": seq}, headers=HTMX)
         return _rolled_back(both)
 
     poll = reverse("match_poll", args=[finished.pk])
@@ -176,7 +178,7 @@ def _cases(client: Client, finished: Match, playing: Match, short: Match, long: 
         # What every open phone asks every 2 s: should cost about the floor.
         "live-update poll, nothing changed": lambda: client.get(poll, {"v": finished.version}),
         report.ACTION: _rolled_back(lambda: client.post(act, {"seq": 2, "action": "play_round"},
-                                                        HTTP_HX_REQUEST="true")),
+                                                        headers=HTMX)),
         "match page, finished battle": lambda: client.get(finished.get_absolute_url()),
         "replay page, finished battle, step 3": lambda: client.get(
             reverse("match_replay", args=[finished.pk]), {"step": 3}),

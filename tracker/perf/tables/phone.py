@@ -71,7 +71,8 @@ class Phone:
         if method == "POST":
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         if htmx:
-            headers["HX-Request"] = "true"
+            # Every htmx request of the match page aims at its #match (the forms inherit it; so does live.js).
+            headers.update({"HX-Request": "true", "HX-Target": "match"})
         while True:
             connection = http.client.HTTPConnection(HOST, self.port, timeout=60)
             try:
