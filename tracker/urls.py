@@ -29,6 +29,7 @@ urlpatterns = [
          name="proposal_withdraw"),
     path("matches/<int:pk>/cardmaster/ai-turn/", cardmaster_views.match_ai_turn, name="cardmaster_ai_turn"),
     path("matches/<int:pk>/cardmaster/hint/", cardmaster_views.match_hint, name="cardmaster_hint"),
+    path("matches/<int:pk>/cardmaster/steps/", cardmaster_views.match_steps, name="cardmaster_steps"),
     path("matches/<int:pk>/cardmaster/analysis/", cardmaster_views.match_analysis, name="cardmaster_analysis"),
     path("matches/import/", review.match_import, name="match_import"),
     path("matches/<int:pk>/log/", review.match_log, name="match_log"),

@@ -2,7 +2,8 @@
 
 Ana fields the first nine demo cards; Bot, the easy AI, makes its own at power 6. Ana taps an
 A1 for each of her cards (once taking the hint's suggestion instead), the AI answers each of
-her possessions with its reasons on the board, and the finished match opens its analysis.
+her possessions with its reasons on the board (once gone through a step at a time), and the
+finished match opens its analysis, whose progress is watched to the end.
 """
 
 import re
@@ -14,6 +15,7 @@ from tracker.games.cardmaster import demo as cm_demo
 from tracker.games.cardmaster import views as cm_views
 from tracker.models import Match
 
+from .accessibility import assert_accessible, small_targets
 from .test_cardmaster import assert_no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,8 +35,32 @@ def tap_and_wait(page: Page, button) -> None:
     expect(page.locator(".match-head p.muted")).not_to_have_text(before)
 
 
+def step_through_the_ais_turn(page: Page, screenshot_dir) -> None:
+    """Go through the last turn a step at a time to its end and back to the list."""
+    page.get_by_role("link", name="Step through the AI's turn").click()
+    count = page.locator(".cm-step-count")
+    expect(count).to_have_text(re.compile(r"Step 1 of \d+"))
+    expect(count).to_be_focused()
+    assert_accessible(page, "#cm-ai-steps")
+    total = int(re.search(r"of (\d+)", count.inner_text()).group(1))
+    assert total >= 2
+    expect(page.get_by_role("link", name="Previous")).to_have_count(0)
+    for number in range(2, total + 1):
+        page.get_by_role("link", name="Next").click()
+        expect(count).to_have_text(f"Step {number} of {total}")
+        expect(page.locator(".cm-step .cm-reason")).to_contain_text("win chance")  # each AI step says why
+    expect(page.get_by_role("link", name="Next")).to_have_count(0)
+    page.screenshot(path=screenshot_dir / "cardmaster-showdown-step.png", full_page=True, caret="initial")
+    assert_no_horizontal_scroll(page)
+    page.get_by_role("link", name="Previous").click()
+    expect(count).to_have_text(f"Step {total - 1} of {total}")
+    assert small_targets(page) == []
+    page.get_by_role("link", name="Show all").click()
+    expect(page.locator(".cm-steps > li")).to_have_count(total)
+
+
 def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, catalog, screenshot_dir, monkeypatch):
-    monkeypatch.setattr(cm_views, "ANALYSIS_SECONDS", 3)  # the live server runs in this process
+    monkeypatch.setattr(cm_views, "ANALYSIS_PART_STEPS", 25)  # fewer requests: the live server runs in this process
     # The live-update poll is not what this test is about (test_two_phones is); with the AI writing
     # several steps a request, the in-memory test database refuses a poll caught between them.
     page.route(re.compile(r"/poll\?"), lambda route: route.fulfill(status=204))
@@ -62,7 +88,7 @@ def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, cata
     expect(page.locator(".cm-turn")).to_contain_text("Ana has possession")
     expect(page.locator(".cm-handover")).to_have_count(0)  # nobody to pass the phone to
 
-    hinted, shot = False, False
+    hinted, shot, stepped = False, False, False
     for _tap in range(MOST_TAPS):
         if page.locator(".cm-result").count():
             break
@@ -77,12 +103,16 @@ def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, cata
             page.screenshot(path=screenshot_dir / "cardmaster-showdown.png", full_page=True, caret="initial")
             assert_no_horizontal_scroll(page)
             shot = True
+        if not stepped and page.get_by_role("link", name="Step through the AI's turn").count():
+            step_through_the_ais_turn(page, screenshot_dir)
+            stepped = True
         moves = page.locator("details.cm-movebox[open]").first  # the card to move next, unfolded
         attack = moves.get_by_role("button", name=re.compile(r"^A1\b"))
         tap_and_wait(page, attack if attack.count() else moves.locator("button.cm-move:enabled").first)
     result = page.locator(".cm-result")
     expect(result).to_contain_text(re.compile(r"(Ana|Bot) wins"))
     assert shot, "the AI never explained a move on the board"
+    assert stepped, "the AI never played a turn of more than one step"
     page.screenshot(path=screenshot_dir / "cardmaster-showdown-end.png", full_page=True, caret="initial")
 
     match.refresh_from_db()
@@ -94,7 +124,20 @@ def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, cata
     page.go_back()
     page.get_by_role("link", name="Analyse this match").click()
     page.get_by_role("button", name="Analyse the match").click()
+    # htmx asks for part after part; the bar and its count follow until the result replaces them
+    progress = page.locator("progress.cm-analysis-progress")
+    expect(progress).to_be_visible()
+    expect(page.get_by_role("status")).to_contain_text(re.compile(rf"Analysed \d+ of {match.head} steps"))
+    seen = set()
+    for _look in range(3000):
+        value = page.evaluate("document.querySelector('progress.cm-analysis-progress')?.value ?? null")
+        if value is None:  # the result has replaced the bar
+            break
+        seen.add(int(value))
+        page.wait_for_timeout(100)
+    assert len(seen) >= 2 and min(seen) > 0, f"the bar never moved on: {seen}"
     expect(page.get_by_role("heading", name="Win chance after each step (%)")).to_be_visible()
     expect(page.get_by_role("heading", name="Costliest choices")).to_be_visible()
     assert_no_horizontal_scroll(page)
+    assert_accessible(page, "#cm-analysis")
     assert console_errors == []

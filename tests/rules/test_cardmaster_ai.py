@@ -6,6 +6,8 @@ strong levels smaller budgets where only legality is in question.
 """
 
 import json
+import time
+from itertools import cycle
 
 import pytest
 
@@ -13,12 +15,15 @@ import rules
 from rules import Dice, IllegalAction, InvalidCard, InvalidConfig
 from rules.cardmaster import match
 from rules.cardmaster.ai import (
+    Mistake,
     ai_seat,
     analyse,
+    analyse_part,
     card_power,
     checked_faction,
     choose,
     faction_power,
+    finish,
     generate_faction,
     hint,
     hints_allowed,
@@ -27,12 +32,12 @@ from rules.cardmaster.ai import (
     players,
 )
 from rules.cardmaster.ai.evaluation import win_chance
-from rules.cardmaster.ai.search import Effort
+from rules.cardmaster.ai.search import Effort, search
 from rules.cardmaster.ai.strength import measure, wilson
 from rules.cardmaster.options import DEFAULT_CONFIG
 
 SEED = "cardmaster-ai-test"
-SMALL = {"easy": Effort(1, 0), "normal": Effort(3, 4), "hard": Effort(4, 8)}
+SMALL = {"easy": players.EFFORT["easy"], "normal": Effort(3, 4), "hard": Effort(4, 8)}
 
 
 def card(name, **stats):
@@ -108,6 +113,43 @@ def test_an_ai_move_can_be_recomputed_at_any_step_of_a_played_match(small_budget
         step += 1
     for before, number, decision in log[::7]:
         assert choose(before, before["possession"], "normal", SEED, number) == decision
+
+
+def test_easy_picks_among_its_best_five_one_move_deep_and_often_not_the_best():
+    # Weaker on purpose, not broken: every move easy makes is one of the five its one-move look
+    # likes best, but its noise leaves the best one aside often enough to be beaten by normal.
+    best = others = 0
+    for number in range(2):
+        seed = f"{SEED}-easy-{number}"
+
+        def check(state, decision, step, seed=seed):
+            nonlocal best, others
+            if decision.level != "easy":
+                return
+            ranked = [c.action for c in search(state, state["possession"], players.EFFORT["easy"], seed, step)]
+            assert decision.action in ranked[:players.NOISY_CHOICES]
+            if decision.action == ranked[0]:
+                best += 1
+            else:
+                others += 1
+
+        play(generated_match(seed, size=9), ("easy", "greedy") if number else ("greedy", "easy"), seed, check=check)
+    assert best and others  # both happen: noise, but among sensible moves
+
+
+def test_easy_does_not_see_the_raid_a_stack_on_a_weak_card_invites():
+    # The side out of possession has six gems on a card one blow knocks out: normal and hard count
+    # what the other side would raid, easy does not.
+    state = started([card("Ace"), card("Ash"), card("Amber")], [card("Bee"), card("Bog"), card("Bran")])
+    out = 1 - state["possession"]
+    weak = "AB"[out] + "1"
+    for action in ({"type": "adjust", "override": True, "card": weak, "gems": 6},
+                   {"type": "adjust", "override": True, "card": weak, "hp": 40}):
+        state, _ = match.apply(state, action, Dice(SEED, 3))
+    assert win_chance(state, out) < win_chance(state, out, raids=False)
+    assert players.EFFORT["easy"].raids is False and players.EFFORT["normal"].raids and players.EFFORT["hard"].raids
+    safe, _ = match.apply(state, {"type": "adjust", "override": True, "card": weak, "hp": 600}, Dice(SEED, 4))
+    assert win_chance(safe, out) == pytest.approx(win_chance(safe, out, raids=False))
 
 
 def test_the_ai_never_uses_the_match_dice_of_the_step_it_decides():
@@ -347,6 +389,21 @@ def test_the_analysis_of_a_match_is_stable_and_its_mistakes_point_at_real_steps(
     assert (worst.step, worst.seat, worst.cost) == (blunder, 1, pytest.approx(1.0))
     assert worst.better == {"type": "a1", "card": "B1", "target": "A1"}
     assert worst.reason.text() == "Bee knocks out Ace with A1 and wins the match."
+
+
+def test_an_analysis_in_parts_of_any_size_adds_up_to_the_analysis_in_one_go():
+    config, seed, played, _ = scripted_match()
+    whole = analyse(config, seed, played)
+    chances, mistakes, sizes = [], [], cycle([1, 3, 7])
+    while len(chances) < len(played):
+        start = len(chances)
+        part = analyse_part(config, seed, played, start, stop=start + next(sizes))
+        assert part.win_chances
+        chances += part.win_chances
+        mistakes += [Mistake.from_json(json.loads(json.dumps(m.as_json()))) for m in part.mistakes]  # kept as JSON
+    assert finish(chances, mistakes, len(played)) == whole
+    late = analyse_part(config, seed, played, 5, deadline=time.monotonic() - 1)
+    assert late.win_chances == whole.win_chances[5:6]  # out of time, a part still does its first step
 
 
 def test_an_analysis_out_of_time_says_so_and_still_charts_every_step():

@@ -5,6 +5,7 @@ undo, and the analysis of a finished match.
 Ana (seat 0) plays the first nine demo cards; the AI sits in seat 1 ("Bot").
 """
 
+import re
 from html import unescape
 
 import pytest
@@ -12,6 +13,7 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from rules.cardmaster.ai import analyse
 from tracker import services
 from tracker.demo import load_catalogs
 from tracker.games.cardmaster import demo as cm_demo
@@ -134,6 +136,52 @@ def test_the_ai_plays_its_possession_after_the_players_move_with_a_reason_for_ea
     assert log.count("— AI:") == len(ai_moves)
 
 
+def test_the_ais_turn_can_be_gone_through_a_step_at_a_time_or_shown_all_at_once(client, showdown):
+    while not showdown.actions.filter(payload__has_key="ai").exists():
+        act(client, showdown, **form_data(first_attack(showdown)))
+        showdown.refresh_from_db()
+    recent = list(showdown.actions.filter(abandoned=False).order_by("-seq"))
+    turn = [recent[0]]
+    for action in recent[1:]:
+        turn.append(action)
+        if "ai" not in action.payload:
+            break
+    turn.reverse()  # the player's move, then each of the AI's
+    assert len(turn) >= 2 and "ai" not in turn[0].payload
+    url = reverse("cardmaster_steps", args=[showdown.pk])
+    board = text(client.get(showdown.get_absolute_url()))
+    assert "Step through the AI's turn" in board
+    for number, action in enumerate(turn, start=1):
+        page = text(client.get(url, {"step": number}))
+        assert f"Step {number} of {len(turn)}" in page
+        shown = page.split(f"Step {number} of {len(turn)}")[1]
+        if "ai" in action.payload:
+            reason = action.payload["ai"]["reason"]
+            assert reason["template"] % reason["params"] in shown  # the move's reason, in English
+        others = [other for other in turn if other.seq != action.seq and "ai" in other.payload]
+        for other in others:
+            if other.payload["ai"]["reason"] != action.payload.get("ai", {}).get("reason"):
+                assert other.payload["ai"]["reason"]["template"] % other.payload["ai"]["reason"]["params"] not in shown
+        assert ("Previous" in shown) == (number > 1) and ("Next" in shown) == (number < len(turn))
+        assert "Show all" in shown
+    htmx = client.get(url, {"step": 2}, headers={"HX-Request": "true"}).content.decode()
+    assert htmx.startswith('<div id="cm-ai-steps">') and 'hx-get="/matches/' in htmx
+    everything = text(client.get(url))
+    assert everything.count('class="cm-reason"') == len(turn) - 1  # all at once: every AI move with its reason
+    assert text(client.get(url, {"step": 99})).count(f"Step {len(turn)} of {len(turn)}") == 1
+    junk = text(client.get(url, {"step": "junk"}))
+    assert 'class="cm-steps"' in junk and "Step 1 of" not in junk  # not a step: all at once
+    log = text(client.get(reverse("match_log", args=[showdown.pk])))
+    for action in turn[1:]:
+        reason = action.payload["ai"]["reason"]
+        assert reason["template"] % reason["params"] in log  # the log keeps each reason
+
+
+def test_a_custom_match_has_no_ai_steps(client, cm_catalog):
+    match = new_showdown(client, level="custom")
+    assert client.get(reverse("cardmaster_steps", args=[match.pk])).status_code == 404
+
+
 def test_the_player_cannot_move_the_ais_cards(client, showdown):
     ai_card = next(card for card in showdown.state["cards"].values() if card["seat"] == 1)
     before, count = snapshot(showdown), Action.objects.count()
@@ -219,6 +267,18 @@ def test_a_showdown_played_to_the_end_replays_from_its_log(client, showdown):
     assert [a.payload for a in imported.actions.order_by("seq")] == [a.payload for a in showdown.actions.order_by("seq")]
 
 
+def analyse_to_the_end(client, url) -> list[str]:
+    """POST the analysis's parts as the page's button does, without JavaScript; each page seen."""
+    seen = []
+    while True:
+        response = client.post(url)
+        assert response.status_code == 302
+        seen.append(text(client.get(url)))
+        if "Continue analysis" not in seen[-1]:
+            return seen
+        assert len(seen) < 100
+
+
 def test_the_analysis_of_a_finished_match_is_charted_kept_and_lists_the_costliest_choices(client, cm_catalog,
                                                                                            monkeypatch):
     finished = cm_demo.knock_out(("Cy", "Di"))
@@ -226,15 +286,55 @@ def test_the_analysis_of_a_finished_match_is_charted_kept_and_lists_the_costlies
     page = text(client.get(url))
     assert "Analyse the match" in page
     runs = []
-    real = cm_views.analyse
-    monkeypatch.setattr(cm_views, "analyse", lambda *args, **kwargs: runs.append(1) or real(*args, **kwargs))
-    assert client.post(url).status_code == 302
+    real = cm_views.analyse_part
+    monkeypatch.setattr(cm_views, "analyse_part", lambda *args, **kwargs: runs.append(1) or real(*args, **kwargs))
+    analyse_to_the_end(client, url)
     page = text(client.get(url))
     assert "Win chance after each step" in page and "<svg" in client.get(url).content.decode()
     assert page.count('<th scope="row">') == finished.head  # the table beside the chart: every step
     assert "Costliest choices" in page
+    searched = len(runs)
     client.post(url)
-    assert len(runs) == 1  # kept: opening or asking again does not search again
+    assert len(runs) == searched  # kept: opening or asking again does not search again
+
+
+def test_the_analysis_goes_a_part_at_a_time_showing_its_progress_and_ends_as_the_one_shot_analysis(
+        client, cm_catalog, monkeypatch):
+    monkeypatch.setattr(cm_views, "ANALYSIS_PART_STEPS", 4)
+    monkeypatch.setattr(cm_views, "ANALYSIS_PART_SECONDS", 600)  # parts by steps only, however busy the machine
+    finished = cm_demo.knock_out(("Cy", "Di"))
+    url = reverse("cardmaster_analysis", args=[finished.pk])
+    pages = analyse_to_the_end(client, url)
+    total = finished.head
+    shown = [int(found) for page in pages[:-1] for found in re.findall(rf"Analysed (\d+) of {total} steps", page)]
+    assert shown == list(range(4, total, 4))  # every part moved the bar on, and the count is the match's steps
+    assert all('<progress class="cm-analysis-progress"' in page for page in pages[:-1])
+    htmx = client.get(url, headers={"HX-Request": "true"})
+    assert htmx.content.decode().startswith('<div id="cm-analysis">')  # the region alone, for htmx
+
+    played = [(action.payload, services.entered_rolls(action))
+              for action in finished.actions.filter(abandoned=False).order_by("seq")]
+    one_shot = analyse(finished.state["config"], finished.seed, played, level=cm_views.ANALYSIS_LEVEL)
+    page = text(client.get(url))
+    rows = re.findall(r'<th scope="row">(\d+)</th><td>(\d+)%</td>', client.get(url).content.decode())
+    assert [int(chance) for _step, chance in rows] == [round(chance * 100) for chance in one_shot.win_chances]
+    for mistake in one_shot.mistakes:
+        assert f"Step {mistake.step}: " in page
+
+
+def test_an_analysis_left_half_way_continues_where_it_stopped(client, cm_catalog, monkeypatch):
+    monkeypatch.setattr(cm_views, "ANALYSIS_PART_STEPS", 5)
+    monkeypatch.setattr(cm_views, "ANALYSIS_PART_SECONDS", 600)
+    finished = cm_demo.knock_out(("Cy", "Di"))
+    url = reverse("cardmaster_analysis", args=[finished.pk])
+    client.post(url, headers={"HX-Request": "true"})
+    starts = []
+    real = cm_views.analyse_part
+    monkeypatch.setattr(cm_views, "analyse_part", lambda *args, **kwargs: starts.append(args[3]) or real(*args, **kwargs))
+    page = text(client.get(url))
+    assert f"Analysed 5 of {finished.head} steps" in page and "Continue analysis" in page
+    response = client.post(url, headers={"HX-Request": "true"})
+    assert starts == [5] and f"Analysed 10 of {finished.head} steps" in text(response)
 
 
 def test_an_unfinished_match_has_no_analysis(client, showdown):

@@ -400,10 +400,16 @@ def test_a_showdown_against_the_ai_and_its_analysis_read_in_german(phrases):
     reader.read(showdown.get_absolute_url())
     act(reader.german, showdown, **form_data(first_attack(showdown)))  # the player's move, then the AI's turn
     reader.read(showdown.get_absolute_url())
+    reader.read(reverse("cardmaster_steps", args=[showdown.pk]) + "?step=1")  # the turn a step at a time
     reader.read(reverse("match_log", args=[showdown.pk]))
     finished = cm_demo.knock_out(("Cy", "Di"))
     analysis = reverse("cardmaster_analysis", args=[finished.pk])
     reader.read(analysis)
     reader.german.post(analysis)
+    assert "Schritten analysiert" in reader.read(analysis)  # the progress, part way
+    for _part in range(100):
+        if "Teuerste Entscheidungen" in reader.read(analysis):
+            break
+        reader.german.post(analysis)
     assert "Teuerste Entscheidungen" in reader.read(analysis)
     assert not reader.found, reader.found

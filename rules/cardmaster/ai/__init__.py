@@ -9,12 +9,13 @@ What the web side calls:
     checked_faction(cards, size=9) -> cards                     cards entered by hand, checked
     lineup_order(cards, against=None) -> cards                  the AI's order (first 3 active)
     card_power(card), faction_power(cards) -> int               our power measure (faction.py)
-    analyse(config, seed, played, level, seconds, ...) -> Analysis
+    analyse(config, seed, played, level, seconds, ...) -> Analysis     in one go
+    analyse_part(config, seed, played, start, ...) -> Part, finish(...)  in parts (a page a part)
     ai_seat(config), hints_allowed(config)                      the Showdown options (options.py)
 
 `step` is the number the move will have in the match log (the tracker's head + 1), the same
 number the move's dice are made with. Everything is pure Python and reproducible from the
-seed and step; nothing here reads a clock except the time bound of `analyse`.
+seed and step; nothing here reads a clock except the time bounds of the analysis.
 
 Modules: evaluation (how good a position is), search (looking ahead with the engine),
 players (the levels), explain (the reasons), faction (cards and lineups), analysis,
@@ -22,7 +23,7 @@ strength (measured win rates) and bench (engine speed).
 """
 
 from ..options import AI_LEVELS, ai_seat, hints_allowed
-from .analysis import Analysis, Mistake, analyse
+from .analysis import Analysis, Mistake, analyse, analyse_part, finish
 from .explain import Reason
 from .faction import (
     POWER_RANGE,
@@ -44,7 +45,7 @@ def hint(state: dict, seed: str, step: int) -> Decision:
 
 
 __all__ = [
-    "AI_LEVELS", "LEVELS", "POWER_RANGE", "Analysis", "Decision", "Mistake", "Reason", "ai_seat", "analyse",
-    "card_power", "checked_faction", "choose", "faction_power", "generate_faction", "hint", "hints_allowed",
+    "AI_LEVELS", "LEVELS", "POWER_RANGE", "Analysis", "Decision", "Mistake", "Reason", "ai_seat", "analyse", "analyse_part",
+    "card_power", "checked_faction", "choose", "faction_power", "finish", "generate_faction", "hint", "hints_allowed",
     "lineup_order", "pick_faction",
 ]

@@ -12,9 +12,12 @@ reach the playouts, so both are judged on the same dice:
   costliest first.
 
 The search's dice are seeded from the match seed and the step (search.py), so analysing a
-match twice gives the same result. The time is bounded: once `seconds` have passed, the rest
-of the steps get the quick estimate alone (evaluation.win_chance) and no mistakes, and the
-result says it is incomplete. Manual overrides and deposits (free actions) are never mistakes.
+match twice gives the same result, and so does analysing it in parts (`analyse_part`, a few
+steps at a time, as the analysis page does with a progress bar): each step's search depends on
+the match alone. `analyse` does it in one go, with an optional time bound: once `seconds` have
+passed, the rest of the steps get the quick estimate alone (evaluation.win_chance) and no
+mistakes, and the result says it is incomplete. Manual overrides and deposits (free actions)
+are never mistakes.
 """
 
 import time
@@ -51,6 +54,15 @@ class Mistake:
     win_chance: float
     """The chance the side had with the preferred move (so with the played one: this minus cost)."""
 
+    def as_json(self) -> dict:
+        return {"step": self.step, "seat": self.seat, "played": self.played, "better": self.better, "cost": self.cost,
+                "reason": self.reason.as_json(), "win_chance": self.win_chance}
+
+    @classmethod
+    def from_json(cls, kept: dict) -> "Mistake":
+        return cls(kept["step"], kept["seat"], kept["played"], kept["cost"], kept["better"],
+                   Reason(kept["reason"]["template"], kept["reason"]["params"]), kept["win_chance"])
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -69,44 +81,86 @@ def _move(action: dict) -> dict:
     return {key: action[key] for key in MOVE_KEYS if key in action}
 
 
+def replayed(config: dict, seed: str, played: list[tuple[dict, list[int]]], steps: int) -> dict:
+    """The match after its first `steps` actions (no search: the engine alone)."""
+    state = match.new_match(config, seed)
+    for step, (action, rolls) in enumerate(played[:steps], start=1):
+        state, _events = match.apply(state, action, Dice(seed, step, list(rolls)))
+    return state
+
+
+@dataclass(frozen=True)
+class Part:
+    """What the analysis found over some steps: the first `len(win_chances)` after `start`."""
+
+    win_chances: list[float]
+    """Seat 0's estimated chance to win after each of those steps."""
+    mistakes: list[Mistake]
+    """Moves of the following steps that cost at least the threshold, in step order."""
+
+
+def analyse_part(config: dict, seed: str, played: list[tuple[dict, list[int]]], start: int, level: str = "normal",
+                 threshold: float = 0.04, stop: int | None = None, deadline: float | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Part:
+    """Analyse steps start+1 .. `stop` (the last step by default), or fewer: once `deadline`
+    (time.monotonic()) has passed, no further step is begun (the first always is). After each step
+    the position it left is searched, with the move played next sure to reach the playouts, and
+    that next move is judged on the spot; so every step's result depends on the match alone, and
+    parts of any size add up to the same analysis. `progress(step, steps in the match)` follows each step."""
+    effort = EFFORT[level]
+    state = replayed(config, seed, played, start)
+    total = len(played) if stop is None else min(stop, len(played))
+    chances: list[float] = []
+    mistakes: list[Mistake] = []
+    for step in range(start + 1, total + 1):
+        if deadline is not None and chances and time.monotonic() > deadline:
+            break
+        action, rolls = played[step - 1]
+        state, _events = match.apply(state, action, Dice(seed, step, list(rolls)))
+        if match.phase(state) != "play":
+            chances.append(win_chance(state, 0) if match.phase(state) == "finished" else 0.5)
+        else:
+            mover = state["possession"]
+            following = played[step][0] if step < len(played) else {"type": "none"}
+            move = _move(following) if following["type"] in JUDGED else None
+            ranked = search(state, mover, effort, seed, step + 1, include=move)
+            best = ranked[0]
+            chances.append(best.value if mover == 0 else 1 - best.value)
+            chosen = next((c for c in ranked if c.action == move), None) if move else None
+            if chosen is not None and best.value - chosen.value >= threshold:
+                mistakes.append(Mistake(step + 1, mover, following, best.value - chosen.value, best.action,
+                                        reason_for(state, best.action, best), best.value))
+        if progress:
+            progress(step, len(played))
+    return Part(chances, mistakes)
+
+
+def finish(win_chances: list[float], mistakes: list[Mistake], total: int, most: int = 10) -> Analysis:
+    """The analysis from its parts: the costliest `most` mistakes first; complete when the chances
+    cover all `total` steps."""
+    ranked = sorted(mistakes, key=lambda mistake: (-mistake.cost, mistake.step))
+    return Analysis(list(win_chances), ranked[:most], len(win_chances) == total)
+
+
 def analyse(config: dict, seed: str, played: list[tuple[dict, list[int]]], level: str = "normal",
             seconds: float | None = None, threshold: float = 0.04, most: int = 10,
             progress: Callable[[int, int], None] | None = None) -> Analysis:
-    """Analyse a match: `played` is every applied action in order with the dice a player entered for
-    it ([] when the app rolled). `level` sets how hard each position is searched ("easy",
-    "normal" or "hard"); `seconds` bounds the time; `progress(done, total)` is called after each step.
+    """Analyse a match in one go: `played` is every applied action in order with the dice a player
+    entered for it ([] when the app rolled). `level` sets how hard each position is searched
+    ("easy", "normal" or "hard"); `seconds` bounds the time, after which the remaining steps get
+    the quick estimate alone and no mistakes; `progress(done, total)` is called after each step.
     """
-    started = time.monotonic()
-    effort = EFFORT[level]
-    state = match.new_match(config, seed)
-    chances, mistakes, complete = [], [], True
+    deadline = None if seconds is None else time.monotonic() + seconds
     total = len(played)
-    pending = None  # the search of the position before the current step, with the played move in it
-    for step, (action, rolls) in enumerate(played, start=1):
-        if pending is not None and action["type"] in JUDGED:
-            mover, ranked = pending
-            chosen = next((c for c in ranked if c.action == _move(action)), None)
-            best = ranked[0]
-            if chosen is not None and best.value - chosen.value >= threshold:
-                mistakes.append(Mistake(step, mover, action, best.value - chosen.value, best.action,
-                                        reason_for(state, best.action, best), best.value))
-        state, _events = match.apply(state, action, Dice(seed, step, list(rolls)))
-        pending = None
-        following = played[step][0] if step < total else None
-        if seconds is not None and time.monotonic() - started > seconds:
-            complete = False
-        if match.phase(state) != "play":
-            chances.append(win_chance(state, 0) if match.phase(state) == "finished" else 0.5)
-        elif not complete:
-            chances.append(win_chance(state, 0))
-        else:
-            mover = state["possession"]
-            include = _move(following) if following and following["type"] in JUDGED else None
-            ranked = search(state, mover, effort, seed, step + 1, include=include)
-            value = ranked[0].value
-            chances.append(value if mover == 0 else 1 - value)
-            pending = (mover, ranked)
-        if progress:
-            progress(step, total)
-    mistakes.sort(key=lambda mistake: (-mistake.cost, mistake.step))
-    return Analysis(chances, mistakes[:most], complete)
+    part = analyse_part(config, seed, played, 0, level, threshold, deadline=deadline, progress=progress)
+    chances, searched = list(part.win_chances), len(part.win_chances)
+    if searched < total:
+        state = replayed(config, seed, played, searched)
+        for step in range(searched + 1, total + 1):
+            action, rolls = played[step - 1]
+            state, _events = match.apply(state, action, Dice(seed, step, list(rolls)))
+            chances.append(win_chance(state, 0) if match.phase(state) != "lineup" else 0.5)
+            if progress:
+                progress(step, total)
+    result = finish(chances, part.mistakes, total, most)
+    return Analysis(result.win_chances, result.mistakes, searched == total)

@@ -176,13 +176,14 @@ class Side:
         return at_risk
 
 
-def race(state: dict) -> tuple[float, float]:
-    """Possessions each seat needs to win the race from here: (seat 0, seat 1)."""
+def race(state: dict, raids: bool = True) -> tuple[float, float]:
+    """Possessions each seat needs to win the race from here: (seat 0, seat 1). Without `raids`
+    the gems one blow could knock loose are not counted (the easy player's blind spot)."""
     sides = (Side(state, 0), Side(state, 1))
     for seat in (0, 1):
         sides[seat].race(state, sides[1 - seat])
     # Only the side out of possession is exposed to a blow before it can spend or shift away.
-    if state["possession"] is not None:
+    if raids and state["possession"] is not None:
         exposed = sides[1 - state["possession"]]
         raider = sides[state["possession"]]
         gems = exposed.exposed_gems(raider)
@@ -192,20 +193,20 @@ def race(state: dict) -> tuple[float, float]:
     return sides[0].possessions, sides[1].possessions
 
 
-def margin(state: dict, seat: int) -> float:
+def margin(state: dict, seat: int, raids: bool = True) -> float:
     """How far ahead `seat` is in the race: the other side's possessions less its own, over their
     spread. A race below zero possessions means the side finishes within the moves it still has in
     this possession; the spread shrinks with the possessions left, since a short race leaves little
     to luck."""
-    mine, theirs = race(state) if seat == 0 else race(state)[::-1]
+    mine, theirs = race(state, raids) if seat == 0 else race(state, raids)[::-1]
     return (theirs - mine) / sqrt(max(0.0, mine) + max(0.0, theirs) + SPREAD_FLOOR)
 
 
-def win_chance(state: dict, seat: int) -> float:
-    """The estimated chance (0..1) that `seat` wins from this position."""
+def win_chance(state: dict, seat: int, raids: bool = True) -> float:
+    """The estimated chance (0..1) that `seat` wins from this position (`raids`: see race)."""
     if state["winner"] is not None:
         return 1.0 if state["winner"] == seat else 0.0
-    return 1 / (1 + exp(-K * margin(state, seat)))
+    return 1 / (1 + exp(-K * margin(state, seat, raids)))
 
 
 def material(state: dict, seat: int) -> float:

@@ -4,14 +4,16 @@
             exactly, then playouts for the best eight by sequential halving; always the best
     normal  the same search with a quarter of the playouts for the best four, and a little
             noise in the final choice
-    easy    one move deep only, choosing among the best few with more noise: it still
-            attacks sensibly and spends its gems, but misses what comes next
+    easy    one move deep only, blind to raids (it does not count the gems the other side could
+            knock loose next: evaluation.race), choosing among the best five with clearly
+            more noise: it still attacks sensibly and spends its gems, but misses what comes
+            next and leaves gems where they get raided
     greedy  a baseline: the move whose immediate result keeps the best HP balance
             (evaluation.material), the rolls weighed exactly; it never plans
     random  a baseline: any legal move, uniformly
 
-Noise is a softmax over the estimated win chances: a move 0.02 below the best is picked
-e^-1 times as often as the best at temperature 0.02. Every choice is reproducible: the AI's own
+Noise is a softmax over the estimated win chances: a move 0.05 below the best is picked
+e^-1 times as often as the best at easy's temperature, 0.05. Every choice is reproducible: the AI's own
 draws come from a `random.Random` seeded from (seed, step, level), the search's dice from the
 seed and step (search.py), so the same state, seed and step always give the same decision.
 """
@@ -29,9 +31,9 @@ from .search import Candidate, Effort, branches, search
 
 BASELINES = ("greedy", "random")
 LEVELS = (*AI_LEVELS, *BASELINES)
-EFFORT = {"easy": Effort(finalists=1, playouts=0), "normal": Effort(finalists=4, playouts=10),
+EFFORT = {"easy": Effort(finalists=1, playouts=0, raids=False), "normal": Effort(finalists=4, playouts=10),
           "hard": Effort(finalists=8, playouts=40)}
-TEMPERATURE = {"easy": 0.03, "normal": 0.008, "hard": 0.0}
+TEMPERATURE = {"easy": 0.05, "normal": 0.008, "hard": 0.0}
 NOISY_CHOICES = 5
 """Noise only ever picks among this many of the best moves, so even easy makes no absurd move."""
 

@@ -113,15 +113,17 @@ class Effort:
     """How many of the best moves one move deep go on to playouts."""
     playouts: int
     """Playouts shared among the finalists (0: the one-move look decides alone)."""
+    raids: bool = True
+    """Whether the one-move look counts the gems the other side could raid next (evaluation.race)."""
 
 
 class Candidate:
     """A move under consideration and what the search has learned of it."""
 
-    def __init__(self, state: dict, action: dict, seat: int) -> None:
+    def __init__(self, state: dict, action: dict, seat: int, raids: bool = True) -> None:
         self.action = action
         self.branches = branches(state, action)
-        self.estimates = [win_chance(branch.state, seat) for branch in self.branches]
+        self.estimates = [win_chance(branch.state, seat, raids) for branch in self.branches]
         """Each branch's one-move estimate."""
         self.shallow = sum(branch.probability * estimate for branch, estimate in zip(self.branches, self.estimates))
         """The chance to win one move deep, the rolls weighed exactly."""
@@ -151,7 +153,7 @@ def search(state: dict, seat: int, effort: Effort, seed: str, step: int,
     actions = searched_moves(state)
     if include is not None and include not in actions:
         actions.append(include)
-    candidates = [Candidate(state, action, seat) for action in actions]
+    candidates = [Candidate(state, action, seat, effort.raids) for action in actions]
     order = sorted(range(len(candidates)), key=lambda n: -candidates[n].shallow)
     ranked = [candidates[n] for n in order]
     if not effort.playouts or len(ranked) == 1:

@@ -7,8 +7,10 @@ player made with a hint on the screen carries "hinted"; the engine reads neither
 
 The AI plays its whole possession right after the player's action, in the same request: at a
 table the player taps their move and the answer shows the AI's reply, every move with its
-reason, as an opponent across the table would play it. A button does the same when the AI
-holds possession with nobody's action before it (after an undo, or a match left mid-turn).
+reason, as an opponent across the table would play it; the board lists them all, and the
+player can go through them a step at a time instead (views.match_steps). A button plays the
+AI's possession when it holds possession with nobody's action before it (after an undo, or a
+match left mid-turn).
 """
 
 from rules import RuleError

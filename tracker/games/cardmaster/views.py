@@ -1,6 +1,8 @@
 """Cardmaster's own pages beside the board: the AI's move in a Showdown, the hint, and the analysis
 of a finished match. The match page and its refusals are the tracker's (tracker/views.py)."""
 
+import time
+
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
@@ -9,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rules import RuleError
-from rules.cardmaster.ai import analyse, hints_allowed
+from rules.cardmaster.ai import Mistake, ai_seat, analyse_part, finish, hints_allowed
 from rules.cardmaster.match import phase
 
 from ... import access, charts, locks, services, views
@@ -17,11 +19,14 @@ from ...devices import TableRequest
 from ...forms import SeqForm
 from ...models import Match
 from .narration import move_title, percent, reason_text
-from .showdown import ai_to_move, hint_for, play_ai
+from .showdown import ai_to_move, hint_for, play_ai, recent_steps
 
-ANALYSIS_SECONDS = 15
-"""The analysis searches every position for at most this long, then estimates the rest quickly."""
 ANALYSIS_LEVEL = "normal"
+ANALYSIS_PART_STEPS = 10
+ANALYSIS_PART_SECONDS = 1.0
+"""One request analyses at most this many steps, and begins no further step after this long: the
+page shows its progress between parts (htmx asks for the next part at once; without JavaScript a
+button does)."""
 
 
 def _cardmaster(request: TableRequest, pk: int, act: bool = False):
@@ -47,6 +52,25 @@ def match_ai_turn(request: TableRequest, pk: int) -> HttpResponse:
     if not ai_to_move(match):
         return views._refused(request, pk, _("The AI has no move to make now."), status=409)
     return views._after_change(request, play_ai(match), seen_by)
+
+
+@require_GET
+def match_steps(request: TableRequest, pk: int) -> HttpResponse:
+    """What happened since the player last acted in a Showdown (their move, then the AI's), one step
+    at a time (?step=N, 1 the oldest, with Previous and Next) or all at once (no step). htmx gets
+    the steps region of the board back; without JavaScript it is a page of its own."""
+    match, _seen_by = _cardmaster(request, pk)
+    if ai_seat(match.state["config"]) is None:
+        raise Http404(_("Only a Showdown has AI steps to go through."))
+    steps = recent_steps(match, [player.name for player in match.players()])
+    try:
+        number = min(max(1, int(request.GET["step"])), len(steps)) if steps else None
+    except (KeyError, ValueError):
+        number = None
+    context = {"match": match, "steps": steps, "number": number, "focus": True,
+               "shown": steps[number - 1] if number else None}
+    template = "games/cardmaster/showdown_steps.html" if request.htmx else "games/cardmaster/steps.html"
+    return render(request, template, context)
 
 
 def _hint_fields(action: dict) -> list[tuple[str, str]]:
@@ -82,21 +106,33 @@ def match_hint(request: TableRequest, pk: int) -> HttpResponse:
     return views._render_match(request, match, seen_by, hint=hint)
 
 
-def _analysis(match: Match) -> dict:
-    """The analysis of a finished match, kept in the cache under its version (so a reopened and
-    replayed match is analysed afresh)."""
-    key = f"cardmaster-analysis:{match.pk}:{match.version}"
-    kept = cache.get(key)
-    if kept is not None:
-        return kept
+def _keys(match: Match) -> tuple[str, str]:
+    """The cache keys of the analysis and of its progress, under the match's version (so a reopened
+    and replayed match is analysed afresh)."""
+    return f"cardmaster-analysis:{match.pk}:{match.version}", f"cardmaster-analysis-part:{match.pk}:{match.version}"
+
+
+def _analyse_next_part(match: Match) -> None:
+    """Analyse the next few steps of a finished match and keep what is found; once every step is
+    analysed, keep the analysis (for good) in place of the progress."""
+    key, part_key = _keys(match)
+    if cache.get(key) is not None:
+        return
     played = [(action.payload, services.entered_rolls(action))
               for action in match.actions.filter(abandoned=False, seq__lte=match.head).order_by("seq")]
-    result = analyse(match.state["config"], match.seed, played, level=ANALYSIS_LEVEL, seconds=ANALYSIS_SECONDS)
-    kept = {"win_chances": result.win_chances, "complete": result.complete,
-            "mistakes": [{"step": m.step, "seat": m.seat, "played": m.played, "better": m.better, "cost": m.cost,
-                          "reason": m.reason.as_json(), "win_chance": m.win_chance} for m in result.mistakes]}
-    cache.set(key, kept, None)
-    return kept
+    so_far = cache.get(part_key) or {"win_chances": [], "mistakes": []}
+    start = len(so_far["win_chances"])
+    part = analyse_part(match.state["config"], match.seed, played, start, ANALYSIS_LEVEL,
+                        stop=start + ANALYSIS_PART_STEPS, deadline=time.monotonic() + ANALYSIS_PART_SECONDS)
+    chances = so_far["win_chances"] + part.win_chances
+    mistakes = so_far["mistakes"] + [mistake.as_json() for mistake in part.mistakes]
+    if len(chances) < len(played):
+        cache.set(part_key, {"win_chances": chances, "mistakes": mistakes, "total": len(played)}, 24 * 3600)
+        return
+    result = finish(chances, [Mistake.from_json(mistake) for mistake in mistakes], len(played))
+    cache.set(key, {"win_chances": result.win_chances, "mistakes": [mistake.as_json() for mistake in result.mistakes]},
+              None)
+    cache.delete(part_key)
 
 
 def _mistake_view(match: Match, mistake: dict, names: list[str]) -> dict:
@@ -112,31 +148,41 @@ def _mistake_view(match: Match, mistake: dict, names: list[str]) -> dict:
             "cost": percent(mistake["cost"]), "win_chance": percent(mistake["win_chance"])}
 
 
+def _analysis_view(match: Match, kept: dict) -> dict:
+    names = [player.name for player in match.players()]
+    chances = [round(chance * 100) for chance in kept["win_chances"]]
+    title = _("Win chance after each step (%)")
+    return {
+        "chart": {"title": title,
+                  "svg": charts.line_chart(title, {names[0]: chances, names[1]: [100 - c for c in chances]}, 0, 100,
+                                           _("step")),
+                  "columns": [_("Step"), *names],
+                  "rows": [(step, f"{chance}%", f"{100 - chance}%") for step, chance in enumerate(chances, start=1)]},
+        "mistakes": [_mistake_view(match, mistake, names) for mistake in kept["mistakes"]],
+    }
+
+
 @require_http_methods(["GET", "POST"])
 def match_analysis(request: TableRequest, pk: int) -> HttpResponse:
     """A finished match's win chance after every step (chart and table) and its costliest choices.
-    GET shows a kept analysis or offers to run one; POST runs it (bounded in time) and keeps it."""
+    GET shows the kept analysis, or how far it has got, or offers to start it; POST analyses the
+    next few steps. htmx gets the analysis region back and asks for the next part until done;
+    without JavaScript POST redirects to the page, whose button continues."""
     match, seen_by = _cardmaster(request, pk)
     if phase(match.state) != "finished":
         messages.info(request, _("Only a finished match can be analysed."))
         return redirect(match)
-    key = f"cardmaster-analysis:{match.pk}:{match.version}"
     if request.method == "POST":
-        _analysis(match)
-        return redirect("cardmaster_analysis", pk=match.pk)
+        _analyse_next_part(match)
+        if not request.htmx:
+            return redirect("cardmaster_analysis", pk=match.pk)
+    key, part_key = _keys(match)
     kept = cache.get(key)
-    context: dict = {"match": match, "seconds": ANALYSIS_SECONDS, "analysis": None}
-    if kept is not None:
-        names = [player.name for player in match.players()]
-        chances = [round(chance * 100) for chance in kept["win_chances"]]
-        title = _("Win chance after each step (%)")
-        context["analysis"] = {
-            "complete": kept["complete"],
-            "chart": {"title": title,
-                      "svg": charts.line_chart(title, {names[0]: chances, names[1]: [100 - c for c in chances]}, 0, 100,
-                                               _("step")),
-                      "columns": [_("Step"), *names],
-                      "rows": [(step, f"{chance}%", f"{100 - chance}%") for step, chance in enumerate(chances, start=1)]},
-            "mistakes": [_mistake_view(match, mistake, names) for mistake in kept["mistakes"]],
-        }
-    return render(request, "games/cardmaster/analysis.html", context)
+    context: dict = {"match": match, "analysis": _analysis_view(match, kept) if kept is not None else None,
+                     "progress": None}
+    if kept is None:
+        so_far = cache.get(part_key)
+        if so_far is not None:
+            context["progress"] = {"done": len(so_far["win_chances"]), "total": so_far["total"]}
+    template = "games/cardmaster/analysis_region.html" if request.htmx else "games/cardmaster/analysis.html"
+    return render(request, template, context)
