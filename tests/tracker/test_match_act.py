@@ -136,7 +136,7 @@ def test_it_returns_only_the_match_part_with_a_refusal_to_htmx(client, locked):
     assert "moved on" in html
 
 
-MATCH_FORM = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match"}  # what a form inside #match sends
+MATCH_FORM = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1"}  # what a form inside #match sends
 
 
 def test_the_answer_to_a_tap_on_the_page_leaves_out_what_no_action_changes(client, locked):
@@ -147,6 +147,13 @@ def test_the_answer_to_a_tap_on_the_page_leaves_out_what_no_action_changes(clien
     assert 'name="seq" value="3"' in html, "the undo and redo forms are for the new step"
     assert '<div id="match-title" hx-preserve></div>' in html, "the title stays as the page shows it"
     assert "<h1>" not in html and 'class="players"' not in html
+
+
+def test_a_page_drawn_before_the_kept_regions_gets_the_whole_match(client, locked):
+    """A phone that opened the page before a deploy brought the regions: no placeholder could find its pair."""
+    older_page = {key: value for key, value in MATCH_FORM.items() if key != "HTTP_X_KEPT"}
+    html = text(client.post(act_url(locked), {"seq": 2, "action": "play_round"}, **older_page))
+    assert "Water over Fire +3" in html and "<h1>" in html and "hx-preserve" not in html
 
 
 def test_the_page_the_poll_and_a_refusal_get_the_whole_match(client, locked):

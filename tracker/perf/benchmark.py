@@ -36,7 +36,7 @@ from tracker.models import Match, Player
 from . import report, wire
 
 SHORT = 10  # the early action of goal 3
-HTMX = {"HX-Request": "true", "HX-Target": "match"}
+HTMX = {"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"}
 """The headers of an htmx form on the match page: every one aims at #match."""
 
 

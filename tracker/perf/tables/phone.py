@@ -72,7 +72,7 @@ class Phone:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         if htmx:
             # Every htmx request of the match page aims at its #match (the forms inherit it; so does live.js).
-            headers.update({"HX-Request": "true", "HX-Target": "match"})
+            headers.update({"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"})
         while True:
             connection = http.client.HTTPConnection(HOST, self.port, timeout=60)
             try:
