@@ -9,11 +9,12 @@ like an e-mail address, and a card of 60 characters (the most a card name may ha
 """
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from .accessibility import small_targets
 
@@ -68,3 +69,19 @@ def sign_in(context: BrowserContext, site: str, username: str) -> None:
     client.force_login(get_user_model().objects.get(username=username))
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": site}])
+
+
+def fill_card(field: Locator, name: str) -> None:
+    """Type `name` into a card field and wait for its list of matching cards: a list that arrives after
+    the next tap would move what that tap aims at (a busy machine showed it). Other fields are just filled."""
+    if field.get_attribute("data-picker") is None:
+        field.fill(name)
+        return
+
+    def asks_for_it(response) -> bool:
+        asked = parse_qs(urlsplit(response.url).query)
+        return "/pick/" in response.url and name in [value for values in asked.values() for value in values]
+
+    with field.page.expect_response(asks_for_it):
+        field.fill(name)
+    expect(field).not_to_have_class(re.compile(r"\bhtmx-request\b"))

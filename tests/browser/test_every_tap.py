@@ -16,7 +16,16 @@ from playwright.sync_api import Page, expect
 from tracker import services
 from tracker.models import Card, Club, Membership
 
-from .phone import LONG_CARD, LONG_PLAYERS, check_page, in_view, outcome_says, sign_in, watch_errors
+from .phone import (
+    LONG_CARD,
+    LONG_PLAYERS,
+    check_page,
+    fill_card,
+    in_view,
+    outcome_says,
+    sign_in,
+    watch_errors,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,7 +65,7 @@ def test_lonely_star(phone: Page, shot):
     page.goto(match.get_absolute_url())
     side = page.locator("#side-0-section")
     side.locator("summary").first.click()
-    side.get_by_label("Unit card (from the catalog, or a new name)").fill(LONG_CARD)
+    fill_card(side.get_by_label("Unit card (from the catalog, or a new name)"), LONG_CARD)
     for stat, value in (("hp", "5"), ("at", "2"), ("rs", "1"), ("reach", "1")):  # LK left out: refused
         page.locator(f"#unit-{stat}-0").fill(value)
     play = side.get_by_role("button", name="Play the unit (takes a card from the hand)")
@@ -114,7 +123,7 @@ def secret_entry(page: Page, name: str, fields: dict[str, str], button: str) -> 
     page.get_by_role("link", name=f"Pass the phone to {name}").click()
     page.get_by_role("link", name=f"I am {name}: show my entry").click()
     for label, value in fields.items():
-        page.get_by_label(label, exact=True).fill(value)
+        fill_card(page.get_by_label(label, exact=True), value)
     page.get_by_role("button", name=button).click()
 
 
@@ -137,7 +146,7 @@ def test_card_crush(phone: Page, shot):
     for label, card in deck(twice).items():
         expect(page.get_by_label(label, exact=True)).to_have_value(card)
     check_page(page)
-    page.get_by_label("Round 5 card", exact=True).fill("Gale Sprite")
+    fill_card(page.get_by_label("Round 5 card", exact=True), "Gale Sprite")
     page.get_by_role("button", name="Lock in my deck").click()
     outcome_says(page, None, f"{ANA} is locked in. The entry is hidden.")
 
@@ -175,7 +184,7 @@ def test_logos(phone: Page, shot):
     in_view(page, "[role=alert]")
     expect(page.get_by_label("Card to play", exact=True)).to_have_value("Rulebook Datacard")
     check_page(page)
-    page.get_by_label("Card to play", exact=True).fill(LONG_CARD)
+    fill_card(page.get_by_label("Card to play", exact=True), LONG_CARD)
     page.get_by_role("button", name="Commit this card").click()
     outcome_says(page, None, f"{ANA} is locked in. The entry is hidden.")
     commit(page, BEN, "Solar Flare")
@@ -198,7 +207,7 @@ def test_logos(phone: Page, shot):
 
 def tap_and_play(page: Page, cell: str, card: str) -> None:
     page.get_by_role("radio", name=re.compile(rf"^{cell}\b")).tap()
-    page.get_by_label("Card name").fill(card)
+    fill_card(page.get_by_label("Card name"), card)
     page.get_by_role("button", name="Play the card").tap()
 
 
@@ -213,7 +222,7 @@ def test_evons(phone: Page, shot):
     outcome_says(page, None, "Not applied:", "No card called “Dust Mol”")
     expect(page.get_by_role("radio", name=re.compile(r"^E5\b"))).to_be_checked()
     expect(page.get_by_label("Card name")).to_have_value("Dust Mol")
-    page.get_by_label("Card name").fill("Dust Mole")
+    fill_card(page.get_by_label("Card name"), "Dust Mole")
     page.get_by_role("button", name="Play the card").tap()
     outcome_says(page, 1, f"{ANA} plays Dust Mole on E5", f"Score: {ANA} 1, {BEN} 0.")
     tap_and_play(page, "C3", "Night Crow")
