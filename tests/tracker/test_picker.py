@@ -258,20 +258,14 @@ def test_the_logos_commit_offers_it_for_the_card_and_the_backup(client):
     assert picker_fields(text(client.get(entry_url(match, 0)))) == ["card", "backup"]
 
 
-def test_the_lonely_star_unit_form_offers_it(client):
+@pytest.mark.parametrize(("slug", "field"), [("lonely-star", "name"), ("evons", "card_name")],
+                         ids=["the lonely star unit form", "the evons play form"])
+def test_a_board_form_offers_it(client, slug, field):
     demo.load_catalogs()
-    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    match = services.match_create(slug=slug, player_names=["Ana", "Ben"], config={})
     page = text(client.get(match.get_absolute_url()))
-    assert "name" in picker_fields(page)
-    assert 'hx-get="/cards/lonely-star/pick/?field=name"' in page
-
-
-def test_the_evons_play_form_offers_it(client):
-    demo.load_catalogs()
-    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
-    page = text(client.get(match.get_absolute_url()))
-    assert "card_name" in picker_fields(page)
-    assert 'hx-get="/cards/evons/pick/?field=card_name"' in page
+    assert field in picker_fields(page)
+    assert f'hx-get="/cards/{slug}/pick/?field={field}"' in page
 
 
 def test_a_refused_entry_keeps_each_picked_card_in_its_field(client, match):
