@@ -141,13 +141,16 @@ def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: 
 
     After a refusal (`posted` given) the form the player sent comes back filled in as they left it. The
     htmx answer to a change (`changed`) sent from the page's #match leaves out the parts no action changes
-    (`{% kept %}`, tracker/templatetags/regions.py): htmx keeps them as the page shows them. The live poll's
+    (`{% kept %}`, tracker/templatetags/regions.py), and the parts this action left as the phone shows them
+    (`X-Shown`): htmx keeps them as the page shows them. The live poll's
     fetch and a refusal get the whole #match, and so does a page drawn before the regions existed (one
     open across a deploy: it does not send `X-Kept`, and would be left with empty placeholders).
     """
     light = (changed and posted is None and request.htmx and request.htmx.target == "match"
              and request.headers.get("X-Kept") == "1")
     context = _match_context(request, match, seen_by, posted, light=bool(light), **extra)
+    if light:  # the regions some actions change, and the version of each the phone shows ("id=digest")
+        context["shown"] = frozenset(request.headers.get("X-Shown", "").split())
     context["outcome"] = outcome if outcome is not None else _outcome(request, match)
     template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
     response = render(request, template, context, status=status)

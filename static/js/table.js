@@ -82,6 +82,15 @@
     }
   });
 
+  // Each part of the match that an action may leave as it was says which version the phone shows (data-kept),
+  // so the answer to a tap leaves out the parts it would draw the same (tracker/templatetags/regions.py).
+  document.addEventListener("htmx:configRequest", (e) => {
+    const match = e.detail.elt.closest && e.detail.elt.closest("#match");
+    if (!match) return;
+    const shown = [...match.querySelectorAll("[data-kept]")].map((part) => part.id + "=" + part.dataset.kept);
+    if (shown.length) e.detail.headers["X-Shown"] = shown.join(" ");
+  });
+
   const WAITS = [1000, 2000, 4000, 8000, 15000, 30000];
   const lost = (xhr) => !xhr.status || xhr.status > 501 && xhr.status < 505; // no answer, or the proxy had none
   document.addEventListener("submit", (e) => { e.target.tapped = e.submitter; }, true);

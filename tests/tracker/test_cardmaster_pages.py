@@ -169,6 +169,22 @@ def test_htmx_gets_the_board_partial(client, playing):
     assert 'id="match"' in text(response) and "<html" not in text(response)
 
 
+def test_an_htmx_stack_leaves_the_other_team_as_the_phone_shows_it(client, playing):
+    """A STACK changes only the team in possession: Ben's team stays as Ana's phone shows it; an A1 on
+    Stonewarden changes both teams, so both are drawn anew."""
+    page = text(client.get(playing.get_absolute_url()))
+    shown = " ".join(f"{region}={key}" for region, key in re.findall(r'<div id="(cm-team-\d)" data-kept="(\w+)"', page))
+    htmx = {"HX-Request": "true", "HX-Target": "match", "X-Kept": "1", "X-Shown": shown}
+    url = reverse("match_act", args=[playing.pk])
+    answer = text(client.post(url, {"seq": playing.head, "action": "stack", "card": "A1"}, headers=htmx))
+    assert re.search(r'<div id="cm-team-1" data-kept="\w+" hx-preserve></div>', answer)
+    assert 'id="team-1"' not in answer and 'id="card-B1"' not in answer, "Ben's team and cards are not drawn"
+    assert "◆ 2 shown (1 + 1 stacked)" in answer, "Ana's team is drawn with Gale Harrier's new gem"
+    answer = text(client.post(url, {"seq": playing.head + 1, "action": "a1", "card": "A2", "target": "B1"}, headers=htmx))
+    assert "hx-preserve></div>" not in re.sub(r'<div id="match-(title|you)" hx-preserve></div>', "", answer)
+    assert 'id="team-0"' in answer and 'id="team-1"' in answer
+
+
 def test_entered_rolls_are_used_and_logged(client, playing):
     for _ in range(2):  # two rounds in which every card stacks
         for card in ("A1", "A2", "A3", "B1", "B2", "B3"):

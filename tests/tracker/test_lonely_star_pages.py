@@ -221,6 +221,35 @@ def test_the_rulebook_example_through_the_board(client, fielded):
     assert "Luck over 6 mills: 2 card(s) from Ben&#x27;s Deck to Discard pile." in log
 
 
+def shown_sides(html: str) -> str:
+    """What the page's script sends with every htmx request: each side as the page shows it (id=digest)."""
+    return " ".join(f"{region}={key}" for region, key in re.findall(r'<div id="(ls-side-\d)" data-kept="(\w+)"', html))
+
+
+def test_an_htmx_answer_leaves_out_the_sides_the_action_did_not_change(client, fielded):
+    """A plain D6 changes no side: both stay as the phone shows them, forms included (htmx sends the page's
+    step from #match in place of the step a kept form was drawn with). An attack redraws the sides."""
+    page = text(client.get(fielded.get_absolute_url()))
+    assert f"hx-vals='{{\"seq\": \"{fielded.head}\"}}'" in page, "every htmx form sends the page's step"
+    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1", "HTTP_X_SHOWN": shown_sides(page)}
+    answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0}, **htmx))
+    assert len(re.findall(r'<div id="ls-side-\d" data-kept="\w+" hx-preserve></div>', answer)) == 2
+    assert 'id="side-0"' not in answer and 'id="unit-' not in answer, "neither side nor a unit is drawn"
+    fielded.refresh_from_db()
+    assert "Roll the D6" in answer and f"hx-vals='{{\"seq\": \"{fielded.head}\"}}'" in answer, "the controls are drawn anew"
+    # The attack form the phone kept was drawn before the D6, with the step before; htmx sends the page's (as here).
+    comet, warden = unit_id(fielded, "Comet Wanderer"), unit_id(fielded, "Nebula Warden")
+    answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "attack", "unit": comet, "target": warden},
+                              **htmx))
+    assert re.search(r"Damage [1-9]\d* of 8 HP", answer), "Ben's side shows the damage"
+    assert 'id="side-0"' in answer and 'id="side-1"' in answer, "both sides drawn anew after an attack"
+    # A phone that shows something else (another language, an older page) gets the sides drawn.
+    other = {**htmx, "HTTP_X_SHOWN": "ls-side-0=000000000000 ls-side-1=000000000000"}
+    fielded.refresh_from_db()
+    answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0}, **other))
+    assert 'id="side-0"' in answer and 'id="side-1"' in answer and 'data-kept="000000000000"' not in answer
+
+
 def test_a_physical_roll_is_used_and_logged_as_the_players(client, fielded):
     ember, warden = unit_id(fielded, "Ember Drifter"), unit_id(fielded, "Nebula Warden")
     done(client, fielded, action="attack", unit=ember, target=warden, roll="4")
