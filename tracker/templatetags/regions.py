@@ -55,7 +55,7 @@ class KeptNode(template.Node):
                 return format_html('<div id="{}" hx-preserve></div>', region)
             return format_html('<div id="{}">{}</div>', region, self.nodelist.render(context))
         key = digest([what.resolve(context) for what in self.what], context)
-        if context.get("light") and f"{region}={key}" in context.get("shown", ()):
+        if context.get("light") and f"{region}={key}" in (context.get("shown") or ()):
             return format_html('<div id="{}" data-kept="{}" hx-preserve></div>', region, key)
         return format_html('<div id="{}" data-kept="{}">{}</div>', region, key, self.nodelist.render(context))
 
