@@ -122,6 +122,36 @@ def test_attack_with_a_real_die_a_status_and_the_end_of_turn_resist(page: Page, 
     page.screenshot(path=screenshot_dir / "lonely-star-log.png", full_page=True)
 
 
+def test_a_d6_leaves_both_sides_as_the_phone_shows_them_and_their_forms_still_act(page: Page, catalog):
+    """A plain D6 changes neither side: the answer leaves them out and the phone keeps them as they are (an open
+    fold stays open). The attack form kept from before the D6 then acts on the step after it (the page's step
+    goes with every form), and the attack redraws the sides."""
+    page.goto("/")
+    page.get_by_role("link", name="New Lonely Star match").click()
+    page.get_by_label("Player 1", exact=True).fill("Ana")
+    page.get_by_label("Player 2", exact=True).fill("Ben")
+    page.get_by_role("button", name="Start").click()
+    play_unit(page, 0, "Ana", "Dust Knight")
+    play_unit(page, 1, "Ben", "Nebula Warden")
+    more = page.locator("#side-0-section details").filter(has_text="More for Dust Knight")
+    more.locator("summary").click()
+    expect(more).to_have_attribute("open", "")
+    page.get_by_text("Plain D6").click()
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        form_with_button(page, "Roll the D6").get_by_role("button", name="Roll the D6").click()
+    assert answer.value.text().count('hx-preserve></div>') >= 3, "both sides (and the title) left out"
+    expect(page.locator(".ls-last")).to_contain_text("D6")
+    expect(more).to_have_attribute("open", "")
+    attack = form_with_button(page, "Attack with Dust Knight")
+    expect(attack.locator("[name=seq]")).to_have_value("2")  # drawn before the D6, at step 2
+    attack.get_by_label("Die rolled at the table (1–6)").fill("2")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        attack.get_by_role("button", name="Attack with Dust Knight").click()
+    assert answer.value.status == 200 and "seq=3" in answer.value.request.post_data
+    expect(unit_card(page, "Nebula Warden").locator(".ls-health")).to_have_text("♥ Damage 3 of 8 HP")
+    expect(page.locator("#side-0-section [name=seq]").first).to_have_value("4")
+
+
 def test_a_busy_board_fits_a_phone_in_dark_mode(make_context, catalog, screenshot_dir):
     from tracker import services
     from tracker.models import Card
