@@ -83,11 +83,14 @@
   });
 
   // Each part of the match that an action may leave as it was says which version the phone shows (data-kept),
-  // so the answer to a tap leaves out the parts it would draw the same (tracker/templatetags/regions.py).
+  // so the answer to a tap leaves out the parts it would draw the same (tracker/templatetags/regions.py). The
+  // part the tap came from is always drawn anew: the form just sent comes back empty.
   document.addEventListener("htmx:configRequest", (e) => {
     const match = e.detail.elt.closest && e.detail.elt.closest("#match");
     if (!match) return;
-    const shown = [...match.querySelectorAll("[data-kept]")].map((part) => part.id + "=" + part.dataset.kept);
+    const from = e.detail.elt.closest("[data-kept]");
+    const shown = [...match.querySelectorAll("[data-kept]")].filter((part) => part !== from)
+      .map((part) => part.id + "=" + part.dataset.kept);
     if (shown.length) e.detail.headers["X-Shown"] = shown.join(" ");
   });
 

@@ -221,9 +221,11 @@ def test_the_rulebook_example_through_the_board(client, fielded):
     assert "Luck over 6 mills: 2 card(s) from Ben&#x27;s Deck to Discard pile." in log
 
 
-def shown_sides(html: str) -> str:
-    """What the page's script sends with every htmx request: each side as the page shows it (id=digest)."""
-    return " ".join(f"{region}={key}" for region, key in re.findall(r'<div id="(ls-side-\d)" data-kept="(\w+)"', html))
+def shown_parts(html: str, sent_from: str) -> str:
+    """What the page's script sends with a tap: each part as the page shows it (id=digest), but the one the
+    tap came from (it is drawn anew)."""
+    return " ".join(f"{region}={key}" for region, key in re.findall(r'<div id="([\w-]+)" data-kept="(\w+)"', html)
+                    if region != sent_from)
 
 
 def test_an_htmx_answer_leaves_out_the_sides_the_action_did_not_change(client, fielded):
@@ -231,10 +233,12 @@ def test_an_htmx_answer_leaves_out_the_sides_the_action_did_not_change(client, f
     step from #match in place of the step a kept form was drawn with). An attack redraws the sides."""
     page = text(client.get(fielded.get_absolute_url()))
     assert f"hx-vals='{{\"seq\": \"{fielded.head}\"}}'" in page, "every htmx form sends the page's step"
-    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1", "HTTP_X_SHOWN": shown_sides(page)}
+    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1",
+            "HTTP_X_SHOWN": shown_parts(page, "ls-controls")}
     answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0}, **htmx))
     assert len(re.findall(r'<div id="ls-side-\d" data-kept="\w+" hx-preserve></div>', answer)) == 2
     assert 'id="side-0"' not in answer and 'id="unit-' not in answer, "neither side nor a unit is drawn"
+    assert '<div id="ls-overrides" data-kept="' in answer and 'id="overrides-title"' not in answer, "nor the corrections"
     fielded.refresh_from_db()
     assert "Roll the D6" in answer and f"hx-vals='{{\"seq\": \"{fielded.head}\"}}'" in answer, "the controls are drawn anew"
     # The attack form the phone kept was drawn before the D6, with the step before; htmx sends the page's (as here).
@@ -243,6 +247,7 @@ def test_an_htmx_answer_leaves_out_the_sides_the_action_did_not_change(client, f
                               **htmx))
     assert re.search(r"Damage [1-9]\d* of 8 HP", answer), "Ben's side shows the damage"
     assert 'id="side-0"' in answer and 'id="side-1"' in answer, "both sides drawn anew after an attack"
+    assert 'id="overrides-title"' not in answer, "the corrections list the same units: left out"
     # A phone that shows something else (another language, an older page) gets the sides drawn.
     other = {**htmx, "HTTP_X_SHOWN": "ls-side-0=000000000000 ls-side-1=000000000000"}
     fielded.refresh_from_db()

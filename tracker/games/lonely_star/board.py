@@ -109,6 +109,8 @@ def board(match: Match) -> dict:
     state = match.state
     players = match.players()
     units = [_unit_view(state, unit) for unit in state["units"]]
+    for unit in units:
+        unit["owner"] = players[unit["seat"]].name  # "Dust Knight (Ana)" in every unit list
     _offers(match, units)
     legal = legal_actions(state)
     seats = []
@@ -137,6 +139,8 @@ def board(match: Match) -> dict:
         # without scrolling past the other side. (Forms list the seats in seat order, from "seats".)
         "turn_first": sorted(seats, key=lambda side: not side["is_turn"]),
         "units": units,
+        # What the unit lists of the effect and correction forms show: a unit's damage or stats change nothing there.
+        "unit_choices": [(unit["id"], unit["name"], unit["owner"]) for unit in units],
         "turn_player": players[turn],
         "turn": turn,
         "statuses": [
