@@ -88,8 +88,7 @@
   document.addEventListener("htmx:configRequest", (e) => {
     const match = e.detail.elt.closest && e.detail.elt.closest("#match");
     if (!match) return;
-    const from = e.detail.elt.closest("[data-kept]");
-    const shown = [...match.querySelectorAll("[data-kept]")].filter((part) => part !== from)
+    const shown = [...match.querySelectorAll("[data-kept]")].filter((part) => !part.contains(e.detail.elt))
       .map((part) => part.id + "=" + part.dataset.kept);
     if (shown.length) e.detail.headers["X-Shown"] = shown.join(" ");
   });
