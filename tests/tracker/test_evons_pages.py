@@ -134,6 +134,19 @@ def test_it_plays_a_catalog_card_and_lists_the_conflict_with_its_working(client,
     )
 
 
+def test_an_htmx_play_leaves_out_the_legend_and_redraws_the_corrections_for_the_new_card(client):
+    """The legend names only the players and the arrows: the answer to a play leaves it as the phone shows it.
+    The corrections list the cards on the board, so a play draws them anew with its cell."""
+    match = start()
+    page = text(client.get(match.get_absolute_url()))
+    shown = " ".join(f"{region}={key}" for region, key in re.findall(r'<div id="(ev-[\w-]+)" data-kept="(\w+)"', page))
+    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1", "HTTP_X_SHOWN": shown}
+    answer = text(client.post(act_url(match), {"seq": match.head, "seat": 0, "action": "play", "cell": "C3", "face": "up",
+                                               "card_name": "Moss Golem"}, **htmx))
+    assert re.search(r'<div id="ev-legend" data-kept="\w+" hx-preserve></div>', answer) and "How to read the board" not in answer
+    assert "Set DEF" in answer and re.search(r"<option\s*>C3</option>", answer), "the new card can have its DEF corrected"
+
+
 def test_it_resolves_a_conflict_and_explains_it_on_the_page_and_in_the_log(client, facing):
     match = done(client, facing, action="conflict", target="C3")
     html = text(client.get(match.get_absolute_url()))
