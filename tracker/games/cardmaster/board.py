@@ -135,7 +135,10 @@ def _card(match: Match, card: dict) -> dict:
     moves = _moves(match, card)
     spc = moves.pop("spc")
     # Attacks are offered only when there is someone to attack; the rest show why they are greyed out.
-    view["moves"] = [row for move, row in moves.items() if not (move in ATTACKS and row["nobody"])]
+    # Each row as its button shows it (the engine's actions stay here): a card's kept part (regions.py) is
+    # compared by what it shows, and the less it holds the cheaper that is.
+    view["moves"] = [{key: value for key, value in row.items() if key != "actions"}
+                     for move, row in moves.items() if not (move in ATTACKS and row["nobody"])]
     view["targets"] = [{
         "id": target["id"], "name": target["name"], "hp": target["hp"],
         "odds": " · ".join(f"{m.upper()} ×{multiplier_text(str(attack_type(card, target, m)[1]))}" for m in ATTACKS),
@@ -145,9 +148,10 @@ def _card(match: Match, card: dict) -> dict:
     view["backfire_on"] = _on_d100(backfire_chance(card["tier"], stat(card, "spc")))
     view["spc"] = {"amount": spc_boost(card), "why": spc["why"],
                    "stats": [(action["stat"], STAT_NAMES[action["stat"]]) for action in spc["actions"]]}
-    view["reserve"] = [{**cards[action["reserve"]], "shown": displayed_gems(cards[action["reserve"]])}
-                       for action in moves["shift"]["actions"]]
-    view["fallen"] = [cards[action["target"]] for action in moves["revive"]["actions"]]
+    view["reserve"] = [{"id": bench["id"], "name": bench["name"], "shown": displayed_gems(bench)}
+                       for bench in (cards[action["reserve"]] for action in moves["shift"]["actions"])]
+    view["fallen"] = [{"id": ally["id"], "name": ally["name"]}
+                      for ally in (cards[action["target"]] for action in moves["revive"]["actions"])]
     return view
 
 
