@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import rules
 
-from . import access, card_changes, catalog_csv
+from . import access, card_changes, catalog_csv, listing
 from .card_changes import CardRefused, Editor
 from .devices import TableRequest
 from .games import pages_for
@@ -127,13 +127,13 @@ def card_detail(request: TableRequest, slug: str, pk: int) -> HttpResponse:
     """One card: its stats, who added it, the matches you can see that used it, and every change."""
     card = _card_or_404(slug, pk)
     history = CardChange.objects.filter(card=card).select_related("user__player")
-    used_in = Match.objects.visible_to(request).filter(card_uses__card=card).prefetch_related("seats__player")
+    used_in = Match.objects.visible_to(request).filter(card_uses__card=card)
     context = {
         "game": rules.GAMES[slug], "card": card,
         "stats": [(fact.label, fact.value) for fact in _facts(slug, card.name, card.stats)],
         "added_by": _who(request, card.created_by, card.created_device),
         "history": [(change, _who(request, change.user, change.device), _changed(slug, change)) for change in history],
-        "used_in": used_in.select_related("winner")[:20],
+        "used_in": listing.rows(used_in[:20]),
         "why_not": card_changes.refusal(Editor.of(request), card),
     }
     return render(request, "tracker/card_detail.html", context)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import access, charts, consent, exchange, services, stats
+from . import access, charts, consent, exchange, listing, services, stats
 from .devices import TableRequest
 from .games import pages_for
 from .models import Match
@@ -83,7 +83,8 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
     agreements = [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
                    "answerer": names[proposal.needs]} for proposal in match.proposals.all()]
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
-               "exportable": exportable, "chart": _progress_chart(match), "agreements": agreements}
+               "exportable": exportable, "chart": _progress_chart(match), "agreements": agreements,
+               "result": listing.match_result(match)}
     return render(request, "tracker/match_log.html", context)
 
 

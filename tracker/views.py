@@ -1,11 +1,13 @@
 """Function views. Every one reads or changes a match through tracker.services."""
 
+from typing import cast
+
 from django.contrib import messages
 from django.contrib.messages.storage.base import Message
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import urlencode
@@ -19,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import RuleError
 
-from . import access, agreement_views, card_changes, consent, locks, services, sharing
+from . import access, agreement_views, card_changes, consent, listing, locks, services, sharing
 from .access import Viewer
 from .card_changes import CardRefused, Editor
 from .devices import TableRequest
@@ -202,7 +204,7 @@ def healthz(request: TableRequest) -> HttpResponse:
 
 @require_GET
 def home(request: TableRequest) -> HttpResponse:
-    recent = Match.objects.visible_to(request).prefetch_related("seats__player").select_related("winner")[:5]
+    recent = listing.rows(Match.objects.visible_to(request)[:5])
     return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
 
 
@@ -498,11 +500,9 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def match_list(request: TableRequest) -> HttpResponse:
-    seen = Match.objects.visible_to(request)
-    form = MatchFilterForm(request.GET or None, players=Player.objects.filter(seats__match__in=seen).distinct(),
+    matches = Match.objects.visible_to(request)
+    form = MatchFilterForm(request.GET or None, players=Player.objects.filter(seats__match__in=matches).distinct(),
                            clubs=access.my_clubs(request))
-    # A row needs names, result and date: not the state and options (kilobytes of JSON a match).
-    matches = seen.defer("state", "config").prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
         if form.cleaned_data.get("club"):
             matches = matches.filter(club=form.cleaned_data["club"])
@@ -513,7 +513,8 @@ def match_list(request: TableRequest) -> HttpResponse:
     page = Paginator(matches, 25).get_page(request.GET.get("page"))
     # The pager's links keep the filters: "game=...&player=...&", then the page number.
     filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in ("game", "player") if request.GET.get(key))
-    return render(request, "tracker/match_list.html", {"form": form, "page": page, "filters": filters})
+    return render(request, "tracker/match_list.html",
+                  {"form": form, "page": page, "rows": listing.rows(cast(QuerySet, page.object_list)), "filters": filters})
 
 
 def csrf_failure(request: TableRequest, reason: str = "") -> HttpResponse:
