@@ -9,7 +9,9 @@ and a `blocktranslate` per row), a page of 25 rows cost about as much as the res
 
 from collections import defaultdict
 from datetime import datetime
+from typing import cast
 
+from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import formats, timezone
@@ -40,10 +42,28 @@ def match_result(match: Match) -> str:
     return result_words(match.finished, match.winner.name if match.winner else None, match.shown_score)
 
 
+def page(matches: QuerySet, number: str | None, per: int) -> tuple[Page, list[dict]]:
+    """Page `number` of `matches` (visible matches) and its rows.
+
+    The first page is read one row long: when that row is missing, the whole list is on this page
+    and needs no COUNT over the visibility rule (a third of what the list's queries cost)."""
+    paginator = Paginator(matches, per)
+    if number in (None, "", "1"):
+        first = list(matches.values(*COLUMNS)[:per + 1])
+        if len(first) <= per:
+            paginator.count = len(first)  # a cached property: known, so not counted
+            return paginator.page(1), _rows(first)
+    shown = paginator.get_page(number)
+    return shown, rows(cast(QuerySet, shown.object_list))
+
+
 def rows(matches: QuerySet) -> list[dict]:
     """One dict a match of `matches` (visible matches, sliced to what is shown): its link, title,
     players, result and date, as the row shows them."""
-    found = list(matches.values(*COLUMNS))
+    return _rows(list(matches.values(*COLUMNS)))
+
+
+def _rows(found: list[dict]) -> list[dict]:
     names: dict[int, list[str]] = defaultdict(list)
     seats = Seat.objects.filter(match_id__in=[match["pk"] for match in found]).order_by("match_id", "position")
     for match_id, name in seats.values_list("match_id", "player__name") if found else ():

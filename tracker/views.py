@@ -1,13 +1,10 @@
 """Function views. Every one reads or changes a match through tracker.services."""
 
-from typing import cast
-
 from django.contrib import messages
 from django.contrib.messages.storage.base import Message
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import urlencode
@@ -510,11 +507,11 @@ def match_list(request: TableRequest) -> HttpResponse:
             matches = matches.filter(slug=form.cleaned_data["game"])
         if form.cleaned_data["player"]:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
-    page = Paginator(matches, 25).get_page(request.GET.get("page"))
+    page, rows = listing.page(matches, request.GET.get("page"), 25)
     # The pager's links keep the filters: "game=...&player=...&", then the page number.
     filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in ("game", "player") if request.GET.get(key))
     return render(request, "tracker/match_list.html",
-                  {"form": form, "page": page, "rows": listing.rows(cast(QuerySet, page.object_list)), "filters": filters})
+                  {"form": form, "page": page, "rows": rows, "filters": filters})
 
 
 def csrf_failure(request: TableRequest, reason: str = "") -> HttpResponse:

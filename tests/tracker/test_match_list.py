@@ -96,6 +96,19 @@ def test_it_paginates(client, catalog):
     assert shown(text(client.get(URL, {"page": 7}))) == newest_first[25:]
 
 
+def test_exactly_one_full_page_has_no_pager_and_one_more_match_brings_it(client, catalog):
+    matches = [new_match(f"P{i}", f"Q{i}") for i in range(25)]
+    for page in ({}, {"page": 1}, {"page": 2}):
+        html = text(client.get(URL, page))
+        assert shown(html) == [m.pk for m in reversed(matches)]
+        assert "Page 1 of" not in html and "page=2" not in html
+    newest = new_match("P25", "Q25")
+    html = text(client.get(URL))
+    assert shown(html)[0] == newest.pk and len(shown(html)) == 25
+    assert "Page 1 of 2" in html and "page=2" in html
+    assert shown(text(client.get(URL, {"page": 2}))) == [matches[0].pk]
+
+
 def test_the_pager_keeps_the_filters(client, catalog):
     for _ in range(26):
         new_match("Ana", "Ben")
