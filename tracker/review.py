@@ -74,7 +74,15 @@ class LogFilterForm(forms.Form):
 def match_log(request: TableRequest, pk: int) -> HttpResponse:
     match, _seen_by = access.match_for(request, pk)
     players = match.players()
-    entries = log_entries(match)
+    # The requests between the players are listed below the log anyway: read once, and handed to the
+    # steps they let through instead of joined into the read of every step.
+    proposals = list(match.proposals.all())
+    by_id = {proposal.pk: proposal for proposal in proposals}
+    actions = list(match.actions.all())
+    for action in actions:
+        if action.proposal_id in by_id:
+            action.proposal = by_id[action.proposal_id]
+    entries = log_entries(match, actions)
     exportable = _secrets_revealed(match, [entry["action"] for entry in entries])
     form = LogFilterForm(request.GET or None, players=players)
     filtered = form.is_bound and form.is_valid() and any(
@@ -93,7 +101,7 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
             entry["go"] %= {"n": seq}
     names = [player.name for player in players]
     agreements = [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
-                   "answerer": names[proposal.needs]} for proposal in match.proposals.all()]
+                   "answerer": names[proposal.needs]} for proposal in proposals]
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
                "exportable": exportable, "chart": _progress_chart(match), "agreements": agreements,
                "result": listing.match_result(match)}
