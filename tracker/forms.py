@@ -77,6 +77,25 @@ class ListSelect(forms.Select):
         return mark_safe("".join(html))  # noqa: S308 -- every value above is escaped
 
 
+class _DrawnInput(forms.widgets.Input):
+    """An input drawn in Python, the same HTML as Django's input.html (through its number.html or
+    checkbox.html, hence the two line ends), without three template includes."""
+
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        shown = "" if widget["value"] is None else f' value="{conditional_escape(widget["value"])}"'
+        return mark_safe(  # noqa: S308 -- every value is escaped
+            f'<input type="{widget["type"]}" name="{conditional_escape(widget["name"])}"{shown}{_attrs(widget["attrs"])}>\n\n')
+
+
+class NumberInput(_DrawnInput, forms.NumberInput):
+    pass
+
+
+class CheckboxInput(_DrawnInput, forms.CheckboxInput):
+    pass
+
+
 class MatchFilterForm(forms.Form):
     """Filters of the match list; the players and clubs offered are only those the viewer may see."""
 

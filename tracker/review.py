@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from . import access, charts, consent, exchange, listing, services, stats
 from .devices import TableRequest
-from .forms import ListSelect
+from .forms import CheckboxInput, ListSelect, NumberInput
 from .games import pages_for
 from .models import Match
 from .views import entry_seats
@@ -54,8 +54,9 @@ def _round_of(entry: dict) -> set[int]:
 class LogFilterForm(forms.Form):
     player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None,
                                     widget=ListSelect)
-    round = forms.IntegerField(label=gettext_lazy("Round or turn"), required=False, min_value=1, max_value=10_000)
-    rolls = forms.BooleanField(label=gettext_lazy("Only steps with dice"), required=False)
+    round = forms.IntegerField(label=gettext_lazy("Round or turn"), required=False, min_value=1, max_value=10_000,
+                               widget=NumberInput)
+    rolls = forms.BooleanField(label=gettext_lazy("Only steps with dice"), required=False, widget=CheckboxInput)
 
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, **kwargs)
