@@ -55,6 +55,21 @@ def test_it_filters_by_player(client, catalog):
     assert shown(text(client.get(URL, {"player": ana.pk, "game": "card-crush"}))) == [ana_dev.pk, ana_ben.pk]
 
 
+def test_the_filters_offer_names_as_typed_and_keep_the_choice(client, catalog):
+    odd = new_match('<b>Ana</b> & "Ben"', "Dev")
+    html = text(client.get(URL))
+    assert "<b>Ana</b>" not in html  # a name is text, never markup
+    player = Player.objects.get(name__startswith="<b>")
+    assert f'<option value="{player.pk}">&lt;b&gt;Ana&lt;/b&gt; &amp; &quot;Ben&quot;</option>' in html
+    assert "&lt;b&gt;Ana&lt;/b&gt; &amp; &quot;Ben&quot; vs Dev" in html
+    html = text(client.get(URL, {"player": player.pk, "game": "card-crush"}))
+    assert f'<option value="{player.pk}" selected>' in html and '<option value="card-crush" selected>' in html
+    assert shown(html) == [odd.pk]
+    # A choice that is not offered is shown as the error it is, next to the field it names.
+    html = text(client.get(URL, {"game": "chess"}))
+    assert 'aria-invalid="true"' in html and 'id="id_game_error"' in html
+
+
 @pytest.mark.parametrize(
     "query",
     [
