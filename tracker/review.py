@@ -7,8 +7,8 @@ from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import access, charts, consent, exchange, listing, services, stats
@@ -208,7 +208,31 @@ def match_import(request: TableRequest) -> HttpResponse:
                   status=status)
 
 
+_CHARTS: dict[tuple, dict | None] = {}
+"""Charts drawn lately in this process, by match, change and language (see _progress_chart)."""
+CHARTS_KEPT = 256
+_NOT_DRAWN: dict = {}
+
+
 def _progress_chart(match: Match) -> dict | None:
+    """The match's chart, drawn again only when the match has changed since this process drew it.
+
+    A game may re-run the whole log for it (Lonely Star reads each turn's board that way: a third
+    of a 200-step log page), and a finished match's log is read again and again. The key holds
+    what the chart is drawn from: the match (with its seed, as ids come back after a rollback),
+    its version (every change raises it), the players' names and the language."""
+    key = (match.pk, match.seed, match.version, match.head, tuple(p.name for p in match.players()), get_language())
+    chart = _CHARTS.get(key, _NOT_DRAWN)
+    if chart is not _NOT_DRAWN:
+        return chart
+    chart = _draw_chart(match)
+    for oldest in list(_CHARTS)[:len(_CHARTS) - CHARTS_KEPT + 1]:
+        _CHARTS.pop(oldest, None)
+    _CHARTS[key] = chart
+    return chart
+
+
+def _draw_chart(match: Match) -> dict | None:
     progress = stats.match_progress(match)
     if progress is None:
         return None
