@@ -144,3 +144,14 @@ def test_a_club_that_shows_its_results_shows_names_and_results_but_never_decks(w
     assert outsider.get(world["club_match"].get_absolute_url()).status_code == 404
     status, text = page(outsider, reverse("stats"))
     assert not any(name in text for name in CLUB_NAMES), "statistics stay with the members"
+
+
+def test_a_guessed_player_number_names_nobody_even_on_a_development_servers_404(world, settings):
+    """A development server's 404 page shows the refusal's words: they must not name the player."""
+    settings.DEBUG = True
+    club = world["club"]
+    club.public_leaderboard = True
+    club.save()
+    for player in Player.objects.filter(name__in=PRIVATE_NAMES):
+        status, text = page(world["outsider"], reverse("player_rating", args=[club.pk, player.pk]))
+        assert status == 404 and player.name not in text
