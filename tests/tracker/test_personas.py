@@ -135,3 +135,27 @@ def test_only_an_organiser_reopens_an_ended_tournament(ended_cup, club, organise
         assert response.status_code == 302 and ended_cup.finished is None
     else:
         assert response.status_code == 403 and ended_cup.finished is not None
+
+
+def test_only_the_showdowns_players_ask_the_ai_to_move(db):
+    """The AI's possession after an undo: its owner's phone asks for it; a watcher or a stranger cannot."""
+    from .test_cardmaster_showdown import act, first_attack, form_data, new_showdown
+    from .test_cardmaster_showdown import lock as lock_lineup
+
+    demo.load_catalogs()
+    owner = Client()
+    showdown = lock_lineup(owner, new_showdown(owner))
+    while not showdown.actions.filter(payload__has_key="ai").exists():
+        act(owner, showdown, **form_data(first_attack(showdown)))
+        showdown.refresh_from_db()
+    first_ai = showdown.actions.filter(payload__has_key="ai").order_by("seq").first()
+    services.match_goto(match_id=showdown.pk, step=first_ai.seq - 1, expected_seq=showdown.head)
+    showdown.refresh_from_db()
+    url, data = reverse("cardmaster_ai_turn", args=[showdown.pk]), {"seq": showdown.head}
+    watcher = watching_phone(owner, showdown)
+    before = everything(showdown)
+    assert watcher.post(url, data).status_code == 403
+    assert club_account("far").post(url, data).status_code == 404
+    assert Client().post(url, data).status_code == 404
+    assert everything(showdown) == before
+    assert owner.post(url, data).status_code == 302 and everything(showdown) != before
