@@ -305,3 +305,31 @@ def test_an_agreement_cannot_change_a_result_voided_since_it_was_asked(club, org
     response = answer(ben, request, "agree")
     assert "voided this result" in text(ben.get(response.url))
     assert snapshot(battle) == before and Match.objects.get(pk=battle.pk).finished is not None
+
+
+def test_a_cardmaster_lineup_cannot_be_changed_after_the_reveal_alone(db):
+    """Ben locks his lineup second, sees Ana's, and would like another: only a request, which Ana refuses."""
+    from tracker import demo
+
+    from .test_cardmaster_pages import ANA as ANA_LINEUP
+    from .test_cardmaster_pages import BEN as BEN_LINEUP
+    from .test_cardmaster_pages import lineup_data
+
+    demo.load_catalogs()
+    owner = Client()
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"], owner_device=device_of(owner), config={
+        "size": 3, "who_rolls": "app", "type_names": ["Ember", "Tide", "Gale", "Stone", "Volt", "Frost", "Bloom",
+                                                      "Venom", "Radiance", "Umbra"],
+        "overcook_turns": 3, "undershock_turns": 3, "risen_revivable": False})
+    ben = seated_phone(owner, match, 1)
+    assert owner.post(reverse("match_entry", args=[match.pk, 0]), lineup_data(match, 0, ANA_LINEUP)).status_code == 302
+    assert ben.post(reverse("match_entry", args=[match.pk, 1]), lineup_data(match, 1, BEN_LINEUP)).status_code == 302
+    match.refresh_from_db()
+    assert all(name in text(ben.get(match.get_absolute_url())) for name in ANA_LINEUP), "Ben has seen Ana's lineup"
+    before = snapshot(match)
+    goto(ben, match, match.head - 1)
+    assert snapshot(match) == before
+    request = Proposal.objects.get()
+    assert (request.kind, request.asked_by, request.needs) == (Proposal.GOTO, 1, 0)
+    answer(owner, request, "refuse")
+    assert snapshot(match) == before
