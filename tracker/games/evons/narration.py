@@ -3,6 +3,8 @@
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from rules.evons.turns import HAND_LIMIT
+
 REASONS = {
     "played": _("played"),
     "revealed": _("revealed"),
@@ -149,7 +151,7 @@ def describe(event: dict, names: list[str]) -> str:
         case "passed":
             return gettext("%(name)s passes.") % {"name": names[e["seat"]]}
         case "discarded":
-            return gettext("%(name)s discards %(count)s down to 8 cards.") % {
+            return gettext("%(name)s discards %(count)s down to %(limit)s cards.") % {"limit": HAND_LIMIT,
                 "name": names[e["seat"]],
                 "count": e["count"],
             }

@@ -261,8 +261,8 @@ def table_action(match: Match, post) -> dict:
     entered = [value.strip() for value in post.getlist("roll") if value.strip()]
     for value in entered:
         if not value.isdigit() or not 1 <= int(value) <= SIDES:
-            message = _("A D6 shows 1 to 6; “%(value)s” is not a roll.")
-            raise ValidationError(message % {"value": value[:20]})
+            message = _("A D6 shows 1 to %(sides)s; “%(value)s” is not a roll.")
+            raise ValidationError(message % {"value": value[:20], "sides": SIDES})
     app_rolls = bool(post.get("app_rolls"))
     if entered and app_rolls:
         raise ValidationError(_("You typed a die and also ticked “Let the app roll”; choose one."))
@@ -273,9 +273,9 @@ def table_action(match: Match, post) -> dict:
     if needed is not None and len(entered) > needed:
         raise ValidationError(
             _(
-                "No die is needed here (a total of 6 or more always succeeds, 0 never does, "
+                "No die is needed here (a total of %(sides)s or more always succeeds, 0 never does, "
                 "or the effect ignores Resist); clear the die field."
-            )
+            ) % {"sides": SIDES}
         )
     if needed and not entered:
         raise ValidationError(

@@ -3,6 +3,8 @@
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from rules.lonely_star.rolls import SIDES
+
 ZONE_NAMES = {"deck": _("Deck"), "hand": _("Hand"), "discard": _("Discard pile"), "removed": _("Removed")}
 
 
@@ -21,8 +23,8 @@ def _check_line(event: dict) -> str:
     }
     if event["certain"] and event["success"]:
         return (
-            gettext("%(kind)s for %(name)s: %(stat)s %(total)s is 6 or more, so it always succeeds (no die).")
-            % params
+            gettext("%(kind)s for %(name)s: %(stat)s %(total)s is %(sides)s or more, so it always succeeds (no die).")
+            % {**params, "sides": SIDES}
         )
     if event["certain"]:
         return gettext("%(kind)s for %(name)s: %(stat)s %(total)s, so it cannot succeed (no die).") % params
