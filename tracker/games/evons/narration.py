@@ -151,9 +151,10 @@ def describe(event: dict, names: list[str]) -> str:
         case "passed":
             return gettext("%(name)s passes.") % {"name": names[e["seat"]]}
         case "discarded":
-            return gettext("%(name)s discards %(count)s down to %(limit)s cards.") % {"limit": HAND_LIMIT,
+            return gettext("%(name)s discards %(count)s down to %(limit)s cards.") % {
                 "name": names[e["seat"]],
                 "count": e["count"],
+                "limit": HAND_LIMIT,
             }
         case "score":
             return gettext("Score: %(a)s %(sa)s, %(b)s %(sb)s.") % {

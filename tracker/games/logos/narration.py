@@ -119,8 +119,8 @@ def _effect_result(event, names):
         return gettext("copies %(effect)s:") % {"effect": EFFECT_LABELS[event["copied"]]}
     if name in ("add-card-slot", "remove-card-slot"):
         if outcome == "no-change":
-            return gettext("%(target)s keeps %(slots)s card slot (never fewer than %(least)s).") % {"least": MIN_SLOTS,
-                "target": target, "slots": event["before"]}
+            return gettext("%(target)s keeps %(slots)s card slot (never fewer than %(least)s).") % {
+                "target": target, "slots": event["before"], "least": MIN_SLOTS}
         return gettext("%(target)s's card slots %(before)s → %(after)s.") % {
             "target": target, "before": event["before"], "after": event["after"]}
     if name == "regeneration":
