@@ -47,3 +47,14 @@ def test_every_option_is_declared_and_its_default_is_the_games(slug):
     game = rules.GAMES[slug]
     for name, option in options.items():
         assert game.default_config[name] == option.default, (slug, name)
+
+
+@pytest.mark.parametrize("slug", list(rules.GAMES))
+def test_the_match_module_documents_the_state_shape(slug):
+    """One place per game tells a newcomer every key of the state and every kind of action."""
+    doc = import_module(TABLES[slug][0]).__doc__ or ""
+    assert "State (plain JSON):" in doc and "Actions" in doc, slug
+    state = rules.GAMES[slug].new_match({}, "shape")
+    shape = doc[doc.index("State (plain JSON):"):doc.index("Actions")]
+    undocumented = [key for key in state if key not in shape]
+    assert not undocumented, f"{slug}: state keys not in the docstring: {undocumented}"
