@@ -411,3 +411,17 @@ def test_the_board_states_stack_and_revive_as_the_engine_plays_them(client, play
     assert act(client, playing, action="stack", card="A1").status_code in (200, 302)
     playing.refresh_from_db()
     assert playing.state["cards"]["A1"]["gems"] == 2
+
+
+def test_the_match_options_name_the_engines_sizes_in_the_pages_language():
+    from django.utils import translation
+
+    from tracker.games.cardmaster.forms import ConfigForm
+
+    size, faction = ConfigForm.base_fields["size"].label, ConfigForm.base_fields["ai_faction"].label
+    with translation.override("en"):
+        assert str(size) == "Match length (cards a side; 3 active, the rest in reserve)"
+        assert str(faction) == "Showdown (9 cards a side, player 2 is the AI): the AI's faction"
+    with translation.override("de"):
+        assert str(size) == "Partielänge (Karten pro Seite; 3 aktiv, der Rest in Reserve)"
+        assert str(faction).startswith("Showdown (9 Karten pro Seite")

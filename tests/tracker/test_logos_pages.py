@@ -521,3 +521,15 @@ def test_the_log_says_the_fewest_card_slots_the_engine_keeps():
              "target": 1, "outcome": "no-change", "before": 1, "after": 1}
     line = pages_for("logos").describe(event, ["Ana", "Ben"])
     assert line.endswith("Ben keeps 1 card slot (never fewer than 1)."), line
+
+
+def test_the_backup_field_names_the_engines_speed_in_the_pages_language():
+    from django.utils import translation
+
+    from tracker.games.logos.forms import CommitForm
+
+    label = CommitForm.base_fields["backup"].label  # made once, at import: it must stay lazy
+    with translation.override("en"):
+        assert "(optional: SPEED over 99, no combo requirement)" in str(label)
+    with translation.override("de"):
+        assert "(optional: SPEED über 99, keine Kombo-Bedingung)" in str(label)

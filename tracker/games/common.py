@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext as _
 
 from rules import Dice, RuleError
@@ -82,6 +83,12 @@ def dice_needed(match: Match, action: dict) -> int | None:
     and the real attempt then says why."""
     error, dice = attempt(match, action)
     return None if error else len(dice.rolls)
+
+
+def filled_in(message: str | Promise, **params: Any) -> str:
+    """A lazily translated label with its %(name)s placeholders filled in from the engine (its limits,
+    sizes, thresholds) when it is shown, in the language of that request (a lazy string, like `message`)."""
+    return lazy(lambda: str(message) % params, str)()
 
 
 def seat_names(match) -> list[str]:
