@@ -35,11 +35,11 @@ class EngineCardForm(forms.Form):
             raise forms.ValidationError(services.explain(error)) from error
 
 
-def catalog_cards(form: forms.Form, catalog: dict[str, Card], fields, repeated: str) -> list[dict]:
+def catalog_cards(form: forms.Form, catalog: dict[str, Card], fields, repeated: str, **params: Any) -> list[dict]:
     """The cards named in `fields` of a deck or lineup form, as the engine takes them, in order.
 
     Names are looked up in `catalog` (casefolded name -> Card). An unknown name, or a card
-    named twice (worded by `repeated`, with %(name)s), becomes an error on its field.
+    named twice (worded by `repeated`, with %(name)s and any of `params`), becomes an error on its field.
     """
     cards, seen = [], set()
     for field in fields:
@@ -50,7 +50,7 @@ def catalog_cards(form: forms.Form, catalog: dict[str, Card], fields, repeated: 
         if card is None:
             form.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": name})
         elif card.pk in seen:
-            form.add_error(field, repeated % {"name": card.name})
+            form.add_error(field, repeated % {**params, "name": card.name})
         else:
             seen.add(card.pk)
             cards.append(card.as_rules_card())
