@@ -3,7 +3,10 @@
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from rules.evons.board import MAIN_ZONE
 from rules.evons.turns import HAND_LIMIT
+
+from ..common import filled_in
 
 REASONS = {
     "played": _("played"),
@@ -21,7 +24,7 @@ WHY = {
     "unpaid": _("its cost could not be paid"),
 }
 ENDINGS = {
-    "board-full": _("All 25 main-zone cells are full: the game ends at once."),
+    "board-full": filled_in(_("All %(cells)s main-zone cells are full: the game ends at once."), cells=len(MAIN_ZONE)),
     "passes": _("Both players passed in a row: the game ends."),
     "agreed": _("The table ended the game."),
 }

@@ -16,11 +16,12 @@ from rules.lonely_star import GAME, STAT_NAMES, STATS, validate_card
 from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, OPTIONS
 from rules.lonely_star.rolls import SIDES
 from rules.lonely_star.statuses import NAME_MAX as STATUS_NAME_MAX
+from rules.lonely_star.statuses import POISON_CAP
 from rules.lonely_star.units import NAME_MAX, STAT_MAX
 from rules.lonely_star.zones import ZONES
 
 from ...models import Card, Match
-from ..common import EngineCardForm, dice_needed, option_field, whole_number
+from ..common import EngineCardForm, dice_needed, filled_in, option_field, whole_number
 
 SLUG = "lonely-star"
 ACTIONS = (
@@ -100,7 +101,8 @@ class ConfigForm(forms.Form):
         widget=forms.RadioSelect,
     )
     counter_cap = option_field(
-        OPTIONS["counter_cap"], _("Most Burn, Hex or Blind counters on a unit (0 = no limit; Poison is always 1)")
+        OPTIONS["counter_cap"],
+        filled_in(_("Most Burn, Hex or Blind counters on a unit (0 = no limit; Poison is always %(poison)s)"), poison=POISON_CAP),
     )
     stat_floor = forms.ChoiceField(
         label=_("Can a total stat fall below 0?"),

@@ -4,6 +4,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.lonely_star.rolls import SIDES
+from rules.lonely_star.statuses import POISON_AGAIN_MILL
+
+from ..common import filled_in
 
 ZONE_NAMES = {"deck": _("Deck"), "hand": _("Hand"), "discard": _("Discard pile"), "removed": _("Removed")}
 
@@ -34,7 +37,7 @@ def _check_line(event: dict) -> str:
 
 
 WHY_MOVED = {
-    "luck-mill": _("Luck over 6 mills"),
+    "luck-mill": filled_in(_("Luck over %(sides)s mills"), sides=SIDES),
     "poison-again": _("Poisoned again"),
     "poison-cost": _("Poison's cost to act"),
     "hex-again": _("Hexed again"),
@@ -48,7 +51,7 @@ WHY_DAMAGE = {
     "burn-again": _("Burned again"),
     "hex-again": _("Hexed again, too few discard cards"),
     "hex-cost": _("Hex's cost, empty discard pile"),
-    "poison-again": _("Poisoned again, fewer than 2 cards in the deck"),
+    "poison-again": filled_in(_("Poisoned again, fewer than %(mill)s cards in the deck"), mill=POISON_AGAIN_MILL),
 }
 
 
