@@ -24,8 +24,11 @@ class PlayersForm(forms.Form):
         if clubs is not None and clubs.exists():
             self.fields["club"] = forms.ModelChoiceField(
                 label=_("Play it in a club"), queryset=clubs, required=False,
-                empty_label=_("No club: private to you and the phones you invite"),
-                help_text=_("The club's members can watch it, and it counts in the club's statistics and ratings."))
+                # Short enough for a 360 px select; the help below says the rest.
+                empty_label=_("No club (private)"),
+                widget=forms.Select(attrs={"aria-describedby": "id_club_help"}),
+                help_text=_("Without a club, only you and the phones you invite see the match. In a club, its members "
+                            "can watch it, and it counts in the club's statistics and ratings."))
 
     def clean(self):
         data = super().clean()

@@ -74,9 +74,7 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
         "entry_seats": entry_seats(match, seen_by),
         "can_redo": match.head < match.line_length,
-        # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
-        "can_undo": match.head > 0 and not (seen_by.role == access.PLAYER
-                                            and _moves_of_others(match, seen_by.seat, match.head - 1, match.head)),
+        "undo_why": _undo_why(match, seen_by),
         "requests": _requests(match, seen_by),
         "locked": locks.why_locked(match) if not match.voided else "",
         "pairing": locks.tournament_table(match),
@@ -84,6 +82,17 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "light": light,
         **extra,
     }
+
+
+def _undo_why(match: Match, seen_by: Viewer) -> str:
+    """Why this phone may not undo the last step, or "" when it may (match_goto enforces it; the button says so)."""
+    if not match.head:
+        return ""
+    if match.finished is not None and locks.why_not_reopen(match, seen_by):
+        return locks.why_not_reopen(match, seen_by)
+    if seen_by.role == access.PLAYER and _moves_of_others(match, seen_by.seat, match.head - 1, match.head):
+        return _("The last step is the other player's; only the match's owner can undo it.")
+    return ""
 
 
 def _requests(match: Match, seen_by: Viewer) -> list[dict]:
