@@ -11,6 +11,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
@@ -205,9 +206,12 @@ def card_export(request: TableRequest, slug: str) -> HttpResponse:
     return response
 
 
+REFUSED_SHOWN = 10  # protected rows named one by one after an import; the rest are counted
+
+
 @require_POST
 def card_import(request: TableRequest, slug: str) -> HttpResponse:
-    """Import a catalog CSV: every row is checked, and a single wrong row stores nothing."""
+    """Import a catalog CSV: a single wrong row stores nothing; rows changing protected cards are named and left out."""
     _game_or_404(slug)
     upload = request.FILES.get("file")
     problems = []
@@ -217,11 +221,18 @@ def card_import(request: TableRequest, slug: str) -> HttpResponse:
         problems = [_("The file is larger than %(kb)s KB.") % {"kb": catalog_csv.MAX_BYTES // 1024}]
     else:
         try:
-            added, updated = catalog_csv.import_csv(slug, upload.read(), Editor.of(request))
+            imported = catalog_csv.import_csv(slug, upload.read(), Editor.of(request))
         except catalog_csv.CatalogFileError as error:
             problems = error.problems
         else:
             messages.success(request, _("Catalog imported: %(added)s added, %(updated)s updated.")
-                             % {"added": added, "updated": updated})
+                             % {"added": imported.added, "updated": imported.updated})
+            for why in imported.refused[:REFUSED_SHOWN]:
+                messages.warning(request, _("Not changed: %(why)s") % {"why": why})
+            more = len(imported.refused) - REFUSED_SHOWN
+            if more > 0:
+                messages.warning(request, ngettext("%(n)s more row would change a card you may not change.",
+                                                   "%(n)s more rows would change cards you may not change.", more)
+                                 % {"n": more})
             return redirect("card_list", slug=slug)
     return _list_page(request, slug, status=422, import_problems=problems)

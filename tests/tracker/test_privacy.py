@@ -143,7 +143,7 @@ WRITES_PROVEN = {
     "club_member": "test_clubs::test_only_organisers_manage_the_club",
     "club_leave": "test_clubs::test_a_club_keeps_an_organiser",
     "card_new": "test_card_changes::test_a_card_added_on_a_phone_is_that_phones",
-    "card_import": "test_catalog_csv::test_a_row_that_would_change_a_protected_card_is_refused_with_its_line",
+    "card_import": "test_catalog_csv::test_a_row_that_would_change_a_protected_card_is_refused_with_its_line_and_the_rest_is_stored",
     "collection_add": "test_competition_collections::test_a_personal_collection_does_not_exist_for_anyone_else",
     "collection_upgrade": "test_competition_collections::test_a_personal_collection_does_not_exist_for_anyone_else",
     "club_collection_add": "test_competition_collections::test_a_club_member_sees_a_club_collection_but_cannot_change_it",
