@@ -1,6 +1,6 @@
 """Pure Python rules engines, one per game; nothing here imports Django.
 
-`GAMES` maps each game's slug to its `Game`; every game issue adds its own.
+`GAMES` maps each game's slug to its `Game`; a new game adds its own here.
 """
 
 from .card_crush import GAME as CARD_CRUSH

@@ -11,11 +11,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
 
-from . import access, card_changes, catalog_csv
+from . import access, card_changes, catalog_csv, listing
 from .card_changes import CardRefused, Editor
 from .devices import TableRequest
 from .games import pages_for
@@ -127,13 +128,13 @@ def card_detail(request: TableRequest, slug: str, pk: int) -> HttpResponse:
     """One card: its stats, who added it, the matches you can see that used it, and every change."""
     card = _card_or_404(slug, pk)
     history = CardChange.objects.filter(card=card).select_related("user__player")
-    used_in = Match.objects.visible_to(request).filter(card_uses__card=card).prefetch_related("seats__player")
+    used_in = Match.objects.visible_to(request).filter(card_uses__card=card)
     context = {
         "game": rules.GAMES[slug], "card": card,
         "stats": [(fact.label, fact.value) for fact in _facts(slug, card.name, card.stats)],
         "added_by": _who(request, card.created_by, card.created_device),
         "history": [(change, _who(request, change.user, change.device), _changed(slug, change)) for change in history],
-        "used_in": used_in.select_related("winner")[:20],
+        "used_in": listing.rows(used_in[:20]),
         "why_not": card_changes.refusal(Editor.of(request), card),
     }
     return render(request, "tracker/card_detail.html", context)
@@ -205,9 +206,12 @@ def card_export(request: TableRequest, slug: str) -> HttpResponse:
     return response
 
 
+REFUSED_SHOWN = 10  # protected rows named one by one after an import; the rest are counted
+
+
 @require_POST
 def card_import(request: TableRequest, slug: str) -> HttpResponse:
-    """Import a catalog CSV: every row is checked, and a single wrong row stores nothing."""
+    """Import a catalog CSV: a single wrong row stores nothing; rows changing protected cards are named and left out."""
     _game_or_404(slug)
     upload = request.FILES.get("file")
     problems = []
@@ -217,11 +221,18 @@ def card_import(request: TableRequest, slug: str) -> HttpResponse:
         problems = [_("The file is larger than %(kb)s KB.") % {"kb": catalog_csv.MAX_BYTES // 1024}]
     else:
         try:
-            added, updated = catalog_csv.import_csv(slug, upload.read(), Editor.of(request))
+            imported = catalog_csv.import_csv(slug, upload.read(), Editor.of(request))
         except catalog_csv.CatalogFileError as error:
             problems = error.problems
         else:
             messages.success(request, _("Catalog imported: %(added)s added, %(updated)s updated.")
-                             % {"added": added, "updated": updated})
+                             % {"added": imported.added, "updated": imported.updated})
+            for why in imported.refused[:REFUSED_SHOWN]:
+                messages.warning(request, _("Not changed: %(why)s") % {"why": why})
+            more = len(imported.refused) - REFUSED_SHOWN
+            if more > 0:
+                messages.warning(request, ngettext("%(n)s more row would change a card you may not change.",
+                                                   "%(n)s more rows would change cards you may not change.", more)
+                                 % {"n": more})
             return redirect("card_list", slug=slug)
     return _list_page(request, slug, status=422, import_problems=problems)

@@ -1,11 +1,14 @@
 """A game's card catalog as CSV: one row a card, one column a field of the game's card form.
 
-Importing is all or nothing: every row is checked by the same form (and so the same
-engine validation) as a card added by hand, and if any row is wrong nothing is stored
-and each wrong row is reported with its line number. A name already in the catalog
-gets the row's stats (so an exported, edited file can be imported back), if the importer
-may change that card (tracker/card_changes.py): a row that would change a card they may
-not is a wrong row too, and every change made is recorded as an edit by hand would be.
+Every row is checked by the same form (and so the same engine validation) as a card
+added by hand. A wrong row (bad stats, a name twice) stops the whole file: nothing is
+stored and each wrong row is reported with its line number, since a file with a typo is
+likely to hold more. A name already in the catalog gets the row's stats (so an exported,
+edited file can be imported back) if the importer may change that card
+(tracker/card_changes.py). A row that would change a card they may not is refused on
+its own, named with its line and why, and the rest of the file is stored: sharing a
+catalog file must not need every protected card taken out of it by hand first. Every
+change made is recorded as an edit by hand would be.
 
 A spreadsheet runs a cell that starts with =, +, -, @, a tab or a carriage return as a
 formula, so the export starts such cells with an apostrophe (the spreadsheet's own "this
@@ -14,6 +17,7 @@ is text" mark), and the import takes it off again: an exported file imports back
 
 import csv
 import io
+from typing import NamedTuple
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -98,14 +102,21 @@ def _rows(slug: str, raw: bytes) -> list[tuple[int, dict]]:
     return rows
 
 
-@transaction.atomic
-def import_csv(slug: str, raw: bytes, editor: Editor) -> tuple[int, int]:
-    """Add or update every card in the file, or none; returns (added, updated).
+class Imported(NamedTuple):
+    added: int
+    updated: int
+    refused: list[str]  # "Line 3: why", one per row that would change a card the importer may not
 
-    New cards are the editor's; a changed card must be one the editor may change.
+
+@transaction.atomic
+def import_csv(slug: str, raw: bytes, editor: Editor) -> Imported:
+    """Add or update the file's cards, or none if a row is wrong.
+
+    New cards are the editor's; a row that would change a card the editor may not change
+    is left out and named in `refused`.
     """
     pages = pages_for(slug)
-    problems, new, changed, seen = [], [], [], set()
+    problems, new, changed, refused, seen = [], [], [], [], set()
     for line, row in _rows(slug, raw):
         form = pages.card_form({key: from_text_cell((value or "").strip()) for key, value in row.items() if key})
         if not form.is_valid():
@@ -122,19 +133,20 @@ def import_csv(slug: str, raw: bytes, editor: Editor) -> tuple[int, int]:
             new.append((line, card))
         elif existing.stats != pages.card_stats(card):
             if why := refusal(editor, existing):
-                problems.append(_("Line %(line)s: %(why)s") % {"line": line, "why": why})
-            changed.append((line, existing, pages.card_stats(card)))
+                refused.append(_("Line %(line)s: %(why)s") % {"line": line, "why": why})
+            else:
+                changed.append((line, existing, pages.card_stats(card)))
     if problems:
         raise CatalogFileError(problems)
     # Someone may have added or played a card since the checks above; then the whole file waits.
     for line, card in new:
         try:
             card_add(editor, slug, card["name"], pages.card_stats(card))
-        except CardRefused as refused:
-            raise CatalogFileError([_("Line %(line)s: %(why)s") % {"line": line, "why": refused}]) from refused
+        except CardRefused as late:
+            raise CatalogFileError([_("Line %(line)s: %(why)s") % {"line": line, "why": late}]) from late
     for line, existing, stats in changed:
         try:
             card_edit(editor, existing.pk, existing.name, stats)
-        except CardRefused as refused:
-            raise CatalogFileError([_("Line %(line)s: %(why)s") % {"line": line, "why": refused}]) from refused
-    return len(new), len(changed)
+        except CardRefused as late:
+            raise CatalogFileError([_("Line %(line)s: %(why)s") % {"line": line, "why": late}]) from late
+    return Imported(len(new), len(changed), refused)

@@ -5,7 +5,7 @@ QR code (accounts only: a membership is what lets a phone see the club's matches
 must survive the phone). Organisers make and revoke links, make members organisers, remove
 members and choose what the club shows to everyone (its leaderboard, its tournaments).
 
-Decisions the issue leaves open:
+Decisions (where the rules of a club were open):
 - Revoking a link stops new joins; members who joined with it stay (a store's link on the
   wall is replaced every month without emptying the club). An organiser removes a member.
 - A club always keeps an organiser: the last one can neither leave nor be made a member.

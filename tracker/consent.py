@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 import rules
 
-from . import services
+from . import locks, services
 from .access import OWNER, PLAYER, Viewer
 from .models import Action, Match, Proposal
 
@@ -146,6 +146,9 @@ def answer(*, proposal_id: int, match_id: int, seen_by: Viewer, agree: bool) -> 
         raise Refused(_("That request was already answered or withdrawn; nothing was changed."))
     if proposal.needs not in answers_for(match, seen_by):
         raise Refused(_("Only %(name)s can answer this request.") % {"name": match.players()[proposal.needs].name})
+    # Voided, or its tournament ended, since it was asked: the result is final now.
+    if agree and locks.why_locked(match):
+        raise Refused(locks.why_locked(match))
     return _settle(match, proposal, agree)
 
 

@@ -79,10 +79,10 @@ def state_hash(state: dict) -> str:
     return hashlib.sha256(_canonical(state).encode()).hexdigest()
 
 
-def header_hash(game: str, rules_version: str, config: dict, seed: str, players: list[str]) -> str:
-    """What the match was set up as: the start of the chain of step hashes."""
+def header_hash(slug: str, rules_version: str, config: dict, seed: str, players: list[str]) -> str:
+    """What the match was set up as (the file's "game" is the game's slug): the start of the chain of step hashes."""
     return hashlib.sha256(_canonical({
-        "game": game, "rules_version": rules_version, "config": config,
+        "game": slug, "rules_version": rules_version, "config": config,
         "seed_sha256": hashlib.sha256(seed.encode()).hexdigest(), "players": players,
     }).encode()).hexdigest()
 

@@ -6,12 +6,14 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import access, charts, consent, exchange, services, stats
+from . import access, charts, consent, exchange, listing, services, stats
 from .devices import TableRequest
+from .forms import CheckboxInput, ListSelect, NumberInput
 from .games import pages_for
 from .models import Match
 from .views import entry_seats
@@ -50,9 +52,11 @@ def _round_of(entry: dict) -> set[int]:
 
 
 class LogFilterForm(forms.Form):
-    player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None)
-    round = forms.IntegerField(label=gettext_lazy("Round or turn"), required=False, min_value=1, max_value=10_000)
-    rolls = forms.BooleanField(label=gettext_lazy("Only steps with dice"), required=False)
+    player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None,
+                                    widget=ListSelect)
+    round = forms.IntegerField(label=gettext_lazy("Round or turn"), required=False, min_value=1, max_value=10_000,
+                               widget=NumberInput)
+    rolls = forms.BooleanField(label=gettext_lazy("Only steps with dice"), required=False, widget=CheckboxInput)
 
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, **kwargs)
@@ -71,7 +75,15 @@ class LogFilterForm(forms.Form):
 def match_log(request: TableRequest, pk: int) -> HttpResponse:
     match, _seen_by = access.match_for(request, pk)
     players = match.players()
-    entries = log_entries(match)
+    # The requests between the players are listed below the log anyway: read once, and handed to the
+    # steps they let through instead of joined into the read of every step.
+    proposals = list(match.proposals.all())
+    by_id = {proposal.pk: proposal for proposal in proposals}
+    actions = list(match.actions.all())
+    for action in actions:
+        if action.proposal_id in by_id:
+            action.proposal = by_id[action.proposal_id]
+    entries = log_entries(match, actions)
     exportable = _secrets_revealed(match, [entry["action"] for entry in entries])
     form = LogFilterForm(request.GET or None, players=players)
     filtered = form.is_bound and form.is_valid() and any(
@@ -79,11 +91,21 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
     )
     if filtered:
         entries = [entry for entry in entries if form.keep(entry)]
+    # Worked out here once, not by template tags in every entry (the date filter twice an entry cost
+    # more than the rest of the entry): its time, and the button to move back or forward to it.
+    for entry in entries:
+        created, seq = timezone.localtime(entry["action"].created), entry["action"].seq
+        entry["iso"], entry["clock"] = created.isoformat(), created.strftime("%H:%M:%S")
+        entry["current"] = entry["status"] == "applied" and seq == match.head
+        if entry["status"] != "abandoned" and seq != match.head:
+            entry["arrow"], entry["go"] = ("↶", _("Back to step %(n)s")) if seq < match.head else ("↷", _("Forward to step %(n)s"))
+            entry["go"] %= {"n": seq}
     names = [player.name for player in players]
     agreements = [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
-                   "answerer": names[proposal.needs]} for proposal in match.proposals.all()]
+                   "answerer": names[proposal.needs]} for proposal in proposals]
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
-               "exportable": exportable, "chart": _progress_chart(match), "agreements": agreements}
+               "exportable": exportable, "chart": _progress_chart(match), "agreements": agreements,
+               "result": listing.match_result(match)}
     return render(request, "tracker/match_log.html", context)
 
 
@@ -186,7 +208,31 @@ def match_import(request: TableRequest) -> HttpResponse:
                   status=status)
 
 
+_CHARTS: dict[tuple, dict | None] = {}
+"""Charts drawn lately in this process, by match, change and language (see _progress_chart)."""
+CHARTS_KEPT = 256
+_NOT_DRAWN: dict = {}
+
+
 def _progress_chart(match: Match) -> dict | None:
+    """The match's chart, drawn again only when the match has changed since this process drew it.
+
+    A game may re-run the whole log for it (Lonely Star reads each turn's board that way: a third
+    of a 200-step log page), and a finished match's log is read again and again. The key holds
+    what the chart is drawn from: the match (with its seed, as ids come back after a rollback),
+    its version (every change raises it), the players' names and the language."""
+    key = (match.pk, match.seed, match.version, match.head, tuple(p.name for p in match.players()), get_language())
+    chart = _CHARTS.get(key, _NOT_DRAWN)
+    if chart is not _NOT_DRAWN:
+        return chart
+    chart = _draw_chart(match)
+    for oldest in list(_CHARTS)[:len(_CHARTS) - CHARTS_KEPT + 1]:
+        _CHARTS.pop(oldest, None)
+    _CHARTS[key] = chart
+    return chart
+
+
+def _draw_chart(match: Match) -> dict | None:
     progress = stats.match_progress(match)
     if progress is None:
         return None

@@ -4,7 +4,6 @@ from django.contrib import messages
 from django.contrib.messages.storage.base import Message
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -19,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import RuleError
 
-from . import access, agreement_views, card_changes, consent, locks, services, sharing
+from . import access, agreement_views, card_changes, consent, listing, locks, services, sharing
 from .access import Viewer
 from .card_changes import CardRefused, Editor
 from .devices import TableRequest
@@ -75,9 +74,7 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
         "entry_seats": entry_seats(match, seen_by),
         "can_redo": match.head < match.line_length,
-        # A seated phone may undo only its own moves (match_goto enforces it; the button says so).
-        "can_undo": match.head > 0 and not (seen_by.role == access.PLAYER
-                                            and _moves_of_others(match, seen_by.seat, match.head - 1, match.head)),
+        "undo_why": _undo_why(match, seen_by),
         "requests": _requests(match, seen_by),
         "locked": locks.why_locked(match) if not match.voided else "",
         "pairing": locks.tournament_table(match),
@@ -85,6 +82,17 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "light": light,
         **extra,
     }
+
+
+def _undo_why(match: Match, seen_by: Viewer) -> str:
+    """Why this phone may not undo the last step, or "" when it may (match_goto enforces it; the button says so)."""
+    if not match.head:
+        return ""
+    if match.finished is not None and locks.why_not_reopen(match, seen_by):
+        return locks.why_not_reopen(match, seen_by)
+    if seen_by.role == access.PLAYER and _moves_of_others(match, seen_by.seat, match.head - 1, match.head):
+        return _("The last step is the other player's; only the match's owner can undo it.")
+    return ""
 
 
 def _requests(match: Match, seen_by: Viewer) -> list[dict]:
@@ -205,7 +213,7 @@ def healthz(request: TableRequest) -> HttpResponse:
 
 @require_GET
 def home(request: TableRequest) -> HttpResponse:
-    recent = Match.objects.visible_to(request).prefetch_related("seats__player").select_related("winner")[:5]
+    recent = listing.rows(Match.objects.visible_to(request)[:5])
     return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
 
 
@@ -501,11 +509,9 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def match_list(request: TableRequest) -> HttpResponse:
-    seen = Match.objects.visible_to(request)
-    form = MatchFilterForm(request.GET or None, players=Player.objects.filter(seats__match__in=seen).distinct(),
+    matches = Match.objects.visible_to(request)
+    form = MatchFilterForm(request.GET or None, players=Player.objects.filter(seats__match__in=matches).distinct(),
                            clubs=access.my_clubs(request))
-    # A row needs names, result and date: not the state and options (kilobytes of JSON a match).
-    matches = seen.defer("state", "config").prefetch_related("seats__player").select_related("winner")
     if form.is_valid():
         if form.cleaned_data.get("club"):
             matches = matches.filter(club=form.cleaned_data["club"])
@@ -513,10 +519,11 @@ def match_list(request: TableRequest) -> HttpResponse:
             matches = matches.filter(slug=form.cleaned_data["game"])
         if form.cleaned_data["player"]:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
-    page = Paginator(matches, 25).get_page(request.GET.get("page"))
+    page, rows = listing.page(matches, request.GET.get("page"), 25)
     # The pager's links keep the filters: "game=...&player=...&", then the page number.
     filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in ("game", "player") if request.GET.get(key))
-    return render(request, "tracker/match_list.html", {"form": form, "page": page, "filters": filters})
+    return render(request, "tracker/match_list.html",
+                  {"form": form, "page": page, "rows": rows, "filters": filters})
 
 
 def csrf_failure(request: TableRequest, reason: str = "") -> HttpResponse:

@@ -18,6 +18,8 @@ Decisions:
 from ..errors import IllegalAction, gettext_noop
 
 COSTS = {"a2": 2, "a3": 3, "revive": 4}
+STACK_GAIN = 1
+"""Gems one STACK adds on top of the baseline."""
 MOVE_LABELS = {"a1": "A1", "a2": "A2", "a3": "A3", "stack": "STACK", "spc": "SPC", "revive": "REVIVE", "shift": "Shift"}
 
 

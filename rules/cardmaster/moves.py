@@ -24,8 +24,8 @@ from ..errors import IllegalAction, gettext_noop
 from . import damage
 from .field import fall, fill_slots
 from .fighters import BOOSTABLE, max_hp, stat
-from .gems import pay
-from .numbers import round_half_up
+from .gems import STACK_GAIN, pay
+from .numbers import round_half_up, share
 from .statuses import backfire_chance, inflict, proc_chance, roll_against
 
 ATTACKS = ("a1", "a2", "a3")
@@ -112,7 +112,7 @@ def attack(state: dict, action: dict, dice) -> list[dict]:
 
 def stack(state: dict, action: dict, dice) -> list[dict]:
     card = mover(state, action, "stack")
-    card["gems"] += 1
+    card["gems"] += STACK_GAIN
     state["done"][card["id"]] = "moved"
     return [{"type": "stack", "card": card["id"], "card_name": card["name"], "shown": 1 + card["gems"]}]
 
@@ -139,6 +139,15 @@ def spc(state: dict, action: dict, dice) -> list[dict]:
              "value": stat(card, chosen) if chosen != "hp" else max_hp(card)}]
 
 
+REVIVE_HP = 500
+"""The share of its max HP a revived card returns with, in tenths of a percent (50%)."""
+
+
+def revived_hp(card: dict) -> int:
+    """The HP a fallen card returns with when revived: half its max HP, rounded up, at least 1."""
+    return max(1, share(max_hp(card), REVIVE_HP))
+
+
 def revive(state: dict, action: dict, dice) -> list[dict]:
     caster = mover(state, action, "revive")
     target = card_in_play(state, action.get("target"), "target")
@@ -153,7 +162,7 @@ def revive(state: dict, action: dict, dice) -> list[dict]:
     paid = pay(caster, team, "revive")
     team["fallen"].remove(target["id"])
     team["reserve"].append(target["id"])
-    target.update(hp=max(1, -(-max_hp(target) // 2)), risen=True)
+    target.update(hp=revived_hp(target), risen=True)
     caster["record"]["revives"] += 1
     state["done"][caster["id"]] = "moved"
     return [{"type": "revive", "card": caster["id"], "card_name": caster["name"], "target": target["id"],

@@ -49,10 +49,15 @@ def backfire_chance(tier: int, spc: int) -> int:
     return min(CHANCE_MAX, max(BACKFIRE_MIN, tier * 100 - spc))
 
 
+def top_face(chance: int) -> int:
+    """The highest d100 face on which a chance (tenths of a percent) lands: 55 (5.5%) -> 5."""
+    return chance // 10
+
+
 def roll_against(dice, chance: int, why: str) -> dict:
-    """A percentile roll: lands when the d100 shows at most the chance."""
+    """A percentile roll: lands when the d100 shows at most the chance (on 1 to top_face)."""
     value = dice.roll(100, why)
-    return {"chance": percent_text(chance), "roll": value, "hit": value * 10 <= chance}
+    return {"chance": percent_text(chance), "roll": value, "hit": value <= top_face(chance)}
 
 
 def turns_for(name: str, config: dict) -> int | None:

@@ -11,6 +11,7 @@ State (plain JSON):
                graveyard_unknown (cards never seen face-up), removed / removed_unknown
                (out of the game), turns (own turns begun)
     cells      cell name -> piece (see pieces.py)
+    next_id    how many pieces were placed so far (their ids: "c1", "c2", ...)
     stack      the Activation Sequences in progress (see sequence.py)
     over       None, or {"reason": "board-full" | "passes" | "agreed"}
     facing     True: arrows turn with their card's facing (rules version 2, board.py);

@@ -175,10 +175,10 @@ def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
     kind = action.get("type") if isinstance(action, dict) and isinstance(action.get("type"), str) else None
     if state["phase"] == "finished":
         raise IllegalAction("match-over", gettext_noop("The duel is over; no more actions can be taken."))
-    if kind not in _ACTIONS:
+    if kind not in ACTIONS:
         raise IllegalAction("action-unknown", gettext_noop("LOGOS has no action %(kind)r."), kind=kind)
     state = copy.deepcopy(state)
-    return state, _ACTIONS[kind](state, action, dice)
+    return state, ACTIONS[kind](state, action, dice)
 
 
 def _seat(action: dict) -> int:
@@ -453,7 +453,7 @@ def _set_hp(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-_ACTIONS: dict[str, Handler] = {
+ACTIONS: dict[str, Handler] = {
     "commit": _commit,
     "defenceless": _commit,
     "call_backup": _call_backup,

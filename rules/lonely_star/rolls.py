@@ -10,6 +10,8 @@ a total of 0 or less always fails. Such a check is certain and no die is rolled
 the roll could not matter, and a player is never asked to roll a die for nothing.
 """
 
+from fractions import Fraction
+
 from ..dice import Dice
 
 SIDES = 6
@@ -22,6 +24,11 @@ def is_certain(total: int) -> bool:
 def certain_result(total: int) -> bool | None:
     """Whether a check against `total` always succeeds (True) or always fails (False); None when a die decides."""
     return total >= SIDES if is_certain(total) else None
+
+
+def pass_chance(total: int) -> Fraction:
+    """The chance that a check against `total` succeeds: the D6 faces at most the total, of SIDES."""
+    return Fraction(min(max(total, 0), SIDES), SIDES)
 
 
 def check(dice: Dice, total: int, kind: str, name: str) -> dict:

@@ -17,8 +17,9 @@ import rules
 from rules import IllegalAction, InvalidCard, InvalidConfig
 from rules.cardmaster.damage import damage
 from rules.cardmaster.fighters import stat
+from rules.cardmaster.moves import revived_hp
 from rules.cardmaster.mvp import performance
-from rules.cardmaster.statuses import backfire_chance, proc_chance, strength
+from rules.cardmaster.statuses import backfire_chance, proc_chance, roll_against, strength, top_face
 from rules.cardmaster.typechart import against_one, best_of, multiplier
 
 GAME = rules.GAMES["cardmaster"]
@@ -286,6 +287,23 @@ def test_revive_returns_a_fallen_ally_to_reserve_at_half_hp_risen():
     assert (revived["hp"], revived["risen"]) == (500, True)
     assert state["teams"][0]["reserve"][-1] == "A4"
     assert state["cards"]["A1"]["record"]["revives"] == 1
+
+
+def test_a_revived_card_with_an_odd_max_hp_returns_with_half_rounded_up():
+    state = start(a=[card("Ace1", spd=120), card("Ace2", spd=120, hp=999), card("Ace3", spd=120)])
+    state = give(state, "A2", hp=0)
+    state["teams"][0]["active"][1] = None
+    state["teams"][0]["fallen"].append("A2")
+    state, _ = act(give(state, "A1", gems=4), {"type": "revive", "card": "A1", "target": "A2"})
+    assert state["cards"]["A2"]["hp"] == revived_hp(state["cards"]["A2"]) == 500
+
+
+@pytest.mark.parametrize("chance", [10, 55, 110, 555, 999])
+def test_a_percentile_roll_lands_on_the_faces_up_to_top_face(chance):
+    """What the board shows before an A2 or A3 ("1–5 (5.5%)") is the face the engine's roll lands on."""
+    top = top_face(chance)
+    assert roll_against(rules.Dice(SEED, 1, [top]), chance, "test")["hit"]
+    assert not roll_against(rules.Dice(SEED, 1, [top + 1]), chance, "test")["hit"]
 
 
 @pytest.mark.parametrize("revivable", [False, True])

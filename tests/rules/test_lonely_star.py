@@ -9,11 +9,13 @@ Entered rolls stand for a real die a player tapped in, so a test can force a rol
 
 import copy
 import json
+from fractions import Fraction
 
 import pytest
 
 import rules
-from rules import RuleError
+from rules import Dice, RuleError
+from rules.lonely_star.rolls import SIDES, check, pass_chance
 
 GAME = rules.GAMES["lonely-star"]
 SEED = "lonely-star-test-seed"
@@ -139,6 +141,14 @@ def test_crit_succeeds_at_most_total_luck(roll, crit, damage):
     assert (check["roll"], check["success"], check["total"]) == (roll, crit, 3)
     assert unit(after, b)["damage"] == damage
     assert dice.rolls == [{"sides": 6, "value": roll, "by": "player", "why": "crit: A (3)"}]
+
+
+@pytest.mark.parametrize("total", range(-1, 8))
+def test_the_chance_of_passing_is_the_share_of_d6_faces_the_check_passes_on(total):
+    """The statistics page's "expected" figure adds these chances: they must be the dice's own."""
+    passing = [face for face in range(1, SIDES + 1)
+               if check(Dice("chance", 1, [face]), total, "luck", "Moon")["success"]]
+    assert pass_chance(total) == Fraction(len(passing), SIDES)
 
 
 def test_total_luck_of_6_always_crits_without_a_roll_and_0_never_does():

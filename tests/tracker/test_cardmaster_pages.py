@@ -420,3 +420,31 @@ def test_a_replay_is_not_told_to_pass_the_phone(client, playing):
     assert "Pass the phone to Ana" in text(client.get(playing.get_absolute_url()))
     replay = text(client.get(reverse("match_replay", args=[playing.pk]), {"step": playing.head}))
     assert "Pass the phone to" not in replay and "<strong>Ana</strong> has possession" in replay
+
+
+def test_the_board_states_stack_and_revive_as_the_engine_plays_them(client, playing, monkeypatch):
+    page = unescape(text(client.get(playing.get_absolute_url())))
+    assert "+1 gem, uses the move" in page and "a fallen ally returns at 50% HP" in page
+    # A house rule changed in the engine alone shows on the board, and the engine plays it so.
+    monkeypatch.setattr("rules.cardmaster.gems.STACK_GAIN", 2)
+    monkeypatch.setattr("rules.cardmaster.moves.STACK_GAIN", 2)
+    monkeypatch.setattr("rules.cardmaster.moves.REVIVE_HP", 750)
+    page = unescape(text(client.get(playing.get_absolute_url())))
+    assert "+2 gems, uses the move" in page and "a fallen ally returns at 75% HP" in page
+    assert act(client, playing, action="stack", card="A1").status_code in (200, 302)
+    playing.refresh_from_db()
+    assert playing.state["cards"]["A1"]["gems"] == 2
+
+
+def test_the_match_options_name_the_engines_sizes_in_the_pages_language():
+    from django.utils import translation
+
+    from tracker.games.cardmaster.forms import ConfigForm
+
+    size, faction = ConfigForm.base_fields["size"].label, ConfigForm.base_fields["ai_faction"].label
+    with translation.override("en"):
+        assert str(size) == "Match length (cards a side; 3 active, the rest in reserve)"
+        assert str(faction) == "Showdown (9 cards a side, player 2 is the AI): the AI's faction"
+    with translation.override("de"):
+        assert str(size) == "Partielänge (Karten pro Seite; 3 aktiv, der Rest in Reserve)"
+        assert str(faction).startswith("Showdown (9 Karten pro Seite")

@@ -1,4 +1,5 @@
-"""A game's card catalog as CSV: export every card, import all or nothing with each bad line named."""
+"""A game's card catalog as CSV: export every card; import with each bad line named (a wrong row stores nothing,
+a row changing a protected card is left out)."""
 
 import csv
 import html as htmllib
@@ -291,7 +292,11 @@ def test_import_csv_raises_with_every_problem(db):
 
 def test_import_csv_returns_the_counts(catalog):
     Card.objects.filter(name="Phoenix").update(created_device=IMPORTER.device)
-    assert catalog_csv.import_csv("card-crush", csv_of(GOOD, "Phoenix,1,1,Fire,Common,1"), IMPORTER) == (1, 1)
+    assert catalog_csv.import_csv("card-crush", csv_of(GOOD, "Phoenix,1,1,Fire,Common,1"), IMPORTER) == (1, 1, [])
+    Card.objects.filter(name="Phoenix").update(created_device="another-phone")
+    assert catalog_csv.import_csv("card-crush", csv_of("Phoenix,2,1,Fire,Common,1"), IMPORTER) == (
+        0, 0, ["Line 2: Phoenix was added by another phone or account. Only they can change it while nobody else "
+               "has played it, and after that an organiser of a club whose matches used it (or the site's staff)."])
 
 
 def test_columns_are_the_card_forms_fields():
@@ -304,25 +309,50 @@ def test_every_games_catalog_round_trips_through_csv(slug):
     demo.load_catalogs()
     before = {card.name: card.stats for card in Card.objects.filter(slug=slug)}
     assert before, f"{slug} has demo cards"
-    assert catalog_csv.import_csv(slug, catalog_csv.export_csv(slug).encode(), IMPORTER) == (0, 0)
+    assert catalog_csv.import_csv(slug, catalog_csv.export_csv(slug).encode(), IMPORTER) == (0, 0, [])
     assert {card.name: card.stats for card in Card.objects.filter(slug=slug)} == before
 
 
 # --- who may change what through a file (tracker/card_changes.py) --------------------------------
 
 
-def test_a_row_that_would_change_a_protected_card_is_refused_with_its_line(client, catalog):
-    before = catalog_rows()
+def notices(response) -> list[str]:
+    """The warnings shown after an import (the page the import redirected to)."""
+    return [htmllib.unescape(item).strip()
+            for item in re.findall(r'<p class="notice notice-warning">.*?</span>(.*?)</p>', text(response), flags=re.S)]
+
+
+def test_a_row_that_would_change_a_protected_card_is_refused_with_its_line_and_the_rest_is_stored(client, catalog):
+    phoenix = crush_card("Phoenix").stats
     response = upload(client, csv_of(
-        GOOD,                                   # line 2: new, would be added
+        GOOD,                                   # line 2: new, added
         "Phoenix,1,1,Fire,Common,1",            # line 3: a demo card, nobody's to rewrite
         "Ember Fox,7,5,Fire,Common,1",          # line 4: unchanged, so not a change at all
     ))
+    assert response.status_code == 302
+    page = client.get(response.url)
+    assert "Catalog imported: 1 added, 0 updated." in text(page)
+    found = notices(page)
+    assert len(found) == 1 and found[0].startswith("Not changed: Line 3: Phoenix has no recorded creator"), found
+    assert crush_card("Phoenix").stats == phoenix
+    assert crush_card("Moss Golem").stats["power"] == 6
+    assert not CardChange.objects.filter(kind=CardChange.EDIT).exists()
+
+
+def test_a_wrong_row_still_stops_a_file_with_protected_rows(client, catalog):
+    before = catalog_rows()
+    response = upload(client, csv_of(GOOD, "Phoenix,1,1,Fire,Common,1", "Dusk Owl,-1,7,Shadow,Common,1"))
     assert response.status_code == 422
-    found = problems(response)
-    assert len(found) == 1 and found[0].startswith("Line 3: Phoenix has no recorded creator"), found
+    assert [p.split(":")[0] for p in problems(response)] == ["Line 4"]
     assert catalog_rows() == before
-    assert not CardChange.objects.exists()
+
+
+def test_past_ten_protected_rows_the_rest_are_counted(client, catalog):
+    protected = sorted(catalog)[:12]
+    response = upload(client, csv_of(*(f"{name},0,0,Fire,Common,1" for name in protected)))
+    found = notices(client.get(response.url))
+    assert len(found) == 11 and found[-1] == "2 more rows would change cards you may not change.", found
+    assert all(crush_card(name).stats == catalog[name].stats for name in protected)
 
 
 def test_another_phones_card_is_protected_and_the_importers_own_is_changed_and_recorded(client, catalog):
@@ -330,12 +360,12 @@ def test_another_phones_card_is_protected_and_the_importers_own_is_changed_and_r
     added_by(other, "Storm Caller")
     added_by(client, "Ember Fox")
     response = upload(client, csv_of("Storm Caller,1,1,Air,Common,1"))
-    assert response.status_code == 422
-    assert problems(response) == [
-        "Line 2: Storm Caller was added by another phone or account. Only they can change it while nobody else "
-        "has played it, and after that an organiser of a club whose matches used it (or the site's staff)."]
+    assert notices(client.get(response.url)) == [
+        "Not changed: Line 2: Storm Caller was added by another phone or account. Only they can change it while "
+        "nobody else has played it, and after that an organiser of a club whose matches used it (or the site's staff)."]
+    assert crush_card("Storm Caller").stats["power"] != 1
     assert upload(client, csv_of("Ember Fox,8,5,Fire,Rare,2", GOOD)).status_code == 302
-    change = CardChange.objects.get()
+    change = CardChange.objects.get(kind=CardChange.EDIT)
     assert (change.card.name, change.kind, change.device) == ("Ember Fox", "edit", device_of(client))
     assert change.old_stats["power"] == 7 and change.new_stats["power"] == 8
     assert crush_card("Moss Golem").created_device == device_of(client)
@@ -346,8 +376,8 @@ def test_an_importers_own_card_that_someone_else_played_is_protected(client, cat
     match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner_device="phone-2")
     lock(match, 0, ANA_DECK)  # Ember Fox is in it
     response = upload(client, csv_of("Ember Fox,1,1,Fire,Common,1"))
-    assert response.status_code == 422
-    assert problems(response)[0].startswith("Line 2: Ember Fox has been played in other players' or a club's matches")
+    assert notices(client.get(response.url))[0].startswith(
+        "Not changed: Line 2: Ember Fox has been played in other players' or a club's matches")
     assert crush_card("Ember Fox").stats["power"] == 7
 
 

@@ -149,6 +149,16 @@ def test_a_member_starts_a_match_in_the_club_and_members_see_it(club, organiser,
     assert stranger.get(match.get_absolute_url()).status_code == 404
 
 
+def test_the_new_match_page_says_who_sees_a_match_with_and_without_the_club(club, member, catalog):
+    page = text(member.get(reverse("match_new", args=["card-crush"])))
+    select = page.split('name="club"', 1)[1].split("</select>", 1)[0]
+    assert "No club (private)" in select and "Friday Club" in select
+    assert 'aria-describedby="id_club_help"' in page.split('name="club"', 1)[0].rsplit("<select", 1)[1] + select
+    help_text = page.split('id="id_club_help">', 1)[1].split("</p>", 1)[0]
+    assert "only you and the phones you invite see the match" in help_text
+    assert "members can watch it" in help_text
+
+
 def test_a_match_cannot_be_put_in_someone_elses_club(club, organiser, stranger, catalog):
     data = {"player_0": "Ana", "player_1": "Ben", "config-resolution": "battle-score", "club": club.pk}
     response = stranger.post(reverse("match_new", args=["card-crush"]), data)

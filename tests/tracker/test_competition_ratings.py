@@ -172,6 +172,19 @@ def test_reopening_a_club_battle_needs_an_organiser_and_a_confirmation(catalog, 
     assert first.head == head and first.finished is not None, "asking changes nothing"
 
 
+def test_the_undo_button_of_a_finished_club_battle_is_only_the_organisers(catalog, club, organiser, member, league):
+    """Its owner, a plain member, is not offered a tap that can only be refused, and is told why."""
+    first = league[0]
+    Match.objects.filter(pk=first.pk).update(owner=member.user)
+    page = text(member.get(first.get_absolute_url()))
+    button = page.split('name="step"', 1)[1].split("</button>", 1)[0]
+    assert "disabled" in button and 'aria-describedby="undo-why"' in button
+    assert "only an organiser of the club can reopen it" in page
+    page = text(organiser.get(first.get_absolute_url()))
+    assert "disabled" not in page.split('name="step"', 1)[1].split("</button>", 1)[0]
+    assert "only an organiser of the club can reopen it" not in page
+
+
 @pytest.mark.parametrize("overrides", [{"KAY": 32}, {"K": 0}, {"K": "32"}, {"TOURNAMENT_WEIGHT": -1}, {"MAX_LEVEL": 0},
                                        {"UPGRADE_DUPLICATES": {"Common": [1]}}])
 def test_a_wrong_competition_setting_is_reported_clearly(overrides):

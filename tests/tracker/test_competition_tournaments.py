@@ -305,6 +305,26 @@ def test_an_ended_tournaments_battles_are_locked_until_an_organiser_reopens_it(c
         "the reopened battle must end before the tournament can")
 
 
+def test_an_ended_tournaments_battle_cannot_be_voided_until_it_is_reopened(client: Client, cup):
+    """Voiding would change the final standings (and the winner the banner names) of an ended tournament."""
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1}).status_code == 302
+    battle = Pairing.objects.filter(tournament=cup, second__isnull=False).first().match
+    before = [(row.entrant.player.name, row.standing.points) for row in tournaments.standings(cup)]
+    assert "Void the result" not in text(client.get(battle.get_absolute_url())), "not offered while it is final"
+    response = client.post(reverse("match_void", args=[battle.pk]), {"reason": "wrong deck"}, follow=True)
+    assert "which has ended" in text(response)
+    battle.refresh_from_db()
+    assert battle.voided is None
+    assert [(row.entrant.player.name, row.standing.points) for row in tournaments.standings(cup)] == before
+    assert client.post(reverse("tournament_reopen", args=[cup.pk]), {"round": 1}).status_code == 302
+    assert "Void the result" in text(client.get(battle.get_absolute_url()))
+    client.post(reverse("match_void", args=[battle.pk]), {"reason": "wrong deck"})
+    battle.refresh_from_db()
+    assert battle.voided is not None, "once the tournament is reopened, an organiser may void it"
+
+
 def test_a_voided_battle_counts_for_nobody_but_does_not_hold_up_the_round(client: Client, cup, member):
     pair(client, cup, 0)
     pairings = list(Pairing.objects.filter(tournament=cup, round=1, second__isnull=False))

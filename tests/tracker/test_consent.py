@@ -19,6 +19,8 @@ from .conftest import (
     device_of,
     entry_data,
     lock,
+    lock_both,
+    play_out,
     seated_phone,
     snapshot,
     watching_phone,
@@ -245,3 +247,89 @@ def test_a_seated_phone_asks_before_declaring_a_winner(db):
     answer(owner, Proposal.objects.get(), "refuse")
     match.refresh_from_db()
     assert match.finished is None
+
+
+# ---------------------------------------------------------------- the other games' table actions and corrections
+
+
+def _two_phone_match(slug: str):
+    from tracker import demo
+
+    demo.load_catalogs()
+    owner = Client()
+    match = services.match_create(slug=slug, player_names=["Ana", "Ben"], config={}, owner_device=device_of(owner))
+    return owner, match, seated_phone(owner, match, 1)
+
+
+def test_ending_an_evons_game_from_a_seated_phone_waits_for_the_other_side(db):
+    owner, match, ben = _two_phone_match("evons")
+    before = snapshot(match)
+    response = ben.post(reverse("match_act", args=[match.pk]), {"seq": 0, "action": "end_game"})
+    assert response.status_code == 302 and snapshot(match) == before
+    request = Proposal.objects.get()
+    assert (request.payload["type"], request.asked_by, request.needs) == ("end_game", 1, 0)
+    answer(owner, request, "refuse")
+    assert snapshot(match) == before and Match.objects.get(pk=match.pk).finished is None
+
+
+def test_adjusting_the_other_sides_lonely_star_unit_needs_their_agreement(db):
+    owner, match, ben = _two_phone_match("lonely-star")
+    for seat, name in ((0, "Comet Wanderer"), (1, "Nebula Warden")):
+        match.refresh_from_db()
+        card = Card.objects.get(slug="lonely-star", name=name).as_rules_card()
+        services.match_apply_action(match_id=match.pk, action={"type": "play_unit", "seat": seat, "card": card},
+                                    expected_seq=match.head)
+    match.refresh_from_db()
+    units = {unit["name"]: unit["id"] for unit in match.state["units"]}
+    before = snapshot(match)
+    adjust = {"seq": match.head, "action": "adjust", "what": "counters", "counter": "damage", "change": "2"}
+    ben.post(reverse("match_act", args=[match.pk]), {**adjust, "unit": units["Comet Wanderer"]})
+    assert snapshot(match) == before, "Ana's unit: only a request"
+    assert Proposal.objects.get().needs == 0
+    ben.post(reverse("match_act", args=[match.pk]), {**adjust, "unit": units["Nebula Warden"]})
+    match.refresh_from_db()
+    assert match.head == before[0] + 1, "his own unit: applied at once"
+
+
+def test_an_agreement_cannot_change_a_result_voided_since_it_was_asked(club, organiser, catalog):
+    """Ben's phone must not carry out a reopening the club's organiser set aside by voiding the result."""
+    battle = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club,
+                                   owner=organiser.user)
+    ben = seated_phone(organiser, battle, 1)
+    play_out(lock_both(battle))
+    response = goto(organiser, battle, 1, confirm="reopen")
+    assert response.status_code == 302
+    request = Proposal.objects.get()
+    organiser.post(reverse("match_void", args=[battle.pk]), {"reason": "marked cards"})
+    before = snapshot(battle)
+    response = answer(ben, request, "agree")
+    assert "voided this result" in text(ben.get(response.url))
+    assert snapshot(battle) == before and Match.objects.get(pk=battle.pk).finished is not None
+
+
+def test_a_cardmaster_lineup_cannot_be_changed_after_the_reveal_alone(db):
+    """Ben locks his lineup second, sees Ana's, and would like another: only a request, which Ana refuses."""
+    from tracker import demo
+
+    from .test_cardmaster_pages import ANA as ANA_LINEUP
+    from .test_cardmaster_pages import BEN as BEN_LINEUP
+    from .test_cardmaster_pages import lineup_data
+
+    demo.load_catalogs()
+    owner = Client()
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Ben"], owner_device=device_of(owner), config={
+        "size": 3, "who_rolls": "app", "type_names": ["Ember", "Tide", "Gale", "Stone", "Volt", "Frost", "Bloom",
+                                                      "Venom", "Radiance", "Umbra"],
+        "overcook_turns": 3, "undershock_turns": 3, "risen_revivable": False})
+    ben = seated_phone(owner, match, 1)
+    assert owner.post(reverse("match_entry", args=[match.pk, 0]), lineup_data(match, 0, ANA_LINEUP)).status_code == 302
+    assert ben.post(reverse("match_entry", args=[match.pk, 1]), lineup_data(match, 1, BEN_LINEUP)).status_code == 302
+    match.refresh_from_db()
+    assert all(name in text(ben.get(match.get_absolute_url())) for name in ANA_LINEUP), "Ben has seen Ana's lineup"
+    before = snapshot(match)
+    goto(ben, match, match.head - 1)
+    assert snapshot(match) == before
+    request = Proposal.objects.get()
+    assert (request.kind, request.asked_by, request.needs) == (Proposal.GOTO, 1, 0)
+    answer(owner, request, "refuse")
+    assert snapshot(match) == before

@@ -502,3 +502,10 @@ def test_short_names_fit_a_cell(name, short):
     from tracker.games.evons.board import SHORT_NAME, short_name
 
     assert short_name(name) == short and len(short) <= SHORT_NAME
+
+
+def test_the_log_says_the_hand_limit_the_engine_discards_down_to():
+    from rules.evons.turns import HAND_LIMIT
+
+    line = pages_for("evons").describe({"type": "discarded", "seat": 1, "count": 2}, ["Ana", "Ben"])
+    assert line == f"Ben discards 2 down to {HAND_LIMIT} cards." == "Ben discards 2 down to 8 cards."

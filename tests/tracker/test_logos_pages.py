@@ -514,3 +514,22 @@ def test_in_the_battle_each_phone_is_offered_only_what_it_may_do(phones, duel):
 def test_the_combo_counter_panels_are_labelled_on_screen(client, duel):
     html = text(client.get(duel.get_absolute_url()))
     assert html.count('<span class="small logos-combo-label" aria-hidden="true">Combo counter, newest first</span>') == 2
+
+
+def test_the_log_says_the_fewest_card_slots_the_engine_keeps():
+    event = {"type": "effect", "side": "right_effect", "effect": "remove-card-slot", "via": "card", "seat": 0,
+             "target": 1, "outcome": "no-change", "before": 1, "after": 1}
+    line = pages_for("logos").describe(event, ["Ana", "Ben"])
+    assert line.endswith("Ben keeps 1 card slot (never fewer than 1)."), line
+
+
+def test_the_backup_field_names_the_engines_speed_in_the_pages_language():
+    from django.utils import translation
+
+    from tracker.games.logos.forms import CommitForm
+
+    label = CommitForm.base_fields["backup"].label  # made once, at import: it must stay lazy
+    with translation.override("en"):
+        assert "(optional: SPEED over 99, no combo requirement)" in str(label)
+    with translation.override("de"):
+        assert "(optional: SPEED über 99, keine Kombo-Bedingung)" in str(label)

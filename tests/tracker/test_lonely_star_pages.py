@@ -538,3 +538,18 @@ def test_a_joined_phone_sees_and_acts_only_for_its_own_seat():
     assert "Ana plays a unit" not in html and "Attack with Ember Drifter" not in html
     ember, warden = unit_id(match, "Ember Drifter"), unit_id(match, "Nebula Warden")
     refused(bens_phone, match, 403, action="attack", unit=ember, target=warden)
+
+
+def test_the_log_words_made_at_import_name_the_engines_figures_in_the_pages_language():
+    from django.utils import translation
+
+    from tracker.games.evons.narration import ENDINGS
+    from tracker.games.lonely_star.narration import WHY_DAMAGE, WHY_MOVED
+
+    with translation.override("en"):
+        assert (str(WHY_MOVED["luck-mill"]), str(WHY_DAMAGE["poison-again"]), str(ENDINGS["board-full"])) == (
+            "Luck over 6 mills", "Poisoned again, fewer than 2 cards in the deck",
+            "All 25 main-zone cells are full: the game ends at once.")
+    with translation.override("de"):
+        assert (str(WHY_MOVED["luck-mill"]), str(WHY_DAMAGE["poison-again"])) == (
+            "Luck über 6 wirft ab", "Erneut Poison, weniger als 2 Karten im Deck")

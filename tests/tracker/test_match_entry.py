@@ -171,6 +171,11 @@ def test_it_refuses_the_same_card_twice(client, match, twice):
     assert re.search(r"Ember Fox (is already in this deck|is in it twice)", html)
 
 
+def test_a_card_named_twice_is_refused_with_the_engines_deck_size(client, match):
+    html = refused(client, match, 0, entry_data(match, 0, ["Ember Fox", "Ember Fox", *ANA_DECK[2:]]), 422)
+    assert "Ember Fox is already in this deck; a deck holds 5 different cards." in html
+
+
 def test_it_refuses_fewer_than_five_cards(client, match):
     data = entry_data(match, 0, ANA_DECK[:4])
     html = refused(client, match, 0, data, 422)

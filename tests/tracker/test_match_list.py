@@ -55,6 +55,21 @@ def test_it_filters_by_player(client, catalog):
     assert shown(text(client.get(URL, {"player": ana.pk, "game": "card-crush"}))) == [ana_dev.pk, ana_ben.pk]
 
 
+def test_the_filters_offer_names_as_typed_and_keep_the_choice(client, catalog):
+    odd = new_match('<b>Ana</b> & "Ben"', "Dev")
+    html = text(client.get(URL))
+    assert "<b>Ana</b>" not in html  # a name is text, never markup
+    player = Player.objects.get(name__startswith="<b>")
+    assert f'<option value="{player.pk}">&lt;b&gt;Ana&lt;/b&gt; &amp; &quot;Ben&quot;</option>' in html
+    assert "&lt;b&gt;Ana&lt;/b&gt; &amp; &quot;Ben&quot; vs Dev" in html
+    html = text(client.get(URL, {"player": player.pk, "game": "card-crush"}))
+    assert f'<option value="{player.pk}" selected>' in html and '<option value="card-crush" selected>' in html
+    assert shown(html) == [odd.pk]
+    # A choice that is not offered is shown as the error it is, next to the field it names.
+    html = text(client.get(URL, {"game": "chess"}))
+    assert 'aria-invalid="true"' in html and 'id="id_game_error"' in html
+
+
 @pytest.mark.parametrize(
     "query",
     [
@@ -94,6 +109,19 @@ def test_it_paginates(client, catalog):
     assert "Page 2 of 2" in html
     # Past the end: the last page.
     assert shown(text(client.get(URL, {"page": 7}))) == newest_first[25:]
+
+
+def test_exactly_one_full_page_has_no_pager_and_one_more_match_brings_it(client, catalog):
+    matches = [new_match(f"P{i}", f"Q{i}") for i in range(25)]
+    for page in ({}, {"page": 1}, {"page": 2}):
+        html = text(client.get(URL, page))
+        assert shown(html) == [m.pk for m in reversed(matches)]
+        assert "Page 1 of" not in html and "page=2" not in html
+    newest = new_match("P25", "Q25")
+    html = text(client.get(URL))
+    assert shown(html)[0] == newest.pk and len(shown(html)) == 25
+    assert "Page 1 of 2" in html and "page=2" in html
+    assert shown(text(client.get(URL, {"page": 2}))) == [matches[0].pk]
 
 
 def test_the_pager_keeps_the_filters(client, catalog):

@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tracker import services
 
@@ -154,3 +155,27 @@ def test_it_404s_for_an_unknown_match(client, match):
 
 def test_it_refuses_post(client, match):
     assert client.post(log_url(match)).status_code == 405
+
+
+def chart_table(html: str) -> list[list[str]]:
+    """The rows of the log's chart, as its table reads them."""
+    table = re.search(r'<figure class="chart-box">.*?<tbody>(.*?)</tbody>', html, flags=re.S).group(1)
+    return [re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)]
+
+
+def test_the_chart_follows_every_change_and_the_language(client, locked):
+    # The chart is kept between views of the log (a game may re-run the whole match for it):
+    # a round revealed, undone or redone, or another language, draws it again.
+    play(locked, 1)
+    assert chart_table(text(client.get(log_url(locked)))) == [["0", "0", "0"], ["1", "0", "1"]]
+    play(locked, 1)
+    after_two = [["0", "0", "0"], ["1", "0", "1"], ["2", "1", "1"]]
+    assert chart_table(text(client.get(log_url(locked)))) == after_two
+    services.match_goto(match_id=locked.pk, step=3, expected_seq=4)
+    assert chart_table(text(client.get(log_url(locked)))) == [["0", "0", "0"], ["1", "0", "1"]]
+    services.match_goto(match_id=locked.pk, step=4, expected_seq=3)
+    html = text(client.get(log_url(locked)))
+    assert chart_table(html) == after_two and "Round wins after each round" in html
+    client.cookies["django_language"] = "de"
+    with translation.override("en"):  # the German request's language ends with it
+        assert "Rundensiege" in text(client.get(log_url(locked)))

@@ -9,14 +9,18 @@ Cast:
 """
 
 import html
+import importlib
+from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
-from django.urls import reverse
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
+import rules
 from tracker import services
 from tracker.competition import tournaments
-from tracker.models import Card, CollectionCard, Player
+from tracker.games import pages_for
+from tracker.models import Card, ClubInvite, CollectionCard, Invite, Match, Player
 
 from .conftest import ANA_DECK, BEN_DECK, device_of, lock_both, play_out
 
@@ -38,6 +42,11 @@ def world(catalog, club, organiser, member, stranger):
     private = services.match_create(slug="card-crush", player_names=list(PRIVATE_NAMES), config={},
                                     owner_device=device_of(phone))
     play_out(lock_both(private))
+    cardmaster = pages_for("cardmaster").demo_matches["knock-out"](PRIVATE_NAMES)  # a finished match
+    Match.objects.filter(pk=cardmaster.pk).update(owner_device=device_of(phone))
+    # Dead links: a revoked seat link of the private match and a revoked invite of the club.
+    Invite.objects.create(match=private, kind=Invite.SEAT, seat=1, token="dead-seat-link", revoked=private.created)
+    ClubInvite.objects.create(club=club, token="dead-club-link", revoked=private.created)
     club_match = services.match_create(slug="card-crush", player_names=list(CLUB_NAMES), config={}, club=club,
                                        owner=organiser.user)
     play_out(lock_both(club_match, ANA_DECK, BEN_DECK))
@@ -46,13 +55,19 @@ def world(catalog, club, organiser, member, stranger):
     phoenix = Card.objects.get(slug="card-crush", name="Phoenix")
     CollectionCard.objects.create(player=Player.objects.get(name=CLUB_NAMES[0]), card=phoenix, club=club)
     CollectionCard.objects.create(player=Player.objects.get(name=PRIVATE_NAMES[0]), card=phoenix)
-    return {"phone": phone, "private": private, "club_match": club_match, "cup": cup, "club": club,
+    return {"phone": phone, "private": private, "club_match": club_match, "cup": cup, "club": club, "cardmaster": cardmaster,
             "outsider": Client(), "stranger": stranger, "member": member, "organiser": organiser}
 
 
 def every_page(world) -> dict[str, str]:
-    """Every page that lists, counts or sums matches, and the pages of both matches."""
+    """Every page that reads (each URL name, see test_every_url_is_read_here_or_written_in_a_persona_test)."""
     urls = {
+        "healthz": reverse("healthz"), "service worker": reverse("service_worker"),
+        "manifest": reverse("web_manifest"), "offline": reverse("offline"), "settings": reverse("settings"),
+        "sign in": reverse("sign_in"), "sign up": reverse("sign_up"), "password": reverse("password_change"),
+        "import a match": reverse("match_import"), "catalogs": reverse("card_games"),
+        "dead join link": reverse("join", args=["dead-seat-link"]),
+        "dead club link": reverse("club_join", args=["dead-club-link"]),
         "home": reverse("home"),
         "match list": reverse("match_list"),
         "stats": reverse("stats"),
@@ -69,8 +84,13 @@ def every_page(world) -> dict[str, str]:
         "collections": reverse("collection_index"),
         "club collections": reverse("club_collections", args=[world["club"].pk]),
     }
+    for slug in rules.GAMES:
+        urls[f"catalog of {slug}"] = reverse("card_list", args=[slug])
+        urls[f"recent cards of {slug}"] = reverse("card_picks", args=[slug])
+        urls[f"catalog file of {slug}"] = reverse("card_export", args=[slug])
     for card in Card.objects.filter(slug="card-crush", name__in=[ANA_DECK[0], BEN_DECK[0]]):
-        urls[f"card {card.name}"] = reverse("card_detail", args=["card-crush", card.pk])
+        for name in ("card_detail", "card_edit", "card_delete"):
+            urls[f"{name} {card.name}"] = reverse(name, args=["card-crush", card.pk])
     for player in Player.objects.filter(name__in=PRIVATE_NAMES + CLUB_NAMES):
         urls[f"match list of {player.name}"] = reverse("match_list") + f"?player={player.pk}"
         urls[f"stats of {player.name}"] = reverse("stats_player", args=[player.pk])
@@ -83,7 +103,67 @@ def every_page(world) -> dict[str, str]:
         for name in ("match_detail", "match_log", "match_replay", "match_export_json", "match_export_text",
                      "match_poll", "battle_rating"):
             urls[f"{which} {name}"] = reverse(name, args=[match.pk])
+        for seat in (0, 1):
+            for name in ("match_entry", "match_pass"):
+                urls[f"{which} {name} {seat}"] = reverse(name, args=[match.pk, seat])
+    for name in ("match_detail", "cardmaster_steps", "cardmaster_hint", "cardmaster_analysis"):
+        urls[f"private cardmaster {name}"] = reverse(name, args=[world["cardmaster"].pk])
     return urls
+
+
+def url_names(patterns, prefix: str = "") -> set[str]:
+    names = set()
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            names |= url_names(pattern.url_patterns)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            names.add(pattern.name)
+    return names
+
+
+# Views that only take a POST, each with the persona test that proves who may use it.
+WRITES_PROVEN = {
+    "match_act": "test_personas::test_every_write_to_a_club_battle_per_persona",
+    "match_goto": "test_personas::test_every_write_to_a_club_battle_per_persona",
+    "proposal_answer": "test_personas::test_every_write_to_a_club_battle_per_persona",
+    "proposal_withdraw": "test_personas::test_every_write_to_a_club_battle_per_persona",
+    "invite_new": "test_personas::test_every_write_to_a_club_battle_per_persona",
+    "invite_revoke": "test_personas::test_every_write_to_a_club_battle_per_persona",
+    "match_void": "test_personas::test_every_write_to_a_club_battle_per_persona",
+    "cardmaster_ai_turn": "test_personas::test_only_the_showdowns_players_ask_the_ai_to_move",
+    "tournament_reopen": "test_personas::test_only_an_organiser_reopens_an_ended_tournament",
+    "tournament_pair": "test_competition_tournaments::test_only_the_organiser_changes_a_tournament",
+    "tournament_entrant": "test_competition_tournaments::test_only_the_organiser_changes_a_tournament",
+    "tournament_finish": "test_competition_tournaments::test_only_the_organiser_changes_a_tournament",
+    "tournament_drop": "test_competition_tournaments::test_only_the_organiser_drops_a_player",
+    "club_new": "test_clubs::test_a_phone_without_an_account_cannot_start_a_club",
+    "club_invite_new": "test_clubs::test_only_organisers_manage_the_club",
+    "club_invite_revoke": "test_clubs::test_only_organisers_manage_the_club",
+    "club_settings": "test_clubs::test_only_organisers_manage_the_club",
+    "club_member": "test_clubs::test_only_organisers_manage_the_club",
+    "club_leave": "test_clubs::test_a_club_keeps_an_organiser",
+    "card_new": "test_card_changes::test_a_card_added_on_a_phone_is_that_phones",
+    "card_import": "test_catalog_csv::test_a_row_that_would_change_a_protected_card_is_refused_with_its_line_and_the_rest_is_stored",
+    "collection_add": "test_competition_collections::test_a_personal_collection_does_not_exist_for_anyone_else",
+    "collection_upgrade": "test_competition_collections::test_a_personal_collection_does_not_exist_for_anyone_else",
+    "club_collection_add": "test_competition_collections::test_a_club_member_sees_a_club_collection_but_cannot_change_it",
+    "club_collection_upgrade":
+        "test_competition_collections::test_a_club_member_sees_a_club_collection_but_cannot_change_it",
+    # The phone's own settings and session: nothing anyone else owns.
+    "set_theme": "test_app_shell::test_a_theme_that_is_not_ours_is_refused_plainly",
+    "set_language": "test_app_shell::test_a_language_we_do_not_have_is_refused_plainly",
+    "sign_out": "test_accounts::test_sign_out_needs_a_post",
+}
+
+
+def test_every_url_is_read_here_or_written_in_a_persona_test(world):
+    """A new page cannot be forgotten: it is rendered by the tests below, or its writes are proven."""
+    read = {resolve(urlsplit(url).path).url_name for url in every_page(world).values()}
+    missing = url_names(get_resolver().url_patterns) - read - set(WRITES_PROVEN)
+    assert not missing, f"pages no persona test renders or writes: {sorted(missing)}"
+    for proof in WRITES_PROVEN.values():
+        module, name = proof.split("::")
+        assert hasattr(importlib.import_module(f"tests.tracker.{module}"), name), proof
 
 
 def test_an_outsider_and_another_clubs_organiser_learn_nothing(world):
@@ -94,7 +174,7 @@ def test_an_outsider_and_another_clubs_organiser_learn_nothing(world):
             assert status < 500, (who, where)
             for name in PRIVATE_NAMES + CLUB_NAMES + (CUP,):
                 assert name not in text, f"{name} shown to the {who} on {where}"
-            if "match_" in where or "battle_rating" in where:
+            if any(part in where for part in ("match_", "battle_rating", "cardmaster_")):
                 assert status == 404, (who, where)
 
 
@@ -144,3 +224,14 @@ def test_a_club_that_shows_its_results_shows_names_and_results_but_never_decks(w
     assert outsider.get(world["club_match"].get_absolute_url()).status_code == 404
     status, text = page(outsider, reverse("stats"))
     assert not any(name in text for name in CLUB_NAMES), "statistics stay with the members"
+
+
+def test_a_guessed_player_number_names_nobody_even_on_a_development_servers_404(world, settings):
+    """A development server's 404 page shows the refusal's words: they must not name the player."""
+    settings.DEBUG = True
+    club = world["club"]
+    club.public_leaderboard = True
+    club.save()
+    for player in Player.objects.filter(name__in=PRIVATE_NAMES):
+        status, text = page(world["outsider"], reverse("player_rating", args=[club.pk, player.pk]))
+        assert status == 404 and player.name not in text

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from rules.card_crush import rating, swiss
 
-from .. import access, charts
+from .. import access, charts, locks
 from ..devices import TableRequest
 from ..models import Club, Match, Player, Tournament
 from ..once import made_once
@@ -79,7 +79,7 @@ def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     everything = ratings.history(club)
     changes = [change for change in everything if change.player == player.pk]
     if not changes:
-        raise Http404(_("%(name)s has no rated battle in this club.") % {"name": player.name})
+        raise Http404(_("No rated battle of this player in this club."))  # never a name: anyone may guess numbers
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
     entries = [{"change": c, "opponent": names.get(c.opponent) if c.opponent else None,
                 "expected_percent": round(100 * c.expected)
@@ -149,6 +149,8 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
         messages.error(request, _("Only a finished match's result can be voided; nothing was changed."))
     elif match.voided:
         messages.info(request, _("This result was already voided."))
+    elif locks.why_locked(match):  # a battle of an ended tournament: its standings are final
+        messages.error(request, locks.why_locked(match))
     else:
         match.voided, match.voided_by, match.void_reason = timezone.now(), access.signed_in(request), form.cleaned_data["reason"]
         match.version += 1

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext as _
 
 from rules import Dice, RuleError
@@ -34,11 +35,11 @@ class EngineCardForm(forms.Form):
             raise forms.ValidationError(services.explain(error)) from error
 
 
-def catalog_cards(form: forms.Form, catalog: dict[str, Card], fields, repeated: str) -> list[dict]:
+def catalog_cards(form: forms.Form, catalog: dict[str, Card], fields, repeated: str, **params: Any) -> list[dict]:
     """The cards named in `fields` of a deck or lineup form, as the engine takes them, in order.
 
     Names are looked up in `catalog` (casefolded name -> Card). An unknown name, or a card
-    named twice (worded by `repeated`, with %(name)s), becomes an error on its field.
+    named twice (worded by `repeated`, with %(name)s and any of `params`), becomes an error on its field.
     """
     cards, seen = [], set()
     for field in fields:
@@ -49,7 +50,7 @@ def catalog_cards(form: forms.Form, catalog: dict[str, Card], fields, repeated: 
         if card is None:
             form.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": name})
         elif card.pk in seen:
-            form.add_error(field, repeated % {"name": card.name})
+            form.add_error(field, repeated % {**params, "name": card.name})
         else:
             seen.add(card.pk)
             cards.append(card.as_rules_card())
@@ -82,6 +83,12 @@ def dice_needed(match: Match, action: dict) -> int | None:
     and the real attempt then says why."""
     error, dice = attempt(match, action)
     return None if error else len(dice.rolls)
+
+
+def filled_in(message: str | Promise, **params: Any) -> str:
+    """A lazily translated label with its %(name)s placeholders filled in from the engine (its limits,
+    sizes, thresholds) when it is shown, in the language of that request (a lazy string, like `message`)."""
+    return lazy(lambda: str(message) % params, str)()
 
 
 def seat_names(match) -> list[str]:

@@ -1,4 +1,4 @@
-# Undo in constant time (issue 19): checkpoints of the state, and the counters a change reads
+# Undo in constant time: checkpoints of the state, and the counters a change reads
 # from the match row instead of counting the log. Existing matches get their counters from
 # their logs; their checkpoints are filled in by the first undo or redo that passes them.
 

@@ -67,7 +67,8 @@ class DeckForm(forms.Form):
     def clean(self):
         data = super().clean()
         cards = catalog_cards(self, self.catalog, [f"card_{position}" for position in range(1, DECK_SIZE + 1)],
-                              _("%(name)s is already in this deck; a deck holds 5 different cards."))
+                              _("%(name)s is already in this deck; a deck holds %(size)s different cards."),
+                              size=DECK_SIZE)
         data["cards"] = cards
         data["source_seat"] = None
         if data.get("source", "catalog") != "catalog" and len(cards) == DECK_SIZE:

@@ -8,6 +8,8 @@ Which moves a card may make, with which targets, and why not, is the engine's an
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from rules.cardmaster import gems as gem_rules
+from rules.cardmaster import moves as move_rules
 from rules.cardmaster import preview
 from rules.cardmaster.ai import ai_seat, faction_power, hints_allowed
 from rules.cardmaster.damage import FACTOR_TEXT, attack_type
@@ -18,7 +20,7 @@ from rules.cardmaster.moves import ATTACKS, spc_boost
 from rules.cardmaster.mvp import WEIGHTS, mvps
 from rules.cardmaster.numbers import percent_text
 from rules.cardmaster.overrides import COUNTER_MAX
-from rules.cardmaster.statuses import backfire_chance, proc_chance
+from rules.cardmaster.statuses import backfire_chance, proc_chance, top_face
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Match
@@ -47,7 +49,7 @@ def _status(card: dict) -> dict | None:
     else:
         left = ngettext("%(turns)s turn left", "%(turns)s turns left", status["turns"]) % {"turns": status["turns"]}
     return {"symbol": STATUS_SYMBOLS[status["name"]], "name": STATUS_LABELS[status["name"]], "left": left,
-            "strength": decimal(f"{status['strength'] / 10:g}")}
+            "strength": decimal(percent_text(status["strength"]))}
 
 
 def _why(error, players) -> str:
@@ -59,7 +61,7 @@ def _why(error, players) -> str:
 
 def _on_d100(chance: int) -> str:
     """The d100 faces a chance in tenths of a percent lands on (at most the chance): 55 -> "1–5 (5.5%)"."""
-    return gettext("1–%(top)s (%(percent)s%%)") % {"top": chance // 10, "percent": decimal(percent_text(chance))}
+    return gettext("1–%(top)s (%(percent)s%%)") % {"top": top_face(chance), "percent": decimal(percent_text(chance))}
 
 
 def _risks(card: dict) -> dict[str, str]:
@@ -80,9 +82,10 @@ def _moves(match: Match, card: dict) -> dict[str, dict]:
         "a1": gettext("ATK × %(f)s · %(t)s") % {"f": decimal(FACTOR_TEXT["a1"]), "t": types[0]},
         "a2": gettext("ATK × %(f)s · %(t)s") % {"f": decimal(FACTOR_TEXT["a2"]), "t": types[1]},
         "a3": gettext("ATK × %(f)s · better of %(a)s / %(b)s") % {"f": decimal(FACTOR_TEXT["a3"]), "a": types[0], "b": types[1]},
-        "stack": gettext("+1 gem, uses the move"),
+        "stack": ngettext("+%(n)s gem, uses the move", "+%(n)s gems, uses the move", gem_rules.STACK_GAIN) % {
+            "n": gem_rules.STACK_GAIN},
         "spc": gettext("permanent boost, uses the move"),
-        "revive": gettext("a fallen ally returns at 50% HP"),
+        "revive": gettext("a fallen ally returns at %(percent)s%% HP") % {"percent": decimal(percent_text(move_rules.REVIVE_HP))},
         "shift": gettext("swap with a reserve card; it cannot move this possession"),
     }
     rows = {}

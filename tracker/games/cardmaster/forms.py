@@ -17,7 +17,7 @@ from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...models import Card, Match
 from ..base import CardFact
-from ..common import EngineCardForm, catalog_cards, option_field
+from ..common import EngineCardForm, catalog_cards, filled_in, option_field
 
 SLUG = "cardmaster"
 
@@ -84,7 +84,7 @@ class ConfigForm(forms.Form):
     field_order = ["opponent"]  # first: a player looking for Showdown finds it at the top of the options
 
     size = forms.TypedChoiceField(
-        label=_("Match length (cards a side; 3 active, the rest in reserve)"),
+        label=filled_in(_("Match length (cards a side; %(active)s active, the rest in reserve)"), active=ACTIVE_SLOTS),
         choices=[(size, f"{size}v{size}") for size in SIZES], coerce=int, initial=DEFAULT_CONFIG["size"],
         widget=forms.RadioSelect,
     )
@@ -110,7 +110,7 @@ class ConfigForm(forms.Form):
         initial="custom", widget=forms.RadioSelect, required=False,
     )
     ai_faction = forms.ChoiceField(
-        label=_("Showdown (9 cards a side, player 2 is the AI): the AI's faction"),
+        label=filled_in(_("Showdown (%(size)s cards a side, player 2 is the AI): the AI's faction"), size=SHOWDOWN_SIZE),
         choices=[("generate", _("New cards made at the power level below")),
                  ("catalog", _("Catalog cards nearest the power level below")),
                  ("hand", _("Entered by hand, like a player's lineup"))],

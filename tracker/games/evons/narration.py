@@ -3,6 +3,11 @@
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from rules.evons.board import MAIN_ZONE
+from rules.evons.turns import HAND_LIMIT
+
+from ..common import filled_in
+
 REASONS = {
     "played": _("played"),
     "revealed": _("revealed"),
@@ -19,7 +24,7 @@ WHY = {
     "unpaid": _("its cost could not be paid"),
 }
 ENDINGS = {
-    "board-full": _("All 25 main-zone cells are full: the game ends at once."),
+    "board-full": filled_in(_("All %(cells)s main-zone cells are full: the game ends at once."), cells=len(MAIN_ZONE)),
     "passes": _("Both players passed in a row: the game ends."),
     "agreed": _("The table ended the game."),
 }
@@ -149,9 +154,10 @@ def describe(event: dict, names: list[str]) -> str:
         case "passed":
             return gettext("%(name)s passes.") % {"name": names[e["seat"]]}
         case "discarded":
-            return gettext("%(name)s discards %(count)s down to 8 cards.") % {
+            return gettext("%(name)s discards %(count)s down to %(limit)s cards.") % {
                 "name": names[e["seat"]],
                 "count": e["count"],
+                "limit": HAND_LIMIT,
             }
         case "score":
             return gettext("Score: %(a)s %(sa)s, %(b)s %(sb)s.") % {

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import InvalidCard
 from rules.logos import validate_card
 from rules.logos.cards import (
+    BACKUP_SPEED,
     COLOURS,
     EFFECTS,
     NAME_MAX,
@@ -22,7 +23,7 @@ from rules.logos.duel import OPTIONS
 from ...models import Card, Match
 from ...services import explain
 from ..base import CardFact
-from ..common import option_field
+from ..common import filled_in, option_field
 from .board import seat_view
 from .narration import COLOUR_LABELS, EFFECT_LABELS
 
@@ -132,7 +133,8 @@ class CommitForm(forms.Form):
         widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
     )
     backup = forms.CharField(
-        label=_("Card to send to the backup slot (optional: SPEED over 99, no combo requirement)"),
+        label=filled_in(_("Card to send to the backup slot (optional: SPEED over %(speed)s, no combo requirement)"),
+                        speed=BACKUP_SPEED),
         max_length=NAME_MAX, required=False,
         widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
     )

@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.logos.cards import COLOUR_CLASS
-from rules.logos.effects import BERSERK_BELOW
+from rules.logos.effects import BERSERK_BELOW, MIN_SLOTS
 
 from ...numbers import grouped
 
@@ -119,8 +119,8 @@ def _effect_result(event, names):
         return gettext("copies %(effect)s:") % {"effect": EFFECT_LABELS[event["copied"]]}
     if name in ("add-card-slot", "remove-card-slot"):
         if outcome == "no-change":
-            return gettext("%(target)s keeps %(slots)s card slot (never fewer than 1).") % {
-                "target": target, "slots": event["before"]}
+            return gettext("%(target)s keeps %(slots)s card slot (never fewer than %(least)s).") % {
+                "target": target, "slots": event["before"], "least": MIN_SLOTS}
         return gettext("%(target)s's card slots %(before)s → %(after)s.") % {
             "target": target, "before": event["before"], "after": event["after"]}
     if name == "regeneration":

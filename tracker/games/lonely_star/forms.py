@@ -16,11 +16,12 @@ from rules.lonely_star import GAME, STAT_NAMES, STATS, validate_card
 from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, OPTIONS
 from rules.lonely_star.rolls import SIDES
 from rules.lonely_star.statuses import NAME_MAX as STATUS_NAME_MAX
+from rules.lonely_star.statuses import POISON_CAP
 from rules.lonely_star.units import NAME_MAX, STAT_MAX
 from rules.lonely_star.zones import ZONES
 
 from ...models import Card, Match
-from ..common import EngineCardForm, dice_needed, option_field, whole_number
+from ..common import EngineCardForm, dice_needed, filled_in, option_field, whole_number
 
 SLUG = "lonely-star"
 ACTIONS = (
@@ -100,7 +101,8 @@ class ConfigForm(forms.Form):
         widget=forms.RadioSelect,
     )
     counter_cap = option_field(
-        OPTIONS["counter_cap"], _("Most Burn, Hex or Blind counters on a unit (0 = no limit; Poison is always 1)")
+        OPTIONS["counter_cap"],
+        filled_in(_("Most Burn, Hex or Blind counters on a unit (0 = no limit; Poison is always %(poison)s)"), poison=POISON_CAP),
     )
     stat_floor = forms.ChoiceField(
         label=_("Can a total stat fall below 0?"),
@@ -261,8 +263,8 @@ def table_action(match: Match, post) -> dict:
     entered = [value.strip() for value in post.getlist("roll") if value.strip()]
     for value in entered:
         if not value.isdigit() or not 1 <= int(value) <= SIDES:
-            message = _("A D6 shows 1 to 6; “%(value)s” is not a roll.")
-            raise ValidationError(message % {"value": value[:20]})
+            message = _("A D6 shows 1 to %(sides)s; “%(value)s” is not a roll.")
+            raise ValidationError(message % {"value": value[:20], "sides": SIDES})
     app_rolls = bool(post.get("app_rolls"))
     if entered and app_rolls:
         raise ValidationError(_("You typed a die and also ticked “Let the app roll”; choose one."))
@@ -273,9 +275,9 @@ def table_action(match: Match, post) -> dict:
     if needed is not None and len(entered) > needed:
         raise ValidationError(
             _(
-                "No die is needed here (a total of 6 or more always succeeds, 0 never does, "
+                "No die is needed here (a total of %(sides)s or more always succeeds, 0 never does, "
                 "or the effect ignores Resist); clear the die field."
-            )
+            ) % {"sides": SIDES}
         )
     if needed and not entered:
         raise ValidationError(

@@ -3,6 +3,11 @@
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from rules.lonely_star.rolls import SIDES
+from rules.lonely_star.statuses import POISON_AGAIN_MILL
+
+from ..common import filled_in
+
 ZONE_NAMES = {"deck": _("Deck"), "hand": _("Hand"), "discard": _("Discard pile"), "removed": _("Removed")}
 
 
@@ -21,8 +26,8 @@ def _check_line(event: dict) -> str:
     }
     if event["certain"] and event["success"]:
         return (
-            gettext("%(kind)s for %(name)s: %(stat)s %(total)s is 6 or more, so it always succeeds (no die).")
-            % params
+            gettext("%(kind)s for %(name)s: %(stat)s %(total)s is %(sides)s or more, so it always succeeds (no die).")
+            % {**params, "sides": SIDES}
         )
     if event["certain"]:
         return gettext("%(kind)s for %(name)s: %(stat)s %(total)s, so it cannot succeed (no die).") % params
@@ -32,7 +37,7 @@ def _check_line(event: dict) -> str:
 
 
 WHY_MOVED = {
-    "luck-mill": _("Luck over 6 mills"),
+    "luck-mill": filled_in(_("Luck over %(sides)s mills"), sides=SIDES),
     "poison-again": _("Poisoned again"),
     "poison-cost": _("Poison's cost to act"),
     "hex-again": _("Hexed again"),
@@ -46,7 +51,7 @@ WHY_DAMAGE = {
     "burn-again": _("Burned again"),
     "hex-again": _("Hexed again, too few discard cards"),
     "hex-cost": _("Hex's cost, empty discard pile"),
-    "poison-again": _("Poisoned again, fewer than 2 cards in the deck"),
+    "poison-again": filled_in(_("Poisoned again, fewer than %(mill)s cards in the deck"), mill=POISON_AGAIN_MILL),
 }
 
 

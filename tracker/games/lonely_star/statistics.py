@@ -1,11 +1,13 @@
 """Lonely Star statistics: each player's dice against the odds, and the HP left on each side over a match."""
 
+from fractions import Fraction
+
 from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from rules import Dice
-from rules.lonely_star.rolls import SIDES
+from rules.lonely_star.rolls import pass_chance
 from rules.lonely_star.units import hp_left
 
 from ...models import Match
@@ -22,8 +24,8 @@ CHECK_TITLES = {
 def figures(matches) -> Figures:
     """Each player's dice against the odds: crits, Resist and Luck rolls, and how many should have passed.
 
-    A rolled check against total T passes with chance T/6, so the number expected is the
-    sum of T/6 over the rolls. Only checks where a die was rolled count: a total of 6 or
+    The number expected is the sum of each rolled check's chance of passing (the engine's
+    pass_chance: T/6 against a total T). Only checks where a die was rolled count: a total of 6 or
     more (or 0 or less) decides the check without one, and counting those as rolls would
     hide the dice's luck behind certainties. A check belongs to the player controlling the
     unit that rolls it (the attacker for a crit, the unit taking a status for Resist).
@@ -40,11 +42,11 @@ def figures(matches) -> Figures:
                 elif event["type"] in ("crit_check", "resist_check", "luck_check") and not event["certain"]:
                     player = players[controller[event["unit"]]]
                     tally = tallies[event["kind"]].setdefault(
-                        player.pk, {"name": player.name, "rolls": 0, "passed": 0, "sixths": 0}
+                        player.pk, {"name": player.name, "rolls": 0, "passed": 0, "expected": Fraction(0)}
                     )
                     tally["rolls"] += 1
                     tally["passed"] += event["success"]
-                    tally["sixths"] += event["total"]  # the chance of passing, in sixths
+                    tally["expected"] += pass_chance(event["total"])
     return [(str(title), _check_rows(tallies[kind])) for kind, title in CHECK_TITLES.items()]
 
 
@@ -52,7 +54,7 @@ def _check_rows(tallies: dict[int, dict]) -> list[tuple[str, str]]:
     rows = []
     for tally in sorted(tallies.values(), key=lambda t: t["name"].casefold()):
         rolls = tally["rolls"]
-        expected = floatformat(tally["sixths"] / SIDES, 1)  # rounds half up, in the locale's format
+        expected = floatformat(float(tally["expected"]), 1)  # rounds half up, in the locale's format
         rows.append(
             (
                 tally["name"],

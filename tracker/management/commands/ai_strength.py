@@ -17,7 +17,7 @@ from rules.cardmaster.ai.bench import bench
 from rules.cardmaster.ai.strength import measure
 
 DEFAULT_PAIRS = "hard:greedy,hard:random,hard:normal,normal:easy"
-# The goals: (player, opponent) -> the lowest win rate that meets it, or "significant"
+# The strength goals: (player, opponent) -> the lowest win rate that meets it, or "significant"
 GOALS: dict[tuple[str, str], float | str] = {("hard", "greedy"): 0.80, ("hard", "random"): 0.98, ("hard", "normal"): "significant",
          ("normal", "easy"): "significant"}
 MEDIAN_MOST, SLOWEST_MOST = 0.5, 2.0
