@@ -88,6 +88,10 @@
   document.addEventListener("htmx:configRequest", (e) => {
     const match = e.detail.elt.closest && e.detail.elt.closest("#match");
     if (!match) return;
+    if (e.detail.verb === "get") { // a field's list (a card picker's) or the live fetch: it changes nothing
+      delete e.detail.parameters.seq; // the step from #match (hx-vals) goes with the forms that change the match
+      return;
+    }
     const shown = [...match.querySelectorAll("[data-kept]")].filter((part) => !part.contains(e.detail.elt))
       .map((part) => part.id + "=" + part.dataset.kept);
     if (shown.length) e.detail.headers["X-Shown"] = shown.join(" ");

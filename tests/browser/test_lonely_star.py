@@ -122,10 +122,10 @@ def test_attack_with_a_real_die_a_status_and_the_end_of_turn_resist(page: Page, 
     page.screenshot(path=screenshot_dir / "lonely-star-log.png", full_page=True)
 
 
-def test_a_d6_leaves_both_sides_as_the_phone_shows_them_and_their_forms_still_act(page: Page, catalog):
-    """A plain D6 changes neither side: the answer leaves them out and the phone keeps them as they are (an open
+def test_a_d6_leaves_the_units_as_the_phone_shows_them_and_their_forms_still_act(page: Page, catalog):
+    """A plain D6 changes no unit: the answer leaves them out and the phone keeps them as they are (an open
     fold stays open). The attack form kept from before the D6 then acts on the step after it (the page's step
-    goes with every form), and the attack redraws the sides."""
+    goes with every form), and the attack redraws the units in it."""
     page.goto("/")
     page.get_by_role("link", name="New Lonely Star match").click()
     page.get_by_label("Player 1", exact=True).fill("Ana")
@@ -139,7 +139,7 @@ def test_a_d6_leaves_both_sides_as_the_phone_shows_them_and_their_forms_still_ac
     page.get_by_text("Plain D6").click()
     with page.expect_response(lambda r: r.request.method == "POST") as answer:
         form_with_button(page, "Roll the D6").get_by_role("button", name="Roll the D6").click()
-    assert answer.value.text().count('hx-preserve></div>') >= 3, "both sides (and the title) left out"
+    assert answer.value.text().count('hx-preserve></li>') == 2, "both units left out"
     expect(page.locator(".ls-last")).to_contain_text("D6")
     expect(more).to_have_attribute("open", "")
     attack = form_with_button(page, "Attack with Dust Knight")

@@ -224,35 +224,38 @@ def test_the_rulebook_example_through_the_board(client, fielded):
 def shown_parts(html: str, sent_from: str) -> str:
     """What the page's script sends with a tap: each part as the page shows it (id=digest), but the one the
     tap came from (it is drawn anew)."""
-    return " ".join(f"{region}={key}" for region, key in re.findall(r'<div id="([\w-]+)" data-kept="(\w+)"', html)
+    return " ".join(f"{region}={key}" for region, key in re.findall(r'<(?:div|li) id="([\w-]+)" data-kept="(\w+)"', html)
                     if region != sent_from)
 
 
-def test_an_htmx_answer_leaves_out_the_sides_the_action_did_not_change(client, fielded):
-    """A plain D6 changes no side: both stay as the phone shows them, forms included (htmx sends the page's
-    step from #match in place of the step a kept form was drawn with). An attack redraws the sides."""
+def kept_parts(answer: str) -> list[str]:
+    return re.findall(r'<(?:div|li) id="([\w-]+)" data-kept="\w+" hx-preserve></(?:div|li)>', answer)
+
+
+def test_an_htmx_answer_leaves_out_the_units_the_action_did_not_change(client, fielded):
+    """A plain D6 changes no unit: they stay as the phone shows them, forms included (htmx sends the page's
+    step from #match in place of the step a kept form was drawn with). An attack redraws the two units in it."""
+    comet, ember, warden = (unit_id(fielded, name) for name in ("Comet Wanderer", "Ember Drifter", "Nebula Warden"))
     page = text(client.get(fielded.get_absolute_url()))
     assert f"hx-vals='{{\"seq\": \"{fielded.head}\"}}'" in page, "every htmx form sends the page's step"
-    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1",
-            "HTTP_X_SHOWN": shown_parts(page, "ls-controls")}
-    answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0}, **htmx))
-    assert len(re.findall(r'<div id="ls-side-\d" data-kept="\w+" hx-preserve></div>', answer)) == 2
-    assert 'id="side-0"' not in answer and 'id="unit-' not in answer, "neither side nor a unit is drawn"
-    assert '<div id="ls-overrides" data-kept="' in answer and 'id="overrides-title"' not in answer, "nor the corrections"
+    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1"}
+    answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0},
+                              HTTP_X_SHOWN=shown_parts(page, "ls-controls"), **htmx))
+    assert kept_parts(answer) == [f"ls-unit-{comet}", f"ls-unit-{ember}", f"ls-unit-{warden}", "ls-overrides"]
+    assert '<h3>' not in answer and 'id="overrides-title"' not in answer, "no unit and no correction is drawn"
     fielded.refresh_from_db()
     assert "Roll the D6" in answer and f"hx-vals='{{\"seq\": \"{fielded.head}\"}}'" in answer, "the controls are drawn anew"
     # The attack form the phone kept was drawn before the D6, with the step before; htmx sends the page's (as here).
-    comet, warden = unit_id(fielded, "Comet Wanderer"), unit_id(fielded, "Nebula Warden")
     answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "attack", "unit": comet, "target": warden},
-                              **htmx))
-    assert re.search(r"Damage [1-9]\d* of 8 HP", answer), "Ben's side shows the damage"
-    assert 'id="side-0"' in answer and 'id="side-1"' in answer, "both sides drawn anew after an attack"
-    assert 'id="overrides-title"' not in answer, "the corrections list the same units: left out"
-    # A phone that shows something else (another language, an older page) gets the sides drawn.
-    other = {**htmx, "HTTP_X_SHOWN": "ls-side-0=000000000000 ls-side-1=000000000000"}
+                              HTTP_X_SHOWN=shown_parts(page, f"ls-unit-{comet}"), **htmx))
+    assert re.search(r"Damage [1-9]\d* of 8 HP", answer), "Nebula Warden is drawn with its damage"
+    assert f'id="unit-{comet}"' in answer and f'id="unit-{warden}"' in answer
+    assert kept_parts(answer) == [f"ls-unit-{ember}", "ls-controls", "ls-overrides"], "the rest list the same units"
+    # A phone that shows something else (another language, an older page) gets the units drawn.
     fielded.refresh_from_db()
-    answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0}, **other))
-    assert 'id="side-0"' in answer and 'id="side-1"' in answer and 'data-kept="000000000000"' not in answer
+    answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0},
+                              HTTP_X_SHOWN=f"ls-unit-{comet}=000000000000 ls-unit-{ember}=000000000000", **htmx))
+    assert f'id="unit-{comet}"' in answer and 'data-kept="000000000000"' not in answer
 
 
 def test_a_physical_roll_is_used_and_logged_as_the_players(client, fielded):

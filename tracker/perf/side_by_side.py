@@ -51,7 +51,7 @@ def _cases(client) -> dict:
         return client.get(match.get_absolute_url()).content.decode(), reverse("match_act", args=[match.pk])
 
     def shown(page: str, around: tuple[str, ...] = ()) -> dict:
-        parts = [f"{part}={key}" for part, key in re.findall(r'<div id="([\w-]+)" data-kept="(\w+)"', page)
+        parts = [f"{part}={key}" for part, key in re.findall(r'<(?:div|li) id="([\w-]+)" data-kept="(\w+)"', page)
                  if part not in around]
         return {**HTMX, "X-Shown": " ".join(parts)} if parts else HTMX
 
@@ -70,12 +70,13 @@ def _cases(client) -> dict:
                       for n, name in enumerate(units)])
     page, url = page_of(star)
     cases["Lonely Star D6"] = rolled_back(url, form(page, "d6").data(), shown(page, ("ls-controls",)))
-    cases["Lonely Star attack"] = rolled_back(url, form(page, "attack").data(), shown(page, ("ls-side-0",)))
+    attack = form(page, "attack")
+    cases["Lonely Star attack"] = rolled_back(url, attack.data(), shown(page, (f"ls-unit-{attack.value('unit')}",)))
 
     cardmaster = cardmaster_demo.locked([cardmaster_demo.STORM_LINEUP, cardmaster_demo.STONE_LINEUP])
     page, url = page_of(cardmaster)
     moves = form(page, button="stack")
-    around = ("cm-team-0", f"cm-card-{moves.value('card')}")
+    around = (f"cm-card-{moves.value('card')}",)
     cases["Cardmaster STACK"] = rolled_back(url, moves.data(button=("action", "stack")), shown(page, around))
     cases["Cardmaster A1"] = rolled_back(url, moves.data(button=("action", "a1")), shown(page, around))
 

@@ -5,8 +5,8 @@ The page renders it as `<div id="id">…</div>`. The htmx answer to an action (`
 `_render_match`) sends only `<div id="id" hx-preserve></div>`: htmx keeps the element the phone already
 shows, as it is (an open fold, a half-typed field), and the answer skips rendering it.
 
-`{% kept "id" what… %}`: a part that some actions change and others do not (a Lonely Star side, a
-Cardmaster team). `what` is everything the part shows besides the viewer and the language, which count
+`{% kept "id" what… %}`: a part that some actions change and others do not (a Lonely Star unit, a
+Cardmaster card); `{% kept "id" what… as "li" %}` makes the part a list item instead of a `<div>`. `what` is everything the part shows besides the viewer and the language, which count
 by themselves; the part carries a short digest of them (`data-kept`), and every htmx request from the
 page says which digests it shows (`X-Shown`, static/js/table.js). The answer to an action leaves out a
 part the phone shows as it would be drawn now, and draws the others. Its forms keep the step number they
@@ -45,8 +45,8 @@ def digest(values: list, context: template.Context) -> str:
 
 class KeptNode(template.Node):
     def __init__(self, region: template.base.FilterExpression, what: list[template.base.FilterExpression],
-                 nodelist: template.NodeList):
-        self.region, self.what, self.nodelist = region, what, nodelist
+                 nodelist: template.NodeList, tag: str = "div"):
+        self.region, self.what, self.nodelist, self.tag = region, what, nodelist, tag
 
     def render(self, context: template.Context) -> str:
         region = self.region.resolve(context)
@@ -56,8 +56,9 @@ class KeptNode(template.Node):
             return format_html('<div id="{}">{}</div>', region, self.nodelist.render(context))
         key = digest([what.resolve(context) for what in self.what], context)
         if context.get("light") and f"{region}={key}" in (context.get("shown") or ()):
-            return format_html('<div id="{}" data-kept="{}" hx-preserve></div>', region, key)
-        return format_html('<div id="{}" data-kept="{}">{}</div>', region, key, self.nodelist.render(context))
+            return format_html('<{} id="{}" data-kept="{}" hx-preserve></{}>', self.tag, region, key, self.tag)
+        return format_html('<{} id="{}" data-kept="{}">{}</{}>', self.tag, region, key, self.nodelist.render(context),
+                           self.tag)
 
 
 @register.tag
@@ -65,6 +66,11 @@ def kept(parser: template.base.Parser, token: template.base.Token) -> KeptNode:
     bits = token.split_contents()
     if len(bits) < 2:
         raise template.TemplateSyntaxError("{% kept %} takes the region's id, then what it shows if actions change it.")
+    tag = "div"
+    if len(bits) > 3 and bits[-2] == "as":
+        tag, bits = bits[-1].strip("\"'"), bits[:-2]
+        if tag not in ("div", "li"):
+            raise template.TemplateSyntaxError("{% kept … as %} makes a part a div or an li.")
     nodelist = parser.parse(("endkept",))
     parser.delete_first_token()
-    return KeptNode(parser.compile_filter(bits[1]), [parser.compile_filter(bit) for bit in bits[2:]], nodelist)
+    return KeptNode(parser.compile_filter(bits[1]), [parser.compile_filter(bit) for bit in bits[2:]], nodelist, tag)

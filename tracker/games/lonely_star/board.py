@@ -94,7 +94,9 @@ def _offers(match: Match, units: list[dict]) -> None:
     by_id = {unit["id"]: unit for unit in units}
     for unit in units:
         mine = [action for action in legal if action.get("unit") == unit["id"]]
-        unit["attack_targets"] = [by_id[a["target"]] for a in mine if a["type"] == "attack"]
+        # Only what the target list shows: a unit's kept part (regions.py) does not change with its targets' damage.
+        unit["attack_targets"] = [{key: by_id[a["target"]][key] for key in ("id", "name", "owner")}
+                                  for a in mine if a["type"] == "attack"]
         unit["can_move"] = any(a["type"] == "act" and a["how"] == "move" for a in mine)
         unit["can_play"] = any(a["type"] == "act" and a["how"] == "play" for a in mine)
         unit["can_equip"] = any(a["type"] == "equip" for a in mine)
