@@ -556,3 +556,18 @@ def test_the_log_words_made_at_import_name_the_engines_figures_in_the_pages_lang
     with translation.override("de"):
         assert (str(WHY_MOVED["luck-mill"]), str(WHY_DAMAGE["poison-again"])) == (
             "Luck über 6 wirft ab", "Erneut Poison, weniger als 2 Karten im Deck")
+
+
+def test_a_part_has_one_digest_whatever_order_its_state_keys_come_in():
+    """PostgreSQL's jsonb gives a state's keys back in its own order, not the engine's: a unit drawn from the
+    state the engine just made and the same unit read back must not look changed (or no part is ever kept)."""
+    from django.template import Context
+
+    from tracker.templatetags.regions import digest
+
+    unit = {"id": 2, "name": "Nebula Warden", "hp": 8, "damage": 0, "statuses": [], "seat": 1}
+    read_back = dict(sorted(unit.items(), key=lambda item: (len(item[0]), item[0])))  # jsonb: shorter keys first
+    assert list(read_back) != list(unit)
+    assert digest([unit, {"turn": 0, "end_step": 3}], Context()) == digest([read_back, {"end_step": 3, "turn": 0}],
+                                                                           Context())
+    assert digest([unit], Context()) != digest([{**unit, "damage": 1}], Context())

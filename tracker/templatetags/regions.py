@@ -40,7 +40,13 @@ def digest(values: list, context: template.Context) -> str:
     viewer = context.get("viewer")
     seen = [_release(), get_language(), bool(context.get("read_only")), getattr(viewer, "role", None),
             getattr(viewer, "seat", None), values]
-    return hashlib.blake2b(json.dumps(seen, default=str).encode(), digest_size=6).hexdigest()
+    # Keys sorted: a state read back from PostgreSQL's jsonb has its keys in jsonb's order, not the order the
+    # engine wrote them, and the same part must get the same digest either way.
+    try:
+        text = json.dumps(seen, default=str, sort_keys=True)
+    except TypeError:  # keys of mixed types cannot be sorted: the part is then drawn anew more often, never wrong
+        text = json.dumps(seen, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
 class KeptNode(template.Node):
