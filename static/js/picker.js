@@ -75,9 +75,15 @@
   function arrived(picks) {
     const input = picks.parentElement.querySelector("input[data-picker]");
     const others = fieldsOf(input.form).filter((other) => other !== input && other.value.trim());
-    picks.querySelectorAll("button[data-pick]").forEach((button) => {
+    const buttons = [...picks.querySelectorAll("button[data-pick]")];
+    buttons.forEach((button) => {
       if (others.some((other) => same(other.value, button.dataset.pick))) button.parentElement.hidden = true;
     });
+    // A card's whole name typed: the list has done its job and would only cover what comes next (the button).
+    if (buttons.some((button) => !button.parentElement.hidden && same(button.dataset.pick, input.value))) {
+      close(picks);
+      return;
+    }
     if (document.activeElement === input) reveal(input, picks);
   }
 
