@@ -43,17 +43,22 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
     this device go to make it ("" when it may not), with this phone's own hidden entry once made.
 
     The owner's phone passes to the player (hot-seat); a seated phone goes straight to its
-    own entry; nobody gets a link for a seat another device holds.
+    own entry; nobody gets a link for a seat another device holds. When every other seat is on its
+    own phone, the owner's last seat is the host's own: nobody to pass to, so straight to its entry.
     """
     pages = pages_for(match.slug)
     waiting = pages.seats_to_enter(match)
+    players = match.players()
     seats = []
-    for seat, player in enumerate(match.players()):
+    for seat, player in enumerate(players):
+        host_only = seen_by.role == access.OWNER and seen_by.controls(len(players)) == {seat}
         url = ""
         if seat in waiting and seen_by.can_enter_for(seat):
-            url = reverse("match_entry" if seen_by.role == access.PLAYER else "match_pass", args=[match.pk, seat])
+            direct = seen_by.role == access.PLAYER or host_only
+            url = reverse("match_entry" if direct else "match_pass", args=[match.pk, seat])
         seats.append({"seat": seat, "player": player, "waiting": seat in waiting, "url": url,
-                      "own": seen_by.seat == seat, "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat,
+                      "own": seen_by.seat == seat, "host_only": host_only,
+                      "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat,
                       "secret": pages.own_secret(match, seat) if seen_by.seat == seat else None})
     return seats
 

@@ -45,6 +45,26 @@
     if (e.target.matches && e.target.matches("input[data-picker]")) delete e.target.dataset.picked;
   }));
 
+  // The list lies over the page (picker.css): Escape, or going anywhere else on the page, closes it. Closed
+  // like a picked one, a list still on its way stays away until the player types or comes back to the field.
+  const close = (picks) => {
+    if (!picks.querySelector(".picks-list, .muted")) return false; // nothing open (or the line of a card chosen)
+    picks.replaceChildren();
+    picks.parentElement.querySelector("input[data-picker]").dataset.picked = "";
+    return true;
+  };
+  const closeOthers = (target) => document.querySelectorAll(".picker > .picks").forEach((picks) => {
+    if (!picks.parentElement.contains(target)) close(picks);
+  });
+  document.addEventListener("focusin", (e) => closeOthers(e.target));
+  document.addEventListener("pointerdown", (e) => closeOthers(e.target));
+  document.addEventListener("keydown", (e) => {
+    const picker = e.key === "Escape" && e.target.closest ? e.target.closest(".picker") : null;
+    if (!picker || !close(picker.querySelector(".picks"))) return;
+    e.preventDefault();
+    picker.querySelector("input[data-picker]").focus();
+  });
+
   document.addEventListener("htmx:afterSwap", (e) => {
     if (e.detail.target.classList.contains("picks")) arrived(e.detail.target);
   });
@@ -55,9 +75,15 @@
   function arrived(picks) {
     const input = picks.parentElement.querySelector("input[data-picker]");
     const others = fieldsOf(input.form).filter((other) => other !== input && other.value.trim());
-    picks.querySelectorAll("button[data-pick]").forEach((button) => {
+    const buttons = [...picks.querySelectorAll("button[data-pick]")];
+    buttons.forEach((button) => {
       if (others.some((other) => same(other.value, button.dataset.pick))) button.parentElement.hidden = true;
     });
+    // A card's whole name typed: the list has done its job and would only cover what comes next (the button).
+    if (buttons.some((button) => !button.parentElement.hidden && same(button.dataset.pick, input.value))) {
+      close(picks);
+      return;
+    }
     if (document.activeElement === input) reveal(input, picks);
   }
 

@@ -278,3 +278,36 @@ def test_a_catalog_with_every_stat_fits_the_phone(page: Page, screenshot_dir, sl
     expect(page.locator("table.cards tbody th").first).to_be_in_viewport()
     page.screenshot(path=screenshot_dir / f"picker-catalog-{slug}.png", caret="initial")
     assert errors == []
+
+
+def test_the_list_opens_over_the_page_and_never_moves_the_play_button(page: Page, screenshot_dir):
+    load_catalogs()
+    thumb = Thumb(page)
+    evons = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(evons.get_absolute_url())
+    page.get_by_role("radio", name=re.compile(r"^A5\b")).tap()
+    card = page.get_by_label("Card name")
+    card.scroll_into_view_if_needed()
+    play = page.get_by_role("button", name="Play the card")
+    where = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top + window.scrollY, r.width, r.height]; }"
+    before = play.evaluate(where)
+    thumb.tap(card)
+    expect(offered(page).first).to_be_visible()  # focusing lists every card
+    assert play.evaluate(where) == before
+    thumb.type("e")
+    expect(offered(page)).to_have_count(6)
+    assert play.evaluate(where) == before, "the list pushed the Play button"
+    assert_no_horizontal_scroll(page)
+    assert_tap_targets_fit_a_thumb(page)
+    page.screenshot(path=screenshot_dir / "picker-over-the-page.png", caret="initial")
+    page.keyboard.press("Escape")  # closes the list, the field keeps what was typed and the focus
+    expect(offered(page)).to_have_count(0)
+    expect(card).to_be_focused()
+    expect(card).to_have_value("e")
+    with page.expect_response(lambda response: "/pick/?" in response.url and response.url.endswith("=ember%20fox")):
+        page.keyboard.type("mber fox")  # a card's whole name: nothing left to choose, so the list closes
+    expect(offered(page)).to_have_count(0)
+    assert play.evaluate(where) == before
+    thumb.tap(play)
+    expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+    assert thumb.errors == []

@@ -7,8 +7,8 @@ Cast, each a phone of its own (a separate test client, so a separate `tk_device`
 - spectator: a phone that joined through a watch link.
 - outsider: a phone with no link; a private match must not exist for it (404, never 403).
 
-The owner's phone still enters Ana's deck (seat 0, hot-seat) but no longer Ben's: Ben's
-own phone holds that seat.
+The owner's phone still enters Ana's deck (seat 0) but no longer Ben's: Ben's own phone holds
+that seat, so Ana's seat is the host's own and needs no pass screen.
 """
 
 import re
@@ -304,9 +304,30 @@ def test_seated_player_cannot_manage_links_or_sharing(cast, battle, post):
 # ---------------------------------------------------------------- a seat held by another phone
 
 
+@pytest.mark.parametrize("slug, words", [("card-crush", "Lock in Ana's deck here"),
+                                         ("cardmaster", "Lock in Ana's lineup here"),
+                                         ("logos", "Commit Ana's card here")])
+def test_the_host_enters_its_own_seat_straight_when_the_other_seat_has_its_phone(owner, slug, words):
+    match = services.match_create(slug=slug, player_names=["Ana", "Ben"], config={})
+    Match.objects.filter(pk=match.pk).update(owner_device=device_of(owner))
+    hot_seat = text(owner.get(match.get_absolute_url()))
+    assert "Pass the phone to Ana" in hot_seat and "Pass the phone to Ben" in hot_seat
+    assert reverse("match_entry", args=[match.pk, 0]) not in hot_seat  # the pass screen first
+    assert words not in hot_seat
+
+    seated_phone(owner, match, 1)
+    html = text(owner.get(match.get_absolute_url()))
+    assert words in html and "Pass the phone" not in html
+    assert f'href="{reverse("match_entry", args=[match.pk, 0])}"' in html
+    assert reverse("match_pass", args=[match.pk, 0]) not in html
+    assert reverse("match_entry", args=[match.pk, 1]) not in html  # Ben's phone holds his seat
+    assert owner.get(reverse("match_entry", args=[match.pk, 0])).status_code == 200
+    assert owner.get(reverse("match_entry", args=[match.pk, 1])).status_code == 403
+
+
 def test_owners_phone_no_longer_enters_for_a_seat_another_phone_holds(cast, battle):
     html = text(cast["owner"].get(battle.get_absolute_url()))
-    assert "Pass the phone to Ana" in html  # seat 0 is still the owner's hot seat
+    assert "Lock in Ana's deck here" in html  # seat 0 is still the owner's, now its only one
     assert "Pass the phone to Ben" not in html
     assert "Ben locks in on their own phone." in html
     for view in ("match_pass", "match_entry"):
