@@ -81,7 +81,8 @@ class Report:
     latencies: list[float] = field(default_factory=list)  # action POSTs, seconds
     requests: int = 0  # every request the server answered (pages, polls, POSTs, doubles), for its throughput
     kinds: Counter = field(default_factory=Counter)  # those requests by kind (tables/phone.py)
-    bytes: Counter = field(default_factory=Counter)  # the bodies of their answers by kind, in all (uncompressed)
+    answers: Counter = field(default_factory=Counter)  # those requests by kind and status ("htmx POST 200")
+    bytes: Counter = field(default_factory=Counter)  # their answers' bodies in all (uncompressed), the same way
     served: Counter = field(default_factory=Counter)  # those requests by the port of the server that answered
     errors: Counter = field(default_factory=Counter)  # what must never happen
     refusals: Counter = field(default_factory=Counter)  # expected 409s and retries
@@ -145,7 +146,8 @@ class Report:
             f"{self.requests / max(len(self.acked), 1):.1f} per action); to the floor: "
             f"{self.requests / self.elapsed / self.floor if self.elapsed and self.floor else 0:.2f}"
             + "; " + ", ".join(f"{kind} {n}" for kind, n in sorted(self.kinds.items())),
-            "bytes an answer: " + ", ".join(f"{kind} {self.bytes[kind] / n:,.0f}" for kind, n in sorted(self.kinds.items())),
+            "bytes an answer (uncompressed): "
+            + ", ".join(f"{kind} {self.bytes[kind] / n:,.0f}" for kind, n in sorted(self.answers.items())),
             f"the tables' own CPU: {self.client_cpu:.1f} s in {self.elapsed:.1f} s "
             f"({self.client_cpu / self.elapsed if self.elapsed else 0:.2f} of a CPU, taken from the server's)",
             *([f"gunicorn's CPU: {self.floor_cpu * 1000:.2f} ms a floor request, "

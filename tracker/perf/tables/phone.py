@@ -93,7 +93,8 @@ class Phone:
                 with self.lock:
                     self.report.requests += 1
                     self.report.kinds[_kind(method, path, htmx)] += 1
-                    self.report.bytes[_kind(method, path, htmx)] += len(raw)
+                    self.report.answers[f"{_kind(method, path, htmx)} {response.status}"] += 1
+                    self.report.bytes[f"{_kind(method, path, htmx)} {response.status}"] += len(raw)
                     self.report.served[self.port] += 1
                 break
             except ConnectionRefusedError:
