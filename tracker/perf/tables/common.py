@@ -98,7 +98,8 @@ def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int 
     seq = int(data["seq"][0])
     if seq > 0 and ("stale" not in phone.tricks or phone.rng.random() < STALE_RATE):
         phone.tricks.add("stale")
-        phone.expect_refusal(phone.act(form.action, {**data, "seq": [str(seq - 1)]}, htmx, form.parts)[0], f"stale {what}")
+        stale = {**data, "seq": [str(seq - 1)]}
+        phone.expect_refusal(phone.act(form.action, stale, htmx, form.parts)[0], f"stale {what}")
     status, _location = phone.act(form.action, data, htmx, form.parts)
     if applied(status):
         phone.acknowledge(match, seq + 1, kind, seat)
