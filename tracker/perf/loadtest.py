@@ -12,6 +12,8 @@ change nothing (tables/common.py).
 With `htmx=True` each table is a phone with JavaScript (tables/phone.py): a tap is one htmx
 POST answered by the `#match` part, and the open match page polls for changes every 2 s;
 `pace` makes each player think about that many seconds before a tap (the poll goes on).
+The phones say which kept parts of the match they show (`X-Shown`), as table.js does, so an
+answer draws only what changed; `shown=False` leaves that out, to compare.
 
 With `servers=N` (N > 1) there are N gunicorn servers on N loopback ports against the one
 database, each with `workers` workers, and table n plays on server n % N, as behind a load
@@ -71,6 +73,7 @@ class Report:
     seconds: float  # the deadline
     htmx: bool = False
     pace: float = 0.0  # seconds a player thinks before a tap, on average
+    shown: bool = True  # htmx phones say which kept parts they show (X-Shown), as table.js
     servers: int = 1
     elapsed: float = 0.0
     matches: int = 0
@@ -78,6 +81,8 @@ class Report:
     latencies: list[float] = field(default_factory=list)  # action POSTs, seconds
     requests: int = 0  # every request the server answered (pages, polls, POSTs, doubles), for its throughput
     kinds: Counter = field(default_factory=Counter)  # those requests by kind (tables/phone.py)
+    answers: Counter = field(default_factory=Counter)  # those requests by kind and status ("htmx POST 200")
+    bytes: Counter = field(default_factory=Counter)  # their answers' bodies in all (uncompressed), the same way
     served: Counter = field(default_factory=Counter)  # those requests by the port of the server that answered
     errors: Counter = field(default_factory=Counter)  # what must never happen
     refusals: Counter = field(default_factory=Counter)  # expected 409s and retries
@@ -109,7 +114,8 @@ class Report:
 
     @property
     def mode(self) -> str:
-        phones = "htmx phones (one POST a tap, the 2 s poll)" if self.htmx else "phones without JavaScript"
+        phones = "htmx phones (one POST a tap, the 2 s poll" + ("" if self.shown else ", no X-Shown") + ")" \
+            if self.htmx else "phones without JavaScript"
         return phones + (f", a tap every {self.pace:g} s or so" if self.pace else ", tapping as fast as answered")
 
     def percentile(self, share: float) -> float:
@@ -140,6 +146,8 @@ class Report:
             f"{self.requests / max(len(self.acked), 1):.1f} per action); to the floor: "
             f"{self.requests / self.elapsed / self.floor if self.elapsed and self.floor else 0:.2f}"
             + "; " + ", ".join(f"{kind} {n}" for kind, n in sorted(self.kinds.items())),
+            "bytes an answer (uncompressed): "
+            + ", ".join(f"{kind} {self.bytes[kind] / n:,.0f}" for kind, n in sorted(self.answers.items())),
             f"the tables' own CPU: {self.client_cpu:.1f} s in {self.elapsed:.1f} s "
             f"({self.client_cpu / self.elapsed if self.elapsed else 0:.2f} of a CPU, taken from the server's)",
             *([f"gunicorn's CPU: {self.floor_cpu * 1000:.2f} ms a floor request, "
@@ -331,10 +339,11 @@ def verify(first_match: int, acked: list[Ack]) -> list[str]:
 
 def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: int = 2, crash: bool = False,
         database_url: str | None = None, seed: int = 1, floor_seconds: float = 3, htmx: bool = False,
-        pace: float = 0.0, servers: int = 1, say=print) -> Report:
+        pace: float = 0.0, servers: int = 1, shown: bool = True, say=print) -> Report:
     """Serve, load, optionally crash and restart, then check; the report says what happened."""
     slugs = list(TABLE_SCRIPTS)
-    report = Report(tables=tables, workers=workers, seconds=seconds, htmx=htmx, pace=pace, servers=servers)
+    report = Report(tables=tables, workers=workers, seconds=seconds, htmx=htmx, pace=pace, servers=servers,
+                    shown=shown)
     with (tempfile.TemporaryDirectory(prefix="tablekeeper-load-") as folder,
           own_database(database_url, folder, say) as database_url):
         env = server_env(database_url)
@@ -359,7 +368,7 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
 
             def table(number: int) -> None:
                 phone = Phone(running[number % servers].port, report, lock, deadline, seed * 10_000 + number,
-                              htmx=htmx, pace=pace)
+                              htmx=htmx, pace=pace, shown=shown)
                 try:
                     for played in range(matches):
                         if phone.late:

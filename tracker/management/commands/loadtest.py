@@ -7,6 +7,7 @@ Tables take the five games in turn, so five tables or more play every game.
     python manage.py loadtest --crash                             # SIGKILL the server mid-load
     python manage.py loadtest --htmx                              # phones with JavaScript: htmx taps, 2 s poll
     python manage.py loadtest --htmx --pace 3                     # ... each player tapping every 3 s or so
+    python manage.py loadtest --htmx --no-shown                   # ... without X-Shown: every part drawn
     DATABASE_URL=postgres://... python manage.py loadtest --servers 2 --crash   # two app servers, one killed
 
 Exits with status 1 when a check fails (see tracker/perf/loadtest.py for what is checked).
@@ -33,6 +34,8 @@ class Command(BaseCommand):
                             help="phones with JavaScript: one htmx POST a tap, the #match part back, the 2 s poll")
         parser.add_argument("--pace", type=float, default=0.0,
                             help="seconds a player thinks before each tap, on average (0: as fast as answered)")
+        parser.add_argument("--no-shown", dest="shown", action="store_false",
+                            help="htmx phones send no X-Shown, so every answer draws every part (to compare)")
         parser.add_argument("--servers", type=int, default=1,
                             help="gunicorn servers on as many loopback ports, one database; tables spread over them")
         parser.add_argument("--seed", type=int, default=1)
@@ -40,10 +43,10 @@ class Command(BaseCommand):
                             help="first time GET /healthz for this long, as the floor (0 to skip)")
 
     def handle(self, *args, tables, workers, matches, seconds, crash, seed, floor_seconds, htmx, pace, servers,
-               **options):
+               shown, **options):
         report = loadtest.run(tables=tables, workers=workers, matches=matches, seconds=seconds, crash=crash,
                               seed=seed, floor_seconds=floor_seconds, htmx=htmx, pace=pace, servers=servers,
-                              say=self.stdout.write,
+                              shown=shown, say=self.stdout.write,
                               database_url=os.environ.get("DATABASE_URL") or None)
         if not report.ok:
             raise CommandError("the load test found problems (above)")

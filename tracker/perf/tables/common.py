@@ -7,14 +7,16 @@ each trick at least once, on its first action that can carry it, then at random.
 A request cut off by a crash raises Dropped; the steps then reload and carry on from
 whatever the server says the match is at now.
 
-On an htmx phone (phone.py) a board form is sent as htmx sends it and the answer, the
-`#match` part, is what the next step reads its forms from; the match page is loaded whole
+On an htmx phone (phone.py) a board form is sent as htmx sends it (the step from `#match`,
+`X-Shown`) and the answer, the `#match` part with the kept parts as the screen showed them
+(screen.py), is what the next step reads its forms from; the match page is loaded whole
 only when the phone arrives on it (a new match, after a secret entry, after a lost request).
 A secret entry and a new match stay plain forms with a redirect, as their pages are.
 """
 
 import re
 
+from . import screen
 from .forms import Form, datalist, read_forms
 from .phone import Dropped, Phone
 
@@ -75,7 +77,11 @@ def match_page(phone: Phone, match: int) -> tuple[str, list[Form]]:
     if page is None:
         _status, _location, page = phone.get(f"/matches/{match}/")
         phone.show(match, page)
-    return page, [form for form in read_forms(page) if form.action == f"/matches/{match}/act/"]
+    forms = [form for form in read_forms(page) if form.action == f"/matches/{match}/act/"]
+    if phone.htmx:
+        for form in forms:
+            form.parts = screen.around(page, form.at)
+    return page, forms
 
 
 def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int | None) -> int:
@@ -85,17 +91,21 @@ def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int 
     """
     what = "entry" if "/entry/" in form.action else "action"
     htmx = phone.htmx and what == "action"  # the entry page's form is a plain one
-    seq = int(data["seq"][0])
     phone.think()
+    head = screen.head(phone.shown(match) or "") if htmx else None
+    if head is not None:  # htmx sends the step from #match: a kept part's form was drawn at an earlier one
+        data = {**data, "seq": [head]}
+    seq = int(data["seq"][0])
     if seq > 0 and ("stale" not in phone.tricks or phone.rng.random() < STALE_RATE):
         phone.tricks.add("stale")
-        phone.expect_refusal(phone.act(form.action, {**data, "seq": [str(seq - 1)]}, htmx)[0], f"stale {what}")
-    status, _location = phone.act(form.action, data, htmx)
+        stale = {**data, "seq": [str(seq - 1)]}
+        phone.expect_refusal(phone.act(form.action, stale, htmx, form.parts)[0], f"stale {what}")
+    status, _location = phone.act(form.action, data, htmx, form.parts)
     if applied(status):
         phone.acknowledge(match, seq + 1, kind, seat)
         if "double" not in phone.tricks or phone.rng.random() < DOUBLE_RATE:
             phone.tricks.add("double")
-            phone.expect_refusal(phone.act(form.action, data, htmx)[0], f"double {what}")
+            phone.expect_refusal(phone.act(form.action, data, htmx, form.parts)[0], f"double {what}")
     else:
         phone.count(phone.report.refusals, f"{phone.slug} {what} {status}, page reloaded")
     if not htmx:

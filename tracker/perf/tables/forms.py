@@ -5,8 +5,11 @@ does not), selects (the selected option, else the first), textareas, and submit 
 with a name. A disabled control is left out, as a browser leaves it out.
 """
 
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+
+NEWLINE = re.compile("\n")
 
 
 @dataclass
@@ -17,6 +20,8 @@ class Form:
     buttons: list[tuple[str, str]] = field(default_factory=list)  # enabled named submit buttons
     submittable: bool = False  # has an enabled submit button, named or not
     method: str = "get"
+    at: int = 0  # where the form starts in the page read
+    parts: tuple[str, ...] = ()  # the kept parts of the screen around it (an htmx phone's, screen.around)
 
     def value(self, name: str) -> str | None:
         return next((value for key, value in self.fields if key == name), None)
@@ -40,8 +45,9 @@ class Form:
 
 
 class _Reader(HTMLParser):
-    def __init__(self):
+    def __init__(self, lines: list[int] | None = None):
         super().__init__(convert_charrefs=True)
+        self.lines = lines or [0]  # where each line of the page starts, for a form's offset
         self.forms: list[Form] = []
         self.form: Form | None = None
         self.select: tuple[str, list[str], list[str]] | None = None  # name, options, selected
@@ -51,7 +57,9 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if tag == "form":
-            self.form = Form(action=attrs.get("action") or "", method=(attrs.get("method") or "get").lower())
+            line, column = self.getpos()
+            self.form = Form(action=attrs.get("action") or "", method=(attrs.get("method") or "get").lower(),
+                             at=self.lines[line - 1] + column)
             self.forms.append(self.form)
             return
         if self.form is None or "disabled" in attrs:
@@ -116,7 +124,7 @@ class _Reader(HTMLParser):
 
 
 def read_forms(html: str) -> list[Form]:
-    reader = _Reader()
+    reader = _Reader([0] + [line.end() for line in NEWLINE.finditer(html)])
     reader.feed(html)
     reader.close()
     return reader.forms

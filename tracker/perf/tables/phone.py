@@ -8,6 +8,11 @@ and while the match page is open, it asks the live-update poll every 2 seconds (
 fetching the `#match` part again when the answer says the match changed. `pace` adds a
 pause before each tap (the player thinking, about `pace` seconds), during which the poll
 goes on.
+
+An htmx phone keeps its screen as htmx does (screen.py): with each POST it says which kept
+parts it shows (`X-Shown`, as table.js), so the answer leaves those out, and the screen keeps
+the elements it showed for them. `shown=False` leaves the header out (every part drawn), to
+compare.
 """
 
 import http.client
@@ -19,6 +24,8 @@ import urllib.parse
 from collections import Counter
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
+
+from . import screen
 
 HOST = "127.0.0.1"
 POLL_EVERY = 2.0  # seconds, as live.js
@@ -46,9 +53,9 @@ class Phone:
     """
 
     def __init__(self, port: int, report, lock: threading.Lock, deadline: float, seed: int,
-                 htmx: bool = False, pace: float = 0.0):
+                 htmx: bool = False, pace: float = 0.0, shown: bool = True):
         self.port, self.report, self.lock, self.deadline = port, report, lock, deadline
-        self.htmx, self.pace = htmx, pace
+        self.htmx, self.pace, self.send_shown = htmx, pace, shown
         self.cookies: dict[str, str] = {}
         self.rng = random.Random(seed)
         self.slug = ""
@@ -60,7 +67,8 @@ class Phone:
         with self.lock:
             counter[kind] += 1
 
-    def request(self, method: str, path: str, fields: dict | None = None, htmx: bool = False) -> tuple[int, str, str]:
+    def request(self, method: str, path: str, fields: dict | None = None, htmx: bool = False,
+                shown: str = "") -> tuple[int, str, str]:
         """(status, Location, body); retries a refused connection (server restarting) until the deadline.
 
         A request cut off mid-way raises Dropped, and the phone forgets what its screen showed
@@ -73,15 +81,20 @@ class Phone:
         if htmx:
             # Every htmx request of the match page aims at its #match (the forms inherit it; so does live.js).
             headers.update({"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"})
+        if shown:
+            headers["X-Shown"] = shown
         while True:
             connection = http.client.HTTPConnection(HOST, self.port, timeout=60)
             try:
                 connection.request(method, path, body=body if method == "POST" else None, headers=headers)
                 response = connection.getresponse()
-                text = response.read().decode("utf-8", "replace")
+                raw = response.read()
+                text = raw.decode("utf-8", "replace")
                 with self.lock:
                     self.report.requests += 1
                     self.report.kinds[_kind(method, path, htmx)] += 1
+                    self.report.answers[f"{_kind(method, path, htmx)} {response.status}"] += 1
+                    self.report.bytes[f"{_kind(method, path, htmx)} {response.status}"] += len(raw)
                     self.report.served[self.port] += 1
                 break
             except ConnectionRefusedError:
@@ -107,18 +120,23 @@ class Phone:
     def get(self, path: str) -> tuple[int, str, str]:
         return self.request("GET", path)
 
-    def act(self, path: str, fields: dict, htmx: bool = False) -> tuple[int, str]:
+    def act(self, path: str, fields: dict, htmx: bool = False, around: tuple[str, ...] = ()) -> tuple[int, str]:
         """POST a form; the answer's status and Location, with the time it took.
 
-        An htmx POST is answered by the `#match` part (the fresh state, refusals included),
-        which then is what the phone shows.
+        An htmx POST says which kept parts the screen shows but those `around` the form sent, and
+        is answered by the `#match` part (the fresh state, refusals included), which then is what
+        the phone shows, with the parts left out kept as they were.
         """
+        match = int(path.split("/")[2]) if htmx and path.startswith("/matches/") else None
+        before = self.shown(match) if match is not None else None
+        shown = screen.shown(before, around) if before and self.send_shown else ""
         start = time.perf_counter()
-        status, location, text = self.request("POST", path, fields, htmx=htmx)
+        status, location, text = self.request("POST", path, fields, htmx=htmx, shown=shown)
         with self.lock:
             self.report.latencies.append(time.perf_counter() - start)
-        if htmx and status < 500 and "/matches/" in path:
-            self.show(int(path.split("/")[2]), text)
+        # A refusal of a tap from the current step changes only the outcome (HX-Reswap: none): the screen stays.
+        if match is not None and status < 500 and 'id="match"' in text:
+            self.show(match, screen.keep(before, text))
         return status, location
 
     def show(self, match: int, page: str | None) -> None:

@@ -1,0 +1,65 @@
+"""What an htmx phone's screen shows, as htmx and table.js keep it (tracker/templatetags/regions.py).
+
+The answer to a tap leaves out the parts of `#match` the phone already shows as they would be drawn
+now: each comes as an empty placeholder (`<div|li id="X" … hx-preserve></div|li>`), and htmx keeps the
+element of that id from the screen before. With every htmx POST table.js says which parts the screen
+shows (`X-Shown`: "id=digest" of each part with `data-kept`, but the parts around the form sent), and
+htmx sends the step number from `#match`'s `hx-vals` in place of the form's own.
+"""
+
+import html
+import json
+import re
+
+KEPT = re.compile(r'<(?:div|li) id="([^"]+)" data-kept="([^"]+)"')
+PLACEHOLDER = re.compile(r'<(div|li) id="([^"]+)"(?: data-kept="[^"]*")? hx-preserve></\1>')
+MATCH_VALS = re.compile(r"""<div id="match"[^>]*?\shx-vals='([^']*)'""")
+TAGS = {tag: re.compile(rf"<(/?){tag}\b[^>]*>") for tag in ("div", "li")}
+
+
+def span(page: str, region: str) -> tuple[int, int] | None:
+    """Where the div or li with this id starts and ends (its own end tag: the divs or lis inside it are counted)."""
+    found = re.search(rf'<(div|li)\b[^>]*?\sid="{re.escape(region)}"', page)
+    if found is None:
+        return None
+    depth = 0
+    for tag in TAGS[found.group(1)].finditer(page, found.start()):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return found.start(), tag.end()
+    return None
+
+
+def keep(old: str | None, new: str) -> str:
+    """The screen after htmx swapped in `new`: each placeholder is the element of its id the old screen showed."""
+    if not old:
+        return new
+
+    def kept(placeholder: re.Match) -> str:
+        where = span(old, placeholder.group(2))
+        return old[where[0]:where[1]] if where else placeholder.group(0)
+
+    return PLACEHOLDER.sub(kept, new)
+
+
+def around(page: str, at: int) -> tuple[str, ...]:
+    """The ids of the kept parts that hold the point `at` of the page (a form's start)."""
+    inside = []
+    for part in KEPT.finditer(page):
+        if part.start() > at:
+            break
+        where = span(page, part.group(1))
+        if where and where[1] > at:
+            inside.append(part.group(1))
+    return tuple(inside)
+
+
+def shown(page: str, leave_out: tuple[str, ...] = ()) -> str:
+    """The `X-Shown` header table.js sends from this screen: every kept part but those around the form sent."""
+    return " ".join(f"{region}={key}" for region, key in KEPT.findall(page) if region not in leave_out)
+
+
+def head(page: str) -> str | None:
+    """The step number `#match` gives every htmx request (its `hx-vals`), if the screen shows one."""
+    found = MATCH_VALS.search(page)
+    return str(json.loads(html.unescape(found.group(1)))["seq"]) if found else None
