@@ -45,15 +45,10 @@ def match_result(match: Match) -> str:
 def page(matches: QuerySet, number: str | None, per: int) -> tuple[Page, list[dict]]:
     """Page `number` of `matches` (visible matches) and its rows.
 
-    The first page is read one row long: when that row is missing, the whole list is on this page
-    and needs no COUNT over the visibility rule (a third of what the list's queries cost)."""
-    paginator = Paginator(matches, per)
-    if number in (None, "", "1"):
-        first = list(matches.values(*COLUMNS)[:per + 1])
-        if len(first) <= per:
-            paginator.count = len(first)  # a cached property: known, so not counted
-            return paginator.page(1), _rows(first)
-    shown = paginator.get_page(number)
+    Always counted, even when the list fits on one page: skipping the COUNT there saved a query on
+    short lists but made a long list's first page cost two more (a list's queries must not grow
+    with the data: tests/tracker/test_query_counts.py, the benchmark's goal 5)."""
+    shown = Paginator(matches, per).get_page(number)
     return shown, rows(cast(QuerySet, shown.object_list))
 
 

@@ -112,7 +112,7 @@ def test_more_matches_cost_no_more_queries_on_lists_and_statistics(catalog):
     finished_lonely_star(("Ana", "Chloé"))
     evons_table_ends(("Ana", "Dev"))
     few = list_and_statistics_pages()
-    for number in range(6):
+    for number in range(9):  # 30 matches in all: more than the match list's page of 25
         battle(("Ana", f"Rival {number}"))
         finished_lonely_star((f"Rival {number}", "Ana"))
         evons_table_ends(("Ana", f"Rival {number}"))
