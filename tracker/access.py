@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from django.core.exceptions import PermissionDenied  # noqa: F401  (re-exported for views)
-from django.db.models import Q
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -169,11 +168,7 @@ def may_see(request: TableRequest, match: Match) -> bool:
     for one match, asking the database only what the row cannot tell."""
     if _owns(request, match) or (match.club_id and club_role(request, match.club_id)):
         return True
-    mine = Q(device=device_of(request))
-    user = signed_in(request)
-    if user is not None:
-        mine |= Q(user=user)
-    return match.accesses.filter(mine, revoked__isnull=True).exists()
+    return any(_mine(request, device, user_id) for _role, _seat, device, user_id in _match_grants(match))
 
 
 VISIBILITY_FIELDS = ("owner", "owner_device", "club")

@@ -147,8 +147,8 @@ def answer(*, proposal_id: int, match_id: int, seen_by: Viewer, agree: bool) -> 
     if proposal.needs not in answers_for(match, seen_by):
         raise Refused(_("Only %(name)s can answer this request.") % {"name": match.players()[proposal.needs].name})
     # Voided, or its tournament ended, since it was asked: the result is final now.
-    if agree and locks.why_locked(match):
-        raise Refused(locks.why_locked(match))
+    if agree and (locked := locks.why_locked(match)):
+        raise Refused(locked)
     return _settle(match, proposal, agree)
 
 

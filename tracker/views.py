@@ -93,8 +93,8 @@ def _undo_why(match: Match, seen_by: Viewer) -> str:
     """Why this phone may not undo the last step, or "" when it may (match_goto enforces it; the button says so)."""
     if not match.head:
         return ""
-    if match.finished is not None and locks.why_not_reopen(match, seen_by):
-        return locks.why_not_reopen(match, seen_by)
+    if match.finished is not None and (why := locks.why_not_reopen(match, seen_by)):
+        return why
     if seen_by.role == access.PLAYER and _moves_of_others(match, seen_by.seat, match.head - 1, match.head):
         return _("The last step is the other player's; only the match's owner can undo it.")
     return ""

@@ -85,3 +85,8 @@ def fill_card(field: Locator, name: str) -> None:
     with field.page.expect_response(asks_for_it):
         field.fill(name)
     expect(field).not_to_have_class(re.compile(r"\bhtmx-request\b"))
+
+
+def form_with_button(page: Page, name: str) -> Locator:
+    """The board form holding the button of that name."""
+    return page.locator("form").filter(has=page.get_by_role("button", name=name))

@@ -21,11 +21,13 @@ from .phone import (
     LONG_PLAYERS,
     check_page,
     fill_card,
+    form_with_button,
     in_view,
     outcome_says,
     sign_in,
     watch_errors,
 )
+from .test_match_review import BEN_DECK
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,10 +50,6 @@ def shot(phone: Page, screenshot_dir):
 
 def catalog_card(slug: str, name: str) -> dict:
     return Card.objects.get(slug=slug, name=name).as_rules_card()
-
-
-def form_with_button(page: Page, name: str):
-    return page.locator("form").filter(has=page.get_by_role("button", name=name))
 
 
 # --- Lonely Star ---------------------------------------------------------------------------------------
@@ -150,7 +148,7 @@ def test_card_crush(phone: Page, shot):
     page.get_by_role("button", name="Lock in my deck").click()
     outcome_says(page, None, f"{ANA} is locked in. The entry is hidden.")
 
-    secret_entry(page, BEN, deck(["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord", "Thorn Sprout"]),
+    secret_entry(page, BEN, deck(BEN_DECK),
                  "Lock in my deck")
     outcome_says(page, 2, "The entries are revealed", "Both decks revealed. Team Initiative:")
     expect(page.locator("#outcome")).not_to_contain_text("Tide Runner")  # later rounds stay face down

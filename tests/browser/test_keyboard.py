@@ -13,10 +13,9 @@ from playwright.sync_api import Page, expect
 from tracker import services
 from tracker.games.card_crush.demo import play_battle
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+from .test_match_review import ANA_DECK, BEN_DECK, counter
 
-ANA_DECK = ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"]
-BEN_DECK = ["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord", "Thorn Sprout"]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FOCUSED = """() => {
     const el = document.activeElement;
@@ -55,10 +54,6 @@ def tab_to(page: Page, wanted, *, back: bool = False, limit: int = 60) -> dict:
         if found and wanted(found):
             return found
     raise AssertionError(f"never reached by {'Shift+Tab' if back else 'Tab'}; last focused: {found}")
-
-
-def counter(page: Page):
-    return page.locator(".replay-position")
 
 
 @pytest.fixture

@@ -19,13 +19,11 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Match
 
+from .phone import form_with_button
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE_WIDTH = 360
-
-
-def form_with_button(page: Page, name: str):
-    return page.locator("form").filter(has=page.get_by_role("button", name=name))
 
 
 def unit_card(page: Page, name: str):

@@ -111,7 +111,7 @@ def every_page(world) -> dict[str, str]:
     return urls
 
 
-def url_names(patterns, prefix: str = "") -> set[str]:
+def url_names(patterns) -> set[str]:
     names = set()
     for pattern in patterns:
         if isinstance(pattern, URLResolver):

@@ -149,8 +149,8 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
         messages.error(request, _("Only a finished match's result can be voided; nothing was changed."))
     elif match.voided:
         messages.info(request, _("This result was already voided."))
-    elif locks.why_locked(match):  # a battle of an ended tournament: its standings are final
-        messages.error(request, locks.why_locked(match))
+    elif locked := locks.why_locked(match):  # a battle of an ended tournament: its standings are final
+        messages.error(request, locked)
     else:
         match.voided, match.voided_by, match.void_reason = timezone.now(), access.signed_in(request), form.cleaned_data["reason"]
         match.version += 1

@@ -15,7 +15,6 @@ within one run compare. Times are CPU time per request, medians, and ratios to t
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -28,7 +27,6 @@ HERE = Path(__file__).resolve().parents[2]
 
 def _cases(client) -> dict:
     """Every timed request by name: each action in a savepoint rolled back, so it is timed again and again."""
-    from django.db import transaction
     from django.urls import reverse
 
     from tracker import demo, services
@@ -36,24 +34,19 @@ def _cases(client) -> dict:
     from tracker.games.common import catalog_card, play_steps
     from tracker.games.evons.demo import play as evons_play
     from tracker.games.logos import demo as logos_demo
-    from tracker.perf.benchmark import HTMX, _battle_under_way
+    from tracker.perf.benchmark import HTMX, _battle_under_way, _rolled_back
+    from tracker.perf.tables import screen
     from tracker.perf.tables.forms import read_forms
 
     def rolled_back(url: str, data: dict, headers: dict):
-        def run():
-            with transaction.atomic():
-                response = client.post(url, data, headers=headers)
-                transaction.set_rollback(True)
-            return response
-        return run
+        return _rolled_back(lambda: client.post(url, data, headers=headers))
 
     def page_of(match) -> tuple[str, str]:
         return client.get(match.get_absolute_url()).content.decode(), reverse("match_act", args=[match.pk])
 
     def shown(page: str, around: tuple[str, ...] = ()) -> dict:
-        parts = [f"{part}={key}" for part, key in re.findall(r'<(?:div|li) id="([\w-]+)" data-kept="(\w+)"', page)
-                 if part not in around]
-        return {**HTMX, "X-Shown": " ".join(parts)} if parts else HTMX
+        parts = screen.shown(page, around)
+        return {**HTMX, "X-Shown": parts} if parts else HTMX
 
     def form(page: str, action: str = "", button: str = ""):
         return next(f for f in read_forms(page) if f.value("action") == action or button in f.button_values())
