@@ -67,6 +67,8 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
                    **extra) -> dict:
     """What the match page shows; `light` leaves out what only the parts no action changes need (the share panel)."""
     pages = pages_for(match.slug)
+    locked = locks.why_locked(match)
+    read_only = not seen_by.can_act or bool(locked)
     return {
         "match": match,
         "game": match.game,
@@ -75,13 +77,15 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "board": pages.board_refused(match, posted) if posted is not None else pages.board(match),
         "board_template": pages.board_template,
         "viewer": seen_by,
-        "read_only": not seen_by.can_act or bool(locks.why_locked(match)),
+        "read_only": read_only,
+        # A club's organiser referees its matches: undo and redo (and reopening), though no seat is theirs.
+        "may_go_to": not read_only or (seen_by.organiser and not match.voided and not locked),
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
         "entry_seats": entry_seats(match, seen_by),
         "can_redo": match.head < match.line_length,
         "undo_why": _undo_why(match, seen_by),
         "requests": _requests(match, seen_by),
-        "locked": locks.why_locked(match) if not match.voided else "",
+        "locked": locked if not match.voided else "",
         "pairing": locks.tournament_table(match),
         **({} if light else sharing.share_context(request, match, seen_by)),
         "light": light,
@@ -487,8 +491,8 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
     locked = locks.why_locked(match)
     if locked:
         return _refused(request, pk, locked, status=409)
-    if reopening and locks.why_not_reopen(match, seen_by):
-        return _refused(request, pk, locks.why_not_reopen(match, seen_by), status=403)
+    if reopening and (why := locks.why_not_reopen(match, seen_by)):
+        return _refused(request, pk, why, status=403)
     if seen_by.role == access.PLAYER and _moves_of_others(match, seen_by.seat, min(step, match.head),
                                                           max(step, match.head)):
         return _refused(request, pk, _("That would undo or redo the other player's move; only the match's owner "
