@@ -17,9 +17,6 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
-import rules
-
-from . import numbers
 from .games import pages_for
 from .models import Match, Seat
 
@@ -68,14 +65,12 @@ def _rows(found: list[dict]) -> list[dict]:
     shown = []
     for match in found:
         created = timezone.localtime(match["created"])
-        counted = pages_for(match["slug"]).score_counted
-        game = rules.GAMES.get(match["slug"])
+        pages = pages_for(match["slug"])
         shown.append({
             "url": f"{before}{match['pk']}{after}",
-            "title": f"{game.name if game else match['slug']} #{match['pk']}",
+            "title": f"{pages.game.name} #{match['pk']}",
             "players": vs.join(names[match["pk"]]),
-            "result": result_words(match["finished"], match["winner__name"],
-                                   numbers.shown_score(match["score"], counted)),
+            "result": result_words(match["finished"], match["winner__name"], pages.shown_score(match["score"])),
             "iso": created.isoformat(),
             "when": formats.date_format(created, "DATETIME_FORMAT"),
         })

@@ -17,8 +17,6 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 
-from . import numbers
-
 
 def game_choices() -> list[tuple[str, str]]:
     return [(slug, game.name) for slug, game in rules.GAMES.items()]
@@ -264,7 +262,7 @@ class Match(models.Model):
         German, "durch Aufgabe" for "by resignation"."""
         from .games import pages_for  # the games' pages build on these models
 
-        return numbers.shown_score(self.score, pages_for(self.slug).score_counted)
+        return pages_for(self.slug).shown_score(self.score)
 
     @property
     def game(self) -> rules.Game:

@@ -38,6 +38,8 @@ from django.utils.translation import gettext
 
 import rules
 
+from .. import numbers
+
 if TYPE_CHECKING:
     from ..models import Match
 
@@ -124,6 +126,10 @@ class GamePages:
     def game(self) -> rules.Game:
         """The game's rules."""
         return rules.GAMES[self.slug]
+
+    def shown_score(self, score: str) -> str:
+        """A score in the page's language and the game's words ("3 rounds to 2"), see `score_counted`."""
+        return numbers.shown_score(score, self.score_counted)
 
     @property
     def board_template(self) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tracker import exchange, numbers
+from tracker import exchange
 from tracker.games import pages_for
 
 
@@ -38,7 +38,7 @@ def outcome_line(replayed: exchange.Replayed, players: list[str]) -> str:
     if outcome is None:
         return _("OK: %(game)s, %(steps)s steps replayed; the match is still in progress.") % done
     # In the game's words, as the pages say it: "3 rounds to 2", not "3-2".
-    score = numbers.shown_score(outcome.score, pages_for(replayed.game.slug).score_counted)
+    score = pages_for(replayed.game.slug).shown_score(outcome.score)
     if outcome.winner is None:
         return _("OK: %(game)s, %(steps)s steps replayed; a draw, %(score)s.") % {**done, "score": score}
     return _("OK: %(game)s, %(steps)s steps replayed; %(winner)s won %(score)s.") % {
