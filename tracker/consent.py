@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 import rules
 
-from . import locks, services
+from . import live, locks, services
 from .access import OWNER, PLAYER, Viewer
 from .models import Action, Match, Proposal
 
@@ -102,6 +102,7 @@ def pending(match: Match) -> list[Proposal]:
 def _touch(match: Match) -> None:
     """Both phones' live pages refresh to show the request or its answer."""
     Match.objects.filter(pk=match.pk).update(version=match.version + 1)
+    live.changed(match.pk)
 
 
 @transaction.atomic

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 import rules
 from rules import Dice, RuleError
 
-from . import numbers
+from . import live, numbers
 from .card_changes import record_uses
 from .models import Action, Checkpoint, Match, Player, Seat
 
@@ -260,6 +260,7 @@ def _save(match: Match, expected_seq: int, payload: dict | None = None) -> None:
         match.__dict__.pop("_head_action", None)
         raise _stale(match, expected_seq, payload)
     match.version += 1
+    live.changed(match.pk)
 
 
 def _moved_on(match: Match) -> None:

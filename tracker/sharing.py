@@ -19,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import access
+from . import access, live
 from .devices import TableRequest
 from .models import Access, Invite, Match
 
@@ -63,6 +63,7 @@ def share_context(request: TableRequest, match: Match, seen_by: access.Viewer) -
 def _touch(match: Match) -> None:
     """Who sits where changed: live views of the match refresh."""
     Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
+    live.changed(match.pk, access_changed=True)
 
 
 def _owner_only(request: TableRequest, pk: int) -> Match:

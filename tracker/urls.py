@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import accounts, agreement_views, app_shell, catalog, clubs, review, sharing, stats_views, views
+from . import accounts, agreement_views, app_shell, catalog, clubs, live, review, sharing, stats_views, views
 from .games.cardmaster import views as cardmaster_views
 from .picker import card_picks
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("matches/new/<slug:slug>/", views.match_new, name="match_new"),
     path("matches/<int:pk>/", views.match_detail, name="match_detail"),
     path("matches/<int:pk>/poll", views.match_poll, name="match_poll"),
+    path("matches/<int:pk>/events", live.match_events, name="match_events"),
     path("matches/<int:pk>/act/", views.match_act, name="match_act"),
     path("matches/<int:pk>/goto/", views.match_goto, name="match_goto"),
     path("matches/<int:pk>/requests/<int:proposal_id>/answer/", agreement_views.proposal_answer,

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from rules.card_crush import rating, swiss
 
-from .. import access, charts, locks
+from .. import access, charts, live, locks
 from ..devices import TableRequest
 from ..models import Club, Match, Player, Tournament
 from ..once import made_once
@@ -155,6 +155,7 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
         match.voided, match.voided_by, match.void_reason = timezone.now(), access.signed_in(request), form.cleaned_data["reason"]
         match.version += 1
         match.save(update_fields=["voided", "voided_by", "void_reason", "version"])
+        live.changed(match.pk)
         messages.success(request, _("Result voided: it stays in the log and counts nowhere."))
     return redirect(match)
 

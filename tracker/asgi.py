@@ -1,0 +1,13 @@
+"""The ASGI application every route is served by (gunicorn with uvicorn workers, tracker/scripts/serve).
+
+ASGI because a phone with a match open holds one stream of live updates (tracker/live.py), which a
+sync worker could only hold by tying up a whole thread; the pages are ordinary sync views, which
+Django runs in a thread per request.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tracker.settings")
+application = get_asgi_application()
