@@ -195,7 +195,9 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "gunicorn", "tracker.wsgi:application",
+        # The production stack (tracker/scripts/serve): uvicorn workers under gunicorn, ASGI, so the
+        # phones' live streams are held as they are in a real club night.
+        command = [sys.executable, "-m", "gunicorn", "tracker.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
                    "--bind", f"{HOST}:{self.port}",
                    "--workers", str(self.workers), "--timeout", "60", "--graceful-timeout", "5"]
         with open(self.log, "ab") as log:
