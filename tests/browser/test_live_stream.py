@@ -4,7 +4,7 @@ that was offline catches up by itself.
 
 The test server pytest-django starts is WSGI and cannot hold a stream (its answer is 204, so those pages
 poll); here the app runs as in production, on its own SQLite file (one worker: SQLite's fan-out is
-in-process), set up as the load test sets up its server (tracker/perf/loadtest.py).
+in-process), set up as the load test sets up its server (perf/loadtest.py).
 """
 
 import re
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tracker.perf import loadtest
+from perf import loadtest
 
 from .conftest import PHONE
 from .test_two_phones import DECK_2, P2, Phone, fill_deck, make_link, start_match_from_home

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from tracker import live
+from tracker.matches import live
 from tracker.models import Access, Match
 
 from .conftest import BEN_DECK, entry_data, lock_both, play

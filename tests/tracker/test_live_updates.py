@@ -9,7 +9,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from tracker import live
+from tracker.matches import live
 from tracker.models import Access, Action
 
 from .conftest import (
