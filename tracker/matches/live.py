@@ -22,7 +22,6 @@ scripts, so the beat is a tiny event, not a comment); live.js then reopens it, a
 import asyncio
 import json
 import logging
-import threading
 from collections.abc import AsyncIterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -90,18 +89,18 @@ class Change:
         return f"id: {self.version}\nevent: change\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-def said(match: Match) -> tuple[str, str]:
+def said(match: Match, waiting: list, newest) -> tuple[str, str]:
     """(kind, message) of the match's newest change, as anyone who may see the match may read it.
 
-    The one place the pushed message is made. From the log: a new step says its public log title
-    (the engine's `public_action`, the title the log shows everyone); a step undone, redone or reopened
-    says where the match now stands; a request waiting says who asks what.
+    The one place the pushed message is made, from what `read_change` read: the requests waiting
+    (tracker.people.consent.pending) and the newest action ever recorded. A new step says its public
+    log title (the engine's `public_action`, the title the log shows everyone); a step undone, redone
+    or reopened says where the match now stands; a request waiting says who asks what.
     """
     from tracker.games import pages_for
     from tracker.people import consent
 
     names = [player.name for player in match.players()]
-    waiting = consent.pending(match)
     if waiting:
         proposal = waiting[-1]
         if proposal.payload:  # as the log would title it: the engine's public view of the action
@@ -110,7 +109,6 @@ def said(match: Match) -> tuple[str, str]:
         else:
             what = consent.describe(proposal, names)
         return "request", _("%(asker)s asks: %(what)s.") % {"asker": names[proposal.asked_by], "what": what}
-    newest = match.actions.order_by("-number").first()
     if newest is None:
         return "match", _("The match changed.")
     if not newest.abandoned and newest.seq == match.head and newest.seq == match.line_length:
@@ -124,13 +122,18 @@ def said(match: Match) -> tuple[str, str]:
 
 def read_change(match_id: int) -> Change | None:
     """The match's version and newest change, in every language; None once it is gone. One read per process."""
+    from tracker.people import consent
+
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return None
+    waiting = consent.pending(match) if match.version else []
+    newest = match.actions.order_by("-number").first()
+    match.players()
     texts, kind = {}, "match"
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            kind, texts[code] = said(match)
+            kind, texts[code] = said(match, waiting, newest)
     return Change(version=match.version, finished=match.finished is not None, kind=kind, said=texts)
 
 
@@ -158,7 +161,9 @@ class Hub:
         self.streams: dict[int, set[asyncio.Queue]] = {}
         self.latest: dict[int, Change] = {}
         self.listener: asyncio.Task | None = None
-        self.lock = threading.Lock()
+        self.tasks: set[asyncio.Task] = set()
+        self.reading: set[int] = set()  # matches being read now
+        self.again: dict[int, bool] = {}  # ... and noticed again meanwhile (True: their access changed)
 
     # -- subscribing (on the loop)
 
@@ -187,26 +192,45 @@ class Hub:
         loop = self.loop
         if loop is None or loop.is_closed():
             return  # no stream was ever opened in this process (a WSGI server, a test)
-        loop.call_soon_threadsafe(lambda: loop.create_task(self._announce(notice)))
+        loop.call_soon_threadsafe(self._announce_soon, notice)
+
+    def _announce_soon(self, notice: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._announce(notice))
+        self.tasks.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self.tasks.discard)
 
     async def _announce(self, notice: str) -> None:
+        """Read the match once (however many streams watch it) and hand the change to each of them.
+        Notices that come while it is being read make one more read after it, not one each."""
         match_id, _sep, mark = notice.partition(":")
-        queues = self.streams.get(int(match_id))
-        if not queues:
+        key = int(match_id)
+        if not self.streams.get(key):
             return
-        change = await _db(read_change, int(match_id))
-        if change is None:
+        if key in self.reading:
+            self.again[key] = self.again.get(key, False) or mark == ACCESS
             return
-        known = self.latest.get(int(match_id))
-        if known is None or change.version >= known.version:
-            self.latest[int(match_id)] = change
-        for queue in list(queues):
-            queue.put_nowait((change, mark == ACCESS))
+        self.reading.add(key)
+        try:
+            access_changed = mark == ACCESS
+            while True:
+                change = await _db(read_change, key)
+                if change is None:
+                    return
+                known = self.latest.get(key)
+                if known is None or change.version >= known.version:
+                    self.latest[key] = change
+                for queue in list(self.streams.get(key, ())):
+                    queue.put_nowait((change, access_changed))
+                if key not in self.again:
+                    return
+                access_changed = self.again.pop(key)
+        finally:
+            self.reading.discard(key)
 
     async def _every_match_again(self) -> None:
         """After the listening connection was lost: a notice may have been missed, so ask every match."""
         for match_id in list(self.streams):
-            await self._announce(str(match_id))
+            self._announce_soon(f"{match_id}:{ACCESS}")  # a revoked phone's notice may be among them
 
     # -- PostgreSQL's notices
 
@@ -224,7 +248,7 @@ class Hub:
                         await self._every_match_again()
                     first, delay = False, 0.5
                     async for notice in listening.notifies():
-                        await self._announce(notice.payload)
+                        self._announce_soon(notice.payload)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - any failure of the connection: wait, reconnect
