@@ -227,7 +227,8 @@ def _load(*, tables: int, workers: int, seconds: float, say, **mode) -> "report.
 
 
 def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: int, load_seconds: float,
-        write: str | None, say, readme: str | None = None, pace: float = 3.0, live: bool = False) -> None:
+        write: str | None, say, readme: str | None = None, pace: float = 3.0, live: bool = False,
+        live_database: str | None = None) -> None:
     """Measure everything, print it with `say`, and write the Markdown results to `write` if given."""
     started = time.time()
     loads = [report.load_average()]
@@ -249,7 +250,8 @@ def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: 
     if live:
         from . import propagation  # starts app servers; only imported when asked for
 
-        results.live = propagation.run(tables=tables, database_url=os.environ.get("DATABASE_URL"), say=say)
+        results.live = propagation.run(tables=tables, database_url=live_database or os.environ.get("DATABASE_URL"),
+                                       say=say)
         loads.append(report.load_average())
     results.rounds, results.load_averages, results.started = rounds, loads, started
     for line in report.lines(results):
