@@ -190,14 +190,18 @@ def manage(env: dict, *args: str) -> None:
 class Server:
     """gunicorn in its own process group, so one SIGKILL takes the master and every worker."""
 
-    def __init__(self, env: dict, port: int, workers: int, log: Path):
-        self.env, self.port, self.workers, self.log = env, port, workers, log
+    def __init__(self, env: dict, port: int, workers: int, log: Path, asgi: bool = False):
+        self.env, self.port, self.workers, self.log, self.asgi = env, port, workers, log, asgi
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        # The production stack (tracker/scripts/serve): uvicorn workers under gunicorn, ASGI, so the
-        # phones' live streams are held as they are in a real club night.
-        command = [sys.executable, "-m", "gunicorn", "tracker.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
+        # `asgi`: uvicorn workers under gunicorn, as serve runs them, so phones' live streams are held
+        # (perf/propagation.py, the browser tests); else gunicorn's sync workers, as the load figures
+        # were first measured (under ASGI on SQLite the load runs met 500s on a loaded machine: see
+        # docs/performance.md).
+        app = ["tracker.asgi:application", "-k", "uvicorn_worker.UvicornWorker"] if self.asgi else [
+            "tracker.wsgi:application"]
+        command = [sys.executable, "-m", "gunicorn", *app,
                    "--bind", f"{HOST}:{self.port}",
                    "--workers", str(self.workers), "--timeout", "60", "--graceful-timeout", "5"]
         with open(self.log, "ab") as log:

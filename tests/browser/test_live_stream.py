@@ -35,7 +35,7 @@ def served():
         loadtest.manage(env, "migrate", "--noinput", "-v0")
         loadtest.manage(env, "collectstatic", "--noinput", "-v0")
         loadtest.manage(env, "shell", "-c", "from tracker.matches import demo; demo.load_catalogs()")
-        server = loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / "server.log")
+        server = loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / "server.log", asgi=True)
         server.start()
         try:
             yield f"http://{loadtest.HOST}:{server.port}"
