@@ -531,8 +531,9 @@ def match_list(request: TableRequest) -> HttpResponse:
         if form.cleaned_data["player"]:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
     page, rows = listing.page(matches, request.GET.get("page"), 25)
-    # The pager's links keep the filters: "game=...&player=...&", then the page number.
-    filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in ("game", "player") if request.GET.get(key))
+    # The pager's links keep every filter the form has ("game=...&player=...&club=...&"), then the
+    # page number: read from the form's fields, so a filter added to the form is kept too.
+    filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in form.fields if request.GET.get(key))
     return render(request, "tracker/match_list.html",
                   {"form": form, "page": page, "rows": rows, "filters": filters})
 
