@@ -3,7 +3,8 @@ from django.urls import include, path
 from tracker.catalog import cards as catalog
 from tracker.catalog.picker import card_picks
 from tracker.matches import views
-from tracker.people import accounts, agreement_views, clubs, sharing
+from tracker.people import accounts, clubs, sharing
+from tracker.people import views as agreement_views
 from tracker.review import stats_views
 from tracker.review import views as review
 from tracker.web import app_shell

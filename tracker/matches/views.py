@@ -22,7 +22,8 @@ from tracker.catalog.changes import CardRefused, Editor
 from tracker.games import pages_for
 from tracker.matches import listing, services
 from tracker.models import Card, Match, Player, Proposal
-from tracker.people import access, agreement_views, consent, locks, sharing
+from tracker.people import access, consent, locks, sharing
+from tracker.people import views as agreement_views
 from tracker.people.access import Viewer
 from tracker.people.devices import TableRequest
 
