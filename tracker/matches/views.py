@@ -23,7 +23,7 @@ from tracker.games import pages_for
 from tracker.matches import listing, services
 from tracker.models import Card, Match, Player, Proposal
 from tracker.people import access, consent, locks, sharing
-from tracker.people import views as agreement_views
+from tracker.people import views as people_views
 from tracker.people.access import Viewer
 from tracker.people.devices import TableRequest
 
@@ -145,7 +145,7 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
             notes.append(message)
     entry = None
     if step:
-        from tracker.review.views import log_entries
+        from tracker.review.log import log_entries
 
         # The step a change just took is the one it left on the match: no query for it.
         done = services.head_action(match) if step == match.head else (
@@ -501,11 +501,11 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, _("That would undo or redo the other player's move; only the match's owner "
                                        "can do that."), status=403)
     if seq == match.head and reopening and request.POST.get("confirm") != "reopen":
-        return agreement_views.confirm_reopen(request, match, seen_by, step)
+        return people_views.confirm_reopen(request, match, seen_by, step)
     try:
         if seq == match.head and consent.takes_back_reveal(match, step) and seen_by.can_act:
             if consent.hot_seat(match, seen_by):
-                return agreement_views.hot_seat_goto(request, match, seen_by, step)
+                return people_views.hot_seat_goto(request, match, seen_by, step)
             consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.GOTO, step=step)
             return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
         moved = services.match_goto(match=match, step=step, expected_seq=seq)
