@@ -1,11 +1,11 @@
 from django.urls import include, path
 
-from tracker.catalog import cards as catalog
+from tracker.catalog import views as catalog
 from tracker.catalog.picker import card_picks
 from tracker.matches import views
 from tracker.people import views as people
 from tracker.review import views as review
-from tracker.web import app_shell
+from tracker.web import views as app_shell
 
 from .games.cardmaster import views as cardmaster_views
 

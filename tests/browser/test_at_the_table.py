@@ -87,7 +87,7 @@ def test_it_installs_and_shows_the_offline_page_instead_of_an_error(context: Bro
 
 
 def test_a_deploy_installs_a_new_worker_whose_cache_replaces_the_old(page: Page, monkeypatch):
-    from tracker.web import app_shell
+    from tracker.web import views as app_shell
 
     page.goto("/")
     worker_in_control(page)
