@@ -1,7 +1,6 @@
 from django.urls import include, path
 
 from tracker.catalog import views as catalog
-from tracker.catalog.picker import card_picks
 from tracker.matches import views
 from tracker.people import views as people
 from tracker.review import views as review
@@ -60,7 +59,7 @@ urlpatterns = [
     path("cards/", catalog.card_games, name="card_games"),
     path("cards/<slug:slug>/", catalog.card_list, name="card_list"),
     path("cards/<slug:slug>/new/", catalog.card_new, name="card_new"),
-    path("cards/<slug:slug>/pick/", card_picks, name="card_picks"),
+    path("cards/<slug:slug>/pick/", catalog.card_picks, name="card_picks"),
     path("cards/<slug:slug>/<int:pk>/", catalog.card_detail, name="card_detail"),
     path("cards/<slug:slug>/<int:pk>/edit/", catalog.card_edit, name="card_edit"),
     path("cards/<slug:slug>/<int:pk>/delete/", catalog.card_delete, name="card_delete"),
