@@ -14,7 +14,7 @@ catalog data only, so a secret entry page shows nothing of the other seat's entr
 
 from django.db.models import F, Q
 
-from tracker.catalog.changes import card_names
+from tracker.matches.card_uses import card_names
 from tracker.models import Access, Action, Match
 from tracker.people import access
 from tracker.people.devices import TableRequest
