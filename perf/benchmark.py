@@ -28,9 +28,10 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
 import rules
+from tracker import demo
 from tracker.games.card_crush import demo as card_crush_demo
 from tracker.games.evons import demo as evons_demo
-from tracker.matches import demo, services
+from tracker.matches import services
 from tracker.models import Match, Player
 
 from . import report, wire

@@ -2,7 +2,7 @@
 light and dark, English and German, and every page checked by axe-core.
 
 A Card Crush battle with both decks locked stands in for any match: its next step is one tap
-("Reveal round N") whose outcome is plain to see (the round's working), and tracker/matches/demo.py's
+("Reveal round N") whose outcome is plain to see (the round's working), and tracker/demo.py's
 decks make every round predictable (round 1: Ben's Tide Runner beats Ana's Ember Fox).
 """
 

@@ -1,6 +1,6 @@
 """A Card Crush battle played in a phone browser, the way two players at a table would.
 
-Decks (demo catalog, tracker/matches/demo.py), chosen so every round is predictable:
+Decks (demo catalog, tracker/demo.py), chosen so every round is predictable:
 
     round  Ana (Player 1)            Ben (Player 2)             winner
     1      Ember Fox   Fire 7/5      Tide Runner  Water 6/8     Ben: the rulebook example, Water over Fire +3

@@ -21,7 +21,8 @@ from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
 
-from tracker.matches import demo, services
+from tracker import demo
+from tracker.matches import services
 from tracker.matches.views import ENTRY_SALT
 from tracker.models import Access, Action, Card, Checkpoint, Club, Invite, Match, Membership, Player
 from tracker.people.devices import COOKIE

@@ -571,7 +571,7 @@ def test_seated_player_may_take_an_action_that_names_their_own_seat(owner, logos
 @pytest.fixture
 def cardmaster_playing(owner, db) -> Match:
     """A Cardmaster 3v3 owned by the owner's phone, line-ups locked: Ana (seat 0) has possession."""
-    from tracker.matches.demo import load_catalogs
+    from tracker.demo import load_catalogs
     from tracker.models import Card
 
     load_catalogs()

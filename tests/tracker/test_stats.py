@@ -17,8 +17,9 @@ import pytest
 from django.urls import reverse
 
 import rules
+from tracker import demo
 from tracker.games.card_crush.demo import BATTLES, play_battle
-from tracker.matches import demo, services
+from tracker.matches import services
 from tracker.models import Match, Player
 from tracker.review import charts, stats
 
