@@ -26,6 +26,7 @@ from tracker.people import access, consent, locks, sharing
 from tracker.people import views as people_views
 from tracker.people.access import Viewer
 from tracker.people.devices import TableRequest
+from tracker.review.log import log_entries
 
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .once import made_once
@@ -145,8 +146,6 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
             notes.append(message)
     entry = None
     if step:
-        from tracker.review.log import log_entries
-
         # The step a change just took is the one it left on the match: no query for it.
         done = services.head_action(match) if step == match.head else (
             match.actions.filter(abandoned=False, seq=step).first())
