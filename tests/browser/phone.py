@@ -3,6 +3,7 @@
     errors = watch_errors(page)          # console errors and page errors (CSP refusals among them)
     outcome_says(page, 3, "Ben wins.")   # the box tells log entry 3 with its working, in view
     check_page(page)                     # no sideways scroll, no tap target under 44x44 px
+    assert_no_horizontal_scroll(page)    # just the first, naming what sticks out
 
 The longest names: players of 40 characters (the most a name may have), one without a space and one
 like an e-mail address, and a card of 60 characters (the most a card name may have).
@@ -56,10 +57,19 @@ def outcome_says(page: Page, entry: int | None, *working: str) -> None:
     assert found["height"] <= page.viewport_size["height"] * 0.36, f"the outcome box takes {found['height']}px"
 
 
+def assert_no_horizontal_scroll(page: Page) -> None:
+    """No sideways scroll at the phone's width; when there is, the five elements that stick out say where."""
+    width, phone = page.evaluate("document.documentElement.scrollWidth"), page.viewport_size["width"]
+    if width > phone:
+        wide = page.evaluate(f"""[...document.querySelectorAll('main *')]
+            .filter(e => e.getBoundingClientRect().right > {phone})
+            .slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').trim().slice(0, 40))""")
+        raise AssertionError(f"{page.url} scrolls sideways: {width}px wide at {phone}px; widest: {wide}")
+
+
 def check_page(page: Page) -> None:
     """No sideways scroll and no tap target under 44x44 px on the page as it is now."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{page.url} is {width}px wide at {page.viewport_size['width']}px"
+    assert_no_horizontal_scroll(page)
     assert small_targets(page) == [], f"tap targets under 44 px on {page.url}"
 
 
