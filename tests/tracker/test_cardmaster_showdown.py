@@ -20,8 +20,8 @@ from tracker.games.cardmaster import views as cm_views
 from tracker.matches import services
 from tracker.models import Action, Card, Match
 
-from .conftest import entry_token, snapshot
-from .conftest import text as raw_text
+from .helpers import entry_token, snapshot
+from .helpers import text as raw_text
 
 pytestmark = pytest.mark.django_db
 

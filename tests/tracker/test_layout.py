@@ -249,3 +249,13 @@ def test_an_import_made_at_call_time_says_why():
                 if not said:
                     silent.append(f"{path.relative_to(ROOT)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
     assert not silent, "imported at call time without a reason: " + ", ".join(silent)
+
+
+def test_tests_import_helpers_from_helpers_modules_not_from_conftest():
+    """A suite's fixtures are in its conftest.py and its shared helpers in a helpers module (tests/tracker/
+    helpers.py, tests/browser/phone.py): importing from a conftest.py runs it twice under two names."""
+    found = [f"{path.relative_to(ROOT)}:{node.lineno}"
+             for path in _sources("tests", suffixes=(".py",))
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "conftest"]
+    assert not found, "helpers imported out of conftest.py: " + ", ".join(found)

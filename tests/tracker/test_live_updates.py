@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tracker.models import Access, Action
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     ANA_OTHER_DECK,
     BEN_DECK,
@@ -23,7 +23,7 @@ from .conftest import (
     snapshot,
     watching_phone,
 )
-from .conftest import page_text as text
+from .helpers import page_text as text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

@@ -18,7 +18,7 @@ from tracker.matches import services
 from tracker.models import Action, Card, Invite, Match
 from tracker.review import exchange
 
-from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
+from .helpers import JUNK, JUNK_IDS, entry_token, snapshot, text
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from tracker.matches import services
 from tracker.matches.views import ENTRY_SALT
 from tracker.models import Action, Match
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     ANA_OTHER_DECK,
     BEN_DECK,
