@@ -58,7 +58,7 @@ def _round_robin(cases: dict, rounds: int) -> dict[str, float]:
     they only compute, and CPU time leaves out the moments other programs had the CPU.
     """
     samples: dict[str, list[float]] = {name: [] for name in cases}
-    for name, call in cases.items():
+    for call in cases.values():
         call()  # warm caches and connections; not counted
     for _ in range(rounds):
         for name, call in cases.items():

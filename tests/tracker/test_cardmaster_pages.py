@@ -244,7 +244,7 @@ def test_a_stale_submission_is_refused(client, playing):
 
 @pytest.mark.parametrize("field", ["action", "card", "target", "roll", "seq"])
 def test_junk_in_any_field_is_a_4xx_never_a_500(client, playing, field):
-    for junk, name in zip(JUNK, JUNK_IDS):
+    for junk, name in zip(JUNK, JUNK_IDS, strict=True):
         if field == "roll" and name in ("empty", "spaces"):
             continue  # a blank roll means the app rolls: a valid move
         data = {"seq": playing.head, "action": "a2", "card": "A1", "target": "B1", field: junk}

@@ -40,7 +40,7 @@ def test_every_game_has_one_pages_object_in_a_package_of_the_same_shape(slug):
     package = Path(type(pages).__module__.replace(".", "/"))
     assert package.parts[:2] == ("tracker", "games"), package
     files = {path.name for path in (ROOT / package).glob("*.py")}
-    assert SHAPE <= files, f"{package} lacks {SHAPE - files}"
+    assert files >= SHAPE, f"{package} lacks {SHAPE - files}"
     undeclared = [name for name in vars(type(pages)) if not name.startswith("__")
                   and name not in ("slug", "noun", "modules") and not hasattr(GamePages, name)]
     assert not undeclared, f"{slug}'s pages define hooks GamePages does not declare: {undeclared}"
@@ -120,16 +120,16 @@ def test_the_readme_map_names_every_module_and_folder():
             if path.is_dir() and top == "rules/":
                 continue  # one package per game: "<game>/"
             name = path.name + ("/" if path.is_dir() else "")
-            if path.suffix == ".py" or path.is_dir():
-                if not any(word == name or word.startswith(name) or word.endswith("/" + name) for word in words):
-                    missing.append(top + name)
+            if (path.suffix == ".py" or path.is_dir()) and not any(
+                    word == name or word.startswith(name) or word.endswith("/" + name) for word in words):
+                missing.append(top + name)
             if path.is_dir() and path.name in CONCERNS:
                 missing += [f"{top}{name}{module.name}" for module in sorted(path.glob("*.py"))
                             if not module.name.startswith("_") and module.name not in words]
     for path in sorted((ROOT / "static").rglob("*")):
-        if path.suffix in (".css", ".js") and "games" not in path.parts:
-            if str(path.relative_to(ROOT / "static")) not in " ".join(named["static/"]):
-                missing.append(str(path.relative_to(ROOT)))
+        if (path.suffix in (".css", ".js") and "games" not in path.parts
+                and str(path.relative_to(ROOT / "static")) not in " ".join(named["static/"])):
+            missing.append(str(path.relative_to(ROOT)))
     assert not missing, "not in README's 'How it is built' map: " + ", ".join(missing)
 
 

@@ -500,7 +500,7 @@ ACCEPTED = {
 JUNK_CASES = [
     (kind, field, junk, junk_id)
     for kind, field in JUNK_FIELDS
-    for junk, junk_id in zip(JUNK, JUNK_IDS)
+    for junk, junk_id in zip(JUNK, JUNK_IDS, strict=True)
     if (kind, field, junk_id) not in ACCEPTED
 ]
 
