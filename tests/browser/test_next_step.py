@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Card, Match
 
 from .phone import in_view, next_step_in_view, outcome_says, watch_errors

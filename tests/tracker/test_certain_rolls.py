@@ -6,8 +6,8 @@ import pytest
 
 from rules.dice import Dice
 from rules.lonely_star.rolls import check
-from tracker import services
 from tracker.games.lonely_star.board import certain_roll
+from tracker.matches import services
 
 from .test_lonely_star_pages import act_url, start, text
 
