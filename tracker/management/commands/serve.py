@@ -1,0 +1,113 @@
+"""`serve`: check the configuration, prepare the database and the files, then run the stack.
+
+tracker/scripts/serve sets up the venv and runs this; gunicorn (tracker/server.py) replaces this
+process, so signals sent to it (SIGHUP: graceful restart, SIGTERM: stop) reach gunicorn.
+"""
+
+import io
+import os
+import secrets
+import socket
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.migrations.executor import MigrationExecutor
+
+from tracker import backups, server, translations
+
+KEY_FILE = Path(settings.BASE_DIR) / "var" / "secret-key"
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise CommandError(f"ADDRESS must be host:port (127.0.0.1:8000, 0.0.0.0:8000), not {address!r}")
+    return host.strip("[]"), int(port)
+
+
+def check_bindable(host: str, port: int) -> None:
+    """Bind once before anything else happens, so a port in use is one line, not gunicorn's retries."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise CommandError(f"ADDRESS {host}:{port} cannot be used: {error.strerror}") from None
+
+
+def secret_key() -> str:
+    """SECRET_KEY from the environment, else the one kept in var/ (made on the first start: a store
+    laptop needs no set-up, and sessions survive a restart). A weak key is refused."""
+    key = os.environ.get("SECRET_KEY", "")
+    if not key:
+        if not KEY_FILE.exists():
+            KEY_FILE.parent.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(KEY_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "w") as kept:
+                kept.write(secrets.token_urlsafe(50))
+        key = KEY_FILE.read_text().strip()
+    if len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure"):
+        raise CommandError("SECRET_KEY is too weak: use 50 or more random characters "
+                           "(or unset it, and serve keeps one in var/secret-key)")
+    return key
+
+
+def allowed_hosts(host: str) -> str:
+    if os.environ.get("ALLOWED_HOSTS"):
+        return os.environ["ALLOWED_HOSTS"]
+    # Listening on every interface: the other phones use this machine's address, whatever it is.
+    return "*" if host in ("0.0.0.0", "::") else f"localhost,127.0.0.1,[::1],{host}"
+
+
+def pending_migrations(alias: str = DEFAULT_DB_ALIAS) -> tuple[bool, bool]:
+    """(the database already holds data, migrations are waiting to be applied to it)."""
+    connection = connections[alias]
+    executor = MigrationExecutor(connection)
+    existing = executor.recorder.has_table() and bool(executor.recorder.applied_migrations())
+    return existing, bool(executor.migration_plan(executor.loader.graph.leaf_nodes()))
+
+
+class Command(BaseCommand):
+    help = "Run Tablekeeper's production stack (gunicorn + uvicorn workers) on ADDRESS, with demo data."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--empty", action="store_true", help="start without demo data")
+        parser.add_argument("--prepare-only", action="store_true",
+                            help="check and prepare everything, then exit without serving")
+
+    def handle(self, *args, empty=False, prepare_only=False, **options):
+        address = os.environ.get("ADDRESS", "127.0.0.1:8000")
+        host, port = parse_address(address)
+        check_bindable(host, port)
+        try:
+            workers = server.worker_count(settings.DATABASES["default"]["ENGINE"])
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        environment = {"SECRET_KEY": secret_key(), "ALLOWED_HOSTS": allowed_hosts(host), "DEBUG": "false"}
+
+        try:
+            translations.compile_catalogues()
+        except translations.MissingGettext as error:
+            self.stderr.write(str(error))
+        existing, pending = pending_migrations()
+        if existing and pending:
+            self.stdout.write(f"Backed up before migrating: {backups.backup()}")
+        call_command("migrate", interactive=False, verbosity=0)
+        if not empty:
+            os.environ.setdefault("DEMO_PASSWORD", "tablekeeper-demo")
+            call_command("demo", verbosity=0, stdout=io.StringIO())
+            self.stdout.write("Demo club accounts: ana (organiser), ben, chloe, dev; "
+                              f"password {os.environ['DEMO_PASSWORD']}")
+        call_command("collectstatic", interactive=False, verbosity=0)
+        if prepare_only:
+            return
+        self.stdout.write(f"Tablekeeper: http://{address}/ ({workers} worker{'s' * (workers > 1)})")
+        sys.stdout.flush()
+        connections.close_all()
+        command = server.command(address, workers)
+        os.execve(command[0], command, {**os.environ, **environment})
