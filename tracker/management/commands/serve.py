@@ -24,7 +24,7 @@ KEY_FILE = Path(settings.BASE_DIR) / "var" / "secret-key"
 
 def parse_address(address: str) -> tuple[str, int]:
     host, _, port = address.rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not host or not port.isdigit() or int(port) > 65535:
         raise CommandError(f"ADDRESS must be host:port (127.0.0.1:8000, 0.0.0.0:8000), not {address!r}")
     return host.strip("[]"), int(port)
 
@@ -74,6 +74,7 @@ def pending_migrations(alias: str = DEFAULT_DB_ALIAS) -> tuple[bool, bool]:
 
 class Command(BaseCommand):
     help = "Run Tablekeeper's production stack (gunicorn + uvicorn workers) on ADDRESS, with demo data."
+    requires_system_checks: list = []  # run below, once the settings of our own are known to be right
 
     def add_arguments(self, parser):
         parser.add_argument("--empty", action="store_true", help="start without demo data")
@@ -89,6 +90,7 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error)) from None
         environment = {"SECRET_KEY": secret_key(), "ALLOWED_HOSTS": allowed_hosts(host), "DEBUG": "false"}
+        self.check()
 
         try:
             translations.compile_catalogues()
