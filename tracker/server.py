@@ -6,7 +6,10 @@ module as its configuration (`--config python:tracker.server`): the lower-case n
 are gunicorn settings. It imports nothing of Django, as gunicorn's master loads it.
 """
 
+import ctypes
 import os
+import signal
+import subprocess
 import sys
 
 worker_class = "uvicorn_worker.UvicornWorker"
@@ -65,3 +68,69 @@ def command(address: str, workers: int, *, wsgi: bool = False) -> list[str]:
         else ["tracker.asgi:application"]
     return [sys.executable, "-m", "gunicorn", *app, "--config", "python:tracker.server",
             "--bind", address, "--workers", str(workers)]
+
+
+# --- HTTPS at the table: Caddy in front (serve --https) --------------------------------------------
+
+def caddyfile(*, app: str, names: list[str], bind: str, https_port: int, http_port: int, storage: str) -> str:
+    """Caddy's configuration: HTTPS for `names` with a certificate authority of its own (`tls internal`),
+    and plain HTTP only for the page that hands phones that authority (/trust/), the rest redirected."""
+    sites = ", ".join(f"https://{name}" for name in names)
+    return f"""{{
+\tadmin off
+\tskip_install_trust
+\tauto_https disable_redirects
+\thttp_port {http_port}
+\thttps_port {https_port}
+\tdefault_bind {bind}
+\tstorage file_system {storage}
+}}
+{sites} {{
+\ttls internal
+\treverse_proxy {app}
+}}
+http:// {{
+\t@trust path /trust/*
+\thandle @trust {{
+\t\treverse_proxy {app}
+\t}}
+\thandle {{
+\t\tredir https://{{host}}:{https_port}{{uri}}
+\t}}
+}}
+"""
+
+
+def root_certificate(storage: str) -> str:
+    """Where Caddy keeps its authority's root certificate (made on its first start)."""
+    return os.path.join(storage, "pki", "authorities", "local", "root.crt")
+
+
+_caddy: subprocess.Popen | None = None
+
+
+def _stop_with_parent() -> None:
+    """Caddy gets SIGTERM when gunicorn's master dies, however it dies (Linux prctl PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+def on_starting(server) -> None:
+    """gunicorn hook: start Caddy with the master when serve asked for HTTPS."""
+    global _caddy
+    config = os.environ.get("TABLEKEEPER_CADDYFILE")
+    if config:
+        _caddy = subprocess.Popen(["caddy", "run", "--adapter", "caddyfile", "--config", config],
+                                  preexec_fn=_stop_with_parent)
+
+
+def on_exit(server) -> None:
+    """gunicorn hook: stop Caddy when the master stops."""
+    if _caddy and _caddy.poll() is None:
+        _caddy.terminate()
+        try:
+            _caddy.wait(10)
+        except subprocess.TimeoutExpired:
+            _caddy.kill()

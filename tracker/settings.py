@@ -247,3 +247,12 @@ LOGGING = {
     # Django's own default sends these to the console only under DEBUG; here they reach the root.
     "loggers": {"django": {"level": LOG_LEVEL, "propagate": True}},
 }
+
+# --- HTTPS at the table (`serve --https`: Caddy in front, with a certificate authority of its own) ---
+# serve sets these: the authority's root certificate phones download from /trust/, the page's
+# plain-HTTP address (its QR code) and the app's HTTPS address. Empty: /trust/ says HTTPS is off.
+CA_CERTIFICATE = os.environ.get("CA_CERTIFICATE", "")
+TRUST_URL = os.environ.get("TRUST_URL", "")
+HTTPS_URL = os.environ.get("HTTPS_URL", "")
+# A phone that does not trust the authority yet reaches these over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^trust/"]

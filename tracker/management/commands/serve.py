@@ -64,6 +64,52 @@ def allowed_hosts(host: str) -> str:
     return "*" if host in ("0.0.0.0", "::") else f"localhost,127.0.0.1,[::1],{host}"
 
 
+def lan_address() -> str:
+    """This machine's address on the local network: the one a UDP socket would send from (connecting a
+    UDP socket sends nothing); loopback when there is no network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def port_setting(name: str, default: int) -> int:
+    value = os.environ.get(name, "")
+    if value and (not value.isdigit() or int(value) > 65535):
+        raise CommandError(f"{name} must be a port number, not {value!r}")
+    return int(value) if value else default
+
+
+def https_in_front(app_address: str) -> dict[str, str]:
+    """Write Caddy's configuration for the table (tracker/server.py starts Caddy with gunicorn) and
+    return the app's environment behind it."""
+    host, port = parse_address(app_address)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise CommandError("with --https the app listens on loopback only (ADDRESS=127.0.0.1:PORT); "
+                           "Caddy faces the network")
+    https_port, http_port = port_setting("HTTPS_PORT", 8443), port_setting("HTTP_PORT", 8080)
+    # The names phones use: TABLE_HOST (comma-separated), else this machine's address and its .local name.
+    names = [name.strip() for name in os.environ.get("TABLE_HOST", "").split(",") if name.strip()] or \
+        [lan_address(), f"{socket.gethostname()}.local"]
+    bind = os.environ.get("HTTPS_BIND", "0.0.0.0")
+    for probe_port in (https_port, http_port):
+        check_bindable(bind, probe_port)
+    folder = Path(os.environ.get("CADDY_DIR") or Path(settings.BASE_DIR) / "var" / "caddy")
+    folder.mkdir(parents=True, exist_ok=True)
+    storage = str(folder / "data")
+    config = folder / "Caddyfile"
+    config.write_text(server.caddyfile(app=f"{host}:{port}", names=names, bind=bind, https_port=https_port,
+                                       http_port=http_port, storage=storage))
+    first = names[0]
+    return {
+        "TABLEKEEPER_CADDYFILE": str(config), "CA_CERTIFICATE": server.root_certificate(storage),
+        "HTTPS_URL": f"https://{first}:{https_port}/", "TRUST_URL": f"http://{first}:{http_port}/trust/",
+        "HTTPS": "true", "BEHIND_PROXY": "true", "ALLOWED_HOSTS": ",".join([*names, "localhost", "127.0.0.1"]),
+    }
+
+
 def pending_migrations(alias: str = DEFAULT_DB_ALIAS) -> tuple[bool, bool]:
     """(the database already holds data, migrations are waiting to be applied to it)."""
     connection = connections[alias]
@@ -78,10 +124,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--empty", action="store_true", help="start without demo data")
+        parser.add_argument("--https", action="store_true",
+                            help="Caddy in front: HTTPS for every phone on the network (docs/club-night.md)")
         parser.add_argument("--prepare-only", action="store_true",
                             help="check and prepare everything, then exit without serving")
 
-    def handle(self, *args, empty=False, prepare_only=False, **options):
+    def handle(self, *args, empty=False, https=False, prepare_only=False, **options):
         address = os.environ.get("ADDRESS", "127.0.0.1:8000")
         host, port = parse_address(address)
         check_bindable(host, port)
@@ -90,6 +138,8 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error)) from None
         environment = {"SECRET_KEY": secret_key(), "ALLOWED_HOSTS": allowed_hosts(host), "DEBUG": "false"}
+        if https:
+            environment |= https_in_front(address)
         self.check()
 
         try:
@@ -109,6 +159,9 @@ class Command(BaseCommand):
         if prepare_only:
             return
         self.stdout.write(f"Tablekeeper: http://{address}/ ({workers} worker{'s' * (workers > 1)})")
+        if https:
+            self.stdout.write(f"Phones at the table: {environment['HTTPS_URL']} "
+                              f"(first trust its certificate: {environment['TRUST_URL']})")
         sys.stdout.flush()
         connections.close_all()
         command = server.command(address, workers)
