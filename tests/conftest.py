@@ -2,7 +2,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from tracker import translations
+from tracker.web import translations
 
 
 def pytest_configure(config):

@@ -1,4 +1,4 @@
-"""The ASGI application every route is served by (gunicorn with uvicorn workers: tracker/server.py)."""
+"""The ASGI application every route is served by (gunicorn with uvicorn workers: tracker/web/server.py)."""
 
 import os
 

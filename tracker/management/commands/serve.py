@@ -1,6 +1,6 @@
 """`serve`: check the configuration, prepare the database and the files, then run the stack.
 
-tracker/scripts/serve sets up the venv and runs this; gunicorn (tracker/server.py) replaces this
+tracker/scripts/serve sets up the venv and runs this; gunicorn (tracker/web/server.py) replaces this
 process, so signals sent to it (SIGHUP: graceful restart, SIGTERM: stop) reach gunicorn.
 """
 
@@ -17,7 +17,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 
-from tracker import backups, server, translations
+from tracker import backups
+from tracker.web import server, translations
 
 KEY_FILE = Path(settings.BASE_DIR) / "var" / "secret-key"
 
@@ -83,7 +84,7 @@ def port_setting(name: str, default: int) -> int:
 
 
 def https_in_front(app_address: str) -> dict[str, str]:
-    """Write Caddy's configuration for the table (tracker/server.py starts Caddy with gunicorn) and
+    """Write Caddy's configuration for the table (tracker/web/server.py starts Caddy with gunicorn) and
     return the app's environment behind it."""
     host, port = parse_address(app_address)
     if host not in ("127.0.0.1", "localhost", "::1"):
