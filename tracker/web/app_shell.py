@@ -34,6 +34,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_POST
 
 from tracker.people.devices import TableRequest
+from tracker.people.sharing import qr_svg
 
 THEMES = ("system", "light", "dark")
 THEME_COOKIE = "tk_theme"
@@ -231,8 +232,6 @@ def web_manifest(request: TableRequest) -> HttpResponse:
 @require_GET
 def trust_page(request: TableRequest) -> HttpResponse:
     """How each phone trusts this table's certificate authority, with its download and a QR code."""
-    from .sharing import qr_svg
-
     running = bool(settings.CA_CERTIFICATE)
     here = request.build_absolute_uri(reverse("trust_page"))
     context = {"running": running, "qr": qr_svg(settings.TRUST_URL or here) if running else "",
