@@ -16,9 +16,6 @@ from pathlib import Path
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
-FOLDER = Path(settings.BASE_DIR) / "var" / "backups"
-
-
 class BackupError(RuntimeError):
     pass
 
@@ -29,7 +26,7 @@ def _is_sqlite(alias: str) -> bool:
 
 def default_path(alias: str = DEFAULT_DB_ALIAS) -> Path:
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return FOLDER / f"tablekeeper-{stamp}.{'sqlite3' if _is_sqlite(alias) else 'pgdump'}"
+    return settings.BACKUP_DIR / f"tablekeeper-{stamp}.{'sqlite3' if _is_sqlite(alias) else 'pgdump'}"
 
 
 def backup(path: Path | None = None, alias: str = DEFAULT_DB_ALIAS) -> Path:

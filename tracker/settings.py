@@ -226,6 +226,8 @@ CARD_CRUSH_COMPETITION: dict = {}
 # traceback is logged by django.request at ERROR. ADMINS ("ana@example.org, …") are mailed
 # each one too, through Django's default mailer (a mail server on this machine, port 25).
 LOG_FILE = os.environ.get("LOG_FILE", "")
+# Where `manage.py backup` (and serve, before it migrates existing data) writes by default.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or BASE_DIR / "var" / "backups")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in LOG_LEVELS:
