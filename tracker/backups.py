@@ -16,6 +16,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
+
 class BackupError(RuntimeError):
     pass
 
