@@ -112,7 +112,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tracker.web.app_shell.theme",
+                "tracker.web.views.theme",
             ],
         },
     },
