@@ -11,7 +11,7 @@ if __name__ == "__main__":
     from django.core.management import execute_from_command_line
 
     try:
-        settings.INSTALLED_APPS  # read the settings now: a bad value is one line, not a traceback
+        _ = settings.INSTALLED_APPS  # read the settings now: a bad value is one line, not a traceback
     except ImproperlyConfigured as error:
         sys.exit(f"ImproperlyConfigured: {error}")
     execute_from_command_line(sys.argv)

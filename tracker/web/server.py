@@ -6,6 +6,7 @@ module as its configuration (`--config python:tracker.web.server`): the lower-ca
 are gunicorn settings. It imports nothing of Django, as gunicorn's master loads it.
 """
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -111,10 +112,8 @@ _caddy: subprocess.Popen | None = None
 
 def _stop_with_parent() -> None:
     """Caddy gets SIGTERM when gunicorn's master dies, however it dies (Linux prctl PR_SET_PDEATHSIG)."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
 
 
 def on_starting(server) -> None:
