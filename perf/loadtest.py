@@ -368,7 +368,7 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
         say(f"Preparing {database_url.split('@')[-1]} ...")
         manage(env, "migrate", "--noinput", "-v0")
         manage(env, "collectstatic", "--noinput", "-v0")
-        manage(env, "shell", "-c", "from tracker.matches import demo; demo.load_catalogs()")
+        manage(env, "shell", "-c", "from tracker import demo; demo.load_catalogs()")
         open_database(database_url)
         first_match = Match.objects.using(ALIAS).order_by("-pk").values_list("pk", flat=True).first() or 0
         running = [Server(env, free_port(), workers, Path(folder) / f"gunicorn-{n}.log", wsgi)
