@@ -64,7 +64,7 @@ class Card(models.Model):
     name = models.CharField(_("name"), max_length=60)
     stats = models.JSONField(default=dict)
     created = models.DateTimeField(auto_now_add=True)
-    # Who added it (tracker/card_changes.py): an account, else the phone. Neither for the demo
+    # Who added it (tracker/catalog/changes.py): an account, else the phone. Neither for the demo
     # catalog and cards from before this was kept; such cards only organisers and staff change.
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
@@ -91,7 +91,7 @@ class CardUse(models.Model):
     """A match whose log carries this catalog card (filled as actions are applied or imported).
 
     The match keeps the card's stats in its actions; this only says who has played the card,
-    which decides who may still change it (tracker/card_changes.py).
+    which decides who may still change it (tracker/catalog/changes.py).
     """
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="uses")
@@ -99,6 +99,9 @@ class CardUse(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint("card", "match", name="one_use_per_card_and_match")]
+
+    def __str__(self) -> str:
+        return f"card {self.card_id} used in match {self.match_id}"
 
 
 class CardChange(models.Model):
@@ -122,6 +125,10 @@ class CardChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of card {self.card_id} at {self.at:%Y-%m-%d %H:%M}"
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
@@ -171,6 +178,9 @@ class Membership(models.Model):
         ordering = ["joined", "id"]
         constraints = [models.UniqueConstraint("club", "user", name="one_membership_per_club")]
 
+    def __str__(self) -> str:
+        return f"user {self.user_id} {self.role} of club {self.club_id}"
+
 
 class ClubInvite(models.Model):
     """A link (and QR code) that lets a signed-in account join a club as a member, until revoked or expired."""
@@ -180,6 +190,9 @@ class ClubInvite(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires = models.DateTimeField(default=invite_expiry)
     revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invite to club {self.club_id}"
 
 
 class MatchQuerySet(models.QuerySet):
@@ -226,7 +239,7 @@ class Match(models.Model):
         null=True, blank=True, help_text="When the match first ended; never cleared, so ratings keep its place.")
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     score = models.CharField(max_length=20, blank=True)
-    # Who may see and act (tracker/access.py). A match with neither owner nor club belongs to the
+    # Who may see and act (tracker/people/access.py). A match with neither owner nor club belongs to the
     # whole table (demo data, matches made by scripts): anyone on this installation may see and play it.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="matches")
@@ -302,6 +315,9 @@ class Seat(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint("match", "position", name="one_player_per_seat")]
 
+    def __str__(self) -> str:
+        return f"seat {self.position} of match {self.match_id}"
+
 
 class Action(models.Model):
     """One entry of a match's log, kept forever.
@@ -333,6 +349,9 @@ class Action(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"step {self.seq} of match {self.match_id}"
+
 
 class Checkpoint(models.Model):
     """The state after one live action, so undo, redo and the replay page start near the step they want.
@@ -349,9 +368,12 @@ class Checkpoint(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint("match", "seq", name="one_checkpoint_per_step")]
 
+    def __str__(self) -> str:
+        return f"state of match {self.match_id} at step {self.seq}"
+
 
 class Proposal(models.Model):
-    """Something one side asks and the other must agree to (tracker/consent.py says when).
+    """Something one side asks and the other must agree to (tracker/people/consent.py says when).
 
     Going back past a revealed secret entry, a table action (a fight, a declared winner, the
     end of the game) asked from a seated phone, or adjusting the other side's cards. Every
@@ -378,6 +400,9 @@ class Proposal(models.Model):
     class Meta:
         ordering = ["created", "id"]
 
+    def __str__(self) -> str:
+        return f"{self.kind} asked in match {self.match_id} ({self.status})"
+
 
 class Invite(models.Model):
     """A link that seats another device as one player, or lets it watch."""
@@ -390,6 +415,9 @@ class Invite(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires = models.DateTimeField(default=invite_expiry)
     revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} link to match {self.match_id}"
 
 
 class Access(models.Model):
@@ -411,6 +439,9 @@ class Access(models.Model):
             models.UniqueConstraint("match", "seat", condition=models.Q(revoked__isnull=True, role="player"),
                                     name="one_device_per_seat"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.role} of match {self.match_id}"
 
 
 # Card Crush competitive play (tracker/competition/): tournaments and collections.
@@ -449,6 +480,9 @@ class Entrant(models.Model):
         ordering = ["id"]
         constraints = [models.UniqueConstraint("tournament", "player", name="one_entry_per_player")]
 
+    def __str__(self) -> str:
+        return f"player {self.player_id} in tournament {self.tournament_id}"
+
 
 class Pairing(models.Model):
     """One table of one Swiss round: two entrants and their battle, or one entrant's bye."""
@@ -463,6 +497,9 @@ class Pairing(models.Model):
     class Meta:
         ordering = ["round", "table"]
         constraints = [models.UniqueConstraint("tournament", "round", "table", name="one_pairing_per_table")]
+
+    def __str__(self) -> str:
+        return f"table {self.table} of round {self.round}, tournament {self.tournament_id}"
 
 
 class CollectionCard(models.Model):
@@ -488,6 +525,9 @@ class CollectionCard(models.Model):
             models.CheckConstraint(condition=models.Q(copies__gte=1), name="collection_owns_a_copy"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.copies} of card {self.card_id} held by player {self.player_id}"
+
 
 class CollectionChange(models.Model):
     """One change to a collection entry: copies added or an upgrade, by which account, and when."""
@@ -505,3 +545,6 @@ class CollectionChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of collection entry {self.entry_id}"

@@ -18,10 +18,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Access, Action, Invite, Match
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     BEN_DECK,
     PASSWORD,
@@ -36,7 +36,7 @@ from .conftest import (
     start_battle,
     state_of,
 )
-from .conftest import page_text as text
+from .helpers import page_text as text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -600,7 +600,7 @@ def test_seated_player_cannot_move_during_the_other_players_possession(owner, ca
     assert state_of(cardmaster_playing) == before
 
 
-# ---------------------------------------------------------------- pages about a match outside tracker/views.py
+# ---------------------------------------------------------------- pages about a match outside tracker/matches/views.py
 
 
 def test_outsider_gets_404_on_the_rating_page_of_a_private_unfinished_battle(cast, battle):

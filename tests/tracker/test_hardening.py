@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Access, Card, Invite, Match, Player
 
-from .conftest import (
+from .helpers import (
     PASSWORD,
     assert_csrf_refused,
     deck,
@@ -28,7 +28,7 @@ from .conftest import (
     play_out,
     start_battle,
 )
-from .conftest import text as raw_text
+from .helpers import text as raw_text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -69,7 +69,7 @@ def main_pages(owner, battle) -> dict[str, str]:
 
 
 def _locked(match: Match) -> Match:
-    from .conftest import ANA_DECK, BEN_DECK, lock_both
+    from .helpers import ANA_DECK, BEN_DECK, lock_both
 
     return lock_both(match, ANA_DECK, BEN_DECK)
 
@@ -371,7 +371,7 @@ def test_joining_without_a_csrf_token_is_refused(csrf_owner):
 
 
 def test_joining_with_the_pages_csrf_token_works(csrf_owner):
-    from .conftest import csrf_token_from
+    from .helpers import csrf_token_from
 
     invite = Invite.objects.get()
     phone = Client(enforce_csrf_checks=True)
@@ -521,7 +521,7 @@ def test_a_malformed_forwarded_for_falls_back_to_the_proxys_address(settings, ac
     (1, " 2001:DB8::1 ", "2001:db8::1"),
 ])
 def test_client_address_counts_trusted_hops_from_the_right(settings, rf, count, header, expected):
-    from tracker.devices import client_address
+    from tracker.people.devices import client_address
 
     settings.TRUSTED_PROXY_COUNT = count
     extra = {} if header is None else {"HTTP_X_FORWARDED_FOR": header}

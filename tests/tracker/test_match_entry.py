@@ -4,17 +4,18 @@ A locked deck is seat 0's secret until both decks are locked: no page another pl
 can open may carry it, hidden inputs and attributes included.
 """
 
+import contextlib
 import re
 
 import pytest
 from django.core import signing
 from django.urls import NoReverseMatch, reverse
 
-from tracker import services
+from tracker.matches import services
+from tracker.matches.views import ENTRY_SALT
 from tracker.models import Action, Match
-from tracker.views import ENTRY_SALT
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     ANA_OTHER_DECK,
     BEN_DECK,
@@ -284,10 +285,8 @@ def other_players_pages(client, match, seat1_waiting: bool = True) -> dict[str, 
         ("stats", "stats", [], ""),
         ("stats-ben", "stats_player", [match.players()[1].pk], ""),
     ]:
-        try:
+        with contextlib.suppress(NoReverseMatch):
             urls[name] = reverse(route, args=args) + query
-        except NoReverseMatch:
-            pass
     pages = {}
     for name, url in urls.items():
         response = client.get(url)

@@ -4,7 +4,8 @@ factions, and two finished 3v3 matches.
 Types are places on the wheel (1 Ember ... 10 Umbra, see rules/cardmaster/typechart.py).
 """
 
-from ... import services
+from tracker.matches import services
+
 from ...models import Match
 from ..common import ANA_BEN, Players, catalog_card, play_steps
 
@@ -86,3 +87,9 @@ def coin_for_possession(players: Players = ANA_BEN) -> Match:
 
 
 MATCHES = {"knock-out": knock_out, "coin-for-possession": coin_for_possession}
+
+PLAYED = [
+    ("knock-out", ("Ben", "Dev")),
+    ("coin-for-possession", ("Chloé", "Ana")),
+]
+"""The matches `manage.py demo` plays, with their players in seat order."""

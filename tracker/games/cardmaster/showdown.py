@@ -32,8 +32,8 @@ from rules.cardmaster.ai import (
 )
 from rules.cardmaster.match import phase
 from rules.cardmaster.options import ai_level
+from tracker.matches import services
 
-from ... import services
 from ...models import Card, Match
 from .narration import describe, move_title, percent, reason_text
 

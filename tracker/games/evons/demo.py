@@ -4,7 +4,8 @@ Seat 0 sits at the bottom of the board (row 6), seat 1 at the top; arrows are gi
 seat 1's cards point the other way round on the board (rules/evons/board.py, "Facing").
 """
 
-from ... import services
+from tracker.matches import services
+
 from ...models import Match
 from ..common import ANA_BEN, Players, catalog_card, play_steps
 
@@ -79,3 +80,9 @@ def table_ends(players: Players = ANA_BEN) -> Match:
 
 
 MATCHES = {"by-passes": by_passes, "table-ends": table_ends}
+
+PLAYED = [
+    ("by-passes", ("Ana", "Dev")),
+    ("table-ends", ("Chloé", "Ben")),
+]
+"""The matches `manage.py demo` plays, with their players in seat order."""

@@ -1,6 +1,7 @@
 """LOGOS demo data: invented datacards (the real card list is not public) and two finished duels."""
 
-from ... import services
+from tracker.matches import services
+
 from ...models import Match
 from ..common import ANA_BEN, Players, play_steps
 
@@ -75,3 +76,9 @@ def resignation(players: Players = ANA_BEN) -> Match:
 
 
 MATCHES = {"knock-out": knock_out, "resignation": resignation}
+
+PLAYED = [
+    ("knock-out", ("Chloé", "Dev")),
+    ("resignation", ("Ben", "Ana")),
+]
+"""The matches `manage.py demo` plays, with their players in seat order."""

@@ -3,7 +3,8 @@
 Units take ids in the order they are played (1, 2, 3, ...).
 """
 
-from ... import services
+from tracker.matches import services
+
 from ...models import Match
 from ..common import ANA_BEN, Players, catalog_card, play_steps
 
@@ -69,3 +70,9 @@ def table_call(players: Players = ANA_BEN) -> Match:
 
 
 MATCHES = {"deck-out": deck_out, "table-call": table_call}
+
+PLAYED = [
+    ("deck-out", ("Ana", "Chloé")),
+    ("table-call", ("Dev", "Ben")),
+]
+"""The matches `manage.py demo` plays, with their players in seat order."""

@@ -9,9 +9,9 @@ from django.utils.translation import ngettext
 from rules import Dice
 from rules.lonely_star.rolls import pass_chance
 from rules.lonely_star.units import hp_left
+from tracker.matches.services import applied_actions, entered_rolls, live_actions
 
 from ...models import Match
-from ...services import applied_actions, entered_rolls, live_actions
 from ..base import Figures, Progress
 
 CHECK_TITLES = {
@@ -90,7 +90,7 @@ def progress(match: Match) -> Progress:
     series: dict[str, list[int]] = {name: [] for name in names}
 
     def mark(state: dict) -> None:
-        for name, left in zip(names, _health_left(state)):
+        for name, left in zip(names, _health_left(state), strict=True):
             series[name].append(left)
 
     state = game.new_match(match.config, match.seed)
