@@ -67,13 +67,13 @@ def read_the_analysis(page: Page, screenshot_dir) -> None:
     assert labels[0] == "1" and 2 <= len(labels) <= 8, labels
     assert all(label.isdigit() or label == "end" for label in labels), labels
     boxes = [ticks.nth(n).bounding_box() for n in range(ticks.count())]
-    assert all(a["x"] + a["width"] <= b["x"] for a, b in zip(boxes, boxes[1:])), "axis labels overlap"
+    assert all(a["x"] + a["width"] <= b["x"] for a, b in zip(boxes, boxes[1:], strict=False)), "axis labels overlap"
     expect(page.locator(".cm-analysis-table tbody tr").first).to_be_visible()
     choices = page.locator(".cm-mistakes > li")
     seen = set()
     for n in range(choices.count()):
         choice = choices.nth(n)
-        facts = dict(zip(choice.locator("dt").all_inner_texts(), choice.locator("dd").all_inner_texts()))
+        facts = dict(zip(choice.locator("dt").all_inner_texts(), choice.locator("dd").all_inner_texts(), strict=True))
         assert set(facts) == {"Played", "Better", "Win chance lost", "Why"}
         assert re.match(r"\d+%", facts["Win chance lost"]) and facts["Why"].endswith(".")
         assert " 1 gems" not in facts["Why"]

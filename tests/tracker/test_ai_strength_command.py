@@ -7,6 +7,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from rules.cardmaster.ai import players
+
 
 def test_a_tiny_strength_report_prints_rates_intervals_goals_and_times():
     out = StringIO()
@@ -22,7 +24,8 @@ def test_an_unknown_player_is_refused_by_name():
         call_command("ai_strength", "--pairs", "hard:perfect", "--matches", "2", stdout=StringIO())
 
 
-def test_the_small_report_plays_every_size_and_prints_the_habits_of_each_level():
+def test_the_small_report_plays_every_size_and_prints_the_habits_of_each_level(monkeypatch):
+    monkeypatch.setattr(players, "HARD_SIMULATIONS", 60)  # the report's shape, not the AI's strength
     out = StringIO()
     call_command("ai_strength", "--pairs", "hard:greedy", "--matches", "2", stdout=out, stderr=StringIO())
     report = out.getvalue()

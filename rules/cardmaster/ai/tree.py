@@ -194,7 +194,7 @@ class Tree:
         """The root's moves, the one played first: (candidate, visits, value for `seat`). A move
         the tree never visited keeps its one-move value."""
         found = []
-        for candidate, child in zip(self.candidates, self.root.children):
+        for candidate, child in zip(self.candidates, self.root.children, strict=True):
             visits = child.visits if child is not None else 0
             value = child.total / visits if visits else candidate.shallow
             found.append((candidate, visits, value))
