@@ -15,6 +15,7 @@ match's stream as live.js does and, on each event, fetches its `#match` part. Me
   phone-second; the same for the poll (main's design), for the side by side.
 """
 
+import contextlib
 import http.client
 import json
 import re
@@ -107,10 +108,8 @@ class Watcher(threading.Thread):
         while not self.stop:
             port = self.ports[self.reconnects % len(self.ports)]
             self.phone.port = port
-            try:
+            with contextlib.suppress(OSError, http.client.HTTPException, ValueError):  # the server went away
                 self._follow(port, last)
-            except (OSError, http.client.HTTPException, ValueError):
-                pass
             if self.stop:
                 return
             self.reconnects += 1
@@ -162,7 +161,7 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, pace: float = 1
         env = loadtest.server_env(url)
         loadtest.manage(env, "migrate", "--noinput", "-v0")
         loadtest.manage(env, "collectstatic", "--noinput", "-v0")
-        running = [loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / f"server-{n}.log", asgi=True)
+        running = [loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / f"server-{n}.log")
                    for n in range(servers)]
         try:
             for server in running:
@@ -277,8 +276,8 @@ def failover(*, database_url: str, tables: int = 4, taps: int = 12, pace: float 
         loadtest.manage(env, "collectstatic", "--noinput", "-v0")
         loadtest.open_database(url)
         first_match = Match.objects.using(loadtest.ALIAS).order_by("-pk").values_list("pk", flat=True).first() or 0
-        survivor, victim = (loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / f"server-{n}.log",
-                                            asgi=True) for n in range(2))
+        survivor, victim = (loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / f"server-{n}.log")
+                            for n in range(2))
         try:
             survivor.start()
             victim.start()

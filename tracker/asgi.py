@@ -1,7 +1,7 @@
-"""The ASGI application every route is served by (gunicorn with uvicorn workers, tracker/scripts/serve).
+"""The ASGI application every route is served by (gunicorn with uvicorn workers: tracker/web/server.py).
 
-ASGI because a phone with a match open holds one stream of live updates (tracker/live.py), which a
-sync worker could only hold by tying up a whole thread; the pages are ordinary sync views, which
+ASGI because a phone with a match open holds one stream of live updates (tracker/matches/live.py),
+which a sync worker could only hold by tying up a whole thread; the pages are sync views, which
 Django runs in a thread per request.
 """
 

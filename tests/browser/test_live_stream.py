@@ -34,8 +34,8 @@ def served():
         env = loadtest.server_env(f"sqlite:///{folder}/live.sqlite3")
         loadtest.manage(env, "migrate", "--noinput", "-v0")
         loadtest.manage(env, "collectstatic", "--noinput", "-v0")
-        loadtest.manage(env, "shell", "-c", "from tracker.matches import demo; demo.load_catalogs()")
-        server = loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / "server.log", asgi=True)
+        loadtest.manage(env, "shell", "-c", "from tracker import demo; demo.load_catalogs()")
+        server = loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / "server.log")
         server.start()
         try:
             yield f"http://{loadtest.HOST}:{server.port}"
