@@ -19,7 +19,7 @@ from django.urls import reverse
 from tracker.matches import live
 from tracker.models import Access, Match
 
-from .conftest import BEN_DECK, entry_data, lock_both, play
+from .helpers import BEN_DECK, entry_data, lock_both, play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_cache")]
 
