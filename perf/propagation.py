@@ -125,6 +125,9 @@ class Watcher(threading.Thread):
         if response.status != 200:
             raise ValueError(f"the stream answered {response.status}")
         kind = ""
+        # A version an event announced but a fetch never brought (its server went away): fetch it now,
+        # as live.js does on its next tick.
+        self._show(max([version for _since, version in self.sent], default=0))
         while not self.stop:
             line = response.fp.readline().decode()
             if not line:
@@ -134,14 +137,20 @@ class Watcher(threading.Thread):
             elif line.startswith("data: ") and kind == "change":
                 version = json.loads(line[6:])["version"]
                 self.sent.append((since, version))
-                if version > self.version:
-                    try:
-                        status, _location, _part = self.phone.request("GET", f"/matches/{self.match}/", htmx=True)
-                    except Dropped:
-                        continue  # cut off: the next event (or the check afterwards) tells
-                    if status == 200:
-                        self.version = version
-                        self.seen[version] = time.monotonic()
+                self._show(version)
+
+    def _show(self, version: int) -> None:
+        """Fetch the `#match` part if `version` is newer than the one shown; a server gone away ends the stream."""
+        if version <= self.version:
+            return
+        self.phone.deadline = time.monotonic() + 2  # a refused connection is not retried for long
+        try:
+            status, _location, _part = self.phone.request("GET", f"/matches/{self.match}/", htmx=True)
+        except Dropped as gone:
+            raise OSError("the server went away") from gone
+        if status == 200:
+            self.version = version
+            self.seen[version] = time.monotonic()
 
     def close(self) -> None:
         self.stop = True
