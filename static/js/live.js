@@ -31,7 +31,8 @@
     var text = on ? live.getAttribute("data-live-on") : live.getAttribute("data-live-off");
     if (line.textContent !== text) { line.textContent = text; line.setAttribute("data-live", on ? "on" : "off"); }
     var el = match();  // where the stream reconnects from: the version the page shows
-    if (el) live.setAttribute("sse-connect", live.getAttribute("sse-connect").replace(/\?v=\d*/, "?v=" + shown()));
+    var from = live.getAttribute("sse-connect");
+    if (el && from) live.setAttribute("sse-connect", from.replace(/\?v=\d*/, "?v=" + shown()));
   }
 
   function tell(text) {

@@ -206,7 +206,18 @@ def test_every_write_that_moves_a_version_tells_the_streams():
 
 
 def test_the_match_page_opens_the_stream_from_the_version_it_shows(owner, battle):
-    html = owner.get(battle.get_absolute_url()).content.decode()
-    assert f'sse-connect="{events_url(battle, version_of(battle))}"' in html
+    async def page():
+        client = AsyncClient()
+        client.cookies = owner.cookies
+        return (await client.get(battle.get_absolute_url())).content.decode()
+
+    url = events_url(battle, version_of(battle))
+    html = asyncio.run(page())
+    assert f'sse-connect="{url}"' in html
     assert "hx-sse-2.min" in html
-    assert "No live connection: checking for changes every 2 seconds." in html
+
+
+def test_under_wsgi_the_page_offers_no_stream_and_says_it_polls(owner, battle):
+    html = owner.get(battle.get_absolute_url()).content.decode()
+    assert "sse-connect" not in html and "hx-sse-2.min" not in html
+    assert html.count("No live connection: checking for changes every 2 seconds.") == 2  # the status, and live.js's

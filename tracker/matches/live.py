@@ -318,6 +318,11 @@ def _still_sees(request: TableRequest, match_id: int) -> bool:
     return True
 
 
+def streams(request: TableRequest) -> bool:
+    """Whether the server this request came through can hold a stream open (ASGI), so the page offers one."""
+    return isinstance(request, ASGIRequest)
+
+
 @require_GET
 async def match_events(request: TableRequest, pk: int) -> HttpResponseBase:
     """The match's changes as server-sent events, for as long as the phone keeps the page open.
@@ -326,7 +331,7 @@ async def match_events(request: TableRequest, pk: int) -> HttpResponseBase:
     Only an ASGI server holds a stream open; under WSGI (the test server, a plain gunicorn) the
     answer is 204, which tells the browser not to reconnect, and live.js polls instead.
     """
-    if not isinstance(request, ASGIRequest):
+    if not streams(request):
         await sync_to_async(access.visible_match)(request, pk, ("version",))  # in the request's own thread
         return HttpResponse(status=204)
     await _db(access.visible_match, request, pk, ("version",))
