@@ -23,7 +23,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import access
+import rules
+
+from . import access, card_changes
+from .card_changes import CardRefused, Editor
 from .devices import TableRequest
 from .models import Club, ClubInvite, Membership
 from .once import made_once
@@ -32,6 +35,20 @@ from .sharing import TOKEN, qr_svg
 
 class ClubForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Club name"), max_length=60)
+
+
+class NameClaimForm(forms.Form):
+    """A card name the club claims in one game's catalog."""
+
+    slug = forms.ChoiceField(label=gettext_lazy("Game"), choices=lambda: [(slug, game.name)
+                                                                          for slug, game in rules.GAMES.items()])
+    name = forms.CharField(label=gettext_lazy("Card name"), max_length=60)
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name or "\x00" in name:
+            raise forms.ValidationError(_("Type the card's name."))
+        return name
 
 
 class ClubSettingsForm(forms.Form):
@@ -84,17 +101,53 @@ def _invites(request: TableRequest, club: Club) -> list[dict]:
     return shown
 
 
-@require_GET
-def club_detail(request: TableRequest, pk: int) -> HttpResponse:
-    club, role = club_for(request, pk)
+def _club_page(request: TableRequest, club: Club, role: str | None, status: int = 200,
+               claim_form: NameClaimForm | None = None) -> HttpResponse:
     context: dict[str, object] = {"club": club, "role": role, "organiser": role == Membership.ORGANISER}
     if role:
         context["members"] = club.memberships.select_related("user", "user__player")
+        context["claims"] = [(claim, rules.GAMES[claim.slug].name) for claim in club.name_claims.all()]
+        context["claim_form"] = claim_form or NameClaimForm()
+        context["claims_most"] = card_changes.CLAIMS_PER_CLUB
     if role == Membership.ORGANISER:
         context["invites"] = _invites(request, club)
         context["settings_form"] = ClubSettingsForm(initial={"public_leaderboard": club.public_leaderboard,
                                                              "public_tournaments": club.public_tournaments})
-    return render(request, "clubs/club_detail.html", context)
+    return render(request, "clubs/club_detail.html", context, status=status)
+
+
+@require_GET
+def club_detail(request: TableRequest, pk: int) -> HttpResponse:
+    club, role = club_for(request, pk)
+    return _club_page(request, club, role)
+
+
+@require_POST
+def club_claim(request: TableRequest, pk: int) -> HttpResponse:
+    """An organiser claims a card name for the club (tracker/card_changes.py says what a claim means)."""
+    club, role = club_for(request, pk, organiser=True)
+    form = NameClaimForm(request.POST)
+    if form.is_valid():
+        try:
+            claim = card_changes.name_claim(Editor.of(request), club, form.cleaned_data["slug"], form.cleaned_data["name"])
+        except CardRefused as refused:
+            form.add_error("name", str(refused))
+            return _club_page(request, club, role, status=refused.status, claim_form=form)
+        messages.success(request, _("%(name)s is claimed for the club: only its members can add a card by that "
+                                    "name.") % {"name": claim.name})
+        return redirect(reverse("club_detail", args=[pk]) + "#claims")
+    return _club_page(request, club, role, status=422, claim_form=form)
+
+
+@require_POST
+def club_claim_release(request: TableRequest, pk: int, claim_id: int) -> HttpResponse:
+    club, _role = club_for(request, pk, organiser=True)
+    released = card_changes.name_release(Editor.of(request), club, claim_id)
+    if released:
+        messages.success(request, _("%(name)s is no longer claimed by the club.") % {"name": released.name})
+    else:
+        messages.info(request, _("That name was already given up."))
+    return redirect(reverse("club_detail", args=[pk]) + "#claims")
 
 
 @require_POST

@@ -49,6 +49,8 @@ urlpatterns = [
     path("clubs/<int:pk>/settings/", clubs.club_settings, name="club_settings"),
     path("clubs/<int:pk>/members/<int:member_id>/", clubs.club_member, name="club_member"),
     path("clubs/<int:pk>/leave/", clubs.club_leave, name="club_leave"),
+    path("clubs/<int:pk>/claims/", clubs.club_claim, name="club_claim"),
+    path("clubs/<int:pk>/claims/<int:claim_id>/release/", clubs.club_claim_release, name="club_claim_release"),
     path("clubs/join/<str:token>/", clubs.club_join, name="club_join"),
     path("stats/", stats_views.stats_overview, name="stats"),
     path("stats/players/<int:pk>/", stats_views.stats_player, name="stats_player"),
@@ -59,6 +61,7 @@ urlpatterns = [
     path("cards/<slug:slug>/<int:pk>/", catalog.card_detail, name="card_detail"),
     path("cards/<slug:slug>/<int:pk>/edit/", catalog.card_edit, name="card_edit"),
     path("cards/<slug:slug>/<int:pk>/delete/", catalog.card_delete, name="card_delete"),
+    path("cards/<slug:slug>/<int:pk>/clubs/<int:club_id>/", catalog.card_club_correction, name="card_club_correction"),
     path("cards/<slug:slug>/export.csv", catalog.card_export, name="card_export"),
     path("cards/<slug:slug>/import/", catalog.card_import, name="card_import"),
     path("", include("tracker.competition.urls")),  # ratings, tournaments, collections
