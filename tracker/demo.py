@@ -9,6 +9,7 @@ before a game had demo matches gets that game's without its other games' being p
 """
 
 import os
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -20,7 +21,7 @@ from . import services
 from .competition import tournaments
 from .games import ADAPTERS, pages_for
 from .games.card_crush.demo import BATTLES, deck
-from .models import Card, Club, Match, Membership, Tournament
+from .models import Card, Club, Confirmation, Match, Membership, Tournament
 
 PLAYERS = ["Ana", "Ben", "Chloé", "Dev"]
 
@@ -64,7 +65,7 @@ def demo_password() -> str | None:
     return os.environ.get("DEMO_PASSWORD") or ("tablekeeper-demo" if settings.DEBUG else None)
 
 
-def load_club() -> tuple[Club, object]:
+def load_club() -> tuple[Club, Any]:
     """The demo club: four accounts (Ana organises), showing its leaderboard and tournaments to everyone."""
     users = {}
     for username, name in ACCOUNTS.items():
@@ -122,6 +123,9 @@ def load() -> str:
             if slug == "card-crush":
                 # The club's rated battles: its members see them, and its public leaderboard counts them.
                 Match.objects.filter(pk=match.pk).update(club=club, owner=organiser)
+                for seat in range(len(players)):  # played by script: Ana, who organises, confirms for them
+                    Confirmation.objects.get_or_create(match=match, seat=seat, defaults={
+                        "by": organiser, "kind": Confirmation.ORGANISER})
     if "card-crush" in empty:
         played += play_tournament(club, organiser).pairings.exclude(match=None).count()
     return f"{added} demo cards added, {played} demo matches played."

@@ -152,3 +152,29 @@ def join(request: TableRequest, token: str) -> HttpResponse:
                          else _("You are watching this match."))
         return redirect(match)
     return render(request, "tracker/join.html", {"match": match, "player": player, "invite": invite})
+
+
+def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer) -> bool:
+    """A club member opening an unfinished club battle that names them takes their seat on this phone by
+    their account (not a spectator's place), as a join link would seat them; whether they were seated.
+
+    Only a seat no other phone holds: the owner's phone stops entering for it from then on.
+    """
+    from .competition.confirmations import seat_of
+
+    if seen_by.role != access.SPECTATOR or match.finished is not None or not access.club_role(request, match.club_id):
+        return False
+    user = access.signed_in(request)
+    seat = seat_of(match, user)
+    if seat is None or seat in seen_by.claimed:
+        return False
+    try:
+        with transaction.atomic():
+            Access.objects.filter(match=match, device=request.device).delete()  # a watch link's place
+            Access.objects.create(match=match, device=request.device, user=user, role=Access.PLAYER, seat=seat)
+            _touch(match)
+    except IntegrityError:  # another phone took the seat a moment ago
+        return False
+    messages.info(request, _("You play as %(name)s on this phone: this battle names you.") % {
+        "name": match.players()[seat].name})
+    return True

@@ -21,6 +21,7 @@ from rules import RuleError
 from . import access, agreement_views, card_changes, consent, listing, locks, services, sharing
 from .access import Viewer
 from .card_changes import CardRefused, Editor
+from .competition import confirmations
 from .devices import TableRequest
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .games import pages_for
@@ -271,6 +272,8 @@ def known_players(request: TableRequest):
 @require_GET
 def match_detail(request: TableRequest, pk: int) -> HttpResponse:
     match, seen_by = access.match_for(request, pk)
+    if sharing.seat_club_member(request, match, seen_by):
+        match, seen_by = access.match_for(request, pk)
     return _render_match(request, match, seen_by)
 
 
@@ -355,6 +358,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
                 refusal = services.explain(error, match.players())
             else:
                 match = pages.after_change(match)
+                confirmations.entered(match, seat, access.signed_in(request))
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
                 # When it revealed the entries (a log line more than the lock), the box tells what came of them.
                 names = [seated.name for seated in match.players()]
