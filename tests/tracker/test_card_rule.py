@@ -1,6 +1,6 @@
 """Issue 24: the catalog means one thing to each community.
 
-One rule (tracker/card_changes.py `refusal`): a card is changed (edited, deleted, overwritten by a
+One rule (tracker/catalog/changes.py `refusal`): a card is changed (edited, deleted, overwritten by a
 CSV row, claimed) only by someone who answers for every place it has: its origin (the club that
 claimed its name, else who added it, else the installation) and every match that used it (a club
 match: the club's organisers; any other: its owner and each phone seated by a link). Staff always
@@ -23,7 +23,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tracker import card_changes, services
+from tracker.catalog import changes as card_changes
+from tracker.matches import services
 from tracker.models import Card, CardChange, Club, ClubCorrection, Match, Membership, NameClaim
 
 from .conftest import BEN_DECK, club_account, device_of, entry_data, entry_url, join, lock, make_invite
@@ -296,7 +297,7 @@ def test_every_games_entry_reads_the_club_catalog():
     """Each game's pages look catalog cards up through card_changes (match_catalog / match_card)."""
     import pathlib
 
-    games = pathlib.Path(card_changes.__file__).parent / "games"
+    games = pathlib.Path(card_changes.__file__).parent.parent / "games"
     for source in games.glob("*/*.py"):
         assert "Card.objects" not in source.read_text() or source.name == "demo.py" or (
             source.name == "forms.py" and "Card.objects.filter(slug=SLUG).count()" in source.read_text()), source

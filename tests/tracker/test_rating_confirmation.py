@@ -230,7 +230,7 @@ def test_a_confirmed_battle_counts_by_when_it_first_finished(club, olga):
 
 
 def confirmations_ready(club: Club, organiser: Client) -> Match:
-    from tracker import services
+    from tracker.matches import services
 
     match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner=organiser.user,
                                   club=club)
@@ -248,7 +248,7 @@ def test_tournament_battles_are_confirmed_by_the_organisers_pairing(club, olga, 
 
 
 def test_private_matches_and_other_games_need_no_confirmation(club, dev):
-    from tracker import services
+    from tracker.matches import services
 
     private = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner=dev.user)
     logos = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={}, owner=dev.user, club=club)

@@ -9,7 +9,8 @@ from rules.card_crush.battle import DECK_SIZE, phase
 from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
 from rules.errors import gettext_noop
 
-from ...card_changes import match_catalog
+from ...catalog.changes import match_catalog
+from ...competition.collection import seat_collections
 from ...models import Card, Match
 from ..common import EngineCardForm, catalog_cards
 
@@ -95,8 +96,6 @@ def seats_to_enter(match: Match) -> list[int]:
 
 def entry_form(match: Match, data=None, seat: int | None = None) -> DeckForm:
     """The deck entry of `seat`, offering only the collections that seat's player may use."""
-    from ...competition.collection import seat_collections
-
     return DeckForm(data, catalog=match_catalog(match), collections=seat_collections(match, seat))
 
 

@@ -17,9 +17,9 @@ from rules import RuleError
 from rules.cardmaster.ai import Decision, ai_seat, choose, generate_faction, hint, lineup_order, pick_faction
 from rules.cardmaster.match import phase
 from rules.cardmaster.options import ai_level
+from tracker.matches import services
 
-from ... import services
-from ...card_changes import match_catalog
+from ...catalog.changes import match_catalog
 from ...models import Match
 from .narration import describe, move_title, percent, reason_text
 

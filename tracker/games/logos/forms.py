@@ -19,10 +19,10 @@ from rules.logos.cards import (
     has_combo_requirement,
 )
 from rules.logos.duel import OPTIONS
+from tracker.matches.services import explain
 
-from ...card_changes import match_catalog
+from ...catalog.changes import match_catalog
 from ...models import Card, Match
-from ...services import explain
 from ..base import CardFact
 from ..common import filled_in, option_field
 from .board import seat_view
