@@ -3,7 +3,7 @@
 from datetime import datetime
 
 from tracker.matches import services
-from tracker.models import Match
+from tracker.models import Confirmation, Match
 
 from .conftest import lock_both, play_out
 
@@ -19,10 +19,13 @@ def battle(winner: str, loser: str, when: datetime | None = None, rated: bool = 
 
 
 def finish(match: Match, winner_seat: int, when: datetime | None = None, rated: bool = True) -> Match:
-    """Lock decks so `winner_seat` wins, play it out, and date it."""
+    """Lock decks so `winner_seat` wins, play it out, and date it. Its players confirmed it (a club battle
+    counts only then: tests/tracker/test_rating_confirmation.py tests the confirming itself)."""
     decks = (WINNING_DECK, LOSING_DECK) if winner_seat == 0 else (LOSING_DECK, WINNING_DECK)
     match = play_out(lock_both(match, *decks))
-    updates = {"rated": rated}
+    for seat in range(len(match.players())):
+        Confirmation.objects.get_or_create(match=match, seat=seat, defaults={"kind": Confirmation.AFTER})
+    updates = {"rated": rated, "unconfirmed": False}
     if when is not None:
         updates["finished"] = updates["first_finished"] = when
     Match.objects.filter(pk=match.pk).update(**updates)

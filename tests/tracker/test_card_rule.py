@@ -294,10 +294,10 @@ def test_a_club_correction_counts_in_its_new_matches_only(store_played, olga, mi
 
 
 def test_every_games_entry_reads_the_club_catalog():
-    """Each game's pages look catalog cards up through card_changes (match_catalog / match_card)."""
+    """Each game's pages look catalog cards up through tracker/matches/club_cards.py (match_catalog, match_card)."""
     import pathlib
 
-    games = pathlib.Path(card_changes.__file__).parent.parent / "games"
+    games = pathlib.Path(services.__file__).parent.parent / "games"
     for source in games.glob("*/*.py"):
         assert "Card.objects" not in source.read_text() or source.name == "demo.py" or (
             source.name == "forms.py" and "Card.objects.filter(slug=SLUG).count()" in source.read_text()), source

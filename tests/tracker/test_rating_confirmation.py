@@ -116,9 +116,9 @@ def test_an_unconfirmed_battle_says_so_on_every_page(club, dev, ana):
     enter(dev, match, 1, BEN_DECK)
     reveal_all(dev, match)
     assert "Unconfirmed: this battle counts in no rating" in text(dev.get(match.get_absolute_url()))
-    assert "⧗ unconfirmed" in text(dev.get(reverse("match_list")))
+    assert "◔ unconfirmed" in text(dev.get(reverse("match_list")))
     page = text(ana.get(reverse("battle_rating", args=[match.pk])))
-    assert "⧗ Unconfirmed" in page and "I played this battle" in page
+    assert "◔ Unconfirmed" in page and "I played this battle" in page
     ana_player = Player.objects.get(name="Ana")
     history = ana.get(reverse("player_rating", args=[club.pk, ana_player.pk]))
     assert history.status_code == 200

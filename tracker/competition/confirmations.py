@@ -11,7 +11,7 @@ confirmed (one `Confirmation` each) when:
 - an organiser of the club confirms on the player's behalf (marked as such everywhere).
 A player without an account can only be confirmed by an organiser.
 
-Decisions where the issue was silent:
+Decisions (where the rule was open):
 - Tournament battles need no confirmation: an organiser paired the entrants and referees the
   battles, so the pairing is the organiser's confirmation (their standings counted as before).
 - A confirmed battle takes its place in the ratings by when it first finished, not when it

@@ -72,7 +72,7 @@ def _rows(found: list[dict]) -> list[dict]:
             "title": f"{pages.game.name} #{match['pk']}",
             "players": vs.join(names[match["pk"]]),
             "result": result_words(match["finished"], match["winner__name"], pages.shown_score(match["score"]))
-            + (" · ⧗ " + gettext("unconfirmed") if match["finished"] and match["unconfirmed"] else ""),
+            + (" · ◔ " + gettext("unconfirmed") if match["finished"] and match["unconfirmed"] else ""),
             "iso": created.isoformat(),
             "when": formats.date_format(created, "DATETIME_FORMAT"),
         })

@@ -66,7 +66,7 @@ def match_create(*, slug: str, player_names: list[str], config: dict, owner=None
     An account's match belongs to the account alone (`owner_device` is for phones without
     one). Without an owner or a club (scripts, demo data) the match belongs to the whole table.
     """
-    from .competition.confirmations import needs_players  # competition builds on these services
+    from tracker.competition.confirmations import needs_players  # competition builds on these services
 
     game = rules.GAMES[slug]
     match = Match(slug=slug, rules_version=game.rules_version, owner=owner, owner_device="" if owner else owner_device,

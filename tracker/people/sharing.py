@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from tracker.competition.confirmations import seat_of
 from tracker.models import Access, Match
 from tracker.people import access
 
@@ -68,8 +69,6 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
 
     Only a seat no other phone holds: the owner's phone stops entering for it from then on.
     """
-    from tracker.competition.confirmations import seat_of
-
     if seen_by.role != access.SPECTATOR or match.finished is not None or not access.club_role(request, match.club_id):
         return None
     user = access.signed_in(request)

@@ -9,8 +9,8 @@ from rules.card_crush.battle import DECK_SIZE, phase
 from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
 from rules.errors import gettext_noop
 
-from ...catalog.changes import match_catalog
 from ...competition.collection import seat_collections
+from ...matches.club_cards import match_catalog
 from ...models import Card, Match
 from ..common import EngineCardForm, catalog_cards
 

@@ -15,7 +15,7 @@ from rules.cardmaster.match import ACTIVE_SLOTS, phase
 from rules.cardmaster.options import AI_LEVELS, DEFAULT_CONFIG, OPTIONS, SHOWDOWN_SIZE, SIZES, ai_seat
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
-from ...catalog.changes import match_catalog
+from ...matches.club_cards import match_catalog
 from ...models import Card, Match
 from ..base import CardFact
 from ..common import EngineCardForm, catalog_cards, filled_in, option_field

@@ -19,7 +19,7 @@ from rules.cardmaster.match import phase
 from rules.cardmaster.options import ai_level
 from tracker.matches import services
 
-from ...catalog.changes import match_catalog
+from ...matches.club_cards import match_catalog
 from ...models import Match
 from .narration import describe, move_title, percent, reason_text
 

@@ -17,7 +17,7 @@ from rules.evons.board import ALL_CELLS, DIRECTIONS
 from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
 from rules.evons.turns import COUNT_MAX, OPTIONS
 
-from ...catalog.changes import match_card
+from ...matches.club_cards import match_card
 from ...models import Match
 from ..base import CardFact
 from ..common import option_field, whole_number

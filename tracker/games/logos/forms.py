@@ -21,7 +21,7 @@ from rules.logos.cards import (
 from rules.logos.duel import OPTIONS
 from tracker.matches.services import explain
 
-from ...catalog.changes import match_catalog
+from ...matches.club_cards import match_catalog
 from ...models import Card, Match
 from ..base import CardFact
 from ..common import filled_in, option_field

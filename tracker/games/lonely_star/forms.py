@@ -20,7 +20,7 @@ from rules.lonely_star.statuses import POISON_CAP
 from rules.lonely_star.units import NAME_MAX, STAT_MAX
 from rules.lonely_star.zones import ZONES
 
-from ...catalog.changes import match_card
+from ...matches.club_cards import match_card
 from ...models import Match
 from ..common import EngineCardForm, dice_needed, filled_in, option_field, whole_number
 
