@@ -20,7 +20,7 @@ import rules
 from tracker.competition import tournaments
 from tracker.games import pages_for
 from tracker.matches import services
-from tracker.models import Card, ClubInvite, CollectionCard, Invite, Match, Player
+from tracker.models import Card, ClubInvite, CollectionCard, Confirmation, Invite, Match, Player
 
 from .conftest import ANA_DECK, BEN_DECK, device_of, lock_both, play_out
 
@@ -50,6 +50,9 @@ def world(catalog, club, organiser, member, stranger):
     club_match = services.match_create(slug="card-crush", player_names=list(CLUB_NAMES), config={}, club=club,
                                        owner=organiser.user)
     play_out(lock_both(club_match, ANA_DECK, BEN_DECK))
+    for seat in (0, 1):  # its players confirmed it, so it counts in the club's statistics and ratings
+        Confirmation.objects.create(match=club_match, seat=seat, kind=Confirmation.AFTER)
+    Match.objects.filter(pk=club_match.pk).update(unconfirmed=False)
     cup = tournaments.tournament_create(name=CUP, player_names=list(CLUB_NAMES), club=club)
     tournaments.round_pair(tournament_id=cup.pk, expected_round=0, organiser=organiser.user)
     phoenix = Card.objects.get(slug="card-crush", name="Phoenix")
