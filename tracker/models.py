@@ -100,6 +100,9 @@ class CardUse(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint("card", "match", name="one_use_per_card_and_match")]
 
+    def __str__(self) -> str:
+        return f"card {self.card_id} used in match {self.match_id}"
+
 
 class CardChange(models.Model):
     """One edit or deletion of a catalog card, or a club's correction of it: who, when, and the values
@@ -127,6 +130,10 @@ class CardChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of card {self.card_id} at {self.at:%Y-%m-%d %H:%M}"
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
@@ -176,6 +183,9 @@ class Membership(models.Model):
         ordering = ["joined", "id"]
         constraints = [models.UniqueConstraint("club", "user", name="one_membership_per_club")]
 
+    def __str__(self) -> str:
+        return f"user {self.user_id} {self.role} of club {self.club_id}"
+
 
 class ClubInvite(models.Model):
     """A link (and QR code) that lets a signed-in account join a club as a member, until revoked or expired."""
@@ -185,6 +195,9 @@ class ClubInvite(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires = models.DateTimeField(default=invite_expiry)
     revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invite to club {self.club_id}"
 
 
 class ClubCorrection(models.Model):
@@ -200,6 +213,9 @@ class ClubCorrection(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint("club", "card", name="one_correction_per_club_and_card")]
 
+    def __str__(self) -> str:
+        return f"club {self.club_id}'s correction of card {self.card_id}"
+
 
 class NameClaim(models.Model):
     """A card name a club has claimed in one game's catalog (tracker/catalog/changes.py says what that means)."""
@@ -214,6 +230,9 @@ class NameClaim(models.Model):
     class Meta:
         ordering = ["slug", "name"]
         constraints = [models.UniqueConstraint("slug", Lower("name"), name="one_claim_per_card_name")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.slug}) claimed by club {self.club_id}"
 
     @classmethod
     def named(cls, slug: str, name: str) -> "NameClaim | None":
@@ -343,6 +362,9 @@ class Seat(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint("match", "position", name="one_player_per_seat")]
 
+    def __str__(self) -> str:
+        return f"seat {self.position} of match {self.match_id}"
+
 
 class Action(models.Model):
     """One entry of a match's log, kept forever.
@@ -374,6 +396,9 @@ class Action(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"step {self.seq} of match {self.match_id}"
+
 
 class Confirmation(models.Model):
     """A seat's player's say that a club battle was theirs (tracker/competition/confirmations.py).
@@ -396,6 +421,9 @@ class Confirmation(models.Model):
         ordering = ["seat"]
         constraints = [models.UniqueConstraint("match", "seat", name="one_confirmation_per_seat")]
 
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id} {self.kind}"
+
 
 class Checkpoint(models.Model):
     """The state after one live action, so undo, redo and the replay page start near the step they want.
@@ -411,6 +439,9 @@ class Checkpoint(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint("match", "seq", name="one_checkpoint_per_step")]
+
+    def __str__(self) -> str:
+        return f"state of match {self.match_id} at step {self.seq}"
 
 
 class Proposal(models.Model):
@@ -441,6 +472,9 @@ class Proposal(models.Model):
     class Meta:
         ordering = ["created", "id"]
 
+    def __str__(self) -> str:
+        return f"{self.kind} asked in match {self.match_id} ({self.status})"
+
 
 class Invite(models.Model):
     """A link that seats another device as one player, or lets it watch."""
@@ -453,6 +487,9 @@ class Invite(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires = models.DateTimeField(default=invite_expiry)
     revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} link to match {self.match_id}"
 
 
 class Access(models.Model):
@@ -474,6 +511,9 @@ class Access(models.Model):
             models.UniqueConstraint("match", "seat", condition=models.Q(revoked__isnull=True, role="player"),
                                     name="one_device_per_seat"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.role} of match {self.match_id}"
 
 
 # Card Crush competitive play (tracker/competition/): tournaments and collections.
@@ -512,6 +552,9 @@ class Entrant(models.Model):
         ordering = ["id"]
         constraints = [models.UniqueConstraint("tournament", "player", name="one_entry_per_player")]
 
+    def __str__(self) -> str:
+        return f"player {self.player_id} in tournament {self.tournament_id}"
+
 
 class Pairing(models.Model):
     """One table of one Swiss round: two entrants and their battle, or one entrant's bye."""
@@ -526,6 +569,9 @@ class Pairing(models.Model):
     class Meta:
         ordering = ["round", "table"]
         constraints = [models.UniqueConstraint("tournament", "round", "table", name="one_pairing_per_table")]
+
+    def __str__(self) -> str:
+        return f"table {self.table} of round {self.round}, tournament {self.tournament_id}"
 
 
 class CollectionCard(models.Model):
@@ -551,6 +597,9 @@ class CollectionCard(models.Model):
             models.CheckConstraint(condition=models.Q(copies__gte=1), name="collection_owns_a_copy"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.copies} of card {self.card_id} held by player {self.player_id}"
+
 
 class CollectionChange(models.Model):
     """One change to a collection entry: copies added or an upgrade, by which account, and when."""
@@ -568,3 +617,6 @@ class CollectionChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of collection entry {self.entry_id}"

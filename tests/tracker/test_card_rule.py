@@ -27,7 +27,7 @@ from tracker.catalog import changes as card_changes
 from tracker.matches import services
 from tracker.models import Card, CardChange, Club, ClubCorrection, Match, Membership, NameClaim
 
-from .conftest import BEN_DECK, club_account, device_of, entry_data, entry_url, join, lock, make_invite
+from .helpers import BEN_DECK, club_account, device_of, entry_data, entry_url, join, lock, make_invite
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from tracker.competition import confirmations, ratings, tournaments
 from tracker.models import Access, Club, Confirmation, Match, Membership, Player
 
-from .conftest import ANA_DECK, BEN_DECK, club_account, entry_data, entry_url, lock_both, play_out
+from .helpers import ANA_DECK, BEN_DECK, club_account, entry_data, entry_url, lock_both, play_out
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tracker.models import Invite, Match
 
-from .conftest import ANA_DECK, entry_data, entry_url, snapshot, text
+from .helpers import ANA_DECK, entry_data, entry_url, snapshot, text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
