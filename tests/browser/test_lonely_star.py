@@ -107,7 +107,7 @@ def test_attack_with_a_real_die_a_status_and_the_end_of_turn_resist(page: Page, 
     )
     expect(entries.filter(has_text="Ben inflicts Burn on Dust Knight")).to_contain_text("Burn applies.")
     expect(entries.filter(has_text="End of turn: Resist roll")).to_contain_text(
-        "Dust Knight removes all 1 Burn counter(s)."
+        "Dust Knight removes its 1 Burn counter."
     )
     assert_no_horizontal_scroll(page)
     page.screenshot(path=screenshot_dir / "lonely-star-log.png", full_page=True)
@@ -172,7 +172,7 @@ def test_a_busy_board_fits_a_phone_in_dark_mode(make_context, catalog, screensho
     expect(unit_card(page, "Lonely Star")).to_contain_text(
         "Luck 6: crit and Luck rolls always succeed (6 or more)."
     )
-    expect(unit_card(page, "Void Spark")).to_contain_text("Luck 6: the crit always succeeds, no die needed.")
+    expect(unit_card(page, "Void Spark")).to_contain_text("Luck 6: the crit always succeeds (the die shows 6 at most), no die needed.")
     expect(unit_card(page, "Orbit Keeper")).to_contain_text("Poisoned: attacking, moving or playing a card")
     expect(unit_card(page, "Orbit Keeper")).to_contain_text("Accessories: Starlit Mirror")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 20, 24)"

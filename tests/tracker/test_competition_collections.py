@@ -91,7 +91,7 @@ def test_upgrade_without_enough_duplicates_is_refused(client: Client, ana):
     add(client, ana, "Ember Fox", 2)
     entry = CollectionCard.objects.get(player=ana)
     response = upgrade(client, ana, entry)
-    assert response.status_code == 422 and "needs 2 duplicates; you have 1" in text(response)
+    assert response.status_code == 422 and "Duplicates needed for level 2: 2; you have 1" in text(response)
     assert owned(ana) == [("Ember Fox", 2, 1)]
 
 
@@ -311,7 +311,7 @@ def test_an_impossible_upgrade_is_a_disabled_button_with_the_reason(client: Clie
     html = text(client.get(reverse("collection_detail", args=[ana.pk])))
     button = re.search(r"<button[^>]*>Upgrade Ember Fox to level 2</button>", html).group(0)
     assert "disabled" in button and "button-primary" not in button
-    assert "Level 2 needs 2 duplicates; you have 1." in html
+    assert "Duplicates needed for level 2: 2; you have 1." in html
 
 
 def test_a_possible_upgrade_is_an_active_button(client: Client, ana):
