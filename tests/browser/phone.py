@@ -69,12 +69,12 @@ def next_step_in_view(page: Page, control: Locator | None = None) -> None:
     found = page.locator(OUTCOME).evaluate(_AROUND_THE_BOX)
     height = page.viewport_size["height"]
     assert found["covered"] == [], f"controls under the outcome box: {found['covered']}"
-    assert 0 <= found["key"]["y"] and found["key"]["bottom"] <= height, f"the key line is off-screen: {found['key']}"
+    assert found["key"]["y"] >= 0 and found["key"]["bottom"] <= height, f"the key line is off-screen: {found['key']}"
     if control is not None:
         in_view(page, control)
     else:
         assert found["next"] is not None, "nothing to tap after the outcome box"
-        assert 0 <= found["next"]["y"] and found["next"]["bottom"] <= height, f"the next control is off-screen: {found['next']}"
+        assert found["next"]["y"] >= 0 and found["next"]["bottom"] <= height, f"the next control is off-screen: {found['next']}"
 
 
 def outcome_says(page: Page, entry: int | None, *working: str, next_control: Locator | None = None) -> None:

@@ -66,9 +66,11 @@ def match_create(*, slug: str, player_names: list[str], config: dict, owner=None
     An account's match belongs to the account alone (`owner_device` is for phones without
     one). Without an owner or a club (scripts, demo data) the match belongs to the whole table.
     """
+    from tracker.competition.confirmations import needs_players  # competition builds on these services
+
     game = rules.GAMES[slug]
     match = Match(slug=slug, rules_version=game.rules_version, owner=owner, owner_device="" if owner else owner_device,
-                  club=club)
+                  club=club, unconfirmed=needs_players(slug, club))
     match.state = game.new_match(config, match.seed)
     match.config = {**game.default_config, **config}
     match.save()
