@@ -20,7 +20,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
 
-from tests.browser.phone import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
+from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 

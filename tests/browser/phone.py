@@ -19,7 +19,7 @@ from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from .accessibility import small_targets
 
-# The browser every browser test drives, and the phone it plays (tests/browser/conftest.py launches it).
+# The phone itself: Debian's Chromium at 360x740, as every browser test (conftest.py) and the HTTPS table drive it.
 CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium; `playwright install` cannot download here.
 CHROMIUM_ARGS = [
     "--no-sandbox",
