@@ -174,8 +174,55 @@
   ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach((name) => document.addEventListener(name, failed));
   document.addEventListener("htmx:afterRequest", (e) => {
     const form = posted(e) && e.detail.elt.closest("form");
-    if (form && !lost(e.detail.xhr)) { form.removeAttribute("data-retry-pending"); form.tries = 0; }
+    if (form && !lost(e.detail.xhr)) { form.removeAttribute("data-retry-pending"); form.tries = 0; forget(); }
   });
+
+  // A tap still waiting survives a reload: it is kept on the phone (localStorage, per page) with what it was,
+  // the page it is on says so when it opens again, and sends it once when the connection is back, as a plain
+  // POST carrying its step number (seq), so the server counts it at most once whatever happened to it before.
+  const KEPT = "tk-unsent:" + location.pathname;
+  function forget() { try { localStorage.removeItem(KEPT); } catch { /* storage off: nothing was kept */ } }
+  function keep(form) {
+    const button = form.tapped && form.tapped.form === form ? form.tapped : null;
+    const fields = [...new FormData(form, button)].filter(([, value]) => typeof value === "string");
+    const label = (button || form.querySelector("[type=submit]") || form).textContent.replace(/\s+/g, " ").trim();
+    try {
+      localStorage.setItem(KEPT, JSON.stringify({ url: form.getAttribute("hx-post") || form.action, fields, label }));
+    } catch { /* storage full or off: the form on the page still waits */ }
+  }
+  document.addEventListener("htmx:sendError", (e) => {
+    const form = posted(e) && e.detail.elt.closest("form[method=post]");
+    if (form && form.querySelector("[name=seq]")) keep(form);
+  });
+  function sendKept() {
+    let tap = null;
+    try { tap = JSON.parse(localStorage.getItem(KEPT)); } catch { return; }
+    const match = document.getElementById("match");
+    if (!tap || !match) return;
+    if (tap.sending) return forget(); // this page is the server's answer to it: it was sent
+    let line = document.getElementById("unsent");
+    if (!line) {
+      line = match.insertAdjacentElement("afterbegin", document.createElement("p"));
+      line.id = "unsent";
+      line.className = "net-note";
+      line.setAttribute("role", "alert");
+    }
+    line.textContent = (navigator.onLine ? say.sending : say.waiting) + " (" + tap.label + ")";
+    if (!navigator.onLine) return;
+    const form = document.body.appendChild(document.createElement("form"));
+    form.method = "post";
+    form.action = tap.url;
+    for (const [name, value] of tap.fields) {
+      const field = form.appendChild(document.createElement("input"));
+      field.type = "hidden";
+      field.name = name;
+      field.value = value;
+    }
+    localStorage.setItem(KEPT, JSON.stringify({ ...tap, sending: true }));
+    form.submit();
+  }
+  sendKept();
+  addEventListener("online", () => document.querySelector("form[data-retry-pending]") || sendKept());
   addEventListener("online", () => document.querySelectorAll("form[data-retry-pending]").forEach((form) => {
     form.tries = 0;
     resend(form);

@@ -153,7 +153,7 @@ def test_card_crush(phone: Page, shot):
     outcome_says(page, 2, "The entries are revealed", "Both decks revealed. Team Initiative:")
     expect(page.locator("#outcome")).not_to_contain_text("Tide Runner")  # later rounds stay face down
     for number, working in ((1, "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7."), (2, f"{ANA} wins."),
-                            (3, f"{BEN} wins."), (4, "Tied at 10; Speed 8 beats 5."),
+                            (3, f"{BEN} wins."), (4, "Fire over Shadow +1: 9 + 1 = 10 ties 10 + 0 = 10; Speed 8 beats 5."),
                             (5, "Nature over Air +1: 5 + 1 = 6 beats 4 + 0 = 4.")):
         page.get_by_role("button", name=f"Reveal round {number}").click()
         outcome_says(page, number + 2, f"Round {number} revealed", working)

@@ -97,9 +97,11 @@ def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     if not changes:
         raise Http404(_("No rated battle of this player in this club."))  # never a name: anyone may guess numbers
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
+    # Unrounded, so the working checks by hand: 32 × (100% − 45.4%) = 17.47, rounded +17.
     entries = [{"change": c, "opponent": names.get(c.opponent) if c.opponent else None,
-                "expected_percent": round(100 * c.expected)
-                if c.expected is not None else None} for c in reversed(changes)]
+                "expected_percent": 100 * c.expected if c.expected is not None else None,
+                "exact": (c.k or 0) * ((1 if c.won else 0) - c.expected) if c.expected is not None else None}
+               for c in reversed(changes)]
     context = {"club": club, "player": player, "rating": changes[-1].after, "entries": entries,
                "chart": _rating_chart(player, changes), "played": sum(c.kind == "battle" for c in changes),
                "member": access.club_role(request, club) is not None, **_settings_context()}
@@ -145,7 +147,7 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
             return redirect("battle_rating", pk=pk)
     changes = [c for c in ratings.history(match.club_id) if c.battle == match.pk] if match.club_id else []
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
-    rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * (c.expected or 0))} for c in changes]
+    rows = [{"change": c, "name": names[c.player], "expected_percent": 100 * (c.expected or 0)} for c in changes]
     context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal, "organiser": organiser,
                "can_open": Match.objects.visible_to(request).filter(pk=pk).exists(),
                "tournament": getattr(match, "pairing", None), **_settings_context()}

@@ -91,7 +91,7 @@ class Modules:
 
 
 class GamePages:
-    """One game's web side. Subclass it, set the three required members, override the hooks it needs."""
+    """One game's web side. Subclass it, set the four required members, override the hooks it needs."""
 
     # ------------------------------------------------------------ required
     slug: ClassVar[str]
@@ -101,7 +101,12 @@ class GamePages:
     modules: ClassVar[Modules]
     """The game's forms, board, narration, statistics and demo modules (required)."""
 
-    REQUIRED = ("slug", "noun", "modules")
+    consequences: ClassVar[frozenset[str]]
+    """The engine's event types a player must act on at the table (a card leaving play, lethal damage, a mill,
+    a raid, a status landing or wearing off, a flip, the match's end): the outcome box never folds their
+    lines away (tracker/matches/outcome.py; required)."""
+
+    REQUIRED = ("slug", "noun", "modules", "consequences")
 
     # ------------------------------------------------------------ optional, with defaults
     key_stats: ClassVar[tuple[str, ...]] = ()

@@ -446,6 +446,8 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
             return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
         recorded = services.match_apply_action(match=match, action=action, expected_seq=seq, rolls=rolls)
     except services.StaleSubmission as stale:
+        if stale.recorded_step:  # the first copy got through and its answer was lost: the tap did count
+            return _after_change(request, Match.objects.get(pk=pk), seen_by, str(stale), step=stale.recorded_step)
         return _refused(request, pk, str(stale), status=409)
     except consent.Refused as refused:
         return _refused(request, pk, str(refused), status=409)

@@ -12,6 +12,7 @@ from . import board, demo, forms, narration, showdown, statistics
 class CardmasterPages(SecretEntryPages):
     slug = "cardmaster"
     noun = _("Custom Match")
+    consequences = frozenset({"fall", "status", "tick", "frozen", "revive", "match_won"})
     modules = Modules(forms, board, narration, statistics, demo)
     score_counted = ngettext_lazy("%(a)s card standing to %(b)s", "%(a)s cards standing to %(b)s", "n")
 
