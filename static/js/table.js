@@ -97,8 +97,11 @@
   function resume(region, form) {
     if (!region) return;
     const own = form && document.getElementById(form);
-    const next = start(own && region.contains(own) && own) ||
-      start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls"))) ||
+    // A match just ended has no next step: the focus goes to its result (the outcome box), not to <body>.
+    const result = region.hasAttribute("data-live-stop") && region.querySelector("#outcome .outcome-box");
+    if (result) result.tabIndex = -1;
+    const next = start(own && region.contains(own) && own) || result ||
+      start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls, #outcome"))) ||
       region.querySelector("h1");
     if (next && next.tagName === "H1") next.tabIndex = -1;
     if (next) next.focus();
