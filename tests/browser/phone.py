@@ -3,6 +3,7 @@
     errors = watch_errors(page)          # console errors and page errors (CSP refusals among them)
     outcome_says(page, 3, "Ben wins.")   # the box tells log entry 3 with its working, in view
     check_page(page)                     # no sideways scroll, no tap target under 44x44 px
+    assert_no_horizontal_scroll(page)    # just the first, naming what sticks out
 
 The longest names: players of 40 characters (the most a name may have), one without a space and one
 like an e-mail address, and a card of 60 characters (the most a card name may have).
@@ -68,12 +69,12 @@ def next_step_in_view(page: Page, control: Locator | None = None) -> None:
     found = page.locator(OUTCOME).evaluate(_AROUND_THE_BOX)
     height = page.viewport_size["height"]
     assert found["covered"] == [], f"controls under the outcome box: {found['covered']}"
-    assert 0 <= found["key"]["y"] and found["key"]["bottom"] <= height, f"the key line is off-screen: {found['key']}"
+    assert found["key"]["y"] >= 0 and found["key"]["bottom"] <= height, f"the key line is off-screen: {found['key']}"
     if control is not None:
         in_view(page, control)
     else:
         assert found["next"] is not None, "nothing to tap after the outcome box"
-        assert 0 <= found["next"]["y"] and found["next"]["bottom"] <= height, f"the next control is off-screen: {found['next']}"
+        assert found["next"]["y"] >= 0 and found["next"]["bottom"] <= height, f"the next control is off-screen: {found['next']}"
 
 
 def outcome_says(page: Page, entry: int | None, *working: str, next_control: Locator | None = None) -> None:
@@ -91,10 +92,19 @@ def outcome_says(page: Page, entry: int | None, *working: str, next_control: Loc
     next_step_in_view(page, next_control)
 
 
+def assert_no_horizontal_scroll(page: Page) -> None:
+    """No sideways scroll at the phone's width; when there is, the five elements that stick out say where."""
+    width, phone = page.evaluate("document.documentElement.scrollWidth"), page.viewport_size["width"]
+    if width > phone:
+        wide = page.evaluate(f"""[...document.querySelectorAll('main *')]
+            .filter(e => e.getBoundingClientRect().right > {phone})
+            .slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').trim().slice(0, 40))""")
+        raise AssertionError(f"{page.url} scrolls sideways: {width}px wide at {phone}px; widest: {wide}")
+
+
 def check_page(page: Page) -> None:
     """No sideways scroll and no tap target under 44x44 px on the page as it is now."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{page.url} is {width}px wide at {page.viewport_size['width']}px"
+    assert_no_horizontal_scroll(page)
     assert small_targets(page) == [], f"tap targets under 44 px on {page.url}"
 
 

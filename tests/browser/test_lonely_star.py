@@ -19,20 +19,13 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Match
 
-from .phone import form_with_button
+from .phone import assert_no_horizontal_scroll, form_with_button
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE_WIDTH = 360
 
 
 def unit_card(page: Page, name: str):
     return page.locator(".ls-unit").filter(has=page.get_by_role("heading", name=name, exact=True))
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
 
 
 def play_unit(page: Page, seat: int, player: str, unit: str) -> None:

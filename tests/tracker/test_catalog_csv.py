@@ -18,7 +18,7 @@ from tracker.catalog.changes import Editor
 from tracker.matches import services
 from tracker.models import Card, CardChange
 
-from .conftest import ANA_DECK, device_of, lock, text
+from .helpers import ANA_DECK, device_of, lock, text
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from tracker.models import CollectionCard, Match, Player
 
-from .competition_helpers import LOSING_DECK, WINNING_DECK
-from .conftest import JUNK, JUNK_IDS, entry_data, entry_url, text
+from .helpers import JUNK, JUNK_IDS, LOSING_DECK, WINNING_DECK, battle_won, entry_data, entry_url, text
 
 pytestmark = pytest.mark.django_db
 
@@ -290,10 +289,8 @@ def test_collections_need_an_account(cast):
 def test_the_rating_page_links_to_the_collection_only_for_its_own_account(cast, ana, club):
     from tracker.models import Membership
 
-    from .competition_helpers import battle
-
     Membership.objects.create(club=club, user=Player.objects.get(name="Ben").user, role=Membership.MEMBER)
-    battle("Ana", "Ben", club=club)
+    battle_won("Ana", "Ben", club=club)
     url = reverse("player_rating", args=[club.pk, ana.pk])
     link = club_url("collection_detail", club, ana)
     assert link in text(cast["owner"].get(url))

@@ -18,7 +18,7 @@ from tracker.matches import services
 from tracker.models import Action, Card, Invite, Match
 from tracker.review import exchange
 
-from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
+from .helpers import JUNK, JUNK_IDS, entry_token, snapshot, text
 
 pytestmark = pytest.mark.django_db
 
@@ -504,7 +504,7 @@ ACCEPTED = {
 JUNK_CASES = [
     (kind, field, junk, junk_id)
     for kind, field in JUNK_FIELDS
-    for junk, junk_id in zip(JUNK, JUNK_IDS)
+    for junk, junk_id in zip(JUNK, JUNK_IDS, strict=True)
     if (kind, field, junk_id) not in ACCEPTED
 ]
 

@@ -62,7 +62,7 @@ def _rows(found: list[dict]) -> list[dict]:
     for match_id, name in seats.values_list("match_id", "player__name") if found else ():
         names[match_id].append(name)
     before, after = reverse("match_detail", args=[LINK]).split(str(LINK))
-    vs = " %s " % gettext("vs")
+    vs = f" {gettext('vs')} "
     shown = []
     for match in found:
         created = timezone.localtime(match["created"])
