@@ -60,7 +60,13 @@
     if (!spot || spot === match) return;
     if (region.nextElementSibling !== spot) spot.before(region);
     region.classList.add("outcome-docked");
-    if (scroll) region.scrollIntoView({ block: "start", behavior: "instant" });
+    if (!scroll) return;
+    region.scrollIntoView({ block: "start", behavior: "instant" });
+    // A page a plain POST was sent back to: the browser may still restore an old scroll position as it loads.
+    if (document.readyState !== "complete") {
+      addEventListener("load", () => region.isConnected && region.scrollIntoView({ block: "start", behavior: "instant" }),
+        { once: true });
+    }
   }
   if (region) {
     document.addEventListener("htmx:beforeSwap", (e) => {
@@ -73,6 +79,7 @@
     // A new account of a tap (htmx fills the region out of band, a refusal alone among them): placed and shown.
     new MutationObserver(() => requestAnimationFrame(() => place(true))).observe(region, { childList: true });
     document.addEventListener("htmx:afterSettle", () => place(false)); // a live update keeps the box in its place
+    if (region.querySelector(".outcome-box")) history.scrollRestoration = "manual"; // it opens on the result
     place(true); // the page a plain POST was sent back to
   }
 
