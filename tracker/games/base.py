@@ -205,6 +205,11 @@ class GamePages:
         """Seats whose secret entry is awaited now. Default: none, the game is played open."""
         return []
 
+    def passes_the_phone(self, match: "Match") -> bool:
+        """Whether the owner's phone is passed between the players for their secret entries (hot-seat). False
+        where the other side is the app (a Cardmaster Showdown): nobody to pass to, the entry opens at once."""
+        return True
+
     def entry_form(self, match: "Match", data=None, seat: int | None = None) -> forms.Form:
         """The form of `seat`'s secret entry. Default: a form that refuses anything, saying why."""
         return NoEntryForm(data, reason=self._nothing_secret())

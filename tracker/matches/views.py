@@ -48,14 +48,16 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
 
     The owner's phone passes to the player (hot-seat); a seated phone goes straight to its
     own entry; nobody gets a link for a seat another device holds. When every other seat is on its
-    own phone, the owner's last seat is the host's own: nobody to pass to, so straight to its entry.
+    own phone, the owner's last seat is the host's own: nobody to pass to, so straight to its entry; so is
+    every seat of a game whose other side is the app (GamePages.passes_the_phone).
     """
     pages = pages_for(match.slug)
     waiting = pages.seats_to_enter(match)
     players = match.players()
     seats = []
     for seat, player in enumerate(players):
-        host_only = seen_by.role == access.OWNER and seen_by.controls(len(players)) == {seat}
+        host_only = seen_by.role == access.OWNER and (seen_by.controls(len(players)) == {seat}
+                                                       or not pages.passes_the_phone(match))
         url = ""
         if seat in waiting and seen_by.can_enter_for(seat):
             direct = seen_by.role == access.PLAYER or host_only

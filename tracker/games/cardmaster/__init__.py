@@ -22,6 +22,9 @@ class CardmasterPages(SecretEntryPages):
     def match_started(self, match: Match, config_form) -> None:
         showdown.start_showdown(match, *config_form.ai_faction)
 
+    def passes_the_phone(self, match: Match) -> bool:
+        return showdown.ai_seat(match.state["config"]) is None  # against the AI: nobody to pass the phone to
+
     def after_change(self, match: Match) -> Match:
         return showdown.play_ai(match)
 
