@@ -104,9 +104,11 @@ def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     if not changes and not waiting:
         raise Http404(_("No rated battle of this player in this club."))  # never a name: anyone may guess numbers
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
+    # Unrounded, so the working checks by hand: 32 × (100% − 45.4%) = 17.47, rounded +17.
     entries = [{"change": c, "opponent": names.get(c.opponent) if c.opponent else None,
-                "expected_percent": round(100 * c.expected)
-                if c.expected is not None else None} for c in reversed(changes)]
+                "expected_percent": 100 * c.expected if c.expected is not None else None,
+                "exact": (c.k or 0) * ((1 if c.won else 0) - c.expected) if c.expected is not None else None}
+               for c in reversed(changes)]
     context = {"club": club, "player": player, "rating": changes[-1].after if changes else rating.BASELINE,
                "entries": entries, "unconfirmed": waiting,
                "chart": _rating_chart(player, changes), "played": sum(c.kind == "battle" for c in changes),
@@ -159,7 +161,7 @@ def _battle_page(request: TableRequest, match: Match, refusal: str = "", status:
     organiser = access.organises(request, match.club_id)
     changes = [c for c in ratings.history(match.club_id) if c.battle == match.pk] if match.club_id else []
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
-    rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * (c.expected or 0))} for c in changes]
+    rows = [{"change": c, "name": names[c.player], "expected_percent": 100 * (c.expected or 0)} for c in changes]
     context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal, "organiser": organiser,
                "seat_lines": confirmations.seat_lines(match) if match.club_id and not hasattr(match, "pairing") else [],
                "my_seat": confirmations.seat_of(match, access.signed_in(request)),

@@ -31,8 +31,10 @@ class StaleSubmission(Exception):
 
     def __init__(self, match: Match, expected_seq: int, doubled: bool) -> None:
         self.doubled = doubled
+        self.recorded_step = expected_seq + 1 if doubled else None
+        """The step that holds the doubled tap: the views answer it as recorded, not as refused."""
         if doubled:
-            message = _("That was already recorded (sent twice); it was not applied again.")
+            message = _("That tap was already recorded: this phone sent it twice, and it counts once.")
         else:
             message = _(
                 "The match moved on since this page was loaded (step %(then)s, now step %(now)s). "
