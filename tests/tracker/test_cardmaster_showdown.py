@@ -103,6 +103,13 @@ def test_it_starts_a_showdown_with_the_ais_faction_locked_and_shown(client, cm_c
     assert all(card["name"] in page for card in ai_cards)
 
 
+def test_the_lineup_screen_of_a_showdown_passes_the_phone_to_nobody(client, cm_catalog):
+    match = new_showdown(client)
+    page = text(client.get(match.get_absolute_url()))
+    assert "Pass the phone" not in page and "Lock in Ana's lineup here" in page
+    assert reverse("match_entry", args=[match.pk, 0]) in page  # straight to the entry, no pass screen
+
+
 def test_the_ai_can_field_catalog_cards_or_wait_for_a_faction_entered_by_hand(client, cm_catalog):
     from_catalog = new_showdown(client, faction="catalog", power="7")
     names = {card["name"] for card in from_catalog.state["cards"].values()}
