@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from ..matches import live
 from ..models import Confirmation, Match, Membership, Player
 from .errors import Refused
 
@@ -47,6 +48,7 @@ def _confirm(match: Match, seat: int, by, kind: str) -> bool:
         match.unconfirmed = False
     else:
         Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
+    live.changed(match.pk)
     return True
 
 
