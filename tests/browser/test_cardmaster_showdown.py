@@ -63,7 +63,7 @@ def read_the_analysis(page: Page, screenshot_dir) -> None:
     """The chart's axis says which round each point is, the table beside it every step, and each
     costliest choice the move played, the move preferred, the win chance lost and why, once."""
     ticks = page.locator(".cm-analysis-chart svg text.x-tick")
-    labels = ticks.all_inner_texts()
+    labels = ticks.all_text_contents()
     assert labels[0] == "1" and 2 <= len(labels) <= 8, labels
     assert all(label.isdigit() or label == "end" for label in labels), labels
     boxes = [ticks.nth(n).bounding_box() for n in range(ticks.count())]

@@ -19,8 +19,9 @@ import rules
 from rules import RuleError
 from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
+from tracker.competition import confirmations
 from tracker.games import pages_for
-from tracker.matches import listing, services
+from tracker.matches import listing, live, services
 from tracker.models import Card, Match, Player, Proposal
 from tracker.people import access, consent, locks, sharing
 from tracker.people import views as people_views
@@ -95,6 +96,7 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "pairing": locks.tournament_table(match),
         **({} if light else sharing.share_context(request, match, seen_by)),
         "light": light,
+        "streams": live.streams(request),
         **extra,
     }
 
@@ -275,6 +277,11 @@ def known_players(request: TableRequest):
 @require_GET
 def match_detail(request: TableRequest, pk: int) -> HttpResponse:
     match, seen_by = access.match_for(request, pk)
+    seated = sharing.seat_club_member(request, match, seen_by)
+    if seated is not None:
+        messages.info(request, _("You play as %(name)s on this phone: this battle names you.") % {
+            "name": match.players()[seated].name})
+        match, seen_by = access.match_for(request, pk)
     return _render_match(request, match, seen_by)
 
 
@@ -359,6 +366,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
                 refusal = services.explain(error, match.players())
             else:
                 match = pages.after_change(match)
+                confirmations.entered(match, seat, access.signed_in(request))
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
                 # When it revealed the entries (a log line more than the lock), the box tells what came of them.
                 names = [seated.name for seated in match.players()]

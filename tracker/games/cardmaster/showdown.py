@@ -34,7 +34,8 @@ from rules.cardmaster.match import phase
 from rules.cardmaster.options import ai_level
 from tracker.matches import services
 
-from ...models import Card, Match
+from ...matches.club_cards import match_catalog
+from ...models import Match
 from .narration import describe, move_title, percent, reason_text
 
 MOST_MOVES = 40
@@ -51,7 +52,7 @@ def start_showdown(match: Match, faction: str, power: int | None) -> None:
     seat = ai_seat(match.state["config"])
     if seat is None or faction not in ("generate", "catalog") or power is None:
         return
-    catalog = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug)]
+    catalog = [card.as_rules_card() for card in match_catalog(match).values()]
     try:
         if faction == "generate":
             cards = generate_faction(power, match.seed, avoid=tuple(card["name"] for card in catalog))
