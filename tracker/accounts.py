@@ -1,4 +1,4 @@
-"""Accounts: sign up, sign in (rate-limited), sign out, change password.
+"""Accounts: sign up, sign in (both limited: tracker/limits.py), sign out, change password.
 
 Playing needs no account. When the phone has matches from before, the sign-in and sign-up
 forms ask whether to keep them in the account (a checkbox, ticked by default); kept, they
@@ -14,7 +14,6 @@ from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpResponse
@@ -24,11 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import devices, services
+from . import devices, limits, services
 from .devices import TableRequest
-
-FAILURES_ALLOWED = 5
-LOCKOUT_SECONDS = 15 * 60
 
 
 def name_key(username: str) -> str:
@@ -37,21 +33,6 @@ def name_key(username: str) -> str:
     "ｎａｍｅ" share one limit. Hashed, so any text (a NUL, a huge paste) makes a safe cache key."""
     name = unicodedata.normalize("NFKC", username.strip()).strip().casefold()
     return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _failure_keys(request: TableRequest) -> list[str]:
-    return [f"login-fail:ip:{devices.client_address(request)}",
-            f"login-fail:user:{name_key(request.POST.get('username', ''))}"]
-
-
-def _locked_out(request: TableRequest) -> bool:
-    return any((cache.get(key) or 0) >= FAILURES_ALLOWED for key in _failure_keys(request))
-
-
-def _count_failure(request: TableRequest) -> None:
-    for key in _failure_keys(request):
-        cache.add(key, 0, LOCKOUT_SECONDS)
-        cache.incr(key)
 
 
 KeptForm = TypeVar("KeptForm", bound=forms.BaseForm)
@@ -93,18 +74,20 @@ def sign_in(request: TableRequest) -> HttpResponse:
     form = _offer_keeping(AuthenticationForm(request, data=request.POST or None), request)
     status = 200
     if request.method == "POST":
-        if _locked_out(request):
+        name = name_key(request.POST.get("username", ""))
+        if wait := limits.sign_in_wait(request, name):
             form = _offer_keeping(AuthenticationForm(request), request)
-            messages.error(request, _("Too many failed attempts. Wait 15 minutes and try again."))
-            return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
+            messages.error(request, " ".join([_("Too many failed attempts for this name from here."),
+                                              limits.wait_text(wait)]))
+            response = render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         if form.is_valid():
             login(request, form.get_user())
-            for key in _failure_keys(request)[1:]:
-                cache.delete(key)
             if news := _settle_matches(request, form, form.get_user()):
                 messages.info(request, news)
             return redirect(_next(request))
-        _count_failure(request)
+        limits.count_sign_in_failure(request, name)
         status = 422
     return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=status)
 
@@ -133,6 +116,7 @@ class SignUpForm(UserCreationForm):
 
 
 @require_http_methods(["GET", "POST"])
+@limits.costly("sign-up")
 def sign_up(request: TableRequest) -> HttpResponse:
     form = _offer_keeping(SignUpForm(request.POST or None), request)
     if request.method == "POST" and form.is_valid():

@@ -172,7 +172,11 @@ STORAGES = {
 # 32 bytes less on every file a phone loads.
 WHITENOISE_ALLOW_ALL_ORIGINS = False
 
-# In the database, so every app server shares it (sign-in limits); migration 0004 makes its table.
+# In the database, so every app server (several gunicorn workers on PostgreSQL) shares it: the limits
+# (tracker/limits.py), one-time form tokens (tracker/once.py). LocMem would give each worker its own
+# counts, a file cache would need a shared disk. Migration 0004 makes its table. Its increment is a read
+# then a write: requests racing in the same instant can count once, so a limit may let through up to one
+# extra request per worker; add() (what once.py relies on) is atomic, an insert under the primary key.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "tracker_cache"}}
 
 CSRF_FAILURE_VIEW = "tracker.views.csrf_failure"
