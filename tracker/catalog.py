@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import rules
 
-from . import access, card_changes, catalog_csv, listing
+from . import access, card_changes, catalog_csv, limits, listing
 from .card_changes import CardRefused, Editor
 from .devices import TableRequest
 from .games import pages_for
@@ -83,6 +83,7 @@ def card_list(request: TableRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@limits.costly("card-new")
 @made_once
 def card_new(request: TableRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
@@ -210,6 +211,7 @@ REFUSED_SHOWN = 10  # protected rows named one by one after an import; the rest 
 
 
 @require_POST
+@limits.costly("card-csv")
 def card_import(request: TableRequest, slug: str) -> HttpResponse:
     """Import a catalog CSV: a single wrong row stores nothing; rows changing protected cards are named and left out."""
     _game_or_404(slug)

@@ -162,3 +162,53 @@ def costly(kind: str) -> Callable:
         return bounded
 
     return decorate
+
+
+# ---------------------------------------------------------------- stored bytes
+
+HELD_BYTES = 20 * 2**20
+"""What the matches of one phone (or one account) may take in the database before an import is refused."""
+IMPORTED_BYTES_A_DAY = 100 * 2**20
+"""What one address may import in a day: a phone that clears its cookie is a new phone, not a new network."""
+DAY = 24 * 60 * 60
+
+
+def held_bytes(matches) -> int:
+    """What these matches take in the database: their states, their actions (what was played, what it
+    did, the dice) and their checkpoints, as the JSON text each is stored as."""
+    from django.db.models import Sum, TextField
+    from django.db.models.functions import Cast, Coalesce, Length
+
+    from .models import Action, Checkpoint
+
+    def size(field: str):
+        return Coalesce(Sum(Length(Cast(field, TextField()))), 0)
+
+    return (matches.aggregate(n=size("state"))["n"]
+            + Action.objects.filter(match__in=matches).aggregate(n=size("payload") + size("events") + size("rolls"))["n"]
+            + Checkpoint.objects.filter(match__in=matches).aggregate(n=size("state"))["n"])
+
+
+def import_refusal(request: "devices.TableRequest", size: int) -> str:
+    """Why a file of `size` bytes may not be imported now ("" if it may): the phone's or the account's
+    matches would hold too much, or the address imported too much today. Counts the bytes when allowed."""
+    from django.core.cache import cache
+
+    from .models import Match
+
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        holder, held = _("your account's"), Match.objects.filter(owner=user)
+    else:
+        holder, held = _("this phone's"), Match.objects.filter(owner__isnull=True, owner_device=request.device)
+    mb = 2**20
+    if held_bytes(held) + size > HELD_BYTES:
+        return _("There is no room for it: %(holder)s matches already take %(held).1f MB of the %(most)s MB they "
+                 "may.") % {"holder": holder, "held": held_bytes(held) / mb, "most": HELD_BYTES // mb}
+    key = f"imported-bytes:{devices.client_address(request)}"
+    cache.add(key, 0, DAY)
+    if cache.get(key, 0) + size > IMPORTED_BYTES_A_DAY:
+        return _("This network has imported %(most)s MB of matches today, the most it may. Try again "
+                 "tomorrow.") % {"most": IMPORTED_BYTES_A_DAY // mb}
+    cache.incr(key, size)
+    return ""

@@ -174,10 +174,11 @@ WHITENOISE_ALLOW_ALL_ORIGINS = False
 
 # In the database, so every app server (several gunicorn workers on PostgreSQL) shares it: the limits
 # (tracker/limits.py), one-time form tokens (tracker/once.py). LocMem would give each worker its own
-# counts, a file cache would need a shared disk. Migration 0004 makes its table. Its increment is a read
-# then a write: requests racing in the same instant can count once, so a limit may let through up to one
-# extra request per worker; add() (what once.py relies on) is atomic, an insert under the primary key.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "tracker_cache"}}
+# counts, a file cache would need a shared disk. Migration 0004 makes its table. Our subclass counts
+# atomically and keeps a count's expiry (tracker/counting_cache.py). Culling deletes a third of the
+# entries once there are more than MAX_ENTRIES: high, so a flood of new keys cannot wipe the counts.
+CACHES = {"default": {"BACKEND": "tracker.counting_cache.DatabaseCache", "LOCATION": "tracker_cache",
+                      "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 
 CSRF_FAILURE_VIEW = "tracker.views.csrf_failure"
 LOGIN_URL = "sign_in"
