@@ -1,8 +1,14 @@
 from django.urls import include, path
 
-from . import accounts, agreement_views, app_shell, catalog, clubs, review, sharing, stats_views, views
+from tracker.catalog import cards as catalog
+from tracker.catalog.picker import card_picks
+from tracker.matches import views
+from tracker.people import accounts, agreement_views, clubs, sharing
+from tracker.review import stats_views
+from tracker.review import views as review
+from tracker.web import app_shell
+
 from .games.cardmaster import views as cardmaster_views
-from .picker import card_picks
 
 urlpatterns = [
     path("", views.home, name="home"),

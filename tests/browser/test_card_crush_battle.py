@@ -1,6 +1,6 @@
 """A Card Crush battle played in a phone browser, the way two players at a table would.
 
-Decks (demo catalog, tracker/demo.py), chosen so every round is predictable:
+Decks (demo catalog, tracker/matches/demo.py), chosen so every round is predictable:
 
     round  Ana (Player 1)            Ben (Player 2)             winner
     1      Ember Fox   Fire 7/5      Tide Runner  Water 6/8     Ben: the rulebook example, Water over Fire +3
@@ -16,8 +16,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tracker import services
 from tracker.games.card_crush.demo import deck, play_battle
+from tracker.matches import services
 from tracker.models import Card, Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -52,7 +52,7 @@ def move(page: Page, name: str, button: str, target: str | None = None) -> None:
 # Screenshots keep the caret (caret="initial"): hiding it leaves style="" on every input, which htmx copies
 # onto swapped-in inputs that have an id, and Chromium reports that as a CSP violation of the test's making.
 def test_possessions_in_hot_seat_on_a_phone(page: Page, catalog, screenshot_dir):
-    from tracker.demo import load_catalogs
+    from tracker.matches.demo import load_catalogs
 
     load_catalogs()
     console_errors = []

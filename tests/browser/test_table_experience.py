@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tracker import services
 from tracker.games import ADAPTERS
+from tracker.matches import services
 from tracker.models import Card, Match
 
 from .phone import LONG_CARD, LONG_PLAYERS, check_page, in_view, watch_errors
@@ -40,8 +40,8 @@ def test_a_double_tapped_start_makes_one_match(page: Page, catalog, errors):
 
 
 def test_every_games_pages_fit_a_phone_with_the_longest_names(page: Page, catalog, errors):
-    from tracker.demo import load_catalogs
     from tracker.games.card_crush.demo import deck
+    from tracker.matches.demo import load_catalogs
 
     load_catalogs()
     storm = Card.objects.get(slug="card-crush", name="Storm Caller")

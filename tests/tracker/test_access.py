@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Access, Action, Invite, Match
 
 from .conftest import (
@@ -571,7 +571,7 @@ def test_seated_player_may_take_an_action_that_names_their_own_seat(owner, logos
 @pytest.fixture
 def cardmaster_playing(owner, db) -> Match:
     """A Cardmaster 3v3 owned by the owner's phone, line-ups locked: Ana (seat 0) has possession."""
-    from tracker.demo import load_catalogs
+    from tracker.matches.demo import load_catalogs
     from tracker.models import Card
 
     load_catalogs()
@@ -600,7 +600,7 @@ def test_seated_player_cannot_move_during_the_other_players_possession(owner, ca
     assert state_of(cardmaster_playing) == before
 
 
-# ---------------------------------------------------------------- pages about a match outside tracker/views.py
+# ---------------------------------------------------------------- pages about a match outside tracker/matches/views.py
 
 
 def test_outsider_gets_404_on_the_rating_page_of_a_private_unfinished_battle(cast, battle):

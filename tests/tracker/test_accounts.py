@@ -9,8 +9,8 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tracker.devices import COOKIE
 from tracker.models import Access, Match, Player
+from tracker.people.devices import COOKIE
 
 from .conftest import (
     PASSWORD,
@@ -211,7 +211,7 @@ def test_a_name_failing_from_many_addresses_is_slowed_not_locked(account):
 
 
 def test_the_pace_grows_with_the_failures_and_stays_short():
-    from tracker.limits import pace
+    from tracker.web.limits import pace
 
     assert [pace(n) for n in (0, 9, 10, 19, 20, 30, 40, 1000)] == [0, 0, 15, 15, 30, 60, 120, 120]
 

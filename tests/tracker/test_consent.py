@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Action, Card, Match, Proposal
 
 from .conftest import (
@@ -253,7 +253,7 @@ def test_a_seated_phone_asks_before_declaring_a_winner(db):
 
 
 def _two_phone_match(slug: str):
-    from tracker import demo
+    from tracker.matches import demo
 
     demo.load_catalogs()
     owner = Client()
@@ -309,7 +309,7 @@ def test_an_agreement_cannot_change_a_result_voided_since_it_was_asked(club, org
 
 def test_a_cardmaster_lineup_cannot_be_changed_after_the_reveal_alone(db):
     """Ben locks his lineup second, sees Ana's, and would like another: only a request, which Ana refuses."""
-    from tracker import demo
+    from tracker.matches import demo
 
     from .test_cardmaster_pages import ANA as ANA_LINEUP
     from .test_cardmaster_pages import BEN as BEN_LINEUP

@@ -1,4 +1,4 @@
-"""Limits on costly requests (tracker/limits.py): every costly route found from the URL resolver is
+"""Limits on costly requests (tracker/web/limits.py): every costly route found from the URL resolver is
 limited per phone, per account and per address, answers 429 with when to try again, and imports stop
 at a stored-bytes quota. The sign-in limits are tested with the accounts (test_accounts.py)."""
 
@@ -15,8 +15,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from tracker import limits
 from tracker.models import Match
+from tracker.web import limits
 
 from .conftest import page_text as text
 from .test_exchange import as_file, play_script, rename

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tracker import review
+from tracker.review import views as review
 
 from .conftest import text
 from .test_exchange import play_script

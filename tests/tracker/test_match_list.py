@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Player
 
 from .conftest import text

@@ -19,11 +19,11 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
+from perf.tables.forms import read_forms
 from rules import Dice, RuleError
-from tracker import demo, services
 from tracker.games import ADAPTERS, pages_for
+from tracker.matches import demo, services
 from tracker.models import Access, Match
-from tracker.perf.tables.forms import read_forms
 
 from .conftest import device_of
 

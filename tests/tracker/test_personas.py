@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import demo, services
+from tracker.matches import demo, services
 from tracker.models import Invite, Match, Proposal, Tournament
 
 from .conftest import (

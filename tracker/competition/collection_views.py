@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import access
-from ..devices import TableRequest
+from tracker.people import access
+from tracker.people.devices import TableRequest
+
 from ..models import Card, Club, CollectionChange, Player
 from . import collection, config, ratings
 from .errors import Refused

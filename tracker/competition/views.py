@@ -17,11 +17,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rules.card_crush import rating, swiss
+from tracker.matches.once import made_once
+from tracker.people import access, locks
+from tracker.people.devices import TableRequest
+from tracker.review import charts
 
-from .. import access, charts, locks
-from ..devices import TableRequest
 from ..models import Club, Match, Player, Tournament
-from ..once import made_once
 from . import config, ratings, tournaments
 from .errors import Refused
 from .forms import DropForm, EntrantForm, RatedForm, RoundForm, TournamentForm, VoidForm

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from tracker import demo
+from tracker.matches import demo
 
 
 class Command(BaseCommand):

@@ -1,0 +1,126 @@
+"""Demo data: players, a card catalog for every game, finished matches of every game to review,
+and one club (its members' accounts, its rated Card Crush battles and a finished tournament).
+
+Used by `python manage.py demo` (which the README's start command runs) and by tests. Each
+game's demo cards and scripted matches live with its pages (tracker/games/<game>/demo.py);
+this module only decides who plays which script. A game gets its demo matches only while it
+has no match at all, so loading twice changes nothing the second time, and a database from
+before a game had demo matches gets that game's without its other games' being played again.
+"""
+
+import os
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+import rules
+from tracker.competition import tournaments
+from tracker.games import ADAPTERS, pages_for
+from tracker.games.card_crush.demo import BATTLES, deck
+from tracker.matches import services
+from tracker.models import Card, Club, Match, Membership, Tournament
+
+PLAYERS = ["Ana", "Ben", "Chloé", "Dev"]
+
+# Which scripts the demo plays, in order: (game, script in its pages' demo_matches, players in seat order).
+MATCHES = [
+    ("card-crush", "undone-round", ("Ana", "Ben")),
+    ("card-crush", "rulebook", ("Chloé", "Dev")),
+    ("card-crush", "power-only", ("Ben", "Chloé")),
+    ("logos", "knock-out", ("Chloé", "Dev")),
+    ("logos", "resignation", ("Ben", "Ana")),
+    ("lonely-star", "deck-out", ("Ana", "Chloé")),
+    ("lonely-star", "table-call", ("Dev", "Ben")),
+    ("cardmaster", "knock-out", ("Ben", "Dev")),
+    ("cardmaster", "coin-for-possession", ("Chloé", "Ana")),
+    ("evons", "by-passes", ("Ana", "Dev")),
+    ("evons", "table-ends", ("Chloé", "Ben")),
+]
+
+
+@transaction.atomic
+def load_catalogs() -> int:
+    """Every game's demo cards (each GamePages.demo_cards); returns how many were new."""
+    added = 0
+    for slug, pages in ADAPTERS.items():
+        for card in pages.demo_cards:
+            card = rules.GAMES[slug].validate_card(card)
+            _card, created = Card.objects.get_or_create(
+                slug=slug, name=card["name"], defaults={"stats": pages.card_stats(card)}
+            )
+            added += created
+    return added
+
+
+CLUB = "Thursday Card Night"
+ACCOUNTS = {"ana": "Ana", "ben": "Ben", "chloe": "Chloé", "dev": "Dev"}  # user name -> player; ana organises
+TOURNAMENT = "Demo Swiss"
+
+
+def demo_password() -> str | None:
+    """The demo accounts' password: DEMO_PASSWORD, or a known one on a development server only."""
+    return os.environ.get("DEMO_PASSWORD") or ("tablekeeper-demo" if settings.DEBUG else None)
+
+
+def load_club() -> tuple[Club, object]:
+    """The demo club: four accounts (Ana organises), showing its leaderboard and tournaments to everyone."""
+    users = {}
+    for username, name in ACCOUNTS.items():
+        user, created = get_user_model().objects.get_or_create(username=username)
+        if created:
+            password = demo_password()
+            user.set_password(password) if password else user.set_unusable_password()
+            user.save()
+        player = services.player_named(name)
+        if player.user_id is None:
+            player.user = user
+            player.save(update_fields=["user"])
+        users[username] = user
+    club, _created = Club.objects.get_or_create(name=CLUB, defaults={"public_leaderboard": True,
+                                                                      "public_tournaments": True})
+    for username, user in users.items():
+        Membership.objects.get_or_create(club=club, user=user, defaults={
+            "role": Membership.ORGANISER if username == "ana" else Membership.MEMBER})
+    return club, users["ana"]
+
+
+def play_tournament(club: Club, organiser) -> Tournament:
+    """A finished two-round Swiss tournament of the club, every battle played through the services."""
+    _resolution, decks = BATTLES["undone-round"]
+    tournament = tournaments.tournament_create(name=TOURNAMENT, player_names=list(ACCOUNTS.values()), club=club)
+    for number in (0, 1):
+        for pairing in tournaments.round_pair(tournament_id=tournament.pk, expected_round=number, organiser=organiser):
+            match = pairing.match
+            if match is None:  # a bye
+                continue
+            for seat, names in enumerate(decks):
+                services.match_apply_action(match_id=match.pk, expected_seq=seat,
+                                            action={"type": "lock_deck", "seat": seat, "cards": deck(names)})
+            match.refresh_from_db()
+            while match.finished is None:
+                services.match_apply_action(match_id=match.pk, action={"type": "play_round"}, expected_seq=match.head)
+                match.refresh_from_db()
+    return tournaments.tournament_finish(tournament_id=tournament.pk, expected_round=2)
+
+
+@transaction.atomic
+def load() -> str:
+    added = load_catalogs()
+    for name in PLAYERS:
+        services.player_named(name)
+    # Which games to play is decided before playing any, so that one game's matches never
+    # hold back another's.
+    empty = {slug for slug in rules.GAMES if not Match.objects.filter(slug=slug).exists()}
+    played = 0
+    club, organiser = load_club()
+    for slug, script, players in MATCHES:
+        if slug in empty:
+            match = pages_for(slug).demo_matches[script](players)
+            played += 1
+            if slug == "card-crush":
+                # The club's rated battles: its members see them, and its public leaderboard counts them.
+                Match.objects.filter(pk=match.pk).update(club=club, owner=organiser)
+    if "card-crush" in empty:
+        played += play_tournament(club, organiser).pairings.exclude(match=None).count()
+    return f"{added} demo cards added, {played} demo matches played."
