@@ -200,7 +200,7 @@ def test_a_name_failing_from_many_addresses_is_slowed_not_locked(account):
         for _ in range(2):
             assert sign_in(attacker, "ana", "wrong").status_code == 422
     # 10 failures in the hour: an address that failed waits its turn, with "try again in" seconds ...
-    assert sign_in(attackers[0], "ana", "wrong").status_code == 422  # its turn in this pace
+    assert sign_in(attackers[0], "ana", "wrong").status_code == 422  # the 11th: this address waits now
     paced = sign_in(attackers[0], "ana")
     assert paced.status_code == 429
     assert re.search(r"Try again in \d+ seconds?\.", text(paced))

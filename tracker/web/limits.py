@@ -6,19 +6,22 @@ every app server shares it). Two kinds of limit:
 - Sign-in failures, per (user name, address) pair: five wrong passwords lock only that pair for the
   rest of its quarter hour, so a prankster on a store's shared address locks out nobody else's name,
   and nobody anywhere locks a named account out from another address. Across addresses a name under
-  attack is slowed, never locked: once it has many failures in the hour, an address that has already
-  failed for it may try once per `pace` seconds (growing with the failures, at most two minutes),
-  while an address that has not failed for it (the player on their own phone) gets straight in.
+  attack is slowed, never locked: once it has many failures in the hour, an address that fails for it
+  waits `pace` seconds before its next try (growing with the failures, at most two minutes), while an
+  address that has not failed for it (the player on their own phone) gets straight in.
 - Costly requests (`@costly(kind)` on the view; COSTLY lists them): counted per device, per account
   when signed in, and per address (more generously: a store's phones share one), refused with 429
   and when to try again.
 """
 
+import hashlib
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
@@ -65,24 +68,26 @@ def pace(name_failures: int) -> int:
     return min(PACE_FIRST * 2 ** ((name_failures - NAME_FAILURES_BEFORE_PACE) // 10), PACE_LONGEST)
 
 
+def _pace_key(request: HttpRequest, name: str) -> str:
+    return "sign-in-pace:" + hashlib.sha256(_pair(request, name).encode()).hexdigest()
+
+
 def sign_in_wait(request: HttpRequest, name: str) -> int:
-    """Seconds this address must wait before trying the (normalised, hashed) name again; 0: go ahead.
-    A try that goes ahead under the pace is counted here (it used the address's turn)."""
+    """Seconds this address must wait before trying the (normalised, hashed) name again; 0: go ahead."""
     pair = _usage(request, "sign-in-pair", _pair(request, name), PAIR_RATE, count=False)
     if pair["count"] >= PAIR_FAILURES:
         return pair["time_left"]
-    if pair["count"] == 0:
-        return 0  # this address has not failed for the name: its owner, however busy the attackers are
-    wait = pace(_usage(request, "sign-in-name", name, NAME_RATE, count=False)["count"])
-    if not wait:
-        return 0
-    paced = _usage(request, "sign-in-pace", _pair(request, name), (1, wait), count=True)
-    return paced["time_left"] if paced["should_limit"] else 0
+    next_try = cache.get(_pace_key(request, name))
+    return math.ceil(next_try - time.time()) if next_try and next_try > time.time() else 0
 
 
 def count_sign_in_failure(request: HttpRequest, name: str) -> None:
+    """Count a failure for the pair and the name; if the name is under attack, this address waits its pace
+    before its next try (an address that has not failed for the name has no pace to wait)."""
     _usage(request, "sign-in-pair", _pair(request, name), PAIR_RATE, count=True)
-    _usage(request, "sign-in-name", name, NAME_RATE, count=True)
+    wait = pace(_usage(request, "sign-in-name", name, NAME_RATE, count=True)["count"])
+    if wait:
+        cache.set(_pace_key(request, name), time.time() + wait, wait)
 
 
 # ---------------------------------------------------------------- costly requests
@@ -192,8 +197,6 @@ def held_bytes(matches) -> int:
 def import_refusal(request: "devices.TableRequest", size: int) -> str:
     """Why a file of `size` bytes may not be imported now ("" if it may): the phone's or the account's
     matches would hold too much, or the address imported too much today. Counts the bytes when allowed."""
-    from django.core.cache import cache
-
     from tracker.models import Match
 
     user = getattr(request, "user", None)
