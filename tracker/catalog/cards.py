@@ -214,6 +214,7 @@ REFUSED_SHOWN = 10  # protected rows named one by one after an import; the rest 
 
 
 @require_POST
+@made_once
 @limits.costly("card-csv")
 def card_import(request: TableRequest, slug: str) -> HttpResponse:
     """Import a catalog CSV: a single wrong row stores nothing; rows changing protected cards are named and left out."""

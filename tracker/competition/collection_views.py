@@ -7,12 +7,14 @@ refused with the reason. Nothing is changed by a refusal.
 """
 
 from django.contrib import messages
+from django.db import IntegrityError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from tracker.matches.once import made_once
 from tracker.people import access
 from tracker.people.devices import TableRequest
 
@@ -93,6 +95,7 @@ def collection_detail(request: TableRequest, pk: int, club: int | None = None) -
 
 
 @require_POST
+@made_once
 def collection_add(request: TableRequest, pk: int, club: int | None = None) -> HttpResponse:
     player, found = _collection_or_404(request, pk, club)
     form = CopiesForm(request.POST)
@@ -105,6 +108,9 @@ def collection_add(request: TableRequest, pk: int, club: int | None = None) -> H
                                       count=form.cleaned_data["count"], by=access.signed_in(request))
     except Refused as refused:
         return _collection_page(request, player, found, str(refused), refused.status, form)
+    except IntegrityError:  # the card's first copies added by another request in the same instant
+        return _collection_page(request, player, found, _("This collection changed at the same moment; look at it "
+                                                          "again before adding."), 409, form)
     messages.success(request, _("%(name)s: %(copies)s copies now.") % {"name": entry.card.name, "copies": entry.copies})
     return redirect(_url("collection_detail", player, found))
 

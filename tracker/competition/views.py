@@ -262,6 +262,7 @@ def tournament_pair(request: TableRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@made_once
 def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, EntrantForm,

@@ -15,7 +15,7 @@ from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tracker.matches import services
+from tracker.matches.once import made_once
 from tracker.people import devices
 from tracker.web import limits
 
@@ -118,18 +119,28 @@ class SignUpForm(UserCreationForm):
         return name
 
 
+@transaction.atomic
+def _new_account(form: SignUpForm):
+    user = form.save()
+    player = services.player_named(form.cleaned_data["player_name"])
+    if player.user_id is not None:
+        raise PermissionDenied(_("That player name belongs to another account."))
+    player.user = user
+    player.save(update_fields=["user"])
+    return user, player
+
+
 @require_http_methods(["GET", "POST"])
+@made_once
 @limits.costly("sign-up")
 def sign_up(request: TableRequest) -> HttpResponse:
     form = _offer_keeping(SignUpForm(request.POST or None), request)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            user = form.save()
-            player = services.player_named(form.cleaned_data["player_name"])
-            if player.user_id is not None:  # taken between the form check and now
-                raise PermissionDenied(_("That player name belongs to another account."))
-            player.user = user
-            player.save(update_fields=["user"])
+        try:
+            user, player = _new_account(form)
+        except (IntegrityError, PermissionDenied):  # the name or the player taken between the check and now
+            form.add_error(None, _("That user name or player name was just taken; choose another."))
+            return render(request, "accounts/sign_up.html", {"form": form, "next": _next(request)}, status=422)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, " ".join(filter(None, [_("Welcome, %(name)s.") % {"name": player.name},
                                                         _settle_matches(request, form, user)])))

@@ -99,6 +99,7 @@ def club_detail(request: TableRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@made_once
 def club_invite_new(request: TableRequest, pk: int) -> HttpResponse:
     club, _role = club_for(request, pk, organiser=True)
     ClubInvite.objects.create(club=club)

@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tracker.matches.once import made_once
 from tracker.models import Access, Invite, Match
 from tracker.people import access
 
@@ -74,6 +75,7 @@ def _owner_only(request: TableRequest, pk: int) -> Match:
 
 
 @require_POST
+@made_once
 def invite_new(request: TableRequest, pk: int) -> HttpResponse:
     match = _owner_only(request, pk)
     kind = request.POST.get("kind")

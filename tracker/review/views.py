@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tracker.games import pages_for
 from tracker.matches import listing, services
 from tracker.matches.forms import CheckboxInput, ListSelect, NumberInput
+from tracker.matches.once import made_once
 from tracker.matches.views import entry_seats
 from tracker.models import Action, Match
 from tracker.people import access, consent
@@ -196,6 +197,7 @@ class ImportForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
+@made_once
 @limits.costly("match-import")
 def match_import(request: TableRequest) -> HttpResponse:
     """Store a match file, only if it re-runs cleanly through the engine."""
