@@ -26,10 +26,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 COSTLY_ROUTES = {
     "match_import": "match-import", "card_new": "card-new", "card_import": "card-csv",
     "cardmaster_hint": "hint", "cardmaster_analysis": "analysis", "cardmaster_ai_turn": "ai-turn",
-    "sign_up": "sign-up",
+    "sign_up": "sign-up", "match_export_json": "export", "match_export_text": "export",
 }
-"""Issue 24's costly requests (imports, card creation, CSV uploads, hints, analysis parts, sign-ups)
-and the AI's move, by route name."""
+"""Issue 24's costly requests (imports, card creation, CSV uploads, hints, analysis parts, sign-ups),
+the AI's move and the exports (a 7,000-step match re-run for its file), by route name."""
 ARGS = {"slug": "card-crush", "pk": 10**9}
 
 

@@ -175,6 +175,7 @@ def _secrets_revealed(match: Match) -> bool:
 
 
 @require_GET
+@limits.costly("export")
 def match_export(request: TableRequest, pk: int, kind: str) -> HttpResponse:
     match, _seen_by = access.match_for(request, pk)
     if kind == "json":

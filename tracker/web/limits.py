@@ -105,7 +105,8 @@ class Limit:
 
 
 COSTLY: dict[str, Limit] = {
-    "match-import": Limit(gettext_lazy("match imports"), 20),
+    "match-import": Limit(gettext_lazy("match imports"), 10, address_share=3),
+    "export": Limit(gettext_lazy("match exports"), 60, methods=("GET",)),
     "card-new": Limit(gettext_lazy("new cards"), 60),
     "card-csv": Limit(gettext_lazy("catalog uploads"), 10),
     "hint": Limit(gettext_lazy("hints"), 120, methods=("GET",)),
