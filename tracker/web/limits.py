@@ -202,13 +202,17 @@ def import_refusal(request: "devices.TableRequest", size: int) -> str:
 
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        holder, held = _("your account's"), Match.objects.filter(owner=user)
+        held = Match.objects.filter(owner=user)
+        full = _("There is no room for it: your account's matches already take %(held).1f MB of the %(most)s MB "
+                 "they may.")
     else:
-        holder, held = _("this phone's"), Match.objects.filter(owner__isnull=True, owner_device=request.device)
+        held = Match.objects.filter(owner__isnull=True, owner_device=request.device)
+        full = _("There is no room for it: this phone's matches already take %(held).1f MB of the %(most)s MB "
+                 "they may.")
     mb = 2**20
-    if held_bytes(held) + size > HELD_BYTES:
-        return _("There is no room for it: %(holder)s matches already take %(held).1f MB of the %(most)s MB they "
-                 "may.") % {"holder": holder, "held": held_bytes(held) / mb, "most": HELD_BYTES // mb}
+    taken = held_bytes(held)
+    if taken + size > HELD_BYTES:
+        return full % {"held": taken / mb, "most": HELD_BYTES // mb}
     key = f"imported-bytes:{devices.client_address(request)}"
     cache.add(key, 0, DAY)
     if cache.get(key, 0) + size > IMPORTED_BYTES_A_DAY:
