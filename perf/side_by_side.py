@@ -32,11 +32,12 @@ def _cases(client) -> dict:
     from perf.benchmark import HTMX, _battle_under_way, _rolled_back
     from perf.tables import screen
     from perf.tables.forms import read_forms
+    from tracker import demo
     from tracker.games.cardmaster import demo as cardmaster_demo
     from tracker.games.common import catalog_card, play_steps
     from tracker.games.evons.demo import play as evons_play
     from tracker.games.logos import demo as logos_demo
-    from tracker.matches import demo, services
+    from tracker.matches import services
 
     def rolled_back(url: str, data: dict, headers: dict):
         return _rolled_back(lambda: client.post(url, data, headers=headers))

@@ -100,6 +100,9 @@ class CardUse(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint("card", "match", name="one_use_per_card_and_match")]
 
+    def __str__(self) -> str:
+        return f"card {self.card_id} used in match {self.match_id}"
+
 
 class CardChange(models.Model):
     """One edit or deletion of a catalog card: who, when, and the values before and after.
@@ -122,6 +125,10 @@ class CardChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of card {self.card_id} at {self.at:%Y-%m-%d %H:%M}"
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
@@ -171,6 +178,9 @@ class Membership(models.Model):
         ordering = ["joined", "id"]
         constraints = [models.UniqueConstraint("club", "user", name="one_membership_per_club")]
 
+    def __str__(self) -> str:
+        return f"user {self.user_id} {self.role} of club {self.club_id}"
+
 
 class ClubInvite(models.Model):
     """A link (and QR code) that lets a signed-in account join a club as a member, until revoked or expired."""
@@ -180,6 +190,9 @@ class ClubInvite(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires = models.DateTimeField(default=invite_expiry)
     revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invite to club {self.club_id}"
 
 
 class MatchQuerySet(models.QuerySet):
@@ -302,6 +315,9 @@ class Seat(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint("match", "position", name="one_player_per_seat")]
 
+    def __str__(self) -> str:
+        return f"seat {self.position} of match {self.match_id}"
+
 
 class Action(models.Model):
     """One entry of a match's log, kept forever.
@@ -333,6 +349,9 @@ class Action(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"step {self.seq} of match {self.match_id}"
+
 
 class Checkpoint(models.Model):
     """The state after one live action, so undo, redo and the replay page start near the step they want.
@@ -348,6 +367,9 @@ class Checkpoint(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint("match", "seq", name="one_checkpoint_per_step")]
+
+    def __str__(self) -> str:
+        return f"state of match {self.match_id} at step {self.seq}"
 
 
 class Proposal(models.Model):
@@ -378,6 +400,9 @@ class Proposal(models.Model):
     class Meta:
         ordering = ["created", "id"]
 
+    def __str__(self) -> str:
+        return f"{self.kind} asked in match {self.match_id} ({self.status})"
+
 
 class Invite(models.Model):
     """A link that seats another device as one player, or lets it watch."""
@@ -390,6 +415,9 @@ class Invite(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires = models.DateTimeField(default=invite_expiry)
     revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} link to match {self.match_id}"
 
 
 class Access(models.Model):
@@ -411,6 +439,9 @@ class Access(models.Model):
             models.UniqueConstraint("match", "seat", condition=models.Q(revoked__isnull=True, role="player"),
                                     name="one_device_per_seat"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.role} of match {self.match_id}"
 
 
 # Card Crush competitive play (tracker/competition/): tournaments and collections.
@@ -449,6 +480,9 @@ class Entrant(models.Model):
         ordering = ["id"]
         constraints = [models.UniqueConstraint("tournament", "player", name="one_entry_per_player")]
 
+    def __str__(self) -> str:
+        return f"player {self.player_id} in tournament {self.tournament_id}"
+
 
 class Pairing(models.Model):
     """One table of one Swiss round: two entrants and their battle, or one entrant's bye."""
@@ -463,6 +497,9 @@ class Pairing(models.Model):
     class Meta:
         ordering = ["round", "table"]
         constraints = [models.UniqueConstraint("tournament", "round", "table", name="one_pairing_per_table")]
+
+    def __str__(self) -> str:
+        return f"table {self.table} of round {self.round}, tournament {self.tournament_id}"
 
 
 class CollectionCard(models.Model):
@@ -488,6 +525,9 @@ class CollectionCard(models.Model):
             models.CheckConstraint(condition=models.Q(copies__gte=1), name="collection_owns_a_copy"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.copies} of card {self.card_id} held by player {self.player_id}"
+
 
 class CollectionChange(models.Model):
     """One change to a collection entry: copies added or an upgrade, by which account, and when."""
@@ -505,3 +545,6 @@ class CollectionChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of collection entry {self.entry_id}"

@@ -1,12 +1,10 @@
 from django.urls import include, path
 
-from tracker.catalog import cards as catalog
-from tracker.catalog.picker import card_picks
+from tracker.catalog import views as catalog
 from tracker.matches import views
-from tracker.people import accounts, agreement_views, clubs, sharing
-from tracker.review import stats_views
+from tracker.people import views as people
 from tracker.review import views as review
-from tracker.web import app_shell
+from tracker.web import views as app_shell
 
 from .games.cardmaster import views as cardmaster_views
 
@@ -19,19 +17,21 @@ urlpatterns = [
     path("settings/", app_shell.settings_page, name="settings"),
     path("settings/theme/", app_shell.set_theme, name="set_theme"),
     path("settings/language/", app_shell.set_language, name="set_language"),
-    path("accounts/sign-in/", accounts.sign_in, name="sign_in"),
-    path("accounts/sign-out/", accounts.sign_out, name="sign_out"),
-    path("accounts/sign-up/", accounts.sign_up, name="sign_up"),
-    path("accounts/password/", accounts.password_change, name="password_change"),
+    path("trust/", app_shell.trust_page, name="trust_page"),
+    path("trust/tablekeeper-table.crt", app_shell.trust_certificate, name="trust_certificate"),
+    path("accounts/sign-in/", people.sign_in, name="sign_in"),
+    path("accounts/sign-out/", people.sign_out, name="sign_out"),
+    path("accounts/sign-up/", people.sign_up, name="sign_up"),
+    path("accounts/password/", people.password_change, name="password_change"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/new/<slug:slug>/", views.match_new, name="match_new"),
     path("matches/<int:pk>/", views.match_detail, name="match_detail"),
     path("matches/<int:pk>/poll", views.match_poll, name="match_poll"),
     path("matches/<int:pk>/act/", views.match_act, name="match_act"),
     path("matches/<int:pk>/goto/", views.match_goto, name="match_goto"),
-    path("matches/<int:pk>/requests/<int:proposal_id>/answer/", agreement_views.proposal_answer,
+    path("matches/<int:pk>/requests/<int:proposal_id>/answer/", people.proposal_answer,
          name="proposal_answer"),
-    path("matches/<int:pk>/requests/<int:proposal_id>/withdraw/", agreement_views.proposal_withdraw,
+    path("matches/<int:pk>/requests/<int:proposal_id>/withdraw/", people.proposal_withdraw,
          name="proposal_withdraw"),
     path("matches/<int:pk>/cardmaster/ai-turn/", cardmaster_views.match_ai_turn, name="cardmaster_ai_turn"),
     path("matches/<int:pk>/cardmaster/hint/", cardmaster_views.match_hint, name="cardmaster_hint"),
@@ -42,26 +42,26 @@ urlpatterns = [
     path("matches/<int:pk>/replay/", review.match_replay, name="match_replay"),
     path("matches/<int:pk>/export.json", review.match_export, {"kind": "json"}, name="match_export_json"),
     path("matches/<int:pk>/export.txt", review.match_export, {"kind": "text"}, name="match_export_text"),
-    path("matches/<int:pk>/invites/", sharing.invite_new, name="invite_new"),
-    path("matches/<int:pk>/invites/<int:invite_id>/revoke/", sharing.invite_revoke, name="invite_revoke"),
-    path("join/<str:token>/", sharing.join, name="join"),
+    path("matches/<int:pk>/invites/", people.invite_new, name="invite_new"),
+    path("matches/<int:pk>/invites/<int:invite_id>/revoke/", people.invite_revoke, name="invite_revoke"),
+    path("join/<str:token>/", people.join, name="join"),
     path("matches/<int:pk>/seat/<int:seat>/pass/", views.match_pass, name="match_pass"),
     path("matches/<int:pk>/seat/<int:seat>/entry/", views.match_entry, name="match_entry"),
-    path("clubs/", clubs.club_list, name="club_list"),
-    path("clubs/new/", clubs.club_new, name="club_new"),
-    path("clubs/<int:pk>/", clubs.club_detail, name="club_detail"),
-    path("clubs/<int:pk>/invites/", clubs.club_invite_new, name="club_invite_new"),
-    path("clubs/<int:pk>/invites/<int:invite_id>/revoke/", clubs.club_invite_revoke, name="club_invite_revoke"),
-    path("clubs/<int:pk>/settings/", clubs.club_settings, name="club_settings"),
-    path("clubs/<int:pk>/members/<int:member_id>/", clubs.club_member, name="club_member"),
-    path("clubs/<int:pk>/leave/", clubs.club_leave, name="club_leave"),
-    path("clubs/join/<str:token>/", clubs.club_join, name="club_join"),
-    path("stats/", stats_views.stats_overview, name="stats"),
-    path("stats/players/<int:pk>/", stats_views.stats_player, name="stats_player"),
+    path("clubs/", people.club_list, name="club_list"),
+    path("clubs/new/", people.club_new, name="club_new"),
+    path("clubs/<int:pk>/", people.club_detail, name="club_detail"),
+    path("clubs/<int:pk>/invites/", people.club_invite_new, name="club_invite_new"),
+    path("clubs/<int:pk>/invites/<int:invite_id>/revoke/", people.club_invite_revoke, name="club_invite_revoke"),
+    path("clubs/<int:pk>/settings/", people.club_settings, name="club_settings"),
+    path("clubs/<int:pk>/members/<int:member_id>/", people.club_member, name="club_member"),
+    path("clubs/<int:pk>/leave/", people.club_leave, name="club_leave"),
+    path("clubs/join/<str:token>/", people.club_join, name="club_join"),
+    path("stats/", review.stats_overview, name="stats"),
+    path("stats/players/<int:pk>/", review.stats_player, name="stats_player"),
     path("cards/", catalog.card_games, name="card_games"),
     path("cards/<slug:slug>/", catalog.card_list, name="card_list"),
     path("cards/<slug:slug>/new/", catalog.card_new, name="card_new"),
-    path("cards/<slug:slug>/pick/", card_picks, name="card_picks"),
+    path("cards/<slug:slug>/pick/", catalog.card_picks, name="card_picks"),
     path("cards/<slug:slug>/<int:pk>/", catalog.card_detail, name="card_detail"),
     path("cards/<slug:slug>/<int:pk>/edit/", catalog.card_edit, name="card_edit"),
     path("cards/<slug:slug>/<int:pk>/delete/", catalog.card_delete, name="card_delete"),

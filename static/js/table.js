@@ -31,9 +31,50 @@
     if (!close) return;
     e.preventDefault();
     const keyboard = close.matches(":focus-visible");
-    close.parentElement.remove();
+    close.closest(".outcome-box").remove();
     if (keyboard) resume(document.getElementById("match"), ""); // back to the match's next step
   });
+
+  // The outcome of a tap sits where the next step starts (the box is moved there, in the flow of the page), and
+  // the page scrolls it to the top: its key line and the next control are in view together, and since it
+  // covers nothing, no tap lands on it by mistake. Without JavaScript it stays held at the bottom of the screen.
+  // Before a swap of #match it goes back to its own place, outside #match, so the swap never removes it.
+  const region = document.getElementById("outcome");
+  const nextStep = (match) => {
+    const marked = match.querySelector("[data-next-step]");
+    if (marked) return marked;
+    const next = [...match.querySelectorAll("form[method=post], a.button-primary")].find((el) => el.checkVisibility() &&
+      !el.closest(".controls, .share, .requests, #outcome"));
+    return next || match.querySelector(".controls");
+  };
+  function place(scroll) {
+    const match = document.getElementById("match");
+    if (!region || !match) return;
+    const box = region.querySelector(".outcome-box");
+    if (!box) return;
+    let spot = nextStep(match);
+    // Not inside a row of a flex or grid container (a round's two cards) nor a list: before the row or the list.
+    const inRow = (el) => el.tagName === "LI" || el.tagName === "TR" || (/flex|grid/.test(getComputedStyle(el.parentElement).display) &&
+      !/column/.test(getComputedStyle(el.parentElement).flexDirection));
+    while (spot && spot !== match && spot.parentElement !== match && inRow(spot)) spot = spot.parentElement;
+    if (!spot || spot === match) return;
+    if (region.nextElementSibling !== spot) spot.before(region);
+    region.classList.add("outcome-docked");
+    if (scroll) region.scrollIntoView({ block: "start", behavior: "instant" });
+  }
+  if (region) {
+    document.addEventListener("htmx:beforeSwap", (e) => {
+      const match = document.getElementById("match");
+      if (match && match.contains(region) && e.detail.target && e.detail.target.contains(region)) {
+        match.after(region);
+        region.classList.remove("outcome-docked");
+      }
+    });
+    // A new account of a tap (htmx fills the region out of band, a refusal alone among them): placed and shown.
+    new MutationObserver(() => requestAnimationFrame(() => place(true))).observe(region, { childList: true });
+    document.addEventListener("htmx:afterSettle", () => place(false)); // a live update keeps the box in its place
+    place(true); // the page a plain POST was sent back to
+  }
 
   // The keyboard keeps its place. An answer replaces a region (#match), the control that sent it included:
   // htmx puts the focus back on an element of the same id, and where there is none, it goes to where the next

@@ -140,7 +140,7 @@ def page(context: BrowserContext) -> Page:
 @pytest.fixture
 def catalog(transactional_db):
     """The demo Card Crush catalog (Ember Fox, Tide Runner, ...), as a player would have it."""
-    from tracker.matches.demo import load_catalogs
+    from tracker.demo import load_catalogs
 
     load_catalogs()
 

@@ -2,7 +2,7 @@
 light and dark, English and German, and every page checked by axe-core.
 
 A Card Crush battle with both decks locked stands in for any match: its next step is one tap
-("Reveal round N") whose outcome is plain to see (the round's working), and tracker/matches/demo.py's
+("Reveal round N") whose outcome is plain to see (the round's working), and tracker/demo.py's
 decks make every round predictable (round 1: Ben's Tide Runner beats Ana's Ember Fox).
 """
 
@@ -87,7 +87,7 @@ def test_it_installs_and_shows_the_offline_page_instead_of_an_error(context: Bro
 
 
 def test_a_deploy_installs_a_new_worker_whose_cache_replaces_the_old(page: Page, monkeypatch):
-    from tracker.web import app_shell
+    from tracker.web import views as app_shell
 
     page.goto("/")
     worker_in_control(page)

@@ -68,7 +68,7 @@ def test_lonely_star(phone: Page, shot):
         page.locator(f"#unit-{stat}-0").fill(value)
     play = side.get_by_role("button", name="Play the unit (takes a card from the hand)")
     play.click()
-    outcome_says(page, None, "Not applied:", "LK")
+    outcome_says(page, None, "Not applied:", "LK", "in the catalog, so all its stats are needed")
     expect(page.locator("#unit-name-0")).to_have_value(LONG_CARD)
     for stat, value in (("hp", "5"), ("at", "2"), ("rs", "1"), ("reach", "1")):
         expect(page.locator(f"#unit-{stat}-0")).to_have_value(value)

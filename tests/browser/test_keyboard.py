@@ -162,7 +162,7 @@ def test_an_evons_card_played_with_the_keyboard(page: Page, catalog):
     # The board was swapped for the new one; the focus starts Ben's turn: the first empty cell of his form.
     after = assert_focus_shown(page)
     assert after["name"] == "cell" and after["inForm"] == "ev-play", after
-    # The outcome of the play, at the bottom: its close button, reached with Tab, takes the focus back to the board.
+    # The outcome of the play, above the board: its close button, reached with Tab, takes the focus back to the board.
     expect(page.locator("#outcome")).to_contain_text("(log entry 1)")
     tab_to(page, lambda el: el["text"].endswith("Close"))
     assert_focus_shown(page)

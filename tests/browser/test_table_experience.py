@@ -40,8 +40,8 @@ def test_a_double_tapped_start_makes_one_match(page: Page, catalog, errors):
 
 
 def test_every_games_pages_fit_a_phone_with_the_longest_names(page: Page, catalog, errors):
+    from tracker.demo import load_catalogs
     from tracker.games.card_crush.demo import deck
-    from tracker.matches.demo import load_catalogs
 
     load_catalogs()
     storm = Card.objects.get(slug="card-crush", name="Storm Caller")

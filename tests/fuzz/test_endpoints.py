@@ -26,9 +26,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
+from tracker import demo
 from tracker.catalog import csv_files as catalog_csv
 from tracker.games import pages_for
-from tracker.matches import demo, services
+from tracker.matches import services
 from tracker.matches.views import ENTRY_SALT
 from tracker.models import Action, Card, CardChange, Match
 from tracker.people import devices

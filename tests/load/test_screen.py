@@ -17,7 +17,7 @@ from perf import loadtest
 from perf.tables import TABLE_SCRIPTS, screen
 from perf.tables.forms import read_forms
 from perf.tables.phone import Phone
-from tracker.matches import demo
+from tracker import demo
 from tracker.models import Match
 
 pytestmark = pytest.mark.load

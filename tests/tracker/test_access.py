@@ -21,7 +21,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Access, Action, Invite, Match
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     BEN_DECK,
     PASSWORD,
@@ -36,7 +36,7 @@ from .conftest import (
     start_battle,
     state_of,
 )
-from .conftest import page_text as text
+from .helpers import page_text as text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -571,7 +571,7 @@ def test_seated_player_may_take_an_action_that_names_their_own_seat(owner, logos
 @pytest.fixture
 def cardmaster_playing(owner, db) -> Match:
     """A Cardmaster 3v3 owned by the owner's phone, line-ups locked: Ana (seat 0) has possession."""
-    from tracker.matches.demo import load_catalogs
+    from tracker.demo import load_catalogs
     from tracker.models import Card
 
     load_catalogs()

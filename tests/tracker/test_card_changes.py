@@ -23,7 +23,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Card, CardChange, CardUse, Club, CollectionCard, Match, Membership, Player
 
-from .conftest import JUNK, JUNK_IDS, device_of, join, lock, make_invite
+from .helpers import JUNK, JUNK_IDS, device_of, join, lock, make_invite
 
 pytestmark = pytest.mark.django_db
 

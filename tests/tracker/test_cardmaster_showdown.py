@@ -14,14 +14,14 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from rules.cardmaster.ai import analyse
+from tracker.demo import load_catalogs
 from tracker.games.cardmaster import demo as cm_demo
 from tracker.games.cardmaster import views as cm_views
 from tracker.matches import services
-from tracker.matches.demo import load_catalogs
 from tracker.models import Action, Card, Match
 
-from .conftest import entry_token, snapshot
-from .conftest import text as raw_text
+from .helpers import entry_token, snapshot
+from .helpers import text as raw_text
 
 pytestmark = pytest.mark.django_db
 

@@ -12,12 +12,13 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
+from tracker import demo
 from tracker.catalog import csv_files as catalog_csv
 from tracker.catalog.changes import Editor
-from tracker.matches import demo, services
+from tracker.matches import services
 from tracker.models import Card, CardChange
 
-from .conftest import ANA_DECK, device_of, lock, text
+from .helpers import ANA_DECK, device_of, lock, text
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Action, Card, Match, Proposal
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     ANA_OTHER_DECK,
     BEN_DECK,
@@ -25,7 +25,7 @@ from .conftest import (
     snapshot,
     watching_phone,
 )
-from .conftest import page_text as text
+from .helpers import page_text as text
 
 pytestmark = pytest.mark.django_db
 
@@ -253,7 +253,7 @@ def test_a_seated_phone_asks_before_declaring_a_winner(db):
 
 
 def _two_phone_match(slug: str):
-    from tracker.matches import demo
+    from tracker import demo
 
     demo.load_catalogs()
     owner = Client()
@@ -309,7 +309,7 @@ def test_an_agreement_cannot_change_a_result_voided_since_it_was_asked(club, org
 
 def test_a_cardmaster_lineup_cannot_be_changed_after_the_reveal_alone(db):
     """Ben locks his lineup second, sees Ana's, and would like another: only a request, which Ana refuses."""
-    from tracker.matches import demo
+    from tracker import demo
 
     from .test_cardmaster_pages import ANA as ANA_LINEUP
     from .test_cardmaster_pages import BEN as BEN_LINEUP

@@ -349,7 +349,7 @@ def test_every_board_writes_its_numbers_the_german_way_without_django_localising
     from django.template import base
     from django.utils import formats
 
-    from tracker.matches.demo import load_catalogs
+    from tracker.demo import load_catalogs
 
     load_catalogs()
     german = _in("de")

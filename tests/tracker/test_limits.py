@@ -18,7 +18,7 @@ from django.utils.dateparse import parse_datetime
 from tracker.models import Match
 from tracker.web import limits
 
-from .conftest import page_text as text
+from .helpers import page_text as text
 from .test_exchange import as_file, play_script, rename
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]

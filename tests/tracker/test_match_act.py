@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from tracker.models import Action
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     JUNK,
     JUNK_IDS,

@@ -9,7 +9,7 @@ from django.utils import translation
 
 from tracker.matches import services
 
-from .conftest import ANA_DECK, BEN_DECK, PLAY, lock, lock_both, make_card, play, play_out, text
+from .helpers import ANA_DECK, BEN_DECK, PLAY, lock, lock_both, make_card, play, play_out, text
 
 pytestmark = pytest.mark.django_db
 

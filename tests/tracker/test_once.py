@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tracker.models import Card, Club, Match, Tournament
 
-from .conftest import club_account, text
+from .helpers import club_account, text
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,7 @@ MAKES_NOTHING_NEW = {
     "card_games", "card_list", "card_picks", "card_detail", "card_export", "ratings_index", "leaderboard",
     "player_rating", "battle_rating", "tournaments_index", "tournament_detail", "collection_index",
     "collection_detail", "club_collections", "club_collection_detail", "club_list", "club_detail",
-    "cardmaster_steps", "cardmaster_analysis", "cardmaster_hint",
+    "cardmaster_steps", "cardmaster_analysis", "cardmaster_hint", "trust_page", "trust_certificate",
     # Changes to one thing, each refused when stale or repeated (the step number, the round, the state).
     "match_act", "match_entry", "match_goto", "match_pass", "cardmaster_ai_turn", "proposal_answer",
     "proposal_withdraw", "match_void", "tournament_reopen", "tournament_pair", "tournament_drop",
@@ -122,12 +122,12 @@ def test_a_sign_up_racing_another_for_the_same_name_is_told_not_crashed(client, 
     from django.contrib.auth import get_user_model
     from django.db import IntegrityError
 
-    from tracker.people import accounts
+    from tracker.people import views
 
     def racing(form):
         raise IntegrityError("duplicate key value violates unique constraint")
 
-    monkeypatch.setattr(accounts, "_new_account", racing)
+    monkeypatch.setattr(views, "_new_account", racing)
     data = {"username": "zoe", "password1": "a long passphrase 42", "password2": "a long passphrase 42",
             "player_name": "Zoe"}
     response = client.post(reverse("sign_up"), data)

@@ -15,7 +15,7 @@ from tracker.matches import services
 from tracker.matches.refill import refill
 from tracker.models import Card, Match
 
-from .conftest import entry_data, entry_token, entry_url, text
+from .helpers import entry_data, entry_token, entry_url, text
 
 pytestmark = pytest.mark.django_db
 

@@ -21,11 +21,12 @@ from django.urls import reverse
 import rules
 from perf.tables.forms import read_forms
 from rules import Dice, RuleError
+from tracker import demo
 from tracker.games import ADAPTERS, pages_for
-from tracker.matches import demo, services
+from tracker.matches import services
 from tracker.models import Access, Match
 
-from .conftest import device_of
+from .helpers import device_of
 
 pytestmark = pytest.mark.django_db
 

@@ -17,10 +17,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker.matches import demo, services
+from tracker import demo
+from tracker.matches import services
 from tracker.models import Invite, Match, Proposal, Tournament
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     BEN_DECK,
     club_account,

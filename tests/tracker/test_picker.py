@@ -9,11 +9,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tracker import demo
 from tracker.catalog.picker import PICKS, rank
-from tracker.matches import demo, services
+from tracker.matches import services
 from tracker.models import Access, Card, Match
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     BEN_DECK,
     JUNK,

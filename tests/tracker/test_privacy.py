@@ -22,7 +22,7 @@ from tracker.games import pages_for
 from tracker.matches import services
 from tracker.models import Card, ClubInvite, CollectionCard, Invite, Match, Player
 
-from .conftest import ANA_DECK, BEN_DECK, device_of, lock_both, play_out
+from .helpers import ANA_DECK, BEN_DECK, device_of, lock_both, play_out
 
 pytestmark = pytest.mark.django_db
 

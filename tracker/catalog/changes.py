@@ -10,7 +10,8 @@ is changed only by those organisers and staff. Every edit and deletion leaves a 
 
 Matches never depend on the catalog after the fact: their actions carry each card with the
 stats it had when it was entered, so an edit never rescores or redraws an old match. What
-the catalog learns from a match is only that the card was used (`record_uses`).
+the catalog learns from a match is only that the card was used (`record_uses`, in
+tracker/matches/card_uses.py).
 """
 
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from tracker.models import Access, Card, CardChange, CardUse, Match, Membership
+from tracker.models import Access, Card, CardChange, Match, Membership
 from tracker.people import access
 
 if TYPE_CHECKING:
@@ -59,35 +60,6 @@ class Editor:
         if card.created_by_id is not None and self.user is not None and card.created_by_id == self.user.pk:
             return True
         return bool(card.created_device) and card.created_device == self.device
-
-
-# ---------------------------------------------------------------- uses
-
-
-def card_names(payload) -> list[str]:
-    """The names of the cards an action carries, in its order (a deck's round order), each once: every
-    dict with a "name", not looking inside it (a LOGOS card's effects have names of their own)."""
-    if isinstance(payload, dict):
-        if isinstance(payload.get("name"), str):
-            return [payload["name"]]
-        values = list(payload.values())
-    elif isinstance(payload, list):
-        values = payload
-    else:
-        return []
-    return list(dict.fromkeys(name for value in values for name in card_names(value)))
-
-
-def record_uses(match: Match, payloads) -> None:
-    """Note every catalog card of the match's game that these action payloads carry.
-
-    No query for an action without cards; otherwise one to find them and one to note them.
-    """
-    names = set().union(*(card_names(payload) for payload in payloads))
-    if not names:
-        return
-    cards = Card.objects.filter(slug=match.slug, name__in=names).values_list("pk", flat=True)
-    CardUse.objects.bulk_create([CardUse(card_id=pk, match=match) for pk in cards], ignore_conflicts=True)
 
 
 def _creators_own(card: Card) -> Q:

@@ -13,17 +13,9 @@ catalog data only, so a secret entry page shows nothing of the other seat's entr
 """
 
 from django.db.models import F, Q
-from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.utils.http import urlencode
-from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
 
-import rules
-from tracker.catalog.changes import card_names
-from tracker.games import pages_for
-from tracker.models import Access, Action, Card, Match
+from tracker.matches.card_uses import card_names
+from tracker.models import Access, Action, Match
 from tracker.people import access
 from tracker.people.devices import TableRequest
 
@@ -95,35 +87,3 @@ def rank(names: list[str], query: str, recent: list[str]) -> list[str]:
         if how is not None:
             found.append(((last_used.get(name.casefold(), never), how, folded), name))
     return [name for _key, name in sorted(found)]
-
-
-@require_GET
-def card_picks(request: TableRequest, slug: str) -> HttpResponse:
-    """The catalog cards matching what a card field holds, as buttons with their key stats (htmx).
-
-    The field's own value is sent under its name, and `field` says which name that is (or `q`).
-    Without htmx this is the catalog's search.
-    """
-    if slug not in rules.GAMES:
-        raise Http404(_("No such game."))
-    field = request.GET.get("field", "q")
-    query = request.GET.get(field, "")
-    if "\x00" in query or "\x00" in field:
-        return HttpResponse(_("A card name cannot hold a NUL character."), status=400,
-                            content_type="text/plain; charset=utf-8")
-    query = query.strip()[:QUERY_MAX]
-    if not request.htmx:
-        return redirect(f"{reverse('card_list', args=[slug])}?{urlencode({'q': query})}")
-    catalog = dict(Card.objects.filter(slug=slug).values_list("name", "pk"))
-    recent = recent_names(request, slug)
-    found = rank(list(catalog), query, recent)
-    used = set(recent)
-    shown = {card.pk: card for card in Card.objects.filter(pk__in=[catalog[name] for name in found[:PICKS]])}
-    pages = pages_for(slug)
-    picks = []
-    for name in found[:PICKS]:
-        card = shown[catalog[name]]
-        facts = [fact for fact in pages.card_facts(card.as_rules_card()) if fact.key]
-        picks.append({"card": card, "facts": facts, "recent": name.casefold() in used})
-    context = {"slug": slug, "query": query, "picks": picks, "more": max(len(found) - PICKS, 0)}
-    return render(request, "tracker/picker.html#picks", context)

@@ -12,7 +12,8 @@ Each game's pages live in a package of the same shape, and the subclass names it
     tracker/games/<game>/board.py       board(match): what templates/games/<slug>/board.html shows
     tracker/games/<game>/narration.py   describe(event, names), describe_action(action, events, names)
     tracker/games/<game>/statistics.py  figures(matches), progress(match)
-    tracker/games/<game>/demo.py        CARDS and MATCHES (scripted demo matches by name)
+    tracker/games/<game>/demo.py        CARDS, MATCHES (scripted demo matches by name) and PLAYED
+                                        (which of them `manage.py demo` plays, and who sits where)
 
 Those module members are required; the base class calls them. Every other hook has a default
 that fits a game played open: a game with a secret entry subclasses `SecretEntryPages` instead,
@@ -108,6 +109,9 @@ class GamePages:
     """The card_form fields the default card_facts marks key: shown beside a card while choosing one."""
     cards_played_from_log: ClassVar[bool] = False
     """Whether cards_played reads the match's log, so statistics prefetch the logs of many matches at once."""
+    competes: ClassVar[bool] = False
+    """Whether the game's matches in a club count in the club's ratings and may be tournament battles
+    (tracker/competition/): then reopening a finished one says what it changes there."""
     score_counted: ClassVar[Promise | None] = None
     """What the two numbers of a match's score count, in the game's words: a lazy translation formatted
     with `a` and `b`, the numbers as shown, and `n`, the first one (`ngettext_lazy(one, many, "n")`):
@@ -159,6 +163,11 @@ class GamePages:
     def demo_matches(self) -> Mapping[str, Callable[[Players], "Match"]]:
         """Scripted finished matches by name, each taking the two players' names (`manage.py demo`)."""
         return self.modules.demo.MATCHES
+
+    @property
+    def demo_played(self) -> list[tuple[str, Players]]:
+        """Which demo_matches `manage.py demo` plays, in order, each with its players in seat order."""
+        return self.modules.demo.PLAYED
 
     # ------------------------------------------------------------ the catalog
 

@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext
 
-from tracker.games import pages_for
 from tracker.models import Match, Seat
 
 COLUMNS = ("pk", "slug", "created", "finished", "score", "winner__name")
@@ -56,12 +55,14 @@ def rows(matches: QuerySet) -> list[dict]:
 
 
 def _rows(found: list[dict]) -> list[dict]:
+    from tracker.games import pages_for  # the games' pages build on this package: asked for when drawn
+
     names: dict[int, list[str]] = defaultdict(list)
     seats = Seat.objects.filter(match_id__in=[match["pk"] for match in found]).order_by("match_id", "position")
     for match_id, name in seats.values_list("match_id", "player__name") if found else ():
         names[match_id].append(name)
     before, after = reverse("match_detail", args=[LINK]).split(str(LINK))
-    vs = " %s " % gettext("vs")
+    vs = f" {gettext('vs')} "
     shown = []
     for match in found:
         created = timezone.localtime(match["created"])

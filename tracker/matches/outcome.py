@@ -24,7 +24,6 @@ working", and in the log.
 
 from django.utils.translation import gettext
 
-from tracker.games import pages_for
 from tracker.models import Match
 
 SHOWN = 3
@@ -34,6 +33,8 @@ SHOWN = 3
 def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
     """The outcome box's account of one log entry (tracker.review.views.log_entries): `title` (the log's unless
     given), `ended` (the match's end, when this step ended it), `lines` shown and `folded` lines."""
+    from tracker.games import pages_for  # the games' pages build on this package: asked for when drawn
+
     pages = pages_for(match.slug)
     names = [player.name for player in match.players()]
     key = [line for line in (pages.outcome_line(event, names) for event in entry["action"].events) if line]

@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 
 import rules
 from rules import Dice, RuleError
-from tracker.catalog.changes import record_uses
 from tracker.matches import numbers
+from tracker.matches.card_uses import record_uses
 from tracker.models import Action, Checkpoint, Match, Player, Seat
 
 

@@ -22,9 +22,11 @@ from tracker.catalog.changes import CardRefused, Editor
 from tracker.games import pages_for
 from tracker.matches import listing, services
 from tracker.models import Card, Match, Player, Proposal
-from tracker.people import access, agreement_views, consent, locks, sharing
+from tracker.people import access, consent, locks, sharing
+from tracker.people import views as people_views
 from tracker.people.access import Viewer
 from tracker.people.devices import TableRequest
+from tracker.review.log import log_entries
 
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .once import made_once
@@ -144,8 +146,6 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
             notes.append(message)
     entry = None
     if step:
-        from tracker.review.views import log_entries
-
         # The step a change just took is the one it left on the match: no query for it.
         done = services.head_action(match) if step == match.head else (
             match.actions.filter(abandoned=False, seq=step).first())
@@ -500,11 +500,11 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, _("That would undo or redo the other player's move; only the match's owner "
                                        "can do that."), status=403)
     if seq == match.head and reopening and request.POST.get("confirm") != "reopen":
-        return agreement_views.confirm_reopen(request, match, seen_by, step)
+        return people_views.confirm_reopen(request, match, seen_by, step)
     try:
         if seq == match.head and consent.takes_back_reveal(match, step) and seen_by.can_act:
             if consent.hot_seat(match, seen_by):
-                return agreement_views.hot_seat_goto(request, match, seen_by, step)
+                return people_views.hot_seat_goto(request, match, seen_by, step)
             consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.GOTO, step=step)
             return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
         moved = services.match_goto(match=match, step=step, expected_seq=seq)
@@ -531,8 +531,9 @@ def match_list(request: TableRequest) -> HttpResponse:
         if form.cleaned_data["player"]:
             matches = matches.filter(seats__player=form.cleaned_data["player"])
     page, rows = listing.page(matches, request.GET.get("page"), 25)
-    # The pager's links keep the filters: "game=...&player=...&", then the page number.
-    filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in ("game", "player") if request.GET.get(key))
+    # The pager's links keep every filter the form has ("game=...&player=...&club=...&"), then the
+    # page number: read from the form's fields, so a filter added to the form is kept too.
+    filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in form.fields if request.GET.get(key))
     return render(request, "tracker/match_list.html",
                   {"form": form, "page": page, "rows": rows, "filters": filters})
 

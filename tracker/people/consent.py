@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
+from tracker.games import pages_for
 from tracker.matches import services
 from tracker.models import Action, Match, Proposal
 from tracker.people import locks
@@ -206,8 +207,6 @@ def describe(proposal: Proposal, names: list[str]) -> str:
     """What was asked, as the page and the log say it."""
     if proposal.kind == Proposal.GOTO:
         return _("go back to step %(step)s, taking back a revealed entry") % {"step": proposal.step}
-    from tracker.games import pages_for
-
     return pages_for(proposal.match.slug).describe_action(proposal.payload or {}, [], names)
 
 

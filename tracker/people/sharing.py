@@ -1,4 +1,4 @@
-"""A match on several phones: join links and QR codes, watch links, revoking, sharing.
+"""A match on several phones: join links and QR codes, watch links, revoking, sharing (pages in views.py).
 
 The owner makes a link per seat (seats one other phone as that player) or a watch link
 (any number of spectators). Revoking a link also ends the access it granted.
@@ -8,19 +8,13 @@ import io
 import re
 
 import segno
-from django.contrib import messages
-from django.db import IntegrityError, transaction
 from django.db.models import F, Q
-from django.http import HttpResponse
-from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
 
-from tracker.matches.once import made_once
-from tracker.models import Access, Invite, Match
+from tracker.models import Match
 from tracker.people import access
 
 from .devices import TableRequest
@@ -62,96 +56,6 @@ def share_context(request: TableRequest, match: Match, seen_by: access.Viewer) -
             "invited_seats": {item["invite"].seat for item in invites if item["invite"].seat is not None}}
 
 
-def _touch(match: Match) -> None:
+def touch(match: Match) -> None:
     """Who sits where changed: live views of the match refresh."""
     Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
-
-
-def _owner_only(request: TableRequest, pk: int) -> Match:
-    match, seen_by = access.match_for(request, pk, act=True)
-    if seen_by.role != access.OWNER:
-        raise access.PermissionDenied(_("Only the phone that set up this match can manage its links."))
-    return match
-
-
-@require_POST
-@made_once
-def invite_new(request: TableRequest, pk: int) -> HttpResponse:
-    match = _owner_only(request, pk)
-    kind = request.POST.get("kind")
-    seat = None
-    if kind == Invite.SEAT:
-        try:
-            seat = int(request.POST.get("seat", ""))
-        except ValueError:
-            seat = -1
-        if not 0 <= seat < len(match.players()):
-            messages.error(request, _("Choose a seat of this match."))
-            return redirect(reverse("match_detail", args=[pk]) + "#share")
-    elif kind != Invite.WATCH:
-        messages.error(request, _("Choose a join link or a watch link."))
-        return redirect(reverse("match_detail", args=[pk]) + "#share")
-    Invite.objects.create(match=match, kind=kind, seat=seat)
-    messages.success(request, _("Link ready: show the QR code or send the link."))
-    return redirect(reverse("match_detail", args=[pk]) + "#share")
-
-
-@require_POST
-def invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpResponse:
-    match = _owner_only(request, pk)
-    invite = match.invites.filter(pk=invite_id, revoked__isnull=True).first()
-    if invite is None:
-        messages.info(request, _("That link was already revoked."))
-    else:
-        now = timezone.now()
-        with transaction.atomic():
-            Invite.objects.filter(pk=invite.pk).update(revoked=now)
-            Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
-            _touch(match)
-        messages.success(request, _("Link revoked; phones that joined with it lost their access."))
-    return redirect(reverse("match_detail", args=[pk]) + "#share")
-
-
-def _link_problem(invite: Invite | None) -> str:
-    if invite is None:
-        return _("This link is not valid. Ask for a new one.")
-    if invite.revoked:
-        return _("This link was revoked by the match's owner. Ask for a new one.")
-    if invite.expires <= timezone.now():
-        return _("This link has expired. Ask for a new one.")
-    return ""
-
-
-@require_http_methods(["GET", "POST"])
-def join(request: TableRequest, token: str) -> HttpResponse:
-    """Take a seat (or a spectator's place) in a match through an invite link."""
-    # Only a token's own characters reach the query: PostgreSQL refuses a NUL in text outright.
-    well_formed = TOKEN.fullmatch(token) is not None
-    invite = Invite.objects.select_related("match").filter(token=token).first() if well_formed else None
-    problem = _link_problem(invite)
-    if problem or invite is None:
-        return render(request, "tracker/join.html", {"problem": problem}, status=410 if invite else 404)
-    match = invite.match
-    seen_by = access.viewer(request, match)
-    if seen_by is not None and seen_by.role in (access.OWNER, access.PLAYER):
-        messages.info(request, _("This phone is already part of the match."))
-        return redirect(match)
-    player = match.players()[invite.seat] if invite.kind == Invite.SEAT and invite.seat is not None else None
-    if player is not None and invite.seat in (seen_by.claimed if seen_by else access.viewer_claims(match)):
-        return render(request, "tracker/join.html", {"problem": _("%(name)s's seat is already taken by another phone.")
-                                                     % {"name": player.name}}, status=409)
-    if request.method == "POST":
-        role = Access.PLAYER if player is not None else Access.SPECTATOR
-        user = request.user if request.user.is_authenticated else None
-        try:
-            with transaction.atomic():
-                Access.objects.filter(match=match, device=request.device).delete()  # a spectator taking a seat
-                Access.objects.create(match=match, device=request.device, user=user, role=role,
-                                      seat=invite.seat if player else None, invite=invite)
-                _touch(match)
-        except IntegrityError:
-            return render(request, "tracker/join.html", {"problem": _("That seat was taken a moment ago.")}, status=409)
-        messages.success(request, _("You play as %(name)s on this phone.") % {"name": player.name} if player
-                         else _("You are watching this match."))
-        return redirect(match)
-    return render(request, "tracker/join.html", {"match": match, "player": player, "invite": invite})

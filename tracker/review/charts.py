@@ -45,7 +45,7 @@ def line_chart(title: str, series: Mapping[str, Sequence[float]], y_min: float, 
         f'<text x="{WIDTH / 2}" y="{HEIGHT - 6}" text-anchor="middle" font-size="10" fill="currentColor">{escape(x_label)}</text>',
     ]
     labels_at: list[tuple[float, float]] = []
-    for (name, values), (colour, dash) in zip(series.items(), STYLES * 4):
+    for (name, values), (colour, dash) in zip(series.items(), STYLES * 4, strict=False):
         if not values:
             continue
         points = " ".join(f"{x},{y}" for x, y in (point(i, v) for i, v in enumerate(values)))

@@ -52,8 +52,8 @@ from django.utils.translation import gettext as _
 
 import rules
 from rules import Dice, RuleError
-from tracker.catalog.changes import record_uses
 from tracker.matches import services
+from tracker.matches.card_uses import record_uses
 from tracker.models import Action, Checkpoint, Match, Seat
 
 FORMAT = "tablekeeper-match"
@@ -368,7 +368,7 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
     for position, name in enumerate(data["players"]):
         Seat.objects.create(match=match, position=position, player=services.player_named(name))
     before = game.new_match(match.config, match.seed)
-    for entry, events, state in zip(data["actions"], replayed.events, replayed.states):
+    for entry, events, state in zip(data["actions"], replayed.events, replayed.states, strict=True):
         at = _action_time(entry.get("at"), entry["step"])
         seat = entry["action"].get("seat")
         action = Action.objects.create(match=match, number=entry["step"], seq=entry["step"],

@@ -1,56 +1,33 @@
-"""Reviewing matches: the log as a story, replay step by step, export and import."""
+"""Reviewing matches: the log as a story, replay step by step, export and import; the statistics
+pages (every player's record per game, a game's own figures, one player's history)."""
 
 import copy
 
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+import rules
 from tracker.games import pages_for
 from tracker.matches import listing, services
 from tracker.matches.forms import CheckboxInput, ListSelect, NumberInput
 from tracker.matches.once import made_once
 from tracker.matches.views import entry_seats
-from tracker.models import Action, Match
+from tracker.models import Action, Match, Player
 from tracker.people import access, consent
 from tracker.people.devices import TableRequest
 from tracker.review import charts, exchange, stats
+from tracker.review.log import log_entries
 from tracker.web import limits
-
-
-def roll_text(roll: dict) -> str:
-    """One die as the log shows it: its value, its size, and who rolled it."""
-    if roll["by"] == "player":
-        return _("Die rolled at the table: %(v)s on a d%(s)s (%(why)s)") % {"v": roll["value"], "s": roll["sides"], "why": roll["why"]}
-    if roll["sides"] == 2:
-        return _("Coin flip from the seed: %(v)s (%(why)s)") % {"v": roll["value"], "why": roll["why"]}
-    return _("Rolled by the app from the seed: %(v)s on a d%(s)s (%(why)s)") % {"v": roll["value"], "s": roll["sides"], "why": roll["why"]}
-
-
-def log_entries(match: Match, actions=None) -> list[dict]:
-    """Every action ever taken in the match (or just `actions`), oldest first, as a player reads it."""
-    game, pages = match.game, pages_for(match.slug)
-    names = [player.name for player in match.players()]
-    entries = []
-    for action in match.actions.select_related("proposal") if actions is None else actions:
-        entries.append({
-            "action": action,
-            "status": "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied"),
-            "what": pages.describe_action(game.public_action(match.state, action.payload), action.events, names),
-            "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
-            "rolls": [roll_text(roll) for roll in action.rolls],
-            "override": bool(action.payload.get("override")),
-            "agreement": consent.agreement_of(action, names),
-            "after_seed_shown": match.after_seed_shown(action),
-        })
-    return entries
 
 
 def _round_of(action) -> set[int]:
@@ -259,4 +236,59 @@ def _draw_chart(match: Match) -> dict | None:
     top = max((max(values) for values in series.values() if values), default=1)
     return {"title": title, "columns": [_("After round or turn"), *series],
             "svg": charts.line_chart(title, series, 0, top, _("round or turn")),
-            "rows": [(turn, *values) for turn, values in enumerate(zip(*series.values()))]}
+            "rows": [(turn, *values) for turn, values in enumerate(zip(*series.values(), strict=False))]}
+
+
+@require_GET
+def stats_overview(request: TableRequest) -> HttpResponse:
+    """Records of every player, for one game or all of them, and the game's own figures."""
+    slug = request.GET.get("game", "")
+    if slug not in rules.GAMES:
+        slug = ""
+    clubs = access.my_clubs(request)
+    club = clubs.filter(pk=request.GET["club"]).first() if request.GET.get("club", "").isdigit() else None
+    matches = list(stats.finished_matches(Match.objects.visible_to(request), slug or None, club=club and club.pk))
+    def url(**params) -> str:
+        return reverse("stats") + ("?" + urlencode({k: v for k, v in params.items() if v}) if any(params.values()) else "")
+
+    club_id = club.pk if club else None
+    club_links = [{"name": _("Everything I can see"), "url": url(game=slug), "current": club is None}]
+    club_links += [{"name": c.name, "url": url(club=c.pk, game=slug), "current": c == club} for c in clubs]
+    game_links = [{"name": _("All games"), "url": url(club=club_id), "current": not slug}]
+    game_links += [{"name": g.name, "url": url(game=g.slug, club=club_id), "current": g.slug == slug}
+                   for g in rules.GAMES.values()]
+    context = {
+        "clubs": clubs, "club": club, "club_links": club_links, "game_links": game_links,
+        "games": rules.GAMES.values(),
+        "game": rules.GAMES.get(slug),
+        "board": stats.leaderboard(matches),
+        "figures": stats.game_figures(slug, matches) if slug else [],
+        "match_count": len(matches),
+    }
+    return render(request, "tracker/stats.html", context)
+
+
+@require_GET
+def stats_player(request: TableRequest, pk: int) -> HttpResponse:
+    """One player's history: per game records, win rate over time, favourite cards."""
+    seen = Match.objects.visible_to(request)
+    mine = getattr(access.signed_in(request), "player", None)
+    # A player's page exists for those who may see one of their matches (or for the player's own account).
+    player = get_object_or_404(Player.objects.filter(Q(seats__match__in=seen) | Q(pk=getattr(mine, "pk", None)))
+                               .distinct(), pk=pk)
+    per_game = []
+    for slug, game in rules.GAMES.items():
+        record = stats.records(stats.finished_matches(seen, slug, player)).get(player.pk)
+        if record:
+            per_game.append((game, record))
+    overall = stats.records(stats.finished_matches(seen, None, player)).get(player.pk)
+    chart = None
+    if overall and overall.played > 1:
+        rates = overall.win_rate_over_time()
+        title = _("%(name)s's win rate after each match (%%)") % {"name": player.name}
+        chart = {"title": title, "columns": [_("After match"), _("Win rate (%)")],
+                 "svg": charts.line_chart(title, {player.name: rates}, 0, 100, _("match")),
+                 "rows": list(enumerate(rates, start=1))}
+    context = {"player": player, "per_game": per_game, "overall": overall, "chart": chart,
+               "top_cards": overall.cards.most_common(8) if overall else []}
+    return render(request, "tracker/stats_player.html", context)

@@ -145,7 +145,7 @@ def measure(pairs: list[tuple[str, str]], matches: int, size: int = 9, power: in
             jobs.append((index, seats, size, power, faction_pair, f"strength|{twin}"))
     report = Report([Pairing(*pair) for pair in pairs], size=size, power=power)
     with ProcessPoolExecutor(workers) if workers > 1 else _InProcess() as pool:
-        for done, (job, played) in enumerate(zip(jobs, pool.map(_one, jobs)), start=1):
+        for done, (job, played) in enumerate(zip(jobs, pool.map(_one, jobs), strict=True), start=1):
             record, seats = report.pairings[job[0]], job[1]
             record.matches += 1
             if played.winner is None:

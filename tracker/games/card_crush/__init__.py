@@ -14,6 +14,7 @@ class CardCrushPages(SecretEntryPages):
     modules = Modules(forms, board, narration, statistics, demo)
     score_counted = ngettext_lazy("%(a)s round to %(b)s", "%(a)s rounds to %(b)s", "n")
     key_stats = ("power", "speed", "affinity")
+    competes = True
 
     def own_secret(self, match: Match, seat: int) -> list[str] | None:
         return forms.own_secret(match, seat)

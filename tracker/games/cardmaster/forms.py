@@ -31,7 +31,7 @@ STATUS_LABELS = {
 }
 AI_POWER = 6
 TYPE_CHOICES = [(number, f"{number} {symbol} {name}")
-                for number, (symbol, name) in enumerate(zip(TYPE_SYMBOLS, DEFAULT_TYPE_NAMES), start=1)]
+                for number, (symbol, name) in enumerate(zip(TYPE_SYMBOLS, DEFAULT_TYPE_NAMES, strict=True), start=1)]
 
 
 def _stat_field(label, stat):

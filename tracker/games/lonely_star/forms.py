@@ -156,6 +156,15 @@ def _entered_card(match: Match, post) -> dict:
                 % {"name": name}
             )
         return known.as_rules_card()
+    missing = ", ".join(str(STAT_NAMES[stat]) for stat in STATS if not typed[stat])
+    if missing:  # some typed, some not: say why every stat is asked for, not only that one is not a number
+        in_catalog = "\x00" not in name and Card.objects.filter(slug=SLUG, name__iexact=name).exists()
+        raise ValidationError(
+            (_("“%(name)s” is in the catalog: leave every stat blank to take its stats, or type them all "
+               "(missing: %(missing)s).") if in_catalog else
+             _("No unit called “%(name)s” in the catalog, so all its stats are needed (missing: %(missing)s)."))
+            % {"name": name, "missing": missing}
+        )
     card: dict[str, str | int] = {"name": name}
     for stat in STATS:
         card[stat] = whole_number(post, stat, STAT_NAMES[stat], 0, STAT_MAX)

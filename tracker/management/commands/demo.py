@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from tracker.matches import demo
+from tracker import demo
 
 
 class Command(BaseCommand):

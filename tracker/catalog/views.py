@@ -9,7 +9,8 @@ keeps what was typed, and changes nothing.
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -18,6 +19,7 @@ import rules
 from tracker.catalog import changes as card_changes
 from tracker.catalog import csv_files as catalog_csv
 from tracker.catalog.changes import CardRefused, Editor
+from tracker.catalog.picker import PICKS, QUERY_MAX, rank, recent_names
 from tracker.games import pages_for
 from tracker.matches import listing
 from tracker.matches.once import made_once
@@ -242,3 +244,35 @@ def card_import(request: TableRequest, slug: str) -> HttpResponse:
                                  % {"n": more})
             return redirect("card_list", slug=slug)
     return _list_page(request, slug, status=422, import_problems=problems)
+
+
+@require_GET
+def card_picks(request: TableRequest, slug: str) -> HttpResponse:
+    """The catalog cards matching what a card field holds, as buttons with their key stats (htmx).
+
+    The field's own value is sent under its name, and `field` says which name that is (or `q`).
+    Without htmx this is the catalog's search.
+    """
+    if slug not in rules.GAMES:
+        raise Http404(_("No such game."))
+    field = request.GET.get("field", "q")
+    query = request.GET.get(field, "")
+    if "\x00" in query or "\x00" in field:
+        return HttpResponse(_("A card name cannot hold a NUL character."), status=400,
+                            content_type="text/plain; charset=utf-8")
+    query = query.strip()[:QUERY_MAX]
+    if not request.htmx:
+        return redirect(f"{reverse('card_list', args=[slug])}?{urlencode({'q': query})}")
+    catalog = dict(Card.objects.filter(slug=slug).values_list("name", "pk"))
+    recent = recent_names(request, slug)
+    found = rank(list(catalog), query, recent)
+    used = set(recent)
+    shown = {card.pk: card for card in Card.objects.filter(pk__in=[catalog[name] for name in found[:PICKS]])}
+    pages = pages_for(slug)
+    picks = []
+    for name in found[:PICKS]:
+        card = shown[catalog[name]]
+        facts = [fact for fact in pages.card_facts(card.as_rules_card()) if fact.key]
+        picks.append({"card": card, "facts": facts, "recent": name.casefold() in used})
+    context = {"slug": slug, "query": query, "picks": picks, "more": max(len(found) - PICKS, 0)}
+    return render(request, "tracker/picker.html#picks", context)
