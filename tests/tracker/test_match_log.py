@@ -187,7 +187,7 @@ def test_the_chart_follows_every_change_and_the_language(client, locked):
 @pytest.fixture
 def long_match(db):
     """A Lonely Star match of 250 plain D6 rolls: three pages of the log."""
-    from tracker.review import LOG_STEPS
+    from tracker.review.views import LOG_STEPS
 
     match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     for step in range(2 * LOG_STEPS + 50):

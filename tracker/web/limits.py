@@ -76,7 +76,7 @@ def sign_in_wait(request: HttpRequest, name: str) -> int:
     """Seconds this address must wait before trying the (normalised, hashed) name again; 0: go ahead."""
     pair = _usage(request, "sign-in-pair", _pair(request, name), PAIR_RATE, count=False)
     if pair["count"] >= PAIR_FAILURES:
-        return pair["time_left"]
+        return max(1, pair["time_left"])  # 0 in the window's last second: still refused
     next_try = cache.get(_pace_key(request, name))
     return math.ceil(next_try - time.time()) if next_try and next_try > time.time() else 0
 
@@ -130,7 +130,7 @@ def costly_wait(request: HttpRequest, kind: str) -> tuple[int, str]:
     for who, value, allowed in counters:
         usage = _usage(request, f"costly:{kind}:{who}", value, (allowed, HOUR), count=True)
         if usage["should_limit"]:
-            waits.append((usage["time_left"], who))
+            waits.append((max(1, usage["time_left"]), who))
     return max(waits) if waits else (0, "")
 
 
