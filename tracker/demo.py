@@ -10,6 +10,7 @@ before a game had demo matches gets that game's without its other games' being p
 """
 
 import os
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -20,7 +21,7 @@ from tracker.competition import tournaments
 from tracker.games import ADAPTERS, pages_for
 from tracker.games.card_crush.demo import BATTLES, deck
 from tracker.matches import services
-from tracker.models import Card, Club, Match, Membership, Tournament
+from tracker.models import Card, Club, Confirmation, Match, Membership, Tournament
 
 PLAYERS = ["Ana", "Ben", "Chloé", "Dev"]
 
@@ -53,7 +54,7 @@ def demo_password() -> str | None:
     return os.environ.get("DEMO_PASSWORD") or ("tablekeeper-demo" if settings.DEBUG else None)
 
 
-def load_club() -> tuple[Club, object]:
+def load_club() -> tuple[Club, Any]:
     """The demo club: four accounts (Ana organises), showing its leaderboard and tournaments to everyone."""
     users = {}
     for username, name in ACCOUNTS.items():
@@ -111,6 +112,9 @@ def load() -> str:
             if pages_for(slug).competes:
                 # The club's rated battles: its members see them, and its public leaderboard counts them.
                 Match.objects.filter(pk=match.pk).update(club=club, owner=organiser)
+                for seat in range(len(players)):  # played by script: Ana, who organises, confirms for them
+                    Confirmation.objects.get_or_create(match=match, seat=seat, defaults={
+                        "by": organiser, "kind": Confirmation.ORGANISER})
     if any(pages_for(slug).competes for slug in empty):  # the tournament is of Card Crush, the one that competes
         played += play_tournament(club, organiser).pairings.exclude(match=None).count()
     return f"{added} demo cards added, {played} demo matches played."

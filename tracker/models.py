@@ -105,15 +105,20 @@ class CardUse(models.Model):
 
 
 class CardChange(models.Model):
-    """One edit or deletion of a catalog card: who, when, and the values before and after.
+    """One edit or deletion of a catalog card, or a club's correction of it: who, when, and the values
+    before and after.
 
     Kept when the card is deleted (`card` becomes null; `slug` and `old_name` still say which).
+    A club's correction (`club` set) changes the card in that club's new matches only.
     """
 
-    EDIT, DELETE = "edit", "delete"
+    EDIT, DELETE, CLUB = "edit", "delete", "club"
     card = models.ForeignKey(Card, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
     slug = models.CharField(max_length=20, choices=game_choices)
-    kind = models.CharField(max_length=10, choices=[(EDIT, _("edited")), (DELETE, _("deleted"))])
+    kind = models.CharField(max_length=10, choices=[(EDIT, _("edited")), (DELETE, _("deleted")),
+                                                    (CLUB, _("corrected for a club"))])
+    club = models.ForeignKey("Club", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             help_text="The club whose correction this is (kind CLUB).")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+")
     device = models.CharField(max_length=40, blank=True, help_text="The phone, when no account was signed in.")
@@ -195,6 +200,45 @@ class ClubInvite(models.Model):
         return f"invite to club {self.club_id}"
 
 
+class ClubCorrection(models.Model):
+    """A club's own stats for a catalog card: its new matches play the card with these, nobody else's change.
+
+    Written only by the club's organisers (tracker/catalog/changes.py), each change kept as a CardChange.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="corrections")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="corrections")
+    stats = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint("club", "card", name="one_correction_per_club_and_card")]
+
+    def __str__(self) -> str:
+        return f"club {self.club_id}'s correction of card {self.card_id}"
+
+
+class NameClaim(models.Model):
+    """A card name a club has claimed in one game's catalog (tracker/catalog/changes.py says what that means)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="name_claims")
+    slug = models.CharField(max_length=20, choices=game_choices)
+    name = models.CharField(_("name"), max_length=60)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                           related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug", "name"]
+        constraints = [models.UniqueConstraint("slug", Lower("name"), name="one_claim_per_card_name")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.slug}) claimed by club {self.club_id}"
+
+    @classmethod
+    def named(cls, slug: str, name: str) -> "NameClaim | None":
+        return _named(cls.objects.filter(slug=slug).select_related("club"), name)
+
+
 class MatchQuerySet(models.QuerySet):
     def visible_to(self, request) -> "MatchQuerySet":
         """The matches this request's device or account may open: the one rule every read goes through.
@@ -214,8 +258,9 @@ class MatchQuerySet(models.QuerySet):
         return self.filter(seen | models.Q(pk__in=granted.values("match"))).distinct()
 
     def counted(self) -> "MatchQuerySet":
-        """Finished and not voided: the matches statistics, ratings and standings count."""
-        return self.filter(finished__isnull=False, voided__isnull=True)
+        """Finished, not voided, and confirmed by its players where a club battle needs that
+        (tracker/competition/confirmations.py): the matches statistics, ratings and standings count."""
+        return self.filter(finished__isnull=False, voided__isnull=True, unconfirmed=False)
 
 
 class Match(models.Model):
@@ -252,6 +297,8 @@ class Match(models.Model):
     void_reason = models.CharField(_("reason"), max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Goes up with every change; live views poll it.")
     rated = models.BooleanField(default=True, help_text="Counts toward Card Crush ratings once finished.")
+    unconfirmed = models.BooleanField(
+        default=False, help_text="A club battle some seat's player has not yet confirmed: it counts nowhere until then.")
     # The seed is shown when the match first ends, and an undo cannot take that back: actions
     # numbered above this were entered by players who could know the app's dice (the log says so).
     seed_shown_after = models.PositiveIntegerField(
@@ -351,6 +398,31 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"step {self.seq} of match {self.match_id}"
+
+
+class Confirmation(models.Model):
+    """A seat's player's say that a club battle was theirs (tracker/competition/confirmations.py).
+
+    The battle counts once every seat has one. `by` is the account that gave it: the player's own,
+    or an organiser's confirming on the player's behalf (kind ORGANISER, shown as such).
+    """
+
+    SEATED, AFTER, ORGANISER = "seated", "after", "organiser"
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="confirmations")
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=[
+        (SEATED, _("made their own entry")), (AFTER, _("confirmed the result")),
+        (ORGANISER, _("confirmed by an organiser on their behalf"))])
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                           related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [models.UniqueConstraint("match", "seat", name="one_confirmation_per_seat")]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id} {self.kind}"
 
 
 class Checkpoint(models.Model):

@@ -1,7 +1,7 @@
 from django.urls import include, path
 
 from tracker.catalog import views as catalog
-from tracker.matches import views
+from tracker.matches import live, views
 from tracker.people import views as people
 from tracker.review import views as review
 from tracker.web import views as app_shell
@@ -27,6 +27,7 @@ urlpatterns = [
     path("matches/new/<slug:slug>/", views.match_new, name="match_new"),
     path("matches/<int:pk>/", views.match_detail, name="match_detail"),
     path("matches/<int:pk>/poll", views.match_poll, name="match_poll"),
+    path("matches/<int:pk>/events", live.match_events, name="match_events"),
     path("matches/<int:pk>/act/", views.match_act, name="match_act"),
     path("matches/<int:pk>/goto/", views.match_goto, name="match_goto"),
     path("matches/<int:pk>/requests/<int:proposal_id>/answer/", people.proposal_answer,
@@ -55,6 +56,8 @@ urlpatterns = [
     path("clubs/<int:pk>/settings/", people.club_settings, name="club_settings"),
     path("clubs/<int:pk>/members/<int:member_id>/", people.club_member, name="club_member"),
     path("clubs/<int:pk>/leave/", people.club_leave, name="club_leave"),
+    path("clubs/<int:pk>/claims/", people.club_claim, name="club_claim"),
+    path("clubs/<int:pk>/claims/<int:claim_id>/release/", people.club_claim_release, name="club_claim_release"),
     path("clubs/join/<str:token>/", people.club_join, name="club_join"),
     path("stats/", review.stats_overview, name="stats"),
     path("stats/players/<int:pk>/", review.stats_player, name="stats_player"),
@@ -65,6 +68,7 @@ urlpatterns = [
     path("cards/<slug:slug>/<int:pk>/", catalog.card_detail, name="card_detail"),
     path("cards/<slug:slug>/<int:pk>/edit/", catalog.card_edit, name="card_edit"),
     path("cards/<slug:slug>/<int:pk>/delete/", catalog.card_delete, name="card_delete"),
+    path("cards/<slug:slug>/<int:pk>/clubs/<int:club_id>/", catalog.card_club_correction, name="card_club_correction"),
     path("cards/<slug:slug>/export.csv", catalog.card_export, name="card_export"),
     path("cards/<slug:slug>/import/", catalog.card_import, name="card_import"),
     path("", include("tracker.competition.urls")),  # ratings, tournaments, collections

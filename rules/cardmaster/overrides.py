@@ -18,7 +18,7 @@ text we do not model). The rulebook says nothing about corrections; these are ou
 
 from ..errors import IllegalAction, gettext_noop
 from .field import fall
-from .fighters import max_hp
+from .fighters import max_hp, own_card
 from .moves import card_in_play
 
 COUNTER_MAX = 99
@@ -43,7 +43,7 @@ def adjust(state: dict, action: dict, dice) -> list[dict]:
         team = state["teams"][seat]
         before, team["raided"] = team["raided"], _number(action["raided"], COUNTER_MAX)
         return [{"type": "adjusted", "seat": seat, "what": "raided", "before": before, "after": team["raided"]}]
-    card = card_in_play(state, action.get("card"))
+    card = own_card(state, card_in_play(state, action.get("card"))["id"])
     if card["hp"] == 0:
         raise IllegalAction("adjust-fallen",
                             gettext_noop("%(card)s has fallen; only REVIVE brings it back."), card=card["name"])

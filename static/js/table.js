@@ -60,7 +60,13 @@
     if (!spot || spot === match) return;
     if (region.nextElementSibling !== spot) spot.before(region);
     region.classList.add("outcome-docked");
-    if (scroll) region.scrollIntoView({ block: "start", behavior: "instant" });
+    if (!scroll) return;
+    region.scrollIntoView({ block: "start", behavior: "instant" });
+    // A page a plain POST was sent back to: the browser may still restore an old scroll position as it loads.
+    if (document.readyState !== "complete") {
+      addEventListener("load", () => region.isConnected && region.scrollIntoView({ block: "start", behavior: "instant" }),
+        { once: true });
+    }
   }
   if (region) {
     document.addEventListener("htmx:beforeSwap", (e) => {
@@ -73,6 +79,7 @@
     // A new account of a tap (htmx fills the region out of band, a refusal alone among them): placed and shown.
     new MutationObserver(() => requestAnimationFrame(() => place(true))).observe(region, { childList: true });
     document.addEventListener("htmx:afterSettle", () => place(false)); // a live update keeps the box in its place
+    if (region.querySelector(".outcome-box")) history.scrollRestoration = "manual"; // it opens on the result
     place(true); // the page a plain POST was sent back to
   }
 
@@ -97,8 +104,11 @@
   function resume(region, form) {
     if (!region) return;
     const own = form && document.getElementById(form);
-    const next = start(own && region.contains(own) && own) ||
-      start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls"))) ||
+    // A match just ended has no next step: the focus goes to its result (the outcome box), not to <body>.
+    const result = region.hasAttribute("data-live-stop") && region.querySelector("#outcome .outcome-box");
+    if (result) result.tabIndex = -1;
+    const next = start(own && region.contains(own) && own) || result ||
+      start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls, #outcome"))) ||
       region.querySelector("h1");
     if (next && next.tagName === "H1") next.tabIndex = -1;
     if (next) next.focus();
@@ -174,8 +184,55 @@
   ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach((name) => document.addEventListener(name, failed));
   document.addEventListener("htmx:afterRequest", (e) => {
     const form = posted(e) && e.detail.elt.closest("form");
-    if (form && !lost(e.detail.xhr)) { form.removeAttribute("data-retry-pending"); form.tries = 0; }
+    if (form && !lost(e.detail.xhr)) { form.removeAttribute("data-retry-pending"); form.tries = 0; forget(); }
   });
+
+  // A tap still waiting survives a reload: it is kept on the phone (localStorage, per page) with what it was,
+  // the page it is on says so when it opens again, and sends it once when the connection is back, as a plain
+  // POST carrying its step number (seq), so the server counts it at most once whatever happened to it before.
+  const KEPT = "tk-unsent:" + location.pathname;
+  function forget() { try { localStorage.removeItem(KEPT); } catch { /* storage off: nothing was kept */ } }
+  function keep(form) {
+    const button = form.tapped && form.tapped.form === form ? form.tapped : null;
+    const fields = [...new FormData(form, button)].filter(([, value]) => typeof value === "string");
+    const label = (button || form.querySelector("[type=submit]") || form).textContent.replace(/\s+/g, " ").trim();
+    try {
+      localStorage.setItem(KEPT, JSON.stringify({ url: form.getAttribute("hx-post") || form.action, fields, label }));
+    } catch { /* storage full or off: the form on the page still waits */ }
+  }
+  document.addEventListener("htmx:sendError", (e) => {
+    const form = posted(e) && e.detail.elt.closest("form[method=post]");
+    if (form && form.querySelector("[name=seq]")) keep(form);
+  });
+  function sendKept() {
+    let tap = null;
+    try { tap = JSON.parse(localStorage.getItem(KEPT)); } catch { return; }
+    const match = document.getElementById("match");
+    if (!tap || !match) return;
+    if (tap.sending) return forget(); // this page is the server's answer to it: it was sent
+    let line = document.getElementById("unsent");
+    if (!line) {
+      line = match.insertAdjacentElement("afterbegin", document.createElement("p"));
+      line.id = "unsent";
+      line.className = "net-note";
+      line.setAttribute("role", "alert");
+    }
+    line.textContent = (navigator.onLine ? say.sending : say.waiting) + " (" + tap.label + ")";
+    if (!navigator.onLine) return;
+    const form = document.body.appendChild(document.createElement("form"));
+    form.method = "post";
+    form.action = tap.url;
+    for (const [name, value] of tap.fields) {
+      const field = form.appendChild(document.createElement("input"));
+      field.type = "hidden";
+      field.name = name;
+      field.value = value;
+    }
+    localStorage.setItem(KEPT, JSON.stringify({ ...tap, sending: true }));
+    form.submit();
+  }
+  sendKept();
+  addEventListener("online", () => document.querySelector("form[data-retry-pending]") || sendKept());
   addEventListener("online", () => document.querySelectorAll("form[data-retry-pending]").forEach((form) => {
     form.tries = 0;
     resend(form);

@@ -19,6 +19,25 @@ from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from .accessibility import small_targets
 
+# The phone itself: Debian's Chromium at 360x740, as every browser test (conftest.py) and the HTTPS table drive it.
+CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium; `playwright install` cannot download here.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    # English pages whatever the machine's own language: German is one switch away (test_at_the_table).
+    "locale": "en-US",
+}
+
 LONG_PLAYERS = ("Maximilianalexanderbartholomewsmithsonab", "ana.longname.player@example-tablekeeper.x"[:40])
 LONG_CARD = "Ancient Thundering Leviathan of the Shattered Northern Deeps"  # 60, the most a card name may have
 OUTCOME = "#outcome .outcome-box"

@@ -11,7 +11,7 @@ import subprocess
 
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.browser.phone import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.serving.stack import Stack, free_port
 
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tracker.matches import services
 from tracker.matches.views import ENTRY_SALT
-from tracker.models import Access, Action, Card, Checkpoint, Club, Invite, Match, Membership
+from tracker.models import Access, Action, Card, Checkpoint, Club, Confirmation, Invite, Match, Membership
 from tracker.people.devices import COOKIE
 
 # Seat 0's deck in the rulebook's example: Ember Fox (Fire 7/5) meets Tide Runner (Water 6/8) in round 1.
@@ -257,10 +257,13 @@ def battle_won(winner: str, loser: str, when: datetime | None = None, rated: boo
 
 
 def finish(match: Match, winner_seat: int, when: datetime | None = None, rated: bool = True) -> Match:
-    """Lock decks so `winner_seat` wins, play it out, and date it."""
+    """Lock decks so `winner_seat` wins, play it out, and date it. Its players confirmed it (a club battle
+    counts only then: tests/tracker/test_rating_confirmation.py tests the confirming itself)."""
     decks = (WINNING_DECK, LOSING_DECK) if winner_seat == 0 else (LOSING_DECK, WINNING_DECK)
     match = play_out(lock_both(match, *decks))
-    updates = {"rated": rated}
+    for seat in range(len(match.players())):
+        Confirmation.objects.get_or_create(match=match, seat=seat, defaults={"kind": Confirmation.AFTER})
+    updates = {"rated": rated, "unconfirmed": False}
     if when is not None:
         updates["finished"] = updates["first_finished"] = when
     Match.objects.filter(pk=match.pk).update(**updates)

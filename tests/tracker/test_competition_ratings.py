@@ -1,5 +1,6 @@
 """Ratings pages: leaderboard, a player's history with its working, a battle's rating and the rated flag."""
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -194,3 +195,16 @@ def test_a_wrong_competition_setting_is_reported_clearly(overrides):
     with override_settings(CARD_CRUSH_COMPETITION=overrides), pytest.raises(ImproperlyConfigured):
         config.rating_rules()
         config.upgrade_rules()
+
+
+def test_every_rating_line_checks_by_hand(client: Client, league):
+    """K × (result − expected) as shown gives the shown change: the expected score is not rounded to a whole
+    percent first (32 × (100% − 45%) = +17 did not check against 45.4%)."""
+    html = text(client.get(reverse("player_rating", args=[league[0].club_id, Player.objects.get(name="Ana").pk])))
+    lines = re.findall(r"([\d.]+) × \((100|0)% − ([\d.]+)%\) = ([+−-]?[\d.]+)(?:, rounded ([+−-]?\d+))?", html)
+    assert lines and any(rounded for *_rest, rounded in lines), lines
+    for k, result, expected, shown, rounded in lines:
+        exact = float(k) * (int(result) - float(expected)) / 100
+        assert abs(exact - float(shown.replace("−", "-"))) < 0.02 * float(k) / 100 + 0.006, (k, expected, shown)
+        change = int((rounded or shown).replace("−", "-"))
+        assert change == round(float(shown.replace("−", "-"))), (shown, rounded)

@@ -92,7 +92,7 @@ class Modules:
 
 
 class GamePages:
-    """One game's web side. Subclass it, set the three required members, override the hooks it needs."""
+    """One game's web side. Subclass it, set the four required members, override the hooks it needs."""
 
     # ------------------------------------------------------------ required
     slug: ClassVar[str]
@@ -102,7 +102,12 @@ class GamePages:
     modules: ClassVar[Modules]
     """The game's forms, board, narration, statistics and demo modules (required)."""
 
-    REQUIRED = ("slug", "noun", "modules")
+    consequences: ClassVar[frozenset[str]]
+    """The engine's event types a player must act on at the table (a card leaving play, lethal damage, a mill,
+    a raid, a status landing or wearing off, a flip, the match's end): the outcome box never folds their
+    lines away (tracker/matches/outcome.py; required)."""
+
+    REQUIRED = ("slug", "noun", "modules", "consequences")
 
     # ------------------------------------------------------------ optional, with defaults
     key_stats: ClassVar[tuple[str, ...]] = ()
@@ -199,6 +204,11 @@ class GamePages:
     def seats_to_enter(self, match: "Match") -> list[int]:
         """Seats whose secret entry is awaited now. Default: none, the game is played open."""
         return []
+
+    def passes_the_phone(self, match: "Match") -> bool:
+        """Whether the owner's phone is passed between the players for their secret entries (hot-seat). False
+        where the other side is the app (a Cardmaster Showdown): nobody to pass to, the entry opens at once."""
+        return True
 
     def entry_form(self, match: "Match", data=None, seat: int | None = None) -> forms.Form:
         """The form of `seat`'s secret entry. Default: a form that refuses anything, saying why."""

@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 
 from tracker.models import Match, Seat
 
-COLUMNS = ("pk", "slug", "created", "finished", "score", "winner__name")
+COLUMNS = ("pk", "slug", "created", "finished", "score", "winner__name", "unconfirmed")
 """What a row shows of a match."""
 LINK = 987654321
 """A match number no real match has, to reverse the link of a match once and fill in each row's number."""
@@ -71,7 +71,8 @@ def _rows(found: list[dict]) -> list[dict]:
             "url": f"{before}{match['pk']}{after}",
             "title": f"{pages.game.name} #{match['pk']}",
             "players": vs.join(names[match["pk"]]),
-            "result": result_words(match["finished"], match["winner__name"], pages.shown_score(match["score"])),
+            "result": result_words(match["finished"], match["winner__name"], pages.shown_score(match["score"]))
+            + (" · ◔ " + gettext("unconfirmed") if match["finished"] and match["unconfirmed"] else ""),
             "iso": created.isoformat(),
             "when": formats.date_format(created, "DATETIME_FORMAT"),
         })

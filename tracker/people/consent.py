@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from tracker.games import pages_for
-from tracker.matches import services
+from tracker.matches import live, services
 from tracker.models import Action, Match, Proposal
 from tracker.people import locks
 
@@ -104,6 +104,7 @@ def pending(match: Match) -> list[Proposal]:
 def _touch(match: Match) -> None:
     """Both phones' live pages refresh to show the request or its answer."""
     Match.objects.filter(pk=match.pk).update(version=match.version + 1)
+    live.changed(match.pk)
 
 
 @transaction.atomic

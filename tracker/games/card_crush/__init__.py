@@ -11,6 +11,7 @@ from . import board, demo, forms, narration, statistics
 class CardCrushPages(SecretEntryPages):
     slug = "card-crush"
     noun = _("battle")
+    consequences = frozenset({"battle_won"})
     modules = Modules(forms, board, narration, statistics, demo)
     score_counted = ngettext_lazy("%(a)s round to %(b)s", "%(a)s rounds to %(b)s", "n")
     key_stats = ("power", "speed", "affinity")

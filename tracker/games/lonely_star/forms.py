@@ -20,7 +20,8 @@ from rules.lonely_star.statuses import POISON_CAP
 from rules.lonely_star.units import NAME_MAX, STAT_MAX
 from rules.lonely_star.zones import ZONES
 
-from ...models import Card, Match
+from ...matches.club_cards import match_card
+from ...models import Match
 from ..common import EngineCardForm, dice_needed, filled_in, option_field, whole_number
 
 SLUG = "lonely-star"
@@ -149,7 +150,7 @@ def _entered_card(match: Match, post) -> dict:
     typed = {stat: (post.get(stat) or "").strip() for stat in STATS}
     name = _text(post, "name", gettext("The unit's name"), NAME_MAX)
     if not any(typed.values()):
-        known = None if "\x00" in name else Card.objects.filter(slug=SLUG, name__iexact=name).first()
+        known = match_card(match, name)
         if known is None:
             raise ValidationError(
                 _("No unit called “%(name)s” in the catalog: type its HP, AT, LK, RS and reach.")
@@ -158,7 +159,7 @@ def _entered_card(match: Match, post) -> dict:
         return known.as_rules_card()
     missing = ", ".join(str(STAT_NAMES[stat]) for stat in STATS if not typed[stat])
     if missing:  # some typed, some not: say why every stat is asked for, not only that one is not a number
-        in_catalog = "\x00" not in name and Card.objects.filter(slug=SLUG, name__iexact=name).exists()
+        in_catalog = match_card(match, name) is not None
         raise ValidationError(
             (_("“%(name)s” is in the catalog: leave every stat blank to take its stats, or type them all "
                "(missing: %(missing)s).") if in_catalog else

@@ -108,6 +108,9 @@ def https_in_front(app_address: str) -> dict[str, str]:
         "TABLEKEEPER_CADDYFILE": str(config), "CA_CERTIFICATE": server.root_certificate(storage),
         "HTTPS_URL": f"https://{first}:{https_port}/", "TRUST_URL": f"http://{first}:{http_port}/trust/",
         "HTTPS": "true", "BEHIND_PROXY": "true", "ALLOWED_HOSTS": ",".join([*names, "localhost", "127.0.0.1"]),
+        # Caddy is the one proxy: the address it forwards is the phone's. Without it every phone would
+        # look like this machine (per-address limits, and the table's matches only it may play).
+        "TRUSTED_PROXY_COUNT": "1",
     }
 
 
