@@ -191,8 +191,13 @@ STORAGES = {
 # 32 bytes less on every file a phone loads.
 WHITENOISE_ALLOW_ALL_ORIGINS = False
 
-# In the database, so every app server shares it (sign-in limits); migration 0004 makes its table.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "tracker_cache"}}
+# In the database, so every app server (several gunicorn workers on PostgreSQL) shares it: the limits
+# (tracker/web/limits.py), one-time form tokens (tracker/matches/once.py). LocMem would give each worker its own
+# counts, a file cache would need a shared disk. Migration 0004 makes its table. Our subclass counts
+# atomically and keeps a count's expiry (tracker/web/counting_cache.py). Culling deletes a third of the
+# entries once there are more than MAX_ENTRIES: high, so a flood of new keys cannot wipe the counts.
+CACHES = {"default": {"BACKEND": "tracker.web.counting_cache.DatabaseCache", "LOCATION": "tracker_cache",
+                      "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 
 CSRF_FAILURE_VIEW = "tracker.matches.views.csrf_failure"
 LOGIN_URL = "sign_in"

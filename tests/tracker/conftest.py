@@ -114,10 +114,17 @@ def mirror_decks(catalog) -> tuple[list[str], list[str]]:
 
 
 @pytest.fixture
-def fresh_cache(settings):
-    """Fast sign-ins and an empty cache (the sign-in limit counts per address); modules ask for it in pytestmark."""
+def fresh_cache(settings, monkeypatch):
+    """Fast sign-ins, an empty cache and the limits' clock held still (tracker/web/limits.py counts in
+    fixed windows: one ending mid-test would forget its count); modules ask for it in pytestmark."""
+    import types
+
+    import django_ratelimit.core
+
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # sign-ins fast, not safe
-    cache.clear()  # the sign-in rate limit counts per address: every test starts with none
+    cache.clear()  # the limits count per address: every test starts with none
+    now = django_ratelimit.core.time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))
     yield
     cache.clear()
 

@@ -188,3 +188,41 @@ def test_a_tie_the_affinity_bonus_made_shows_the_bonus():
     result = {"winner": 0, "cards": [{"affinity": "Water", "power": 6}, {"affinity": "Nature", "power": 7}],
               "bonus": [1, 0], "scores": [7, 7], "decided_by": "speed", "resolution": "affinity", "speeds": [8, 5]}
     assert round_working(result, ["Ana", "Ben"]) == "Water over Nature +1: 6 + 1 = 7 ties 7 + 0 = 7; Speed 8 beats 5."
+
+
+# ---------------------------------------------------------------- pages of a long log
+
+
+@pytest.fixture
+def long_match(db):
+    """A Lonely Star match of 250 plain D6 rolls: three pages of the log."""
+    from tracker.review.views import LOG_STEPS
+
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    for step in range(2 * LOG_STEPS + 50):
+        services.match_apply_action(match_id=match.pk, action={"type": "d6", "seat": step % 2}, expected_seq=step)
+    match.refresh_from_db()
+    return match
+
+
+def steps_shown(html: str) -> list[int]:
+    return [int(step) for step in re.findall(r'<span class="log-step">(\d+)</span>', html)]
+
+
+def test_a_long_log_comes_a_page_at_a_time_and_every_page_is_its_own(client, long_match):
+    first = text(client.get(log_url(long_match)))
+    assert steps_shown(first) == list(range(0, 101))  # "Match set up." is step 0, on the first page only
+    assert "Page 1 of 3" in first
+    third = client.get(log_url(long_match), {"page": 3})
+    assert steps_shown(text(third)) == list(range(201, 251))
+    assert "Page 3 of 3" in text(third)
+    assert 'href="?page=2"' in text(third)
+    assert steps_shown(text(client.get(log_url(long_match), {"page": 99}))) == list(range(201, 251))  # the last
+    assert steps_shown(text(client.get(log_url(long_match), {"page": "x"}))) == list(range(0, 101))  # the first
+
+
+def test_a_filtered_log_pages_the_filtered_steps_and_keeps_the_filter(client, long_match):
+    response = text(client.get(log_url(long_match), {"player": 1, "page": 2}))
+    assert steps_shown(response) == list(range(202, 251, 2))  # Ben's rolls 101 to 125
+    assert "Page 2 of 2" in response
+    assert 'href="?player=1&amp;page=1"' in response

@@ -58,3 +58,146 @@ def test_a_refused_form_frees_its_token_for_the_corrected_one(client, catalog):
     assert client.post(url, {"player_0": "Ana", "player_1": "", "config-resolution": "battle-score", "once": once}).status_code == 422
     assert client.post(url, {"player_0": "Ana", "player_1": "Ben", "config-resolution": "battle-score", "once": once}).status_code == 302
     assert Match.objects.count() == 1
+
+
+# ---------------------------------------------------------------- every route that makes something
+
+MAKES_SOMETHING = {
+    "sign_up", "match_new", "match_import", "card_new", "card_import", "club_new", "club_invite_new", "invite_new",
+    "collection_add", "club_collection_add", "tournament_list", "tournament_entrant",
+}
+"""Routes whose POST makes a new thing (an account, a match, cards, a club, an invite, copies, a tournament,
+an entrant): each is @made_once and its form carries the token."""
+MAKES_NOTHING_NEW = {
+    # Pages and files to read.
+    "home", "healthz", "service_worker", "web_manifest", "offline", "settings", "match_list", "match_detail",
+    "match_poll", "match_log", "match_replay", "match_export_json", "match_export_text", "stats", "stats_player",
+    "card_games", "card_list", "card_picks", "card_detail", "card_export", "ratings_index", "leaderboard",
+    "player_rating", "battle_rating", "tournaments_index", "tournament_detail", "collection_index",
+    "collection_detail", "club_collections", "club_collection_detail", "club_list", "club_detail",
+    "cardmaster_steps", "cardmaster_analysis", "cardmaster_hint", "trust_page", "trust_certificate", "match_events",
+    # Changes to one thing, each refused when stale or repeated (the step number, the round, the state).
+    "match_act", "match_entry", "match_goto", "match_pass", "cardmaster_ai_turn", "proposal_answer",
+    "proposal_withdraw", "match_void", "tournament_reopen", "tournament_pair", "tournament_drop",
+    "tournament_finish", "battle_confirm", "club_claim_release", "collection_upgrade", "club_collection_upgrade", "card_edit", "card_delete",
+    "invite_revoke", "club_invite_revoke", "club_settings", "club_member", "club_leave",
+    # Settings and sessions: the same again changes nothing more.
+    "set_theme", "set_language", "sign_in", "sign_out", "password_change",
+    # Joining by a link: a second tap finds the seat or the membership already there.
+    "join", "club_join",
+}
+
+
+NOT_YET_MADE_ONCE = {"card_club_correction", "club_claim"}
+"""Routes that make something, merged from main at the end of issue 24's session without their token yet:
+to be made @made_once (with {% once %} in their forms) and moved to MAKES_SOMETHING."""
+
+
+def every_route() -> dict[str, object]:
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    def walk(resolver):
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern)
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                yield pattern.name, pattern.callback
+
+    return dict(walk(get_resolver()))
+
+
+def test_every_route_is_sorted_and_every_one_that_makes_something_is_made_once():
+    routes = every_route()
+    assert set(routes) == MAKES_SOMETHING | MAKES_NOTHING_NEW | NOT_YET_MADE_ONCE, \
+        "a new route: does its POST make something?"
+    assert {name for name, view in routes.items() if getattr(view, "made_once", False)} == MAKES_SOMETHING
+
+
+def test_a_double_tapped_sign_up_makes_one_account(client):
+    from django.contrib.auth import get_user_model
+
+    data = {"username": "zoe", "password1": "a long passphrase 42", "password2": "a long passphrase 42",
+            "player_name": "Zoe"}
+    first, second = twice(client, reverse("sign_up"), data)
+    assert first.status_code == second.status_code == 302 and first.url == second.url
+    assert get_user_model().objects.filter(username="zoe").count() == 1
+
+
+def test_a_sign_up_racing_another_for_the_same_name_is_told_not_crashed(client, monkeypatch):
+    """The form checked the names were free; another request took one before the save: a message, not a 500."""
+    from django.contrib.auth import get_user_model
+    from django.db import IntegrityError
+
+    from tracker.people import views
+
+    def racing(form):
+        raise IntegrityError("duplicate key value violates unique constraint")
+
+    monkeypatch.setattr(views, "_new_account", racing)
+    data = {"username": "zoe", "password1": "a long passphrase 42", "password2": "a long passphrase 42",
+            "player_name": "Zoe"}
+    response = client.post(reverse("sign_up"), data)
+    assert response.status_code == 422
+    assert "That user name or player name was just taken; choose another." in text(response)
+    assert not get_user_model().objects.filter(username="zoe").exists()
+
+
+def test_double_tapped_copies_are_added_once(catalog):
+    from tracker.models import CollectionCard, Player
+
+    ana = club_account("ana")
+    player = Player.objects.create(name="Ana", user=ana.user)
+    url = reverse("collection_add", args=[player.pk])
+    first, second = twice(ana, url, {"card": "Phoenix", "count": "2"},
+                          form_page=reverse("collection_detail", args=[player.pk]))
+    assert first.status_code == second.status_code == 302
+    assert CollectionCard.objects.get(player=player).copies == 2
+
+
+def test_copies_racing_the_first_add_of_a_card_are_told_not_crashed(catalog, monkeypatch):
+    """Two first adds of one card in the same instant: the second insert meets the unique row; a message."""
+    from django.db import IntegrityError
+
+    from tracker.competition import collection
+    from tracker.models import Player
+
+    ana = club_account("ana")
+    player = Player.objects.create(name="Ana", user=ana.user)
+
+    def racing(**kwargs):
+        raise IntegrityError("duplicate key value violates unique constraint")
+
+    monkeypatch.setattr(collection, "copies_add", racing)
+    response = ana.post(reverse("collection_add", args=[player.pk]), {"card": "Phoenix", "count": "2"})
+    assert response.status_code == 409
+    assert "This collection changed at the same moment" in text(response)
+
+
+def test_a_double_tapped_import_stores_one_match(client, catalog, settings):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from .test_exchange import as_file, play_script, rename
+
+    raw = __import__("json").dumps(rename(as_file(play_script("card-crush", "rulebook")), "Zed", "Yara")).encode()
+    before = Match.objects.count()
+    once = token(text(client.get(reverse("match_import"))))
+    answers = [client.post(reverse("match_import"), {"file": SimpleUploadedFile("m.json", raw), "once": once})
+               for _ in range(2)]
+    assert [answer.status_code for answer in answers] == [302, 302] and answers[0].url == answers[1].url
+    assert Match.objects.count() == before + 1
+
+
+def test_a_double_tapped_invite_makes_one_link(owner, battle):
+    from tracker.models import Invite
+
+    first, second = twice(owner, reverse("invite_new", args=[battle.pk]), {"kind": "seat", "seat": "1"},
+                          form_page=battle.get_absolute_url())
+    assert first.url == second.url
+    assert Invite.objects.filter(match=battle).count() == 1
+
+
+def test_a_double_tapped_club_invite_makes_one_link(organiser, club):
+    from tracker.models import ClubInvite
+
+    twice(organiser, reverse("club_invite_new", args=[club.pk]), {}, form_page=club.get_absolute_url())
+    assert ClubInvite.objects.filter(club=club).count() == 1

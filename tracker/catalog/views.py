@@ -27,6 +27,7 @@ from tracker.matches.once import made_once
 from tracker.models import Card, CardChange, Club, ClubCorrection, Match, NameClaim
 from tracker.people import access
 from tracker.people.devices import TableRequest
+from tracker.web import limits
 
 SHOWN = 200
 """Most rows the catalog table shows; the search narrows it down."""
@@ -88,6 +89,7 @@ def card_list(request: TableRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@limits.costly("card-new")
 @made_once
 def card_new(request: TableRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
@@ -263,6 +265,8 @@ REFUSED_SHOWN = 10  # protected rows named one by one after an import; the rest 
 
 
 @require_POST
+@made_once
+@limits.costly("card-csv")
 def card_import(request: TableRequest, slug: str) -> HttpResponse:
     """Import a catalog CSV: a single wrong row stores nothing; rows changing protected cards are named and left out."""
     _game_or_404(slug)

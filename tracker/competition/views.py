@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -318,6 +319,7 @@ def tournament_pair(request: TableRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@made_once
 def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, EntrantForm,
@@ -425,6 +427,7 @@ def collection_detail(request: TableRequest, pk: int, club: int | None = None) -
 
 
 @require_POST
+@made_once
 def collection_add(request: TableRequest, pk: int, club: int | None = None) -> HttpResponse:
     player, found = _collection_or_404(request, pk, club)
     form = CopiesForm(request.POST)
@@ -437,6 +440,9 @@ def collection_add(request: TableRequest, pk: int, club: int | None = None) -> H
                                       count=form.cleaned_data["count"], by=access.signed_in(request))
     except Refused as refused:
         return _collection_page(request, player, found, str(refused), refused.status, form)
+    except IntegrityError:  # the card's first copies added by another request in the same instant
+        return _collection_page(request, player, found, _("This collection changed at the same moment; look at it "
+                                                          "again before adding."), 409, form)
     messages.success(request, _("%(name)s: %(copies)s copies now.") % {"name": entry.card.name, "copies": entry.copies})
     return redirect(_url("collection_detail", player, found))
 

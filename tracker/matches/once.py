@@ -1,4 +1,5 @@
-"""Forms that make something (a match, a club, a tournament) are safe against a double tap.
+"""Forms that make something (an account, a match, a card, a club, an invite, copies in a collection, a
+tournament) are safe against a double tap.
 
 Such a form carries a one-time token (`{% once %}` from tracker/templatetags/once.py, a hidden field
 named "once"). The first POST with a token claims it in the shared cache (the database cache, so every
@@ -64,4 +65,5 @@ def made_once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             cache.delete(key)
         return response
 
+    once_only.made_once = True  # type: ignore[attr-defined]  # read by the sweep over every route (tests)
     return once_only

@@ -1,4 +1,4 @@
-"""Accounts: the sign-in limit, and keeping a phone's matches in the account (views.py has the pages).
+"""Accounts: the user name as the sign-in limit counts it (tracker/web/limits.py), and keeping a phone's matches in the account (views.py has the pages).
 
 Playing needs no account. When the phone has matches from before, the sign-in and sign-up
 forms ask whether to keep them in the account (a checkbox, ticked by default); kept, they
@@ -9,16 +9,12 @@ import hashlib
 import unicodedata
 
 from django import forms
-from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tracker.people import devices
 
 from .devices import TableRequest
-
-FAILURES_ALLOWED = 5
-LOCKOUT_SECONDS = 15 * 60
 
 
 def name_key(username: str) -> str:
@@ -27,21 +23,6 @@ def name_key(username: str) -> str:
     "ｎａｍｅ" share one limit. Hashed, so any text (a NUL, a huge paste) makes a safe cache key."""
     name = unicodedata.normalize("NFKC", username.strip()).strip().casefold()
     return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def failure_keys(request: TableRequest) -> list[str]:
-    return [f"login-fail:ip:{devices.client_address(request)}",
-            f"login-fail:user:{name_key(request.POST.get('username', ''))}"]
-
-
-def locked_out(request: TableRequest) -> bool:
-    return any((cache.get(key) or 0) >= FAILURES_ALLOWED for key in failure_keys(request))
-
-
-def count_failure(request: TableRequest) -> None:
-    for key in failure_keys(request):
-        cache.add(key, 0, LOCKOUT_SECONDS)
-        cache.incr(key)
 
 
 def offer_keeping[KeptForm: forms.BaseForm](form: KeptForm, request: TableRequest) -> KeptForm:

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpResponse
@@ -28,6 +27,7 @@ from tracker.matches.once import made_once
 from tracker.models import Access, Club, ClubInvite, Invite, Match, Membership, Proposal
 from tracker.people import access, accounts, clubs, consent, locks, sharing
 from tracker.people.forms import ClubForm, ClubSettingsForm, NameClaimForm, SignUpForm
+from tracker.web import limits
 
 from .access import Viewer
 from .devices import TableRequest
@@ -126,18 +126,20 @@ def sign_in(request: TableRequest) -> HttpResponse:
     form = accounts.offer_keeping(AuthenticationForm(request, data=request.POST or None), request)
     status = 200
     if request.method == "POST":
-        if accounts.locked_out(request):
+        name = accounts.name_key(request.POST.get("username", ""))
+        if wait := limits.sign_in_wait(request, name):
             form = accounts.offer_keeping(AuthenticationForm(request), request)
-            messages.error(request, _("Too many failed attempts. Wait 15 minutes and try again."))
-            return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
+            messages.error(request, " ".join([_("Too many failed attempts for this name from here."),
+                                              limits.wait_text(wait)]))
+            response = render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         if form.is_valid():
             login(request, form.get_user())
-            for key in accounts.failure_keys(request)[1:]:
-                cache.delete(key)
             if news := accounts.settle_matches(request, form, form.get_user()):
                 messages.info(request, news)
             return redirect(_next(request))
-        accounts.count_failure(request)
+        limits.count_sign_in_failure(request, name)
         status = 422
     return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=status)
 
@@ -149,17 +151,28 @@ def sign_out(request: TableRequest) -> HttpResponse:
     return redirect("home")
 
 
+@transaction.atomic
+def _new_account(form: SignUpForm):
+    user = form.save()
+    player = services.player_named(form.cleaned_data["player_name"])
+    if player.user_id is not None:
+        raise PermissionDenied(_("That player name belongs to another account."))
+    player.user = user
+    player.save(update_fields=["user"])
+    return user, player
+
+
 @require_http_methods(["GET", "POST"])
+@made_once
+@limits.costly("sign-up")
 def sign_up(request: TableRequest) -> HttpResponse:
     form = accounts.offer_keeping(SignUpForm(request.POST or None), request)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            user = form.save()
-            player = services.player_named(form.cleaned_data["player_name"])
-            if player.user_id is not None:  # taken between the form check and now
-                raise PermissionDenied(_("That player name belongs to another account."))
-            player.user = user
-            player.save(update_fields=["user"])
+        try:
+            user, player = _new_account(form)
+        except (IntegrityError, PermissionDenied):  # the name or the player taken between the check and now
+            form.add_error(None, _("That user name or player name was just taken; choose another."))
+            return render(request, "accounts/sign_up.html", {"form": form, "next": _next(request)}, status=422)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, " ".join(filter(None, [_("Welcome, %(name)s.") % {"name": player.name},
                                                         accounts.settle_matches(request, form, user)])))
@@ -188,6 +201,7 @@ def _owner_only(request: TableRequest, pk: int) -> Match:
 
 
 @require_POST
+@made_once
 def invite_new(request: TableRequest, pk: int) -> HttpResponse:
     match = _owner_only(request, pk)
     kind = request.POST.get("kind")
@@ -343,6 +357,7 @@ def club_claim_release(request: TableRequest, pk: int, claim_id: int) -> HttpRes
 
 
 @require_POST
+@made_once
 def club_invite_new(request: TableRequest, pk: int) -> HttpResponse:
     club, _role = clubs.club_for(request, pk, organiser=True)
     ClubInvite.objects.create(club=club)

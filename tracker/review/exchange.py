@@ -39,9 +39,13 @@ slips and casual edits, not as proof.
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass
+from datetime import UTC
+from typing import cast
 
 from django.db import transaction
+from django.db.models import CharField
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -197,36 +201,65 @@ def _field(data: dict, name: str, kind: type):
     return value
 
 
-def _nul_in(value) -> bool:
-    """Whether a NUL character is anywhere in this JSON value, keys included."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_nul_in(key) or _nul_in(item) for key, item in value.items())
-    if isinstance(value, list):
-        return any(_nul_in(item) for item in value)
-    return False
+MAX_DEPTH = 20
+"""Deepest nesting of lists and objects a match file may have (a real one has about 5)."""
+MAX_TEXT = 1000
+"""Longest text anywhere in a match file (a card name, a note); the seed, version and names have their own."""
 
 
-def _refuse_nul(data: dict) -> None:
-    """No text we store may hold a NUL character (PostgreSQL refuses one outright); name where it is."""
+def _unstorable(value) -> str:
+    """What in this JSON value, keys included, could not be stored the same on SQLite and PostgreSQL
+    ("" if nothing): walked with a list, not recursion, so no nesting can overflow the stack."""
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return _("a NUL character")
+            if any("\ud800" <= char <= "\udfff" for char in item):
+                return _("half of a UTF-16 pair (a lone surrogate), which is no character")
+            if len(item) > MAX_TEXT:
+                return _("a text longer than %(n)s characters") % {"n": MAX_TEXT}
+        elif isinstance(item, float) and not math.isfinite(item):
+            return _("a number that is not finite (NaN or Infinity)")
+        elif isinstance(item, (dict, list)):
+            if depth >= MAX_DEPTH:
+                return _("lists or objects nested more than %(n)s deep") % {"n": MAX_DEPTH}
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+    return ""
+
+
+def _stored_length(field: str) -> int:
+    """The column's length, read from the model so the check and the database never disagree."""
+    return cast(CharField, Match._meta.get_field(field)).max_length or 0
+
+
+def _refuse_unstorable(data: dict) -> None:
+    """Whatever would reach the database is checked here first, so both databases take the same files:
+    no NUL (PostgreSQL refuses it), no lone surrogate (no encoding has it), no endless nesting or
+    number, no text longer than its column. Names where the trouble is."""
     places = {"players": _("the players' names"), "seed": _("the seed"), "config": _("the options"),
               "game": _("the game"), "rules_version": _("the rules version")}
     for key, value in data.items():
         if key == "actions" and isinstance(value, list):
             for number, entry in enumerate(value, start=1):
-                if _nul_in(entry):
-                    raise MatchFileError(_("it holds a NUL character, which no match file has."), step=number)
-        elif _nul_in(key) or _nul_in(value):
-            where = places.get(key, _("the file"))
-            raise MatchFileError(_("The file holds a NUL character (in %(where)s), which no match file has.")
-                                 % {"where": where})
+                if what := _unstorable(entry):
+                    raise MatchFileError(_("it holds %(what)s, which no match file has.") % {"what": what},
+                                         step=number)
+        elif what := _unstorable(key) or _unstorable(value):
+            raise MatchFileError(_("The file holds %(what)s (in %(where)s), which no match file has.")
+                                 % {"what": what, "where": places.get(key, _("the file"))})
+    for field, name in (("seed", _("The seed")), ("rules_version", _("The rules version"))):
+        if isinstance(data.get(field), str) and len(data[field]) > _stored_length(field):
+            raise MatchFileError(_("%(name)s is longer than %(n)s characters, more than any match has.")
+                                 % {"name": name, "n": _stored_length(field)})
 
 
 def replay(data: dict) -> Replayed:
     """Re-run a parsed match file; MatchFileError names the first step that does not agree."""
     _check_version(data)
-    _refuse_nul(data)
+    _refuse_unstorable(data)
     slug = _field(data, "game", str)
     version = _field(data, "rules_version", str)
     if slug not in rules.GAMES:
@@ -262,6 +295,7 @@ def replay(data: dict) -> Replayed:
     for number, entry in enumerate(actions, start=1):
         if not isinstance(entry, dict) or entry.get("step") != number or not isinstance(entry.get("action"), dict):
             raise MatchFileError(_("the entry is malformed or out of order."), step=number)
+        _action_time(entry.get("at"), number)  # checked before anything is stored
         recorded = entry.get("rolls")
         if not isinstance(recorded, list) or not all(isinstance(r, dict) and "value" in r and "by" in r for r in recorded):
             raise MatchFileError(_("its dice record is malformed."), step=number)
@@ -300,14 +334,22 @@ def replay(data: dict) -> Replayed:
     return Replayed(game=game, states=states, events=events, outcome=outcome)
 
 
-def _action_time(value):
-    """When the action was taken, if the file says so sensibly; None otherwise (the import time stays)."""
+def _action_time(value, step: int):
+    """When the action was taken, if the file says so sensibly; None otherwise (the import time stays).
+    A time no database can hold (before year 1 or after 9999 once in UTC) is refused, naming the step."""
     try:
         at = parse_datetime(value) if isinstance(value, str) else None
     except ValueError:
         return None
-    if at is not None and timezone.is_naive(at):
-        at = timezone.make_aware(at, timezone.get_default_timezone())
+    if at is None:
+        return None
+    try:
+        if timezone.is_naive(at):
+            at = timezone.make_aware(at, timezone.get_default_timezone())
+        at.astimezone(UTC)
+    except (OverflowError, ValueError) as error:
+        raise MatchFileError(_("its time %(at)s is out of range: before year 1 or after 9999 in UTC.")
+                             % {"at": value}, step=step) from error
     return at
 
 
@@ -327,7 +369,7 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
         Seat.objects.create(match=match, position=position, player=services.player_named(name))
     before = game.new_match(match.config, match.seed)
     for entry, events, state in zip(data["actions"], replayed.events, replayed.states, strict=True):
-        at = _action_time(entry.get("at"))
+        at = _action_time(entry.get("at"), entry["step"])
         seat = entry["action"].get("seat")
         action = Action.objects.create(match=match, number=entry["step"], seq=entry["step"],
                                        seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None,

@@ -5,7 +5,8 @@ import copy
 
 from django import forms
 from django.contrib import messages
-from django.db.models import Q
+from django.core.paginator import Paginator
+from django.db.models import Q, QuerySet
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,16 +20,18 @@ import rules
 from tracker.games import pages_for
 from tracker.matches import listing, services
 from tracker.matches.forms import CheckboxInput, ListSelect, NumberInput
+from tracker.matches.once import made_once
 from tracker.matches.views import entry_seats
-from tracker.models import Match, Player
+from tracker.models import Action, Match, Player
 from tracker.people import access, consent
 from tracker.people.devices import TableRequest
 from tracker.review import charts, exchange, stats
 from tracker.review.log import log_entries
+from tracker.web import limits
 
 
-def _round_of(entry: dict) -> set[int]:
-    return {event.get(key) for event in entry["action"].events for key in ("round", "turn") if key in event}
+def _round_of(action) -> set[int]:
+    return {event.get(key) for event in action.events for key in ("round", "turn") if key in event}
 
 
 class LogFilterForm(forms.Form):
@@ -42,35 +45,42 @@ class LogFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [("", gettext_lazy("Everyone"))] + [(i, p.name) for i, p in enumerate(players)]
 
-    def keep(self, entry: dict) -> bool:
+    def keep(self, action) -> bool:
         wanted = self.cleaned_data
-        if wanted.get("player") is not None and entry["action"].seat != wanted["player"]:
+        if wanted.get("player") is not None and action.seat != wanted["player"]:
             return False
-        if wanted.get("round") and wanted["round"] not in _round_of(entry):
+        if wanted.get("round") and wanted["round"] not in _round_of(action):
             return False
-        return not (wanted.get("rolls") and not entry["action"].rolls)
+        return not (wanted.get("rolls") and not action.rolls)
+
+
+LOG_STEPS = 100
+"""Steps a log page shows: a 7,000-step match's page stays small (about 100 KB, not 3 MB)."""
 
 
 @require_GET
 def match_log(request: TableRequest, pk: int) -> HttpResponse:
+    """The match's log, oldest step first, LOG_STEPS a page (?page=N), filtered by player, round or dice."""
     match, _seen_by = access.match_for(request, pk)
     players = match.players()
     # The requests between the players are listed below the log anyway: read once, and handed to the
     # steps they let through instead of joined into the read of every step.
     proposals = list(match.proposals.all())
     by_id = {proposal.pk: proposal for proposal in proposals}
-    actions = list(match.actions.all())
-    for action in actions:
-        if action.proposal_id in by_id:
-            action.proposal = by_id[action.proposal_id]
-    entries = log_entries(match, actions)
-    exportable = _secrets_revealed(match, [entry["action"] for entry in entries])
     form = LogFilterForm(request.GET or None, players=players)
     filtered = form.is_bound and form.is_valid() and any(
         value is not None and value is not False for value in form.cleaned_data.values()  # seat 0 filters too
     )
+    actions: QuerySet[Action] | list[Action] = match.actions.all()
     if filtered:
-        entries = [entry for entry in entries if form.keep(entry)]
+        # A filter reads what was played (seat, dice, rounds in the events), never the words.
+        actions = [action for action in actions if form.keep(action)]
+    page = Paginator(actions, LOG_STEPS).get_page(request.GET.get("page"))
+    shown = list(page.object_list)
+    for action in shown:
+        if action.proposal_id in by_id:
+            action.proposal = by_id[action.proposal_id]
+    entries = log_entries(match, shown)
     # Worked out here once, not by template tags in every entry (the date filter twice an entry cost
     # more than the rest of the entry): its time, and the button to move back or forward to it.
     for entry in entries:
@@ -83,8 +93,11 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
     names = [player.name for player in players]
     agreements = [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
                    "answerer": names[proposal.needs]} for proposal in proposals]
+    kept = request.GET.copy()
+    kept.pop("page", None)
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
-               "exportable": exportable, "chart": _progress_chart(match), "agreements": agreements,
+               "page": page, "filters": kept.urlencode() + "&" if kept else "",
+               "exportable": _secrets_revealed(match), "chart": _progress_chart(match), "agreements": agreements,
                "result": listing.match_result(match)}
     return render(request, "tracker/match_log.html", context)
 
@@ -131,16 +144,15 @@ def match_replay(request: TableRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def _secrets_revealed(match: Match, actions=None) -> bool:
-    """Exporting while an entry is still hidden would hand the secret to whoever reads the file.
-
-    `actions`: every action of the match, when the caller has them already."""
+def _secrets_revealed(match: Match) -> bool:
+    """Exporting while an entry is still hidden would hand the secret to whoever reads the file."""
     game = match.game
-    return all(game.public_action(match.state, a.payload) == a.payload
-               for a in (match.actions.all() if actions is None else actions))
+    return all(game.public_action(match.state, payload) == payload
+               for payload in match.actions.values_list("payload", flat=True))
 
 
 @require_GET
+@limits.costly("export")
 def match_export(request: TableRequest, pk: int, kind: str) -> HttpResponse:
     match, _seen_by = access.match_for(request, pk)
     if kind == "json":
@@ -163,6 +175,8 @@ class ImportForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
+@made_once
+@limits.costly("match-import")
 def match_import(request: TableRequest) -> HttpResponse:
     """Store a match file, only if it re-runs cleanly through the engine."""
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
@@ -175,6 +189,8 @@ def match_import(request: TableRequest) -> HttpResponse:
                 if upload.size > exchange.MAX_BYTES:
                     raise exchange.MatchFileError(_("The file is larger than %(mb)s MB; a match file is much smaller.")
                                                   % {"mb": exchange.MAX_BYTES // 2**20})
+                if no_room := limits.import_refusal(request, upload.size):
+                    raise exchange.MatchFileError(no_room)
                 match = exchange.import_match(
                     exchange.parse(upload.read()),
                     owner=request.user if request.user.is_authenticated else None, owner_device=request.device,

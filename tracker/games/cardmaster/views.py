@@ -19,6 +19,7 @@ from tracker.matches.forms import SeqForm
 from tracker.people import access, locks
 from tracker.people.devices import TableRequest
 from tracker.review import charts
+from tracker.web import limits
 
 from ...models import Match
 from .narration import move_title, percent, reason_text
@@ -40,6 +41,7 @@ def _cardmaster(request: TableRequest, pk: int, act: bool = False):
 
 
 @require_POST
+@limits.costly("ai-turn")
 def match_ai_turn(request: TableRequest, pk: int) -> HttpResponse:
     """Let the AI play the possession it holds (after an undo, or a match left mid-turn)."""
     match, seen_by = _cardmaster(request, pk, act=True)
@@ -83,6 +85,7 @@ def _hint_fields(action: dict) -> list[tuple[str, str]]:
 
 
 @require_GET
+@limits.costly("hint")
 def match_hint(request: TableRequest, pk: int) -> HttpResponse:
     """The move the AI suggests for the side in possession, why, and its win chance, on the board."""
     match, seen_by = _cardmaster(request, pk, act=True)
@@ -206,6 +209,7 @@ def _analysis_view(match: Match, kept: dict) -> dict:
 
 
 @require_http_methods(["GET", "POST"])
+@limits.costly("analysis")
 def match_analysis(request: TableRequest, pk: int) -> HttpResponse:
     """A finished match's win chance after every step (chart and table) and its costliest choices.
     GET shows the kept analysis, or how far it has got, or offers to start it; POST analyses the

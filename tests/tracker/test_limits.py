@@ -1,0 +1,172 @@
+"""Limits on costly requests (tracker/web/limits.py): every costly route found from the URL resolver is
+limited per phone, per account and per address, answers 429 with when to try again, and imports stop
+at a stored-bytes quota. The sign-in limits are tested with the accounts (test_accounts.py)."""
+
+import json
+from datetime import UTC, timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from tracker.models import Match
+from tracker.web import limits
+
+from .helpers import page_text as text
+from .test_exchange import as_file, play_script, rename
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
+
+COSTLY_ROUTES = {
+    "match_import": "match-import", "card_new": "card-new", "card_import": "card-csv",
+    "cardmaster_hint": "hint", "cardmaster_analysis": "analysis", "cardmaster_ai_turn": "ai-turn",
+    "sign_up": "sign-up", "match_export_json": "export", "match_export_text": "export",
+}
+"""Issue 24's costly requests (imports, card creation, CSV uploads, hints, analysis parts, sign-ups),
+the AI's move and the exports (a 7,000-step match re-run for its file), by route name."""
+ARGS = {"slug": "card-crush", "pk": 10**9}
+
+
+def routes(resolver: URLResolver | None = None):
+    for pattern in (resolver or get_resolver()).url_patterns:
+        if isinstance(pattern, URLResolver):
+            yield from routes(pattern)
+        elif isinstance(pattern, URLPattern):
+            yield pattern
+
+
+def limited_routes() -> dict[str, str]:
+    return {pattern.name: pattern.callback.costly for pattern in routes() if hasattr(pattern.callback, "costly")}
+
+
+def url_of(name: str) -> str:
+    pattern = next(pattern for pattern in routes() if pattern.name == name)
+    return reverse(name, kwargs={key: ARGS[key] for key in pattern.pattern.converters})
+
+
+def ask(client: Client, name: str, **extra):
+    method = limits.COSTLY[COSTLY_ROUTES[name]].methods[0]
+    return (client.post if method == "POST" else client.get)(url_of(name), **extra)
+
+
+def test_the_costly_routes_are_exactly_the_limited_ones_and_every_limit_is_used():
+    assert limited_routes() == COSTLY_ROUTES
+    assert set(COSTLY_ROUTES.values()) == set(limits.COSTLY)
+
+
+@pytest.fixture
+def one_an_hour(monkeypatch):
+    """Every costly kind allowed once an hour per phone and account, twice per address."""
+    for kind, limit in list(limits.COSTLY.items()):
+        monkeypatch.setitem(limits.COSTLY, kind, limits.Limit(limit.what, 1, limit.methods, address_share=2))
+
+
+@pytest.mark.parametrize("name", sorted(COSTLY_ROUTES))
+def test_each_costly_route_refuses_a_phone_beyond_its_limit_with_when_to_try_again(one_an_hour, name):
+    phone = Client()
+    assert ask(phone, name).status_code != 429
+    refused = ask(phone, name)
+    assert refused.status_code == 429
+    assert "from this phone in the last hour." in text(refused)
+    assert "Try again in" in text(refused)
+    assert 0 < int(refused["Retry-After"]) <= 3600
+    assert ask(Client(REMOTE_ADDR="203.0.113.5"), name).status_code != 429  # another phone elsewhere is not
+
+
+@pytest.mark.parametrize("name", ["card_new", "match_import"])
+def test_an_account_is_limited_across_its_phones(one_an_hour, name):
+    user = get_user_model().objects.create_user("ana", password="pw")
+    phones = [Client(REMOTE_ADDR=f"203.0.113.{number}") for number in (1, 2)]
+    for phone in phones:
+        phone.force_login(user)
+    assert ask(phones[0], name).status_code != 429
+    refused = ask(phones[1], name)
+    assert refused.status_code == 429
+    assert "from this account in the last hour." in text(refused)
+
+
+def test_an_address_is_limited_more_generously_than_a_phone(one_an_hour):
+    """A phone that clears its cookie is a new phone on the same network: the network's share stops it."""
+    assert [ask(Client(), "match_import").status_code != 429 for _ in range(2)] == [True, True]
+    refused = ask(Client(), "match_import")
+    assert refused.status_code == 429
+    assert "from this network in the last hour." in text(refused)
+
+
+def test_a_limited_page_comes_back_whole_to_htmx(one_an_hour):
+    phone = Client()
+    ask(phone, "card_new", headers={"HX-Request": "true"})
+    refused = ask(phone, "card_new", headers={"HX-Request": "true"})
+    assert refused.status_code == 429
+    assert (refused["HX-Retarget"], refused["HX-Reswap"]) == ("body", "innerHTML")
+
+
+def test_a_get_of_a_post_only_limit_is_not_counted(one_an_hour):
+    phone = Client()
+    for _ in range(3):
+        assert phone.get(url_of("match_import")).status_code == 200
+    assert ask(phone, "match_import").status_code != 429
+
+
+def test_the_wait_is_said_in_seconds_then_minutes():
+    assert limits.wait_text(1) == "Try again in 1 second."
+    assert limits.wait_text(119) == "Try again in 119 seconds."
+    assert limits.wait_text(121) == "Try again in 3 minutes."
+
+
+# ---------------------------------------------------------------- stored bytes
+
+
+def upload(client: Client, data: dict):
+    raw = json.dumps(data).encode()
+    return client.post(reverse("match_import"), {"file": SimpleUploadedFile("m.json", raw)})
+
+
+@pytest.fixture
+def match_file(catalog) -> dict:
+    return rename(as_file(play_script("card-crush", "rulebook")), "Zed", "Yara")
+
+
+def test_an_import_is_refused_once_the_phones_matches_take_their_quota(match_file, monkeypatch):
+    phone = Client()
+    assert upload(phone, match_file).status_code == 302
+    held = limits.held_bytes(Match.objects.filter(owner_device=Match.objects.latest("pk").owner_device))
+    assert held > len(json.dumps(match_file["actions"])) // 2  # what was stored, measured in the database
+    monkeypatch.setattr(limits, "HELD_BYTES", held + 100)
+    before = Match.objects.count()
+    refused = upload(phone, match_file)
+    assert refused.status_code == 422
+    assert "There is no room for it: this phone's matches already take" in text(refused)
+    assert Match.objects.count() == before
+    assert upload(Client(REMOTE_ADDR="203.0.113.8"), match_file).status_code == 302  # another phone has room
+
+
+def test_an_address_imports_at_most_its_bytes_a_day(match_file, monkeypatch):
+    monkeypatch.setattr(limits, "IMPORTED_BYTES_A_DAY", len(json.dumps(match_file)) * 2 + 10)
+    assert [upload(Client(), match_file).status_code for _ in range(2)] == [302, 302]
+    refused = upload(Client(), match_file)
+    assert refused.status_code == 422
+    assert "This network has imported" in text(refused)
+
+
+# ---------------------------------------------------------------- the counting cache
+
+
+def test_counting_keeps_the_windows_expiry_and_adds_up():
+    cache.add("count", 0, 3600)
+    assert [cache.incr("count") for _ in range(3)] == [1, 2, 3]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT expires FROM tracker_cache")
+        (expires,) = cursor.fetchone()
+    expires = parse_datetime(str(expires))  # SQLite's cursor gives text, PostgreSQL's a datetime
+    if timezone.is_naive(expires):
+        expires = timezone.make_aware(expires, UTC)
+    assert expires > timezone.now() + timedelta(minutes=55)  # Django's own incr would have set 5 minutes
+    with pytest.raises(ValueError):
+        cache.incr("never-added")

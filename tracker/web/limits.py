@@ -1,0 +1,222 @@
+"""How often a phone, an account or an address may do what costs the server: the one place limits live.
+
+Counting is django-ratelimit's (fixed windows in Django's cache, which here is the database cache:
+every app server shares it). Two kinds of limit:
+
+- Sign-in failures, per (user name, address) pair: five wrong passwords lock only that pair for the
+  rest of its quarter hour, so a prankster on a store's shared address locks out nobody else's name,
+  and nobody anywhere locks a named account out from another address. Across addresses a name under
+  attack is slowed, never locked: once it has many failures in the hour, an address that fails for it
+  waits `pace` seconds before its next try (growing with the failures, at most two minutes), while an
+  address that has not failed for it (the player on their own phone) gets straight in.
+- Costly requests (`@costly(kind)` on the view; COSTLY lists them): counted per device, per account
+  when signed in, and per address (more generously: a store's phones share one), refused with 429
+  and when to try again.
+"""
+
+import hashlib
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django_ratelimit.core import get_usage
+
+from tracker.people import devices
+
+
+def wait_text(seconds: int) -> str:
+    """"Try again in …" in the largest unit that is not vague: seconds under two minutes, then minutes."""
+    seconds = max(1, seconds)
+    if seconds < 120:
+        return ngettext("Try again in %(n)s second.", "Try again in %(n)s seconds.", seconds) % {"n": seconds}
+    minutes = math.ceil(seconds / 60)
+    return ngettext("Try again in %(n)s minute.", "Try again in %(n)s minutes.", minutes) % {"n": minutes}
+
+
+def _usage(request: HttpRequest, group: str, value: str, rate: str | tuple[int, int], count: bool) -> dict:
+    usage = get_usage(request, group=group, key=lambda _group, _request: value, rate=rate, increment=count)
+    return usage or {"count": 0, "limit": 1, "should_limit": False, "time_left": 0}  # None: limits switched off
+
+
+# ---------------------------------------------------------------- sign-in
+
+PAIR_FAILURES = 5
+PAIR_RATE = (PAIR_FAILURES, 15 * 60)
+NAME_RATE = (10**6, 60 * 60)
+"""Failures per name across addresses are only counted (never refused by this count itself)."""
+NAME_FAILURES_BEFORE_PACE = 10
+PACE_FIRST, PACE_LONGEST = 15, 120
+
+
+def _pair(request: HttpRequest, name: str) -> str:
+    return f"{name}|{devices.client_address(request)}"
+
+
+def pace(name_failures: int) -> int:
+    """Seconds between tries for an address that failed for a name with this many failures in the hour:
+    none below the threshold, then 15 s, doubling with every ten more failures, at most two minutes."""
+    if name_failures < NAME_FAILURES_BEFORE_PACE:
+        return 0
+    return min(PACE_FIRST * 2 ** ((name_failures - NAME_FAILURES_BEFORE_PACE) // 10), PACE_LONGEST)
+
+
+def _pace_key(request: HttpRequest, name: str) -> str:
+    return "sign-in-pace:" + hashlib.sha256(_pair(request, name).encode()).hexdigest()
+
+
+def sign_in_wait(request: HttpRequest, name: str) -> int:
+    """Seconds this address must wait before trying the (normalised, hashed) name again; 0: go ahead."""
+    pair = _usage(request, "sign-in-pair", _pair(request, name), PAIR_RATE, count=False)
+    if pair["count"] >= PAIR_FAILURES:
+        return max(1, pair["time_left"])  # 0 in the window's last second: still refused
+    next_try = cache.get(_pace_key(request, name))
+    return math.ceil(next_try - time.time()) if next_try and next_try > time.time() else 0
+
+
+def count_sign_in_failure(request: HttpRequest, name: str) -> None:
+    """Count a failure for the pair and the name; if the name is under attack, this address waits its pace
+    before its next try (an address that has not failed for the name has no pace to wait)."""
+    _usage(request, "sign-in-pair", _pair(request, name), PAIR_RATE, count=True)
+    wait = pace(_usage(request, "sign-in-name", name, NAME_RATE, count=True)["count"])
+    if wait:
+        cache.set(_pace_key(request, name), time.time() + wait, wait)
+
+
+# ---------------------------------------------------------------- costly requests
+
+
+@dataclass(frozen=True)
+class Limit:
+    what: Promise
+    """What is counted, in the refusal: "Too many {what} from this phone"."""
+    per_hour: int
+    """Per device, and per account when signed in."""
+    methods: tuple[str, ...] = ("POST",)
+    address_share: int = 5
+    """An address may make this many times `per_hour`: a store's phones share one address."""
+
+
+COSTLY: dict[str, Limit] = {
+    "match-import": Limit(gettext_lazy("match imports"), 10, address_share=3),
+    "export": Limit(gettext_lazy("match exports"), 60, methods=("GET",)),
+    "card-new": Limit(gettext_lazy("new cards"), 60),
+    "card-csv": Limit(gettext_lazy("catalog uploads"), 10),
+    "hint": Limit(gettext_lazy("hints"), 120, methods=("GET",)),
+    "analysis": Limit(gettext_lazy("analysis steps"), 200),
+    "ai-turn": Limit(gettext_lazy("AI moves asked for"), 200),
+    "sign-up": Limit(gettext_lazy("new accounts"), 5),
+}
+HOUR = 60 * 60
+
+
+def costly_wait(request: HttpRequest, kind: str) -> tuple[int, str]:
+    """Count this request against its device, account and address; the seconds to wait (0 if it may go
+    ahead) and who is over the limit ("phone", "account" or "network")."""
+    limit = COSTLY[kind]
+    counters = [("phone", getattr(request, "device", ""), limit.per_hour)]
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        counters.append(("account", str(user.pk), limit.per_hour))
+    counters.append(("network", devices.client_address(request), limit.per_hour * limit.address_share))
+    waits = []
+    for who, value, allowed in counters:
+        usage = _usage(request, f"costly:{kind}:{who}", value, (allowed, HOUR), count=True)
+        if usage["should_limit"]:
+            waits.append((max(1, usage["time_left"]), who))
+    return max(waits) if waits else (0, "")
+
+
+def refusal(request: HttpRequest, message: str, seconds: int) -> HttpResponse:
+    """The 429 page: what was refused and when to try again (also as Retry-After). htmx swaps it in as the
+    whole page (base.html lets a 429 through), so the reason shows wherever the player tapped."""
+    response = render(request, "tracker/limited.html", {"message": message, "wait": wait_text(seconds)},
+                      status=429)
+    response["Retry-After"] = str(max(1, seconds))
+    if getattr(request, "htmx", False):
+        response["HX-Retarget"], response["HX-Reswap"] = "body", "innerHTML"
+    return response
+
+
+def costly(kind: str) -> Callable:
+    """The view's requests of the limit's methods are counted and refused beyond COSTLY[kind]."""
+    if kind not in COSTLY:
+        raise KeyError(kind)
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def bounded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method in COSTLY[kind].methods:
+                seconds, who = costly_wait(request, kind)
+                if seconds:
+                    what = COSTLY[kind].what
+                    message = {"phone": _("Too many %(what)s from this phone in the last hour."),
+                               "account": _("Too many %(what)s from this account in the last hour."),
+                               "network": _("Too many %(what)s from this network in the last hour."),
+                               }[who] % {"what": what}
+                    return refusal(request, message, seconds)
+            return view(request, *args, **kwargs)
+
+        bounded.costly = kind  # type: ignore[attr-defined]  # read by the test that finds every costly route
+        return bounded
+
+    return decorate
+
+
+# ---------------------------------------------------------------- stored bytes
+
+HELD_BYTES = 20 * 2**20
+"""What the matches of one phone (or one account) may take in the database before an import is refused."""
+IMPORTED_BYTES_A_DAY = 100 * 2**20
+"""What one address may import in a day: a phone that clears its cookie is a new phone, not a new network."""
+DAY = 24 * 60 * 60
+
+
+def held_bytes(matches) -> int:
+    """What these matches take in the database: their states, their actions (what was played, what it
+    did, the dice) and their checkpoints, as the JSON text each is stored as."""
+    from django.db.models import Sum, TextField
+    from django.db.models.functions import Cast, Coalesce, Length
+
+    from tracker.models import Action, Checkpoint
+
+    def size(field: str):
+        return Coalesce(Sum(Length(Cast(field, TextField()))), 0)
+
+    return (matches.aggregate(n=size("state"))["n"]
+            + Action.objects.filter(match__in=matches).aggregate(n=size("payload") + size("events") + size("rolls"))["n"]
+            + Checkpoint.objects.filter(match__in=matches).aggregate(n=size("state"))["n"])
+
+
+def import_refusal(request: "devices.TableRequest", size: int) -> str:
+    """Why a file of `size` bytes may not be imported now ("" if it may): the phone's or the account's
+    matches would hold too much, or the address imported too much today. Counts the bytes when allowed."""
+    from tracker.models import Match
+
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        held = Match.objects.filter(owner=user)
+        full = _("There is no room for it: your account's matches already take %(held).1f MB of the %(most)s MB "
+                 "they may.")
+    else:
+        held = Match.objects.filter(owner__isnull=True, owner_device=request.device)
+        full = _("There is no room for it: this phone's matches already take %(held).1f MB of the %(most)s MB "
+                 "they may.")
+    mb = 2**20
+    taken = held_bytes(held)
+    if taken + size > HELD_BYTES:
+        return full % {"held": taken / mb, "most": HELD_BYTES // mb}
+    key = f"imported-bytes:{devices.client_address(request)}"
+    cache.add(key, 0, DAY)
+    if cache.get(key, 0) + size > IMPORTED_BYTES_A_DAY:
+        return _("This network has imported %(most)s MB of matches today, the most it may. Try again "
+                 "tomorrow.") % {"most": IMPORTED_BYTES_A_DAY // mb}
+    cache.incr(key, size)
+    return ""
