@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from rules import RuleError
 
-from . import access, consent, locks, services
+from . import access, consent, locks, news, services
 from .access import Viewer
 from .devices import TableRequest
 from .models import Match, Proposal
@@ -72,7 +72,8 @@ def proposal_answer(request: TableRequest, pk: int, proposal_id: int) -> HttpRes
         messages.error(request, _("Agree or refuse; nothing was changed."))
         return redirect(match)
     try:
-        proposal = consent.answer(proposal_id=proposal_id, match_id=pk, seen_by=seen_by, agree=agree)
+        proposal = consent.answer(proposal_id=proposal_id, match_id=pk, seen_by=seen_by, agree=agree,
+                                  made_by=news.by(request, match, seen_by))
     except consent.Refused as refused:
         messages.error(request, str(refused))
         return redirect(match)
@@ -89,7 +90,7 @@ def proposal_answer(request: TableRequest, pk: int, proposal_id: int) -> HttpRes
 def proposal_withdraw(request: TableRequest, pk: int, proposal_id: int) -> HttpResponse:
     match, seen_by = access.match_for(request, pk, act=True)
     try:
-        consent.withdraw(proposal_id=proposal_id, match_id=pk, seen_by=seen_by)
+        consent.withdraw(proposal_id=proposal_id, match_id=pk, seen_by=seen_by, made_by=news.by(request, match, seen_by))
     except consent.Refused as refused:
         messages.error(request, str(refused))
     else:

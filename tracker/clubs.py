@@ -9,12 +9,16 @@ Decisions (where the rules of a club were open):
 - Revoking a link stops new joins; members who joined with it stay (a store's link on the
   wall is replaced every month without emptying the club). An organiser removes a member.
 - A club always keeps an organiser: the last one can neither leave nor be made a member.
+- A member who leaves or is removed leaves their open club matches behind: those matches lose their
+  owner and count nowhere (`Match.orphaned`) until an organiser takes them over (`match_take_over`);
+  their finished matches keep counting.
 """
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,7 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from . import access
 from .devices import TableRequest
-from .models import Club, ClubInvite, Membership
+from .models import Club, ClubInvite, Match, Membership
 from .once import made_once
 from .sharing import TOKEN, qr_svg
 
@@ -146,7 +150,7 @@ def club_member(request: TableRequest, pk: int, member_id: int) -> HttpResponse:
         return redirect(club)
     name = membership.user.get_username()
     if what == "remove":
-        membership.delete()
+        _leave(membership)
         messages.success(request, _("%(name)s is no longer a member.") % {"name": name})
     else:
         membership.role = Membership.ORGANISER if what == "organiser" else Membership.MEMBER
@@ -166,9 +170,32 @@ def club_leave(request: TableRequest, pk: int) -> HttpResponse:
     if membership.role == Membership.ORGANISER and not _organisers_left(club, membership):
         messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
         return redirect(club)
-    membership.delete()
+    _leave(membership)
     messages.success(request, _("You left %(name)s.") % {"name": club.name})
     return redirect("club_list")
+
+
+@transaction.atomic
+def _leave(membership: Membership) -> None:
+    """End a membership; the account's open matches in the club wait for an organiser (they count nowhere)."""
+    open_matches = Match.objects.filter(club=membership.club_id, owner=membership.user_id, finished__isnull=True)
+    open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
+    membership.delete()
+
+
+@require_POST
+def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
+    """An organiser takes over a club match its owner left behind: it is the organiser's, and counts again."""
+    match, seen_by = access.match_for(request, pk)
+    if not seen_by.organiser:
+        raise access.PermissionDenied(_("Only an organiser of the match's club can take it over."))
+    if match.orphaned is None:
+        messages.info(request, _("This match has an owner; nothing was changed."))
+        return redirect(match)
+    Match.objects.filter(pk=match.pk).update(owner=access.signed_in(request), orphaned=None,
+                                             version=F("version") + 1)
+    messages.success(request, _("You took this match over: it is yours to run, and counts in the club again."))
+    return redirect(match)
 
 
 def _join_problem(invite: ClubInvite | None) -> str:

@@ -19,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import access
+from . import access, consent, news
 from .devices import TableRequest
 from .models import Access, Invite, Match
 
@@ -93,19 +93,38 @@ def invite_new(request: TableRequest, pk: int) -> HttpResponse:
     return redirect(reverse("match_detail", args=[pk]) + "#share")
 
 
+def revoke(invite: Invite) -> None:
+    """End the link and every place it gave (in the caller's transaction)."""
+    now = timezone.now()
+    Invite.objects.filter(pk=invite.pk).update(revoked=now)
+    Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
+    _touch(invite.match)
+
+
 @require_POST
 def invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpResponse:
-    match = _owner_only(request, pk)
+    """Revoke a link. A seat whose phone has a say in the match (it played, or a request involves it) is
+    not taken back behind its back: the phone is asked to give it up, and keeps it until it agrees. In a
+    club, an organiser decides instead (the club's referee)."""
+    match, seen_by = access.match_for(request, pk)
+    if seen_by.role != access.OWNER and not seen_by.organiser:
+        raise access.PermissionDenied(_("Only the phone that set up this match can manage its links."))
     invite = match.invites.filter(pk=invite_id, revoked__isnull=True).first()
     if invite is None:
         messages.info(request, _("That link was already revoked."))
-    else:
-        now = timezone.now()
-        with transaction.atomic():
-            Invite.objects.filter(pk=invite.pk).update(revoked=now)
-            Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
-            _touch(match)
-        messages.success(request, _("Link revoked; phones that joined with it lost their access."))
+        return redirect(reverse("match_detail", args=[pk]) + "#share")
+    if not seen_by.organiser and consent.has_say(match, invite):
+        try:
+            consent.ask_release(match=match, seen_by=seen_by, invite=invite, made_by=news.by(request, match, seen_by))
+        except consent.Refused as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.info(request, _("%(name)s has a say in this match: their phone was asked to give up the seat, "
+                                     "and keeps it until they agree.") % {"name": match.players()[invite.seat or 0].name})
+        return redirect(reverse("match_detail", args=[pk]) + "#share")
+    with transaction.atomic():
+        revoke(invite)
+    messages.success(request, _("Link revoked; phones that joined with it lost their access."))
     return redirect(reverse("match_detail", args=[pk]) + "#share")
 
 
@@ -139,7 +158,14 @@ def join(request: TableRequest, token: str) -> HttpResponse:
                                                      % {"name": player.name}}, status=409)
     if request.method == "POST":
         role = Access.PLAYER if player is not None else Access.SPECTATOR
-        user = request.user if request.user.is_authenticated else None
+        user = access.signed_in(request)
+        theirs = match.accesses.filter(device=request.device).exclude(user=None)
+        if user is not None:
+            theirs = theirs.exclude(user=user)
+        if theirs.exists():  # the place another account joined from this phone is that account's
+            return render(request, "tracker/join.html", {"problem": _(
+                "Another account joined this match from this phone; sign in as that account, or use another "
+                "phone.")}, status=409)
         try:
             with transaction.atomic():
                 Access.objects.filter(match=match, device=request.device).delete()  # a spectator taking a seat

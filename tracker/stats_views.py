@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 
 import rules
 
-from . import access, charts, stats
+from . import access, charts, listing, stats
 from .devices import TableRequest
 from .models import Match, Player
 
@@ -40,6 +40,8 @@ def stats_overview(request: TableRequest) -> HttpResponse:
         "board": stats.leaderboard(matches),
         "figures": stats.game_figures(slug, matches) if slug else [],
         "match_count": len(matches),
+        "corrected": listing.rows(stats.corrected_matches(Match.objects.visible_to(request), slug or None,
+                                                          club=club and club.pk)[:25]),
     }
     return render(request, "tracker/stats.html", context)
 

@@ -50,6 +50,7 @@ urlpatterns = [
     path("clubs/<int:pk>/members/<int:member_id>/", clubs.club_member, name="club_member"),
     path("clubs/<int:pk>/leave/", clubs.club_leave, name="club_leave"),
     path("clubs/join/<str:token>/", clubs.club_join, name="club_join"),
+    path("matches/<int:pk>/take-over/", clubs.match_take_over, name="match_take_over"),
     path("stats/", stats_views.stats_overview, name="stats"),
     path("stats/players/<int:pk>/", stats_views.stats_player, name="stats_player"),
     path("cards/", catalog.card_games, name="card_games"),
