@@ -80,7 +80,7 @@ class Game:
     authority: Callable[[State, Action], int | str] = seat_named
     """Whose action this is: a seat (it belongs to that side), `OPEN` or `TABLE`. A seated phone
     takes its own side's actions and open ones alone; a table action, or a correction of the
-    other side's cards, needs the other side's agreement (tracker/consent.py)."""
+    other side's cards, needs the other side's agreement (tracker/people/consent.py)."""
 
     @classmethod
     def of(cls, play: ModuleType, *, slug: str, name: str, rules_version: str,

@@ -3,7 +3,8 @@ and one club (its members' accounts, its rated Card Crush battles and a finished
 
 Used by `python manage.py demo` (which the README's start command runs) and by tests. Each
 game's demo cards and scripted matches live with its pages (tracker/games/<game>/demo.py);
-this module only decides who plays which script. A game gets its demo matches only while it
+this module only decides who plays which script. It loads from every package (games, matches,
+competition), so it sits at the top of tracker/ beside urls.py. A game gets its demo matches only while it
 has no match at all, so loading twice changes nothing the second time, and a database from
 before a game had demo matches gets that game's without its other games' being played again.
 """
@@ -15,12 +16,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import rules
-
-from . import services
-from .competition import tournaments
-from .games import ADAPTERS, pages_for
-from .games.card_crush.demo import BATTLES, deck
-from .models import Card, Club, Match, Membership, Tournament
+from tracker.competition import tournaments
+from tracker.games import ADAPTERS, pages_for
+from tracker.games.card_crush.demo import BATTLES, deck
+from tracker.matches import services
+from tracker.models import Card, Club, Match, Membership, Tournament
 
 PLAYERS = ["Ana", "Ben", "Chloé", "Dev"]
 

@@ -64,7 +64,7 @@ class Card(models.Model):
     name = models.CharField(_("name"), max_length=60)
     stats = models.JSONField(default=dict)
     created = models.DateTimeField(auto_now_add=True)
-    # Who added it (tracker/card_changes.py): an account, else the phone. Neither for the demo
+    # Who added it (tracker/catalog/changes.py): an account, else the phone. Neither for the demo
     # catalog and cards from before this was kept; such cards only organisers and staff change.
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
@@ -91,7 +91,7 @@ class CardUse(models.Model):
     """A match whose log carries this catalog card (filled as actions are applied or imported).
 
     The match keeps the card's stats in its actions; this only says who has played the card,
-    which decides who may still change it (tracker/card_changes.py).
+    which decides who may still change it (tracker/catalog/changes.py).
     """
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="uses")
@@ -237,7 +237,7 @@ class Match(models.Model):
         null=True, blank=True, help_text="When the match first ended; never cleared, so ratings keep its place.")
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     score = models.CharField(max_length=20, blank=True)
-    # Who may see and act (tracker/access.py). A match with neither owner nor club belongs to the
+    # Who may see and act (tracker/people/access.py). A match with neither owner nor club belongs to the
     # whole table (demo data, matches made by scripts): anyone on this installation may see and play it.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="matches")
@@ -371,7 +371,7 @@ class Checkpoint(models.Model):
 
 
 class Proposal(models.Model):
-    """Something one side asks and the other must agree to (tracker/consent.py says when).
+    """Something one side asks and the other must agree to (tracker/people/consent.py says when).
 
     Going back past a revealed secret entry, a table action (a fight, a declared winner, the
     end of the game) asked from a seated phone, or adjusting the other side's cards. Every

@@ -62,7 +62,7 @@ SECURE_HSTS_PRELOAD = HTTPS
 if env_bool("BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # How many proxies in front of the app append to X-Forwarded-For; the sign-in limits then take
-# the client's address from that header (tracker.devices.client_address). 0: the header is ignored.
+# the client's address from that header (tracker.people.devices.client_address). 0: the header is ignored.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 INSTALLED_APPS = [
@@ -79,9 +79,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # WhiteNoise answers static files before any header meant for pages is added (security,
-    # content policy): every byte counts on a phone's cold load. tracker/static_files.py says
+    # content policy): every byte counts on a phone's cold load. tracker/web/static_files.py says
     # which headers a static file keeps.
-    "tracker.static_files.StaticFilesMiddleware",
+    "tracker.web.static_files.StaticFilesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -89,7 +89,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "tracker.devices.DeviceMiddleware",
+    "tracker.people.devices.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -103,14 +103,14 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
-            # Our templates reach the phone without their indentation (tracker/templating.py).
+            # Our templates reach the phone without their indentation (tracker/web/templating.py).
             "loaders": [("django.template.loaders.cached.Loader", [
-                "tracker.templating.Loader", "django.template.loaders.app_directories.Loader"])],
+                "tracker.web.templating.Loader", "django.template.loaders.app_directories.Loader"])],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tracker.app_shell.theme",
+                "tracker.web.views.theme",
             ],
         },
     },
@@ -163,9 +163,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Compressed, content-hashed names, our own files without comments (tracker/static_files.py;
+    # Compressed, content-hashed names, our own files without comments (tracker/web/static_files.py;
     # run collectstatic); DEBUG serves the originals.
-    "staticfiles": {"BACKEND": "tracker.static_files.StaticFilesStorage"},
+    "staticfiles": {"BACKEND": "tracker.web.static_files.StaticFilesStorage"},
 }
 
 # Only our own pages (and their service worker, same origin) use the static files: no CORS header,
@@ -175,7 +175,7 @@ WHITENOISE_ALLOW_ALL_ORIGINS = False
 # In the database, so every app server shares it (sign-in limits); migration 0004 makes its table.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "tracker_cache"}}
 
-CSRF_FAILURE_VIEW = "tracker.views.csrf_failure"
+CSRF_FAILURE_VIEW = "tracker.matches.views.csrf_failure"
 LOGIN_URL = "sign_in"
 # Messages ride in a signed cookie from the redirect to the page that shows them, so drawing a
 # match page (every tap's answer) asks the database nothing about them; only a message too large

@@ -571,7 +571,7 @@ def outcome(state: dict) -> Outcome | None:
         return None
     if state["ended"] == "declared":
         return Outcome(winner=state["winner"], score=gettext_noop("by table call"))
-    # Scores in words are marked for translation; the pages translate them (tracker/numbers.py).
+    # Scores in words are marked for translation; the pages translate them (tracker/matches/numbers.py).
     decked_out = gettext_noop("by deck-out") if state["winner"] is not None else gettext_noop("both decked out")
     return Outcome(winner=state["winner"], score=decked_out)
 

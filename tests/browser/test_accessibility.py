@@ -23,10 +23,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tracker import demo, locks, services
+from tracker import demo
 from tracker.competition import collection, tournaments
 from tracker.games import ADAPTERS, pages_for
+from tracker.matches import services
 from tracker.models import Card, Club, Match, Player, Tournament
+from tracker.people import locks
 
 from .accessibility import small_targets, theme_violations
 from .phone import sign_in

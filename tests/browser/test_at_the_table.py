@@ -12,7 +12,7 @@ import time
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Action, Card, Match
 
 from .accessibility import assert_accessible
@@ -87,7 +87,7 @@ def test_it_installs_and_shows_the_offline_page_instead_of_an_error(context: Bro
 
 
 def test_a_deploy_installs_a_new_worker_whose_cache_replaces_the_old(page: Page, monkeypatch):
-    from tracker import app_shell
+    from tracker.web import views as app_shell
 
     page.goto("/")
     worker_in_control(page)

@@ -12,8 +12,8 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tracker import services
 from tracker.demo import load_catalogs
+from tracker.matches import services
 from tracker.models import Card, Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -12,10 +12,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from rules.cardmaster.ai import choose
-from tracker import services
 from tracker.games.cardmaster import demo as cm_demo
 from tracker.games.cardmaster.showdown import ai_to_move, play_ai, start_showdown
 from tracker.games.common import catalog_card
+from tracker.matches import services
 from tracker.models import Match
 
 from .test_cardmaster import card

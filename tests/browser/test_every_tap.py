@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Card, Club, Membership
 
 from .phone import (

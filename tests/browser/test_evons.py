@@ -18,7 +18,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Card, Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -14,8 +14,8 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 import rules
-from tracker import services
 from tracker.games import pages_for
+from tracker.matches import services
 from tracker.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

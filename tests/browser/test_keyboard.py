@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tracker import services
 from tracker.games.card_crush.demo import play_battle
+from tracker.matches import services
 
 from .test_match_review import ANA_DECK, BEN_DECK, counter
 

@@ -151,7 +151,7 @@ def test_a_d6_leaves_the_units_as_the_phone_shows_them_and_their_forms_still_act
 
 
 def test_a_busy_board_fits_a_phone_in_dark_mode(make_context, catalog, screenshot_dir):
-    from tracker import services
+    from tracker.matches import services
     from tracker.models import Card
 
     match = services.match_create(slug="lonely-star", player_names=["Ana", "Bartholomew"], config={})
@@ -190,8 +190,8 @@ def test_a_busy_board_fits_a_phone_in_dark_mode(make_context, catalog, screensho
 def test_the_side_in_turn_comes_first_with_its_turn_controls_under_it(page: Page, catalog):
     """Half-way through the demo "deck-out" match it is Ana's turn: her side, then End turn, then Ben's side;
     each unit's totals stay in sight while its base values and rule reminders open from a fold."""
-    from tracker import services
     from tracker.games import pages_for
+    from tracker.matches import services
 
     match = pages_for("lonely-star").demo_matches["deck-out"](("Ana", "Ben"))
     match = services.match_goto(match=match, step=match.head // 2, expected_seq=match.head)

@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tracker import services
 from tracker.games import ADAPTERS
+from tracker.matches import services
 from tracker.models import Card, Match
 
 from .phone import LONG_CARD, LONG_PLAYERS, check_page, in_view, watch_errors

@@ -257,7 +257,7 @@ def test_a_finished_match_page_does_not_poll(make_context, catalog):
 
 def test_the_last_reveal_stops_the_other_phones_polling(make_context, catalog):
     """Another phone plays the deciding round; Ana's page shows the winner by itself, then stops asking."""
-    from tracker import services
+    from tracker.matches import services
     from tracker.models import Card
 
     match = services.match_create(slug="card-crush", player_names=[P1, P2], config={})

@@ -26,10 +26,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
-from tracker import catalog_csv, demo, devices, services
+from tracker import demo
+from tracker.catalog import csv_files as catalog_csv
 from tracker.games import pages_for
+from tracker.matches import services
+from tracker.matches.views import ENTRY_SALT
 from tracker.models import Action, Card, CardChange, Match
-from tracker.views import ENTRY_SALT
+from tracker.people import devices
 
 # No example database on disk (.hypothesis/): a failure prints the blob that reproduces it instead.
 FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 8)), deadline=None, database=None,

@@ -1,6 +1,6 @@
 """Concurrent tables against gunicorn on SQLite, and a SIGKILL in the middle of the load.
 
-Small versions of `python manage.py loadtest` (tracker/perf/loadtest.py says what is checked):
+Small versions of `python manage.py loadtest` (perf/loadtest.py says what is checked):
 several worker processes write to one SQLite file at once, and nothing may answer 500 or
 "database is locked", lose an acknowledged action or apply one twice. Five tables play one
 match each of the five games. Under tracker/scripts/with-postgres the same runs once more
@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from tracker.perf import loadtest
-from tracker.perf.tables.forms import datalist, read_forms
+from perf import loadtest
+from perf.tables.forms import datalist, read_forms
 
 pytestmark = pytest.mark.load
 

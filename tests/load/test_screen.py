@@ -1,4 +1,4 @@
-"""A load test's htmx phone keeps its screen as htmx does (tracker/perf/tables/screen.py).
+"""A load test's htmx phone keeps its screen as htmx does (perf/tables/screen.py).
 
 The answer to a tap leaves out the kept parts the phone says it shows (`X-Shown`); the phone then
 keeps the elements it showed. Played through the real table scripts against a live server: after
@@ -13,12 +13,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from perf import loadtest
+from perf.tables import TABLE_SCRIPTS, screen
+from perf.tables.forms import read_forms
+from perf.tables.phone import Phone
 from tracker import demo
 from tracker.models import Match
-from tracker.perf import loadtest
-from tracker.perf.tables import TABLE_SCRIPTS, screen
-from tracker.perf.tables.forms import read_forms
-from tracker.perf.tables.phone import Phone
 
 pytestmark = pytest.mark.load
 

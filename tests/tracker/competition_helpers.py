@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Match
 
 from .conftest import lock_both, play_out

@@ -21,10 +21,11 @@ from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import demo, services
-from tracker.devices import COOKIE
+from tracker import demo
+from tracker.matches import services
+from tracker.matches.views import ENTRY_SALT
 from tracker.models import Access, Action, Card, Checkpoint, Club, Invite, Match, Membership, Player
-from tracker.views import ENTRY_SALT
+from tracker.people.devices import COOKIE
 
 # Seat 0's deck in the rulebook's example: Ember Fox (Fire 7/5) meets Tide Runner (Water 6/8) in round 1.
 ANA_DECK = ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"]

@@ -23,8 +23,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 import rules
-from tracker import demo, services
-from tracker.devices import COOKIE
+from tracker import demo
+from tracker.matches import services
+from tracker.matches.news import By
 from tracker.models import (
     Access,
     Card,
@@ -40,7 +41,7 @@ from tracker.models import (
     Proposal,
     Tournament,
 )
-from tracker.news import By
+from tracker.people.devices import COOKIE
 
 from .conftest import device_of
 

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Access, Action, Invite, Match
 
 from .conftest import (
@@ -600,7 +600,7 @@ def test_seated_player_cannot_move_during_the_other_players_possession(owner, ca
     assert state_of(cardmaster_playing) == before
 
 
-# ---------------------------------------------------------------- pages about a match outside tracker/views.py
+# ---------------------------------------------------------------- pages about a match outside tracker/matches/views.py
 
 
 def test_outsider_gets_404_on_the_rating_page_of_a_private_unfinished_battle(cast, battle):

@@ -9,8 +9,8 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tracker.devices import COOKIE
 from tracker.models import Access, Match, Player
+from tracker.people.devices import COOKIE
 
 from .conftest import (
     PASSWORD,

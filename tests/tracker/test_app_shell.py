@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import app_shell
+from tracker.web import views as app_shell
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Card, CardChange, CardUse, Club, CollectionCard, Match, Membership, Player
 
 from .conftest import JUNK, JUNK_IDS, device_of, join, lock, make_invite
@@ -156,7 +156,7 @@ def test_actions_without_cards_note_nothing_and_a_second_use_is_noted_once(wyrm)
 
 
 def test_an_imported_match_notes_its_cards(wyrm):
-    from tracker import exchange
+    from tracker.review import exchange
 
     match = played_in(battle(), wyrm)
     lock(match, 1, ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"])

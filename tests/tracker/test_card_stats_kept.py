@@ -12,9 +12,12 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
-from tracker import card_changes, demo, exchange, services
+from tracker import demo
+from tracker.catalog import changes as card_changes
 from tracker.games import ADAPTERS, pages_for
+from tracker.matches import services
 from tracker.models import Card, Match
+from tracker.review import exchange
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 
 import rules
-from tracker import services
 from tracker.demo import load_catalogs
+from tracker.matches import services
 from tracker.models import Action, Card, Match
 
 from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text

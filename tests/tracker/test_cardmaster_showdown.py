@@ -14,10 +14,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from rules.cardmaster.ai import analyse
-from tracker import services
 from tracker.demo import load_catalogs
 from tracker.games.cardmaster import demo as cm_demo
 from tracker.games.cardmaster import views as cm_views
+from tracker.matches import services
 from tracker.models import Action, Card, Match
 
 from .conftest import entry_token, snapshot

@@ -12,8 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
-from tracker import catalog_csv, demo, services
-from tracker.card_changes import Editor
+from tracker import demo
+from tracker.catalog import csv_files as catalog_csv
+from tracker.catalog.changes import Editor
+from tracker.matches import services
 from tracker.models import Card, CardChange
 
 from .conftest import ANA_DECK, device_of, lock, text
@@ -313,7 +315,7 @@ def test_every_games_catalog_round_trips_through_csv(slug):
     assert {card.name: card.stats for card in Card.objects.filter(slug=slug)} == before
 
 
-# --- who may change what through a file (tracker/card_changes.py) --------------------------------
+# --- who may change what through a file (tracker/catalog/changes.py) --------------------------------
 
 
 def notices(response) -> list[str]:

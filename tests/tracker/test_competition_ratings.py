@@ -6,8 +6,8 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from tracker import services
 from tracker.competition import ratings
+from tracker.matches import services
 from tracker.models import Club, Match, Player
 
 from .competition_helpers import battle
@@ -133,7 +133,7 @@ def test_derived_ratings_equal_a_step_by_step_replay(catalog, club):
 
 def test_only_the_clubs_own_battles_move_its_ratings(catalog, club, league):
     """A private battle, another club's battle and an imported one never reach the club's leaderboard."""
-    from tracker import exchange
+    from tracker.review import exchange
 
     private = battle("Ana", "Ben", at(2026, 5, 5, 18))
     elsewhere = battle("Ana", "Ben", at(2026, 5, 5, 19), club=Club.objects.create(name="Elsewhere"))

@@ -8,9 +8,11 @@ from django.core.management import call_command
 from django.test import Client
 
 import rules
-from tracker import demo, exchange, services
+from tracker import demo
 from tracker.games import ADAPTERS, pages_for
+from tracker.matches import services
 from tracker.models import Action, Card, Match, Player
+from tracker.review import exchange
 
 from .conftest import assert_every_match_replays
 

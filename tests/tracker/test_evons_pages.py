@@ -18,9 +18,10 @@ import rules
 from rules import Dice
 from rules.evons import GAME
 from tests.rules.test_evons import fill_free_choices
-from tracker import exchange, services
 from tracker.games import pages_for
+from tracker.matches import services
 from tracker.models import Action, Card, Match
+from tracker.review import exchange
 
 from .conftest import JUNK, JUNK_IDS, snapshot, text
 

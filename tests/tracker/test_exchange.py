@@ -27,7 +27,7 @@ import rules
 from rules import Dice
 from rules.cardmaster.cards import STATUSES as CARDMASTER_STATUSES
 from tests.rules.test_evons import fill_free_choices
-from tracker import demo, exchange, services
+from tracker import demo
 from tracker.games import ADAPTERS
 from tracker.games.card_crush.demo import BATTLES, deck, play_battle
 from tracker.games.cardmaster import demo as cardmaster_demo
@@ -35,7 +35,9 @@ from tracker.games.cardmaster.demo import STORM_LINEUP as ANA_LINEUP
 from tracker.games.common import catalog_card as card
 from tracker.games.common import play_steps as apply_all
 from tracker.games.evons.demo import play as evons_play
+from tracker.matches import services
 from tracker.models import Action, Match, Player, Seat
+from tracker.review import exchange
 
 from .conftest import ANA_DECK, BEN_DECK, assert_every_match_replays, make_card
 

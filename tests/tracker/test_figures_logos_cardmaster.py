@@ -26,9 +26,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from tracker import services, stats
 from tracker.games import pages_for
+from tracker.matches import services
 from tracker.models import Match
+from tracker.review import stats
 
 from .conftest import text
 

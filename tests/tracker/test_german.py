@@ -27,10 +27,11 @@ from django.urls import reverse
 from django.utils import translation
 
 import rules
-from tracker import charts, services
 from tracker.games import pages_for
 from tracker.games.cardmaster.narration import multiplier_text as narration_multiplier
+from tracker.matches import services
 from tracker.models import Card, Club, Match, Player, Tournament
+from tracker.review import charts
 
 CATALOG = Path(settings.LOCALE_PATHS[0]) / "de" / "LC_MESSAGES" / "django.po"
 PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[-+ #0]*\d*[srdif]|%%")
@@ -343,7 +344,7 @@ def _forms_tokens_out(html: str) -> str:
 @pytest.mark.django_db
 def test_every_board_writes_its_numbers_the_german_way_without_django_localising_each(monkeypatch):
     """The match page draws the board with Django's localisation of each number off (it costs a tenth of a
-    board and changes nothing: whole numbers have no separator, the rest is text from tracker/numbers.py).
+    board and changes nothing: whole numbers have no separator, the rest is text from tracker/matches/numbers.py).
     Every game's demo matches, at every step, read the same in German as with every number localised."""
     from django.template import base
     from django.utils import formats

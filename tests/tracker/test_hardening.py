@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Access, Card, Invite, Match, Player
 
 from .conftest import (
@@ -521,7 +521,7 @@ def test_a_malformed_forwarded_for_falls_back_to_the_proxys_address(settings, ac
     (1, " 2001:DB8::1 ", "2001:db8::1"),
 ])
 def test_client_address_counts_trusted_hops_from_the_right(settings, rf, count, header, expected):
-    from tracker.devices import client_address
+    from tracker.people.devices import client_address
 
     settings.TRUSTED_PROXY_COUNT = count
     extra = {} if header is None else {"HTTP_X_FORWARDED_FOR": header}

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 import rules
-from tracker import services
+from tracker.matches import services
 
 from .conftest import ANA_DECK, lock, lock_both, play_out, text
 

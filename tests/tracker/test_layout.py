@@ -3,14 +3,16 @@
 - Every game's pages are one `GamePages` subclass, registered as an instance, in a package of the
   same shape (forms, board, narration, statistics, demo), and nothing probes a pages object with
   hasattr: a hook the base class does not declare does not exist.
-- Speed tools live in tracker/perf/, their management commands only parse arguments.
+- Speed tools live in perf/, their management commands only parse arguments.
 - The code names no issue of the tracker (a newcomer has no use for "issue 19").
 - htmx's target and swap for the match are set once, on #match, and inherited.
 - README's "How it is built" map names every module and folder of rules/, tracker/ and static/,
   and every file it names exists.
+- The web app's packages import each other without a circle (see `test_no_import_circle_between_packages`).
 """
 
 import ast
+import graphlib
 import re
 from pathlib import Path
 
@@ -62,9 +64,9 @@ def test_the_speed_tools_live_in_perf_and_their_commands_stay_thin():
     commands = ROOT / "tracker" / "management" / "commands"
     for name in ("loadtest", "benchmark"):
         source = (commands / f"{name}.py").read_text()
-        assert "from tracker.perf import" in source, f"the {name} command does not call tracker/perf/"
+        assert "from perf import" in source, f"the {name} command does not call perf/"
         assert len(source.splitlines()) <= 60, f"the {name} command holds more than argument parsing"
-    assert (ROOT / "tracker" / "perf" / "tables").is_dir()
+    assert (ROOT / "perf" / "tables").is_dir() and not (ROOT / "tracker" / "perf").exists()
 
 
 def test_the_code_names_no_issue():
@@ -89,6 +91,7 @@ def test_seats_are_matched_to_their_links_in_the_view():
     assert not nested, nested
 
 
+CONCERNS = {"matches", "people", "catalog", "review", "web"}  # each module named in the map
 NAMED = re.compile(r"(?<![\w<./-])\w[\w./-]*(?:\.(?:py|css|js|html)\b|/(?![\w]))")
 
 
@@ -120,6 +123,9 @@ def test_the_readme_map_names_every_module_and_folder():
             if path.suffix == ".py" or path.is_dir():
                 if not any(word == name or word.startswith(name) or word.endswith("/" + name) for word in words):
                     missing.append(top + name)
+            if path.is_dir() and path.name in CONCERNS:
+                missing += [f"{top}{name}{module.name}" for module in sorted(path.glob("*.py"))
+                            if not module.name.startswith("_") and module.name not in words]
     for path in sorted((ROOT / "static").rglob("*")):
         if path.suffix in (".css", ".js") and "games" not in path.parts:
             if str(path.relative_to(ROOT / "static")) not in " ".join(named["static/"]):
@@ -131,3 +137,115 @@ def test_every_file_the_readme_map_names_exists():
     absent = [top + word for top, words in _readme_map().items() if top in ("rules/", "tracker/", "static/", "templates/")
               for word in words if not any((ROOT / top).rglob(word.rstrip("/")))]
     assert not absent, "README's map names what is not there: " + ", ".join(absent)
+
+
+PACKAGES = ("matches", "people", "catalog", "review", "competition", "games", "web")
+
+
+def _layer(module: str) -> str | None:
+    """Where a module sits: "people" for what a package decides, "people.views" for its pages (a
+    views.py, or a urls.py routing to them), None outside the packages (models, urls, demo: below or
+    above all of them)."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "tracker" or parts[1] not in PACKAGES:
+        return None
+    return parts[1] + (".views" if {"views", "urls"} & set(parts[2:]) else "")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(node: ast.Import | ast.ImportFrom, module: str, package: bool) -> list[str]:
+    """The dotted names an import statement reaches: "tracker.people.access" for `from tracker.people
+    import access`, relative imports resolved."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:
+        here = module.split(".") if package else module.split(".")[:-1]
+        base = ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
+    return [f"{base}.{alias.name}" for alias in node.names]
+
+
+def _is_type_checking(node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+
+
+def _imports(tree: ast.Module) -> tuple[list, list]:
+    """A module's imports made when it loads (its body, inside top-level if/try too, but not under
+    `if TYPE_CHECKING`, which never runs) and those made when a function runs."""
+    at_load, at_call = [], []
+    pending = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            at_load.append(node)
+        elif isinstance(node, (ast.If, ast.Try)) and not _is_type_checking(node):
+            pending += [child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt)]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            at_call += [inner for inner in ast.walk(node) if isinstance(inner, (ast.Import, ast.ImportFrom))]
+    return at_load, at_call
+
+
+def test_no_import_circle_between_packages():
+    """The packages of tracker/ form layers a reader can follow downwards.
+
+    A package has two layers: its pages (views.py) and what they build on (every other module).
+    The graph's nodes are those layers ("people", "people.views"); an edge is an import made when a
+    module loads. The test fails on a circle, and on a module other than a views.py importing pages
+    (what a page builds on never reaches up into pages). So a page may use any package, and the
+    packages below the pages stand in one order, each using only those before it (today: matches,
+    competition, games, people, catalog, review, web).
+
+    Imports inside functions run after every module has loaded and are not in the graph; one that
+    reaches another package says why on its line or the line above (the next test).
+    """
+    graph: dict[str, set[str]] = {}
+    where: dict[tuple[str, str], str] = {}
+    upward = []
+    for path in _sources("tracker", suffixes=(".py",)):
+        module = _module_name(path)
+        source = _layer(module)
+        if source is None:
+            continue
+        graph.setdefault(source, set())
+        at_load, _at_call = _imports(ast.parse(path.read_text()))
+        for node in at_load:
+            for name in _imported(node, module, path.name == "__init__.py"):
+                target = _layer(name)
+                if target is None:
+                    continue
+                if target.endswith(".views") and not source.endswith(".views"):
+                    upward.append(f"{path.relative_to(ROOT)}:{node.lineno} imports pages: {name}")
+                if target != source:
+                    graph[source].add(target)
+                    where.setdefault((source, target), f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not upward, "\n".join(upward)
+    try:
+        tuple(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as error:
+        circle = error.args[1]
+        steps = [f"{a} -> {b} ({where[(a, b)]})" for a, b in zip(circle[1:], circle, strict=False)]
+        raise AssertionError("import circle: " + "; ".join(steps)) from None
+
+
+def test_an_import_made_at_call_time_says_why():
+    """Importing another package inside a function hides an edge from the graph above: only with a
+    reason written beside it (a comment on its line or the line before)."""
+    silent = []
+    for path in _sources("tracker", suffixes=(".py",)):
+        module = _module_name(path)
+        source = _layer(module)
+        if source is None:
+            continue
+        lines = path.read_text().splitlines()
+        _at_load, at_call = _imports(ast.parse("\n".join(lines)))
+        for node in at_call:
+            targets = {_layer(name) for name in _imported(node, module, path.name == "__init__.py")} - {None}
+            if targets and any(target.split(".")[0] != source.split(".")[0] for target in targets):
+                said = "#" in lines[node.lineno - 1] or lines[node.lineno - 2].strip().startswith("#")
+                if not said:
+                    silent.append(f"{path.relative_to(ROOT)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
+    assert not silent, "imported at call time without a reason: " + ", ".join(silent)

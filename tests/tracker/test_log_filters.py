@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tracker import review
+from tracker.review.log import roll_text
 
 from .conftest import text
 from .test_exchange import play_script
@@ -154,22 +154,22 @@ def test_the_log_says_how_to_check_the_dice(client, coin_battle):
 
 def test_a_die_rolled_at_the_table():
     roll = {"sides": 6, "value": 4, "by": "player", "why": "crit check"}
-    assert review.roll_text(roll) == "Die rolled at the table: 4 on a d6 (crit check)"
+    assert roll_text(roll) == "Die rolled at the table: 4 on a d6 (crit check)"
 
 
 def test_a_die_rolled_by_the_app():
     roll = {"sides": 20, "value": 17, "by": "app", "why": "to hit"}
-    assert review.roll_text(roll) == "Rolled by the app from the seed: 17 on a d20 (to hit)"
+    assert roll_text(roll) == "Rolled by the app from the seed: 17 on a d20 (to hit)"
 
 
 def test_a_coin_flip():
     roll = {"sides": 2, "value": 1, "by": "app", "why": "card-crush round 3"}
-    assert review.roll_text(roll) == "Coin flip from the seed: 1 (card-crush round 3)"
+    assert roll_text(roll) == "Coin flip from the seed: 1 (card-crush round 3)"
 
 
 def test_a_two_sided_die_entered_at_the_table_is_not_called_a_coin_from_the_seed():
     roll = {"sides": 2, "value": 2, "by": "player", "why": "coin"}
-    assert review.roll_text(roll) == "Die rolled at the table: 2 on a d2 (coin)"
+    assert roll_text(roll) == "Die rolled at the table: 2 on a d2 (coin)"
 
 
 def test_the_coin_flip_on_the_log_page(client, coin_battle):

@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import services
 from tracker.games import pages_for
+from tracker.matches import services
 from tracker.models import Action, Card, Match
 
 from .conftest import JUNK, JUNK_IDS, device_of, entry_token, seated_phone, snapshot, text, watching_phone

@@ -13,9 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
-from tracker import exchange, services
 from tracker.games import pages_for
+from tracker.matches import services
 from tracker.models import Action, Card, Invite, Match
+from tracker.review import exchange
 
 from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
 

@@ -10,9 +10,9 @@ import pytest
 from django.core import signing
 from django.urls import NoReverseMatch, reverse
 
-from tracker import services
+from tracker.matches import services
+from tracker.matches.views import ENTRY_SALT
 from tracker.models import Action, Match
-from tracker.views import ENTRY_SALT
 
 from .conftest import (
     ANA_DECK,

@@ -8,8 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tracker import exchange, services
+from tracker.matches import services
 from tracker.models import Match
+from tracker.review import exchange
 
 from .conftest import ANA_DECK, BEN_DECK, csrf_token_from, lock, lock_both, play, text
 from .test_exchange import as_file, counts, play_script, rename

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Action
 
 from .conftest import (
@@ -33,7 +33,7 @@ def goto_url(match):
 
 def goto(client, match, step, seq=None, agreed=False, **headers):
     """Post a move along the log. `agreed`: the confirmation and (in hot-seat) both players' agreement
-    that going back before the end, or past a revealed entry, asks for (tracker/consent.py)."""
+    that going back before the end, or past a revealed entry, asks for (tracker/people/consent.py)."""
     match.refresh_from_db()
     data = {"step": step, "seq": match.head if seq is None else seq}
     if agreed:

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Player
 
 from .conftest import text
@@ -130,6 +130,16 @@ def test_the_pager_keeps_the_filters(client, catalog):
     ana = Player.objects.get(name="Ana")
     html = text(client.get(URL, {"player": ana.pk, "game": "card-crush"}))
     assert f"game=card-crush&amp;player={ana.pk}&amp;page=2" in html
+
+
+def test_the_pager_keeps_the_club_filter(client, catalog, club, member):
+    club_matches = [services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club)
+                    for _ in range(26)]
+    new_match("Chloé", "Dev")
+    html = text(member.get(URL, {"club": club.pk}))
+    assert f"club={club.pk}&amp;page=2" in html
+    # Page 2 of the club's matches is the club's oldest match, not every club's matches.
+    assert shown(text(member.get(URL, {"club": club.pk, "page": 2}))) == [club_matches[0].pk]
 
 
 def test_it_refuses_post(client):

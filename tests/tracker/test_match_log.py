@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tracker import services
+from tracker.matches import services
 
 from .conftest import ANA_DECK, BEN_DECK, PLAY, lock, lock_both, make_card, play, play_out, text
 

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
 from tracker.models import Match, Player, Seat
 
 from .conftest import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, text

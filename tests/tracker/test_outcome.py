@@ -11,9 +11,9 @@ import pytest
 from django.http import QueryDict
 from django.urls import reverse
 
-from tracker import services
+from tracker.matches import services
+from tracker.matches.refill import refill
 from tracker.models import Card, Match
-from tracker.refill import refill
 
 from .conftest import entry_data, entry_token, entry_url, text
 
@@ -248,7 +248,7 @@ def test_the_step_that_ends_the_match_says_who_won_and_what_the_score_counts(cli
     ("lonely-star", "by deck-out", "by deck-out"),
 ])
 def test_a_score_says_what_its_numbers_count_in_the_games_words(slug, score, shown):
-    from tracker import numbers
     from tracker.games import pages_for
+    from tracker.matches import numbers
 
     assert numbers.shown_score(score, pages_for(slug).score_counted) == shown

@@ -19,11 +19,12 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
+from perf.tables.forms import read_forms
 from rules import Dice, RuleError
-from tracker import demo, services
+from tracker import demo
 from tracker.games import ADAPTERS, pages_for
+from tracker.matches import services
 from tracker.models import Access, Match
-from tracker.perf.tables.forms import read_forms
 
 from .conftest import device_of
 

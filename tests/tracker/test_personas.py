@@ -17,7 +17,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import demo, services
+from tracker import demo
+from tracker.matches import services
 from tracker.models import Invite, Match, Proposal, Tournament
 
 from .conftest import (

@@ -1,4 +1,4 @@
-"""Choosing a card by sight (tracker/picker.py): matching cards with their key stats as you type,
+"""Choosing a card by sight (tracker/catalog/picker.py): matching cards with their key stats as you type,
 recently used first, never from a match one may not see, never from an entry still hidden; and
 every card field of every game offers the picker."""
 
@@ -9,9 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import demo, services
+from tracker import demo
+from tracker.catalog.picker import PICKS, rank
+from tracker.matches import services
 from tracker.models import Access, Card, Match
-from tracker.picker import PICKS, rank
 
 from .conftest import (
     ANA_DECK,

@@ -17,9 +17,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 import rules
-from tracker import services
 from tracker.competition import tournaments
 from tracker.games import pages_for
+from tracker.matches import services
 from tracker.models import Card, ClubInvite, CollectionCard, Invite, Match, Player
 
 from .conftest import ANA_DECK, BEN_DECK, device_of, lock_both, play_out

@@ -11,10 +11,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tracker import demo, services
+from perf import wire
+from tracker import demo
 from tracker.games.evons.demo import table_ends as evons_table_ends
+from tracker.matches import services
 from tracker.models import Match, Player
-from tracker.perf import wire
 
 from .conftest import ANA_DECK, BEN_DECK, deck
 

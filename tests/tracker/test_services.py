@@ -1,4 +1,4 @@
-"""tracker.services: the only code that changes a match. The log is the truth:
+"""tracker.matches.services: the only code that changes a match. The log is the truth:
 `match_replay(match) == match.state` after anything, and refused changes change nothing."""
 
 import dataclasses
@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 import rules
 from rules import RuleError
-from tracker import services
+from tracker.matches import services
 from tracker.models import Action, Checkpoint, Match, Player, Seat
 
 from .conftest import (

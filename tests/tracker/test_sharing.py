@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tracker import access
 from tracker.models import Access, Invite, Match
+from tracker.people import access
 
 from .conftest import (
     device_of,
@@ -329,7 +329,7 @@ def test_the_owners_page_shows_a_qr_code_per_link(owner, battle):
 
 
 def test_the_qr_code_carries_the_join_link():
-    from tracker.sharing import qr_svg
+    from tracker.people.sharing import qr_svg
 
     svg = qr_svg("http://testserver/join/abc/")
     assert svg.startswith("<svg") and 'class="qr"' in svg

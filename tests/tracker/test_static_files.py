@@ -7,7 +7,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from tracker.static_files import lean
+from tracker.web.static_files import lean
 
 pytestmark = pytest.mark.django_db
 

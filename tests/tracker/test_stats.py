@@ -17,9 +17,11 @@ import pytest
 from django.urls import reverse
 
 import rules
-from tracker import charts, demo, services, stats
+from tracker import demo
 from tracker.games.card_crush.demo import BATTLES, play_battle
+from tracker.matches import services
 from tracker.models import Match, Player
+from tracker.review import charts, stats
 
 from .conftest import ANA_DECK, BEN_DECK, lock_both, text
 
@@ -371,7 +373,7 @@ def test_end_labels_of_tied_lines_do_not_overlap(client, locked):
 @pytest.mark.parametrize("value, label", [(0, "0"), (950, "950"), (1500, "1.5k"), (100_000, "100k"),
                                           (2_000_000, "2M"), (-3000, "-3k")])
 def test_chart_axis_labels_fit_the_margin(value, label):
-    from tracker.charts import axis_label
+    from tracker.review.charts import axis_label
 
     assert axis_label(value) == label
 

@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import Dice, RuleError
-from tracker import demo, services
+from tracker import demo
 from tracker.games import ADAPTERS
+from tracker.matches import services
 from tracker.models import Access, Card, Invite, Match, Membership, Proposal
 
 from .conftest import (

@@ -31,7 +31,7 @@ def _templates():
 
 
 def test_no_template_has_whitespace_that_shows_as_typed():
-    """The loader drops every line's indentation (tracker/templating.py): that must change nothing shown."""
+    """The loader drops every line's indentation (tracker/web/templating.py): that must change nothing shown."""
     as_typed = re.compile(r"<pre\b|<textarea\b|white-space:\s*pre", re.IGNORECASE)
     untrimmed = re.compile(r"{%\s*blocktranslate\b(?![^%]*\btrimmed\b)[^%]*%}(?:(?!{%\s*endblocktranslate).)*\n",
                            re.DOTALL)

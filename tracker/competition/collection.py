@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 
 from rules import RuleError
 from rules.card_crush import collection, validate_card
+from tracker.matches import services
 
-from .. import services
 from ..models import Access, Card, Club, CollectionCard, CollectionChange, Membership, Player
 from . import config
 from .errors import Refused

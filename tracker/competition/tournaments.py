@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 
 from rules import RuleError
 from rules.card_crush import rating, swiss
+from tracker.matches import services
 
-from .. import services
 from ..models import Entrant, Pairing, Tournament
 from . import ratings
 from .errors import Refused

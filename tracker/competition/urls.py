@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import collection_views, views
+from . import views
 
 urlpatterns = [
     path("ratings/", views.ratings_index, name="ratings_index"),
@@ -17,13 +17,13 @@ urlpatterns = [
     path("tournaments/<int:pk>/drop/", views.tournament_drop, name="tournament_drop"),
     path("tournaments/<int:pk>/finish/", views.tournament_finish, name="tournament_finish"),
     # A player's personal collection, and their collection in a club.
-    path("collections/", collection_views.collection_index, name="collection_index"),
-    path("collections/<int:pk>/", collection_views.collection_detail, name="collection_detail"),
-    path("collections/<int:pk>/add/", collection_views.collection_add, name="collection_add"),
-    path("collections/<int:pk>/upgrade/<int:entry>/", collection_views.collection_upgrade, name="collection_upgrade"),
-    path("collections/clubs/<int:club>/", collection_views.club_collections, name="club_collections"),
-    path("collections/clubs/<int:club>/<int:pk>/", collection_views.collection_detail, name="club_collection_detail"),
-    path("collections/clubs/<int:club>/<int:pk>/add/", collection_views.collection_add, name="club_collection_add"),
-    path("collections/clubs/<int:club>/<int:pk>/upgrade/<int:entry>/", collection_views.collection_upgrade,
+    path("collections/", views.collection_index, name="collection_index"),
+    path("collections/<int:pk>/", views.collection_detail, name="collection_detail"),
+    path("collections/<int:pk>/add/", views.collection_add, name="collection_add"),
+    path("collections/<int:pk>/upgrade/<int:entry>/", views.collection_upgrade, name="collection_upgrade"),
+    path("collections/clubs/<int:club>/", views.club_collections, name="club_collections"),
+    path("collections/clubs/<int:club>/<int:pk>/", views.collection_detail, name="club_collection_detail"),
+    path("collections/clubs/<int:club>/<int:pk>/add/", views.collection_add, name="club_collection_add"),
+    path("collections/clubs/<int:club>/<int:pk>/upgrade/<int:entry>/", views.collection_upgrade,
          name="club_collection_upgrade"),
 ]

@@ -37,8 +37,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 
 import rules
-
-from .. import numbers
+from tracker.matches import numbers
 
 if TYPE_CHECKING:
     from ..models import Match
@@ -249,7 +248,7 @@ class GamePages:
         return self.modules.narration.describe_action(action, events, names)
 
     def outcome_line(self, event: dict, names: list[str]) -> str:
-        """An event's line in the outcome box (tracker/outcome.py), where the player looks right after a tap:
+        """An event's line in the outcome box (tracker/matches/outcome.py), where the player looks right after a tap:
         the key working, short; "" leaves the event to the box's folded "whole working" and the log.
         Default: the log's line."""
         return self.describe(event, names)

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 
 from rules import Dice, RuleError
 from rules.options import Option, WholeNumber
+from tracker.matches import services
 
-from .. import services
 from ..models import Card, Match
 
 

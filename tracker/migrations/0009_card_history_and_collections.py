@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 def uses_so_far(apps, schema_editor):
     """Every match played so far used the catalog cards its actions carry (undone ones included)."""
-    from tracker.card_changes import card_names
+    from tracker.matches.card_uses import card_names
 
     Card, CardUse, Match = (apps.get_model("tracker", name) for name in ("Card", "CardUse", "Match"))
     for match in Match.objects.all().iterator():

@@ -1,9 +1,9 @@
-"""`{% once %}`: the hidden one-time token of a form that makes something (see tracker/once.py)."""
+"""`{% once %}`: the hidden one-time token of a form that makes something (see tracker/matches/once.py)."""
 
 from django import template
 from django.utils.html import format_html
 
-from tracker.once import FIELD, new_token
+from tracker.matches.once import FIELD, new_token
 
 register = template.Library()
 

@@ -1,6 +1,7 @@
 """Card Crush demo data: invented cards (the real card list is not public) and three finished battles."""
 
-from ... import services
+from tracker.matches import services
+
 from ...models import Card, Match
 from ..common import ANA_BEN, Players
 

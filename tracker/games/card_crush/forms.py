@@ -9,6 +9,7 @@ from rules.card_crush.battle import DECK_SIZE, phase
 from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
 from rules.errors import gettext_noop
 
+from ...competition.collection import seat_collections
 from ...models import Card, Match
 from ..common import EngineCardForm, catalog_cards
 
@@ -94,8 +95,6 @@ def seats_to_enter(match: Match) -> list[int]:
 
 def entry_form(match: Match, data=None, seat: int | None = None) -> DeckForm:
     """The deck entry of `seat`, offering only the collections that seat's player may use."""
-    from ...competition.collection import seat_collections
-
     catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
     return DeckForm(data, catalog=catalog, collections=seat_collections(match, seat))
 

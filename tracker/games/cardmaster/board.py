@@ -22,10 +22,10 @@ from rules.cardmaster.numbers import percent_text
 from rules.cardmaster.overrides import COUNTER_MAX
 from rules.cardmaster.statuses import backfire_chance, proc_chance, top_face
 from rules.cardmaster.typechart import TYPE_SYMBOLS
+from tracker.matches.numbers import decimal
+from tracker.matches.services import explain, head_action
 
 from ...models import Match
-from ...numbers import decimal
-from ...services import explain, head_action
 from ..common import dice_needed
 from .forms import STATUS_LABELS
 from .narration import DONE_LABELS, STAT_NAMES, describe, multiplier_text, type_label

@@ -4,7 +4,8 @@ factions, and two finished 3v3 matches.
 Types are places on the wheel (1 Ember ... 10 Umbra, see rules/cardmaster/typechart.py).
 """
 
-from ... import services
+from tracker.matches import services
+
 from ...models import Match
 from ..common import ANA_BEN, Players, catalog_card, play_steps
 

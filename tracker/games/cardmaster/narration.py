@@ -7,8 +7,8 @@ from rules.cardmaster.fighters import SEAT_LETTERS
 from rules.cardmaster.gems import MOVE_LABELS
 from rules.cardmaster.moves import ATTACKS
 from rules.cardmaster.typechart import TYPE_SYMBOLS
+from tracker.matches.numbers import decimal
 
-from ...numbers import decimal
 from .forms import STATUS_LABELS
 
 STAT_NAMES = {"spd": "SPD", "hp": "HP", "def": "DEF", "atk": "ATK", "spc": "SPC"}

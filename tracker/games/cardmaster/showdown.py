@@ -17,8 +17,8 @@ from rules import RuleError
 from rules.cardmaster.ai import Decision, ai_seat, choose, generate_faction, hint, lineup_order, pick_faction
 from rules.cardmaster.match import phase
 from rules.cardmaster.options import ai_level
+from tracker.matches import services
 
-from ... import services
 from ...models import Card, Match
 from .narration import describe, move_title, percent, reason_text
 

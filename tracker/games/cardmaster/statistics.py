@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster.gems import MOVE_LABELS
 from rules.cardmaster.mvp import mvps
+from tracker.matches.services import applied_actions
 
 from ...models import Match
-from ...services import applied_actions
 from ..common import ranked, seat_names
 from .forms import STATUS_LABELS
 

@@ -1,5 +1,5 @@
 """Cardmaster's own pages beside the board: the AI's move in a Showdown, the hint, and the analysis
-of a finished match. The match page and its refusals are the tracker's (tracker/views.py)."""
+of a finished match. The match page and its refusals are the tracker's (tracker/matches/views.py)."""
 
 import time
 
@@ -13,10 +13,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rules import RuleError
 from rules.cardmaster.ai import Mistake, ai_seat, analyse_part, finish, hints_allowed
 from rules.cardmaster.match import phase
+from tracker.matches import services, views
+from tracker.matches.forms import SeqForm
+from tracker.people import access, locks
+from tracker.people.devices import TableRequest
+from tracker.review import charts
 
-from ... import access, charts, locks, services, views
-from ...devices import TableRequest
-from ...forms import SeqForm
 from ...models import Match
 from .narration import move_title, percent, reason_text
 from .showdown import ai_to_move, hint_for, play_ai, recent_steps

@@ -16,9 +16,9 @@ from rules.evons.cards import NAME_MAX, STAT_MAX
 from rules.evons.pieces import arrows_now, cell_of, current_def, find, is_monster, scores
 from rules.evons.sequence import abilities_left, conflict_preview, pending_conflicts
 from rules.evons.turns import COUNT_MAX, to_reveal
+from tracker.matches.services import head_action
 
 from ...models import Match
-from ...services import head_action
 from ..common import refusal
 from .forms import ABILITY_NAMES, DIRECTION_NAMES, CardForm, Kept, card_entry
 from .narration import describe, describe_action

@@ -4,7 +4,8 @@ Seat 0 sits at the bottom of the board (row 6), seat 1 at the top; arrows are gi
 seat 1's cards point the other way round on the board (rules/evons/board.py, "Facing").
 """
 
-from ... import services
+from tracker.matches import services
+
 from ...models import Match
 from ..common import ANA_BEN, Players, catalog_card, play_steps
 

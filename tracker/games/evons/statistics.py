@@ -7,9 +7,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from rules.evons.pieces import scores
+from tracker.matches.services import applied_actions
 
 from ...models import Match
-from ...services import applied_actions
 from ..base import Figures, Progress
 
 

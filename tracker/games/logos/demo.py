@@ -1,6 +1,7 @@
 """LOGOS demo data: invented datacards (the real card list is not public) and two finished duels."""
 
-from ... import services
+from tracker.matches import services
+
 from ...models import Match
 from ..common import ANA_BEN, Players, play_steps
 

@@ -20,9 +20,9 @@ from rules.logos.cards import (
     has_combo_requirement,
 )
 from rules.logos.duel import OPTIONS
+from tracker.matches.services import explain
 
 from ...models import Card, Match
-from ...services import explain
 from ..base import CardFact
 from ..common import filled_in, option_field
 from .board import seat_view

@@ -9,8 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.logos.cards import COLOUR_CLASS
 from rules.logos.effects import BERSERK_BELOW, MIN_SLOTS
-
-from ...numbers import grouped
+from tracker.matches.numbers import grouped
 
 COLOUR_LABELS = {
     "red": _("red"), "green": _("green"), "blue": _("blue"), "white": _("white"), "purple": _("purple"),

@@ -14,9 +14,9 @@ from rules.lonely_star.statuses import HEX_ATTACK_COST, HEX_ATTACK_DAMAGE, POISO
 from rules.lonely_star.statuses import NAME_MAX as STATUS_NAME_MAX
 from rules.lonely_star.units import NAME_MAX, STAT_MAX, status_penalty, total
 from rules.lonely_star.zones import ZONES
+from tracker.matches.services import head_action
 
 from ...models import Match
-from ...services import head_action
 from ..common import refusal
 from .narration import ZONE_NAMES, describe, describe_action
 

@@ -3,7 +3,8 @@
 Units take ids in the order they are played (1, 2, 3, ...).
 """
 
-from ... import services
+from tracker.matches import services
+
 from ...models import Match
 from ..common import ANA_BEN, Players, catalog_card, play_steps
 

@@ -9,9 +9,9 @@ from django.utils.translation import ngettext
 from rules import Dice
 from rules.lonely_star.rolls import pass_chance
 from rules.lonely_star.units import hp_left
+from tracker.matches.services import applied_actions, entered_rolls, live_actions
 
 from ...models import Match
-from ...services import applied_actions, entered_rolls, live_actions
 from ..base import Figures, Progress
 
 CHECK_TITLES = {

@@ -1,9 +1,9 @@
-"""`python manage.py benchmark`: the speed figures as ratios to a minimal view (tracker/perf/benchmark.py)."""
+"""`python manage.py benchmark`: the speed figures as ratios to a minimal view (perf/benchmark.py)."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from tracker.perf import benchmark
+from perf import benchmark
 
 
 class Command(BaseCommand):

@@ -10,14 +10,14 @@ Tables take the five games in turn, so five tables or more play every game.
     python manage.py loadtest --htmx --no-shown                   # ... without X-Shown: every part drawn
     DATABASE_URL=postgres://... python manage.py loadtest --servers 2 --crash   # two app servers, one killed
 
-Exits with status 1 when a check fails (see tracker/perf/loadtest.py for what is checked).
+Exits with status 1 when a check fails (see perf/loadtest.py for what is checked).
 """
 
 import os
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker.perf import loadtest
+from perf import loadtest
 
 
 class Command(BaseCommand):

@@ -9,8 +9,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tracker import exchange
 from tracker.games import pages_for
+from tracker.review import exchange
 
 
 class Command(BaseCommand):

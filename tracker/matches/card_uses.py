@@ -1,0 +1,30 @@
+"""Which catalog cards a match used: what it tells the catalog, which then decides who may still
+change a card (tracker/catalog/changes.py). Below the catalog, so recording a use needs nothing of it."""
+
+from tracker.models import Card, CardUse, Match
+
+
+def card_names(payload) -> list[str]:
+    """The names of the cards an action carries, in its order (a deck's round order), each once: every
+    dict with a "name", not looking inside it (a LOGOS card's effects have names of their own)."""
+    if isinstance(payload, dict):
+        if isinstance(payload.get("name"), str):
+            return [payload["name"]]
+        values = list(payload.values())
+    elif isinstance(payload, list):
+        values = payload
+    else:
+        return []
+    return list(dict.fromkeys(name for value in values for name in card_names(value)))
+
+
+def record_uses(match: Match, payloads) -> None:
+    """Note every catalog card of the match's game that these action payloads carry.
+
+    No query for an action without cards; otherwise one to find them and one to note them.
+    """
+    names = set().union(*(card_names(payload) for payload in payloads))
+    if not names:
+        return
+    cards = Card.objects.filter(slug=match.slug, name__in=names).values_list("pk", flat=True)
+    CardUse.objects.bulk_create([CardUse(card_id=pk, match=match) for pk in cards], ignore_conflicts=True)

@@ -1,0 +1,122 @@
+"""Forms shared by every game: who plays, which step, which filter."""
+
+from django import forms
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
+
+import rules
+from tracker.models import Player
+
+
+class PlayersForm(forms.Form):
+    """The players of a new match, by name; new names become new players; and the club it is played in."""
+
+    def __init__(self, *args, seats: int, clubs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in range(seats):
+            self.fields[f"player_{seat}"] = forms.CharField(
+                label=_("Player %(number)s") % {"number": seat + 1},
+                max_length=40,
+                widget=forms.TextInput(attrs={"list": "players", "autocomplete": "off"}),
+            )
+        if clubs is not None and clubs.exists():
+            self.fields["club"] = forms.ModelChoiceField(
+                label=_("Play it in a club"), queryset=clubs, required=False,
+                # Short enough for a 360 px select; the help below says the rest.
+                empty_label=_("No club (private)"),
+                widget=forms.Select(attrs={"aria-describedby": "id_club_help"}),
+                help_text=_("Without a club, only you and the phones you invite see the match. In a club, its members "
+                            "can watch it, and it counts in the club's statistics and ratings."))
+
+    def clean(self):
+        data = super().clean()
+        names = [" ".join(data[f].split()) for f in self.fields if f.startswith("player_") and data.get(f, "").strip()]
+        seats = [f for f in self.fields if f.startswith("player_")]
+        if len(names) == len(seats) and len({n.casefold() for n in names}) < len(names):
+            raise forms.ValidationError(_("Each seat needs a different player."))
+        data["names"] = names
+        return data
+
+
+class StepForm(forms.Form):
+    """A move along the log: to `step`, made against the match at step `seq`."""
+
+    step = forms.IntegerField(min_value=0)
+    seq = forms.IntegerField(min_value=0)
+
+
+class SeqForm(forms.Form):
+    """The step a page was showing when its form was sent."""
+
+    seq = forms.IntegerField(min_value=0)
+
+
+def _attrs(attrs: dict) -> str:
+    """HTML attributes as Django's attrs.html writes them: True bare, False left out, in order."""
+    return "".join(f" {name}" if value is True else f' {name}="{conditional_escape(value)}"'
+                   for name, value in attrs.items() if value is not False)
+
+
+class ListSelect(forms.Select):
+    """A select drawn in Python, the same HTML as Django's template draws it.
+
+    Django draws each option by including a template (and another for its attributes): for the
+    filters of the match list, most of the page's time after its rows.
+    """
+
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        html = [f'<select name="{conditional_escape(widget["name"])}"{_attrs(widget["attrs"])}>']
+        for group, options, _index in widget["optgroups"]:
+            if group:
+                html.append(f'\n  <optgroup label="{conditional_escape(group)}">')
+            html.extend(f'\n  <option value="{conditional_escape(option["value"])}"{_attrs(option["attrs"])}>'
+                        f'{conditional_escape(option["label"])}</option>\n' for option in options)
+            if group:
+                html.append("\n  </optgroup>")
+        html.append("\n</select>")
+        return mark_safe("".join(html))  # noqa: S308 -- every value above is escaped
+
+
+class _DrawnInput(forms.widgets.Input):
+    """An input drawn in Python, the same HTML as Django's input.html (through its number.html or
+    checkbox.html, hence the two line ends), without three template includes."""
+
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        shown = "" if widget["value"] is None else f' value="{conditional_escape(widget["value"])}"'
+        return mark_safe(  # noqa: S308 -- every value is escaped
+            f'<input type="{widget["type"]}" name="{conditional_escape(widget["name"])}"{shown}{_attrs(widget["attrs"])}>\n\n')
+
+
+class NumberInput(_DrawnInput, forms.NumberInput):
+    pass
+
+
+class CheckboxInput(_DrawnInput, forms.CheckboxInput):
+    pass
+
+
+class MatchFilterForm(forms.Form):
+    """Filters of the match list; the players and clubs offered are only those the viewer may see."""
+
+    def __init__(self, *args, players, clubs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+        if clubs.query.is_empty():
+            del self.fields["club"]  # a phone without an account is in no club: nothing to choose
+        else:
+            self.fields["club"].queryset = clubs
+
+    game = forms.ChoiceField(
+        label=_("Game"), required=False,
+        choices=lambda: [("", _("All games"))] + [(slug, g.name) for slug, g in rules.GAMES.items()],
+        widget=ListSelect,
+    )
+    player = forms.ModelChoiceField(
+        label=_("Player"), required=False, queryset=Player.objects.none(), empty_label=_("All players"),
+        widget=ListSelect,
+    )
+    club = forms.ModelChoiceField(label=_("Club"), required=False, queryset=Player.objects.none(),
+                                  empty_label=_("Any club or none"), widget=ListSelect)

@@ -1,0 +1,56 @@
+"""What the outcome box (templates/tracker/outcome.html) says of the step just taken.
+
+The box is where the player looks right after a tap (held at the bottom of the screen), while the
+board's own account of the last step may be scrolled away: so it tells the step itself, short, in
+every game, even what the board also shows. It holds the step's title, a line when the step ended
+the match ("Match over: Ben wins 3 rounds to 2", with what the numbers count), and the step's key
+working: each game's `outcome_line` picks and shortens it (tracker/games/base.py):
+
+- Card Crush: every line: the decks revealed with the team initiative, each round's winner with
+  its working (affinity bonus, power, the tiebreak), the battle won.
+- Lonely Star: every line: crit, luck and resist rolls against the stat, damage dealt after
+  Resist, HP left, statuses placed or removed, cards milled or drawn, the winner.
+- Cardmaster: an attack's damage, type multiplier, HP left and its backfire and status rolls
+  (its formula folds away); falls, raids, statuses, gems stacked, possession and rounds.
+- LOGOS: who attacks and why (class, SPEED, Deadlock), the damage and HP left, the end of a
+  round or of the duel; the revealed cards' stats, effects and combo counters fold away.
+- Evons: a card revealed, conflicts, flips, abilities, moves, the score and the game's end; the
+  play's cost (its title names card and cell), chain activations and turn bookkeeping fold away.
+
+At most SHOWN lines stand open, so the box stays within about a third of a 360x740 screen; the
+log's other lines for the step (a game's folded ones, an attack's formula) are under "The whole
+working", and in the log.
+"""
+
+from django.utils.translation import gettext
+
+from tracker.models import Match
+
+SHOWN = 3
+"""Lines of working the box shows open; the rest fold."""
+
+
+def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
+    """The outcome box's account of one log entry (tracker.review.views.log_entries): `title` (the log's unless
+    given), `ended` (the match's end, when this step ended it), `lines` shown and `folded` lines."""
+    from tracker.games import pages_for  # the games' pages build on this package: asked for when drawn
+
+    pages = pages_for(match.slug)
+    names = [player.name for player in match.players()]
+    key = [line for line in (pages.outcome_line(event, names) for event in entry["action"].events) if line]
+    return {"title": entry["what"] if title is None else title, "ended": match_end(match), "lines": key[:SHOWN],
+            "folded": [line for line in entry["lines"] if line not in key[:SHOWN]]}
+
+
+def match_end(match: Match) -> str:
+    """ "Match over: Ben wins 3 rounds to 2", once the step just taken (or a Showdown AI's answer to it)
+    ended the match: nothing is applied to a finished match, so the step did."""
+    if not match.finished:
+        return ""
+    if match.winner is None:
+        said = gettext("Match over: a draw, %(score)s.") % {"score": match.shown_score}
+    else:
+        said = gettext("Match over: %(name)s wins %(score)s.") % {"name": match.winner.name, "score": match.shown_score}
+    if match.corrected:
+        said += " " + gettext("Decided with manual corrections: statistics list it apart.")
+    return said

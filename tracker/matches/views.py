@@ -1,0 +1,533 @@
+"""Function views. Every one reads or changes a match through tracker.matches.services."""
+
+from django.contrib import messages
+from django.contrib.messages.storage.base import Message
+from django.core import signing
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.defaultfilters import urlencode
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.csp import csp_override
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import rules
+from rules import RuleError
+from tracker.catalog import changes as card_changes
+from tracker.catalog.changes import CardRefused, Editor
+from tracker.games import pages_for
+from tracker.matches import listing, news, services
+from tracker.models import Card, Match, Player, Proposal
+from tracker.people import access, consent, locks, sharing
+from tracker.people import views as people_views
+from tracker.people.access import Viewer
+from tracker.people.devices import TableRequest
+from tracker.review.log import log_entries
+
+from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
+from .once import made_once
+from .outcome import step_said
+from .refill import refill
+
+ENTRY_SALT = "tracker.secret-entry"
+
+
+def _game_or_404(slug: str) -> rules.Game:
+    if slug not in rules.GAMES:
+        raise Http404(_("No such game."))
+    return rules.GAMES[slug]
+
+
+def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
+    """Every seat in order, for the board's lock-in rows: is its secret entry awaited, and where does
+    this device go to make it ("" when it may not), with this phone's own hidden entry once made.
+
+    The owner's phone passes to the player (hot-seat); a seated phone goes straight to its
+    own entry; nobody gets a link for a seat another device holds. When every other seat is on its
+    own phone, the owner's last seat is the host's own: nobody to pass to, so straight to its entry.
+    """
+    pages = pages_for(match.slug)
+    waiting = pages.seats_to_enter(match)
+    players = match.players()
+    seats = []
+    for seat, player in enumerate(players):
+        host_only = seen_by.role == access.OWNER and seen_by.controls(len(players)) == {seat}
+        url = ""
+        if seat in waiting and seen_by.can_enter_for(seat):
+            direct = seen_by.role == access.PLAYER or host_only
+            url = reverse("match_entry" if direct else "match_pass", args=[match.pk, seat])
+        seats.append({"seat": seat, "player": player, "waiting": seat in waiting, "url": url,
+                      "own": seen_by.seat == seat, "host_only": host_only,
+                      "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat,
+                      "secret": pages.own_secret(match, seat) if seen_by.seat == seat else None})
+    return seats
+
+
+def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=None, light: bool = False,
+                   **extra) -> dict:
+    """What the match page shows; `light` leaves out what only the parts no action changes need (the share panel)."""
+    pages = pages_for(match.slug)
+    locked = locks.why_locked(match)
+    read_only = not seen_by.can_act or bool(locked)
+    return {
+        "match": match,
+        "game": match.game,
+        "players": match.players(),
+        # After a refused form, the game may put back what it held (nothing typed is lost).
+        "board": pages.board_refused(match, posted) if posted is not None else pages.board(match),
+        "board_template": pages.board_template,
+        "viewer": seen_by,
+        "read_only": read_only,
+        # A club's organiser referees its matches: undo and redo (and reopening), though no seat is theirs.
+        "may_go_to": not read_only or (seen_by.organiser and not match.voided and not locked),
+        "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
+        "entry_seats": entry_seats(match, seen_by),
+        "can_redo": match.head < match.line_length,
+        "undo_why": _undo_why(match, seen_by),
+        "requests": _requests(match, seen_by),
+        "locked": locked if not match.voided else "",
+        "pairing": locks.tournament_table(match),
+        **({} if light else sharing.share_context(request, match, seen_by)),
+        "light": light,
+        **extra,
+    }
+
+
+def _undo_why(match: Match, seen_by: Viewer) -> str:
+    """Why this phone may not undo the last step, or "" when it may (match_goto enforces it; the button says so)."""
+    if not match.head:
+        return ""
+    if match.finished is not None and (why := locks.why_not_reopen(match, seen_by)):
+        return why
+    return ""
+
+
+def _requests(match: Match, seen_by: Viewer) -> list[dict]:
+    """Requests waiting for an answer, with what this phone may do about each."""
+    if not seen_by.can_act or not seen_by.shared:
+        return []  # a request needs a seat on another phone: no query for a match no phone has joined
+    waiting = consent.pending(match)
+    if not waiting:
+        return []
+    names = [player.name for player in match.players()]
+    answers, mine = consent.answers_for(match, seen_by), seen_by.controls(match.game.seats)
+    return [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
+             "answerer": names[proposal.needs], "can_answer": proposal.needs in answers,
+             "can_withdraw": proposal.asked_by in mine and not consent.hot_seat(match, seen_by)}
+            for proposal in waiting]
+
+
+STEP_DONE = "step-done"
+"""The tag of a flash message that carries "<match>:<step>", the step a plain POST just took, so the
+page it redirects to can tell what came of it."""
+REVEALING_ENTRY = "revealing-entry"
+"""Beside STEP_DONE: the step was a secret entry that revealed the entries. Its log title may name
+what the board still keeps face down (a Card Crush deck's later rounds), so the box does not say it."""
+
+
+def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None,
+             seen_by: Viewer | None = None) -> dict:
+    """What came of the player's last tap, for the outcome region: a refusal and why, the messages
+    waiting for this phone, and the step just taken with its working. Unless it tells this phone's own
+    step, the newest change another phone made (news.py), naming who, so the box never contradicts the board."""
+    notes, title = [], None
+    for message in messages.get_messages(request):
+        tags = message.extra_tags.split()
+        if STEP_DONE in tags:
+            done_in, _sep, done = message.message.partition(":")
+            if done_in == str(match.pk) and done.isdigit():
+                step = int(done)
+                title = _("The entries are revealed") if REVEALING_ENTRY in tags else None
+        else:
+            notes.append(message)
+    entry = None
+    if step:
+        # The step a change just took is the one it left on the match: no query for it.
+        done = services.head_action(match) if step == match.head else (
+            match.actions.filter(abandoned=False, seq=step).first())
+        entry = log_entries(match, [done])[0] if done else None
+    said = step_said(match, entry, title) if entry else {}
+    told = news.said(match, seen_by) if seen_by is not None and not (refusal or entry) else ""
+    return {"refusal": refusal, "notes": notes, "entry": entry, **said, "news": told,
+            "shown": bool(refusal or notes or entry or told)}
+
+
+def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200,
+                  outcome: dict | None = None, posted=None, changed: bool = False, **extra) -> HttpResponse:
+    """The match page; for htmx its #match part, and the outcome region when there is something to say.
+
+    After a refusal (`posted` given) the form the player sent comes back filled in as they left it. The
+    htmx answer to a change (`changed`) sent from the page's #match leaves out the parts no action changes
+    (`{% kept %}`, tracker/templatetags/regions.py), and the parts this action left as the phone shows them
+    (`X-Shown`): htmx keeps them as the page shows them. The live poll's
+    fetch and a refusal get the whole #match, and so does a page drawn before the regions existed (one
+    open across a deploy: it does not send `X-Kept`, and would be left with empty placeholders).
+    """
+    light = (changed and posted is None and request.htmx and request.htmx.target == "match"
+             and request.headers.get("X-Kept") == "1")
+    context = _match_context(request, match, seen_by, posted, light=bool(light), **extra)
+    if light:  # the regions some actions change, and the version of each the phone shows ("id=digest")
+        context["shown"] = frozenset(request.headers.get("X-Shown", "").split())
+    context["outcome"] = outcome if outcome is not None else _outcome(request, match, seen_by=seen_by)
+    template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
+    response = render(request, template, context, status=status)
+    if posted is not None:
+        response.content = refill(response.content.decode(), posted, request.path).encode()
+    return response
+
+
+def _refused(request: TableRequest, match_id: int, message: str, status: int) -> HttpResponse:
+    """A refused change: the reason where the player is looking, and nothing applied.
+
+    When htmx sent it from the current step, the page already shows the match as it is: only the
+    outcome region changes, so every form stays as the player left it, folds and all. Otherwise the
+    fresh page (or #match) comes back with the sent form filled in again.
+    """
+    match, seen_by = access.match_for(request, match_id)
+    outcome = _outcome(request, match, refusal=message)
+    if request.htmx and request.POST.get("seq") == str(match.head):
+        response = render(request, "tracker/match_detail.html#outcome", {"match": match, "outcome": outcome, "oob": True},
+                          status=status)
+        response["HX-Reswap"] = "none"  # the out-of-band outcome is still swapped in
+        return response
+    return _render_match(request, match, seen_by, status=status, outcome=outcome, posted=request.POST)
+
+
+def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message: str = "",
+                  step: int | None = None) -> HttpResponse:
+    """The page after a change, from the match the change just saved (its state and players are fresh).
+
+    htmx gets the fresh #match and the outcome at once; a plain POST is redirected to the page, and the
+    message and the step taken travel there as flash messages.
+    """
+    if request.htmx:
+        outcome = _outcome(request, match, step=step)
+        if message:
+            outcome["notes"].insert(0, Message(messages.SUCCESS, message))
+            outcome["shown"] = True
+        return _render_match(request, match, seen_by, outcome=outcome, changed=True)
+    if message:
+        messages.success(request, message)
+    if step:
+        messages.add_message(request, messages.SUCCESS, f"{match.pk}:{step}", extra_tags=STEP_DONE)
+    return redirect(match)
+
+
+@require_GET
+def healthz(request: TableRequest) -> HttpResponse:
+    """The cheapest page: proves the app and database answer, and is the benchmarks' floor."""
+    Match.objects.exists()
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def home(request: TableRequest) -> HttpResponse:
+    recent = listing.rows(Match.objects.visible_to(request)[:5])
+    return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
+
+
+@require_http_methods(["GET", "POST"])
+@made_once
+def match_new(request: TableRequest, slug: str) -> HttpResponse:
+    game = _game_or_404(slug)
+    pages = pages_for(slug)
+    data = request.POST if request.method == "POST" else None
+    clubs = access.my_clubs(request)
+    players_form = PlayersForm(data, seats=game.seats, clubs=clubs, initial=request.GET)
+    config_form = pages.config_form(data, prefix="config")
+    if data is not None and players_form.is_valid() and config_form.is_valid():
+        try:
+            match = services.match_create(
+                slug=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data,
+                owner=request.user if request.user.is_authenticated else None, owner_device=request.device,
+                club=players_form.cleaned_data.get("club"),
+            )
+            pages.match_started(match, config_form)
+        except RuleError as error:
+            config_form.add_error(None, services.explain(error))
+        else:
+            messages.success(request, _("Match started."))
+            return redirect(match)
+    context = {
+        "game": game,
+        "noun": pages.noun,
+        "players_form": players_form,
+        "config_form": config_form,
+        "known_players": known_players(request),
+    }
+    return render(request, "tracker/match_new.html", context, status=422 if data is not None else 200)
+
+
+def known_players(request: TableRequest):
+    """Names to suggest: the players of matches this viewer may see, their own, and their clubs' members."""
+    seen = Match.objects.visible_to(request)
+    found = Q(seats__match__in=seen)
+    user = access.signed_in(request)
+    if user is not None:
+        found |= Q(user=user) | Q(user__memberships__club__memberships__user=user)
+    return Player.objects.filter(found).distinct()
+
+
+@require_GET
+def match_detail(request: TableRequest, pk: int) -> HttpResponse:
+    match, seen_by = access.match_for(request, pk)
+    return _render_match(request, match, seen_by)
+
+
+# Every open phone asks this every 2 s, so its answer is kept to a few headers: it is never a
+# page (an empty 204 or a little JSON read by live.js), so a content policy or a framing rule
+# would govern nothing here. Refusals (404, 403) are pages and still carry both.
+@csp_override({})
+@xframe_options_exempt
+@require_GET
+def match_poll(request: TableRequest, pk: int) -> HttpResponse:
+    """Has the match changed since version `v`? 204 and no body when not: polled every 2 s."""
+    match = access.visible_match(request, pk, only=("version", "finished"))
+    if request.GET.get("v") == str(match.version):
+        response = HttpResponse(status=204)
+        del response["Content-Type"]  # no body, nothing to type
+        return response
+    return JsonResponse({"version": match.version, "finished": match.finished is not None})
+
+
+def _seat_player(match: Match, seat: int, seen_by: Viewer):
+    """The player of `seat`, if this device may make that seat's secret entry."""
+    players = match.players()
+    if seat >= len(players):
+        raise Http404(_("No such seat."))
+    if not seen_by.can_enter_for(seat):
+        raise PermissionDenied(_("Only %(name)s's own phone can make this entry.") % {"name": players[seat].name})
+    return players[seat]
+
+
+@require_GET
+def match_pass(request: TableRequest, pk: int, seat: int) -> HttpResponse:
+    """The hot-seat screen that hides everything until the right player holds the phone."""
+    match, seen_by = access.match_for(request, pk, act=True)
+    player = _seat_player(match, seat, seen_by)
+    if seat not in pages_for(match.slug).seats_to_enter(match):
+        messages.info(request, _("%(name)s has nothing secret to enter now.") % {"name": player.name})
+        return redirect(match)
+    return render(request, "tracker/pass_phone.html", {"match": match, "player": player, "seat": seat})
+
+
+@never_cache  # no-store: the Back button must not bring a locked-in entry back from the cache
+@require_http_methods(["GET", "POST"])
+def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
+    """One player's secret entry (a Card Crush deck), sent with a token bound to their seat."""
+    match, seen_by = access.match_for(request, pk, act=True)
+    player = _seat_player(match, seat, seen_by)
+    pages = pages_for(match.slug)
+    if request.method == "GET" and seat not in pages.seats_to_enter(match):
+        return redirect(match)
+    locked = locks.why_locked(match)
+    if locked:
+        return _refused(request, match.pk, locked, status=409)
+    if request.method == "POST" and (request.POST.get("add_card") or request.POST.get("new-name", "").strip()):
+        return _entry_card(request, match, player, seat)
+    form = pages.entry_form(match, request.POST if request.method == "POST" else None, seat=seat)
+    refusal, status = "", 200
+    if request.method == "POST":
+        status = 422
+        try:
+            token = signing.loads(request.POST.get("entry_token", ""), salt=ENTRY_SALT, max_age=60 * 60 * 24)
+        except signing.BadSignature:
+            token = None
+        seq_form = SeqForm(request.POST)
+        if token != {"match": match.pk, "seat": seat}:
+            return _refused(request, match.pk, _("This entry form was not issued for %(name)s; nothing was locked.")
+                            % {"name": player.name}, status=403)
+        if not seq_form.is_valid():
+            return _refused(request, match.pk, _("The form is missing its step number; nothing was applied."), 400)
+        if form.is_valid():
+            try:
+                recorded = services.match_apply_action(
+                    match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"],
+                    by=news.by(request, match, seen_by))
+            except services.StaleSubmission as stale:
+                match.refresh_from_db()
+                if seat not in pages.seats_to_enter(match):
+                    return _refused(request, match.pk, str(stale), status=409)
+                # Another phone moved the match on meanwhile (say, the other player locked in):
+                # keep what this player typed and let them confirm it against the fresh step.
+                refusal, status = _("The match moved on while you were entering; check your entry and send it again."), 409
+            except RuleError as error:
+                refusal = services.explain(error, match.players())
+            else:
+                match = pages.after_change(match)
+                messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
+                # When it revealed the entries (a log line more than the lock), the box tells what came of them.
+                names = [seated.name for seated in match.players()]
+                if any(pages.describe(event, names) for event in recorded.events):
+                    messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
+                                         extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
+                return redirect(match)
+    return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
+
+
+def _entry_page(request: TableRequest, match: Match, player: Player, seat: int, form, card_form=None,
+                status: int = 200, **extra) -> HttpResponse:
+    card_form = card_form or pages_for(match.slug).card_form(prefix="new")
+    card_form.use_required_attribute = False  # its fields are in the entry form: locking in must not ask for them
+    context = {
+        "match": match,
+        "player": player,
+        "seat": seat,
+        "form": form,
+        "card_form": card_form,
+        "entry_token": signing.dumps({"match": match.pk, "seat": seat}, salt=ENTRY_SALT),
+        "catalog": Card.objects.filter(slug=match.slug),
+        **extra,
+    }
+    return render(request, pages_for(match.slug).entry_template, context, status=status)
+
+
+def _entry_card(request: TableRequest, match: Match, player: Player, seat: int) -> HttpResponse:
+    """A card added from the entry page (sent with a half-typed card too: the card is added, nothing is
+    locked). The page comes back with everything entered as it was, and the card form empty once added."""
+    pages = pages_for(match.slug)
+    card_form = pages.card_form(request.POST, prefix="new")
+    added = None
+    if card_form.is_valid():
+        card = card_form.cleaned_data
+        try:
+            added = card_changes.card_add(Editor.of(request), match.slug, card["name"], pages.card_stats(card))
+        except CardRefused as refused:
+            card_form.add_error("name", str(refused))
+    kept = request.POST.copy()
+    if added:
+        card_form = pages.card_form(prefix="new")
+        for name in [name for name in kept if name.startswith("new-")]:
+            del kept[name]
+    response = _entry_page(request, match, player, seat, pages.entry_form(match, None, seat=seat), card_form,
+                           status=200 if added else 422, added=added)
+    response.content = refill(response.content.decode(), kept, request.path).encode()
+    return response
+
+
+def _rolls(request: TableRequest) -> list[int]:
+    """Dice a player rolled by hand, from the `roll` fields; ValueError for one that is not a number."""
+    return [int(value) for value in request.POST.getlist("roll") if value.strip()]
+
+
+@require_POST
+def match_act(request: TableRequest, pk: int) -> HttpResponse:
+    """An action taken at the table (reveal the next round, attack, ...).
+
+    Dice a player rolled by hand come as `roll` fields, in the order the engine asks
+    for them; a blank `roll` means the app rolls. Once the other seat is on a phone of its own, a
+    table action or a correction of the other side's cards becomes a request that phone answers
+    (consent.py); everything else is told to it (news.py).
+    """
+    match, seen_by = access.match_for(request, pk, act=True)
+    seq_form = SeqForm(request.POST)
+    if not seq_form.is_valid():
+        return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400)
+    locked = locks.why_locked(match)
+    if locked:
+        return _refused(request, pk, locked, status=409)
+    pages = pages_for(match.slug)
+    try:
+        action = pages.table_action(match, request.POST)
+        rolls = _rolls(request)
+        ask = consent.needs_agreement(match, seen_by, action)
+    except ValidationError as error:
+        return _refused(request, pk, " ".join(error.messages), status=422)
+    except ValueError:
+        return _refused(request, pk, _("A die roll must be a whole number; nothing was applied."), status=422)
+    except consent.Refused as refused:
+        return _refused(request, pk, str(refused), status=403)
+    seq = seq_form.cleaned_data["seq"]
+    made_by = news.by(request, match, seen_by)
+    try:
+        if ask:
+            consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.ACTION, action=action,
+                            rolls=rolls, made_by=made_by)
+            return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
+        recorded = services.match_apply_action(match=match, action=action, expected_seq=seq, rolls=rolls, by=made_by)
+    except services.StaleSubmission as stale:
+        return _refused(request, pk, str(stale), status=409)
+    except consent.Refused as refused:
+        return _refused(request, pk, str(refused), status=422)
+    except RuleError as error:
+        return _refused(request, pk, services.explain(error, match.players()), status=422)
+    return _after_change(request, pages.after_change(recorded.match), seen_by, step=recorded.seq)
+
+
+def _asked_message(match: Match, seen_by: Viewer) -> str:
+    other = consent.other_seat(match, consent.asking_seat(match, seen_by), seen_by)
+    return _("Asked %(name)s to agree; nothing changes until they do.") % {"name": match.players()[other].name}
+
+
+@require_POST
+def match_goto(request: TableRequest, pk: int) -> HttpResponse:
+    """Undo or redo: move along the log to a step; actions are never deleted.
+
+    Going back before the end of a finished match (reopening it) asks for confirmation and,
+    in a club, needs an organiser. Going back past a revealed secret entry, over the other side's
+    moves, or reopening a match the other side won needs that phone's agreement
+    (tracker/people/consent.py), unless a club organiser does it as the referee. Anything else is one
+    tap, and the other phone is told.
+    """
+    match, seen_by = access.match_for(request, pk)
+    form = StepForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, pk, _("Choose a step to go to; nothing was changed."), 400)
+    step, seq = form.cleaned_data["step"], form.cleaned_data["seq"]
+    reopening = match.finished is not None and step < match.head
+    if not seen_by.can_act and not seen_by.organiser:  # a club's organiser referees its matches
+        raise PermissionDenied(_("Spectators can watch this match but not play in it."))
+    locked = locks.why_locked(match)
+    if locked:
+        return _refused(request, pk, locked, status=409)
+    if reopening and (why := locks.why_not_reopen(match, seen_by)):
+        return _refused(request, pk, why, status=403)
+    if seq == match.head and reopening and request.POST.get("confirm") != "reopen":
+        return people_views.confirm_reopen(request, match, seen_by, step)
+    made_by = news.by(request, match, seen_by)
+    try:
+        if seq == match.head and seen_by.can_act:
+            if consent.hot_seat(match, seen_by):
+                if consent.takes_back_reveal(match, step):
+                    return people_views.hot_seat_goto(request, match, seen_by, step)
+            elif why := consent.goto_needs_agreement(match, seen_by, step):
+                consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.GOTO, step=step,
+                                action={"why": why}, made_by=made_by)
+                return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
+        moved = services.match_goto(match=match, step=step, expected_seq=seq, by=made_by)
+    except services.StaleSubmission as stale:
+        return _refused(request, pk, str(stale), status=409)
+    except services.NoSuchStep as error:
+        return _refused(request, pk, str(error), status=422)
+    except consent.Refused as refused:
+        return _refused(request, pk, str(refused), status=409)
+    verb = _("Went back to step %(step)s.") if step < seq else _("Went forward to step %(step)s.")
+    return _after_change(request, moved, seen_by, verb % {"step": step})
+
+
+@require_GET
+def match_list(request: TableRequest) -> HttpResponse:
+    matches = Match.objects.visible_to(request)
+    form = MatchFilterForm(request.GET or None, players=Player.objects.filter(seats__match__in=matches).distinct(),
+                           clubs=access.my_clubs(request))
+    if form.is_valid():
+        if form.cleaned_data.get("club"):
+            matches = matches.filter(club=form.cleaned_data["club"])
+        if form.cleaned_data["game"]:
+            matches = matches.filter(slug=form.cleaned_data["game"])
+        if form.cleaned_data["player"]:
+            matches = matches.filter(seats__player=form.cleaned_data["player"])
+    page, rows = listing.page(matches, request.GET.get("page"), 25)
+    # The pager's links keep every filter the form has ("game=...&player=...&club=...&"), then the
+    # page number: read from the form's fields, so a filter added to the form is kept too.
+    filters = "".join(f"{key}={urlencode(request.GET[key])}&" for key in form.fields if request.GET.get(key))
+    return render(request, "tracker/match_list.html",
+                  {"form": form, "page": page, "rows": rows, "filters": filters})
+
+
+def csrf_failure(request: TableRequest, reason: str = "") -> HttpResponse:
+    return render(request, "403_csrf.html", status=403)

@@ -1,0 +1,61 @@
+"""Clubs: a game store or a group of friends sharing play (pages in views.py).
+
+An account starts a club and becomes its organiser; others join with an invite link or its
+QR code (accounts only: a membership is what lets a phone see the club's matches, so it
+must survive the phone). Organisers make and revoke links, make members organisers, remove
+members and choose what the club shows to everyone (its leaderboard, its tournaments).
+
+Decisions (where the rules of a club were open):
+- Revoking a link stops new joins; members who joined with it stay (a store's link on the
+  wall is replaced every month without emptying the club). An organiser removes a member.
+- A club always keeps an organiser: the last one can neither leave nor be made a member.
+"""
+
+from django.db import transaction
+from django.db.models import F
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tracker.models import Club, Match, Membership
+from tracker.people import access
+
+from .devices import TableRequest
+from .sharing import qr_svg
+
+
+def club_for(request: TableRequest, pk: int, organiser: bool = False) -> tuple[Club, str | None]:
+    """The club and the viewer's role in it; 404 for a club a stranger may not see, 403 for a
+    member doing an organiser's job. A club that shows something publicly may be seen by anyone."""
+    club = get_object_or_404(Club, pk=pk)
+    role = access.club_role(request, club)
+    if role is None and not (club.public_leaderboard or club.public_tournaments):
+        raise Http404(_("No such club."))
+    if organiser and role != Membership.ORGANISER:
+        raise access.PermissionDenied(_("Only the club's organisers can do that."))
+    return club, role
+
+
+def invites(request: TableRequest, club: Club) -> list[dict]:
+    now = timezone.now()
+    shown = []
+    for invite in club.invites.filter(revoked__isnull=True, expires__gt=now).order_by("created"):
+        url = request.build_absolute_uri(reverse("club_join", args=[invite.token]))
+        shown.append({"invite": invite, "url": url, "qr": qr_svg(url)})
+    return shown
+
+
+@transaction.atomic
+def leave(membership: Membership) -> None:
+    """End a membership. The account's open matches in the club lose their owner and count nowhere
+    (`Match.orphaned`) until an organiser takes them over (views.match_take_over); its finished matches
+    keep counting."""
+    open_matches = Match.objects.filter(club=membership.club_id, owner=membership.user_id, finished__isnull=True)
+    open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
+    membership.delete()
+
+
+def organisers_left(club: Club, without: Membership) -> int:
+    return club.memberships.filter(role=Membership.ORGANISER).exclude(pk=without.pk).count()

@@ -1,0 +1,99 @@
+"""Where a request comes from: the device (so a match can belong to a phone without an
+account) and the client's network address (for the sign-in limits).
+
+Each browser gets a random device id in a long-lived signed cookie the first time it
+visits. A match made without signing in belongs to that device. When the player signs in
+or up, they choose whether the device's matches join the account (`keep_device_matches`).
+"""
+
+import ipaddress
+import secrets
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
+
+COOKIE = "tk_device"
+MAX_AGE = 60 * 60 * 24 * 730
+
+
+class TableRequest(HttpRequest):
+    """A request as the middleware leaves it for our views: the phone's device id (DeviceMiddleware)
+    and what htmx asked (django-htmx's HtmxMiddleware). Only for type checking: Django builds the request."""
+
+    device: str
+    htmx: HtmxDetails
+
+
+class DeviceMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        device = request.get_signed_cookie(COOKIE, default=None, salt=COOKIE)
+        fresh = device is None
+        request.device = device or secrets.token_urlsafe(24)
+        response = self.get_response(request)
+        if fresh:
+            response.set_signed_cookie(COOKIE, request.device, salt=COOKIE, max_age=MAX_AGE, httponly=True,
+                                       samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
+        return response
+
+
+def _left_on_device(device: str):
+    """What the device holds with no account: the matches it made and the seats (or watch
+    places) it joined. Collections and statistics belong to players, not devices; tournaments
+    belong to clubs."""
+    from tracker.models import Access, Match
+
+    return (Match.objects.filter(owner_device=device, owner__isnull=True),
+            Access.objects.filter(device=device, user__isnull=True))
+
+
+def matches_on_device(device: str) -> int:
+    """How many matches signing in could hand to an account (made or joined here, counted once)."""
+    if not device:
+        return 0
+    made, joined = _left_on_device(device)
+    return len(set(made.values_list("pk", flat=True)) | set(joined.values_list("match_id", flat=True)))
+
+
+def keep_device_matches(device: str, user) -> int:
+    """Hand the device's matches and seats to `user`; how many matches changed hands.
+
+    Callers pass `request.device` (from the signed cookie), never anything from the form,
+    so a player can only ever hand over the matches of the phone they are holding.
+    """
+    if not device:
+        return 0
+    with transaction.atomic():
+        count = matches_on_device(device)
+        made, joined = _left_on_device(device)
+        # Kept matches belong to the account alone: signing out leaves this phone no hold on them
+        # (a store's shared tablet must not keep control of an account's matches).
+        made.update(owner=user, owner_device="")
+        joined.update(user=user)
+    return count
+
+
+def client_address(request: HttpRequest) -> str:
+    """The address of the client, for per-address limits.
+
+    With TRUSTED_PROXY_COUNT = 0 the app faces clients directly and X-Forwarded-For is
+    ignored (anyone can send one). With N proxies in front, each appends the address it
+    was reached from, so the Nth entry from the right was written by our outermost proxy;
+    the entries left of it come from the client and are never used. A header too short
+    or not an address falls back to REMOTE_ADDR (the proxy itself): stricter, never looser.
+    """
+    remote = request.META.get("REMOTE_ADDR", "")
+    hops = settings.TRUSTED_PROXY_COUNT
+    if hops <= 0:
+        return remote
+    entries = [entry.strip() for entry in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    if len(entries) < hops:
+        return remote
+    try:
+        return str(ipaddress.ip_address(entries[-hops]))
+    except ValueError:
+        return remote

@@ -1,0 +1,31 @@
+"""The forms of accounts and clubs."""
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+
+class SignUpForm(UserCreationForm):
+    player_name = forms.CharField(
+        label=gettext_lazy("Your player name"), max_length=40,
+        help_text=gettext_lazy("The name you play under; your matches under this name become yours."),
+    )
+
+    def clean_player_name(self):
+        name = " ".join(self.cleaned_data["player_name"].split())
+        from tracker.models import Player
+
+        existing = Player.named(name)
+        if existing is not None and existing.user_id is not None:
+            raise forms.ValidationError(_("That player name belongs to another account."))
+        return name
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Club name"), max_length=60)
+
+
+class ClubSettingsForm(forms.Form):
+    public_leaderboard = forms.BooleanField(label=gettext_lazy("Show the leaderboard to everyone"), required=False)
+    public_tournaments = forms.BooleanField(label=gettext_lazy("Show the tournaments to everyone"), required=False)

@@ -1,0 +1,56 @@
+"""Matches whose result may not change, and who may reopen a finished match.
+
+- A battle of an ended tournament is locked: the final standings and the winner banner are
+  built from these results, so they stay as they are until an organiser reopens the tournament.
+- A voided result stays as it was, marked in the log.
+- Going back before the end of a finished match reopens it. The page first says what that
+  affects and asks to confirm; in a club only an organiser may reopen, since the result
+  counts in the club's ratings, statistics and tournaments.
+"""
+
+from django.utils.translation import gettext as _
+
+from tracker.models import Match, Pairing
+
+from .access import Viewer
+
+
+def tournament_table(match: Match) -> Pairing | None:
+    """The tournament table this match was played at, if any (only club Card Crush battles can be)."""
+    if not match.club_id or match.slug != "card-crush":
+        return None
+    if "_pairing" not in match.__dict__:  # asked several times per page: one query
+        match.__dict__["_pairing"] = Pairing.objects.select_related("tournament").filter(match=match).first()
+    return match.__dict__["_pairing"]
+
+
+def why_locked(match: Match) -> str:
+    """Why nothing in this match may change now, or "" when it may."""
+    if match.voided:
+        return _("An organiser voided this result; the match stays as it was.")
+    pairing = tournament_table(match)
+    if pairing and pairing.tournament.finished:
+        return _("This battle belongs to %(tournament)s, which has ended: its result is final unless an organiser "
+                 "reopens the tournament.") % {"tournament": pairing.tournament.name}
+    return ""
+
+
+def why_not_reopen(match: Match, seen_by: Viewer) -> str:
+    """Why this viewer may not reopen the finished match, or ""."""
+    if match.club_id and not seen_by.organiser:
+        return _("This match counts in %(club)s's results: only an organiser of the club can reopen it.") % {
+            "club": getattr(match.club, "name", "")}
+    return ""
+
+
+def reopen_affects(match: Match) -> list[str]:
+    """What reopening the finished match changes, in the words the confirmation shows."""
+    affects = [_("The match is no longer finished, and its result leaves the statistics until it ends again.")]
+    pairing = tournament_table(match)
+    if match.club_id and match.slug == "card-crush" and match.rated:
+        affects.append(_("Its players' ratings in %(club)s lose this battle until it ends again; it keeps its "
+                         "place by the date it first ended.") % {"club": getattr(match.club, "name", "")})
+    if pairing:
+        affects.append(_("It is a battle of %(tournament)s, round %(round)s: the next round cannot be paired "
+                         "until it ends again.") % {"tournament": pairing.tournament.name, "round": pairing.round})
+    return affects

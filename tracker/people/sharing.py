@@ -1,0 +1,69 @@
+"""A match on several phones: join links and QR codes, watch links, revoking, sharing (pages in views.py).
+
+The owner makes a link per seat (seats one other phone as that player) or a watch link
+(any number of spectators). Revoking a link also ends the access it granted.
+"""
+
+import io
+import re
+
+import segno
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from tracker.models import Access, Invite, Match
+from tracker.people import access
+
+from .devices import TableRequest
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")
+"""What an invite token can look like (models.new_token: URL-safe base64)."""
+
+
+def qr_svg(url: str) -> str:
+    """The link as a QR code: inline SVG, dark on light so phones scan it in dark mode too."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#000", light="#fff",
+                                    xmldecl=False, svgclass="qr", title=_("QR code for this link"))
+    return mark_safe(out.getvalue().decode())  # segno writes only the escaped URL and our own markup
+
+
+def invites_for(request: TableRequest, match: Match) -> list[dict]:
+    """The live invites of a match with their links and QR codes, for the owner's share panel."""
+    players = match.players()
+    now = timezone.now()
+    shown = []
+    live = match.invites.filter(revoked__isnull=True).filter(
+        Q(expires__gt=now) | Q(accesses__revoked__isnull=True, accesses__isnull=False)
+    ).distinct()
+    for invite in live.order_by("created"):
+        url = request.build_absolute_uri(reverse("join", args=[invite.token]))
+        taken = invite.accesses.filter(revoked__isnull=True).count()
+        shown.append({"invite": invite, "url": url, "qr": qr_svg(url), "used": taken, "expired": invite.expires <= now,
+                      "player": players[invite.seat] if invite.seat is not None else None})
+    return shown
+
+
+def share_context(request: TableRequest, match: Match, seen_by: access.Viewer) -> dict:
+    """The owner's share panel; a table match (no owner) has none, since everyone may play it."""
+    if seen_by.role != access.OWNER or not (match.owner_device or match.owner_id):
+        return {"share_panel": False, "invites": [], "invited_seats": set()}
+    invites = invites_for(request, match)
+    return {"share_panel": True, "invites": invites,
+            "invited_seats": {item["invite"].seat for item in invites if item["invite"].seat is not None}}
+
+
+def touch(match: Match) -> None:
+    """Who sits where changed: live views of the match refresh."""
+    Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
+
+
+def revoke(invite: Invite) -> None:
+    """End the link and every place it gave (in the caller's transaction)."""
+    now = timezone.now()
+    Invite.objects.filter(pk=invite.pk).update(revoked=now)
+    Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
+    touch(invite.match)

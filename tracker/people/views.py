@@ -1,0 +1,442 @@
+"""The pages of who may see and act: accounts (sign in, sign up, sign out, password), a
+match's join and watch links, clubs and their links, and the pages where the table agrees
+before a change (reopening a finished match, taking back a revealed entry in hot-seat,
+answering or withdrawing the other phone's request). What they decide is in the modules
+beside this one: accounts, sharing, clubs, consent, access."""
+
+from django.contrib import messages
+from django.contrib.auth import login, logout, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from rules import RuleError
+from tracker.matches import news, services
+from tracker.matches.once import made_once
+from tracker.models import Access, Club, ClubInvite, Invite, Match, Membership, Proposal
+from tracker.people import access, accounts, clubs, consent, locks, sharing
+from tracker.people.forms import ClubForm, ClubSettingsForm, SignUpForm
+
+from .access import Viewer
+from .devices import TableRequest
+from .sharing import TOKEN
+
+
+def _page(request: TableRequest, match: Match, context: dict, status: int = 200) -> HttpResponse:
+    """The question in place of the match board (htmx swaps it into #match), or as a page."""
+    template = "tracker/agreement.html#match" if request.htmx else "tracker/agreement.html"
+    return render(request, template, {"match": match, "players": match.players(), **context}, status=status)
+
+
+def confirm_reopen(request: TableRequest, match: Match, seen_by: Viewer, step: int) -> HttpResponse:
+    """Going back before the end of a finished match: say what it affects, and ask."""
+    return _page(request, match, {"question": "reopen", "step": step, "affects": locks.reopen_affects(match)})
+
+
+def hot_seat_goto(request: TableRequest, match: Match, seen_by: Viewer, step: int) -> HttpResponse:
+    """One phone, both players: who asks, then the phone goes to the other player, who answers."""
+    players = match.players()
+    context = {"step": step, "confirm": request.POST.get("confirm", "")}
+    try:
+        asker = int(request.POST.get("asker", ""))
+    except ValueError:
+        return _page(request, match, {"question": "who_asks", **context})
+    if not 0 <= asker < len(players):
+        return _page(request, match, {"question": "who_asks", **context}, status=422)
+    other = consent.other_seat(match, asker, seen_by)
+    answer = request.POST.get("answer")
+    if answer not in ("agree", "refuse"):
+        return _page(request, match, {"question": "pass_to_agree", "asker": players[asker], "asker_seat": asker,
+                                      "other": players[other], **context})
+    try:
+        proposal = consent.agree_in_hot_seat(
+            match_id=match.pk, seen_by=seen_by, expected_seq=match.head, asked_by=asker, agree=answer == "agree",
+            kind=Proposal.GOTO, step=step)
+    except services.StaleSubmission as stale:
+        messages.error(request, str(stale))
+        return redirect(match)
+    return _answered(request, match, proposal)
+
+
+def _answered(request: TableRequest, match: Match, proposal: Proposal) -> HttpResponse:
+    names = [player.name for player in match.players()]
+    if proposal.status == Proposal.AGREED:
+        messages.success(request, _("%(name)s agreed: %(what)s.") % {
+            "name": names[proposal.needs], "what": consent.describe(proposal, names)})
+    elif proposal.status == Proposal.LAPSED:
+        messages.error(request, _("The match moved on since this was asked; nothing was changed."))
+    else:
+        messages.info(request, _("%(name)s refused; nothing was changed.") % {"name": names[proposal.needs]})
+    return redirect(match)
+
+
+@require_POST
+def proposal_answer(request: TableRequest, pk: int, proposal_id: int) -> HttpResponse:
+    """The other side agrees to a request (which is then carried out) or refuses it."""
+    match, seen_by = access.match_for(request, pk, act=True)
+    agree = request.POST.get("answer") == "agree"
+    if request.POST.get("answer") not in ("agree", "refuse"):
+        messages.error(request, _("Agree or refuse; nothing was changed."))
+        return redirect(match)
+    try:
+        proposal = consent.answer(proposal_id=proposal_id, match_id=pk, seen_by=seen_by, agree=agree,
+                                  made_by=news.by(request, match, seen_by))
+    except consent.Refused as refused:
+        messages.error(request, str(refused))
+        return redirect(match)
+    except (services.StaleSubmission, services.NoSuchStep) as stale:
+        messages.error(request, str(stale))
+        return redirect(match)
+    except RuleError as error:
+        messages.error(request, _("Not applied: %(why)s") % {"why": services.explain(error, match.players())})
+        return redirect(match)
+    return _answered(request, match, proposal)
+
+
+@require_POST
+def proposal_withdraw(request: TableRequest, pk: int, proposal_id: int) -> HttpResponse:
+    match, seen_by = access.match_for(request, pk, act=True)
+    try:
+        consent.withdraw(proposal_id=proposal_id, match_id=pk, seen_by=seen_by, made_by=news.by(request, match, seen_by))
+    except consent.Refused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.info(request, _("Request withdrawn; nothing was changed."))
+    return redirect(match)
+
+
+def _next(request: TableRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or "/"
+    return target if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()) else "/"
+
+
+@require_http_methods(["GET", "POST"])
+def sign_in(request: TableRequest) -> HttpResponse:
+    form = accounts.offer_keeping(AuthenticationForm(request, data=request.POST or None), request)
+    status = 200
+    if request.method == "POST":
+        if accounts.locked_out(request):
+            form = accounts.offer_keeping(AuthenticationForm(request), request)
+            messages.error(request, _("Too many failed attempts. Wait 15 minutes and try again."))
+            return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
+        if form.is_valid():
+            login(request, form.get_user())
+            for key in accounts.failure_keys(request)[1:]:
+                cache.delete(key)
+            if news := accounts.settle_matches(request, form, form.get_user()):
+                messages.info(request, news)
+            return redirect(_next(request))
+        accounts.count_failure(request)
+        status = 422
+    return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=status)
+
+
+@require_POST
+def sign_out(request: TableRequest) -> HttpResponse:
+    logout(request)
+    messages.success(request, _("Signed out."))
+    return redirect("home")
+
+
+@require_http_methods(["GET", "POST"])
+def sign_up(request: TableRequest) -> HttpResponse:
+    form = accounts.offer_keeping(SignUpForm(request.POST or None), request)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            user = form.save()
+            player = services.player_named(form.cleaned_data["player_name"])
+            if player.user_id is not None:  # taken between the form check and now
+                raise PermissionDenied(_("That player name belongs to another account."))
+            player.user = user
+            player.save(update_fields=["user"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, " ".join(filter(None, [_("Welcome, %(name)s.") % {"name": player.name},
+                                                        accounts.settle_matches(request, form, user)])))
+        return redirect(_next(request))
+    return render(request, "accounts/sign_up.html", {"form": form, "next": _next(request)},
+                  status=422 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: TableRequest) -> HttpResponse:
+    form = PasswordChangeForm(request.user, request.POST or None)  # type: ignore[arg-type]  # login_required: a User
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        update_session_auth_hash(request, user)
+        messages.success(request, _("Password changed."))
+        return redirect("home")
+    return render(request, "accounts/password_change.html", {"form": form}, status=422 if form.errors else 200)
+
+
+def _owner_only(request: TableRequest, pk: int) -> Match:
+    match, seen_by = access.match_for(request, pk, act=True)
+    if seen_by.role != access.OWNER:
+        raise access.PermissionDenied(_("Only the phone that set up this match can manage its links."))
+    return match
+
+
+@require_POST
+def invite_new(request: TableRequest, pk: int) -> HttpResponse:
+    match = _owner_only(request, pk)
+    kind = request.POST.get("kind")
+    seat = None
+    if kind == Invite.SEAT:
+        try:
+            seat = int(request.POST.get("seat", ""))
+        except ValueError:
+            seat = -1
+        if not 0 <= seat < len(match.players()):
+            messages.error(request, _("Choose a seat of this match."))
+            return redirect(reverse("match_detail", args=[pk]) + "#share")
+    elif kind != Invite.WATCH:
+        messages.error(request, _("Choose a join link or a watch link."))
+        return redirect(reverse("match_detail", args=[pk]) + "#share")
+    Invite.objects.create(match=match, kind=kind, seat=seat)
+    messages.success(request, _("Link ready: show the QR code or send the link."))
+    return redirect(reverse("match_detail", args=[pk]) + "#share")
+
+
+@require_POST
+def invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpResponse:
+    """Revoke a link. A seat whose phone has a say in the match (it played, or a request involves it) is
+    not taken back behind its back: the phone is asked to give it up, and keeps it until it agrees. In a
+    club, an organiser decides instead (the club's referee)."""
+    match, seen_by = access.match_for(request, pk)
+    if seen_by.role != access.OWNER and not seen_by.organiser:
+        raise access.PermissionDenied(_("Only the phone that set up this match can manage its links."))
+    invite = match.invites.filter(pk=invite_id, revoked__isnull=True).first()
+    if invite is None:
+        messages.info(request, _("That link was already revoked."))
+    elif not seen_by.organiser and consent.has_say(match, invite):
+        try:
+            consent.ask_release(match=match, seen_by=seen_by, invite=invite, made_by=news.by(request, match, seen_by))
+        except consent.Refused as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.info(request, _("%(name)s has a say in this match: their phone was asked to give up the seat, "
+                                     "and keeps it until they agree.") % {"name": match.players()[invite.seat or 0].name})
+    else:
+        with transaction.atomic():
+            sharing.revoke(invite)
+        messages.success(request, _("Link revoked; phones that joined with it lost their access."))
+    return redirect(reverse("match_detail", args=[pk]) + "#share")
+
+
+def _link_problem(invite: Invite | None) -> str:
+    if invite is None:
+        return _("This link is not valid. Ask for a new one.")
+    if invite.revoked:
+        return _("This link was revoked by the match's owner. Ask for a new one.")
+    if invite.expires <= timezone.now():
+        return _("This link has expired. Ask for a new one.")
+    return ""
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: TableRequest, token: str) -> HttpResponse:
+    """Take a seat (or a spectator's place) in a match through an invite link."""
+    # Only a token's own characters reach the query: PostgreSQL refuses a NUL in text outright.
+    well_formed = TOKEN.fullmatch(token) is not None
+    invite = Invite.objects.select_related("match").filter(token=token).first() if well_formed else None
+    problem = _link_problem(invite)
+    if problem or invite is None:
+        return render(request, "tracker/join.html", {"problem": problem}, status=410 if invite else 404)
+    match = invite.match
+    seen_by = access.viewer(request, match)
+    if seen_by is not None and seen_by.role in (access.OWNER, access.PLAYER):
+        messages.info(request, _("This phone is already part of the match."))
+        return redirect(match)
+    player = match.players()[invite.seat] if invite.kind == Invite.SEAT and invite.seat is not None else None
+    if player is not None and invite.seat in (seen_by.claimed if seen_by else access.viewer_claims(match)):
+        return render(request, "tracker/join.html", {"problem": _("%(name)s's seat is already taken by another phone.")
+                                                     % {"name": player.name}}, status=409)
+    if request.method == "POST":
+        role = Access.PLAYER if player is not None else Access.SPECTATOR
+        user = access.signed_in(request)
+        theirs = match.accesses.filter(device=request.device).exclude(user=None)
+        if user is not None:
+            theirs = theirs.exclude(user=user)
+        if theirs.exists():  # the place another account joined from this phone is that account's
+            return render(request, "tracker/join.html", {"problem": _(
+                "Another account joined this match from this phone; sign in as that account, or use another "
+                "phone.")}, status=409)
+        try:
+            with transaction.atomic():
+                Access.objects.filter(match=match, device=request.device).delete()  # a spectator taking a seat
+                Access.objects.create(match=match, device=request.device, user=user, role=role,
+                                      seat=invite.seat if player else None, invite=invite)
+                sharing.touch(match)
+        except IntegrityError:
+            return render(request, "tracker/join.html", {"problem": _("That seat was taken a moment ago.")}, status=409)
+        messages.success(request, _("You play as %(name)s on this phone.") % {"name": player.name} if player
+                         else _("You are watching this match."))
+        return redirect(match)
+    return render(request, "tracker/join.html", {"match": match, "player": player, "invite": invite})
+
+
+@require_GET
+def club_list(request: TableRequest) -> HttpResponse:
+    """The clubs this account belongs to, and the ones that show something to everyone."""
+    mine = access.my_clubs(request)
+    public = Club.objects.filter(public_leaderboard=True) | Club.objects.filter(public_tournaments=True)
+    context = {"mine": mine, "public": public.exclude(pk__in=mine.values("pk")).distinct(), "form": ClubForm()}
+    return render(request, "clubs/club_list.html", context)
+
+
+@login_required
+@require_POST
+@made_once
+def club_new(request: TableRequest) -> HttpResponse:
+    form = ClubForm(request.POST)
+    if not form.is_valid():
+        context = {"mine": access.my_clubs(request), "public": Club.objects.none(), "form": form}
+        return render(request, "clubs/club_list.html", context, status=422)
+    with transaction.atomic():
+        club = Club.objects.create(name=" ".join(form.cleaned_data["name"].split()))
+        Membership.objects.create(club=club, user=access.account_of(request), role=Membership.ORGANISER)
+    messages.success(request, _("%(name)s is ready: invite its members with a link.") % {"name": club.name})
+    return redirect(club)
+
+
+@require_GET
+def club_detail(request: TableRequest, pk: int) -> HttpResponse:
+    club, role = clubs.club_for(request, pk)
+    context: dict[str, object] = {"club": club, "role": role, "organiser": role == Membership.ORGANISER}
+    if role:
+        context["members"] = club.memberships.select_related("user", "user__player")
+    if role == Membership.ORGANISER:
+        context["invites"] = clubs.invites(request, club)
+        context["settings_form"] = ClubSettingsForm(initial={"public_leaderboard": club.public_leaderboard,
+                                                             "public_tournaments": club.public_tournaments})
+    return render(request, "clubs/club_detail.html", context)
+
+
+@require_POST
+def club_invite_new(request: TableRequest, pk: int) -> HttpResponse:
+    club, _role = clubs.club_for(request, pk, organiser=True)
+    ClubInvite.objects.create(club=club)
+    messages.success(request, _("Link ready: show the QR code or send the link."))
+    return redirect(reverse("club_detail", args=[pk]) + "#invites")
+
+
+@require_POST
+def club_invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpResponse:
+    club, _role = clubs.club_for(request, pk, organiser=True)
+    revoked = club.invites.filter(pk=invite_id, revoked__isnull=True).update(revoked=timezone.now())
+    if revoked:
+        messages.success(request, _("Link revoked: nobody new can join with it. Members who joined with it stay."))
+    else:
+        messages.info(request, _("That link was already revoked."))
+    return redirect(reverse("club_detail", args=[pk]) + "#invites")
+
+
+@require_POST
+def club_settings(request: TableRequest, pk: int) -> HttpResponse:
+    club, _role = clubs.club_for(request, pk, organiser=True)
+    form = ClubSettingsForm(request.POST)
+    form.is_valid()  # two checkboxes: absent means off, anything else is refused by the form as off
+    club.public_leaderboard = form.cleaned_data.get("public_leaderboard", False)
+    club.public_tournaments = form.cleaned_data.get("public_tournaments", False)
+    club.save(update_fields=["public_leaderboard", "public_tournaments"])
+    messages.success(request, _("Saved: what the club shows to everyone."))
+    return redirect(club)
+
+
+@require_POST
+def club_member(request: TableRequest, pk: int, member_id: int) -> HttpResponse:
+    """An organiser makes a member an organiser or a member again, or removes them."""
+    club, _role = clubs.club_for(request, pk, organiser=True)
+    membership = club.memberships.select_related("user").filter(pk=member_id).first()
+    what = request.POST.get("do")
+    if membership is None or what not in ("organiser", "member", "remove"):
+        messages.error(request, _("Choose a member and what to do; nothing was changed."))
+        return redirect(club)
+    if what != "organiser" and membership.role == Membership.ORGANISER and not clubs.organisers_left(club, membership):
+        messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
+        return redirect(club)
+    name = membership.user.get_username()
+    if what == "remove":
+        clubs.leave(membership)
+        messages.success(request, _("%(name)s is no longer a member.") % {"name": name})
+    else:
+        membership.role = Membership.ORGANISER if what == "organiser" else Membership.MEMBER
+        membership.save(update_fields=["role"])
+        messages.success(request, _("%(name)s is now an organiser.") % {"name": name} if what == "organiser"
+                         else _("%(name)s is now a member.") % {"name": name})
+    return redirect(club)
+
+
+@login_required
+@require_POST
+def club_leave(request: TableRequest, pk: int) -> HttpResponse:
+    club = get_object_or_404(Club, pk=pk)
+    membership = club.memberships.filter(user=access.signed_in(request)).first()
+    if membership is None:
+        raise Http404(_("No such club."))
+    if membership.role == Membership.ORGANISER and not clubs.organisers_left(club, membership):
+        messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
+        return redirect(club)
+    clubs.leave(membership)
+    messages.success(request, _("You left %(name)s.") % {"name": club.name})
+    return redirect("club_list")
+
+
+@require_POST
+def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
+    """An organiser takes over a club match its owner left behind: it is the organiser's, and counts again."""
+    match, seen_by = access.match_for(request, pk)
+    if not seen_by.organiser:
+        raise access.PermissionDenied(_("Only an organiser of the match's club can take it over."))
+    if match.orphaned is None:
+        messages.info(request, _("This match has an owner; nothing was changed."))
+        return redirect(match)
+    Match.objects.filter(pk=match.pk).update(owner=access.signed_in(request), orphaned=None,
+                                             version=F("version") + 1)
+    messages.success(request, _("You took this match over: it is yours to run, and counts in the club again."))
+    return redirect(match)
+
+
+def _join_problem(invite: ClubInvite | None) -> str:
+    if invite is None:
+        return _("This link is not valid. Ask the club's organiser for a new one.")
+    if invite.revoked:
+        return _("This link was revoked by the club's organiser. Ask for a new one.")
+    if invite.expires <= timezone.now():
+        return _("This link has expired. Ask the club's organiser for a new one.")
+    return ""
+
+
+@require_http_methods(["GET", "POST"])
+def club_join(request: TableRequest, token: str) -> HttpResponse:
+    """Join a club through an invite link: signed in, with one tap."""
+    invite = ClubInvite.objects.select_related("club").filter(token=token).first() if TOKEN.fullmatch(token) else None
+    problem = _join_problem(invite)
+    if problem or invite is None:
+        return render(request, "clubs/club_join.html", {"problem": problem}, status=410 if invite else 404)
+    club = invite.club
+    if not request.user.is_authenticated:
+        return render(request, "clubs/club_join.html", {"club": club, "sign_in": True})
+    if access.club_role(request, club):
+        messages.info(request, _("You are already a member of %(name)s.") % {"name": club.name})
+        return redirect(club)
+    if request.method == "GET":
+        return render(request, "clubs/club_join.html", {"club": club})
+    try:
+        with transaction.atomic():
+            Membership.objects.create(club=club, user=access.account_of(request), role=Membership.MEMBER,
+                                      invite=invite)
+    except IntegrityError:  # a double tap: the first one made the membership
+        pass
+    messages.success(request, _("Welcome to %(name)s.") % {"name": club.name})
+    return redirect(club)

@@ -1,0 +1,344 @@
+"""Match files: export a match as versioned JSON, re-run one, import it.
+
+A match file is the input log (Pokémon Showdown's idea): game, rules version, options,
+seed, players and the applied actions with their dice. Importing re-runs the whole file
+through the engine and stores it only if every step agrees; nothing is stored otherwise.
+
+    {"format": "tablekeeper-match", "format_version": 2, "game": "card-crush",
+     "rules_version": "1", "config": {...}, "seed": "…", "seed_fingerprint": "…",
+     "players": ["Ana", "Ben"], "header_sha256": "…",
+     "actions": [{"step": 1, "seat": 0, "at": "2026-…", "action": {...},
+                  "rolls": [{"sides": 6, "value": 4, "by": "player", "why": "…"}],
+                  "state_sha256": "…", "step_sha256": "…"}],
+     "outcome": {"winner": "Ben", "score": "3-2"} or null}
+
+Two kinds of hash, checked as the file is re-run:
+
+- `state_sha256` (every version): the state the action led to. It finds the first step
+  whose result was altered, even when the altered action is still legal. It cannot see an
+  edit that leaves the state as it was: a typed-in die changed to another value with the
+  same effect, an app roll relabelled as typed in, or a step that changed nothing (a plain
+  D6) taken out and the rest renumbered.
+- Version 2 adds a chain. `header_sha256` hashes the game, rules version, options, the
+  seed's SHA-256 (so a running match's file, which withholds the seed, has the same header
+  as the finished one's) and the players; each `step_sha256` hashes the step before it (the
+  header for step 1) with this step's number, seat, action, dice and state hash. So any edit
+  to what was played, even one without effect, breaks the chain at its step, and an edited
+  header (players renamed, say) no longer matches.
+
+What the hashes prove: that the file is the one exported, unless someone rewrote it with
+care. They are not a signature. There is no secret in them: anyone can edit a file and
+recompute every hash (a test helper does exactly that), and anyone who re-runs the match
+with other moves gets a file that passes. The times (`at`) and the outcome claim are
+outside the chain; an edited time changes no result and is kept as written, and the
+outcome is checked against the re-run. Version 1 files (state hashes only) are still read,
+with only the state check, so a version 2 file stripped of its chain and relabelled
+version 1 is read that way too: one more reason to treat the chain as a check against
+slips and casual edits, not as proof.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+import rules
+from rules import Dice, RuleError
+from tracker.matches import services
+from tracker.matches.card_uses import record_uses
+from tracker.models import Action, Checkpoint, Match, Seat
+
+FORMAT = "tablekeeper-match"
+FORMAT_VERSION = 2
+"""The version exports write."""
+READS = (1, 2)
+"""The versions imports read: 1 has state hashes only, 2 adds the chain of step hashes."""
+MAX_BYTES = 2 * 1024 * 1024
+"""Largest match file accepted: a long match is a few hundred KB; anything bigger is not ours."""
+MAX_ACTIONS = 10_000
+
+
+class MatchFileError(Exception):
+    """A match file that cannot be replayed; `step` is where it fails (None for the file as a whole)."""
+
+    def __init__(self, message: str, step: int | None = None) -> None:
+        self.step = step
+        super().__init__(_("Step %(step)s: %(message)s") % {"step": step, "message": message} if step else message)
+
+
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def state_hash(state: dict) -> str:
+    return hashlib.sha256(_canonical(state).encode()).hexdigest()
+
+
+def header_hash(slug: str, rules_version: str, config: dict, seed: str, players: list[str]) -> str:
+    """What the match was set up as (the file's "game" is the game's slug): the start of the chain of step hashes."""
+    return hashlib.sha256(_canonical({
+        "game": slug, "rules_version": rules_version, "config": config,
+        "seed_sha256": hashlib.sha256(seed.encode()).hexdigest(), "players": players,
+    }).encode()).hexdigest()
+
+
+def step_hash(previous: str, entry: dict) -> str:
+    """One link of the chain: the previous step's hash (or the header's) and this step as played."""
+    step = {key: entry.get(key) for key in ("step", "seat", "action", "rolls", "state_sha256")}
+    return hashlib.sha256((previous + _canonical(step)).encode()).hexdigest()
+
+
+def export_match(match: Match) -> dict:
+    """The match's applied line of play as a match file."""
+    players = match.players()
+    game = match.game
+    state = game.new_match(match.config, match.seed)
+    header = header_hash(match.slug, match.rules_version, match.config, match.seed, [p.name for p in players])
+    chain = header
+    actions = []
+    for action in services.live_actions(match)[: match.head]:
+        state, _events = game.apply(state, action.payload, Dice(match.seed, action.seq, services.entered_rolls(action)))
+        entry = {
+            "step": action.seq,
+            "seat": action.seat,
+            "at": action.created.isoformat(),
+            "action": action.payload,
+            "rolls": action.rolls,
+            "state_sha256": state_hash(state),
+        }
+        entry["step_sha256"] = chain = step_hash(chain, entry)
+        actions.append(entry)
+    outcome = game.outcome(match.state)
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": match.slug,
+        "rules_version": match.rules_version,
+        "config": match.config,
+        # The seed stays secret until the match ends (fair seeds): a running match's file
+        # carries only the fingerprint, and can be read but not re-run.
+        "seed": match.seed if match.seed_known else None,
+        "seed_fingerprint": match.seed_fingerprint,
+        "players": [player.name for player in players],
+        "header_sha256": header,
+        "actions": actions,
+        "outcome": None if outcome is None else {
+            "winner": players[outcome.winner].name if outcome.winner is not None else None,
+            "score": outcome.score,
+        },
+    }
+
+
+def export_text(match: Match, entries: list[dict]) -> str:
+    """The log as plain text, one step a paragraph (entries as the log page builds them)."""
+    players = match.players()
+    lines = [
+        f"{match} — {' vs '.join(p.name for p in players)}",
+        _("Rules version %(v)s. Seed fingerprint %(fp)s.") % {"v": match.rules_version, "fp": match.seed_fingerprint},
+    ]
+    if match.finished:
+        lines.append(_("Seed %(seed)s. Result: %(name)s won %(score)s.") % {
+            "seed": match.seed, "name": match.winner.name if match.winner else "-", "score": match.shown_score})
+    elif match.seed_known:
+        lines.append(_("Seed %(seed)s, revealed when the match first ended; play went on after an undo.")
+                     % {"seed": match.seed})
+    for entry in entries:
+        status = {"undone": _(" [undone]"), "abandoned": _(" [undone, replaced by a new branch]")}.get(entry["status"], "")
+        step = "x" if entry["status"] == "abandoned" else f"{entry['action'].seq}."
+        lines.append("")
+        foreseeable = _(" [after the seed was revealed]") if entry.get("after_seed_shown") else ""
+        lines.append(f"{step} {entry['what']}{status}{foreseeable}")
+        lines.extend(f"   {line}" for line in entry["lines"])
+        lines.extend(f"   {roll}" for roll in entry["rolls"])
+    return "\n".join(lines) + "\n"
+
+
+def _check_version(data: dict) -> None:
+    version = data.get("format_version")
+    if type(version) is not int or version not in READS:  # not True or 2.0, which compare equal to 1 and 2
+        raise MatchFileError(_("Match file format version %(got)r is not supported; this Tablekeeper reads "
+                               "versions up to %(newest)s.") % {"got": version, "newest": READS[-1]})
+
+
+def parse(raw: bytes) -> dict:
+    """The file's JSON, or MatchFileError for a file that is too big, not JSON, or not a match file."""
+    if len(raw) > MAX_BYTES:
+        raise MatchFileError(_("The file is larger than %(mb)s MB; a match file is much smaller.") % {"mb": MAX_BYTES // 2**20})
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except RecursionError as error:
+        raise MatchFileError(_("The file's JSON is nested too deeply to be a match file.")) from error
+    except (UnicodeDecodeError, ValueError) as error:  # ValueError: bad JSON, or a number too long to read
+        raise MatchFileError(_("The file is not valid JSON (%(error)s).") % {"error": error}) from error
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise MatchFileError(_("This is not a Tablekeeper match file."))
+    _check_version(data)
+    return data
+
+
+@dataclass
+class Replayed:
+    """A match file re-run step by step: what to store, and how it ended."""
+
+    game: rules.Game
+    states: list[dict]
+    events: list[list[dict]]
+    outcome: rules.Outcome | None
+
+
+def _field(data: dict, name: str, kind: type):
+    value = data.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise MatchFileError(_("The file's %(field)s is missing or malformed.") % {"field": name})
+    return value
+
+
+def _nul_in(value) -> bool:
+    """Whether a NUL character is anywhere in this JSON value, keys included."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_nul_in(key) or _nul_in(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_nul_in(item) for item in value)
+    return False
+
+
+def _refuse_nul(data: dict) -> None:
+    """No text we store may hold a NUL character (PostgreSQL refuses one outright); name where it is."""
+    places = {"players": _("the players' names"), "seed": _("the seed"), "config": _("the options"),
+              "game": _("the game"), "rules_version": _("the rules version")}
+    for key, value in data.items():
+        if key == "actions" and isinstance(value, list):
+            for number, entry in enumerate(value, start=1):
+                if _nul_in(entry):
+                    raise MatchFileError(_("it holds a NUL character, which no match file has."), step=number)
+        elif _nul_in(key) or _nul_in(value):
+            where = places.get(key, _("the file"))
+            raise MatchFileError(_("The file holds a NUL character (in %(where)s), which no match file has.")
+                                 % {"where": where})
+
+
+def replay(data: dict) -> Replayed:
+    """Re-run a parsed match file; MatchFileError names the first step that does not agree."""
+    _check_version(data)
+    _refuse_nul(data)
+    slug = _field(data, "game", str)
+    version = _field(data, "rules_version", str)
+    if slug not in rules.GAMES:
+        raise MatchFileError(_("This Tablekeeper does not know the game %(game)r.") % {"game": slug})
+    game = rules.game_version(slug, version)
+    if game is None:
+        raise MatchFileError(_(
+            "The file was played under %(game)s rules version %(got)s, which this Tablekeeper no longer has "
+            "(it has version %(have)s). It is refused rather than re-scored under other rules."
+        ) % {"game": rules.GAMES[slug].name, "got": version, "have": rules.GAMES[slug].rules_version})
+    if data.get("seed") is None and isinstance(data.get("seed_fingerprint"), str):
+        raise MatchFileError(_("This file was exported while the match was still running, so its seed was withheld "
+                               "and it cannot be re-run. Export it again once the match is over."))
+    config, seed = _field(data, "config", dict), _field(data, "seed", str)
+    if "seed_fingerprint" in data and data["seed_fingerprint"] != rules.seed_fingerprint(seed):
+        raise MatchFileError(_("The seed does not match the fingerprint shown when the match started."))
+    players = _field(data, "players", list)
+    if len(players) != game.seats or not all(isinstance(p, str) and p.strip() and len(p) <= 40 for p in players):
+        raise MatchFileError(_("%(game)s needs %(n)s named players.") % {"game": game.name, "n": game.seats})
+    if len({" ".join(p.split()).casefold() for p in players}) < len(players):
+        raise MatchFileError(_("Each seat needs a different player."))
+    actions = _field(data, "actions", list)
+    # Version 1 files predate the chain; _check_version has refused every other version.
+    chained = data.get("format_version") != 1
+    chain = _field(data, "header_sha256", str) if chained else None
+    if len(actions) > MAX_ACTIONS:
+        raise MatchFileError(_("The file has more than %(n)s actions.") % {"n": MAX_ACTIONS})
+    try:
+        state = game.new_match(config, seed)
+    except RuleError as error:
+        raise MatchFileError(services.explain(error)) from error
+    states, events = [], []
+    for number, entry in enumerate(actions, start=1):
+        if not isinstance(entry, dict) or entry.get("step") != number or not isinstance(entry.get("action"), dict):
+            raise MatchFileError(_("the entry is malformed or out of order."), step=number)
+        recorded = entry.get("rolls")
+        if not isinstance(recorded, list) or not all(isinstance(r, dict) and "value" in r and "by" in r for r in recorded):
+            raise MatchFileError(_("its dice record is malformed."), step=number)
+        dice = Dice(seed, number, [r["value"] for r in recorded if r["by"] == "player"])
+        try:
+            state, step_events = game.apply(state, entry["action"], dice)
+        except RuleError as error:
+            raise MatchFileError(_("the rules refuse this action: %(why)s") % {"why": services.explain(error)}, step=number) from error
+        if dice.rolls != recorded:
+            raise MatchFileError(_("the dice do not match the seed: the file says %(got)s, the seed gives %(want)s.")
+                                 % {"got": [r.get("value") for r in recorded], "want": [r["value"] for r in dice.rolls]},
+                                 step=number)
+        if entry.get("state_sha256") != state_hash(state):
+            raise MatchFileError(_("the result differs from the one recorded in the file (altered or truncated)."),
+                                 step=number)
+        # Checked last, so that an edit the re-run itself can pin down is named by what it changed.
+        if chain is not None:
+            chain = step_hash(chain, entry)
+            if entry.get("step_sha256") != chain:
+                raise MatchFileError(_("its action or dice were changed after export, or a step before it was "
+                                       "taken out: its step hash does not follow from the steps before it."),
+                                     step=number)
+        states.append(state)
+        events.append(step_events)
+    if chained and data["header_sha256"] != header_hash(slug, version, config, seed, players):
+        raise MatchFileError(_("The file's game, rules version, options, seed or players were changed after "
+                               "export: they no longer match its header hash."))
+    outcome = game.outcome(state)
+    claimed = data.get("outcome")
+    if claimed is not None or outcome is not None:
+        got = None if outcome is None else {
+            "winner": players[outcome.winner] if outcome.winner is not None else None, "score": outcome.score}
+        if claimed != got:
+            raise MatchFileError(_("the file claims the result %(claimed)s but re-running it gives %(got)s.")
+                                 % {"claimed": claimed, "got": got}, step=len(actions))
+    return Replayed(game=game, states=states, events=events, outcome=outcome)
+
+
+def _action_time(value):
+    """When the action was taken, if the file says so sensibly; None otherwise (the import time stays)."""
+    try:
+        at = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    if at is not None and timezone.is_naive(at):
+        at = timezone.make_aware(at, timezone.get_default_timezone())
+    return at
+
+
+@transaction.atomic
+def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
+    """Store a match file as a new match, only if it replays cleanly."""
+    replayed = replay(data)
+    game = replayed.game
+    # Like a match started here: an account's import is the account's alone, not the phone's.
+    match = Match(slug=game.slug, rules_version=game.rules_version, seed=data["seed"], owner=owner,
+                  owner_device="" if owner else owner_device,
+                  config={**game.default_config, **data["config"]})
+    match.state = replayed.states[-1] if replayed.states else game.new_match(data["config"], data["seed"])
+    match.head = match.line_length = match.last_number = len(replayed.states)
+    match.save()
+    for position, name in enumerate(data["players"]):
+        Seat.objects.create(match=match, position=position, player=services.player_named(name))
+    before = game.new_match(match.config, match.seed)
+    for entry, events, state in zip(data["actions"], replayed.events, replayed.states):
+        at = _action_time(entry.get("at"))
+        seat = entry["action"].get("seat")
+        action = Action.objects.create(match=match, number=entry["step"], seq=entry["step"],
+                                       seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
+                                       payload=entry["action"], events=events, rolls=entry["rolls"],
+                                       secret=game.public_action(before, entry["action"]) != entry["action"])
+        before = state
+        if at is not None:
+            Action.objects.filter(pk=action.pk).update(created=at)
+        if action.seq % services.CHECKPOINT_EVERY == 0:
+            Checkpoint.objects.create(action=action, match=match, seq=action.seq, state=state)
+    record_uses(match, [entry["action"] for entry in data["actions"]])
+    services.record_outcome(match)
+    match.save(update_fields=["finished", "first_finished", "winner", "score", "corrected"])
+    return match
