@@ -12,13 +12,17 @@ case is taken in turn with the others (round-robin), so a busy moment on the mac
 moves all of them alike instead of skewing one ratio. Everything runs in one
 transaction that is rolled back: the database is left as it was, but on SQLite that
 transaction holds the write lock for the whole run, so point `DATABASE_URL` at a scratch
-file when a server is using the usual one. Static files are collected into a temporary
-folder first, so the byte counts are today's files.
+file when a server is using the usual one. The page weight is what `serve`'s stack sends
+over HTTP on loopback (perf/wire.py), from a scratch SQLite file of its own.
 """
 
+import json
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
@@ -58,7 +62,7 @@ def _round_robin(cases: dict, rounds: int) -> dict[str, float]:
     they only compute, and CPU time leaves out the moments other programs had the CPU.
     """
     samples: dict[str, list[float]] = {name: [] for name in cases}
-    for name, call in cases.items():
+    for call in cases.values():
         call()  # warm caches and connections; not counted
     for _ in range(rounds):
         for name, call in cases.items():
@@ -125,25 +129,46 @@ def _battle_under_way() -> Match:
     return playing
 
 
-def _page_weight(host: str, playing: Match, results: "report.Results") -> None:
-    """Goal 4: each game's match page from a phone that has never been here (no cookies yet).
-
-    Every game's board links its own stylesheet, so each game counts; the largest is the figure.
-    That page is then loaded again by a browser without Brotli, and by the same phone once its
-    service worker has installed (what installing fetched is counted too).
-    """
-    shown = {"Card Crush, battle under way": playing}
+def weighed_matches() -> None:
+    """Goal 4's matches, made in this process's database, their addresses printed as JSON: a Card Crush
+    battle under way and a new match of every other game (every game's board links its own stylesheet)."""
+    demo.load_catalogs()
+    shown = {"Card Crush, battle under way": _battle_under_way()}
     for slug, game in rules.GAMES.items():
         if slug != "card-crush":
             shown[f"{game.name}, new match"] = services.match_create(
                 slug=slug, player_names=["Bench A", "Bench B"], config={})
-    phones = {name: Client(HTTP_HOST=host) for name in shown}
-    results.cold = {name: wire.cold_load(phones[name], match.get_absolute_url()) for name, match in shown.items()}
-    name, heaviest = results.heaviest
-    url = shown[name].get_absolute_url()
-    results.cold_gzip_only = wire.cold_load(Client(HTTP_HOST=host), url, wire.PHONE_GZIP_ONLY)
-    results.install = wire.worker_install(phones[name], heaviest)
-    results.repeat = wire.repeat_visit(phones[name], url)
+    print(json.dumps({name: match.get_absolute_url() for name, match in shown.items()}))
+
+
+def _page_weight(results: "report.Results", say) -> None:
+    """Goal 4 as sent: each game's match page from a phone that has never been here (no cookies yet),
+    fetched over HTTP on loopback from the stack `serve` runs, with the compression it applies.
+
+    The largest is the figure. That page is then loaded again by a browser without Brotli, and by
+    the same phone once its service worker has installed (what installing fetched is counted too).
+    """
+    from . import loadtest  # starts serve's stack; only imported when measuring
+
+    with tempfile.TemporaryDirectory(prefix="tablekeeper-weight-") as folder:
+        env = loadtest.server_env(f"sqlite:///{folder}/weight.sqlite3")
+        loadtest.manage(env, "migrate", "--noinput", "-v0")
+        loadtest.manage(env, "collectstatic", "--noinput", "-v0")
+        made = subprocess.run([sys.executable, "manage.py", "shell", "-c",
+                               "from perf.benchmark import weighed_matches; weighed_matches()"],
+                              cwd=settings.BASE_DIR, env=env, check=True, capture_output=True, text=True)
+        shown = json.loads(made.stdout.strip().splitlines()[-1])
+        served = loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / "serve.log")
+        served.start()
+        try:
+            phones = {name: wire.Phone(served.port) for name in shown}
+            results.cold = {name: wire.cold_load(phones[name], url) for name, url in shown.items()}
+            name, heaviest = results.heaviest
+            results.cold_gzip_only = wire.cold_load(wire.Phone(served.port, wire.PHONE_GZIP_ONLY), shown[name])
+            results.install = wire.worker_install(phones[name], heaviest)
+            results.repeat = wire.repeat_visit(phones[name], shown[name])
+        finally:
+            served.stop()
 
 
 def _cases(client: Client, finished: Match, playing: Match, short: Match, long: Match,
@@ -236,6 +261,7 @@ def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: 
         with transaction.atomic():
             results = measure(rounds=rounds, long=long, more=more)
             transaction.set_rollback(True)  # leave the database as it was
+    _page_weight(results, say)
     loads.append(report.load_average())
     if load:
         # Phones without JavaScript; htmx phones tapping as fast as answered (throughput); htmx
@@ -275,7 +301,6 @@ def measure(*, rounds: int, long: int, more: int) -> "report.Results":
     _d6(undo_short, SHORT)  # undo at step 10: back to 9
     _d6(undo_long, long)
 
-    _page_weight(host, playing, results)
     results.poll = wire.poll(Client(HTTP_HOST=host), playing)
     results.times = _round_robin(_cases(client, finished, playing, short_match, long_match, undo_short, undo_long),
                                  rounds)

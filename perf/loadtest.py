@@ -1,6 +1,7 @@
 """A league night on one small server: many tables tapping at once, through the real pages.
 
-`run()` serves the app with gunicorn on loopback (several worker processes, one database),
+`run()` serves the app on loopback with the stack `serve` runs (tracker/web/server.py: gunicorn
+and uvicorn workers on the ASGI app; `wsgi=True` for gunicorn's threaded WSGI workers, to compare),
 then lets N simulated tables play scripted matches concurrently over HTTP. Table n plays
 the games in turn from the n-th of `tables.TABLE_SCRIPTS` (Card Crush, LOGOS,
 Cardmaster, Lonely Star, Evons), so five tables cover every game. Each table is one phone
@@ -21,7 +22,10 @@ balancer that keeps a phone on one server.
 
 With `crash=True` the whole gunicorn process group of the first server is SIGKILLed in the
 middle of the load and started again; tables retry refused connections and carry on from
-whatever the server says the match is at now.
+whatever the server says the match is at now. With `restart="HUP"` the first server's master gets
+SIGHUP instead (fresh workers, the old ones finish what they hold), with `restart="TERM"` SIGTERM
+(a graceful stop, as a service manager's restart does) and is started again: either way every
+acknowledged action must be stored.
 
 Afterwards, straight from the database:
 - every match's stored state and checkpoints equal its log re-run from the seed
@@ -59,6 +63,7 @@ from django.db.models import Count, Q
 
 from tracker.matches import services
 from tracker.models import Action, Match
+from tracker.web import server as stack
 
 from .tables import TABLE_SCRIPTS
 from .tables.phone import HOST, Ack, Phone
@@ -90,6 +95,7 @@ class Report:
     tricks: Counter = field(default_factory=Counter)  # (slug, "double" | "stale"): how many came back 409
     games: dict[str, dict] = field(default_factory=dict)  # slug -> {"matches": n, "finished": n}, from the db
     crashes: int = 0
+    restarts: int = 0  # SIGHUP or SIGTERM sent to the master mid-load
     floor: float = 0.0  # GET /healthz per second from the same clients on the same server, before the load
     client_cpu: float = 0.0  # CPU seconds the tables themselves used (this process), on the server's CPUs
     server_cpu: float = 0.0  # CPU seconds gunicorn used during the load (all servers; a killed one's is lost)
@@ -136,7 +142,8 @@ class Report:
             f"{self.workers} gunicorn workers"
         lines = [
             f"{self.tables} tables, {servers}, {self.mode}",
-            f"{self.elapsed:.1f} s, {self.matches} matches, {self.crashes} crash(es)",
+            f"{self.elapsed:.1f} s, {self.matches} matches, {self.crashes} crash(es), "
+            f"{self.restarts} graceful restart(s)",
             f"unfinished matches: {unfinished}"
             + (" (the deadline stopped the tables mid-match)" if self.elapsed >= self.seconds else ""),
             f"actions acknowledged: {len(self.acked)}  ({rate:.1f} actions/s)",
@@ -178,7 +185,11 @@ def free_port() -> int:
 
 
 def server_env(database_url: str) -> dict:
-    return {**os.environ, "DATABASE_URL": database_url, "DEBUG": "false", "ALLOWED_HOSTS": HOST,
+    # Never the browser tests' DJANGO_ALLOW_ASYNC_UNSAFE (tests/browser/conftest.py) in a server; the
+    # workers are counted here (run's `workers`), not by WEB_CONCURRENCY.
+    environ = {name: value for name, value in os.environ.items()
+               if name not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "WEB_CONCURRENCY")}
+    return {**environ, "DATABASE_URL": database_url, "DEBUG": "false", "ALLOWED_HOSTS": HOST,
             "SECRET_KEY": "loadtest-only-" + "x" * 40, "HTTPS": "false"}
 
 
@@ -188,16 +199,14 @@ def manage(env: dict, *args: str) -> None:
 
 
 class Server:
-    """gunicorn in its own process group, so one SIGKILL takes the master and every worker."""
+    """serve's stack in its own process group, so one SIGKILL takes the master and every worker."""
 
-    def __init__(self, env: dict, port: int, workers: int, log: Path):
-        self.env, self.port, self.workers, self.log = env, port, workers, log
+    def __init__(self, env: dict, port: int, workers: int, log: Path, wsgi: bool = False):
+        self.env, self.port, self.workers, self.log, self.wsgi = env, port, workers, log, wsgi
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "gunicorn", "tracker.wsgi:application",
-                   "--bind", f"{HOST}:{self.port}",
-                   "--workers", str(self.workers), "--timeout", "60", "--graceful-timeout", "5"]
+        command = stack.command(f"{HOST}:{self.port}", self.workers, wsgi=self.wsgi)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, cwd=settings.BASE_DIR, env=self.env, stdout=log,
                                             stderr=log, start_new_session=True)
@@ -232,6 +241,11 @@ class Server:
         except (OSError, ValueError, IndexError):
             return 0.0
         return total / os.sysconf("SC_CLK_TCK")
+
+    def signal(self, number: int) -> None:
+        """A signal to the master alone, as a service manager sends it (SIGHUP: reload, SIGTERM: stop)."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(number)
 
     def kill(self) -> None:
         """SIGKILL the master and its workers at once, as a power cut would."""
@@ -337,11 +351,15 @@ def verify(first_match: int, acked: list[Ack]) -> list[str]:
     return problems
 
 
-def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: int = 2, crash: bool = False,
-        database_url: str | None = None, seed: int = 1, floor_seconds: float = 3, htmx: bool = False,
-        pace: float = 0.0, servers: int = 1, shown: bool = True, say=print) -> Report:
+def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, matches: int = 2,
+        crash: bool = False, restart: str = "", database_url: str | None = None, seed: int = 1,
+        floor_seconds: float = 3, htmx: bool = False, pace: float = 0.0, servers: int = 1, shown: bool = True,
+        wsgi: bool = False, say=print) -> Report:
     """Serve, load, optionally crash and restart, then check; the report says what happened."""
     slugs = list(TABLE_SCRIPTS)
+    if workers is None:  # as serve sizes them: one on SQLite, one a core on PostgreSQL
+        engine = dj_database_url.parse(database_url or "sqlite://")["ENGINE"]
+        workers = stack.worker_count(engine) if not wsgi else os.cpu_count() or 1
     report = Report(tables=tables, workers=workers, seconds=seconds, htmx=htmx, pace=pace, servers=servers,
                     shown=shown)
     with (tempfile.TemporaryDirectory(prefix="tablekeeper-load-") as folder,
@@ -353,7 +371,8 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
         manage(env, "shell", "-c", "from tracker import demo; demo.load_catalogs()")
         open_database(database_url)
         first_match = Match.objects.using(ALIAS).order_by("-pk").values_list("pk", flat=True).first() or 0
-        running = [Server(env, free_port(), workers, Path(folder) / f"gunicorn-{n}.log") for n in range(servers)]
+        running = [Server(env, free_port(), workers, Path(folder) / f"gunicorn-{n}.log", wsgi)
+                   for n in range(servers)]
         try:
             for server in running:
                 server.start()
@@ -383,7 +402,7 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
             threads = [threading.Thread(target=table, args=(n,), daemon=True) for n in range(tables)]
             for thread in threads:
                 thread.start()
-            if crash:
+            if crash or restart:
                 # Mid-load: once about a third of the expected actions are in (about 20 a match, over
                 # the five games: from 7 for Card Crush to some 50 for Cardmaster).
                 target = tables * matches * 20 // 3
@@ -391,12 +410,21 @@ def run(*, tables: int = 50, workers: int = 4, seconds: float = 300, matches: in
                        and time.monotonic() < deadline):
                     time.sleep(0.01)
                 victim = running[0]
-                say(f"SIGKILL gunicorn (master and workers{' of server 1' if servers > 1 else ''}) after "
-                    f"{len(report.acked)} acknowledged actions; restarting")
-                victim.kill()
-                report.crashes += 1
-                time.sleep(0.5)  # its tables meet refused connections meanwhile
-                victim.start()
+                if restart:
+                    say(f"SIG{restart} gunicorn's master after {len(report.acked)} acknowledged actions")
+                    victim.signal(getattr(signal, f"SIG{restart}"))
+                    report.restarts += 1
+                    if restart == "TERM":  # it stops once it finished what it held: start it again
+                        assert victim.process is not None
+                        victim.process.wait(60)
+                        victim.start()
+                else:
+                    say(f"SIGKILL gunicorn (master and workers{' of server 1' if servers > 1 else ''}) after "
+                        f"{len(report.acked)} acknowledged actions; restarting")
+                    victim.kill()
+                    report.crashes += 1
+                    time.sleep(0.5)  # its tables meet refused connections meanwhile
+                    victim.start()
             for thread in threads:
                 thread.join(max(0.0, deadline - time.monotonic()) + 65)
             report.elapsed = time.monotonic() - start

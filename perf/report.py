@@ -197,7 +197,8 @@ def lines(results: Results) -> list[str]:
         touched = ", ".join(f"{what} {n}" for what, n in change_reads(sql).items())
         out.append(f"Queries of one change, {name}: {len(sql)} ({touched}), plus BEGIN and COMMIT:")
         out += [f"  {query[:110]}" for query in sql]
-    out.append("Bytes over the wire, cold load of each game's match page (headers + body, compressed):")
+    out.append("Bytes over the wire as serve's stack sends them over HTTP, cold load of each game's match page "
+               "(headers + body, compressed as sent):")
     for name, loaded in results.cold.items():
         out.append(f"  {name:<46} {loaded.total:8,} bytes")
     page, heaviest = results.heaviest

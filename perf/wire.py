@@ -1,19 +1,24 @@
-"""Bytes over the wire, counted from responses made in-process.
+"""Bytes over the wire, counted as `serve`'s stack sends them over HTTP on loopback.
 
-A response is counted as an HTTP/1.1 server sends it: the status line, every header
-(Django's, the middleware's, Set-Cookie), the headers gunicorn adds itself (Server, Date,
-Connection), the blank line and the body. Static files are fetched through WhiteNoise with the
-`Accept-Encoding` a phone's browser sends over HTTPS (gzip, deflate, br), so they come compressed
-as WhiteNoise serves them (Brotli where it has a .br file); the HTML and the service worker's
-script are compressed with gzip at level 6 as a proxy in front of the app would (the app does not
-compress its pages itself).
+The page weight (cold load, repeat visit, the worker's install) is fetched from a running stack
+(tracker/web/server.py: gunicorn, uvicorn, the app's own gzip of pages, WhiteNoise's .br and .gz
+static files) by a `Phone` that counts every byte of each answer as it came off the socket: the
+status line, every header, the blank line and the body as sent (compressed where the stack
+compressed it). It asks as a phone's browser does over HTTPS (`Accept-Encoding: gzip, deflate, br`);
+PHONE_GZIP_ONLY for a browser without Brotli. Each request is a connection of its own
+(`Connection: close`), so an answer is exactly the bytes read until the stack closed it.
+
+`poll()` still counts in-process (a Django test client; its server headers added as uvicorn writes
+them): tests/tracker/test_query_counts.py checks it on every run.
 """
 
 import gzip
 import json
 import re
+import socket
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from http.cookies import SimpleCookie
 from urllib.parse import urljoin, urlsplit
 
 import brotli
@@ -26,8 +31,8 @@ from tracker.models import Match
 # What Chrome and Safari send over HTTPS; PHONE_GZIP_ONLY for a browser without Brotli.
 PHONE = "gzip, deflate, br"
 PHONE_GZIP_ONLY = "gzip"
-# gunicorn writes these on every response (gunicorn/http/wsgi.py, default_headers).
-SERVER_HEADERS = ("Server: gunicorn", "Connection: close")
+# uvicorn writes these on every response (with Date, below); HTTP/1.1 keeps the connection open.
+SERVER_HEADERS = ("server: uvicorn",)
 
 _LINKED = re.compile(r"<(?:link|script|img)\b[^>]*?\b(?:href|src)=\"([^\"]+)\"", re.IGNORECASE)
 _CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
@@ -67,22 +72,8 @@ def head_bytes(response, headers: dict | None = None) -> int:
     lines = [f"HTTP/1.1 {response.status_code} {reason}"]
     lines += [f"{name}: {value}" for name, value in (headers or response.headers).items()]
     lines += [f"Set-Cookie: {morsel.OutputString()}" for morsel in response.cookies.values()]
-    lines += [*SERVER_HEADERS, f"Date: {http_date()}"]
+    lines += [*SERVER_HEADERS, f"date: {http_date()}"]
     return len("".join(line + "\r\n" for line in lines).encode("latin-1")) + 2
-
-
-def _body(response) -> bytes:
-    return b"".join(response.streaming_content) if response.streaming else response.content
-
-
-def _proxied(response, url: str) -> Transfer:
-    """A response the app sends uncompressed (a page, the worker's script), gzipped by the proxy."""
-    body = gzip.compress(response.content, compresslevel=6, mtime=0)
-    headers = dict(response.headers)
-    headers["Content-Length"] = str(len(body))
-    headers["Content-Encoding"] = "gzip"
-    headers["Vary"] = ", ".join(filter(None, [headers.get("Vary"), "Accept-Encoding"]))
-    return Transfer(url, head_bytes(response, headers), len(body))
 
 
 def linked(html: str, base: str) -> list[str]:
@@ -91,31 +82,80 @@ def linked(html: str, base: str) -> list[str]:
     return [url for url in dict.fromkeys(urls) if not urlsplit(url).netloc and not url.startswith("data:")]
 
 
-def _decoded(response, body: bytes) -> bytes:
-    encoding = response.get("Content-Encoding")
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]  # names in lower case
+    transfer: Transfer
+    body: bytes  # decoded
+
+
+class Phone:
+    """A phone's browser on the stack at 127.0.0.1:`port`: it keeps its cookies and counts every byte."""
+
+    def __init__(self, port: int, accept: str = PHONE, host: str = "127.0.0.1"):
+        self.port, self.accept, self.host = port, accept, host
+        self.cookies: dict[str, str] = {}
+
+    def get(self, url: str, **headers: str) -> Answer:
+        lines = [f"GET {url} HTTP/1.1", f"Host: {self.host}:{self.port}", f"Accept-Encoding: {self.accept}",
+                 "Accept: text/html,*/*", "Connection: close",
+                 *([f"Cookie: {'; '.join(f'{k}={v}' for k, v in self.cookies.items())}"] if self.cookies else []),
+                 *(f"{name.replace('_', '-')}: {value}" for name, value in headers.items())]
+        with socket.create_connection(("127.0.0.1", self.port), timeout=30) as connection:
+            connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+            raw = b""
+            while chunk := connection.recv(65536):
+                raw += chunk
+        head, _, body = raw.partition(b"\r\n\r\n")
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        answer_headers: dict[str, str] = {}
+        for line in header_lines:
+            name, _, value = line.partition(":")
+            if name.lower() == "set-cookie":
+                for morsel in SimpleCookie(value.strip()).values():
+                    self.cookies[morsel.key] = morsel.value
+            answer_headers[name.lower()] = value.strip()
+        sent = len(body)
+        if answer_headers.get("transfer-encoding") == "chunked":
+            body = _unchunked(body)
+        return Answer(int(status_line.split()[1]), answer_headers, Transfer(url, len(head) + 4, sent),
+                      _decoded(answer_headers.get("content-encoding", ""), body))
+
+
+def _unchunked(body: bytes) -> bytes:
+    out = b""
+    while body:
+        size, _, body = body.partition(b"\r\n")
+        length = int(size.split(b";")[0], 16)
+        if length == 0:
+            break
+        out, body = out + body[:length], body[length + 2:]
+    return out
+
+
+def _decoded(encoding: str, body: bytes) -> bytes:
     return gzip.decompress(body) if encoding == "gzip" else brotli.decompress(body) if encoding == "br" else body
 
 
-def _asset(client: Client, url: str, accept: str) -> tuple[Transfer, bytes]:
-    response = client.get(url, HTTP_ACCEPT_ENCODING=accept)
-    assert response.status_code == 200, (url, response.status_code)
-    body = _body(response)
-    return Transfer(url, head_bytes(response), len(body)), _decoded(response, body)
+def _fetched(phone: Phone, url: str, **headers: str) -> Answer:
+    answer = phone.get(url, **headers)
+    assert answer.status == 200, (url, answer.status)
+    return answer
 
 
-def cold_load(client: Client, url: str, accept: str = PHONE) -> Wire:
+def cold_load(phone: Phone, url: str) -> Wire:
     """A first visit to `url`: the page and everything it links, each once."""
-    page = client.get(url)
-    assert page.status_code == 200, page.status_code
-    wire = Wire([_proxied(page, url)])
-    queue = linked(page.content.decode(), url)
+    page = _fetched(phone, url)
+    wire = Wire([page.transfer])
+    queue = linked(page.body.decode(), url)
     seen = set(queue)
     while queue:
         asset = queue.pop(0)
-        transfer, text = _asset(client, asset, accept)
-        wire.transfers.append(transfer)
+        answer = _fetched(phone, asset)
+        wire.transfers.append(answer.transfer)
         if asset.endswith(".css"):
-            for found in _CSS_URL.findall(text.decode()):
+            for found in _CSS_URL.findall(answer.body.decode()):
                 found = urljoin(asset, found)
                 if found not in seen and not found.startswith("data:") and not urlsplit(found).netloc:
                     seen.add(found)
@@ -123,37 +163,30 @@ def cold_load(client: Client, url: str, accept: str = PHONE) -> Wire:
     return wire
 
 
-def _worker(client: Client, **headers):
-    return client.get(reverse("service_worker"), **headers)
-
-
-def worker_install(client: Client, cold: Wire) -> Wire:
+def worker_install(phone: Phone, cold: Wire) -> Wire:
     """What installing the service worker fetches after a cold load, once, in the background: its
     script, every file it keeps that the page did not already load, and the offline page."""
-    script = _worker(client)
-    wire = Wire([_proxied(script, script.request["PATH_INFO"])])
+    script = _fetched(phone, "/sw.js")
+    wire = Wire([script.transfer])
     loaded = {transfer.url for transfer in cold.transfers}
-    precache = re.search(r"const PRECACHE = (\[.*\]);", script.content.decode())
+    precache = re.search(r"const PRECACHE = (\[.*\]);", script.body.decode())
     if precache is None:
         raise ValueError("the service worker names no files to keep")
-    kept = json.loads(precache.group(1))
-    for url in kept:
+    for url in json.loads(precache.group(1)):
         if url not in loaded:
-            wire.transfers.append(_asset(client, url, PHONE)[0])
-    offline = reverse("offline")
-    wire.transfers.append(_proxied(client.get(offline), offline))
+            wire.transfers.append(_fetched(phone, url).transfer)
+    wire.transfers.append(_fetched(phone, "/offline/").transfer)
     return wire
 
 
-def repeat_visit(client: Client, url: str) -> Wire:
+def repeat_visit(phone: Phone, url: str) -> Wire:
     """A later visit to `url` by a phone whose service worker keeps the static files: the page itself
     (never served from a cache) and the browser's check for a newer worker (a 304 when unchanged)."""
-    etag = _worker(client)["ETag"]
-    page = client.get(url)
-    assert page.status_code == 200, page.status_code
-    check = _worker(client, HTTP_IF_NONE_MATCH=etag)
-    assert check.status_code == 304, check.status_code
-    return Wire([_proxied(page, url), Transfer(check.request["PATH_INFO"], head_bytes(check), len(check.content))])
+    etag = _fetched(phone, "/sw.js").headers["etag"]
+    page = _fetched(phone, url)
+    check = phone.get("/sw.js", If_None_Match=etag)
+    assert check.status == 304, check.status
+    return Wire([page.transfer, check.transfer])
 
 
 def poll(client: Client, match: Match) -> Poll:

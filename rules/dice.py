@@ -28,7 +28,7 @@ class Dice:
     def __init__(self, seed: str, step: int, entered: list[int] | None = None) -> None:
         self.seed = seed
         self.step = step
-        self._rng = random.Random(int.from_bytes(_digest(seed, "step", step)))
+        self._rng: random.Random | None = None  # made at the first app roll: most steps roll nothing
         self._entered = list(entered or [])
         self.rolls: list[dict] = []
         """Every roll made so far: sides, value, who rolled ("app" or "player") and why."""
@@ -46,6 +46,8 @@ class Dice:
                 )
             by = "player"
         else:
+            if self._rng is None:
+                self._rng = random.Random(int.from_bytes(_digest(self.seed, "step", self.step)))
             value = self._rng.randint(1, sides)
             by = "app"
         self.rolls.append({"sides": sides, "value": value, "by": by, "why": why})

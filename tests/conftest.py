@@ -2,6 +2,14 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from tracker.web import translations
+
+
+def pytest_configure(config):
+    """The German catalogue compiled (git-ignored .mo) before any test reads it: a plain pytest
+    in a fresh clone works, and running the tests never changes a tracked file."""
+    translations.compile_catalogues()
+
 
 @pytest.fixture(scope="session", autouse=True)
 def collected_static(tmp_path_factory):

@@ -3,13 +3,14 @@ and one club (its members' accounts, its rated Card Crush battles and a finished
 
 Used by `python manage.py demo` (which the README's start command runs) and by tests. Each
 game's demo cards and scripted matches live with its pages (tracker/games/<game>/demo.py);
-this module only decides who plays which script. It loads from every package (games, matches,
-competition), so it sits at the top of tracker/ beside urls.py. A game gets its demo matches only while it
+with which of them the demo plays and who sits where (PLAYED); this module plays them. It loads
+from every package (games, matches, competition), so it sits at the top of tracker/ beside urls.py. A game gets its demo matches only while it
 has no match at all, so loading twice changes nothing the second time, and a database from
 before a game had demo matches gets that game's without its other games' being played again.
 """
 
 import os
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -20,24 +21,13 @@ from tracker.competition import tournaments
 from tracker.games import ADAPTERS, pages_for
 from tracker.games.card_crush.demo import BATTLES, deck
 from tracker.matches import services
-from tracker.models import Card, Club, Match, Membership, Tournament
+from tracker.models import Card, Club, Confirmation, Match, Membership, Tournament
 
 PLAYERS = ["Ana", "Ben", "Chloé", "Dev"]
 
-# Which scripts the demo plays, in order: (game, script in its pages' demo_matches, players in seat order).
-MATCHES = [
-    ("card-crush", "undone-round", ("Ana", "Ben")),
-    ("card-crush", "rulebook", ("Chloé", "Dev")),
-    ("card-crush", "power-only", ("Ben", "Chloé")),
-    ("logos", "knock-out", ("Chloé", "Dev")),
-    ("logos", "resignation", ("Ben", "Ana")),
-    ("lonely-star", "deck-out", ("Ana", "Chloé")),
-    ("lonely-star", "table-call", ("Dev", "Ben")),
-    ("cardmaster", "knock-out", ("Ben", "Dev")),
-    ("cardmaster", "coin-for-possession", ("Chloé", "Ana")),
-    ("evons", "by-passes", ("Ana", "Dev")),
-    ("evons", "table-ends", ("Chloé", "Ben")),
-]
+# Which scripts the demo plays, in order: (game, script in its pages' demo_matches, players in seat order),
+# as each game's pages declare them (demo_played).
+MATCHES = [(slug, script, players) for slug in rules.GAMES for script, players in pages_for(slug).demo_played]
 
 
 @transaction.atomic
@@ -64,7 +54,7 @@ def demo_password() -> str | None:
     return os.environ.get("DEMO_PASSWORD") or ("tablekeeper-demo" if settings.DEBUG else None)
 
 
-def load_club() -> tuple[Club, object]:
+def load_club() -> tuple[Club, Any]:
     """The demo club: four accounts (Ana organises), showing its leaderboard and tournaments to everyone."""
     users = {}
     for username, name in ACCOUNTS.items():
@@ -119,9 +109,12 @@ def load() -> str:
         if slug in empty:
             match = pages_for(slug).demo_matches[script](players)
             played += 1
-            if slug == "card-crush":
+            if pages_for(slug).competes:
                 # The club's rated battles: its members see them, and its public leaderboard counts them.
                 Match.objects.filter(pk=match.pk).update(club=club, owner=organiser)
-    if "card-crush" in empty:
+                for seat in range(len(players)):  # played by script: Ana, who organises, confirms for them
+                    Confirmation.objects.get_or_create(match=match, seat=seat, defaults={
+                        "by": organiser, "kind": Confirmation.ORGANISER})
+    if any(pages_for(slug).competes for slug in empty):  # the tournament is of Card Crush, the one that competes
         played += play_tournament(club, organiser).pairings.exclude(match=None).count()
     return f"{added} demo cards added, {played} demo matches played."

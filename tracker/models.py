@@ -100,17 +100,25 @@ class CardUse(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint("card", "match", name="one_use_per_card_and_match")]
 
+    def __str__(self) -> str:
+        return f"card {self.card_id} used in match {self.match_id}"
+
 
 class CardChange(models.Model):
-    """One edit or deletion of a catalog card: who, when, and the values before and after.
+    """One edit or deletion of a catalog card, or a club's correction of it: who, when, and the values
+    before and after.
 
     Kept when the card is deleted (`card` becomes null; `slug` and `old_name` still say which).
+    A club's correction (`club` set) changes the card in that club's new matches only.
     """
 
-    EDIT, DELETE = "edit", "delete"
+    EDIT, DELETE, CLUB = "edit", "delete", "club"
     card = models.ForeignKey(Card, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
     slug = models.CharField(max_length=20, choices=game_choices)
-    kind = models.CharField(max_length=10, choices=[(EDIT, _("edited")), (DELETE, _("deleted"))])
+    kind = models.CharField(max_length=10, choices=[(EDIT, _("edited")), (DELETE, _("deleted")),
+                                                    (CLUB, _("corrected for a club"))])
+    club = models.ForeignKey("Club", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             help_text="The club whose correction this is (kind CLUB).")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+")
     device = models.CharField(max_length=40, blank=True, help_text="The phone, when no account was signed in.")
@@ -122,6 +130,10 @@ class CardChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of card {self.card_id} at {self.at:%Y-%m-%d %H:%M}"
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
@@ -171,6 +183,9 @@ class Membership(models.Model):
         ordering = ["joined", "id"]
         constraints = [models.UniqueConstraint("club", "user", name="one_membership_per_club")]
 
+    def __str__(self) -> str:
+        return f"user {self.user_id} {self.role} of club {self.club_id}"
+
 
 class ClubInvite(models.Model):
     """A link (and QR code) that lets a signed-in account join a club as a member, until revoked or expired."""
@@ -180,6 +195,48 @@ class ClubInvite(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires = models.DateTimeField(default=invite_expiry)
     revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invite to club {self.club_id}"
+
+
+class ClubCorrection(models.Model):
+    """A club's own stats for a catalog card: its new matches play the card with these, nobody else's change.
+
+    Written only by the club's organisers (tracker/catalog/changes.py), each change kept as a CardChange.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="corrections")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="corrections")
+    stats = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint("club", "card", name="one_correction_per_club_and_card")]
+
+    def __str__(self) -> str:
+        return f"club {self.club_id}'s correction of card {self.card_id}"
+
+
+class NameClaim(models.Model):
+    """A card name a club has claimed in one game's catalog (tracker/catalog/changes.py says what that means)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="name_claims")
+    slug = models.CharField(max_length=20, choices=game_choices)
+    name = models.CharField(_("name"), max_length=60)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                           related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug", "name"]
+        constraints = [models.UniqueConstraint("slug", Lower("name"), name="one_claim_per_card_name")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.slug}) claimed by club {self.club_id}"
+
+    @classmethod
+    def named(cls, slug: str, name: str) -> "NameClaim | None":
+        return _named(cls.objects.filter(slug=slug).select_related("club"), name)
 
 
 class MatchQuerySet(models.QuerySet):
@@ -203,13 +260,16 @@ class MatchQuerySet(models.QuerySet):
         return self.filter(seen | models.Q(pk__in=granted.values("match"))).distinct()
 
     def counted(self) -> "MatchQuerySet":
-        """Finished, not voided, decided without corrections, and not left by its owner's club membership:
-        the matches statistics, ratings and standings count. `corrected()` are the decided ones listed apart."""
+        """Finished, not voided, confirmed by its players where a club battle needs that
+        (tracker/competition/confirmations.py), decided without corrections, and not left by its owner's
+        club membership: the matches statistics, ratings and standings count. `corrected()` are the
+        decided ones listed apart."""
         return self.decided().filter(corrected=False)
 
     def decided(self) -> "MatchQuerySet":
-        """Finished with a result that stands (not voided, not waiting for an organiser to take it over)."""
-        return self.filter(finished__isnull=False, voided__isnull=True, orphaned__isnull=True)
+        """Finished with a result that stands (not voided, confirmed, not waiting for an organiser to take
+        it over)."""
+        return self.filter(finished__isnull=False, voided__isnull=True, unconfirmed=False, orphaned__isnull=True)
 
     def corrected(self) -> "MatchQuerySet":
         """Decided while a correction of the board stood: shown apart, never counted as a plain result."""
@@ -250,6 +310,8 @@ class Match(models.Model):
     void_reason = models.CharField(_("reason"), max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Goes up with every change; live views poll it.")
     rated = models.BooleanField(default=True, help_text="Counts toward Card Crush ratings once finished.")
+    unconfirmed = models.BooleanField(
+        default=False, help_text="A club battle some seat's player has not yet confirmed: it counts nowhere until then.")
     # The seed is shown when the match first ends, and an undo cannot take that back: actions
     # numbered above this were entered by players who could know the app's dice (the log says so).
     seed_shown_after = models.PositiveIntegerField(
@@ -322,6 +384,9 @@ class Seat(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint("match", "position", name="one_player_per_seat")]
 
+    def __str__(self) -> str:
+        return f"seat {self.position} of match {self.match_id}"
+
 
 class Action(models.Model):
     """One entry of a match's log, kept forever.
@@ -353,6 +418,34 @@ class Action(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"step {self.seq} of match {self.match_id}"
+
+
+class Confirmation(models.Model):
+    """A seat's player's say that a club battle was theirs (tracker/competition/confirmations.py).
+
+    The battle counts once every seat has one. `by` is the account that gave it: the player's own,
+    or an organiser's confirming on the player's behalf (kind ORGANISER, shown as such).
+    """
+
+    SEATED, AFTER, ORGANISER = "seated", "after", "organiser"
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="confirmations")
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=[
+        (SEATED, _("made their own entry")), (AFTER, _("confirmed the result")),
+        (ORGANISER, _("confirmed by an organiser on their behalf"))])
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                           related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [models.UniqueConstraint("match", "seat", name="one_confirmation_per_seat")]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of match {self.match_id} {self.kind}"
+
 
 class Checkpoint(models.Model):
     """The state after one live action, so undo, redo and the replay page start near the step they want.
@@ -368,6 +461,9 @@ class Checkpoint(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint("match", "seq", name="one_checkpoint_per_step")]
+
+    def __str__(self) -> str:
+        return f"state of match {self.match_id} at step {self.seq}"
 
 
 class Proposal(models.Model):
@@ -402,6 +498,9 @@ class Proposal(models.Model):
     class Meta:
         ordering = ["created", "id"]
 
+    def __str__(self) -> str:
+        return f"{self.kind} asked in match {self.match_id} ({self.status})"
+
 
 class Invite(models.Model):
     """A link that seats another device as one player, or lets it watch."""
@@ -414,6 +513,9 @@ class Invite(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires = models.DateTimeField(default=invite_expiry)
     revoked = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} link to match {self.match_id}"
 
 
 class Access(models.Model):
@@ -435,6 +537,9 @@ class Access(models.Model):
             models.UniqueConstraint("match", "seat", condition=models.Q(revoked__isnull=True, role="player"),
                                     name="one_device_per_seat"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.role} of match {self.match_id}"
 
 
 # Card Crush competitive play (tracker/competition/): tournaments and collections.
@@ -473,6 +578,9 @@ class Entrant(models.Model):
         ordering = ["id"]
         constraints = [models.UniqueConstraint("tournament", "player", name="one_entry_per_player")]
 
+    def __str__(self) -> str:
+        return f"player {self.player_id} in tournament {self.tournament_id}"
+
 
 class Pairing(models.Model):
     """One table of one Swiss round: two entrants and their battle, or one entrant's bye."""
@@ -487,6 +595,9 @@ class Pairing(models.Model):
     class Meta:
         ordering = ["round", "table"]
         constraints = [models.UniqueConstraint("tournament", "round", "table", name="one_pairing_per_table")]
+
+    def __str__(self) -> str:
+        return f"table {self.table} of round {self.round}, tournament {self.tournament_id}"
 
 
 class CollectionCard(models.Model):
@@ -512,6 +623,9 @@ class CollectionCard(models.Model):
             models.CheckConstraint(condition=models.Q(copies__gte=1), name="collection_owns_a_copy"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.copies} of card {self.card_id} held by player {self.player_id}"
+
 
 class CollectionChange(models.Model):
     """One change to a collection entry: copies added or an upgrade, by which account, and when."""
@@ -529,3 +643,6 @@ class CollectionChange(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of collection entry {self.entry_id}"

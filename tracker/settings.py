@@ -82,6 +82,8 @@ MIDDLEWARE = [
     # content policy): every byte counts on a phone's cold load. tracker/web/static_files.py says
     # which headers a static file keeps.
     "tracker.web.static_files.StaticFilesMiddleware",
+    # Pages gzipped (static files come compressed from WhiteNoise above): tracker/web/compression.py.
+    "tracker.web.compression.PageCompressionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -125,15 +127,32 @@ SQLITE_OPTIONS = {
     "timeout": 20,
 }
 DEFAULT_SQLITE = BASE_DIR / "var" / "tablekeeper.sqlite3"
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{DEFAULT_SQLITE}", conn_max_age=60
-    )
-}
+
+
+def database_from_url(url: str) -> dj_database_url.DBConfig:
+    """DATABASE_URL read at start: SQLite or PostgreSQL, anything else refused in one line."""
+    try:
+        database = dj_database_url.parse(url, conn_max_age=0)
+    except ValueError:  # dj-database-url's errors; the URL may hold a password, so it is not repeated
+        raise ImproperlyConfigured(
+            "DATABASE_URL is not a database URL: use sqlite:///path/to/file or "
+            "postgres://user:password@host:port/name") from None
+    engines = ("django.db.backends.sqlite3", "django.db.backends.postgresql")
+    if database["ENGINE"] not in engines or not database["NAME"]:
+        raise ImproperlyConfigured(
+            "DATABASE_URL must name an SQLite file (sqlite:///…) or a PostgreSQL database (postgres://…/name)")
+    return database
+
+
+DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL") or f"sqlite:///{DEFAULT_SQLITE}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = SQLITE_OPTIONS
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    if DATABASES["default"]["NAME"] != ":memory:":
+        Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+else:
+    # Under ASGI each request runs its sync view in a thread of its own, so a persistent
+    # connection would be one per request: a pool per worker process shares a few instead.
+    DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 1, "max_size": 10}}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -201,3 +220,41 @@ SECURE_CSP = {
 # Card Crush competition: K, tournament weight and the upgrade table override the documented
 # defaults (keys and defaults: tracker/competition/config.py).
 CARD_CRUSH_COMPETITION: dict = {}
+
+# --- Serving: logs and errors (tracker/web/server.py runs gunicorn; its own log lines go the same way) ---
+# Every log line to standard error, and to LOG_FILE as well when it is set; a server error's
+# traceback is logged by django.request at ERROR. ADMINS ("ana@example.org, …") are mailed
+# each one too, through Django's default mailer (a mail server on this machine, port 25).
+LOG_FILE = os.environ.get("LOG_FILE", "")
+# Where `manage.py backup` (and serve, before it migrates existing data) writes by default.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or BASE_DIR / "var" / "backups")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in LOG_LEVELS:
+    raise ImproperlyConfigured(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {LOG_LEVEL!r}")
+ADMINS = env_list("ADMINS", [])
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "tablekeeper@localhost")
+LOG_HANDLERS = ["stderr", *(["file"] if LOG_FILE else []), *(["mail_admins"] if ADMINS else [])]
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"line": {"format": "%(asctime)s [%(process)d] [%(levelname)s] %(name)s: %(message)s"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "line"},
+        **({"file": {"class": "logging.handlers.WatchedFileHandler", "filename": LOG_FILE, "formatter": "line"}}
+           if LOG_FILE else {}),
+        "mail_admins": {"class": "django.utils.log.AdminEmailHandler", "level": "ERROR"},
+    },
+    "root": {"handlers": LOG_HANDLERS, "level": LOG_LEVEL},
+    # Django's own default sends these to the console only under DEBUG; here they reach the root.
+    "loggers": {"django": {"level": LOG_LEVEL, "propagate": True}},
+}
+
+# --- HTTPS at the table (`serve --https`: Caddy in front, with a certificate authority of its own) ---
+# serve sets these: the authority's root certificate phones download from /trust/, the page's
+# plain-HTTP address (its QR code) and the app's HTTPS address. Empty: /trust/ says HTTPS is off.
+CA_CERTIFICATE = os.environ.get("CA_CERTIFICATE", "")
+TRUST_URL = os.environ.get("TRUST_URL", "")
+HTTPS_URL = os.environ.get("HTTPS_URL", "")
+# A phone that does not trust the authority yet reaches these over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^trust/"]

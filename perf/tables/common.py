@@ -147,7 +147,7 @@ def entry_seats(page: str, match: int) -> list[int]:
 def catalog_picks(phone: Phone, form: Form, page: str, prefix: str) -> dict[str, str]:
     """Different catalog cards (the page's datalist) for the fields named prefix1, prefix2, ..."""
     slots = [name for name, _value in form.fields if re.fullmatch(rf"{prefix}\d+", name)]
-    return dict(zip(slots, phone.rng.sample(datalist(page, "catalog"), len(slots))))
+    return dict(zip(slots, phone.rng.sample(datalist(page, "catalog"), len(slots)), strict=True))
 
 
 def pick(forms: list[Form], action: str, **fields: str) -> Form | None:

@@ -172,10 +172,11 @@ def resolve_round(number: int, cards: list[dict], initiative: list[int], resolut
                  affinity_bonus(cards[1]["affinity"], cards[0]["affinity"])]
     else:
         bonus = [0, 0]
-    scores = [card["power"] + b for card, b in zip(cards, bonus)]
+    scores = [card["power"] + b for card, b in zip(cards, bonus, strict=True)]
     speeds = [card["speed"] for card in cards]
     coin = None
-    for decided_by, values in (("score", scores), ("speed", speeds), ("initiative", initiative)):
+    # decided_by is read after the loop: what settled the round (the coin when nothing did).
+    for decided_by, values in (("score", scores), ("speed", speeds), ("initiative", initiative)):  # noqa: B007
         if values[0] != values[1]:
             winner = 0 if values[0] > values[1] else 1
             break

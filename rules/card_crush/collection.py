@@ -98,7 +98,7 @@ def upgrade(owned: Owned, rules: UpgradeRules = UpgradeRules()) -> Owned:
     if owned.duplicates < needed:
         raise IllegalAction(
             "not-enough-duplicates",
-            gettext_noop("Level %(next)s needs %(needed)s duplicates; you have %(have)s."),
+            gettext_noop("Duplicates needed for level %(next)s: %(needed)s; you have %(have)s."),
             next=owned.level + 1, needed=needed, have=owned.duplicates,
         )
     return Owned(rarity=owned.rarity, copies=owned.copies - needed, level=owned.level + 1)

@@ -11,7 +11,6 @@ the end, then raised to 1 if lower:
 from fractions import Fraction
 
 from .fighters import stat
-from .numbers import round_half_up
 from .typechart import best_of, multiplier
 
 FACTORS = {"a1": Fraction(33, 100), "a2": Fraction(66, 100), "a3": Fraction(99, 100)}
@@ -24,8 +23,12 @@ def reduction_tenths(defense: int) -> int:
 
 
 def damage(atk: int, move: str, type_multiplier: Fraction, defense: int) -> int:
-    raw = atk * FACTORS[move] * type_multiplier * Fraction(1000 - reduction_tenths(defense), 1000)
-    return max(1, round_half_up(raw))
+    # The exact product rounded half up (numbers.round_half_up), in whole numbers: (2n + d) // 2d
+    # is floor(n / d + 1/2). Fraction arithmetic gave the same and was a tenth of a playout's time.
+    factor = FACTORS[move]
+    top = atk * factor.numerator * type_multiplier.numerator * (1000 - reduction_tenths(defense))
+    bottom = factor.denominator * type_multiplier.denominator * 1000
+    return max(1, (2 * top + bottom) // (2 * bottom))
 
 
 def attack_type(attacker: dict, defender: dict, move: str) -> tuple[int, Fraction]:

@@ -10,7 +10,7 @@ Rulebook: a faction of cards per side, 3 active, the rest in the deck (reserve);
   left the slot stays empty, and a revived card fills it.
 """
 
-from .fighters import alive
+from .fighters import alive, own_card
 from .mvp import mvps
 
 
@@ -24,6 +24,7 @@ def fill_slots(state: dict, seat: int) -> list[dict]:
     for slot, card_id in enumerate(team["active"]):
         if card_id is None and team["reserve"]:
             newcomer = team["reserve"].pop(0)
+            own_card(state, newcomer)
             team["active"][slot] = newcomer
             if state["possession"] == seat:
                 state["done"][newcomer] = "arrived"

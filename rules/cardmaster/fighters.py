@@ -43,6 +43,26 @@ def new_fighter(seat: int, position: int, card: dict) -> dict:
     }
 
 
+def copy_card(card: dict) -> dict:
+    """A copy of a card that the rules may change freely (its printed stats, `base`, never change)."""
+    card = dict(card)
+    card["boost"], card["fade"], card["record"] = dict(card["boost"]), dict(card["fade"]), dict(card["record"])
+    if card["status"] is not None:
+        card["status"] = dict(card["status"])
+    return card
+
+
+def own_card(state: dict, card_id: str) -> dict:
+    """The card, made the state's own before the rules change it.
+
+    apply copies only the active cards (match._copy): a reserve or fallen card is shared with
+    the state apply was given until it enters the field (field.fill_slots, moves.shift) or is
+    changed where it stands (REVIVE, a status source's record, an override), and each of those
+    places takes it through here first."""
+    card = state["cards"][card_id] = copy_card(state["cards"][card_id])
+    return card
+
+
 def max_hp(card: dict) -> int:
     return card["base"]["hp"] + card["boost"].get("hp", 0)
 

@@ -23,7 +23,7 @@ Decisions:
 from ..errors import IllegalAction, gettext_noop
 from . import damage
 from .field import fall, fill_slots
-from .fighters import BOOSTABLE, max_hp, stat
+from .fighters import BOOSTABLE, max_hp, own_card, stat
 from .gems import STACK_GAIN, pay
 from .numbers import round_half_up, share
 from .statuses import backfire_chance, inflict, proc_chance, roll_against
@@ -160,6 +160,7 @@ def revive(state: dict, action: dict, dice) -> list[dict]:
                             gettext_noop("%(card)s is Risen already; in this match a Risen card cannot be revived again."),
                             card=target["name"])
     paid = pay(caster, team, "revive")
+    target = own_card(state, target["id"])
     team["fallen"].remove(target["id"])
     team["reserve"].append(target["id"])
     target.update(hp=revived_hp(target), risen=True)
@@ -177,6 +178,7 @@ def shift(state: dict, action: dict, dice) -> list[dict]:
     if coming["id"] not in team["reserve"]:
         raise IllegalAction("shift-reserve", gettext_noop("%(card)s is not in this team's reserve."),
                             card=coming["name"])
+    coming = own_card(state, coming["id"])
     slot, place = team["active"].index(leaving["id"]), team["reserve"].index(coming["id"])
     team["active"][slot], team["reserve"][place] = coming["id"], leaving["id"]
     state["done"].pop(leaving["id"], None)

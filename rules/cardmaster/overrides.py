@@ -20,7 +20,7 @@ text we do not model). The rulebook says nothing about corrections; these are ou
 
 from ..errors import IllegalAction, gettext_noop
 from .field import fall
-from .fighters import max_hp
+from .fighters import max_hp, own_card
 from .moves import card_in_play
 from .options import ai_seat
 
@@ -52,7 +52,7 @@ def adjust(state: dict, action: dict, dice) -> list[dict]:
         team = state["teams"][seat]
         before, team["raided"] = team["raided"], _number(action["raided"], COUNTER_MAX)
         return [{"type": "adjusted", "seat": seat, "what": "raided", "before": before, "after": team["raided"]}]
-    card = card_in_play(state, action.get("card"))
+    card = own_card(state, card_in_play(state, action.get("card"))["id"])
     _not_the_ai(state, card["seat"])
     if card["hp"] == 0:
         raise IllegalAction("adjust-fallen",

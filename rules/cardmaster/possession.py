@@ -19,7 +19,7 @@ Decisions:
 """
 
 from .field import active_cards, fall
-from .fighters import stat
+from .fighters import own_card, stat
 from .statuses import tick
 
 
@@ -72,6 +72,7 @@ def end_possession(state: dict) -> list[dict]:
         events.append(event)
         source = state["cards"].get(source_id) if source_id else None
         if source is not None and source["seat"] != card["seat"]:
+            source = own_card(state, source["id"])  # it may have left the field since
             source["record"]["damage"] += lost
         if card["hp"] == 0:
             events += fall(state, card, source)

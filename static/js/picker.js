@@ -2,7 +2,7 @@
 // fills its field, says what was chosen, and moves on: to the next empty card field the form needs, or,
 // once the form is complete, to its button. Cards another field of the form already holds are left out.
 // Pages that link it (the secret entries) have it at once; elsewhere it comes with the first list of cards
-// (tracker/picker.py), so a match page pays for it and its stylesheet only once a card is chosen. It may
+// (tracker/catalog/views.py: card_picks), so a match page pays for it and its stylesheet only once a card is chosen. It may
 // arrive more than once.
 (() => {
   if (window.tkPicker) return;

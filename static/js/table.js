@@ -31,9 +31,57 @@
     if (!close) return;
     e.preventDefault();
     const keyboard = close.matches(":focus-visible");
-    close.parentElement.remove();
+    close.closest(".outcome-box").remove();
     if (keyboard) resume(document.getElementById("match"), ""); // back to the match's next step
   });
+
+  // The outcome of a tap sits where the next step starts (the box is moved there, in the flow of the page), and
+  // the page scrolls it to the top: its key line and the next control are in view together, and since it
+  // covers nothing, no tap lands on it by mistake. Without JavaScript it stays held at the bottom of the screen.
+  // Before a swap of #match it goes back to its own place, outside #match, so the swap never removes it.
+  const region = document.getElementById("outcome");
+  const nextStep = (match) => {
+    const marked = match.querySelector("[data-next-step]");
+    if (marked) return marked;
+    const next = [...match.querySelectorAll("form[method=post], a.button-primary")].find((el) => el.checkVisibility() &&
+      !el.closest(".controls, .share, .requests, #outcome"));
+    return next || match.querySelector(".controls");
+  };
+  function place(scroll) {
+    const match = document.getElementById("match");
+    if (!region || !match) return;
+    const box = region.querySelector(".outcome-box");
+    if (!box) return;
+    let spot = nextStep(match);
+    // Not inside a row of a flex or grid container (a round's two cards) nor a list: before the row or the list.
+    const inRow = (el) => el.tagName === "LI" || el.tagName === "TR" || (/flex|grid/.test(getComputedStyle(el.parentElement).display) &&
+      !/column/.test(getComputedStyle(el.parentElement).flexDirection));
+    while (spot && spot !== match && spot.parentElement !== match && inRow(spot)) spot = spot.parentElement;
+    if (!spot || spot === match) return;
+    if (region.nextElementSibling !== spot) spot.before(region);
+    region.classList.add("outcome-docked");
+    if (!scroll) return;
+    region.scrollIntoView({ block: "start", behavior: "instant" });
+    // A page a plain POST was sent back to: the browser may still restore an old scroll position as it loads.
+    if (document.readyState !== "complete") {
+      addEventListener("load", () => region.isConnected && region.scrollIntoView({ block: "start", behavior: "instant" }),
+        { once: true });
+    }
+  }
+  if (region) {
+    document.addEventListener("htmx:beforeSwap", (e) => {
+      const match = document.getElementById("match");
+      if (match && match.contains(region) && e.detail.target && e.detail.target.contains(region)) {
+        match.after(region);
+        region.classList.remove("outcome-docked");
+      }
+    });
+    // A new account of a tap (htmx fills the region out of band, a refusal alone among them): placed and shown.
+    new MutationObserver(() => requestAnimationFrame(() => place(true))).observe(region, { childList: true });
+    document.addEventListener("htmx:afterSettle", () => place(false)); // a live update keeps the box in its place
+    if (region.querySelector(".outcome-box")) history.scrollRestoration = "manual"; // it opens on the result
+    place(true); // the page a plain POST was sent back to
+  }
 
   // The keyboard keeps its place. An answer replaces a region (#match), the control that sent it included:
   // htmx puts the focus back on an element of the same id, and where there is none, it goes to where the next
@@ -56,8 +104,11 @@
   function resume(region, form) {
     if (!region) return;
     const own = form && document.getElementById(form);
-    const next = start(own && region.contains(own) && own) ||
-      start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls"))) ||
+    // A match just ended has no next step: the focus goes to its result (the outcome box), not to <body>.
+    const result = region.hasAttribute("data-live-stop") && region.querySelector("#outcome .outcome-box");
+    if (result) result.tabIndex = -1;
+    const next = start(own && region.contains(own) && own) || result ||
+      start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls, #outcome"))) ||
       region.querySelector("h1");
     if (next && next.tagName === "H1") next.tabIndex = -1;
     if (next) next.focus();
@@ -133,8 +184,55 @@
   ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach((name) => document.addEventListener(name, failed));
   document.addEventListener("htmx:afterRequest", (e) => {
     const form = posted(e) && e.detail.elt.closest("form");
-    if (form && !lost(e.detail.xhr)) { form.removeAttribute("data-retry-pending"); form.tries = 0; }
+    if (form && !lost(e.detail.xhr)) { form.removeAttribute("data-retry-pending"); form.tries = 0; forget(); }
   });
+
+  // A tap still waiting survives a reload: it is kept on the phone (localStorage, per page) with what it was,
+  // the page it is on says so when it opens again, and sends it once when the connection is back, as a plain
+  // POST carrying its step number (seq), so the server counts it at most once whatever happened to it before.
+  const KEPT = "tk-unsent:" + location.pathname;
+  function forget() { try { localStorage.removeItem(KEPT); } catch { /* storage off: nothing was kept */ } }
+  function keep(form) {
+    const button = form.tapped && form.tapped.form === form ? form.tapped : null;
+    const fields = [...new FormData(form, button)].filter(([, value]) => typeof value === "string");
+    const label = (button || form.querySelector("[type=submit]") || form).textContent.replace(/\s+/g, " ").trim();
+    try {
+      localStorage.setItem(KEPT, JSON.stringify({ url: form.getAttribute("hx-post") || form.action, fields, label }));
+    } catch { /* storage full or off: the form on the page still waits */ }
+  }
+  document.addEventListener("htmx:sendError", (e) => {
+    const form = posted(e) && e.detail.elt.closest("form[method=post]");
+    if (form && form.querySelector("[name=seq]")) keep(form);
+  });
+  function sendKept() {
+    let tap = null;
+    try { tap = JSON.parse(localStorage.getItem(KEPT)); } catch { return; }
+    const match = document.getElementById("match");
+    if (!tap || !match) return;
+    if (tap.sending) return forget(); // this page is the server's answer to it: it was sent
+    let line = document.getElementById("unsent");
+    if (!line) {
+      line = match.insertAdjacentElement("afterbegin", document.createElement("p"));
+      line.id = "unsent";
+      line.className = "net-note";
+      line.setAttribute("role", "alert");
+    }
+    line.textContent = (navigator.onLine ? say.sending : say.waiting) + " (" + tap.label + ")";
+    if (!navigator.onLine) return;
+    const form = document.body.appendChild(document.createElement("form"));
+    form.method = "post";
+    form.action = tap.url;
+    for (const [name, value] of tap.fields) {
+      const field = form.appendChild(document.createElement("input"));
+      field.type = "hidden";
+      field.name = name;
+      field.value = value;
+    }
+    localStorage.setItem(KEPT, JSON.stringify({ ...tap, sending: true }));
+    form.submit();
+  }
+  sendKept();
+  addEventListener("online", () => document.querySelector("form[data-retry-pending]") || sendKept());
   addEventListener("online", () => document.querySelectorAll("form[data-retry-pending]").forEach((form) => {
     form.tries = 0;
     resend(form);

@@ -1,4 +1,4 @@
-{% load i18n %}// Tablekeeper's service worker, served at the site's root by tracker/app_shell.py.
+{% load i18n %}// Tablekeeper's service worker, served at the site's root by tracker/web/views.py.
 // Static files have content-hashed names, so they come from the cache. Pages always come from the
 // network (a match page from a cache would be stale), and only when the network fails does the
 // offline page stand in. POSTs, the live poll, htmx partials and exports are never touched.

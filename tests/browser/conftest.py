@@ -20,23 +20,8 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium; `playwright install` cannot download here.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {
-    "viewport": {"width": 360, "height": 740},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    # English pages whatever the machine's own language: German is one switch away (test_at_the_table).
-    "locale": "en-US",
-}
+from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 expect.set_options(timeout=10_000)

@@ -3,6 +3,7 @@
     errors = watch_errors(page)          # console errors and page errors (CSP refusals among them)
     outcome_says(page, 3, "Ben wins.")   # the box tells log entry 3 with its working, in view
     check_page(page)                     # no sideways scroll, no tap target under 44x44 px
+    assert_no_horizontal_scroll(page)    # just the first, naming what sticks out
 
 The longest names: players of 40 characters (the most a name may have), one without a space and one
 like an e-mail address, and a card of 60 characters (the most a card name may have).
@@ -17,6 +18,25 @@ from django.test import Client
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from .accessibility import small_targets
+
+# The phone itself: Debian's Chromium at 360x740, as every browser test (conftest.py) and the HTTPS table drive it.
+CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium; `playwright install` cannot download here.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    # English pages whatever the machine's own language: German is one switch away (test_at_the_table).
+    "locale": "en-US",
+}
 
 LONG_PLAYERS = ("Maximilianalexanderbartholomewsmithsonab", "ana.longname.player@example-tablekeeper.x"[:40])
 LONG_CARD = "Ancient Thundering Leviathan of the Shattered Northern Deeps"  # 60, the most a card name may have
@@ -34,18 +54,52 @@ def watch_errors(page: Page) -> list[str]:
     return found
 
 
-def in_view(page: Page, selector: str = OUTCOME) -> dict:
+def in_view(page: Page, selector: str | Locator = OUTCOME) -> dict:
     """Fail unless the element is wholly inside the viewport; its bounding box."""
-    box = page.locator(selector).bounding_box()
+    box = (page.locator(selector) if isinstance(selector, str) else selector).bounding_box()
     height = page.viewport_size["height"]
     assert box is not None, f"{selector} is not shown"
     assert box["height"] > 0 and box["y"] >= 0 and box["y"] + box["height"] <= height, f"{selector} is off-screen: {box}"
     return box
 
 
-def outcome_says(page: Page, entry: int | None, *working: str) -> None:
+# What the player may tap next after the box: the first control after it in the page (the next step's start),
+# and every control on the page whose box overlaps the outcome box (none may: a tap there would hit the box).
+_AROUND_THE_BOX = """(box) => {
+  const taps = 'a[href], button:enabled, input:enabled:not([type=hidden]), select:enabled, textarea:enabled, summary';
+  const seen = (el) => el.checkVisibility({ visibilityProperty: true });  // not in a closed <details>
+  const mine = box.getBoundingClientRect();
+  const all = [...document.querySelectorAll(taps)].filter((el) => seen(el) && !box.contains(el)
+    && !el.closest('#outcome'));
+  const after = all.find((el) => box.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const covered = all.filter((el) => { const r = el.getBoundingClientRect();
+    return r.width && r.height && r.left < mine.right && r.right > mine.left && r.top < mine.bottom && r.bottom > mine.top; })
+    .map((el) => el.outerHTML.slice(0, 80));
+  const key = box.querySelector('p').getBoundingClientRect();
+  return { covered, key: { y: key.top, bottom: key.bottom },
+           next: after ? { y: after.getBoundingClientRect().top, bottom: after.getBoundingClientRect().bottom,
+                           html: after.outerHTML.slice(0, 80) } : null };
+}"""
+
+
+def next_step_in_view(page: Page, control: Locator | None = None) -> None:
+    """The outcome box's key line (its first line) and the next control (`control`, else the first control after
+    the box: where the next step starts) both wholly in the viewport, and no control of the page under the box."""
+    found = page.locator(OUTCOME).evaluate(_AROUND_THE_BOX)
+    height = page.viewport_size["height"]
+    assert found["covered"] == [], f"controls under the outcome box: {found['covered']}"
+    assert found["key"]["y"] >= 0 and found["key"]["bottom"] <= height, f"the key line is off-screen: {found['key']}"
+    if control is not None:
+        in_view(page, control)
+    else:
+        assert found["next"] is not None, "nothing to tap after the outcome box"
+        assert found["next"]["y"] >= 0 and found["next"]["bottom"] <= height, f"the next control is off-screen: {found['next']}"
+
+
+def outcome_says(page: Page, entry: int | None, *working: str, next_control: Locator | None = None) -> None:
     """After a tap: the outcome box tells log entry `entry` (None: a refusal or a message) with each piece of
-    `working`, wholly in view, in about a third of the screen at most."""
+    `working`, wholly in view, in about a third of the screen at most; the next control is in view beside it
+    and no control lies under it (next_step_in_view)."""
     box = page.locator(OUTCOME)
     if entry is not None:
         expect(box).to_contain_text(f"(log entry {entry})")
@@ -54,12 +108,22 @@ def outcome_says(page: Page, entry: int | None, *working: str) -> None:
     expect(box).not_to_contain_text("Done: the board shows what happened.")
     found = in_view(page)
     assert found["height"] <= page.viewport_size["height"] * 0.36, f"the outcome box takes {found['height']}px"
+    next_step_in_view(page, next_control)
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    """No sideways scroll at the phone's width; when there is, the five elements that stick out say where."""
+    width, phone = page.evaluate("document.documentElement.scrollWidth"), page.viewport_size["width"]
+    if width > phone:
+        wide = page.evaluate(f"""[...document.querySelectorAll('main *')]
+            .filter(e => e.getBoundingClientRect().right > {phone})
+            .slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').trim().slice(0, 40))""")
+        raise AssertionError(f"{page.url} scrolls sideways: {width}px wide at {phone}px; widest: {wide}")
 
 
 def check_page(page: Page) -> None:
     """No sideways scroll and no tap target under 44x44 px on the page as it is now."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{page.url} is {width}px wide at {page.viewport_size['width']}px"
+    assert_no_horizontal_scroll(page)
     assert small_targets(page) == [], f"tap targets under 44 px on {page.url}"
 
 

@@ -23,7 +23,7 @@ DECK_1 = ["Ember Fox", "Phoenix", "Mountain Titan", "Void Lord", "Gale Sprite"]
 DECK_2 = ["Tide Runner", "Flame Knight", "Stone Golem", "Shade Rat", "Sky Lancer"]
 ROUND_1 = "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7."
 WAITING = "Not sent yet: no connection."
-TWICE = "That was already recorded (sent twice); it was not applied again."
+TWICE = "That tap was already recorded: this phone sent it twice, and it counts once."  # read as done, not as a failure
 
 
 @pytest.fixture
@@ -161,6 +161,28 @@ def test_a_tap_made_offline_is_kept_and_sent_once_when_back(context: BrowserCont
     page.wait_for_timeout(2500)  # a live-update poll after the catch-up changes nothing
     assert rounds_played(battle) == 1
     expect(reveal_button(page, 2)).to_be_visible()
+
+
+def test_a_tap_made_offline_survives_a_reload_and_is_sent_once_when_back(context: BrowserContext, page: Page,
+                                                                         battle):
+    page.goto(battle.get_absolute_url())
+    worker_in_control(page)
+    context.set_offline(True)
+    reveal_button(page, 1).click()
+    expect(page.locator("form .net-note")).to_contain_text(WAITING)
+    page.reload()  # the phone reloads while offline: the offline page stands in, and says the tap is kept
+    expect(page.get_by_role("heading", level=1)).to_have_text("No connection")
+    expect(page.get_by_text("A tap that was not sent yet is kept on this phone")).to_be_visible()
+    assert rounds_played(battle) == 0
+
+    context.set_offline(False)  # the match page comes back and sends the kept tap, once
+    expect(page.locator("#round-1 .working")).to_have_text(ROUND_1)
+    expect(page.locator("#outcome")).to_contain_text("Round 1 revealed")
+    assert rounds_played(battle) == 1
+    assert page.evaluate("Object.keys(localStorage).filter((key) => key.startsWith('tk-unsent:'))") == []
+    page.reload()  # nothing is sent again
+    expect(reveal_button(page, 2)).to_be_visible()
+    assert rounds_played(battle) == 1
 
 
 def test_a_step_applied_whose_answer_was_lost_is_never_applied_twice(page: Page, battle):

@@ -20,6 +20,8 @@ from tracker.games.card_crush.demo import deck, play_battle
 from tracker.matches import services
 from tracker.models import Card, Match
 
+from .phone import assert_no_horizontal_scroll
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 P1, P2 = "Ana", "Ben"
@@ -32,7 +34,6 @@ WORKING = {
     4: "10 + 0 = 10 beats 3 + 0 = 3.",
 }
 ROUND_WINNER = {1: P2, 2: P1, 3: P1, 4: P1}
-PHONE_WIDTH = 360
 
 
 # --- steps a player takes ------------------------------------------------------------------------
@@ -97,11 +98,6 @@ def assert_no_card_names(page: Page, cards: list[str]) -> None:
     html = page.content()
     for card in cards:
         assert card not in html, f"{card!r} leaked into {page.url}"
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
 
 
 # --- the tests -----------------------------------------------------------------------------------

@@ -13,18 +13,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.tracker.competition_helpers import LOSING_DECK, WINNING_DECK, finish
+from tests.tracker.helpers import LOSING_DECK, WINNING_DECK, finish
 from tracker.models import Club, Match, Pairing, Tournament
+
+from .phone import assert_no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["Ana", "Ben", "Cid", "Dee"]
-PHONE_WIDTH = 360
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
 
 
 def lock_in(page: Page, name: str, cards: list[str]) -> None:

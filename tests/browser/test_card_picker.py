@@ -16,9 +16,10 @@ from tracker.demo import load_catalogs
 from tracker.matches import services
 from tracker.models import Card, Match
 
+from .phone import assert_no_horizontal_scroll
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE_WIDTH = 360
 DECK = ["Ember Fox", "Phoenix", "Mountain Titan", "Void Lord", "Gale Sprite"]
 TYPED = {"Ember Fox": "em", "Phoenix": "ph", "Mountain Titan": "mo", "Void Lord": "vo", "Gale Sprite": "ga"}
 
@@ -56,11 +57,6 @@ def offered(page: Page, name: str | None = None):
 
 def field(page: Page, label: str):
     return page.get_by_label(label, exact=True)
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
 
 
 def assert_tap_targets_fit_a_thumb(page: Page) -> None:

@@ -12,20 +12,12 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Match
 
+from .phone import assert_no_horizontal_scroll
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ANA = ["Gale Harrier", "Storm Kite", "Volt Lancer"]
 BEN = ["Stonewarden", "Granite Brute", "Reef Sentinel"]
-PHONE_WIDTH = 360
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    if width > PHONE_WIDTH:
-        wide = page.evaluate(f"""[...document.querySelectorAll('main *')]
-            .filter(e => e.getBoundingClientRect().right > {PHONE_WIDTH})
-            .slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + (e.textContent || '').trim().slice(0, 40))""")
-        raise AssertionError(f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px; widest: {wide}")
 
 
 def lock_in(page: Page, name: str, cards: list[str]) -> None:

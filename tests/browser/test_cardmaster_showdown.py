@@ -59,6 +59,29 @@ def step_through_the_ais_turn(page: Page, screenshot_dir) -> None:
     expect(page.locator(".cm-steps > li")).to_have_count(total)
 
 
+def read_the_analysis(page: Page, screenshot_dir) -> None:
+    """The chart's axis says which round each point is, the table beside it every step, and each
+    costliest choice the move played, the move preferred, the win chance lost and why, once."""
+    ticks = page.locator(".cm-analysis-chart svg text.x-tick")
+    labels = ticks.all_text_contents()
+    assert labels[0] == "1" and 2 <= len(labels) <= 8, labels
+    assert all(label.isdigit() or label == "end" for label in labels), labels
+    boxes = [ticks.nth(n).bounding_box() for n in range(ticks.count())]
+    assert all(a["x"] + a["width"] <= b["x"] for a, b in zip(boxes, boxes[1:], strict=False)), "axis labels overlap"
+    expect(page.locator(".cm-analysis-table tbody tr").first).to_be_visible()
+    choices = page.locator(".cm-mistakes > li")
+    seen = set()
+    for n in range(choices.count()):
+        choice = choices.nth(n)
+        facts = dict(zip(choice.locator("dt").all_inner_texts(), choice.locator("dd").all_inner_texts(), strict=True))
+        assert set(facts) == {"Played", "Better", "Win chance lost", "Why"}
+        assert re.match(r"\d+%", facts["Win chance lost"]) and facts["Why"].endswith(".")
+        assert " 1 gems" not in facts["Why"]
+        assert (facts["Better"], choice.locator("strong").inner_text().split(": ")[1]) not in seen
+        seen.add((facts["Better"], choice.locator("strong").inner_text().split(": ")[1]))
+    page.locator("#cm-analysis").screenshot(path=screenshot_dir / "cardmaster-analysis.png", caret="initial")
+
+
 def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, catalog, screenshot_dir, monkeypatch):
     monkeypatch.setattr(cm_views, "ANALYSIS_PART_STEPS", 25)  # fewer requests: the live server runs in this process
     # The live-update poll is not what this test is about (test_two_phones is); with the AI writing
@@ -94,7 +117,8 @@ def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, cata
             break
         if not hinted:
             page.get_by_role("button", name="Hint: what would the AI play?").click()
-            expect(page.locator(".cm-hint")).to_contain_text("Estimated win chance with this move")
+            expect(page.locator(".cm-hint")).to_contain_text(
+                re.compile(r"Win chance with this move: \d+%, the search's estimate after looking at \d+ positions"))
             tap_and_wait(page, page.get_by_role("button", name="Play the suggested move"))
             hinted = True
             continue
@@ -136,8 +160,9 @@ def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, cata
         seen.add(int(value))
         page.wait_for_timeout(100)
     assert len(seen) >= 2 and min(seen) > 0, f"the bar never moved on: {seen}"
-    expect(page.get_by_role("heading", name="Win chance after each step (%)")).to_be_visible()
+    expect(page.get_by_role("heading", name="Ana's win chance at the start of each round (%)")).to_be_visible()
     expect(page.get_by_role("heading", name="Costliest choices")).to_be_visible()
+    read_the_analysis(page, screenshot_dir)
     assert_no_horizontal_scroll(page)
     assert_accessible(page, "#cm-analysis")
     assert console_errors == []

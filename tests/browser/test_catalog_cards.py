@@ -6,14 +6,9 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Card, CardChange
 
+from .phone import assert_no_horizontal_scroll
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE_WIDTH = 360
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
 
 
 def test_a_card_is_added_corrected_and_deleted_from_the_catalog_table(page: Page, catalog, screenshot_dir):

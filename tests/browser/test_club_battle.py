@@ -8,7 +8,7 @@ says so); the club's leaderboard counts the battle; a phone outside the club see
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.tracker.competition_helpers import LOSING_DECK, WINNING_DECK
+from tests.tracker.helpers import LOSING_DECK, WINNING_DECK
 from tracker.models import Club, Match
 
 from .phone import check_page

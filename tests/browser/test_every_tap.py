@@ -68,7 +68,7 @@ def test_lonely_star(phone: Page, shot):
         page.locator(f"#unit-{stat}-0").fill(value)
     play = side.get_by_role("button", name="Play the unit (takes a card from the hand)")
     play.click()
-    outcome_says(page, None, "Not applied:", "LK")
+    outcome_says(page, None, "Not applied:", "LK", "in the catalog, so all its stats are needed")
     expect(page.locator("#unit-name-0")).to_have_value(LONG_CARD)
     for stat, value in (("hp", "5"), ("at", "2"), ("rs", "1"), ("reach", "1")):
         expect(page.locator(f"#unit-{stat}-0")).to_have_value(value)
@@ -153,10 +153,11 @@ def test_card_crush(phone: Page, shot):
     outcome_says(page, 2, "The entries are revealed", "Both decks revealed. Team Initiative:")
     expect(page.locator("#outcome")).not_to_contain_text("Tide Runner")  # later rounds stay face down
     for number, working in ((1, "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7."), (2, f"{ANA} wins."),
-                            (3, f"{BEN} wins."), (4, "Tied at 10; Speed 8 beats 5."),
+                            (3, f"{BEN} wins."), (4, "Fire over Shadow +1: 9 + 1 = 10 ties 10 + 0 = 10; Speed 8 beats 5."),
                             (5, "Nature over Air +1: 5 + 1 = 6 beats 4 + 0 = 4.")):
         page.get_by_role("button", name=f"Reveal round {number}").click()
-        outcome_says(page, number + 2, f"Round {number} revealed", working)
+        outcome_says(page, number + 2, f"Round {number} revealed", working, next_control=page.get_by_role(
+            "button", name=f"Reveal round {number + 1}") if number < 5 else None)
     outcome_says(page, 7, f"Match over: {BEN} wins 3 rounds to 2.", f"{BEN} wins the battle 3 rounds to 2.")
     shot("card-crush")
     check_page(page)
@@ -187,7 +188,7 @@ def test_logos(phone: Page, shot):
     outcome_says(page, None, f"{ANA} is locked in. The entry is hidden.")
     commit(page, BEN, "Solar Flare")
     outcome_says(page, 2, "The entries are revealed", "red (MATTER) beats green (ENERGY)",
-                 f"{ANA} attacks and {BEN} defends.")
+                 f"{ANA} attacks and {BEN} defends.", next_control=page.get_by_role("button", name="Fight"))
     page.get_by_role("button", name="Fight").click()
     outcome_says(page, 3, "Fight", "ATTACK 35,000 − DEFENSE 30,000 = 5,000 damage", "Round 1 is over.")
     check_page(page)

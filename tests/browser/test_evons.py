@@ -21,6 +21,8 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Card, Match
 
+from .phone import assert_no_horizontal_scroll
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -34,10 +36,6 @@ def play(page: Page, cell: str, card: str) -> None:
     tap_cell(page, cell)
     page.get_by_label("Card name").fill(card)
     page.get_by_role("button", name="Play the card").tap()
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def test_place_cards_fight_in_a_chosen_order_and_see_a_flip(page: Page, catalog, screenshot_dir):

@@ -162,7 +162,7 @@ def test_an_evons_card_played_with_the_keyboard(page: Page, catalog):
     # The board was swapped for the new one; the focus starts Ben's turn: the first empty cell of his form.
     after = assert_focus_shown(page)
     assert after["name"] == "cell" and after["inForm"] == "ev-play", after
-    # The outcome of the play, at the bottom: its close button, reached with Tab, takes the focus back to the board.
+    # The outcome of the play, above the board: its close button, reached with Tab, takes the focus back to the board.
     expect(page.locator("#outcome")).to_contain_text("(log entry 1)")
     tab_to(page, lambda el: el["text"].endswith("Close"))
     assert_focus_shown(page)
@@ -183,3 +183,21 @@ def test_an_evons_card_played_with_the_keyboard(page: Page, catalog):
     expect(page.get_by_text("Turn 3: Ana to play")).to_be_visible()
     expect(page.get_by_role("img", name=re.compile(r"^A0: Moss Golem; faces Ben"))).to_be_visible()
     assert focused(page)["inForm"] == "ev-play"
+
+
+def test_after_the_deciding_reveal_the_focus_goes_to_the_result(page: Page, catalog):
+    """The battle's last round revealed with the keyboard: the form is gone, and the focus lands on the result."""
+    from tracker.models import Card
+
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
+    for seat, names in enumerate((ANA_DECK, BEN_DECK)):
+        services.match_apply_action(match_id=match.pk, expected_seq=seat, action={
+            "type": "lock_deck", "seat": seat, "cards": [Card.named("card-crush", name).as_rules_card() for name in names]})
+    for seq in range(2, 6):  # rounds 1-4: 2-2
+        services.match_apply_action(match_id=match.pk, expected_seq=seq, action={"type": "play_round"})
+    page.goto(match.get_absolute_url())
+    tab_to(page, lambda el: el["text"] == "Reveal round 5")
+    page.keyboard.press("Enter")
+    expect(page.locator("#outcome")).to_contain_text("Match over:")
+    result = assert_focus_shown(page)
+    assert "Match over:" in result["text"], result

@@ -18,10 +18,11 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Match
 
+from .phone import assert_no_horizontal_scroll
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 P1, P2 = "Ana", "Ben"
-PHONE_WIDTH = 360
 
 
 def start_duel(page: Page) -> int:
@@ -55,11 +56,6 @@ def commit(page: Page, name: str, round_number: int, card: str, backup: str = ""
 
 def visible_html_without_catalog(page: Page) -> str:
     return re.sub(r"<datalist.*?</datalist>", "", page.content(), flags=re.S)
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
 
 
 def working(page: Page):

@@ -19,20 +19,13 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Match
 
-from .phone import form_with_button
+from .phone import assert_no_horizontal_scroll, form_with_button
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE_WIDTH = 360
 
 
 def unit_card(page: Page, name: str):
     return page.locator(".ls-unit").filter(has=page.get_by_role("heading", name=name, exact=True))
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
 
 
 def play_unit(page: Page, seat: int, player: str, unit: str) -> None:
@@ -114,7 +107,7 @@ def test_attack_with_a_real_die_a_status_and_the_end_of_turn_resist(page: Page, 
     )
     expect(entries.filter(has_text="Ben inflicts Burn on Dust Knight")).to_contain_text("Burn applies.")
     expect(entries.filter(has_text="End of turn: Resist roll")).to_contain_text(
-        "Dust Knight removes all 1 Burn counter(s)."
+        "Dust Knight removes its 1 Burn counter."
     )
     assert_no_horizontal_scroll(page)
     page.screenshot(path=screenshot_dir / "lonely-star-log.png", full_page=True)
@@ -179,7 +172,7 @@ def test_a_busy_board_fits_a_phone_in_dark_mode(make_context, catalog, screensho
     expect(unit_card(page, "Lonely Star")).to_contain_text(
         "Luck 6: crit and Luck rolls always succeed (6 or more)."
     )
-    expect(unit_card(page, "Void Spark")).to_contain_text("Luck 6: the crit always succeeds, no die needed.")
+    expect(unit_card(page, "Void Spark")).to_contain_text("Luck 6: the crit always succeeds (the die shows 6 at most), no die needed.")
     expect(unit_card(page, "Orbit Keeper")).to_contain_text("Poisoned: attacking, moving or playing a card")
     expect(unit_card(page, "Orbit Keeper")).to_contain_text("Accessories: Starlit Mirror")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 20, 24)"

@@ -13,6 +13,8 @@ from playwright.sync_api import Page, expect
 
 from tracker.games.card_crush.demo import BATTLES, play_battle
 
+from .phone import assert_no_horizontal_scroll
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ANA_DECK = ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"]
@@ -47,11 +49,6 @@ def swipe(page: Page, dx: int, dy: int = 0) -> None:
         }""",
         [dx, dy],
     )
-
-
-def assert_no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE_WIDTH, f"{page.url} scrolls sideways: {width}px wide at {PHONE_WIDTH}px"
 
 
 def test_stepping_through_a_replay_on_a_phone(page: Page, battle, screenshot_dir):

@@ -26,6 +26,12 @@ import rules
 from rules import Dice, RuleError
 from tracker.games import pages_for
 
+
+@pytest.fixture(scope="session")
+def collected_static():
+    """The engines render no page: no static files to collect for them (see tests/conftest.py)."""
+
+
 # How many cards a deck- or lineup-locking action needs, per game: the one free choice
 # legal_actions cannot list. A game missing here is skipped, with the reason.
 DECK_SIZES = {

@@ -88,6 +88,17 @@ def test_sigkill_mid_load_loses_no_acknowledged_action(database):
     assert_every_game_finished(report)
 
 
+@pytest.mark.parametrize("restart", ["HUP", "TERM"])
+def test_a_graceful_restart_mid_load_keeps_every_acknowledged_action(database, restart):
+    """SIGHUP (fresh workers) or SIGTERM and a fresh start, as a service manager restarts serve's stack:
+    every action a phone saw acknowledged is stored once, and every game's table plays on."""
+    report = loadtest.run(tables=5, workers=2, matches=1, seconds=120, restart=restart, htmx=True,
+                          floor_seconds=0, say=lambda line: None)
+    assert report.restarts == 1
+    assert_clean(report)
+    assert_every_game_finished(report)
+
+
 def test_htmx_phones_tap_once_and_follow_the_match_by_polling(database):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=0, htmx=True, pace=0.3,
                           say=lambda line: None)

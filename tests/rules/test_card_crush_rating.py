@@ -23,8 +23,8 @@ def at(*args) -> datetime:
     return datetime(*args, tzinfo=UTC)
 
 
-def rating_at(battles, when, tz=UTC, rules=RatingRules()):
-    return ratings_from(replay(battles, when, tz, rules))
+def rating_at(battles, when, tz=UTC, rules: RatingRules | None = None):
+    return ratings_from(replay(battles, when, tz, rules or RatingRules()))
 
 
 # ---------------------------------------------------------------- Elo by hand

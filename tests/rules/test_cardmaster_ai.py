@@ -33,11 +33,11 @@ from rules.cardmaster.ai import (
 )
 from rules.cardmaster.ai.evaluation import win_chance
 from rules.cardmaster.ai.search import Effort, search
-from rules.cardmaster.ai.strength import measure, wilson
+from rules.cardmaster.ai.strength import factions, measure, wilson
 from rules.cardmaster.options import DEFAULT_CONFIG
 
 SEED = "cardmaster-ai-test"
-SMALL = {"easy": players.EFFORT["easy"], "normal": Effort(3, 4), "hard": Effort(4, 8)}
+SMALL = {"easy": players.EFFORT["easy"], "normal": Effort(3, 4), "hard": Effort(4, 8), "hard-2026": Effort(4, 8)}
 
 
 def card(name, **stats):
@@ -75,6 +75,7 @@ def play(state, levels, seed=SEED, most=400, first_step=3, check=None):
 @pytest.fixture
 def small_budgets(monkeypatch):
     monkeypatch.setattr(players, "EFFORT", SMALL)
+    monkeypatch.setattr(players, "HARD_SIMULATIONS", 60)
 
 
 # ---------------------------------------------------------------- legal, reproducible, explained
@@ -422,6 +423,84 @@ def test_a_small_strength_run_completes():
     assert report.timing("easy")[0] > 0 and report.timing("random")[0] > 0
     low, high = record.interval
     assert 0.0 <= low <= record.rate <= high <= 1.0
+
+
+def test_the_small_strength_run_counts_shift_cycles_and_kept_promises(small_budgets):
+    report = measure([("hard", "hard-2026")], 2, size=3)
+    habits = report.habits["hard"]
+    assert habits["moves"] == report.timing("hard")[0] - habits["deposit"]
+    assert habits["shift_cycles"] == 0, "hard never shifts straight back (players.shift_backs)"
+    assert 0 <= habits["kept"] <= habits["promises"]
+    assert sum(habits[kind] for kind in ("a1", "a2", "a3", "stack", "spc", "revive", "shift")) == habits["moves"]
+
+
+# ---------------------------------------------------------------- no shift loops, promises kept
+
+
+def loop_position():
+    """A 6v6 match of the normal level playing itself without memory (as every level did before it
+    remembered its Shifts) up to the step where it shifted straight back a card it had shifted out,
+    with nothing changed: (state, seed, step, recent steps, the shift)."""
+    seed = "loop-3"
+    state = started(*factions(6, None, 3), seed)
+    recent, step = [], 3
+    while True:
+        decision = choose(state, state["possession"], "normal", seed, step)
+        if step == 96:
+            return state, seed, step, recent, decision.action
+        recent = [*recent[-11:], (state, {**decision.action, "ai": {"reason": decision.reason.as_json()}})]
+        state, _ = match.apply(state, decision.action, Dice(seed, step))
+        step += 1
+
+
+def test_a_shift_straight_back_is_refused_where_it_used_to_happen():
+    state, seed, step, recent, shift = loop_position()
+    seat = state["possession"]
+    assert shift["type"] == "shift", "without memory the normal level shifts here"
+    assert (shift["card"], shift["reserve"]) in players.shift_backs(state, seat, recent)
+    earlier = next(action for _before, action in recent if action["type"] == "shift"
+                   and (action["card"], action["reserve"]) == (shift["reserve"], shift["card"]))
+    assert earlier, "the card it brings back is the one it shifted out"
+    for level in ("easy", "normal", "hard"):
+        decision = choose(state, seat, level, seed, step, recent)
+        assert decision.action != shift, level
+        assert decision.action in match.legal_actions(state)
+
+
+def test_a_shift_back_is_allowed_once_something_changed():
+    state, seed, step, recent, shift = loop_position()
+    seat = state["possession"]
+    # The card that came in now carries gems: shifting it out is about something new.
+    changed, _ = match.apply(state, {"type": "adjust", "override": True, "card": shift["card"], "gems": 3},
+                             Dice(seed, step))
+    assert (shift["card"], shift["reserve"]) not in players.shift_backs(changed, seat, recent)
+
+
+def test_promises_made_in_seeded_matches_are_kept_when_still_possible(small_budgets):
+    report = measure([("hard", "normal")], 4, size=3)
+    made = sum(habit["promises"] for habit in report.habits.values())
+    kept = sum(habit["kept"] for habit in report.habits.values())
+    assert made >= 3, "a few promises to check in four matches"
+    assert kept / made >= 0.8
+
+
+def test_a_reason_that_promises_a_move_names_it_and_the_next_possession_keeps_it():
+    state = started([card("Ace", spd=200), card("Ash"), card("Amber")], [card("Bee"), card("Bog"), card("Bran")])
+    stacked = {"type": "stack", "card": "A1"}
+    assert players.reason_for(state, stacked, None).promise is None, "two gems short of an A3: no promise"
+    state, _ = match.apply(state, {"type": "adjust", "override": True, "card": "A1", "gems": 2}, Dice(SEED, 3))
+    reason = players.reason_for(state, stacked, None)
+    assert reason.promise and reason.promise["type"] == "a3" and "A3 next turn" in reason.text()
+    before = state
+    state, _ = match.apply(state, stacked, Dice(SEED, 4))
+    recent = [(before, {**stacked, "ai": {"reason": reason.as_json()}})]
+    while state["possession"] == 0:
+        state, _ = match.apply(state, {"type": "stack", "card": next(
+            c for c in state["teams"][0]["active"] if c not in state["done"])}, Dice(SEED, 5))
+    while state["possession"] == 1:
+        state, _ = match.apply(state, {"type": "stack", "card": next(
+            c for c in state["teams"][1]["active"] if c not in state["done"])}, Dice(SEED, 6))
+    assert players.pending_promises(state, 0, recent) == [reason.promise]
 
 
 def test_wilson_intervals():

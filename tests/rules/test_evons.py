@@ -299,7 +299,7 @@ def test_example_6_magnetism_limits():
 # 7 ----------------------------------------------------------------------------------
 def _shade_with_graveyard(costs):
     state = new()
-    for number, cost in enumerate(costs):
+    for cost in costs:
         state["players"][ANA]["graveyard"].append(monster(f"Ghost {cost}", 1, 1, {}, cost=cost))
     shade = monster("Shade", 1, 5, {"N": "Resurrection", "S": "Resurrection"}, cost=6, element="Darkness")
     state, _ = act(state, {"type": "play", "cell": "C3", "covered": False, "card": shade})
@@ -762,7 +762,7 @@ def test_a_log_of_the_retired_version_replays_identically_under_its_own_rules():
         recorded.append((json.loads(json.dumps(state)), events))
     assert [e["after"] for e in recorded[-1][1] if e["type"] == "conflict"] == [[2, 2]]  # Ember 5 -> 2, Moss 6 -> 2
     replayed = json.loads(json.dumps(old.new_match({}, "seed")))
-    for step, (action, (state, events)) in enumerate(zip(_bens_card_across_the_arrow(), recorded), start=1):
+    for step, (action, (state, events)) in enumerate(zip(_bens_card_across_the_arrow(), recorded, strict=True), start=1):
         replayed, again = old.apply(replayed, action, Dice("seed", step))
         assert (replayed, again) == (state, events), f"step {step}"
     current = GAME.new_match({}, "seed")

@@ -590,7 +590,7 @@ def scripted(state, entered):
         {"type": "d6", "seat": 1},
     ]
     rolls = []
-    for step, (action, value) in enumerate(zip(script, entered), start=10):
+    for step, (action, value) in enumerate(zip(script, entered, strict=True), start=10):
         state, _, dice = act(state, action, rolls=None if value is None else [value], step=step)
         rolls.append(dice.rolls)
     return state, rolls

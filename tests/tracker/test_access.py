@@ -21,7 +21,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Access, Action, Invite, Match, Proposal
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     BEN_DECK,
     PASSWORD,
@@ -37,7 +37,7 @@ from .conftest import (
     start_battle,
     state_of,
 )
-from .conftest import page_text as text
+from .helpers import page_text as text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tracker.models import Access, Match, Player
 from tracker.people.devices import COOKIE
 
-from .conftest import (
+from .helpers import (
     PASSWORD,
     device_of,
     join,
@@ -20,7 +20,7 @@ from .conftest import (
     sign_in,
     start_battle,
 )
-from .conftest import page_text as text
+from .helpers import page_text as text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 

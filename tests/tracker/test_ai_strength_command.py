@@ -7,6 +7,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from rules.cardmaster.ai import players
+
 
 def test_a_tiny_strength_report_prints_rates_intervals_goals_and_times():
     out = StringIO()
@@ -20,3 +22,16 @@ def test_a_tiny_strength_report_prints_rates_intervals_goals_and_times():
 def test_an_unknown_player_is_refused_by_name():
     with pytest.raises(CommandError, match="'hard:perfect'"):
         call_command("ai_strength", "--pairs", "hard:perfect", "--matches", "2", stdout=StringIO())
+
+
+def test_the_small_report_plays_every_size_and_prints_the_habits_of_each_level(monkeypatch):
+    monkeypatch.setattr(players, "HARD_SIMULATIONS", 60)  # the report's shape, not the AI's strength
+    out = StringIO()
+    call_command("ai_strength", "--pairs", "hard:greedy", "--matches", "2", stdout=out, stderr=StringIO())
+    report = out.getvalue()
+    for size in (3, 6, 9):
+        assert f"Cardmaster AI strength: {size}v{size}, factions generated at power 5 to 9 in turn" in report
+    assert len(re.findall(r"goal: at least 95%, interval from 90%: (met|NOT met)", report)) == 3
+    habits = re.findall(r"  hard: (\d+) moves \(A1 \d+%.*SHIFT \d+%\); shift cycles (\d+) \(([\d.]+)%\)", report)
+    assert len(habits) == 3 and all(int(moves) > 0 for moves, _cycles, _rate in habits)
+    assert re.search(r"goal \(cycles < 2%, promises kept >= 80%\): (met|NOT met)", report)

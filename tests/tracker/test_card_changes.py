@@ -8,8 +8,9 @@ Cast, each a phone of its own:
 - staff: the site's staff account.
 
 Anyone adds a card. The creator corrects or deletes it while every match that used it is the
-creator's own; once another phone, account or club has played it, only organisers of a club
-whose matches used it (and staff) may. Every refusal says why and changes nothing.
+creator's own; once another phone, account or club has played it, only someone who answers for
+every place that has it (tracker/catalog/changes.py) and staff may. Every refusal says why and
+changes nothing. The personas of issue 24 are in test_card_rule.py.
 """
 
 import html
@@ -23,7 +24,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Card, CardChange, CardUse, Club, CollectionCard, Match, Membership, Player
 
-from .conftest import JUNK, JUNK_IDS, device_of, join, lock, make_invite
+from .helpers import JUNK, JUNK_IDS, device_of, join, lock, make_invite
 
 pytestmark = pytest.mark.django_db
 
@@ -232,13 +233,16 @@ def test_a_watcher_is_not_a_player(creator, other, wyrm):
     assert edit(creator, wyrm, power="9").status_code == 302
 
 
-def test_played_in_a_club_only_its_organisers_correct_it(creator, organiser, member, outsider, club, wyrm):
+def test_played_in_a_club_only_its_organisers_correct_it(organiser, member, outsider, club, catalog):
+    # Issue 24: the card's origin still counts, so the organiser corrects a card they added themself.
+    organiser.post(reverse("card_new", args=["card-crush"]), {f"new-{k}": v for k, v in WYRM.items()})
+    wyrm = Card.objects.get(name="Magma Wyrm")
     played_in(battle(owner=user_of(member), club=club), wyrm)
-    for phone in (creator, member, outsider):
+    for phone in (member, outsider):
         before = card_state(wyrm)
         response = edit(phone, wyrm, power="1")
         assert response.status_code == 403, phone
-        assert "organiser of a club whose matches used it" in text(response)
+        assert "was added by another phone or account" in text(response)
         assert card_state(wyrm) == before
     assert edit(organiser, wyrm, power="9").status_code == 302
     change = CardChange.objects.get()
@@ -247,12 +251,20 @@ def test_played_in_a_club_only_its_organisers_correct_it(creator, organiser, mem
     assert "by you" in text(organiser.get(detail_url(wyrm)))
 
 
+def test_an_organiser_may_not_take_over_a_card_a_phone_added(creator, organiser, member, club, wyrm):
+    played_in(battle(owner=user_of(member), club=club), wyrm)
+    for phone in (creator, organiser):
+        before = card_state(wyrm)
+        assert edit(phone, wyrm, power="1").status_code == 403
+        assert card_state(wyrm) == before
+
+
 def test_an_organiser_of_a_club_that_never_played_it_may_not(organiser, other, wyrm):
     played_in(battle(owner_device=device_of(other)), wyrm)
     assert edit(organiser, wyrm, power="1").status_code == 403
 
 
-def test_a_demo_card_has_no_creator_so_only_organisers_and_staff_change_it(catalog, other, outsider, staff):
+def test_a_demo_card_has_no_creator_so_only_staff_change_it(catalog, other, outsider, staff):
     phoenix = catalog["Phoenix"]
     for phone in (other, outsider):
         response = edit(phone, phoenix, power="1", speed="1", affinity="Fire", rarity="Legendary")

@@ -15,7 +15,7 @@ from tracker.demo import load_catalogs
 from tracker.matches import services
 from tracker.models import Action, Card, Match
 
-from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
+from .helpers import JUNK, JUNK_IDS, entry_token, snapshot, text
 
 pytestmark = pytest.mark.django_db
 
@@ -244,7 +244,7 @@ def test_a_stale_submission_is_refused(client, playing):
 
 @pytest.mark.parametrize("field", ["action", "card", "target", "roll", "seq"])
 def test_junk_in_any_field_is_a_4xx_never_a_500(client, playing, field):
-    for junk, name in zip(JUNK, JUNK_IDS):
+    for junk, name in zip(JUNK, JUNK_IDS, strict=True):
         if field == "roll" and name in ("empty", "spaces"):
             continue  # a blank roll means the app rolls: a valid move
         data = {"seq": playing.head, "action": "a2", "card": "A1", "target": "B1", field: junk}
@@ -315,7 +315,7 @@ def test_a_bad_correction_is_refused_with_a_message_and_nothing_changes(client, 
 def test_a_seated_phone_asks_before_correcting_the_other_sides_cards_and_spectators_see_no_controls(playing):
     from django.test import Client
 
-    from .conftest import device_of, seated_phone, watching_phone
+    from .helpers import device_of, seated_phone, watching_phone
 
     owner = Client()
     playing.owner_device = device_of(owner)
@@ -360,7 +360,7 @@ def test_a_seated_phone_cannot_undo_the_other_players_card_move(playing):
     """Cardmaster moves name a card, not a seat: the card's owner decides who may undo them."""
     from django.test import Client
 
-    from .conftest import device_of, seated_phone
+    from .helpers import device_of, seated_phone
 
     owner = Client()
     playing.owner_device = device_of(owner)

@@ -20,8 +20,8 @@ from tracker.games.cardmaster import views as cm_views
 from tracker.matches import services
 from tracker.models import Action, Card, Match
 
-from .conftest import entry_token, snapshot
-from .conftest import text as raw_text
+from .helpers import entry_token, snapshot
+from .helpers import text as raw_text
 
 pytestmark = pytest.mark.django_db
 
@@ -101,6 +101,13 @@ def test_it_starts_a_showdown_with_the_ais_faction_locked_and_shown(client, cm_c
     page = text(client.get(match.get_absolute_url()))
     assert "Bot is the AI (hard)" in page and "power 7" in page
     assert all(card["name"] in page for card in ai_cards)
+
+
+def test_the_lineup_screen_of_a_showdown_passes_the_phone_to_nobody(client, cm_catalog):
+    match = new_showdown(client)
+    page = text(client.get(match.get_absolute_url()))
+    assert "Pass the phone" not in page and "Lock in Ana's lineup here" in page
+    assert reverse("match_entry", args=[match.pk, 0]) in page  # straight to the entry, no pass screen
 
 
 def test_the_ai_can_field_catalog_cards_or_wait_for_a_faction_entered_by_hand(client, cm_catalog):
@@ -217,7 +224,7 @@ def test_a_hint_shows_the_move_its_reason_and_win_chance_and_is_marked_in_the_lo
     assert "Hint: what would the AI play?" in page
     response = client.get(reverse("cardmaster_hint", args=[showdown.pk]))
     page = text(response)
-    assert response.status_code == 200 and "Estimated win chance with this move" in page
+    assert response.status_code == 200 and "the search's estimate after looking at" in page
     assert "Play the suggested move" in page
     hinted = services.match_replay(showdown)  # the hint changed nothing
     assert hinted == showdown.state and showdown.head == Match.objects.get(pk=showdown.pk).head
@@ -318,8 +325,12 @@ def test_the_analysis_goes_a_part_at_a_time_showing_its_progress_and_ends_as_the
     page = text(client.get(url))
     rows = re.findall(r'<th scope="row">(\d+)</th><td>(\d+)%</td>', client.get(url).content.decode())
     assert [int(chance) for _step, chance in rows] == [round(chance * 100) for chance in one_shot.win_chances]
-    for mistake in one_shot.mistakes:
-        assert f"Step {mistake.step}: " in page
+    # Each piece of advice once, at its costliest step; the other steps it was given at beside it.
+    headed = [int(step) for step in re.findall(r"Step (\d+): ", page)]
+    grouped = [int(step) for line in re.findall(r"The same advice at steps? ([\d, ]+)\.", page)
+               for step in line.split(", ")]
+    assert sorted(headed + grouped) == sorted(mistake.step for mistake in one_shot.mistakes)
+    assert len(set(headed)) == len(headed)
 
 
 def test_an_analysis_left_half_way_continues_where_it_stopped(client, cm_catalog, monkeypatch):
@@ -335,6 +346,35 @@ def test_an_analysis_left_half_way_continues_where_it_stopped(client, cm_catalog
     assert f"Analysed 5 of {finished.head} steps" in page and "Continue analysis" in page
     response = client.post(url, headers={"HX-Request": "true"})
     assert starts == [5] and f"Analysed 10 of {finished.head} steps" in text(response)
+
+
+def test_the_analysis_charts_one_sides_win_chance_by_round_and_groups_the_same_advice(client, cm_catalog):
+    finished = cm_demo.knock_out(("Cy", "Di"))
+    url = reverse("cardmaster_analysis", args=[finished.pk])
+    analyse_to_the_end(client, url)
+    html = client.get(url).content.decode()
+    first = finished.players()[0].name
+    assert f"{first}&#x27;s win chance at the start of each round" in html or f"{first}'s win chance" in html
+    ticks = re.findall(r'<text class="x-tick"[^>]*>([^<]+)</text>', html)
+    assert ticks and ticks[0] == "1" and ticks[-1] in ("end", *map(str, range(2, 99)))
+    assert len(ticks) <= 8
+    advice = re.findall(r"<dt>Better</dt><dd>([^<]+)</dd>", html)
+    players = re.findall(r"<strong>Step \d+: ([^<]+)</strong>", html)
+    assert len(set(zip(players, advice, strict=True))) == len(advice), "each piece of advice once"
+
+
+def test_a_hint_is_kept_per_position_and_asked_again_costs_no_search(client, showdown, monkeypatch):
+    from tracker.games.cardmaster import showdown as cm_showdown
+    searches = []
+    real = cm_showdown.hint
+    monkeypatch.setattr(cm_showdown, "hint", lambda *args: searches.append(1) or real(*args))
+    def shown() -> str:
+        page = client.get(reverse("cardmaster_hint", args=[showdown.pk])).content.decode()
+        hint = re.search(r'<section class="cm-hint".*?</section>', page, re.S).group()
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", hint)  # a per-request token
+
+    first, again = shown(), shown()
+    assert searches == [1] and first == again and "Play the suggested move" in first
 
 
 def test_an_unfinished_match_has_no_analysis(client, showdown):

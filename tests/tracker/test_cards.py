@@ -8,7 +8,7 @@ from django.urls import reverse
 import rules
 from tracker.models import Card
 
-from .conftest import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, text
+from .helpers import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, text
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from tracker.catalog.changes import Editor
 from tracker.matches import services
 from tracker.models import Card, CardChange
 
-from .conftest import ANA_DECK, device_of, lock, text
+from .helpers import ANA_DECK, device_of, lock, text
 
 pytestmark = pytest.mark.django_db
 
@@ -297,8 +297,8 @@ def test_import_csv_returns_the_counts(catalog):
     assert catalog_csv.import_csv("card-crush", csv_of(GOOD, "Phoenix,1,1,Fire,Common,1"), IMPORTER) == (1, 1, [])
     Card.objects.filter(name="Phoenix").update(created_device="another-phone")
     assert catalog_csv.import_csv("card-crush", csv_of("Phoenix,2,1,Fire,Common,1"), IMPORTER) == (
-        0, 0, ["Line 2: Phoenix was added by another phone or account. Only they can change it while nobody else "
-               "has played it, and after that an organiser of a club whose matches used it (or the site's staff)."])
+        0, 0, ["Line 2: Phoenix was added by another phone or account: only they can change it, and only while "
+               "every match and club that used it is theirs."])
 
 
 def test_columns_are_the_card_forms_fields():
@@ -363,8 +363,8 @@ def test_another_phones_card_is_protected_and_the_importers_own_is_changed_and_r
     added_by(client, "Ember Fox")
     response = upload(client, csv_of("Storm Caller,1,1,Air,Common,1"))
     assert notices(client.get(response.url)) == [
-        "Not changed: Line 2: Storm Caller was added by another phone or account. Only they can change it while "
-        "nobody else has played it, and after that an organiser of a club whose matches used it (or the site's staff)."]
+        "Not changed: Line 2: Storm Caller was added by another phone or account: only they can change it, and only "
+        "while every match and club that used it is theirs."]
     assert crush_card("Storm Caller").stats["power"] != 1
     assert upload(client, csv_of("Ember Fox,8,5,Fire,Rare,2", GOOD)).status_code == 302
     change = CardChange.objects.get(kind=CardChange.EDIT)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tracker.models import Club, ClubInvite, Match, Membership
 
-from .conftest import club_account, text
+from .helpers import club_account, text
 
 pytestmark = pytest.mark.django_db
 

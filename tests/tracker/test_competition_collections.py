@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from tracker.models import CollectionCard, Match, Player
 
-from .competition_helpers import LOSING_DECK, WINNING_DECK
-from .conftest import JUNK, JUNK_IDS, entry_data, entry_url, text
+from .helpers import JUNK, JUNK_IDS, LOSING_DECK, WINNING_DECK, battle_won, entry_data, entry_url, text
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +91,7 @@ def test_upgrade_without_enough_duplicates_is_refused(client: Client, ana):
     add(client, ana, "Ember Fox", 2)
     entry = CollectionCard.objects.get(player=ana)
     response = upgrade(client, ana, entry)
-    assert response.status_code == 422 and "needs 2 duplicates; you have 1" in text(response)
+    assert response.status_code == 422 and "Duplicates needed for level 2: 2; you have 1" in text(response)
     assert owned(ana) == [("Ember Fox", 2, 1)]
 
 
@@ -290,10 +289,8 @@ def test_collections_need_an_account(cast):
 def test_the_rating_page_links_to_the_collection_only_for_its_own_account(cast, ana, club):
     from tracker.models import Membership
 
-    from .competition_helpers import battle
-
     Membership.objects.create(club=club, user=Player.objects.get(name="Ben").user, role=Membership.MEMBER)
-    battle("Ana", "Ben", club=club)
+    battle_won("Ana", "Ben", club=club)
     url = reverse("player_rating", args=[club.pk, ana.pk])
     link = club_url("collection_detail", club, ana)
     assert link in text(cast["owner"].get(url))
@@ -314,7 +311,7 @@ def test_an_impossible_upgrade_is_a_disabled_button_with_the_reason(client: Clie
     html = text(client.get(reverse("collection_detail", args=[ana.pk])))
     button = re.search(r"<button[^>]*>Upgrade Ember Fox to level 2</button>", html).group(0)
     assert "disabled" in button and "button-primary" not in button
-    assert "Level 2 needs 2 duplicates; you have 1." in html
+    assert "Duplicates needed for level 2: 2; you have 1." in html
 
 
 def test_a_possible_upgrade_is_an_active_button(client: Client, ana):

@@ -1,5 +1,6 @@
 """Ratings pages: leaderboard, a player's history with its working, a battle's rating and the rated flag."""
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -10,8 +11,7 @@ from tracker.competition import ratings
 from tracker.matches import services
 from tracker.models import Club, Match, Player
 
-from .competition_helpers import battle
-from .conftest import lock_both, play, text
+from .helpers import battle_won, lock_both, play, text
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +29,8 @@ def at(*args) -> datetime:
 @pytest.fixture
 def league(catalog, club):
     """Ana beats Ben twice, Cid beats Ana once, all in May 2026, in the club."""
-    return [battle("Ana", "Ben", at(2026, 5, 2, 18), club=club), battle("Ana", "Ben", at(2026, 5, 3, 18), club=club),
-            battle("Cid", "Ana", at(2026, 5, 4, 18), club=club)]
+    return [battle_won("Ana", "Ben", at(2026, 5, 2, 18), club=club), battle_won("Ana", "Ben", at(2026, 5, 3, 18), club=club),
+            battle_won("Cid", "Ana", at(2026, 5, 4, 18), club=club)]
 
 
 def test_leaderboard_ranks_by_rating_with_battles_and_win_rate(client: Client, league):
@@ -111,9 +111,9 @@ def test_k_comes_from_settings(client: Client, league):
 
 
 def test_battle_entered_late_lands_in_its_month(catalog, club):
-    may = battle("Ana", "Ben", at(2026, 5, 20), club=club)
-    june = battle("Ben", "Ana", at(2026, 6, 10), club=club)
-    late = battle("Ana", "Ben", at(2026, 5, 21), club=club)  # entered after the June battle, played in May
+    may = battle_won("Ana", "Ben", at(2026, 5, 20), club=club)
+    june = battle_won("Ben", "Ana", at(2026, 6, 10), club=club)
+    late = battle_won("Ana", "Ben", at(2026, 5, 21), club=club)  # entered after the June battle, played in May
     order = [c.battle for c in ratings.history(club, at(2026, 6, 30)) if c.kind == "battle"]
     assert order == [may.pk, may.pk, late.pk, late.pk, june.pk, june.pk]
 
@@ -122,7 +122,7 @@ def test_derived_ratings_equal_a_step_by_step_replay(catalog, club):
     """The leaderboard agrees with walking the history, and each change starts where the last ended."""
     for day in range(1, 20):
         names = [("Ana", "Ben"), ("Ben", "Cid"), ("Cid", "Ana")][day % 3]
-        battle(*names, at(2026, 4, day * 3 % 28 + 1, 12), club=club)
+        battle_won(*names, at(2026, 4, day * 3 % 28 + 1, 12), club=club)
     changes = ratings.history(club, at(2026, 6, 1))
     current = {}
     for change in changes:
@@ -135,8 +135,8 @@ def test_only_the_clubs_own_battles_move_its_ratings(catalog, club, league):
     """A private battle, another club's battle and an imported one never reach the club's leaderboard."""
     from tracker.review import exchange
 
-    private = battle("Ana", "Ben", at(2026, 5, 5, 18))
-    elsewhere = battle("Ana", "Ben", at(2026, 5, 5, 19), club=Club.objects.create(name="Elsewhere"))
+    private = battle_won("Ana", "Ben", at(2026, 5, 5, 18))
+    elsewhere = battle_won("Ana", "Ben", at(2026, 5, 5, 19), club=Club.objects.create(name="Elsewhere"))
     imported = exchange.import_match(exchange.export_match(league[0]))
     keys = {c.battle for c in ratings.history(club, at(2026, 5, 6))}
     assert keys == {m.pk for m in league}
@@ -195,3 +195,16 @@ def test_a_wrong_competition_setting_is_reported_clearly(overrides):
     with override_settings(CARD_CRUSH_COMPETITION=overrides), pytest.raises(ImproperlyConfigured):
         config.rating_rules()
         config.upgrade_rules()
+
+
+def test_every_rating_line_checks_by_hand(client: Client, league):
+    """K × (result − expected) as shown gives the shown change: the expected score is not rounded to a whole
+    percent first (32 × (100% − 45%) = +17 did not check against 45.4%)."""
+    html = text(client.get(reverse("player_rating", args=[league[0].club_id, Player.objects.get(name="Ana").pk])))
+    lines = re.findall(r"([\d.]+) × \((100|0)% − ([\d.]+)%\) = ([+−-]?[\d.]+)(?:, rounded ([+−-]?\d+))?", html)
+    assert lines and any(rounded for *_rest, rounded in lines), lines
+    for k, result, expected, shown, rounded in lines:
+        exact = float(k) * (int(result) - float(expected)) / 100
+        assert abs(exact - float(shown.replace("−", "-"))) < 0.02 * float(k) / 100 + 0.006, (k, expected, shown)
+        change = int((rounded or shown).replace("−", "-"))
+        assert change == round(float(shown.replace("−", "-"))), (shown, rounded)

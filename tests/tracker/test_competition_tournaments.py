@@ -7,8 +7,7 @@ from django.urls import reverse
 from tracker.competition import ratings, tournaments
 from tracker.models import Club, Entrant, Match, Pairing, Tournament
 
-from .competition_helpers import finish
-from .conftest import JUNK, JUNK_IDS, text
+from .helpers import JUNK, JUNK_IDS, finish, text
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Action, Card, Match, Proposal
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     ANA_OTHER_DECK,
     BEN_DECK,
@@ -25,7 +25,7 @@ from .conftest import (
     snapshot,
     watching_phone,
 )
-from .conftest import page_text as text
+from .helpers import page_text as text
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from tracker.matches import services
 from tracker.models import Action, Card, Match, Player
 from tracker.review import exchange
 
-from .conftest import assert_every_match_replays
+from .helpers import assert_every_match_replays
 
 pytestmark = pytest.mark.django_db
 

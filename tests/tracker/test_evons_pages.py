@@ -23,7 +23,7 @@ from tracker.matches import services
 from tracker.models import Action, Card, Match
 from tracker.review import exchange
 
-from .conftest import JUNK, JUNK_IDS, snapshot, text
+from .helpers import JUNK, JUNK_IDS, snapshot, text
 
 pytestmark = pytest.mark.django_db
 

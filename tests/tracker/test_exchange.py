@@ -39,7 +39,7 @@ from tracker.matches import services
 from tracker.models import Action, Match, Player, Seat
 from tracker.review import exchange
 
-from .conftest import ANA_DECK, BEN_DECK, assert_every_match_replays, make_card
+from .helpers import ANA_DECK, BEN_DECK, assert_every_match_replays, make_card
 
 pytestmark = pytest.mark.django_db
 

@@ -31,7 +31,7 @@ from tracker.matches import services
 from tracker.models import Match
 from tracker.review import stats
 
-from .conftest import text
+from .helpers import text
 
 pytestmark = pytest.mark.django_db
 

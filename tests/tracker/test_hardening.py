@@ -17,7 +17,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Access, Card, Invite, Match, Player
 
-from .conftest import (
+from .helpers import (
     PASSWORD,
     assert_csrf_refused,
     deck,
@@ -28,7 +28,7 @@ from .conftest import (
     play_out,
     start_battle,
 )
-from .conftest import text as raw_text
+from .helpers import text as raw_text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -69,7 +69,7 @@ def main_pages(owner, battle) -> dict[str, str]:
 
 
 def _locked(match: Match) -> Match:
-    from .conftest import ANA_DECK, BEN_DECK, lock_both
+    from .helpers import ANA_DECK, BEN_DECK, lock_both
 
     return lock_both(match, ANA_DECK, BEN_DECK)
 
@@ -371,7 +371,7 @@ def test_joining_without_a_csrf_token_is_refused(csrf_owner):
 
 
 def test_joining_with_the_pages_csrf_token_works(csrf_owner):
-    from .conftest import csrf_token_from
+    from .helpers import csrf_token_from
 
     invite = Invite.objects.get()
     phone = Client(enforce_csrf_checks=True)

@@ -6,7 +6,7 @@ from django.urls import reverse
 import rules
 from tracker.matches import services
 
-from .conftest import ANA_DECK, lock, lock_both, play_out, text
+from .helpers import ANA_DECK, lock, lock_both, play_out, text
 
 pytestmark = pytest.mark.django_db
 

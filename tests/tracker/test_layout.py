@@ -40,7 +40,7 @@ def test_every_game_has_one_pages_object_in_a_package_of_the_same_shape(slug):
     package = Path(type(pages).__module__.replace(".", "/"))
     assert package.parts[:2] == ("tracker", "games"), package
     files = {path.name for path in (ROOT / package).glob("*.py")}
-    assert SHAPE <= files, f"{package} lacks {SHAPE - files}"
+    assert files >= SHAPE, f"{package} lacks {SHAPE - files}"
     undeclared = [name for name in vars(type(pages)) if not name.startswith("__")
                   and name not in ("slug", "noun", "modules") and not hasattr(GamePages, name)]
     assert not undeclared, f"{slug}'s pages define hooks GamePages does not declare: {undeclared}"
@@ -120,16 +120,16 @@ def test_the_readme_map_names_every_module_and_folder():
             if path.is_dir() and top == "rules/":
                 continue  # one package per game: "<game>/"
             name = path.name + ("/" if path.is_dir() else "")
-            if path.suffix == ".py" or path.is_dir():
-                if not any(word == name or word.startswith(name) or word.endswith("/" + name) for word in words):
-                    missing.append(top + name)
+            if (path.suffix == ".py" or path.is_dir()) and not any(
+                    word == name or word.startswith(name) or word.endswith("/" + name) for word in words):
+                missing.append(top + name)
             if path.is_dir() and path.name in CONCERNS:
                 missing += [f"{top}{name}{module.name}" for module in sorted(path.glob("*.py"))
                             if not module.name.startswith("_") and module.name not in words]
     for path in sorted((ROOT / "static").rglob("*")):
-        if path.suffix in (".css", ".js") and "games" not in path.parts:
-            if str(path.relative_to(ROOT / "static")) not in " ".join(named["static/"]):
-                missing.append(str(path.relative_to(ROOT)))
+        if (path.suffix in (".css", ".js") and "games" not in path.parts
+                and str(path.relative_to(ROOT / "static")) not in " ".join(named["static/"])):
+            missing.append(str(path.relative_to(ROOT)))
     assert not missing, "not in README's 'How it is built' map: " + ", ".join(missing)
 
 
@@ -249,3 +249,13 @@ def test_an_import_made_at_call_time_says_why():
                 if not said:
                     silent.append(f"{path.relative_to(ROOT)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
     assert not silent, "imported at call time without a reason: " + ", ".join(silent)
+
+
+def test_tests_import_helpers_from_helpers_modules_not_from_conftest():
+    """A suite's fixtures are in its conftest.py and its shared helpers in a helpers module (tests/tracker/
+    helpers.py, tests/browser/phone.py): importing from a conftest.py runs it twice under two names."""
+    found = [f"{path.relative_to(ROOT)}:{node.lineno}"
+             for path in _sources("tests", suffixes=(".py",))
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "conftest"]
+    assert not found, "helpers imported out of conftest.py: " + ", ".join(found)

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tracker.review.log import roll_text
 
-from .conftest import text
+from .helpers import text
 from .test_exchange import play_script
 
 pytestmark = pytest.mark.django_db

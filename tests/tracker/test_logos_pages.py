@@ -16,7 +16,7 @@ from tracker.games import pages_for
 from tracker.matches import services
 from tracker.models import Action, Card, Match
 
-from .conftest import JUNK, JUNK_IDS, device_of, entry_token, seated_phone, snapshot, text, watching_phone
+from .helpers import JUNK, JUNK_IDS, device_of, entry_token, seated_phone, snapshot, text, watching_phone
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from tracker.matches import services
 from tracker.models import Action, Card, Invite, Match
 from tracker.review import exchange
 
-from .conftest import JUNK, JUNK_IDS, entry_token, snapshot, text
+from .helpers import JUNK, JUNK_IDS, entry_token, snapshot, text
 
 pytestmark = pytest.mark.django_db
 
@@ -173,6 +173,10 @@ def test_it_refuses_an_unknown_unit_and_bad_stats(client, fielded):
         client, fielded, 422, action="play_unit", seat=0, name="Bad", hp=0, at=1, lk=1, rs=1, reach=1
     )
     assert "HP must be between 1 and 99; 0 is out of range." in html
+    html = refused(client, fielded, 422, action="play_unit", seat=0, name="Newcomer", hp=3, at=1, rs=1, reach=1)
+    assert "No unit called “Newcomer” in the catalog, so all its stats are needed (missing: LK)." in html
+    html = refused(client, fielded, 422, action="play_unit", seat=0, name="Comet Wanderer", hp=3)
+    assert "is in the catalog: leave every stat blank to take its stats, or type them all" in html
 
 
 def test_the_catalog_takes_lonely_star_units(client):
@@ -219,7 +223,7 @@ def test_the_rulebook_example_through_the_board(client, fielded):
     log = text(client.get(reverse("match_log", args=[fielded.pk])))
     assert "Comet Wanderer attacks Nebula Warden" in log
     assert "Crit roll for Comet Wanderer: Luck 8 is 6 or more, so it always succeeds (no die)." in log
-    assert "Luck over 6 mills: 2 card(s) from Ben&#x27;s Deck to Discard pile." in log
+    assert "Luck over 6 mills: 2 cards from Ben&#x27;s Deck to Discard pile." in log
 
 
 def shown_parts(html: str, sent_from: str) -> str:
@@ -360,7 +364,7 @@ def test_a_status_then_the_end_of_turn_resist(client, fielded):
     done(client, fielded, action="finish_turn", seat=0)
     assert fielded.state["turn"] == 1 and [p["hand"] for p in fielded.state["players"]] == [4, 5]
     log = text(client.get(reverse("match_log", args=[fielded.pk])))
-    assert "Comet Wanderer removes all 1 Hex counter(s)." in log
+    assert "Comet Wanderer removes its 1 Hex counter." in log
 
 
 def test_it_refuses_an_unknown_status(client, fielded):
@@ -500,7 +504,7 @@ ACCEPTED = {
 JUNK_CASES = [
     (kind, field, junk, junk_id)
     for kind, field in JUNK_FIELDS
-    for junk, junk_id in zip(JUNK, JUNK_IDS)
+    for junk, junk_id in zip(JUNK, JUNK_IDS, strict=True)
     if (kind, field, junk_id) not in ACCEPTED
 ]
 

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from .conftest import ANA_DECK, BEN_DECK, lock, play, play_out, text
+from .helpers import ANA_DECK, BEN_DECK, lock, play, play_out, text
 
 pytestmark = pytest.mark.django_db
 

@@ -4,6 +4,7 @@ A locked deck is seat 0's secret until both decks are locked: no page another pl
 can open may carry it, hidden inputs and attributes included.
 """
 
+import contextlib
 import re
 
 import pytest
@@ -14,7 +15,7 @@ from tracker.matches import services
 from tracker.matches.views import ENTRY_SALT
 from tracker.models import Action, Match
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     ANA_OTHER_DECK,
     BEN_DECK,
@@ -284,10 +285,8 @@ def other_players_pages(client, match, seat1_waiting: bool = True) -> dict[str, 
         ("stats", "stats", [], ""),
         ("stats-ben", "stats_player", [match.players()[1].pk], ""),
     ]:
-        try:
+        with contextlib.suppress(NoReverseMatch):
             urls[name] = reverse(route, args=args) + query
-        except NoReverseMatch:
-            pass
     pages = {}
     for name, url in urls.items():
         response = client.get(url)

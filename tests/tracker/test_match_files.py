@@ -12,7 +12,7 @@ from tracker.matches import services
 from tracker.models import Match
 from tracker.review import exchange
 
-from .conftest import ANA_DECK, BEN_DECK, csrf_token_from, lock, lock_both, play, text
+from .helpers import ANA_DECK, BEN_DECK, csrf_token_from, lock, lock_both, play, text
 from .test_exchange import as_file, counts, play_script, rename
 
 pytestmark = pytest.mark.django_db

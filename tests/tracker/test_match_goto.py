@@ -6,7 +6,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Action
 
-from .conftest import (
+from .helpers import (
     JUNK,
     JUNK_IDS,
     assert_csrf_refused,

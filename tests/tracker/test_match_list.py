@@ -8,7 +8,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Player
 
-from .conftest import text
+from .helpers import text
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.utils import translation
 
 from tracker.matches import services
 
-from .conftest import ANA_DECK, BEN_DECK, PLAY, lock, lock_both, make_card, play, play_out, text
+from .helpers import ANA_DECK, BEN_DECK, PLAY, lock, lock_both, make_card, play, play_out, text
 
 pytestmark = pytest.mark.django_db
 
@@ -179,3 +179,12 @@ def test_the_chart_follows_every_change_and_the_language(client, locked):
     client.cookies["django_language"] = "de"
     with translation.override("en"):  # the German request's language ends with it
         assert "Rundensiege" in text(client.get(log_url(locked)))
+
+
+def test_a_tie_the_affinity_bonus_made_shows_the_bonus():
+    """Power 6 Water against Power 7 Nature ties at 7 only with Water's +1: the working says so."""
+    from tracker.games.card_crush.narration import round_working
+
+    result = {"winner": 0, "cards": [{"affinity": "Water", "power": 6}, {"affinity": "Nature", "power": 7}],
+              "bonus": [1, 0], "scores": [7, 7], "decided_by": "speed", "resolution": "affinity", "speeds": [8, 5]}
+    assert round_working(result, ["Ana", "Ben"]) == "Water over Nature +1: 6 + 1 = 7 ties 7 + 0 = 7; Speed 8 beats 5."

@@ -6,7 +6,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Match, Player, Seat
 
-from .conftest import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, text
+from .helpers import JUNK, JUNK_IDS, assert_csrf_refused, csrf_token_from, text
 
 pytestmark = pytest.mark.django_db
 

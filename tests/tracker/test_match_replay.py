@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tracker.models import Match
 
-from .conftest import ANA_DECK, BEN_DECK, lock, text
+from .helpers import ANA_DECK, BEN_DECK, lock, text
 from .test_exchange import play_script
 
 pytestmark = pytest.mark.django_db

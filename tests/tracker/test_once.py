@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tracker.models import Card, Club, Match, Tournament
 
-from .conftest import club_account, text
+from .helpers import club_account, text
 
 pytestmark = pytest.mark.django_db
 

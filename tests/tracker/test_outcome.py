@@ -15,7 +15,7 @@ from tracker.matches import services
 from tracker.matches.refill import refill
 from tracker.models import Card, Match
 
-from .conftest import entry_data, entry_token, entry_url, text
+from .helpers import entry_data, entry_token, entry_url, text
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +96,7 @@ def test_a_plain_post_refused_comes_back_with_the_new_unit_typed_in_and_its_fold
     response = post(client, match, NEW_UNIT)
     assert response.status_code == 422
     page = text(response)
-    assert "LK must be a whole number." in outcome(page)
+    assert "in the catalog, so all its stats are needed (missing: LK" in outcome(page)
     assert 'value="Brand New Unit"' in field(page, "unit-name-0")
     assert 'value="5"' in field(page, "unit-hp-0") and 'value="1"' in field(page, "unit-rs-0")
     assert re.search(r'<details class="ls-more" open>\s*<summary>\+ Ana plays a unit', page)

@@ -26,7 +26,7 @@ from tracker.games import ADAPTERS, pages_for
 from tracker.matches import services
 from tracker.models import Access, Match
 
-from .conftest import device_of
+from .helpers import device_of
 
 pytestmark = pytest.mark.django_db
 

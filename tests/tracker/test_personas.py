@@ -21,7 +21,7 @@ from tracker import demo
 from tracker.matches import services
 from tracker.models import Invite, Match, Proposal, Tournament
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     BEN_DECK,
     club_account,

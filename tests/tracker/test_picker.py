@@ -14,7 +14,7 @@ from tracker.catalog.picker import PICKS, rank
 from tracker.matches import services
 from tracker.models import Access, Card, Match
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     BEN_DECK,
     JUNK,

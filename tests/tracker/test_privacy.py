@@ -20,9 +20,9 @@ import rules
 from tracker.competition import tournaments
 from tracker.games import pages_for
 from tracker.matches import services
-from tracker.models import Card, ClubInvite, CollectionCard, Invite, Match, Player
+from tracker.models import Card, ClubInvite, CollectionCard, Confirmation, Invite, Match, Player
 
-from .conftest import ANA_DECK, BEN_DECK, device_of, lock_both, play_out
+from .helpers import ANA_DECK, BEN_DECK, device_of, lock_both, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +50,9 @@ def world(catalog, club, organiser, member, stranger):
     club_match = services.match_create(slug="card-crush", player_names=list(CLUB_NAMES), config={}, club=club,
                                        owner=organiser.user)
     play_out(lock_both(club_match, ANA_DECK, BEN_DECK))
+    for seat in (0, 1):  # its players confirmed it, so it counts in the club's statistics and ratings
+        Confirmation.objects.create(match=club_match, seat=seat, kind=Confirmation.AFTER)
+    Match.objects.filter(pk=club_match.pk).update(unconfirmed=False)
     cup = tournaments.tournament_create(name=CUP, player_names=list(CLUB_NAMES), club=club)
     tournaments.round_pair(tournament_id=cup.pk, expected_round=0, organiser=organiser.user)
     phoenix = Card.objects.get(slug="card-crush", name="Phoenix")
@@ -91,6 +94,8 @@ def every_page(world) -> dict[str, str]:
     for card in Card.objects.filter(slug="card-crush", name__in=[ANA_DECK[0], BEN_DECK[0]]):
         for name in ("card_detail", "card_edit", "card_delete"):
             urls[f"{name} {card.name}"] = reverse(name, args=["card-crush", card.pk])
+        urls[f"club correction of {card.name}"] = reverse("card_club_correction",
+                                                          args=["card-crush", card.pk, world["club"].pk])
     for player in Player.objects.filter(name__in=PRIVATE_NAMES + CLUB_NAMES):
         urls[f"match list of {player.name}"] = reverse("match_list") + f"?player={player.pk}"
         urls[f"stats of {player.name}"] = reverse("stats_player", args=[player.pk])
@@ -143,6 +148,9 @@ WRITES_PROVEN = {
     "club_member": "test_clubs::test_only_organisers_manage_the_club",
     "club_leave": "test_clubs::test_a_club_keeps_an_organiser",
     "card_new": "test_card_changes::test_a_card_added_on_a_phone_is_that_phones",
+    "club_claim": "test_card_rule::test_only_organisers_claim_and_give_up_names",
+    "club_claim_release": "test_card_rule::test_only_organisers_claim_and_give_up_names",
+    "battle_confirm": "test_rating_confirmation::test_an_unfinished_battle_and_an_outsider_confirm_nothing",
     "card_import": "test_catalog_csv::test_a_row_that_would_change_a_protected_card_is_refused_with_its_line_and_the_rest_is_stored",
     "collection_add": "test_competition_collections::test_a_personal_collection_does_not_exist_for_anyone_else",
     "collection_upgrade": "test_competition_collections::test_a_personal_collection_does_not_exist_for_anyone_else",

@@ -17,7 +17,7 @@ from tracker.games.evons.demo import table_ends as evons_table_ends
 from tracker.matches import services
 from tracker.models import Match, Player
 
-from .conftest import ANA_DECK, BEN_DECK, deck
+from .helpers import ANA_DECK, BEN_DECK, deck
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from rules import RuleError
 from tracker.matches import services
 from tracker.models import Action, Checkpoint, Match, Player, Seat
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     ANA_OTHER_DECK,
     BEN_DECK,

@@ -16,15 +16,15 @@ from django.utils import timezone
 from tracker.models import Access, Invite, Match
 from tracker.people import access
 
-from .conftest import (
+from .helpers import (
     device_of,
     join,
     join_url,
     make_invite,
     state_of,
 )
-from .conftest import page_text as text
-from .conftest import text as raw_text
+from .helpers import page_text as text
+from .helpers import text as raw_text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -252,7 +252,7 @@ def test_revoking_twice_says_so_and_changes_nothing(owner, battle):
 
 
 def test_revoking_a_link_of_another_match_is_refused(owner, battle, catalog):
-    from .conftest import start_battle
+    from .helpers import start_battle
 
     other = start_battle(owner, "Cleo", "Dan")
     invite = make_invite(owner, other, "watch")
@@ -402,7 +402,7 @@ def test_a_refused_join_does_not_bump_the_version(owner, battle):
 def test_a_signed_in_watcher_who_takes_a_seat_on_another_phone_plays_there(owner, battle, db):
     from django.contrib.auth import get_user_model
 
-    from .conftest import PASSWORD, sign_in
+    from .helpers import PASSWORD, sign_in
 
     get_user_model().objects.create_user("ben", password=PASSWORD)
     sofa, table = Client(), Client()

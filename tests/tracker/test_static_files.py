@@ -1,6 +1,7 @@
 """Static files reach a phone lean: no comments, and only the headers that do something for them."""
 
 import re
+from pathlib import Path
 
 import brotli
 import pytest
@@ -28,7 +29,7 @@ def test_a_stylesheet_comes_without_comments_and_with_only_the_headers_it_needs(
     response = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
     assert response.status_code == 200 and response["Content-Encoding"] == "br"
     css = brotli.decompress(body(response)).decode()
-    source = open(finders.find("css/app.css"), encoding="utf-8").read()
+    source = Path(finders.find("css/app.css")).read_text(encoding="utf-8")
     assert "/*" in source and "/*" not in css
     assert css == lean("css/app.css", source)
     assert "immutable" in response["Cache-Control"]
@@ -40,7 +41,7 @@ def test_a_stylesheet_comes_without_comments_and_with_only_the_headers_it_needs(
 def test_a_script_keeps_its_code_and_loses_its_comment_lines(client: Client):
     url = linked(client, r"js/table\.[0-9a-f]+\.js")
     script = brotli.decompress(body(client.get(url, HTTP_ACCEPT_ENCODING="br"))).decode()
-    source = open(finders.find("js/table.js"), encoding="utf-8").read()
+    source = Path(finders.find("js/table.js")).read_text(encoding="utf-8")
     assert not any(line.lstrip().startswith("//") for line in script.splitlines())
     code = [line.strip() for line in source.splitlines() if line.strip() and not line.lstrip().startswith("//")]
     assert script.splitlines() == code

@@ -23,7 +23,7 @@ from tracker.matches import services
 from tracker.models import Match, Player
 from tracker.review import charts, stats
 
-from .conftest import ANA_DECK, BEN_DECK, lock_both, text
+from .helpers import ANA_DECK, BEN_DECK, lock_both, text
 
 pytestmark = pytest.mark.django_db
 
@@ -174,7 +174,7 @@ def test_card_crush_figures_for_the_season(season):
 
 def test_coin_flips_are_counted(catalog):
     decks = [[f"Mirror {side}{n}" for n in range(1, 6)] for side in "AB"]
-    from .conftest import make_card
+    from .helpers import make_card
     for names in decks:
         for name in names:
             make_card(name, 5, 5)

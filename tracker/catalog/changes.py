@@ -1,28 +1,42 @@
-"""Catalog cards are shared data: who may change one, and the record of every change and use.
+"""Catalog cards are shared data: who may change one, club corrections and name claims, and the record
+of every change and use.
 
-Anyone may add a card at the table. Changing or deleting an existing card is for:
-- its creator (the account that added it, else the phone), while nobody else has played it:
-  every match that used it is the creator's own (no club, no phone seated by a link);
-- an organiser of a club whose matches used it;
-- the site's staff.
-A card with no recorded creator (the demo catalog, cards from before creators were kept)
-is changed only by those organisers and staff. Every edit and deletion leaves a CardChange.
+Anyone may add a card at the table. Whether someone may change (edit, delete, or overwrite by a
+CSV row) an existing card is decided in one place, `refusal`, which every write path calls:
+the card means something in each *place* that has it, and only someone who answers for EVERY
+place may change it (the site's staff always may, through these pages or the admin):
+- its origin: the club that claimed its name, else the account (or phone, without an account)
+  that added it, else the installation (the demo catalog, cards from before creators were
+  kept), which only staff answer for;
+- each match that used it: a club match is the club's (its organisers answer), any other match
+  is its owner's and each phone or account seated in it by a link; a match with neither owner
+  nor club (demo data, scripts) is the installation's.
+So the creator changes a card while it is theirs alone, an organiser a card only their club
+has played and only if they also added it (or the club claimed its name), and starting a club
+grants nothing over cards other people or clubs played.
 
-Matches never depend on the catalog after the fact: their actions carry each card with the
-stats it had when it was entered, so an edit never rescores or redraws an old match. What
-the catalog learns from a match is only that the card was used (`record_uses`, in
-tracker/matches/card_uses.py).
+A club that needs other stats keeps its own correction (ClubCorrection): its organisers set
+it, the club's new matches play the card with it, and nobody else's card changes.
+
+A club claims a card name (NameClaim): only its members may then add a card by that name, and
+the club is that card's origin. A claim never takes a card from anyone: a name already in the
+catalog is claimed only by an organiser who may change that card anyway, and a club holds at
+most CLAIMS_PER_CLUB claims.
+
+Every edit, deletion and club correction leaves a CardChange. Matches never depend on the
+catalog after the fact: their actions carry each card with the stats it had when it was
+entered, so an edit never rescores or redraws an old match. What the catalog learns from a
+match is only that the card was used (`record_uses`, in tracker/matches/card_uses.py).
 """
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from tracker.models import Access, Card, CardChange, Match, Membership
+from tracker.models import Access, Card, CardChange, Club, ClubCorrection, Match, Membership, NameClaim
 from tracker.people import access
 
 if TYPE_CHECKING:
@@ -62,48 +76,94 @@ class Editor:
         return bool(card.created_device) and card.created_device == self.device
 
 
-def _creators_own(card: Card) -> Q:
-    """Matches that belong to the card's creator alone: theirs, in no club, with no other phone seated."""
-    theirs = Q(pk__in=[])
+@dataclass(frozen=True)
+class Place:
+    """Somewhere a card means something, named by who answers for it: a club (its organisers), an
+    account, a phone without an account, or none of them (the installation: only staff)."""
+
+    club: int | None = None
+    account: int | None = None
+    phone: str = ""
+
+    def answered_by(self, editor: Editor, organised: set[int]) -> bool:
+        if self.club is not None:
+            return self.club in organised
+        if self.account is not None:
+            return editor.user is not None and editor.user.pk == self.account
+        return bool(self.phone) and self.phone == editor.device
+
+
+INSTALLATION = Place()
+
+
+def origin(card: Card, claim: NameClaim | None) -> Place:
+    """Where the card comes from: the club that claimed its name, else who added it, else the installation."""
+    if claim is not None:
+        return Place(club=claim.club_id)
     if card.created_by_id is not None:
-        theirs |= Q(owner_id=card.created_by_id)
-    if card.created_device:
-        theirs |= Q(owner_device=card.created_device)
-    return theirs & Q(club__isnull=True) & ~Q(accesses__role=Access.PLAYER)
+        return Place(account=card.created_by_id)
+    return Place(phone=card.created_device) if card.created_device else INSTALLATION
 
 
-def used_by_others(card: Card) -> bool:
-    """Whether a match other than its creator's own has used the card."""
-    return Match.objects.filter(card_uses__card=card).exclude(_creators_own(card)).exists()
+def places_used(card: Card) -> set[Place]:
+    """Every place whose matches used the card: clubs, owners, and phones or accounts seated by a link."""
+    places: set[Place] = set()
+    loose: list[int] = []
+    for pk, club, owner, device in Match.objects.filter(card_uses__card=card).values_list(
+            "pk", "club_id", "owner_id", "owner_device"):
+        if club is not None:
+            places.add(Place(club=club))
+            continue
+        places.add(Place(account=owner) if owner else Place(phone=device) if device else INSTALLATION)
+        loose.append(pk)
+    if loose:  # a seat taken by a link, even one revoked since: that player played the card
+        for device, user in Access.objects.filter(match__in=loose, role=Access.PLAYER).values_list("device", "user_id"):
+            places.add(Place(account=user) if user else Place(phone=device))
+    return places
 
 
-def organises_a_club_that_used(editor: Editor, card: Card) -> bool:
-    """Whether the editor organises a club whose matches used the card."""
+def _organised(editor: Editor) -> set[int]:
     if editor.user is None:
-        return False
-    return Membership.objects.filter(user=editor.user, role=Membership.ORGANISER,
-                                     club__matches__card_uses__card=card).exists()
+        return set()
+    return set(Membership.objects.filter(user=editor.user, role=Membership.ORGANISER).values_list("club_id", flat=True))
 
 
 def refusal(editor: Editor, card: Card) -> str:
-    """Why this editor may not change or delete the card; "" when they may."""
+    """Why this editor may not change (edit, delete, overwrite by import, claim) the card; "" when they may.
+
+    The one rule of the catalog (see the module's docstring): the editor answers for every place the
+    card has, or is staff. Every write path asks here (tests/tracker/test_card_rule.py proves it).
+    """
     if editor.user is not None and editor.user.is_staff:
         return ""
-    if organises_a_club_that_used(editor, card):
+    claim = NameClaim.named(card.slug, card.name)
+    start, used = origin(card, claim), places_used(card)
+    organised = _organised(editor)
+    if start.answered_by(editor, organised) and all(place.answered_by(editor, organised) for place in used):
         return ""
-    if editor.made(card):
-        if not used_by_others(card):
-            return ""
-        return _("%(name)s has been played in other players' or a club's matches since you added it, so only an "
-                 "organiser of a club whose matches used it (or the site's staff) can change it now.") % {
-            "name": card.name}
-    if card.created_by_id is None and not card.created_device:
+    names = {"name": card.name}
+    if claim is not None and not start.answered_by(editor, organised):
+        return _("%(name)s is a name %(club)s has claimed: only that club's organisers can change it, and only "
+                 "while every match and club that used it is theirs.") % {**names, "club": claim.club.name}
+    if start == INSTALLATION:
         return _("%(name)s has no recorded creator (it came with the demo catalog or from before cards kept who "
-                 "added them), so only an organiser of a club whose matches used it (or the site's staff) can "
-                 "change it.") % {"name": card.name}
-    return _("%(name)s was added by another phone or account. Only they can change it while nobody else has "
-             "played it, and after that an organiser of a club whose matches used it (or the site's staff).") % {
-        "name": card.name}
+                 "added them), so only the site's staff can change it.") % names
+    if not start.answered_by(editor, organised):
+        return _("%(name)s was added by another phone or account: only they can change it, and only while every "
+                 "match and club that used it is theirs.") % names
+    return _("%(name)s has been played in other players' or a club's matches since you added it, so you can no "
+             "longer change it alone: only someone who runs every match and club that used it (or the site's "
+             "staff) can.") % names
+
+
+def name_refusal(editor: Editor, slug: str, name: str) -> str:
+    """Why this editor may not give a card this name (a name another club claimed); "" when they may."""
+    claim = NameClaim.named(slug, name)
+    if claim is None or (editor.user is not None and (editor.user.is_staff or Membership.objects.filter(
+            user=editor.user, club_id=claim.club_id).exists())):
+        return ""
+    return _("%(name)s is a name %(club)s has claimed for its cards; only its members can add a card by that "
+             "name. Choose another name.") % {"name": name, "club": claim.club.name}
 
 
 def collected(card: Card) -> str:
@@ -134,6 +194,8 @@ def card_add(editor: Editor, slug: str, name: str, stats: dict) -> Card:
     taken = CardRefused(_("%(name)s is already in the catalog.") % {"name": name}, status=422)
     if Card.named(slug, name) is not None:
         raise taken
+    if why := name_refusal(editor, slug, name):
+        raise CardRefused(why)
     try:
         with transaction.atomic():  # a savepoint: a name taken meanwhile leaves an outer transaction usable
             return Card.objects.create(slug=slug, name=name, stats=stats, **editor.creator_fields())
@@ -153,6 +215,8 @@ def card_edit(editor: Editor, card_id: int, name: str, stats: dict) -> CardChang
                         status=422)
     if _name_taken(card, name):
         raise taken
+    if card.name.casefold() != name.casefold() and (why := name_refusal(editor, card.slug, name)):
+        raise CardRefused(why)
     change = CardChange.objects.create(card=card, slug=card.slug, kind=CardChange.EDIT, user=editor.user,
                                        device="" if editor.user else editor.device, old_name=card.name,
                                        old_stats=card.stats, new_name=name, new_stats=stats)
@@ -178,3 +242,74 @@ def card_delete(editor: Editor, card_id: int) -> CardChange:
                                        old_stats=card.stats)
     card.delete()
     return change
+
+
+# ---------------------------------------------------------------- club corrections
+
+
+def correction_refusal(editor: Editor, club: Club) -> str:
+    """Why this editor may not set the club's correction of a card; "" for its organisers."""
+    if club.pk in _organised(editor):
+        return ""
+    return _("Only an organiser of %(club)s can correct a card for the club.") % {"club": club.name}
+
+
+@transaction.atomic
+def card_correct(editor: Editor, card_id: int, club: Club, stats: dict) -> CardChange | None:
+    """Set the club's own stats for the card (the catalog's stats again remove the correction), recorded;
+    None when nothing differs. The card itself, and every other club's and player's matches, stay as they are."""
+    card = _locked(card_id)
+    if why := correction_refusal(editor, club):
+        raise CardRefused(why)
+    current = ClubCorrection.objects.filter(club=club, card=card).first()
+    before = current.stats if current else card.stats
+    if before == stats:
+        return None
+    if stats == card.stats:
+        ClubCorrection.objects.filter(club=club, card=card).delete()
+    else:
+        ClubCorrection.objects.update_or_create(club=club, card=card, defaults={"stats": stats})
+    return CardChange.objects.create(card=card, slug=card.slug, kind=CardChange.CLUB, club=club, user=editor.user,
+                                     device="" if editor.user else editor.device, old_name=card.name,
+                                     old_stats=before, new_name=card.name, new_stats=stats)
+
+
+# ---------------------------------------------------------------- name claims
+
+CLAIMS_PER_CLUB = 300
+"""Most names one club may hold: a store's card list, not the whole namespace."""
+
+
+@transaction.atomic
+def name_claim(editor: Editor, club: Club, slug: str, name: str) -> NameClaim:
+    """Claim a card name for the club. Raises CardRefused: not an organiser, the name claimed already,
+    too many claims, or a card by that name the organiser may not change."""
+    if club.pk not in _organised(editor):
+        raise CardRefused(_("Only an organiser of %(club)s can claim card names for it.") % {"club": club.name})
+    Club.objects.select_for_update().filter(pk=club.pk).first()  # one claim at a time per club: the count holds
+    held = NameClaim.named(slug, name)
+    if held is not None:
+        raise CardRefused(_("%(name)s is already claimed by %(club)s.") % {"name": held.name, "club": held.club.name},
+                          status=409 if held.club_id == club.pk else 422)
+    if NameClaim.objects.filter(club=club).count() >= CLAIMS_PER_CLUB:
+        raise CardRefused(_("%(club)s already claims %(n)s names, the most a club may.") % {
+            "club": club.name, "n": CLAIMS_PER_CLUB}, status=422)
+    card = Card.named(slug, name)
+    if card is not None and (why := refusal(editor, card)):
+        raise CardRefused(_("%(name)s is already in the catalog and you may not change it, so the club cannot claim "
+                            "it. %(why)s") % {"name": card.name, "why": why})
+    try:
+        with transaction.atomic():
+            return NameClaim.objects.create(club=club, slug=slug, name=card.name if card else name, by=editor.user)
+    except IntegrityError as error:  # claimed meanwhile by another club
+        raise CardRefused(_("%(name)s was claimed a moment ago.") % {"name": name}, status=409) from error
+
+
+def name_release(editor: Editor, club: Club, claim_id: int) -> NameClaim | None:
+    """Give up one of the club's claims (its organisers); None when it was already given up."""
+    if club.pk not in _organised(editor):
+        raise CardRefused(_("Only an organiser of %(club)s can claim card names for it.") % {"club": club.name})
+    claim = NameClaim.objects.filter(club=club, pk=claim_id).first()
+    if claim is not None:
+        claim.delete()
+    return claim

@@ -22,7 +22,8 @@ from typing import NamedTuple
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tracker.catalog.changes import CardRefused, Editor, card_add, card_edit, refusal
+from tracker.catalog import changes as card_changes
+from tracker.catalog.changes import CardRefused, Editor, card_add, card_edit
 from tracker.games import pages_for
 from tracker.models import Card
 
@@ -105,7 +106,7 @@ def _rows(slug: str, raw: bytes) -> list[tuple[int, dict]]:
 class Imported(NamedTuple):
     added: int
     updated: int
-    refused: list[str]  # "Line 3: why", one per row that would change a card the importer may not
+    refused: list[str]  # "Line 3: why", one per row that would change a card (or take a name) the importer may not
 
 
 @transaction.atomic
@@ -130,9 +131,12 @@ def import_csv(slug: str, raw: bytes, editor: Editor) -> Imported:
         seen.add(card["name"].casefold())
         existing = Card.named(slug, card["name"])
         if existing is None:
-            new.append((line, card))
+            if why := card_changes.name_refusal(editor, slug, card["name"]):
+                refused.append(_("Line %(line)s: %(why)s") % {"line": line, "why": why})
+            else:
+                new.append((line, card))
         elif existing.stats != pages.card_stats(card):
-            if why := refusal(editor, existing):
+            if why := card_changes.refusal(editor, existing):
                 refused.append(_("Line %(line)s: %(why)s") % {"line": line, "why": why})
             else:
                 changed.append((line, existing, pages.card_stats(card)))

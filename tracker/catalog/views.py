@@ -7,6 +7,7 @@ keeps what was typed, and changes nothing.
 """
 
 from django.contrib import messages
+from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,7 +24,7 @@ from tracker.catalog.picker import PICKS, QUERY_MAX, rank, recent_names
 from tracker.games import pages_for
 from tracker.matches import listing
 from tracker.matches.once import made_once
-from tracker.models import Card, CardChange, Match
+from tracker.models import Card, CardChange, Club, ClubCorrection, Match, NameClaim
 from tracker.people import access
 from tracker.people.devices import TableRequest
 
@@ -131,7 +132,9 @@ def _who(request: TableRequest, user, device: str) -> str:
 def card_detail(request: TableRequest, slug: str, pk: int) -> HttpResponse:
     """One card: its stats, who added it, the matches you can see that used it, and every change."""
     card = _card_or_404(slug, pk)
-    history = CardChange.objects.filter(card=card).select_related("user__player")
+    # A club's corrections are its own business: only its members see them.
+    history = (CardChange.objects.filter(card=card).filter(Q(club__isnull=True) | Q(club__in=access.my_clubs(request)))
+               .select_related("user__player", "club"))
     used_in = Match.objects.visible_to(request).filter(card_uses__card=card)
     context = {
         "game": rules.GAMES[slug], "card": card,
@@ -140,8 +143,23 @@ def card_detail(request: TableRequest, slug: str, pk: int) -> HttpResponse:
         "history": [(change, _who(request, change.user, change.device), _changed(slug, change)) for change in history],
         "used_in": listing.rows(used_in[:20]),
         "why_not": card_changes.refusal(Editor.of(request), card),
+        "claim": NameClaim.named(slug, card.name),
+        **_club_corrections(request, card),
     }
     return render(request, "tracker/card_detail.html", context)
+
+
+def _club_corrections(request: TableRequest, card: Card) -> dict:
+    """The corrections of the viewer's clubs (each club's own stats for the card), and the clubs they may correct it for."""
+    clubs = access.my_clubs(request)
+    corrected = ClubCorrection.objects.filter(card=card, club__in=clubs).select_related("club")
+    return {
+        "corrections": [(correction.club, [(fact.label, fact.value) for fact in _facts(card.slug, card.name,
+                                                                                      correction.stats)])
+                        for correction in corrected],
+        "correctable": clubs.filter(memberships__user=access.signed_in(request),
+                                    memberships__role="organiser").distinct() if clubs else [],
+    }
 
 
 def _changed(slug: str, change: CardChange) -> list[tuple]:
@@ -177,6 +195,37 @@ def card_edit(request: TableRequest, slug: str, pk: int) -> HttpResponse:
                 return redirect("card_detail", slug=slug, pk=pk)
     context = {"game": rules.GAMES[slug], "card": card, "form": form, "why_not": why_not, "refusal": refusal}
     return render(request, "tracker/card_edit.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def card_club_correction(request: TableRequest, slug: str, pk: int, club_id: int) -> HttpResponse:
+    """A club's own stats for a card, for the club's new matches only; its organisers set them."""
+    card = _card_or_404(slug, pk)
+    club = get_object_or_404(Club, pk=club_id)
+    if access.club_role(request, club) is None:
+        raise Http404(_("No such club."))
+    pages = pages_for(slug)
+    editor = Editor.of(request)
+    why_not, refusal, status = card_changes.correction_refusal(editor, club), "", 200
+    current = ClubCorrection.objects.filter(club=club, card=card).first()
+    initial = catalog_csv.as_row(slug, {"name": card.name, **(current.stats if current else card.stats)})
+    form = pages.card_form(request.POST if request.method == "POST" else None, prefix="card", initial=initial)
+    form.fields["name"].disabled = True  # a correction changes the stats; the name is the catalog's
+    if request.method == "POST":
+        status = 422
+        if form.is_valid():
+            try:
+                change = card_changes.card_correct(editor, card.pk, club, pages.card_stats(form.cleaned_data))
+            except CardRefused as refused:
+                refusal, status = str(refused), refused.status
+            else:
+                messages.success(request, _("%(club)s's new matches play %(name)s with these stats; nobody else's "
+                                            "card changed.") % {"club": club.name, "name": card.name} if change
+                                 else _("Nothing was different, so nothing was changed."))
+                return redirect("card_detail", slug=slug, pk=pk)
+    context = {"game": rules.GAMES[slug], "card": card, "club": club, "form": form, "why_not": why_not,
+               "refusal": refusal, "corrected": current is not None}
+    return render(request, "tracker/card_club_correction.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])

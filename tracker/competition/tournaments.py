@@ -111,6 +111,9 @@ def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> li
         # links); the club's members can watch them all.
         match = services.match_create(slug=ratings.SLUG, config={}, owner=organiser, club=tournament.club,
                                       player_names=[entrants[first].player.name, entrants[second].player.name])
+        # Paired by an organiser: that is the confirmation a club battle otherwise waits for (confirmations.py).
+        match.unconfirmed = False
+        match.save(update_fields=["unconfirmed"])
         made.append(Pairing.objects.create(tournament=tournament, round=number, table=table,
                                            first=entrants[first], second=entrants[second], match=match))
     if pairings.bye is not None:

@@ -7,6 +7,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/ratings/", views.leaderboard, name="leaderboard"),
     path("clubs/<int:club_id>/ratings/players/<int:pk>/", views.player_rating, name="player_rating"),
     path("ratings/battles/<int:pk>/", views.battle_rating, name="battle_rating"),
+    path("ratings/battles/<int:pk>/confirm/", views.battle_confirm, name="battle_confirm"),
     path("matches/<int:pk>/void/", views.match_void, name="match_void"),
     path("tournaments/", views.tournaments_index, name="tournaments_index"),
     path("clubs/<int:club_id>/tournaments/", views.tournament_list, name="tournament_list"),

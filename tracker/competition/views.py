@@ -29,7 +29,7 @@ from tracker.people.devices import TableRequest
 from tracker.review import charts
 
 from ..models import Card, Club, CollectionChange, Match, Player, Tournament
-from . import collection, config, ratings, tournaments
+from . import collection, config, confirmations, ratings, tournaments
 from .errors import Refused
 from .forms import (
     CopiesForm,
@@ -73,7 +73,13 @@ def ratings_index(request: TableRequest) -> HttpResponse:
 def leaderboard(request: TableRequest, club_id: int) -> HttpResponse:
     club = _club_shows(request, club_id, "leaderboard")
     board = ratings.leaderboard(ratings.history(club))
-    return render(request, "competition/leaderboard.html", {"club": club, "board": board, **_settings_context()})
+    waiting = confirmations.waiting(club.pk)
+    member = access.club_role(request, club) is not None
+    context = {"club": club, "board": board, "unconfirmed": waiting.count(), **_settings_context(),
+               # Members see which battles wait (and can open them); everyone else only how many.
+               "unconfirmed_battles": waiting.prefetch_related("seats__player").order_by("first_finished")[:20]
+               if member else []}
+    return render(request, "competition/leaderboard.html", context)
 
 
 def _rating_chart(player: Player, changes: list[rating.Change]) -> dict | None:
@@ -94,13 +100,17 @@ def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     everything = ratings.history(club)
     changes = [change for change in everything if change.player == player.pk]
-    if not changes:
+    waiting = confirmations.waiting(club.pk, player).count()
+    if not changes and not waiting:
         raise Http404(_("No rated battle of this player in this club."))  # never a name: anyone may guess numbers
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
+    # Unrounded, so the working checks by hand: 32 × (100% − 45.4%) = 17.47, rounded +17.
     entries = [{"change": c, "opponent": names.get(c.opponent) if c.opponent else None,
-                "expected_percent": round(100 * c.expected)
-                if c.expected is not None else None} for c in reversed(changes)]
-    context = {"club": club, "player": player, "rating": changes[-1].after, "entries": entries,
+                "expected_percent": 100 * c.expected if c.expected is not None else None,
+                "exact": (c.k or 0) * ((1 if c.won else 0) - c.expected) if c.expected is not None else None}
+               for c in reversed(changes)]
+    context = {"club": club, "player": player, "rating": changes[-1].after if changes else rating.BASELINE,
+               "entries": entries, "unconfirmed": waiting,
                "chart": _rating_chart(player, changes), "played": sum(c.kind == "battle" for c in changes),
                "member": access.club_role(request, club) is not None, **_settings_context()}
     return render(request, "competition/player.html", context)
@@ -143,13 +153,42 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
             messages.success(request, _("This battle now counts toward ratings.") if match.rated
                              else _("This battle no longer counts toward ratings."))
             return redirect("battle_rating", pk=pk)
+    return _battle_page(request, match, refusal, status)
+
+
+def _battle_page(request: TableRequest, match: Match, refusal: str = "", status: int = 200) -> HttpResponse:
+    pk = match.pk
+    organiser = access.organises(request, match.club_id)
     changes = [c for c in ratings.history(match.club_id) if c.battle == match.pk] if match.club_id else []
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
-    rows = [{"change": c, "name": names[c.player], "expected_percent": round(100 * (c.expected or 0))} for c in changes]
+    rows = [{"change": c, "name": names[c.player], "expected_percent": 100 * (c.expected or 0)} for c in changes]
     context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal, "organiser": organiser,
+               "seat_lines": confirmations.seat_lines(match) if match.club_id and not hasattr(match, "pairing") else [],
+               "my_seat": confirmations.seat_of(match, access.signed_in(request)),
                "can_open": Match.objects.visible_to(request).filter(pk=pk).exists(),
                "tournament": getattr(match, "pairing", None), **_settings_context()}
     return render(request, "competition/battle.html", context, status=status)
+
+
+@require_POST
+def battle_confirm(request: TableRequest, pk: int) -> HttpResponse:
+    """A player confirms they took part in a finished club battle, or an organiser does so on their behalf."""
+    match = _battle(request, pk)
+    if not Match.objects.visible_to(request).filter(pk=pk).exists():
+        raise Http404(_("No such match."))
+    try:
+        seat = int(request.POST.get("seat", ""))
+    except ValueError:
+        seat = -1
+    try:
+        made = confirmations.confirm(match_id=match.pk, seat=seat, account=access.signed_in(request))
+    except Refused as refused:
+        return _battle_page(request, match, str(refused), refused.status)
+    name = match.players()[seat].name
+    messages.success(request, _("%(name)s's part is confirmed.") % {"name": name}
+                     if made.kind != made.ORGANISER else
+                     _("Confirmed on %(name)s's behalf; the battle page says so.") % {"name": name})
+    return redirect("battle_rating", pk=pk)
 
 
 @require_POST

@@ -12,7 +12,8 @@ Each game's pages live in a package of the same shape, and the subclass names it
     tracker/games/<game>/board.py       board(match): what templates/games/<slug>/board.html shows
     tracker/games/<game>/narration.py   describe(event, names), describe_action(action, events, names)
     tracker/games/<game>/statistics.py  figures(matches), progress(match)
-    tracker/games/<game>/demo.py        CARDS and MATCHES (scripted demo matches by name)
+    tracker/games/<game>/demo.py        CARDS, MATCHES (scripted demo matches by name) and PLAYED
+                                        (which of them `manage.py demo` plays, and who sits where)
 
 Those module members are required; the base class calls them. Every other hook has a default
 that fits a game played open: a game with a secret entry subclasses `SecretEntryPages` instead,
@@ -91,7 +92,7 @@ class Modules:
 
 
 class GamePages:
-    """One game's web side. Subclass it, set the three required members, override the hooks it needs."""
+    """One game's web side. Subclass it, set the four required members, override the hooks it needs."""
 
     # ------------------------------------------------------------ required
     slug: ClassVar[str]
@@ -101,13 +102,21 @@ class GamePages:
     modules: ClassVar[Modules]
     """The game's forms, board, narration, statistics and demo modules (required)."""
 
-    REQUIRED = ("slug", "noun", "modules")
+    consequences: ClassVar[frozenset[str]]
+    """The engine's event types a player must act on at the table (a card leaving play, lethal damage, a mill,
+    a raid, a status landing or wearing off, a flip, the match's end): the outcome box never folds their
+    lines away (tracker/matches/outcome.py; required)."""
+
+    REQUIRED = ("slug", "noun", "modules", "consequences")
 
     # ------------------------------------------------------------ optional, with defaults
     key_stats: ClassVar[tuple[str, ...]] = ()
     """The card_form fields the default card_facts marks key: shown beside a card while choosing one."""
     cards_played_from_log: ClassVar[bool] = False
     """Whether cards_played reads the match's log, so statistics prefetch the logs of many matches at once."""
+    competes: ClassVar[bool] = False
+    """Whether the game's matches in a club count in the club's ratings and may be tournament battles
+    (tracker/competition/): then reopening a finished one says what it changes there."""
     score_counted: ClassVar[Promise | None] = None
     """What the two numbers of a match's score count, in the game's words: a lazy translation formatted
     with `a` and `b`, the numbers as shown, and `n`, the first one (`ngettext_lazy(one, many, "n")`):
@@ -160,6 +169,11 @@ class GamePages:
         """Scripted finished matches by name, each taking the two players' names (`manage.py demo`)."""
         return self.modules.demo.MATCHES
 
+    @property
+    def demo_played(self) -> list[tuple[str, Players]]:
+        """Which demo_matches `manage.py demo` plays, in order, each with its players in seat order."""
+        return self.modules.demo.PLAYED
+
     # ------------------------------------------------------------ the catalog
 
     def card_stats(self, card: dict) -> dict:
@@ -190,6 +204,11 @@ class GamePages:
     def seats_to_enter(self, match: "Match") -> list[int]:
         """Seats whose secret entry is awaited now. Default: none, the game is played open."""
         return []
+
+    def passes_the_phone(self, match: "Match") -> bool:
+        """Whether the owner's phone is passed between the players for their secret entries (hot-seat). False
+        where the other side is the app (a Cardmaster Showdown): nobody to pass to, the entry opens at once."""
+        return True
 
     def entry_form(self, match: "Match", data=None, seat: int | None = None) -> forms.Form:
         """The form of `seat`'s secret entry. Default: a form that refuses anything, saying why."""

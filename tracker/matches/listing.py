@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 
 from tracker.models import Match, Seat
 
-COLUMNS = ("pk", "slug", "created", "finished", "score", "winner__name", "corrected")
+COLUMNS = ("pk", "slug", "created", "finished", "score", "winner__name", "corrected", "unconfirmed")
 """What a row shows of a match."""
 LINK = 987654321
 """A match number no real match has, to reverse the link of a match once and fill in each row's number."""
@@ -68,7 +68,7 @@ def _rows(found: list[dict]) -> list[dict]:
     for match_id, name in seats.values_list("match_id", "player__name") if found else ():
         names[match_id].append(name)
     before, after = reverse("match_detail", args=[LINK]).split(str(LINK))
-    vs = " %s " % gettext("vs")
+    vs = f" {gettext('vs')} "
     shown = []
     for match in found:
         created = timezone.localtime(match["created"])
@@ -78,7 +78,8 @@ def _rows(found: list[dict]) -> list[dict]:
             "title": f"{pages.game.name} #{match['pk']}",
             "players": vs.join(names[match["pk"]]),
             "result": result_words(match["finished"], match["winner__name"], pages.shown_score(match["score"]),
-                                   match["corrected"]),
+                                   match["corrected"])
+            + (" · ◔ " + gettext("unconfirmed") if match["finished"] and match["unconfirmed"] else ""),
             "iso": created.isoformat(),
             "when": formats.date_format(created, "DATETIME_FORMAT"),
         })

@@ -17,9 +17,11 @@ working: each game's `outcome_line` picks and shortens it (tracker/games/base.py
 - Evons: a card revealed, conflicts, flips, abilities, moves, the score and the game's end; the
   play's cost (its title names card and cell), chain activations and turn bookkeeping fold away.
 
-At most SHOWN lines stand open, so the box stays within about a third of a 360x740 screen; the
-log's other lines for the step (a game's folded ones, an attack's formula) are under "The whole
-working", and in the log.
+At most SHOWN lines stand open, so the box stays within about a third of a 360x740 screen, except that
+a consequence the player must act on (each game's `consequences`: lethal damage, a card leaving play,
+a mill, a raid, a status landing or wearing off, a flip, the match's end) always stands open: the
+fold keeps only the arithmetic. The log's other lines for the step (a game's folded ones, an attack's
+formula) are under "The whole working", and in the log.
 """
 
 from django.utils.translation import gettext
@@ -37,9 +39,18 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
 
     pages = pages_for(match.slug)
     names = [player.name for player in match.players()]
-    key = [line for line in (pages.outcome_line(event, names) for event in entry["action"].events) if line]
-    return {"title": entry["what"] if title is None else title, "ended": match_end(match), "lines": key[:SHOWN],
-            "folded": [line for line in entry["lines"] if line not in key[:SHOWN]]}
+    said = [(event["type"] in pages.consequences, pages.outcome_line(event, names) or (
+        pages.describe(event, names) if event["type"] in pages.consequences else "")) for event in entry["action"].events]
+    # What the player must act on always stands open; the other key lines fill the box up to SHOWN.
+    room = max(SHOWN - sum(1 for must, line in said if must and line), 1)
+    shown = []
+    for must, line in said:
+        if line and (must or room > 0):
+            shown.append(line)
+            room -= not must
+    consequence = {pages.describe(event, names) for event in entry["action"].events if event["type"] in pages.consequences}
+    return {"title": entry["what"] if title is None else title, "ended": match_end(match), "lines": shown,
+            "folded": [line for line in entry["lines"] if line not in shown and line not in consequence]}
 
 
 def match_end(match: Match) -> str:

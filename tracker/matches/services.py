@@ -31,8 +31,10 @@ class StaleSubmission(Exception):
 
     def __init__(self, match: Match, expected_seq: int, doubled: bool) -> None:
         self.doubled = doubled
+        self.recorded_step = expected_seq + 1 if doubled else None
+        """The step that holds the doubled tap: the views answer it as recorded, not as refused."""
         if doubled:
-            message = _("That was already recorded (sent twice); it was not applied again.")
+            message = _("That tap was already recorded: this phone sent it twice, and it counts once.")
         else:
             message = _(
                 "The match moved on since this page was loaded (step %(then)s, now step %(now)s). "
@@ -66,9 +68,11 @@ def match_create(*, slug: str, player_names: list[str], config: dict, owner=None
     An account's match belongs to the account alone (`owner_device` is for phones without
     one). Without an owner or a club (scripts, demo data) the match belongs to the whole table.
     """
+    from tracker.competition.confirmations import needs_players  # competition builds on these services
+
     game = rules.GAMES[slug]
     match = Match(slug=slug, rules_version=game.rules_version, owner=owner, owner_device="" if owner else owner_device,
-                  club=club)
+                  club=club, unconfirmed=needs_players(slug, club))
     match.state = game.new_match(config, match.seed)
     match.config = {**game.default_config, **config}
     match.save()

@@ -19,6 +19,7 @@ import rules
 from rules import RuleError
 from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
+from tracker.competition import confirmations
 from tracker.games import pages_for
 from tracker.matches import listing, news, services
 from tracker.models import Card, Match, Player, Proposal
@@ -48,14 +49,16 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
 
     The owner's phone passes to the player (hot-seat); a seated phone goes straight to its
     own entry; nobody gets a link for a seat another device holds. When every other seat is on its
-    own phone, the owner's last seat is the host's own: nobody to pass to, so straight to its entry.
+    own phone, the owner's last seat is the host's own: nobody to pass to, so straight to its entry; so is
+    every seat of a game whose other side is the app (GamePages.passes_the_phone).
     """
     pages = pages_for(match.slug)
     waiting = pages.seats_to_enter(match)
     players = match.players()
     seats = []
     for seat, player in enumerate(players):
-        host_only = seen_by.role == access.OWNER and seen_by.controls(len(players)) == {seat}
+        host_only = seen_by.role == access.OWNER and (seen_by.controls(len(players)) == {seat}
+                                                       or not pages.passes_the_phone(match))
         url = ""
         if seat in waiting and seen_by.can_enter_for(seat):
             direct = seen_by.role == access.PLAYER or host_only
@@ -275,6 +278,11 @@ def known_players(request: TableRequest):
 @require_GET
 def match_detail(request: TableRequest, pk: int) -> HttpResponse:
     match, seen_by = access.match_for(request, pk)
+    seated = sharing.seat_club_member(request, match, seen_by)
+    if seated is not None:
+        messages.info(request, _("You play as %(name)s on this phone: this battle names you.") % {
+            "name": match.players()[seated].name})
+        match, seen_by = access.match_for(request, pk)
     return _render_match(request, match, seen_by)
 
 
@@ -359,6 +367,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
                 refusal = services.explain(error, match.players())
             else:
                 match = pages.after_change(match)
+                confirmations.entered(match, seat, access.signed_in(request))
                 messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
                 # When it revealed the entries (a log line more than the lock), the box tells what came of them.
                 names = [seated.name for seated in match.players()]
@@ -450,6 +459,8 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
             return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
         recorded = services.match_apply_action(match=match, action=action, expected_seq=seq, rolls=rolls, by=made_by)
     except services.StaleSubmission as stale:
+        if stale.recorded_step:  # the first copy got through and its answer was lost: the tap did count
+            return _after_change(request, Match.objects.get(pk=pk), seen_by, str(stale), step=stale.recorded_step)
         return _refused(request, pk, str(stale), status=409)
     except consent.Refused as refused:
         return _refused(request, pk, str(refused), status=422)

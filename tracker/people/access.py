@@ -6,14 +6,19 @@ own matches (no owner, no club: demo data and scripts) everyone. Nobody else lea
 exists: its pages answer 404, and no list, count or statistic includes it.
 
 Roles in one match, strongest first:
-- owner: the device or account that created the match (for a table match, everyone). It
-  acts for every seat no other phone holds, and has the table's authority.
+- owner: the device or account that created the match. It acts for every seat no other
+  phone holds, and has the table's authority. A table match (demo data, scripts) has no
+  owner: only this machine itself (a request from a loopback address: scripts, benchmarks,
+  the tests) acts in it; every other phone sees it read-only, so a network-served `serve`
+  never lets a passer-by reopen, undo, share or play the demo matches. Behind a proxy the
+  address is the one it forwards (TRUSTED_PROXY_COUNT), as for every per-address rule.
 - player: a device seated through a join link; it acts for its own seat. What belongs to
   no seat, or to the other seat, it proposes and the other side agrees (consent.py).
 - spectator: a watch link, or a member of the match's club.
 A club organiser may also reopen and void the club's matches (`Viewer.organiser`).
 """
 
+import ipaddress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn, cast
 
@@ -24,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from tracker.models import Access, Club, Match, Membership, Proposal
 
-from .devices import TableRequest
+from .devices import TableRequest, client_address
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -84,9 +89,22 @@ def account_of(request: HttpRequest) -> "User":
     return user
 
 
+def table_match(match: Match) -> bool:
+    """A match of the whole table: no owner, no club (demo data, matches made by scripts)."""
+    return not match.owner_id and not match.owner_device and not match.club_id
+
+
+def from_this_machine(request: HttpRequest) -> bool:
+    """Whether the request comes from the machine that serves the app (a loopback address)."""
+    try:
+        return ipaddress.ip_address(client_address(request)).is_loopback
+    except ValueError:
+        return False
+
+
 def _owns(request: TableRequest, match: Match) -> bool:
-    if not match.owner_id and not match.owner_device and not match.club_id:
-        return True
+    if table_match(match):
+        return from_this_machine(request)
     user = signed_in(request)
     if match.owner_id and user is not None and match.owner_id == user.pk:
         return True
@@ -163,7 +181,7 @@ def viewer(request: TableRequest, match: Match) -> Viewer | None:
     seated = [seat for role, seat in mine if role == Access.PLAYER]
     if seated:
         return Viewer(PLAYER, seat=seated[0], claimed=claimed, organiser=organiser, shared=shared)
-    if mine or club_role(request, match.club_id):
+    if mine or club_role(request, match.club_id) or table_match(match):
         return Viewer(SPECTATOR, claimed=claimed, organiser=organiser, shared=shared)
     return None
 
@@ -171,7 +189,7 @@ def viewer(request: TableRequest, match: Match) -> Viewer | None:
 def may_see(request: TableRequest, match: Match) -> bool:
     """Whether this request may see `match` (loaded with its owner and club fields): `visible_to`'s rule
     for one match, asking the database only what the row cannot tell."""
-    if _owns(request, match) or (match.club_id and club_role(request, match.club_id)):
+    if table_match(match) or _owns(request, match) or (match.club_id and club_role(request, match.club_id)):
         return True
     return any(_mine(request, device, user_id) for _role, _seat, device, user_id in _match_grants(match))
 

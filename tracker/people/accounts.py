@@ -7,7 +7,6 @@ open on every phone signed in to it, otherwise they stay with this phone alone.
 
 import hashlib
 import unicodedata
-from typing import TypeVar
 
 from django import forms
 from django.core.cache import cache
@@ -45,10 +44,7 @@ def count_failure(request: TableRequest) -> None:
         cache.incr(key)
 
 
-KeptForm = TypeVar("KeptForm", bound=forms.BaseForm)
-
-
-def offer_keeping(form: KeptForm, request: TableRequest) -> KeptForm:
+def offer_keeping[KeptForm: forms.BaseForm](form: KeptForm, request: TableRequest) -> KeptForm:
     """Add the "keep this phone's matches" checkbox, only when the phone has some to keep."""
     count = devices.matches_on_device(request.device)
     if count:

@@ -5,6 +5,8 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+import rules
+
 
 class SignUpForm(UserCreationForm):
     player_name = forms.CharField(
@@ -24,6 +26,20 @@ class SignUpForm(UserCreationForm):
 
 class ClubForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Club name"), max_length=60)
+
+
+class NameClaimForm(forms.Form):
+    """A card name the club claims in one game's catalog."""
+
+    slug = forms.ChoiceField(label=gettext_lazy("Game"), choices=lambda: [(slug, game.name)
+                                                                          for slug, game in rules.GAMES.items()])
+    name = forms.CharField(label=gettext_lazy("Card name"), max_length=60)
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name or "\x00" in name:
+            raise forms.ValidationError(_("Type the card's name."))
+        return name
 
 
 class ClubSettingsForm(forms.Form):

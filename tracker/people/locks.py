@@ -10,14 +10,15 @@
 
 from django.utils.translation import gettext as _
 
+from tracker.games import pages_for
 from tracker.models import Match, Pairing
 
 from .access import Viewer
 
 
 def tournament_table(match: Match) -> Pairing | None:
-    """The tournament table this match was played at, if any (only club Card Crush battles can be)."""
-    if not match.club_id or match.slug != "card-crush":
+    """The tournament table this match was played at, if any (only a club match of a game that competes can be)."""
+    if not match.club_id or not pages_for(match.slug).competes:
         return None
     if "_pairing" not in match.__dict__:  # asked several times per page: one query
         match.__dict__["_pairing"] = Pairing.objects.select_related("tournament").filter(match=match).first()
@@ -47,7 +48,7 @@ def reopen_affects(match: Match) -> list[str]:
     """What reopening the finished match changes, in the words the confirmation shows."""
     affects = [_("The match is no longer finished, and its result leaves the statistics until it ends again.")]
     pairing = tournament_table(match)
-    if match.club_id and match.slug == "card-crush" and match.rated:
+    if match.club_id and pages_for(match.slug).competes and match.rated:
         affects.append(_("Its players' ratings in %(club)s lose this battle until it ends again; it keeps its "
                          "place by the date it first ended.") % {"club": getattr(match.club, "name", "")})
     if pairing:

@@ -8,12 +8,14 @@ import io
 import re
 
 import segno
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from tracker.competition.confirmations import seat_of
 from tracker.models import Access, Invite, Match
 from tracker.people import access
 
@@ -67,3 +69,25 @@ def revoke(invite: Invite) -> None:
     Invite.objects.filter(pk=invite.pk).update(revoked=now)
     Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
     touch(invite.match)
+
+
+def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer) -> int | None:
+    """A club member opening an unfinished club battle that names them takes their seat on this phone by
+    their account (not a spectator's place), as a join link would seat them; the seat, or None.
+
+    Only a seat no other phone holds: the owner's phone stops entering for it from then on.
+    """
+    if seen_by.role != access.SPECTATOR or match.finished is not None or not access.club_role(request, match.club_id):
+        return None
+    user = access.signed_in(request)
+    seat = seat_of(match, user)
+    if seat is None or seat in seen_by.claimed:
+        return None
+    try:
+        with transaction.atomic():
+            Access.objects.filter(match=match, device=request.device).delete()  # a watch link's place
+            Access.objects.create(match=match, device=request.device, user=user, role=Access.PLAYER, seat=seat)
+            touch(match)
+    except IntegrityError:  # another phone took the seat a moment ago
+        return None
+    return seat

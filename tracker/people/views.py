@@ -20,12 +20,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+import rules
 from rules import RuleError
+from tracker.catalog import changes as card_changes
+from tracker.catalog.changes import CardRefused, Editor
 from tracker.matches import news, services
 from tracker.matches.once import made_once
 from tracker.models import Access, Club, ClubInvite, Invite, Match, Membership, Proposal
 from tracker.people import access, accounts, clubs, consent, locks, sharing
-from tracker.people.forms import ClubForm, ClubSettingsForm, SignUpForm
+from tracker.people.forms import ClubForm, ClubSettingsForm, NameClaimForm, SignUpForm
 
 from .access import Viewer
 from .devices import TableRequest
@@ -309,17 +312,53 @@ def club_new(request: TableRequest) -> HttpResponse:
     return redirect(club)
 
 
-@require_GET
-def club_detail(request: TableRequest, pk: int) -> HttpResponse:
-    club, role = clubs.club_for(request, pk)
+def _club_page(request: TableRequest, club: Club, role: str | None, status: int = 200,
+               claim_form: NameClaimForm | None = None) -> HttpResponse:
     context: dict[str, object] = {"club": club, "role": role, "organiser": role == Membership.ORGANISER}
     if role:
         context["members"] = club.memberships.select_related("user", "user__player")
+        context["claims"] = [(claim, rules.GAMES[claim.slug].name) for claim in club.name_claims.all()]
+        context["claim_form"] = claim_form or NameClaimForm()
+        context["claims_most"] = card_changes.CLAIMS_PER_CLUB
     if role == Membership.ORGANISER:
         context["invites"] = clubs.invites(request, club)
         context["settings_form"] = ClubSettingsForm(initial={"public_leaderboard": club.public_leaderboard,
                                                              "public_tournaments": club.public_tournaments})
-    return render(request, "clubs/club_detail.html", context)
+    return render(request, "clubs/club_detail.html", context, status=status)
+
+
+@require_GET
+def club_detail(request: TableRequest, pk: int) -> HttpResponse:
+    club, role = clubs.club_for(request, pk)
+    return _club_page(request, club, role)
+
+
+@require_POST
+def club_claim(request: TableRequest, pk: int) -> HttpResponse:
+    """An organiser claims a card name for the club (tracker/catalog/changes.py says what a claim means)."""
+    club, role = clubs.club_for(request, pk, organiser=True)
+    form = NameClaimForm(request.POST)
+    if form.is_valid():
+        try:
+            claim = card_changes.name_claim(Editor.of(request), club, form.cleaned_data["slug"], form.cleaned_data["name"])
+        except CardRefused as refused:
+            form.add_error("name", str(refused))
+            return _club_page(request, club, role, status=refused.status, claim_form=form)
+        messages.success(request, _("%(name)s is claimed for the club: only its members can add a card by that "
+                                    "name.") % {"name": claim.name})
+        return redirect(reverse("club_detail", args=[pk]) + "#claims")
+    return _club_page(request, club, role, status=422, claim_form=form)
+
+
+@require_POST
+def club_claim_release(request: TableRequest, pk: int, claim_id: int) -> HttpResponse:
+    club, _role = clubs.club_for(request, pk, organiser=True)
+    released = card_changes.name_release(Editor.of(request), club, claim_id)
+    if released:
+        messages.success(request, _("%(name)s is no longer claimed by the club.") % {"name": released.name})
+    else:
+        messages.info(request, _("That name was already given up."))
+    return redirect(reverse("club_detail", args=[pk]) + "#claims")
 
 
 @require_POST

@@ -26,8 +26,14 @@ def axis_label(value: float) -> str:
     return decimal(f"{value:g}")
 
 
-def line_chart(title: str, series: Mapping[str, Sequence[float]], y_min: float, y_max: float, x_label: str) -> SafeString:
-    """An inline SVG with one polyline per series; x is the index (turn, match number)."""
+X_TICKS = 8
+"""At most this many x-axis labels, so they stay apart at 360 px."""
+
+
+def line_chart(title: str, series: Mapping[str, Sequence[float]], y_min: float, y_max: float, x_label: str,
+               x_labels: Sequence[str] = ()) -> SafeString:
+    """An inline SVG with one polyline per series; x is the index (turn, match number). `x_labels`
+    names the points along the axis (every few of them when there are many)."""
     longest = max((len(values) for values in series.values()), default=0)
     span_x = max(longest - 1, 1)
     span_y = (y_max - y_min) or 1
@@ -42,10 +48,16 @@ def line_chart(title: str, series: Mapping[str, Sequence[float]], y_min: float, 
         f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="currentColor" stroke-opacity="0.4"/>',
         f'<text x="{PAD - 4}" y="{HEIGHT - PAD}" text-anchor="end" font-size="10" fill="currentColor">{axis_label(y_min)}</text>',
         f'<text x="{PAD - 4}" y="{PAD + 4}" text-anchor="end" font-size="10" fill="currentColor">{axis_label(y_max)}</text>',
-        f'<text x="{WIDTH / 2}" y="{HEIGHT - 6}" text-anchor="middle" font-size="10" fill="currentColor">{escape(x_label)}</text>',
+        f'<text x="{WIDTH / 2}" y="{HEIGHT - (2 if x_labels else 6)}" text-anchor="middle" font-size="10" '
+        f'fill="currentColor">{escape(x_label)}</text>',
     ]
+    every = max(1, -(-len(x_labels) // X_TICKS))
+    for index in range(0, len(x_labels), every):
+        x, _y = point(index, y_min)
+        parts.append(f'<text class="x-tick" x="{x}" y="{HEIGHT - PAD + 11}" text-anchor="middle" font-size="10" '
+                     f'fill="currentColor">{escape(x_labels[index])}</text>')
     labels_at: list[tuple[float, float]] = []
-    for (name, values), (colour, dash) in zip(series.items(), STYLES * 4):
+    for (name, values), (colour, dash) in zip(series.items(), STYLES * 4, strict=False):
         if not values:
             continue
         points = " ".join(f"{x},{y}" for x, y in (point(i, v) for i, v in enumerate(values)))

@@ -326,7 +326,7 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
     for position, name in enumerate(data["players"]):
         Seat.objects.create(match=match, position=position, player=services.player_named(name))
     before = game.new_match(match.config, match.seed)
-    for entry, events, state in zip(data["actions"], replayed.events, replayed.states):
+    for entry, events, state in zip(data["actions"], replayed.events, replayed.states, strict=True):
         at = _action_time(entry.get("at"))
         seat = entry["action"].get("seat")
         action = Action.objects.create(match=match, number=entry["step"], seq=entry["step"],

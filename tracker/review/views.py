@@ -220,7 +220,7 @@ def _draw_chart(match: Match) -> dict | None:
     top = max((max(values) for values in series.values() if values), default=1)
     return {"title": title, "columns": [_("After round or turn"), *series],
             "svg": charts.line_chart(title, series, 0, top, _("round or turn")),
-            "rows": [(turn, *values) for turn, values in enumerate(zip(*series.values()))]}
+            "rows": [(turn, *values) for turn, values in enumerate(zip(*series.values(), strict=False))]}
 
 
 @require_GET

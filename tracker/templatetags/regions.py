@@ -5,20 +5,27 @@ The page renders it as `<div id="id">…</div>`. The htmx answer to an action (`
 `_render_match`) sends only `<div id="id" hx-preserve></div>`: htmx keeps the element the phone already
 shows, as it is (an open fold, a half-typed field), and the answer skips rendering it.
 
-`{% kept "id" what… %}`: a part that some actions change and others do not (a Lonely Star unit, a
-Cardmaster card); `{% kept "id" what… as "li" %}` makes the part a list item instead of a `<div>`. `what` is everything the part shows besides the viewer and the language, which count
-by themselves; the part carries a short digest of them (`data-kept`), and every htmx request from the
-page says which digests it shows (`X-Shown`, static/js/table.js). The answer to an action leaves out a
-part the phone shows as it would be drawn now, and draws the others. Its forms keep the step number they
-were drawn with: htmx sends the page's own (`hx-vals` on #match) in its place.
+`{% kept "id" changing %}`: a part that some actions change and others do not (a Lonely Star unit, a
+Cardmaster card); `{% kept "id" changing as "li" %}` makes the part a list item instead of a `<div>`. The
+part carries a short digest (`data-kept`) of every value it reads: each variable in it, in the partials and
+templates it includes, found from the template itself (so a part edited to show something new is digested
+with it), besides the viewer and the language, which count by themselves. Every htmx request from the page
+says which digests it shows (`X-Shown`, static/js/table.js). The answer to an action leaves out a part the
+phone shows as it would be drawn now, and draws the others. Its forms keep the step number they were drawn
+with: htmx sends the page's own (`hx-vals` on #match) in its place, so the step number (`match.head`) and
+the CSRF token are the page's, not the part's, and left out of the digest.
 """
-
 import hashlib
 import json
+from dataclasses import dataclass
 from functools import cache
 
 from django import template
 from django.conf import settings
+from django.template.base import FilterExpression, Node, NodeList, Variable, VariableDoesNotExist
+from django.template.defaulttags import ForNode, IfNode, PartialNode, TemplateLiteral, WithNode
+from django.template.loader import get_template
+from django.template.loader_tags import IncludeNode
 from django.utils.html import format_html
 from django.utils.translation import get_language
 
@@ -49,18 +56,177 @@ def digest(values: list, context: template.Context) -> str:
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
+PAGE_OWN = {("match", "head"), ("csrf_token",)}
+"""What a part's forms carry that is the page's, not the part's (see above): never in a digest."""
+
+
+@dataclass(frozen=True)
+class _Loop:
+    """A `{% for %}` in a part: per item, the values the loop's body reads of it (not every field of every item,
+    so a list of units whose names a part shows is digested by their names)."""
+
+    sequence: Variable
+    names: tuple[str, ...]
+    reads: tuple
+
+
+@dataclass(frozen=True)
+class _Bound:
+    """`{% with %}` or `{% include … with %}` in a part: the values its body reads of the names it binds."""
+
+    bindings: tuple[tuple[str, FilterExpression], ...]
+    reads: tuple
+
+
+@dataclass(frozen=True)
+class _Truth:
+    """A variable a part only tests (`{% if board.units %}`): whether it is set, not all it holds."""
+
+    variable: Variable
+
+
+def _key(read) -> str:
+    if isinstance(read, _Loop):
+        return f"for {','.join(read.names)} in {'.'.join(read.sequence.lookups or ())}: {[_key(r) for r in read.reads]}"
+    if isinstance(read, _Bound):
+        return f"with {[(name, value.token) for name, value in read.bindings]}: {[_key(r) for r in read.reads]}"
+    if isinstance(read, _Truth):
+        return "if " + _key(read.variable)
+    return ".".join(read.lookups or ())
+
+
+def _root(read) -> str:
+    if isinstance(read, _Bound):
+        return min((_root(value.var) for _name, value in read.bindings if isinstance(value.var, Variable)), default="")
+    variable = read.sequence if isinstance(read, _Loop) else read.variable if isinstance(read, _Truth) else read
+    return (variable.lookups or ("",))[0]
+
+
+def _within(body, names, found: dict) -> tuple:
+    """What `body` reads of `names` (a loop's or a with's own), in order; the rest of what it reads into `found`."""
+    inner: dict = {}
+    _read(body, inner, set())
+    for name, read in inner.items():
+        if _root(read) not in names and _root(read) != "forloop":
+            found.setdefault(name, read)
+    return tuple(read for _name, read in sorted(inner.items()) if _root(read) in names)
+
+
+def _looped(node: object) -> Variable | None:
+    """The plain variable a `{% for %}` walks (no filter on it), else None."""
+    if isinstance(node, ForNode) and isinstance(node.sequence, FilterExpression) and not node.sequence.filters:
+        return node.sequence.var if isinstance(node.sequence.var, Variable) else None
+    return None
+
+
+def _read(thing, found: dict, seen: set[int]) -> None:
+    """Every variable a piece of template reads, into `found` by its key: through tags' arguments, nested
+    nodes, filters' arguments, loops, `{% partial %}`s and `{% include %}`s of a template named in it."""
+    if id(thing) in seen:
+        return
+    seen.add(id(thing))
+    if isinstance(thing, Variable):
+        if thing.lookups and thing.lookups not in PAGE_OWN:
+            found.setdefault(_key(thing), thing)
+    elif isinstance(thing, FilterExpression):
+        _read(thing.var, found, seen)
+        for _filter, arguments in thing.filters:
+            for _is_variable, argument in arguments:
+                _read(argument, found, seen)
+    elif (sequence := _looped(thing)) is not None and isinstance(thing, ForNode):
+        loop = _Loop(sequence, tuple(thing.loopvars), _within(thing.nodelist_loop, thing.loopvars, found))
+        found.setdefault(_key(loop), loop)
+        _read(thing.nodelist_empty, found, seen)
+    elif isinstance(thing, IfNode):
+        for condition, nodelist in thing.conditions_nodelists:
+            plain = getattr(condition, "value", None)
+            if (isinstance(condition, TemplateLiteral) and isinstance(plain, FilterExpression) and not plain.filters
+                    and isinstance(plain.var, Variable)):
+                truth = _Truth(plain.var)
+                found.setdefault(_key(truth), truth)
+            else:
+                _read(condition, found, seen)
+            _read(nodelist, found, seen)
+    elif isinstance(thing, WithNode) and thing.extra_context:
+        _bind(thing.extra_context, thing.nodelist, found, seen)
+    elif isinstance(thing, PartialNode):
+        _read(thing.partial_mapping[thing.partial_name], found, seen)
+    elif isinstance(thing, IncludeNode):
+        name = thing.template.var if isinstance(thing.template, FilterExpression) else None
+        if not isinstance(name, str):
+            raise template.TemplateSyntaxError("{% kept %} reads what a part includes: include a template by its name.")
+        included = get_template(name).template.nodelist  # type: ignore[attr-defined]
+        if thing.extra_context:
+            _bind(thing.extra_context, included, found, seen)
+        else:
+            _read(included, found, seen)
+    elif isinstance(thing, NodeList | list | tuple):
+        for item in thing:
+            _read(item, found, seen)
+    elif isinstance(thing, dict):
+        for item in thing.values():
+            _read(item, found, seen)
+    elif isinstance(thing, Node) or type(thing).__module__.startswith("django.template"):
+        # A tag's own attributes: its arguments (FilterExpressions), its conditions, its nodelists.
+        for name, value in vars(thing).items():
+            if name not in ("token", "origin", "source", "partial_mapping"):
+                _read(value, found, seen)
+
+
+def _bind(bindings: dict, body, found: dict, seen: set[int]) -> None:
+    """Names bound for a body (`with`): what the body reads of them, through the values bound."""
+    for value in bindings.values():  # a bound value's filters' arguments count by themselves
+        for _filter, arguments in value.filters:
+            for _is_variable, argument in arguments:
+                _read(argument, found, seen)
+    bound = _Bound(tuple(sorted(bindings.items())), _within(body, set(bindings), found))
+    found.setdefault(_key(bound), bound)
+
+
+def _shown(reads: list, context: template.Context) -> list:
+    """The value of each read of a part as it is now (None for what is not set)."""
+    values: list = []
+    for read in reads:
+        try:
+            if isinstance(read, _Truth):
+                values.append(bool(read.variable.resolve(context)))
+                continue
+            if isinstance(read, _Bound):
+                bound = {name: value.resolve(context) for name, value in read.bindings}
+                with context.push(**bound):
+                    values.append(_shown(list(read.reads), context))
+                continue
+            if not isinstance(read, _Loop):
+                values.append(read.resolve(context))
+                continue
+            items = read.sequence.resolve(context)
+            per_item = []
+            for item in items or ():
+                each = dict(zip(read.names, item, strict=True)) if len(read.names) > 1 else {read.names[0]: item}
+                with context.push(**each):
+                    per_item.append(_shown(list(read.reads), context))
+            values.append(per_item)
+        except (VariableDoesNotExist, TypeError, ValueError):  # not set, or not a sequence: as it is
+            values.append(None)
+    return values
+
+
 class KeptNode(template.Node):
-    def __init__(self, region: template.base.FilterExpression, what: list[template.base.FilterExpression],
-                 nodelist: template.NodeList, tag: str = "div"):
-        self.region, self.what, self.nodelist, self.tag = region, what, nodelist, tag
+    def __init__(self, region: FilterExpression, changing: bool, nodelist: NodeList, tag: str = "div"):
+        self.region, self.changing, self.nodelist, self.tag = region, changing, nodelist, tag
+        self.reads: list | None = None  # found at the first render, when partials can be looked up
 
     def render(self, context: template.Context) -> str:
         region = self.region.resolve(context)
-        if not self.what:
+        if not self.changing:
             if context.get("light"):
                 return format_html('<div id="{}" hx-preserve></div>', region)
             return format_html('<div id="{}">{}</div>', region, self.nodelist.render(context))
-        key = digest([what.resolve(context) for what in self.what], context)
+        if self.reads is None:
+            found: dict = {}
+            _read(self.nodelist, found, set())
+            self.reads = [found[name] for name in sorted(found)]
+        key = digest(_shown(self.reads, context), context)
         if context.get("light") and f"{region}={key}" in (context.get("shown") or ()):
             return format_html('<{} id="{}" data-kept="{}" hx-preserve></{}>', self.tag, region, key, self.tag)
         return format_html('<{} id="{}" data-kept="{}">{}</{}>', self.tag, region, key, self.nodelist.render(context),
@@ -70,13 +236,14 @@ class KeptNode(template.Node):
 @register.tag
 def kept(parser: template.base.Parser, token: template.base.Token) -> KeptNode:
     bits = token.split_contents()
-    if len(bits) < 2:
-        raise template.TemplateSyntaxError("{% kept %} takes the region's id, then what it shows if actions change it.")
     tag = "div"
     if len(bits) > 3 and bits[-2] == "as":
         tag, bits = bits[-1].strip("\"'"), bits[:-2]
         if tag not in ("div", "li"):
             raise template.TemplateSyntaxError("{% kept … as %} makes a part a div or an li.")
+    if len(bits) not in (2, 3) or bits[2:] not in ([], ["changing"]):
+        raise template.TemplateSyntaxError('{% kept "id" %} or {% kept "id" changing %}: what a changing part shows is '
+                                           "found in it, not listed.")
     nodelist = parser.parse(("endkept",))
     parser.delete_first_token()
-    return KeptNode(parser.compile_filter(bits[1]), [parser.compile_filter(bit) for bit in bits[2:]], nodelist, tag)
+    return KeptNode(parser.compile_filter(bits[1]), len(bits) == 3, nodelist, tag)

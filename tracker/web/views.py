@@ -11,6 +11,7 @@
 import hashlib
 import json
 from functools import cache
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -33,6 +34,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_POST
 
 from tracker.people.devices import TableRequest
+from tracker.people.sharing import qr_svg
 
 THEMES = ("system", "light", "dark")
 THEME_COOKIE = "tk_theme"
@@ -218,4 +220,34 @@ def web_manifest(request: TableRequest) -> HttpResponse:
     response = HttpResponse(json.dumps(manifest, ensure_ascii=False), content_type="application/manifest+json")
     patch_cache_control(response, max_age=60 * 60 * 24)
     patch_vary_headers(response, ["Cookie"])  # the language cookie picks the description's language
+    return response
+
+
+# --- HTTPS at the table: trusting the certificate authority of `serve --https` -------------------
+# Caddy, in front of the app, signs its certificates with an authority of its own made on this
+# machine (docs/club-night.md). A phone trusts it once; then install, the offline page and the
+# wake lock work over HTTPS. These two answer over plain HTTP too (Caddy's HTTP port passes only
+# them on; settings.SECURE_REDIRECT_EXEMPT), as a phone cannot open HTTPS before it trusts it.
+
+@require_GET
+def trust_page(request: TableRequest) -> HttpResponse:
+    """How each phone trusts this table's certificate authority, with its download and a QR code."""
+    running = bool(settings.CA_CERTIFICATE)
+    here = request.build_absolute_uri(reverse("trust_page"))
+    context = {"running": running, "qr": qr_svg(settings.TRUST_URL or here) if running else "",
+               "https_url": settings.HTTPS_URL}
+    return render(request, "tracker/trust.html", context, status=200 if running else 404)
+
+
+@require_GET
+def trust_certificate(request: TableRequest) -> HttpResponse:
+    """Caddy's root certificate (public), as the file type phones offer to install."""
+    try:
+        pem = Path(settings.CA_CERTIFICATE).read_bytes() if settings.CA_CERTIFICATE else b""
+    except OSError:
+        pem = b""
+    if not pem:
+        return render(request, "tracker/trust.html", {"running": False}, status=404)
+    response = HttpResponse(pem, content_type="application/x-x509-ca-cert")
+    response["Content-Disposition"] = 'attachment; filename="tablekeeper-table.crt"'
     return response

@@ -2,8 +2,8 @@
 
 What the web side calls:
 
-    choose(state, seat, level, seed, step) -> Decision      the move for the seat in possession
-    hint(state, seed, step) -> Decision                     the best move for whoever has possession
+    choose(state, seat, level, seed, step, recent) -> Decision  the move for the seat in possession
+    hint(state, seed, step, recent) -> Decision             the best move for whoever has possession
     generate_faction(power, seed, size=9, avoid=()) -> cards    new cards at a power level
     pick_faction(cards, seed, size=9, power=None) -> cards      the AI's pick from a catalog
     checked_faction(cards, size=9) -> cards                     cards entered by hand, checked
@@ -13,11 +13,13 @@ What the web side calls:
     analyse_part(config, seed, played, start, ...) -> Part, finish(...)  in parts (a page a part)
     ai_seat(config), hints_allowed(config)                      the Showdown options (options.py)
 
-`step` is the number the move will have in the match log (the tracker's head + 1), the same
+`recent` is the match's last steps as (position before, action) pairs, oldest first: what a level
+remembers of its own Shifts and promises (players.py). `step` is the number the move will have in the match log (the tracker's head + 1), the same
 number the move's dice are made with. Everything is pure Python and reproducible from the
 seed and step; nothing here reads a clock except the time bounds of the analysis.
 
-Modules: evaluation (how good a position is), search (looking ahead with the engine),
+Modules: evaluation (how good a position is), search (one move deep and short playouts), tree (the
+hard level's tree search),
 players (the levels), explain (the reasons), faction (cards and lineups), analysis,
 strength (measured win rates) and bench (engine speed).
 """
@@ -34,18 +36,19 @@ from .faction import (
     lineup_order,
     pick_faction,
 )
-from .players import LEVELS, Decision, check_turn, choose
+from .players import LEVELS, Decision, Step, check_turn, choose
 
 
-def hint(state: dict, seed: str, step: int) -> Decision:
+def hint(state: dict, seed: str, step: int, recent: list[Step] | tuple = ()) -> Decision:
     """The move the hard AI would make for the side in possession, with its reason and win chance;
-    IllegalAction when nobody has a move (lineups still open, or the match is over)."""
+    IllegalAction when nobody has a move (lineups still open, or the match is over). `recent`: as
+    for `choose`."""
     check_turn(state, state["possession"] if state["possession"] is not None else 0)
-    return choose(state, state["possession"], "hard", seed, step)
+    return choose(state, state["possession"], "hard", seed, step, recent)
 
 
 __all__ = [
-    "AI_LEVELS", "LEVELS", "POWER_RANGE", "Analysis", "Decision", "Mistake", "Reason", "ai_seat", "analyse", "analyse_part",
+    "AI_LEVELS", "LEVELS", "POWER_RANGE", "Analysis", "Decision", "Mistake", "Reason", "Step", "ai_seat", "analyse", "analyse_part",
     "card_power", "checked_faction", "choose", "faction_power", "finish", "generate_faction", "hint", "hints_allowed",
     "lineup_order", "pick_faction",
 ]

@@ -28,10 +28,12 @@ from ... import Dice
 from .. import match
 from .evaluation import win_chance
 from .explain import Reason, reason_for
-from .players import EFFORT
+from .players import EFFORT, shift_backs
 from .search import search
 
 MOVE_KEYS = ("type", "card", "target", "stat", "reserve")
+REMEMBERED = 12
+"""Steps before a position the analysis keeps in mind, as a level does (players.shift_backs)."""
 JUDGED = ("a1", "a2", "a3", "stack", "spc", "revive", "shift")
 
 
@@ -61,7 +63,7 @@ class Mistake:
     @classmethod
     def from_json(cls, kept: dict) -> "Mistake":
         return cls(kept["step"], kept["seat"], kept["played"], kept["cost"], kept["better"],
-                   Reason(kept["reason"]["template"], kept["reason"]["params"]), kept["win_chance"])
+                   Reason.from_json(kept["reason"]), kept["win_chance"])
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,13 @@ def analyse_part(config: dict, seed: str, played: list[tuple[dict, list[int]]], 
     that next move is judged on the spot; so every step's result depends on the match alone, and
     parts of any size add up to the same analysis. `progress(step, steps in the match)` follows each step."""
     effort = EFFORT[level]
-    state = replayed(config, seed, played, start)
+    # The steps just before the part, for the Shifts a side may not make straight back (players.shift_backs).
+    state = replayed(config, seed, played, max(0, start - REMEMBERED))
+    recent: list[tuple[dict, dict]] = []
+    for step in range(max(0, start - REMEMBERED) + 1, start + 1):
+        action, rolls = played[step - 1]
+        recent.append((state, action))
+        state, _events = match.apply(state, action, Dice(seed, step, list(rolls)))
     total = len(played) if stop is None else min(stop, len(played))
     chances: list[float] = []
     mistakes: list[Mistake] = []
@@ -116,6 +124,7 @@ def analyse_part(config: dict, seed: str, played: list[tuple[dict, list[int]]], 
         if deadline is not None and chances and time.monotonic() > deadline:
             break
         action, rolls = played[step - 1]
+        recent = [*recent[1 - REMEMBERED:], (state, action)]
         state, _events = match.apply(state, action, Dice(seed, step, list(rolls)))
         if match.phase(state) != "play":
             chances.append(win_chance(state, 0) if match.phase(state) == "finished" else 0.5)
@@ -123,7 +132,10 @@ def analyse_part(config: dict, seed: str, played: list[tuple[dict, list[int]]], 
             mover = state["possession"]
             following = played[step][0] if step < len(played) else {"type": "none"}
             move = _move(following) if following["type"] in JUDGED else None
-            ranked = search(state, mover, effort, seed, step + 1, include=move)
+            refused = shift_backs(state, mover, recent)
+            ranked = [candidate for candidate in search(state, mover, effort, seed, step + 1, include=move)
+                      if candidate.action == move or (candidate.action.get("card"),
+                                                      candidate.action.get("reserve")) not in refused]
             best = ranked[0]
             chances.append(best.value if mover == 0 else 1 - best.value)
             chosen = next((c for c in ranked if c.action == move), None) if move else None
@@ -133,6 +145,16 @@ def analyse_part(config: dict, seed: str, played: list[tuple[dict, list[int]]], 
         if progress:
             progress(step, len(played))
     return Part(chances, mistakes)
+
+
+def rounds(config: dict, seed: str, played: list[tuple[dict, list[int]]]) -> list[int]:
+    """The round each step left the match in (0 while lineups are entered), in log order: where the
+    analysis chart marks the rounds."""
+    state, found = match.new_match(config, seed), []
+    for step, (action, rolls) in enumerate(played, start=1):
+        state, _events = match.apply(state, action, Dice(seed, step, list(rolls)))
+        found.append(state["round"])
+    return found
 
 
 def finish(win_chances: list[float], mistakes: list[Mistake], total: int, most: int = 10) -> Analysis:

@@ -29,13 +29,22 @@ class Reason:
     """English, with %(name)s placeholders; marked with gettext_noop so makemessages finds it."""
     params: dict = field(default_factory=dict)
     """The values to fill in: card names, numbers, type names (plain JSON)."""
+    promise: dict | None = None
+    """The move the reason says is coming ("A3 next turn knocks out X"), as the action that keeps it,
+    or None. The levels keep their promises (players.pending_promises) and the strength report
+    counts how often they do."""
 
     def text(self) -> str:
         """The reason in English (the web side translates `template` first)."""
         return self.template % self.params
 
+    @classmethod
+    def from_json(cls, kept: dict) -> "Reason":
+        return cls(kept["template"], kept["params"], kept.get("promise"))
+
     def as_json(self) -> dict:
-        return {"template": self.template, "params": dict(self.params)}
+        kept = {"template": self.template, "params": dict(self.params)}
+        return {**kept, "promise": dict(self.promise)} if self.promise else kept
 
 
 def _times(fraction: str) -> str:
@@ -69,6 +78,9 @@ def _attack(state: dict, action: dict, candidate) -> Reason:
               "damage": hit["damage"], "times": _times(hit["type_multiplier"]), "type": hit["type_name"]}
     if fell and any(event["type"] == "match_won" for event in events):
         return Reason(gettext_noop("%(card)s knocks out %(target)s with %(move)s and wins the match."), params)
+    if fell and fell["raided"] == 1:
+        return Reason(gettext_noop("%(card)s knocks out %(target)s with %(move)s (%(type)s %(times)sx) and raids "
+                                   "its stacked gem."), params)
     if fell and fell["raided"]:
         return Reason(gettext_noop("%(card)s knocks out %(target)s with %(move)s (%(type)s %(times)sx) and raids "
                                    "its %(gems)s stacked gems."), {**params, "gems": fell["raided"]})
@@ -81,6 +93,9 @@ def _attack(state: dict, action: dict, candidate) -> Reason:
         params.update(status=card["inflicts"].capitalize(), chance=round(100 * lands), backfire=round(100 * backfire))
         return Reason(gettext_noop("%(card)s hits %(target)s with %(move)s for %(damage)s (%(type)s %(times)sx), "
                                    "%(chance)s%% to inflict %(status)s against %(backfire)s%% to backfire."), params)
+    if hit["from_raided"] == 1:
+        return Reason(gettext_noop("%(card)s spends a raided gem on %(move)s: %(damage)s damage to "
+                                   "%(target)s at %(type)s %(times)sx."), params)
     if hit["from_raided"]:
         return Reason(gettext_noop("%(card)s spends %(gems)s raided gems on %(move)s: %(damage)s damage to "
                                    "%(target)s at %(type)s %(times)sx."), {**params, "gems": hit["from_raided"]})
@@ -114,17 +129,18 @@ def _stack(state: dict, action: dict, candidate) -> Reason:
               "times": _times(working["type_multiplier"]),
               "type": state["config"]["type_names"][working["attack_type"] - 1]}
     ready = card["gems"] + 1 + team["raided"] >= COSTS["a3"]
+    promise = {"type": "a3", "card": card["id"], "target": foe["id"]}
     if ready and working["damage"] >= foe["hp"]:
         return Reason(gettext_noop("Stacks on %(card)s: A3 next turn knocks out %(target)s at %(type)s %(times)sx."),
-                      params)
+                      params, promise)
     if ready:
         return Reason(gettext_noop("Stacks on %(card)s: A3 next turn hits %(target)s for %(damage)s at %(type)s "
-                                   "%(times)sx."), params)
+                                   "%(times)sx."), params, promise)
     return Reason(gettext_noop("Stacks on %(card)s (%(shown)s shown) toward an A3 that hits %(target)s for "
                                "%(damage)s at %(type)s %(times)sx."), params)
 
 
-def _biggest_blow(state: dict, card: dict) -> int:
+def biggest_blow(state: dict, card: dict) -> int:
     """The most one active card of the other side can take off `card` with what it can pay for."""
     foes = active_cards(state, 1 - card["seat"])
     raided = state["teams"][1 - card["seat"]]["raided"]
@@ -136,21 +152,25 @@ def _biggest_blow(state: dict, card: dict) -> int:
 def _shift(state: dict, action: dict, candidate) -> Reason:
     card, coming = state["cards"][action["card"]], state["cards"][action["reserve"]]
     params = {"card": card["name"], "reserve": coming["name"]}
-    if card["gems"] and card["hp"] <= _biggest_blow(state, card):
+    if card["gems"] == 1 and card["hp"] <= biggest_blow(state, card):
+        return Reason(gettext_noop("Shifts %(card)s out: it would fall with its stacked gem to raid; %(reserve)s "
+                                   "comes in."), params)
+    if card["gems"] and card["hp"] <= biggest_blow(state, card):
         return Reason(gettext_noop("Shifts %(card)s out: it would fall with %(gems)s gems to raid; %(reserve)s "
                                    "comes in."), {**params, "gems": card["gems"]})
     if card["status"] and card["status"]["name"] in ("overcook", "souldrift"):
         return Reason(gettext_noop("Shifts %(card)s out so its %(status)s stops burning; %(reserve)s comes in."),
                       {**params, "status": card["status"]["name"].capitalize()})
-    if card["hp"] <= _biggest_blow(state, card):
+    if card["hp"] <= biggest_blow(state, card):
         return Reason(gettext_noop("Shifts %(card)s out before it falls (%(hp)s HP left); %(reserve)s comes in."),
                       {**params, "hp": card["hp"]})
     foes = active_cards(state, 1 - card["seat"])
     foe, working = max(((foe, damage.working(coming, foe, "a1")) for foe in foes), key=lambda pair: pair[1]["damage"])
-    return Reason(gettext_noop("Shifts %(reserve)s in for %(card)s: its A1 hits %(target)s for %(damage)s at "
-                               "%(type)s %(times)sx."),
+    return Reason(gettext_noop("Shifts %(reserve)s in for %(card)s: next turn its A1 hits %(target)s for "
+                               "%(damage)s at %(type)s %(times)sx."),
                   {**params, "target": foe["name"], "damage": working["damage"], "times": _times(working["type_multiplier"]),
-                   "type": state["config"]["type_names"][working["attack_type"] - 1]})
+                   "type": state["config"]["type_names"][working["attack_type"] - 1]},
+                  {"type": "a1", "card": coming["id"], "target": foe["id"]})
 
 
 def _spc(state: dict, action: dict, candidate) -> Reason:

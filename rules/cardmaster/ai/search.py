@@ -125,7 +125,7 @@ class Candidate:
         self.branches = branches(state, action)
         self.estimates = [win_chance(branch.state, seat, raids) for branch in self.branches]
         """Each branch's one-move estimate."""
-        self.shallow = sum(branch.probability * estimate for branch, estimate in zip(self.branches, self.estimates))
+        self.shallow = sum(branch.probability * estimate for branch, estimate in zip(self.branches, self.estimates, strict=True))
         """The chance to win one move deep, the rolls weighed exactly."""
         self.results: list[list[float]] = [[] for _ in self.branches]
         """Playout values per branch."""
@@ -135,7 +135,7 @@ class Candidate:
         """The chance to win after this move: each branch's playout mean (its one-move estimate
         while it has no playout), weighed by the branch's chance."""
         return sum(branch.probability * (sum(values) / len(values) if values else estimate)
-                   for branch, estimate, values in zip(self.branches, self.estimates, self.results))
+                   for branch, estimate, values in zip(self.branches, self.estimates, self.results, strict=True))
 
 
 def playout_seed(seed: str, step: int) -> str:

@@ -14,6 +14,7 @@ the machine.
 
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -22,7 +23,12 @@ from math import sqrt
 from ... import Dice
 from .. import match
 from .faction import generate_faction, lineup_order
-from .players import choose
+from .players import choose, pending_promises, shift_backs
+
+RECENT = 12
+"""Steps of the match each decision is shown (players.choose's `recent`)."""
+POWERS = (5, 6, 7, 8, 9)
+"""The power levels the faction pairs go through in turn when no single power is asked for."""
 
 MAX_STEPS = 3000
 Z95 = 1.959964
@@ -50,17 +56,24 @@ class Played:
     """Actions applied, lineups included."""
     times: dict
     """Player -> CPU seconds of each of its decisions."""
+    habits: dict = field(default_factory=dict)
+    """Player -> Counter of its moves by kind ("a1", "shift", ...) and of "moves", "shift_cycles"
+    (a Shift that undid one of its own within its last two possessions with nothing changed:
+    players.shift_backs), "promises" (a move its reasons promised, still possible when the card
+    moved) and "kept" (the promised move played)."""
 
 
-def factions(size: int, power: int, pair: int) -> tuple[list[dict], list[dict]]:
-    """Faction pair number `pair`: two fixed factions at `power`, each lined up against the other."""
+def factions(size: int, power: int | None, pair: int) -> tuple[list[dict], list[dict]]:
+    """Faction pair number `pair`: two fixed factions at `power` (None: POWERS in turn by pair number),
+    each lined up against the other."""
+    power = POWERS[pair % len(POWERS)] if power is None else power
     first = generate_faction(power, f"strength-{pair}-a", size)
     second = generate_faction(power, f"strength-{pair}-b", size, avoid=tuple(card["name"] for card in first))
     return lineup_order(first, second), lineup_order(second, first)
 
 
 def play(seats: tuple[str, str], lineups: tuple[list[dict], list[dict]], seed: str) -> Played:
-    """A whole match, each seat's moves chosen by its player."""
+    """A whole match, each seat's moves chosen by its player, who is shown the recent steps."""
     state = match.new_match({"size": len(lineups[0])}, seed)
     step = 0
     for seat in (0, 1):
@@ -68,14 +81,34 @@ def play(seats: tuple[str, str], lineups: tuple[list[dict], list[dict]], seed: s
         state, _events = match.apply(state, {"type": "lock_lineup", "seat": seat, "cards": lineups[seat]},
                                      Dice(seed, step))
     times: dict[str, list[float]] = {player: [] for player in seats}
+    habits: dict[str, Counter] = {player: Counter() for player in seats}
+    recent: list[tuple[dict, dict]] = []
     while state["winner"] is None and step < MAX_STEPS:
         step += 1
         seat = state["possession"]
         started = time.process_time()
-        decision = choose(state, seat, seats[seat], seed, step)
+        decision = choose(state, seat, seats[seat], seed, step, recent)
         times[seats[seat]].append(time.process_time() - started)
+        _count(habits[seats[seat]], state, seat, decision.action, recent)
+        action = {**decision.action, "ai": {"reason": decision.reason.as_json()}}
+        recent = [*recent[-RECENT + 1:], (state, action)]
         state, _events = match.apply(state, decision.action, Dice(seed, step))
-    return Played(seats, state["winner"], step, times)
+    return Played(seats, state["winner"], step, times, habits)
+
+
+def _count(habit: Counter, state: dict, seat: int, action: dict, recent: list) -> None:
+    kind = action["type"]
+    if kind == "deposit":
+        return
+    habit["moves"] += 1
+    habit[kind] += 1
+    if kind == "shift" and (action["card"], action["reserve"]) in shift_backs(state, seat, recent):
+        habit["shift_cycles"] += 1
+    promise = next((promise for promise in pending_promises(state, seat, recent)
+                    if promise["card"] == action["card"]), None)
+    if promise is not None and promise in match.legal_actions(state):
+        habit["promises"] += 1
+        habit["kept"] += action == promise
 
 
 @dataclass
@@ -112,8 +145,10 @@ class Report:
     pairings: list[Pairing]
     times: dict = field(default_factory=dict)
     """Player -> CPU seconds of every decision it made, over all matches."""
+    habits: dict = field(default_factory=dict)
+    """Player -> Counter of its moves over all matches (Played.habits)."""
     size: int = 9
-    power: int = 6
+    power: int | None = None
 
     def timing(self, player: str) -> tuple[int, float, float]:
         """(decisions, median seconds, slowest seconds)."""
@@ -126,7 +161,7 @@ def _one(job: tuple) -> Played:
     return play(seats, factions(size, power, faction_pair), seed)
 
 
-def measure(pairs: list[tuple[str, str]], matches: int, size: int = 9, power: int = 6,
+def measure(pairs: list[tuple[str, str]], matches: int, size: int = 9, power: int | None = None,
             faction_pairs: int | None = None, workers: int = 1,
             progress: Callable[[int, int], None] | None = None) -> Report:
     """Play `matches` matches (rounded up to even) for each pair of players and report.
@@ -145,7 +180,7 @@ def measure(pairs: list[tuple[str, str]], matches: int, size: int = 9, power: in
             jobs.append((index, seats, size, power, faction_pair, f"strength|{twin}"))
     report = Report([Pairing(*pair) for pair in pairs], size=size, power=power)
     with ProcessPoolExecutor(workers) if workers > 1 else _InProcess() as pool:
-        for done, (job, played) in enumerate(zip(jobs, pool.map(_one, jobs)), start=1):
+        for done, (job, played) in enumerate(zip(jobs, pool.map(_one, jobs), strict=True), start=1):
             record, seats = report.pairings[job[0]], job[1]
             record.matches += 1
             if played.winner is None:
@@ -156,6 +191,7 @@ def measure(pairs: list[tuple[str, str]], matches: int, size: int = 9, power: in
                 record.losses += 1
             for player, spent in played.times.items():
                 report.times.setdefault(player, []).extend(spent)
+                report.habits.setdefault(player, Counter()).update(played.habits[player])
             if progress:
                 progress(done, len(jobs))
     return report

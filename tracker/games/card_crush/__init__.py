@@ -11,9 +11,11 @@ from . import board, demo, forms, narration, statistics
 class CardCrushPages(SecretEntryPages):
     slug = "card-crush"
     noun = _("battle")
+    consequences = frozenset({"battle_won"})
     modules = Modules(forms, board, narration, statistics, demo)
     score_counted = ngettext_lazy("%(a)s round to %(b)s", "%(a)s rounds to %(b)s", "n")
     key_stats = ("power", "speed", "affinity")
+    competes = True
 
     def own_secret(self, match: Match, seat: int) -> list[str] | None:
         return forms.own_secret(match, seat)

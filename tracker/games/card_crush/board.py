@@ -26,7 +26,7 @@ def board(match: Match) -> dict:
         "rounds": rounds,
         "seats": [
             {"player": player, "wins": wins, "initiative": team_initiative(deck) if revealed else None}
-            for player, wins, deck in zip(players, state["wins"], state["decks"])
+            for player, wins, deck in zip(players, state["wins"], state["decks"], strict=True)
         ],
         "next_round": len(state["rounds"]) + 1,
         "power_only": state["resolution"] == "power-only",

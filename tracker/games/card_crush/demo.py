@@ -83,3 +83,10 @@ def power_only(players: Players = ANA_BEN) -> Match:
 
 
 MATCHES = {"undone-round": undone_round, "rulebook": rulebook, "power-only": power_only}
+
+PLAYED = [
+    ("undone-round", ("Ana", "Ben")),
+    ("rulebook", ("Chloé", "Dev")),
+    ("power-only", ("Ben", "Chloé")),
+]
+"""The matches `manage.py demo` plays, with their players in seat order."""

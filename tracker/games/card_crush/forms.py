@@ -10,6 +10,7 @@ from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
 from rules.errors import gettext_noop
 
 from ...competition.collection import seat_collections
+from ...matches.club_cards import match_catalog
 from ...models import Card, Match
 from ..common import EngineCardForm, catalog_cards
 
@@ -95,8 +96,7 @@ def seats_to_enter(match: Match) -> list[int]:
 
 def entry_form(match: Match, data=None, seat: int | None = None) -> DeckForm:
     """The deck entry of `seat`, offering only the collections that seat's player may use."""
-    catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
-    return DeckForm(data, catalog=catalog, collections=seat_collections(match, seat))
+    return DeckForm(data, catalog=match_catalog(match), collections=seat_collections(match, seat))
 
 
 def entry_action(form: DeckForm, seat: int) -> dict:

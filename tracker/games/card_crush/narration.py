@@ -7,19 +7,22 @@ def round_working(result: dict, names: list[str]) -> str:
     """Why the round went the way it did, in the words a player would use to check it."""
     won, lost = result["winner"], 1 - result["winner"]
     cards, bonus, scores = result["cards"], result["bonus"], result["scores"]
+    edges = [
+        gettext("%(mine)s over %(theirs)s +%(bonus)s") % {
+            "mine": gettext(cards[s]["affinity"]), "theirs": gettext(cards[1 - s]["affinity"]), "bonus": bonus[s]}
+        for s in (won, lost) if bonus[s]
+    ]
+    sums = {"wp": cards[won]["power"], "wb": bonus[won], "ws": scores[won],
+            "lp": cards[lost]["power"], "lb": bonus[lost], "ls": scores[lost]}
     if result["decided_by"] == "score":
         if result["resolution"] == "power-only":
             return gettext("Power %(win)s beats %(lose)s.") % {"win": scores[won], "lose": scores[lost]}
-        edges = [
-            gettext("%(mine)s over %(theirs)s +%(bonus)s") % {
-                "mine": gettext(cards[s]["affinity"]), "theirs": gettext(cards[1 - s]["affinity"]), "bonus": bonus[s]}
-            for s in (won, lost) if bonus[s]
-        ]
-        sums = gettext("%(wp)s + %(wb)s = %(ws)s beats %(lp)s + %(lb)s = %(ls)s") % {
-            "wp": cards[won]["power"], "wb": bonus[won], "ws": scores[won],
-            "lp": cards[lost]["power"], "lb": bonus[lost], "ls": scores[lost]}
-        return "; ".join(edges) + (": " if edges else "") + sums + "."
-    tied = gettext("Tied at %(score)s") % {"score": scores[won]}
+        beats = gettext("%(wp)s + %(wb)s = %(ws)s beats %(lp)s + %(lb)s = %(ls)s") % sums
+        return "; ".join(edges) + (": " if edges else "") + beats + "."
+    if edges:  # a tie the Affinity Bonus made: its working shows the bonus, so the tie checks by hand
+        tied = "; ".join(edges) + ": " + gettext("%(wp)s + %(wb)s = %(ws)s ties %(lp)s + %(lb)s = %(ls)s") % sums
+    else:
+        tied = gettext("Tied at %(score)s") % {"score": scores[won]}
     if result["decided_by"] == "speed":
         return gettext("%(tied)s; Speed %(win)s beats %(lose)s.") % {
             "tied": tied, "win": result["speeds"][won], "lose": result["speeds"][lost]}

@@ -37,6 +37,6 @@ def progress(match: Match) -> Progress:
     totals, series = [0, 0], {name: [0] for name in names}
     for result in match.state["rounds"]:
         totals[result["winner"]] += 1
-        for name, total in zip(names, totals):
+        for name, total in zip(names, totals, strict=True):
             series[name].append(total)
     return str(_("Round wins after each round")), series

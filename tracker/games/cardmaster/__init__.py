@@ -12,6 +12,7 @@ from . import board, demo, forms, narration, showdown, statistics
 class CardmasterPages(SecretEntryPages):
     slug = "cardmaster"
     noun = _("Custom Match")
+    consequences = frozenset({"fall", "status", "tick", "frozen", "revive", "match_won"})
     modules = Modules(forms, board, narration, statistics, demo)
     score_counted = ngettext_lazy("%(a)s card standing to %(b)s", "%(a)s cards standing to %(b)s", "n")
 
@@ -20,6 +21,9 @@ class CardmasterPages(SecretEntryPages):
 
     def match_started(self, match: Match, config_form) -> None:
         showdown.start_showdown(match, *config_form.ai_faction)
+
+    def passes_the_phone(self, match: Match) -> bool:
+        return showdown.ai_seat(match.state["config"]) is None  # against the AI: nobody to pass the phone to
 
     def after_change(self, match: Match) -> Match:
         return showdown.play_ai(match)

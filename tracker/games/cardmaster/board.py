@@ -224,7 +224,7 @@ def board(match: Match) -> dict:
                     if card_id and card_id not in state["done"]],
         "last": [line for line in (describe(event, names) for event in events) if line],
         "rolls_open": state["config"]["who_rolls"] == "player",
-        "type_wheel": [f"{symbol} {name}" for symbol, name in zip(TYPE_SYMBOLS, state["config"]["type_names"])],
+        "type_wheel": [f"{symbol} {name}" for symbol, name in zip(TYPE_SYMBOLS, state["config"]["type_names"], strict=True)],
         "weights": WEIGHTS,
         # What the correction forms offer: every card still standing, by team.
         "standing": [{"seat": seat, "player": players[seat],

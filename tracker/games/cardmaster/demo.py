@@ -87,3 +87,9 @@ def coin_for_possession(players: Players = ANA_BEN) -> Match:
 
 
 MATCHES = {"knock-out": knock_out, "coin-for-possession": coin_for_possession}
+
+PLAYED = [
+    ("knock-out", ("Ben", "Dev")),
+    ("coin-for-possession", ("Chloé", "Ana")),
+]
+"""The matches `manage.py demo` plays, with their players in seat order."""

@@ -15,6 +15,7 @@ from rules.cardmaster.match import ACTIVE_SLOTS, phase
 from rules.cardmaster.options import AI_LEVELS, DEFAULT_CONFIG, OPTIONS, SHOWDOWN_SIZE, SIZES, ai_seat
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
+from ...matches.club_cards import match_catalog
 from ...models import Card, Match
 from ..base import CardFact
 from ..common import EngineCardForm, catalog_cards, filled_in, option_field
@@ -31,7 +32,7 @@ STATUS_LABELS = {
 }
 AI_POWER = 6
 TYPE_CHOICES = [(number, f"{number} {symbol} {name}")
-                for number, (symbol, name) in enumerate(zip(TYPE_SYMBOLS, DEFAULT_TYPE_NAMES), start=1)]
+                for number, (symbol, name) in enumerate(zip(TYPE_SYMBOLS, DEFAULT_TYPE_NAMES, strict=True), start=1)]
 
 
 def _stat_field(label, stat):
@@ -179,8 +180,7 @@ class LineupForm(forms.Form):
 
 def entry_form(match: Match, data=None, seat: int | None = None) -> LineupForm:
     """A seat's lineup (the same form for either seat)."""
-    catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
-    return LineupForm(data, size=match.state["config"]["size"], catalog=catalog)
+    return LineupForm(data, size=match.state["config"]["size"], catalog=match_catalog(match))
 
 
 def entry_action(form: LineupForm, seat: int) -> dict:

@@ -13,17 +13,37 @@ AI's possession when it holds possession with nobody's action before it (after a
 match left mid-turn).
 """
 
-from rules import RuleError
-from rules.cardmaster.ai import Decision, ai_seat, choose, generate_faction, hint, lineup_order, pick_faction
+import hashlib
+import json
+
+from django.core.cache import cache
+
+from rules import Dice, RuleError
+from rules.cardmaster.ai import (
+    Decision,
+    Step,
+    ai_seat,
+    choose,
+    generate_faction,
+    hint,
+    lineup_order,
+    pick_faction,
+    players,
+)
 from rules.cardmaster.match import phase
 from rules.cardmaster.options import ai_level
 from tracker.matches import services
 
-from ...models import Card, Match
+from ...matches.club_cards import match_catalog
+from ...models import Match
 from .narration import describe, move_title, percent, reason_text
 
 MOST_MOVES = 40
 """A possession is at most three moves and some deposits; this only bounds a runaway loop."""
+HINT_SECONDS = 24 * 3600
+"""A hint stays in the cache for a day: long enough for any match, short enough to clear itself."""
+REMEMBERED = 12
+"""Steps of the log the AI is shown before it decides: its own recent Shifts and promises."""
 
 
 def start_showdown(match: Match, faction: str, power: int | None) -> None:
@@ -32,7 +52,7 @@ def start_showdown(match: Match, faction: str, power: int | None) -> None:
     seat = ai_seat(match.state["config"])
     if seat is None or faction not in ("generate", "catalog") or power is None:
         return
-    catalog = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug)]
+    catalog = [card.as_rules_card() for card in match_catalog(match).values()]
     try:
         if faction == "generate":
             cards = generate_faction(power, match.seed, avoid=tuple(card["name"] for card in catalog))
@@ -50,26 +70,55 @@ def ai_to_move(match: Match) -> bool:
     return seat is not None and phase(match.state) == "play" and match.state["possession"] == seat
 
 
+def remembered(match: Match) -> list[Step]:
+    """The last REMEMBERED steps of the log as the AI reads them: (the position before, the action),
+    oldest first, replayed from the checkpoint below them (at most a few dozen applies)."""
+    start = max(0, match.head - REMEMBERED)
+    state = services.match_replay(match, start)
+    steps = []
+    for action in match.actions.filter(abandoned=False, seq__gt=start, seq__lte=match.head).order_by("seq"):
+        steps.append((state, action.payload))
+        state, _events = match.game.apply(state, action.payload,
+                                          Dice(match.seed, action.seq, services.entered_rolls(action)))
+    return steps
+
+
 def play_ai(match: Match) -> Match:
     """The AI's moves while it holds possession, each applied with its reason. Another phone's
     change in the meantime stops it quietly: whoever moved the match on sees the fresh state."""
     level = ai_level(match.state["config"])
+    recent = remembered(match) if ai_to_move(match) else []
     for _move in range(MOST_MOVES):
         if not ai_to_move(match) or level is None:
             break
-        decision = choose(match.state, match.state["possession"], level, match.seed, match.head + 1)
+        before = match.state
+        decision = choose(before, before["possession"], level, match.seed, match.head + 1, recent)
         action = {**decision.action, "ai": {"reason": decision.reason.as_json(),
-                                            "win_chance": round(decision.win_chance, 3), "level": level}}
+                                            "win_chance": round(decision.win_chance, 3), "level": level,
+                                            "simulations": decision.simulations}}
         try:
             match = services.match_apply_action(match=match, action=action, expected_seq=match.head).match
         except (services.StaleSubmission, RuleError):
             break
+        recent = [*recent[1 - REMEMBERED:], (before, action)]
     return match
 
 
 def hint_for(match: Match) -> Decision:
-    """The hard AI's move for the side in possession; RuleError when there is none to suggest."""
-    return hint(match.state, match.seed, match.head + 1)
+    """The hard AI's move for the side in possession; RuleError when there is none to suggest.
+
+    Kept in the cache per position: the key is a digest of everything the decision is made from
+    (the state, the seed and step, the recent steps the AI reads, and the AI's version), so
+    asking again, on any phone or after an undo and redo, costs no search."""
+    recent = remembered(match)
+    made_from = [players.VERSION, "hard", match.state, match.seed, match.head + 1, recent]
+    key = "cardmaster-hint:" + hashlib.sha256(json.dumps(made_from, sort_keys=True).encode()).hexdigest()
+    kept = cache.get(key)
+    if kept is not None:
+        return Decision.from_json(kept)
+    decision = hint(match.state, match.seed, match.head + 1, recent)
+    cache.set(key, decision.as_json(), HINT_SECONDS)
+    return decision
 
 
 def recent_steps(match: Match, names: list[str]) -> list[dict]:

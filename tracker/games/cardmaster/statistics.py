@@ -79,10 +79,10 @@ def progress(match: Match) -> tuple[str, dict[str, list[int]]]:
     """
     names, cards = seat_names(match), match.state["cards"]
     standing = [match.state["config"]["size"]] * 2
-    series = {name: [count] for name, count in zip(names, standing)}
+    series = {name: [count] for name, count in zip(names, standing, strict=True)}
 
     def note() -> None:
-        for name, count in zip(names, standing):
+        for name, count in zip(names, standing, strict=True):
             series[name].append(count)
 
     for event in _events(applied_actions([match])[match.pk]):

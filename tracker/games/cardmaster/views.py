@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from rules import RuleError
 from rules.cardmaster.ai import Mistake, ai_seat, analyse_part, finish, hints_allowed
+from rules.cardmaster.ai.analysis import rounds
 from rules.cardmaster.match import phase
 from tracker.matches import services, views
 from tracker.matches.forms import SeqForm
@@ -104,6 +105,7 @@ def match_hint(request: TableRequest, pk: int) -> HttpResponse:
               "target_name": cards[action["target"]]["name"] if "target" in action else ""}]
     hint = {"title": move_title(action, named, [player.name for player in match.players()]),
             "reason": reason_text(decision.reason.as_json()), "win_chance": percent(decision.win_chance),
+            "simulations": decision.simulations,
             "fields": _hint_fields(action), "step": match.head}
     return views._render_match(request, match, seen_by, hint=hint)
 
@@ -147,21 +149,60 @@ def _mistake_view(match: Match, mistake: dict, names: list[str]) -> dict:
 
     return {"step": mistake["step"], "player": names[mistake["seat"]], "played": title(mistake["played"]),
             "better": title(mistake["better"]), "reason": reason_text(mistake["reason"]),
-            "cost": percent(mistake["cost"]), "win_chance": percent(mistake["win_chance"])}
+            "cost": percent(mistake["cost"]), "win_chance": percent(mistake["win_chance"]), "also": []}
+
+
+def _advice(mistake: dict) -> tuple:
+    """What the advice amounts to: who, and the move preferred (the same Shift or attack advised
+    at several steps is one piece of advice)."""
+    better = mistake["better"]
+    return (mistake["seat"], *(better.get(key) for key in ("type", "card", "target", "reserve", "stat")))
+
+
+def _grouped(match: Match, mistakes: list[dict], names: list[str]) -> list[dict]:
+    """The costliest choices, each piece of advice once: the costliest step that drew it, with the
+    other steps it was given at listed beside it."""
+    groups: dict[tuple, dict] = {}
+    for mistake in mistakes:  # costliest first
+        advice = _advice(mistake)
+        if advice in groups:
+            groups[advice]["also"].append(mistake["step"])
+        else:
+            groups[advice] = _mistake_view(match, mistake, names)
+    return list(groups.values())
+
+
+def _viewpoint(match: Match) -> int:
+    """Whose win chance the chart shows: the player's in a Showdown, else the first seat's."""
+    seat = ai_seat(match.state["config"])
+    return 0 if seat is None else 1 - seat
+
+
+def _chart(match: Match, chances: list[float], names: list[str]) -> dict:
+    """One side's win chance: charted at the start of every round (and at the end), so each point has
+    the same side to move as the one before it (within a round the side in possession is rated
+    higher, and a point after every step zigzags with possession); tabled after every step, with
+    the round it left the match in."""
+    seat = _viewpoint(match)
+    played = [(action.payload, services.entered_rolls(action))
+              for action in match.actions.filter(abandoned=False, seq__lte=match.head).order_by("seq")]
+    marks = rounds(match.state["config"], match.seed, played)
+    shown = [round((chance if seat == 0 else 1 - chance) * 100) for chance in chances]
+    starts = [index for index in range(len(shown) - 1) if marks[index] and (index == 0 or marks[index] != marks[index - 1])]
+    values = [shown[index] for index in starts] + shown[-1:]
+    labels = [str(marks[index]) for index in starts] + [_("end")]
+    title = _("%(name)s's win chance at the start of each round (%%)") % {"name": names[seat]}
+    return {"title": title,
+            "svg": charts.line_chart(title, {names[seat]: values}, 0, 100, _("round"), labels),
+            "caption": _("Win chance after each step (%%) for %(name)s") % {"name": names[seat]},
+            "columns": [_("Step"), names[seat], _("Round")],
+            "rows": [(step, f"{value}%", marks[step - 1] or "") for step, value in enumerate(shown, start=1)]}
 
 
 def _analysis_view(match: Match, kept: dict) -> dict:
     names = [player.name for player in match.players()]
-    chances = [round(chance * 100) for chance in kept["win_chances"]]
-    title = _("Win chance after each step (%)")
-    return {
-        "chart": {"title": title,
-                  "svg": charts.line_chart(title, {names[0]: chances, names[1]: [100 - c for c in chances]}, 0, 100,
-                                           _("step")),
-                  "columns": [_("Step"), *names],
-                  "rows": [(step, f"{chance}%", f"{100 - chance}%") for step, chance in enumerate(chances, start=1)]},
-        "mistakes": [_mistake_view(match, mistake, names) for mistake in kept["mistakes"]],
-    }
+    return {"chart": _chart(match, kept["win_chances"], names),
+            "mistakes": _grouped(match, kept["mistakes"], names)}
 
 
 @require_http_methods(["GET", "POST"])

@@ -15,6 +15,10 @@ from . import board, demo, forms, narration, statistics
 class EvonsPages(GamePages):
     slug = "evons"
     noun = _("game")
+    consequences = frozenset({
+        "flipped", "destroyed", "removed", "discarded", "burned", "revived", "swapped", "moved",
+        "game_over"
+    })
     modules = Modules(forms, board, narration, statistics, demo)
     score_counted = ngettext_lazy("%(a)s point to %(b)s", "%(a)s points to %(b)s", "n")
     cards_played_from_log = True

@@ -320,7 +320,7 @@ def board(match: Match, posted=None) -> dict:
                 "graveyard_unknown": info["graveyard_unknown"],
                 "removed": len(info["removed"]) + info["removed_unknown"],
             }
-            for number, (player, info) in enumerate(zip(players, state["players"]))
+            for number, (player, info) in enumerate(zip(players, state["players"], strict=True))
         ],
         "seat": seat,
         "turn_name": names[seat],

@@ -80,3 +80,9 @@ def table_ends(players: Players = ANA_BEN) -> Match:
 
 
 MATCHES = {"by-passes": by_passes, "table-ends": table_ends}
+
+PLAYED = [
+    ("by-passes", ("Ana", "Dev")),
+    ("table-ends", ("Chloé", "Ben")),
+]
+"""The matches `manage.py demo` plays, with their players in seat order."""

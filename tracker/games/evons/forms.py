@@ -17,7 +17,8 @@ from rules.evons.board import ALL_CELLS, DIRECTIONS
 from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
 from rules.evons.turns import COUNT_MAX, OPTIONS
 
-from ...models import Card, Match
+from ...matches.club_cards import match_card
+from ...models import Match
 from ..base import CardFact
 from ..common import option_field, whole_number
 
@@ -198,7 +199,7 @@ def _cell(post, field: str = "cell") -> str:
     return value
 
 
-def _entered_card(post) -> dict:
+def _entered_card(match: Match, post) -> dict:
     """The card named in the form: from the catalog, or with the stats typed in on the spot."""
     name = " ".join((post.get("card_name") or "").split())
     if not name or len(name) > NAME_MAX:
@@ -207,7 +208,7 @@ def _entered_card(post) -> dict:
     if not kind and any((post.get(f"new_{stat}") or "").strip() for stat in ("cost", "atk", "def")):
         kind = "monster"  # stats typed in without picking the type: a monster is meant
     if not kind:
-        card = None if "\x00" in name else Card.objects.filter(slug=SLUG, name__iexact=name).first()
+        card = match_card(match, name)
         if card is None:
             raise ValidationError(
                 _("No card called “%(name)s” in the catalog: open “Not in the catalog?” and enter its stats.")
@@ -245,7 +246,7 @@ def _ability_action(match: Match, post) -> dict:
     elif extra == "grave":
         if value == "unknown":
             action["grave"] = "unknown"
-            action["card"] = _entered_card(post)
+            action["card"] = _entered_card(match, post)
         elif value.isdigit() and len(value) < 4:
             action["grave"] = int(value)
         else:
@@ -296,9 +297,9 @@ def table_action(match: Match, post) -> dict:
             raise ValidationError(_("Play the card face-up or covered."))
         action.update(cell=_cell(post), covered=face == "covered")
         if face == "up":
-            action["card"] = _entered_card(post)
+            action["card"] = _entered_card(match, post)
     elif kind == "reveal":
-        action.update(cell=_cell(post), card=_entered_card(post))
+        action.update(cell=_cell(post), card=_entered_card(match, post))
     elif kind == "conflict":
         action["target"] = _cell(post, "target")
     elif kind == "ability":

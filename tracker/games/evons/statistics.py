@@ -76,6 +76,6 @@ def progress(match: Match) -> Progress:
     for action in applied_actions([match])[match.pk]:
         for event in action.events:
             if event["type"] in ("score", "game_over"):
-                for name, points in zip(names, event["scores"]):
+                for name, points in zip(names, event["scores"], strict=True):
                     series[name].append(points)
     return str(_("Score at the end of each turn")), series

@@ -15,6 +15,7 @@ from . import board, demo, forms, narration, statistics
 class LogosPages(SecretEntryPages):
     slug = "logos"
     noun = _("duel")
+    consequences = frozenset({"round_over", "duel_over", "resigned", "backup_called"})
     modules = Modules(forms, board, narration, statistics, demo)
     score_counted = _("%(a)s HP left to %(b)s")
 

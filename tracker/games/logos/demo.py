@@ -76,3 +76,9 @@ def resignation(players: Players = ANA_BEN) -> Match:
 
 
 MATCHES = {"knock-out": knock_out, "resignation": resignation}
+
+PLAYED = [
+    ("knock-out", ("Chloé", "Dev")),
+    ("resignation", ("Ben", "Ana")),
+]
+"""The matches `manage.py demo` plays, with their players in seat order."""

@@ -22,6 +22,7 @@ from rules.logos.cards import (
 from rules.logos.duel import OPTIONS
 from tracker.matches.services import explain
 
+from ...matches.club_cards import match_catalog
 from ...models import Card, Match
 from ..base import CardFact
 from ..common import filled_in, option_field
@@ -212,7 +213,7 @@ def card_facts(card: dict) -> list[CardFact]:
 
 
 def catalog(match: Match) -> dict[str, Card]:
-    return {card.name.casefold(): card for card in Card.objects.filter(slug=SLUG)}
+    return match_catalog(match)
 
 
 def entry_form(match: Match, data=None, seat: int | None = None) -> CommitForm:

@@ -19,7 +19,7 @@ def progress(match: Match) -> Progress:
     start = match.state["config"]["starting_hp"]
     series = {player.name: [start] for player in match.players()}
     for record in match.state["rounds"]:
-        for name, hp in zip(series, record["hp"]):
+        for name, hp in zip(series, record["hp"], strict=True):
             series[name].append(hp)
     return str(_("HP after each round")), series
 

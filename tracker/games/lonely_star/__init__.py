@@ -13,5 +13,9 @@ from . import board, demo, forms, narration, statistics
 class LonelyStarPages(GamePages):
     slug = "lonely-star"
     noun = _("match")
+    consequences = frozenset({
+        "lethal", "unit_left", "cards_moved", "draw_missed", "status_placed", "status_removed",
+        "accessory_broken", "attack_stopped", "match_over"
+    })
     modules = Modules(forms, board, narration, statistics, demo)
     key_stats = ("hp", "at", "lk", "rs", "reach")

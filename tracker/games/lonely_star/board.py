@@ -24,6 +24,23 @@ from .narration import ZONE_NAMES, describe, describe_action
 ANY_UNIT = {"name": "?", "hp": 1, "at": 0, "lk": 0, "rs": 0, "reach": 0}
 
 
+def certain_roll(kind: str, value: int) -> str:
+    """What a form says in place of the die field when the engine's check against `value` is certain, and which
+    way ("always succeeds" or "cannot succeed"); "" when a die decides. `kind`: "crit", "resist" or "luck"."""
+    sure = certain_result(value)
+    if sure is None:
+        return ""
+    texts = {
+        ("crit", True): gettext("Luck %(n)s: the crit always succeeds (the die shows %(sides)s at most), no die needed."),
+        ("crit", False): gettext("Luck %(n)s: the crit cannot succeed (the die shows 1 at least), no die needed."),
+        ("resist", True): gettext("Resist %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed."),
+        ("resist", False): gettext("Resist %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."),
+        ("luck", True): gettext("Luck %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed."),
+        ("luck", False): gettext("Luck %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."),
+    }
+    return texts[kind, sure] % {"n": value, "sides": SIDES}
+
+
 def _unit_view(state: dict, unit: dict) -> dict:
     stats = []
     for stat in STATS:
@@ -54,11 +71,11 @@ def _unit_view(state: dict, unit: dict) -> dict:
             }
             for key, count in unit["statuses"].items()
         ],
-        # True: always succeeds, False: cannot succeed, None: a die decides.
+        # True: always succeeds, False: cannot succeed, None: a die decides; and what the form says of it.
         "crit_sure": certain_result(luck),
         "resist_sure": certain_result(resist),
-        "crit_certain": certain_result(luck) is not None,
-        "resist_certain": certain_result(resist) is not None,
+        "certain": {kind: {"text": certain_roll(kind, value), "sure": certain_result(value)}
+                    for kind, value in (("crit", luck), ("luck", luck), ("resist", resist))},
         "mills": luck_mill(luck),
         "effect_reach": effect_reach(state, unit) if unit["statuses"].get("blind") else None,
         "poisoned": bool(unit["statuses"].get("poison")),

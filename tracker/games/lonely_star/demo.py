@@ -70,3 +70,9 @@ def table_call(players: Players = ANA_BEN) -> Match:
 
 
 MATCHES = {"deck-out": deck_out, "table-call": table_call}
+
+PLAYED = [
+    ("deck-out", ("Ana", "Chloé")),
+    ("table-call", ("Dev", "Ben")),
+]
+"""The matches `manage.py demo` plays, with their players in seat order."""

@@ -20,7 +20,8 @@ from rules.lonely_star.statuses import POISON_CAP
 from rules.lonely_star.units import NAME_MAX, STAT_MAX
 from rules.lonely_star.zones import ZONES
 
-from ...models import Card, Match
+from ...matches.club_cards import match_card
+from ...models import Match
 from ..common import EngineCardForm, dice_needed, filled_in, option_field, whole_number
 
 SLUG = "lonely-star"
@@ -149,13 +150,22 @@ def _entered_card(match: Match, post) -> dict:
     typed = {stat: (post.get(stat) or "").strip() for stat in STATS}
     name = _text(post, "name", gettext("The unit's name"), NAME_MAX)
     if not any(typed.values()):
-        known = None if "\x00" in name else Card.objects.filter(slug=SLUG, name__iexact=name).first()
+        known = match_card(match, name)
         if known is None:
             raise ValidationError(
                 _("No unit called “%(name)s” in the catalog: type its HP, AT, LK, RS and reach.")
                 % {"name": name}
             )
         return known.as_rules_card()
+    missing = ", ".join(str(STAT_NAMES[stat]) for stat in STATS if not typed[stat])
+    if missing:  # some typed, some not: say why every stat is asked for, not only that one is not a number
+        in_catalog = match_card(match, name) is not None
+        raise ValidationError(
+            (_("“%(name)s” is in the catalog: leave every stat blank to take its stats, or type them all "
+               "(missing: %(missing)s).") if in_catalog else
+             _("No unit called “%(name)s” in the catalog, so all its stats are needed (missing: %(missing)s)."))
+            % {"name": name, "missing": missing}
+        )
     card: dict[str, str | int] = {"name": name}
     for stat in STATS:
         card[stat] = whole_number(post, stat, STAT_NAMES[stat], 0, STAT_MAX)

@@ -1,6 +1,6 @@
 """Lonely Star in words: every check, damage sum, counter and card moved, for the log and the board."""
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.lonely_star.rolls import SIDES
@@ -75,7 +75,8 @@ def describe(event: dict, names: list[str]) -> str:
                 return gettext("%(amount)s damage - Resist %(resist)s = %(dealt)s dealt to %(target)s.") % e
             return gettext("%(amount)s damage dealt to %(target)s.") % {**e, "amount": e["dealt"]}
         case "damage_placed":
-            return gettext("%(name)s: %(amount)s damage counter(s) (%(why)s), %(damage)s of %(hp)s HP.") % {
+            return ngettext("%(name)s: %(amount)s damage counter (%(why)s), %(damage)s of %(hp)s HP.",
+                            "%(name)s: %(amount)s damage counters (%(why)s), %(damage)s of %(hp)s HP.", e["amount"]) % {
                 **e,
                 "why": WHY_DAMAGE[e["why"]],
             }
@@ -91,7 +92,8 @@ def describe(event: dict, names: list[str]) -> str:
                 "source": ZONE_NAMES[e["source"]],
                 "target": ZONE_NAMES[e["target"]],
             }
-            line = gettext("%(why)s: %(moved)s card(s) from %(player)s's %(source)s to %(target)s.") % params
+            line = ngettext("%(why)s: %(moved)s card from %(player)s's %(source)s to %(target)s.",
+                            "%(why)s: %(moved)s cards from %(player)s's %(source)s to %(target)s.", e["moved"]) % params
             if e["moved"] < e["asked"]:
                 line += " " + gettext("%(asked)s were asked for; only %(moved)s were there.") % params
             return line
@@ -100,7 +102,8 @@ def describe(event: dict, names: list[str]) -> str:
         case "status_capped":
             return gettext("%(name)s already holds the most %(status)s counters (%(cap)s).") % e
         case "status_removed":
-            return gettext("%(name)s removes all %(counters)s %(status)s counter(s).") % e
+            return ngettext("%(name)s removes its %(counters)s %(status)s counter.",
+                            "%(name)s removes all %(counters)s %(status)s counters.", e["counters"]) % e
         case "accessory_broken":
             return gettext("Burned again: %(accessory)s on %(name)s breaks and goes to the discard pile.") % e
         case "accessory_spared":

@@ -90,7 +90,7 @@ def progress(match: Match) -> Progress:
     series: dict[str, list[int]] = {name: [] for name in names}
 
     def mark(state: dict) -> None:
-        for name, left in zip(names, _health_left(state)):
+        for name, left in zip(names, _health_left(state), strict=True):
             series[name].append(left)
 
     state = game.new_match(match.config, match.seed)

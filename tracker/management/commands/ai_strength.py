@@ -1,26 +1,32 @@
 """The strength report: how well the Cardmaster AI plays, measured in seeded matches.
 
-    python manage.py ai_strength                            # the four pairings of the goals, 100 matches each
+    python manage.py ai_strength                            # the pairings of the goals at 3v3, 6v6 and 9v9
     python manage.py ai_strength --pairs hard:greedy --matches 20 --size 3
     python manage.py ai_strength --bench                    # engine speed for search instead
 
-Each pairing plays on fixed factions generated at one power, the players swapping seats
-every other match (rules/cardmaster/ai/strength.py); win rates come with 95% Wilson intervals,
-and decision times are CPU seconds on one core. --workers plays matches in several
-processes at once (each decision still runs on one core).
+Each pairing plays on fixed factions generated at power 5 to 9 in turn (or at --power), the
+players swapping seats every other match (rules/cardmaster/ai/strength.py), at each size asked
+for; win rates come with 95% Wilson intervals, and decision times are CPU seconds on one core.
+Beside them, each level's habits: how many of its moves were a Shift straight back (a cycle:
+players.shift_backs) and how often it played the move one of its reasons had promised, when
+that move was still there. --workers plays matches in several processes at once (each
+decision still runs on one core).
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
 from rules.cardmaster.ai import LEVELS
 from rules.cardmaster.ai.bench import bench
-from rules.cardmaster.ai.strength import measure
+from rules.cardmaster.ai.strength import measure, wilson
 
-DEFAULT_PAIRS = "hard:greedy,hard:random,hard:normal,normal:easy"
-# The strength goals: (player, opponent) -> the lowest win rate that meets it, or "significant"
-GOALS: dict[tuple[str, str], float | str] = {("hard", "greedy"): 0.80, ("hard", "random"): 0.98, ("hard", "normal"): "significant",
-         ("normal", "easy"): "significant"}
+DEFAULT_PAIRS = "hard:greedy,hard:hard-2026,hard:normal,normal:easy"
+# The strength goals: (player, opponent) -> (the lowest win rate that meets it, the lowest bottom
+# of its 95% interval), or "significant" (the interval lies above one half).
+GOALS: dict[tuple[str, str], tuple[float, float] | str] = {
+    ("hard", "greedy"): (0.95, 0.90), ("hard", "random"): (0.98, 0.0), ("hard", "hard-2026"): "significant",
+    ("hard", "normal"): "significant", ("normal", "easy"): "significant"}
 MEDIAN_MOST, SLOWEST_MOST = 0.5, 2.0
+CYCLES_MOST, KEPT_LEAST = 0.02, 0.8
 
 
 def parse_pairs(text: str) -> list[tuple[str, str]]:
@@ -39,8 +45,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--pairs", default=DEFAULT_PAIRS, help=f"player:opponent,... (default {DEFAULT_PAIRS})")
         parser.add_argument("--matches", type=int, default=100, help="matches per pairing (rounded up to even)")
-        parser.add_argument("--size", type=int, choices=(3, 6, 9), default=9, help="cards a side")
-        parser.add_argument("--power", type=int, default=6, help="power level of the generated factions")
+        parser.add_argument("--size", type=int, choices=(3, 6, 9), action="append",
+                            help="cards a side; repeat for several sizes (default 3, 6 and 9)")
+        parser.add_argument("--power", type=int, default=None,
+                            help="power level of the generated factions (default 5 to 9 in turn)")
         parser.add_argument("--factions", type=int, default=0,
                             help="how many fixed faction pairs to rotate (default: a new pair for every two matches)")
         parser.add_argument("--workers", type=int, default=1, help="processes playing matches at once")
@@ -52,12 +60,19 @@ class Command(BaseCommand):
         if matches < 1:
             raise CommandError("--matches must be at least 1")
         pairs = parse_pairs(pairs)
-        report = measure(pairs, matches, size=size, power=power, faction_pairs=factions or None, workers=workers,
-                         progress=self.progress)
-        self.stderr.write("")
+        powers = f"power {power}" if power else "power 5 to 9 in turn"
         rotation = f"{factions} faction pairs in turn" if factions else "a new faction pair for every two matches"
-        self.stdout.write(f"Cardmaster AI strength: {size}v{size}, factions generated at power {power}, "
-                          f"{rotation}; the players swap seats between the two.")
+        for cards in size or (3, 6, 9):
+            report = measure(pairs, matches, size=cards, power=power, faction_pairs=factions or None,
+                             workers=workers, progress=self.progress)
+            self.stderr.write("")
+            self.stdout.write(f"Cardmaster AI strength: {cards}v{cards}, factions generated at {powers}, "
+                              f"{rotation}; the players swap seats between the two.")
+            self.pairings(report)
+            self.timings(report)
+            self.habits(report)
+
+    def pairings(self, report) -> None:
         for record in report.pairings:
             low, high = record.interval
             line = (f"{record.player} vs {record.opponent}: {record.wins} won, {record.losses} lost, "
@@ -66,9 +81,14 @@ class Command(BaseCommand):
             goal = GOALS.get((record.player, record.opponent))
             if goal == "significant":
                 line += f"; goal: better at 95%: {'met' if record.significant else 'NOT met'}"
-            elif isinstance(goal, float):
-                line += f"; goal: at least {goal:.0%}: {'met' if record.rate >= goal else 'NOT met'}"
+            elif isinstance(goal, tuple):
+                rate, bottom = goal
+                met = record.rate >= rate and low >= bottom
+                wanted = f"at least {rate:.0%}" + (f", interval from {bottom:.0%}" if bottom else "")
+                line += f"; goal: {wanted}: {'met' if met else 'NOT met'}"
             self.stdout.write(line)
+
+    def timings(self, report) -> None:
         self.stdout.write("Time per decision (CPU seconds, one core):")
         for player in sorted(report.times, key=LEVELS.index):
             count, median, slowest = report.timing(player)
@@ -76,6 +96,25 @@ class Command(BaseCommand):
             if player in ("easy", "normal", "hard"):
                 met = median < MEDIAN_MOST and slowest < SLOWEST_MOST
                 line += f"; goal (median < {MEDIAN_MOST} s, slowest < {SLOWEST_MOST} s): {'met' if met else 'NOT met'}"
+            self.stdout.write(line)
+
+    def habits(self, report) -> None:
+        self.stdout.write("Habits (moves by kind; Shifts straight back; promised moves played when still possible):")
+        for player in sorted(report.habits, key=LEVELS.index):
+            habit = report.habits[player]
+            moves = habit["moves"] or 1
+            kinds = ", ".join(f"{kind.upper()} {habit[kind] / moves:.0%}"
+                              for kind in ("a1", "a2", "a3", "stack", "spc", "revive", "shift"))
+            cycles = habit["shift_cycles"] / moves
+            line = f"  {player}: {habit['moves']} moves ({kinds}); shift cycles {habit['shift_cycles']} ({cycles:.1%})"
+            if habit["promises"]:
+                low, high = wilson(habit["kept"], habit["promises"])
+                line += (f"; promises kept {habit['kept']} of {habit['promises']} "
+                         f"({habit['kept'] / habit['promises']:.0%}, 95% interval {low:.0%} to {high:.0%})")
+            if player == "hard":
+                met = cycles < CYCLES_MOST and (not habit["promises"] or habit["kept"] / habit["promises"] >= KEPT_LEAST)
+                line += (f"; goal (cycles < {CYCLES_MOST:.0%}, promises kept >= {KEPT_LEAST:.0%}): "
+                         f"{'met' if met else 'NOT met'}")
             self.stdout.write(line)
 
     def progress(self, done: int, total: int) -> None:

@@ -25,11 +25,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--tables", type=int, default=50, help="tables at once; they take the five games in turn")
-        parser.add_argument("--workers", type=int, default=4)
+        parser.add_argument("--workers", type=int, default=None,
+                            help="worker processes a server (default: as serve, one on SQLite, one a core on PostgreSQL)")
         parser.add_argument("--matches", type=int, default=2, help="matches each table plays, the games in turn")
         parser.add_argument("--seconds", type=float, default=300,
                             help="deadline for the whole load (a Cardmaster match alone is some 50 actions)")
         parser.add_argument("--crash", action="store_true", help="SIGKILL gunicorn mid-load and restart it")
+        parser.add_argument("--restart", choices=["HUP", "TERM"], default="",
+                            help="a graceful restart mid-load instead: SIGHUP, or SIGTERM and a fresh start")
+        parser.add_argument("--wsgi", action="store_true",
+                            help="gunicorn's threaded WSGI workers instead of serve's uvicorn workers (to compare)")
         parser.add_argument("--htmx", action="store_true",
                             help="phones with JavaScript: one htmx POST a tap, the #match part back, the 2 s poll")
         parser.add_argument("--pace", type=float, default=0.0,
@@ -42,9 +47,10 @@ class Command(BaseCommand):
         parser.add_argument("--floor-seconds", type=float, default=3,
                             help="first time GET /healthz for this long, as the floor (0 to skip)")
 
-    def handle(self, *args, tables, workers, matches, seconds, crash, seed, floor_seconds, htmx, pace, servers,
-               shown, **options):
+    def handle(self, *args, tables, workers, matches, seconds, crash, restart, wsgi, seed, floor_seconds, htmx, pace,
+               servers, shown, **options):
         report = loadtest.run(tables=tables, workers=workers, matches=matches, seconds=seconds, crash=crash,
+                              restart=restart, wsgi=wsgi,
                               seed=seed, floor_seconds=floor_seconds, htmx=htmx, pace=pace, servers=servers,
                               shown=shown, say=self.stdout.write,
                               database_url=os.environ.get("DATABASE_URL") or None)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tracker', '0010_checkpoints'),
+        ('tracker', '0011_shared_cards_and_ratings'),
     ]
 
     operations = [

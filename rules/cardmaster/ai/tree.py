@@ -1,0 +1,201 @@
+"""Hard's search: a Monte Carlo tree search over the engine itself, with chance nodes for the rolls.
+
+The tree holds positions the engine made (`match.apply`, the same code as the human side) and
+grows by one position per simulation:
+
+- A decision node is a position and the side in possession. At the root its moves are every
+  searched move (search.searched_moves), ordered by the one-move look with the rolls weighed
+  exactly (search.Candidate). Below the root only the first active card still to move picks
+  (in slot order): moves by different cards of one possession mostly commute, and a fixed order
+  keeps the tree narrow enough to look into the other side's reply and the possession after.
+- A chance node is an A2 or A3 whose rolls can go three ways (nothing lands, the status lands,
+  it backfires: search.branches), each a child weighed by its exact probability. A simulation
+  goes down the way whose visits lag its probability most, so the node's mean is the expectation
+  over the rolls without sampling noise, and the search needs no dice of its own.
+- A new position is scored by evaluation.win_chance: the playout is truncated at once, since the
+  race evaluation already counts what the cards still to move in the possession will deal.
+- Selection is UCB1 on the win chance of the side choosing, with progressive widening: a node
+  visited n times considers its first WIDTH + sqrt(n) moves, best-looking first. Below the root
+  the order is a cheap look at the move (`_promise`: a knockout, the damage, a REVIVE, a STACK
+  before a SPC or a Shift).
+- The move played is the root's most visited; its value is that move's mean.
+
+Shifting a card back in that this side shifted out earlier along the same line of play is never
+searched (a Shift back right away is the loop players noticed); across real possessions the
+same rule is kept by the caller (players.py, from the match's recent steps).
+
+Everything is counted in simulations, never seconds, and nothing is random: the same position
+always gets the same tree and the same move.
+"""
+
+from math import log, sqrt
+
+from .. import match
+from .evaluation import TYPE_FACTOR, win_chance
+from .search import Branch, Candidate, branches, searched_moves
+
+EXPLORATION = 0.06
+"""UCB1's constant, in win chance: moves within a few points of each other keep being compared."""
+WIDTH = 2
+"""Moves a node considers before any widening (the root considers ROOT_WIDTH)."""
+ROOT_WIDTH = 6
+
+
+class Node:
+    """A position in the tree: its moves in the order they are tried, and what the simulations found."""
+
+    __slots__ = ("actions", "banned", "children", "state", "total", "visits")
+
+    def __init__(self, state: dict, banned: frozenset = frozenset()) -> None:
+        self.state = state
+        self.banned = banned
+        """Cards this side shifted out along the line of play that reached here (no Shift back)."""
+        self.actions: list[dict] | None = None
+        self.children: list = []
+        self.visits = 0
+        self.total = 0.0
+        """The sum of the simulations' win chances, for the root's side."""
+
+    def moves(self) -> list[dict]:
+        if self.actions is None:
+            self.actions = _moves(self.state, self.banned)
+            self.children = [None] * len(self.actions)
+        return self.actions
+
+
+class Chance:
+    """A move whose rolls can go several ways: one node per way, with its probability."""
+
+    __slots__ = ("ways", "total", "visits")
+
+    def __init__(self, ways: list[tuple[float, Node]]) -> None:
+        self.ways = ways
+        self.visits = 0
+        self.total = 0.0
+
+    def next_way(self) -> Node:
+        """The way whose visits lag its probability most (the likeliest first)."""
+        return min(self.ways, key=lambda way: (way[1].visits + 1) / way[0])[1]
+
+
+def _first_to_move(state: dict) -> str | None:
+    return next((card_id for card_id in state["teams"][state["possession"]]["active"]
+                 if card_id and card_id not in state["done"]), None)
+
+
+def _promise(state: dict, action: dict) -> float:
+    """A cheap guess of how good a move is, to order the moves below the root: a knockout first,
+    then the share of its target's HP an attack takes (A2 and A3 a little less, for their gems),
+    a REVIVE, a STACK, and SPC and Shift last."""
+    kind = action["type"]
+    if kind in ("a1", "a2", "a3"):
+        card, foe = state["cards"][action["card"]], state["cards"][action["target"]]
+        factor = TYPE_FACTOR[card["type1"]][foe["type1"]][foe["type2"]]
+        if kind == "a2":
+            factor = TYPE_FACTOR[card["type2"]][foe["type1"]][foe["type2"]]
+        elif kind == "a3":
+            factor = max(factor, TYPE_FACTOR[card["type2"]][foe["type1"]][foe["type2"]])
+        hit = card["base"]["atk"] * {"a1": 0.33, "a2": 0.66, "a3": 0.99}[kind] * factor
+        hit *= (1000 - foe["base"]["def"]) / 1000
+        if hit >= foe["hp"]:
+            return 3.0 - {"a1": 0.0, "a2": 0.2, "a3": 0.3}[kind] + foe["gems"] * 0.1
+        return hit / foe["hp"] - {"a1": 0.0, "a2": 0.1, "a3": 0.15}[kind]
+    return {"revive": 1.5, "stack": 0.3, "spc": 0.05}.get(kind, 0.0)
+
+
+def _moves(state: dict, banned: frozenset) -> list[dict]:
+    if state["winner"] is not None:
+        return []
+    mover = _first_to_move(state)
+    found = [action for action in match.legal_actions(state) if action.get("card") == mover
+             and action["type"] != "deposit" and not (action["type"] == "shift" and action["reserve"] in banned)]
+    return sorted(found, key=lambda action: -_promise(state, action))
+
+
+def _child(node: Node, action: dict, ways: list[Branch] | None = None) -> "Node | Chance":
+    """The position (or the ways of the rolls) after `action`, made by the engine. A card shifted
+    out stays banned from coming back along this line (card ids name their side, so one set serves
+    both sides)."""
+    banned = node.banned | {action["card"]} if action["type"] == "shift" else node.banned
+    made = [(way.probability, Node(way.state, banned)) for way in ways or branches(node.state, action)]
+    return made[0][1] if len(made) == 1 else Chance(made)
+
+
+class Tree:
+    """The search from one position, for `seat`, the side in possession."""
+
+    def __init__(self, state: dict, seat: int, refused: set[tuple[str, str]] | frozenset = frozenset()) -> None:
+        """`refused`: Shifts not to search at the root, as (card leaving, card coming) pairs."""
+        self.seat = seat
+        self.root = Node(state)
+        actions = [action for action in searched_moves(state)
+                   if (action.get("card"), action.get("reserve")) not in refused]
+        # Candidates with every roll weighed exactly: the root's order, and its children ready made.
+        self.candidates = sorted((Candidate(state, action, seat) for action in actions), key=lambda c: -c.shallow)
+        self.root.actions = [candidate.action for candidate in self.candidates]
+        self.root.children = [None] * len(self.candidates)
+        self.simulations = 0
+
+    def run(self, simulations: int) -> None:
+        for _ in range(simulations):
+            self._simulate()
+        self.simulations += simulations
+
+    def _simulate(self) -> None:
+        path: list = [self.root]
+        node = self.root
+        while True:
+            state = node.state
+            if state["winner"] is not None:
+                value = 1.0 if state["winner"] == self.seat else 0.0
+                break
+            if node.visits == 0 and node is not self.root:
+                value = win_chance(state, self.seat)
+                break
+            actions = node.moves()
+            if not actions:
+                value = win_chance(state, self.seat)
+                break
+            index = self._select(node, state["possession"] == self.seat)
+            child = node.children[index]
+            if child is None:
+                child = node.children[index] = self._make(node, index)
+            if isinstance(child, Chance):
+                path.append(child)
+                child = child.next_way()
+            path.append(child)
+            node = child
+        for visited in path:
+            visited.visits += 1
+            visited.total += value
+
+    def _make(self, node: Node, index: int) -> "Node | Chance":
+        if node is self.root:
+            candidate = self.candidates[index]
+            return _child(node, candidate.action, candidate.branches)
+        return _child(node, node.actions[index])  # type: ignore[index]
+
+    def _select(self, node: Node, ours: bool) -> int:
+        width = ROOT_WIDTH if node is self.root else WIDTH
+        considered = min(len(node.children), width + int(sqrt(node.visits)))
+        best, best_score = 0, -1.0
+        spread = EXPLORATION * sqrt(log(node.visits + 1))
+        for index in range(considered):
+            child = node.children[index]
+            if child is None or child.visits == 0:
+                return index
+            mean = child.total / child.visits
+            score = (mean if ours else 1 - mean) + spread / sqrt(child.visits)
+            if score > best_score:
+                best, best_score = index, score
+        return best
+
+    def ranked(self) -> list[tuple[Candidate, int, float]]:
+        """The root's moves, the one played first: (candidate, visits, value for `seat`). A move
+        the tree never visited keeps its one-move value."""
+        found = []
+        for candidate, child in zip(self.candidates, self.root.children, strict=True):
+            visits = child.visits if child is not None else 0
+            value = child.total / visits if visits else candidate.shallow
+            found.append((candidate, visits, value))
+        return sorted(found, key=lambda entry: (-entry[1], -entry[2]))

@@ -1,0 +1,64 @@
+"""HTTPS for the phones at the table (`serve --https`): Caddy with its own authority in front of the app.
+
+On loopback only: Caddy's sites are 127.0.0.1 on free ports. Chromium trusts the authority as a
+phone does once it installed the certificate from /trust/ (here through the NSS database Chromium
+reads on Linux, made with certutil), and then the app is what it is meant to be: installable with
+no installability error, its service worker in control, its offline page shown when the server stops.
+"""
+
+import ssl
+import subprocess
+
+from playwright.sync_api import Browser, expect
+
+from tests.browser.phone import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.serving.stack import Stack, free_port
+
+
+def trusting_home(folder, root_certificate) -> dict:
+    """A HOME whose NSS database trusts `root_certificate` to identify web sites."""
+    database = folder / ".pki" / "nssdb"
+    database.mkdir(parents=True)
+    subprocess.run(["certutil", "-N", "--empty-password", "-d", f"sql:{database}"], check=True)
+    subprocess.run(["certutil", "-A", "-n", "Tablekeeper table", "-t", "C,,", "-i", str(root_certificate),
+                    "-d", f"sql:{database}"], check=True)
+    return {"HOME": str(folder)}
+
+
+def test_a_phone_that_trusts_the_table_gets_the_whole_app_over_https(browser: Browser, tmp_path, screenshot_dir):
+    https_port, http_port = free_port(), free_port()
+    stack = Stack(tmp_path, "--https", "--empty", TABLE_HOST="127.0.0.1", HTTPS_BIND="127.0.0.1",
+                  HTTPS_PORT=str(https_port), HTTP_PORT=str(http_port))
+    try:
+        # Plain HTTP offers the trust page and the certificate, and sends everything else to HTTPS.
+        trust = stack.get("/trust/", port=http_port)
+        assert trust.status == 200 and b"tablekeeper-table.crt" in trust.body
+        certificate = stack.get("/trust/tablekeeper-table.crt", port=http_port)
+        assert certificate.getheader("Content-Type") == "application/x-x509-ca-cert"
+        assert certificate.body.startswith(b"-----BEGIN CERTIFICATE-----")
+        assert stack.get("/", port=http_port).getheader("Location") == f"https://127.0.0.1:{https_port}/"
+        root = tmp_path / "table.crt"
+        root.write_bytes(certificate.body)
+        assert stack.get("/healthz", port=https_port, context=ssl.create_default_context(cafile=root)).status == 200
+
+        # A profile of its own, as a phone's browser has: an incognito context is never installable.
+        context = browser.browser_type.launch_persistent_context(
+            tmp_path / "profile", executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+            env=trusting_home(tmp_path / "phone", root), base_url=f"https://127.0.0.1:{https_port}", **PHONE)
+        try:
+            page = context.new_page()
+            page.goto("/")
+            assert page.evaluate("window.isSecureContext")
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
+            errors = context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
+            assert errors == []
+            page.goto("/trust/")
+            page.screenshot(path=screenshot_dir / "https-trust-page.png", full_page=True, caret="initial")
+
+            assert stack.stop() == 0  # the server and Caddy stop: the phone shows its offline page
+            page.goto("/matches/")
+            expect(page.get_by_role("heading", level=1)).to_have_text("No connection")
+        finally:
+            context.close()
+    finally:
+        stack.stop()

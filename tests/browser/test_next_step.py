@@ -1,0 +1,91 @@
+"""The result and the next step together, on each seat's own phone and without htmx: after a tap the outcome
+box's key line and the next control are both in view at 360x740 (and 390x844), no control lies under the box,
+and Undo is reachable from where the result is shown.
+
+test_every_tap checks this after every kind of tap in every game on a hot-seat phone (outcome_says); here a
+Card Crush battle is played by two phones, each revealing rounds in turn, and by a phone whose htmx never
+loads (every form a plain POST and a redirect).
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tracker.matches import services
+from tracker.models import Card, Match
+
+from .phone import in_view, next_step_in_view, outcome_says, watch_errors
+from .test_two_phones import DECK_1, DECK_2, P1, P2, Phone, fill_deck, make_link, start_match_from_home
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SIZES = [pytest.param({"width": 360, "height": 740}, id="360x740"),
+         pytest.param({"width": 390, "height": 844}, id="390x844")]
+
+
+def reveal(page: Page, number: int) -> None:
+    page.get_by_role("button", name=f"Reveal round {number}").click()
+    expect(page.locator("#outcome")).to_contain_text(f"Round {number} revealed")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_each_seat_sees_its_result_beside_the_next_button(make_context, catalog, size):
+    ana, ben = (Phone(make_context(viewport=size), name) for name in ("ana", "ben"))
+    errors = watch_errors(ana.page) + watch_errors(ben.page)
+    start_match_from_home(ana.page)
+    join_link = make_link(ana.page, f"+ Join link for {P2}", f"Join as {P2}")
+    ben.page.goto(join_link)
+    ben.page.get_by_role("button", name=f"Play as {P2} on this phone").click()
+
+    ana.page.goto(ben.page.url)  # Ana's page, now that Ben holds his seat: her seat is the host's own
+    ana.page.get_by_role("link", name=f"Lock in {P1}'s deck here").click()
+    fill_deck(ana.page, DECK_1)
+    ana.page.get_by_role("button", name="Lock in my deck").click()
+    outcome_says(ana.page, None, f"{P1} is locked in.")
+
+    expect(ben.page.get_by_text(f"{P1} is locked in")).to_be_visible()
+    ben.page.get_by_role("link", name="Lock in your deck").click()
+    fill_deck(ben.page, DECK_2)
+    ben.page.get_by_role("button", name="Lock in my deck").click()
+    outcome_says(ben.page, 2, "The entries are revealed", next_control=ben.page.get_by_role(
+        "button", name="Reveal round 1"))
+
+    # The rounds, each phone in turn: the result of one and the button for the next, together.
+    for number in range(1, 6):
+        phone = (ana, ben)[number % 2]
+        expect(phone.page.get_by_role("button", name=f"Reveal round {number}")).to_be_visible(timeout=10_000)
+        reveal(phone.page, number)
+        if Match.objects.get().finished:
+            break
+        outcome_says(phone.page, number + 2, f"Round {number} revealed",
+                     next_control=phone.page.get_by_role("button", name=f"Reveal round {number + 1}"))
+    # The battle is won: the result, the page's Undo and the box's key line in view.
+    outcome_says(phone.page, None, "Match over:", next_control=phone.page.get_by_role("button", name="Undo last step"))
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_without_htmx_the_page_a_tap_returns_to_shows_result_and_next_step(make_context, catalog, size):
+    """A plain POST and its redirect: the page opens on the result and the next button (table.js places the box)."""
+    context = make_context(viewport=size)
+    context.route(re.compile(r".*/htmx[^/]*\.js$"), lambda route: route.abort())
+    page = context.new_page()
+    match = services.match_create(slug="card-crush", player_names=[P1, P2], config={})
+    for seat, cards in enumerate((DECK_1, DECK_2)):
+        services.match_apply_action(match_id=match.pk, expected_seq=seat, action={
+            "type": "lock_deck", "seat": seat, "cards": [Card.named("card-crush", name).as_rules_card() for name in cards]})
+    page.goto(match.get_absolute_url())
+    assert page.evaluate("typeof window.htmx") == "undefined"
+    for number in (1, 2):
+        with page.expect_navigation():
+            page.get_by_role("button", name=f"Reveal round {number}").click()
+        outcome_says(page, number + 2, f"Round {number} revealed",
+                     next_control=page.get_by_role("button", name=f"Reveal round {number + 1}"))
+    # Undo from the box, without scrolling: the page comes back with the step undone and Redo beside it.
+    box = page.locator("#outcome .outcome-box")
+    with page.expect_navigation():
+        box.get_by_role("button", name="Undo").click()
+    outcome_says(page, None, "Went back to step 3.")
+    in_view(page, box.get_by_role("button", name="Redo"))
+    next_step_in_view(page, page.get_by_role("button", name="Reveal round 2"))

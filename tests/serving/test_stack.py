@@ -1,0 +1,44 @@
+"""The stack `serve` runs (tracker/web/server.py), started as serve starts it, on a free loopback port:
+pages compressed, the headers a phone needs, every request and a server error's traceback in the
+log, and a clean shutdown on SIGTERM."""
+
+import gzip
+import re
+import sqlite3
+
+from tests.serving.stack import Stack
+
+
+def test_serve_compresses_logs_every_error_and_stops_cleanly(tmp_path):
+    log_file = tmp_path / "tablekeeper.log"
+    stack = Stack(tmp_path, "--empty", LOG_FILE=str(log_file))
+    try:
+        page = stack.get("/", {"Accept-Encoding": "gzip, deflate, br"})
+        assert page.status == 200
+        assert page.getheader("Server") == "uvicorn"
+        assert page.getheader("Content-Encoding") == "gzip"  # pages: gzip, with Django's BREACH padding
+        assert "Accept-Encoding" in page.getheader("Vary")
+        html = gzip.decompress(page.body).decode()
+        for header in ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"):
+            assert page.getheader(header), header
+        assert stack.get("/", {"Accept-Encoding": "identity"}).getheader("Content-Encoding") is None
+
+        stylesheet = re.search(r'href="(/static/css/app\.[0-9a-f]+\.css)"', html).group(1)
+        static = stack.get(stylesheet, {"Accept-Encoding": "gzip, deflate, br"})
+        assert static.getheader("Content-Encoding") == "br"  # WhiteNoise's own precompressed file
+        assert "immutable" in static.getheader("Cache-Control")
+
+        # A server error: a table gone from under the running app. The phone gets the app's own page,
+        # the log the whole traceback.
+        with sqlite3.connect(tmp_path / "db.sqlite3") as database:
+            database.execute("DROP TABLE tracker_match")
+        failed = stack.get("/matches/")
+        assert failed.status == 500
+        assert b"Traceback" not in failed.body and b"tracker_match" not in failed.body
+    finally:
+        assert stack.stop() == 0  # SIGTERM: a clean shutdown
+    for log in (log_file.read_text(), stack.log.read_text()):  # LOG_FILE and standard error alike
+        assert "Traceback (most recent call last)" in log
+        assert "no such table: tracker_match" in log
+        assert '"GET / HTTP/1.1" 200' in log  # the access log
+    assert "Shutting down: Master" in stack.log.read_text()

@@ -1,0 +1,402 @@
+"""Issue 24: the catalog means one thing to each community.
+
+One rule (tracker/catalog/changes.py `refusal`): a card is changed (edited, deleted, overwritten by a
+CSV row, claimed) only by someone who answers for every place it has: its origin (the club that
+claimed its name, else who added it, else the installation) and every match that used it (a club
+match: the club's organisers; any other: its owner and each phone seated by a link). Staff always
+may. A club that needs other stats keeps its own correction.
+
+Cast (each a phone of its own, signed in unless said):
+- cara: added "Magma Wyrm" herself and plays it in her own matches only (the creator alone).
+- store: Thursday Club, whose organiser olga added "Store Drake" and whose member mia plays it; the
+  demo cards Phoenix and Shade Rat were played in the club's battles.
+- mallory: a new account that starts its own club from the page and puts Phoenix in one club battle
+  (the hole the issue found).
+- otto: an outsider in no club. staff: the site's staff.
+"""
+
+import html
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from tracker.catalog import changes as card_changes
+from tracker.matches import services
+from tracker.models import Card, CardChange, Club, ClubCorrection, Match, Membership, NameClaim
+
+from .helpers import BEN_DECK, club_account, device_of, entry_data, entry_url, join, lock, make_invite
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
+
+WYRM = {"name": "Magma Wyrm", "power": "8", "speed": "4", "affinity": "Fire", "rarity": "Epic", "level": "1"}
+DRAKE = {**WYRM, "name": "Store Drake"}
+HEADER = "name,power,speed,affinity,rarity,level"
+FILLERS = ["Tide Runner", "Frost Wisp", "Sky Lancer", "Void Lord"]
+
+
+def text(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def add_card(phone: Client, card: dict):
+    return phone.post(reverse("card_new", args=["card-crush"]), {f"new-{k}": v for k, v in card.items()})
+
+
+def card(name: str) -> Card:
+    return Card.objects.get(slug="card-crush", name=name)
+
+
+def battle(**where) -> Match:
+    return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, **where)
+
+
+def played(match: Match, name: str) -> Match:
+    return lock(match, 0, [name, *FILLERS])
+
+
+def edit(phone: Client, target: Card, **changes):
+    stats = {k: str(v) for k, v in target.stats.items()}
+    data = {"name": target.name, **stats, **changes}
+    return phone.post(reverse("card_edit", args=[target.slug, target.pk]), {f"card-{k}": v for k, v in data.items()})
+
+
+def delete(phone: Client, target: Card):
+    return phone.post(reverse("card_delete", args=[target.slug, target.pk]), {"confirm": "yes"})
+
+
+def import_rows(phone: Client, *rows: str):
+    raw = ("\r\n".join([HEADER, *rows]) + "\r\n").encode()
+    response = phone.post(reverse("card_import", args=["card-crush"]),
+                          {"file": SimpleUploadedFile("cards.csv", raw, content_type="text/csv")})
+    assert response.status_code == 302, text(response)
+    return text(phone.get(response.url))
+
+
+def catalog_state() -> list:
+    return sorted(Card.objects.values_list("slug", "name", "stats")) + [CardChange.objects.count()]
+
+
+@pytest.fixture
+def cara(catalog) -> Client:
+    phone = club_account("cara")
+    assert add_card(phone, WYRM).status_code == 302
+    played(battle(owner=phone.user), "Magma Wyrm")
+    return phone
+
+
+@pytest.fixture
+def store(catalog) -> Club:
+    return Club.objects.create(name="Thursday Club")
+
+
+@pytest.fixture
+def olga(store) -> Client:
+    return club_account("olga", store, Membership.ORGANISER)
+
+
+@pytest.fixture
+def mia(store) -> Client:
+    return club_account("mia", store)
+
+
+@pytest.fixture
+def store_played(store, olga, mia) -> Club:
+    """The store's battles: Store Drake (olga's), Phoenix and Shade Rat (demo cards) played in the club."""
+    assert add_card(olga, DRAKE).status_code == 302
+    for name in ("Store Drake", "Phoenix", "Shade Rat"):
+        played(battle(owner=mia.user, club=store), name)
+    return store
+
+
+@pytest.fixture
+def mallory(catalog) -> Client:
+    """A new account that starts its own club and puts Phoenix in one of its club battles."""
+    phone = club_account("mallory")
+    response = phone.post(reverse("club_new"), {"name": "Mallory's Own"})
+    assert response.status_code == 302
+    own = Club.objects.get(name="Mallory's Own")
+    played(battle(owner=phone.user, club=own), "Phoenix")
+    phone.club = own
+    return phone
+
+
+@pytest.fixture
+def otto(db) -> Client:
+    return club_account("otto")
+
+
+@pytest.fixture
+def staff(db) -> Client:
+    phone = club_account("sam")
+    phone.user.is_staff = True
+    phone.user.save()
+    return phone
+
+
+# ---------------------------------------------------------------- the personas
+
+
+def test_the_creator_alone_changes_their_card_and_imports_over_it(cara):
+    assert edit(cara, card("Magma Wyrm"), power="9").status_code == 302
+    assert "1 updated" in import_rows(cara, "Magma Wyrm,7,4,Fire,Epic,1")
+    assert card("Magma Wyrm").stats["power"] == 7
+    assert CardChange.objects.filter(card__name="Magma Wyrm", kind=CardChange.EDIT).count() == 2
+
+
+def test_the_creator_after_others_used_it_changes_nothing(cara):
+    other = Client()
+    played(battle(owner_device=device_of(other)), "Magma Wyrm")
+    before = catalog_state()
+    response = edit(cara, card("Magma Wyrm"), power="1")
+    assert response.status_code == 403
+    assert "since you added it, so you can no longer change it alone" in text(response)
+    assert delete(cara, card("Magma Wyrm")).status_code == 403
+    page = import_rows(cara, "Magma Wyrm,1,1,Fire,Common,1")
+    assert "Not changed: Line 2: Magma Wyrm has been played in other players' or a club's matches" in page
+    assert catalog_state() == before
+
+
+def test_a_seat_taken_by_a_link_in_the_creators_own_match_counts_as_another_player(cara):
+    match = played(battle(owner=cara.user), "Magma Wyrm")
+    join(Client(), make_invite(cara, match, "seat", 1))
+    assert edit(cara, card("Magma Wyrm"), power="1").status_code == 403
+
+
+def test_the_organiser_of_the_club_that_alone_used_their_card_changes_it(store_played, olga, mia):
+    drake = card("Store Drake")
+    assert edit(olga, drake, power="9").status_code == 302
+    assert "1 updated" in import_rows(olga, "Store Drake,7,4,Fire,Epic,1")
+    before = catalog_state()
+    assert edit(mia, card("Store Drake"), power="1").status_code == 403  # a member does not run the club
+    assert catalog_state() == before
+
+
+def test_the_organiser_of_a_club_that_used_a_demo_card_keeps_a_correction_instead(store_played, olga):
+    before = catalog_state()
+    response = edit(olga, card("Phoenix"), power="1")
+    assert response.status_code == 403 and "Phoenix has no recorded creator" in text(response)
+    assert "Not changed: Line 2: Shade Rat has no recorded creator" in import_rows(olga, "Shade Rat,1,1,Shadow,Common,1")
+    assert catalog_state() == before
+
+
+def test_an_organiser_does_not_change_a_card_another_club_also_used(store_played, olga, catalog):
+    other = Club.objects.create(name="Elsewhere")
+    played(battle(owner=club_account("eve", other, Membership.ORGANISER).user, club=other), "Store Drake")
+    before = catalog_state()
+    assert edit(olga, card("Store Drake"), power="1").status_code == 403
+    assert "Not changed: Line 2" in import_rows(olga, "Store Drake,1,1,Fire,Common,1")
+    assert catalog_state() == before
+
+
+def test_the_organiser_of_a_self_made_club_changes_nothing_others_used(store_played, mallory):
+    """The hole: a new account starts a club, plays Phoenix once in it, then edits Phoenix and deletes Shade Rat."""
+    before = catalog_state()
+    response = edit(mallory, card("Phoenix"), power="1", speed="1", rarity="Common")
+    assert response.status_code == 403
+    assert delete(mallory, card("Shade Rat")).status_code == 403
+    played(battle(owner=mallory.user, club=mallory.club), "Store Drake")
+    assert edit(mallory, card("Store Drake"), power="1").status_code == 403
+    page = import_rows(mallory, "Phoenix,1,1,Fire,Common,1", "Shade Rat,1,1,Shadow,Common,1",
+                       "Store Drake,1,1,Fire,Common,1")
+    assert "Catalog imported: 0 added, 0 updated." in page and page.count("Not changed: Line") == 3
+    assert catalog_state() == before
+
+
+def test_an_outsider_changes_nothing(store_played, cara, otto):
+    before = catalog_state()
+    for name in ("Phoenix", "Store Drake", "Magma Wyrm", "Ember Fox"):
+        assert edit(otto, card(name), power="1").status_code == 403, name
+        assert delete(otto, card(name)).status_code == 403, name
+    page = import_rows(otto, "Phoenix,1,1,Fire,Common,1", "Store Drake,1,1,Fire,Common,1",
+                       "Magma Wyrm,1,1,Fire,Common,1", "Ember Fox,1,1,Fire,Common,1")
+    assert page.count("Not changed: Line") == 4
+    assert catalog_state() == before
+
+
+def test_staff_change_any_card_and_it_is_recorded(store_played, staff):
+    assert edit(staff, card("Phoenix"), power="10").status_code == 302
+    change = CardChange.objects.get(card__name="Phoenix")
+    assert (change.user, change.old_stats["power"], change.new_stats["power"]) == (staff.user, 9, 10)
+
+
+def test_a_match_keeps_the_stats_it_was_played_with(cara):
+    old = Match.objects.get(owner=cara.user)
+    assert edit(cara, card("Magma Wyrm"), power="9").status_code == 302
+    old.refresh_from_db()
+    assert old.state["decks"][0][0]["power"] == 8
+
+
+# ---------------------------------------------------------------- one rule for every write path
+
+
+def test_every_write_path_asks_the_one_rule(monkeypatch, store_played, staff):
+    """Staff may do anything, so a refusal here can only come from the patched rule."""
+    monkeypatch.setattr(card_changes, "refusal", lambda editor, target: f"The rule says no to {target.name}.")
+    before = catalog_state()
+    response = edit(staff, card("Phoenix"), power="1")
+    assert response.status_code == 403 and "The rule says no to Phoenix." in text(response)
+    response = delete(staff, card("Shade Rat"))
+    assert response.status_code == 403 and "The rule says no to Shade Rat." in text(response)
+    assert "Line 2: The rule says no to Store Drake." in import_rows(staff, "Store Drake,1,1,Fire,Common,1")
+    assert catalog_state() == before
+    with pytest.raises(card_changes.CardRefused, match="The rule says no to Store Drake"):
+        card_changes.card_edit(card_changes.Editor(staff.user, "x"), card("Store Drake").pk, "Store Drake", {})
+    with pytest.raises(card_changes.CardRefused, match="The rule says no to Store Drake"):
+        card_changes.card_delete(card_changes.Editor(staff.user, "x"), card("Store Drake").pk)
+    staff_club = Club.objects.create(name="Staff Club")
+    Membership.objects.create(club=staff_club, user=staff.user, role=Membership.ORGANISER)
+    with pytest.raises(card_changes.CardRefused, match="The rule says no to Store Drake"):
+        card_changes.name_claim(card_changes.Editor(staff.user, "x"), staff_club, "card-crush", "Store Drake")
+
+
+def test_the_card_routes_that_write_are_the_ones_checked_above():
+    """A new route that changes a card must join the test above (and ask the rule)."""
+    from tracker.urls import urlpatterns
+
+    card_routes = {p.name for p in urlpatterns if getattr(p, "name", "") and str(p.pattern).startswith("cards/")}
+    assert card_routes == {"card_games", "card_list", "card_new", "card_picks", "card_detail", "card_edit",
+                           "card_delete", "card_export", "card_import", "card_club_correction"}
+
+
+# ---------------------------------------------------------------- club corrections
+
+
+def correct(phone: Client, club: Club, target: Card, **stats):
+    data = {**{k: str(v) for k, v in target.stats.items()}, **stats}
+    return phone.post(reverse("card_club_correction", args=[target.slug, target.pk, club.pk]),
+                      {f"card-{k}": v for k, v in data.items()})
+
+
+def enter(phone: Client, match: Match, names: list[str]) -> Match:
+    """Lock seat 0's deck through the entry page, as a player does; then seat 1's through the services."""
+    response = phone.post(entry_url(match, 0), entry_data(match, 0, names))
+    assert response.status_code == 302, text(response)
+    return lock(match, 1, BEN_DECK)
+
+
+def test_a_club_correction_counts_in_its_new_matches_only(store_played, olga, mia, mallory):
+    phoenix = card("Phoenix")
+    response = correct(olga, store_played, phoenix, power="7")
+    assert response.status_code == 302
+    assert card("Phoenix").stats["power"] == 9  # nobody else's card changed
+    deck = ["Phoenix", *FILLERS]
+    club_match = enter(mia, battle(owner=mia.user, club=store_played), deck)
+    elsewhere = enter(mallory, battle(owner=mallory.user, club=mallory.club), deck)
+    private = enter(olga, battle(owner=olga.user), deck)
+    assert club_match.state["decks"][0][0]["power"] == 7
+    assert elsewhere.state["decks"][0][0]["power"] == 9 and private.state["decks"][0][0]["power"] == 9
+    change = CardChange.objects.get(kind=CardChange.CLUB)
+    assert (change.club, change.user, change.old_stats["power"], change.new_stats["power"]) == (
+        store_played, olga.user, 9, 7)
+
+
+def test_every_games_entry_reads_the_club_catalog():
+    """Each game's pages look catalog cards up through tracker/matches/club_cards.py (match_catalog, match_card)."""
+    import pathlib
+
+    games = pathlib.Path(services.__file__).parent.parent / "games"
+    for source in games.glob("*/*.py"):
+        assert "Card.objects" not in source.read_text() or source.name == "demo.py" or (
+            source.name == "forms.py" and "Card.objects.filter(slug=SLUG).count()" in source.read_text()), source
+
+
+def test_only_the_clubs_organisers_correct_for_it_and_outsiders_learn_nothing(store_played, olga, mia, otto):
+    phoenix = card("Phoenix")
+    url = reverse("card_club_correction", args=[phoenix.slug, phoenix.pk, store_played.pk])
+    page = mia.get(url)
+    assert page.status_code == 200 and "Only an organiser of Thursday Club can correct a card" in text(page)
+    assert correct(mia, store_played, phoenix, power="1").status_code == 403
+    assert otto.get(url).status_code == 404 and correct(otto, store_played, phoenix, power="1").status_code == 404
+    assert not ClubCorrection.objects.exists()
+    correct(olga, store_played, phoenix, power="7")
+    detail = reverse("card_detail", args=[phoenix.slug, phoenix.pk])
+    assert "Corrected for Thursday Club" in text(mia.get(detail)) and "In Thursday Club's matches" in text(mia.get(detail))
+    assert "Thursday Club" not in text(otto.get(detail))
+
+
+def test_the_catalogs_stats_again_remove_the_correction_and_that_is_recorded(store_played, olga):
+    phoenix = card("Phoenix")
+    correct(olga, store_played, phoenix, power="7")
+    assert correct(olga, store_played, phoenix, power="9").status_code == 302
+    assert not ClubCorrection.objects.exists()
+    assert list(CardChange.objects.filter(kind=CardChange.CLUB).values_list("new_stats__power", flat=True)) == [9, 7]
+
+
+def test_the_cards_page_offers_the_correction_to_its_organisers(store_played, olga, mia):
+    phoenix = card("Phoenix")
+    link = reverse("card_club_correction", args=[phoenix.slug, phoenix.pk, store_played.pk])
+    assert link in text(olga.get(reverse("card_detail", args=[phoenix.slug, phoenix.pk])))
+    assert link not in text(mia.get(reverse("card_detail", args=[phoenix.slug, phoenix.pk])))
+
+
+# ---------------------------------------------------------------- name claims
+
+
+def claim(phone: Client, club: Club, name: str, slug: str = "card-crush"):
+    return phone.post(reverse("club_claim", args=[club.pk]), {"slug": slug, "name": name})
+
+
+def test_a_claimed_name_is_the_clubs_outsiders_cannot_squat_it(store, olga, mia, otto):
+    assert claim(olga, store, "Night Owl").status_code == 302
+    assert "Night Owl" in text(mia.get(reverse("club_detail", args=[store.pk])))
+    before = catalog_state()
+    response = add_card(otto, {**WYRM, "name": "night owl"})
+    assert response.status_code == 422
+    assert "night owl is a name Thursday Club has claimed for its cards" in text(response)
+    assert "Line 2: Night Owl is a name Thursday Club has claimed" in import_rows(otto, "Night Owl,1,1,Fire,Common,1")
+    assert catalog_state() == before
+    assert add_card(mia, {**WYRM, "name": "Night Owl"}).status_code == 302  # a member adds the store's card
+    owl = card("Night Owl")
+    response = edit(mia, owl, power="1")  # the club answers for it: its organisers change it
+    assert response.status_code == 403 and "only that club's organisers can change it" in text(response)
+    assert edit(olga, owl, power="9").status_code == 302
+
+
+def test_renaming_a_card_into_a_claimed_name_is_refused(store, olga, cara):
+    claim(olga, store, "Night Owl")
+    wyrm = card("Magma Wyrm")
+    response = edit(cara, wyrm, name="Night Owl")
+    assert response.status_code == 403 and "Thursday Club has claimed" in text(response)
+    assert card("Magma Wyrm").stats == wyrm.stats
+
+
+def test_a_claim_never_takes_a_card_from_anyone(store_played, olga, mallory, otto):
+    before = (catalog_state(), NameClaim.objects.count())
+    response = claim(olga, store_played, "Phoenix")  # a demo card: staff's
+    assert response.status_code == 403 and "you may not change it, so the club cannot claim it" in text(response)
+    response = claim(mallory, mallory.club, "store drake")  # olga's card, played by the store
+    assert response.status_code == 403
+    assert (catalog_state(), NameClaim.objects.count()) == before
+    assert claim(olga, store_played, "store drake").status_code == 302  # her own card, only her club played it
+    assert NameClaim.objects.get().name == "Store Drake"
+    assert claim(mallory, mallory.club, "Store Drake").status_code == 422  # claimed already
+
+
+def test_only_organisers_claim_and_give_up_names(store, olga, mia, otto):
+    assert claim(mia, store, "Night Owl").status_code == 403
+    assert claim(otto, store, "Night Owl").status_code == 404
+    assert not NameClaim.objects.exists()
+    claim(olga, store, "Night Owl")
+    held = NameClaim.objects.get()
+    assert mia.post(reverse("club_claim_release", args=[store.pk, held.pk])).status_code == 403
+    assert olga.post(reverse("club_claim_release", args=[store.pk, held.pk])).status_code == 302
+    assert not NameClaim.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 61, "a\x00b"])
+def test_a_bad_claim_says_what_is_wrong_and_claims_nothing(store, olga, name):
+    response = claim(olga, store, name)
+    assert response.status_code == 422 and re.search(r'class="error"', text(response))
+    assert not NameClaim.objects.exists()
+    assert claim(olga, store, "Owl", slug="chess").status_code == 422
+
+
+def test_a_club_holds_a_bounded_number_of_claims(store, olga, monkeypatch):
+    monkeypatch.setattr(card_changes, "CLAIMS_PER_CLUB", 2)
+    assert claim(olga, store, "A").status_code == 302 and claim(olga, store, "B").status_code == 302
+    response = claim(olga, store, "C")
+    assert response.status_code == 422 and "the most a club may" in text(response)
+    assert NameClaim.objects.count() == 2

@@ -1,0 +1,84 @@
+"""`{% kept %}` parts (tracker/templatetags/regions.py): a part's digest follows from what it shows.
+
+A phone sends the digests of the parts it shows; the answer to an action leaves out each part whose digest
+is unchanged. The digest covers every value the part reads, found in its template: a part edited to show
+something new is digested with it, so a change to that value reaches the phones at once.
+"""
+
+import re
+
+import pytest
+from django.template import Context, Template, TemplateSyntaxError
+
+
+def drawn(source: str, **context) -> str:
+    return Template("{% load regions %}" + source).render(Context(context))
+
+
+def shown(page: str) -> set[str]:
+    """What a phone showing `page` says it shows (X-Shown)."""
+    return {f"{region}={key}" for region, key in re.findall(r'id="([\w-]+)" data-kept="(\w+)"', page)}
+
+
+def answer(source: str, phone: str, **context) -> str:
+    """The htmx answer to an action, to a phone showing `phone`."""
+    return drawn(source, light=True, shown=shown(phone), **context)
+
+
+BEFORE = {"turn": 1, "score": "0 to 0", "units": [{"name": "Comet", "hp": 5}], "over": False}
+
+
+def test_a_part_edited_to_show_a_new_value_reaches_phones_when_that_value_changes():
+    first = '{% kept "controls" changing %}<p>Turn {{ board.turn }}</p>{% endkept %}'
+    edited = '{% kept "controls" changing %}<p>Turn {{ board.turn }}, score {{ board.score }}</p>{% endkept %}'
+    assert shown(drawn(first, board=BEFORE)) != shown(drawn(edited, board=BEFORE))
+    phone = drawn(edited, board=BEFORE)
+    scored = answer(edited, phone, board={**BEFORE, "score": "1 to 0"})
+    assert "score 1 to 0" in scored and "hx-preserve" not in scored
+    unchanged = answer(edited, phone, board=dict(BEFORE))
+    assert 'data-kept="' in unchanged and "hx-preserve" in unchanged and "score" not in unchanged
+
+
+@pytest.mark.parametrize("part", [
+    '{% for unit in board.units %}{{ unit.name }} {{ unit.hp }}{% endfor %}',
+    '{% if board.over %}over{% else %}on{% endif %}',
+    '{% partialdef line %}{{ board.score }}{% endpartialdef %}{% partial line %}',
+    '{% with shown_score=board.score %}{{ shown_score }}{% endwith %}',
+    '{{ "x"|add:board.score }}',
+    '{% url "match_detail" board.turn %}',
+    '{% with unit=board.units.0 %}{{ unit.hp }}{% endwith %}',
+    '{% include "games/lonely-star/unit_options.html" with units=board.units %}',
+])
+def test_a_value_read_anywhere_in_a_part_is_in_its_digest(part):
+    source = '{% kept "p" changing %}' + part + "{% endkept %}"
+    phone = drawn(source, board=BEFORE)
+    changed = {"units": [{"name": "Ember", "hp": 4}], "over": True, "score": "2 to 1", "turn": 2}
+    key = next(name for name in changed if name in part or name == "turn" and "url" in part or
+               name == "units" and "unit" in part)
+    assert "hx-preserve" in answer(source, phone, board=dict(BEFORE))
+    assert "hx-preserve" not in answer(source, phone, board={**BEFORE, key: changed[key]})
+
+
+def test_the_step_number_and_the_csrf_token_are_the_pages_own():
+    source = ('{% kept "p" changing %}<input name="seq" value="{{ match.head }}">{% csrf_token %}'
+              "{{ board.turn }}{% endkept %}")
+    phone = drawn(source, board=BEFORE, match={"head": 3})
+    assert "hx-preserve" in answer(source, phone, board=BEFORE, match={"head": 4}, csrf_token="other")
+
+
+def test_a_part_that_no_action_changes_is_always_kept_and_a_list_of_values_is_refused():
+    assert drawn('{% kept "title" %}<h1>{{ title }}</h1>{% endkept %}', light=True, title="x") == (
+        '<div id="title" hx-preserve></div>')
+    with pytest.raises(TemplateSyntaxError, match="found in it, not listed"):
+        drawn('{% kept "p" board.turn %}{{ board.turn }}{% endkept %}', board=BEFORE)
+
+
+def test_a_part_is_digested_by_what_it_reads_of_a_list_not_by_all_the_list_holds():
+    """A part listing the units by name is kept when only a unit's damage changed; a part that tests a value
+    (`{% if %}`) is kept while the test comes out the same."""
+    source = ('{% kept "p" changing %}{% if board.units %}{% for unit in board.units %}{{ unit.name }}{% endfor %}'
+              "{% endif %}{% endkept %}")
+    phone = drawn(source, board=BEFORE)
+    assert "hx-preserve" in answer(source, phone, board={**BEFORE, "units": [{"name": "Comet", "hp": 1}]})
+    assert "hx-preserve" not in answer(source, phone, board={**BEFORE, "units": [{"name": "Ember", "hp": 5}]})
+    assert "hx-preserve" not in answer(source, phone, board={**BEFORE, "units": []})

@@ -1,0 +1,255 @@
+"""Issue 24: a rated battle counts when its players took part (tracker/competition/confirmations.py).
+
+Cast, in the club "Thursday Club" (each a phone of its own, signed in): olga organises; ana, ben
+and dev are plain members whose accounts play as the players Ana, Ben and Dev.
+"""
+
+import html
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from tracker.competition import confirmations, ratings, tournaments
+from tracker.models import Access, Club, Confirmation, Match, Membership, Player
+
+from .helpers import ANA_DECK, BEN_DECK, club_account, entry_data, entry_url, lock_both, play_out
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
+
+
+def text(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+@pytest.fixture
+def club(catalog) -> Club:
+    return Club.objects.create(name="Thursday Club", public_leaderboard=True)
+
+
+def member_playing_as(name: str, club: Club, role: str = Membership.MEMBER) -> Client:
+    phone = club_account(name.lower(), club, role)
+    Player.objects.create(name=name, user=phone.user)
+    return phone
+
+
+@pytest.fixture
+def olga(club) -> Client:
+    return club_account("olga", club, Membership.ORGANISER)
+
+
+@pytest.fixture
+def ana(club) -> Client:
+    return member_playing_as("Ana", club)
+
+
+@pytest.fixture
+def ben(club) -> Client:
+    return member_playing_as("Ben", club)
+
+
+@pytest.fixture
+def dev(club) -> Client:
+    return member_playing_as("Dev", club)
+
+
+def start(phone: Client, club: Club, *names: str) -> Match:
+    before = set(Match.objects.values_list("pk", flat=True))
+    data = {f"player_{seat}": name for seat, name in enumerate(names)}
+    data.update({"club": club.pk, "config-resolution": "battle-score"})
+    response = phone.post(reverse("match_new", args=["card-crush"]), data)
+    assert response.status_code == 302, text(response)
+    return Match.objects.exclude(pk__in=before).get()
+
+
+def enter(phone: Client, match: Match, seat: int, deck: list[str]) -> None:
+    response = phone.post(entry_url(match, seat), entry_data(match, seat, deck))
+    assert response.status_code == 302, text(response)
+
+
+def reveal_all(phone: Client, match: Match) -> Match:
+    match.refresh_from_db()
+    while match.finished is None:
+        response = phone.post(reverse("match_act", args=[match.pk]), {"seq": match.head, "action": "play_round"})
+        assert response.status_code == 302, text(response)
+        match.refresh_from_db()
+    return match
+
+
+def leaderboard(phone: Client, club: Club) -> str:
+    return text(phone.get(reverse("leaderboard", args=[club.pk])))
+
+
+def confirm(phone: Client, match: Match, seat: int):
+    return phone.post(reverse("battle_confirm", args=[match.pk]), {"seat": seat})
+
+
+def counted_ids(club: Club) -> set[int]:
+    return {change.battle for change in ratings.history(club) if change.battle}
+
+
+# ---------------------------------------------------------------- unconfirmed battles count nowhere
+
+
+def test_the_dev_moves_ana_and_ben_loop_moves_no_rating(club, dev, ana, ben):
+    """Dev starts "Ana vs Ben" on his own phone, locks both decks himself and reveals to the end, again and again."""
+    for _ in range(3):
+        match = start(dev, club, "Ana", "Ben")
+        enter(dev, match, 0, ANA_DECK)
+        enter(dev, match, 1, BEN_DECK)
+        match = reveal_all(dev, match)
+        assert match.winner is not None and match.unconfirmed
+    assert ratings.history(club) == []
+    board = leaderboard(Client(), club)
+    assert "Ana" not in board and "Ben" not in board
+    assert "3 battles wait for their players' confirmation and count nowhere until then." in board
+    assert not Match.objects.counted().filter(club=club).exists()  # statistics and standings start from counted()
+    # Dev cannot confirm for them either.
+    assert confirm(dev, match, 0).status_code == 403 and match.confirmations.count() == 0
+
+
+def test_an_unconfirmed_battle_says_so_on_every_page(club, dev, ana):
+    match = start(dev, club, "Ana", "Ben")
+    enter(dev, match, 0, ANA_DECK)
+    enter(dev, match, 1, BEN_DECK)
+    reveal_all(dev, match)
+    assert "Unconfirmed: this battle counts in no rating" in text(dev.get(match.get_absolute_url()))
+    assert "◔ unconfirmed" in text(dev.get(reverse("match_list")))
+    page = text(ana.get(reverse("battle_rating", args=[match.pk])))
+    assert "◔ Unconfirmed" in page and "I played this battle" in page
+    ana_player = Player.objects.get(name="Ana")
+    history = ana.get(reverse("player_rating", args=[club.pk, ana_player.pk]))
+    assert history.status_code == 200
+    assert "1 more battle waits for its players' confirmation" in text(history)
+    assert "waits" in leaderboard(ana, club) and f"Battle #{match.pk}" in leaderboard(ana, club)
+    assert f"Battle #{match.pk}" not in leaderboard(Client(), club)  # outsiders learn only how many
+
+
+# ---------------------------------------------------------------- confirming
+
+
+def test_the_player_confirms_and_an_organiser_confirms_on_a_players_behalf_marked(club, dev, ana, olga):
+    match = start(dev, club, "Ana", "Ben")  # Ben has no account: only an organiser can confirm for him
+    enter(dev, match, 0, ANA_DECK)
+    enter(dev, match, 1, BEN_DECK)
+    reveal_all(dev, match)
+    assert confirm(ana, match, 1).status_code == 403  # Ana answers for herself only
+    assert confirm(ana, match, 0).status_code == 302
+    match.refresh_from_db()
+    assert match.unconfirmed and counted_ids(club) == set()
+    assert confirm(olga, match, 1).status_code == 302
+    match.refresh_from_db()
+    assert not match.unconfirmed and counted_ids(club) == {match.pk}
+    kinds = dict(match.confirmations.values_list("seat", "kind"))
+    assert kinds == {0: Confirmation.AFTER, 1: Confirmation.ORGANISER}
+    page = text(Client().get(reverse("battle_rating", args=[match.pk])))
+    assert "confirmed by an organiser on their behalf" in page and "confirmed the result" in page
+    assert "Ana" in leaderboard(Client(), club)
+
+
+def test_a_double_tapped_confirmation_is_recorded_once(club, dev, ana, olga):
+    match = start(dev, club, "Ana", "Ben")
+    enter(dev, match, 0, ANA_DECK)
+    enter(dev, match, 1, BEN_DECK)
+    reveal_all(dev, match)
+    assert confirm(ana, match, 0).status_code == 302 and confirm(ana, match, 0).status_code == 302
+    assert match.confirmations.count() == 1
+
+
+@pytest.mark.parametrize("seat", ["", "x", "2", "-1", "99999999999999999999"])
+def test_a_bad_seat_confirms_nothing(club, dev, olga, seat):
+    match = start(dev, club, "Ana", "Ben")
+    lock_both(match)
+    play_out(match)
+    response = olga.post(reverse("battle_confirm", args=[match.pk]), {"seat": seat})
+    assert response.status_code == 400 and "Choose a player of this battle" in text(response)
+    assert not match.confirmations.exists()
+
+
+def test_an_unfinished_battle_and_an_outsider_confirm_nothing(club, dev, olga):
+    match = start(dev, club, "Ana", "Ben")
+    assert confirm(olga, match, 0).status_code == 409
+    assert Client().post(reverse("battle_confirm", args=[match.pk]), {"seat": 0}).status_code == 404
+    assert club_account("otto").post(reverse("battle_confirm", args=[match.pk]), {"seat": 0}).status_code == 404
+    assert not match.confirmations.exists()
+
+
+# ---------------------------------------------------------------- taking part
+
+
+def test_a_member_opening_a_battle_that_names_them_is_seated_and_their_own_entries_confirm_it(club, dev, ana):
+    match = start(dev, club, "Dev", "Ana")
+    page = text(ana.get(match.get_absolute_url()))
+    assert "You play as Ana on this phone" in page
+    assert Access.objects.filter(match=match, user=ana.user, role=Access.PLAYER, seat=1).exists()
+    assert dev.post(entry_url(match, 1), entry_data(match, 1, BEN_DECK)).status_code == 403  # Ana's seat is hers
+    enter(dev, match, 0, ANA_DECK)   # Dev's own seat, by his own account: he took part
+    enter(ana, match, 1, BEN_DECK)   # Ana's, on her phone
+    match = reveal_all(dev, match)
+    assert not match.unconfirmed
+    assert dict(match.confirmations.values_list("seat", "kind")) == {0: "seated", 1: "seated"}
+    assert counted_ids(club) == {match.pk}
+
+
+def test_a_signed_in_player_locking_in_on_the_shared_phone_confirms_their_seat(club, ana, ben):
+    match = start(ana, club, "Ana", "Ben")
+    enter(ana, match, 0, ANA_DECK)  # her own seat, signed in
+    enter(ana, match, 1, BEN_DECK)  # Ben's seat on Ana's phone: not Ben's account
+    match = reveal_all(ana, match)
+    assert dict(match.confirmations.values_list("seat", "kind")) == {0: "seated"} and match.unconfirmed
+    assert confirm(ben, match, 1).status_code == 302  # Ben confirms afterwards on his phone
+    match.refresh_from_db()
+    assert not match.unconfirmed
+
+
+def test_a_non_member_is_not_seated_by_opening_and_a_finished_battle_seats_nobody(club, dev, ana):
+    finished = start(dev, club, "Dev", "Ana")
+    lock_both(finished)
+    play_out(finished)
+    ana.get(finished.get_absolute_url())
+    assert not Access.objects.filter(match=finished).exists()
+
+
+# ---------------------------------------------------------------- ordering and tournaments
+
+
+def test_a_confirmed_battle_counts_by_when_it_first_finished(club, olga):
+    early, late = (confirmations_ready(club, olga) for _ in range(2))
+    now = timezone.now()
+    Match.objects.filter(pk=early.pk).update(first_finished=now - timedelta(hours=2))
+    Match.objects.filter(pk=late.pk).update(first_finished=now - timedelta(hours=1))
+    for seat in (0, 1):
+        confirmations.confirm(match_id=late.pk, seat=seat, account=olga.user)
+    assert counted_ids(club) == {late.pk}
+    for seat in (0, 1):
+        confirmations.confirm(match_id=early.pk, seat=seat, account=olga.user)
+    order = [change.battle for change in ratings.history(club) if change.kind == "battle"]
+    assert order == [early.pk, early.pk, late.pk, late.pk]
+
+
+def confirmations_ready(club: Club, organiser: Client) -> Match:
+    from tracker.matches import services
+
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner=organiser.user,
+                                  club=club)
+    lock_both(match)
+    return play_out(match)
+
+
+def test_tournament_battles_are_confirmed_by_the_organisers_pairing(club, olga, ana, ben):
+    tournament = tournaments.tournament_create(name="Cup", player_names=["Ana", "Ben"], club=club)
+    pairing = tournaments.round_pair(tournament_id=tournament.pk, expected_round=0, organiser=olga.user)[0]
+    assert pairing.match is not None and not Match.objects.get(pk=pairing.match.pk).unconfirmed
+    lock_both(pairing.match)
+    play_out(pairing.match)
+    assert counted_ids(club) == {pairing.match.pk}
+
+
+def test_private_matches_and_other_games_need_no_confirmation(club, dev):
+    from tracker.matches import services
+
+    private = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner=dev.user)
+    logos = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={}, owner=dev.user, club=club)
+    assert not private.unconfirmed and not logos.unconfirmed

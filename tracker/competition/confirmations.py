@@ -1,0 +1,104 @@
+"""A rated battle counts when its players took part.
+
+A club's Card Crush battle changes ratings, the leaderboard, the statistics and the rating
+histories only once every seat's player has said it was theirs. Until then it is
+"unconfirmed" (`Match.unconfirmed`) and `Match.objects.counted()` leaves it out. A seat is
+confirmed (one `Confirmation` each) when:
+- its player's own account made the seat's secret entry (the deck lock-in): on their own
+  phone, seated by a join link or by opening the battle as a club member, or signed in on
+  the hot-seat phone when the phone was passed to them;
+- its player confirms the result afterwards, signed in, on the battle's rating page;
+- an organiser of the club confirms on the player's behalf (marked as such everywhere).
+A player without an account can only be confirmed by an organiser.
+
+Decisions (where the rule was open):
+- Tournament battles need no confirmation: an organiser paired the entrants and referees the
+  battles, so the pairing is the organiser's confirmation (their standings counted as before).
+- A confirmed battle takes its place in the ratings by when it first finished, not when it
+  was confirmed (ratings are replayed: tracker/competition/ratings.py).
+- Other games' club matches and matches outside clubs need no confirmation: nothing is rated.
+- Battles from before this rule are kept as they counted (the migration leaves them confirmed).
+"""
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from ..models import Confirmation, Match, Membership, Player
+from .errors import Refused
+
+SLUG = "card-crush"
+
+
+def needs_players(slug: str, club) -> bool:
+    """Whether a new match of this game in this club waits for its players' confirmation."""
+    return club is not None and slug == SLUG
+
+
+def _confirm(match: Match, seat: int, by, kind: str) -> bool:
+    """Record the seat's confirmation (once); the battle counts when every seat has one. Whether it was new."""
+    try:
+        with transaction.atomic():
+            Confirmation.objects.create(match=match, seat=seat, by=by, kind=kind)
+    except IntegrityError:  # confirmed already (a double tap, or two ways at once)
+        return False
+    if match.unconfirmed and Confirmation.objects.filter(match=match).count() >= match.seats.count():
+        Match.objects.filter(pk=match.pk).update(unconfirmed=False, version=F("version") + 1)
+        match.unconfirmed = False
+    else:
+        Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
+    return True
+
+
+def entered(match: Match, seat: int, account) -> None:
+    """The seat's secret entry was just made by this request's account: if it is the seat's player's
+    own account, the player took part."""
+    if match.unconfirmed and account is not None and match.players()[seat].user_id == account.pk:
+        _confirm(match, seat, account, Confirmation.SEATED)
+
+
+def seat_of(match: Match, account) -> int | None:
+    """The seat whose player is this account, if any."""
+    if account is None:
+        return None
+    return next((seat for seat, player in enumerate(match.players()) if player.user_id == account.pk), None)
+
+
+@transaction.atomic
+def confirm(*, match_id: int, seat: int, account) -> Confirmation:
+    """The seat's player confirms the finished battle, or an organiser of its club confirms for them
+    (marked). Raises Refused with why not; nothing changes then."""
+    match = Match.objects.select_for_update().select_related("club").get(pk=match_id)
+    players = match.players()
+    if not 0 <= seat < len(players):
+        raise Refused(_("Choose a player of this battle; nothing was confirmed."), status=400)
+    if match.finished is None or match.voided:
+        raise Refused(_("Only a finished battle whose result stands can be confirmed; nothing was confirmed."),
+                      status=409)
+    if account is None:
+        raise Refused(_("Sign in first: a player confirms with their own account."), status=403)
+    own = players[seat].user_id == account.pk
+    organiser = match.club_id is not None and Membership.objects.filter(
+        club_id=match.club_id, user=account, role=Membership.ORGANISER).exists()
+    if not own and not organiser:
+        raise Refused(_("Only %(name)s (signed in) or an organiser of the club can confirm %(name)s's part in this "
+                        "battle.") % {"name": players[seat].name}, status=403)
+    held = Confirmation.objects.filter(match=match, seat=seat).first()
+    if held is not None:
+        return held
+    _confirm(match, seat, account, Confirmation.AFTER if own else Confirmation.ORGANISER)
+    return Confirmation.objects.get(match=match, seat=seat)
+
+
+def waiting(club_id: int, player: Player | None = None):
+    """The club's finished battles that wait for a player's confirmation (of this player's, if given)."""
+    found = Match.objects.filter(club_id=club_id, slug=SLUG, finished__isnull=False, voided__isnull=True,
+                                 unconfirmed=True, rated=True)
+    return found.filter(seats__player=player) if player is not None else found
+
+
+def seat_lines(match: Match) -> list[dict]:
+    """Each seat's player and how (or whether) they confirmed, for the battle's page."""
+    held = {c.seat: c for c in match.confirmations.select_related("by__player")}
+    return [{"seat": seat, "player": player, "confirmation": held.get(seat)}
+            for seat, player in enumerate(match.players())]
