@@ -43,7 +43,7 @@ from tracker.models import (
 )
 from tracker.people.devices import COOKIE
 
-from .conftest import device_of
+from .helpers import device_of
 
 PK_AFTER = {"matches": Match, "battles": Match, "cards": Card, "clubs": Club, "players": Player,
             "tournaments": Tournament, "collections": Player}

@@ -15,7 +15,7 @@ from tracker.games import ADAPTERS
 from tracker.matches import services
 from tracker.models import Access, Card, Invite, Match, Membership, Proposal
 
-from .conftest import (
+from .helpers import (
     ANA_DECK,
     BEN_DECK,
     club_account,
@@ -26,7 +26,7 @@ from .conftest import (
     seated_phone,
     snapshot,
 )
-from .conftest import page_text as text
+from .helpers import page_text as text
 
 pytestmark = pytest.mark.django_db
 
