@@ -3,6 +3,7 @@
     python manage.py benchmark                                  # pages, long match, bytes, queries
     python manage.py benchmark --load                           # ... and the gunicorn load test
     python manage.py benchmark --load --write perf/results.md   # ... and README's table
+    python manage.py benchmark --live                           # ... and the live tables (perf/propagation.py)
 
 Absolute times depend on the machine and on whatever else runs on it; the ratios to the
 floor (GET /healthz: one query through the same middleware) are what to compare. Times
@@ -17,6 +18,7 @@ over HTTP on loopback (perf/wire.py), from a scratch SQLite file of its own.
 """
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -251,7 +253,8 @@ def _load(*, tables: int, workers: int, seconds: float, say, **mode) -> "report.
 
 
 def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: int, load_seconds: float,
-        write: str | None, say, readme: str | None = None, pace: float = 3.0) -> None:
+        write: str | None, say, readme: str | None = None, pace: float = 3.0, live: bool = False,
+        live_database: str | None = None) -> None:
     """Measure everything, print it with `say`, and write the Markdown results to `write` if given."""
     started = time.time()
     loads = [report.load_average()]
@@ -270,6 +273,12 @@ def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: 
         results.load = _load(**common)
         results.load_htmx = _load(htmx=True, **common)
         results.load_paced = _load(htmx=True, pace=pace, **common)
+        loads.append(report.load_average())
+    if live:
+        from . import propagation  # starts app servers; only imported when asked for
+
+        results.live = propagation.run(tables=tables, database_url=live_database or os.environ.get("DATABASE_URL"),
+                                       say=say)
         loads.append(report.load_average())
     results.rounds, results.load_averages, results.started = rounds, loads, started
     for line in report.lines(results):

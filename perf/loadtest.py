@@ -332,6 +332,12 @@ def open_database(database_url: str) -> None:
     connections.settings[ALIAS] = configured[ALIAS]
 
 
+def close_database() -> None:
+    connections[ALIAS].close()
+    del connections[ALIAS]  # the cached connection object, else a second run reopens the old file
+    del connections.settings[ALIAS]
+
+
 def verify(first_match: int, acked: list[Ack]) -> list[str]:
     """What the database says about every match the load made; [] when all is well."""
     problems = []
@@ -442,9 +448,7 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
         for row in made.values("slug").annotate(matches=Count("pk"), finished=finished):
             report.games[row["slug"]] = {"matches": row["matches"], "finished": row["finished"]}
         report.problems = verify(first_match, report.acked)
-        connections[ALIAS].close()
-        del connections[ALIAS]  # the cached connection object, else a second run reopens the old file
-        del connections.settings[ALIAS]
+        close_database()
     for line in report.lines():
         say(line)
     return report

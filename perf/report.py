@@ -9,6 +9,8 @@ from pathlib import Path
 import django
 from django.db import connection
 
+from .propagation import ACTION_EVERY, QUIET_FLOOR
+from .propagation import Result as Live
 from .wire import Poll, Wire
 
 FLOOR = "floor: minimal view (GET /healthz)"
@@ -72,6 +74,8 @@ class Results:
     """htmx phones (one POST a tap, the 2 s poll), tapping as fast as answered: throughput."""
     load_paced: LoadFigures | None = None
     """htmx phones, each player tapping every few seconds as at a table: latency."""
+    live: Live | None = None
+    """Two phones a table, one tapping, the other following through its stream (perf/propagation.py)."""
     long: int = 0
     rounds: int = 0
     load_averages: list[tuple[float, float, float]] = field(default_factory=list)
@@ -157,6 +161,26 @@ def goals(results: Results) -> list[Goal]:
              "under 300 bytes", poll < 300),
         Goal("5. queries per page, small and large data",
              "grow: " + ", ".join(grown) if grown else "none grows", "none grows", not grown),
+        *_live_goals(results.live),
+    ]
+
+
+def _live_goals(live: Live | None) -> list[Goal]:
+    if live is None:
+        return [Goal("6. live tables", "not run (--live)", "see perf/propagation.py", None)]
+    p50, p95 = live.percentile(0.5) * 1000, live.percentile(0.95) * 1000
+    idle = live.idle_requests / live.idle_minutes if live.idle_minutes else float("nan")
+    stream, poll = (live.tables_per_core(live.idle_stream_cpu, QUIET_FLOOR),
+                    live.tables_per_core(live.idle_poll_cpu, QUIET_FLOOR))
+    return [
+        Goal(f"6. propagation, POST answered to the other phone showing it, {live.tables} tables, "
+             f"{live.servers} app server(s), {live.database}", f"p95 {p95:.0f} ms (p50 {p50:.0f}; {live.lost} not shown 1 s after the last tap)",
+             "p95 under 250 ms", p95 < 250 and not live.lost),
+        Goal("6. idle cost: requests a minute from a phone looking at an unchanged match", f"{idle:.1f}",
+             "0 (the poll: 30)", idle == 0),
+        Goal(f"6. tables per core at half load, one action every {ACTION_EVERY:g} s (costs in floor requests, "
+             f"at a {QUIET_FLOOR * 1000:.2f} ms floor)", f"{stream:,.0f} "
+             f"(with the 2 s poll, as on main: {poll:,.0f})", "at least 1,000", stream >= 1000),
     ]
 
 

@@ -1,4 +1,9 @@
-"""The ASGI application every route is served by (gunicorn with uvicorn workers: tracker/web/server.py)."""
+"""The ASGI application every route is served by (gunicorn with uvicorn workers: tracker/web/server.py).
+
+ASGI because a phone with a match open holds one stream of live updates (tracker/matches/live.py),
+which a sync worker could only hold by tying up a whole thread; the pages are sync views, which
+Django runs in a thread per request.
+"""
 
 import os
 

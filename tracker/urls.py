@@ -1,7 +1,7 @@
 from django.urls import include, path
 
 from tracker.catalog import views as catalog
-from tracker.matches import views
+from tracker.matches import live, views
 from tracker.people import views as people
 from tracker.review import views as review
 from tracker.web import views as app_shell
@@ -27,6 +27,7 @@ urlpatterns = [
     path("matches/new/<slug:slug>/", views.match_new, name="match_new"),
     path("matches/<int:pk>/", views.match_detail, name="match_detail"),
     path("matches/<int:pk>/poll", views.match_poll, name="match_poll"),
+    path("matches/<int:pk>/events", live.match_events, name="match_events"),
     path("matches/<int:pk>/act/", views.match_act, name="match_act"),
     path("matches/<int:pk>/goto/", views.match_goto, name="match_goto"),
     path("matches/<int:pk>/requests/<int:proposal_id>/answer/", people.proposal_answer,

@@ -1,19 +1,116 @@
-// Live updates: an element with data-live-url asks every 2 seconds whether the match changed
-// (a 204 with no body when not). On a change it reloads its own part through htmx, or the page.
-// It pauses while the page is hidden or the phone is offline, or while a tap waits to be sent again
-// (table.js: its answer brings the fresh state), catches up when back, and stops when the match has
-// ended (data-live-stop).
+// Live updates. The match page holds one stream of server-sent events (#live, htmx's SSE extension;
+// tracker/live.py): each event names the match's new version and what happened, and the page fetches its
+// own #match part through htmx and says what happened in the outcome region. An event for a version the
+// page already shows (the player's own tap) changes nothing, so nothing is shown twice.
+//
+// Only while the stream is not open, or has been silent for longer than STALL (it beats every 15 s), does
+// the page ask every 2 seconds instead (a 204 with no body when nothing changed), and #live says so. A
+// silent stream is closed and opened again; the stream's URL carries the version the page shows, so the
+// server sends at once what was missed while away.
+//
+// Nothing is fetched while the page is hidden or the phone offline, or while a tap waits to be sent again
+// (table.js: its answer brings the fresh state); the page catches up when back. A finished match neither
+// streams nor polls (data-live-stop).
 (function () {
-  var PERIOD = 2000;
+  var PERIOD = 2000, STALL = 35000;
+  var opened = 0, heard = 0, wanted = 0, said = "", source = null;
+
+  function match() { return document.querySelector("[data-live-url]"); }
+  function shown() { var el = match(); return el ? Number(el.getAttribute("data-live-version")) : 0; }
+  function streaming() { return source && source.readyState === 1 && Date.now() - heard < STALL; }
+  function idle() {
+    var el = match();
+    return el && !el.hasAttribute("data-live-stop") && !(document.visibilityState !== "visible") && navigator.onLine &&
+      !document.querySelector("[data-retry-pending], .htmx-request");
+  }
+
+  function status() {
+    var live = document.getElementById("live");
+    if (!live) return;
+    var line = live.querySelector(".live-status"), on = streaming();
+    var text = on ? live.getAttribute("data-live-on") : live.getAttribute("data-live-off");
+    if (line.textContent !== text) { line.textContent = text; line.setAttribute("data-live", on ? "on" : "off"); }
+    var el = match();  // where the stream reconnects from: the version the page shows
+    var from = live.getAttribute("sse-connect");
+    if (el && from) live.setAttribute("sse-connect", from.replace(/\?v=\d*/, "?v=" + shown()));
+  }
+
+  function tell(text) {
+    var region = document.getElementById("outcome");
+    if (!region || !text) return;
+    var box = document.createElement("div"), line = document.createElement("p"), mark = document.createElement("span");
+    box.className = "outcome-box outcome-live";
+    mark.setAttribute("aria-hidden", "true");
+    mark.textContent = "↻ ";
+    line.appendChild(mark);
+    line.appendChild(document.createTextNode(text));
+    box.appendChild(line);
+    var close = document.createElement("a"), cross = document.createElement("span"), name = document.createElement("span");
+    close.className = "outcome-close";
+    close.href = window.location.pathname;
+    close.setAttribute("data-dismiss", "");
+    cross.setAttribute("aria-hidden", "true");
+    cross.textContent = "✕";
+    name.className = "sr-only";
+    name.textContent = document.getElementById("live").getAttribute("data-close") || "Close";
+    close.appendChild(cross);
+    close.appendChild(name);
+    box.appendChild(close);
+    region.replaceChildren(box);
+  }
+
+  // Fetch the fresh #match (or the page, without htmx), once the page may.
+  function refresh() {
+    if (!idle() || wanted <= shown()) return;
+    var el = match(), target = el.getAttribute("data-live-target"), message = said;
+    if (!target || !window.htmx) { window.location.reload(); return; }
+    window.htmx.ajax("GET", window.location.pathname, { target: target, swap: "outerHTML" }).then(function () {
+      if (shown() >= wanted && message === said) { tell(message); said = ""; }
+      status();
+    });
+  }
+
+  // The stream.
+  document.addEventListener("htmx:sseOpen", function (e) { source = e.detail.source; opened = heard = Date.now(); status(); });
+  document.addEventListener("htmx:sseError", function () { status(); });
+  document.addEventListener("sse:beat", function () { heard = Date.now(); status(); });
+  document.addEventListener("sse:change", function (e) {
+    heard = Date.now();
+    var change = JSON.parse(e.detail.data);
+    if (change.version > wanted) { wanted = change.version; said = change.said; }
+    refresh();
+  });
+  document.addEventListener("sse:gone", function () { window.location.reload(); });  // access revoked
+  // A refused fetch (access revoked, the match deleted): show what the server says now.
+  document.addEventListener("htmx:responseError", function (e) {
+    var code = e.detail.xhr && e.detail.xhr.status;
+    if (code === 403 || code === 404 || code === 410) window.location.reload();
+  });
+
+  // A stream silent for too long: close it and open a new one (from the version the page shows).
+  function reopen() {
+    var live = document.getElementById("live");
+    if (!live || !source || source.readyState === 2 || Date.now() - heard < STALL) return;
+    source.close();
+    source = null;
+    var fresh = live.cloneNode(true);
+    live.replaceWith(fresh);
+    window.htmx.process(fresh);
+  }
+
+  // The poll: only while there is no working stream.
   function tick() {
-    var el = document.querySelector("[data-live-url]");
-    if (!el || el.hasAttribute("data-live-stop") || document.visibilityState !== "visible" || !navigator.onLine ||
-        document.querySelector("[data-retry-pending], .htmx-request")) return;
+    status();
+    reopen();
+    var el = match();
+    if (el && el.hasAttribute("data-live-stop") && source) { source.close(); source = null; }
+    if (!idle()) return;
+    if (streaming()) { refresh(); return; }
     var asked = el.getAttribute("data-live-version");
     var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(asked);
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (response) {
       // Already fresh (the player's own change): a reload would wipe their new picks.
-      var now = document.querySelector("[data-live-url]");
+      var now = match();
       if ((now && now.getAttribute("data-live-version") !== asked) || document.querySelector(".htmx-request")) return;
       if (response.status === 403 || response.status === 404 || response.status === 410) {
         // Access was revoked or the match is gone: show what the server says now, and stop asking.
@@ -22,15 +119,11 @@
         return;
       }
       if (response.status !== 200) return;
-      var target = el.getAttribute("data-live-target");
-      if (target && window.htmx) {
-        window.htmx.ajax("GET", window.location.pathname, { target: target, swap: "outerHTML" });
-      } else {
-        window.location.reload();
-      }
+      return response.json().then(function (change) { wanted = Math.max(wanted, change.version); refresh(); });
     }).catch(function () { /* offline for a moment: the next tick tries again */ });
   }
   setInterval(tick, PERIOD);
   document.addEventListener("visibilitychange", tick);
   window.addEventListener("online", tick);
+  document.addEventListener("htmx:afterSettle", status);
 })();

@@ -133,3 +133,17 @@ def test_concurrent_tables_and_a_crash_on_postgresql(database):
     assert report.crashes == 1
     assert_clean(report)
     assert_every_game_finished(report)
+
+
+@ON_POSTGRESQL
+def test_killing_one_of_two_app_servers_moves_its_live_phones_to_the_other(database):
+    """Phones follow their matches through streams on the second server, which is SIGKILLed mid-way: they
+    reconnect to the first with Last-Event-ID, catch up to the match's version, are sent no version they
+    had, and no acknowledged tap is lost or doubled (perf/propagation.py: failover)."""
+    from perf import propagation
+
+    result = propagation.failover(database_url=os.environ["DATABASE_URL"], say=lambda line: None)
+    assert result["problems"] == [], result
+    assert result["acked"] >= 4 * 12 * 0.9, result  # (a tap whose answer a restart cut off is not acknowledged)
+    assert result["reconnected"] == 4, result
+    assert result["behind"] == [] and result["repeated"] == [], result

@@ -448,3 +448,10 @@ def test_the_match_options_name_the_engines_sizes_in_the_pages_language():
     with translation.override("de"):
         assert str(size) == "Partielänge (Karten pro Seite; 3 aktiv, der Rest in Reserve)"
         assert str(faction).startswith("Showdown (9 Karten pro Seite")
+
+
+def test_a_three_a_side_match_says_it_can_never_shift(client, playing):
+    """Every card is active with 3 a side: no greyed-out Shift on each card, one line that says why."""
+    page = text(client.get(playing.get_absolute_url()))
+    assert "3 a side: every card is active, so there is no reserve and no Shift." in page
+    assert 'value="shift"' not in page

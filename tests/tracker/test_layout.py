@@ -42,7 +42,7 @@ def test_every_game_has_one_pages_object_in_a_package_of_the_same_shape(slug):
     files = {path.name for path in (ROOT / package).glob("*.py")}
     assert files >= SHAPE, f"{package} lacks {SHAPE - files}"
     undeclared = [name for name in vars(type(pages)) if not name.startswith("__")
-                  and name not in ("slug", "noun", "modules") and not hasattr(GamePages, name)]
+                  and name not in GamePages.REQUIRED and not hasattr(GamePages, name)]
     assert not undeclared, f"{slug}'s pages define hooks GamePages does not declare: {undeclared}"
     for part, module in vars(pages.modules).items():
         assert module.__name__ == f"{type(pages).__module__}.{part}", f"{slug}'s {part} lives elsewhere: {module.__name__}"

@@ -7,9 +7,11 @@ Cast as in test_access: the owner's phone (hot-seat for Ana, seat 0), Ben's own 
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from tracker.matches import live
 from tracker.models import Access, Action
 
 from .helpers import (
@@ -170,6 +172,9 @@ def pages_as(phone: Client, match) -> dict[str, str]:
         response = phone.get(url, **(HX if name == "refresh" else {}))
         assert response.status_code == 200, (name, response.status_code)
         pages[name] = text(response)
+    # What the match's stream pushes to every phone now, in each language (tracker/live.py).
+    change = live.read_change(match.pk)
+    pages["pushed"] = "".join(change.event(code) for code, _name in settings.LANGUAGES)
     return pages
 
 

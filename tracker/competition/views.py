@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rules.card_crush import rating, swiss
+from tracker.matches import live
 from tracker.matches.once import made_once
 from tracker.people import access, locks
 from tracker.people.devices import TableRequest
@@ -210,6 +211,7 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
         match.voided, match.voided_by, match.void_reason = timezone.now(), access.signed_in(request), form.cleaned_data["reason"]
         match.version += 1
         match.save(update_fields=["voided", "voided_by", "void_reason", "version"])
+        live.changed(match.pk)
         messages.success(request, _("Result voided: it stays in the log and counts nowhere."))
     return redirect(match)
 

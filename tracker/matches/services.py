@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from rules import Dice, RuleError
-from tracker.matches import news, numbers
+from tracker.matches import live, news, numbers
 from tracker.matches.card_uses import record_uses
 from tracker.models import Action, Checkpoint, Match, Player, Seat
 
@@ -269,6 +269,7 @@ def _save(match: Match, expected_seq: int, payload: dict | None = None) -> None:
         match.__dict__.pop("_head_action", None)
         raise _stale(match, expected_seq, payload)
     match.version += 1
+    live.changed(match.pk)
 
 
 def _moved_on(match: Match, correcting: bool = False) -> None:

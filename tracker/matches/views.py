@@ -21,7 +21,7 @@ from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
 from tracker.competition import confirmations
 from tracker.games import pages_for
-from tracker.matches import listing, news, services
+from tracker.matches import listing, live, news, services
 from tracker.models import Card, Match, Player, Proposal
 from tracker.people import access, consent, locks, sharing
 from tracker.people import views as people_views
@@ -96,6 +96,7 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "pairing": locks.tournament_table(match),
         **({} if light else sharing.share_context(request, match, seen_by)),
         "light": light,
+        "streams": live.streams(request),
         **extra,
     }
 

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 import rules
 from rules import Dice
 from tracker.games import pages_for
-from tracker.matches import news, services
+from tracker.matches import live, news, services
 from tracker.models import Access, Action, Invite, Match, Proposal
 from tracker.people import locks
 
@@ -162,6 +162,7 @@ def _touch(match: Match, kind: str, made_by: news.By | None, proposal: Proposal)
     """Both phones' live pages refresh to show the request or its answer, and the other phone is told."""
     news.record(match, kind, made_by, proposal=proposal.pk)
     Match.objects.filter(pk=match.pk).update(version=F("version") + 1, news=match.news)
+    live.changed(match.pk)
 
 
 def _dry_run(match: Match, action: dict, rolls: list[int] | None) -> list[dict]:

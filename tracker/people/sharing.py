@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from tracker.competition.confirmations import seat_of
+from tracker.matches import live
 from tracker.models import Access, Invite, Match
 from tracker.people import access
 
@@ -61,6 +62,7 @@ def share_context(request: TableRequest, match: Match, seen_by: access.Viewer) -
 def touch(match: Match) -> None:
     """Who sits where changed: live views of the match refresh."""
     Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
+    live.changed(match.pk, access_changed=True)
 
 
 def revoke(invite: Invite) -> None:

@@ -140,8 +140,11 @@ def _card(match: Match, card: dict) -> dict:
     # Attacks are offered only when there is someone to attack; the rest show why they are greyed out.
     # Each row as its button shows it (the engine's actions stay here): a card's kept part (regions.py) is
     # compared by what it shows, and the less it holds the cheaper that is.
+    # With every card active (3 a side) there is never a reserve to Shift with: the board says so once.
+    no_reserve = state["config"]["size"] <= ACTIVE_SLOTS
     view["moves"] = [{key: value for key, value in row.items() if key != "actions"}
-                     for move, row in moves.items() if not (move in ATTACKS and row["nobody"])]
+                     for move, row in moves.items()
+                     if not (move in ATTACKS and row["nobody"]) and not (move == "shift" and no_reserve)]
     view["targets"] = [{
         "id": target["id"], "name": target["name"], "hp": target["hp"],
         "odds": " · ".join(f"{m.upper()} ×{multiplier_text(str(attack_type(card, target, m)[1]))}" for m in ATTACKS),

@@ -22,9 +22,14 @@ class Command(BaseCommand):
                             "bring the goals table in --readme up to date")
         parser.add_argument("--readme", metavar="PATH", default=str(settings.BASE_DIR / "README.md"),
                             help="the README whose benchmark table --write replaces (default: the project's)")
+        parser.add_argument("--live", action="store_true",
+                            help="also run the live tables (goal 6): propagation, idle cost, tables per core; two "
+                            "app servers when DATABASE_URL is PostgreSQL, one on SQLite")
+        parser.add_argument("--live-database", metavar="URL", default=None,
+                            help="the live tables' database (default: DATABASE_URL; PostgreSQL gives two app servers)")
         parser.add_argument("--pace", type=float, default=3.0,
                             help="load test: seconds each htmx player thinks before a tap, in the latency run")
 
     def handle(self, *args, **options):
         benchmark.run(say=self.stdout.write, **{key: options[key] for key in (
-            "rounds", "long", "more", "load", "tables", "workers", "load_seconds", "write", "readme", "pace")})
+            "rounds", "long", "more", "load", "tables", "workers", "load_seconds", "write", "readme", "pace", "live", "live_database")})

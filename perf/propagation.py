@@ -1,0 +1,355 @@
+"""Live tables: how fast one phone's tap reaches the other phone, and what an idle table costs.
+
+`run()` serves the app on `servers` app servers (the production stack, one uvicorn worker each; on
+SQLite one server, whose streams share a process) and sets up `tables` tables of two phones. Table n's
+first phone (on server n) taps a Lonely Star D6 every `pace` seconds through the real htmx form; its
+second phone (on the next server, so the change crosses servers through PostgreSQL's NOTIFY) holds the
+match's stream as live.js does and, on each event, fetches its `#match` part. Measured:
+
+- propagation: from the tapping phone's POST returning to the other phone holding the fresh `#match`
+  (the event, then its fetch), p50 and p95;
+- idle cost: requests a minute from a phone looking at an unchanged match (counted at the servers), and
+  the servers' CPU per idle phone: with the stream, then with the 2-second poll it replaces;
+- tables per core: tables of two phones, one action every 5 s, that one core serves at half load, from
+  the servers' own CPU time per action (the other phone's refresh and the fan-out included) and per idle
+  phone-second; the same for the poll (main's design), for the side by side.
+"""
+
+import contextlib
+import http.client
+import json
+import re
+import statistics
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tracker.models import Match
+
+from . import loadtest
+from .tables import screen
+from .tables.common import match_page, need, start_match
+from .tables.phone import HOST, Dropped, Phone
+
+VERSION = re.compile(r'data-live-version="(\d+)"')
+ACTION_EVERY = 5.0  # seconds between a table's actions, for tables per core (the issue's)
+QUIET_FLOOR = 0.00057  # CPU seconds of GET /healthz on a quiet machine (docs/performance.md, in-process)
+
+
+@dataclass
+class Result:
+    tables: int
+    servers: int
+    database: str
+    propagation: list[float] = field(default_factory=list)  # seconds
+    lost: int = 0  # taps the other phone did not show yet a second after the last tap
+    action_cpu: float = 0.0  # server CPU seconds per action, the other phone's refresh included
+    idle_stream_cpu: float = 0.0  # server CPU seconds per idle phone-second, stream open
+    idle_poll_cpu: float = 0.0  # the same, polling every 2 s
+    idle_requests: int = 0  # requests the servers answered while the streaming phones sat idle
+    idle_minutes: float = 0.0  # phone-minutes of that idle window
+    floor_cpu: float = 0.0  # server CPU seconds per GET /healthz, the same servers, the same run
+
+    def percentile(self, share: float) -> float:
+        ordered = sorted(self.propagation)
+        return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+    def tables_per_core(self, idle_cpu: float, floor: float | None = None) -> float:
+        """Tables one core serves at half load: an action (and the other phone's refresh) every ACTION_EVERY s,
+        two phones idle the rest of the time. With `floor` (CPU seconds of GET /healthz on a quiet
+        machine), the run's costs are first taken in floor requests, so a busy machine's inflated CPU
+        times cancel out, as the benchmark's ratios do."""
+        per_second = self.action_cpu / ACTION_EVERY + 2 * idle_cpu
+        if floor is not None and self.floor_cpu:
+            per_second *= floor / self.floor_cpu
+        return 0.5 / per_second if per_second else 0.0
+
+    def lines(self) -> list[str]:
+        p50, p95 = self.percentile(0.5) * 1000, self.percentile(0.95) * 1000
+        per_minute = self.idle_requests / self.idle_minutes if self.idle_minutes else float("nan")
+        return [
+            f"Live tables: {self.tables} tables of two phones on {self.servers} app server(s), {self.database}",
+            f"  propagation, POST answered -> other phone shows it: p50 {p50:.0f} ms, p95 {p95:.0f} ms "
+            f"(goal p95 < 250 ms) over {len(self.propagation)} taps; {self.lost} not shown yet 1 s after the last tap",
+            f"  idle cost: {per_minute:.1f} requests a minute per idle phone (goal 0; the poll: 30)",
+            f"  server CPU per idle phone-second: stream {self.idle_stream_cpu * 1e6:.0f} µs, "
+            f"poll {self.idle_poll_cpu * 1e6:.0f} µs; per action with the other phone's refresh "
+            f"{self.action_cpu * 1000:.1f} ms",
+            f"  (the floor, GET /healthz, cost {self.floor_cpu * 1000:.2f} ms of server CPU in this run; "
+            f"{QUIET_FLOOR * 1000:.2f} ms on a quiet machine)",
+            f"  tables per core (one action every {ACTION_EVERY:.0f} s, half load), at the quiet floor: stream "
+            f"{self.tables_per_core(self.idle_stream_cpu, QUIET_FLOOR):,.0f}, poll as on main "
+            f"{self.tables_per_core(self.idle_poll_cpu, QUIET_FLOOR):,.0f} (goal >= 1,000); as measured: "
+            f"{self.tables_per_core(self.idle_stream_cpu):,.0f} and {self.tables_per_core(self.idle_poll_cpu):,.0f}",
+        ]
+
+
+class Watcher(threading.Thread):
+    """The other phone: holds the match's stream and fetches `#match` on each event, as live.js does.
+
+    When its server goes away, it reconnects to the next of `ports` (as a load balancer would send it)
+    with the id of the last event it had (`Last-Event-ID`, as a browser's EventSource does), and
+    fetches its pages from there too.
+    """
+
+    def __init__(self, phone: Phone, ports: list[int], match: int, version: int):
+        super().__init__(daemon=True)
+        self.phone, self.ports, self.match, self.version = phone, ports, match, version
+        self.seen: dict[int, float] = {}  # version -> when the fresh #match was in hand
+        self.sent: list[tuple[int, int]] = []  # (the version the stream was opened from, an event's version)
+        self.reconnects = 0
+        self.stop = False
+        self.connection: http.client.HTTPConnection | None = None
+
+    def run(self) -> None:
+        last = self.version
+        while not self.stop:
+            port = self.ports[self.reconnects % len(self.ports)]
+            self.phone.port = port
+            with contextlib.suppress(OSError, http.client.HTTPException, ValueError):  # the server went away
+                self._follow(port, last)
+            if self.stop:
+                return
+            self.reconnects += 1
+            last = max([last] + [version for _since, version in self.sent])
+            time.sleep(0.1)
+
+    def _follow(self, port: int, since: int) -> None:
+        self.connection = http.client.HTTPConnection(HOST, port, timeout=60)
+        cookies = "; ".join(f"{k}={v}" for k, v in self.phone.cookies.items())
+        self.connection.request("GET", f"/matches/{self.match}/events?v={self.version}",
+                                headers={"Cookie": cookies, "Accept": "text/event-stream", "Last-Event-ID": str(since)})
+        response = self.connection.getresponse()
+        if response.status != 200:
+            raise ValueError(f"the stream answered {response.status}")
+        kind = ""
+        # A version an event announced but a fetch never brought (its server went away): fetch it now,
+        # as live.js does on its next tick.
+        self._show(max([version for _since, version in self.sent], default=0))
+        while not self.stop:
+            line = response.fp.readline().decode()
+            if not line:
+                return  # the server went away
+            if line.startswith("event: "):
+                kind = line[7:].strip()
+            elif line.startswith("data: ") and kind == "change":
+                version = json.loads(line[6:])["version"]
+                self.sent.append((since, version))
+                self._show(version)
+
+    def _show(self, version: int) -> None:
+        """Fetch the `#match` part if `version` is newer than the one shown; a server gone away ends the stream."""
+        if version <= self.version:
+            return
+        self.phone.deadline = time.monotonic() + 2  # a refused connection is not retried for long
+        try:
+            status, _location, _part = self.phone.request("GET", f"/matches/{self.match}/", htmx=True)
+        except Dropped as gone:
+            raise OSError("the server went away") from gone
+        if status == 200:
+            self.version = version
+            self.seen[version] = time.monotonic()
+
+    def close(self) -> None:
+        self.stop = True
+        if self.connection is not None and self.connection.sock is not None:
+            self.connection.sock.close()
+
+
+def run(*, tables: int = 50, servers: int = 2, actions: int = 8, pace: float = 1.0, idle_seconds: float = 20,
+        database_url: str | None = None, say=print) -> Result:
+    report = loadtest.Report(tables=tables, workers=1, seconds=600, htmx=True, servers=servers)
+    sqlite = not database_url or database_url.startswith("sqlite")
+    servers = 1 if sqlite else servers  # SQLite's fan-out is in-process: one server
+    result = Result(tables=tables, servers=servers, database="SQLite" if sqlite else "PostgreSQL")
+    lock = threading.Lock()
+    with (tempfile.TemporaryDirectory(prefix="tablekeeper-live-") as folder,
+          loadtest.own_database(database_url, folder, say) as url):
+        env = loadtest.server_env(url)
+        loadtest.manage(env, "migrate", "--noinput", "-v0")
+        loadtest.manage(env, "collectstatic", "--noinput", "-v0")
+        running = [loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / f"server-{n}.log")
+                   for n in range(servers)]
+        try:
+            for server in running:
+                server.start()
+            cpu = sum(server.cpu() for server in running)
+            floor = loadtest.measure_floor([server.port for server in running], 4, 3)
+            result.floor_cpu = (sum(server.cpu() for server in running) - cpu) / (floor * 3)
+            deadline = time.monotonic() + 600
+            tappers, watchers = [], []
+            for n in range(tables):
+                tapper = Phone(running[n % servers].port, report, lock, deadline, n, htmx=True)
+                match = start_match(tapper, "lonely-star", n, 0)
+                if match is None:
+                    raise RuntimeError(f"table {n}: no match was made")
+                page, _forms = match_page(tapper, match)
+                shows = VERSION.search(page)
+                if shows is None:
+                    raise RuntimeError(f"table {n}: the match page shows no version")
+                other = Phone(running[(n + 1) % servers].port, report, lock, deadline, n, htmx=True)
+                other.cookies = dict(tapper.cookies)  # the owner's second phone (as a joined phone would be)
+                watcher = Watcher(other, [running[(n + 1) % servers].port], match, int(shows.group(1)))
+                watcher.start()
+                tappers.append((tapper, match))
+                watchers.append(watcher)
+            time.sleep(1.0)  # every stream open
+
+            # Taps: each table every `pace` s (staggered), the other phone following through its stream.
+            acked: list[tuple[Watcher, int, float]] = []
+            cpu = sum(server.cpu() for server in running)
+
+            def tap(number: int) -> None:
+                tapper, match = tappers[number]
+                time.sleep(pace * number / tables)
+                for _ in range(actions):
+                    page, forms = match_page(tapper, match)
+                    form = need(forms, "d6")
+                    status, _location = tapper.act(form.action, form.data(), htmx=True, around=form.parts)
+                    done = time.monotonic()
+                    shown = tapper.shown(match) or ""
+                    found = VERSION.search(shown)
+                    if status == 200 and found:
+                        with lock:
+                            acked.append((watchers[number], int(found.group(1)), done))
+                    time.sleep(pace)
+
+            threads = [threading.Thread(target=tap, args=(n,), daemon=True) for n in range(tables)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            time.sleep(1.0)  # the last events arrive
+            result.action_cpu = (sum(server.cpu() for server in running) - cpu) / max(1, len(acked))
+            for watcher, version, done in acked:
+                # A newer version shown includes this tap (two taps close together make one fetch).
+                seen = min((when for shown, when in watcher.seen.items() if shown >= version), default=None)
+                if seen is None:
+                    result.lost += 1
+                else:
+                    result.propagation.append(max(0.0, seen - done))
+
+            # Idle, streams open: nothing changes.
+            served = report.requests
+            cpu = sum(server.cpu() for server in running)
+            time.sleep(idle_seconds)
+            result.idle_stream_cpu = (sum(server.cpu() for server in running) - cpu) / (idle_seconds * tables)
+            result.idle_requests = report.requests - served
+            result.idle_minutes = tables * idle_seconds / 60
+            for watcher in watchers:
+                watcher.close()
+
+            # Idle, polling every 2 s as main's live.js did (the same phones, no stream).
+            stop = time.monotonic() + idle_seconds
+            cpu = sum(server.cpu() for server in running)
+
+            def poll(number: int) -> None:
+                watcher = watchers[number]
+                time.sleep(2.0 * number / tables)
+                while time.monotonic() < stop:
+                    watcher.phone.request("GET", f"/matches/{watcher.match}/poll?v={watcher.version}")
+                    time.sleep(2.0)
+
+            threads = [threading.Thread(target=poll, args=(n,), daemon=True) for n in range(tables)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            result.idle_poll_cpu = (sum(server.cpu() for server in running) - cpu) / (idle_seconds * tables)
+        finally:
+            for server in running:
+                server.stop()
+    for line in result.lines():
+        say(line)
+    say(f"  (propagation samples: min {min(result.propagation, default=0) * 1000:.0f} ms, "
+        f"mean {statistics.fmean(result.propagation) * 1000 if result.propagation else 0:.0f} ms)")
+    return result
+
+
+def failover(*, database_url: str, tables: int = 4, taps: int = 12, pace: float = 0.3, say=print) -> dict:
+    """Two app servers on PostgreSQL; every table taps on the first and follows on the second, which is
+    SIGKILLed a third of the way in. Its phones reconnect to the first (Last-Event-ID) and carry on.
+
+    What it returns: `problems` (the load check's: acknowledged taps stored once, every match equal to
+    its replay), `behind` (phones whose page is not at the match's version at the end), `repeated`
+    (events for a version at or below the one the stream was opened from), `reconnected` phones.
+    """
+    report = loadtest.Report(tables=tables, workers=1, seconds=300, htmx=True, servers=2)
+    lock = threading.Lock()
+    with (tempfile.TemporaryDirectory(prefix="tablekeeper-failover-") as folder,
+          loadtest.own_database(database_url, folder, say) as url):
+        env = loadtest.server_env(url)
+        loadtest.manage(env, "migrate", "--noinput", "-v0")
+        loadtest.manage(env, "collectstatic", "--noinput", "-v0")
+        loadtest.open_database(url)
+        first_match = Match.objects.using(loadtest.ALIAS).order_by("-pk").values_list("pk", flat=True).first() or 0
+        survivor, victim = (loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / f"server-{n}.log")
+                            for n in range(2))
+        try:
+            survivor.start()
+            victim.start()
+            deadline = time.monotonic() + 240
+            tappers, watchers = [], []
+            for n in range(tables):
+                tapper = Phone(survivor.port, report, lock, deadline, n, htmx=True)
+                tapper.slug = "lonely-star"
+                match = start_match(tapper, "lonely-star", n, 0)
+                if match is None:
+                    raise RuntimeError(f"table {n}: no match was made")
+                page, _forms = match_page(tapper, match)
+                shows = VERSION.search(page)
+                if shows is None:
+                    raise RuntimeError(f"table {n}: the match page shows no version")
+                other = Phone(victim.port, report, lock, deadline, n, htmx=True)
+                other.cookies = dict(tapper.cookies)
+                watcher = Watcher(other, [victim.port, survivor.port], match, int(shows.group(1)))
+                watcher.start()
+                tappers.append((tapper, match))
+                watchers.append(watcher)
+            time.sleep(1.0)
+            done = [0]
+
+            def tap(number: int) -> None:
+                tapper, match = tappers[number]
+                for _ in range(taps):
+                    page, forms = match_page(tapper, match)
+                    form = need(forms, "d6")
+                    seq = int(screen.head(page) or form.value("seq") or 0)  # htmx sends #match's step
+                    status, _location = tapper.act(form.action, {**form.data(), "seq": [str(seq)]}, htmx=True,
+                                                   around=form.parts)
+                    seat = form.value("seat")
+                    if status == 200:
+                        tapper.acknowledge(match, seq + 1, "d6", int(seat) if seat and seat.isdigit() else None)
+                    with lock:
+                        done[0] += 1
+                    time.sleep(pace)
+
+            threads = [threading.Thread(target=tap, args=(n,), daemon=True) for n in range(tables)]
+            for thread in threads:
+                thread.start()
+            while done[0] < tables * taps // 3:
+                time.sleep(0.01)
+            say(f"SIGKILL the second app server after {done[0]} taps")
+            victim.kill()
+            for thread in threads:
+                thread.join()
+            time.sleep(3.0)  # the reconnected phones catch up
+            for watcher in watchers:
+                watcher.close()
+            versions = dict(Match.objects.using(loadtest.ALIAS).filter(pk__gt=first_match)
+                            .values_list("pk", "version"))
+            result = {
+                "problems": loadtest.verify(first_match, report.acked) + [f"{line}" for line in report.errors],
+                "acked": len(report.acked),
+                "behind": [(w.match, w.version, versions.get(w.match)) for w in watchers if w.version != versions.get(w.match)],
+                "repeated": [(w.match, pair) for w in watchers for pair in w.sent if pair[1] <= pair[0]],
+                "reconnected": sum(1 for w in watchers if w.reconnects),
+            }
+        finally:
+            survivor.stop()
+            victim.stop()
+            loadtest.close_database()
+    say(f"Failover: {result}")
+    return result

@@ -1,0 +1,126 @@
+"""Two phones on the production stack (gunicorn + uvicorn workers, tracker/asgi.py): the other phone's tap
+appears at once through the live stream, within the poll period when the stream is blocked, and a phone
+that was offline catches up by itself.
+
+The test server pytest-django starts is WSGI and cannot hold a stream (its answer is 204, so those pages
+poll); here the app runs as in production, on its own SQLite file (one worker: SQLite's fan-out is
+in-process), set up as the load test sets up its server (perf/loadtest.py).
+"""
+
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from perf import loadtest
+
+from .conftest import PHONE
+from .test_two_phones import DECK_2, P2, Phone, fill_deck, make_link, start_match_from_home
+
+pytestmark = [pytest.mark.browser]
+
+AT_ONCE = 1_000  # ms: the issue's "within a second"
+POLL_PERIOD = 2_000  # ms: live.js's fallback
+LIVE = "Live: the other phones’ taps appear at once."
+POLLING = "No live connection: checking for changes every 2 seconds."
+
+
+@pytest.fixture(scope="module")
+def served():
+    with tempfile.TemporaryDirectory(prefix="tablekeeper-live-") as folder:
+        env = loadtest.server_env(f"sqlite:///{folder}/live.sqlite3")
+        loadtest.manage(env, "migrate", "--noinput", "-v0")
+        loadtest.manage(env, "collectstatic", "--noinput", "-v0")
+        loadtest.manage(env, "shell", "-c", "from tracker import demo; demo.load_catalogs()")
+        server = loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / "server.log")
+        server.start()
+        try:
+            yield f"http://{loadtest.HOST}:{server.port}"
+        finally:
+            server.stop()
+
+
+@pytest.fixture
+def phones(browser, served):
+    contexts = []
+
+    def phone(name: str, blocked: bool = False) -> Phone:
+        context = browser.new_context(base_url=served, **PHONE)
+        context.set_default_timeout(10_000)
+        if blocked:  # a proxy that will not pass the stream: the events URL never answers
+            context.route(re.compile(r"/events(\?|$)"), lambda route: route.abort())
+        contexts.append(context)
+        return Phone(context, name)
+
+    yield phone
+    for context in contexts:
+        context.close()
+
+
+def seated_pair(phone, blocked: bool = False) -> tuple[Phone, Phone, int]:
+    """Ana's phone starts a battle and Ben's phone takes his seat; both show the match page."""
+    ana, ben = phone("ana", blocked=blocked), phone("ben")
+    match_id = start_match_from_home(ana.page)
+    ben.page.goto(make_link(ana.page, f"+ Join link for {P2}", f"Join as {P2}"))
+    ben.page.get_by_role("button", name=f"Play as {P2} on this phone").click()
+    expect(ben.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    ana.page.goto(f"/matches/{match_id}/")
+    expect(ana.page.get_by_text(f"{P2} locks in on their own phone.")).to_be_visible()
+    return ana, ben, match_id
+
+
+def ben_locks_in(ben: Phone, match_id: int) -> float:
+    """Ben locks his deck in on his phone; the moment his answer is back (monotonic seconds)."""
+    ben.page.get_by_role("link", name="Lock in your deck").click()
+    fill_deck(ben.page, DECK_2)
+    ben.page.get_by_role("button", name="Lock in my deck").click()
+    expect(ben.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    return time.monotonic()
+
+
+def sees_ben_locked(ana: Phone):
+    return expect(ana.page.locator(".lockin li").nth(1))
+
+
+def test_a_lock_in_appears_on_the_other_phone_within_a_second_and_says_who(phones, screenshot_dir):
+    ana, ben, match_id = seated_pair(phones)
+    expect(ana.page.locator("#live .live-status")).to_have_text(LIVE)
+    ana.mark()
+    ben_locks_in(ben, match_id)
+    sees_ben_locked(ana).to_contain_text(f"{P2} is locked in", timeout=AT_ONCE)
+    expect(ana.page.locator("#outcome")).to_contain_text(f"{P2}")
+    assert ana.was_not_reloaded()
+    assert not any(card in ana.page.content() for card in DECK_2)
+    ana.shot(screenshot_dir, "live-other-phone")
+    # Idle: nothing changes, and the page asks nothing (the stream's beat is not a request).
+    asked: list[str] = []
+    ana.page.on("request", lambda request: asked.append(request.url))
+    ana.page.wait_for_timeout(17_000)
+    assert asked == [], asked
+    expect(ana.page.locator("#live .live-status")).to_have_text(LIVE)
+    assert not ana.console and not ben.console, ana.console + ben.console
+
+
+def test_with_the_stream_blocked_the_page_says_so_and_polls_within_its_period(phones, screenshot_dir):
+    ana, ben, match_id = seated_pair(phones, blocked=True)
+    expect(ana.page.locator("#live .live-status")).to_have_text(POLLING)
+    ana.shot(screenshot_dir, "live-blocked-polls")
+    ben_locks_in(ben, match_id)
+    sees_ben_locked(ana).to_contain_text(f"{P2} is locked in", timeout=POLL_PERIOD + 500)
+
+
+def test_a_phone_offline_for_a_while_catches_up_by_itself(phones):
+    """Offline for 40 s (longer than live.js waits for a beat before it calls the stream stalled),
+    not the issue's minute: the same paths run, in less of the shared machine's time."""
+    ana, ben, match_id = seated_pair(phones)
+    expect(ana.page.locator("#live .live-status")).to_have_text(LIVE)
+    ana.page.context.set_offline(True)
+    ben_locks_in(ben, match_id)
+    ana.page.wait_for_timeout(40_000)
+    sees_ben_locked(ana).not_to_contain_text(f"{P2} is locked in")
+    ana.page.context.set_offline(False)
+    sees_ben_locked(ana).to_contain_text(f"{P2} is locked in", timeout=5_000)
+    expect(ana.page.locator("#live .live-status")).to_have_text(LIVE, timeout=5_000)

@@ -1,0 +1,223 @@
+"""The live stream (tracker/live.py): a phone with the match open hears of every change as it commits.
+
+The stream is read through Django's async client, as an ASGI server serves it. The changes come from
+other threads, as other requests would make them, so the database is a real, committed one.
+Cast as in test_live_updates: the owner's phone (Ana, seat 0), Ben's phone (seat 1), a spectator.
+"""
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.test import AsyncClient, Client
+from django.urls import reverse
+
+from tracker.matches import live
+from tracker.models import Access, Match
+
+from .helpers import BEN_DECK, entry_data, lock_both, play
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_cache")]
+
+
+def events_url(match: Match, since: int | None = None) -> str:
+    return reverse("match_events", args=[match.pk]) + (f"?v={since}" if since is not None else "")
+
+
+def version_of(match: Match) -> int:
+    return Match.objects.get(pk=match.pk).version
+
+
+def parse(chunk: str) -> dict:
+    """One server-sent event as {"id", "event", "data"}."""
+    fields: dict = {}
+    for line in chunk.strip().splitlines():
+        name, _sep, value = line.partition(": ")
+        fields[name] = value
+    return fields
+
+
+class Stream:
+    """One phone's open stream, read event by event."""
+
+    def __init__(self, phone: Client, url: str, **headers):
+        self.client = AsyncClient()
+        self.client.cookies = phone.cookies
+        self.url, self.headers = url, headers
+
+    async def __aenter__(self):
+        self.response = await self.client.get(self.url, headers=self.headers)
+        assert self.response.status_code == 200, self.response.status_code
+        assert self.response["Content-Type"] == "text/event-stream"
+        self.chunks = aiter(self.response.streaming_content)
+        assert (await self.next(1)).startswith("retry:")
+        return self
+
+    async def next(self, within: float) -> str:
+        chunk = await asyncio.wait_for(anext(self.chunks), within)
+        return chunk.decode() if isinstance(chunk, bytes) else chunk
+
+    async def event(self, within: float = 5) -> dict:
+        return parse(await self.next(within))
+
+    async def __aexit__(self, *exc):
+        await self.chunks.aclose()
+
+
+def on_a_thread(call, *args, **kwargs):
+    """A change made elsewhere, as another request's thread would make it."""
+    return sync_to_async(call, thread_sensitive=False)(*args, **kwargs)
+
+
+def lock_on_phone(phone: Client, match: Match, seat: int, names: list[str]) -> None:
+    response = phone.post(reverse("match_entry", args=[match.pk, seat]), entry_data(match, seat, names))
+    assert response.status_code == 302
+
+
+@pytest.fixture
+def quick_beats(monkeypatch):
+    monkeypatch.setattr(live, "BEAT", 0.3)
+
+
+def test_a_lock_in_on_one_phone_reaches_the_other_at_once_saying_who(owner, battle, player):
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(owner, url) as stream:
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return await stream.event(within=2)
+
+    event = asyncio.run(scenario())
+    assert event["event"] == "change"
+    assert int(event["id"]) == version_of(battle)
+    change = json.loads(event["data"])
+    assert change["version"] == version_of(battle) and change["kind"] == "step"
+    assert "Ben" in change["said"]
+    assert not any(card in event["data"] for card in BEN_DECK)
+
+
+def test_an_undo_is_pushed_too(owner, battle, player):
+    lock_both(battle)
+    play(battle)
+
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(player, url) as stream:
+            await on_a_thread(owner.post, reverse("match_goto", args=[battle.pk]), {"seq": 3, "step": 2})
+            return await stream.event(within=2)
+
+    change = json.loads(asyncio.run(scenario())["data"])
+    assert change["kind"] == "goto" and change["version"] == version_of(battle)
+    assert "step 2" in change["said"]
+
+
+def test_a_phone_that_was_away_is_sent_what_it_missed_at_once_and_nothing_it_has(owner, battle, player, quick_beats):
+    seen = version_of(battle)
+    lock_both(battle)
+    play(battle)
+
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(player, events_url(battle), **{"Last-Event-ID": str(seen)}) as away:
+            missed = await away.event(within=2)
+        async with Stream(player, url) as fresh:
+            quiet = await fresh.event(within=2)
+        return missed, quiet
+
+    missed, quiet = asyncio.run(scenario())
+    assert missed["event"] == "change" and int(missed["id"]) == version_of(battle)
+    assert "Round 1" in json.loads(missed["data"])["said"]
+    assert quiet == {"event": "beat", "data": str(version_of(battle))}  # nothing to send: only the beat
+
+
+def test_last_event_id_wins_over_the_pages_version(owner, battle, quick_beats):
+    lock_both(battle)
+    now = version_of(battle)
+
+    async def scenario():
+        async with Stream(owner, events_url(battle, 0), **{"Last-Event-ID": str(now)}) as stream:
+            return await stream.event(within=2)
+
+    assert asyncio.run(scenario())["event"] == "beat"
+
+
+def test_an_idle_stream_beats(owner, battle, quick_beats):
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(owner, url) as stream:
+            return [await stream.event(within=2) for _ in range(2)]
+
+    assert [event["event"] for event in asyncio.run(scenario())] == ["beat", "beat"]
+
+
+def test_a_revoked_watcher_is_told_it_is_gone_and_hears_nothing_more(owner, battle, spectator):
+    watch = Access.objects.get(match=battle, role=Access.SPECTATOR).invite
+
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(spectator, url) as stream:
+            await on_a_thread(owner.post, reverse("invite_revoke", args=[battle.pk, watch.pk]))
+            gone = await stream.event(within=2)
+            with pytest.raises(StopAsyncIteration):
+                await stream.next(2)
+            return gone
+
+    assert asyncio.run(scenario())["event"] == "gone"
+
+
+def test_the_stream_is_refused_to_outsiders_as_the_poll_is(battle):
+    outsider = Client()
+    for url in (events_url(battle), reverse("match_poll", args=[battle.pk])):
+        assert outsider.get(url).status_code == 404
+
+    async def asked():
+        return (await AsyncClient().get(events_url(battle))).status_code
+
+    assert asyncio.run(asked()) == 404
+    assert Client().post(events_url(battle)).status_code == 405
+
+
+def test_a_wsgi_server_answers_204_so_the_page_polls(owner, battle):
+    response = owner.get(events_url(battle))
+    assert response.status_code == 204 and response.content == b""
+
+
+def test_every_write_that_moves_a_version_tells_the_streams():
+    """The class of hole: a write that raises Match.version without `live.changed` would leave phones
+    stale until they poll. Every such write in the app is found here and must call it beside the write."""
+    root = Path(settings.BASE_DIR) / "tracker"
+    raises = re.compile(r"version=(F\(\"version\"\) \+ 1|match\.version \+ 1)|\.version \+= 1")
+    writes = []
+    for path in root.rglob("*.py"):
+        lines = path.read_text().splitlines()
+        for number, line in enumerate(lines):
+            if raises.search(line) and "migrations" not in path.parts:
+                writes.append((path.name, number + 1, any("live.changed(" in later for later in lines[number:number + 8])))
+    assert len(writes) >= 4, writes  # services, consent, sharing, the organiser's void
+    assert all(told for _name, _line, told in writes), [w for w in writes if not w[2]]
+
+
+def test_the_match_page_opens_the_stream_from_the_version_it_shows(owner, battle):
+    async def page():
+        client = AsyncClient()
+        client.cookies = owner.cookies
+        return (await client.get(battle.get_absolute_url())).content.decode()
+
+    url = events_url(battle, version_of(battle))
+    html = asyncio.run(page())
+    assert f'sse-connect="{url}"' in html
+    assert "hx-sse-2.min" in html
+
+
+def test_under_wsgi_the_page_offers_no_stream_and_says_it_polls(owner, battle):
+    html = owner.get(battle.get_absolute_url()).content.decode()
+    assert "sse-connect" not in html and "hx-sse-2.min" not in html
+    assert html.count("No live connection: checking for changes every 2 seconds.") == 2  # the status, and live.js's

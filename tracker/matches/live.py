@@ -1,0 +1,342 @@
+"""Live updates: every phone with a match open holds one stream and hears of each change as it commits.
+
+    GET /matches/<pk>/events      text/event-stream (server-sent events, htmx's SSE extension)
+
+Every write that moves a match's version calls `changed(match_id)` inside its transaction. On
+PostgreSQL that is a NOTIFY, which PostgreSQL delivers at commit (never for a rolled-back change,
+and never lost to a crash between the commit and an on-commit hook) to every app server's one
+listening connection; on SQLite (one server process) an on-commit hook wakes the process's own
+streams. Either way the notice carries only the match's id: each process then reads the match
+once, however many of its phones watch it (`Change`), and wakes their streams.
+
+An event's id is the match version it shows, so a phone that comes back (`Last-Event-ID`, or the
+version its page shows, `?v=`) is sent the version it missed at once, and never one it has: the
+event says what happened and the phone fetches its own `#match` part, drawn for its own seat as
+every page is (live.js). The event is the same for every phone of the match, so it holds nothing
+secret: the newest log entry's public title, a request or a move along the log.
+
+A beat every BEAT seconds lets the phone notice a stalled stream (EventSource hides comments from
+scripts, so the beat is a tiny event, not a comment); live.js then reopens it, and polls meanwhile.
+"""
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections, connection, transaction
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from tracker.models import Match
+from tracker.people import access
+from tracker.people.devices import TableRequest
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "tablekeeper_match"
+"""PostgreSQL's channel for the ids of changed matches."""
+BEAT = 15.0
+"""Seconds between beats on an idle stream (live.js reopens a stream silent for more than twice that)."""
+RETRY_MS = 2000
+"""How long a phone's browser waits before it reconnects a dropped stream by itself."""
+ACCESS = "access"
+"""The mark of a change of who may see the match: every open stream checks its phone again."""
+
+
+def _postgresql() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def changed(match_id: int, *, access_changed: bool = False) -> None:
+    """Tell every phone of the match that it changed, once the current transaction commits.
+
+    Called by each write that raises `Match.version` (tests/tracker/test_live_stream.py finds them all).
+    """
+    notice = f"{match_id}:{ACCESS}" if access_changed else str(match_id)
+    if _postgresql():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, notice])
+    else:
+        transaction.on_commit(lambda: hub.heard(notice))
+
+
+# ------------------------------------------------------------------ what a change says
+
+
+@dataclass(frozen=True)
+class Change:
+    """A match as its streams announce it: the version, and what its newest change was, per language."""
+
+    version: int
+    finished: bool
+    kind: str
+    """"step" (a new log entry), "goto" (undo, redo, reopen), "request" (one waits for an answer) or "match"."""
+    said: dict[str, str] = field(default_factory=dict)
+    """The message in each of the site's languages."""
+
+    def event(self, language: str) -> str:
+        data = {"version": self.version, "kind": self.kind, "finished": self.finished,
+                "said": self.said.get(language) or self.said.get(settings.LANGUAGE_CODE, "")}
+        return f"id: {self.version}\nevent: change\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+def said(match: Match, waiting: list, newest) -> tuple[str, str]:
+    """(kind, message) of the match's newest change, as anyone who may see the match may read it.
+
+    The one place the pushed message is made, from what `read_change` read: the requests waiting
+    (tracker.people.consent.pending) and the newest action ever recorded. A new step says its public
+    log title (the engine's `public_action`, the title the log shows everyone); a step undone, redone
+    or reopened says where the match now stands; a request waiting says who asks what.
+    """
+    from tracker.games import pages_for
+    from tracker.people import consent
+
+    names = [player.name for player in match.players()]
+    if waiting:
+        proposal = waiting[-1]
+        if proposal.payload:  # as the log would title it: the engine's public view of the action
+            what = pages_for(match.slug).describe_action(
+                match.game.public_action(match.state, proposal.payload), [], names)
+        else:
+            what = consent.describe(proposal, names)
+        return "request", _("%(asker)s asks: %(what)s.") % {"asker": names[proposal.asked_by], "what": what}
+    if newest is None:
+        return "match", _("The match changed.")
+    if not newest.abandoned and newest.seq == match.head and newest.seq == match.line_length:
+        pages = pages_for(match.slug)
+        what = pages.describe_action(match.game.public_action(match.state, newest.payload), newest.events, names)
+        return "step", what
+    if match.head < match.line_length:
+        return "goto", _("Back to step %(step)s of %(steps)s.") % {"step": match.head, "steps": match.line_length}
+    return "goto", _("Now at step %(step)s.") % {"step": match.head}
+
+
+def read_change(match_id: int) -> Change | None:
+    """The match's version and newest change, in every language; None once it is gone. One read per process."""
+    from tracker.people import consent
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    waiting = consent.pending(match) if match.version else []
+    newest = match.actions.order_by("-number").first()
+    match.players()
+    texts, kind = {}, "match"
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            kind, texts[code] = said(match, waiting, newest)
+    return Change(version=match.version, finished=match.finished is not None, kind=kind, said=texts)
+
+
+async def _db(function, *args):
+    """Run a database read off the event loop, in the loop's few shared threads (each keeps one
+    connection), never in a stream's own request thread: an open stream holds no connection."""
+    def run():
+        close_old_connections()  # as a request would: drop a connection that broke or aged out
+        return function(*args)
+    return await sync_to_async(run, thread_sensitive=False)()
+
+
+# ------------------------------------------------------------------ the hub: one per process
+
+
+class Hub:
+    """The streams open in this process, by match, and what each match last said.
+
+    Lives on the event loop of the ASGI server; `heard` may be called from any thread (the notice
+    of an SQLite commit comes from the view's thread, PostgreSQL's from the listener task).
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.streams: dict[int, set[asyncio.Queue]] = {}
+        self.latest: dict[int, Change] = {}
+        self.listener: asyncio.Task | None = None
+        self.tasks: set[asyncio.Task] = set()
+        self.reading: set[int] = set()  # matches being read now
+        self.again: dict[int, bool] = {}  # ... and noticed again meanwhile (True: their access changed)
+
+    # -- subscribing (on the loop)
+
+    @contextmanager
+    def subscribed(self, match_id: int):
+        self.loop = asyncio.get_running_loop()
+        if _listens() and (self.listener is None or self.listener.done()):
+            self.listener = self.loop.create_task(self._listen())
+        queue: asyncio.Queue = asyncio.Queue()
+        self.streams.setdefault(match_id, set()).add(queue)
+        try:
+            yield queue
+        finally:
+            queue_set = self.streams.get(match_id, set())
+            queue_set.discard(queue)
+            if not queue_set:
+                self.streams.pop(match_id, None)
+                self.latest.pop(match_id, None)
+
+    def open_streams(self) -> int:
+        return sum(len(queues) for queues in self.streams.values())
+
+    # -- hearing of a change (any thread)
+
+    def heard(self, notice: str) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return  # no stream was ever opened in this process (a WSGI server, a test)
+        loop.call_soon_threadsafe(self._announce_soon, notice)
+
+    def _announce_soon(self, notice: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._announce(notice))
+        self.tasks.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self.tasks.discard)
+
+    async def _announce(self, notice: str) -> None:
+        """Read the match once (however many streams watch it) and hand the change to each of them.
+        Notices that come while it is being read make one more read after it, not one each."""
+        match_id, _sep, mark = notice.partition(":")
+        key = int(match_id)
+        if not self.streams.get(key):
+            return
+        if key in self.reading:
+            self.again[key] = self.again.get(key, False) or mark == ACCESS
+            return
+        self.reading.add(key)
+        try:
+            access_changed = mark == ACCESS
+            while True:
+                change = await _db(read_change, key)
+                if change is None:
+                    return
+                known = self.latest.get(key)
+                if known is None or change.version >= known.version:
+                    self.latest[key] = change
+                for queue in list(self.streams.get(key, ())):
+                    queue.put_nowait((change, access_changed))
+                if key not in self.again:
+                    return
+                access_changed = self.again.pop(key)
+        finally:
+            self.reading.discard(key)
+
+    async def _every_match_again(self) -> None:
+        """After the listening connection was lost: a notice may have been missed, so ask every match."""
+        for match_id in list(self.streams):
+            self._announce_soon(f"{match_id}:{ACCESS}")  # a revoked phone's notice may be among them
+
+    # -- PostgreSQL's notices
+
+    async def _listen(self) -> None:
+        """Hold one connection that LISTENs, for ever; reconnect (and ask again) when it drops."""
+        import psycopg
+
+        delay, first = 0.5, True
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(_dsn(), autocommit=True) as listening:
+                    await listening.execute(f"LISTEN {CHANNEL}")
+                    if not first:
+                        logger.warning("live updates: listening again after a lost database connection")
+                        await self._every_match_again()
+                    first, delay = False, 0.5
+                    async for notice in listening.notifies():
+                        self._announce_soon(notice.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - any failure of the connection: wait, reconnect
+                logger.warning("live updates: database connection lost (%s); reconnecting", error)
+                first = False
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+
+
+def _listens() -> bool:
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def _dsn() -> str:
+    """The PostgreSQL connection string of Django's default database, for the listening connection."""
+    from psycopg.conninfo import make_conninfo
+
+    config = settings.DATABASES["default"]
+    parts = {"dbname": config["NAME"], "user": config.get("USER"), "password": config.get("PASSWORD"),
+             "host": config.get("HOST"), "port": config.get("PORT")}
+    return make_conninfo("", **{key: str(value) for key, value in parts.items() if value})
+
+
+hub = Hub()
+
+
+# ------------------------------------------------------------------ the stream
+
+
+def _since(request: TableRequest) -> int | None:
+    """The version the phone last saw: the browser's Last-Event-ID when it reconnects, else the page's `v`."""
+    for value in (request.headers.get("Last-Event-ID"), request.GET.get("v")):
+        if value and value.isdigit() and len(value) < 10:
+            return int(value)
+    return None
+
+
+async def _events(request: TableRequest, match_id: int, since: int | None, language: str) -> AsyncIterator[str]:
+    with hub.subscribed(match_id) as queue:  # before reading the match: no change can fall in between
+        now = hub.latest.get(match_id) or await _db(read_change, match_id)
+        if now is None:
+            return
+        yield f"retry: {RETRY_MS}\n\n"
+        sent = since if since is not None else now.version
+        if now.version > sent:  # the phone was away: the version it missed, at once
+            yield now.event(language)
+            sent = now.version
+        while True:
+            try:
+                change, access_changed = await asyncio.wait_for(queue.get(), BEAT)
+            except TimeoutError:
+                yield f"event: beat\ndata: {sent}\n\n"
+                continue
+            if access_changed and not await _db(_still_sees, request, match_id):
+                yield "event: gone\ndata: {}\n\n"  # live.js reloads: the page says what this phone may see now
+                return
+            if change.version > sent:
+                yield change.event(language)
+                sent = change.version
+
+
+def _still_sees(request: TableRequest, match_id: int) -> bool:
+    try:
+        access.visible_match(request, match_id, only=("version",))
+    except Http404:
+        return False
+    return True
+
+
+def streams(request: TableRequest) -> bool:
+    """Whether the server this request came through can hold a stream open (ASGI), so the page offers one."""
+    return isinstance(request, ASGIRequest)
+
+
+@require_GET
+async def match_events(request: TableRequest, pk: int) -> HttpResponseBase:
+    """The match's changes as server-sent events, for as long as the phone keeps the page open.
+
+    Access is checked as the poll checks it (`access.visible_match`): an outsider gets the same 404.
+    Only an ASGI server holds a stream open; under WSGI (the test server, a plain gunicorn) the
+    answer is 204, which tells the browser not to reconnect, and live.js polls instead.
+    """
+    if not streams(request):
+        await sync_to_async(access.visible_match)(request, pk, ("version",))  # in the request's own thread
+        return HttpResponse(status=204)
+    await _db(access.visible_match, request, pk, ("version",))
+    response = StreamingHttpResponse(_events(request, pk, _since(request), translation.get_language()),
+                                     content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy that buffers would hold the events back
+    return response
