@@ -251,16 +251,29 @@ class MatchQuerySet(models.QuerySet):
         device = getattr(request, "device", "") or "-"
         user = getattr(request, "user", None)
         seen = models.Q(owner__isnull=True, owner_device="", club__isnull=True) | models.Q(owner_device=device)
-        granted = Access.objects.filter(device=device, revoked__isnull=True)
+        # A place joined while signed in is the account's alone, as a match it made (access._mine).
+        granted = Access.objects.filter(device=device, user__isnull=True, revoked__isnull=True)
         if user is not None and user.is_authenticated:
             seen |= models.Q(owner=user) | models.Q(club__memberships__user=user)
-            granted = Access.objects.filter(models.Q(device=device) | models.Q(user=user), revoked__isnull=True)
+            granted = Access.objects.filter(models.Q(device=device, user__isnull=True) | models.Q(user=user),
+                                            revoked__isnull=True)
         return self.filter(seen | models.Q(pk__in=granted.values("match"))).distinct()
 
     def counted(self) -> "MatchQuerySet":
-        """Finished, not voided, and confirmed by its players where a club battle needs that
-        (tracker/competition/confirmations.py): the matches statistics, ratings and standings count."""
-        return self.filter(finished__isnull=False, voided__isnull=True, unconfirmed=False)
+        """Finished, not voided, confirmed by its players where a club battle needs that
+        (tracker/competition/confirmations.py), decided without corrections, and not left by its owner's
+        club membership: the matches statistics, ratings and standings count. `corrected()` are the
+        decided ones listed apart."""
+        return self.decided().filter(corrected=False)
+
+    def decided(self) -> "MatchQuerySet":
+        """Finished with a result that stands (not voided, confirmed, not waiting for an organiser to take
+        it over)."""
+        return self.filter(finished__isnull=False, voided__isnull=True, unconfirmed=False, orphaned__isnull=True)
+
+    def corrected(self) -> "MatchQuerySet":
+        """Decided while a correction of the board stood: shown apart, never counted as a plain result."""
+        return self.decided().filter(corrected=True)
 
 
 class Match(models.Model):
@@ -303,6 +316,15 @@ class Match(models.Model):
     # numbered above this were entered by players who could know the app's dice (the log says so).
     seed_shown_after = models.PositiveIntegerField(
         null=True, blank=True, help_text="How many actions had been recorded when the seed was first revealed.")
+
+    corrected = models.BooleanField(
+        default=False, help_text="Ended while a manual correction stood in its line: its result is listed apart.")
+    orphaned = models.DateTimeField(
+        null=True, blank=True, help_text="When its owner left the club with the match open: it counts nowhere until "
+                                         "an organiser takes it over.")
+    news = models.JSONField(
+        default=dict, blank=True,
+        help_text="The newest change and who made it (tracker/news.py says it), for the other phones.")
 
     objects = MatchQuerySet.as_manager()
 
@@ -453,13 +475,17 @@ class Proposal(models.Model):
     kept whatever the answer, so the log shows who asked and who agreed or refused.
     """
 
-    GOTO, ACTION = "goto", "action"
+    GOTO, ACTION, RELEASE = "goto", "action", "release"
     PENDING, AGREED, REFUSED, WITHDRAWN, LAPSED = "pending", "agreed", "refused", "withdrawn", "lapsed"
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="proposals")
-    kind = models.CharField(max_length=10, choices=[(GOTO, _("go back")), (ACTION, _("table action"))])
+    kind = models.CharField(max_length=10, choices=[(GOTO, _("go back")), (ACTION, _("table action")),
+                                                    (RELEASE, _("give up a seat"))])
     step = models.PositiveIntegerField(null=True, blank=True, help_text="Where a go-back would take the match.")
-    payload = models.JSONField(null=True, blank=True, help_text="The action, for a table action.")
+    payload = models.JSONField(null=True, blank=True,
+                               help_text="The action, for a table action; the seat's invite, for a release.")
     rolls = models.JSONField(default=list, help_text="Dice rolled by hand for the action.")
+    events = models.JSONField(default=list, help_text="What the action would do, from the engine's dry run when it "
+                                                      "was asked: the request reads as its log entry will.")
     at_seq = models.PositiveIntegerField(help_text="The step it was asked at; it lapses if the match moves on.")
     asked_by = models.PositiveSmallIntegerField(help_text="The seat that asked.")
     needs = models.PositiveSmallIntegerField(help_text="The seat whose agreement it waits for.")

@@ -59,6 +59,7 @@ urlpatterns = [
     path("clubs/<int:pk>/claims/", people.club_claim, name="club_claim"),
     path("clubs/<int:pk>/claims/<int:claim_id>/release/", people.club_claim_release, name="club_claim_release"),
     path("clubs/join/<str:token>/", people.club_join, name="club_join"),
+    path("matches/<int:pk>/take-over/", people.match_take_over, name="match_take_over"),
     path("stats/", review.stats_overview, name="stats"),
     path("stats/players/<int:pk>/", review.stats_player, name="stats_player"),
     path("cards/", catalog.card_games, name="card_games"),

@@ -12,6 +12,8 @@ text we do not model). The rulebook says nothing about corrections; these are ou
   card set to 0 simply leaves the reserve), and the match ends if it was the side's last card. Above max HP is refused: nothing in the rules
   heals past it, so a higher number is a typo.
 - A fallen card cannot be adjusted: REVIVE is how a card comes back.
+- In a Showdown the AI's side is never corrected: the only player at the table would be both the
+  one correcting and the one who gains, so the AI's cards and pool are the engine's alone.
 - Gems and the raided pool go from 0 to 99: the rulebook sets no limit, and 99 is far
   beyond any real table, so anything larger is a typo.
 """
@@ -20,6 +22,7 @@ from ..errors import IllegalAction, gettext_noop
 from .field import fall
 from .fighters import max_hp, own_card
 from .moves import card_in_play
+from .options import ai_seat
 
 COUNTER_MAX = 99
 
@@ -31,6 +34,11 @@ def _number(value: object, high: int) -> int:
     return value
 
 
+def _not_the_ai(state: dict, seat: int) -> None:
+    if ai_seat(state["config"]) == seat:
+        raise IllegalAction("adjust-ai", gettext_noop("The AI's cards and pool cannot be corrected in a Showdown."))
+
+
 def adjust(state: dict, action: dict, dice) -> list[dict]:
     """Set one counter: {"card", "hp" | "gems"} or {"seat", "raided"}; the event keeps before and after."""
     if action.get("override") is not True:
@@ -40,10 +48,12 @@ def adjust(state: dict, action: dict, dice) -> list[dict]:
         seat = action.get("seat")
         if type(seat) is not int or seat not in (0, 1):
             raise IllegalAction("seat", gettext_noop("There is no seat %(value)r in this match."), value=seat)
+        _not_the_ai(state, seat)
         team = state["teams"][seat]
         before, team["raided"] = team["raided"], _number(action["raided"], COUNTER_MAX)
         return [{"type": "adjusted", "seat": seat, "what": "raided", "before": before, "after": team["raided"]}]
     card = own_card(state, card_in_play(state, action.get("card"))["id"])
+    _not_the_ai(state, card["seat"])
     if card["hp"] == 0:
         raise IllegalAction("adjust-fallen",
                             gettext_noop("%(card)s has fallen; only REVIVE brings it back."), card=card["name"])

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker.matches import services
-from tracker.models import Access, Action, Invite, Match
+from tracker.models import Access, Action, Invite, Match, Proposal
 
 from .helpers import (
     ANA_DECK,
@@ -33,6 +33,7 @@ from .helpers import (
     make_invite,
     play_out,
     seated_phone,
+    snapshot,
     start_battle,
     state_of,
 )
@@ -248,20 +249,22 @@ def test_seated_player_cannot_lock_the_other_seats_deck(cast, battle):
     assert state_of(battle) == before
 
 
-def test_seated_player_cannot_undo_the_other_seats_lock_in(cast, battle):
+def test_seated_player_cannot_undo_the_other_seats_lock_in_alone(cast, battle):
+    # Issue 23: undoing the other seat's move is a request to that seat's phone (it was a 403).
     lock(battle, 0, ANA_DECK)
-    before = state_of(battle)
+    before = snapshot(battle)
     response = cast["player"].post(reverse("match_goto", args=[battle.pk]), {"seq": 1, "step": 0})
-    assert response.status_code == 403
-    assert state_of(battle) == before
+    assert response.status_code == 302
+    assert snapshot(battle) == before
+    assert Proposal.objects.get(match=battle).needs == 0
 
 
-def test_seated_player_sees_undo_disabled_when_the_last_step_is_the_other_seats(cast, battle):
+def test_seated_players_undo_of_the_other_seats_step_asks_the_other_phone(cast, battle):
+    # Issue 23: the owner is a seat like any other, so the button stays and asks (it was disabled).
     lock(battle, 0, ANA_DECK)  # Ana (seat 0) locks in on the owner's phone; the player holds seat 1
     html = text(cast["player"].get(battle.get_absolute_url()))
     undo = re.search(r"<button[^>]*>\s*<span aria-hidden=\"true\">↶</span>", html).group(0)
-    assert "disabled" in undo and 'aria-describedby="undo-why"' in undo
-    assert "The last step is the other player's; only the match's owner can undo it." in html
+    assert "disabled" not in undo
     owner_undo = re.search(r"<button[^>]*>\s*<span aria-hidden=\"true\">↶</span>",
                            text(cast["owner"].get(battle.get_absolute_url()))).group(0)
     assert "disabled" not in owner_undo

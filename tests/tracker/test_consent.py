@@ -201,15 +201,21 @@ def test_the_fight_from_a_seated_phone_waits_for_the_other_side(owner, duel):
     assert "Asked by Ben, agreed by Ana." in text(owner.get(reverse("match_log", args=[duel.pk])))
 
 
-def test_the_owners_phone_fights_alone(owner, duel):
-    seated_phone(owner, duel, 1)
+def test_the_owners_phone_asks_the_seated_phone_before_a_fight(owner, duel):
+    # Issue 23: once Ben is on his own phone the owner is a seat like any other; pressing the fight
+    # ends Ben's chance to call a backup, so it is his to agree to (it used to be taken alone).
+    ben = seated_phone(owner, duel, 1)
     commit(duel, 0, "Granite Fist")
     commit(duel, 1, "Solar Flare")
     duel.refresh_from_db()
     response = owner.post(reverse("match_act", args=[duel.pk]), {"seq": duel.head, "action": "fight"})
     assert response.status_code == 302
     duel.refresh_from_db()
-    assert duel.head == 3 and not Proposal.objects.exists()
+    request = Proposal.objects.get()
+    assert duel.head == 2 and (request.asked_by, request.needs, request.status) == (0, 1, Proposal.PENDING)
+    answer(ben, request, "agree")
+    duel.refresh_from_db()
+    assert duel.head == 3
 
 
 def test_correcting_the_other_sides_hp_needs_their_agreement_and_ones_own_does_not(owner, duel):

@@ -33,9 +33,9 @@ def _played_by(request: TableRequest) -> Q:
     mine = Q(owner_device=device)
     if user is not None:
         mine |= Q(owner=user)
-        seats = seats.filter(Q(device=device) | Q(user=user))
+        seats = seats.filter(Q(device=device, user__isnull=True) | Q(user=user))
     else:
-        seats = seats.filter(device=device)
+        seats = seats.filter(device=device, user__isnull=True)
     return mine | Q(pk__in=seats.values("match"))
 
 

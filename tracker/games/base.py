@@ -300,3 +300,9 @@ class SecretEntryPages(GamePages, abstract=True):
 
     def entry_action(self, form: forms.Form, seat: int) -> dict:
         return self.modules.forms.entry_action(form, seat)
+
+    def entry_examples(self, match: "Match", seat: int) -> tuple[dict, dict]:
+        """Two different secret entries `seat` could make now from the catalog, each as the engine's action
+        (the forms module's entry_examples). The secrecy tests build two matches identical but for which
+        one was made, and every page anyone else sees must be the same in both until the reveal."""
+        return self.modules.forms.entry_examples(match, seat)

@@ -19,14 +19,19 @@ from django.utils.translation import gettext
 
 from tracker.models import Match, Seat
 
-COLUMNS = ("pk", "slug", "created", "finished", "score", "winner__name", "unconfirmed")
+COLUMNS = ("pk", "slug", "created", "finished", "score", "winner__name", "corrected", "unconfirmed")
 """What a row shows of a match."""
 LINK = 987654321
 """A match number no real match has, to reverse the link of a match once and fill in each row's number."""
 
 
-def result_words(finished: datetime | None, winner: str | None, shown_score: str) -> str:
-    """How a match stands, in a few words: who won and by what, a draw, or still going."""
+def result_words(finished: datetime | None, winner: str | None, shown_score: str, corrected: bool = False) -> str:
+    """How a match stands, in a few words: who won and by what, a draw, or still going; a result reached
+    while a manual correction stood says so (statistics list it apart)."""
+    if finished and corrected:
+        said = gettext("%(name)s won %(score)s") % {"name": winner, "score": shown_score} if winner else \
+            gettext("Draw (%(score)s)") % {"score": shown_score}
+        return "✎ " + gettext("%(result)s, decided with manual corrections") % {"result": said}
     if finished and winner:
         return "✓ " + gettext("%(name)s won %(score)s") % {"name": winner, "score": shown_score}
     if finished:
@@ -35,7 +40,8 @@ def result_words(finished: datetime | None, winner: str | None, shown_score: str
 
 
 def match_result(match: Match) -> str:
-    return result_words(match.finished, match.winner.name if match.winner else None, match.shown_score)
+    return result_words(match.finished, match.winner.name if match.winner else None, match.shown_score,
+                        match.corrected)
 
 
 def page(matches: QuerySet, number: str | None, per: int) -> tuple[Page, list[dict]]:
@@ -71,7 +77,8 @@ def _rows(found: list[dict]) -> list[dict]:
             "url": f"{before}{match['pk']}{after}",
             "title": f"{pages.game.name} #{match['pk']}",
             "players": vs.join(names[match["pk"]]),
-            "result": result_words(match["finished"], match["winner__name"], pages.shown_score(match["score"]))
+            "result": result_words(match["finished"], match["winner__name"], pages.shown_score(match["score"]),
+                                   match["corrected"])
             + (" · ◔ " + gettext("unconfirmed") if match["finished"] and match["unconfirmed"] else ""),
             "iso": created.isoformat(),
             "when": formats.date_format(created, "DATETIME_FORMAT"),

@@ -59,5 +59,9 @@ def match_end(match: Match) -> str:
     if not match.finished:
         return ""
     if match.winner is None:
-        return gettext("Match over: a draw, %(score)s.") % {"score": match.shown_score}
-    return gettext("Match over: %(name)s wins %(score)s.") % {"name": match.winner.name, "score": match.shown_score}
+        said = gettext("Match over: a draw, %(score)s.") % {"score": match.shown_score}
+    else:
+        said = gettext("Match over: %(name)s wins %(score)s.") % {"name": match.winner.name, "score": match.shown_score}
+    if match.corrected:
+        said += " " + gettext("Decided with manual corrections: statistics list it apart.")
+    return said

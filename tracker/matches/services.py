@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from rules import Dice, RuleError
-from tracker.matches import live, numbers
+from tracker.matches import live, news, numbers
 from tracker.matches.card_uses import record_uses
 from tracker.models import Action, Checkpoint, Match, Player, Seat
 
@@ -232,12 +232,18 @@ def _current(match_id: int | None, match: Match | None, expected_seq: int, paylo
     return match
 
 
-def record_outcome(match: Match) -> None:
-    """Set finished, winner and score from the engine's outcome of the current state."""
+def record_outcome(match: Match, correcting: bool = False) -> None:
+    """Set finished, winner and score from the engine's outcome of the current state.
+
+    A match that ends while a manual correction stands in its line (`correcting`: the action being
+    applied is one) is marked `corrected`: its result is shown and counted apart from plain results.
+    """
     outcome = match.game.outcome(match.state)
     if outcome is None:
-        match.finished, match.winner, match.score = None, None, ""
+        match.finished, match.winner, match.score, match.corrected = None, None, "", False
         return
+    match.corrected = correcting or match.actions.filter(abandoned=False, seq__lte=match.head,
+                                                         payload__override=True).exists()
     # A match that ends again after a reopen keeps the date it first ended: ratings, standings
     # and statistics place it there, whatever undo and redo did in between.
     match.first_finished = match.first_finished or timezone.now()
@@ -247,7 +253,7 @@ def record_outcome(match: Match) -> None:
 
 
 SAVED = ("state", "head", "line_length", "last_number", "finished", "first_finished", "winner", "score",
-         "seed_shown_after")
+         "seed_shown_after", "corrected", "news")
 
 
 def _save(match: Match, expected_seq: int, payload: dict | None = None) -> None:
@@ -266,9 +272,9 @@ def _save(match: Match, expected_seq: int, payload: dict | None = None) -> None:
     live.changed(match.pk)
 
 
-def _moved_on(match: Match) -> None:
+def _moved_on(match: Match, correcting: bool = False) -> None:
     """The outcome, the fair-seed mark and the time of a match whose state and head just changed (in memory)."""
-    record_outcome(match)
+    record_outcome(match, correcting)
     if match.finished and match.seed_shown_after is None:
         # The seed is on every page from now on, even if the end is undone (fair seeds).
         match.seed_shown_after = match.last_number
@@ -276,10 +282,12 @@ def _moved_on(match: Match) -> None:
 
 
 def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | None = None,
-                       match_id: int | None = None, match: Match | None = None, proposal=None) -> Action:
+                       match_id: int | None = None, match: Match | None = None, proposal=None,
+                       by: news.By | None = None) -> Action:
     """Apply one action to the match (`match` as loaded, or by `match_id`).
 
-    `proposal` is the agreement a table action was taken with (tracker/people/consent.py), for the log.
+    `proposal` is the agreement a table action was taken with (tracker/people/consent.py), for the log;
+    `by` who took it, for the other phones' news (tracker/matches/news.py).
 
     Raises StaleSubmission or RuleError and then changes nothing (a match passed in is then
     as it was, or as the database has it now). The engine runs before the transaction: only
@@ -290,9 +298,11 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
     head, undone = match.head, match.line_length > match.head
     dice = Dice(match.seed, head + 1, rolls)
     state, events = match.game.apply(match.state, action, dice)
-    secret = match.game.public_action(match.state, action) != action  # hidden from the other side when made
+    game = match.game
+    secret = game.public_action(match.state, action) != action  # hidden from the other side when made
     match.state, match.head, match.line_length, match.last_number = state, head + 1, head + 1, match.last_number + 1
-    _moved_on(match)
+    _moved_on(match, correcting=action.get("override") is True)
+    news.record(match, news.ACTION, by, number=match.last_number)
     with transaction.atomic():
         _save(match, expected_seq, action)
         if undone:
@@ -303,14 +313,25 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
         recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head,
                                          seat=action.get("seat"), payload=action, events=events, rolls=dice.rolls,
                                          secret=secret, proposal=proposal)
-        record_uses(match, [action])  # who has played a catalog card decides who may still change it
+        # Who has played a catalog card decides who may still change it, and the card's page lists the
+        # matches that used it: only what the table may see counts, so a hidden entry is noted at its reveal.
+        record_uses(match, [game.public_action(state, action), *_revealed_by(match, secret)])
         if recorded.seq % CHECKPOINT_EVERY == 0:
             Checkpoint.objects.create(action=recorded, match=match, seq=recorded.seq, state=state)
     match.__dict__["_head_action"] = recorded  # what just happened, for the answer's page
     return recorded
 
 
-def match_goto(*, step: int, expected_seq: int, match_id: int | None = None, match: Match | None = None) -> Match:
+def _revealed_by(match: Match, secret: bool) -> list[dict]:
+    """The earlier secret entries the secret entry just applied revealed (the last lock-in shows them all)."""
+    if not secret:
+        return []
+    earlier = match.actions.filter(abandoned=False, secret=True, seq__lt=match.head).values_list("payload", flat=True)
+    return [payload for payload in earlier if match.game.public_action(match.state, payload) == payload]
+
+
+def match_goto(*, step: int, expected_seq: int, match_id: int | None = None, match: Match | None = None,
+               by: news.By | None = None) -> Match:
     """Move the match back (undo) or forward (redo) along its current line to `step`.
 
     Starts from the nearest checkpoint at or below `step`, so it costs the same at step
@@ -323,8 +344,10 @@ def match_goto(*, step: int, expected_seq: int, match_id: int | None = None, mat
         raise NoSuchStep(_("There is no step %(step)s in this match.") % {"step": step})
     missing: list[Checkpoint] = []
     state, actions = _state_at(match, step, keep=missing)
+    reopened, moved_from = match.finished is not None and step < match.head, match.head
     match.state, match.head = state, step
     _moved_on(match)
+    news.record(match, news.GOTO, by, **{"from": moved_from, "to": step, "reopened": reopened})
     with transaction.atomic():
         _save(match, expected_seq)
         Checkpoint.objects.bulk_create(missing)

@@ -21,7 +21,7 @@ from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
 from tracker.competition import confirmations
 from tracker.games import pages_for
-from tracker.matches import listing, live, services
+from tracker.matches import listing, live, news, services
 from tracker.models import Card, Match, Player, Proposal
 from tracker.people import access, consent, locks, sharing
 from tracker.people import views as people_views
@@ -107,8 +107,6 @@ def _undo_why(match: Match, seen_by: Viewer) -> str:
         return ""
     if match.finished is not None and (why := locks.why_not_reopen(match, seen_by)):
         return why
-    if seen_by.role == access.PLAYER and _moves_of_others(match, seen_by.seat, match.head - 1, match.head):
-        return _("The last step is the other player's; only the match's owner can undo it.")
     return ""
 
 
@@ -135,9 +133,11 @@ REVEALING_ENTRY = "revealing-entry"
 what the board still keeps face down (a Card Crush deck's later rounds), so the box does not say it."""
 
 
-def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None) -> dict:
+def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None,
+             seen_by: Viewer | None = None) -> dict:
     """What came of the player's last tap, for the outcome region: a refusal and why, the messages
-    waiting for this phone, and the step just taken with its working."""
+    waiting for this phone, and the step just taken with its working. Unless it tells this phone's own
+    step, the newest change another phone made (news.py), naming who, so the box never contradicts the board."""
     notes, title = [], None
     for message in messages.get_messages(request):
         tags = message.extra_tags.split()
@@ -155,7 +155,9 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
             match.actions.filter(abandoned=False, seq=step).first())
         entry = log_entries(match, [done])[0] if done else None
     said = step_said(match, entry, title) if entry else {}
-    return {"refusal": refusal, "notes": notes, "entry": entry, **said, "shown": bool(refusal or notes or entry)}
+    told = news.said(match, seen_by) if seen_by is not None and not (refusal or entry) else ""
+    return {"refusal": refusal, "notes": notes, "entry": entry, **said, "news": told,
+            "shown": bool(refusal or notes or entry or told)}
 
 
 def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200,
@@ -174,7 +176,7 @@ def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: 
     context = _match_context(request, match, seen_by, posted, light=bool(light), **extra)
     if light:  # the regions some actions change, and the version of each the phone shows ("id=digest")
         context["shown"] = frozenset(request.headers.get("X-Shown", "").split())
-    context["outcome"] = outcome if outcome is not None else _outcome(request, match)
+    context["outcome"] = outcome if outcome is not None else _outcome(request, match, seen_by=seen_by)
     template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
     response = render(request, template, context, status=status)
     if posted is not None:
@@ -353,8 +355,8 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
         if form.is_valid():
             try:
                 recorded = services.match_apply_action(
-                    match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"]
-                )
+                    match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"],
+                    by=news.by(request, match, seen_by))
             except services.StaleSubmission as stale:
                 match.refresh_from_db()
                 if seat not in pages.seats_to_enter(match):
@@ -427,8 +429,9 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
     """An action taken at the table (reveal the next round, attack, ...).
 
     Dice a player rolled by hand come as `roll` fields, in the order the engine asks
-    for them; a blank `roll` means the app rolls. A seated phone's table action, or its
-    correction of the other side's cards, becomes a request the other side answers.
+    for them; a blank `roll` means the app rolls. Once the other seat is on a phone of its own, a
+    table action or a correction of the other side's cards becomes a request that phone answers
+    (consent.py); everything else is told to it (news.py).
     """
     match, seen_by = access.match_for(request, pk, act=True)
     seq_form = SeqForm(request.POST)
@@ -449,18 +452,19 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
     except consent.Refused as refused:
         return _refused(request, pk, str(refused), status=403)
     seq = seq_form.cleaned_data["seq"]
+    made_by = news.by(request, match, seen_by)
     try:
         if ask:
             consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.ACTION, action=action,
-                            rolls=rolls)
+                            rolls=rolls, made_by=made_by)
             return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
-        recorded = services.match_apply_action(match=match, action=action, expected_seq=seq, rolls=rolls)
+        recorded = services.match_apply_action(match=match, action=action, expected_seq=seq, rolls=rolls, by=made_by)
     except services.StaleSubmission as stale:
         if stale.recorded_step:  # the first copy got through and its answer was lost: the tap did count
             return _after_change(request, Match.objects.get(pk=pk), seen_by, str(stale), step=stale.recorded_step)
         return _refused(request, pk, str(stale), status=409)
     except consent.Refused as refused:
-        return _refused(request, pk, str(refused), status=409)
+        return _refused(request, pk, str(refused), status=422)
     except RuleError as error:
         return _refused(request, pk, services.explain(error, match.players()), status=422)
     return _after_change(request, pages.after_change(recorded.match), seen_by, step=recorded.seq)
@@ -471,28 +475,15 @@ def _asked_message(match: Match, seen_by: Viewer) -> str:
     return _("Asked %(name)s to agree; nothing changes until they do.") % {"name": match.players()[other].name}
 
 
-def _moves_of_others(match: Match, seat: int | None, low: int, high: int) -> bool:
-    """Whether steps low+1..high hold a move made for another seat than `seat`.
-
-    Undoing or redoing those is the owner's call, not a seated player's. Whose move it was is
-    the engine's answer (`authority`); open and table actions may be undone by either player.
-    """
-    game = match.game
-    for action in match.actions.filter(abandoned=False, seq__gt=low, seq__lte=high).only("seat", "payload"):
-        whose = game.authority(match.state, action.payload)
-        if type(whose) is int and whose != seat:
-            return True
-    return False
-
-
 @require_POST
 def match_goto(request: TableRequest, pk: int) -> HttpResponse:
     """Undo or redo: move along the log to a step; actions are never deleted.
 
     Going back before the end of a finished match (reopening it) asks for confirmation and,
-    in a club, needs an organiser. Going back past a revealed secret entry needs the other
-    side's agreement (tracker/people/consent.py), unless a club organiser does it as the referee.
-    Anything else is one tap.
+    in a club, needs an organiser. Going back past a revealed secret entry, over the other side's
+    moves, or reopening a match the other side won needs that phone's agreement
+    (tracker/people/consent.py), unless a club organiser does it as the referee. Anything else is one
+    tap, and the other phone is told.
     """
     match, seen_by = access.match_for(request, pk)
     form = StepForm(request.POST)
@@ -507,19 +498,19 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, locked, status=409)
     if reopening and (why := locks.why_not_reopen(match, seen_by)):
         return _refused(request, pk, why, status=403)
-    if seen_by.role == access.PLAYER and _moves_of_others(match, seen_by.seat, min(step, match.head),
-                                                          max(step, match.head)):
-        return _refused(request, pk, _("That would undo or redo the other player's move; only the match's owner "
-                                       "can do that."), status=403)
     if seq == match.head and reopening and request.POST.get("confirm") != "reopen":
         return people_views.confirm_reopen(request, match, seen_by, step)
+    made_by = news.by(request, match, seen_by)
     try:
-        if seq == match.head and consent.takes_back_reveal(match, step) and seen_by.can_act:
+        if seq == match.head and seen_by.can_act:
             if consent.hot_seat(match, seen_by):
-                return people_views.hot_seat_goto(request, match, seen_by, step)
-            consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.GOTO, step=step)
-            return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
-        moved = services.match_goto(match=match, step=step, expected_seq=seq)
+                if consent.takes_back_reveal(match, step):
+                    return people_views.hot_seat_goto(request, match, seen_by, step)
+            elif why := consent.goto_needs_agreement(match, seen_by, step):
+                consent.propose(match_id=pk, seen_by=seen_by, expected_seq=seq, kind=Proposal.GOTO, step=step,
+                                action={"why": why}, made_by=made_by)
+                return _after_change(request, Match.objects.get(pk=pk), seen_by, _asked_message(match, seen_by))
+        moved = services.match_goto(match=match, step=step, expected_seq=seq, by=made_by)
     except services.StaleSubmission as stale:
         return _refused(request, pk, str(stale), status=409)
     except services.NoSuchStep as error:

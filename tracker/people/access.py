@@ -20,14 +20,14 @@ A club organiser may also reopen and void the club's matches (`Viewer.organiser`
 
 import ipaddress
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, NoReturn, cast
 
 from django.core.exceptions import PermissionDenied  # noqa: F401  (re-exported for views)
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from tracker.models import Access, Club, Match, Membership
+from tracker.models import Access, Club, Match, Membership, Proposal
 
 from .devices import TableRequest, client_address
 
@@ -114,9 +114,13 @@ def _owns(request: TableRequest, match: Match) -> bool:
 
 
 def _mine(request: TableRequest, device: str, user_id: int | None) -> bool:
-    """Whether an Access row of that device and account belongs to this request's device or account."""
+    """Whether an Access row of that device and account belongs to this request: a place joined while
+    signed in is the account's alone (signing out of a shared tablet leaves the tablet nothing of it);
+    one joined without an account is the phone's."""
     user = signed_in(request)
-    return device == device_of(request) or (user is not None and user_id == user.pk)
+    if user_id is not None:
+        return user is not None and user_id == user.pk
+    return device == device_of(request)
 
 
 def _match_grants(match: Match, every: bool = False) -> list[tuple]:
@@ -199,8 +203,22 @@ def visible_match(request: TableRequest, pk: int, only: tuple[str, ...] = ()) ->
     matches = Match.objects.only(*only, *VISIBILITY_FIELDS) if only else Match.objects.all()
     match = get_object_or_404(matches, pk=pk)
     if not may_see(request, match):
-        raise Http404(_("No such match."))
+        _refuse(request, match)
     return match
+
+
+def _refuse(request: TableRequest, match: Match) -> NoReturn:
+    """404 for a phone that never had a place in the match; a phone whose link was revoked is told why."""
+    for device, user_id, invite_id in match.accesses.filter(revoked__isnull=False).values_list(
+            "device", "user_id", "invite_id"):
+        if _mine(request, device, user_id):
+            if match.proposals.filter(kind=Proposal.RELEASE, status=Proposal.AGREED,
+                                      payload__invite=invite_id).exists():
+                raise PermissionDenied(_("You gave up your seat in this match, so this phone no longer follows it. "
+                                         "Ask for a new link to come back."))
+            raise PermissionDenied(_("The link that gave this phone its place in this match was revoked, so it no "
+                                     "longer follows the match. Ask the match's owner for a new link to come back."))
+    raise Http404(_("No such match."))
 
 
 def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
@@ -208,7 +226,7 @@ def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match,
     match = get_object_or_404(Match.objects.select_related("winner"), pk=pk)  # finished pages name the winner
     seen_by = viewer(request, match)
     if seen_by is None:
-        raise Http404(_("No such match."))
+        _refuse(request, match)
     if act and not seen_by.can_act:
         raise PermissionDenied(_("Spectators can watch this match but not play in it."))
     return match, seen_by

@@ -11,13 +11,15 @@ Decisions (where the rules of a club were open):
 - A club always keeps an organiser: the last one can neither leave nor be made a member.
 """
 
+from django.db import transaction
+from django.db.models import F
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tracker.models import Club, Membership
+from tracker.models import Club, Match, Membership
 from tracker.people import access
 
 from .devices import TableRequest
@@ -43,6 +45,16 @@ def invites(request: TableRequest, club: Club) -> list[dict]:
         url = request.build_absolute_uri(reverse("club_join", args=[invite.token]))
         shown.append({"invite": invite, "url": url, "qr": qr_svg(url)})
     return shown
+
+
+@transaction.atomic
+def leave(membership: Membership) -> None:
+    """End a membership. The account's open matches in the club lose their owner and count nowhere
+    (`Match.orphaned`) until an organiser takes them over (views.match_take_over); its finished matches
+    keep counting."""
+    open_matches = Match.objects.filter(club=membership.club_id, owner=membership.user_id, finished__isnull=True)
+    open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
+    membership.delete()
 
 
 def organisers_left(club: Club, without: Membership) -> int:

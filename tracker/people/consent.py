@@ -1,30 +1,34 @@
 """When one side alone may not change a match, and how the other side agrees.
 
-Three things need the other side's agreement (DESIGN.md, "Who may see and change what"):
+Once a seat is on a phone of its own, the owner's phone is a seat like any other: whatever decides
+the match for both sides needs the other phone's agreement (DESIGN.md, "Who may see and change
+what"). From any phone, owner's or seated:
+- A table action (the engine's `authority` says TABLE: a fight, a declared winner, a new table
+  status, the end of the game), and a correction (`"override": true`) of the other side's cards.
 - Going back past a revealed secret entry (a Card Crush deck, a LOGOS commit or backup, a
   Cardmaster lineup): whoever saw the other side's entry could otherwise enter a new one.
-  Undo of steps that reveal nothing stays a single tap.
-- A table action (the engine's `authority` says TABLE: a fight, a declared winner, the end
-  of the game) sent from a seated phone. The owner's phone is the table's authority and
-  takes these alone.
-- A correction (`"override": true`) of the other side's cards sent from a seated phone.
+- Undoing or redoing the other side's moves, and reopening a finished match the other side won.
+- Taking back the other side's seat link once that phone has a say (sharing.invite_revoke).
+Moves, corrections and undo of one's own side are one tap; the other phone is told (news.py).
+In hot-seat (one phone holds every seat) the phone is passed to the other player, who agrees or
+refuses on it, for a revealed entry; the rest is the table's own business on one phone. A club's
+organiser referees the club's matches and needs nobody's agreement.
 
-The other side answers on the phone that holds its seat; a seat no phone holds is played on
-the owner's phone, which answers for it. In hot-seat (one phone holds every seat) the phone
-is passed to the other player, who agrees or refuses on it. Every request is kept as a
-`Proposal`, whatever the answer, so the log shows who asked and who agreed.
-
-Every game here has two seats, so a request waits for exactly one seat.
+Every request is checked by the engine before it is stored (a dry run), kept as a `Proposal`
+whatever the answer, and the log shows who asked and who agreed. Every game here has two seats,
+so a request waits for exactly one seat.
 """
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
+from rules import Dice
 from tracker.games import pages_for
-from tracker.matches import live, services
-from tracker.models import Action, Match, Proposal
+from tracker.matches import live, news, services
+from tracker.models import Access, Action, Invite, Match, Proposal
 from tracker.people import locks
 
 from .access import OWNER, PLAYER, Viewer
@@ -49,19 +53,72 @@ def takes_back_reveal(match: Match, step: int) -> bool:
     return any(game.public_action(before, action.payload) != action.payload for action in revealed)
 
 
-def needs_agreement(match: Match, seen_by: Viewer, action: dict) -> bool:
-    """Whether a seated phone must ask the other side before taking `action` (see the module docstring).
+def _others(match: Match, seen_by: Viewer) -> frozenset[int]:
+    """The seats another phone plays (empty in hot-seat, where this phone holds them all)."""
+    return frozenset(range(match.game.seats)) - seen_by.controls(match.game.seats)
 
-    Raises Refused for another seat's own move, which is never that phone's to take.
+
+def needs_agreement(match: Match, seen_by: Viewer, action: dict) -> bool:
+    """Whether this phone must ask the other side before taking `action` (see the module docstring).
+
+    Raises Refused for another seat's own move, which is never this phone's to take.
     """
-    if seen_by.role != PLAYER:
+    if not seen_by.can_act or not _others(match, seen_by):
         return False
     whose = match.game.authority(match.state, action)
-    if whose in (rules.OPEN, seen_by.seat):
+    if whose == rules.OPEN or whose in seen_by.controls(match.game.seats):
         return False
     if whose == rules.TABLE or action.get("override") is True:
         return True
     raise Refused(_("You can act only for your own seat; nothing was applied."))
+
+
+def moves_of_others(match: Match, seen_by: Viewer, low: int, high: int) -> bool:
+    """Whether steps low+1..high hold a move of a seat another phone plays (the engine's `authority`
+    says whose); open and table actions belong to nobody."""
+    others = _others(match, seen_by)
+    if not others:
+        return False
+    game = match.game
+    for action in match.actions.filter(abandoned=False, seq__gt=low, seq__lte=high).only("seat", "payload"):
+        whose = game.authority(match.state, action.payload)
+        if type(whose) is int and whose in others:
+            return True
+    return False
+
+
+REVEAL, MOVES, REOPEN = "reveal", "moves", "reopen"
+"""Why a move along the log waits for the other phone (kept with the request, which says it)."""
+
+
+def goto_needs_agreement(match: Match, seen_by: Viewer, step: int) -> str:
+    """Why moving this match to `step` from this phone waits for the other phone ("" when it does not):
+    it takes back a revealed entry, undoes or redoes the other side's moves, or reopens a match the
+    other side won. A club's organiser, refereeing without a seat, needs nobody's agreement."""
+    if not seen_by.can_act or not _others(match, seen_by):
+        return ""
+    if takes_back_reveal(match, step):
+        return REVEAL
+    if moves_of_others(match, seen_by, min(step, match.head), max(step, match.head)):
+        return MOVES
+    if match.finished is not None and step < match.head and match.winner_id is not None:
+        seats = [player.pk for player in match.players()]
+        if match.winner_id in seats and seats.index(match.winner_id) in _others(match, seen_by):
+            return REOPEN
+    return ""
+
+
+def has_say(match: Match, invite: Invite) -> bool:
+    """Whether the phone a seat link seated has a say: the match moved on since it joined, or a request
+    involves its seat. Its link is then taken back only with its agreement."""
+    if invite.kind != Invite.SEAT or invite.seat is None:
+        return False
+    held = Access.objects.filter(invite=invite, role=Access.PLAYER, revoked__isnull=True).order_by("created").first()
+    if held is None:
+        return False
+    return (match.actions.filter(created__gte=held.created).exists()
+            or match.proposals.filter(Q(asked_by=invite.seat) | Q(needs=invite.seat), created__gte=held.created)
+            .exists())
 
 
 def other_seat(match: Match, seat: int | None, seen_by: Viewer) -> int:
@@ -101,43 +158,78 @@ def pending(match: Match) -> list[Proposal]:
     return list(match.proposals.filter(status=Proposal.PENDING, at_seq=match.head))
 
 
-def _touch(match: Match) -> None:
-    """Both phones' live pages refresh to show the request or its answer."""
-    Match.objects.filter(pk=match.pk).update(version=match.version + 1)
+def _touch(match: Match, kind: str, made_by: news.By | None, proposal: Proposal) -> None:
+    """Both phones' live pages refresh to show the request or its answer, and the other phone is told."""
+    news.record(match, kind, made_by, proposal=proposal.pk)
+    Match.objects.filter(pk=match.pk).update(version=F("version") + 1, news=match.news)
     live.changed(match.pk)
+
+
+def _dry_run(match: Match, action: dict, rolls: list[int] | None) -> list[dict]:
+    """What the action would do now: the engine's events, or its RuleError (nothing is stored then)."""
+    if not isinstance(action, dict) or not action.get("type"):
+        raise Refused(_("Say which action to take; nothing was asked."))
+    _state, events = match.game.apply(match.state, action, Dice(match.seed, match.head + 1, rolls))
+    return events
+
+
+def _ask(match: Match, asked_by: int, needs: int, **fields) -> Proposal:
+    """The request, replacing the asker's own open one; refused while the other side is asking."""
+    if match.proposals.filter(status=Proposal.PENDING, at_seq=match.head, asked_by=needs).exists():
+        raise Refused(_("The other player is already asking something; answer that first."))
+    match.proposals.filter(status=Proposal.PENDING, asked_by=asked_by).update(status=Proposal.WITHDRAWN,
+                                                                              answered=timezone.now())
+    return Proposal.objects.create(match=match, at_seq=match.head, asked_by=asked_by, needs=needs, **fields)
 
 
 @transaction.atomic
 def propose(*, match_id: int, seen_by: Viewer, expected_seq: int, kind: str, step: int | None = None,
-            action: dict | None = None, rolls: list[int] | None = None) -> Proposal:
-    """Ask the other side; one open request per match at a time (a new one replaces the asker's old one)."""
+            action: dict | None = None, rolls: list[int] | None = None, made_by: news.By | None = None) -> Proposal:
+    """Ask the other side; one open request per match at a time (a new one replaces the asker's old one).
+
+    An action the engine refuses now is refused here (RuleError, or Refused for no action at all), so a
+    request always describes something that can be carried out.
+    """
     match = Match.objects.select_for_update().get(pk=match_id)
     if match.head != expected_seq:
         raise services.StaleSubmission(match, expected_seq, doubled=False)
     asked_by = asking_seat(match, seen_by)
     if asked_by is None:
         raise Refused(_("Say who asks: in hot-seat the other player agrees on this phone."))
-    needs = other_seat(match, asked_by, seen_by)
-    if match.proposals.filter(status=Proposal.PENDING, at_seq=match.head, asked_by=needs).exists():
-        raise Refused(_("The other player is already asking something; answer that first."))
-    match.proposals.filter(status=Proposal.PENDING, asked_by=asked_by).update(status=Proposal.WITHDRAWN,
-                                                                              answered=timezone.now())
-    proposal = Proposal.objects.create(match=match, kind=kind, step=step, payload=action, rolls=rolls or [],
-                                       at_seq=match.head, asked_by=asked_by, needs=needs)
-    _touch(match)
+    events = _dry_run(match, action or {}, rolls) if kind == Proposal.ACTION else []
+    proposal = _ask(match, asked_by, other_seat(match, asked_by, seen_by), kind=kind, step=step, payload=action,
+                    rolls=rolls or [], events=events)
+    _touch(match, news.ASKED, made_by, proposal)
     return proposal
 
 
-def _carry_out(proposal: Proposal) -> Match:
+@transaction.atomic
+def ask_release(*, match: Match, seen_by: Viewer, invite: Invite, made_by: news.By | None = None) -> Proposal:
+    """Ask the phone on `invite`'s seat to give it up; its link is revoked once it agrees."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    proposal = _ask(match, other_seat(match, invite.seat, seen_by), invite.seat or 0, kind=Proposal.RELEASE,
+                    payload={"invite": invite.pk})
+    _touch(match, news.ASKED, made_by, proposal)
+    return proposal
+
+
+def _carry_out(proposal: Proposal) -> None:
     if proposal.kind == Proposal.GOTO:
-        return services.match_goto(match_id=proposal.match_id, step=proposal.step or 0, expected_seq=proposal.at_seq)
-    recorded = services.match_apply_action(match_id=proposal.match_id, action=proposal.payload or {},
-                                           expected_seq=proposal.at_seq, rolls=proposal.rolls, proposal=proposal)
-    return recorded.match
+        services.match_goto(match_id=proposal.match_id, step=proposal.step or 0, expected_seq=proposal.at_seq)
+    elif proposal.kind == Proposal.RELEASE:
+        from .sharing import revoke  # the links' page builds on these requests
+
+        invite = Invite.objects.filter(pk=(proposal.payload or {}).get("invite") or 0, match_id=proposal.match_id).first()
+        if invite is not None:
+            revoke(invite)
+    else:
+        services.match_apply_action(match_id=proposal.match_id, action=proposal.payload or {},
+                                    expected_seq=proposal.at_seq, rolls=proposal.rolls, proposal=proposal)
 
 
 @transaction.atomic
-def answer(*, proposal_id: int, match_id: int, seen_by: Viewer, agree: bool) -> Proposal:
+def answer(*, proposal_id: int, match_id: int, seen_by: Viewer, agree: bool,
+           made_by: news.By | None = None) -> Proposal:
     """The other side's answer; agreeing carries the request out at the step it was asked at.
 
     Raises Refused (not this phone's to answer, or already answered) or RuleError (the engine
@@ -152,29 +244,26 @@ def answer(*, proposal_id: int, match_id: int, seen_by: Viewer, agree: bool) -> 
     # Voided, or its tournament ended, since it was asked: the result is final now.
     if agree and (locked := locks.why_locked(match)):
         raise Refused(locked)
-    return _settle(match, proposal, agree)
+    return _settle(match, proposal, agree, made_by)
 
 
-def _settle(match: Match, proposal: Proposal, agree: bool) -> Proposal:
+def _settle(match: Match, proposal: Proposal, agree: bool, made_by: news.By | None = None) -> Proposal:
     proposal.answered = timezone.now()
     if proposal.at_seq != match.head:  # the match moved on since it was asked: nothing to carry out
         proposal.status = Proposal.LAPSED
-        proposal.save(update_fields=["status", "answered"])
-        _touch(match)
-        return proposal
-    if agree:
+    elif agree:
         proposal.status = Proposal.AGREED
         proposal.save(update_fields=["status", "answered"])
         _carry_out(proposal)
     else:
         proposal.status = Proposal.REFUSED
-        proposal.save(update_fields=["status", "answered"])
-        _touch(match)
+    proposal.save(update_fields=["status", "answered"])
+    _touch(match, news.RELEASED if agree and proposal.kind == Proposal.RELEASE else news.ANSWERED, made_by, proposal)
     return proposal
 
 
 @transaction.atomic
-def withdraw(*, proposal_id: int, match_id: int, seen_by: Viewer) -> None:
+def withdraw(*, proposal_id: int, match_id: int, seen_by: Viewer, made_by: news.By | None = None) -> None:
     match = Match.objects.select_for_update().get(pk=match_id)
     proposal = match.proposals.filter(pk=proposal_id, status=Proposal.PENDING).first()
     if proposal is None:
@@ -183,7 +272,7 @@ def withdraw(*, proposal_id: int, match_id: int, seen_by: Viewer) -> None:
         raise Refused(_("Only the player who asked can withdraw the request."))
     proposal.status, proposal.answered = Proposal.WITHDRAWN, timezone.now()
     proposal.save(update_fields=["status", "answered"])
-    _touch(match)
+    _touch(match, news.ANSWERED, made_by, proposal)
 
 
 @transaction.atomic
@@ -207,8 +296,17 @@ def agree_in_hot_seat(*, match_id: int, seen_by: Viewer, expected_seq: int, aske
 def describe(proposal: Proposal, names: list[str]) -> str:
     """What was asked, as the page and the log say it."""
     if proposal.kind == Proposal.GOTO:
+        why = (proposal.payload or {}).get("why", REVEAL)
+        if why == MOVES:
+            return _("move to step %(step)s, taking back or redoing %(name)s's moves") % {
+                "step": proposal.step, "name": names[proposal.needs]}
+        if why == REOPEN:
+            return _("go back to step %(step)s, reopening the match %(name)s won") % {
+                "step": proposal.step, "name": names[proposal.needs]}
         return _("go back to step %(step)s, taking back a revealed entry") % {"step": proposal.step}
-    return pages_for(proposal.match.slug).describe_action(proposal.payload or {}, [], names)
+    if proposal.kind == Proposal.RELEASE:
+        return _("%(name)s's phone gives up the seat (its link is revoked)") % {"name": names[proposal.needs]}
+    return pages_for(proposal.match.slug).describe_action(proposal.payload or {}, proposal.events, names)
 
 
 def agreement_of(action: Action, names: list[str]) -> str:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from tracker.competition.confirmations import seat_of
 from tracker.matches import live
-from tracker.models import Access, Match
+from tracker.models import Access, Invite, Match
 from tracker.people import access
 
 from .devices import TableRequest
@@ -63,6 +63,14 @@ def touch(match: Match) -> None:
     """Who sits where changed: live views of the match refresh."""
     Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
     live.changed(match.pk, access_changed=True)
+
+
+def revoke(invite: Invite) -> None:
+    """End the link and every place it gave (in the caller's transaction)."""
+    now = timezone.now()
+    Invite.objects.filter(pk=invite.pk).update(revoked=now)
+    Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
+    touch(invite.match)
 
 
 def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer) -> int | None:

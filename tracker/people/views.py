@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +23,7 @@ import rules
 from rules import RuleError
 from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
-from tracker.matches import services
+from tracker.matches import news, services
 from tracker.matches.once import made_once
 from tracker.models import Access, Club, ClubInvite, Invite, Match, Membership, Proposal
 from tracker.people import access, accounts, clubs, consent, locks, sharing
@@ -91,7 +92,8 @@ def proposal_answer(request: TableRequest, pk: int, proposal_id: int) -> HttpRes
         messages.error(request, _("Agree or refuse; nothing was changed."))
         return redirect(match)
     try:
-        proposal = consent.answer(proposal_id=proposal_id, match_id=pk, seen_by=seen_by, agree=agree)
+        proposal = consent.answer(proposal_id=proposal_id, match_id=pk, seen_by=seen_by, agree=agree,
+                                  made_by=news.by(request, match, seen_by))
     except consent.Refused as refused:
         messages.error(request, str(refused))
         return redirect(match)
@@ -108,7 +110,7 @@ def proposal_answer(request: TableRequest, pk: int, proposal_id: int) -> HttpRes
 def proposal_withdraw(request: TableRequest, pk: int, proposal_id: int) -> HttpResponse:
     match, seen_by = access.match_for(request, pk, act=True)
     try:
-        consent.withdraw(proposal_id=proposal_id, match_id=pk, seen_by=seen_by)
+        consent.withdraw(proposal_id=proposal_id, match_id=pk, seen_by=seen_by, made_by=news.by(request, match, seen_by))
     except consent.Refused as refused:
         messages.error(request, str(refused))
     else:
@@ -224,16 +226,26 @@ def invite_new(request: TableRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpResponse:
-    match = _owner_only(request, pk)
+    """Revoke a link. A seat whose phone has a say in the match (it played, or a request involves it) is
+    not taken back behind its back: the phone is asked to give it up, and keeps it until it agrees. In a
+    club, an organiser decides instead (the club's referee)."""
+    match, seen_by = access.match_for(request, pk)
+    if seen_by.role != access.OWNER and not seen_by.organiser:
+        raise access.PermissionDenied(_("Only the phone that set up this match can manage its links."))
     invite = match.invites.filter(pk=invite_id, revoked__isnull=True).first()
     if invite is None:
         messages.info(request, _("That link was already revoked."))
+    elif not seen_by.organiser and consent.has_say(match, invite):
+        try:
+            consent.ask_release(match=match, seen_by=seen_by, invite=invite, made_by=news.by(request, match, seen_by))
+        except consent.Refused as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.info(request, _("%(name)s has a say in this match: their phone was asked to give up the seat, "
+                                     "and keeps it until they agree.") % {"name": match.players()[invite.seat or 0].name})
     else:
-        now = timezone.now()
         with transaction.atomic():
-            Invite.objects.filter(pk=invite.pk).update(revoked=now)
-            Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
-            sharing.touch(match)
+            sharing.revoke(invite)
         messages.success(request, _("Link revoked; phones that joined with it lost their access."))
     return redirect(reverse("match_detail", args=[pk]) + "#share")
 
@@ -268,7 +280,14 @@ def join(request: TableRequest, token: str) -> HttpResponse:
                                                      % {"name": player.name}}, status=409)
     if request.method == "POST":
         role = Access.PLAYER if player is not None else Access.SPECTATOR
-        user = request.user if request.user.is_authenticated else None
+        user = access.signed_in(request)
+        theirs = match.accesses.filter(device=request.device).exclude(user=None)
+        if user is not None:
+            theirs = theirs.exclude(user=user)
+        if theirs.exists():  # the place another account joined from this phone is that account's
+            return render(request, "tracker/join.html", {"problem": _(
+                "Another account joined this match from this phone; sign in as that account, or use another "
+                "phone.")}, status=409)
         try:
             with transaction.atomic():
                 Access.objects.filter(match=match, device=request.device).delete()  # a spectator taking a seat
@@ -402,7 +421,7 @@ def club_member(request: TableRequest, pk: int, member_id: int) -> HttpResponse:
         return redirect(club)
     name = membership.user.get_username()
     if what == "remove":
-        membership.delete()
+        clubs.leave(membership)
         messages.success(request, _("%(name)s is no longer a member.") % {"name": name})
     else:
         membership.role = Membership.ORGANISER if what == "organiser" else Membership.MEMBER
@@ -422,9 +441,24 @@ def club_leave(request: TableRequest, pk: int) -> HttpResponse:
     if membership.role == Membership.ORGANISER and not clubs.organisers_left(club, membership):
         messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
         return redirect(club)
-    membership.delete()
+    clubs.leave(membership)
     messages.success(request, _("You left %(name)s.") % {"name": club.name})
     return redirect("club_list")
+
+
+@require_POST
+def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
+    """An organiser takes over a club match its owner left behind: it is the organiser's, and counts again."""
+    match, seen_by = access.match_for(request, pk)
+    if not seen_by.organiser:
+        raise access.PermissionDenied(_("Only an organiser of the match's club can take it over."))
+    if match.orphaned is None:
+        messages.info(request, _("This match has an owner; nothing was changed."))
+        return redirect(match)
+    Match.objects.filter(pk=match.pk).update(owner=access.signed_in(request), orphaned=None,
+                                             version=F("version") + 1)
+    messages.success(request, _("You took this match over: it is yours to run, and counts in the club again."))
+    return redirect(match)
 
 
 def _join_problem(invite: ClubInvite | None) -> str:

@@ -382,5 +382,5 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
             Checkpoint.objects.create(action=action, match=match, seq=action.seq, state=state)
     record_uses(match, [entry["action"] for entry in data["actions"]])
     services.record_outcome(match)
-    match.save(update_fields=["finished", "first_finished", "winner", "score"])
+    match.save(update_fields=["finished", "first_finished", "winner", "score", "corrected"])
     return match

@@ -72,7 +72,15 @@ def finished_matches(seen, slug: str | None = None, player: Player | None = None
     Statistics start from what the viewer may open, so a match they may not open counts
     nowhere on their pages: not in a record, a streak, a favourite card or a total.
     """
-    matches = seen.counted().prefetch_related("seats__player")
+    return _narrowed(seen.counted().prefetch_related("seats__player"), slug, player, club)
+
+
+def corrected_matches(seen, slug: str | None = None, club: int | None = None):
+    """The matches among `seen` decided while a manual correction stood: listed apart, counted nowhere."""
+    return _narrowed(seen.corrected(), slug, None, club)
+
+
+def _narrowed(matches, slug: str | None, player: Player | None, club: int | None):
     if club:
         matches = matches.filter(club=club)
     if slug:

@@ -264,6 +264,8 @@ def stats_overview(request: TableRequest) -> HttpResponse:
         "board": stats.leaderboard(matches),
         "figures": stats.game_figures(slug, matches) if slug else [],
         "match_count": len(matches),
+        "corrected": listing.rows(stats.corrected_matches(Match.objects.visible_to(request), slug or None,
+                                                          club=club and club.pk)[:25]),
     }
     return render(request, "tracker/stats.html", context)
 

@@ -106,6 +106,13 @@ def entry_action(form: DeckForm, seat: int) -> dict:
     return {"type": "lock_deck", "seat": seat, "cards": form.cleaned_data["cards"]}
 
 
+def entry_examples(match: Match, seat: int) -> tuple[dict, dict]:
+    """Two decks with no card in common, from the catalog in name order (see GamePages.entry_examples)."""
+    cards = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug).order_by("name")[:10]]
+    return ({"type": "lock_deck", "seat": seat, "cards": cards[:5]},
+            {"type": "lock_deck", "seat": seat, "cards": cards[5:10]})
+
+
 def own_secret(match: Match, seat: int) -> list[str] | None:
     """A seated phone's own locked deck, shown only to that phone before the reveal."""
     deck = match.state["decks"][seat] if seat < len(match.state["decks"]) else None

@@ -187,6 +187,14 @@ def entry_action(form: LineupForm, seat: int) -> dict:
     return {"type": "lock_lineup", "seat": seat, "cards": form.cleaned_data["cards"]}
 
 
+def entry_examples(match: Match, seat: int) -> tuple[dict, dict]:
+    """Two lineups with no card in common, from the catalog in name order (see GamePages.entry_examples)."""
+    size = match.state["config"]["size"]
+    cards = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug).order_by("name")[:2 * size]]
+    return ({"type": "lock_lineup", "seat": seat, "cards": cards[:size]},
+            {"type": "lock_lineup", "seat": seat, "cards": cards[size:]})
+
+
 def seats_to_enter(match: Match) -> list[int]:
     """Seats whose lineup is still awaited (only before the first round)."""
     if phase(match.state) != "lineup":

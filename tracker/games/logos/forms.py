@@ -16,6 +16,7 @@ from rules.logos.cards import (
     PANELS,
     SPEED_MAX,
     STAT_MAX,
+    backup_eligible,
     has_combo_requirement,
 )
 from rules.logos.duel import OPTIONS
@@ -229,6 +230,17 @@ def entry_action(form: CommitForm, seat: int) -> dict:
     if data["defenceless"]:
         return {"type": "defenceless", "seat": seat, "round": round_number}
     return {"type": "commit", "seat": seat, "round": round_number, "card": data["card"], "backup": data["backup"]}
+
+
+def entry_examples(match: Match, seat: int) -> tuple[dict, dict]:
+    """Two commits of this round: one card alone, another card with a card in the backup slot (see
+    GamePages.entry_examples)."""
+    cards = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug).order_by("name")]
+    backup = next(card for card in cards if backup_eligible(card))
+    first, second = [card for card in cards if card is not backup][:2]
+    round_number = match.state["round"]
+    return ({"type": "commit", "seat": seat, "round": round_number, "card": first, "backup": None},
+            {"type": "commit", "seat": seat, "round": round_number, "card": second, "backup": backup})
 
 
 def seats_to_enter(match: Match) -> list[int]:

@@ -1,0 +1,280 @@
+"""Issue 23's findings: nobody at the table decides alone once the other seat has its own phone.
+
+Cast: the owner's phone plays Ana (seat 0); Ben (seat 1) plays on his own phone, seated by a join
+link. Each test plays one finding over HTTP and checks it no longer gives an edge.
+"""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from rules import Dice, RuleError
+from tracker import demo
+from tracker.games import ADAPTERS
+from tracker.matches import services
+from tracker.models import Access, Card, Invite, Match, Membership, Proposal
+
+from .helpers import (
+    ANA_DECK,
+    BEN_DECK,
+    club_account,
+    device_of,
+    entry_data,
+    lock,
+    play_out,
+    seated_phone,
+    snapshot,
+)
+from .helpers import page_text as text
+
+pytestmark = pytest.mark.django_db
+
+
+def _match(slug: str, owner: Client, **extra) -> Match:
+    demo.load_catalogs()
+    return services.match_create(slug=slug, player_names=["Ana", "Ben"], config={}, owner_device=device_of(owner),
+                                 **extra)
+
+
+@pytest.fixture
+def owner() -> Client:
+    return Client()
+
+
+def act(client: Client, match: Match, **data):
+    match.refresh_from_db()
+    return client.post(reverse("match_act", args=[match.pk]), {"seq": match.head, **data})
+
+
+def goto(client: Client, match: Match, step: int, **extra):
+    match.refresh_from_db()
+    return client.post(reverse("match_goto", args=[match.pk]), {"step": step, "seq": match.head, **extra})
+
+
+def answer(client: Client, proposal: Proposal, verdict: str):
+    return client.post(reverse("proposal_answer", args=[proposal.match_id, proposal.pk]), {"answer": verdict})
+
+
+def newest(client: Client, match: Match) -> str:
+    return text(client.get(match.get_absolute_url()))
+
+
+# ---------------------------------------------------------------- revoke, then take back
+
+
+def test_revoking_a_seat_that_has_a_say_asks_its_phone_and_the_owner_cannot_take_back_alone(owner):
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)
+    assert ben.post(reverse("match_entry", args=[battle.pk, 1]), entry_data(battle, 1, BEN_DECK)).status_code == 302
+    lock(battle, 0, ANA_DECK)  # Ana locks in second and sees Ben's deck
+    goto(owner, battle, 1)  # asks to take her lock-in back
+    assert Proposal.objects.get().status == Proposal.PENDING
+    invite = Invite.objects.get(kind=Invite.SEAT)
+    response = owner.post(reverse("invite_revoke", args=[battle.pk, invite.pk]))
+    assert response.status_code == 302
+    assert Access.objects.get(invite=invite).revoked is None, "the seat stays Ben's until he agrees"
+    release = Proposal.objects.get(kind=Proposal.RELEASE, status=Proposal.PENDING)
+    assert (release.asked_by, release.needs) == (0, 1)
+    # The owner's phone still cannot act for Ben's seat: it is not hot-seat again.
+    assert owner.get(reverse("match_entry", args=[battle.pk, 1])).status_code == 403
+    assert "Ana asks: Ben's phone gives up the seat" in newest(ben, battle)
+    answer(ben, Proposal.objects.get(kind=Proposal.RELEASE, status=Proposal.PENDING), "agree")
+    assert Access.objects.get(invite=invite).revoked is not None
+    refused = ben.get(battle.get_absolute_url())
+    assert refused.status_code == 403 and "You gave up your seat in this match" in text(refused)
+
+
+def test_a_phone_whose_link_was_revoked_is_told_why(owner):
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)  # nothing played since he joined: revoked at once
+    owner.post(reverse("invite_revoke", args=[battle.pk, Invite.objects.get().pk]))
+    refused = ben.get(battle.get_absolute_url())
+    assert refused.status_code == 403 and "was revoked" in text(refused)
+    assert ben.get(reverse("match_poll", args=[battle.pk])).status_code == 403
+    assert Client().get(battle.get_absolute_url()).status_code == 404, "a stranger learns nothing"
+
+
+# ---------------------------------------------------------------- the owner is a seat like any other
+
+
+def test_the_owner_declaring_itself_the_winner_asks_the_other_phone(owner):
+    match = _match("lonely-star", owner)
+    ben = seated_phone(owner, match, 1)
+    before = snapshot(match)
+    assert act(owner, match, action="declare_winner", winner="0").status_code == 302
+    assert snapshot(match) == before
+    request = Proposal.objects.get()
+    assert (request.asked_by, request.needs, request.payload["type"]) == (0, 1, "declare_winner")
+    assert "Ana asks: The table declares Ana the winner." in newest(ben, match)
+    answer(ben, request, "refuse")
+    assert Match.objects.get(pk=match.pk).finished is None
+
+
+def test_the_owner_setting_the_other_sides_hp_asks_and_its_own_is_applied_and_told(owner):
+    match = _match("logos", owner)
+    ben = seated_phone(owner, match, 1)
+    before = snapshot(match)
+    act(owner, match, action="set_hp", seat="1", hp="0")
+    assert snapshot(match) == before and Proposal.objects.get().needs == 1
+    act(owner, match, action="set_hp", seat="0", hp="90000")
+    match.refresh_from_db()
+    assert match.state["hp"][0] == 90000 if "hp" in match.state else match.head == 1
+    told = newest(ben, match)
+    said = told[told.index("Newest:"):][:200]
+    assert "Ana corrected: Manual correction: Ana's HP 100" in said and "→ 90" in said, said
+    assert "Ana corrected" not in newest(owner, match), "the phone that did it is not told its own change"
+
+
+def test_the_owner_undoing_the_other_seats_move_asks_that_phone(owner):
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)
+    ben.post(reverse("match_entry", args=[battle.pk, 1]), entry_data(battle, 1, BEN_DECK))
+    before = snapshot(battle)
+    goto(owner, battle, 0)
+    assert snapshot(battle) == before
+    request = Proposal.objects.get()
+    assert (request.kind, request.needs, request.payload) == (Proposal.GOTO, 1, {"why": "moves"})
+    answer(ben, request, "agree")
+    assert Match.objects.get(pk=battle.pk).head == 0
+    assert "Ben agreed: move to step 0" in newest(owner, battle)
+
+
+def test_a_seated_phone_undoing_the_owners_move_asks_instead_of_being_refused(owner):
+    # Issue 23 made this symmetric: it used to be refused ("only the match's owner can undo it").
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)
+    lock(battle, 0, ANA_DECK)
+    goto(ben, battle, 0)
+    assert Proposal.objects.get().needs == 0 and Match.objects.get(pk=battle.pk).head == 1
+
+
+# ---------------------------------------------------------------- reopening
+
+
+def test_the_loser_reopens_a_finished_match_only_with_the_winners_agreement(owner):
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)
+    ben.post(reverse("match_entry", args=[battle.pk, 1]), entry_data(battle, 1, BEN_DECK))
+    lock(battle, 0, ANA_DECK)
+    battle = play_out(battle)
+    winner_seat = [player.pk for player in battle.players()].index(battle.winner_id)
+    loser = ben if winner_seat == 0 else owner
+    before = snapshot(battle)
+    goto(loser, battle, battle.head - 1, confirm="reopen")
+    assert snapshot(battle) == before, "the result stays until the winner agrees"
+    request = Proposal.objects.get()
+    assert request.needs == winner_seat and request.payload == {"why": "reopen"}
+
+
+# ---------------------------------------------------------------- corrections and results
+
+
+def test_the_ai_of_a_showdown_cannot_be_corrected():
+    state = {"config": {"showdown": {"ai_seat": 1}}, "cards": {}, "teams": [{"raided": 0}, {"raided": 0}]}
+    from rules.cardmaster.overrides import adjust
+
+    with pytest.raises(RuleError, match="AI"):
+        adjust(state, {"type": "adjust", "override": True, "seat": 1, "raided": 0}, None)
+
+
+def test_a_match_decided_while_a_correction_stood_is_listed_apart(owner):
+    match = _match("logos", owner)
+    act(owner, match, action="set_hp", seat="1", hp="0")  # hot-seat: the owner's phone alone
+    match.refresh_from_db()
+    assert match.finished is not None and match.corrected
+    stats = text(owner.get(reverse("stats") + "?game=logos"))
+    assert "0 finished matches." in stats and "Decided with manual corrections" in stats
+    assert "decided with manual corrections" in text(owner.get(reverse("match_list")))
+
+
+# ---------------------------------------------------------------- requests are well formed
+
+
+def test_a_lonely_star_table_status_request_renders_for_both_phones(owner):
+    match = _match("lonely-star", owner)
+    ben = seated_phone(owner, match, 1)
+    act(ben, match, action="define_status", name="Frozen", stat="at")
+    assert Proposal.objects.get().payload["type"] == "define_status"
+    for phone in (owner, ben):
+        for url in (match.get_absolute_url(), reverse("match_log", args=[match.pk])):
+            response = phone.get(url)
+            assert response.status_code == 200 and "Frozen" in text(response)
+
+
+@pytest.mark.parametrize("sent", [{}, {"action": ""}, {"action": "no-such-thing"}])
+def test_an_empty_or_unknown_action_is_refused_before_anything_is_stored(owner, sent):
+    match = _match("lonely-star", owner)
+    ben = seated_phone(owner, match, 1)
+    before = snapshot(match)
+    response = act(ben, match, **sent)
+    assert response.status_code == 422
+    assert snapshot(match) == before and not Proposal.objects.exists()
+
+
+def test_every_kind_of_request_renders_in_every_game(owner):
+    """For every game: a request of every kind (each action the engine offers at the start, a go-back for
+    each reason, a seat to give up), pending and answered, renders on both phones' match page and log."""
+    for slug in ADAPTERS:
+        match = _match(slug, owner)
+        ben = seated_phone(owner, match, 1)
+        game = match.game
+        offered = [action for action in game.legal_actions(match.state) if isinstance(action, dict)]
+        for action in offered:
+            try:
+                _state, events = game.apply(match.state, action, Dice(match.seed, 1))
+            except RuleError:
+                continue
+            Proposal.objects.create(match=match, kind=Proposal.ACTION, payload=action, events=events, at_seq=0,
+                                    asked_by=1, needs=0, status=Proposal.REFUSED)
+        for why in ("reveal", "moves", "reopen"):
+            Proposal.objects.create(match=match, kind=Proposal.GOTO, step=0, payload={"why": why}, at_seq=0,
+                                    asked_by=1, needs=0, status=Proposal.REFUSED)
+        Proposal.objects.create(match=match, kind=Proposal.RELEASE, payload={"invite": 0}, at_seq=0, asked_by=0,
+                                needs=1)
+        for phone in (owner, ben):
+            for url in (match.get_absolute_url(), reverse("match_log", args=[match.pk])):
+                assert phone.get(url).status_code == 200, (slug, url)
+
+
+# ---------------------------------------------------------------- sign-out and clubs
+
+
+def test_signing_out_leaves_the_tablet_nothing_the_account_joined(owner):
+    battle = _match("card-crush", owner)
+    get_user_model().objects.create_user("chloe", password="pw-chloe-123")
+    tablet = Client()
+    assert tablet.post(reverse("sign_in"), {"username": "chloe", "password": "pw-chloe-123"}).status_code == 302
+    invite = Invite.objects.create(match=battle, kind=Invite.SEAT, seat=1)
+    assert tablet.post(reverse("join", args=[invite.token])).status_code == 302
+    assert tablet.get(battle.get_absolute_url()).status_code == 200
+    tablet.post(reverse("sign_out"))
+    assert tablet.get(battle.get_absolute_url()).status_code == 404
+    assert tablet.get(reverse("match_entry", args=[battle.pk, 1])).status_code == 404
+    get_user_model().objects.create_user("dan", password="pw-dan-12345")
+    tablet.post(reverse("sign_in"), {"username": "dan", "password": "pw-dan-12345"})
+    assert tablet.get(battle.get_absolute_url()).status_code == 404, "nor the next account on the tablet"
+
+
+def test_a_removed_members_open_club_match_counts_only_once_an_organiser_takes_it_over(club, catalog):
+    organiser = club_account("orga", club, Membership.ORGANISER)
+    member = club_account("mem", club)
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={}, owner=member.user,
+                                  club=club)
+    club_member = Membership.objects.get(user=member.user)
+    organiser.post(reverse("club_member", args=[club.pk, club_member.pk]), {"do": "remove"})
+    assert member.get(match.get_absolute_url()).status_code == 404, "the removed member no longer plays it"
+    services.match_apply_action(match_id=match.pk, action={"type": "declare_winner", "winner": 0}, expected_seq=0)
+    assert not Match.objects.counted().filter(pk=match.pk).exists()
+    page = text(organiser.get(match.get_absolute_url()))
+    assert "counts nowhere until an organiser takes it over" in page
+    organiser.post(reverse("match_take_over", args=[match.pk]))
+    assert Match.objects.counted().filter(pk=match.pk, owner=organiser.user).exists()
+
+
+def test_card_uses_of_a_hidden_deck_are_noted_only_at_the_reveal(owner):
+    battle = _match("card-crush", owner)
+    lock(battle, 0, ANA_DECK)
+    assert not Card.objects.filter(uses__match=battle).exists()
+    lock(battle, 1, BEN_DECK)
+    assert set(Card.objects.filter(uses__match=battle).values_list("name", flat=True)) == {*ANA_DECK, *BEN_DECK}

@@ -1,0 +1,183 @@
+"""Every write is either someone's to make or refused, for every route, persona and state.
+
+Every route of the URL configuration (tests/tracker/sweep.py) is sent a POST with a plausible body
+(the step it was made against, a step to go to, an answer...) by every persona of the table, in
+the states that matter: a secret entry made (before the reveal), the entries revealed, the match
+finished, and its tournament ended. Either (route, persona) is on the reviewed allow-list below,
+with the reason it may change something, or the answer is a refusal (a 4xx with a page, or a
+redirect carrying an error message) and a dump of every table is unchanged. A route that takes
+POST without an entry here, or a persona of the table that the list does not know, fails the test.
+Each POST runs in a savepoint rolled back after it, so every request meets the same state.
+"""
+
+import copy
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from tracker.games import ADAPTERS
+from tracker.models import Tournament
+
+from .sweep import Table, routes, urls
+
+pytestmark = pytest.mark.django_db
+
+EVERYONE = "*"
+PLAYERS = {"owner": "the owner's phone plays seat 0", "ben": "Ben's phone plays seat 1"}
+ALLOWED: dict[str, dict[str, str]] = {
+    "set_theme": {EVERYONE: "a phone's own theme, kept in its cookie"},
+    "set_language": {EVERYONE: "a phone's own language, kept in its cookie"},
+    "sign_in": {EVERYONE: "signs in (a failed sign-in changes nothing stored)"},
+    "sign_out": {EVERYONE: "ends this phone's own session"},
+    "sign_up": {EVERYONE: "a new account of one's own"},
+    "password_change": {EVERYONE: "one's own password"},
+    "match_new": {EVERYONE: "anyone starts a match of their own"},
+    "match_import": {EVERYONE: "an imported match is the importer's own"},
+    "match_act": PLAYERS,
+    "match_goto": {**PLAYERS, "organiser": "an organiser referees the club's matches"},
+    "match_entry": PLAYERS,
+    "proposal_answer": PLAYERS,
+    "proposal_withdraw": PLAYERS,
+    "cardmaster_ai_turn": PLAYERS,
+    "cardmaster_hint": PLAYERS,
+    "cardmaster_analysis": PLAYERS,
+    "invite_new": {"owner": "the owner's phone hands out links"},
+    "invite_revoke": {"owner": "the owner's phone takes links back (a seat with a say is asked)",
+                      "organiser": "an organiser decides for the club's matches"},
+    "join": {EVERYONE: "a link is for whoever holds it: that is how a phone joins"},
+    "club_new": {EVERYONE: "any account starts a club of its own"},
+    "club_invite_new": {"organiser": "organisers hand out the club's links"},
+    "club_invite_revoke": {"organiser": "organisers take the club's links back"},
+    "club_settings": {"organiser": "organisers choose what the club shows"},
+    "club_member": {"organiser": "organisers manage members"},
+    "club_leave": {"owner": "a member leaves (Ana is one)", "member": "a member leaves",
+                   "organiser": "an organiser leaves while another remains"},
+    "club_join": {EVERYONE: "a club link is for whoever holds it"},
+    "match_take_over": {"organiser": "an organiser takes over a match its owner left"},
+    "match_void": {"organiser": "organisers void the club's results"},
+    "tournament_reopen": {"organiser": "organisers run the club's tournaments"},
+    "tournament_pair": {"organiser": "organisers run the club's tournaments"},
+    "tournament_entrant": {"organiser": "organisers run the club's tournaments"},
+    "tournament_drop": {"organiser": "organisers run the club's tournaments"},
+    "tournament_finish": {"organiser": "organisers run the club's tournaments"},
+    "collection_add": {"owner": "Ana's own collection", "organiser": "organisers change club collections"},
+    "collection_upgrade": {"owner": "Ana's own collection", "organiser": "organisers change club collections"},
+    "club_collection_add": {"owner": "Ana's own club collection", "organiser": "organisers change club collections"},
+    "club_collection_upgrade": {"owner": "Ana's own club collection",
+                                "organiser": "organisers change club collections"},
+    "card_new": {EVERYONE: "anyone adds a card at the table"},
+    "card_import": {EVERYONE: "anyone adds cards; changes to others' cards are refused row by row"},
+    "card_edit": {"maker": "the account that added the cards corrects them", "organiser": "a club that used it"},
+    "card_delete": {"maker": "the account that added the cards removes them", "organiser": "a club that used it"},
+    "battle_rating": {"organiser": "organisers mark the club's battles rated or not"},
+    "tournament_list": {"organiser": "organisers start the club's tournaments"},
+}
+PERSONAS = {"owner", "ben", "spectator", "member", "organiser", "far", "outsider", "maker", "signed_out", "removed"}
+STATES = ("secret", "revealed", "finished", "tournament ended")
+
+
+def body(name: str, table: Table) -> dict:
+    """A POST a persona who may would have its way with."""
+    match = table.match
+    match.refresh_from_db()
+    step = {"seq": match.head}
+    return {
+        "match_act": {**step, "action": "play_round"},
+        "match_goto": {**step, "step": max(match.head - 1, 0), "confirm": "reopen"},
+        "proposal_answer": {"answer": "agree"},
+        "invite_new": {"kind": "watch"},
+        "club_member": {"do": "remove"},
+        "match_void": {"reason": "a sweep"},
+        "tournament_entrant": {"name": "Dora"},
+        "set_theme": {"theme": "dark"},
+        "set_language": {"language": "de"},
+        "club_new": {"name": "Sweep Club"},
+        "collection_add": {"card": "1", "copies": "1"},
+        "card_delete": {"confirm": "yes"},
+    }.get(name, {})
+
+
+def dump() -> dict:
+    """Every stored row of the app and its accounts (sessions and the cache are a request's own)."""
+    models = [*apps.get_app_config("tracker").get_models(), get_user_model()]
+    return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
+
+
+def _to_state(table: Table, state: str) -> None:
+    pages = ADAPTERS[table.slug]
+    first, _second = pages.entry_examples(table.match, 0)
+    table.enter(first, seat=0)
+    if state == "secret":
+        return
+    table.enter(pages.entry_examples(table.match, 1)[1], seat=1)
+    if state == "revealed":
+        return
+    while table.match.finished is None:
+        table.enter({"type": "play_round"}, seat=0)
+    if state == "tournament ended":
+        Tournament.objects.update(finished=timezone.now())
+        Tournament.objects.get().pairings.update(match=table.match)
+
+
+class _Rollback(Exception):
+    pass
+
+
+def _refused(response) -> bool:
+    """A 4xx page, a redirect to sign in first, or a redirect that carries what went wrong."""
+    if response.status_code >= 400:
+        return True
+    return response.status_code == 302 and (response.url.startswith(reverse("sign_in"))
+                                            or "messages" in response.cookies)
+
+
+def test_the_allow_list_knows_every_persona_and_names_only_real_routes():
+    names = {route.name for route in routes()}
+    assert set(ALLOWED) <= names, set(ALLOWED) - names
+    for allowed in ALLOWED.values():
+        assert set(allowed) <= PERSONAS | {EVERYONE} and all(allowed.values())
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_every_write_is_someones_or_refused_and_changes_nothing(state):
+    problems: list[str] = []
+    try:
+        with transaction.atomic():
+            table = Table("card-crush")
+            assert set(table.phones) == PERSONAS, "a new persona: say in ALLOWED what it may change"
+            _to_state(table, state)
+            before = dump()
+            for route in routes():
+                url = urls(route)[0]
+                for persona, phone in table.phones.items():
+                    allowed = ALLOWED.get(route.name, {})
+                    cookies = copy.deepcopy(phone.cookies)  # signing out, a language: the phone's own, undone
+                    try:
+                        with transaction.atomic():
+                            response = phone.post(url, body(route.name, table))
+                            if response.status_code == 405:
+                                break  # a page only read: it answers every persona so
+                            if response.status_code >= 500:
+                                problems.append(f"{state}: {persona} POST {url}: {response.status_code}")
+                            elif route.name not in ALLOWED:
+                                problems.append(f"{route.name} takes POST: add it to ALLOWED with who may")
+                            elif persona not in allowed and EVERYONE not in allowed:
+                                if not _refused(response):
+                                    problems.append(f"{state}: {persona} POST {url}: {response.status_code}, "
+                                                    "not a refusal")
+                                if dump() != before:
+                                    problems.append(f"{state}: {persona} POST {url} changed the tables")
+                            raise _Rollback
+                    except _Rollback:
+                        pass
+                    finally:
+                        phone.cookies = cookies
+            raise _Rollback
+    except _Rollback:
+        pass
+    assert not problems, "\n".join(sorted(set(problems))[:40])
+
