@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from perf import loadtest
 
-from .conftest import PHONE
+from .phone import PHONE
 from .test_two_phones import DECK_2, P2, Phone, fill_deck, make_link, start_match_from_home
 
 pytestmark = [pytest.mark.browser]

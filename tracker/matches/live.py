@@ -19,15 +19,19 @@ A beat every BEAT seconds lets the phone notice a stalled stream (EventSource hi
 scripts, so the beat is a tiny event, not a comment); live.js then reopens it, and polls meanwhile.
 """
 
+from __future__ import annotations
+
 import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connection, transaction
 from django.http import Http404, HttpResponse, StreamingHttpResponse
@@ -37,8 +41,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tracker.models import Match
-from tracker.people import access
-from tracker.people.devices import TableRequest
+
+if TYPE_CHECKING:
+    from tracker.people.devices import TableRequest
 
 logger = logging.getLogger(__name__)
 
@@ -97,8 +102,9 @@ def said(match: Match, waiting: list, newest) -> tuple[str, str]:
     log title (the engine's `public_action`, the title the log shows everyone); a step undone, redone
     or reopened says where the match now stands; a request waiting says who asks what.
     """
+    # At call time: the games' pages and consent import the match services, which call changed().
     from tracker.games import pages_for
-    from tracker.people import consent
+    from tracker.people import consent  # (as above)
 
     names = [player.name for player in match.players()]
     if waiting:
@@ -122,6 +128,7 @@ def said(match: Match, waiting: list, newest) -> tuple[str, str]:
 
 def read_change(match_id: int) -> Change | None:
     """The match's version and newest change, in every language; None once it is gone. One read per process."""
+    # At call time: consent imports the match services, which call changed().
     from tracker.people import consent
 
     match = Match.objects.filter(pk=match_id).first()
@@ -311,9 +318,11 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
 
 
 def _still_sees(request: TableRequest, match_id: int) -> bool:
+    from tracker.people import access  # at call time: access imports the match services, which call changed()
+
     try:
         access.visible_match(request, match_id, only=("version",))
-    except Http404:
+    except (Http404, PermissionDenied):  # gone, or its link was revoked
         return False
     return True
 
@@ -331,6 +340,8 @@ async def match_events(request: TableRequest, pk: int) -> HttpResponseBase:
     Only an ASGI server holds a stream open; under WSGI (the test server, a plain gunicorn) the
     answer is 204, which tells the browser not to reconnect, and live.js polls instead.
     """
+    from tracker.people import access  # at call time: access imports the match services, which call changed()
+
     if not streams(request):
         await sync_to_async(access.visible_match)(request, pk, ("version",))  # in the request's own thread
         return HttpResponse(status=204)

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tracker.matches import live
 from tracker.models import Club, Match, Membership
 from tracker.people import access
 
@@ -53,7 +54,10 @@ def leave(membership: Membership) -> None:
     (`Match.orphaned`) until an organiser takes them over (views.match_take_over); its finished matches
     keep counting."""
     open_matches = Match.objects.filter(club=membership.club_id, owner=membership.user_id, finished__isnull=True)
+    changed = list(open_matches.values_list("pk", flat=True))
     open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
+    for match_id in changed:
+        live.changed(match_id, access_changed=True)
     membership.delete()
 
 

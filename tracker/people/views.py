@@ -23,7 +23,7 @@ import rules
 from rules import RuleError
 from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
-from tracker.matches import news, services
+from tracker.matches import live, news, services
 from tracker.matches.once import made_once
 from tracker.models import Access, Club, ClubInvite, Invite, Match, Membership, Proposal
 from tracker.people import access, accounts, clubs, consent, locks, sharing
@@ -455,8 +455,10 @@ def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
     if match.orphaned is None:
         messages.info(request, _("This match has an owner; nothing was changed."))
         return redirect(match)
-    Match.objects.filter(pk=match.pk).update(owner=access.signed_in(request), orphaned=None,
-                                             version=F("version") + 1)
+    with transaction.atomic():
+        Match.objects.filter(pk=match.pk).update(owner=access.signed_in(request), orphaned=None,
+                                                 version=F("version") + 1)
+        live.changed(match.pk, access_changed=True)
     messages.success(request, _("You took this match over: it is yours to run, and counts in the club again."))
     return redirect(match)
 
