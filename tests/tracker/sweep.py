@@ -36,6 +36,7 @@ from tracker.models import (
     Invite,
     Match,
     Membership,
+    NameClaim,
     Pairing,
     Player,
     Proposal,
@@ -105,6 +106,7 @@ def values(route: Route, param: str, slug: str | None) -> list:
         "club_id": lambda: list(Club.objects.order_by("pk").values_list("pk", flat=True)),
         "club": lambda: list(Club.objects.order_by("pk").values_list("pk", flat=True)),
         "entry": lambda: list(CollectionCard.objects.order_by("pk").values_list("pk", flat=True)),
+        "claim_id": lambda: list(NameClaim.objects.order_by("pk").values_list("pk", flat=True)),
     }
     assert param in fillers, f"{route.name} ({route.path}): teach tests/tracker/sweep.py to fill <{param}>"
     filled = fillers[param]()
@@ -191,6 +193,7 @@ class Table:
         signed_out = Client()  # the same tablet as `joined`, signed out since it joined
         signed_out.cookies[COOKIE] = joined.cookies[COOKIE].value
         ClubInvite.objects.create(club=club, token="club-link")
+        NameClaim.objects.create(club=club, slug="card-crush", name="Store Dragon")
         Proposal.objects.create(match=self.match, kind=Proposal.GOTO, step=0, payload={"why": "moves"}, at_seq=0,
                                 asked_by=1, needs=0, status=Proposal.REFUSED)  # an answered request
         card = Card.objects.filter(slug="card-crush").order_by("name").first()

@@ -315,4 +315,4 @@ def test_a_revoked_phone_stops_getting_updates(owner, battle):
     assert poll(phone, battle, version_of(battle)).status_code == 204
     seat_invite = Access.objects.get(match=battle, seat=1).invite
     owner.post(reverse("invite_revoke", args=[battle.pk, seat_invite.pk]))
-    assert poll(phone, battle, version_of(battle)).status_code == 404
+    assert poll(phone, battle, version_of(battle)).status_code == 403  # told why it lost access

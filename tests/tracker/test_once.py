@@ -69,6 +69,7 @@ MAKES_SOMETHING = {
 """Routes whose POST makes a new thing (an account, a match, cards, a club, an invite, copies, a tournament,
 an entrant): each is @made_once and its form carries the token."""
 MAKES_NOTHING_NEW = {
+    "match_take_over",  # hands an existing match to an organiser
     # Pages and files to read.
     "home", "healthz", "service_worker", "web_manifest", "offline", "settings", "match_list", "match_detail",
     "match_poll", "match_log", "match_replay", "match_export_json", "match_export_text", "stats", "stats_player",

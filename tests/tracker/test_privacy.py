@@ -161,6 +161,13 @@ WRITES_PROVEN = {
     "set_theme": "test_app_shell::test_a_theme_that_is_not_ours_is_refused_plainly",
     "set_language": "test_app_shell::test_a_language_we_do_not_have_is_refused_plainly",
     "sign_out": "test_accounts::test_sign_out_needs_a_post",
+    # Pages of their own, with their own tests: the stream answers as the poll does; the HTTPS
+    # steps and certificate are the same for every phone; a take-over is an organiser's.
+    "match_events": "test_live_stream::test_the_stream_is_refused_to_outsiders_as_the_poll_is",
+    "trust_page": "test_trust_page::test_with_https_a_phone_gets_the_steps_a_qr_code_and_the_certificate",
+    "trust_certificate": "test_trust_page::test_with_https_a_phone_gets_the_steps_a_qr_code_and_the_certificate",
+    "match_take_over":
+        "test_table_authority::test_a_removed_members_open_club_match_counts_only_once_an_organiser_takes_it_over",
 }
 
 

@@ -217,7 +217,8 @@ def test_revoking_a_seat_link_ends_the_access_it_granted(owner, battle):
     assert "Link revoked; phones that joined with it lost their access." in text(owner.get(response.url))
     for url in (battle.get_absolute_url(), reverse("match_poll", args=[battle.pk]),
                 reverse("match_log", args=[battle.pk]), reverse("match_entry", args=[battle.pk, 1])):
-        assert phone.get(url).status_code == 404, url
+        assert phone.get(url).status_code == 403, url  # told why it lost access, not a bare "not found"
+    assert "was revoked" in text(phone.get(battle.get_absolute_url()))
     assert Access.objects.get().revoked is not None
 
 
@@ -227,7 +228,7 @@ def test_revoking_a_watch_link_ends_every_spectators_access(owner, battle):
     for phone in phones:
         join(phone, invite)
     revoke(owner, invite)
-    assert [phone.get(battle.get_absolute_url()).status_code for phone in phones] == [404, 404]
+    assert [phone.get(battle.get_absolute_url()).status_code for phone in phones] == [403, 403]  # told why
 
 
 def test_revoking_one_link_leaves_the_others(owner, battle):
@@ -237,7 +238,7 @@ def test_revoking_one_link_leaves_the_others(owner, battle):
     join(spectator, watch_link)
     revoke(owner, watch_link)
     assert player.get(battle.get_absolute_url()).status_code == 200
-    assert spectator.get(battle.get_absolute_url()).status_code == 404
+    assert spectator.get(battle.get_absolute_url()).status_code == 403  # told why
 
 
 def test_revoking_twice_says_so_and_changes_nothing(owner, battle):
@@ -268,7 +269,7 @@ def test_after_revoking_the_seat_can_be_given_to_another_phone(owner, battle):
     revoke(owner, first_link)
     join(second, make_invite(owner, battle, "seat", 1))
     assert second.get(reverse("match_entry", args=[battle.pk, 1])).status_code == 200
-    assert first.get(battle.get_absolute_url()).status_code == 404
+    assert first.get(battle.get_absolute_url()).status_code == 403  # told why
 
 
 def test_after_revoking_the_same_phone_can_rejoin_with_a_new_link(owner, battle):
