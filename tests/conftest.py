@@ -82,8 +82,23 @@ AFTER_THE_MERGE = {
 }
 
 
+# Tests that run on PostgreSQL as well (CI's second pass), because the engine matters to them: a real
+# server with its own connections (browser, load, serving), locking and races, write counts, what
+# the two store alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that must find no
+# 500 on either. Everything else runs once, on SQLite.
+BOTH_DATABASES = (
+    "tests/browser/", "tests/load/", "tests/serving/",
+    "tests/fuzz/test_match_files.py", "tests/fuzz/test_endpoints.py",
+    *(f"tests/tracker/{module}.py::" for module in (
+        "test_services", "test_once", "test_cards", "test_exchange", "test_rating_confirmation",
+        "test_live_stream", "test_backups", "test_migrations", "test_secrecy_sweep", "test_write_sweep")),
+)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        if item.nodeid.startswith(BOTH_DATABASES):
+            item.add_marker(pytest.mark.both_databases)
         if item.nodeid in AFTER_THE_MERGE:
             item.add_marker(pytest.mark.xfail(reason="fails after the merge of eight branches; see tests/conftest.py",
                                               strict=False))
