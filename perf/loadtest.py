@@ -358,16 +358,16 @@ def ready(database_url: str | None = None, *, static_root: str | None = None, sa
 
 
 @contextlib.contextmanager
-def fresh(database_url: str | None, start: Ready | None, prefix: str, say) -> Iterator[tuple[str, str, dict]]:
+def fresh(database_url: str | None, base: Ready | None, prefix: str, say) -> Iterator[tuple[str, str, dict]]:
     """(folder, database URL, the servers' environment) for one run: a temporary folder, and a database of
-    the run's own copied from `start` (made here when None) on the same server as `database_url`."""
+    the run's own copied from `base` (made here when None) on the same server as `database_url`."""
     with contextlib.ExitStack() as held:
-        if start is None:
+        if base is None:
             say(f"Preparing {(database_url or 'SQLite').split('@')[-1]} ...")
-            start = held.enter_context(ready(database_url, say=say))
+            base = held.enter_context(ready(database_url, say=say))
         folder = held.enter_context(tempfile.TemporaryDirectory(prefix=prefix))
-        url = held.enter_context(own_database(database_url, folder, say, copy_of=start.database_url))
-        yield folder, url, server_env(url, start.static_root)
+        url = held.enter_context(own_database(database_url, folder, say, copy_of=base.database_url))
+        yield folder, url, server_env(url, base.static_root)
 
 
 # --- The check ------------------------------------------------------------------------------
@@ -410,10 +410,10 @@ def verify(first_match: int, acked: list[Ack]) -> list[str]:
 def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, matches: int = 2,
         crash: bool = False, restart: str = "", database_url: str | None = None, seed: int = 1,
         floor_seconds: float = 3, htmx: bool = False, pace: float = 0.0, servers: int = 1, shown: bool = True,
-        wsgi: bool = False, start: Ready | None = None, say=print) -> Report:
+        wsgi: bool = False, base: Ready | None = None, say=print) -> Report:
     """Serve, load, optionally crash and restart, then check; the report says what happened.
 
-    `start`: a Ready made on the same kind of database as `database_url` (else one is made for this run).
+    `base`: a Ready made on the same kind of database as `database_url` (else one is made for this run).
     """
     slugs = list(TABLE_SCRIPTS)
     if workers is None:  # as serve sizes them: one on SQLite, one a core on PostgreSQL
@@ -421,7 +421,7 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
         workers = stack.worker_count(engine) if not wsgi else os.cpu_count() or 1
     report = Report(tables=tables, workers=workers, seconds=seconds, htmx=htmx, pace=pace, servers=servers,
                     shown=shown)
-    with fresh(database_url, start, "tablekeeper-load-", say) as (folder, database_url, env):
+    with fresh(database_url, base, "tablekeeper-load-", say) as (folder, database_url, env):
         open_database(database_url)
         first_match = Match.objects.using(ALIAS).order_by("-pk").values_list("pk", flat=True).first() or 0
         running = [Server(env, free_port(), workers, Path(folder) / f"gunicorn-{n}.log", wsgi)

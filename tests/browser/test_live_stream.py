@@ -30,8 +30,8 @@ POLLING = "No live connection: checking for changes every 2 seconds."
 
 @pytest.fixture(scope="module")
 def served(collected_static):
-    with (loadtest.ready(static_root=str(settings.STATIC_ROOT), say=lambda line: None) as start,
-          loadtest.fresh(None, start, "tablekeeper-live-", say=lambda line: None) as (folder, _url, env)):
+    with (loadtest.ready(static_root=str(settings.STATIC_ROOT), say=lambda line: None) as base,
+          loadtest.fresh(None, base, "tablekeeper-live-", say=lambda line: None) as (folder, _url, env)):
         server = loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / "server.log")
         server.start()
         try:

@@ -71,7 +71,7 @@ def assert_every_game_finished(report: loadtest.Report) -> None:
 def test_concurrent_tables_lose_and_double_nothing(database, ready):
     # Five tables take the five games in turn: one match of each, all at once.
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=1, say=lambda line: None,
-                          start=ready())
+                          base=ready())
     assert_clean(report)
     assert report.matches == 5
     assert report.floor > 0
@@ -83,7 +83,7 @@ def test_concurrent_tables_lose_and_double_nothing(database, ready):
 
 def test_sigkill_mid_load_loses_no_acknowledged_action(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, crash=True, floor_seconds=0,
-                          say=lambda line: None, start=ready())
+                          say=lambda line: None, base=ready())
     assert report.crashes == 1
     assert_clean(report)
     assert report.refusals["connection refused (retried)"] > 0, "the tables never met the dead server"
@@ -95,7 +95,7 @@ def test_a_graceful_restart_mid_load_keeps_every_acknowledged_action(database, r
     """SIGHUP (fresh workers) or SIGTERM and a fresh start, as a service manager restarts serve's stack:
     every action a phone saw acknowledged is stored once, and every game's table plays on."""
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=120, restart=restart, htmx=True,
-                          floor_seconds=0, say=lambda line: None, start=ready())
+                          floor_seconds=0, say=lambda line: None, base=ready())
     assert report.restarts == 1
     assert_clean(report)
     assert_every_game_finished(report)
@@ -103,7 +103,7 @@ def test_a_graceful_restart_mid_load_keeps_every_acknowledged_action(database, r
 
 def test_htmx_phones_tap_once_and_follow_the_match_by_polling(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=0, htmx=True, pace=0.3,
-                          say=lambda line: None, start=ready())
+                          say=lambda line: None, base=ready())
     assert_clean(report)
     assert_every_game_played_out(report, matches_each=1)
     # A tap is one htmx POST answered by the #match part; the whole page is loaded only on arriving
@@ -121,7 +121,7 @@ ON_POSTGRESQL = pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").starts
 def test_two_app_servers_on_one_postgresql_and_one_killed_mid_load(database, ready):
     report = loadtest.run(tables=6, workers=1, servers=2, matches=1, seconds=120, crash=True, htmx=True,
                           floor_seconds=0, database_url=os.environ["DATABASE_URL"], say=lambda line: None,
-                          start=ready(os.environ["DATABASE_URL"]))
+                          base=ready(os.environ["DATABASE_URL"]))
     assert report.crashes == 1
     assert_clean(report)  # every acknowledged action stored once, every match equal to its replay
     assert len(report.served) == 2 and all(report.served.values()), report.lines()
@@ -133,7 +133,7 @@ def test_two_app_servers_on_one_postgresql_and_one_killed_mid_load(database, rea
 def test_concurrent_tables_and_a_crash_on_postgresql(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, crash=True, floor_seconds=0,
                           database_url=os.environ["DATABASE_URL"], say=lambda line: None,
-                          start=ready(os.environ["DATABASE_URL"]))
+                          base=ready(os.environ["DATABASE_URL"]))
     assert report.crashes == 1
     assert_clean(report)
     assert_every_game_finished(report)
@@ -147,7 +147,7 @@ def test_killing_one_of_two_app_servers_moves_its_live_phones_to_the_other(datab
     from perf import propagation
 
     result = propagation.failover(database_url=os.environ["DATABASE_URL"], say=lambda line: None,
-                          start=ready(os.environ["DATABASE_URL"]))
+                          base=ready(os.environ["DATABASE_URL"]))
     assert result["problems"] == [], result
     assert result["acked"] >= 4 * 12 * 0.9, result  # (a tap whose answer a restart cut off is not acknowledged)
     assert result["reconnected"] == 4, result
