@@ -1,6 +1,7 @@
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.test import override_settings
 
 from tracker.web import translations
 
@@ -19,6 +20,15 @@ def collected_static(tmp_path_factory):
     """
     settings.STATIC_ROOT = tmp_path_factory.mktemp("static")
     call_command("collectstatic", "--noinput", verbosity=0)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """MD5 instead of 1.2 million PBKDF2 rounds for every account a test or the demo makes: Django's
+    advice for tests, and several seconds per test that signs in. Servers the load and serving
+    tests start run in their own processes, with the real hasher."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 # Tests that fail on main after eight branches were merged in one session, each green on its own
