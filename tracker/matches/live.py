@@ -34,7 +34,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections, connection, transaction
+from django.db import connection, transaction
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import translation
@@ -162,11 +162,14 @@ def read_change(match_id: int) -> Change | None:
 
 
 async def _db(function, *args):
-    """Run a database read off the event loop, in the loop's few shared threads (each keeps one
-    connection), never in a stream's own request thread: an open stream holds no connection."""
+    """Run a database read off the event loop, in the loop's few shared threads, never in a stream's
+    own request thread: an open stream holds no connection. The read gives its connection back (to
+    the pool on PostgreSQL) as a request does when it ends, so an idle thread holds none either."""
     def run():
-        close_old_connections()  # as a request would: drop a connection that broke or aged out
-        return function(*args)
+        try:
+            return function(*args)
+        finally:
+            connection.close()
     return await sync_to_async(run, thread_sensitive=False)()
 
 
