@@ -1,6 +1,6 @@
 """Live updates: every phone with a match open holds one stream and hears of each change as it commits.
 
-    GET /matches/<pk>/events      text/event-stream (server-sent events, htmx's SSE extension)
+    GET /matches/<pk>/events      text/event-stream (server-sent events; the browser's EventSource, static/js/live.js)
 
 Every write that moves a match's version calls `changed(match_id)` inside its transaction. On
 PostgreSQL that is a NOTIFY, which PostgreSQL delivers at commit (never for a rolled-back change,
