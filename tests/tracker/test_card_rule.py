@@ -27,7 +27,17 @@ from tracker.catalog import changes as card_changes
 from tracker.matches import services
 from tracker.models import Card, CardChange, Club, ClubCorrection, Match, Membership, NameClaim
 
-from .helpers import BEN_DECK, club_account, device_of, entry_data, entry_url, join, lock, make_invite
+from .helpers import (
+    ANA_OTHER_DECK,
+    BEN_DECK,
+    club_account,
+    device_of,
+    entry_data,
+    entry_url,
+    join,
+    lock,
+    make_invite,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -54,7 +64,9 @@ def battle(**where) -> Match:
 
 
 def played(match: Match, name: str) -> Match:
-    return lock(match, 0, [name, *FILLERS])
+    """Both decks locked, the card in seat 0's: a hidden deck's cards count as used from the reveal on."""
+    lock(match, 0, [name, *FILLERS])
+    return lock(match, 1, ANA_OTHER_DECK)
 
 
 def edit(phone: Client, target: Card, **changes):
