@@ -348,6 +348,7 @@ def club_detail(request: TableRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@made_once
 def club_claim(request: TableRequest, pk: int) -> HttpResponse:
     """An organiser claims a card name for the club (tracker/catalog/changes.py says what a claim means)."""
     club, role = clubs.club_for(request, pk, organiser=True)
