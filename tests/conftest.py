@@ -29,7 +29,6 @@ def collected_static(tmp_path_factory):
 # passes again says so (XPASS). Remove an entry as soon as its test is mended.
 AFTER_THE_MERGE = {
     # Failing on PostgreSQL only, found by its run of tests/tracker after the merge:
-    'tests/tracker/test_live_stream.py::test_the_match_page_opens_the_stream_from_the_version_it_shows',
     'tests/browser/test_cardmaster_showdown.py::test_a_showdown_against_the_ai_played_to_the_end_on_a_phone',
     'tests/load/test_load.py::test_a_graceful_restart_mid_load_keeps_every_acknowledged_action[HUP]',
     'tests/load/test_load.py::test_a_graceful_restart_mid_load_keeps_every_acknowledged_action[TERM]',

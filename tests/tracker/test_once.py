@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def token(page: str, action: str | None = None) -> str:
     """The one-time token of the page's first form, or of its form that posts to `action`."""
-    form = r'action="{}"[^>]*>(?:(?!</form>).)*?'.format(re.escape(action)) if action else ""
+    form = rf'action="{re.escape(action)}"[^>]*>(?:(?!</form>).)*?' if action else ""
     return re.search(form + r'name="once" value="([^"]+)"', page, re.DOTALL).group(1)
 
 

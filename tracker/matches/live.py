@@ -145,11 +145,17 @@ def read_change(match_id: int) -> Change | None:
 
 
 async def _db(function, *args):
-    """Run a database read off the event loop, in the loop's few shared threads (each keeps one
-    connection), never in a stream's own request thread: an open stream holds no connection."""
+    """Run a database read off the event loop, in the loop's few shared threads, never in a stream's own
+    request thread: an open stream holds no connection. On PostgreSQL the thread hands its connection back
+    to the pool after each read: a thread that kept one would hold it until the loop ends (forever when a
+    loop's threads end first, as each test's loop does), and ten such threads take the whole pool."""
     def run():
         close_old_connections()  # as a request would: drop a connection that broke or aged out
-        return function(*args)
+        try:
+            return function(*args)
+        finally:
+            if _postgresql():
+                connection.close()
     return await sync_to_async(run, thread_sensitive=False)()
 
 
