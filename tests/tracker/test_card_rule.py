@@ -412,3 +412,24 @@ def test_a_club_holds_a_bounded_number_of_claims(store, olga, monkeypatch):
     response = claim(olga, store, "C")
     assert response.status_code == 422 and "the most a club may" in text(response)
     assert NameClaim.objects.count() == 2
+
+
+@pytest.mark.parametrize("look_alike", ["Store\u200bDrake", "Store Drake\u2060", "Ｓtore Drake", "Store\u00a0Drake"])
+def test_a_name_that_looks_like_another_is_that_name_or_refused(store, olga, otto, look_alike):
+    """A claimed or taken name cannot be had again by typing it with invisible or full-width characters."""
+    assert claim(olga, store, "Store Drake").status_code == 302
+    before = catalog_state()
+    response = add_card(otto, {**WYRM, "name": look_alike})
+    assert response.status_code in (403, 422)
+    assert "Thursday Club has claimed" in text(response) or "invisible or control characters" in text(response)
+    assert catalog_state() == before
+    own = Club.objects.create(name="Otto's Own")
+    Membership.objects.create(club=own, user=otto.user, role=Membership.ORGANISER)
+    assert claim(otto, own, look_alike).status_code == 422
+    assert NameClaim.objects.filter(club=own).count() == 0
+
+
+def test_a_full_width_name_is_kept_as_the_plain_one(catalog, otto):
+    assert add_card(otto, {**WYRM, "name": "Ｍagma  Ｗyrm"}).status_code == 302
+    assert card("Magma Wyrm").created_by == otto.user
+    assert add_card(otto, {**WYRM, "name": "MAGMA WYRM"}).status_code == 422
