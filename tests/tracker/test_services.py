@@ -468,3 +468,18 @@ def test_explain_names_the_player_for_a_seat(match):
         )
     assert services.explain(caught.value, match.players()) == "Ana has already locked in a deck."
     assert services.explain(caught.value) == "0 has already locked in a deck."
+
+
+def test_a_full_log_takes_no_more_and_says_so(locked):
+    """What one match stores is bounded, at the most a match file carries (so every export imports)."""
+    from rules import RuleError
+    from tracker.review import exchange
+
+    assert exchange.MAX_ACTIONS == services.LOG_MOST
+    Match.objects.filter(pk=locked.pk).update(last_number=services.LOG_MOST)
+    locked.refresh_from_db()
+    before = snapshot(locked)
+    with pytest.raises(RuleError) as full:
+        services.match_apply_action(match=locked, action=PLAY, expected_seq=locked.head)
+    assert services.explain(full.value) == "This match's log is full (10,000 entries); start a new match to play on."
+    assert snapshot(locked) == before

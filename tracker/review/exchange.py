@@ -63,7 +63,7 @@ READS = (1, 2)
 """The versions imports read: 1 has state hashes only, 2 adds the chain of step hashes."""
 MAX_BYTES = 2 * 1024 * 1024
 """Largest match file accepted: a long match is a few hundred KB; anything bigger is not ours."""
-MAX_ACTIONS = 10_000
+MAX_ACTIONS = services.LOG_MOST
 BATCH = 500
 """Rows an import writes per statement."""
 
