@@ -35,11 +35,16 @@
     if (line.textContent !== text) { line.textContent = text; line.setAttribute("data-live", on ? "on" : "off"); }
   }
 
+  // The refreshed part already says it (the page's news is the sentence the stream pushed): left as the server
+  // drew it. Otherwise (a change nobody at the table made, or an older box still showing) the box says it.
   function tell(text) {
     var region = document.getElementById("outcome");
-    if (!region || !text) return;
+    if (!region || !text || region.textContent.indexOf(text) !== -1) return;
     var box = document.createElement("div"), line = document.createElement("p"), mark = document.createElement("span");
+    var tools = document.createElement("div");
     box.className = "outcome-box outcome-live";
+    tools.className = "outcome-tools";  // the close link at the top right, as outcome.html places it
+    box.appendChild(tools);
     mark.setAttribute("aria-hidden", "true");
     mark.textContent = "↻ ";
     line.appendChild(mark);
@@ -55,7 +60,7 @@
     name.textContent = document.getElementById("live").getAttribute("data-close") || "Close";
     close.appendChild(cross);
     close.appendChild(name);
-    box.appendChild(close);
+    tools.appendChild(close);
     region.replaceChildren(box);
   }
 

@@ -122,6 +122,7 @@ def test_an_undo_is_pushed_too(owner, battle, player):
     change = json.loads(asyncio.run(scenario())["data"])
     assert change["kind"] == "goto" and change["version"] == version_of(battle)
     assert "step 2" in change["said"]
+    assert change["said"] == "Ana went back from step 3 to step 2.", "the other phone is told who did it"
 
 
 def test_a_phone_that_was_away_is_sent_what_it_missed_at_once_and_nothing_it_has(owner, battle, player, quick_beats):
