@@ -12,14 +12,15 @@ import re
 
 from django.middleware.gzip import GZipMiddleware
 
-BLANK_LINES = re.compile(rb"\n(?:[ \t]*\n)+")
-"""A line break followed by lines of nothing but spaces: what a template's tag lines leave behind."""
+BLANK_LINES = re.compile(rb"\n[ \t\n]+")
+"""A line break followed by lines of nothing but spaces, or by the next line's indentation: what a template's
+tag lines and its indentation leave behind (one line break says as much to a browser)."""
 KEEPS_WHITESPACE = (b"<pre", b"<textarea")
 
 
 def without_blank_lines(html: bytes) -> bytes:
-    """The page without the blank lines its templates' tags left (a hundred bytes of the largest page,
-    compressed), which a browser collapses anyway; unless an element shows whitespace as it is."""
+    """The page without the blank lines and indentation its templates left (some 90 bytes of the largest
+    page, compressed), which a browser collapses anyway; unless an element shows whitespace as it is."""
     if any(tag in html for tag in KEEPS_WHITESPACE):
         return html
     return BLANK_LINES.sub(b"\n", html)
