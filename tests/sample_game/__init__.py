@@ -44,6 +44,16 @@ def sample_pages():
     return HighCardDuelPages()
 
 
+def every_pages() -> dict:
+    """Every installed game's pages by slug, then the sample game's."""
+    return {**games.ADAPTERS, SLUG: sample_pages()}
+
+
+def marked(slug: str, *values, **kwargs):
+    """A test parameter for `slug`'s game, marked `sample_game` when it is the sample game."""
+    return sample(*values, **kwargs) if slug == SLUG else pytest.param(*values, **kwargs)
+
+
 @contextmanager
 def registered() -> Iterator[None]:
     """The sample game in both registries, and its templates found, until the block ends."""

@@ -197,8 +197,8 @@ class GamePages:
     way per test, to see each tampering refused: finished with a winner, six steps or more, the first
     one a seat's, and a card named in one (tests/tracker/test_exchange.py; required)."""
     tampered_stat: ClassVar[str]
-    """A whole-number stat of the first card that match's file names: raised by one, the re-run's result
-    must differ from the one recorded (required)."""
+    """A whole-number stat of the first card that match's file names, raised by one by the import tests
+    (still a value the card may take): the re-run's result must differ from the one recorded (required)."""
 
     REQUIRED = ("slug", "noun", "modules", "consequences", "tampered_demo", "tampered_stat")
 

@@ -12,7 +12,7 @@ CARDS = [{"name": name, "value": value} for value, name in enumerate(
 def ana_wins(players: Players = ANA_BEN) -> Match:
     """Ana wins 3-1: a tie, then Ben's one round."""
     match = services.match_create(slug="high-card-duel", player_names=list(players), config={})
-    rounds = [("King", "Two"), ("Five", "Five"), ("Three", "Nine"), ("Queen", "Jack"), ("Ten", "Four")]
+    rounds = [("Queen", "Two"), ("Five", "Five"), ("Three", "Nine"), ("King", "Jack"), ("Ten", "Four")]
     steps: list = []
     for ana, ben in rounds:
         steps += [{"type": "pick", "seat": 0, "card": catalog_card("high-card-duel", ana)},
