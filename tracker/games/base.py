@@ -7,7 +7,8 @@ and compute no rule themselves.
 
 Each game's pages live in a package of the same shape, and the subclass names its modules:
 
-    tracker/games/<game>/__init__.py    the GamePages subclass: slug, noun, modules, extra hooks
+    tracker/games/<game>/__init__.py    the GamePages subclass: slug, noun, modules, consequences,
+                                        tampered_demo, tampered_stat, extra hooks
     tracker/games/<game>/forms.py       CardForm, ConfigForm, table_action(match, post), secret entry
     tracker/games/<game>/board.py       board(match): what templates/games/<slug>/board.html shows
     tracker/games/<game>/narration.py   describe(event, names), describe_action(action, events, names)
@@ -15,7 +16,9 @@ Each game's pages live in a package of the same shape, and the subclass names it
     tracker/games/<game>/demo.py        CARDS, MATCHES (scripted demo matches by name) and PLAYED
                                         (which of them `manage.py demo` plays, and who sits where)
 
-Those module members are required; the base class calls them. Every other hook has a default
+Those module members are required, each module held to its protocol below (`FormsModule`,
+`BoardModule`, ...): mypy checks their signatures, and `Modules` refuses a module that lacks one when
+the pages class is created. The base class calls them. Every other hook has a default
 that fits a game played open: a game with a secret entry subclasses `SecretEntryPages` instead,
 and one that reads cards from its log overrides that hook.
 
