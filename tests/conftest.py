@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import override_settings
 
+from tests import sample_game
 from tracker.web import translations
 
 
@@ -22,6 +23,16 @@ def collected_static(tmp_path_factory):
     """
     settings.STATIC_ROOT = tmp_path_factory.mktemp("static")
     call_command("collectstatic", "--noinput", verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def sample_game_registered(request):
+    """High Card Duel (tests/sample_game/) in the registries for a test parameter marked `sample_game`."""
+    if request.node.get_closest_marker("sample_game") is None:
+        yield
+        return
+    with sample_game.registered():
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -27,13 +27,12 @@ from django.utils.translation import gettext as _
 from ..matches import live
 from ..models import Confirmation, Match, Membership, Player
 from .errors import Refused
-
-SLUG = "card-crush"
+from .game import competes, competing_slug
 
 
 def needs_players(slug: str, club) -> bool:
     """Whether a new match of this game in this club waits for its players' confirmation."""
-    return club is not None and slug == SLUG
+    return club is not None and competes(slug)
 
 
 def _confirm(match: Match, seat: int, by, kind: str) -> bool:
@@ -94,7 +93,7 @@ def confirm(*, match_id: int, seat: int, account) -> Confirmation:
 
 def waiting(club_id: int, player: Player | None = None):
     """The club's finished battles that wait for a player's confirmation (of this player's, if given)."""
-    found = Match.objects.filter(club_id=club_id, slug=SLUG, finished__isnull=False, voided__isnull=True,
+    found = Match.objects.filter(club_id=club_id, slug=competing_slug(), finished__isnull=False, voided__isnull=True,
                                  unconfirmed=True, rated=True)
     return found.filter(seats__player=player) if player is not None else found
 
