@@ -28,6 +28,7 @@ from tracker.people import views as people_views
 from tracker.people.access import Viewer
 from tracker.people.devices import TableRequest
 from tracker.review.log import log_entries
+from tracker.web import limits
 
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .once import made_once
@@ -235,6 +236,7 @@ def home(request: TableRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limits.costly("match-new")  # each match may grow to services.LOG_MOST steps: their number is bounded too
 @made_once
 def match_new(request: TableRequest, slug: str) -> HttpResponse:
     game = _game_or_404(slug)

@@ -106,6 +106,8 @@ class Limit:
 
 COSTLY: dict[str, Limit] = {
     "match-import": Limit(gettext_lazy("match imports"), 10, address_share=3),
+    # A club night starts a few matches a phone; a store's phones share one address, hence the share.
+    "match-new": Limit(gettext_lazy("new matches"), 60, address_share=20),
     "export": Limit(gettext_lazy("match exports"), 60, methods=("GET",)),
     "card-new": Limit(gettext_lazy("new cards"), 60),
     "card-csv": Limit(gettext_lazy("catalog uploads"), 10),
