@@ -149,6 +149,27 @@ def test_the_player_confirms_and_an_organiser_confirms_on_a_players_behalf_marke
     assert "Ana" in leaderboard(Client(), club)
 
 
+def test_a_reopened_battle_waits_for_its_players_again_but_keeps_who_made_their_own_entry(club, dev, ana, olga):
+    """A confirmation was of a result: once an organiser reopens the battle, that result may change."""
+    match = start(dev, club, "Ana", "Ben")
+    assert ana.get(match.get_absolute_url()).status_code == 200  # seats Ana on her phone
+    enter(ana, match, 0, ANA_DECK)  # Ana's own entry: she took part, whatever the result
+    enter(dev, match, 1, BEN_DECK)
+    match = reveal_all(dev, match)
+    assert confirm(olga, match, 1).status_code == 302
+    match.refresh_from_db()
+    assert not match.unconfirmed and counted_ids(club) == {match.pk}
+    response = olga.post(reverse("match_goto", args=[match.pk]),
+                         {"seq": match.head, "step": match.head - 1, "confirm": "reopen"})
+    assert response.status_code == 302, text(response)
+    match.refresh_from_db()
+    assert match.finished is None
+    match = reveal_all(dev, match)
+    assert match.unconfirmed and counted_ids(club) == set()
+    assert dict(match.confirmations.values_list("seat", "kind")) == {0: Confirmation.SEATED}
+    assert "1 battle waits for its players' confirmation" in leaderboard(olga, club)
+
+
 def test_a_double_tapped_confirmation_is_recorded_once(club, dev, ana, olga):
     match = start(dev, club, "Ana", "Ben")
     enter(dev, match, 0, ANA_DECK)

@@ -20,7 +20,7 @@ from rules import Dice, IllegalAction, RuleError
 from rules.errors import gettext_noop
 from tracker.matches import live, news, numbers
 from tracker.matches.card_uses import record_uses
-from tracker.models import Action, Checkpoint, Match, Player, Seat
+from tracker.models import Action, Checkpoint, Confirmation, Match, Player, Seat
 
 
 class NoSuchStep(Exception):
@@ -285,6 +285,16 @@ def _moved_on(match: Match, correcting: bool = False) -> None:
     match.updated = timezone.now()
 
 
+def _withdraw_confirmations(match: Match) -> None:
+    """A reopened battle may end with another result: a player's say on the old one no longer stands, so
+    it waits for their confirmation again (tracker/competition/confirmations.py). A player who made their
+    own entry took part whatever the result: that confirmation stays."""
+    withdrawn, _kinds = match.confirmations.exclude(kind=Confirmation.SEATED).delete()
+    if withdrawn:
+        Match.objects.filter(pk=match.pk).update(unconfirmed=True)
+        match.unconfirmed = True
+
+
 def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | None = None,
                        match_id: int | None = None, match: Match | None = None, proposal=None,
                        by: news.By | None = None) -> Action:
@@ -358,6 +368,8 @@ def match_goto(*, step: int, expected_seq: int, match_id: int | None = None, mat
     with transaction.atomic():
         _save(match, expected_seq)
         Checkpoint.objects.bulk_create(missing)
+        if reopened:
+            _withdraw_confirmations(match)
     if actions and actions[-1].seq == step:
         match.__dict__["_head_action"] = actions[-1]
     return match
