@@ -117,6 +117,10 @@ class GamePages:
     competes: ClassVar[bool] = False
     """Whether the game's matches in a club count in the club's ratings and may be tournament battles
     (tracker/competition/): then reopening a finished one says what it changes there."""
+    reusable_entry: ClassVar[str | None] = None
+    """The type of a secret entry's action (its payload holds "seat" and "cards", in order; its form, fields
+    card_1, card_2, ...) that a player may take again from their last match of the game in one tap
+    (tracker/matches/last_entry.py): a deck, a lineup. None: nothing to take again (no entry, or a commit)."""
     score_counted: ClassVar[Promise | None] = None
     """What the two numbers of a match's score count, in the game's words: a lazy translation formatted
     with `a` and `b`, the numbers as shown, and `n`, the first one (`ngettext_lazy(one, many, "n")`):

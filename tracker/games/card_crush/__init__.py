@@ -13,6 +13,7 @@ class CardCrushPages(SecretEntryPages):
     noun = _("battle")
     consequences = frozenset({"battle_won"})
     modules = Modules(forms, board, narration, statistics, demo)
+    reusable_entry = "lock_deck"
     score_counted = ngettext_lazy("%(a)s round to %(b)s", "%(a)s rounds to %(b)s", "n")
     key_stats = ("power", "speed", "affinity")
     competes = True

@@ -14,6 +14,7 @@ class CardmasterPages(SecretEntryPages):
     noun = _("Custom Match")
     consequences = frozenset({"fall", "status", "tick", "frozen", "revive", "match_won"})
     modules = Modules(forms, board, narration, statistics, demo)
+    reusable_entry = "lock_lineup"
     score_counted = ngettext_lazy("%(a)s card standing to %(b)s", "%(a)s cards standing to %(b)s", "n")
 
     def card_facts(self, card: dict) -> list[CardFact]:
