@@ -7,8 +7,8 @@ the games in turn from the n-th of `tables.TABLE_SCRIPTS` (Card Crush, LOGOS,
 Cardmaster, Lonely Star, Evons), so five tables cover every game. Each table is one phone
 (tables/phone.py: it keeps its cookies), GETs a page, reads its forms and POSTs one
 filled in, as a browser would. On purpose every match also sends some forms twice (a
-double tap) and some with an old `seq` (a stale page); both must be refused with 409 and
-change nothing (tables/common.py).
+double tap) and some with an old `seq` (a stale page); both must change nothing: refused
+with 409, or answered as the step already recorded when it repeats an open tap (tables/common.py).
 
 With `htmx=True` each table is a phone with JavaScript (tables/phone.py): a tap is one htmx
 POST answered by the `#match` part, and the open match page polls for changes every 2 s;
@@ -44,6 +44,7 @@ import contextlib
 import http.client
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -52,6 +53,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -92,7 +94,7 @@ class Report:
     errors: Counter = field(default_factory=Counter)  # what must never happen
     refusals: Counter = field(default_factory=Counter)  # expected 409s and retries
     problems: list[str] = field(default_factory=list)  # what the database check found
-    tricks: Counter = field(default_factory=Counter)  # (slug, "double" | "stale"): how many came back 409
+    tricks: Counter = field(default_factory=Counter)  # (slug, "double" | "stale"): how many changed nothing
     games: dict[str, dict] = field(default_factory=dict)  # slug -> {"matches": n, "finished": n}, from the db
     crashes: int = 0
     restarts: int = 0  # SIGHUP or SIGTERM sent to the master mid-load
@@ -184,13 +186,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def server_env(database_url: str) -> dict:
+def server_env(database_url: str, static_root: str | None = None) -> dict:
     # Never the browser tests' DJANGO_ALLOW_ASYNC_UNSAFE (tests/browser/conftest.py) in a server; the
     # workers are counted here (run's `workers`), not by WEB_CONCURRENCY.
     environ = {name: value for name, value in os.environ.items()
                if name not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "WEB_CONCURRENCY")}
     return {**environ, "DATABASE_URL": database_url, "DEBUG": "false", "ALLOWED_HOSTS": HOST,
-            "SECRET_KEY": "loadtest-only-" + "x" * 40, "HTTPS": "false"}
+            "SECRET_KEY": "loadtest-only-" + "x" * 40, "HTTPS": "false",
+            **({"STATIC_ROOT": static_root} if static_root else {})}
 
 
 def manage(env: dict, *args: str) -> None:
@@ -293,12 +296,18 @@ def measure_floor(ports: list[int], clients: int, seconds: float) -> float:
 
 
 @contextlib.contextmanager
-def own_database(database_url: str | None, folder: str, say):
+def own_database(database_url: str | None, folder: str, say, copy_of: str | None = None):
     """The URL of a database for this run alone: a new SQLite file, or a new database on the given
     PostgreSQL server, dropped afterwards. So two runs at once (two test workers) never check each
-    other's matches mid-way. Where the role may not create databases, the given one is used."""
+    other's matches mid-way. Where the role may not create databases, the given one is used.
+
+    `copy_of` (a database made here before, `ready`) is what it starts as: its file copied, or on
+    PostgreSQL its template."""
     if not database_url:
-        yield f"sqlite:///{folder}/load.sqlite3"
+        path = Path(folder) / "load.sqlite3"
+        if copy_of:  # no server has it open: nothing waits in its write-ahead log
+            shutil.copyfile(dj_database_url.parse(copy_of)["NAME"], path)
+        yield f"sqlite:///{path}"
         return
     if not database_url.startswith(("postgres://", "postgresql://")):
         yield database_url
@@ -306,9 +315,10 @@ def own_database(database_url: str | None, folder: str, say):
     import psycopg  # the PostgreSQL driver Django uses; only needed here
 
     name = f"tablekeeper_load_{secrets.token_hex(4)}"
+    template = f' TEMPLATE "{urlsplit(copy_of).path.lstrip("/")}"' if copy_of else ""
     try:
         with psycopg.connect(database_url, autocommit=True) as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')
+            admin.execute(f'CREATE DATABASE "{name}"{template}')
     except psycopg.Error as error:
         say(f"Cannot create a database of its own ({error}); the load runs in the given one")
         yield database_url
@@ -318,6 +328,46 @@ def own_database(database_url: str | None, folder: str, say):
     finally:
         with psycopg.connect(database_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@dataclass(frozen=True)
+class Ready:
+    """What every server of a run starts from: a database migrated and holding the demo catalogs (each run
+    takes a copy of it, `own_database`), and the static files collected."""
+
+    database_url: str
+    static_root: str
+
+
+@contextlib.contextmanager
+def ready(database_url: str | None = None, *, static_root: str | None = None, say=print) -> Iterator[Ready]:
+    """Make a Ready (on SQLite, or on the PostgreSQL server of `database_url`) and drop it afterwards.
+
+    Migrating, collecting and loading the catalogs take far longer than a short run itself: the tests
+    make one and start each run from a copy. `static_root`: files collected already, with these settings.
+    """
+    with (tempfile.TemporaryDirectory(prefix="tablekeeper-ready-") as folder,
+          own_database(database_url, folder, say) as url):
+        static = static_root or str(Path(folder) / "static")
+        env = server_env(url, static)
+        manage(env, "migrate", "--noinput", "-v0")
+        if not static_root:
+            manage(env, "collectstatic", "--noinput", "-v0")
+        manage(env, "shell", "-c", "from tracker import demo; demo.load_catalogs()")
+        yield Ready(url, static)
+
+
+@contextlib.contextmanager
+def fresh(database_url: str | None, base: Ready | None, prefix: str, say) -> Iterator[tuple[str, str, dict]]:
+    """(folder, database URL, the servers' environment) for one run: a temporary folder, and a database of
+    the run's own copied from `base` (made here when None) on the same server as `database_url`."""
+    with contextlib.ExitStack() as held:
+        if base is None:
+            say(f"Preparing {(database_url or 'SQLite').split('@')[-1]} ...")
+            base = held.enter_context(ready(database_url, say=say))
+        folder = held.enter_context(tempfile.TemporaryDirectory(prefix=prefix))
+        url = held.enter_context(own_database(database_url, folder, say, copy_of=base.database_url))
+        yield folder, url, server_env(url, base.static_root)
 
 
 # --- The check ------------------------------------------------------------------------------
@@ -360,21 +410,18 @@ def verify(first_match: int, acked: list[Ack]) -> list[str]:
 def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, matches: int = 2,
         crash: bool = False, restart: str = "", database_url: str | None = None, seed: int = 1,
         floor_seconds: float = 3, htmx: bool = False, pace: float = 0.0, servers: int = 1, shown: bool = True,
-        wsgi: bool = False, say=print) -> Report:
-    """Serve, load, optionally crash and restart, then check; the report says what happened."""
+        wsgi: bool = False, base: Ready | None = None, say=print) -> Report:
+    """Serve, load, optionally crash and restart, then check; the report says what happened.
+
+    `base`: a Ready made on the same kind of database as `database_url` (else one is made for this run).
+    """
     slugs = list(TABLE_SCRIPTS)
     if workers is None:  # as serve sizes them: one on SQLite, one a core on PostgreSQL
         engine = dj_database_url.parse(database_url or "sqlite://")["ENGINE"]
         workers = stack.worker_count(engine) if not wsgi else os.cpu_count() or 1
     report = Report(tables=tables, workers=workers, seconds=seconds, htmx=htmx, pace=pace, servers=servers,
                     shown=shown)
-    with (tempfile.TemporaryDirectory(prefix="tablekeeper-load-") as folder,
-          own_database(database_url, folder, say) as database_url):
-        env = server_env(database_url)
-        say(f"Preparing {database_url.split('@')[-1]} ...")
-        manage(env, "migrate", "--noinput", "-v0")
-        manage(env, "collectstatic", "--noinput", "-v0")
-        manage(env, "shell", "-c", "from tracker import demo; demo.load_catalogs()")
+    with fresh(database_url, base, "tablekeeper-load-", say) as (folder, database_url, env):
         open_database(database_url)
         first_match = Match.objects.using(ALIAS).order_by("-pk").values_list("pk", flat=True).first() or 0
         running = [Server(env, free_port(), workers, Path(folder) / f"gunicorn-{n}.log", wsgi)

@@ -20,7 +20,6 @@ import http.client
 import json
 import re
 import statistics
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -159,17 +158,13 @@ class Watcher(threading.Thread):
 
 
 def run(*, tables: int = 50, servers: int = 2, actions: int = 8, pace: float = 1.0, idle_seconds: float = 20,
-        database_url: str | None = None, say=print) -> Result:
+        database_url: str | None = None, base: loadtest.Ready | None = None, say=print) -> Result:
     report = loadtest.Report(tables=tables, workers=1, seconds=600, htmx=True, servers=servers)
     sqlite = not database_url or database_url.startswith("sqlite")
     servers = 1 if sqlite else servers  # SQLite's fan-out is in-process: one server
     result = Result(tables=tables, servers=servers, database="SQLite" if sqlite else "PostgreSQL")
     lock = threading.Lock()
-    with (tempfile.TemporaryDirectory(prefix="tablekeeper-live-") as folder,
-          loadtest.own_database(database_url, folder, say) as url):
-        env = loadtest.server_env(url)
-        loadtest.manage(env, "migrate", "--noinput", "-v0")
-        loadtest.manage(env, "collectstatic", "--noinput", "-v0")
+    with loadtest.fresh(database_url, base, "tablekeeper-live-", say) as (folder, _url, env):
         running = [loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / f"server-{n}.log")
                    for n in range(servers)]
         try:
@@ -268,7 +263,8 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, pace: float = 1
     return result
 
 
-def failover(*, database_url: str, tables: int = 4, taps: int = 12, pace: float = 0.3, say=print) -> dict:
+def failover(*, database_url: str, tables: int = 4, taps: int = 12, pace: float = 0.3,
+             base: loadtest.Ready | None = None, say=print) -> dict:
     """Two app servers on PostgreSQL; every table taps on the first and follows on the second, which is
     SIGKILLed a third of the way in. Its phones reconnect to the first (Last-Event-ID) and carry on.
 
@@ -278,11 +274,7 @@ def failover(*, database_url: str, tables: int = 4, taps: int = 12, pace: float 
     """
     report = loadtest.Report(tables=tables, workers=1, seconds=300, htmx=True, servers=2)
     lock = threading.Lock()
-    with (tempfile.TemporaryDirectory(prefix="tablekeeper-failover-") as folder,
-          loadtest.own_database(database_url, folder, say) as url):
-        env = loadtest.server_env(url)
-        loadtest.manage(env, "migrate", "--noinput", "-v0")
-        loadtest.manage(env, "collectstatic", "--noinput", "-v0")
+    with loadtest.fresh(database_url, base, "tablekeeper-failover-", say) as (folder, url, env):
         loadtest.open_database(url)
         first_match = Match.objects.using(loadtest.ALIAS).order_by("-pk").values_list("pk", flat=True).first() or 0
         survivor, victim = (loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / f"server-{n}.log")

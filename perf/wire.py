@@ -5,8 +5,9 @@ The page weight (cold load, repeat visit, the worker's install) is fetched from 
 static files) by a `Phone` that counts every byte of each answer as it came off the socket: the
 status line, every header, the blank line and the body as sent (compressed where the stack
 compressed it). It asks as a phone's browser does over HTTPS (`Accept-Encoding: gzip, deflate, br`);
-PHONE_GZIP_ONLY for a browser without Brotli. Each request is a connection of its own
-(`Connection: close`), so an answer is exactly the bytes read until the stack closed it.
+PHONE_GZIP_ONLY for a browser without Brotli. Each request is a connection of its own, kept alive
+as a browser keeps it (so no `connection: close` is counted on every answer, which a browser never
+gets); an answer is its head and the body its Content-Length (or its chunks) says.
 
 `poll()` still counts in-process (a Django test client; its server headers added as uvicorn writes
 them): tests/tracker/test_query_counts.py checks it on every run.
@@ -31,8 +32,9 @@ from tracker.models import Match
 # What Chrome and Safari send over HTTPS; PHONE_GZIP_ONLY for a browser without Brotli.
 PHONE = "gzip, deflate, br"
 PHONE_GZIP_ONLY = "gzip"
-# uvicorn writes these on every response (with Date, below); HTTP/1.1 keeps the connection open.
-SERVER_HEADERS = ("server: uvicorn",)
+# uvicorn writes these on every response (with Date, below; serve's stack sends no Server header);
+# HTTP/1.1 keeps the connection open.
+SERVER_HEADERS: tuple[str, ...] = ()
 
 _LINKED = re.compile(r"<(?:link|script|img)\b[^>]*?\b(?:href|src)=\"([^\"]+)\"", re.IGNORECASE)
 _CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
@@ -99,15 +101,18 @@ class Phone:
 
     def get(self, url: str, **headers: str) -> Answer:
         lines = [f"GET {url} HTTP/1.1", f"Host: {self.host}:{self.port}", f"Accept-Encoding: {self.accept}",
-                 "Accept: text/html,*/*", "Connection: close",
+                 "Accept: text/html,*/*",
                  *([f"Cookie: {'; '.join(f'{k}={v}' for k, v in self.cookies.items())}"] if self.cookies else []),
                  *(f"{name.replace('_', '-')}: {value}" for name, value in headers.items())]
         with socket.create_connection(("127.0.0.1", self.port), timeout=30) as connection:
             connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
             raw = b""
-            while chunk := connection.recv(65536):
-                raw += chunk
-        head, _, body = raw.partition(b"\r\n\r\n")
+            while b"\r\n\r\n" not in raw:
+                raw += _received(connection)
+            head, _, body = raw.partition(b"\r\n\r\n")
+            length = re.search(rb"(?im)^content-length:\s*(\d+)", head)
+            while not _complete(head, body, length):
+                body += _received(connection)
         status_line, *header_lines = head.decode("latin-1").split("\r\n")
         answer_headers: dict[str, str] = {}
         for line in header_lines:
@@ -121,6 +126,22 @@ class Phone:
             body = _unchunked(body)
         return Answer(int(status_line.split()[1]), answer_headers, Transfer(url, len(head) + 4, sent),
                       _decoded(answer_headers.get("content-encoding", ""), body))
+
+
+def _received(connection: socket.socket) -> bytes:
+    chunk = connection.recv(65536)
+    if not chunk:
+        raise ConnectionError("the stack closed the connection mid-answer")
+    return chunk
+
+
+def _complete(head: bytes, body: bytes, length: re.Match | None) -> bool:
+    """Whether the whole answer is in: its Content-Length read, its last chunk, or no body at all (204, 304)."""
+    if length is not None:
+        return len(body) >= int(length.group(1))
+    if re.search(rb"(?im)^transfer-encoding:\s*chunked", head):
+        return body.endswith(b"0\r\n\r\n")
+    return True
 
 
 def _unchunked(body: bytes) -> bytes:

@@ -2,7 +2,8 @@
 
 Each step reads the page it acts on and sends that page's own form, as a phone would.
 On purpose it also sends some forms twice (a double tap) and some first with an older
-`seq` (a stale page): both must come back 409 and change nothing. Every match tries
+`seq` (a stale page): both must change nothing, refused with 409 or, for an open tap the
+match already holds at that step, answered as recorded (phone.py). Every match tries
 each trick at least once, on its first action that can carry it, then at random.
 A request cut off by a crash raises Dropped; the steps then reload and carry on from
 whatever the server says the match is at now.
@@ -99,13 +100,13 @@ def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int 
     if seq > 0 and ("stale" not in phone.tricks or phone.rng.random() < STALE_RATE):
         phone.tricks.add("stale")
         stale = {**data, "seq": [str(seq - 1)]}
-        phone.expect_refusal(phone.act(form.action, stale, htmx, form.parts)[0], f"stale {what}")
+        phone.expect_refusal(phone.act(form.action, stale, htmx, form.parts)[0], f"stale {what}", match, seq)
     status, _location = phone.act(form.action, data, htmx, form.parts)
     if applied(status):
         phone.acknowledge(match, seq + 1, kind, seat)
         if "double" not in phone.tricks or phone.rng.random() < DOUBLE_RATE:
             phone.tricks.add("double")
-            phone.expect_refusal(phone.act(form.action, data, htmx, form.parts)[0], f"double {what}")
+            phone.expect_refusal(phone.act(form.action, data, htmx, form.parts)[0], f"double {what}", match, seq + 1)
     else:
         phone.count(phone.report.refusals, f"{phone.slug} {what} {status}, page reloaded")
     if not htmx:

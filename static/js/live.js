@@ -1,18 +1,21 @@
-// Live updates. The match page holds one stream of server-sent events (#live, htmx's SSE extension;
-// tracker/live.py): each event names the match's new version and what happened, and the page fetches its
-// own #match part through htmx and says what happened in the outcome region. An event for a version the
-// page already shows (the player's own tap) changes nothing, so nothing is shown twice.
+// Live updates. The match page holds one stream of server-sent events (#live's data-stream, the browser's
+// own EventSource; tracker/matches/live.py): each event names the match's new version and what happened,
+// and the page fetches its own #match part through htmx and says what happened in the outcome region. An
+// event for a version the page already shows (the player's own tap) changes nothing, so nothing is shown
+// twice. The browser reconnects a dropped stream by itself, sending the last version it heard
+// (Last-Event-ID); htmx's SSE extension would only have wrapped these few lines in 1.2 KB more to load.
 //
 // Only while the stream is not open, or has been silent for longer than STALL (it beats every 15 s), does
 // the page ask every 2 seconds instead (a 204 with no body when nothing changed), and #live says so. A
-// silent stream is closed and opened again; the stream's URL carries the version the page shows, so the
-// server sends at once what was missed while away.
+// silent stream is closed and opened again, and one the browser gave up on (an error answer, a proxy's
+// 502) is tried again after REOPEN; its URL carries the version the page shows, so the server sends at once
+// what was missed while away.
 //
 // Nothing is fetched while the page is hidden or the phone offline, or while a tap waits to be sent again
 // (table.js: its answer brings the fresh state); the page catches up when back. A finished match neither
 // streams nor polls (data-live-stop).
 (function () {
-  var PERIOD = 2000, STALL = 35000;
+  var PERIOD = 2000, STALL = 35000, REOPEN = 10000;
   var opened = 0, heard = 0, wanted = 0, said = "", source = null;
 
   function match() { return document.querySelector("[data-live-url]"); }
@@ -30,16 +33,18 @@
     var line = live.querySelector(".live-status"), on = streaming();
     var text = on ? live.getAttribute("data-live-on") : live.getAttribute("data-live-off");
     if (line.textContent !== text) { line.textContent = text; line.setAttribute("data-live", on ? "on" : "off"); }
-    var el = match();  // where the stream reconnects from: the version the page shows
-    var from = live.getAttribute("sse-connect");
-    if (el && from) live.setAttribute("sse-connect", from.replace(/\?v=\d*/, "?v=" + shown()));
   }
 
+  // The refreshed part already says it (the page's news is the sentence the stream pushed): left as the server
+  // drew it. Otherwise (a change nobody at the table made, or an older box still showing) the box says it.
   function tell(text) {
     var region = document.getElementById("outcome");
-    if (!region || !text) return;
+    if (!region || !text || region.textContent.indexOf(text) !== -1) return;
     var box = document.createElement("div"), line = document.createElement("p"), mark = document.createElement("span");
+    var tools = document.createElement("div");
     box.className = "outcome-box outcome-live";
+    tools.className = "outcome-tools";  // the close link at the top right, as outcome.html places it
+    box.appendChild(tools);
     mark.setAttribute("aria-hidden", "true");
     mark.textContent = "↻ ";
     line.appendChild(mark);
@@ -55,7 +60,7 @@
     name.textContent = document.getElementById("live").getAttribute("data-close") || "Close";
     close.appendChild(cross);
     close.appendChild(name);
-    box.appendChild(close);
+    tools.appendChild(close);
     region.replaceChildren(box);
   }
 
@@ -70,32 +75,36 @@
     });
   }
 
-  // The stream.
-  document.addEventListener("htmx:sseOpen", function (e) { source = e.detail.source; opened = heard = Date.now(); status(); });
-  document.addEventListener("htmx:sseError", function () { status(); });
-  document.addEventListener("sse:beat", function () { heard = Date.now(); status(); });
-  document.addEventListener("sse:change", function (e) {
-    heard = Date.now();
-    var change = JSON.parse(e.detail.data);
-    if (change.version > wanted) { wanted = change.version; said = change.said; }
-    refresh();
-  });
-  document.addEventListener("sse:gone", function () { window.location.reload(); });  // access revoked
+  // The stream, from the version the page shows.
+  function connect() {
+    var live = document.getElementById("live"), url = live && live.getAttribute("data-stream"), el = match();
+    if (!url || !el || el.hasAttribute("data-live-stop")) return;
+    opened = Date.now();
+    source = new EventSource(url.replace(/\?v=\d*/, "?v=" + shown()));
+    source.onopen = function () { heard = Date.now(); status(); };
+    source.onerror = status;
+    source.addEventListener("beat", function () { heard = Date.now(); status(); });
+    source.addEventListener("change", function (e) {
+      heard = Date.now();
+      var change = JSON.parse(e.data);
+      if (change.version > wanted) { wanted = change.version; said = change.said; }
+      refresh();
+    });
+    source.addEventListener("gone", function () { source.close(); window.location.reload(); });  // access revoked
+  }
   // A refused fetch (access revoked, the match deleted): show what the server says now.
   document.addEventListener("htmx:responseError", function (e) {
     var code = e.detail.xhr && e.detail.xhr.status;
     if (code === 403 || code === 404 || code === 410) window.location.reload();
   });
 
-  // A stream silent for too long: close it and open a new one (from the version the page shows).
+  // A stream silent for too long: close it and open a new one. One the browser gave up on: again, now and then.
   function reopen() {
-    var live = document.getElementById("live");
-    if (!live || !source || source.readyState === 2 || Date.now() - heard < STALL) return;
+    if (!source || !idle()) return;
+    var closed = source.readyState === 2;
+    if (closed ? Date.now() - opened < REOPEN : Date.now() - Math.max(heard, opened) < STALL) return;
     source.close();
-    source = null;
-    var fresh = live.cloneNode(true);
-    live.replaceWith(fresh);
-    window.htmx.process(fresh);
+    connect();
   }
 
   // The poll: only while there is no working stream.
@@ -122,6 +131,7 @@
       return response.json().then(function (change) { wanted = Math.max(wanted, change.version); refresh(); });
     }).catch(function () { /* offline for a moment: the next tick tries again */ });
   }
+  connect();
   setInterval(tick, PERIOD);
   document.addEventListener("visibilitychange", tick);
   window.addEventListener("online", tick);

@@ -8,11 +8,11 @@ in-process), set up as the load test sets up its server (perf/loadtest.py).
 """
 
 import re
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 from perf import loadtest
@@ -29,12 +29,9 @@ POLLING = "No live connection: checking for changes every 2 seconds."
 
 
 @pytest.fixture(scope="module")
-def served():
-    with tempfile.TemporaryDirectory(prefix="tablekeeper-live-") as folder:
-        env = loadtest.server_env(f"sqlite:///{folder}/live.sqlite3")
-        loadtest.manage(env, "migrate", "--noinput", "-v0")
-        loadtest.manage(env, "collectstatic", "--noinput", "-v0")
-        loadtest.manage(env, "shell", "-c", "from tracker import demo; demo.load_catalogs()")
+def served(collected_static):
+    with (loadtest.ready(static_root=str(settings.STATIC_ROOT), say=lambda line: None) as base,
+          loadtest.fresh(None, base, "tablekeeper-live-", say=lambda line: None) as (folder, _url, env)):
         server = loadtest.Server(env, loadtest.free_port(), 1, Path(folder) / "server.log")
         server.start()
         try:

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.load
 
 @pytest.fixture
 def database(django_db_blocker):
-    """The load makes its own temporary database; the check afterwards reads it directly."""
+    """The load makes its own temporary database (a copy of the session's Ready, conftest.py); the check
+    afterwards reads it directly."""
     with django_db_blocker.unblock():
         yield
 
@@ -55,7 +56,7 @@ def assert_every_game_played_out(report: loadtest.Report, matches_each: int) -> 
     for game, made in report.games.items():
         assert made == {"matches": matches_each, "finished": matches_each}, (game, report.lines())
         assert game in acked, f"no {game} action was acknowledged"
-        # Each match sends at least one double tap and one stale page, and both come back 409.
+        # Each match sends at least one double tap and one stale page, and neither changes anything.
         assert report.tricks[game, "double"] >= matches_each, (game, report.lines())
         assert report.tricks[game, "stale"] >= matches_each, (game, report.lines())
 
@@ -67,9 +68,10 @@ def assert_every_game_finished(report: loadtest.Report) -> None:
     assert all(made["finished"] >= 1 for made in report.games.values()), report.lines()
 
 
-def test_concurrent_tables_lose_and_double_nothing(database):
+def test_concurrent_tables_lose_and_double_nothing(database, ready):
     # Five tables take the five games in turn: one match of each, all at once.
-    report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=1, say=lambda line: None)
+    report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=1, say=lambda line: None,
+                          base=ready())
     assert_clean(report)
     assert report.matches == 5
     assert report.floor > 0
@@ -79,9 +81,9 @@ def test_concurrent_tables_lose_and_double_nothing(database):
     assert_every_game_played_out(report, matches_each=1)
 
 
-def test_sigkill_mid_load_loses_no_acknowledged_action(database):
+def test_sigkill_mid_load_loses_no_acknowledged_action(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, crash=True, floor_seconds=0,
-                          say=lambda line: None)
+                          say=lambda line: None, base=ready())
     assert report.crashes == 1
     assert_clean(report)
     assert report.refusals["connection refused (retried)"] > 0, "the tables never met the dead server"
@@ -89,19 +91,19 @@ def test_sigkill_mid_load_loses_no_acknowledged_action(database):
 
 
 @pytest.mark.parametrize("restart", ["HUP", "TERM"])
-def test_a_graceful_restart_mid_load_keeps_every_acknowledged_action(database, restart):
+def test_a_graceful_restart_mid_load_keeps_every_acknowledged_action(database, ready, restart):
     """SIGHUP (fresh workers) or SIGTERM and a fresh start, as a service manager restarts serve's stack:
     every action a phone saw acknowledged is stored once, and every game's table plays on."""
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=120, restart=restart, htmx=True,
-                          floor_seconds=0, say=lambda line: None)
+                          floor_seconds=0, say=lambda line: None, base=ready())
     assert report.restarts == 1
     assert_clean(report)
     assert_every_game_finished(report)
 
 
-def test_htmx_phones_tap_once_and_follow_the_match_by_polling(database):
+def test_htmx_phones_tap_once_and_follow_the_match_by_polling(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=0, htmx=True, pace=0.3,
-                          say=lambda line: None)
+                          say=lambda line: None, base=ready())
     assert_clean(report)
     assert_every_game_played_out(report, matches_each=1)
     # A tap is one htmx POST answered by the #match part; the whole page is loaded only on arriving
@@ -116,9 +118,10 @@ ON_POSTGRESQL = pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").starts
 
 
 @ON_POSTGRESQL
-def test_two_app_servers_on_one_postgresql_and_one_killed_mid_load(database):
+def test_two_app_servers_on_one_postgresql_and_one_killed_mid_load(database, ready):
     report = loadtest.run(tables=6, workers=1, servers=2, matches=1, seconds=120, crash=True, htmx=True,
-                          floor_seconds=0, database_url=os.environ["DATABASE_URL"], say=lambda line: None)
+                          floor_seconds=0, database_url=os.environ["DATABASE_URL"], say=lambda line: None,
+                          base=ready(os.environ["DATABASE_URL"]))
     assert report.crashes == 1
     assert_clean(report)  # every acknowledged action stored once, every match equal to its replay
     assert len(report.served) == 2 and all(report.served.values()), report.lines()
@@ -127,22 +130,24 @@ def test_two_app_servers_on_one_postgresql_and_one_killed_mid_load(database):
 
 
 @ON_POSTGRESQL
-def test_concurrent_tables_and_a_crash_on_postgresql(database):
+def test_concurrent_tables_and_a_crash_on_postgresql(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, crash=True, floor_seconds=0,
-                          database_url=os.environ["DATABASE_URL"], say=lambda line: None)
+                          database_url=os.environ["DATABASE_URL"], say=lambda line: None,
+                          base=ready(os.environ["DATABASE_URL"]))
     assert report.crashes == 1
     assert_clean(report)
     assert_every_game_finished(report)
 
 
 @ON_POSTGRESQL
-def test_killing_one_of_two_app_servers_moves_its_live_phones_to_the_other(database):
+def test_killing_one_of_two_app_servers_moves_its_live_phones_to_the_other(database, ready):
     """Phones follow their matches through streams on the second server, which is SIGKILLed mid-way: they
     reconnect to the first with Last-Event-ID, catch up to the match's version, are sent no version they
     had, and no acknowledged tap is lost or doubled (perf/propagation.py: failover)."""
     from perf import propagation
 
-    result = propagation.failover(database_url=os.environ["DATABASE_URL"], say=lambda line: None)
+    result = propagation.failover(database_url=os.environ["DATABASE_URL"], say=lambda line: None,
+                          base=ready(os.environ["DATABASE_URL"]))
     assert result["problems"] == [], result
     assert result["acked"] >= 4 * 12 * 0.9, result  # (a tap whose answer a restart cut off is not acknowledged)
     assert result["reconnected"] == 4, result

@@ -26,12 +26,15 @@ KEPT_OUT = re.compile(r'data-kept="\w+" hx-preserve>')  # a part the answer leav
 
 
 def sent(page: str) -> list[tuple]:
-    """Each form of the page as htmx sends it: its action, its fields with the step from #match, its choices
-    and buttons (the CSRF token is masked anew at each drawing, and any of them is good)."""
+    """Each form of the page's `#match` (not the outcome box an answer brings along) as htmx sends it: its
+    action, its fields with the step from #match, its choices and buttons (the CSRF token is masked anew at
+    each drawing, and so is the one-time token of a form that makes something, tracker/matches/once.py:
+    any of them is good)."""
     head = screen.head(page)
+    start, end = screen.span(page, "match") or (0, 0)
     forms = []
-    for form in read_forms(page):
-        data = {name: values for name, values in form.data().items() if name != "csrfmiddlewaretoken"}
+    for form in read_forms(page[start:end]):
+        data = {name: values for name, values in form.data().items() if name not in ("csrfmiddlewaretoken", "once")}
         if head is not None and "seq" in data:
             data["seq"] = [head]
         forms.append((form.action, sorted(data.items()), sorted(form.choices.items()), form.buttons))
@@ -43,13 +46,8 @@ class WatchedPhone(Phone):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.answer = ""
         self.kept_answers = 0
         self.differences: list[str] = []
-
-    def request(self, method, path, fields=None, htmx=False, shown=""):
-        status, location, self.answer = super().request(method, path, fields, htmx=htmx, shown=shown)
-        return status, location, self.answer
 
     def act(self, path, fields, htmx=False, around=()):
         status, location = super().act(path, fields, htmx, around)

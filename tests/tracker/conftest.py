@@ -114,14 +114,13 @@ def mirror_decks(catalog) -> tuple[list[str], list[str]]:
 
 
 @pytest.fixture
-def fresh_cache(settings, monkeypatch):
-    """Fast sign-ins, an empty cache and the limits' clock held still (tracker/web/limits.py counts in
+def fresh_cache(monkeypatch):
+    """An empty cache and the limits' clock held still (tracker/web/limits.py counts in
     fixed windows: one ending mid-test would forget its count); modules ask for it in pytestmark."""
     import types
 
     import django_ratelimit.core
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # sign-ins fast, not safe
     cache.clear()  # the limits count per address: every test starts with none
     now = django_ratelimit.core.time.time()
     monkeypatch.setattr(django_ratelimit.core, "time", types.SimpleNamespace(time=lambda: now))

@@ -4,21 +4,26 @@
 editing a test; `urls(route, ...)` fills every path parameter with every id, slug or token of its
 kind that exists. A parameter the table below cannot fill fails the sweep: teach it here.
 
-`Table` builds the same world every time (the same rows in the same order, fixed seeds, tokens
-and passwords), so two builds that differ in one hidden entry have the same ids: a club with an
-organiser and members, a club match between the owner's phone (Ana, seat 0) and Ben's own phone
-(seat 1), a spectator, a member of another club, an outsider, the account that added the
-catalog's cards, a tournament, collections and invites, and every catalog of the demo.
+`Table` builds the same world every time (the same rows in the same order, fixed seeds, tokens,
+passwords and device ids), so two builds that differ in one hidden entry have the same ids: a club with
+an organiser and members, a club match of each game asked for between the owner's phone (Ana, seat 0)
+and Ben's own phone (seat 1), a spectator, a member of another club, an outsider, the account that
+added the catalog's cards, a tournament, collections, invites and a name claim, and every catalog of
+the demo (each card a page, under its own game).
 """
 
 import itertools
+import logging
 import re
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management.color import no_style
 from django.db import connection
+from django.http import HttpResponse
+from django.template.base import Template
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
@@ -128,6 +133,28 @@ def urls(route: Route) -> list[str]:
     return found
 
 
+@contextmanager
+def sweeping():
+    """What thousands of requests in a row need, and nothing a test of one page does: Django logs every
+    403 and 404 with its traceback (only a 500, which fails the sweep anyway, is still logged), and the
+    test environment copies every template's context for `response.context`, which the sweeps never read.
+    Pages are drawn as in production."""
+    logger = logging.getLogger("django.request")
+    level, instrumented = logger.level, Template._render
+    logger.setLevel(logging.ERROR)
+    Template._render = _render  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+        Template._render = instrumented  # type: ignore[method-assign]
+
+
+def _render(self, context):
+    """django.template.Template._render as Django has it outside tests."""
+    return self.nodelist.render(context)
+
+
 def reset_sequences() -> None:
     """Ids start after the highest stored one, so two builds in rolled-back transactions get the same ids
     (PostgreSQL's sequences are not rolled back with the rows)."""
@@ -144,33 +171,36 @@ PASSWORD = "a table password 42"
 SEED = "5eed" * 8
 
 
+def _phone(name: str) -> Client:
+    """A phone whose device id is the same in every build (a new phone draws a random one): what is kept
+    per device, such as the limits' counters in the cache, then has the same keys in both worlds."""
+    signed = HttpResponse()
+    signed.set_signed_cookie(COOKIE, f"sweep-{name}", salt=COOKIE)  # as DeviceMiddleware signs it
+    client = Client()
+    client.cookies[COOKIE] = signed.cookies[COOKIE].value
+    return client
+
+
 def _account(name: str, club: Club | None = None, role: str = Membership.MEMBER) -> Client:
     user = get_user_model().objects.create_user(name, password=PASSWORD)
     Player.objects.get_or_create(name=name.capitalize(), defaults={"user": user})
     if club is not None:
         Membership.objects.create(club=club, user=user, role=role)
-    client = Client()
+    client = _phone(name)
     client.force_login(user)
     client.user = user  # type: ignore[attr-defined]
     return client
 
 
-@dataclass
 class Table:
-    """One world of the sweeps (see the module docstring); `phones` by persona."""
+    """One world of the sweeps (see the module docstring): a club match of each game in `slugs`, in that
+    order, between the owner's phone (Ana, seat 0) and Ben's own phone (seat 1); `phones` by persona."""
 
-    slug: str
-    match: Match = field(init=False)
-    phones: dict[str, Client] = field(init=False)
-
-    def __post_init__(self) -> None:
+    def __init__(self, *slugs: str) -> None:
         cache.clear()
         reset_sequences()
         creator = _account("maker")  # added every catalog card: its pages say what it may change
-        demo.load_catalogs()
-        # This game's catalog, and the Card Crush card the collections hold: every card is a page to sweep.
-        keep = Card.objects.filter(slug="card-crush").order_by("name").values_list("pk", flat=True)[:1]
-        Card.objects.exclude(slug=self.slug).exclude(pk__in=list(keep)).delete()
+        demo.load_catalogs()  # every game's cards: each is a page to sweep, under its own game
         Card.objects.update(created_by=creator.user, created_device="")  # type: ignore[attr-defined]
         club, other = Club.objects.create(name="Friday Club"), Club.objects.create(name="Other Club")
         owner = _account("ana", club)
@@ -178,20 +208,10 @@ class Table:
         member = _account("mem", club)
         removed = _account("gone", club)
         far = _account("far", other, Membership.ORGANISER)
-        self.match = services.match_create(slug=self.slug, player_names=["Ana", "Ben"], config={},
-                                           owner=owner.user, club=club)  # type: ignore[attr-defined]
-        # The same seed in every build: the page shows its fingerprint.
-        Match.objects.filter(pk=self.match.pk).update(seed=SEED, state=rules.GAMES[self.slug].new_match({}, SEED))
-        self.match.refresh_from_db()
-        seat, watch = (Invite.objects.create(match=self.match, kind=kind, seat=seat, token=f"{kind}-{self.match.pk}")
-                       for kind, seat in ((Invite.SEAT, 1), (Invite.WATCH, None)))
-        ben, spectator, joined = Client(), Client(), _account("chloe")
-        Access.objects.create(match=self.match, device=device_of(ben), role=Access.PLAYER, seat=1, invite=seat)
-        Access.objects.create(match=self.match, device=device_of(spectator), role=Access.SPECTATOR, invite=watch)
-        Access.objects.create(match=self.match, device=device_of(joined), user=joined.user,  # type: ignore[attr-defined]
-                              role=Access.SPECTATOR, invite=watch)
-        signed_out = Client()  # the same tablet as `joined`, signed out since it joined
-        signed_out.cookies[COOKIE] = joined.cookies[COOKIE].value
+        ben, spectator, joined = _phone("ben"), _phone("spectator"), _account("chloe")
+        self.matches = {slug: self._match(slug, owner, ben, spectator, joined) for slug in slugs}
+        self.slug, self.match = slugs[0], self.matches[slugs[0]]
+        signed_out = _phone("chloe")  # the same tablet as `joined`, signed out since it joined
         ClubInvite.objects.create(club=club, token="club-link")
         NameClaim.objects.create(club=club, slug="card-crush", name="Store Dragon")
         Proposal.objects.create(match=self.match, kind=Proposal.GOTO, step=0, payload={"why": "moves"}, at_seq=0,
@@ -206,12 +226,28 @@ class Table:
         Pairing.objects.create(tournament=tournament, round=1, table=1, first=first, second=second)
         Membership.objects.filter(user=removed.user).delete()  # type: ignore[attr-defined]
         self.phones = {"owner": owner, "ben": ben, "spectator": spectator, "member": member,
-                       "organiser": organiser, "far": far, "outsider": Client(), "maker": creator,
+                       "organiser": organiser, "far": far, "outsider": _phone("outsider"), "maker": creator,
                        "signed_out": signed_out, "removed": removed}
 
-    def enter(self, action: dict, seat: int) -> None:
-        """A secret entry, as that seat's phone makes it."""
-        self.match.refresh_from_db()
-        services.match_apply_action(match=self.match, action=action, expected_seq=self.match.head,
-                                    by=By(self.match.players()[seat].name, (seat,)))
-        self.match.refresh_from_db()
+    @staticmethod
+    def _match(slug: str, owner: Client, ben: Client, spectator: Client, joined: Client) -> Match:
+        match = services.match_create(slug=slug, player_names=["Ana", "Ben"], config={},
+                                      owner=owner.user, club=Club.objects.get(name="Friday Club"))  # type: ignore[attr-defined]
+        # The same seed in every build: the page shows its fingerprint.
+        Match.objects.filter(pk=match.pk).update(seed=SEED, state=rules.GAMES[slug].new_match({}, SEED))
+        match.refresh_from_db()
+        seat, watch = (Invite.objects.create(match=match, kind=kind, seat=seat, token=f"{kind}-{match.pk}")
+                       for kind, seat in ((Invite.SEAT, 1), (Invite.WATCH, None)))
+        Access.objects.create(match=match, device=device_of(ben), role=Access.PLAYER, seat=1, invite=seat)
+        Access.objects.create(match=match, device=device_of(spectator), role=Access.SPECTATOR, invite=watch)
+        Access.objects.create(match=match, device=device_of(joined), user=joined.user,  # type: ignore[attr-defined]
+                              role=Access.SPECTATOR, invite=watch)
+        return match
+
+    def enter(self, action: dict, seat: int, slug: str | None = None) -> None:
+        """An entry, as that seat's phone makes it, in the match of `slug` (the first game's by default)."""
+        match = self.matches[slug or self.slug]
+        match.refresh_from_db()
+        services.match_apply_action(match=match, action=action, expected_seq=match.head,
+                                    by=By(match.players()[seat].name, (seat,)))
+        match.refresh_from_db()

@@ -24,7 +24,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Card, CardChange, CardUse, Club, CollectionCard, Match, Membership, Player
 
-from .helpers import JUNK, JUNK_IDS, device_of, join, lock, make_invite
+from .helpers import ANA_OTHER_DECK, JUNK, JUNK_IDS, device_of, join, lock, make_invite
 
 pytestmark = pytest.mark.django_db
 
@@ -118,8 +118,11 @@ def card_state(card: Card) -> tuple:
 
 
 def played_in(match: Match, card: Card) -> Match:
-    """Lock a deck with the card in seat 0 of the match, through the services (as the entry page does)."""
-    return lock(match, 0, [card.name, *OTHERS_IN_DECK])
+    """Lock a deck with the card in seat 0 of the match and another deck in seat 1, through the services (as
+    the entry page does). A hidden deck's cards count as used from the reveal on (issue 23), and the second
+    lock-in reveals both decks."""
+    lock(match, 0, [card.name, *OTHERS_IN_DECK])
+    return lock(match, 1, ANA_OTHER_DECK)
 
 
 def battle(**owner) -> Match:
@@ -141,15 +144,18 @@ def test_a_card_added_while_signed_in_is_the_accounts_not_the_phones(catalog):
     assert card.created_by == user_of(phone) and card.created_device == ""
 
 
-def test_locking_a_deck_notes_every_catalog_card_it_carries(wyrm):
-    match = played_in(battle(), wyrm)
+def test_locking_a_deck_notes_every_catalog_card_it_carries_once_the_reveal_shows_it(creator, other, wyrm):
+    match = lock(battle(owner_device=device_of(other)), 0, [wyrm.name, *OTHERS_IN_DECK])
+    assert not CardUse.objects.filter(match=match).exists()  # a hidden deck tells the catalog nothing yet
+    assert "since you added it" not in text(creator.get(edit_url(wyrm)))
+    lock(match, 1, ANA_OTHER_DECK)
     used = set(CardUse.objects.filter(match=match).values_list("card__name", flat=True))
-    assert used == {"Magma Wyrm", *OTHERS_IN_DECK}
+    assert used == {"Magma Wyrm", *OTHERS_IN_DECK, *ANA_OTHER_DECK}
+    assert "since you added it" in text(creator.get(edit_url(wyrm)))
 
 
 def test_actions_without_cards_note_nothing_and_a_second_use_is_noted_once(wyrm):
     match = played_in(battle(), wyrm)
-    lock(match, 1, ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"])
     before = CardUse.objects.count()
     services.match_apply_action(match_id=match.pk, action={"type": "play_round"}, expected_seq=2)
     assert CardUse.objects.count() == before
@@ -160,7 +166,6 @@ def test_an_imported_match_notes_its_cards(wyrm):
     from tracker.review import exchange
 
     match = played_in(battle(), wyrm)
-    lock(match, 1, ["Ember Fox", "Storm Caller", "Stone Golem", "Phoenix", "Gale Sprite"])
     while match.finished is None:
         services.match_apply_action(match_id=match.pk, action={"type": "play_round"}, expected_seq=match.head)
         match.refresh_from_db()

@@ -27,7 +27,17 @@ from tracker.catalog import changes as card_changes
 from tracker.matches import services
 from tracker.models import Card, CardChange, Club, ClubCorrection, Match, Membership, NameClaim
 
-from .helpers import BEN_DECK, club_account, device_of, entry_data, entry_url, join, lock, make_invite
+from .helpers import (
+    ANA_OTHER_DECK,
+    BEN_DECK,
+    club_account,
+    device_of,
+    entry_data,
+    entry_url,
+    join,
+    lock,
+    make_invite,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -54,7 +64,9 @@ def battle(**where) -> Match:
 
 
 def played(match: Match, name: str) -> Match:
-    return lock(match, 0, [name, *FILLERS])
+    """Both decks locked, the card in seat 0's: a hidden deck's cards count as used from the reveal on."""
+    lock(match, 0, [name, *FILLERS])
+    return lock(match, 1, ANA_OTHER_DECK)
 
 
 def edit(phone: Client, target: Card, **changes):
@@ -400,3 +412,24 @@ def test_a_club_holds_a_bounded_number_of_claims(store, olga, monkeypatch):
     response = claim(olga, store, "C")
     assert response.status_code == 422 and "the most a club may" in text(response)
     assert NameClaim.objects.count() == 2
+
+
+@pytest.mark.parametrize("look_alike", ["Store\u200bDrake", "Store Drake\u2060", "Ｓtore Drake", "Store\u00a0Drake"])
+def test_a_name_that_looks_like_another_is_that_name_or_refused(store, olga, otto, look_alike):
+    """A claimed or taken name cannot be had again by typing it with invisible or full-width characters."""
+    assert claim(olga, store, "Store Drake").status_code == 302
+    before = catalog_state()
+    response = add_card(otto, {**WYRM, "name": look_alike})
+    assert response.status_code in (403, 422)
+    assert "Thursday Club has claimed" in text(response) or "invisible or control characters" in text(response)
+    assert catalog_state() == before
+    own = Club.objects.create(name="Otto's Own")
+    Membership.objects.create(club=own, user=otto.user, role=Membership.ORGANISER)
+    assert claim(otto, own, look_alike).status_code == 422
+    assert NameClaim.objects.filter(club=own).count() == 0
+
+
+def test_a_full_width_name_is_kept_as_the_plain_one(catalog, otto):
+    assert add_card(otto, {**WYRM, "name": "Ｍagma  Ｗyrm"}).status_code == 302
+    assert card("Magma Wyrm").created_by == otto.user
+    assert add_card(otto, {**WYRM, "name": "MAGMA WYRM"}).status_code == 422

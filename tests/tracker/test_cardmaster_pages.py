@@ -356,9 +356,12 @@ def test_a_replay_shows_no_move_buttons(client, playing):
     assert "Gale Harrier" in page and 'name="action"' not in page
 
 
-def test_a_seated_phone_cannot_undo_the_other_players_card_move(playing):
-    """Cardmaster moves name a card, not a seat: the card's owner decides who may undo them."""
+def test_a_seated_phones_undo_of_the_other_players_card_move_asks_that_player(playing):
+    """Cardmaster moves name a card, not a seat: the card's owner decides whether its move is undone.
+    Since issue 23 the other phone's undo is a request to that player, not a refusal."""
     from django.test import Client
+
+    from tracker.models import Proposal
 
     from .helpers import device_of, seated_phone
 
@@ -367,11 +370,14 @@ def test_a_seated_phone_cannot_undo_the_other_players_card_move(playing):
     playing.save(update_fields=["owner_device"])
     ben = seated_phone(owner, playing, 1)
     assert act(owner, playing, action="stack", card="A1").status_code == 302  # Ana's move, on the owner's phone
-    assert 'aria-describedby="undo-why"' in text(ben.get(playing.get_absolute_url()))
+    assert 'aria-describedby="undo-why"' not in text(ben.get(playing.get_absolute_url()))  # Ben may ask
     playing.refresh_from_db()
     before = snapshot(playing)
     response = ben.post(reverse("match_goto", args=[playing.pk]), {"seq": playing.head, "step": playing.head - 1})
-    assert response.status_code == 403 and snapshot(playing) == before
+    assert response.status_code == 302 and snapshot(playing) == before  # asked, nothing undone yet
+    request = Proposal.objects.get(match=playing)
+    assert (request.kind, request.asked_by, request.needs, request.payload) == (Proposal.GOTO, 1, 0, {"why": "moves"})
+    assert "Ben asks: move to step" in text(owner.get(playing.get_absolute_url()))
 
 
 def card_section(page: str, name: str) -> str:

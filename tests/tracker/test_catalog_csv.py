@@ -18,7 +18,7 @@ from tracker.catalog.changes import Editor
 from tracker.matches import services
 from tracker.models import Card, CardChange
 
-from .helpers import ANA_DECK, device_of, lock, text
+from .helpers import ANA_DECK, BEN_DECK, device_of, lock, text
 
 pytestmark = pytest.mark.django_db
 
@@ -376,7 +376,8 @@ def test_another_phones_card_is_protected_and_the_importers_own_is_changed_and_r
 def test_an_importers_own_card_that_someone_else_played_is_protected(client, catalog):
     added_by(client, "Ember Fox")
     match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner_device="phone-2")
-    lock(match, 0, ANA_DECK)  # Ember Fox is in it
+    lock(match, 0, ANA_DECK)  # Ember Fox is in it, counted as played once the other lock-in reveals it
+    lock(match, 1, BEN_DECK)
     response = upload(client, csv_of("Ember Fox,1,1,Fire,Common,1"))
     assert notices(client.get(response.url))[0].startswith(
         "Not changed: Line 2: Ember Fox has been played in other players' or a club's matches")

@@ -223,6 +223,15 @@ def evons_season(db) -> list[Match]:
     evons_step(game_b, {"type": "end_game", "override": True})
     played = [game_a, game_b]
     assert [(m.winner.name, m.score) for m in played] == [("Ana", "2-1"), ("Ben", "2-0")]
+    # Ending early is a manual override: game B is decided with a correction, listed apart and counted
+    # nowhere (issue 23). Game C is the same game played to its end, both players passing: a plain result.
+    game_c = services.match_create(slug="evons", player_names=["Ben", "Ana"], config={})
+    place(game_c, "B2", "Spark Wisp")
+    evons_step(game_c, {"type": "pass"})
+    place(game_c, "D2", "Dust Mole")
+    evons_step(game_c, {"type": "pass"})
+    evons_step(game_c, {"type": "pass"})
+    assert (game_b.corrected, game_c.corrected, game_c.winner.name, game_c.score) == (True, False, "Ben", "2-0")
     running = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     place(running, "C3", "Reef Warden")  # a score that must not count
     return played
@@ -233,21 +242,24 @@ def test_evons_final_scores_per_player(evons_season):
     assert [title for title, _rows in figures] == ["Average final score", "Best final score", "How games ended"]
     (_t1, average), (_t2, best), (_t3, ended) = figures
     # Ben scored 1 and 2 (average 1.5) and ranks above Ana's 2 and 0 (average 1.0); both have a best of 2.
+    # Game B, which the table ended, is not among them: a match ended by an override is counted apart.
     assert average == [("Ben", "1.5 over 2 games"), ("Ana", "1.0 over 2 games")]
     assert best == [("Ana", 2), ("Ben", 2)]
-    assert dict(ended) == {"Both players passed": 1, "The table ended it": 1}
+    assert dict(ended) == {"Both players passed": 2}
 
 
 def test_an_evons_average_rounds_half_up(db):
-    """Ana scores 1, 2, 2 and 0: an average of 1.25 over 4 games, shown as 1.3."""
-    for points in (1, 2, 2):
+    """Ana scores 1, 2, 2 and 0: an average of 1.25 over 4 games, shown as 1.3. Each game ends as played,
+    both players passing (a game the table ends is an override, counted apart)."""
+    for points in (1, 2, 2, 0):
         game = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
         for cell in ("B2", "D2")[:points]:
             place(game, cell, "Spark Wisp")
             evons_step(game, {"type": "pass"})
-        evons_step(game, {"type": "end_game", "override": True})
-    game = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
-    evons_step(game, {"type": "end_game", "override": True})
+        evons_step(game, {"type": "pass"})
+        if points == 0:
+            evons_step(game, {"type": "pass"})
+        assert game.finished and not game.corrected
     (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches(Match.objects.all(), "evons"))
     assert average == [("Ana", "1.3 over 4 games"), ("Ben", "0.0 over 4 games")]
     assert best == [("Ana", 2), ("Ben", 0)]
@@ -257,7 +269,9 @@ def test_one_game_is_counted_in_the_singular_and_the_higher_score_comes_first(db
     game = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     evons_step(game, {"type": "pass"})
     place(game, "B2", "Spark Wisp")
-    evons_step(game, {"type": "end_game", "override": True})
+    evons_step(game, {"type": "pass"})
+    evons_step(game, {"type": "pass"})
+    assert game.finished and not game.corrected
     (_t1, average), (_t2, best), _ended = stats.game_figures("evons", stats.finished_matches(Match.objects.all(), "evons"))
     assert average == [("Ben", "1.0 over 1 game"), ("Ana", "0.0 over 1 game")]
     assert best == [("Ben", 1), ("Ana", 0)]
@@ -278,7 +292,8 @@ def test_the_evons_stats_page_shows_the_figures(client, evons_season):
     assert "2 finished matches." in html
     assert "Average final score Ben 1.5 over 2 games Ana 1.0 over 2 games" in html
     assert "Best final score Ana 2 Ben 2" in html
-    assert "How games ended" in html and "Both players passed 1" in html and "The table ended it 1" in html
+    assert "How games ended Both players passed 2" in html and "The table ended it" not in html
+    assert "Ben won 2 points to 0, decided with manual corrections" in html  # game B, listed apart
 
 
 def test_evons_figures_without_matches(client, db):

@@ -90,14 +90,19 @@ def csp_of(response) -> dict[str, list[str]]:
 # ---------------------------------------------------------------- Content Security Policy
 
 
+def governing(csp: dict, directive: str) -> list[str]:
+    """The sources a fetch directive allows, as a browser reads the policy: its own, else default-src's."""
+    return csp.get(directive) or csp.get("default-src", [])
+
+
 def test_every_main_page_sends_a_strict_content_security_policy(owner, main_pages):
     for name, url in main_pages.items():
         response = get_page(owner, name, url)
         assert response.status_code in (200, 404), (name, response.status_code)
         csp = csp_of(response)
         assert csp, f"no Content-Security-Policy on {name}"
-        assert csp["script-src"] == ["'self'"], name
-        assert csp["style-src"] == ["'self'"], name
+        assert governing(csp, "script-src") == ["'self'"], name
+        assert governing(csp, "style-src") == ["'self'"], name
         assert csp["default-src"] == ["'self'"], name
         assert csp["object-src"] == ["'none'"] and csp["frame-ancestors"] == ["'none'"], name
         header = response["Content-Security-Policy"]
@@ -109,7 +114,7 @@ def test_refusals_and_the_poll_carry_the_policy_too(owner, battle):
     outsider = Client()
     for response in (outsider.get(battle.get_absolute_url()),
                      Client(enforce_csrf_checks=True).post(reverse("sign_in"), {})):
-        assert "script-src 'self'" in response["Content-Security-Policy"]
+        assert governing(csp_of(response), "script-src") == ["'self'"]
 
 
 def test_pages_may_not_be_framed_or_sniffed(owner, main_pages):

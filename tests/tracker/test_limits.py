@@ -27,6 +27,7 @@ COSTLY_ROUTES = {
     "match_import": "match-import", "card_new": "card-new", "card_import": "card-csv",
     "cardmaster_hint": "hint", "cardmaster_analysis": "analysis", "cardmaster_ai_turn": "ai-turn",
     "sign_up": "sign-up", "match_export_json": "export", "match_export_text": "export",
+    "club_new": "club-new", "club_claim": "name-claim",
 }
 """Issue 24's costly requests (imports, card creation, CSV uploads, hints, analysis parts, sign-ups),
 the AI's move and the exports (a 7,000-step match re-run for its file), by route name."""

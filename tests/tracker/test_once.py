@@ -4,6 +4,7 @@ one-time token, and a second POST with it goes where the first went without maki
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tracker.models import Card, Club, Match, Tournament
@@ -13,13 +14,16 @@ from .helpers import club_account, text
 pytestmark = pytest.mark.django_db
 
 
-def token(page: str) -> str:
-    return re.search(r'name="once" value="([^"]+)"', page).group(1)
+def token(page: str, action: str | None = None) -> str:
+    """The one-time token of the page's first form, or of its form that posts to `action`."""
+    form = rf'action="{re.escape(action)}"[^>]*>(?:(?!</form>).)*?' if action else ""
+    return re.search(form + r'name="once" value="([^"]+)"', page, re.DOTALL).group(1)
 
 
 def twice(client, url: str, data: dict, form_page: str | None = None):
-    """Post the form found on `form_page` (default: `url`) twice with its token, as a double tap does."""
-    data = {**data, "once": token(text(client.get(form_page or url)))}
+    """Post the form found on `form_page` (default: `url`, then its first form) twice with its token, as a
+    double tap does."""
+    data = {**data, "once": token(text(client.get(form_page or url)), url if form_page else None)}
     return client.post(url, data), client.post(url, data)
 
 
@@ -64,10 +68,11 @@ def test_a_refused_form_frees_its_token_for_the_corrected_one(client, catalog):
 
 MAKES_SOMETHING = {
     "sign_up", "match_new", "match_import", "card_new", "card_import", "club_new", "club_invite_new", "invite_new",
-    "collection_add", "club_collection_add", "tournament_list", "tournament_entrant",
+    "collection_add", "club_collection_add", "tournament_list", "tournament_entrant", "card_club_correction",
+    "club_claim",
 }
 """Routes whose POST makes a new thing (an account, a match, cards, a club, an invite, copies, a tournament,
-an entrant): each is @made_once and its form carries the token."""
+an entrant, a club's correction of a card, a name claim): each is @made_once and its form carries the token."""
 MAKES_NOTHING_NEW = {
     "match_take_over",  # hands an existing match to an organiser
     # Pages and files to read.
@@ -89,9 +94,6 @@ MAKES_NOTHING_NEW = {
 }
 
 
-NOT_YET_MADE_ONCE = {"card_club_correction", "club_claim"}
-"""Routes that make something, merged from main at the end of issue 24's session without their token yet:
-to be made @made_once (with {% once %} in their forms) and moved to MAKES_SOMETHING."""
 
 
 def every_route() -> dict[str, object]:
@@ -109,7 +111,7 @@ def every_route() -> dict[str, object]:
 
 def test_every_route_is_sorted_and_every_one_that_makes_something_is_made_once():
     routes = every_route()
-    assert set(routes) == MAKES_SOMETHING | MAKES_NOTHING_NEW | NOT_YET_MADE_ONCE, \
+    assert set(routes) == MAKES_SOMETHING | MAKES_NOTHING_NEW, \
         "a new route: does its POST make something?"
     assert {name for name, view in routes.items() if getattr(view, "made_once", False)} == MAKES_SOMETHING
 
@@ -202,3 +204,77 @@ def test_a_double_tapped_club_invite_makes_one_link(organiser, club):
 
     twice(organiser, reverse("club_invite_new", args=[club.pk]), {}, form_page=club.get_absolute_url())
     assert ClubInvite.objects.filter(club=club).count() == 1
+
+
+def test_a_double_tapped_club_correction_is_recorded_once(organiser, club, catalog):
+    from tracker.models import CardChange, ClubCorrection
+
+    phoenix = catalog["Phoenix"]
+    url = reverse("card_club_correction", args=["card-crush", phoenix.pk, club.pk])
+    fields = {f"card-{k}": v for k, v in {**phoenix.stats, "power": 7}.items()}
+    first, second = twice(organiser, url, fields)
+    assert first.status_code == second.status_code == 302 and first.url == second.url
+    assert ClubCorrection.objects.get(club=club, card=phoenix).stats["power"] == 7
+    assert CardChange.objects.filter(kind=CardChange.CLUB).count() == 1
+    page = text(organiser.get(first.url))
+    assert "new matches play Phoenix with these stats" in page and "Nothing was different" not in page
+
+
+def test_a_double_tapped_name_claim_is_one_claim_and_no_refusal(organiser, club):
+    from tracker.models import NameClaim
+
+    first, second = twice(organiser, reverse("club_claim", args=[club.pk]), {"slug": "card-crush", "name": "Store Drake"},
+                          form_page=club.get_absolute_url())
+    assert first.status_code == second.status_code == 302 and first.url == second.url
+    assert NameClaim.objects.filter(club=club).count() == 1
+    assert "already claimed" not in text(organiser.get(first.url))
+
+
+def _post_forms(page: str, page_url: str) -> list[tuple[str, bool]]:
+    """Each POST form of the page: the route it posts to, and whether it carries a one-time token."""
+    from html.parser import HTMLParser
+
+    from django.urls import resolve
+
+    found: list[list] = []
+
+    class Forms(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "form" and (attrs.get("method") or "").lower() == "post":
+                found.append([resolve((attrs.get("action") or page_url).split("#")[0].split("?")[0]).url_name, False])
+            elif tag == "input" and attrs.get("name") == "once" and found:
+                found[-1][1] = True
+
+    Forms().feed(page)
+    return [(route, carries) for route, carries in found]
+
+
+def test_every_form_that_makes_something_carries_the_token(organiser, club, catalog, owner, battle):
+    """The pages that hold the forms of every route in MAKES_SOMETHING: each such form carries the token
+    (a @made_once view without it in its form would still make two things of a double tap)."""
+    from tracker.models import Player
+
+    player = Player.objects.create(name="Olga", user=organiser.user)
+    organiser.post(reverse("tournament_list", args=[club.pk]), {"name": "Cup", "entrants": "Ana\nBen\nCid"})
+    cup = Tournament.objects.get()
+    pages = {
+        Client(): [reverse("sign_up")],
+        owner: [reverse("match_new", args=["card-crush"]), reverse("match_import"),
+                reverse("card_list", args=["card-crush"]), battle.get_absolute_url()],
+        organiser: [reverse("club_list"), club.get_absolute_url(), reverse("tournament_list", args=[club.pk]),
+                    cup.get_absolute_url(), reverse("collection_detail", args=[player.pk]),
+                    reverse("club_collection_detail", args=[club.pk, player.pk]),
+                    reverse("card_club_correction", args=["card-crush", catalog["Phoenix"].pk, club.pk])],
+    }
+    seen: dict[str, set[bool]] = {}
+    for phone, urls in pages.items():
+        for url in urls:
+            response = phone.get(url)
+            assert response.status_code == 200, url
+            for route, carries in _post_forms(text(response), url):
+                seen.setdefault(route, set()).add(carries)
+    missing = MAKES_SOMETHING - set(seen)
+    assert not missing, f"no page above holds a form of {missing}"
+    assert {route for route in MAKES_SOMETHING if seen[route] != {True}} == set()
+    assert {route for route, carries in seen.items() if True in carries} <= MAKES_SOMETHING, "a token no view reads"

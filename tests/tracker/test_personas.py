@@ -5,7 +5,7 @@ Cast, around one rated Card Crush battle of the Friday Club ("Ana" vs "Ben"):
 - seated: Ben's own phone, seated by a join link (no account);
 - spectator: a phone with a watch link;
 - member: another member of the club (sees the battle, plays no part in it);
-- organiser: the club's organiser (referees: may step the log, void a result, mark it rated);
+- organiser: the club's organiser (referees: may step the log, revoke a link, void a result, mark it rated);
 - stranger: organiser of another club; outsider: a new phone.
 
 A refusal answers 403 to those who may see the match and 404 to those who may not, and
@@ -78,7 +78,7 @@ WRITES = {
     "invite-new": (lambda m: m, lambda m, c: (reverse("invite_new", args=[m.pk]), {"kind": "watch"}), {"owner"}),
     "invite-revoke": (lambda m: m, lambda m, c: (
         reverse("invite_revoke", args=[m.pk, Invite.objects.filter(match=m).order_by("pk").first().pk]), {}),
-        {"owner"}),
+        {"owner", "organiser"}),  # issue 23: in a club an organiser decides for a seat that still has a say
     "answer": (lambda m: m, lambda m, c: (
         reverse("proposal_answer", args=[m.pk, _asked(c).pk]), {"answer": "agree"}), {"owner"}),
     "withdraw": (lambda m: m, lambda m, c: (

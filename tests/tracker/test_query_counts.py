@@ -129,4 +129,4 @@ def test_the_live_update_check_answers_in_under_300_bytes_when_nothing_changed(f
     assert not any(header.startswith(("Content-Security-Policy", "X-Frame-Options", "Content-Type"))
                    for header in checked.headers)
     refusal = Client().get(reverse("match_poll", args=[finished.pk + 1000]))
-    assert refusal.status_code == 404 and "script-src 'self'" in refusal["Content-Security-Policy"]
+    assert refusal.status_code == 404 and "default-src 'self'" in refusal["Content-Security-Policy"]

@@ -286,10 +286,13 @@ def test_the_check_finds_a_stored_state_or_counter_that_disagrees_with_the_log(d
 def test_an_action_on_a_loaded_match_writes_the_row_once_and_the_action_once(locked):
     with CaptureQueriesContext(connection) as captured:
         recorded = services.match_apply_action(match=locked, action=PLAY, expected_seq=2)
+    # PostgreSQL's NOTIFY to the other phones (tracker/matches/live.py) is a SELECT that reads no table.
     statements = [query["sql"] for query in captured if query["sql"].split()[0] in ("SELECT", "INSERT", "UPDATE",
-                                                                                       "DELETE")]
+                                                                                       "DELETE")
+                  and "pg_notify(" not in query["sql"]]
     assert [sql.split()[0] for sql in statements] == ["UPDATE", "INSERT"], statements
     assert '"tracker_match"' in statements[0] and '"tracker_action"' in statements[1]
+    assert sum("pg_notify(" in query["sql"] for query in captured) == (connection.vendor == "postgresql")
     assert (recorded.number, recorded.seq, locked.head, locked.line_length, locked.last_number) == (3, 3, 3, 3, 3)
     assert services.head_action(locked) is recorded  # the page drawn next asks no query for it
     assert_consistent(locked)
@@ -465,3 +468,18 @@ def test_explain_names_the_player_for_a_seat(match):
         )
     assert services.explain(caught.value, match.players()) == "Ana has already locked in a deck."
     assert services.explain(caught.value) == "0 has already locked in a deck."
+
+
+def test_a_full_log_takes_no_more_and_says_so(locked):
+    """What one match stores is bounded, at the most a match file carries (so every export imports)."""
+    from rules import RuleError
+    from tracker.review import exchange
+
+    assert exchange.MAX_ACTIONS == services.LOG_MOST
+    Match.objects.filter(pk=locked.pk).update(last_number=services.LOG_MOST)
+    locked.refresh_from_db()
+    before = snapshot(locked)
+    with pytest.raises(RuleError) as full:
+        services.match_apply_action(match=locked, action=PLAY, expected_seq=locked.head)
+    assert services.explain(full.value) == "This match's log is full (10,000 entries); start a new match to play on."
+    assert snapshot(locked) == before

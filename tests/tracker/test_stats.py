@@ -379,10 +379,15 @@ def test_chart_axis_labels_fit_the_margin(value, label):
 
 
 def test_the_stats_page_shows_a_run_of_draws_as_draws(client, db):
-    from tracker.games.evons.demo import table_ends
+    from tracker.games.common import play_steps
+    from tracker.games.evons.demo import play
 
     demo.load_catalogs()
-    table_ends(("Ana", "Ben"))  # the table ends it 1-1
+    # A card each, then both pass: 1-1, played to its end (a game the table ends is an override, counted apart).
+    drawn = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={"reach": 2, "def_reset": False})
+    drawn = play_steps(drawn, [play(0, "B2", "Spark Wisp"), play(1, "D4", "Reef Warden"),
+                               {"type": "pass", "seat": 0}, {"type": "pass", "seat": 1}])
+    assert (drawn.finished is not None, drawn.winner, drawn.score, drawn.corrected) == (True, None, "1-1", False)
     page = words(client.get(reverse("stats"), {"game": "evons"}).content.decode())
     assert "Ana 1 0 0% = drew 1" in page and "Ben 1 0 0% = drew 1" in page
     assert "lost 1" not in page

@@ -4,6 +4,8 @@ Cast: the owner's phone plays Ana (seat 0); Ben (seat 1) plays on his own phone,
 link. Each test plays one finding over HTTP and checks it no longer gives an edge.
 """
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -12,7 +14,7 @@ from django.urls import reverse
 from rules import Dice, RuleError
 from tracker import demo
 from tracker.games import ADAPTERS
-from tracker.matches import services
+from tracker.matches import live, services
 from tracker.models import Access, Card, Invite, Match, Membership, Proposal
 
 from .helpers import (
@@ -147,6 +149,47 @@ def test_a_seated_phone_undoing_the_owners_move_asks_instead_of_being_refused(ow
     lock(battle, 0, ANA_DECK)
     goto(ben, battle, 0)
     assert Proposal.objects.get().needs == 0 and Match.objects.get(pk=battle.pk).head == 1
+
+
+# ---------------------------------------------------------------- who did what, on the other phone
+
+
+def pushed(match: Match) -> str:
+    """What the live push tells every phone of the match about its newest change (tracker/matches/live.py)."""
+    return live.read_change(match.pk).said["en"]
+
+
+def test_the_other_phone_is_pushed_and_shown_who_did_what(owner):
+    """A correction, an undo, a redo, requests and agreements (one reopens the match): each is pushed to the
+    other phone naming who did it, in the very words its page shows as the newest message once it refreshes."""
+    match = _match("logos", owner)
+    ben = seated_phone(owner, match, 1)
+    seen = []
+
+    def told(by: Client, other: Client, who: str) -> None:
+        newest(by, match)  # the phone that did it follows its answer, as a browser does, and is told there
+        said, page = pushed(match), newest(other, match)
+        assert said.startswith(who) and said in page, (said, re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+        seen.append(said)
+
+    act(owner, match, action="set_hp", seat="0", hp="90000")
+    told(owner, ben, "Ana corrected:")
+    goto(owner, match, 0)
+    told(owner, ben, "Ana went back from step 1 to step 0.")
+    goto(owner, match, 1)
+    told(owner, ben, "Ana went forward from step 0 to step 1.")
+    act(owner, match, action="set_hp", seat="1", hp="0")  # the other side's: a request
+    told(owner, ben, "Ana asks:")
+    answer(ben, Proposal.objects.get(status=Proposal.PENDING), "agree")
+    told(ben, owner, "Ben agreed:")
+    match.refresh_from_db()
+    assert match.finished is not None and match.winner.name == "Ana"
+    goto(owner, match, 1, confirm="reopen")  # reopening undoes the correction of Ben's side: his say
+    told(owner, ben, "Ana asks: move to step 1, taking back or redoing Ben's moves.")
+    answer(ben, Proposal.objects.get(status=Proposal.PENDING), "agree")
+    told(ben, owner, "Ben agreed: move to step 1, taking back or redoing Ben's moves.")
+    assert Match.objects.get(pk=match.pk).finished is None
+    assert len(set(seen)) == len(seen) == 7
 
 
 # ---------------------------------------------------------------- reopening

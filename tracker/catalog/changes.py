@@ -29,6 +29,7 @@ entered, so an edit never rescores or redraws an old match. What the catalog lea
 match is only that the card was used (`record_uses`, in tracker/matches/card_uses.py).
 """
 
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -184,6 +185,16 @@ def _locked(card_id: int) -> Card:
     return card
 
 
+def catalog_name(typed: str) -> str:
+    """The name as the catalog keeps it: Unicode's compatibility form (a full-width "Ｐ" is a "P") with single
+    spaces. CardRefused when it holds an invisible or control character: "Phoe\u200bnix" would look exactly
+    like Phoenix on every page, a second card (or a way round a club's claim) nobody could tell apart."""
+    name = " ".join(unicodedata.normalize("NFKC", typed).split())
+    if not name.isprintable():
+        raise CardRefused(_("A card name cannot hold invisible or control characters; type it again."), status=422)
+    return name
+
+
 def _name_taken(card: Card, name: str) -> bool:
     other = Card.named(card.slug, name)
     return other is not None and other.pk != card.pk
@@ -191,6 +202,7 @@ def _name_taken(card: Card, name: str) -> bool:
 
 def card_add(editor: Editor, slug: str, name: str, stats: dict) -> Card:
     """A new catalog card, remembered as the editor's; CardRefused if the name is taken."""
+    name = catalog_name(name)
     taken = CardRefused(_("%(name)s is already in the catalog.") % {"name": name}, status=422)
     if Card.named(slug, name) is not None:
         raise taken
@@ -209,6 +221,7 @@ def card_edit(editor: Editor, card_id: int, name: str, stats: dict) -> CardChang
     card = _locked(card_id)
     if why := refusal(editor, card):
         raise CardRefused(why)
+    name = catalog_name(name)
     if (card.name, card.stats) == (name, stats):
         return None
     taken = CardRefused(_("Another card is already called %(name)s; nothing was changed.") % {"name": name},
@@ -287,6 +300,7 @@ def name_claim(editor: Editor, club: Club, slug: str, name: str) -> NameClaim:
     if club.pk not in _organised(editor):
         raise CardRefused(_("Only an organiser of %(club)s can claim card names for it.") % {"club": club.name})
     Club.objects.select_for_update().filter(pk=club.pk).first()  # one claim at a time per club: the count holds
+    name = catalog_name(name)
     held = NameClaim.named(slug, name)
     if held is not None:
         raise CardRefused(_("%(name)s is already claimed by %(club)s.") % {"name": held.name, "club": held.club.name},

@@ -200,6 +200,7 @@ def card_edit(request: TableRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@made_once
 def card_club_correction(request: TableRequest, slug: str, pk: int, club_id: int) -> HttpResponse:
     """A club's own stats for a card, for the club's new matches only; its organisers set them."""
     card = _card_or_404(slug, pk)

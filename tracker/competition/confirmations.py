@@ -70,7 +70,7 @@ def seat_of(match: Match, account) -> int | None:
 def confirm(*, match_id: int, seat: int, account) -> Confirmation:
     """The seat's player confirms the finished battle, or an organiser of its club confirms for them
     (marked). Raises Refused with why not; nothing changes then."""
-    match = Match.objects.select_for_update().select_related("club").get(pk=match_id)
+    match = Match.objects.select_for_update().get(pk=match_id)
     players = match.players()
     if not 0 <= seat < len(players):
         raise Refused(_("Choose a player of this battle; nothing was confirmed."), status=400)

@@ -25,6 +25,11 @@ def match_catalog(match: Match) -> dict[str, Card]:
     return {card.name.casefold(): card for card in as_seen_in(match.club_id, Card.objects.filter(slug=match.slug))}
 
 
+def match_catalog_by_name(match: Match) -> list[Card]:
+    """The same, as a list in name order (the entry examples the secrecy tests make take the first few)."""
+    return as_seen_in(match.club_id, Card.objects.filter(slug=match.slug).order_by("name"))
+
+
 def match_card(match: Match, name: str) -> Card | None:
     """The catalog card called `name` (any case) as this match plays it, or None."""
     card = None if "\x00" in name else Card.objects.filter(slug=match.slug, name__iexact=name).first()

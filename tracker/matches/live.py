@@ -1,6 +1,6 @@
 """Live updates: every phone with a match open holds one stream and hears of each change as it commits.
 
-    GET /matches/<pk>/events      text/event-stream (server-sent events, htmx's SSE extension)
+    GET /matches/<pk>/events      text/event-stream (server-sent events; the browser's EventSource, static/js/live.js)
 
 Every write that moves a match's version calls `changed(match_id)` inside its transaction. On
 PostgreSQL that is a NOTIFY, which PostgreSQL delivers at commit (never for a rolled-back change,
@@ -13,7 +13,8 @@ An event's id is the match version it shows, so a phone that comes back (`Last-E
 version its page shows, `?v=`) is sent the version it missed at once, and never one it has: the
 event says what happened and the phone fetches its own `#match` part, drawn for its own seat as
 every page is (live.js). The event is the same for every phone of the match, so it holds nothing
-secret: the newest log entry's public title, a request or a move along the log.
+secret: who did what, as news.py tells any phone of the match (a log entry's public title, a request
+and its answer, a move along the log), the same sentence the other phone's page then shows.
 
 A beat every BEAT seconds lets the phone notice a stalled stream (EventSource hides comments from
 scripts, so the beat is a tiny event, not a comment); live.js then reopens it, and polls meanwhile.
@@ -33,7 +34,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections, connection, transaction
+from django.db import connection, transaction
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import translation
@@ -97,33 +98,49 @@ class Change:
 def said(match: Match, waiting: list, newest) -> tuple[str, str]:
     """(kind, message) of the match's newest change, as anyone who may see the match may read it.
 
-    The one place the pushed message is made, from what `read_change` read: the requests waiting
-    (tracker.people.consent.pending) and the newest action ever recorded. A new step says its public
-    log title (the engine's `public_action`, the title the log shows everyone); a step undone, redone
-    or reopened says where the match now stands; a request waiting says who asks what.
+    The one place the pushed message is chosen, from what `read_change` read: the news of the change
+    (tracker/matches/news.py: who did what, as the other phone's page says it once it refreshes), else,
+    for a change nobody at the table made (the Showdown AI, an organiser's void), what the match shows
+    now: the requests waiting (tracker.people.consent.pending) and the newest action ever recorded. A new
+    step says its public log title (the engine's `public_action`, the title the log shows everyone); a
+    step undone, redone or reopened says where the match now stands; a request waiting says who asks what.
     """
     # At call time: the games' pages and consent import the match services, which call changed().
     from tracker.games import pages_for
+    from tracker.matches import news
     from tracker.people import consent  # (as above)
 
+    kind, told = _kind(match, waiting, newest), news.said(match, None)
+    if told:
+        return kind, told
     names = [player.name for player in match.players()]
-    if waiting:
+    if kind == "request":
         proposal = waiting[-1]
         if proposal.payload:  # as the log would title it: the engine's public view of the action
             what = pages_for(match.slug).describe_action(
                 match.game.public_action(match.state, proposal.payload), [], names)
         else:
             what = consent.describe(proposal, names)
-        return "request", _("%(asker)s asks: %(what)s.") % {"asker": names[proposal.asked_by], "what": what}
-    if newest is None:
-        return "match", _("The match changed.")
-    if not newest.abandoned and newest.seq == match.head and newest.seq == match.line_length:
+        return kind, _("%(asker)s asks: %(what)s.") % {"asker": names[proposal.asked_by], "what": what}
+    if kind == "step":
         pages = pages_for(match.slug)
-        what = pages.describe_action(match.game.public_action(match.state, newest.payload), newest.events, names)
-        return "step", what
-    if match.head < match.line_length:
-        return "goto", _("Back to step %(step)s of %(steps)s.") % {"step": match.head, "steps": match.line_length}
-    return "goto", _("Now at step %(step)s.") % {"step": match.head}
+        return kind, pages.describe_action(match.game.public_action(match.state, newest.payload), newest.events, names)
+    if kind == "goto":
+        if match.head < match.line_length:
+            return kind, _("Back to step %(step)s of %(steps)s.") % {"step": match.head, "steps": match.line_length}
+        return kind, _("Now at step %(step)s.") % {"step": match.head}
+    return kind, _("The match changed.")
+
+
+def _kind(match: Match, waiting: list, newest) -> str:
+    """"request" (one waits for an answer), "step" (a new log entry), "goto" (undo, redo, reopen) or "match"."""
+    if waiting:
+        return "request"
+    if newest is None:
+        return "match"
+    if not newest.abandoned and newest.seq == match.head and newest.seq == match.line_length:
+        return "step"
+    return "goto"
 
 
 def read_change(match_id: int) -> Change | None:
@@ -145,11 +162,14 @@ def read_change(match_id: int) -> Change | None:
 
 
 async def _db(function, *args):
-    """Run a database read off the event loop, in the loop's few shared threads (each keeps one
-    connection), never in a stream's own request thread: an open stream holds no connection."""
+    """Run a database read off the event loop, in the loop's few shared threads, never in a stream's
+    own request thread: an open stream holds no connection. The read gives its connection back (to
+    the pool on PostgreSQL) as a request does when it ends, so an idle thread holds none either."""
     def run():
-        close_old_connections()  # as a request would: drop a connection that broke or aged out
-        return function(*args)
+        try:
+            return function(*args)
+        finally:
+            connection.close()
     return await sync_to_async(run, thread_sensitive=False)()
 
 

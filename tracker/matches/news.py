@@ -46,16 +46,22 @@ def by(request, match: Match, seen_by) -> By:
 
 
 def record(match: Match, kind: str, made_by: By | None, **facts) -> None:
-    """Set what just changed on `match` (in memory: the caller saves it with the change).
-    A change nobody at the table made (a script, the Showdown AI answering) leaves no news."""
-    match.news = {"kind": kind, "who": made_by.who, "seats": list(made_by.seats), **facts} if made_by else {}
+    """Set what just changed on `match` (in memory: the caller saves it with the change, which moves
+    `match.version` on by one). A change nobody at the table made (a script, the Showdown AI answering)
+    leaves no news."""
+    match.news = {"kind": kind, "who": made_by.who, "seats": list(made_by.seats), "version": match.version + 1,
+                  **facts} if made_by else {}
 
 
 def said(match: Match, seen_by) -> str:
-    """The newest change as this viewer's page says it; "" when there is none, or it was this phone's own."""
+    """The newest change as this viewer's page says it; "" when there is none, or it was this phone's own.
+    `seen_by` None: as any phone of the match is told it (the live push, tracker/matches/live.py).
+
+    News is of the version its change made: once another write moved the match on without news of its
+    own (an organiser's void, a confirmation, a link revoked), it is no longer the newest change."""
     news = match.news or {}
-    if not news or (news.get("seats") and seen_by is not None
-                    and sorted(seen_by.controls(match.game.seats)) == news["seats"]):
+    if not news or news.get("version", match.version) != match.version or (
+            news.get("seats") and seen_by is not None and sorted(seen_by.controls(match.game.seats)) == news["seats"]):
         return ""
     who, kind = news["who"], news["kind"]
     if kind == ACTION:

@@ -16,7 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
-from rules import Dice, RuleError
+from rules import Dice, IllegalAction, RuleError
+from rules.errors import gettext_noop
 from tracker.matches import live, news, numbers
 from tracker.matches.card_uses import record_uses
 from tracker.models import Action, Checkpoint, Match, Player, Seat
@@ -122,6 +123,9 @@ def entered_rolls(action: Action) -> list[int]:
 
 
 CHECKPOINT_EVERY = 10
+LOG_MOST = 10_000
+"""Most entries a match's log takes (undone ones included): about eight hours of a tap every three seconds.
+Bounds what one match stores, and is the most a match file carries, so every match's export imports."""
 """A checkpoint is kept after every 10th step, so reaching any step re-runs at most 9 actions.
 
 Measured on the demo matches: a checkpoint after every step would make undo re-run
@@ -295,6 +299,9 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
     proves the state they were computed from is still the match's.
     """
     match = _current(match_id, match, expected_seq, action)
+    if match.last_number >= LOG_MOST:
+        raise IllegalAction("log-full", gettext_noop("This match's log is full (%(most)s entries); start a new "
+                                                     "match to play on."), most=f"{LOG_MOST:,}")
     head, undone = match.head, match.line_length > match.head
     dice = Dice(match.seed, head + 1, rolls)
     state, events = match.game.apply(match.state, action, dice)

@@ -160,6 +160,8 @@ def pending(match: Match) -> list[Proposal]:
 
 def _touch(match: Match, kind: str, made_by: news.By | None, proposal: Proposal) -> None:
     """Both phones' live pages refresh to show the request or its answer, and the other phone is told."""
+    # Carrying a request out saved the match meanwhile: the news is of the version after it.
+    match.version = Match.objects.values_list("version", flat=True).get(pk=match.pk)
     news.record(match, kind, made_by, proposal=proposal.pk)
     Match.objects.filter(pk=match.pk).update(version=F("version") + 1, news=match.news)
     live.changed(match.pk)

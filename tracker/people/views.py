@@ -311,6 +311,7 @@ def club_list(request: TableRequest) -> HttpResponse:
     return render(request, "clubs/club_list.html", context)
 
 
+@limits.costly("club-new")  # outermost: a signed-out phone's tries count too
 @login_required
 @require_POST
 @made_once
@@ -348,6 +349,8 @@ def club_detail(request: TableRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@made_once
+@limits.costly("name-claim")
 def club_claim(request: TableRequest, pk: int) -> HttpResponse:
     """An organiser claims a card name for the club (tracker/catalog/changes.py says what a claim means)."""
     club, role = clubs.club_for(request, pk, organiser=True)

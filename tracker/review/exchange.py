@@ -63,7 +63,9 @@ READS = (1, 2)
 """The versions imports read: 1 has state hashes only, 2 adds the chain of step hashes."""
 MAX_BYTES = 2 * 1024 * 1024
 """Largest match file accepted: a long match is a few hundred KB; anything bigger is not ours."""
-MAX_ACTIONS = 10_000
+MAX_ACTIONS = services.LOG_MOST
+BATCH = 500
+"""Rows an import writes per statement."""
 
 
 class MatchFileError(Exception):
@@ -367,19 +369,26 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
     match.save()
     for position, name in enumerate(data["players"]):
         Seat.objects.create(match=match, position=position, player=services.player_named(name))
+    # In bulk: a long file is thousands of rows, and a row each was most of the import's cost.
     before = game.new_match(match.config, match.seed)
+    actions, times = [], []
     for entry, events, state in zip(data["actions"], replayed.events, replayed.states, strict=True):
-        at = _action_time(entry.get("at"), entry["step"])
+        times.append(_action_time(entry.get("at"), entry["step"]))
         seat = entry["action"].get("seat")
-        action = Action.objects.create(match=match, number=entry["step"], seq=entry["step"],
-                                       seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
-                                       payload=entry["action"], events=events, rolls=entry["rolls"],
-                                       secret=game.public_action(before, entry["action"]) != entry["action"])
+        actions.append(Action(match=match, number=entry["step"], seq=entry["step"],
+                              seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
+                              payload=entry["action"], events=events, rolls=entry["rolls"],
+                              secret=game.public_action(before, entry["action"]) != entry["action"]))
         before = state
-        if at is not None:
-            Action.objects.filter(pk=action.pk).update(created=at)
-        if action.seq % services.CHECKPOINT_EVERY == 0:
-            Checkpoint.objects.create(action=action, match=match, seq=action.seq, state=state)
+    Action.objects.bulk_create(actions, batch_size=BATCH)
+    timed = [action for action, at in zip(actions, times, strict=True) if at is not None]
+    for action, at in zip(actions, times, strict=True):
+        action.created = at or action.created  # the file's times (auto_now_add set every row's to now)
+    Action.objects.bulk_update(timed, ["created"], batch_size=BATCH)
+    Checkpoint.objects.bulk_create(
+        [Checkpoint(action=action, match=match, seq=action.seq, state=state)
+         for action, state in zip(actions, replayed.states, strict=True) if action.seq % services.CHECKPOINT_EVERY == 0],
+        batch_size=BATCH)
     record_uses(match, [entry["action"] for entry in data["actions"]])
     services.record_outcome(match)
     match.save(update_fields=["finished", "first_finished", "winner", "score", "corrected"])

@@ -113,6 +113,10 @@ COSTLY: dict[str, Limit] = {
     "analysis": Limit(gettext_lazy("analysis steps"), 200),
     "ai-turn": Limit(gettext_lazy("AI moves asked for"), 200),
     "sign-up": Limit(gettext_lazy("new accounts"), 5),
+    # A club claims at most CLAIMS_PER_CLUB names, so clubs and claims are counted too: else one account
+    # starting club after club could claim the catalog's every future name.
+    "club-new": Limit(gettext_lazy("new clubs"), 5),
+    "name-claim": Limit(gettext_lazy("card name claims"), 60),
 }
 HOUR = 60 * 60
 

@@ -13,7 +13,17 @@ import signal
 import subprocess
 import sys
 
-worker_class = "uvicorn_worker.UvicornWorker"
+from uvicorn_worker import UvicornWorker
+
+
+class Worker(UvicornWorker):
+    """uvicorn's worker as serve runs it: no `server: uvicorn` on every answer (nothing a phone uses;
+    17 bytes on each of the eight answers of a match page's cold load)."""
+
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "server_header": False}
+
+
+worker_class = "tracker.web.server.Worker"
 # SIGHUP (fresh workers, the old ones finish) and SIGTERM (stop): a worker finishes the requests
 # it holds for up to this long, so every answered action was committed and stays.
 graceful_timeout = 15

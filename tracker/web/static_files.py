@@ -1,11 +1,9 @@
-"""Static files as a phone's first visit should get them: no comments, only the headers that do something.
+"""Static files as a phone's first visit should get them: minified, with only the headers that do something.
 
 Our stylesheets and scripts are written to be read, with comments that say why. `collectstatic`
-saves them without their comments and indentation (a third of a script's compressed size, a
-seventh of a stylesheet's): about 1 KB less on a match page's cold load. Only what is sure to
-mean nothing goes: a stylesheet's comments, a script's whole-line `//` comments, and the
-indentation of each line (never inside a script with a template literal, which may span lines).
-The files keep their content-hashed names, taken from the source.
+saves them minified (rJSmin and rCSSmin: comments and every space a browser ignores go, nothing is
+renamed), some 0.7 KB less on a match page's cold load than stripping comments and indentation by
+hand did. The files keep their content-hashed names, taken from the source.
 
 WhiteNoise serves them, ahead of Django's security middleware. A file with a content hash in its
 name is cached for good (`immutable`), so a browser never asks again whether it changed: its
@@ -16,8 +14,8 @@ stylesheet from being read as anything but what its Content-Type says. Together 
 140 bytes less on each of the six or seven files a match page links.
 """
 
-import re
-
+import rcssmin
+import rjsmin
 from django.core.files.base import ContentFile, File
 from whitenoise.middleware import WhiteNoiseFileResponse, WhiteNoiseMiddleware
 from whitenoise.storage import CompressedManifestStaticFilesStorage
@@ -26,22 +24,11 @@ from tracker.people.devices import TableRequest
 
 VALIDATORS = ("ETag", "Last-Modified")
 OURS = ("css/", "js/")
-# A CSS comment, unless inside a string (the strings are matched first and kept).
-CSS_COMMENT = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|/\*.*?\*/""", re.DOTALL)
-JS_LINE_COMMENT = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
-INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
-BLANK_LINES = re.compile(r"\n{2,}")
 
 
 def lean(name: str, text: str) -> str:
-    """The stylesheet or script `name` without what a browser ignores."""
-    if name.endswith(".css"):
-        text = CSS_COMMENT.sub(lambda hit: hit.group(1) or "", text)
-    elif "`" in text:
-        return text
-    else:
-        text = JS_LINE_COMMENT.sub("", text)
-    return BLANK_LINES.sub("\n", INDENT.sub("", text)).lstrip("\n")
+    """The stylesheet or script `name` minified."""
+    return rcssmin.cssmin(text) if name.endswith(".css") else rjsmin.jsmin(text)
 
 
 class StaticFilesStorage(CompressedManifestStaticFilesStorage):

@@ -10,7 +10,7 @@ from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
 from rules.errors import gettext_noop
 
 from ...competition.collection import seat_collections
-from ...matches.club_cards import match_catalog
+from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...models import Card, Match
 from ..common import EngineCardForm, catalog_cards
 
@@ -108,7 +108,7 @@ def entry_action(form: DeckForm, seat: int) -> dict:
 
 def entry_examples(match: Match, seat: int) -> tuple[dict, dict]:
     """Two decks with no card in common, from the catalog in name order (see GamePages.entry_examples)."""
-    cards = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug).order_by("name")[:10]]
+    cards = [card.as_rules_card() for card in match_catalog_by_name(match)[:10]]
     return ({"type": "lock_deck", "seat": seat, "cards": cards[:5]},
             {"type": "lock_deck", "seat": seat, "cards": cards[5:10]})
 

@@ -15,7 +15,7 @@ from rules.cardmaster.match import ACTIVE_SLOTS, phase
 from rules.cardmaster.options import AI_LEVELS, DEFAULT_CONFIG, OPTIONS, SHOWDOWN_SIZE, SIZES, ai_seat
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
-from ...matches.club_cards import match_catalog
+from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...models import Card, Match
 from ..base import CardFact
 from ..common import EngineCardForm, catalog_cards, filled_in, option_field
@@ -190,7 +190,7 @@ def entry_action(form: LineupForm, seat: int) -> dict:
 def entry_examples(match: Match, seat: int) -> tuple[dict, dict]:
     """Two lineups with no card in common, from the catalog in name order (see GamePages.entry_examples)."""
     size = match.state["config"]["size"]
-    cards = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug).order_by("name")[:2 * size]]
+    cards = [card.as_rules_card() for card in match_catalog_by_name(match)[:2 * size]]
     return ({"type": "lock_lineup", "seat": seat, "cards": cards[:size]},
             {"type": "lock_lineup", "seat": seat, "cards": cards[size:]})
 

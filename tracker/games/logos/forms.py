@@ -22,7 +22,7 @@ from rules.logos.cards import (
 from rules.logos.duel import OPTIONS
 from tracker.matches.services import explain
 
-from ...matches.club_cards import match_catalog
+from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...models import Card, Match
 from ..base import CardFact
 from ..common import filled_in, option_field
@@ -235,7 +235,7 @@ def entry_action(form: CommitForm, seat: int) -> dict:
 def entry_examples(match: Match, seat: int) -> tuple[dict, dict]:
     """Two commits of this round: one card alone, another card with a card in the backup slot (see
     GamePages.entry_examples)."""
-    cards = [card.as_rules_card() for card in Card.objects.filter(slug=match.slug).order_by("name")]
+    cards = [card.as_rules_card() for card in match_catalog_by_name(match)]
     backup = next(card for card in cards if backup_eligible(card))
     first, second = [card for card in cards if card is not backup][:2]
     round_number = match.state["round"]

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from perf import benchmark
+from perf import benchmark, worst
 
 
 class Command(BaseCommand):
@@ -27,9 +27,14 @@ class Command(BaseCommand):
                             "app servers when DATABASE_URL is PostgreSQL, one on SQLite")
         parser.add_argument("--live-database", metavar="URL", default=None,
                             help="the live tables' database (default: DATABASE_URL; PostgreSQL gives two app servers)")
+        parser.add_argument("--worst", action="store_true",
+                            help="only the costliest single requests within the limits, in CPU seconds (perf/worst.py)")
         parser.add_argument("--pace", type=float, default=3.0,
                             help="load test: seconds each htmx player thinks before a tap, in the latency run")
 
     def handle(self, *args, **options):
+        if options["worst"]:
+            worst.run(say=self.stdout.write)
+            return
         benchmark.run(say=self.stdout.write, **{key: options[key] for key in (
             "rounds", "long", "more", "load", "tables", "workers", "load_seconds", "write", "readme", "pace", "live", "live_database")})
