@@ -276,6 +276,12 @@ class GamePages:
         Default: the log's line."""
         return self.describe(event, names)
 
+    def reply(self, match: "Match", step: int, names: list[str]) -> tuple[str, list[str]] | None:
+        """The other side's answer to log entry `step` when the app plays that side (a Showdown AI's moves): a
+        heading for the outcome box and a line per move, grouped by the answer's possessions. Default: None
+        (nobody answers; every seat is a player's)."""
+        return None
+
     # ------------------------------------------------------------ statistics
 
     def cards_played(self, match: "Match", seat: int) -> list[str]:

@@ -31,3 +31,6 @@ class CardmasterPages(SecretEntryPages):
 
     def outcome_line(self, event: dict, names: list[str]) -> str:
         return narration.outcome_line(event, names)
+
+    def reply(self, match: Match, step: int, names: list[str]) -> tuple[str, list[str]] | None:
+        return showdown.reply(match, step, names)
