@@ -31,6 +31,9 @@ from tracker.models import Match
 
 SHOWN = 3
 """Lines of working the box shows open; the rest fold."""
+REPLY_SHOWN = 2
+"""Moves of an answer the app played (a Showdown AI's) the box shows open, below the answer's heading; the rest
+fold. Two, not SHOWN: the heading takes a line of the box's third of the screen."""
 
 
 def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
@@ -49,7 +52,7 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
     reply, rest = None, []
     if answer is not None:
         heading, moves = answer
-        reply, rest = {"heading": heading, "lines": moves[:room]}, moves[room:]
+        reply, rest = {"heading": heading, "lines": moves[:min(room, REPLY_SHOWN)]}, moves[min(room, REPLY_SHOWN):]
         room = 0
     shown = []
     for must, line in said:
