@@ -14,13 +14,18 @@ Inside an engine every kind of action has one handler, all with the same signatu
 (`Handler`): `handler(state, action, dice) -> events`. `apply` checks the action's kind,
 copies the state, and lets the handler change the copy and say what happened. Match
 options are declared with `rules.options` and checked by `new_match` through it.
+
+What shared code and the contract tests need to know about a game is declared here, on its
+`Game`, and nowhere else: its handlers, its options, how many cards its deck entry takes.
 """
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import ModuleType
 
 from .dice import Dice
+from .options import Option, defaults
 
 State = dict
 Action = dict
@@ -75,19 +80,35 @@ class Game:
     """A card's stats checked and normalised, or an `InvalidCard`."""
     public_action: Callable[[State, Action], Action]
     """The action as anyone at the table may see it, given the current state."""
-    default_config: dict = field(default_factory=dict)
-    """The options a match gets when the table changes nothing."""
+    actions: Mapping[str, Handler]
+    """Every kind of action, by its `type`, with its one handler (see `Handler`)."""
+    options: Mapping[str, Option]
+    """The match options, by name (rules/options.py); empty for a game the table cannot set up otherwise."""
+    deck_size: Callable[[State], int] | None
+    """How many cards an action's `cards` holds now (a deck or a lineup locked in): the one free choice
+    legal_actions cannot list. None for a game with no such action."""
     authority: Callable[[State, Action], int | str] = seat_named
     """Whose action this is: a seat (it belongs to that side), `OPEN` or `TABLE`. A seated phone
     takes its own side's actions and open ones alone; a table action, or a correction of the
     other side's cards, needs the other side's agreement (tracker/people/consent.py)."""
 
+    @property
+    def default_config(self) -> dict:
+        """The options a match gets when the table changes nothing: each option's default."""
+        return defaults(self.options)
+
     @classmethod
     def of(cls, play: ModuleType, *, slug: str, name: str, rules_version: str,
-           validate_card: Callable[[dict], dict]) -> "Game":
-        """The game whose match module `play` holds the engine contract under its usual names:
-        SEATS, DEFAULT_CONFIG, new_match, legal_actions, apply, outcome, public_action, authority."""
+           validate_card: Callable[[dict], dict], deck_size: Callable[[State], int] | None) -> "Game":
+        """The game whose match module `play` holds the engine contract under its usual names: SEATS,
+        ACTIONS, OPTIONS, new_match, legal_actions, apply, outcome, public_action, authority. A name
+        it lacks fails here, when the game is imported; so does a handler of the wrong shape."""
+        for kind, handler in play.ACTIONS.items():
+            if list(inspect.signature(handler).parameters) != ["state", "action", "dice"]:
+                raise TypeError(f"{slug}: the handler of {kind!r} must take (state, action, dice)")
+        if not all(isinstance(option, Option) for option in play.OPTIONS.values()):
+            raise TypeError(f"{slug}: every match option must be a rules.options.Option")
         return cls(slug=slug, name=name, rules_version=rules_version, seats=play.SEATS, new_match=play.new_match,
                    legal_actions=play.legal_actions, apply=play.apply, outcome=play.outcome,
                    validate_card=validate_card, public_action=play.public_action, authority=play.authority,
-                   default_config=play.DEFAULT_CONFIG)
+                   actions=play.ACTIONS, options=play.OPTIONS, deck_size=deck_size)

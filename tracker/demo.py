@@ -19,15 +19,17 @@ from django.db import transaction
 import rules
 from tracker.competition import tournaments
 from tracker.games import ADAPTERS, pages_for
+from tracker.games.base import Players
 from tracker.games.card_crush.demo import BATTLES, deck
 from tracker.matches import services
 from tracker.models import Card, Club, Confirmation, Match, Membership, Tournament
 
 PLAYERS = ["Ana", "Ben", "Chloé", "Dev"]
 
-# Which scripts the demo plays, in order: (game, script in its pages' demo_matches, players in seat order),
-# as each game's pages declare them (demo_played).
-MATCHES = [(slug, script, players) for slug in rules.GAMES for script, players in pages_for(slug).demo_played]
+def matches() -> list[tuple[str, str, Players]]:
+    """Which scripts the demo plays, in order: (game, script in its pages' demo_matches, players in seat
+    order), as each game in the registry declares them (demo_played)."""
+    return [(slug, script, players) for slug in rules.GAMES for script, players in pages_for(slug).demo_played]
 
 
 @transaction.atomic
@@ -105,7 +107,7 @@ def load() -> str:
     empty = {slug for slug in rules.GAMES if not Match.objects.filter(slug=slug).exists()}
     played = 0
     club, organiser = load_club()
-    for slug, script, players in MATCHES:
+    for slug, script, players in matches():
         if slug in empty:
             match = pages_for(slug).demo_matches[script](players)
             played += 1

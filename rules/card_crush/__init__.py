@@ -7,7 +7,7 @@ from .cards import RARITIES, validate_card
 
 GAME = Game.of(
     battle, slug="card-crush", name="Card Crush", rules_version="1",
-    validate_card=validate_card,
+    validate_card=validate_card, deck_size=lambda state: battle.DECK_SIZE,
 )
 
 __all__ = ["AFFINITIES", "GAME", "RARITIES", "affinity_bonus", "validate_card", "wheel_value"]

@@ -14,7 +14,7 @@ from .typechart import DEFAULT_TYPE_NAMES, TYPE_SYMBOLS
 
 GAME = Game.of(
     match, slug="cardmaster", name="Cardmaster", rules_version="1",
-    validate_card=validate_card,
+    validate_card=validate_card, deck_size=lambda state: state["config"]["size"],  # the lineup: 3, 6 or 9
 )
 
 __all__ = ["DEFAULT_TYPE_NAMES", "GAME", "STATUSES", "TYPE_SYMBOLS", "validate_card"]

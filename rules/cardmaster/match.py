@@ -33,7 +33,7 @@ from . import moves, overrides
 from .cards import validate_card
 from .fighters import BOOSTABLE, alive, copy_card, new_fighter
 from .gems import COSTS
-from .options import DEFAULT_CONFIG as DEFAULT_CONFIG  # the engine contract names it here (Game.of)
+from .options import OPTIONS as OPTIONS  # the engine contract names it here (Game.of)
 from .options import checked_config
 from .possession import advance, start_round
 

@@ -8,7 +8,7 @@ from .cards import ABILITIES, ELEMENTS, validate_card
 
 GAME = Game.of(
     turns, slug="evons", name="Evons", rules_version="2",
-    validate_card=validate_card,
+    validate_card=validate_card, deck_size=None,  # no action takes a deck
 )
 
 RETIRED = (

@@ -462,6 +462,7 @@ TURN_ACTIONS: dict[str, Handler] = {
     "next": _next,
 }
 OVERRIDES: dict[str, Handler] = {"adjust": _adjust, "end_game": _end_game}
+ACTIONS: dict[str, Handler] = {**TURN_ACTIONS, **OVERRIDES}
 
 
 def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
@@ -469,12 +470,12 @@ def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
     kind = action.get("type") if isinstance(action, dict) and isinstance(action.get("type"), str) else None
     if state["over"] is not None:
         raise _refuse("game-over", gettext_noop("The game is over; no more actions can be taken."))
-    if kind not in TURN_ACTIONS and kind not in OVERRIDES:
+    if kind not in ACTIONS:
         raise _refuse("action-unknown", gettext_noop("Evons has no action %(kind)r."), kind=kind)
     if kind in TURN_ACTIONS and action.get("seat") != state["seat"]:
         raise _refuse("out-of-turn", gettext_noop("It is %(seat)s's turn."), seat=state["seat"])
     state = copy.deepcopy(state)
-    events = (TURN_ACTIONS.get(kind) or OVERRIDES[kind])(state, action, dice)
+    events = ACTIONS[kind](state, action, dice)
     _advance(state, events)
     return state, events
 

@@ -11,7 +11,7 @@ from .cards import CLASSES, COLOURS, EFFECTS, PANEL_COLOURS, validate_card
 
 GAME = Game.of(
     duel, slug="logos", name="LOGOS", rules_version="1",
-    validate_card=validate_card,
+    validate_card=validate_card, deck_size=None,  # no action takes a deck
 )
 
 __all__ = ["CLASSES", "COLOURS", "EFFECTS", "GAME", "PANEL_COLOURS", "validate_card"]

@@ -14,7 +14,7 @@ from .units import STAT_NAMES, STATS, validate_card
 
 GAME = Game.of(
     match, slug="lonely-star", name="Lonely Star", rules_version="1",
-    validate_card=validate_card,
+    validate_card=validate_card, deck_size=None,  # no action takes a deck
 )
 
 __all__ = ["BUILT_IN", "GAME", "STATS", "STAT_NAMES", "validate_card"]

@@ -10,8 +10,9 @@ made-up action. Whatever happens:
 - outcome() answers for every state.
 Card Crush adds its own invariants (wins <= 3, rounds <= 5, each deck locked exactly once).
 
-A new game is fuzzed as soon as it is in rules.GAMES and has an entry in DECK_SIZES below;
-until then its test is skipped with the reason. A failing case prints its reproduction blob.
+A game is fuzzed as soon as it is in rules.GAMES: the one free choice legal_actions cannot list
+(how many cards a deck or lineup takes) is its `Game.deck_size`. The sample game
+(tests/sample_game/) is fuzzed too. A failing case prints its reproduction blob.
 """
 
 import copy
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules import Dice, RuleError
+from tests.sample_game import every_game
 from tracker.games import pages_for
 
 
@@ -31,16 +33,6 @@ from tracker.games import pages_for
 def collected_static():
     """The engines render no page: no static files to collect for them (see tests/conftest.py)."""
 
-
-# How many cards a deck- or lineup-locking action needs, per game: the one free choice
-# legal_actions cannot list. A game missing here is skipped, with the reason.
-DECK_SIZES = {
-    "card-crush": lambda state: 5,
-    "cardmaster": lambda state: state["config"]["size"],
-    "lonely-star": lambda state: 5,
-    "logos": lambda state: 3,
-    "evons": lambda state: 5,
-}
 
 STEPS = 40
 # No example database on disk (.hypothesis/): a failure prints the blob that reproduces it instead.
@@ -65,9 +57,9 @@ def filled(draw, slug: str, state: dict, action: dict, cards: list[dict]) -> dic
     action = dict(action)
     if "card" not in action and cards:
         action["card"] = draw(st.sampled_from(cards))
-    if "cards" not in action and cards:
-        size = DECK_SIZES[slug](state)
-        action["cards"] = draw(st.permutations(cards))[:size]
+    deck_size = rules.GAMES[slug].deck_size
+    if "cards" not in action and cards and deck_size is not None:
+        action["cards"] = draw(st.permutations(cards))[:deck_size(state)]
     if action.get("type") == "commit" and "backup" not in action:
         action["backup"] = draw(st.none() | st.sampled_from(cards))
     if action.get("override") and cards:
@@ -138,12 +130,10 @@ def replay(slug: str, seed: str, accepted: list) -> None:
         assert (state, events) == (expected_state, expected_events), f"step {step} differs on replay"
 
 
-@pytest.mark.parametrize("slug", list(rules.GAMES))
+@pytest.mark.parametrize("slug", every_game())
 @FUZZ
 @given(data=st.data())
 def test_random_sequences_keep_the_engine_contract(slug, data):
-    if slug not in DECK_SIZES:
-        pytest.skip(f"{slug} has no fuzz generator yet: add its deck size to DECK_SIZES")
     seed, accepted = walk(data.draw, slug)
     replay(slug, seed, accepted)
 
@@ -167,7 +157,7 @@ def test_card_crush_invariants(data):
 
 # Found by this fuzzer (fixed since): the Lonely Star, LOGOS and Evons engines looked the
 # action's type up in a table, so a list or dict there escaped as TypeError.
-@pytest.mark.parametrize("slug", list(rules.GAMES))
+@pytest.mark.parametrize("slug", every_game())
 @pytest.mark.parametrize("kind", [[], {}])
 def test_a_non_text_action_type_is_refused_as_a_rule(slug, kind):
     game = rules.GAMES[slug]

@@ -1,58 +1,61 @@
-"""The five engines are built alike: every kind of action has one handler taking (state, action, dice)
-and returning its events, found in the match module's action tables; options go through rules/options.py."""
+"""The engines are built alike: every kind of action has one handler taking (state, action, dice)
+and returning its events, declared on the game (`Game.actions`, read from its match module by
+`Game.of`); options go through rules/options.py, and a game's default options are its options'
+defaults. Each test runs on every game in rules.GAMES and on the sample game (tests/sample_game/)."""
 
 import inspect
-from importlib import import_module
 
 import pytest
 
 import rules
+from rules.errors import InvalidConfig
 from rules.options import Option
-
-# The match module of each game and its action tables (Evons keeps the table's corrections apart).
-TABLES = {
-    "card-crush": ("rules.card_crush.battle", ["ACTIONS"]),
-    "cardmaster": ("rules.cardmaster.match", ["ACTIONS"]),
-    "lonely-star": ("rules.lonely_star.match", ["ACTIONS"]),
-    "logos": ("rules.logos.duel", ["ACTIONS"]),
-    "evons": ("rules.evons.turns", ["TURN_ACTIONS", "OVERRIDES"]),
-}
-OPTIONS = {
-    "card-crush": "rules.card_crush.battle",
-    "cardmaster": "rules.cardmaster.options",
-    "lonely-star": "rules.lonely_star.match",
-    "logos": "rules.logos.duel",
-    "evons": "rules.evons.turns",
-}
+from tests.sample_game import every_game
 
 
-def test_every_game_is_listed():
-    assert set(TABLES) == set(OPTIONS) == set(rules.GAMES)
-
-
-@pytest.mark.parametrize("slug", list(rules.GAMES))
+@pytest.mark.parametrize("slug", every_game())
 def test_every_handler_takes_state_action_dice(slug):
-    module_name, tables = TABLES[slug]
-    module = import_module(module_name)
-    handlers = {kind: handler for table in tables for kind, handler in getattr(module, table).items()}
+    handlers = rules.GAMES[slug].actions
     assert handlers
     for kind, handler in handlers.items():
         assert list(inspect.signature(handler).parameters) == ["state", "action", "dice"], (slug, kind)
 
 
-@pytest.mark.parametrize("slug", list(rules.GAMES))
+@pytest.mark.parametrize("slug", every_game())
 def test_every_option_is_declared_and_its_default_is_the_games(slug):
-    options = import_module(OPTIONS[slug]).OPTIONS
-    assert options and all(isinstance(option, Option) for option in options.values())
     game = rules.GAMES[slug]
+    options = game.options
+    assert all(isinstance(option, Option) for option in options.values())
+    assert set(game.default_config) == set(options), slug
     for name, option in options.items():
         assert game.default_config[name] == option.default, (slug, name)
+    # The options are the ones new_match checks: the defaults start a match, an unknown one is refused.
+    assert game.new_match({}, "options") == game.new_match(game.default_config, "options")
+    with pytest.raises(InvalidConfig):
+        game.new_match({"no such option": 1}, "options")
 
 
-@pytest.mark.parametrize("slug", list(rules.GAMES))
+def test_game_of_refuses_a_match_module_without_its_tables():
+    """A game whose match module lacks a declaration fails when it is imported, not in a test."""
+    import types
+
+    from rules.card_crush import battle, validate_card
+
+    incomplete = types.ModuleType("incomplete")
+    vars(incomplete).update({name: value for name, value in vars(battle).items() if name != "OPTIONS"})
+    with pytest.raises(AttributeError, match="OPTIONS"):
+        rules.Game.of(incomplete, slug="incomplete", name="Incomplete", rules_version="1",
+                      validate_card=validate_card, deck_size=None)
+    vars(incomplete).update(OPTIONS={}, ACTIONS={"lock_deck": lambda state, action: []})
+    with pytest.raises(TypeError, match="must take"):
+        rules.Game.of(incomplete, slug="incomplete", name="Incomplete", rules_version="1",
+                      validate_card=validate_card, deck_size=None)
+
+
+@pytest.mark.parametrize("slug", every_game())
 def test_the_match_module_documents_the_state_shape(slug):
     """One place per game tells a newcomer every key of the state and every kind of action."""
-    doc = import_module(TABLES[slug][0]).__doc__ or ""
+    doc = inspect.getmodule(rules.GAMES[slug].new_match).__doc__ or ""
     assert "State (plain JSON):" in doc and "Actions" in doc, slug
     state = rules.GAMES[slug].new_match({}, "shape")
     shape = doc[doc.index("State (plain JSON):"):doc.index("Actions")]

@@ -120,6 +120,20 @@ def test_it_adds_a_card_for_htmx(client, catalog):
     assert Card.objects.filter(name="Magma Wyrm").exists()
 
 
+def test_a_match_page_fetches_the_empty_form_and_a_phone_without_htmx_gets_the_catalog_page(client, catalog):
+    back = "/matches/1/"
+    part = client.get(NEW, {"next": back}, HTTP_HX_REQUEST="true")
+    assert part.status_code == 200
+    html = text(part)
+    assert "<html" not in html and 'name="new-name"' in html and 'name="once"' in html
+    assert f'name="next" value="{back}"' in html  # where the card's answer leads, as the inline form had it
+    assert 'name="next" value="https://' not in text(client.get(NEW, {"next": "https://example.org/"},
+                                                                HTTP_HX_REQUEST="true"))
+    plain = client.get(NEW)
+    assert plain.status_code == 302 and plain.url == LIST + "#new-card"
+    assert Card.objects.filter(slug="card-crush").count() == len(catalog)  # a GET adds nothing
+
+
 def test_it_returns_to_the_deck_entry_it_came_from(client, match):
     back = reverse("match_entry", args=[match.pk, 0])
     response = client.post(NEW, {**card_data(), "next": back})
@@ -204,8 +218,11 @@ def test_new_404s_for_an_unknown_game(client, catalog):
     assert not Card.objects.filter(name="Magma Wyrm").exists()
 
 
-def test_new_refuses_get(client):
-    assert client.get(NEW).status_code == 405
+def test_new_makes_a_card_only_by_post(client):
+    """GET is the empty form (a match page fetches it): the card's fields in a GET make nothing."""
+    assert client.get(NEW, card_data(), HTTP_HX_REQUEST="true").status_code == 200
+    assert client.put(NEW).status_code == 405
+    assert not Card.objects.filter(name="Magma Wyrm").exists()
 
 
 # ---------------------------------------------------------------- CSRF and junk

@@ -8,6 +8,7 @@ from django.core.management import call_command
 from django.test import Client
 
 import rules
+from tests.sample_game import sample
 from tracker import demo
 from tracker.games import ADAPTERS, pages_for
 from tracker.matches import services
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 # Every scripted match, and the club tournament's battles (4 players, 2 rounds: 4 battles).
 TOURNAMENT_BATTLES = 4
-DEMO_MATCHES = len(demo.MATCHES) + TOURNAMENT_BATTLES
+DEMO_MATCHES = len(demo.matches()) + TOURNAMENT_BATTLES
 
 
 def run_demo() -> str:
@@ -29,24 +30,27 @@ def run_demo() -> str:
     return out.getvalue()
 
 
-def test_it_loads_catalogs_and_finished_matches_of_every_game():
+@pytest.mark.parametrize("games", ["installed", sample("with the sample game")])
+def test_it_loads_catalogs_and_finished_matches_of_every_game(games):
+    """Every game in the registry, the sample game too (a single demo, no options): its demo is played."""
     output = run_demo()
+    demo_matches = len(demo.matches()) + TOURNAMENT_BATTLES
     for slug in rules.GAMES:
         assert Card.objects.filter(slug=slug).exists(), slug
     for slug, pages in ADAPTERS.items():
         assert Card.objects.filter(slug=slug).count() == len(pages.demo_cards), slug
     finished = Counter(Match.objects.filter(finished__isnull=False).values_list("slug", flat=True))
     assert set(finished) == set(rules.GAMES)
-    assert all(count >= 2 for count in finished.values()), finished
-    assert Match.objects.count() == sum(finished.values()) == DEMO_MATCHES
+    assert finished == Counter(slug for slug, *_ in demo.matches()) + Counter({"card-crush": TOURNAMENT_BATTLES})
+    assert Match.objects.count() == sum(finished.values()) == demo_matches
     assert all(match.score for match in Match.objects.all())
     assert set(Player.objects.values_list("name", flat=True)) == set(demo.PLAYERS)
-    assert f"{Card.objects.count()} demo cards added, {DEMO_MATCHES} demo matches played." in output
+    assert f"{Card.objects.count()} demo cards added, {demo_matches} demo matches played." in output
 
 
 def test_the_demo_plays_every_scripted_match():
     run_demo()
-    played = {(slug, script) for slug, script, _players in demo.MATCHES}
+    played = {(slug, script) for slug, script, _players in demo.matches()}
     assert played == {(slug, script) for slug, pages in ADAPTERS.items() for script in pages.demo_matches}
 
 
@@ -88,7 +92,7 @@ def test_every_demo_match_replays_to_its_state_and_through_its_file():
 def test_a_database_from_before_gets_the_other_games_matches_only():
     """Card Crush's battles were loaded by an older demo: they are not played again."""
     demo.load_catalogs()
-    battles = [(script, players) for slug, script, players in demo.MATCHES if slug == "card-crush"]
+    battles = [(script, players) for slug, script, players in demo.matches() if slug == "card-crush"]
     for script, players in battles:
         pages_for("card-crush").demo_matches[script](players)
     output = run_demo()
@@ -102,12 +106,14 @@ def test_a_game_already_played_gets_no_demo_matches():
     pages_for("evons").demo_matches["by-passes"](("Zed", "Yara"))
     run_demo()
     assert [player.name for player in Match.objects.get(slug="evons").players()] == ["Zed", "Yara"]
-    assert Match.objects.count() == DEMO_MATCHES - sum(slug == "evons" for slug, *_ in demo.MATCHES) + 1
+    assert Match.objects.count() == DEMO_MATCHES - sum(slug == "evons" for slug, *_ in demo.matches()) + 1
 
 
-def test_the_first_demo_match_shows_an_undo_in_its_log():
+@pytest.mark.parametrize("games", ["installed", sample("with the sample game")])
+def test_the_first_demo_match_shows_an_undo_in_its_log(games):
     run_demo()
-    assert Action.objects.filter(abandoned=True).count() == 1
+    first = Match.objects.order_by("pk").first()
+    assert first.actions.filter(abandoned=True).count() == 1
     assert Match.objects.filter(config={"resolution": "power-only"}).count() == 1
 
 
@@ -131,7 +137,7 @@ def test_the_demo_club_shows_its_leaderboard_and_tournament_to_everyone(client):
     run_demo()
     club = Club.objects.get(name=demo.CLUB)
     assert club.memberships.count() == len(demo.ACCOUNTS)
-    assert Match.objects.filter(club=club).count() == len([m for m in demo.MATCHES if m[0] == 'card-crush']) + TOURNAMENT_BATTLES
+    assert Match.objects.filter(club=club).count() == len([m for m in demo.matches() if m[0] == 'card-crush']) + TOURNAMENT_BATTLES
     board = client.get(f"/clubs/{club.pk}/ratings/")
     assert board.status_code == 200 and len(board.context["board"]) == 4
     cup = Tournament.objects.get(club=club)

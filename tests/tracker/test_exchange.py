@@ -6,11 +6,11 @@ where it goes wrong, with nothing stored.
 
 SCRIPTS holds, per game slug, the matches each game's round trip is checked with: the demo's
 own scripts (tracker/games/<game>/demo.py), so the demo data is known to round-trip, and a few
-more only these tests need. A game that lands
-without a script is listed and skipped (with the reason), so adding a game to rules.GAMES
-shows up here until someone writes its matches. TAMPERED picks one finished
-match per game for the refusal tests; APP_ROLLED, TYPED_IN and COINS pick the files whose
-dice the dice tests alter.
+more only these tests need. Every game has demo matches (its pages' demo module must hold them),
+the sample game (tests/sample_game/) included. TAMPERED picks one finished match per game for the
+refusal tests and CARD_STAT the stat they raise, as each game's pages declare them
+(`tampered_demo`, `tampered_stat`); APP_ROLLED, TYPED_IN and COINS pick the files whose dice the
+dice tests alter.
 """
 
 import copy
@@ -27,6 +27,8 @@ import rules
 from rules import Dice
 from rules.cardmaster.cards import STATUSES as CARDMASTER_STATUSES
 from tests.rules.test_evons import fill_free_choices
+from tests.sample_game import SLUG as SAMPLE
+from tests.sample_game import every_game, every_pages, marked
 from tracker import demo
 from tracker.games import ADAPTERS
 from tracker.games.card_crush.demo import BATTLES, deck, play_battle
@@ -157,7 +159,7 @@ SCRIPTS = {
         "all-coin-flips": crush_all_coin_flips,
         "undo-branch": crush_undo_branch,
     },
-    **{slug: dict(pages.demo_matches) for slug, pages in ADAPTERS.items() if slug != "card-crush"},
+    **{slug: dict(pages.demo_matches) for slug, pages in every_pages().items() if slug != "card-crush"},
     "evons": {**ADAPTERS["evons"].demo_matches, "draw": evons_draw},
 }
 # Running matches: their files withhold the seed (fair seeds) and cannot be re-run.
@@ -172,13 +174,7 @@ RUNNING = {
     "evons": {"covered-waiting": evons_covered_waiting},
 }
 
-ROUND_TRIPS = [
-    pytest.param(slug, name, id=f"{slug}-{name}") for slug in rules.GAMES for name in SCRIPTS.get(slug, {})
-] + [
-    pytest.param(slug, None, id=f"{slug}-unscripted", marks=pytest.mark.skip(
-        reason=f"no scripted matches for {slug} yet: add them to tracker/games/<game>/demo.py"))
-    for slug in rules.GAMES if slug not in SCRIPTS
-]
+ROUND_TRIPS = [marked(slug, slug, name, id=f"{slug}-{name}") for slug in SCRIPTS for name in SCRIPTS[slug]]
 
 
 def play_script(slug: str, name: str) -> Match:
@@ -203,11 +199,14 @@ def counts() -> tuple[int, int, int, int]:
 # --- round trips --------------------------------------------------------------------------------
 
 
-def test_every_game_is_listed_or_skipped():
-    """A reminder with teeth: SCRIPTS may only name games that exist, and every scripted game has
-    a finished match picked for the refusal tests."""
-    assert set(SCRIPTS) | set(RUNNING) <= set(rules.GAMES)
+def test_every_game_is_listed():
+    """SCRIPTS names every game and no other, and each game's pages picked a finished demo match
+    for the refusal tests."""
+    assert set(SCRIPTS) == set(TAMPERED) == set(CARD_STAT) == {*rules.GAMES, SAMPLE}
+    assert set(RUNNING) <= set(rules.GAMES)
     assert {slug: name in SCRIPTS[slug] for slug, name in TAMPERED.items()} == {slug: True for slug in SCRIPTS}
+    assert all(name in pages.demo_matches for name, pages in zip(TAMPERED.values(), every_pages().values(),
+                                                                 strict=True))
     for slug, name in APP_ROLLED + TYPED_IN + COINS:
         assert name in SCRIPTS[slug]
 
@@ -397,7 +396,7 @@ def test_the_cardmaster_file_records_the_coin_and_the_typed_in_percentiles(catal
     assert exchange.replay(typed).states[14]["cards"]["B1"]["status"]["name"] == "brainlock"
 
 
-@pytest.mark.parametrize("slug", list(rules.GAMES))
+@pytest.mark.parametrize("slug", every_game())
 def test_a_fresh_match_of_every_game_keeps_its_seed_secret(db, slug):
     """Needs no script: every installed game's new match exports without its seed and is refused on import."""
     game = rules.GAMES[slug]
@@ -569,14 +568,8 @@ def coin_file(db) -> dict:
     return unseen_file("card-crush", "coin-flip-tie")
 
 
-# The finished match of each game that the tampering tests below alter.
-TAMPERED = {
-    "card-crush": "rulebook",
-    "logos": "knock-out",
-    "lonely-star": "deck-out",
-    "cardmaster": "knock-out",
-    "evons": "by-passes",
-}
+# The finished match of each game that the tampering tests below alter, as its pages declare it.
+TAMPERED = {slug: pages.tampered_demo for slug, pages in every_pages().items()}
 # Files with dice the app rolled from the seed, and files with dice typed in at the table.
 APP_ROLLED = [
     ("card-crush", "coin-flip-tie"), ("lonely-star", "deck-out"), ("cardmaster", "coin-for-possession"),
@@ -590,7 +583,7 @@ def ids(cases):
     return [f"{slug}-{name}" for slug, name in cases]
 
 
-@pytest.fixture(params=list(TAMPERED))
+@pytest.fixture(params=[marked(slug, slug, id=slug) for slug in TAMPERED])
 def game_file(request, db) -> dict:
     return unseen_file(request.param, TAMPERED[request.param])
 
@@ -654,9 +647,7 @@ def test_the_clean_file_imports(game_file):
 
 
 # A stat of the first card the file names (a deck, a lineup, a committed card, a unit, a card played).
-CARD_STAT = {
-    "card-crush": "power", "logos": "speed", "lonely-star": "hp", "cardmaster": "atk", "evons": "atk",
-}
+CARD_STAT = {slug: pages.tampered_stat for slug, pages in every_pages().items()}
 
 
 def test_a_cards_stat_changed(game_file):

@@ -48,6 +48,26 @@ def test_every_game_has_one_pages_object_in_a_package_of_the_same_shape(slug):
         assert module.__name__ == f"{type(pages).__module__}.{part}", f"{slug}'s {part} lives elsewhere: {module.__name__}"
 
 
+def test_a_pages_class_missing_a_required_member_fails_when_it_is_created():
+    """The contract is checked where a game's pages are written, not when a page first needs a hook."""
+    import types
+
+    from tracker.games.base import SecretEntryModules, SecretEntryPages
+    from tracker.games.lonely_star import board, demo, forms, narration, statistics
+
+    with pytest.raises(TypeError, match="lacks board"):
+        Modules(forms, types.ModuleType("boardless"), narration, statistics, demo)
+    with pytest.raises(TypeError, match="lacks entry_action, entry_examples, entry_form, seats_to_enter"):
+        SecretEntryModules(forms, board, narration, statistics, demo)
+    with pytest.raises(TypeError, match="must set tampered_demo, tampered_stat"):
+        type("Untampered", (GamePages,), {"slug": "x", "noun": "match", "consequences": frozenset(),
+                                          "modules": Modules(forms, board, narration, statistics, demo)})
+    with pytest.raises(TypeError, match="must be SecretEntryModules"):
+        type("Unentered", (SecretEntryPages,), {
+            "slug": "x", "noun": "match", "consequences": frozenset(), "tampered_demo": "deck-out",
+            "tampered_stat": "hp", "modules": Modules(forms, board, narration, statistics, demo)})
+
+
 def test_nothing_asks_a_pages_object_with_hasattr():
     """Optional hooks have defaults in GamePages; probing for one hides a missing hook."""
     probes = []

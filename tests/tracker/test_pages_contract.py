@@ -8,6 +8,8 @@
   they are counted, and every game must still have actions checked in full.
 
 The states are the demo scripts' matches at a handful of steps each, from the start to the end.
+Every game in the registry is checked, and the sample game (tests/sample_game/): a game with a
+single demo and one board button holds to the same contract.
 """
 
 import re
@@ -21,6 +23,7 @@ from django.urls import reverse
 import rules
 from perf.tables.forms import read_forms
 from rules import Dice, RuleError
+from tests.sample_game import every_game
 from tracker import demo
 from tracker.games import ADAPTERS, pages_for
 from tracker.matches import services
@@ -65,7 +68,7 @@ def assert_offers_nothing(html: str, where: str) -> None:
     assert "hx-post" not in html and "/act/" not in html, f"{where}: a control that posts an action"
 
 
-@pytest.mark.parametrize("slug", list(rules.GAMES))
+@pytest.mark.parametrize("slug", every_game())
 def test_it_offers_a_spectator_and_the_replay_nothing_to_do(slug):
     for match in demo_matches(slug):
         Match.objects.filter(pk=match.pk).update(owner_device="someone-else")  # others only watch
@@ -82,7 +85,7 @@ def test_it_offers_a_spectator_and_the_replay_nothing_to_do(slug):
             assert_offers_nothing(board_part(replay, "swipe left or right.", "Back to the log"), f"{where} (replay)")
 
 
-@pytest.mark.parametrize("slug", list(rules.GAMES))
+@pytest.mark.parametrize("slug", every_game())
 def test_the_read_only_check_finds_what_a_playing_phone_is_offered(slug):
     """The check above can fail: the same board at the start, on the phone of the table that plays it."""
     match = demo_matches(slug)[0]
@@ -97,24 +100,25 @@ def test_the_read_only_check_finds_what_a_playing_phone_is_offered(slug):
 PLAYERS_COMBINATIONS = {"zone-same"}
 
 
-def check_offers(slug: str) -> tuple[int, int, list[str]]:
+def check_offers(slug: str) -> tuple[int, int, list[str], int]:
     """Every action the boards of `slug`'s demo matches offer, at a few steps each, tried on the engine.
 
     Each form is sent as the page fills it in, once per named submit button, and once more for each
     other option of each of its selects and radio groups (one changed at a time). Returns how many
-    actions were checked, how many forms still waited for the player's own input, and the refusals.
+    actions were checked, how many forms still waited for the player's own input, the refusals, and
+    at how many of the steps the board offered anything at all.
     """
     pages = pages_for(slug)
-    checked = asks_the_player = 0
+    checked = asks_the_player = offering = 0
     refused = []
     owner = Client()  # the demo matches belong to the table: every phone may act
     for match in demo_matches(slug):
         act_url = reverse("match_act", args=[match.pk])
         for current in at_steps(match):
             html = owner.get(current.get_absolute_url()).content.decode()
-            for form in read_forms(html):
-                if form.action != act_url or not form.submittable:
-                    continue
+            forms = [form for form in read_forms(html) if form.action == act_url and form.submittable]
+            offering += bool(forms)
+            for form in forms:
                 changes = [{}] + [{name: value} for name, values in form.choices.items() for value in values]
                 for button in form.buttons or [None]:
                     for change in changes:
@@ -135,14 +139,17 @@ def check_offers(slug: str) -> tuple[int, int, list[str]]:
                                                f"which the engine refuses: {error}")
                             continue
                         checked += 1
-    return checked, asks_the_player, refused
+    return checked, asks_the_player, refused, offering
 
 
-@pytest.mark.parametrize("slug", list(rules.GAMES))
+@pytest.mark.parametrize("slug", every_game())
 def test_every_action_a_board_offers_is_one_the_engine_accepts(slug):
-    checked, asks_the_player, refused = check_offers(slug)
+    checked, asks_the_player, refused, offering = check_offers(slug)
     assert not refused, f"{slug}:\n" + "\n".join(refused)
-    assert checked >= 10, f"{slug}: only {checked} offered actions could be checked ({asks_the_player} wait for input)"
+    # Not a check of forms that all wait for input: ten actions checked in full, or one per step with a
+    # board action where a small game's demos have fewer such steps.
+    assert offering and checked >= min(10, offering), (
+        f"{slug}: only {checked} offered actions could be checked ({asks_the_player} wait for input)")
 
 
 def test_the_check_finds_a_board_that_offers_what_the_engine_refuses(monkeypatch):
@@ -155,7 +162,7 @@ def test_the_check_finds_a_board_that_offers_what_the_engine_refuses(monkeypatch
             {"type": "act", "seat": unit["seat"], "unit": unit["id"], "how": "move"} for unit in state["units"]]
 
     monkeypatch.setattr(board, "legal_actions", every_unit_moves)
-    _checked, _asks, refused = check_offers("lonely-star")
+    _checked, _asks, refused, _offering = check_offers("lonely-star")
     assert refused and all("'how': 'move'" in line for line in refused), refused
 
 

@@ -2,16 +2,16 @@
 everyone else, on every page, until the reveal.
 
 The same table is built twice (tests/tracker/sweep.py: same rows, same order, same ids), holding a
-match of every game whose pages declare a secret entry (`SecretEntryPages`, read from the registry),
-and in each match seat 0 makes one of the two entries the game offers (`entry_examples`: different
-catalog cards), the first in one world and the second in the other. Then, as the other seat's phone, a
-spectator, a club member, a member of another club, an outsider and the account that added the
-catalog's cards, every route of the URL configuration is requested with every value its parameters
-can take, plus each match's poll, each secret game's picker and catalog search for each letter. The two
-worlds' answers must be equal once what differs per request is masked (CSRF tokens, the entry form's
-signed token, nonces, times); they are kept as digests, and a difference is shown by building both
-worlds again. So must what the database offers other viewers: the card uses a card's page and its
-editing rights read, and the cache.
+match of every game whose pages declare a secret entry (`SecretEntryPages`, read from the registry,
+with the sample game of tests/sample_game/ registered too), and in each match seat 0 makes one of
+the two entries the game offers (`entry_examples`: different catalog cards), the first in one world
+and the second in the other. Then, as the other seat's phone, a spectator, a club member, a member
+of another club, an outsider and the account that added the catalog's cards, every route of the URL
+configuration is requested with every value its parameters can take, plus each match's poll, each
+secret game's picker and catalog search for each letter. The two worlds' answers must be equal once
+what differs per request is masked (CSRF tokens, the entry form's signed token, nonces, times); they
+are kept as digests, and a difference is shown by building both worlds again. So must what the
+database offers other viewers: the card uses a card's page and its editing rights read, and the cache.
 """
 
 import difflib
@@ -24,6 +24,7 @@ import pytest
 from django.db import connection, transaction
 from django.urls import reverse
 
+from tests.sample_game import every_pages, sample
 from tracker.games import ADAPTERS
 from tracker.games.base import SecretEntryPages
 from tracker.models import CardUse
@@ -32,7 +33,7 @@ from .sweep import Table, routes, sweeping, urls
 
 pytestmark = pytest.mark.django_db
 
-SECRET_GAMES = sorted(slug for slug, pages in ADAPTERS.items() if isinstance(pages, SecretEntryPages))
+SECRET_GAMES = sorted(slug for slug, pages in every_pages().items() if isinstance(pages, SecretEntryPages))
 VIEWERS = ("ben", "spectator", "member", "far", "outsider", "maker")
 """Everyone but the seat that entered: the other seat's phone, a spectator, a club member, a member of
 another club, an outsider, and the account that added the catalog cards the entries use."""
@@ -109,7 +110,8 @@ def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset()) 
     return seen
 
 
-@pytest.mark.parametrize("viewers", [VIEWERS[:3], VIEWERS[3:]], ids="-".join)
+@pytest.mark.parametrize("viewers", [sample(VIEWERS[:3], id="-".join(VIEWERS[:3])),
+                                     sample(VIEWERS[3:], id="-".join(VIEWERS[3:]))])
 def test_nobody_else_can_tell_which_entries_were_made_before_the_reveal(viewers):
     """One pair of worlds for every secret game at once: each world holds a match of each, and the worlds
     differ in every one of their hidden entries, so a leak of any of them shows as a difference. The

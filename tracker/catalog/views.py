@@ -88,13 +88,22 @@ def card_list(request: TableRequest, slug: str) -> HttpResponse:
     return _list_page(request, slug, cards=cards, query=query)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @limits.costly("card-new")
 @made_once
 def card_new(request: TableRequest, slug: str) -> HttpResponse:
-    """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed."""
+    """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed.
+
+    GET is the empty form, which a match page fetches (htmx) when its fold is opened; without htmx,
+    the catalog page's own form.
+    """
     game = _game_or_404(slug)
     pages = pages_for(slug)
+    if request.method == "GET":
+        if not request.htmx:
+            return redirect(reverse("card_list", args=[slug]) + "#new-card")
+        return render(request, "tracker/card_form.html",
+                      {"form": pages.card_form(prefix="new"), "slug": slug, "next": _safe_next(request, "")})
     form = pages.card_form(request.POST, prefix="new")
     added = None
     if form.is_valid():

@@ -25,6 +25,7 @@ from tracker.matches import services
 from ..models import Access, Card, Club, CollectionCard, CollectionChange, Membership, Player
 from . import config
 from .errors import Refused
+from .game import competing_slug
 
 
 def club_players(club: Club):
@@ -95,7 +96,7 @@ def _recorded(entry: CollectionCard, kind: str, by, before: tuple[int, int]) -> 
 
 @transaction.atomic
 def copies_add(*, player: Player, club: Club | None = None, card_name: str, count: int, by=None) -> CollectionCard:
-    card = Card.named("card-crush", card_name)
+    card = Card.named(competing_slug(), card_name)
     if card is None:
         raise Refused(_("No card called “%(name)s” in the Card Crush catalog.") % {"name": card_name})
     entry = CollectionCard.objects.select_for_update().filter(player=player, club=club, card=card).first()

@@ -27,13 +27,12 @@ from django.utils.translation import gettext as _
 from ..matches import live
 from ..models import Confirmation, Match, Membership, Player
 from .errors import Refused
-
-SLUG = "card-crush"
+from .game import competes, competing_slug
 
 
 def needs_players(slug: str, club) -> bool:
     """Whether a new match of this game in this club waits for its players' confirmation."""
-    return club is not None and slug == SLUG
+    return club is not None and competes(slug)
 
 
 def _confirm(match: Match, seat: int, by, kind: str) -> bool:
@@ -70,7 +69,9 @@ def seat_of(match: Match, account) -> int | None:
 def confirm(*, match_id: int, seat: int, account) -> Confirmation:
     """The seat's player confirms the finished battle, or an organiser of its club confirms for them
     (marked). Raises Refused with why not; nothing changes then."""
-    match = Match.objects.select_for_update().get(pk=match_id)
+    # Only the match's row is locked: PostgreSQL refuses FOR UPDATE on the nullable side of the club's
+    # outer join (the write sweep found every confirmation answering 500 there).
+    match = Match.objects.select_for_update(of=("self",)).select_related("club").get(pk=match_id)
     players = match.players()
     if not 0 <= seat < len(players):
         raise Refused(_("Choose a player of this battle; nothing was confirmed."), status=400)
@@ -94,7 +95,7 @@ def confirm(*, match_id: int, seat: int, account) -> Confirmation:
 
 def waiting(club_id: int, player: Player | None = None):
     """The club's finished battles that wait for a player's confirmation (of this player's, if given)."""
-    found = Match.objects.filter(club_id=club_id, slug=SLUG, finished__isnull=False, voided__isnull=True,
+    found = Match.objects.filter(club_id=club_id, slug=competing_slug(), finished__isnull=False, voided__isnull=True,
                                  unconfirmed=True, rated=True)
     return found.filter(seats__player=player) if player is not None else found
 

@@ -16,13 +16,12 @@ from rules.card_crush import rating
 
 from ..models import Club, Match, Player
 from . import config
-
-SLUG = "card-crush"
+from .game import competing_slug
 
 
 def rated_matches(club: Club | int):
     """The club's battles that count, in the order the ratings take them."""
-    return (Match.objects.counted().filter(club=club, slug=SLUG, rated=True, winner__isnull=False)
+    return (Match.objects.counted().filter(club=club, slug=competing_slug(), rated=True, winner__isnull=False)
             .prefetch_related("seats").select_related("pairing").order_by("first_finished", "id"))
 
 

@@ -19,6 +19,7 @@ from tracker.matches import services
 from ..models import Entrant, Pairing, Tournament
 from . import ratings
 from .errors import Refused
+from .game import competing_slug
 
 
 def current_round(tournament: Tournament) -> int:
@@ -109,7 +110,7 @@ def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> li
     for table, (first, second) in enumerate(pairings.pairs, start=1):
         # The organiser who pairs owns every battle (and can seat the players' phones by join
         # links); the club's members can watch them all.
-        match = services.match_create(slug=ratings.SLUG, config={}, owner=organiser, club=tournament.club,
+        match = services.match_create(slug=competing_slug(), config={}, owner=organiser, club=tournament.club,
                                       player_names=[entrants[first].player.name, entrants[second].player.name])
         # Paired by an organiser: that is the confirmation a club battle otherwise waits for (confirmations.py).
         match.unconfirmed = False

@@ -43,6 +43,7 @@ from .forms import (
     UpgradeForm,
     VoidForm,
 )
+from .game import competes, competing_slug
 
 
 def _settings_context() -> dict:
@@ -127,7 +128,7 @@ def _battle(request: TableRequest, pk: int) -> Match:
                  .filter(pk=pk, club__public_leaderboard=True, rated=True).first())
     if match is None:
         raise Http404(_("No such match."))
-    if match.slug != ratings.SLUG:
+    if not competes(match.slug):
         raise Http404(_("Only Card Crush battles are rated."))
     return match
 
@@ -414,7 +415,7 @@ def _collection_page(request: TableRequest, player: Player, club: Club | None, r
         "history": [(change, _who(request, change.user)) for change in
                     CollectionChange.objects.filter(entry__player=player, entry__club=club)
                     .select_related("entry__card", "user__player")[:20]],
-        "catalog": Card.objects.filter(slug=ratings.SLUG), "max_level": rules.max_level, "gains": rules.gains,
+        "catalog": Card.objects.filter(slug=competing_slug()), "max_level": rules.max_level, "gains": rules.gains,
         "table": [(rarity, costs[:rules.max_level - 1]) for rarity, costs in rules.duplicates.items()],
     }
     return render(request, "competition/collection.html", context, status=status)

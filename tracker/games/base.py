@@ -7,7 +7,8 @@ and compute no rule themselves.
 
 Each game's pages live in a package of the same shape, and the subclass names its modules:
 
-    tracker/games/<game>/__init__.py    the GamePages subclass: slug, noun, modules, extra hooks
+    tracker/games/<game>/__init__.py    the GamePages subclass: slug, noun, modules, consequences,
+                                        tampered_demo, tampered_stat, extra hooks
     tracker/games/<game>/forms.py       CardForm, ConfigForm, table_action(match, post), secret entry
     tracker/games/<game>/board.py       board(match): what templates/games/<slug>/board.html shows
     tracker/games/<game>/narration.py   describe(event, names), describe_action(action, events, names)
@@ -15,7 +16,9 @@ Each game's pages live in a package of the same shape, and the subclass names it
     tracker/games/<game>/demo.py        CARDS, MATCHES (scripted demo matches by name) and PLAYED
                                         (which of them `manage.py demo` plays, and who sits where)
 
-Those module members are required; the base class calls them. Every other hook has a default
+Those module members are required, each module held to its protocol below (`FormsModule`,
+`BoardModule`, ...): mypy checks their signatures, and `Modules` refuses a module that lacks one when
+the pages class is created. The base class calls them. Every other hook has a default
 that fits a game played open: a game with a secret entry subclasses `SecretEntryPages` instead,
 and one that reads cards from its log overrides that hook.
 
@@ -28,9 +31,8 @@ shows them). An action with `"override": true` is a manual override in the log.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -80,15 +82,101 @@ class NoEntryForm(forms.Form):
         raise ValidationError(self.reason)
 
 
+@runtime_checkable
+class FormsModule(Protocol):
+    """forms.py: the catalog card form, the match options form (an empty one for a game without options)
+    and the board's posts turned into the engine's actions."""
+
+    @property
+    def CardForm(self) -> type[forms.Form]: ...  # noqa: N802 - the module's class, by its name
+
+    @property
+    def ConfigForm(self) -> type[forms.Form]: ...  # noqa: N802
+
+    def table_action(self, match: "Match", post: Any, /) -> dict: ...
+
+
+@runtime_checkable
+class SecretEntryForms(FormsModule, Protocol):
+    """forms.py of a game with a secret entry: the entry form and its action (see SecretEntryPages)."""
+
+    def seats_to_enter(self, match: "Match", /) -> list[int]: ...
+
+    def entry_form(self, match: "Match", data: Any = None, seat: int | None = None, /) -> forms.Form: ...
+
+    def entry_action(self, form: Any, seat: int, /) -> dict: ...
+
+    def entry_examples(self, match: "Match", seat: int, /) -> tuple[dict, dict]: ...
+
+
+@runtime_checkable
+class BoardModule(Protocol):
+    """board.py: what templates/games/<slug>/board.html shows."""
+
+    def board(self, match: "Match", /) -> dict: ...
+
+
+@runtime_checkable
+class NarrationModule(Protocol):
+    """narration.py: the log's lines."""
+
+    def describe(self, event: dict, names: list[str], /) -> str: ...
+
+    def describe_action(self, action: dict, events: list[dict], names: list[str], /) -> str: ...
+
+
+@runtime_checkable
+class StatisticsModule(Protocol):
+    """statistics.py: the game's figures and a match's chart."""
+
+    def figures(self, matches: Any, /) -> Figures: ...
+
+    def progress(self, match: "Match", /) -> Progress | None: ...
+
+
+@runtime_checkable
+class DemoModule(Protocol):
+    """demo.py: the demo catalog, the scripted matches by name, and which of them `manage.py demo` plays."""
+
+    @property
+    def CARDS(self) -> list[dict]: ...  # noqa: N802 - the module's constant, by its name
+
+    @property
+    def MATCHES(self) -> Mapping[str, Callable[[Players], "Match"]]: ...  # noqa: N802
+
+    @property
+    def PLAYED(self) -> list[tuple[str, Players]]: ...  # noqa: N802
+
+
 @dataclass(frozen=True)
 class Modules:
-    """A game's pages package, module by module (see the table above for what each must hold)."""
+    """A game's pages package, module by module, each held to its protocol: mypy checks every member's
+    signature, and a module that lacks one fails here, when the game's pages class is created."""
 
-    forms: ModuleType
-    board: ModuleType
-    narration: ModuleType
-    statistics: ModuleType
-    demo: ModuleType
+    forms: FormsModule
+    board: BoardModule
+    narration: NarrationModule
+    statistics: StatisticsModule
+    demo: DemoModule
+
+    def __post_init__(self) -> None:
+        for part in fields(self):
+            lacking(getattr(self, part.name), part.type)
+
+
+@dataclass(frozen=True)
+class SecretEntryModules(Modules):
+    """The modules of a game with a secret entry (SecretEntryPages): its forms module holds the entry too."""
+
+    forms: SecretEntryForms
+
+
+def lacking(module: object, protocol: Any) -> None:
+    """TypeError naming each member of `protocol` that `module` does not have."""
+    if not isinstance(module, protocol):
+        missing = [name for name in protocol.__protocol_attrs__ if not hasattr(module, name)]
+        raise TypeError(f"{getattr(module, '__name__', module)} lacks {', '.join(sorted(missing))} "
+                        f"({protocol.__name__}, tracker/games/base.py).")
 
 
 class GamePages:
@@ -107,7 +195,15 @@ class GamePages:
     a raid, a status landing or wearing off, a flip, the match's end): the outcome box never folds their
     lines away (tracker/matches/outcome.py; required)."""
 
-    REQUIRED = ("slug", "noun", "modules", "consequences")
+    tampered_demo: ClassVar[str]
+    """The demo match (a key of the demo module's MATCHES) whose exported file the import tests alter, one
+    way per test, to see each tampering refused: finished with a winner, six steps or more, the first
+    one a seat's, and a card named in one (tests/tracker/test_exchange.py; required)."""
+    tampered_stat: ClassVar[str]
+    """A whole-number stat of the first card that match's file names, raised by one by the import tests
+    (still a value the card may take): the re-run's result must differ from the one recorded (required)."""
+
+    REQUIRED = ("slug", "noun", "modules", "consequences", "tampered_demo", "tampered_stat")
 
     # ------------------------------------------------------------ optional, with defaults
     key_stats: ClassVar[tuple[str, ...]] = ()
@@ -299,8 +395,16 @@ class GamePages:
 
 class SecretEntryPages(GamePages, abstract=True):
     """The pages of a game whose seats enter something in secret before it is revealed (a deck, a
-    lineup, a commit): its forms module holds seats_to_enter(match), entry_form(match, data, seat)
-    and entry_action(form, seat), which these hooks call."""
+    lineup, a commit): its `modules` are `SecretEntryModules`, whose forms module holds
+    seats_to_enter(match), entry_form(match, data, seat), entry_action(form, seat) and
+    entry_examples(match, seat), which these hooks call."""
+
+    modules: ClassVar[SecretEntryModules]
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if not isinstance(cls.modules, SecretEntryModules):
+            raise TypeError(f"{cls.__name__}.modules must be SecretEntryModules: its forms hold the secret entry.")
 
     def seats_to_enter(self, match: "Match") -> list[int]:
         return self.modules.forms.seats_to_enter(match)

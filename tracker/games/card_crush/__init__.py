@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from ...models import Match
-from ..base import Modules, SecretEntryPages
+from ..base import SecretEntryModules, SecretEntryPages
 from . import board, demo, forms, narration, statistics
 
 
@@ -12,7 +12,8 @@ class CardCrushPages(SecretEntryPages):
     slug = "card-crush"
     noun = _("battle")
     consequences = frozenset({"battle_won"})
-    modules = Modules(forms, board, narration, statistics, demo)
+    modules = SecretEntryModules(forms, board, narration, statistics, demo)
+    tampered_demo, tampered_stat = "rulebook", "power"
     reusable_entry = "lock_deck"
     score_counted = ngettext_lazy("%(a)s round to %(b)s", "%(a)s rounds to %(b)s", "n")
     key_stats = ("power", "speed", "affinity")

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from ...models import Match
-from ..base import CardFact, Modules, SecretEntryPages
+from ..base import CardFact, SecretEntryModules, SecretEntryPages
 from . import board, demo, forms, narration, showdown, statistics
 
 
@@ -13,7 +13,8 @@ class CardmasterPages(SecretEntryPages):
     slug = "cardmaster"
     noun = _("Custom Match")
     consequences = frozenset({"fall", "status", "tick", "frozen", "revive", "match_won"})
-    modules = Modules(forms, board, narration, statistics, demo)
+    modules = SecretEntryModules(forms, board, narration, statistics, demo)
+    tampered_demo, tampered_stat = "knock-out", "atk"
     reusable_entry = "lock_lineup"
     score_counted = ngettext_lazy("%(a)s card standing to %(b)s", "%(a)s cards standing to %(b)s", "n")
 

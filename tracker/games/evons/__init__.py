@@ -20,6 +20,7 @@ class EvonsPages(GamePages):
         "game_over"
     })
     modules = Modules(forms, board, narration, statistics, demo)
+    tampered_demo, tampered_stat = "by-passes", "atk"
     score_counted = ngettext_lazy("%(a)s point to %(b)s", "%(a)s points to %(b)s", "n")
     cards_played_from_log = True
 

@@ -21,7 +21,7 @@ from tracker.matches.services import head_action
 
 from ...models import Match
 from ..common import refusal
-from .forms import ABILITY_NAMES, DIRECTION_NAMES, CardForm, Kept, card_entry
+from .forms import ABILITY_NAMES, DIRECTION_NAMES, Kept, card_entry
 from .narration import describe, describe_action
 
 ARROW_GLYPHS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
@@ -385,6 +385,5 @@ def board(match: Match, posted=None) -> dict:
         "last_lines": [line for line in (describe(e, names) for e in last.events) if line] if last else [],
         "last_title": describe_action(last.payload, last.events, names) if last else "",
         "limits": {"name": NAME_MAX, "stat": STAT_MAX, "count": COUNT_MAX},
-        "card_form": CardForm(prefix="new"),
     }
 

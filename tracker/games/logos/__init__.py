@@ -8,7 +8,7 @@ out (narration.py).
 from django.utils.translation import gettext_lazy as _
 
 from ...models import Match
-from ..base import CardFact, Modules, SecretEntryPages
+from ..base import CardFact, SecretEntryModules, SecretEntryPages
 from . import board, demo, forms, narration, statistics
 
 
@@ -16,7 +16,8 @@ class LogosPages(SecretEntryPages):
     slug = "logos"
     noun = _("duel")
     consequences = frozenset({"round_over", "duel_over", "resigned", "backup_called"})
-    modules = Modules(forms, board, narration, statistics, demo)
+    modules = SecretEntryModules(forms, board, narration, statistics, demo)
+    tampered_demo, tampered_stat = "knock-out", "speed"
     score_counted = _("%(a)s HP left to %(b)s")
 
     def card_initial(self, card: dict) -> dict:

@@ -18,4 +18,5 @@ class LonelyStarPages(GamePages):
         "accessory_broken", "attack_stopped", "match_over"
     })
     modules = Modules(forms, board, narration, statistics, demo)
+    tampered_demo, tampered_stat = "deck-out", "hp"
     key_stats = ("hp", "at", "lk", "rs", "reach")
