@@ -5,16 +5,15 @@ Taken only from a match this phone may open (Match.objects.visible_to) whose ent
 still hidden in another match is never shown, not even to the phone holding it now.
 """
 
-from tracker.games import pages_for
 from tracker.models import Action, Match, Seat
 
 LOOKED_AT = 20
 """How many of the player's latest matches of the game are searched for an entry to take again."""
 
 
-def last_entry(request, match: Match, seat: int) -> list[str] | None:
-    """The card names `seat`'s player locked in last in another match of this game, or None."""
-    pages = pages_for(match.slug)
+def last_entry(request, match: Match, seat: int, pages) -> list[str] | None:
+    """The card names `seat`'s player locked in last in another match of this game (whose pages are `pages`: the
+    games' pages build on this package, so the view hands them in), or None."""
     kind = pages.reusable_entry
     if kind is None:
         return None

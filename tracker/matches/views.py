@@ -342,7 +342,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     form = pages.entry_form(match, request.POST if request.method == "POST" else None, seat=seat)
     reuse = None
     if request.method == "GET":
-        reuse = last_entry(request, match, seat)
+        reuse = last_entry(request, match, seat, pages)
         if reuse is not None and len(reuse) != len([name for name in form.fields if name.startswith("card_")]):
             reuse = None  # a lineup of another size
         if reuse is not None and request.GET.get("reuse") == "last":
