@@ -73,7 +73,6 @@ def no_event_loop_left_running(request):
 # passes again says so (XPASS). Remove an entry as soon as its test is mended.
 AFTER_THE_MERGE = {
     # Failing on PostgreSQL only, found by its run of tests/tracker after the merge:
-    'tests/browser/test_cardmaster_showdown.py::test_a_showdown_against_the_ai_played_to_the_end_on_a_phone',
 }
 
 

@@ -76,9 +76,14 @@
         region.classList.remove("outcome-docked");
       }
     });
-    // A new account of a tap (htmx fills the region out of band, a refusal alone among them): placed and shown.
-    new MutationObserver(() => requestAnimationFrame(() => place(true))).observe(region, { childList: true });
-    document.addEventListener("htmx:afterSettle", () => place(false)); // a live update keeps the box in its place
+    // A new account of a tap (htmx fills the region out of band, a refusal alone among them): placed and shown at
+    // once, in the same task as the swap, and again once the swap has settled (htmx settles 20 ms later, putting
+    // back the answer's own attributes: a fold the player had opened closes, the page above the box shrinks, and
+    // the box, shown a moment ago, sat above the screen: the CI run saw it at y = -57). A live update's settle
+    // long after keeps the box where it is, unscrolled.
+    let told = 0;
+    new MutationObserver(() => { told = Date.now(); place(true); }).observe(region, { childList: true });
+    document.addEventListener("htmx:afterSettle", () => place(Date.now() - told < 1000));
     if (region.querySelector(".outcome-box")) history.scrollRestoration = "manual"; // it opens on the result
     place(true); // the page a plain POST was sent back to
   }

@@ -127,6 +127,17 @@ def check_page(page: Page) -> None:
     assert small_targets(page) == [], f"tap targets under 44 px on {page.url}"
 
 
+def go_offline(page: Page) -> None:
+    """Cut the phone's connection, and wait until a request from the page really fails. set_offline returns
+    once DevTools took the switch, which Chromium hands on to its network service without waiting: a tap made at
+    once may still reach the server while the page is told it failed (recorded, yet kept as not sent; the app
+    then reads it back as "already recorded"), and a test asserting that nothing arrived while offline fails
+    now and then, as the PostgreSQL CI run did."""
+    page.context.set_offline(True)
+    page.wait_for_function("() => fetch('/healthz', { method: 'HEAD', cache: 'no-store' }).then(() => false, () => true)",
+                           polling=100)
+
+
 def sign_in(context: BrowserContext, site: str, username: str) -> None:
     """Sign this phone in to the site without the form (the other test goes through it)."""
     client = Client()

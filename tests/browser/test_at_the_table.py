@@ -16,6 +16,7 @@ from tracker.matches import services
 from tracker.models import Action, Card, Match
 
 from .accessibility import assert_accessible
+from .phone import go_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -144,7 +145,7 @@ def test_a_tap_made_offline_is_kept_and_sent_once_when_back(context: BrowserCont
                                                            screenshot_dir):
     page.goto(battle.get_absolute_url())
     expect(reveal_button(page, 1)).to_be_visible()
-    context.set_offline(True)
+    go_offline(page)
     reveal_button(page, 1).click()
     note = page.locator("form .net-note")
     expect(note).to_contain_text(WAITING)
@@ -167,7 +168,7 @@ def test_a_tap_made_offline_survives_a_reload_and_is_sent_once_when_back(context
                                                                          battle):
     page.goto(battle.get_absolute_url())
     worker_in_control(page)
-    context.set_offline(True)
+    go_offline(page)
     reveal_button(page, 1).click()
     expect(page.locator("form .net-note")).to_contain_text(WAITING)
     page.reload()  # the phone reloads while offline: the offline page stands in, and says the tap is kept
@@ -239,7 +240,7 @@ def test_a_retry_of_the_last_round_after_another_phone_played_it_counts_once(con
     for seq in (2, 3, 4):
         services.match_apply_action(match_id=battle.pk, action={"type": "play_round"}, expected_seq=seq)
     page.goto(battle.get_absolute_url())
-    context.set_offline(True)
+    go_offline(page)
     reveal_button(page, 4).click()
     expect(page.locator("form .net-note")).to_contain_text(WAITING)
     services.match_apply_action(match_id=battle.pk, action={"type": "play_round"}, expected_seq=5)  # Ben's phone
@@ -257,7 +258,7 @@ def test_a_typed_die_waits_offline_and_a_retry_after_the_match_ended_changes_not
     d6 = page.locator("form:has(input[name=action][value=d6])")
 
     def roll_offline(value: str) -> None:
-        context.set_offline(True)
+        go_offline(page)
         page.get_by_text("Plain D6").click()
         d6.get_by_label("Die rolled at the table (1–6)").fill(value)
         d6.get_by_role("button", name="Roll the D6").click()
@@ -433,7 +434,7 @@ def test_home_offline_and_a_match_have_no_accessibility_violations(context: Brow
     page.goto(battle.get_absolute_url())
     assert_accessible(page)
     # With the "not sent yet" note showing, and after a round with its working.
-    context.set_offline(True)
+    go_offline(page)
     reveal_button(page, 1).click()
     expect(page.locator("form .net-note")).to_be_visible()
     assert_accessible(page)

@@ -297,3 +297,38 @@ def test_a_tap_leaves_what_it_does_not_change_as_the_phone_shows_it(page: Page, 
     expect(page.locator(".banner")).to_have_text(f"★ {P1} wins the battle 3 rounds to 1")
     assert page.evaluate("window.sameDocument") is True
     assert page.evaluate("document.querySelectorAll('[hx-preserve]').length") == 0
+
+
+def test_both_decks_taken_from_last_time_make_a_whole_battle_in_at_most_20_taps(page: Page, catalog, screenshot_dir):
+    """Issue 28: against 25-50 s on paper, a battle whose decks are the players' last ones costs two taps a deck
+    more than handing the phone over (the cards from last time, in order, then the lock), and one a round."""
+    play_battle((P1, P2), "battle-score", [DECK_1, DECK_2])  # last week's battle
+    match = services.match_create(slug="card-crush", player_names=[P1, P2], config={})
+    page.goto(match.get_absolute_url())
+    taps = 0
+
+    def tap(control) -> None:
+        nonlocal taps
+        control.click()
+        taps += 1
+
+    for name, cards in ((P1, DECK_1), (P2, DECK_2)):
+        tap(page.get_by_role("link", name=f"Pass the phone to {name}"))
+        tap(page.get_by_role("link", name=f"I am {name}: show my entry"))
+        expect(page.locator(".last-entry")).to_contain_text(" · ".join(cards))
+        tap(page.get_by_role("link", name=f"Take {name}'s cards from last time"))
+        for number, card in enumerate(cards, start=1):  # in order, and still editable before the lock
+            expect(page.get_by_label(f"Round {number} card", exact=True)).to_have_value(card)
+        if name == P1:
+            assert_no_horizontal_scroll(page)
+            page.screenshot(path=screenshot_dir / "card-crush-last-deck.png", caret="initial")
+        tap(page.get_by_role("button", name="Lock in my deck"))
+        expect(page.get_by_text(f"{name} is locked in. The entry is hidden.")).to_be_visible()
+    for number in range(1, 6):
+        reveal_button = page.get_by_role("button", name=f"Reveal round {number}")
+        if not reveal_button.count():
+            break
+        tap(reveal_button)
+        expect(round_item(page, number).locator(".working")).to_have_text(WORKING[number])
+    expect(page.locator(".banner")).to_contain_text("Ana wins the battle 3 rounds to 1")
+    assert taps <= 20, taps

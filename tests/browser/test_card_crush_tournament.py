@@ -11,12 +11,15 @@ sees it all; a phone outside the club sees none of it.
 import re
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests.tracker.helpers import LOSING_DECK, WINNING_DECK, finish
-from tracker.models import Club, Match, Pairing, Tournament
+from tracker.competition import collection, tournaments
+from tracker.demo import load_club
+from tracker.models import Card, Club, Match, Pairing, Player, Tournament
 
-from .phone import assert_no_horizontal_scroll
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, check_page, in_view, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -172,3 +175,42 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
         for secret in ("Friday Cup", "Friday Club", "Cid", "Dee"):
             assert secret not in body, f"{secret} shown outside the club on {url}"
     assert Match.objects.filter(club=club).count() == 4
+
+
+def test_the_standings_show_every_column_at_360_px_with_the_longest_names(page: Page, catalog, screenshot_dir):
+    """Issue 28: at 360 px the rating and the opponents' win rate were cut off, with no sign that they scroll.
+    Now the columns fit the phone: a name wraps instead of holding the table wider."""
+    club, organiser = load_club()
+    tournament = tournaments.tournament_create(name="Long names", player_names=[*LONG_PLAYERS, "Ana", "Ben"],
+                                               club=club)
+    tournaments.round_pair(tournament_id=tournament.pk, expected_round=0, organiser=organiser)
+    page.goto(reverse("tournament_detail", args=[tournament.pk]))
+    table = page.locator("table.standings")
+    expect(table.locator("tbody tr")).to_have_count(4)
+    scroller = page.locator(".table-scroll").filter(has=table)
+    assert scroller.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "the standings scroll sideways"
+    for heading in ("Pts", "W-L", "Opp.", "Rating"):  # every column within the phone's width
+        box = table.get_by_role("columnheader", name=heading).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"], (heading, box)
+    check_page(page)
+    page.screenshot(path=screenshot_dir / "standings-360.png", caret="initial")
+
+
+def test_adding_copies_stays_at_the_top_of_a_long_collection(make_context, live_server, catalog, screenshot_dir):
+    """Issue 28: the "Add copies" form slid further down the page with every card added."""
+    load_club()
+    ana = Player.objects.get(name="Ana")
+    cards = [card.name for card in Card.objects.filter(slug="card-crush").order_by("name")[:12]]
+    for name in cards:
+        collection.copies_add(player=ana, card_name=name, count=2)
+    context = make_context()
+    sign_in(context, live_server.url, "ana")
+    page = context.new_page()
+    page.goto(reverse("collection_detail", args=[ana.pk]))
+    expect(page.locator(".collection > li")).to_have_count(12)
+    in_view(page, page.get_by_role("button", name="Add to the collection"))
+    page.get_by_label("Card", exact=True).fill(cards[-1])
+    page.get_by_role("button", name="Add to the collection").click()
+    expect(page.get_by_text(f"{cards[-1]}: 3 copies now.")).to_be_visible()
+    in_view(page, page.get_by_role("button", name="Add to the collection"))
+    page.screenshot(path=screenshot_dir / "collection-add-copies.png", caret="initial")

@@ -18,6 +18,7 @@ from tracker.games.common import catalog_card
 from tracker.matches import services
 from tracker.models import Match
 
+from .phone import OUTCOME, outcome_says
 from .test_cardmaster import card
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -140,3 +141,33 @@ def test_a_showdown_possession_fits_two_screens_with_the_ai_reasons_above(phone:
     other = page.locator("#team-1 details.cm-bench-box")
     expect(other.locator("summary")).to_contain_text("in reserve")
     opens(page, other, ".cm-bench li")
+
+
+@pytest.mark.parametrize("phone", PHONES, indirect=True)
+def test_the_ais_answer_leads_the_outcome_box_in_view(phone: Page, catalog, screenshot_dir):
+    """Issue 28: after a tap the AI answered, the box told the player's own move. Now it leads with the AI's
+    moves, in view with the next control, within about a third of the screen."""
+    config = {"size": 9, "who_rolls": "app", "showdown": {"ai_seat": 1, "level": "easy"}}
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Bot"], config=config)
+    start_showdown(match, "generate", 6)
+    match.refresh_from_db()
+    lineup = [catalog_card("cardmaster", card["name"]) for card in cm_demo.CARDS[:9]]
+    play_ai(services.match_apply_action(match=match, expected_seq=match.head,
+                                        action={"type": "lock_lineup", "seat": 0, "cards": lineup}).match)
+    page = phone
+    page.goto(match.get_absolute_url())
+    box = page.locator(OUTCOME)
+    for _tap in range(40):
+        match.refresh_from_db()
+        tapped = match.head + 1
+        moves = page.locator("details.cm-movebox[open]").first
+        attack = moves.get_by_role("button", name=re.compile(r"^A1\b"))
+        (attack if attack.count() else moves.locator("button.cm-move:enabled").first).click()
+        expect(box).to_contain_text(f"(log entry {tapped})")
+        match.refresh_from_db()
+        if match.head > tapped:  # the AI answered
+            break
+    outcome_says(page, tapped, "Bot replied with")
+    expect(box.locator("ol.outcome-working > li").first).to_be_visible()
+    size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
+    page.screenshot(path=screenshot_dir / f"cardmaster-ai-answer-{size}.png", caret="initial")

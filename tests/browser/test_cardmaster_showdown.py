@@ -63,11 +63,16 @@ def read_the_analysis(page: Page, screenshot_dir) -> None:
     """The chart's axis says which round each point is, the table beside it every step, and each
     costliest choice the move played, the move preferred, the win chance lost and why, once."""
     ticks = page.locator(".cm-analysis-chart svg text.x-tick")
-    labels = ticks.all_text_contents()
+    expect(ticks.first).to_be_visible()
+    # Each label with its box, read in one go, once the chart shows: asked label by label, one box came back None
+    # on CI (Playwright's answer for an element not laid out at that moment).
+    found = ticks.evaluate_all("(ticks) => ticks.map((tick) => { const box = tick.getBoundingClientRect(); "
+                               "return [tick.textContent, box.left, box.right, box.width]; })")
+    labels = [label for label, *_box in found]
     assert labels[0] == "1" and 2 <= len(labels) <= 8, labels
     assert all(label.isdigit() or label == "end" for label in labels), labels
-    boxes = [ticks.nth(n).bounding_box() for n in range(ticks.count())]
-    assert all(a["x"] + a["width"] <= b["x"] for a, b in zip(boxes, boxes[1:], strict=False)), "axis labels overlap"
+    assert all(width > 0 for *_label, width in found), found
+    assert all(a[2] <= b[1] for a, b in zip(found, found[1:], strict=False)), f"axis labels overlap: {found}"
     expect(page.locator(".cm-analysis-table tbody tr").first).to_be_visible()
     choices = page.locator(".cm-mistakes > li")
     seen = set()

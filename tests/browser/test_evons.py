@@ -207,3 +207,76 @@ def test_a_half_typed_new_catalog_card_survives_a_play(page: Page, catalog):
     assert "hx-preserve" in answer.value.text()
     expect(fold).to_have_attribute("open", "")
     expect(fold.get_by_label("Name")).to_have_value("Gloom Newt")
+
+
+# Every arrow of every card on the board, each with its ability's letter if it has one, and the box of the
+# initial of the player the card faces.
+PIECE_BOXES = """
+() => [...document.querySelectorAll('.ev-board .ev-p')].map((piece) => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  return { label: piece.getAttribute('aria-label').slice(0, 30), who: box(piece.querySelector('.ev-who')),
+           arrows: [...piece.querySelectorAll('.ev-a')].map((arrow) => ({ box: box(arrow),
+             letter: arrow.nextElementSibling && arrow.nextElementSibling.matches('.ev-l')
+               ? [arrow.nextElementSibling.textContent, box(arrow.nextElementSibling)] : null })) };
+})
+"""
+
+
+CUT_SHORT = """(selector) => [...document.querySelectorAll(selector)].filter((el) => {
+  const text = document.createRange(); text.selectNodeContents(el);
+  const box = el.getBoundingClientRect(), style = getComputedStyle(el);
+  return text.getBoundingClientRect().width > box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) + 0.5;
+}).map((el) => el.textContent)"""
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_the_board_marks_what_a_step_changed_and_its_arrows_and_letters_read_clearly(page: Page, catalog,
+                                                                                    screenshot_dir):
+    """A card with an ability arrow in each of the eight directions, on both sides of the board: every arrow is at
+    least 10 px, no ability letter lies on the owner's initial, the name or the stats. Each step marks the cells
+    it changed; a Firestorm with one card in reach comes with the damage filled in."""
+    compass = {"name": "Compass Rose", "kind": "monster", "cost": 0, "element": "Fire", "atk": 1, "def": 9,
+               "arrows": {"N": "Firestorm", "NE": "Swap", "E": "Remove", "SE": "Block", "S": "Firestorm",
+                          "SW": "Swap", "W": "Remove", "NW": "Block"}}
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+
+    def apply(action: dict) -> None:
+        match.refresh_from_db()
+        services.match_apply_action(match_id=match.pk, action=action, expected_seq=match.head)
+        match.refresh_from_db()
+
+    apply({"type": "adjust", "seat": 0, "credits": 20, "override": True})
+    for seat, cell in ((0, "E5"), (1, "A1")):  # each plays a Compass Rose and uses none of its abilities
+        apply({"type": "play", "seat": seat, "cell": cell, "covered": False, "card": compass})
+        while match.state["stack"]:
+            apply({"type": "next", "seat": seat})
+    page.goto(match.get_absolute_url())
+    expect(page.get_by_text("Turn 3: Ana to play")).to_be_visible()
+
+    page.locator(".ev-board").screenshot(path=screenshot_dir / "evons-arrows.png", caret="initial")
+    pieces = page.evaluate(PIECE_BOXES)
+    # The owner's initial and ATK/DEF show whole, not cut short with "…".
+    assert page.evaluate(CUT_SHORT, ".ev-s") == []
+    assert len(pieces) == 2 and all(len(piece["arrows"]) == 8 for piece in pieces)
+    for piece in pieces:
+        for arrow in piece["arrows"]:
+            box = arrow["box"]
+            assert box[2] - box[0] >= 10 and box[3] - box[1] >= 10, (piece["label"], arrow)
+            letter, inside = arrow["letter"]
+            assert box[0] <= inside[0] and inside[2] <= box[2] and box[1] <= inside[1] and inside[3] <= box[3], \
+                (piece["label"], arrow)  # the letter lies on its own arrow...
+            assert not _overlap(inside, piece["who"]), (piece["label"], arrow, piece["who"])  # ...not on the initial
+
+    # Ana's Pyre Drake on A2 points its Firestorm at Ben's Compass Rose on A1, the one card in its reach.
+    play(page, "A2", "Pyre Drake")
+    changed = page.locator(".ev-changed")
+    expect(changed).to_have_count(1)
+    expect(changed.get_by_role("img")).to_have_accessible_name(re.compile(r"^A2: Pyre Drake"))
+    expect(changed).to_contain_text("Changed by the last step")
+    expect(page.get_by_label("A1", exact=True)).to_have_value("6")  # its whole DEF on the one card
+    page.get_by_role("button", name="Use Firestorm").tap()
+    expect(changed.get_by_role("img")).to_have_accessible_name(re.compile(r"^A1: Compass Rose; .*DEF 3 of 9"))
+    expect(changed).to_have_count(1)

@@ -381,3 +381,36 @@ def test_an_unfinished_match_has_no_analysis(client, showdown):
     response = client.get(reverse("cardmaster_analysis", args=[showdown.pk]))
     assert response.status_code == 302
     assert "Only a finished match can be analysed" in text(client.get(response.url))
+
+
+def test_the_box_tells_the_ais_answer_grouped_by_its_possessions(client, showdown):
+    """Issue 28: one answer of the AI may hold two of its possessions; the box said the player's own move and
+    nothing marked where the second possession began, so a card seemed to move twice."""
+    seen_one, seen_two = False, False
+    for _tap in range(200):
+        showdown.refresh_from_db()
+        if showdown.finished is not None or (seen_one and seen_two):
+            break
+        before = showdown.head
+        response = client.post(reverse("match_act", args=[showdown.pk]),
+                               {"seq": before, **form_data(first_attack(showdown))},
+                               headers={"HX-Request": "true", "HX-Target": "match"})
+        showdown.refresh_from_db()
+        moves = list(showdown.actions.filter(abandoned=False, seq__gt=before + 1, seq__lte=showdown.head)
+                     .order_by("seq"))
+        if not moves:
+            assert "replied with" not in text(response)
+            continue
+        page = text(response)
+        opened = sum(1 for move in moves[:-1] for event in move.events
+                     if event["type"] == "possession" and event["seat"] == 1)
+        assert f"Bot replied with {len(moves)} move" in page
+        if opened:  # the AI kept possession after a possession of its own: two in one answer
+            assert f"in {opened + 1} possessions:" in page and "Possession 2: " in page
+            steps = text(client.get(reverse("cardmaster_steps", args=[showdown.pk])))
+            assert steps.count('<span class="tag">Possession ') == opened + 1
+            seen_two = True
+        else:
+            assert "Possession 1" not in page
+            seen_one = True
+    assert seen_one and seen_two

@@ -213,6 +213,10 @@ class GamePages:
     competes: ClassVar[bool] = False
     """Whether the game's matches in a club count in the club's ratings and may be tournament battles
     (tracker/competition/): then reopening a finished one says what it changes there."""
+    reusable_entry: ClassVar[str | None] = None
+    """The type of a secret entry's action (its payload holds "seat" and "cards", in order; its form, fields
+    card_1, card_2, ...) that a player may take again from their last match of the game in one tap
+    (tracker/matches/last_entry.py): a deck, a lineup. None: nothing to take again (no entry, or a commit)."""
     score_counted: ClassVar[Promise | None] = None
     """What the two numbers of a match's score count, in the game's words: a lazy translation formatted
     with `a` and `b`, the numbers as shown, and `n`, the first one (`ngettext_lazy(one, many, "n")`):
@@ -367,6 +371,12 @@ class GamePages:
         the key working, short; "" leaves the event to the box's folded "whole working" and the log.
         Default: the log's line."""
         return self.describe(event, names)
+
+    def reply(self, match: "Match", step: int, names: list[str]) -> tuple[str, list[str]] | None:
+        """The other side's answer to log entry `step` when the app plays that side (a Showdown AI's moves): a
+        heading for the outcome box and a line per move, grouped by the answer's possessions. Default: None
+        (nobody answers; every seat is a player's)."""
+        return None
 
     # ------------------------------------------------------------ statistics
 

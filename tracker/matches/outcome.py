@@ -11,7 +11,8 @@ working: each game's `outcome_line` picks and shortens it (tracker/games/base.py
 - Lonely Star: every line: crit, luck and resist rolls against the stat, damage dealt after
   Resist, HP left, statuses placed or removed, cards milled or drawn, the winner.
 - Cardmaster: an attack's damage, type multiplier, HP left and its backfire and status rolls
-  (its formula folds away); falls, raids, statuses, gems stacked, possession and rounds.
+  (its formula folds away); falls, raids, statuses, gems stacked, possession and rounds. In a
+  Showdown the AI's answer comes first, a line per move, marked by its possessions (GamePages.reply).
 - LOGOS: who attacks and why (class, SPEED, Deadlock), the damage and HP left, the end of a
   round or of the duel; the revealed cards' stats, effects and combo counters fold away.
 - Evons: a card revealed, conflicts, flips, abilities, moves, the score and the game's end; the
@@ -30,6 +31,9 @@ from tracker.models import Match
 
 SHOWN = 3
 """Lines of working the box shows open; the rest fold."""
+REPLY_SHOWN = 2
+"""Moves of an answer the app played (a Showdown AI's) the box shows open, below the answer's heading; the rest
+fold. Two, not SHOWN: the heading takes a line of the box's third of the screen."""
 
 
 def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
@@ -41,8 +45,15 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
     names = [player.name for player in match.players()]
     said = [(event["type"] in pages.consequences, pages.outcome_line(event, names) or (
         pages.describe(event, names) if event["type"] in pages.consequences else "")) for event in entry["action"].events]
-    # What the player must act on always stands open; the other key lines fill the box up to SHOWN.
+    # What the player must act on always stands open; the other key lines fill the box up to SHOWN. When the app
+    # answered the step (a Showdown AI), its moves are what the player has not seen yet: they come first.
     room = max(SHOWN - sum(1 for must, line in said if must and line), 1)
+    answer = pages.reply(match, entry["action"].seq, names)
+    reply, rest = None, []
+    if answer is not None:
+        heading, moves = answer
+        reply, rest = {"heading": heading, "lines": moves[:min(room, REPLY_SHOWN)]}, moves[min(room, REPLY_SHOWN):]
+        room = 0
     shown = []
     for must, line in said:
         if line and (must or room > 0):
@@ -50,7 +61,8 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
             room -= not must
     consequence = {pages.describe(event, names) for event in entry["action"].events if event["type"] in pages.consequences}
     return {"title": entry["what"] if title is None else title, "ended": match_end(match), "lines": shown,
-            "folded": [line for line in entry["lines"] if line not in shown and line not in consequence]}
+            "reply": reply,
+            "folded": [line for line in entry["lines"] if line not in shown and line not in consequence] + rest}
 
 
 def match_end(match: Match) -> str:

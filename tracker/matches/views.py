@@ -31,6 +31,7 @@ from tracker.review.log import log_entries
 from tracker.web import limits
 
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
+from .last_entry import last_entry
 from .once import made_once
 from .outcome import step_said
 from .refill import refill
@@ -341,6 +342,14 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     if request.method == "POST" and (request.POST.get("add_card") or request.POST.get("new-name", "").strip()):
         return _entry_card(request, match, player, seat)
     form = pages.entry_form(match, request.POST if request.method == "POST" else None, seat=seat)
+    reuse = None
+    if request.method == "GET":
+        reuse = last_entry(request, match, seat, pages)
+        if reuse is not None and len(reuse) != len([name for name in form.fields if name.startswith("card_")]):
+            reuse = None  # a lineup of another size
+        if reuse is not None and request.GET.get("reuse") == "last":
+            form.initial = {f"card_{position}": name for position, name in enumerate(reuse, start=1)}
+            reuse = None  # taken: the form holds it
     refusal, status = "", 200
     if request.method == "POST":
         status = 422
@@ -378,7 +387,7 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
                     messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
                                          extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
                 return redirect(match)
-    return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
+    return _entry_page(request, match, player, seat, form, refusal=refusal, status=status, last_entry=reuse)
 
 
 def _entry_page(request: TableRequest, match: Match, player: Player, seat: int, form, card_form=None,

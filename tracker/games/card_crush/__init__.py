@@ -14,6 +14,7 @@ class CardCrushPages(SecretEntryPages):
     consequences = frozenset({"battle_won"})
     modules = SecretEntryModules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "rulebook", "power"
+    reusable_entry = "lock_deck"
     score_counted = ngettext_lazy("%(a)s round to %(b)s", "%(a)s rounds to %(b)s", "n")
     key_stats = ("power", "speed", "affinity")
     competes = True

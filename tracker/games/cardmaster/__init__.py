@@ -15,6 +15,7 @@ class CardmasterPages(SecretEntryPages):
     consequences = frozenset({"fall", "status", "tick", "frozen", "revive", "match_won"})
     modules = SecretEntryModules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "knock-out", "atk"
+    reusable_entry = "lock_lineup"
     score_counted = ngettext_lazy("%(a)s card standing to %(b)s", "%(a)s cards standing to %(b)s", "n")
 
     def card_facts(self, card: dict) -> list[CardFact]:
@@ -31,3 +32,6 @@ class CardmasterPages(SecretEntryPages):
 
     def outcome_line(self, event: dict, names: list[str]) -> str:
         return narration.outcome_line(event, names)
+
+    def reply(self, match: Match, step: int, names: list[str]) -> tuple[str, list[str]] | None:
+        return showdown.reply(match, step, names)

@@ -17,6 +17,7 @@ import hashlib
 import json
 
 from django.core.cache import cache
+from django.utils.translation import gettext, ngettext
 
 from rules import Dice, RuleError
 from rules.cardmaster.ai import (
@@ -121,15 +122,59 @@ def hint_for(match: Match) -> Decision:
     return decision
 
 
+def _possessions(seat: int, opened_by: list[dict], moves: list) -> list[int]:
+    """For each of the AI's `moves` (Actions, oldest first), which of its possessions it belongs to, counting
+    from 1: a new one starts after a step whose events give the AI possession again (the step before the first
+    move, `opened_by`'s events, opens the first)."""
+    numbers, number = [], 0
+    for events in [opened_by, *(move.events for move in moves[:-1])]:
+        if any(event["type"] == "possession" and event["seat"] == seat for event in events):
+            number += 1
+        numbers.append(max(number, 1))
+    return numbers
+
+
+def reply(match: Match, step: int, names: list[str]) -> tuple[str, list[str]] | None:
+    """The AI's moves right after log entry `step`, for the outcome box: "Bot replied with 3 moves in 2
+    possessions:" and a line per move, each possession's moves marked as such, so a card that moves in both
+    is not read as moving twice in one. None outside a Showdown or when the AI did not answer."""
+    seat = ai_seat(match.state["config"])
+    if seat is None or step >= match.head:
+        return None
+    later = match.actions.filter(abandoned=False, seq__gte=step, seq__lte=match.head).order_by("seq")
+    tapped, *after = later
+    moves = []
+    for action in after:
+        if "ai" not in action.payload:
+            break
+        moves.append(action)
+    if not moves:
+        return None
+    numbers = _possessions(seat, tapped.events, moves)
+    count = numbers[-1]
+    titles = [move_title(move.payload, move.events, names) for move in moves]
+    if count == 1:
+        lines = titles
+        heading = ngettext("%(name)s replied with %(n)s move:", "%(name)s replied with %(n)s moves:", len(moves))
+    else:
+        lines = [gettext("Possession %(number)s: %(move)s") % {"number": number, "move": title}
+                 for number, title in zip(numbers, titles, strict=True)]
+        heading = ngettext("%(name)s replied with %(n)s move in %(p)s possessions:",
+                           "%(name)s replied with %(n)s moves in %(p)s possessions:", len(moves))
+    return heading % {"name": names[seat], "n": len(moves), "p": count}, lines
+
+
 def recent_steps(match: Match, names: list[str]) -> list[dict]:
     """What happened since the player last acted: their move, then each of the AI's with its reason
     and estimated win chance, oldest first, each with its working. Empty outside a Showdown."""
-    if ai_seat(match.state["config"]) is None or not match.head:
+    seat = ai_seat(match.state["config"])
+    if seat is None or not match.head:
         return []
     recent = match.actions.filter(abandoned=False, seq__lte=match.head).order_by("-seq")[:MOST_MOVES]
-    steps = []
+    steps, taken = [], []
     for action in recent:
         ai = action.payload.get("ai")
+        taken.append(action)
         steps.append({
             "title": move_title(action.payload, action.events, names),
             "reason": reason_text(ai["reason"]) if ai else "",
@@ -138,4 +183,14 @@ def recent_steps(match: Match, names: list[str]) -> list[dict]:
         })
         if not ai:
             break
-    return steps[::-1]
+    steps.reverse()
+    taken.reverse()
+    # Two possessions of the AI in one answer: each one's first move says which it starts, so a card that moves
+    # in both does not read as moving twice in one.
+    if len(taken) > 1 and "ai" not in taken[0].payload:
+        numbers = _possessions(seat, taken[0].events, taken[1:])
+        if numbers[-1] > 1:
+            for index, number in enumerate(numbers, start=1):
+                if index == 1 or number != numbers[index - 2]:
+                    steps[index]["possession"] = gettext("Possession %(number)s") % {"number": number}
+    return steps

@@ -16,6 +16,7 @@ from rules.evons.cards import NAME_MAX, STAT_MAX
 from rules.evons.pieces import arrows_now, cell_of, current_def, find, is_monster, scores
 from rules.evons.sequence import abilities_left, conflict_preview, pending_conflicts
 from rules.evons.turns import COUNT_MAX, to_reveal
+from tracker.matches.club_cards import match_card
 from tracker.matches.services import head_action
 
 from ...models import Match
@@ -38,6 +39,22 @@ ABILITY_SYMBOLS = {
 }
 # The compass as a 3x3 grid, for the direction picker and the arrows around a card.
 COMPASS: list[list[str | None]] = [["NW", "N", "NE"], ["W", None, "E"], ["SW", "S", "SE"]]
+
+
+# Events that change what a cell holds or shows (a card placed, revealed, hurt, flipped, moved or gone): the
+# board marks their cells after the step. Bookkeeping (activations, phases, turns) changes no cell.
+CHANGING_EVENTS = frozenset({"played", "revealed", "unpaid", "placed", "revived", "destroyed", "removed", "flipped",
+                             "burned", "moved", "swapped", "conflict", "adjusted"})
+
+
+def changed_cells(events: list[dict]) -> set[str]:
+    """The cells the step with these events changed."""
+    cells: set[str] = set()
+    for event in events:
+        if event["type"] in CHANGING_EVENTS:
+            cells.update(event[key] for key in ("cell", "from", "to") if key in event)
+            cells.update(event.get("cells", ()))
+    return cells
 
 
 SHORT_NAME = 7
@@ -136,9 +153,13 @@ def _piece_view(state: dict, cell: str, names: list[str]) -> dict:
     return shown
 
 
-def _entry(values) -> dict:
-    """A card entry with `values` kept, and its direction picker laid out as a compass."""
+def _entry(values, match: Match) -> dict:
+    """A card entry with `values` kept, and its direction picker laid out as a compass. A name refused as not in
+    the catalog opens the fold with the stats: they are what the player must give next."""
     entry = card_entry(values)
+    name = entry["name"]
+    if name and not entry["open"] and (len(name) > NAME_MAX or match_card(match, name) is None):
+        entry["open"] = True
     entry["compass"] = [
         [
             {"direction": d, "glyph": ARROW_GLYPHS[d], "name": DIRECTION_NAMES[d], "chosen": entry["arrows"][d]}
@@ -151,7 +172,7 @@ def _entry(values) -> dict:
     return entry
 
 
-def _ability_choices(state: dict, names: list[str], kept: Kept) -> list[dict]:
+def _ability_choices(match: Match, state: dict, names: list[str], kept: Kept) -> list[dict]:
     """Per unused ability arrow of the active card: what it can do now, as form options."""
     entry = state["stack"][-1]
     cell = cell_of(state, entry["id"])
@@ -163,6 +184,10 @@ def _ability_choices(state: dict, names: list[str], kept: Kept) -> list[dict]:
     for direction in abilities_left(state, piece, entry):
         ability = pointing[direction]
         values = kept.of("ability", arrow=direction)
+        # Firestorm spreads the active card's DEF over the cards it can reach: one card takes it all, so the
+        # split is filled in (and stays editable) rather than left for the player to type.
+        reach = storm_reach(state, cell, direction) if ability == "Firestorm" else []
+        budget = storm_budget(state, cell)
         choices = []
         for option in (o for o in options if o["arrow"] == direction):
             target = option["target"]
@@ -207,12 +232,12 @@ def _ability_choices(state: dict, names: list[str], kept: Kept) -> list[dict]:
                 "choices": choices,
                 "needs_card": any(c["value"].endswith(":grave:unknown") for c in choices),
                 "storm": [
-                    {"cell": hit, "value": values.get(f"damage_{hit}", "")}
-                    for hit in (storm_reach(state, cell, direction) if ability == "Firestorm" else [])
+                    {"cell": hit, "value": values.get(f"damage_{hit}", str(budget) if len(reach) == 1 else "")}
+                    for hit in reach
                 ],
-                "budget": storm_budget(state, cell),
+                "budget": budget,
                 "chosen": values.get("choice", ""),
-                "entry": _entry(values),
+                "entry": _entry(values, match),
                 "refused": bool(values),
             }
         )
@@ -267,6 +292,8 @@ def board(match: Match, posted=None) -> dict:
     legal = match.game.legal_actions(state)
     playable = {action["cell"] for action in legal if action["type"] == "play" and action["covered"]}
     play = kept.of("play")
+    last = head_action(match)
+    changed = changed_cells(last.events) if last else set()
     grid: list[dict] = []
     for row_name in ROWS:
         cells = []
@@ -279,6 +306,7 @@ def board(match: Match, posted=None) -> dict:
                     "piece": _piece_view(state, name, names) if name in state["cells"] else None,
                     "playable": name in playable,
                     "picked": name == play.get("cell"),
+                    "changed": name in changed,
                 }
             )
         grid.append({"row": row_name, "cells": cells})
@@ -300,7 +328,6 @@ def board(match: Match, posted=None) -> dict:
             for shown in row["cells"]:
                 shown["active"] = shown["name"] == active["cell"]
     phase = state["stack"][-1]["phase"] if state["stack"] else None
-    last = head_action(match)
     adjust, set_def = kept.of("adjust"), kept.of("set_def")
     return {
         "columns": COLUMNS,
@@ -330,15 +357,15 @@ def board(match: Match, posted=None) -> dict:
         "stack": stack,
         "active": active,
         "phase": phase,
-        "abilities": _ability_choices(state, names, kept) if phase in ("ability1", "ability2") else [],
+        "abilities": _ability_choices(match, state, names, kept) if phase in ("ability1", "ability2") else [],
         "conflicts": _conflict_previews(state, names, kept) if phase == "conflicts" else [],
         "next_refused": bool(kept.of("next")),
         "to_reveal": [
-            {"cell": cell, "entry": _entry(kept.of("reveal", cell=cell)), "refused": bool(kept.of("reveal", cell=cell))}
+            {"cell": cell, "entry": _entry(kept.of("reveal", cell=cell), match), "refused": bool(kept.of("reveal", cell=cell))}
             for cell in (to_reveal(state) if not stack else [])
         ],
         "playable": bool(playable),
-        "play": {"face": play.get("face", "up"), "entry": _entry(play), "refused": bool(play)},
+        "play": {"face": play.get("face", "up"), "entry": _entry(play, match), "refused": bool(play)},
         "pass_refused": bool(kept.of("pass")),
         # Nowhere to play (an empty hand): the engine's own reason, tried on the first empty cell.
         "play_refused": "" if playable or state["step"] != "play" or stack else refusal(match, {
