@@ -65,17 +65,6 @@ def no_event_loop_left_running(request):
         asyncio._set_running_loop(playwrights)
 
 
-# Tests that fail on main after eight branches were merged in one session, each green on its own
-# branch: the rules they assert changed under them (issue 23 records a hidden deck's card uses at
-# the reveal, marks matches decided with corrections, and makes undo and revoke requests; issue 24
-# adds confirmations and claims; the serve stack changed under the load tests). Listed here, in one
-# place, so the rest of the suite guards main while these are rewritten; strict=False, so a test that
-# passes again says so (XPASS). Remove an entry as soon as its test is mended.
-AFTER_THE_MERGE = {
-    # Failing on PostgreSQL only, found by its run of tests/tracker after the merge:
-}
-
-
 # Tests that run on PostgreSQL as well (CI's second pass), because the engine matters to them: a real
 # server with its own connections (browser, load, serving), locking and races, write counts, what
 # the two store alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that must find no
@@ -93,6 +82,3 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid.startswith(BOTH_DATABASES):
             item.add_marker(pytest.mark.both_databases)
-        if item.nodeid in AFTER_THE_MERGE:
-            item.add_marker(pytest.mark.xfail(reason="fails after the merge of eight branches; see tests/conftest.py",
-                                              strict=False))
