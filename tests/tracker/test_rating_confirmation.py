@@ -150,7 +150,8 @@ def test_the_player_confirms_and_an_organiser_confirms_on_a_players_behalf_marke
 
 
 def test_a_reopened_battle_waits_for_its_players_again_but_keeps_who_made_their_own_entry(club, dev, ana, olga):
-    """A confirmation was of a result: once an organiser reopens the battle, that result may change."""
+    """A confirmation was of a result: once an organiser reopens the battle and it plays on, that result may
+    change (an undo and redo along the same line keeps it: test_competition_ratings)."""
     match = start(dev, club, "Ana", "Ben")
     assert ana.get(match.get_absolute_url()).status_code == 200  # seats Ana on her phone
     enter(ana, match, 0, ANA_DECK)  # Ana's own entry: she took part, whatever the result

@@ -286,9 +286,11 @@ def _moved_on(match: Match, correcting: bool = False) -> None:
 
 
 def _withdraw_confirmations(match: Match) -> None:
-    """A reopened battle may end with another result: a player's say on the old one no longer stands, so
-    it waits for their confirmation again (tracker/competition/confirmations.py). A player who made their
-    own entry took part whatever the result: that confirmation stays."""
+    """A battle that had ended plays on along a new line (reopened, then a new step instead of the undone
+    ones): it may end with another result, so a player's say on the old one no longer stands and it waits
+    for their confirmation again (tracker/competition/confirmations.py). Undo and redo along the same line
+    keep the result, and the confirmations. A player who made their own entry took part whatever the
+    result: that confirmation stays."""
     withdrawn, _kinds = match.confirmations.exclude(kind=Confirmation.SEATED).delete()
     if withdrawn:
         Match.objects.filter(pk=match.pk).update(unconfirmed=True)
@@ -327,6 +329,8 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
             # states cached after them no longer belong to the line.
             match.actions.filter(abandoned=False, seq__gt=head).update(abandoned=True)
             match.checkpoints.filter(seq__gt=head).delete()
+            if match.first_finished is not None:
+                _withdraw_confirmations(match)
         recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head,
                                          seat=action.get("seat"), payload=action, events=events, rolls=dice.rolls,
                                          secret=secret, proposal=proposal)
@@ -368,8 +372,6 @@ def match_goto(*, step: int, expected_seq: int, match_id: int | None = None, mat
     with transaction.atomic():
         _save(match, expected_seq)
         Checkpoint.objects.bulk_create(missing)
-        if reopened:
-            _withdraw_confirmations(match)
     if actions and actions[-1].seq == step:
         match.__dict__["_head_action"] = actions[-1]
     return match
