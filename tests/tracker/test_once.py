@@ -34,6 +34,16 @@ def test_a_double_tapped_start_makes_one_match(client, catalog):
     assert first.url == second.url == match.get_absolute_url()
 
 
+def test_the_second_tap_is_told_what_the_first_was_told(catalog):
+    """A browser may drop the first answer for the second: the second carries its message again."""
+    url = reverse("match_new", args=["card-crush"])
+    data = {"player_0": "Ana", "player_1": "Ben", "config-resolution": "battle-score"}
+    data["once"] = token(text(Client().get(url)))
+    Client().post(url, data)  # the first tap's answer, never read
+    second = Client().post(url, data, follow=True)
+    assert "Match started." in text(second) and Match.objects.count() == 1
+
+
 def test_a_double_tapped_club_is_one_club():
     ana = club_account("ana")
     first, second = twice(ana, reverse("club_new"), {"name": "Thursday"}, form_page=reverse("club_list"))

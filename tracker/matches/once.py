@@ -4,7 +4,7 @@ tournament) are safe against a double tap.
 Such a form carries a one-time token (`{% once %}` from tracker/templatetags/once.py, a hidden field
 named "once"). The first POST with a token claims it in the shared cache (the database cache, so every
 app server sees it) and runs the view; when the view made something (it redirects there), the token
-remembers where. A second POST with the same token never runs the view: it waits for the first to
+remembers where, and what the answer said. A second POST with the same token never runs the view: it waits for the first to
 finish and is sent to the same place. A refused form (no redirect) frees its token, so the corrected
 form can be sent again.
 """
@@ -49,7 +49,11 @@ def made_once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         while not cache.add(key, PENDING, KEPT):
             made = cache.get(key)
             if made not in (None, PENDING):
-                return redirect(made)
+                # The browser may have dropped the first answer (and the message it carried, such as
+                # "Match started.") for this one: tell it again.
+                for level, text in made["said"]:
+                    messages.add_message(request, level, text)
+                return redirect(made["to"])
             if time.monotonic() > deadline:
                 messages.warning(request, _("This was already sent and is still being made; look again in a moment."))
                 return redirect(request.get_full_path())
@@ -60,7 +64,9 @@ def made_once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             cache.delete(key)
             raise
         if response.status_code in (301, 302, 303) and response.has_header("Location"):
-            cache.set(key, response["Location"], KEPT)
+            storage = getattr(request, "_messages", None)  # the messages this answer adds (Django's storage)
+            said = [(message.level, str(message.message)) for message in getattr(storage, "_queued_messages", [])]
+            cache.set(key, {"to": response["Location"], "said": said}, KEPT)
         else:
             cache.delete(key)
         return response

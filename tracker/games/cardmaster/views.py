@@ -155,23 +155,18 @@ def _mistake_view(match: Match, mistake: dict, names: list[str]) -> dict:
             "cost": percent(mistake["cost"]), "win_chance": percent(mistake["win_chance"]), "also": []}
 
 
-def _advice(mistake: dict) -> tuple:
-    """What the advice amounts to: who, and the move preferred (the same Shift or attack advised
-    at several steps is one piece of advice)."""
-    better = mistake["better"]
-    return (mistake["seat"], *(better.get(key) for key in ("type", "card", "target", "reserve", "stat")))
-
-
 def _grouped(match: Match, mistakes: list[dict], names: list[str]) -> list[dict]:
     """The costliest choices, each piece of advice once: the costliest step that drew it, with the
-    other steps it was given at listed beside it."""
+    other steps it was given at listed beside it. Advice is what the player reads (who, and the move
+    preferred): two Shifts of one card into different reserve slots read alike, so they are one."""
     groups: dict[tuple, dict] = {}
     for mistake in mistakes:  # costliest first
-        advice = _advice(mistake)
+        view = _mistake_view(match, mistake, names)
+        advice = (view["player"], view["better"])
         if advice in groups:
             groups[advice]["also"].append(mistake["step"])
         else:
-            groups[advice] = _mistake_view(match, mistake, names)
+            groups[advice] = view
     return list(groups.values())
 
 
