@@ -44,6 +44,19 @@ def test_the_second_tap_is_told_what_the_first_was_told(catalog):
     assert "Match started." in text(second) and Match.objects.count() == 1
 
 
+def test_a_token_remembered_before_the_upgrade_still_sends_the_second_tap_there(catalog):
+    from django.core.cache import cache
+
+    from tracker.matches import once
+
+    url = reverse("match_new", args=["card-crush"])
+    data = {"player_0": "Ana", "player_1": "Ben", "config-resolution": "battle-score",
+            "once": token(text(Client().get(url)))}
+    cache.set(once._key(data["once"]), "/matches/1/", once.KEPT)  # the old format: only where it went
+    answer = Client().post(url, data)
+    assert answer.status_code == 302 and answer.url == "/matches/1/" and not Match.objects.exists()
+
+
 def test_a_double_tapped_club_is_one_club():
     ana = club_account("ana")
     first, second = twice(ana, reverse("club_new"), {"name": "Thursday"}, form_page=reverse("club_list"))

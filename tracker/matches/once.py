@@ -48,6 +48,8 @@ def made_once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         deadline = time.monotonic() + WAIT
         while not cache.add(key, PENDING, KEPT):
             made = cache.get(key)
+            if isinstance(made, str) and made != PENDING:  # remembered before an upgrade: where, not what was said
+                made = {"to": made, "said": []}
             if made not in (None, PENDING):
                 # The browser may have dropped the first answer (and the message it carried, such as
                 # "Match started.") for this one: tell it again.
