@@ -291,7 +291,7 @@ def match_detail(request: TableRequest, pk: int) -> HttpResponse:
 
 
 # Every open phone asks this every 2 s, so its answer is kept to a few headers: it is never a
-# page (an empty 204 or a little JSON read by live.js), so a content policy or a framing rule
+# page (an empty 204 or a little JSON read by table.js), so a content policy or a framing rule
 # would govern nothing here. Refusals (404, 403) are pages and still carry both.
 @csp_override({})
 @xframe_options_exempt
