@@ -244,8 +244,10 @@ def _pages(player: Player) -> dict:
 def _load(*, tables: int, workers: int, seconds: float, say, **mode) -> "report.LoadFigures":
     from . import loadtest  # starts gunicorn; only imported when asked for
 
-    run = loadtest.run(tables=tables, workers=workers, matches=2, seconds=seconds, say=say, database_url=None,
-                       **mode)
+    # On PostgreSQL the load runs there too (a database of its own on that server); on SQLite in a fresh file.
+    database_url = os.environ.get("DATABASE_URL") if connection.vendor == "postgresql" else None
+    run = loadtest.run(tables=tables, workers=workers, matches=2, seconds=seconds, say=say,
+                       database_url=database_url, **mode)
     return report.LoadFigures(actions=len(run.acked), seconds=run.elapsed, floor=run.floor, ok=run.ok,
                               tables=tables, workers=workers, requests=run.requests, mode=run.mode,
                               p95=run.percentile(0.95), p50=run.percentile(0.5), pace=run.pace,
