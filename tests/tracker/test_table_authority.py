@@ -192,6 +192,20 @@ def test_the_other_phone_is_pushed_and_shown_who_did_what(owner):
     assert len(set(seen)) == len(seen) == 7
 
 
+def test_news_of_an_action_names_who_did_it_once(owner):
+    """A narration that starts with the actor ("Ben locks in…") is told as it is, not as "Ben: Ben locks in…";
+    one that does not name them first keeps the name in front."""
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)
+    assert ben.post(reverse("match_entry", args=[battle.pk, 1]), entry_data(battle, 1, BEN_DECK)).status_code == 302
+    told = newest(owner, battle)
+    assert "Ben locks in a hidden deck." in told and "Ben: Ben" not in told, told
+    assert owner.post(reverse("match_entry", args=[battle.pk, 0]), entry_data(battle, 0, ANA_DECK)).status_code == 302
+    act(owner, battle, action="play_round")
+    told = newest(ben, battle)
+    assert re.search(r"Ana: Round 1\b", told) and "Ana: Ana" not in told, told
+
+
 # ---------------------------------------------------------------- reopening
 
 
