@@ -74,7 +74,7 @@ def test_benchmark_counts_bytes_of_the_page_and_everything_it_links(output):
     transfers = re.findall(r"^  (/\S*)\s+(\d+) \+\s+(\d+) =\s+(\d+) bytes$", output, re.MULTILINE)
     urls = [url for url, *_sizes in transfers]
     assert urls[0].startswith("/matches/"), urls
-    for expected in ("/static/css/app.", "/static/favicon.", "/static/django_htmx/htmx", "/static/js/live."):
+    for expected in ("/static/css/app.", "/static/favicon.", "/static/django_htmx/htmx", "/static/js/table."):
         assert any(url.startswith(expected) for url in urls), (expected, urls)
     for _url, head, body, total in transfers:
         assert int(head) > 100 and int(head) + int(body) == int(total)
