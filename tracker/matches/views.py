@@ -61,11 +61,12 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
     for seat, player in enumerate(players):
         host_only = seen_by.role == access.OWNER and (seen_by.controls(len(players)) == {seat}
                                                        or not pages.passes_the_phone(match))
-        url = ""
+        url, direct = "", False
         if seat in waiting and seen_by.can_enter_for(seat):
             direct = seen_by.role == access.PLAYER or host_only
             url = reverse("match_entry" if direct else "match_pass", args=[match.pk, seat])
         seats.append({"seat": seat, "player": player, "waiting": seat in waiting, "url": url,
+                      "passed_to": bool(url) and not direct,
                       "own": seen_by.seat == seat, "host_only": host_only,
                       "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat,
                       "secret": pages.own_secret(match, seat) if seen_by.seat == seat else None})
@@ -393,7 +394,11 @@ def _entry_post(request: TableRequest, match: Match, seen_by: Viewer, player: Pl
             if any(pages.describe(event, names) for event in recorded.events):
                 messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
                                      extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
-            return redirect(match)
+                return redirect(match)
+            # Hot-seat, nothing revealed yet: the phone goes on to the next player who still enters on it, one
+            # tap saved (issue 28). A reveal (even one that ends the round at once) shows the board.
+            handed_on = next((other["url"] for other in entry_seats(match, seen_by) if other["passed_to"]), "")
+            return redirect(handed_on or match)
     return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
 
 
