@@ -4,7 +4,7 @@
 SQLite one server, whose streams share a process) and sets up `tables` tables of two phones. Table n's
 first phone (on server n) taps a Lonely Star D6 every `pace` seconds through the real htmx form; its
 second phone (on the next server, so the change crosses servers through PostgreSQL's NOTIFY) holds the
-match's stream as live.js does and, on each event, fetches its `#match` part. Measured:
+match's stream as table.js does and, on each event, fetches its `#match` part. Measured:
 
 - propagation: from the tapping phone's POST returning to the other phone holding the fresh `#match`
   (the event, then its fetch), p50 and p95;
@@ -86,7 +86,7 @@ class Result:
 
 
 class Watcher(threading.Thread):
-    """The other phone: holds the match's stream and fetches `#match` on each event, as live.js does.
+    """The other phone: holds the match's stream and fetches `#match` on each event, as table.js does.
 
     When its server goes away, it reconnects to the next of `ports` (as a load balancer would send it)
     with the id of the last event it had (`Last-Event-ID`, as a browser's EventSource does), and
@@ -125,7 +125,7 @@ class Watcher(threading.Thread):
             raise ValueError(f"the stream answered {response.status}")
         kind = ""
         # A version an event announced but a fetch never brought (its server went away): fetch it now,
-        # as live.js does on its next tick.
+        # as table.js does on its next tick.
         self._show(max([version for _since, version in self.sent], default=0))
         while not self.stop:
             line = response.fp.readline().decode()
@@ -236,7 +236,7 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, pace: float = 1
             for watcher in watchers:
                 watcher.close()
 
-            # Idle, polling every 2 s as main's live.js did (the same phones, no stream).
+            # Idle, polling every 2 s as the pages did before the streams (the same phones, no stream).
             stop = time.monotonic() + idle_seconds
             cpu = sum(server.cpu() for server in running)
 

@@ -270,6 +270,12 @@ def goals_table(results: Results) -> list[str]:
     return rows
 
 
+def command(results: Results) -> str:
+    """The benchmark's command line as this run was made (what it added to the in-process part)."""
+    flags = [flag for flag, ran in (("--load", results.load), ("--live", results.live)) if ran]
+    return " ".join(["python manage.py benchmark", *flags])
+
+
 def when(results: Results) -> str:
     return datetime.fromtimestamp(results.started, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
@@ -283,7 +289,7 @@ def write_readme_table(results: Results, readme: str, written: str) -> None:
     busy = ", ".join(f"{one:.2f}" for one, _five, _fifteen in results.load_averages)
     table = [
         README_START,
-        f"Latest run, {when(results)}, `python manage.py benchmark{' --load' if results.load else ''}` on "
+        f"Latest run, {when(results)}, `{command(results)}` on "
         f"{machine()}; load average (1 min) during the run: {busy}. Full output in `{written}`.",
         "",
         *goals_table(results),
@@ -298,7 +304,7 @@ def write_markdown(results: Results, path: str) -> None:
     text = [
         "# Benchmark results",
         "",
-        f"`python manage.py benchmark{' --load' if results.load else ''}`, {when(results)}.",
+        f"`{command(results)}`, {when(results)}.",
         "",
         f"Machine: {machine()}.",
         f"Load average (1 min) at the start, after the in-process part"

@@ -23,6 +23,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TypeVar
 
 from .dice import Dice
 from .options import Option, defaults
@@ -30,8 +31,10 @@ from .options import Option, defaults
 State = dict
 Action = dict
 Event = dict
-Handler = Callable[[State, Action, Dice], list[Event]]
-"""One kind of action: changes the engine's own copy of the state and returns what happened."""
+S = TypeVar("S")
+Handler = Callable[[S, Action, Dice], list[Event]]
+"""One kind of action: changes the engine's own copy of the state and returns what happened. Each
+engine names its state's TypedDict: `Handler[Battle]`."""
 
 OPEN = "open"
 """Whose action: anyone at the table may take it (it holds no choice that favours a side)."""
@@ -40,7 +43,7 @@ TABLE = "table"
 match's owner takes it, or one seat proposes and the other agrees."""
 
 
-def seat_named(state: State, action: Action) -> int | str:
+def seat_named(state: object, action: Action) -> int | str:
     """The default answer to whose action this is: the seat it names, else the table's."""
     seat = action.get("seat") if isinstance(action, dict) else None
     return seat if type(seat) is int else TABLE

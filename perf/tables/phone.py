@@ -4,7 +4,7 @@ Two kinds of phone. Without JavaScript (the default) every tap is a form POST an
 redirect, and the phone then loads the whole match page again. With htmx (`htmx=True`), as a
 phone with JavaScript behaves: a tap on a board form is one POST with the `HX-Request` header,
 answered by the `#match` part, which the phone keeps on screen and reads its next forms from;
-and while the match page is open, it asks the live-update poll every 2 seconds (live.js),
+and while the match page is open, it asks the live-update poll every 2 seconds (table.js),
 fetching the `#match` part again when the answer says the match changed. `pace` adds a
 pause before each tap (the player thinking, about `pace` seconds), during which the poll
 goes on.
@@ -28,7 +28,7 @@ from http.cookies import SimpleCookie
 from . import screen
 
 HOST = "127.0.0.1"
-POLL_EVERY = 2.0  # seconds, as live.js
+POLL_EVERY = 2.0  # seconds, as table.js
 RECORDED = "That tap was already recorded"  # services.StaleSubmission's note on a doubled open tap
 LIVE = re.compile(r'data-live-url="([^"]+)"\s+data-live-version="(\d+)"([^>]*)>')
 
@@ -81,7 +81,7 @@ class Phone:
         if method == "POST":
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         if htmx:
-            # Every htmx request of the match page aims at its #match (the forms inherit it; so does live.js).
+            # Every htmx request of the match page aims at its #match (the forms inherit it; so does table.js).
             headers.update({"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"})
         if shown:
             headers["X-Shown"] = shown
@@ -153,7 +153,7 @@ class Phone:
         return None
 
     def think(self) -> None:
-        """The player's pause before a tap (about `pace` seconds); the open page polls meanwhile, as live.js does."""
+        """The player's pause before a tap (about `pace` seconds); the open page polls meanwhile, as table.js does."""
         until = time.monotonic() + (self.pace * self.rng.uniform(0.5, 1.5) if self.pace else 0.0)
         while True:
             if self.htmx and time.monotonic() >= self.next_poll:
@@ -164,14 +164,14 @@ class Phone:
             time.sleep(max(0.0, min(until, self.next_poll if self.htmx else until) - now))
 
     def poll(self) -> None:
-        """The live-update check of the page on screen; on a change, fetch its `#match` part (live.js)."""
+        """The live-update check of the page on screen; on a change, fetch its `#match` part (table.js)."""
         self.next_poll = time.monotonic() + POLL_EVERY
         if self.screen is None:
             return  # no match page open
         match, page = self.screen
         found = LIVE.search(page)
         if found is None or "data-live-stop" in found.group(3):
-            return  # not a match page, or the match is over: live.js stops asking
+            return  # not a match page, or the match is over: table.js stops asking
         status, _location, _text = self.request("GET", f"{found.group(1)}?v={found.group(2)}")
         if status == 200:
             status, _location, part = self.request("GET", f"/matches/{match}/", htmx=True)

@@ -1,11 +1,6 @@
 """A Card Crush battle: two locked decks of 5, up to 5 head-to-head rounds, first to 3.
 
-State (plain JSON):
-    resolution  "battle-score" (the rulebook) or "power-only" (see RESOLUTIONS)
-    decks       per seat: None until locked, then the 5 cards in round order
-    rounds      one entry per round played: the working and the winner
-    wins        round wins per seat
-    winner      the seat that won the battle, or None
+State (plain JSON): `Battle` below, whose fields say what each key holds.
 
 Actions:
     {"type": "lock_deck", "seat": 0 or 1, "cards": [5 cards]}
@@ -25,6 +20,7 @@ Decisions where the rule pages are silent or disagree (written once, here):
 """
 
 import copy
+from typing import TypedDict
 
 from ..dice import Dice
 from ..engine import OPEN, Handler, Outcome, seat_named
@@ -44,7 +40,22 @@ OPTIONS = {
 DEFAULT_CONFIG = defaults(OPTIONS)
 
 
-def new_match(config: dict, seed: str) -> dict:
+class Battle(TypedDict):
+    """A battle's state: plain JSON, typed so that mypy finds a wrong key before a test runs."""
+
+    resolution: str
+    """"battle-score" (the rulebook) or "power-only" (see RESOLUTIONS)."""
+    decks: list[list[dict] | None]
+    """Per seat: None until locked, then the 5 cards in round order."""
+    rounds: list[dict]
+    """One entry per round played: the working and the winner (resolve_round)."""
+    wins: list[int]
+    """Round wins per seat."""
+    winner: int | None
+    """The seat that won the battle, or None."""
+
+
+def new_match(config: dict, seed: str) -> Battle:
     """A battle before either deck is locked."""
     config = checked_config("Card Crush", OPTIONS, config)
     return {
@@ -56,7 +67,7 @@ def new_match(config: dict, seed: str) -> dict:
     }
 
 
-def phase(state: dict) -> str:
+def phase(state: Battle) -> str:
     """"lock-in" until both decks are locked, then "battle", then "finished"."""
     if state["winner"] is not None:
         return "finished"
@@ -65,12 +76,17 @@ def phase(state: dict) -> str:
     return "battle"
 
 
+def _locked(state: Battle) -> list[list[dict]]:
+    """Both decks, once both are locked (the battle phase)."""
+    return [deck for deck in state["decks"] if deck is not None]
+
+
 def team_initiative(deck: list[dict]) -> int:
     """The sum of the Speed of a deck's cards: the third tiebreak."""
     return sum(card["speed"] for card in deck)
 
 
-def legal_actions(state: dict) -> list[dict]:
+def legal_actions(state: Battle) -> list[dict]:
     match phase(state):
         case "lock-in":
             return [
@@ -84,7 +100,7 @@ def legal_actions(state: dict) -> list[dict]:
             return []
 
 
-def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+def apply(state: Battle, action: dict, dice: Dice) -> tuple[Battle, list[dict]]:
     """The battle after `action`, and what happened; the given state is never changed."""
     kind = action.get("type") if isinstance(action, dict) else None
     if phase(state) == "finished":
@@ -96,7 +112,7 @@ def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
     return state, handler(state, action, dice)
 
 
-def _lock_deck(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _lock_deck(state: Battle, action: dict, dice: Dice) -> list[dict]:
     seat = action.get("seat")
     if type(seat) is not int or not 0 <= seat < SEATS:
         raise IllegalAction("seat", gettext_noop("There is no seat %(seat)r in this battle."), seat=seat)
@@ -131,12 +147,12 @@ def _lock_deck(state: dict, action: dict, dice: Dice) -> list[dict]:
     events = [{"type": "deck_locked", "seat": seat}]
     if phase(state) == "battle":
         events.append(
-            {"type": "decks_revealed", "initiative": [team_initiative(d) for d in state["decks"]]}
+            {"type": "decks_revealed", "initiative": [team_initiative(d) for d in _locked(state)]}
         )
     return events
 
 
-def _play_round(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _play_round(state: Battle, action: dict, dice: Dice) -> list[dict]:
     if phase(state) != "battle":
         raise IllegalAction(
             "not-locked", gettext_noop("Both players must lock in their decks before round 1.")
@@ -144,8 +160,8 @@ def _play_round(state: dict, action: dict, dice: Dice) -> list[dict]:
     number = len(state["rounds"]) + 1
     result = resolve_round(
         number,
-        [deck[number - 1] for deck in state["decks"]],
-        [team_initiative(deck) for deck in state["decks"]],
+        [deck[number - 1] for deck in _locked(state)],
+        [team_initiative(deck) for deck in _locked(state)],
         state["resolution"],
         dice,
     )
@@ -158,7 +174,7 @@ def _play_round(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-ACTIONS: dict[str, Handler] = {"lock_deck": _lock_deck, "play_round": _play_round}
+ACTIONS: dict[str, Handler[Battle]] = {"lock_deck": _lock_deck, "play_round": _play_round}
 
 
 def resolve_round(number: int, cards: list[dict], initiative: list[int], resolution: str, dice: Dice) -> dict:
@@ -198,7 +214,7 @@ def resolve_round(number: int, cards: list[dict], initiative: list[int], resolut
     }
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: Battle) -> Outcome | None:
     winner = state["winner"]
     if winner is None:
         return None
@@ -206,14 +222,14 @@ def outcome(state: dict) -> Outcome | None:
     return Outcome(winner=winner, score=f"{wins[winner]}-{wins[1 - winner]}")
 
 
-def public_action(state: dict, action: dict) -> dict:
+def public_action(state: Battle, action: dict) -> dict:
     """A locked deck stays secret until both decks are locked in the current state."""
     if action.get("type") == "lock_deck" and phase(state) == "lock-in":
         return {"type": "lock_deck", "seat": action.get("seat")}
     return action
 
 
-def authority(state: dict, action: dict) -> int | str:
+def authority(state: Battle, action: dict) -> int | str:
     """A deck belongs to its seat; revealing the next round holds no choice, so either side may."""
     if isinstance(action, dict) and action.get("type") == "play_round":
         return OPEN

@@ -12,13 +12,14 @@ Rulebook: a faction of cards per side, 3 active, the rest in the deck (reserve);
 
 from .fighters import alive, own_card
 from .mvp import mvps
+from .state import MatchState
 
 
-def active_cards(state: dict, seat: int) -> list[dict]:
+def active_cards(state: MatchState, seat: int) -> list[dict]:
     return [state["cards"][card_id] for card_id in state["teams"][seat]["active"] if card_id]
 
 
-def fill_slots(state: dict, seat: int) -> list[dict]:
+def fill_slots(state: MatchState, seat: int) -> list[dict]:
     """Move reserve cards into empty active slots, first come first in."""
     team, events = state["teams"][seat], []
     for slot, card_id in enumerate(team["active"]):
@@ -33,7 +34,7 @@ def fill_slots(state: dict, seat: int) -> list[dict]:
     return events
 
 
-def fall(state: dict, card: dict, by: dict | None) -> list[dict]:
+def fall(state: MatchState, card: dict, by: dict | None) -> list[dict]:
     """A card at 0 HP leaves the field (or the reserve, when an override sets a reserve card's HP
     to 0); its stack goes to the opponent's raided pool."""
     seat, team = card["seat"], state["teams"][card["seat"]]

@@ -16,6 +16,7 @@ that happened to it beside them:
 """
 
 from .numbers import share
+from .state import MatchState
 
 SEAT_LETTERS = ("A", "B")
 BOOSTABLE = ("spd", "hp", "def", "atk")
@@ -52,7 +53,7 @@ def copy_card(card: dict) -> dict:
     return card
 
 
-def own_card(state: dict, card_id: str) -> dict:
+def own_card(state: MatchState, card_id: str) -> dict:
     """The card, made the state's own before the rules change it.
 
     apply copies only the active cards (match._copy): a reserve or fallen card is shared with
@@ -84,6 +85,6 @@ def displayed_gems(card: dict) -> int:
     return 1 + card["gems"] if card["hp"] > 0 else 0
 
 
-def alive(state: dict, seat: int) -> list[str]:
+def alive(state: MatchState, seat: int) -> list[str]:
     team = state["teams"][seat]
     return [card_id for card_id in team["active"] if card_id] + list(team["reserve"])

@@ -1,16 +1,6 @@
 """A Cardmaster Custom Match (Mode B): the engine contract.
 
-State (plain JSON):
-    config      the match options (options.py)
-    lineups     per seat: False until that player has locked in their lineup, then True
-    teams       per seat: active (3 slots: card id or None), reserve, fallen (card ids), raided (gems)
-    cards       card id ("A1".."A9", "B1".."B9") -> the card as fighters.py describes it
-    round       the round number (0 before the first)
-    order       [seat that went first this round, seat going second]; [] before round 1
-    half        0 while the first team has possession, 1 for the second
-    possession  the seat in possession, or None before round 1
-    done        card id -> why it cannot move again this possession ("moved", "arrived", "frozen")
-    winner      the seat that knocked out every card of the other side, or None
+State (plain JSON): `MatchState` in state.py, whose fields say what each key holds.
 
 Actions:
     {"type": "lock_lineup", "seat": s, "cards": [size cards]}   the first 3 start active
@@ -36,12 +26,13 @@ from .gems import COSTS
 from .options import OPTIONS as OPTIONS  # the engine contract names it here (Game.of)
 from .options import checked_config
 from .possession import advance, start_round
+from .state import MatchState, possessor
 
 SEATS = 2
 ACTIVE_SLOTS = 3
 
 
-def _copy(state: dict) -> dict:
+def _copy(state: MatchState) -> MatchState:
     """A copy that apply may change freely without touching `state`.
 
     Every apply copies the state once, and an AI search applies thousands of moves, so this copy
@@ -52,7 +43,7 @@ def _copy(state: dict) -> dict:
     the field, is revived, or is credited for a status it inflicted, or an override sets it), which
     makes a 9v9 apply copy 6 cards instead of 18. A new dict or list in the state must be copied
     here too; the rules tests and the fuzzer (tests/fuzz) check that apply leaves its input unchanged."""
-    copy = dict(state)
+    copy = state.copy()
     copy["lineups"] = list(state["lineups"])
     copy["teams"] = [{**team, "active": list(team["active"]), "reserve": list(team["reserve"]),
                       "fallen": list(team["fallen"])} for team in state["teams"]]
@@ -67,7 +58,7 @@ def _copy(state: dict) -> dict:
     return copy
 
 
-def new_match(config: dict, seed: str) -> dict:
+def new_match(config: dict, seed: str) -> MatchState:
     """A match before either lineup is locked."""
     config = checked_config(config)
     return {
@@ -84,7 +75,7 @@ def new_match(config: dict, seed: str) -> dict:
     }
 
 
-def phase(state: dict) -> str:
+def phase(state: MatchState) -> str:
     if state["winner"] is not None:
         return "finished"
     if not all(state["lineups"]):
@@ -92,7 +83,7 @@ def phase(state: dict) -> str:
     return "play"
 
 
-def apply(state: dict, action: dict, dice) -> tuple[dict, list[dict]]:
+def apply(state: MatchState, action: dict, dice) -> tuple[MatchState, list[dict]]:
     """The match after `action`, and what happened; the given state is never changed."""
     kind = action.get("type") if isinstance(action, dict) else None
     if phase(state) == "finished":
@@ -111,14 +102,14 @@ def apply(state: dict, action: dict, dice) -> tuple[dict, list[dict]]:
 
 
 # Every move once both lineups are locked: (state, action, dice) -> events, like every engine's handlers.
-ACTIONS: dict[str, Handler] = {
+ACTIONS: dict[str, Handler[MatchState]] = {
     **{move: moves.attack for move in moves.ATTACKS},
     "stack": moves.stack, "spc": moves.spc, "revive": moves.revive, "shift": moves.shift,
     "deposit": moves.deposit, "adjust": overrides.adjust,
 }
 
 
-def _lock_lineup(state: dict, action: dict, dice) -> list[dict]:
+def _lock_lineup(state: MatchState, action: dict, dice) -> list[dict]:
     seat, size = action.get("seat"), state["config"]["size"]
     if type(seat) is not int or not 0 <= seat < SEATS:
         raise IllegalAction("seat", gettext_noop("There is no seat %(value)r in this match."), value=seat)
@@ -151,7 +142,7 @@ def _lock_lineup(state: dict, action: dict, dice) -> list[dict]:
     return events
 
 
-def legal_actions(state: dict) -> list[dict]:
+def legal_actions(state: MatchState) -> list[dict]:
     """Every legal action with all its choices filled in (cards and targets), for an AI or a fuzzer.
 
     During lineup entry the lineups themselves are free choices: only the seats are listed.
@@ -160,7 +151,7 @@ def legal_actions(state: dict) -> list[dict]:
         return [{"type": "lock_lineup", "seat": seat} for seat in range(SEATS) if not state["lineups"][seat]]
     if phase(state) == "finished":
         return []
-    seat = state["possession"]
+    seat = possessor(state)
     team, cards, done = state["teams"][seat], state["cards"], state["done"]
     theirs = [card_id for card_id in state["teams"][1 - seat]["active"] if card_id]
     raided, revivable = team["raided"], state["config"]["risen_revivable"]
@@ -190,7 +181,7 @@ def legal_actions(state: dict) -> list[dict]:
     return found
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: MatchState) -> Outcome | None:
     """The winner, and the cards each side still has standing, e.g. "4-0"."""
     winner = state["winner"]
     if winner is None:
@@ -198,17 +189,18 @@ def outcome(state: dict) -> Outcome | None:
     return Outcome(winner=winner, score=f"{len(alive(state, winner))}-0")
 
 
-def public_action(state: dict, action: dict) -> dict:
+def public_action(state: MatchState, action: dict) -> dict:
     """A lineup stays hidden until both lineups are locked in the current state."""
     if action.get("type") == "lock_lineup" and phase(state) == "lineup":
         return {"type": "lock_lineup", "seat": action.get("seat")}
     return action
 
 
-def authority(state: dict, action: dict) -> int | str:
+def authority(state: MatchState, action: dict) -> int | str:
     """A move, a deposit or a correction of a card belongs to the card's side (a move names a
     card, not a seat); a lineup and a correction of a team's raided pool name their seat."""
-    card = state["cards"].get(action.get("card")) if isinstance(action, dict) else None
+    card_id = action.get("card") if isinstance(action, dict) else None
+    card = state["cards"].get(card_id) if isinstance(card_id, str) else None
     if card is not None:
         return card["seat"]
     return seat_named(state, action)

@@ -26,6 +26,7 @@ from .field import fall, fill_slots
 from .fighters import BOOSTABLE, max_hp, own_card, stat
 from .gems import STACK_GAIN, pay
 from .numbers import round_half_up, share
+from .state import MatchState
 from .statuses import backfire_chance, inflict, proc_chance, roll_against
 
 ATTACKS = ("a1", "a2", "a3")
@@ -37,7 +38,7 @@ NOT_READY = {
 }
 
 
-def card_in_play(state: dict, card_id: object, what: str = "card") -> dict:
+def card_in_play(state: MatchState, card_id: object, what: str = "card") -> dict:
     card = state["cards"].get(card_id) if isinstance(card_id, str) else None
     if card is None:
         raise IllegalAction("card-unknown", gettext_noop("There is no %(what)s %(id)r in this match."),
@@ -45,11 +46,11 @@ def card_in_play(state: dict, card_id: object, what: str = "card") -> dict:
     return card
 
 
-def is_active(state: dict, card: dict) -> bool:
+def is_active(state: MatchState, card: dict) -> bool:
     return card["id"] in state["teams"][card["seat"]]["active"]
 
 
-def mover(state: dict, action: dict, move: str) -> dict:
+def mover(state: MatchState, action: dict, move: str) -> dict:
     """The card making a move, checked: active, in possession, not done, not Brainlocked out of it."""
     card = card_in_play(state, action.get("card"))
     if card["seat"] != state["possession"]:
@@ -67,7 +68,7 @@ def mover(state: dict, action: dict, move: str) -> dict:
     return card
 
 
-def attack(state: dict, action: dict, dice) -> list[dict]:
+def attack(state: MatchState, action: dict, dice) -> list[dict]:
     move = action["type"]
     attacker = mover(state, action, move)
     target = card_in_play(state, action.get("target"), "target")
@@ -110,7 +111,7 @@ def attack(state: dict, action: dict, dice) -> list[dict]:
     return events + status_events
 
 
-def stack(state: dict, action: dict, dice) -> list[dict]:
+def stack(state: MatchState, action: dict, dice) -> list[dict]:
     card = mover(state, action, "stack")
     card["gems"] += STACK_GAIN
     state["done"][card["id"]] = "moved"
@@ -122,7 +123,7 @@ def spc_boost(card: dict) -> int:
     return round_half_up(card["base"]["spc"] / 10)
 
 
-def spc(state: dict, action: dict, dice) -> list[dict]:
+def spc(state: MatchState, action: dict, dice) -> list[dict]:
     card = mover(state, action, "spc")
     if card["spc_used"]:
         raise IllegalAction("spc-used", gettext_noop("%(card)s has already used its SPC boost."), card=card["name"])
@@ -148,7 +149,7 @@ def revived_hp(card: dict) -> int:
     return max(1, share(max_hp(card), REVIVE_HP))
 
 
-def revive(state: dict, action: dict, dice) -> list[dict]:
+def revive(state: MatchState, action: dict, dice) -> list[dict]:
     caster = mover(state, action, "revive")
     target = card_in_play(state, action.get("target"), "target")
     team = state["teams"][caster["seat"]]
@@ -171,7 +172,7 @@ def revive(state: dict, action: dict, dice) -> list[dict]:
             *fill_slots(state, caster["seat"])]
 
 
-def shift(state: dict, action: dict, dice) -> list[dict]:
+def shift(state: MatchState, action: dict, dice) -> list[dict]:
     leaving = mover(state, action, "shift")
     team = state["teams"][leaving["seat"]]
     coming = card_in_play(state, action.get("reserve"), "reserve card")
@@ -187,7 +188,7 @@ def shift(state: dict, action: dict, dice) -> list[dict]:
              "reserve_name": coming["name"], "gems": coming["gems"]}]
 
 
-def deposit(state: dict, action: dict, dice) -> list[dict]:
+def deposit(state: MatchState, action: dict, dice) -> list[dict]:
     card = card_in_play(state, action.get("card"))
     team = state["teams"][card["seat"]]
     if card["seat"] != state["possession"]:

@@ -11,6 +11,8 @@ HP counts what was really taken off (an overkill does not count twice). Ties go 
 the card earlier in the lineup. Fallen cards of the winning team can be MVPs.
 """
 
+from .state import MatchState
+
 WEIGHTS = {"damage": 1, "knockouts": 100, "statuses": 25, "revives": 50}
 MVP_COUNT = 3
 
@@ -19,7 +21,7 @@ def performance(card: dict) -> int:
     return sum(WEIGHTS[part] * card["record"][part] for part in WEIGHTS)
 
 
-def mvps(state: dict, seat: int) -> list[dict]:
+def mvps(state: MatchState, seat: int) -> list[dict]:
     team = [card for card in state["cards"].values() if card["seat"] == seat]
     ranked = sorted(team, key=lambda card: (-performance(card), int(card["id"][1:])))
     return [{"card": card["id"], "card_name": card["name"], "score": performance(card), **card["record"]}

@@ -23,6 +23,7 @@ from .field import fall
 from .fighters import max_hp, own_card
 from .moves import card_in_play
 from .options import ai_seat
+from .state import MatchState
 
 COUNTER_MAX = 99
 
@@ -34,12 +35,12 @@ def _number(value: object, high: int) -> int:
     return value
 
 
-def _not_the_ai(state: dict, seat: int) -> None:
+def _not_the_ai(state: MatchState, seat: int) -> None:
     if ai_seat(state["config"]) == seat:
         raise IllegalAction("adjust-ai", gettext_noop("The AI's cards and pool cannot be corrected in a Showdown."))
 
 
-def adjust(state: dict, action: dict, dice) -> list[dict]:
+def adjust(state: MatchState, action: dict, dice) -> list[dict]:
     """Set one counter: {"card", "hp" | "gems"} or {"seat", "raided"}; the event keeps before and after."""
     if action.get("override") is not True:
         raise IllegalAction("override-only",

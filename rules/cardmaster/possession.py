@@ -20,15 +20,16 @@ Decisions:
 
 from .field import active_cards, fall
 from .fighters import own_card, stat
+from .state import MatchState, possessor
 from .statuses import tick
 
 
-def fastest(state: dict, seat: int) -> dict:
+def fastest(state: MatchState, seat: int) -> dict:
     card = max(active_cards(state, seat), key=lambda c: stat(c, "spd"))
     return {"card": card["id"], "card_name": card["name"], "spd": stat(card, "spd")}
 
 
-def start_round(state: dict, dice) -> list[dict]:
+def start_round(state: MatchState, dice) -> list[dict]:
     state["round"] += 1
     fastest_cards = [fastest(state, 0), fastest(state, 1)]
     speeds = [entry["spd"] for entry in fastest_cards]
@@ -45,7 +46,7 @@ def start_round(state: dict, dice) -> list[dict]:
     return [event, *start_possession(state, first)]
 
 
-def start_possession(state: dict, seat: int) -> list[dict]:
+def start_possession(state: MatchState, seat: int) -> list[dict]:
     state["possession"] = seat
     state["done"] = {}
     events = [{"type": "possession", "seat": seat, "round": state["round"]}]
@@ -57,14 +58,14 @@ def start_possession(state: dict, seat: int) -> list[dict]:
     return events
 
 
-def possession_over(state: dict) -> bool:
-    return all(card["id"] in state["done"] for card in active_cards(state, state["possession"]))
+def possession_over(state: MatchState) -> bool:
+    return all(card["id"] in state["done"] for card in active_cards(state, possessor(state)))
 
 
-def end_possession(state: dict) -> list[dict]:
+def end_possession(state: MatchState) -> list[dict]:
     """Statuses tick on the possessing team's active cards; some may fall."""
     events = []
-    for card in active_cards(state, state["possession"]):
+    for card in active_cards(state, possessor(state)):
         source_id = card["status"]["source"] if card["status"] else None
         event, lost = tick(card)
         if event is None:
@@ -81,7 +82,7 @@ def end_possession(state: dict) -> list[dict]:
     return events
 
 
-def advance(state: dict, dice) -> list[dict]:
+def advance(state: MatchState, dice) -> list[dict]:
     """Pass possession (and start rounds) for as long as the possessing team has nobody left to move."""
     events = []
     while state["winner"] is None and possession_over(state):

@@ -16,6 +16,7 @@ from .field import active_cards
 from .gems import COSTS, pay
 from .match import apply, legal_actions
 from .moves import ATTACKS, mover
+from .state import MatchState
 
 MOVES = (*ATTACKS, "stack", "spc", "revive", "shift")
 NOTHING_TO_CHOOSE = {
@@ -26,7 +27,7 @@ NOTHING_TO_CHOOSE = {
 NOTHING_TO_CHOOSE.update(a2=NOTHING_TO_CHOOSE["a1"], a3=NOTHING_TO_CHOOSE["a1"])
 
 
-def moves(state: dict, card_id: str) -> list[dict]:
+def moves(state: MatchState, card_id: str) -> list[dict]:
     """Per move of this card: its gem cost, the legal actions it offers now (one per choice), and
     when there are none the refusal (a RuleError) saying why."""
     legal = [action for action in legal_actions(state) if action.get("card") == card_id]
@@ -38,12 +39,12 @@ def moves(state: dict, card_id: str) -> list[dict]:
     return found
 
 
-def deposits(state: dict, card_id: str) -> list[dict]:
+def deposits(state: MatchState, card_id: str) -> list[dict]:
     """Depositing a raided gem onto this card, when it is legal now."""
     return [action for action in legal_actions(state) if action["type"] == "deposit" and action["card"] == card_id]
 
 
-def refusal(state: dict, card_id: str, move: str) -> RuleError | None:
+def refusal(state: MatchState, card_id: str, move: str) -> RuleError | None:
     """Why this card cannot make `move` now, or None when it can (with some choice)."""
     try:
         card = mover(state, {"card": card_id}, move)
@@ -58,7 +59,7 @@ def refusal(state: dict, card_id: str, move: str) -> RuleError | None:
     return None
 
 
-def _sample(state: dict, card: dict, move: str) -> dict | None:
+def _sample(state: MatchState, card: dict, move: str) -> dict | None:
     """The move with its first possible choice filled in, or None when there is nothing to choose."""
     team = state["teams"][card["seat"]]
     choices = {

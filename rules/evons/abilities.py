@@ -46,6 +46,7 @@ from .pieces import (
     remove_from_game,
 )
 from .sequence import abilities_left, after_move, end_if_full, push
+from .state import GameState
 
 PHASES = ("ability1", "ability2")
 
@@ -170,18 +171,18 @@ CHECKS = {
 }
 
 
-def storm_budget(state: dict, cell: str) -> int:
+def storm_budget(state: GameState, cell: str) -> int:
     """How much damage the active card on `cell` spreads with Firestorm: its current DEF."""
     return current_def(state["cells"][cell])
 
 
-def storm_reach(state: dict, cell: str, arrow: str) -> list[str]:
+def storm_reach(state: GameState, cell: str, arrow: str) -> list[str]:
     """Every cell a Firestorm along `arrow` could hit, whichever target it picks, in board order."""
     hit = {c for target in arrow_line(cell, arrow, state["config"]["reach"]) for c in storm_cells(state, cell, target)}
     return [c for c in ALL_CELLS if c in hit]
 
 
-def storm_cells(state: dict, cell: str, target: str) -> list[str]:
+def storm_cells(state: GameState, cell: str, target: str) -> list[str]:
     """The cells a Firestorm on `target` can hit: any card but Block cards and the active card."""
     cells = [target, *neighbours(target)]
     return [
@@ -193,7 +194,7 @@ def storm_cells(state: dict, cell: str, target: str) -> list[str]:
     ]
 
 
-def check(state: dict, action: dict) -> tuple[str, str, str, str]:
+def check(state: GameState, action: dict) -> tuple[str, str, str, str]:
     """Validate an ability's fixed choices; return (active cell, arrow, ability, target)."""
     if not state["stack"] or state["stack"][-1]["phase"] not in PHASES:
         raise _refuse(
@@ -235,7 +236,7 @@ def check(state: dict, action: dict) -> tuple[str, str, str, str]:
     return cell, arrow, ability, target
 
 
-def candidates(state: dict) -> list[dict]:
+def candidates(state: GameState) -> list[dict]:
     """Every ability use open now, with its fixed choices (free choices such as a revived card left out)."""
     entry = state["stack"][-1]
     cell = cell_of(state, entry["id"])
@@ -264,7 +265,7 @@ def candidates(state: dict) -> list[dict]:
     return found
 
 
-def use(state: dict, action: dict, dice) -> list[dict]:
+def use(state: GameState, action: dict, dice) -> list[dict]:
     """Use one ability arrow of the active card (the state is the engine's own copy)."""
     cell, arrow, ability, target = check(state, action)
     entry = state["stack"][-1]

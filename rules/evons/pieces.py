@@ -22,11 +22,12 @@ Decisions:
 """
 
 from .board import MAIN_ZONE, TOP_SEAT, in_main_zone, turned
+from .state import GameState
 
 BLOCK_CARD = {"name": "Block card", "kind": "block"}
 
 
-def find(state: dict, piece_id: str) -> str | None:
+def find(state: GameState, piece_id: str) -> str | None:
     """The cell a piece is on, or None once it has left the board."""
     for cell, piece in state["cells"].items():
         if piece["id"] == piece_id:
@@ -34,7 +35,7 @@ def find(state: dict, piece_id: str) -> str | None:
     return None
 
 
-def cell_of(state: dict, piece_id: str) -> str:
+def cell_of(state: GameState, piece_id: str) -> str:
     """The cell of a piece that is on the board (as the card of a running sequence always is)."""
     cell = find(state, piece_id)
     if cell is None:
@@ -54,7 +55,7 @@ def is_monster(piece: dict) -> bool:
     return not piece["covered"] and piece["card"] is not None and piece["card"]["kind"] == "monster"
 
 
-def arrows_now(state: dict, piece: dict) -> dict[str, str]:
+def arrows_now(state: GameState, piece: dict) -> dict[str, str]:
     """Where a face-up monster's arrows point on the board now: direction -> ability.
 
     As printed while it faces the bottom seat, turned 180 degrees while it faces the top seat
@@ -71,7 +72,7 @@ def current_def(piece: dict) -> int:
 
 
 def place(
-    state: dict, cell: str, card: dict | None, seat: int, *, covered: bool, growth: bool = False
+    state: GameState, cell: str, card: dict | None, seat: int, *, covered: bool, growth: bool = False
 ) -> dict:
     """Put a new piece on an empty cell and return it."""
     state["next_id"] += 1
@@ -90,7 +91,7 @@ def place(
     return piece
 
 
-def move(state: dict, from_cell: str, to_cell: str) -> dict:
+def move(state: GameState, from_cell: str, to_cell: str) -> dict:
     """Move a piece to an empty cell, noting the turn for reactivation."""
     piece = state["cells"].pop(from_cell)
     piece["moved_turn"] = state["turn"]
@@ -98,7 +99,7 @@ def move(state: dict, from_cell: str, to_cell: str) -> dict:
     return piece
 
 
-def destroy(state: dict, cell: str, why: str) -> dict:
+def destroy(state: GameState, cell: str, why: str) -> dict:
     """Send the piece on `cell` to its deck owner's graveyard; the event says so."""
     piece = state["cells"].pop(cell)
     player = state["players"][piece["deck_owner"]]
@@ -109,7 +110,7 @@ def destroy(state: dict, cell: str, why: str) -> dict:
     return {"type": "destroyed", "cell": cell, "name": label(piece), "seat": piece["deck_owner"], "why": why}
 
 
-def remove_from_game(state: dict, cell: str, why: str) -> dict:
+def remove_from_game(state: GameState, cell: str, why: str) -> dict:
     """Take the piece on `cell` out of the game for good (pushed off the out zone)."""
     piece = state["cells"].pop(cell)
     player = state["players"][piece["deck_owner"]]
@@ -120,7 +121,7 @@ def remove_from_game(state: dict, cell: str, why: str) -> dict:
     return {"type": "removed", "cell": cell, "name": label(piece), "seat": piece["deck_owner"], "why": why}
 
 
-def scores(state: dict) -> list[int]:
+def scores(state: GameState) -> list[int]:
     """Each seat's points: its face-up monsters in the main zone."""
     points = [0, 0]
     for cell, piece in state["cells"].items():
@@ -129,6 +130,6 @@ def scores(state: dict) -> list[int]:
     return points
 
 
-def board_full(state: dict) -> bool:
+def board_full(state: GameState) -> bool:
     """All 25 main-zone cells hold a card: the game ends at once."""
     return all(cell in state["cells"] for cell in MAIN_ZONE)

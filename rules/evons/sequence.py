@@ -36,11 +36,12 @@ Decisions where the pages are silent:
 
 from .board import OPPOSITE, arrow_order, arrow_target, in_main_zone
 from .pieces import arrows_now, board_full, cell_of, current_def, destroy, find, is_monster, label, scores
+from .state import GameState
 
 PHASE_NAMES = ("ability1", "conflicts", "ability2")
 
 
-def push(state: dict, piece: dict, reason: str, events: list[dict]) -> None:
+def push(state: GameState, piece: dict, reason: str, events: list[dict]) -> None:
     """Start an Activation Sequence for `piece` on top of the stack."""
     state["stack"].append(
         {"id": piece["id"], "phase": "ability1", "used": [], "fought": [], "revived": 0, "reason": reason}
@@ -56,11 +57,11 @@ def push(state: dict, piece: dict, reason: str, events: list[dict]) -> None:
     )
 
 
-def on_stack(state: dict, piece: dict) -> bool:
+def on_stack(state: GameState, piece: dict) -> bool:
     return any(entry["id"] == piece["id"] for entry in state["stack"])
 
 
-def after_move(state: dict, piece: dict, events: list[dict], *, is_active: bool = False) -> None:
+def after_move(state: GameState, piece: dict, events: list[dict], *, is_active: bool = False) -> None:
     """Reactivate a face-up card of the player whose turn it is, once it has moved."""
     if state["over"] or is_active or not is_monster(piece) or piece["owner"] != state["seat"]:
         return
@@ -68,7 +69,7 @@ def after_move(state: dict, piece: dict, events: list[dict], *, is_active: bool 
         push(state, piece, "moved", events)
 
 
-def end_if_full(state: dict, events: list[dict]) -> bool:
+def end_if_full(state: GameState, events: list[dict]) -> bool:
     """End the game the instant the main zone is full, even mid-chain; True if it ended."""
     if state["over"] is None and board_full(state):
         state["over"] = {"reason": "board-full"}
@@ -77,17 +78,17 @@ def end_if_full(state: dict, events: list[dict]) -> bool:
     return state["over"] is not None
 
 
-def active_cell(state: dict) -> str | None:
+def active_cell(state: GameState) -> str | None:
     return find(state, state["stack"][-1]["id"]) if state["stack"] else None
 
 
-def abilities_left(state: dict, piece: dict, entry: dict) -> list[str]:
+def abilities_left(state: GameState, piece: dict, entry: dict) -> list[str]:
     """The active card's ability arrows not used in this sequence, by the direction they point now."""
     arrows = arrows_now(state, piece)
     return [d for d in arrow_order(arrows) if arrows[d] != "Normal" and d not in entry["used"]]
 
 
-def defends(state: dict, cell: str, direction: str) -> str | None:
+def defends(state: GameState, cell: str, direction: str) -> str | None:
     """The cell of an opponent card an arrow from `cell` meets head-on (a conflict), or None."""
     cells, reach = state["cells"], state["config"]["reach"]
     target = arrow_target(cells, cell, direction, reach)
@@ -102,7 +103,7 @@ def defends(state: dict, cell: str, direction: str) -> str | None:
     return None
 
 
-def pending_conflicts(state: dict) -> list[str]:
+def pending_conflicts(state: GameState) -> list[str]:
     """Cells of the defending cards the active card has yet to meet, in arrow order."""
     entry = state["stack"][-1]
     cell = find(state, entry["id"])
@@ -116,7 +117,7 @@ def pending_conflicts(state: dict) -> list[str]:
     return pending
 
 
-def conflict_preview(state: dict, target: str) -> dict:
+def conflict_preview(state: GameState, target: str) -> dict:
     """A conflict of the active card with the card on `target`, worked out without fighting it.
 
     Both strike at once: each card's current DEF goes down by the other's ATK, to 0 at the
@@ -138,7 +139,7 @@ def conflict_preview(state: dict, target: str) -> dict:
     }
 
 
-def fight(state: dict, target: str, events: list[dict]) -> None:
+def fight(state: GameState, target: str, events: list[dict]) -> None:
     """One conflict, both cards striking at once; ends the sequence if the active card falls."""
     entry = state["stack"][-1]
     conflict = conflict_preview(state, target)
@@ -157,7 +158,7 @@ def fight(state: dict, target: str, events: list[dict]) -> None:
         events.append({"type": "sequence_ended", "cell": cell, "name": label(mine), "why": "destroyed"})
 
 
-def flippable(state: dict, piece: dict) -> bool:
+def flippable(state: GameState, piece: dict) -> bool:
     if piece["growth"] or (piece["card"] is not None and piece["card"]["kind"] == "block"):
         return False
     if piece["covered"]:
@@ -165,7 +166,7 @@ def flippable(state: dict, piece: dict) -> bool:
     return True
 
 
-def flip_step(state: dict, events: list[dict]) -> None:
+def flip_step(state: GameState, events: list[dict]) -> None:
     """Flip every non-defending opponent card the surviving active card points at."""
     entry = state["stack"][-1]
     cell = cell_of(state, entry["id"])

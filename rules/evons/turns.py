@@ -1,21 +1,6 @@
 """An Evons game: turns, credits, playing and revealing cards, the end and the score.
 
-State (plain JSON):
-    config     the per-match options below
-    turn       game turn number, from 1; seat 0 plays the odd turns
-    seat       whose turn it is
-    step       "reveal" (covered cards to reveal), "play" (play one card or pass)
-    played     a card was played from hand this turn
-    passes     turns in a row ended without a card played from hand
-    players    per seat: credits, hand and deck counts, graveyard (named cards) and
-               graveyard_unknown (cards never seen face-up), removed / removed_unknown
-               (out of the game), turns (own turns begun)
-    cells      cell name -> piece (see pieces.py)
-    next_id    how many pieces were placed so far (their ids: "c1", "c2", ...)
-    stack      the Activation Sequences in progress (see sequence.py)
-    over       None, or {"reason": "board-full" | "passes" | "agreed"}
-    facing     True: arrows turn with their card's facing (rules version 2, board.py);
-               absent from version-1 states, where arrows were board directions
+State (plain JSON): `GameState` in state.py, whose fields say what each key holds.
 
 Actions (every turn action names the acting `seat`):
     {"type": "reveal", "cell": "B3", "card": {...}}        reveal a covered card
@@ -67,8 +52,9 @@ from ..options import Choice, WholeNumber, YesNo, checked_config, defaults
 from .abilities import candidates, use
 from .board import ALL_CELLS, in_main_zone, is_cell
 from .cards import validate_card
-from .pieces import destroy, find, label, place, scores
+from .pieces import cell_of, destroy, find, label, place, scores
 from .sequence import abilities_left, end_if_full, fight, flip_step, pending_conflicts, push
+from .state import GameState
 
 SEATS = 2
 DECK_SIZE = 60
@@ -90,11 +76,11 @@ OPTIONS = {
 DEFAULT_CONFIG = defaults(OPTIONS)
 
 
-def new_match(config: dict, seed: str) -> dict:
+def new_match(config: dict, seed: str) -> GameState:
     """The board before turn 1; player 1's turn has begun (no credits on a first turn, one card drawn)."""
     config = checked_config("Evons", OPTIONS, config)
     hand = config["starting_hand"]
-    state = {
+    state: GameState = {
         "config": config,
         "turn": 1,
         "seat": 0,
@@ -125,14 +111,14 @@ def new_match(config: dict, seed: str) -> dict:
     return state
 
 
-def new_match_v1(config: dict, seed: str) -> dict:
+def new_match_v1(config: dict, seed: str) -> GameState:
     """The board before turn 1 under rules version 1, where arrows never turned with their card."""
     state = new_match(config, seed)
     del state["facing"]
     return state
 
 
-def _start_turn(state: dict, events: list[dict]) -> None:
+def _start_turn(state: GameState, events: list[dict]) -> None:
     player = state["players"][state["seat"]]
     gained = CREDITS_PER_TURN if player["turns"] else 0
     player["credits"] += gained
@@ -154,7 +140,7 @@ def _start_turn(state: dict, events: list[dict]) -> None:
     )
 
 
-def _end_turn(state: dict, events: list[dict]) -> None:
+def _end_turn(state: GameState, events: list[dict]) -> None:
     player = state["players"][state["seat"]]
     events.append({"type": "score", "scores": scores(state)})
     if player["hand"] > HAND_LIMIT:
@@ -171,7 +157,7 @@ def _end_turn(state: dict, events: list[dict]) -> None:
     _start_turn(state, events)
 
 
-def to_reveal(state: dict) -> list[str]:
+def to_reveal(state: GameState) -> list[str]:
     """The current player's covered cards that reveal this turn (Growth cards stay covered)."""
     return [
         cell
@@ -183,7 +169,7 @@ def to_reveal(state: dict) -> list[str]:
     ]
 
 
-def _advance(state: dict, events: list[dict]) -> None:
+def _advance(state: GameState, events: list[dict]) -> None:
     """Run the turn forward until a player has a choice to make (or the game is over)."""
     while state["over"] is None:
         if state["stack"]:
@@ -223,7 +209,7 @@ def _refuse(rule: str, template: str, **params) -> IllegalAction:
     return IllegalAction(rule, template, **params)
 
 
-def _need_choice_step(state: dict, wanted: str) -> None:
+def _need_choice_step(state: GameState, wanted: str) -> None:
     """Refuse a reveal/play/pass while something else must be done first."""
     if state["stack"]:
         raise _refuse(
@@ -256,7 +242,7 @@ def _cell(action: dict) -> str:
     return cell
 
 
-def _reveal(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _reveal(state: GameState, action: dict, dice: Dice) -> list[dict]:
     events: list[dict] = []
     _need_choice_step(state, "reveal")
     cell = _cell(action)
@@ -287,7 +273,7 @@ def _reveal(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _play(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _play(state: GameState, action: dict, dice: Dice) -> list[dict]:
     events: list[dict] = []
     if state["played"]:
         raise _refuse(
@@ -343,7 +329,7 @@ def _play(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _pass(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _pass(state: GameState, action: dict, dice: Dice) -> list[dict]:
     events: list[dict] = []
     if state["played"]:
         raise _refuse(
@@ -360,7 +346,7 @@ def _pass(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _conflict(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _conflict(state: GameState, action: dict, dice: Dice) -> list[dict]:
     events: list[dict] = []
     if not state["stack"] or state["stack"][-1]["phase"] != "conflicts":
         raise _refuse("not-conflicts", gettext_noop("No conflicts are waiting to be resolved now."))
@@ -376,14 +362,14 @@ def _conflict(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _next(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _next(state: GameState, action: dict, dice: Dice) -> list[dict]:
     events: list[dict] = []
     if not state["stack"] or state["stack"][-1]["phase"] == "conflicts":
         raise _refuse(
             "not-ability-phase", gettext_noop("Abilities are used in Ability Phase 1 or 2 of a sequence.")
         )
     entry = state["stack"][-1]
-    cell = find(state, entry["id"])
+    cell = cell_of(state, entry["id"])  # on the board: _advance ends a sequence whose card has left
     if entry["phase"] == "ability1":
         entry["phase"] = "conflicts"
         events.append({"type": "phase_done", "cell": cell, "phase": 1})
@@ -395,7 +381,7 @@ def _next(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _adjust(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _adjust(state: GameState, action: dict, dice: Dice) -> list[dict]:
     events: list[dict] = []
     if action.get("override") is not True:
         raise _refuse("override", gettext_noop("Adjustments are manual overrides and are marked as such."))
@@ -442,7 +428,7 @@ def _adjust(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _end_game(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _end_game(state: GameState, action: dict, dice: Dice) -> list[dict]:
     events: list[dict] = []
     if action.get("override") is not True:
         raise _refuse(
@@ -453,7 +439,7 @@ def _end_game(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-TURN_ACTIONS: dict[str, Handler] = {
+TURN_ACTIONS: dict[str, Handler[GameState]] = {
     "reveal": _reveal,
     "play": _play,
     "pass": _pass,
@@ -461,11 +447,11 @@ TURN_ACTIONS: dict[str, Handler] = {
     "conflict": _conflict,
     "next": _next,
 }
-OVERRIDES: dict[str, Handler] = {"adjust": _adjust, "end_game": _end_game}
-ACTIONS: dict[str, Handler] = {**TURN_ACTIONS, **OVERRIDES}
+OVERRIDES: dict[str, Handler[GameState]] = {"adjust": _adjust, "end_game": _end_game}
+ACTIONS: dict[str, Handler[GameState]] = {**TURN_ACTIONS, **OVERRIDES}
 
 
-def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+def apply(state: GameState, action: dict, dice: Dice) -> tuple[GameState, list[dict]]:
     """The game after `action`, and what happened; the given state is never changed."""
     kind = action.get("type") if isinstance(action, dict) and isinstance(action.get("type"), str) else None
     if state["over"] is not None:
@@ -480,7 +466,7 @@ def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
     return state, events
 
 
-def legal_actions(state: dict) -> list[dict]:
+def legal_actions(state: GameState) -> list[dict]:
     """Every choice open now with its fixed parameters; a card to play or reveal, a
     revived unnamed card and Firestorm's split are free choices left out."""
     if state["over"] is not None:
@@ -502,7 +488,7 @@ def legal_actions(state: dict) -> list[dict]:
     return actions + [{"type": "pass", "seat": seat}]
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: GameState) -> Outcome | None:
     if state["over"] is None:
         return None
     points = scores(state)
@@ -515,12 +501,12 @@ def outcome(state: dict) -> Outcome | None:
     return Outcome(winner=winner, score=f"{points[winner]}-{points[1 - winner]}")
 
 
-def public_action(state: dict, action: dict) -> dict:
+def public_action(state: GameState, action: dict) -> dict:
     """Nothing in an Evons action is secret: covered cards are named only when revealed."""
     return action
 
 
-def authority(state: dict, action: dict) -> int | str:
+def authority(state: GameState, action: dict) -> int | str:
     """Turn actions name the seat whose turn it is. An adjustment belongs to the side it changes
     (a player's counters, or the card on a cell by the seat it faces); ending the game is the table's."""
     if not isinstance(action, dict):
@@ -528,6 +514,7 @@ def authority(state: dict, action: dict) -> int | str:
     if action.get("type") == "end_game":
         return TABLE
     if action.get("type") == "adjust" and "cell" in action:
-        piece = state["cells"].get(action.get("cell")) if isinstance(action.get("cell"), str) else None
+        cell = action.get("cell")
+        piece = state["cells"].get(cell) if isinstance(cell, str) else None
         return piece["owner"] if piece else TABLE
     return seat_named(state, action)

@@ -8,20 +8,7 @@ A round has two phases (the game's public guide):
    found; then a player may call their backup card, and the table fights (or a
    player resigns). The fight ends the round.
 
-State (plain JSON):
-    config      the match options (DEFAULT_CONFIG filled in)
-    hp          Hit Points per seat
-    slots       card slots per seat
-    combo       combo counter per seat, newest colour first (at most 3)
-    backup      the card in each seat's backup slot, or None
-    round       the number of the round being played
-    phase       "commit", "battle" or "finished"
-    commits     this round's secret entries per seat: None until made, then
-                {"card": card or None (defenceless), "backup": card or None}
-    table       during the battle phase: the cards in battle and their current values
-    working     every step of the current round so far, as events
-    rounds      finished rounds: {"round", "cards" (as they ended in battle), "hp" (after it), "working"}
-    winner, ended_by ("knock-out" or "resignation"), resigned (the seat that resigned)
+State (plain JSON): `Duel` below, whose fields say what each key holds.
 
 Actions:
     {"type": "commit", "seat": s, "round": n, "card": card, "backup": card or None}   secret
@@ -67,6 +54,7 @@ Decisions where the rulebook and guide are silent (what they say, what we chose)
 """
 
 import copy
+from typing import TypedDict
 
 from ..dice import Dice
 from ..engine import TABLE, Handler, Outcome, seat_named
@@ -95,7 +83,41 @@ DEFAULT_CONFIG = defaults(OPTIONS)
 # ---------------------------------------------------------------- set-up
 
 
-def new_match(config: dict, seed: str) -> dict:
+class Duel(TypedDict):
+    """A duel's state: plain JSON, typed so that mypy finds a wrong key before a test runs."""
+
+    config: dict
+    """The match options (DEFAULT_CONFIG filled in)."""
+    hp: list[int]
+    """Hit Points per seat."""
+    slots: list[int]
+    """Card slots per seat."""
+    combo: list[list[str]]
+    """Combo counter per seat, newest colour first (at most 3)."""
+    backup: list[dict | None]
+    """The card in each seat's backup slot, or None."""
+    round: int
+    """The number of the round being played."""
+    phase: str
+    """"commit", "battle" or "finished"."""
+    commits: list[dict | None]
+    """This round's secret entries per seat: None until made, then
+    {"card": card or None (defenceless), "backup": card or None}."""
+    table: dict | None
+    """During the battle phase: the cards in battle and their current values."""
+    working: list[dict]
+    """Every step of the current round so far, as events."""
+    rounds: list[dict]
+    """Finished rounds: {"round", "cards" (as they ended in battle), "hp" (after it), "working"}."""
+    winner: int | None
+    """The winning seat once the duel is over (None: a draw, or not over)."""
+    ended_by: str | None
+    """"knock-out" or "resignation" once over."""
+    resigned: int | None
+    """The seat that resigned, if one did."""
+
+
+def new_match(config: dict, seed: str) -> Duel:
     """A duel before round 1: full HP, empty combo counters and backup slots."""
     config = checked_config("LOGOS", OPTIONS, config)
     return {
@@ -119,7 +141,7 @@ def new_match(config: dict, seed: str) -> dict:
 # ---------------------------------------------------------------- questions
 
 
-def legal_actions(state: dict) -> list[dict]:
+def legal_actions(state: Duel) -> list[dict]:
     phase = state["phase"]
     if phase == "finished":
         return []
@@ -131,7 +153,7 @@ def legal_actions(state: dict) -> list[dict]:
             for seat in waiting
             for kind in ("commit", "defenceless")
         ] + corrections
-    table = state["table"]
+    table = effects.in_battle(state)
     calls = [
         {"type": "call_backup", "seat": seat}
         for seat in range(SEATS)
@@ -140,17 +162,18 @@ def legal_actions(state: dict) -> list[dict]:
     return calls + [{"type": "fight"}] + [{"type": "resign", "seat": seat} for seat in range(SEATS)] + corrections
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: Duel) -> Outcome | None:
     if state["phase"] != "finished":
         return None
     winner = state["winner"]
     if state["ended_by"] == "resignation":
         return Outcome(winner=winner, score=gettext_noop("by resignation") if winner is not None else gettext_noop("draw"))
+    assert winner is not None  # a knock-out always has a winner (_end_round)
     hp = state["hp"]
     return Outcome(winner=winner, score=f"{hp[winner]:,}-{hp[1 - winner]:,}")
 
 
-def public_action(state: dict, action: dict) -> dict:
+def public_action(state: Duel, action: dict) -> dict:
     """A commit (or a declared defenceless round) stays hidden until its round is revealed."""
     if action.get("type") not in ("commit", "defenceless"):
         return action
@@ -167,7 +190,7 @@ def public_action(state: dict, action: dict) -> dict:
 # ---------------------------------------------------------------- apply
 
 
-def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+def apply(state: Duel, action: dict, dice: Dice) -> tuple[Duel, list[dict]]:
     """The duel after `action`, and what happened; the given state is never changed.
 
     LOGOS has no chance, so `dice` is never rolled.
@@ -188,7 +211,7 @@ def _seat(action: dict) -> int:
     return seat
 
 
-def _in_phase(state: dict, phase: str) -> None:
+def _in_phase(state: Duel, phase: str) -> None:
     if state["phase"] == phase:
         return
     if phase == "commit":
@@ -207,7 +230,7 @@ def _in_phase(state: dict, phase: str) -> None:
 # ---------------------------------------------------------------- phase 1: commit
 
 
-def _commit(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _commit(state: Duel, action: dict, dice: Dice) -> list[dict]:
     _in_phase(state, "commit")
     seat = _seat(action)
     if action.get("round") != state["round"]:
@@ -236,7 +259,7 @@ def _commit(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _storable_backup(state: dict, seat: int, card: dict) -> dict:
+def _storable_backup(state: Duel, seat: int, card: dict) -> dict:
     if not backup_eligible(card):
         raise IllegalAction(
             "backup-ineligible",
@@ -245,12 +268,13 @@ def _storable_backup(state: dict, seat: int, card: dict) -> dict:
             card=card["name"],
             speed=card["speed"],
         )
-    if state["backup"][seat] is not None:
+    held = state["backup"][seat]
+    if held is not None:
         raise IllegalAction(
             "backup-full",
             gettext_noop("%(seat)s's backup slot already holds %(card)s; it takes one card."),
             seat=seat,
-            card=state["backup"][seat]["name"],
+            card=held["name"],
         )
     return card
 
@@ -262,8 +286,8 @@ def _in_battle(card: dict | None) -> dict | None:
     return {**card, "colour": colour_of(card["class"])} if card else None
 
 
-def _reveal(state: dict) -> list[dict]:
-    commits = state["commits"]
+def _reveal(state: Duel) -> list[dict]:
+    commits = [entry for entry in state["commits"] if entry is not None]  # both: the second commit reveals
     cards = [entry["card"] for entry in commits]
     events = [{
         "type": "revealed",
@@ -307,10 +331,10 @@ def _direction_step(table: dict, found: dict, stage: str, before: dict | None = 
     return step
 
 
-def _call_backup(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _call_backup(state: Duel, action: dict, dice: Dice) -> list[dict]:
     _in_phase(state, "battle")
     seat = _seat(action)
-    table = state["table"]
+    table = effects.in_battle(state)
     card = state["backup"][seat]
     if card is None:
         raise IllegalAction("no-backup", gettext_noop("%(seat)s has no card in the backup slot."), seat=seat)
@@ -331,9 +355,9 @@ def _call_backup(state: dict, action: dict, dice: Dice) -> list[dict]:
     return _record(state, events)
 
 
-def _fight(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _fight(state: Duel, action: dict, dice: Dice) -> list[dict]:
     _in_phase(state, "battle")
-    table = state["table"]
+    table = effects.in_battle(state)
     found = effects.current_direction(table)
     if found["by"] == "deadlock":
         events = [{"type": "no_battle", "why": "deadlock"}]
@@ -349,8 +373,8 @@ def _fight(state: dict, action: dict, dice: Dice) -> list[dict]:
     return _record(state, events)
 
 
-def _strike(state: dict, attacker: int, defender: int, counter: bool) -> dict:
-    values = state["table"]["values"]
+def _strike(state: Duel, attacker: int, defender: int, counter: bool) -> dict:
+    values = effects.in_battle(state)["values"]
     attack = values[attacker]["attack"]
     defense = values[defender]["defense"] if values[defender] else 0
     damage = max(0, attack - defense)
@@ -370,9 +394,9 @@ def _strike(state: dict, attacker: int, defender: int, counter: bool) -> dict:
     }
 
 
-def _end_round(state: dict, battle: bool, deadlock: bool = False) -> list[dict]:
+def _end_round(state: Duel, battle: bool, deadlock: bool = False) -> list[dict]:
     """Colours into the combo counters, the knock-out if any, then the next round's commit phase."""
-    table = state["table"]
+    table = effects.in_battle(state)
     events = []
     if battle or (deadlock and state["config"]["deadlock_combo"]):
         for seat in range(SEATS):
@@ -391,19 +415,19 @@ def _end_round(state: dict, battle: bool, deadlock: bool = False) -> list[dict]:
     return events
 
 
-def _finish(state: dict, winner: int | None, ended_by: str) -> dict:
+def _finish(state: Duel, winner: int | None, ended_by: str) -> dict:
     state["phase"] = "finished"
     state["winner"] = winner
     state["ended_by"] = ended_by
     return {"type": "duel_over", "winner": winner, "ended_by": ended_by, "hp": list(state["hp"])}
 
 
-def _record(state: dict, events: list[dict]) -> list[dict]:
+def _record(state: Duel, events: list[dict]) -> list[dict]:
     """Keep the round's working; when the round is over, file it with its cards and start the next."""
     state["working"] += copy.deepcopy(events)
     if state["phase"] == "battle":
         return events
-    table = state["table"]
+    table = effects.in_battle(state)
     state["rounds"].append({
         "round": state["round"],
         "cards": [_printed(card) for card in table["cards"]],
@@ -421,7 +445,7 @@ def _printed(card: dict | None) -> dict | None:
     return {key: value for key, value in card.items() if key != "colour"} if card else None
 
 
-def _resign(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _resign(state: Duel, action: dict, dice: Dice) -> list[dict]:
     _in_phase(state, "battle")
     seat = _seat(action)
     state["resigned"] = seat
@@ -430,7 +454,7 @@ def _resign(state: dict, action: dict, dice: Dice) -> list[dict]:
     return _record(state, events)
 
 
-def _set_hp(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _set_hp(state: Duel, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     if action.get("override") is not True:
         raise IllegalAction(
@@ -453,7 +477,7 @@ def _set_hp(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-ACTIONS: dict[str, Handler] = {
+ACTIONS: dict[str, Handler[Duel]] = {
     "commit": _commit,
     "defenceless": _commit,
     "call_backup": _call_backup,
@@ -463,7 +487,7 @@ ACTIONS: dict[str, Handler] = {
 }
 
 
-def authority(state: dict, action: dict) -> int | str:
+def authority(state: Duel, action: dict) -> int | str:
     """Commits, backups, resignations and a seat's HP correction belong to that seat. The fight
     is the table's: pressing it ends the other side's chance to call a backup card."""
     if isinstance(action, dict) and action.get("type") == "fight":

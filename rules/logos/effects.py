@@ -39,8 +39,13 @@ Decisions where the rulebook is silent:
   when a match starts with another HP total.
 """
 
+from typing import TYPE_CHECKING
+
 from .cards import PERMANENT_EFFECTS
 from .direction import direction
+
+if TYPE_CHECKING:  # the state's type only: duel.py imports this module
+    from .duel import Duel
 
 BERSERK_BELOW = 25_000
 MIN_SLOTS = 1
@@ -58,6 +63,13 @@ def reset_values(table: dict) -> None:
         for card in table["cards"]
     ]
     table["double_combo"] = [False, False]
+
+
+def in_battle(state: "Duel") -> dict:
+    """The cards in battle and their current values: set from the reveal until the round is filed."""
+    table = state["table"]
+    assert table is not None, "the cards in battle are read only in the battle phase"
+    return table
 
 
 def current_direction(table: dict) -> dict:
@@ -80,9 +92,9 @@ def firing_order(table: dict) -> list[int]:
     return [1 - found["attacker"], found["attacker"]]
 
 
-def process(state: dict) -> list[dict]:
+def process(state: "Duel") -> list[dict]:
     """Fire every effect of the two cards in battle; returns the working, one step per effect."""
-    table = state["table"]
+    table = in_battle(state)
     reset_values(table)
     events = []
     for seat in firing_order(table):
@@ -95,8 +107,8 @@ def process(state: dict) -> list[dict]:
     return events
 
 
-def _fire(state: dict, effect: dict, seat: int, side: str, target: int, via: str | None) -> list[dict]:
-    table = state["table"]
+def _fire(state: "Duel", effect: dict, seat: int, side: str, target: int, via: str | None) -> list[dict]:
+    table = in_battle(state)
     name = effect["name"]
     step = {"type": "effect", "seat": seat, "side": side, "effect": name, "target": target, "via": via}
     if name == "color-change":
@@ -136,7 +148,7 @@ def _remove_card_slot(state, seat, target):
 
 
 def _regeneration(state, seat, target):
-    values = state["table"]["values"][seat]
+    values = in_battle(state)["values"][seat]
     amount = values["attack"] + values["defense"]
     before = state["hp"][target]
     after = before + amount
@@ -164,7 +176,7 @@ def _destroy_backup(state, seat, target):
 
 
 def _neutralize(state, seat, target):
-    table = state["table"]
+    table = in_battle(state)
     card, values = table["cards"][target], table["values"][target]
     printed = {"attack": card["attack"], "defense": card["defense"], "colour": card["colour"]} if card else None
     cancelled = values != printed or table["double_combo"][target]
@@ -178,7 +190,7 @@ def _card_effect(change):
     """An effect on the targeted player's card: its ATTACK/DEFENSE before and after."""
 
     def fire(state, seat, target):
-        values = state["table"]["values"][target]
+        values = in_battle(state)["values"][target]
         if values is None:
             return {"outcome": "no-card"}
         before = [values["attack"], values["defense"]]
@@ -198,12 +210,12 @@ def _berserk(state, target, attack, defense):
 
 
 def _double_combo(state, seat, target):
-    state["table"]["double_combo"][target] = True
+    in_battle(state)["double_combo"][target] = True
     return {"outcome": "applied"}
 
 
 def _color_change(state, effect, target):
-    values = state["table"]["values"][target]
+    values = in_battle(state)["values"][target]
     if values is None:
         return {"outcome": "no-card"}
     before = values["colour"]

@@ -19,13 +19,14 @@ Decisions where the rulebook is silent:
 
 from ..dice import Dice
 from .rolls import SIDES, check
+from .state import MatchState
 from .statuses import pay_acting_costs
 from .units import place_damage, total
 from .zones import move_cards
 
 
 def deal_damage(
-    state: dict,
+    state: MatchState,
     source: dict,
     target: dict,
     amount: int,
@@ -65,7 +66,7 @@ def luck_mill(luck: int) -> int:
     return max(0, luck - SIDES)
 
 
-def attack(state: dict, attacker: dict, target: dict, dice: Dice, events: list[dict]) -> None:
+def attack(state: MatchState, attacker: dict, target: dict, dice: Dice, events: list[dict]) -> None:
     """An attack: acting costs, then damage calculation with the attacker's total AT, then Luck's mill."""
     pay_acting_costs(state, attacker, attacking=True, events=events)
     if attacker["damage"] >= total(state, attacker, "hp"):

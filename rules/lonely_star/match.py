@@ -1,15 +1,6 @@
 """A Lonely Star match: two players, their zones, their units in play, turns, and the table's overrides.
 
-State (plain JSON):
-    options     the match options (DEFAULT_CONFIG filled in)
-    statuses    every status the match knows: key -> {"name", "stat"} (+ "table": True for a table's own)
-    players     per seat, card counts: deck, hand, discard, removed
-    units       units in play: id, seat, name, base and mods per stat, damage, statuses, accessories
-    next_unit   the id the next unit entering play gets
-    turn        whose turn it is (seat); turn_number counts from 1
-    phase       "main", "end" (end-of-turn Resist rolls, then the draw) or "over"
-    resisted    units that have rolled their end-of-turn Resist in this end step
-    winner      the winning seat once the match is over (None for a draw); ended says how
+State (plain JSON): `MatchState` in state.py, whose fields say what each key holds.
 
 Actions (every one names the acting `seat`, except the table's overrides and a declared winner):
     play_unit   {"card": {name, hp, at, lk, rs, reach}}     a card from the hand enters play
@@ -61,6 +52,7 @@ from ..errors import IllegalAction, gettext_noop
 from ..options import Choice, WholeNumber, checked_config, defaults
 from . import combat, statuses
 from .rolls import check
+from .state import MatchState
 from .units import STAT_NAMES, STATS, find_unit, is_name, new_unit, settle_lethal, total, validate_card
 from .zones import ZONES, move_cards
 
@@ -80,7 +72,7 @@ AMOUNT_MAX = 99
 COUNT_MAX = 500
 
 
-def new_match(config: dict, seed: str) -> dict:
+def new_match(config: dict, seed: str) -> MatchState:
     """Both players with their starting counts, no units in play, Player 1 to act."""
     options = checked_config("Lonely Star", OPTIONS, config)
     return {
@@ -143,7 +135,7 @@ def _zone(action: dict, key: str) -> str:
     return value
 
 
-def _in_play(state: dict, action: dict, key: str) -> dict:
+def _in_play(state: MatchState, action: dict, key: str) -> dict:
     """The unit the action names, which must be in play."""
     unit_id = action.get(key)
     unit = find_unit(state, unit_id) if type(unit_id) is int else None
@@ -152,7 +144,7 @@ def _in_play(state: dict, action: dict, key: str) -> dict:
     return unit
 
 
-def _own(state: dict, action: dict, key: str, seat: int) -> dict:
+def _own(state: MatchState, action: dict, key: str, seat: int) -> dict:
     """A unit in play that the acting seat controls."""
     unit = _in_play(state, action, key)
     if unit["seat"] != seat:
@@ -162,12 +154,12 @@ def _own(state: dict, action: dict, key: str, seat: int) -> dict:
     return unit
 
 
-def _turn_player(state: dict, seat: int) -> None:
+def _turn_player(state: MatchState, seat: int) -> None:
     if seat != state["turn"]:
         raise IllegalAction("not-your-turn", gettext_noop("It is not %(seat)s's turn."), seat=seat)
 
 
-def _phase(state: dict, phase: str) -> None:
+def _phase(state: MatchState, phase: str) -> None:
     if state["phase"] != phase:
         if phase == "main":
             raise IllegalAction(
@@ -177,7 +169,7 @@ def _phase(state: dict, phase: str) -> None:
         raise IllegalAction("turn-not-ending", gettext_noop("End the turn first."))
 
 
-def _take_from_hand(state: dict, seat: int) -> None:
+def _take_from_hand(state: MatchState, seat: int) -> None:
     if state["players"][seat]["hand"] == 0:
         raise IllegalAction(
             "hand-empty",
@@ -190,7 +182,7 @@ def _take_from_hand(state: dict, seat: int) -> None:
 # ------------------------------------------------------------------ the actions
 
 
-def _play_unit(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _play_unit(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     _phase(state, "main")
     card = validate_card(action.get("card"))
@@ -201,7 +193,7 @@ def _play_unit(state: dict, action: dict, dice: Dice) -> list[dict]:
     return [{"type": "unit_played", "seat": seat, "unit": unit["id"], "card": card}]
 
 
-def _equip(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _equip(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     _phase(state, "main")
     unit = _own(state, action, "unit", seat)
@@ -225,7 +217,7 @@ def _equip(state: dict, action: dict, dice: Dice) -> list[dict]:
     return [{"type": "accessory_equipped", "unit": unit["id"], "name": unit["name"], "accessory": name}]
 
 
-def _attack(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _attack(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     _turn_player(state, seat)
     _phase(state, "main")
@@ -243,7 +235,7 @@ def _attack(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _act(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _act(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     _phase(state, "main")
     unit = _own(state, action, "unit", seat)
@@ -259,7 +251,7 @@ def _act(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _damage(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _damage(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     _phase(state, "main")
     source = _own(state, action, "source", seat)
@@ -280,7 +272,7 @@ def _damage(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _inflict(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _inflict(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     _seat(action)
     _phase(state, "main")
     target = _in_play(state, action, "target")
@@ -300,19 +292,19 @@ def _inflict(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _luck_roll(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _luck_roll(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     unit = _own(state, action, "unit", seat)
     result = check(dice, total(state, unit, "lk"), "luck", unit["name"])
     return [{"type": "luck_check", "unit": unit["id"], "name": unit["name"], **result}]
 
 
-def _d6(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _d6(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     return [{"type": "d6", "seat": seat, "roll": dice.roll(6, "plain D6")}]
 
 
-def _end_turn(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _end_turn(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     _turn_player(state, seat)
     _phase(state, "main")
@@ -320,7 +312,7 @@ def _end_turn(state: dict, action: dict, dice: Dice) -> list[dict]:
     return [{"type": "turn_ending", "seat": seat}]
 
 
-def _resist_roll(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _resist_roll(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     _turn_player(state, seat)
     _phase(state, "end")
@@ -345,7 +337,7 @@ def _resist_roll(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _finish_turn(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _finish_turn(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     seat = _seat(action)
     _turn_player(state, seat)
     _phase(state, "end")
@@ -369,13 +361,13 @@ def _finish_turn(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-def _declare_winner(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _declare_winner(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     winner = _seat(action, "winner")
     state["phase"], state["winner"], state["ended"] = "over", winner, "declared"
     return [{"type": "match_over", "winner": winner, "ended": "declared"}]
 
 
-def _define_status(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _define_status(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     _override(action)
     return statuses.define_status(state, action.get("name"), action.get("stat"))
 
@@ -387,7 +379,7 @@ def _override(action: dict) -> None:
         )
 
 
-def _adjust(state: dict, action: dict, dice: Dice) -> list[dict]:
+def _adjust(state: MatchState, action: dict, dice: Dice) -> list[dict]:
     _override(action)
     what = action.get("what")
     events: list[dict] = []
@@ -479,7 +471,7 @@ def _adjust(state: dict, action: dict, dice: Dice) -> list[dict]:
     return events
 
 
-ACTIONS: dict[str, Handler] = {
+ACTIONS: dict[str, Handler[MatchState]] = {
     "play_unit": _play_unit,
     "equip": _equip,
     "attack": _attack,
@@ -497,7 +489,7 @@ ACTIONS: dict[str, Handler] = {
 }
 
 
-def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
+def apply(state: MatchState, action: dict, dice: Dice) -> tuple[MatchState, list[dict]]:
     """The match after `action`, and what happened; the given state is never changed."""
     kind = action.get("type") if isinstance(action, dict) else None
     if state["phase"] == "over":
@@ -513,7 +505,7 @@ def apply(state: dict, action: dict, dice: Dice) -> tuple[dict, list[dict]]:
 # ------------------------------------------------------------------ asking about the match
 
 
-def legal_actions(state: dict) -> list[dict]:
+def legal_actions(state: MatchState) -> list[dict]:
     """Every kind of action allowed now, with its fixed parameters (units, targets, statuses)."""
     if state["phase"] == "over":
         return []
@@ -566,7 +558,7 @@ def legal_actions(state: dict) -> list[dict]:
     return actions + rolls + table
 
 
-def outcome(state: dict) -> Outcome | None:
+def outcome(state: MatchState) -> Outcome | None:
     if state["phase"] != "over":
         return None
     if state["ended"] == "declared":
@@ -576,12 +568,12 @@ def outcome(state: dict) -> Outcome | None:
     return Outcome(winner=state["winner"], score=decked_out)
 
 
-def public_action(state: dict, action: dict) -> dict:
+def public_action(state: MatchState, action: dict) -> dict:
     """Nothing in Lonely Star is secret from the table: every action is shown as it is."""
     return action
 
 
-def authority(state: dict, action: dict) -> int | str:
+def authority(state: MatchState, action: dict) -> int | str:
     """Every turn action names its seat. A manual adjustment belongs to the side whose unit or
     cards it changes; a declared winner and a new table status are the table's."""
     if not isinstance(action, dict):

@@ -32,6 +32,7 @@ Decisions where the pages are silent (each written where the code applies it):
 from ..dice import Dice
 from ..errors import IllegalAction, gettext_noop
 from .rolls import check
+from .state import MatchState
 from .units import STAT_NAMES, STATS, is_name, place_damage, total
 from .zones import move_cards
 
@@ -49,7 +50,7 @@ POISON_AGAIN_MILL = 2
 NAME_MAX = 30
 
 
-def status_key(state: dict, value: object) -> str:
+def status_key(state: MatchState, value: object) -> str:
     """The status a form or action names (any case), or IllegalAction for one the match does not know."""
     key = value.strip().casefold() if isinstance(value, str) else None
     if key is None or key not in state["statuses"]:
@@ -63,13 +64,13 @@ def status_key(state: dict, value: object) -> str:
     return key
 
 
-def counter_cap(state: dict, key: str) -> int | None:
+def counter_cap(state: MatchState, key: str) -> int | None:
     if key == "poison":
         return POISON_CAP
     return state["options"]["counter_cap"] or None
 
 
-def define_status(state: dict, name: object, stat: object) -> list[dict]:
+def define_status(state: MatchState, name: object, stat: object) -> list[dict]:
     """A table's own status: its name and the stat its counters lower."""
     if not is_name(name, NAME_MAX):
         raise IllegalAction(
@@ -91,7 +92,7 @@ def define_status(state: dict, name: object, stat: object) -> list[dict]:
 
 
 def inflict(
-    state: dict,
+    state: MatchState,
     unit: dict,
     key: str,
     ignore_resist: bool,
@@ -131,7 +132,7 @@ def inflict(
 
 
 def _inflicted_again(
-    state: dict, unit: dict, key: str, break_accessory: str | None, events: list[dict]
+    state: MatchState, unit: dict, key: str, break_accessory: str | None, events: list[dict]
 ) -> None:
     zones = state["players"][unit["seat"]]
     if key == "burn":
@@ -175,7 +176,7 @@ def check_break_choice(unit: dict, key: str, break_accessory: object) -> None:
         )
 
 
-def check_acting_cost(state: dict, unit: dict) -> None:
+def check_acting_cost(state: MatchState, unit: dict) -> None:
     """Refuse an act a Poisoned unit's controller cannot pay for (an empty deck)."""
     if unit["statuses"].get("poison") and state["players"][unit["seat"]]["deck"] == 0:
         raise IllegalAction(
@@ -187,7 +188,7 @@ def check_acting_cost(state: dict, unit: dict) -> None:
         )
 
 
-def pay_acting_costs(state: dict, unit: dict, attacking: bool, events: list[dict]) -> None:
+def pay_acting_costs(state: MatchState, unit: dict, attacking: bool, events: list[dict]) -> None:
     """Poison's card to act, then (attacks only) Hex's card from the discard pile or 1 damage."""
     check_acting_cost(state, unit)
     if unit["statuses"].get("poison"):
@@ -199,7 +200,7 @@ def pay_acting_costs(state: dict, unit: dict, attacking: bool, events: list[dict
             place_damage(state, unit, HEX_ATTACK_DAMAGE, events, "hex-cost")
 
 
-def end_of_turn_resist(state: dict, unit: dict, key: str, dice: Dice, events: list[dict]) -> None:
+def end_of_turn_resist(state: MatchState, unit: dict, key: str, dice: Dice, events: list[dict]) -> None:
     """The end-of-turn Resist roll: on a success, all counters of the chosen status go."""
     result = check(dice, total(state, unit, "rs"), "resist", unit["name"])
     name = state["statuses"][key]["name"]
@@ -226,7 +227,7 @@ def end_of_turn_resist(state: dict, unit: dict, key: str, dice: Dice, events: li
         )
 
 
-def effect_reach(state: dict, unit: dict) -> int:
+def effect_reach(state: MatchState, unit: dict) -> int:
     """Reach when resolving an effect that reaches other cards: total reach, less 1 per Blind counter."""
     value = total(state, unit, "reach") - unit["statuses"].get("blind", 0)
     return value if state["options"]["stat_floor"] == "none" else max(0, value)

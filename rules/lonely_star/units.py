@@ -24,6 +24,7 @@ Decisions where the rule pages are silent:
 from typing import Any, TypeGuard
 
 from ..errors import InvalidCard, gettext_noop
+from .state import MatchState
 
 STATS = ("hp", "at", "lk", "rs", "reach")
 STAT_NAMES = {"hp": "HP", "at": "AT", "lk": "LK", "rs": "RS", "reach": "Reach"}
@@ -84,18 +85,18 @@ def new_unit(unit_id: int, seat: int, card: dict) -> dict:
     }
 
 
-def total(state: dict, unit: dict, stat: str) -> int:
+def total(state: MatchState, unit: dict, stat: str) -> int:
     """The stat every rule uses: base, plus the table's modifier, then minus status penalties."""
     value = unit["base"][stat] + unit["mods"][stat] - status_penalty(state, unit, stat)
     return value if state["options"]["stat_floor"] == "none" else max(0, value)
 
 
-def hp_left(state: dict, unit: dict) -> int:
+def hp_left(state: MatchState, unit: dict) -> int:
     """Total Health less damage counters: what the unit can still take before lethal damage."""
     return total(state, unit, "hp") - unit["damage"]
 
 
-def status_penalty(state: dict, unit: dict, stat: str) -> int:
+def status_penalty(state: MatchState, unit: dict, stat: str) -> int:
     """How much the unit's statuses lower `stat`: 1 per status type, or 1 per counter (option)."""
     per_counter = state["options"]["status_penalty"] == "per-counter"
     return sum(
@@ -105,11 +106,11 @@ def status_penalty(state: dict, unit: dict, stat: str) -> int:
     )
 
 
-def find_unit(state: dict, unit_id: int) -> dict | None:
+def find_unit(state: MatchState, unit_id: int) -> dict | None:
     return next((unit for unit in state["units"] if unit["id"] == unit_id), None)
 
 
-def place_damage(state: dict, unit: dict, amount: int, events: list[dict], why: str) -> None:
+def place_damage(state: MatchState, unit: dict, amount: int, events: list[dict], why: str) -> None:
     """Put `amount` damage counters on a unit; lethal damage is checked by `settle_lethal`."""
     if amount <= 0:
         return
@@ -127,7 +128,7 @@ def place_damage(state: dict, unit: dict, amount: int, events: list[dict], why: 
     )
 
 
-def settle_lethal(state: dict, events: list[dict]) -> None:
+def settle_lethal(state: MatchState, events: list[dict]) -> None:
     """Every unit whose damage counters reach its total Health leaves play.
 
     The rulebook calls this Lethal Damage without saying where the card goes. By

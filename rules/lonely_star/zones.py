@@ -6,11 +6,13 @@ more cards than a zone holds moves what is there and says how many were short
 (the rule for milling; we use it for every move so a count is never negative).
 """
 
+from .state import MatchState
+
 ZONES = ("deck", "hand", "discard", "removed")
 
 
 def move_cards(
-    state: dict, seat: int, source: str, target: str, count: int, events: list[dict], why: str
+    state: MatchState, seat: int, source: str, target: str, count: int, events: list[dict], why: str
 ) -> int:
     """Move up to `count` cards from one of the seat's zones to another; returns how many moved."""
     zones = state["players"][seat]

@@ -23,7 +23,7 @@ from .test_two_phones import DECK_2, P2, Phone, fill_deck, make_link, start_matc
 pytestmark = [pytest.mark.browser]
 
 AT_ONCE = 1_000  # ms: the issue's "within a second"
-POLL_PERIOD = 2_000  # ms: live.js's fallback
+POLL_PERIOD = 2_000  # ms: table.js's fallback
 LIVE = "Live: the other phones’ taps appear at once."
 POLLING = "No live connection: checking for changes every 2 seconds."
 
@@ -110,7 +110,7 @@ def test_with_the_stream_blocked_the_page_says_so_and_polls_within_its_period(ph
 
 
 def test_a_phone_offline_for_a_while_catches_up_by_itself(phones):
-    """Offline for 40 s (longer than live.js waits for a beat before it calls the stream stalled),
+    """Offline for 40 s (longer than table.js waits for a beat before it calls the stream stalled),
     not the issue's minute: the same paths run, in less of the shared machine's time."""
     ana, ben, match_id = seated_pair(phones)
     expect(ana.page.locator("#live .live-status")).to_have_text(LIVE)

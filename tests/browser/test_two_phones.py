@@ -214,7 +214,7 @@ def test_an_outsider_phone_sees_nothing_of_the_match(make_context, catalog, scre
 
 
 def test_live_updates_stop_polling_while_the_page_is_hidden(make_context, catalog):
-    """live.js asks nothing while the page is hidden, and asks again as soon as it is shown."""
+    """table.js asks nothing while the page is hidden, and asks again as soon as it is shown."""
     ana = Phone(make_context(), "ana")
     match_id = start_match_from_home(ana.page)
     polls: list[str] = []

@@ -4,6 +4,7 @@ and returning its events, declared on the game (`Game.actions`, read from its ma
 defaults. Each test runs on every game in rules.GAMES and on the sample game (tests/sample_game/)."""
 
 import inspect
+import typing
 
 import pytest
 
@@ -54,10 +55,15 @@ def test_game_of_refuses_a_match_module_without_its_tables():
 
 @pytest.mark.parametrize("slug", every_game())
 def test_the_match_module_documents_the_state_shape(slug):
-    """One place per game tells a newcomer every key of the state and every kind of action."""
+    """One place per game tells a newcomer every key of the state and every kind of action: the docstring
+    of its match module, or the TypedDict its new_match returns (whose keys mypy then checks)."""
     doc = inspect.getmodule(rules.GAMES[slug].new_match).__doc__ or ""
     assert "State (plain JSON):" in doc and "Actions" in doc, slug
     state = rules.GAMES[slug].new_match({}, "shape")
+    typed = typing.get_type_hints(rules.GAMES[slug].new_match).get("return")
+    if typing.is_typeddict(typed):
+        assert set(state) == set(typed.__annotations__), f"{slug}: the state's keys and {typed.__name__}'s differ"
+        return
     shape = doc[doc.index("State (plain JSON):"):doc.index("Actions")]
     undocumented = [key for key in state if key not in shape]
     assert not undocumented, f"{slug}: state keys not in the docstring: {undocumented}"

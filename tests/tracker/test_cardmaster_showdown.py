@@ -387,6 +387,9 @@ def test_the_box_tells_the_ais_answer_grouped_by_its_possessions(client, showdow
     """Issue 28: one answer of the AI may hold two of its possessions; the box said the player's own move and
     nothing marked where the second possession began, so a card seemed to move twice."""
     seen_one, seen_two = False, False
+    # The page a phone is sent to after locking in shows the messages kept for it (the reveal, and the AI's
+    # reply when it had the first possession); unread, they would still be in the first tap's box.
+    client.get(showdown.get_absolute_url())
     for _tap in range(200):
         showdown.refresh_from_db()
         if showdown.finished is not None or (seen_one and seen_two):

@@ -222,10 +222,10 @@ def test_the_match_page_opens_the_stream_from_the_version_it_shows(owner, battle
 
     url = events_url(battle, version_of(battle))
     html = asyncio.run(page())
-    assert f'data-stream="{url}"' in html  # live.js opens it with the browser's EventSource
+    assert f'data-stream="{url}"' in html  # table.js opens it with the browser's EventSource
 
 
 def test_under_wsgi_the_page_offers_no_stream_and_says_it_polls(owner, battle):
     html = owner.get(battle.get_absolute_url()).content.decode()
     assert "data-stream" not in html
-    assert html.count("No live connection: checking for changes every 2 seconds.") == 2  # the status, and live.js's
+    assert html.count("No live connection: checking for changes every 2 seconds.") == 2  # the status, and table.js's

@@ -31,7 +31,7 @@ from .helpers import page_text as text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
-HX = {"HTTP_HX_REQUEST": "true"}  # how live.js asks for the fresh #match part
+HX = {"HTTP_HX_REQUEST": "true"}  # how table.js asks for the fresh #match part
 
 
 def poll(client: Client, match, version=None):
@@ -141,7 +141,7 @@ def test_a_finished_match_page_stops_polling(owner, battle):
 def test_live_js_polls_every_two_seconds_pauses_when_hidden_and_stops_at_the_end():
     from django.contrib.staticfiles import finders
 
-    script = Path(finders.find("js/live.js")).read_text(encoding="utf-8")
+    script = Path(finders.find("js/table.js")).read_text(encoding="utf-8")
     assert "2000" in script
     assert 'visibilityState !== "visible"' in script
     assert "data-live-stop" in script

@@ -1,6 +1,6 @@
 """Live updates: every phone with a match open holds one stream and hears of each change as it commits.
 
-    GET /matches/<pk>/events      text/event-stream (server-sent events; the browser's EventSource, static/js/live.js)
+    GET /matches/<pk>/events      text/event-stream (server-sent events; the browser's EventSource, static/js/table.js)
 
 Every write that moves a match's version calls `changed(match_id)` inside its transaction. On
 PostgreSQL that is a NOTIFY, which PostgreSQL delivers at commit (never for a rolled-back change,
@@ -12,12 +12,12 @@ once, however many of its phones watch it (`Change`), and wakes their streams.
 An event's id is the match version it shows, so a phone that comes back (`Last-Event-ID`, or the
 version its page shows, `?v=`) is sent the version it missed at once, and never one it has: the
 event says what happened and the phone fetches its own `#match` part, drawn for its own seat as
-every page is (live.js). The event is the same for every phone of the match, so it holds nothing
+every page is (table.js). The event is the same for every phone of the match, so it holds nothing
 secret: who did what, as news.py tells any phone of the match (a log entry's public title, a request
 and its answer, a move along the log), the same sentence the other phone's page then shows.
 
 A beat every BEAT seconds lets the phone notice a stalled stream (EventSource hides comments from
-scripts, so the beat is a tiny event, not a comment); live.js then reopens it, and polls meanwhile.
+scripts, so the beat is a tiny event, not a comment); table.js then reopens it, and polls meanwhile.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ logger = logging.getLogger(__name__)
 CHANNEL = "tablekeeper_match"
 """PostgreSQL's channel for the ids of changed matches."""
 BEAT = 15.0
-"""Seconds between beats on an idle stream (live.js reopens a stream silent for more than twice that)."""
+"""Seconds between beats on an idle stream (table.js reopens a stream silent for more than twice that)."""
 RETRY_MS = 2000
 """How long a phone's browser waits before it reconnects a dropped stream by itself."""
 ACCESS = "access"
@@ -330,7 +330,7 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
                 yield f"event: beat\ndata: {sent}\n\n"
                 continue
             if access_changed and not await _db(_still_sees, request, match_id):
-                yield "event: gone\ndata: {}\n\n"  # live.js reloads: the page says what this phone may see now
+                yield "event: gone\ndata: {}\n\n"  # table.js reloads: the page says what this phone may see now
                 return
             if change.version > sent:
                 yield change.event(language)
@@ -358,7 +358,7 @@ async def match_events(request: TableRequest, pk: int) -> HttpResponseBase:
 
     Access is checked as the poll checks it (`access.visible_match`): an outsider gets the same 404.
     Only an ASGI server holds a stream open; under WSGI (the test server, a plain gunicorn) the
-    answer is 204, which tells the browser not to reconnect, and live.js polls instead.
+    answer is 204, which tells the browser not to reconnect, and table.js polls instead.
     """
     from tracker.people import access  # at call time: access imports the match services, which call changed()
 

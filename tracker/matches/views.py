@@ -292,7 +292,7 @@ def match_detail(request: TableRequest, pk: int) -> HttpResponse:
 
 
 # Every open phone asks this every 2 s, so its answer is kept to a few headers: it is never a
-# page (an empty 204 or a little JSON read by live.js), so a content policy or a framing rule
+# page (an empty 204 or a little JSON read by table.js), so a content policy or a framing rule
 # would govern nothing here. Refusals (404, 403) are pages and still carry both.
 @csp_override({})
 @xframe_options_exempt
@@ -351,48 +351,55 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
         if reuse is not None and request.GET.get("reuse") == "last":
             form.initial = {f"card_{position}": name for position, name in enumerate(reuse, start=1)}
             reuse = None  # taken: the form holds it
-    refusal, status = "", 200
     if request.method == "POST":
-        status = 422
+        return _entry_post(request, match, seen_by, player, seat, form)
+    return _entry_page(request, match, player, seat, form, last_entry=reuse)
+
+
+def _entry_post(request: TableRequest, match: Match, seen_by: Viewer, player: Player, seat: int,
+                form) -> HttpResponse:
+    """A secret entry sent: locked in and the phone sent to the match, or the form back with why not."""
+    pages = pages_for(match.slug)
+    refusal, status = "", 422
+    try:
+        token = signing.loads(request.POST.get("entry_token", ""), salt=ENTRY_SALT, max_age=60 * 60 * 24)
+    except signing.BadSignature:
+        token = None
+    seq_form = SeqForm(request.POST)
+    if token != {"match": match.pk, "seat": seat}:
+        return _refused(request, match.pk, _("This entry form was not issued for %(name)s; nothing was locked.")
+                        % {"name": player.name}, status=403)
+    if not seq_form.is_valid():
+        return _refused(request, match.pk, _("The form is missing its step number; nothing was applied."), 400)
+    if form.is_valid():
         try:
-            token = signing.loads(request.POST.get("entry_token", ""), salt=ENTRY_SALT, max_age=60 * 60 * 24)
-        except signing.BadSignature:
-            token = None
-        seq_form = SeqForm(request.POST)
-        if token != {"match": match.pk, "seat": seat}:
-            return _refused(request, match.pk, _("This entry form was not issued for %(name)s; nothing was locked.")
-                            % {"name": player.name}, status=403)
-        if not seq_form.is_valid():
-            return _refused(request, match.pk, _("The form is missing its step number; nothing was applied."), 400)
-        if form.is_valid():
-            try:
-                recorded = services.match_apply_action(
-                    match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"],
-                    by=news.by(request, match, seen_by))
-            except services.StaleSubmission as stale:
-                match.refresh_from_db()
-                if seat not in pages.seats_to_enter(match):
-                    return _refused(request, match.pk, str(stale), status=409)
-                # Another phone moved the match on meanwhile (say, the other player locked in):
-                # keep what this player typed and let them confirm it against the fresh step.
-                refusal, status = _("The match moved on while you were entering; check your entry and send it again."), 409
-            except RuleError as error:
-                refusal = services.explain(error, match.players())
-            else:
-                match = pages.after_change(match)
-                confirmations.entered(match, seat, access.signed_in(request))
-                messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
-                # When it revealed the entries (a log line more than the lock), the box tells what came of them.
-                names = [seated.name for seated in match.players()]
-                if any(pages.describe(event, names) for event in recorded.events):
-                    messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
-                                         extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
-                    return redirect(match)
-                # Hot-seat, nothing revealed yet: the phone goes on to the next player who still enters on it, one
-                # tap saved (issue 28). A reveal (even one that ends the round at once) shows the board.
-                handed_on = next((other["url"] for other in entry_seats(match, seen_by) if other["passed_to"]), "")
-                return redirect(handed_on or match)
-    return _entry_page(request, match, player, seat, form, refusal=refusal, status=status, last_entry=reuse)
+            recorded = services.match_apply_action(
+                match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"],
+                by=news.by(request, match, seen_by))
+        except services.StaleSubmission as stale:
+            match.refresh_from_db()
+            if seat not in pages.seats_to_enter(match):
+                return _refused(request, match.pk, str(stale), status=409)
+            # Another phone moved the match on meanwhile (say, the other player locked in):
+            # keep what this player typed and let them confirm it against the fresh step.
+            refusal, status = _("The match moved on while you were entering; check your entry and send it again."), 409
+        except RuleError as error:
+            refusal = services.explain(error, match.players())
+        else:
+            match = pages.after_change(match)
+            confirmations.entered(match, seat, access.signed_in(request))
+            messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
+            # When it revealed the entries (a log line more than the lock), the box tells what came of them.
+            names = [seated.name for seated in match.players()]
+            if any(pages.describe(event, names) for event in recorded.events):
+                messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
+                                     extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
+                return redirect(match)
+            # Hot-seat, nothing revealed yet: the phone goes on to the next player who still enters on it, one
+            # tap saved (issue 28). A reveal (even one that ends the round at once) shows the board.
+            handed_on = next((other["url"] for other in entry_seats(match, seen_by) if other["passed_to"]), "")
+            return redirect(handed_on or match)
+    return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
 
 
 def _entry_page(request: TableRequest, match: Match, player: Player, seat: int, form, card_form=None,

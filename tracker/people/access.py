@@ -223,7 +223,7 @@ def _refuse(request: TableRequest, match: Match) -> NoReturn:
 
 def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
     """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
-    match = get_object_or_404(Match.objects.select_related("winner"), pk=pk)  # finished pages name the winner
+    match = get_object_or_404(Match, pk=pk)  # its winner comes with its players (Match.players), when asked
     seen_by = viewer(request, match)
     if seen_by is None:
         _refuse(request, match)

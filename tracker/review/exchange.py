@@ -260,6 +260,39 @@ def _refuse_unstorable(data: dict) -> None:
 
 def replay(data: dict) -> Replayed:
     """Re-run a parsed match file; MatchFileError names the first step that does not agree."""
+    game, config, seed, players = _header(data)
+    actions = _field(data, "actions", list)
+    # Version 1 files predate the chain; _check_version has refused every other version.
+    chained = data.get("format_version") != 1
+    chain = _field(data, "header_sha256", str) if chained else None
+    if len(actions) > MAX_ACTIONS:
+        raise MatchFileError(_("The file has more than %(n)s actions.") % {"n": MAX_ACTIONS})
+    try:
+        state = game.new_match(config, seed)
+    except RuleError as error:
+        raise MatchFileError(services.explain(error)) from error
+    states, events = [], []
+    for number, entry in enumerate(actions, start=1):
+        state, step_events = _step(game, seed, state, entry, number)
+        # Checked last, so that an edit the re-run itself can pin down is named by what it changed.
+        if chain is not None:
+            chain = step_hash(chain, entry)
+            if entry.get("step_sha256") != chain:
+                raise MatchFileError(_("its action or dice were changed after export, or a step before it was "
+                                       "taken out: its step hash does not follow from the steps before it."),
+                                     step=number)
+        states.append(state)
+        events.append(step_events)
+    if chained and data["header_sha256"] != header_hash(game.slug, game.rules_version, config, seed, players):
+        raise MatchFileError(_("The file's game, rules version, options, seed or players were changed after "
+                               "export: they no longer match its header hash."))
+    outcome = game.outcome(state)
+    _check_claimed(data.get("outcome"), outcome, players, len(actions))
+    return Replayed(game=game, states=states, events=events, outcome=outcome)
+
+
+def _header(data: dict) -> tuple[rules.Game, dict, str, list]:
+    """The file's game under the rules it was played with, its options, seed and players, each checked."""
     _check_version(data)
     _refuse_unstorable(data)
     slug = _field(data, "game", str)
@@ -283,57 +316,42 @@ def replay(data: dict) -> Replayed:
         raise MatchFileError(_("%(game)s needs %(n)s named players.") % {"game": game.name, "n": game.seats})
     if len({" ".join(p.split()).casefold() for p in players}) < len(players):
         raise MatchFileError(_("Each seat needs a different player."))
-    actions = _field(data, "actions", list)
-    # Version 1 files predate the chain; _check_version has refused every other version.
-    chained = data.get("format_version") != 1
-    chain = _field(data, "header_sha256", str) if chained else None
-    if len(actions) > MAX_ACTIONS:
-        raise MatchFileError(_("The file has more than %(n)s actions.") % {"n": MAX_ACTIONS})
+    return game, config, seed, players
+
+
+def _step(game: rules.Game, seed: str, state: dict, entry, number: int) -> tuple[dict, list[dict]]:
+    """One step of the file re-run: the state after it and what happened, or why the file is refused there."""
+    if not isinstance(entry, dict) or entry.get("step") != number or not isinstance(entry.get("action"), dict):
+        raise MatchFileError(_("the entry is malformed or out of order."), step=number)
+    _action_time(entry.get("at"), number)  # checked before anything is stored
+    recorded = entry.get("rolls")
+    if not isinstance(recorded, list) or not all(isinstance(r, dict) and "value" in r and "by" in r for r in recorded):
+        raise MatchFileError(_("its dice record is malformed."), step=number)
+    dice = Dice(seed, number, [r["value"] for r in recorded if r["by"] == "player"])
     try:
-        state = game.new_match(config, seed)
+        state, step_events = game.apply(state, entry["action"], dice)
     except RuleError as error:
-        raise MatchFileError(services.explain(error)) from error
-    states, events = [], []
-    for number, entry in enumerate(actions, start=1):
-        if not isinstance(entry, dict) or entry.get("step") != number or not isinstance(entry.get("action"), dict):
-            raise MatchFileError(_("the entry is malformed or out of order."), step=number)
-        _action_time(entry.get("at"), number)  # checked before anything is stored
-        recorded = entry.get("rolls")
-        if not isinstance(recorded, list) or not all(isinstance(r, dict) and "value" in r and "by" in r for r in recorded):
-            raise MatchFileError(_("its dice record is malformed."), step=number)
-        dice = Dice(seed, number, [r["value"] for r in recorded if r["by"] == "player"])
-        try:
-            state, step_events = game.apply(state, entry["action"], dice)
-        except RuleError as error:
-            raise MatchFileError(_("the rules refuse this action: %(why)s") % {"why": services.explain(error)}, step=number) from error
-        if dice.rolls != recorded:
-            raise MatchFileError(_("the dice do not match the seed: the file says %(got)s, the seed gives %(want)s.")
-                                 % {"got": [r.get("value") for r in recorded], "want": [r["value"] for r in dice.rolls]},
-                                 step=number)
-        if entry.get("state_sha256") != state_hash(state):
-            raise MatchFileError(_("the result differs from the one recorded in the file (altered or truncated)."),
-                                 step=number)
-        # Checked last, so that an edit the re-run itself can pin down is named by what it changed.
-        if chain is not None:
-            chain = step_hash(chain, entry)
-            if entry.get("step_sha256") != chain:
-                raise MatchFileError(_("its action or dice were changed after export, or a step before it was "
-                                       "taken out: its step hash does not follow from the steps before it."),
-                                     step=number)
-        states.append(state)
-        events.append(step_events)
-    if chained and data["header_sha256"] != header_hash(slug, version, config, seed, players):
-        raise MatchFileError(_("The file's game, rules version, options, seed or players were changed after "
-                               "export: they no longer match its header hash."))
-    outcome = game.outcome(state)
-    claimed = data.get("outcome")
-    if claimed is not None or outcome is not None:
-        got = None if outcome is None else {
-            "winner": players[outcome.winner] if outcome.winner is not None else None, "score": outcome.score}
-        if claimed != got:
-            raise MatchFileError(_("the file claims the result %(claimed)s but re-running it gives %(got)s.")
-                                 % {"claimed": claimed, "got": got}, step=len(actions))
-    return Replayed(game=game, states=states, events=events, outcome=outcome)
+        raise MatchFileError(_("the rules refuse this action: %(why)s") % {"why": services.explain(error)},
+                             step=number) from error
+    if dice.rolls != recorded:
+        raise MatchFileError(_("the dice do not match the seed: the file says %(got)s, the seed gives %(want)s.")
+                             % {"got": [r.get("value") for r in recorded], "want": [r["value"] for r in dice.rolls]},
+                             step=number)
+    if entry.get("state_sha256") != state_hash(state):
+        raise MatchFileError(_("the result differs from the one recorded in the file (altered or truncated)."),
+                             step=number)
+    return state, step_events
+
+
+def _check_claimed(claimed, outcome: rules.Outcome | None, players: list, steps: int) -> None:
+    """The result the file claims is the one its re-run gives."""
+    if claimed is None and outcome is None:
+        return
+    got = None if outcome is None else {
+        "winner": players[outcome.winner] if outcome.winner is not None else None, "score": outcome.score}
+    if claimed != got:
+        raise MatchFileError(_("the file claims the result %(claimed)s but re-running it gives %(got)s.")
+                             % {"claimed": claimed, "got": got}, step=steps)
 
 
 def _action_time(value, step: int):

@@ -133,7 +133,25 @@ def _read(thing, found: dict, seen: set[int]) -> None:
         for _filter, arguments in thing.filters:
             for _is_variable, argument in arguments:
                 _read(argument, found, seen)
-    elif (sequence := _looped(thing)) is not None and isinstance(thing, ForNode):
+    elif _read_tag(thing, found, seen):
+        pass
+    elif isinstance(thing, NodeList | list | tuple):
+        for item in thing:
+            _read(item, found, seen)
+    elif isinstance(thing, dict):
+        for item in thing.values():
+            _read(item, found, seen)
+    elif isinstance(thing, Node) or type(thing).__module__.startswith("django.template"):
+        # A tag's own attributes: its arguments (FilterExpressions), its conditions, its nodelists.
+        for name, value in vars(thing).items():
+            if name not in ("token", "origin", "source", "partial_mapping"):
+                _read(value, found, seen)
+
+
+def _read_tag(thing, found: dict, seen: set[int]) -> bool:
+    """What a tag that binds names or reads another template reads (a loop, an if, a with, a partial, an
+    include); False for any other thing, whose attributes `_read` walks."""
+    if (sequence := _looped(thing)) is not None and isinstance(thing, ForNode):
         loop = _Loop(sequence, tuple(thing.loopvars), _within(thing.nodelist_loop, thing.loopvars, found))
         found.setdefault(_key(loop), loop)
         _read(thing.nodelist_empty, found, seen)
@@ -160,17 +178,9 @@ def _read(thing, found: dict, seen: set[int]) -> None:
             _bind(thing.extra_context, included, found, seen)
         else:
             _read(included, found, seen)
-    elif isinstance(thing, NodeList | list | tuple):
-        for item in thing:
-            _read(item, found, seen)
-    elif isinstance(thing, dict):
-        for item in thing.values():
-            _read(item, found, seen)
-    elif isinstance(thing, Node) or type(thing).__module__.startswith("django.template"):
-        # A tag's own attributes: its arguments (FilterExpressions), its conditions, its nodelists.
-        for name, value in vars(thing).items():
-            if name not in ("token", "origin", "source", "partial_mapping"):
-                _read(value, found, seen)
+    else:
+        return False
+    return True
 
 
 def _bind(bindings: dict, body, found: dict, seen: set[int]) -> None:

@@ -1,9 +1,10 @@
 """Static files as a phone's first visit should get them: minified, with only the headers that do something.
 
 Our stylesheets and scripts are written to be read, with comments that say why. `collectstatic`
-saves them minified (rJSmin and rCSSmin: comments and every space a browser ignores go, nothing is
-renamed), some 0.7 KB less on a match page's cold load than stripping comments and indentation by
-hand did. The files keep their content-hashed names, taken from the source.
+saves them minified by tdewolff's minify (comments and every space a browser ignores go, and a
+script's local names are shortened): about 1.2 KB less on a match page's cold load than stripping
+comments and indentation by hand did, 0.5 KB of it the shorter names. The files keep their
+content-hashed names, taken from the source.
 
 WhiteNoise serves them, ahead of Django's security middleware. A file with a content hash in its
 name is cached for good (`immutable`), so a browser never asks again whether it changed: its
@@ -14,8 +15,7 @@ stylesheet from being read as anything but what its Content-Type says. Together 
 140 bytes less on each of the six or seven files a match page links.
 """
 
-import rcssmin
-import rjsmin
+import minify
 from django.core.files.base import ContentFile, File
 from whitenoise.middleware import WhiteNoiseFileResponse, WhiteNoiseMiddleware
 from whitenoise.storage import CompressedManifestStaticFilesStorage
@@ -24,11 +24,13 @@ from tracker.people.devices import TableRequest
 
 VALIDATORS = ("ETag", "Last-Modified")
 OURS = ("css/", "js/")
+# Nothing newer than the scripts are written in (ES2020: `?.`, a bare `catch`), whatever the minifier knows.
+minify.config({"js-version": 2020})
 
 
 def lean(name: str, text: str) -> str:
     """The stylesheet or script `name` minified."""
-    return rcssmin.cssmin(text) if name.endswith(".css") else rjsmin.jsmin(text)
+    return minify.string("text/css" if name.endswith(".css") else "application/javascript", text)
 
 
 class StaticFilesStorage(CompressedManifestStaticFilesStorage):

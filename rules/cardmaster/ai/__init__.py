@@ -25,6 +25,7 @@ strength (measured win rates) and bench (engine speed).
 """
 
 from ..options import AI_LEVELS, ai_seat, hints_allowed
+from ..state import MatchState, possessor
 from .analysis import Analysis, Mistake, analyse, analyse_part, finish
 from .explain import Reason
 from .faction import (
@@ -39,12 +40,12 @@ from .faction import (
 from .players import LEVELS, Decision, Step, check_turn, choose
 
 
-def hint(state: dict, seed: str, step: int, recent: list[Step] | tuple = ()) -> Decision:
+def hint(state: MatchState, seed: str, step: int, recent: list[Step] | tuple = ()) -> Decision:
     """The move the hard AI would make for the side in possession, with its reason and win chance;
     IllegalAction when nobody has a move (lineups still open, or the match is over). `recent`: as
     for `choose`."""
     check_turn(state, state["possession"] if state["possession"] is not None else 0)
-    return choose(state, state["possession"], "hard", seed, step, recent)
+    return choose(state, possessor(state), "hard", seed, step, recent)
 
 
 __all__ = [

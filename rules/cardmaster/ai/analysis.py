@@ -26,9 +26,10 @@ from dataclasses import dataclass
 
 from ... import Dice
 from .. import match
+from ..state import MatchState, possessor
 from .evaluation import win_chance
 from .explain import Reason, reason_for
-from .players import EFFORT, shift_backs
+from .players import EFFORT, Step, shift_backs
 from .search import search
 
 MOVE_KEYS = ("type", "card", "target", "stat", "reserve")
@@ -83,7 +84,7 @@ def _move(action: dict) -> dict:
     return {key: action[key] for key in MOVE_KEYS if key in action}
 
 
-def replayed(config: dict, seed: str, played: list[tuple[dict, list[int]]], steps: int) -> dict:
+def replayed(config: dict, seed: str, played: list[tuple[dict, list[int]]], steps: int) -> MatchState:
     """The match after its first `steps` actions (no search: the engine alone)."""
     state = match.new_match(config, seed)
     for step, (action, rolls) in enumerate(played[:steps], start=1):
@@ -112,7 +113,7 @@ def analyse_part(config: dict, seed: str, played: list[tuple[dict, list[int]]], 
     effort = EFFORT[level]
     # The steps just before the part, for the Shifts a side may not make straight back (players.shift_backs).
     state = replayed(config, seed, played, max(0, start - REMEMBERED))
-    recent: list[tuple[dict, dict]] = []
+    recent: list[Step] = []
     for step in range(max(0, start - REMEMBERED) + 1, start + 1):
         action, rolls = played[step - 1]
         recent.append((state, action))
@@ -129,7 +130,7 @@ def analyse_part(config: dict, seed: str, played: list[tuple[dict, list[int]]], 
         if match.phase(state) != "play":
             chances.append(win_chance(state, 0) if match.phase(state) == "finished" else 0.5)
         else:
-            mover = state["possession"]
+            mover = possessor(state)
             following = played[step][0] if step < len(played) else {"type": "none"}
             move = _move(following) if following["type"] in JUDGED else None
             refused = shift_backs(state, mover, recent)

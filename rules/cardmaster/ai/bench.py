@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ... import Dice
 from .. import match, moves
+from ..state import MatchState, possessor
 from .players import choose
 from .strength import factions
 
@@ -72,26 +73,26 @@ def random_playouts(matches: int, seed: str = "bench") -> tuple[float, float]:
     return matches / spent, moves_made / spent
 
 
-def positions(count: int, seed: str = "bench") -> list[tuple[dict, int]]:
+def positions(count: int, seed: str = "bench") -> list[tuple[MatchState, int]]:
     """`count` positions (with their step numbers) from a match the normal AI plays against itself."""
     lineups = factions(9, 6, 1)
     state = match.new_match({"size": 9}, seed)
     for seat in (0, 1):
         state, _ = match.apply(state, {"type": "lock_lineup", "seat": seat, "cards": lineups[seat]},
                                Dice(seed, seat + 1))
-    found: list[tuple[dict, int]] = []
+    found: list[tuple[MatchState, int]] = []
     step = 2
     while state["winner"] is None and len(found) < count:
         step += 1
         found.append((state, step))
-        action = choose(state, state["possession"], "normal", seed, step).action
+        action = choose(state, possessor(state), "normal", seed, step).action
         state, _ = match.apply(state, action, Dice(seed, step))
     return found
 
 
-def _decide_all(found: list[tuple[dict, int]], seed: str) -> None:
+def _decide_all(found: list[tuple[MatchState, int]], seed: str) -> None:
     for state, step in found:
-        choose(state, state["possession"], "hard", seed, step)
+        choose(state, possessor(state), "hard", seed, step)
 
 
 def _clock_cost(rounds: int = 20000) -> float:
@@ -102,12 +103,12 @@ def _clock_cost(rounds: int = 20000) -> float:
     return (time.process_time() - started) / rounds
 
 
-def timed_copy_share(found: list[tuple[dict, int]], seed: str) -> tuple[float, float]:
+def timed_copy_share(found: list[tuple[MatchState, int]], seed: str) -> tuple[float, float]:
     """(CPU seconds of the hard decisions, share of them spent in match._copy), timed around each copy
     (less the clock readings themselves)."""
     copy, spent, copies = match._copy, [0.0], [0]
 
-    def timed(state: dict) -> dict:
+    def timed(state: MatchState) -> MatchState:
         started = time.process_time()
         result = copy(state)
         spent[0] += time.process_time() - started
@@ -125,7 +126,7 @@ def timed_copy_share(found: list[tuple[dict, int]], seed: str) -> tuple[float, f
     return total - 2 * clock * copies[0], max(0.0, spent[0] - clock * copies[0]) / (total - 2 * clock * copies[0])
 
 
-def profiled_shares(found: list[tuple[dict, int]], seed: str) -> dict:
+def profiled_shares(found: list[tuple[MatchState, int]], seed: str) -> dict:
     """cProfile's share of the hard decisions' time per bookkeeping kind."""
     profiler = cProfile.Profile()
     profiler.runcall(_decide_all, found, seed)
@@ -141,7 +142,7 @@ def profiled_shares(found: list[tuple[dict, int]], seed: str) -> dict:
     return shares
 
 
-def copy_microseconds(found: list[tuple[dict, int]], rounds: int = 20) -> dict:
+def copy_microseconds(found: list[tuple[MatchState, int]], rounds: int = 20) -> dict:
     states = [state for state, _step in found]
     methods = {"now": match._copy, "json": lambda state: json.loads(json.dumps(state))}
     result = {}

@@ -34,6 +34,7 @@ from math import exp, sqrt
 
 from ..fighters import max_hp, stat
 from ..numbers import share
+from ..state import MatchState
 from ..typechart import WHEEL_SIZE, multiplier
 
 K = 1.8
@@ -114,14 +115,14 @@ class Fighter:
 class Side:
     """One side's cards and gems, and then its figures in the race against the other side."""
 
-    def __init__(self, state: dict, seat: int) -> None:
+    def __init__(self, state: MatchState, seat: int) -> None:
         cards, team = state["cards"], state["teams"][seat]
         self.seat = seat
         self.active = [Fighter(cards[card_id], 1.0) for card_id in team["active"] if card_id]
         self.reserve = [Fighter(cards[card_id], RESERVE_BURN) for card_id in team["reserve"]]
         self.raided = team["raided"]
 
-    def race(self, state: dict, them: "Side") -> None:
+    def race(self, state: MatchState, them: "Side") -> None:
         """Possessions to take off everything `them` has standing, and what one gem is worth."""
         foes = them.active + them.reserve
         standing = sum(foe.hp for foe in foes)
@@ -176,7 +177,7 @@ class Side:
         return at_risk
 
 
-def race(state: dict, raids: bool = True) -> tuple[float, float]:
+def race(state: MatchState, raids: bool = True) -> tuple[float, float]:
     """Possessions each seat needs to win the race from here: (seat 0, seat 1). Without `raids`
     the gems one blow could knock loose are not counted (the easy player's blind spot)."""
     sides = (Side(state, 0), Side(state, 1))
@@ -193,7 +194,7 @@ def race(state: dict, raids: bool = True) -> tuple[float, float]:
     return sides[0].possessions, sides[1].possessions
 
 
-def margin(state: dict, seat: int, raids: bool = True) -> float:
+def margin(state: MatchState, seat: int, raids: bool = True) -> float:
     """How far ahead `seat` is in the race: the other side's possessions less its own, over their
     spread. A race below zero possessions means the side finishes within the moves it still has in
     this possession; the spread shrinks with the possessions left, since a short race leaves little
@@ -202,14 +203,14 @@ def margin(state: dict, seat: int, raids: bool = True) -> float:
     return (theirs - mine) / sqrt(max(0.0, mine) + max(0.0, theirs) + SPREAD_FLOOR)
 
 
-def win_chance(state: dict, seat: int, raids: bool = True) -> float:
+def win_chance(state: MatchState, seat: int, raids: bool = True) -> float:
     """The estimated chance (0..1) that `seat` wins from this position (`raids`: see race)."""
     if state["winner"] is not None:
         return 1.0 if state["winner"] == seat else 0.0
     return 1 / (1 + exp(-K * margin(state, seat, raids)))
 
 
-def material(state: dict, seat: int) -> float:
+def material(state: MatchState, seat: int) -> float:
     """The share of its HP each side keeps, `seat`'s minus the other's: the greedy player's measure."""
     kept = []
     for side in (seat, 1 - seat):

@@ -17,6 +17,7 @@ from .. import damage
 from ..field import active_cards
 from ..fighters import stat
 from ..gems import COSTS, MOVE_LABELS
+from ..state import MatchState
 from ..statuses import backfire_chance, proc_chance
 from .search import branches, odds
 
@@ -52,24 +53,24 @@ def _times(fraction: str) -> str:
     return {"1/2": "0.5", "1/4": "0.25"}.get(fraction, fraction)
 
 
-def _name(state: dict, card_id: str) -> str:
+def _name(state: MatchState, card_id: str) -> str:
     return state["cards"][card_id]["name"]
 
 
-def reason_for(state: dict, action: dict, candidate=None) -> Reason:
+def reason_for(state: MatchState, action: dict, candidate=None) -> Reason:
     """Why `action` (a legal move in `state`); `candidate` is the search's record of it, if any."""
     explain = EXPLAINERS[action["type"]]
     return explain(state, action, candidate)
 
 
-def _events(state: dict, action: dict, candidate) -> list[dict]:
+def _events(state: MatchState, action: dict, candidate) -> list[dict]:
     """What the move does when no roll lands (the first branch, the likeliest)."""
     if candidate is not None:
         return candidate.branches[0].events
     return branches(state, action)[0].events
 
 
-def _attack(state: dict, action: dict, candidate) -> Reason:
+def _attack(state: MatchState, action: dict, candidate) -> Reason:
     card, target = state["cards"][action["card"]], state["cards"][action["target"]]
     events = _events(state, action, candidate)
     hit = next(event for event in events if event["type"] == "attack")
@@ -106,14 +107,14 @@ def _attack(state: dict, action: dict, candidate) -> Reason:
                                "%(hp)s HP."), {**params, "hp": hit["hp_after"]})
 
 
-def _best_a3(state: dict, card: dict) -> tuple[dict, dict]:
+def _best_a3(state: MatchState, card: dict) -> tuple[dict, dict]:
     """The other side's active card that the card's A3 hurts most, and the engine's working."""
     foes = active_cards(state, 1 - card["seat"])
     found = [(foe, damage.working(card, foe, "a3")) for foe in foes]
     return max(found, key=lambda pair: (pair[1]["damage"] >= pair[0]["hp"], pair[1]["damage"]))
 
 
-def _stack(state: dict, action: dict, candidate) -> Reason:
+def _stack(state: MatchState, action: dict, candidate) -> Reason:
     card = state["cards"][action["card"]]
     team = state["teams"][card["seat"]]
     shown = 2 + card["gems"]
@@ -140,7 +141,7 @@ def _stack(state: dict, action: dict, candidate) -> Reason:
                                "%(damage)s at %(type)s %(times)sx."), params)
 
 
-def biggest_blow(state: dict, card: dict) -> int:
+def biggest_blow(state: MatchState, card: dict) -> int:
     """The most one active card of the other side can take off `card` with what it can pay for."""
     foes = active_cards(state, 1 - card["seat"])
     raided = state["teams"][1 - card["seat"]]["raided"]
@@ -149,7 +150,7 @@ def biggest_blow(state: dict, card: dict) -> int:
     return max(blows, default=0)
 
 
-def _shift(state: dict, action: dict, candidate) -> Reason:
+def _shift(state: MatchState, action: dict, candidate) -> Reason:
     card, coming = state["cards"][action["card"]], state["cards"][action["reserve"]]
     params = {"card": card["name"], "reserve": coming["name"]}
     if card["gems"] == 1 and card["hp"] <= biggest_blow(state, card):
@@ -173,7 +174,7 @@ def _shift(state: dict, action: dict, candidate) -> Reason:
                   {"type": "a1", "card": coming["id"], "target": foe["id"]})
 
 
-def _spc(state: dict, action: dict, candidate) -> Reason:
+def _spc(state: MatchState, action: dict, candidate) -> Reason:
     card = state["cards"][action["card"]]
     event = next(event for event in _events(state, action, candidate) if event["type"] == "spc")
     return Reason(gettext_noop("Boosts %(card)s's %(stat)s by %(amount)s to %(value)s for the rest of the match."),
@@ -181,7 +182,7 @@ def _spc(state: dict, action: dict, candidate) -> Reason:
                    "value": event["value"]})
 
 
-def _revive(state: dict, action: dict, candidate) -> Reason:
+def _revive(state: MatchState, action: dict, candidate) -> Reason:
     event = next(event for event in _events(state, action, candidate) if event["type"] == "revive")
     params = {"card": event["card_name"], "target": event["target_name"], "hp": event["hp"]}
     if event["from_raided"]:
@@ -190,7 +191,7 @@ def _revive(state: dict, action: dict, candidate) -> Reason:
     return Reason(gettext_noop("%(card)s spends its 4 stacked gems to revive %(target)s with %(hp)s HP."), params)
 
 
-def _deposit(state: dict, action: dict, candidate) -> Reason:
+def _deposit(state: MatchState, action: dict, candidate) -> Reason:
     return Reason(gettext_noop("Deposits a raided gem on %(card)s."), {"card": _name(state, action["card"])})
 
 

@@ -35,12 +35,13 @@ from math import exp
 from ...errors import IllegalAction, gettext_noop
 from .. import match
 from ..options import AI_LEVELS
+from ..state import MatchState
 from .evaluation import material
 from .explain import Reason, biggest_blow, reason_for
 from .search import Candidate, Effort, branches, search
 from .tree import Tree
 
-Step = tuple[dict, dict]
+Step = tuple[MatchState, dict]
 """A step of the match before the one decided: (the position before it, the action played). An AI's
 action carries its decision under "ai" ({"reason": Reason.as_json(), ...}), as the tracker keeps it."""
 
@@ -93,7 +94,7 @@ def _rng(seed: str, step: int, level: str) -> random.Random:
     return random.Random(f"{seed}|{step}|{level}")
 
 
-def check_turn(state: dict, seat: object) -> None:
+def check_turn(state: MatchState, seat: object) -> None:
     """IllegalAction unless `seat` is in possession of a match in play."""
     phase = match.phase(state)
     if phase == "finished":
@@ -119,7 +120,7 @@ def _pick(ranked: list[Candidate], temperature: float, rng: random.Random) -> Ca
     return rng.choices(pool, weights)[0]
 
 
-def choose(state: dict, seat: int, level: str, seed: str, step: int, recent: list[Step] | tuple = ()) -> Decision:
+def choose(state: MatchState, seat: int, level: str, seed: str, step: int, recent: list[Step] | tuple = ()) -> Decision:
     """The move `level` makes for `seat`, which must be in possession, at step `step` of the match
     played with `seed`; a RuleError (IllegalAction) when there is no move to choose. `recent` is the
     match's last steps, oldest first (a dozen is plenty): what the levels remember of their own
@@ -169,12 +170,12 @@ def _keep_promise(valued: list[tuple[Candidate, float]], promised: list[dict],
     return chosen
 
 
-def possession_number(state: dict) -> int:
+def possession_number(state: MatchState) -> int:
     """Possessions since the match began: two a round."""
     return 2 * state["round"] + state["half"]
 
 
-def _shift_marks(state: dict, leaving: str, coming: str, seat: int) -> tuple:
+def _shift_marks(state: MatchState, leaving: str, coming: str, seat: int) -> tuple:
     """What would make shifting back worth it: for each of the two cards whether one blow of the
     other side's active cards would knock it out now (its HP as far as a Shift is concerned), its
     gems and its status; and the other side's active cards."""
@@ -185,7 +186,7 @@ def _shift_marks(state: dict, leaving: str, coming: str, seat: int) -> tuple:
     return mark(leaving), mark(coming), sorted(card_id for card_id in state["teams"][1 - seat]["active"] if card_id)
 
 
-def shift_backs(state: dict, seat: int, recent: list[Step] | tuple) -> set[tuple[str, str]]:
+def shift_backs(state: MatchState, seat: int, recent: list[Step] | tuple) -> set[tuple[str, str]]:
     """The Shifts `seat` must not make now, as (card leaving, card coming) pairs: each would bring
     back a card this side shifted out within its last two possessions, for the card that came in
     for it, with nothing changed in between (the two cards' HP, gems and statuses, and the other
@@ -203,7 +204,7 @@ def shift_backs(state: dict, seat: int, recent: list[Step] | tuple) -> set[tuple
     return refused
 
 
-def pending_promises(state: dict, seat: int, recent: list[Step] | tuple) -> list[dict]:
+def pending_promises(state: MatchState, seat: int, recent: list[Step] | tuple) -> list[dict]:
     """The moves this side's reasons promised in its previous possession ("A3 next turn hits X"),
     newest first, whose card has not moved since: each as the action that keeps it."""
     now, found, moved = possession_number(state), [], set()
@@ -217,11 +218,11 @@ def pending_promises(state: dict, seat: int, recent: list[Step] | tuple) -> list
     return found
 
 
-def _estimate(state: dict, action: dict, seat: int) -> float:
+def _estimate(state: MatchState, action: dict, seat: int) -> float:
     return Candidate(state, action, seat).shallow
 
 
-def _greedy(state: dict, seat: int, rng: random.Random) -> Decision:
+def _greedy(state: MatchState, seat: int, rng: random.Random) -> Decision:
     scored = []
     for action in match.legal_actions(state):
         found = branches(state, action)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from ... import Dice
 from .. import match
 from ..fighters import stat
+from ..state import MatchState, possessor
 from ..statuses import backfire_chance, proc_chance
 from .evaluation import win_chance
 
@@ -51,18 +52,18 @@ class Branch:
 
     probability: float
     """How likely this way is (the branches of a move add up to 1)."""
-    state: dict
+    state: MatchState
     """The match after the move, this way."""
     events: list
     """What the engine said happened."""
 
 
-def branches(state: dict, action: dict) -> list[Branch]:
+def branches(state: MatchState, action: dict) -> list[Branch]:
     """Every way `action`'s rolls can go, most likely first (one branch when nothing is rolled)."""
-    card = state["cards"].get(action.get("card"))
-    if action["type"] not in ("a2", "a3") or card["inflicts"] == "none":
+    if action["type"] not in ("a2", "a3") or state["cards"][action["card"]]["inflicts"] == "none":
         after, events = match.apply(state, action, Dice("", 0))
         return [Branch(1.0, after, events)]
+    card = state["cards"][action["card"]]
     backfire = odds(backfire_chance(card["tier"], stat(card, "spc")))
     lands = (1 - backfire) * odds(proc_chance(action["type"], card["tier"]))
     found = []
@@ -77,15 +78,15 @@ def expected(found: list[Branch], seat: int) -> float:
     return sum(branch.probability * win_chance(branch.state, seat) for branch in found)
 
 
-def searched_moves(state: dict) -> list[dict]:
+def searched_moves(state: MatchState) -> list[dict]:
     """The legal moves worth searching: all of them except deposits."""
     return [action for action in match.legal_actions(state) if action["type"] != "deposit"]
 
 
-def quick_move(state: dict) -> dict:
+def quick_move(state: MatchState) -> dict:
     """The playouts' choice: the first card still to move picks, one move deep, its best attack,
     STACK or REVIVE for its side (SPC and Shift are left to the full search)."""
-    seat = state["possession"]
+    seat = possessor(state)
     mover = next(card_id for card_id in state["teams"][seat]["active"]
                  if card_id and card_id not in state["done"])
     options = [action for action in match.legal_actions(state)
@@ -93,7 +94,7 @@ def quick_move(state: dict) -> dict:
     return max(options, key=lambda action: expected(branches(state, action), seat))
 
 
-def playout(state: dict, seat: int, seed: str) -> float:
+def playout(state: MatchState, seat: int, seed: str) -> float:
     """Play on with `quick_move` until `seat` next has possession after the other side's, then
     estimate `seat`'s chance to win from there."""
     other_moved = state["possession"] != seat
@@ -120,7 +121,7 @@ class Effort:
 class Candidate:
     """A move under consideration and what the search has learned of it."""
 
-    def __init__(self, state: dict, action: dict, seat: int, raids: bool = True) -> None:
+    def __init__(self, state: MatchState, action: dict, seat: int, raids: bool = True) -> None:
         self.action = action
         self.branches = branches(state, action)
         self.estimates = [win_chance(branch.state, seat, raids) for branch in self.branches]
@@ -143,7 +144,7 @@ def playout_seed(seed: str, step: int) -> str:
     return hashlib.sha256(f"{seed}|cardmaster-ai|{step}".encode()).hexdigest()[:16]
 
 
-def search(state: dict, seat: int, effort: Effort, seed: str, step: int,
+def search(state: MatchState, seat: int, effort: Effort, seed: str, step: int,
            include: dict | None = None) -> list[Candidate]:
     """Every searched move, best first, with its estimated chance to win for `seat`.
 

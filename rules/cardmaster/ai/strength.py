@@ -22,8 +22,9 @@ from math import sqrt
 
 from ... import Dice
 from .. import match
+from ..state import MatchState, possessor
 from .faction import generate_faction, lineup_order
-from .players import choose, pending_promises, shift_backs
+from .players import Step, choose, pending_promises, shift_backs
 
 RECENT = 12
 """Steps of the match each decision is shown (players.choose's `recent`)."""
@@ -82,10 +83,10 @@ def play(seats: tuple[str, str], lineups: tuple[list[dict], list[dict]], seed: s
                                      Dice(seed, step))
     times: dict[str, list[float]] = {player: [] for player in seats}
     habits: dict[str, Counter] = {player: Counter() for player in seats}
-    recent: list[tuple[dict, dict]] = []
+    recent: list[Step] = []
     while state["winner"] is None and step < MAX_STEPS:
         step += 1
-        seat = state["possession"]
+        seat = possessor(state)
         started = time.process_time()
         decision = choose(state, seat, seats[seat], seed, step, recent)
         times[seats[seat]].append(time.process_time() - started)
@@ -96,7 +97,7 @@ def play(seats: tuple[str, str], lineups: tuple[list[dict], list[dict]], seed: s
     return Played(seats, state["winner"], step, times, habits)
 
 
-def _count(habit: Counter, state: dict, seat: int, action: dict, recent: list) -> None:
+def _count(habit: Counter, state: MatchState, seat: int, action: dict, recent: list) -> None:
     kind = action["type"]
     if kind == "deposit":
         return

@@ -31,6 +31,7 @@ always gets the same tree and the same move.
 from math import log, sqrt
 
 from .. import match
+from ..state import MatchState, possessor
 from .evaluation import TYPE_FACTOR, win_chance
 from .search import Branch, Candidate, branches, searched_moves
 
@@ -46,7 +47,7 @@ class Node:
 
     __slots__ = ("actions", "banned", "children", "state", "total", "visits")
 
-    def __init__(self, state: dict, banned: frozenset = frozenset()) -> None:
+    def __init__(self, state: MatchState, banned: frozenset = frozenset()) -> None:
         self.state = state
         self.banned = banned
         """Cards this side shifted out along the line of play that reached here (no Shift back)."""
@@ -78,12 +79,12 @@ class Chance:
         return min(self.ways, key=lambda way: (way[1].visits + 1) / way[0])[1]
 
 
-def _first_to_move(state: dict) -> str | None:
-    return next((card_id for card_id in state["teams"][state["possession"]]["active"]
+def _first_to_move(state: MatchState) -> str | None:
+    return next((card_id for card_id in state["teams"][possessor(state)]["active"]
                  if card_id and card_id not in state["done"]), None)
 
 
-def _promise(state: dict, action: dict) -> float:
+def _promise(state: MatchState, action: dict) -> float:
     """A cheap guess of how good a move is, to order the moves below the root: a knockout first,
     then the share of its target's HP an attack takes (A2 and A3 a little less, for their gems),
     a REVIVE, a STACK, and SPC and Shift last."""
@@ -103,7 +104,7 @@ def _promise(state: dict, action: dict) -> float:
     return {"revive": 1.5, "stack": 0.3, "spc": 0.05}.get(kind, 0.0)
 
 
-def _moves(state: dict, banned: frozenset) -> list[dict]:
+def _moves(state: MatchState, banned: frozenset) -> list[dict]:
     if state["winner"] is not None:
         return []
     mover = _first_to_move(state)
@@ -124,7 +125,7 @@ def _child(node: Node, action: dict, ways: list[Branch] | None = None) -> "Node 
 class Tree:
     """The search from one position, for `seat`, the side in possession."""
 
-    def __init__(self, state: dict, seat: int, refused: set[tuple[str, str]] | frozenset = frozenset()) -> None:
+    def __init__(self, state: MatchState, seat: int, refused: set[tuple[str, str]] | frozenset = frozenset()) -> None:
         """`refused`: Shifts not to search at the root, as (card leaving, card coming) pairs."""
         self.seat = seat
         self.root = Node(state)

@@ -15,6 +15,7 @@ from rules.evons.board import ALL_CELLS, COLUMNS, ROWS, arrow_order, in_main_zon
 from rules.evons.cards import NAME_MAX, STAT_MAX
 from rules.evons.pieces import arrows_now, cell_of, current_def, find, is_monster, scores
 from rules.evons.sequence import abilities_left, conflict_preview, pending_conflicts
+from rules.evons.state import GameState
 from rules.evons.turns import COUNT_MAX, to_reveal
 from tracker.matches.club_cards import match_card
 from tracker.matches.services import head_action
@@ -88,7 +89,7 @@ def _card_text(card: dict | None) -> str:
     }
 
 
-def _arrows(state: dict, piece: dict) -> list[dict]:
+def _arrows(state: GameState, piece: dict) -> list[dict]:
     """A face-up monster's arrows as they point on the board now (with its facing)."""
     if not is_monster(piece):
         return []
@@ -106,7 +107,7 @@ def _arrows(state: dict, piece: dict) -> list[dict]:
     ]
 
 
-def _piece_view(state: dict, cell: str, names: list[str]) -> dict:
+def _piece_view(state: GameState, cell: str, names: list[str]) -> dict:
     piece = state["cells"][cell]
     card = piece["card"]
     shown = {
@@ -172,7 +173,7 @@ def _entry(values, match: Match) -> dict:
     return entry
 
 
-def _ability_choices(match: Match, state: dict, names: list[str], kept: Kept) -> list[dict]:
+def _ability_choices(match: Match, state: GameState, names: list[str], kept: Kept) -> list[dict]:
     """Per unused ability arrow of the active card: what it can do now, as form options."""
     entry = state["stack"][-1]
     cell = cell_of(state, entry["id"])
@@ -244,7 +245,7 @@ def _ability_choices(match: Match, state: dict, names: list[str], kept: Kept) ->
     return arrows
 
 
-def _conflict_previews(state: dict, names: list[str], kept: Kept) -> list[dict]:
+def _conflict_previews(state: GameState, names: list[str], kept: Kept) -> list[dict]:
     """Each conflict waiting to be fought, with its working as the engine would apply it."""
     previews = []
     for target in pending_conflicts(state):

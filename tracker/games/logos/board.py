@@ -4,7 +4,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.logos.cards import PANELS, colour_of, has_combo_requirement
-from rules.logos.duel import DEFAULT_CONFIG, legal_actions
+from rules.logos.duel import DEFAULT_CONFIG, Duel, legal_actions
 from rules.logos.effects import BERSERK_BELOW, berserk_ready, current_direction
 
 from ...models import Match
@@ -66,7 +66,7 @@ def card_view(card: dict, values: dict | None = None) -> dict:
     return view
 
 
-def _battle(state: dict, names: list[str]) -> dict | None:
+def _battle(state: Duel, names: list[str]) -> dict | None:
     table = state["table"]
     if table is None:
         return None

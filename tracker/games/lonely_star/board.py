@@ -10,6 +10,7 @@ from rules.lonely_star import STAT_NAMES, STATS
 from rules.lonely_star.combat import luck_mill
 from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, legal_actions
 from rules.lonely_star.rolls import SIDES, certain_result
+from rules.lonely_star.state import MatchState
 from rules.lonely_star.statuses import HEX_ATTACK_COST, HEX_ATTACK_DAMAGE, POISON_ACT_COST, effect_reach
 from rules.lonely_star.statuses import NAME_MAX as STATUS_NAME_MAX
 from rules.lonely_star.units import NAME_MAX, STAT_MAX, status_penalty, total
@@ -41,7 +42,7 @@ def certain_roll(kind: str, value: int) -> str:
     return texts[kind, sure] % {"n": value, "sides": SIDES}
 
 
-def _unit_view(state: dict, unit: dict) -> dict:
+def _unit_view(state: MatchState, unit: dict) -> dict:
     stats = []
     for stat in STATS:
         value = total(state, unit, stat)

@@ -1,6 +1,7 @@
 """Lonely Star statistics: each player's dice against the odds, and the HP left on each side over a match."""
 
 from fractions import Fraction
+from typing import cast
 
 from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext_lazy as _
@@ -8,6 +9,7 @@ from django.utils.translation import ngettext
 
 from rules import Dice
 from rules.lonely_star.rolls import pass_chance
+from rules.lonely_star.state import MatchState
 from rules.lonely_star.units import hp_left
 from tracker.matches.services import applied_actions, entered_rolls, live_actions
 
@@ -69,7 +71,7 @@ def _check_rows(tallies: dict[int, dict]) -> list[tuple[str, str]]:
     return rows
 
 
-def _health_left(state: dict) -> list[int]:
+def _health_left(state: MatchState) -> list[int]:
     """Per seat, the HP its units in play have left: total HP less damage counters (lethal ones have gone)."""
     left = [0] * len(state["players"])
     for unit in state["units"]:
@@ -89,8 +91,8 @@ def progress(match: Match) -> Progress:
     names = [player.name for player in match.players()]
     series: dict[str, list[int]] = {name: [] for name in names}
 
-    def mark(state: dict) -> None:
-        for name, left in zip(names, _health_left(state), strict=True):
+    def mark(state: dict) -> None:  # from the registry's Game, which types every game's state as a dict
+        for name, left in zip(names, _health_left(cast(MatchState, state)), strict=True):
             series[name].append(left)
 
     state = game.new_match(match.config, match.seed)

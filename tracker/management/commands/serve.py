@@ -141,7 +141,9 @@ class Command(BaseCommand):
             workers = server.worker_count(settings.DATABASES["default"]["ENGINE"])
         except ValueError as error:
             raise CommandError(str(error)) from None
-        environment = {"SECRET_KEY": secret_key(), "ALLOWED_HOSTS": allowed_hosts(host), "DEBUG": "false"}
+        environment = {"SECRET_KEY": secret_key(), "ALLOWED_HOSTS": allowed_hosts(host), "DEBUG": "false",
+                       # gunicorn imports the app from this folder wherever serve was started (it is not installed).
+                       "PYTHONPATH": os.pathsep.join(filter(None, [str(settings.BASE_DIR), os.environ.get("PYTHONPATH")]))}
         if https:
             environment |= https_in_front(address)
         self.check()
