@@ -20,7 +20,7 @@ import rules
 from tracker.catalog import changes as card_changes
 from tracker.catalog import csv_files as catalog_csv
 from tracker.catalog.changes import CardRefused, Editor
-from tracker.catalog.picker import PICKS, QUERY_MAX, rank, recent_names
+from tracker.catalog.picker import PICKS, QUERY_MAX, collection_names, rank, recent_names
 from tracker.games import pages_for
 from tracker.matches import listing
 from tracker.matches.once import made_once
@@ -310,7 +310,8 @@ def card_import(request: TableRequest, slug: str) -> HttpResponse:
 def card_picks(request: TableRequest, slug: str) -> HttpResponse:
     """The catalog cards matching what a card field holds, as buttons with their key stats (htmx).
 
-    The field's own value is sent under its name, and `field` says which name that is (or `q`).
+    The field's own value is sent under its name, and `field` says which name that is (or `q`); a deck entry's
+    field sends `deck` and the deck's `source`, so a deck from a collection is offered only its cards.
     Without htmx this is the catalog's search.
     """
     if slug not in rules.GAMES:
@@ -324,6 +325,10 @@ def card_picks(request: TableRequest, slug: str) -> HttpResponse:
     if not request.htmx:
         return redirect(f"{reverse('card_list', args=[slug])}?{urlencode({'q': query})}")
     catalog = dict(Card.objects.filter(slug=slug).values_list("name", "pk"))
+    # A deck played from its player's collection: only the cards they own (issue 28), not a refusal at lock-in.
+    owned = collection_names(request, request.GET.get("deck", ""), request.GET.get("source", ""))
+    if owned is not None:
+        catalog = {name: pk for name, pk in catalog.items() if name.casefold() in owned}
     recent = recent_names(request, slug)
     found = rank(list(catalog), query, recent)
     used = set(recent)
