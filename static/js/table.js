@@ -90,6 +90,16 @@
     place(true); // the page a plain POST was sent back to
   }
 
+  // A page whose game is its board (Evons) opens on it, when no result is to be told: the match's title and the
+  // site's links are one scroll up, the board is in view from the start (issue 28).
+  // Again once loaded: the game's stylesheet, linked in the page's body, may still change what lies above it.
+  const opens = document.querySelector("[data-opens-here]");
+  if (opens && !(region && region.querySelector(".outcome-box"))) {
+    const open = () => opens.isConnected && opens.scrollIntoView({ block: "start", behavior: "instant" });
+    open();
+    if (document.readyState !== "complete") addEventListener("load", open, { once: true });
+  }
+
   // The keyboard keeps its place. An answer replaces a region (#match), the control that sent it included:
   // htmx puts the focus back on an element of the same id, and where there is none, it goes to where the next
   // step starts (the first field of the form of the same id, else of the first form that changes the match,
@@ -138,6 +148,14 @@
         return;
       }
     }
+  });
+
+  // A cell tapped on such a board asks for the card next: its form's empty card field takes the focus (its list
+  // opens), so a play is the cell, the card and the button, with no tap on the field between (issue 28).
+  document.addEventListener("change", (e) => {
+    const radio = e.target, grid = radio.type === "radio" && radio.closest("table[data-grid]");
+    const field = grid && radio.form && radio.form.querySelector("input[data-picker]");
+    if (field && !field.value.trim() && !e.target.matches(":focus-visible")) field.focus();
   });
 
   // Each part of the match that an action may leave as it was says which version the phone shows (data-kept),

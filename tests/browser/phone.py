@@ -162,6 +162,25 @@ def fill_card(field: Locator, name: str) -> None:
     expect(field).not_to_have_class(re.compile(r"\bhtmx-request\b"))
 
 
+def hand_to(page: Page, name: str) -> None:
+    """Hot-seat: the phone shows `name`'s pass screen, where the previous player's lock-in leads by itself, else by
+    the board's "Pass the phone to" button."""
+    pass_screen = page.get_by_role("heading", level=1, name=f"Pass the phone to {name}")
+    button = page.get_by_role("link", name=f"Pass the phone to {name}")
+    expect(pass_screen.or_(button)).to_be_visible()
+    if not pass_screen.is_visible():
+        button.click()
+    expect(pass_screen).to_be_visible()
+
+
+def handed_on(page: Page, name: str, said: str) -> None:
+    """After a hot-seat lock-in that leaves `name` to enter: their pass screen tells `said` (what came of the
+    lock-in), and it and the button to go on are wholly in view together."""
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Pass the phone to {name}")
+    in_view(page, page.locator(".notice", has_text=said))
+    in_view(page, page.get_by_role("link", name=f"I am {name}: show my entry"))
+
+
 def form_with_button(page: Page, name: str) -> Locator:
     """The board form holding the button of that name."""
     return page.locator("form").filter(has=page.get_by_role("button", name=name))

@@ -20,7 +20,7 @@ from tracker.games.card_crush.demo import deck, play_battle
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import assert_no_horizontal_scroll
+from .phone import assert_no_horizontal_scroll, hand_to
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -55,9 +55,8 @@ def start_match_from_home(page: Page) -> int:
 
 
 def open_entry(page: Page, name: str) -> None:
-    """From the match page, hand the phone over and open the secret entry."""
-    page.get_by_role("link", name=f"Pass the phone to {name}").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text(f"Pass the phone to {name}")
+    """Hand the phone over (from the match page, or the pass screen a lock-in led to) and open the secret entry."""
+    hand_to(page, name)
     page.get_by_role("link", name=f"I am {name}: show my entry").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}: lock in your deck")
 
@@ -129,8 +128,12 @@ def test_whole_battle_in_hot_seat_from_the_home_page(page: Page, catalog, screen
 
     round_5.fill(DECK_1[4])
     page.get_by_role("button", name="Lock in my deck").click()
-    expect(page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    # The phone goes on to Ben's pass screen by itself, telling of Ana's lock; the board shows it too.
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}/seat/1/pass/$"))
     expect(page.get_by_text(f"{P1} is locked in. The entry is hidden.")).to_be_visible()
+    assert_no_card_names(page, DECK_1)
+    page.get_by_role("link", name="Back to the match").click()
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
     expect(lock_rows(page)).to_contain_text([f"{P1} is locked in", f"Waiting for {P2}"])
     expect(lock_rows(page).first.get_by_role("link")).to_have_count(0)  # no way back into a locked entry
     expect(page.get_by_text("Step 1", exact=False)).to_be_visible()
@@ -204,6 +207,7 @@ def test_lock_in_and_reveal_work_without_javascript(make_context, catalog, scree
 
     match_id = start_match_from_home(page)
     lock_in(page, P1, DECK_1)
+    page.get_by_role("link", name="Back to the match").click()  # from Ben's pass screen, where the lock led
     expect(lock_rows(page)).to_contain_text([f"{P1} is locked in", f"Waiting for {P2}"])
     assert_no_card_names(page, DECK_1)
     lock_in(page, P2, DECK_2)
@@ -313,7 +317,8 @@ def test_both_decks_taken_from_last_time_make_a_whole_battle_in_at_most_20_taps(
         taps += 1
 
     for name, cards in ((P1, DECK_1), (P2, DECK_2)):
-        tap(page.get_by_role("link", name=f"Pass the phone to {name}"))
+        if name == P1:  # Ana's lock-in hands the phone to Ben by itself
+            tap(page.get_by_role("link", name=f"Pass the phone to {name}"))
         tap(page.get_by_role("link", name=f"I am {name}: show my entry"))
         expect(page.locator(".last-entry")).to_contain_text(" · ".join(cards))
         tap(page.get_by_role("link", name=f"Take {name}'s cards from last time"))

@@ -19,7 +19,7 @@ from tracker.competition import collection, tournaments
 from tracker.demo import load_club
 from tracker.models import Card, Club, Match, Pairing, Player, Tournament
 
-from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, check_page, in_view, sign_in
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, check_page, hand_to, in_view, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +27,7 @@ PLAYERS = ["Ana", "Ben", "Cid", "Dee"]
 
 
 def lock_in(page: Page, name: str, cards: list[str]) -> None:
-    page.get_by_role("link", name=f"Pass the phone to {name}").click()
+    hand_to(page, name)
     page.get_by_role("link", name=f"I am {name}: show my entry").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}: lock in your deck")
     for number, card in enumerate(cards, start=1):

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Match
 
-from .phone import assert_no_horizontal_scroll
+from .phone import assert_no_horizontal_scroll, hand_to
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,7 +21,7 @@ BEN = ["Stonewarden", "Granite Brute", "Reef Sentinel"]
 
 
 def lock_in(page: Page, name: str, cards: list[str]) -> None:
-    page.get_by_role("link", name=f"Pass the phone to {name}").click()
+    hand_to(page, name)
     page.get_by_role("link", name=f"I am {name}: show my entry").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}: lock in your lineup")
     for number, card in enumerate(cards, start=1):

@@ -22,6 +22,8 @@ from .phone import (
     check_page,
     fill_card,
     form_with_button,
+    hand_to,
+    handed_on,
     in_view,
     outcome_says,
     sign_in,
@@ -118,7 +120,7 @@ def test_lonely_star(phone: Page, shot):
 
 def secret_entry(page: Page, name: str, fields: dict[str, str], button: str) -> None:
     """Hand the phone to `name`, fill in the secret entry's fields by label and send it."""
-    page.get_by_role("link", name=f"Pass the phone to {name}").click()
+    hand_to(page, name)
     page.get_by_role("link", name=f"I am {name}: show my entry").click()
     for label, value in fields.items():
         fill_card(page.get_by_label(label, exact=True), value)
@@ -146,7 +148,7 @@ def test_card_crush(phone: Page, shot):
     check_page(page)
     fill_card(page.get_by_label("Round 5 card", exact=True), "Gale Sprite")
     page.get_by_role("button", name="Lock in my deck").click()
-    outcome_says(page, None, f"{ANA} is locked in. The entry is hidden.")
+    handed_on(page, BEN, f"{ANA} is locked in. The entry is hidden.")
 
     secret_entry(page, BEN, deck(BEN_DECK),
                  "Lock in my deck")
@@ -185,7 +187,7 @@ def test_logos(phone: Page, shot):
     check_page(page)
     fill_card(page.get_by_label("Card to play", exact=True), LONG_CARD)
     page.get_by_role("button", name="Commit this card").click()
-    outcome_says(page, None, f"{ANA} is locked in. The entry is hidden.")
+    handed_on(page, BEN, f"{ANA} is locked in. The entry is hidden.")
     commit(page, BEN, "Solar Flare")
     outcome_says(page, 2, "The entries are revealed", "red (MATTER) beats green (ENERGY)",
                  f"{ANA} attacks and {BEN} defends.", next_control=page.get_by_role("button", name="Fight"))

@@ -141,11 +141,8 @@ def test_an_evons_card_played_with_the_keyboard(page: Page, catalog):
         assert assert_focus_shown(page)["value"] == expected
     expect(page.get_by_role("radio", name=re.compile(r"^A5\b"))).to_be_checked()
 
-    # On to the face (face-up is chosen), then the card's name: typed, then taken from the list.
-    face = tab_to(page, lambda el: el["name"] == "face", limit=2)
-    assert face["value"] == "up"
-    assert_focus_shown(page)
-    tab_to(page, lambda el: el["name"] == "card_name", limit=2)
+    # Back to the card's name, just over the board: typed, then taken from the list.
+    tab_to(page, lambda el: el["name"] == "card_name", back=True, limit=2)
     assert_focus_shown(page)
     page.keyboard.type("Ember")
     expect(page.locator(".pick").first).to_contain_text("Ember Fox")  # the list for what was typed
@@ -153,15 +150,20 @@ def test_an_evons_card_played_with_the_keyboard(page: Page, catalog):
     assert_focus_shown(page)
     page.keyboard.press("Enter")
     expect(page.get_by_label("Card name")).to_have_value("Ember Fox")
-    # The form is complete, so the picker has moved on to its button.
+    # The form is complete, so the picker has moved on to its button; the face is one key on (face-up is chosen).
     assert assert_focus_shown(page)["text"] == "Play the card"
+    face = tab_to(page, lambda el: el["name"] == "face", limit=2)
+    assert face["value"] == "up"
+    assert_focus_shown(page)
+    tab_to(page, lambda el: el["text"] == "Play the card", back=True, limit=2)
     page.keyboard.press("Enter")
 
     expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
     expect(page.get_by_role("img", name=re.compile(r"^A5: Ember Fox; faces Ana"))).to_be_visible()
-    # The board was swapped for the new one; the focus starts Ben's turn: the first empty cell of his form.
+    # The board was swapped for the new one; the focus starts Ben's turn: his form's first field, the card's name
+    # over the board (a tap on a cell brings the focus there too).
     after = assert_focus_shown(page)
-    assert after["name"] == "cell" and after["inForm"] == "ev-play", after
+    assert after["name"] == "card_name" and after["inForm"] == "ev-play", after
     # The outcome of the play, above the board: its close button, reached with Tab, takes the focus back to the board.
     expect(page.locator("#outcome")).to_contain_text("(log entry 1)")
     tab_to(page, lambda el: el["text"].endswith("Close"))
@@ -169,14 +171,14 @@ def test_an_evons_card_played_with_the_keyboard(page: Page, catalog):
     page.keyboard.press("Enter")
     expect(page.locator("#outcome .outcome-box")).to_have_count(0)
     back = assert_focus_shown(page)
-    assert back["name"] == "cell" and back["inForm"] == "ev-play", back
+    assert back["name"] == "card_name" and back["inForm"] == "ev-play", back
 
-    # Ben: a cell along the first row, Space on it, the name typed, and Space on the button.
+    # Ben: the name typed, a cell along the first row, Space on it, and Space on the button.
+    page.keyboard.type("Moss Golem")
+    tab_to(page, lambda el: el["name"] == "cell", limit=20)  # past the list of cards, if still open
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Space")
     expect(page.get_by_role("radio", name=re.compile(r"^A0\b"))).to_be_checked()
-    tab_to(page, lambda el: el["name"] == "card_name", limit=3)
-    page.keyboard.type("Moss Golem")
     tab_to(page, lambda el: el["text"] == "Play the card")
     assert_focus_shown(page)
     page.keyboard.press("Space")

@@ -366,3 +366,37 @@ def test_a_refused_change_is_not_kept(cast, club, ana):
     add(cast["mia"], ana, "Ember Fox", 2, club=club)
     add(cast["olga"], ana, "Ember Fox", 0, club=club)
     assert not CollectionChange.objects.exists()
+
+
+def picks(phone: Client, match: Match, seat: int, source: str, typed: str = "") -> list[str]:
+    """The cards a deck entry's card list offers for what was typed, as the picker asks for them (htmx)."""
+    response = phone.get(reverse("card_picks", args=["card-crush"]), {
+        "field": "card_1", "card_1": typed, "deck": f"{match.pk}-{seat}", "source": source}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, response.status_code
+    return re.findall(r'data-pick="([^"]+)"', text(response))
+
+
+def test_a_deck_from_the_collection_is_offered_only_the_cards_it_holds(client: Client, match, ana):
+    """Issue 28: once the collection is chosen, its cards alone are offered, not every catalog card and then a
+    refusal at lock-in; as printed, the whole catalog is."""
+    own_deck(client, ana, ["Ember Fox", "Phoenix", "Gale Sprite"])
+    page = text(client.get(entry_url(match, 0)))
+    assert f"deck={match.pk}-0" in page and 'hx-include="[name=source]:checked"' in page
+    assert sorted(picks(client, match, 0, "seat-0")) == ["Ember Fox", "Gale Sprite", "Phoenix"]
+    assert picks(client, match, 0, "seat-0", typed="o") == ["Ember Fox", "Phoenix"]
+    printed = picks(client, match, 0, "catalog")
+    assert len(printed) == 6 and not set(printed) <= {"Ember Fox", "Gale Sprite", "Phoenix"}
+
+
+def test_the_card_list_tells_a_collection_only_to_who_may_enter_that_deck(client: Client, match, ana):
+    own_deck(client, ana, ["Ember Fox", "Phoenix", "Gale Sprite"])
+    # Ben's entry (on Ana's hot-seat phone) has no collection to offer: a forged choice of Ana's changes nothing.
+    assert len(picks(client, match, 1, "seat-0")) == 6 and len(picks(client, match, 1, "seat-1")) == 6
+    stranger = Client()
+    response = stranger.get(reverse("card_picks", args=["card-crush"]), {
+        "field": "card_1", "deck": f"{match.pk}-0", "source": "seat-0"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 404  # the match is not the stranger's to know of
+    for deck in (f"{match.pk}-7", "x-0", f"{match.pk}-0-1", ""):  # junk is a 404 or just the catalog, never a 500
+        response = client.get(reverse("card_picks", args=["card-crush"]), {
+            "field": "card_1", "deck": deck, "source": "seat-7"}, HTTP_HX_REQUEST="true")
+        assert response.status_code in (200, 404)

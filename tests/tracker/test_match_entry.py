@@ -120,13 +120,24 @@ def test_it_locks_the_deck(client, match):
     data.update({f"card_{i}": name for i, name in enumerate(ANA_DECK, start=1)})
     response = client.post(entry_url(match, 0), data)
     assert response.status_code == 302
-    assert response.url == match.get_absolute_url()
+    # Hot-seat: the phone goes on to Ben's pass screen (issue 28: one tap fewer), which tells of Ana's lock.
+    assert response.url == reverse("match_pass", args=[match.pk, 1])
     match.refresh_from_db()
     assert match.head == 1
     assert [card["name"] for card in match.state["decks"][0]] == ANA_DECK
     assert match.state["decks"][1] is None
     html = text(client.get(response.url))
-    assert "Ana is locked in. The entry is hidden." in html
+    assert "Ana is locked in. The entry is hidden." in html and "Pass the phone to Ben" in html
+    assert "Ana is locked in. The entry is hidden." not in text(client.get(match.get_absolute_url()))  # told once
+
+
+def test_the_last_lock_in_goes_back_to_the_board(client, match):
+    lock(match, 1, ANA_DECK)
+    page = text(client.get(entry_url(match, 0)))
+    data = {"seq": 1, "entry_token": token_from_page(page)}
+    data.update({f"card_{i}": name for i, name in enumerate(ANA_DECK, start=1)})
+    response = client.post(entry_url(match, 0), data)
+    assert response.status_code == 302 and response.url == match.get_absolute_url()
 
 
 def test_it_accepts_card_names_in_any_case(client, match):

@@ -192,6 +192,39 @@ def test_the_other_phone_is_pushed_and_shown_who_did_what(owner):
     assert len(set(seen)) == len(seen) == 7
 
 
+def test_news_of_an_action_names_who_did_it_once(owner):
+    """A narration that starts with the actor ("Ben locks in…") is told as it is, not as "Ben: Ben locks in…";
+    one that does not name them first keeps the name in front."""
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)
+    assert ben.post(reverse("match_entry", args=[battle.pk, 1]), entry_data(battle, 1, BEN_DECK)).status_code == 302
+    told = newest(owner, battle)
+    assert "Ben locks in a hidden deck." in told and "Ben: Ben" not in told, told
+    assert owner.post(reverse("match_entry", args=[battle.pk, 0]), entry_data(battle, 0, ANA_DECK)).status_code == 302
+    act(owner, battle, action="play_round")
+    told = newest(ben, battle)
+    assert re.search(r"Ana: Round 1\b", told) and "Ana: Ana" not in told, told
+
+
+def outcome_tools(client: Client, match: Match) -> str:
+    """The buttons of the outcome box (templates/tracker/outcome.html) on this phone's match page."""
+    page = client.get(match.get_absolute_url()).content.decode()
+    return page.split('class="outcome-tools"', 1)[1].split("</div>", 1)[0] if 'class="outcome-tools"' in page else ""
+
+
+def test_the_phone_asked_sees_the_request_as_news_without_undo_beside_it(owner):
+    """Undo and Redo in the outcome box belong beside this phone's own step: beside "Ana asks: …" on Ben's
+    phone they would read as undoing her request. The page's own Undo (under the board) stays."""
+    match = _match("logos", owner)
+    ben = seated_phone(owner, match, 1)
+    act(owner, match, action="set_hp", seat="0", hp="90000")  # Ana's own side: her step, told in her box
+    assert "Undo" in outcome_tools(owner, match)
+    act(owner, match, action="set_hp", seat="1", hp="0")  # the other side's: a request to Ben's phone
+    assert "Ana asks:" in newest(ben, match)
+    assert "Undo" not in outcome_tools(ben, match) and "Redo" not in outcome_tools(ben, match)
+    assert "Undo" in text(ben.get(match.get_absolute_url())), "the board's own Undo is still there"
+
+
 # ---------------------------------------------------------------- reopening
 
 

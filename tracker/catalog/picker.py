@@ -12,8 +12,12 @@ moves a card up. Cards of matches it only watches, or cannot see, never count. T
 catalog data only, so a secret entry page shows nothing of the other seat's entry.
 """
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import F, Q
+from django.http import Http404
+from django.utils.translation import gettext as _
 
+from tracker.competition.collection import seat_collections
 from tracker.matches.card_uses import card_names
 from tracker.models import Access, Action, Match
 from tracker.people import access
@@ -61,6 +65,28 @@ def recent_names(request: TableRequest, slug: str) -> list[str]:
         for name in card_names(game.public_action(matches[match_id].state, payload)):
             names.setdefault(name.casefold(), None)
     return list(names)
+
+
+def collection_names(request: TableRequest, deck: str, source: str) -> set[str] | None:
+    """The cards (casefolded names) a deck entry may take once its player chose to play their collection: `deck`
+    names the entry ("<match>-<seat>", from the entry page), `source` the choice ("seat-<seat>"). None when the
+    deck is played as printed (any catalog card), or the entry offers no collection.
+
+    Only a phone that may make that seat's entry learns what the collection holds (the entry page lists it).
+    """
+    try:
+        match_pk, seat = (int(part) for part in deck.split("-"))
+    except ValueError:
+        return None
+    if source != f"seat-{seat}":
+        return None
+    match, seen_by = access.match_for(request, match_pk, act=True)
+    if not 0 <= seat < len(match.players()):
+        raise Http404(_("No such seat."))
+    if not seen_by.can_enter_for(seat):
+        raise PermissionDenied(_("Only %(name)s's own phone can make this entry.") % {"name": match.players()[seat].name})
+    owned = seat_collections(match, seat).get(seat)
+    return set(owned["cards"]) if owned else None
 
 
 def rank(names: list[str], query: str, recent: list[str]) -> list[str]:

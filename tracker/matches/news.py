@@ -10,6 +10,7 @@ page is drawn, in the reader's language and from the log as anyone at the table 
 the one place the sentence is built: the page, the live poll's refresh and any pushed update use it.
 """
 
+import re
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -102,4 +103,6 @@ def _action(match: Match, who: str, number: int) -> str:
     entry = log_entries(match, [action])[0]
     if entry["override"]:
         return _("%(who)s corrected: %(what)s") % {"who": who, "what": " ".join(entry["lines"]) or entry["what"]}
+    if re.match(rf"{re.escape(who)}\b", entry["what"]):  # "Ben locks in…" names the actor already: once is enough
+        return f"{entry['what']}."
     return _("%(who)s: %(what)s.") % {"who": who, "what": entry["what"]}

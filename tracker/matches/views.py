@@ -61,11 +61,12 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
     for seat, player in enumerate(players):
         host_only = seen_by.role == access.OWNER and (seen_by.controls(len(players)) == {seat}
                                                        or not pages.passes_the_phone(match))
-        url = ""
+        url, direct = "", False
         if seat in waiting and seen_by.can_enter_for(seat):
             direct = seen_by.role == access.PLAYER or host_only
             url = reverse("match_entry" if direct else "match_pass", args=[match.pk, seat])
         seats.append({"seat": seat, "player": player, "waiting": seat in waiting, "url": url,
+                      "passed_to": bool(url) and not direct,
                       "own": seen_by.seat == seat, "host_only": host_only,
                       "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat,
                       "secret": pages.own_secret(match, seat) if seen_by.seat == seat else None})
@@ -350,44 +351,55 @@ def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
         if reuse is not None and request.GET.get("reuse") == "last":
             form.initial = {f"card_{position}": name for position, name in enumerate(reuse, start=1)}
             reuse = None  # taken: the form holds it
-    refusal, status = "", 200
     if request.method == "POST":
-        status = 422
+        return _entry_post(request, match, seen_by, player, seat, form)
+    return _entry_page(request, match, player, seat, form, last_entry=reuse)
+
+
+def _entry_post(request: TableRequest, match: Match, seen_by: Viewer, player: Player, seat: int,
+                form) -> HttpResponse:
+    """A secret entry sent: locked in and the phone sent to the match, or the form back with why not."""
+    pages = pages_for(match.slug)
+    refusal, status = "", 422
+    try:
+        token = signing.loads(request.POST.get("entry_token", ""), salt=ENTRY_SALT, max_age=60 * 60 * 24)
+    except signing.BadSignature:
+        token = None
+    seq_form = SeqForm(request.POST)
+    if token != {"match": match.pk, "seat": seat}:
+        return _refused(request, match.pk, _("This entry form was not issued for %(name)s; nothing was locked.")
+                        % {"name": player.name}, status=403)
+    if not seq_form.is_valid():
+        return _refused(request, match.pk, _("The form is missing its step number; nothing was applied."), 400)
+    if form.is_valid():
         try:
-            token = signing.loads(request.POST.get("entry_token", ""), salt=ENTRY_SALT, max_age=60 * 60 * 24)
-        except signing.BadSignature:
-            token = None
-        seq_form = SeqForm(request.POST)
-        if token != {"match": match.pk, "seat": seat}:
-            return _refused(request, match.pk, _("This entry form was not issued for %(name)s; nothing was locked.")
-                            % {"name": player.name}, status=403)
-        if not seq_form.is_valid():
-            return _refused(request, match.pk, _("The form is missing its step number; nothing was applied."), 400)
-        if form.is_valid():
-            try:
-                recorded = services.match_apply_action(
-                    match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"],
-                    by=news.by(request, match, seen_by))
-            except services.StaleSubmission as stale:
-                match.refresh_from_db()
-                if seat not in pages.seats_to_enter(match):
-                    return _refused(request, match.pk, str(stale), status=409)
-                # Another phone moved the match on meanwhile (say, the other player locked in):
-                # keep what this player typed and let them confirm it against the fresh step.
-                refusal, status = _("The match moved on while you were entering; check your entry and send it again."), 409
-            except RuleError as error:
-                refusal = services.explain(error, match.players())
-            else:
-                match = pages.after_change(match)
-                confirmations.entered(match, seat, access.signed_in(request))
-                messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
-                # When it revealed the entries (a log line more than the lock), the box tells what came of them.
-                names = [seated.name for seated in match.players()]
-                if any(pages.describe(event, names) for event in recorded.events):
-                    messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
-                                         extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
+            recorded = services.match_apply_action(
+                match=match, action=pages.entry_action(form, seat), expected_seq=seq_form.cleaned_data["seq"],
+                by=news.by(request, match, seen_by))
+        except services.StaleSubmission as stale:
+            match.refresh_from_db()
+            if seat not in pages.seats_to_enter(match):
+                return _refused(request, match.pk, str(stale), status=409)
+            # Another phone moved the match on meanwhile (say, the other player locked in):
+            # keep what this player typed and let them confirm it against the fresh step.
+            refusal, status = _("The match moved on while you were entering; check your entry and send it again."), 409
+        except RuleError as error:
+            refusal = services.explain(error, match.players())
+        else:
+            match = pages.after_change(match)
+            confirmations.entered(match, seat, access.signed_in(request))
+            messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
+            # When it revealed the entries (a log line more than the lock), the box tells what came of them.
+            names = [seated.name for seated in match.players()]
+            if any(pages.describe(event, names) for event in recorded.events):
+                messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
+                                     extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
                 return redirect(match)
-    return _entry_page(request, match, player, seat, form, refusal=refusal, status=status, last_entry=reuse)
+            # Hot-seat, nothing revealed yet: the phone goes on to the next player who still enters on it, one
+            # tap saved (issue 28). A reveal (even one that ends the round at once) shows the board.
+            handed_on = next((other["url"] for other in entry_seats(match, seen_by) if other["passed_to"]), "")
+            return redirect(handed_on or match)
+    return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)
 
 
 def _entry_page(request: TableRequest, match: Match, player: Player, seat: int, form, card_form=None,

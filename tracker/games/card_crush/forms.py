@@ -47,11 +47,14 @@ class DeckForm(forms.Form):
 
     deck_size = DECK_SIZE
 
-    def __init__(self, *args, catalog: dict[str, Card], collections: dict[int, dict] | None = None, **kwargs):
+    def __init__(self, *args, catalog: dict[str, Card], collections: dict[int, dict] | None = None, deck: str = "",
+                 **kwargs):
         super().__init__(*args, **kwargs)
         self.catalog = catalog
         # Decks from a collection (tracker/competition): the cards at the levels their owner upgraded them to.
         self.collections = collections or {}
+        # Which entry this is ("<match>-<seat>"), for the card lists to offer a chosen collection's cards alone.
+        self.deck = deck if self.collections else ""
         if self.collections:
             self.fields["source"] = forms.ChoiceField(
                 label=_("Play the cards"), widget=forms.RadioSelect, initial="catalog",
@@ -96,7 +99,8 @@ def seats_to_enter(match: Match) -> list[int]:
 
 def entry_form(match: Match, data=None, seat: int | None = None) -> DeckForm:
     """The deck entry of `seat`, offering only the collections that seat's player may use."""
-    return DeckForm(data, catalog=match_catalog(match), collections=seat_collections(match, seat))
+    return DeckForm(data, catalog=match_catalog(match), collections=seat_collections(match, seat),
+                    deck=f"{match.pk}-{seat}")
 
 
 def entry_action(form: DeckForm, seat: int) -> dict:
