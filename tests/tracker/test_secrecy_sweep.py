@@ -49,13 +49,21 @@ PER_REQUEST = {  # what differs from one request to the next, and what it is mas
     r"\b\d{4}-\d\d-\d\d[T ][\d:.+Z-]+": "iso-time",
     r"\b\d{1,2}:\d{2}(?::\d{2})?(?: ?[ap]\.m\.)?": "hh:mm",
 }
-_MASK = re.compile("|".join(f"(?P<m{number}>{pattern})" for number, pattern in enumerate(PER_REQUEST)))
+# Every pattern starts with one of these characters: the lookahead lets the scan skip the others at once
+# (five times faster than trying each pattern at every character).
+_MASK = re.compile('(?=[n"d<0-9])(?:' + "|".join(f"(?P<m{number}>{pattern})"
+                                                 for number, pattern in enumerate(PER_REQUEST)) + ")")
 _AS = {f"m{number}": masked_as for number, masked_as in enumerate(PER_REQUEST.values())}
 
 
 def masked(body: bytes) -> str:
     """The page with what differs per request masked, in one pass (a sweep masks thousands of pages)."""
     return _MASK.sub(lambda found: _AS[found.lastgroup], body.decode(errors="replace"))
+
+
+def test_each_mask_starts_where_the_scan_looks():
+    for pattern in PER_REQUEST:
+        assert re.match(r'[n"d<]|\\b\\d', pattern), f"{pattern}: add its first character to _MASK's lookahead"
 
 
 def test_every_game_with_a_secret_entry_is_swept():
@@ -110,12 +118,13 @@ def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset()) 
     return seen
 
 
-@pytest.mark.parametrize("viewers", [sample(VIEWERS[:3], id="-".join(VIEWERS[:3])),
-                                     sample(VIEWERS[3:], id="-".join(VIEWERS[3:]))])
-def test_nobody_else_can_tell_which_entries_were_made_before_the_reveal(viewers):
+@pytest.mark.parametrize("viewer", [sample(viewer, id=viewer) for viewer in VIEWERS])
+def test_nobody_else_can_tell_which_entries_were_made_before_the_reveal(viewer):
     """One pair of worlds for every secret game at once: each world holds a match of each, and the worlds
-    differ in every one of their hidden entries, so a leak of any of them shows as a difference. The
-    viewers are swept in two halves, each its own test, so that two workers share the sweep."""
+    differ in every one of their hidden entries, so a leak of any of them shows as a difference. Each viewer
+    is its own test, so that the workers share the sweep evenly (building a world takes a second; sweeping
+    it as one viewer, a thousand requests)."""
+    viewers = (viewer,)
     first, second = _world(0, viewers), _world(1, viewers)
     assert first.keys() == second.keys()
     leaks = [key for key in first if first[key] != second[key]]
@@ -124,7 +133,8 @@ def test_nobody_else_can_tell_which_entries_were_made_before_the_reveal(viewers)
     where = sorted({key[1] if isinstance(key, tuple) else key for key in leaks})
     shown = frozenset(leaks[:1])  # built again, keeping the first difference's pages whole, to show it
     one, two = _world(0, viewers, shown)[leaks[0]], _world(1, viewers, shown)[leaks[0]]
-    pytest.fail(f"{len(leaks)} answers differ between the worlds, at {where}; first {leaks[0]}: " + _diff(one, two))
+    pytest.fail(f"As {viewer}, {len(leaks)} answers differ between the worlds, at {where}; first {leaks[0]}: "
+                + _diff(one, two))
 
 
 def _diff(one, two) -> str:

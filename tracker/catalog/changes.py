@@ -129,15 +129,20 @@ def _organised(editor: Editor) -> set[int]:
     return set(Membership.objects.filter(user=editor.user, role=Membership.ORGANISER).values_list("club_id", flat=True))
 
 
-def refusal(editor: Editor, card: Card) -> str:
+_UNREAD = object()
+
+
+def refusal(editor: Editor, card: Card, claim=_UNREAD) -> str:
     """Why this editor may not change (edit, delete, overwrite by import, claim) the card; "" when they may.
 
     The one rule of the catalog (see the module's docstring): the editor answers for every place the
     card has, or is staff. Every write path asks here (tests/tracker/test_card_rule.py proves it).
+    `claim`: the card name's NameClaim (or None), when the caller has read it already.
     """
     if editor.user is not None and editor.user.is_staff:
         return ""
-    claim = NameClaim.named(card.slug, card.name)
+    if claim is _UNREAD:
+        claim = NameClaim.named(card.slug, card.name)
     start, used = origin(card, claim), places_used(card)
     organised = _organised(editor)
     if start.answered_by(editor, organised) and all(place.answered_by(editor, organised) for place in used):

@@ -122,9 +122,9 @@ def card_new(request: TableRequest, slug: str) -> HttpResponse:
     return _list_page(request, slug, status=422, form=form)
 
 
-def _card_or_404(slug: str, pk: int) -> Card:
+def _card_or_404(slug: str, pk: int, cards=Card.objects) -> Card:
     _game_or_404(slug)
-    return get_object_or_404(Card, slug=slug, pk=pk)
+    return get_object_or_404(cards, slug=slug, pk=pk)
 
 
 def _who(request: TableRequest, user, device: str) -> str:
@@ -142,19 +142,20 @@ def _who(request: TableRequest, user, device: str) -> str:
 @require_GET
 def card_detail(request: TableRequest, slug: str, pk: int) -> HttpResponse:
     """One card: its stats, who added it, the matches you can see that used it, and every change."""
-    card = _card_or_404(slug, pk)
+    card = _card_or_404(slug, pk, Card.objects.select_related("created_by__player"))  # who added it, named
     # A club's corrections are its own business: only its members see them.
     history = (CardChange.objects.filter(card=card).filter(Q(club__isnull=True) | Q(club__in=access.my_clubs(request)))
                .select_related("user__player", "club"))
     used_in = Match.objects.visible_to(request).filter(card_uses__card=card)
+    claim = NameClaim.named(slug, card.name)
     context = {
         "game": rules.GAMES[slug], "card": card,
         "stats": [(fact.label, fact.value) for fact in _facts(slug, card.name, card.stats)],
         "added_by": _who(request, card.created_by, card.created_device),
         "history": [(change, _who(request, change.user, change.device), _changed(slug, change)) for change in history],
         "used_in": listing.rows(used_in[:20]),
-        "why_not": card_changes.refusal(Editor.of(request), card),
-        "claim": NameClaim.named(slug, card.name),
+        "why_not": card_changes.refusal(Editor.of(request), card, claim),
+        "claim": claim,
         **_club_corrections(request, card),
     }
     return render(request, "tracker/card_detail.html", context)
@@ -164,12 +165,12 @@ def _club_corrections(request: TableRequest, card: Card) -> dict:
     """The corrections of the viewer's clubs (each club's own stats for the card), and the clubs they may correct it for."""
     clubs = access.my_clubs(request)
     corrected = ClubCorrection.objects.filter(card=card, club__in=clubs).select_related("club")
+    organised = Club.objects.filter(memberships__user=access.signed_in(request), memberships__role="organiser")
     return {
         "corrections": [(correction.club, [(fact.label, fact.value) for fact in _facts(card.slug, card.name,
                                                                                       correction.stats)])
                         for correction in corrected],
-        "correctable": clubs.filter(memberships__user=access.signed_in(request),
-                                    memberships__role="organiser").distinct() if clubs else [],
+        "correctable": organised.distinct() if access.signed_in(request) else [],
     }
 
 
