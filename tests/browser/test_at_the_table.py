@@ -447,3 +447,26 @@ def test_home_offline_and_a_match_have_no_accessibility_violations(context: Brow
     assert_accessible(page, themes=("light",))
     page.goto("/settings/")
     assert_accessible(page)
+
+
+def test_two_phones_tapping_offline_at_once_the_second_is_refused_out_loud(context: BrowserContext, page: Page,
+                                                                           catalog):
+    """Issue 28: two phones tap different steps while offline; the one back first counts, the other is refused
+    with the fresh state and says so (not applied), never dropped without a word nor applied on top."""
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    for seat, unit in ((0, "Dust Knight"), (1, "Nebula Warden")):
+        services.match_apply_action(match_id=match.pk, expected_seq=seat, action={
+            "type": "play_unit", "seat": seat, "card": Card.named("lonely-star", unit).as_rules_card()})
+    page.goto(match.get_absolute_url())
+    go_offline(page)
+    page.get_by_role("button", name="End Ana's turn").click()  # this phone: offline, its tap waits
+    expect(page.locator("form .net-note")).to_contain_text(WAITING)
+    services.match_apply_action(match_id=match.pk, expected_seq=2, action={  # the other phone, back first
+        "type": "attack", "seat": 0, "unit": 1, "target": 2})
+    context.set_offline(False)
+    box = page.locator("#outcome")
+    expect(box).to_contain_text("Not applied:")
+    expect(box).to_contain_text("Nothing was applied; here is the current state.")
+    assert [action.payload["type"] for action in Action.objects.filter(match=match, abandoned=False)
+            .order_by("seq")] == ["play_unit", "play_unit", "attack"]
+    expect(page.get_by_role("button", name="End Ana's turn")).to_be_visible()  # to tap again, if still wanted

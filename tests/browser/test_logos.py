@@ -56,7 +56,9 @@ def commit(page: Page, name: str, round_number: int, card: str, backup: str = ""
 def visible_html_without_catalog(page: Page) -> str:
     """The page but for the catalog's lists: the typed-name suggestions and the picker's cards (which it lists as
     soon as the card field has the focus; tracker/catalog/picker.py never ranks a hidden entry's cards)."""
-    return re.sub(r"<datalist.*?</datalist>|<ul class=\"picks-list\">.*?</ul>", "", page.content(), flags=re.S)
+    return page.evaluate("""() => { const copy = document.documentElement.cloneNode(true);
+        copy.querySelectorAll('datalist, .picks-list').forEach((list) => list.remove());
+        return copy.outerHTML; }""")
 
 
 def working(page: Page):

@@ -89,3 +89,70 @@ def test_without_htmx_the_page_a_tap_returns_to_shows_result_and_next_step(make_
     outcome_says(page, None, "Went back to step 3.")
     in_view(page, box.get_by_role("button", name="Redo"))
     next_step_in_view(page, page.get_by_role("button", name="Reveal round 2"))
+
+
+def _commits(match) -> None:
+    for seat, card in ((0, "Granite Fist"), (1, "Solar Flare")):
+        services.match_apply_action(match_id=match.pk, expected_seq=seat, action={
+            "type": "commit", "seat": seat, "round": 1, "backup": None,
+            "card": Card.named("logos", card).as_rules_card()})
+
+
+def _units(match) -> None:
+    for seat, unit in ((0, "Dust Knight"), (1, "Nebula Warden")):
+        services.match_apply_action(match_id=match.pk, expected_seq=seat, action={
+            "type": "play_unit", "seat": seat, "card": Card.named("lonely-star", unit).as_rules_card()})
+
+
+def _lineups(match) -> None:
+    for seat, names in enumerate((["Gale Harrier", "Storm Kite", "Volt Lancer"],
+                                  ["Stonewarden", "Granite Brute", "Reef Sentinel"])):
+        services.match_apply_action(match_id=match.pk, expected_seq=seat, action={
+            "type": "lock_lineup", "seat": seat, "cards": [Card.named("cardmaster", name).as_rules_card()
+                                                           for name in names]})
+
+
+def _fight(page: Page) -> tuple[int, str]:
+    page.get_by_role("button", name="Fight").click()
+    return 3, "5,000 damage"
+
+
+def _attack(page: Page) -> tuple[int, str]:
+    page.get_by_role("button", name="Attack with Dust Knight").click()
+    return 3, "Dust Knight attacks Nebula Warden"
+
+
+def _play(page: Page) -> tuple[int, str]:
+    page.get_by_role("radio", name=re.compile(r"^B3\b")).check()
+    page.get_by_label("Card name").fill("Ember Fox")
+    page.get_by_role("button", name="Play the card").click()
+    return 1, "Ana plays Ember Fox on B3"
+
+
+def _a1(page: Page) -> tuple[int, str]:
+    gale = page.locator("article.cm-card").filter(has=page.get_by_role("heading", name="Gale Harrier", exact=True))
+    gale.get_by_role("radio", name=re.compile("^Stonewarden")).check()
+    gale.get_by_role("button", name=re.compile(r"^A1\b")).click()
+    return 3, "Gale Harrier: A1 on Stonewarden"
+
+
+@pytest.mark.parametrize(("slug", "config", "setup", "tap"), [
+    pytest.param("logos", {}, _commits, _fight, id="logos"),
+    pytest.param("lonely-star", {}, _units, _attack, id="lonely-star"),
+    pytest.param("evons", {}, None, _play, id="evons"),
+    pytest.param("cardmaster", {"size": 3}, _lineups, _a1, id="cardmaster"),
+])
+def test_without_htmx_each_game_s_result_never_covers_its_next_step(make_context, catalog, slug, config, setup, tap):
+    """Issue 28, each game as Card Crush above: a plain POST, and the page it returns to opens on the result with
+    the next control in view and none under the box."""
+    context = make_context()
+    context.route(re.compile(r".*/htmx[^/]*\.js$"), lambda route: route.abort())
+    page = context.new_page()
+    match = services.match_create(slug=slug, player_names=[P1, P2], config=config)
+    if setup:
+        setup(match)
+    page.goto(match.get_absolute_url())
+    assert page.evaluate("typeof window.htmx") == "undefined"
+    with page.expect_navigation():
+        entry, working = tap(page)
+    outcome_says(page, entry, working)
