@@ -95,6 +95,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A database too busy to answer in time: 503 and Retry-After, nothing changed (tracker/web/busy.py).
+    "tracker.web.busy.BusyDatabaseMiddleware",
 ]
 
 ROOT_URLCONF = "tracker.urls"
