@@ -91,7 +91,7 @@
   }
 
   // A page whose game is its board (Evons) opens on it, when no result is to be told: the match's title and the
-  // site's links are one scroll up, the board is in view from the start (issue 28).
+  // site's links are one scroll up, the board is in view from the start.
   // Again once loaded: the game's stylesheet, linked in the page's body, may still change what lies above it.
   const opens = document.querySelector("[data-opens-here]");
   if (opens && !(region && region.querySelector(".outcome-box"))) {
@@ -151,7 +151,7 @@
   });
 
   // A cell tapped on such a board asks for the card next: its form's empty card field takes the focus (its list
-  // opens), so a play is the cell, the card and the button, with no tap on the field between (issue 28).
+  // opens), so a play is the cell, the card and the button, with no tap on the field between.
   document.addEventListener("change", (e) => {
     const radio = e.target, grid = radio.type === "radio" && radio.closest("table[data-grid]");
     const field = grid && radio.form && radio.form.querySelector("input[data-picker]");

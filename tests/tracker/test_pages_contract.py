@@ -96,8 +96,9 @@ def test_the_read_only_check_finds_what_a_playing_phone_is_offered(slug):
 
 
 # Refusals of a combination the player makes of two free fields of one form, not of a choice the
-# board offers: Lonely Star's "move cards" correction names a zone to take from and one to put in.
-PLAYERS_COMBINATIONS = {"zone-same"}
+# board offers: Lonely Star's "move cards" correction names a zone to take from and one to put in,
+# and a Burn names the unit receiving it and, apart, which accessory in play it breaks.
+PLAYERS_COMBINATIONS = {"zone-same", "accessory-unknown"}
 
 
 def check_offers(slug: str) -> tuple[int, int, list[str], int]:

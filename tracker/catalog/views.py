@@ -325,7 +325,7 @@ def card_picks(request: TableRequest, slug: str) -> HttpResponse:
     if not request.htmx:
         return redirect(f"{reverse('card_list', args=[slug])}?{urlencode({'q': query})}")
     catalog = dict(Card.objects.filter(slug=slug).values_list("name", "pk"))
-    # A deck played from its player's collection: only the cards they own (issue 28), not a refusal at lock-in.
+    # A deck played from its player's collection: only the cards they own, not a refusal at lock-in.
     owned = collection_names(request, request.GET.get("deck", ""), request.GET.get("source", ""))
     if owned is not None:
         catalog = {name: pk for name, pk in catalog.items() if name.casefold() in owned}

@@ -396,7 +396,7 @@ def _entry_post(request: TableRequest, match: Match, seen_by: Viewer, player: Pl
                                      extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
                 return redirect(match)
             # Hot-seat, nothing revealed yet: the phone goes on to the next player who still enters on it, one
-            # tap saved (issue 28). A reveal (even one that ends the round at once) shows the board.
+            # tap saved. A reveal (even one that ends the round at once) shows the board.
             handed_on = next((other["url"] for other in entry_seats(match, seen_by) if other["passed_to"]), "")
             return redirect(handed_on or match)
     return _entry_page(request, match, player, seat, form, refusal=refusal, status=status)

@@ -162,7 +162,7 @@ def board(match: Match) -> dict:
         # What the unit lists of the effect and correction forms show: a unit's damage or stats change nothing there.
         "unit_choices": [(unit["id"], unit["name"], unit["owner"]) for unit in units],
         # Whom a status is inflicted on: the other side's units first, so that with one unit there it is chosen
-        # already (issue 28: a status in three taps); the turn player's own units still follow.
+        # already (a status in three taps); the turn player's own units still follow.
         "inflict_targets": [{key: unit[key] for key in ("id", "name", "owner")}
                             for unit in sorted(units, key=lambda unit: unit["seat"] == turn)],
         "turn_player": players[turn],
