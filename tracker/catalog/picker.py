@@ -12,10 +12,7 @@ moves a card up. Cards of matches it only watches, or cannot see, never count. T
 catalog data only, so a secret entry page shows nothing of the other seat's entry.
 """
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import F, Q
-from django.http import Http404
-from django.utils.translation import gettext as _
 
 from tracker.competition.collection import seat_collections
 from tracker.matches.card_uses import card_names
@@ -81,10 +78,7 @@ def collection_names(request: TableRequest, deck: str, source: str) -> set[str] 
     if source != f"seat-{seat}":
         return None
     match, seen_by = access.match_for(request, match_pk, act=True)
-    if not 0 <= seat < len(match.players()):
-        raise Http404(_("No such seat."))
-    if not seen_by.can_enter_for(seat):
-        raise PermissionDenied(_("Only %(name)s's own phone can make this entry.") % {"name": match.players()[seat].name})
+    access.entry_player(match, seat, seen_by)  # 404 or 403 for a phone that may not see what the seat holds
     owned = seat_collections(match, seat).get(seat)
     return set(owned["cards"]) if owned else None
 

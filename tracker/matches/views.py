@@ -307,21 +307,11 @@ def match_poll(request: TableRequest, pk: int) -> HttpResponse:
     return JsonResponse({"version": match.version, "finished": match.finished is not None})
 
 
-def _seat_player(match: Match, seat: int, seen_by: Viewer):
-    """The player of `seat`, if this device may make that seat's secret entry."""
-    players = match.players()
-    if seat >= len(players):
-        raise Http404(_("No such seat."))
-    if not seen_by.can_enter_for(seat):
-        raise PermissionDenied(_("Only %(name)s's own phone can make this entry.") % {"name": players[seat].name})
-    return players[seat]
-
-
 @require_GET
 def match_pass(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     """The hot-seat screen that hides everything until the right player holds the phone."""
     match, seen_by = access.match_for(request, pk, act=True)
-    player = _seat_player(match, seat, seen_by)
+    player = access.entry_player(match, seat, seen_by)
     if seat not in pages_for(match.slug).seats_to_enter(match):
         messages.info(request, _("%(name)s has nothing secret to enter now.") % {"name": player.name})
         return redirect(match)
@@ -333,7 +323,7 @@ def match_pass(request: TableRequest, pk: int, seat: int) -> HttpResponse:
 def match_entry(request: TableRequest, pk: int, seat: int) -> HttpResponse:
     """One player's secret entry (a Card Crush deck), sent with a token bound to their seat."""
     match, seen_by = access.match_for(request, pk, act=True)
-    player = _seat_player(match, seat, seen_by)
+    player = access.entry_player(match, seat, seen_by)
     pages = pages_for(match.slug)
     if request.method == "GET" and seat not in pages.seats_to_enter(match):
         return redirect(match)

@@ -22,7 +22,7 @@ import ipaddress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn, cast
 
-from django.core.exceptions import PermissionDenied  # noqa: F401  (re-exported for views)
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -230,3 +230,14 @@ def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match,
     if act and not seen_by.can_act:
         raise PermissionDenied(_("Spectators can watch this match but not play in it."))
     return match, seen_by
+
+
+def entry_player(match: Match, seat: int, seen_by: Viewer):
+    """The player of `seat`, if this device may make that seat's secret entry: 404 for no such seat, 403
+    for a phone that may not (the entry page, and the card list that shows the seat's collection)."""
+    players = match.players()
+    if not 0 <= seat < len(players):
+        raise Http404(_("No such seat."))
+    if not seen_by.can_enter_for(seat):
+        raise PermissionDenied(_("Only %(name)s's own phone can make this entry.") % {"name": players[seat].name})
+    return players[seat]
