@@ -157,14 +157,15 @@ class Watcher(threading.Thread):
             self.connection.sock.close()
 
 
-def _seat_tables(running: list[loadtest.Server], tables: int, report: loadtest.Report, lock: threading.Lock,
+def _seat_tables(tables: int, ports, report: loadtest.Report, lock: threading.Lock,
                  deadline: float) -> tuple[list[tuple[Phone, int]], list[Watcher]]:
-    """Each table: a tapping phone on server n with a new Lonely Star match, and the other phone on the next
-    server holding the match's stream."""
-    servers = len(running)
+    """Each table: a tapping phone with a new Lonely Star match, and the owner's other phone holding the
+    match's stream. `ports(n)` is table n's tapping server and the servers its watcher tries, in order."""
     tappers, watchers = [], []
     for n in range(tables):
-        tapper = Phone(running[n % servers].port, report, lock, deadline, n, htmx=True)
+        tapping, watching = ports(n)
+        tapper = Phone(tapping, report, lock, deadline, n, htmx=True)
+        tapper.slug = "lonely-star"
         match = start_match(tapper, "lonely-star", n, 0)
         if match is None:
             raise RuntimeError(f"table {n}: no match was made")
@@ -172,9 +173,9 @@ def _seat_tables(running: list[loadtest.Server], tables: int, report: loadtest.R
         shows = VERSION.search(page)
         if shows is None:
             raise RuntimeError(f"table {n}: the match page shows no version")
-        other = Phone(running[(n + 1) % servers].port, report, lock, deadline, n, htmx=True)
+        other = Phone(watching[0], report, lock, deadline, n, htmx=True)
         other.cookies = dict(tapper.cookies)  # the owner's second phone (as a joined phone would be)
-        watcher = Watcher(other, [running[(n + 1) % servers].port], match, int(shows.group(1)))
+        watcher = Watcher(other, watching, match, int(shows.group(1)))
         watcher.start()
         tappers.append((tapper, match))
         watchers.append(watcher)
@@ -266,7 +267,10 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, pace: float = 1
             cpu = sum(server.cpu() for server in running)
             floor = loadtest.measure_floor([server.port for server in running], 4, 3)
             result.floor_cpu = (sum(server.cpu() for server in running) - cpu) / (floor * 3)
-            tappers, watchers = _seat_tables(running, tables, report, lock, time.monotonic() + 600)
+            def ports(n: int) -> tuple[int, list[int]]:  # tap on server n, follow on the next: crossing servers
+                return running[n % servers].port, [running[(n + 1) % servers].port]
+
+            tappers, watchers = _seat_tables(tables, ports, report, lock, time.monotonic() + 600)
             time.sleep(1.0)  # every stream open
             _taps(result, running, tappers, watchers, actions, pace, lock)
             _idle(result, running, watchers, report, idle_seconds)
@@ -300,23 +304,8 @@ def failover(*, database_url: str, tables: int = 4, taps: int = 12, pace: float 
             survivor.start()
             victim.start()
             deadline = time.monotonic() + 240
-            tappers, watchers = [], []
-            for n in range(tables):
-                tapper = Phone(survivor.port, report, lock, deadline, n, htmx=True)
-                tapper.slug = "lonely-star"
-                match = start_match(tapper, "lonely-star", n, 0)
-                if match is None:
-                    raise RuntimeError(f"table {n}: no match was made")
-                page, _forms = match_page(tapper, match)
-                shows = VERSION.search(page)
-                if shows is None:
-                    raise RuntimeError(f"table {n}: the match page shows no version")
-                other = Phone(victim.port, report, lock, deadline, n, htmx=True)
-                other.cookies = dict(tapper.cookies)
-                watcher = Watcher(other, [victim.port, survivor.port], match, int(shows.group(1)))
-                watcher.start()
-                tappers.append((tapper, match))
-                watchers.append(watcher)
+            tappers, watchers = _seat_tables(tables, lambda n: (survivor.port, [victim.port, survivor.port]),
+                                             report, lock, deadline)
             time.sleep(1.0)
             done = [0]
 
