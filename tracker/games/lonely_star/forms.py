@@ -123,7 +123,7 @@ class LonelyStarForm(BoardActionForm):
     """What every Lonely Star board form shares: its die (`roll`, blank or 1 to 6) checked against the
     match's roll setting, by trying the action on a copy of the match (a sure roll needs no die)."""
 
-    roll = forms.CharField(required=False, max_length=20)
+    roll = forms.CharField(required=False)
     app_rolls = forms.BooleanField(required=False)
 
     def acting_seat(self, data: dict, unit_field: str = "unit") -> int:
@@ -265,9 +265,9 @@ class InflictForm(LonelyStarForm):
 
     seat = seat_field()
     target = unit_field()
-    status = forms.CharField(required=False, max_length=STATUS_NAME_MAX)
+    status = forms.CharField(required=False)
     ignore_resist = forms.BooleanField(required=False)
-    break_accessory = forms.CharField(required=False, max_length=STATUS_NAME_MAX)
+    break_accessory = forms.CharField(required=False)
 
     def engine_action(self, data: dict) -> dict:
         action = {"type": "inflict", "seat": data["seat"], "target": data["target"], "status": data["status"],
@@ -305,7 +305,7 @@ class ResistRollForm(LonelyStarForm):
 
     seat = optional_seat()
     unit = unit_field()
-    status = forms.CharField(required=False, max_length=STATUS_NAME_MAX)
+    status = forms.CharField(required=False)
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "resist_roll", "seat": self.acting_seat(data), "unit": data["unit"], "status": data["status"]}
@@ -351,7 +351,7 @@ class CountersForm(LonelyStarForm):
     rule_fields = {"counter-change": "change", "no-such-counter": "counter", "counter-cap": "change"}
 
     unit = unit_field()
-    counter = forms.CharField(required=False, max_length=STATUS_NAME_MAX)
+    counter = forms.CharField(required=False)
     change = whole_number(_("The change"), -AMOUNT_MAX, AMOUNT_MAX)
 
     def engine_action(self, data: dict) -> dict:
