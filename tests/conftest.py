@@ -2,10 +2,9 @@ import asyncio
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 from django.test import override_settings
 
-from tests import sample_game
+from tests import sample_game, static_cache
 from tracker.web import translations
 
 
@@ -16,13 +15,10 @@ def pytest_configure(config):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def collected_static(tmp_path_factory):
-    """Hashed static names need a manifest, as in production: collect once per run.
-
-    Into a folder of this run's own, so test runs side by side never write over each other.
-    """
-    settings.STATIC_ROOT = tmp_path_factory.mktemp("static")
-    call_command("collectstatic", "--noinput", verbosity=0)
+def collected_static():
+    """Hashed static names need a manifest, as in production: collected once for this source tree, in a
+    folder no run writes to once it is made (tests/static_cache.py)."""
+    settings.STATIC_ROOT = static_cache.collected()
 
 
 @pytest.fixture(autouse=True)
