@@ -2,7 +2,7 @@
 
     {% refused_form "attack" unit=unit.id as sent %}
     <details{% if sent %} open{% endif %}> ... {% field_error sent %}
-    <input name="amount" value="{{ sent|typed:'amount' }}">{% field_error sent "amount" %}
+    <input name="amount"{% value sent "amount" %}>{% field_error sent "amount" %}
     <option value="{{ u.id }}"{% if sent|typed:"target" == u.id_str %} selected{% endif %}>
 
 `refused_form` gives the bound form in the page's `refused` when it is this one (its name, and the
@@ -12,7 +12,7 @@ fields that tell it from its siblings on the board, agree), else None; the filte
 from typing import Any
 
 from django import template
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from tracker.games.board_forms import BoardActionForm, refused_as
@@ -33,6 +33,13 @@ def typed(form: BoardActionForm | None, key: str) -> str:
         return ""
     key, _dot, index = key.partition(".")
     return form.shown(key, int(index or 0))
+
+
+@register.simple_tag
+def value(form: BoardActionForm | None, key: str) -> str:
+    """` value="..."`: what the player sent in `key`, for a text or number input; nothing when nothing was sent."""
+    sent = typed(form, key)
+    return format_html(' value="{}"', sent) if sent else ""
 
 
 @register.filter
