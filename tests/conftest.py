@@ -62,11 +62,14 @@ def no_event_loop_left_running(request):
 
 
 # Tests that run on PostgreSQL as well (CI's second pass), because the engine matters to them: a real
-# server with its own connections (browser, load, serving), locking and races, write counts, what
-# the two store alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that must find no
-# 500 on either. Everything else runs once, on SQLite.
+# server with its own connections (browser, the load test's pages and benchmark), locking and races,
+# write counts, what the two store alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that
+# must find no 500 on either. Everything else runs once, on SQLite. Not tests/serving, nor the load runs
+# on SQLite in tests/load/test_load.py: each starts its servers on an SQLite file of its own whatever
+# DATABASE_URL says, so a second pass ran the very same thing again (its PostgreSQL runs are marked
+# both_databases there).
 BOTH_DATABASES = (
-    "tests/browser/", "tests/load/", "tests/serving/",
+    "tests/browser/", "tests/load/test_benchmark_command.py", "tests/load/test_screen.py",
     "tests/fuzz/test_match_files.py", "tests/fuzz/test_endpoints.py",
     *(f"tests/tracker/{module}.py::" for module in (
         "test_services", "test_once", "test_cards", "test_exchange", "test_rating_confirmation",
