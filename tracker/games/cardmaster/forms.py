@@ -2,7 +2,7 @@
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext as _gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.cardmaster import DEFAULT_TYPE_NAMES, STATUSES, validate_card
@@ -235,7 +235,7 @@ class MoveForm(BoardActionForm):
         ai = ai_seat(match.state["config"])
         card = match.state["cards"].get(action["card"])
         if ai is not None and card is not None and card["seat"] == ai:
-            raise ValidationError(_gettext("%(name)s is the AI's card: the AI makes its own moves; nothing was applied.")
+            raise ValidationError(gettext("%(name)s is the AI's card: the AI makes its own moves; nothing was applied.")
                                   % {"name": card["name"]})
         needed = self.NEEDS.get(kind)
         if needed and not data[needed]:
@@ -246,10 +246,10 @@ class MoveForm(BoardActionForm):
             if data["stat"] in BOOSTABLE:
                 action["stat"] = data["stat"]
             else:
-                self.add_error("stat", _gettext("Choose the stat SPC boosts: SPD, HP, DEF or ATK."))
+                self.add_error("stat", gettext("Choose the stat SPC boosts: SPD, HP, DEF or ATK."))
         rolls = [value.strip() for value in self.sent("roll")]
         if "" in rolls and any(rolls[rolls.index(""):]):
-            raise ValidationError(_gettext("Enter the backfire roll before the status roll, or leave both blank."))
+            raise ValidationError(gettext("Enter the backfire roll before the status roll, or leave both blank."))
         if data["hinted"] == str(match.head):
             action["hinted"] = True  # the log marks a move made with a hint on the screen
         return action

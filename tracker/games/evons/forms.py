@@ -287,7 +287,7 @@ class PlayForm(EvonsForm):
     kinds = ("play",)
 
     cell = CellField()
-    face = choice(_("face"), [("up", "up"), ("covered", "covered")], _("Play the card face-up or covered."))
+    face = choice(None, [("up", "up"), ("covered", "covered")], _("Play the card face-up or covered."))
     card_name = forms.CharField(required=False)
 
     def more(self, data: dict) -> dict:
@@ -327,7 +327,7 @@ class ConflictForm(EvonsForm):
 class AbilityForm(EvonsForm):
     kinds = ("ability",)
 
-    arrow = choice(_("arrow"), [(d, d) for d in DIRECTIONS], _("Choose an arrow of the active card."))
+    arrow = choice(None, [(d, d) for d in DIRECTIONS], _("Choose an arrow of the active card."))
     card_name = forms.CharField(required=False)
 
     def more(self, data: dict) -> dict:
