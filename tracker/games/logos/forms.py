@@ -1,7 +1,6 @@
 """LOGOS forms: a datacard for the catalog, the duel's options, a player's secret commit and the board's buttons."""
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -25,6 +24,7 @@ from tracker.matches.services import explain
 from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...models import Card, Match
 from ..base import CardFact
+from ..board_forms import BoardActionForm, BoardForms, ButtonForm, seat_field
 from ..common import filled_in, option_field
 from .board import seat_view
 from .narration import COLOUR_LABELS, EFFECT_LABELS
@@ -267,28 +267,40 @@ def own_secret(match: Match, seat: int) -> list[str] | None:
 
 # ---------------------------------------------------------------- open actions
 
-TABLE_ACTIONS = ("fight", "call_backup", "resign", "set_hp")
+WHICH_PLAYER = _("Choose which player; nothing was applied.")
 
 
-def _whole_number(post, field: str, message) -> int:
-    value = post.get(field, "").strip()
-    try:
-        return int(value)
-    except ValueError:
-        raise ValidationError(message) from None
+class FightForm(ButtonForm):
+    """Reveal the committed cards and fight the round."""
+
+    kinds = ("fight",)
 
 
-def table_action(match: Match, post) -> dict:
-    """The open action a board button asks for (fight, call a backup, resign, correct HP)."""
-    kind = post.get("action", "")
-    if kind not in TABLE_ACTIONS:
-        raise ValidationError(gettext("Choose fight, call backup, resign or set HP; nothing was applied."))
-    if kind == "fight":
-        return {"type": "fight"}
-    seat = _whole_number(post, "seat", gettext("Choose which player; nothing was applied."))
-    if seat not in (0, 1):
-        raise ValidationError(gettext("Choose which player; nothing was applied."))
-    if kind != "set_hp":
-        return {"type": kind, "seat": seat}
-    hp = _whole_number(post, "hp", gettext("HP must be a whole number; nothing was applied."))
-    return {"type": "set_hp", "seat": seat, "hp": hp, "override": True}
+class SeatActionForm(BoardActionForm):
+    """A player calls their backup card, or resigns."""
+
+    kinds = ("call_backup", "resign")
+
+    seat = seat_field(message=WHICH_PLAYER)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": self.shown("action"), "seat": data["seat"]}
+
+
+class SetHpForm(BoardActionForm):
+    """A manual override: a player's HP set by hand (the engine says which values it takes)."""
+
+    kinds = ("set_hp",)
+    rule_fields = {"hp-range": "hp"}
+
+    seat = seat_field(message=WHICH_PLAYER)
+    hp = forms.IntegerField(label=_("New HP"), error_messages={
+        "required": _("HP must be a whole number; nothing was applied."),
+        "invalid": _("HP must be a whole number; nothing was applied.")})
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "set_hp", "seat": data["seat"], "hp": data["hp"], "override": True}
+
+
+BOARD_FORMS = BoardForms(FightForm, SeatActionForm, SetHpForm,
+                         unknown=_("Choose fight, call backup, resign or set HP; nothing was applied."))
