@@ -68,6 +68,7 @@ def assert_every_game_finished(report: loadtest.Report) -> None:
     assert all(made["finished"] >= 1 for made in report.games.values()), report.lines()
 
 
+@pytest.mark.own_sqlite
 def test_concurrent_tables_lose_and_double_nothing(database, ready):
     # Five tables take the five games in turn: one match of each, all at once.
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=1, say=lambda line: None,
@@ -81,6 +82,7 @@ def test_concurrent_tables_lose_and_double_nothing(database, ready):
     assert_every_game_played_out(report, matches_each=1)
 
 
+@pytest.mark.own_sqlite
 def test_sigkill_mid_load_loses_no_acknowledged_action(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, crash=True, floor_seconds=0,
                           say=lambda line: None, base=ready())
@@ -90,6 +92,7 @@ def test_sigkill_mid_load_loses_no_acknowledged_action(database, ready):
     assert_every_game_finished(report)
 
 
+@pytest.mark.own_sqlite
 @pytest.mark.parametrize("restart", ["HUP", "TERM"])
 def test_a_graceful_restart_mid_load_keeps_every_acknowledged_action(database, ready, restart):
     """SIGHUP (fresh workers) or SIGTERM and a fresh start, as a service manager restarts serve's stack:
@@ -101,6 +104,7 @@ def test_a_graceful_restart_mid_load_keeps_every_acknowledged_action(database, r
     assert_every_game_finished(report)
 
 
+@pytest.mark.own_sqlite
 def test_htmx_phones_tap_once_and_follow_the_match_by_polling(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=0, htmx=True, pace=0.3,
                           say=lambda line: None, base=ready())
