@@ -407,6 +407,59 @@ def verify(first_match: int, acked: list[Ack]) -> list[str]:
     return problems
 
 
+def _play_table(number: int, running: list[Server], report: Report, lock: threading.Lock, deadline: float,
+                matches: int, seed: int, htmx: bool, pace: float, shown: bool) -> None:
+    """One table's phone: plays `matches` matches, taking the games in turn, until the deadline."""
+    slugs = list(TABLE_SCRIPTS)
+    phone = Phone(running[number % len(running)].port, report, lock, deadline, seed * 10_000 + number,
+                  htmx=htmx, pace=pace, shown=shown)
+    try:
+        for played in range(matches):
+            if phone.late:
+                return
+            # Tables take the games in turn: as many tables as games play every game.
+            phone.slug = slugs[(number + played) % len(slugs)]
+            TABLE_SCRIPTS[phone.slug](phone, number, played)
+    except Exception as error:  # noqa: BLE001 - a script bug must show in the report, not vanish
+        what = f"{type(error).__name__}: {error}"
+        phone.count(report.errors, f"{phone.slug} script failed ({what})")
+
+
+def _disrupt(running: list[Server], report: Report, threads: list[threading.Thread], deadline: float,
+             target: int, restart: str, say) -> None:
+    """Mid-load, once `target` actions are acknowledged: kill the first server and start it again, or send
+    its master the `restart` signal (TERM: it stops once it finished what it held, and is started again)."""
+    while len(report.acked) < target and any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    victim = running[0]
+    if restart:
+        say(f"SIG{restart} gunicorn's master after {len(report.acked)} acknowledged actions")
+        victim.signal(getattr(signal, f"SIG{restart}"))
+        report.restarts += 1
+        if restart == "TERM":
+            assert victim.process is not None
+            victim.process.wait(60)
+            victim.start()
+        return
+    say(f"SIGKILL gunicorn (master and workers{' of server 1' if len(running) > 1 else ''}) after "
+        f"{len(report.acked)} acknowledged actions; restarting")
+    victim.kill()
+    report.crashes += 1
+    time.sleep(0.5)  # its tables meet refused connections meanwhile
+    victim.start()
+
+
+def _tally(report: Report, first_match: int) -> None:
+    """What the run left in the database: matches made and finished per game, and every acknowledged step."""
+    made = Match.objects.using(ALIAS).filter(pk__gt=first_match)
+    report.matches = made.count()
+    report.games = {slug: {"matches": 0, "finished": 0} for slug in TABLE_SCRIPTS}
+    finished = Count("pk", filter=Q(finished__isnull=False))
+    for row in made.values("slug").annotate(matches=Count("pk"), finished=finished):
+        report.games[row["slug"]] = {"matches": row["matches"], "finished": row["finished"]}
+    report.problems = verify(first_match, report.acked)
+
+
 def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, matches: int = 2,
         crash: bool = False, restart: str = "", database_url: str | None = None, seed: int = 1,
         floor_seconds: float = 3, htmx: bool = False, pace: float = 0.0, servers: int = 1, shown: bool = True,
@@ -415,7 +468,6 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
 
     `base`: a Ready made on the same kind of database as `database_url` (else one is made for this run).
     """
-    slugs = list(TABLE_SCRIPTS)
     if workers is None:  # as serve sizes them: one on SQLite, one a core on PostgreSQL
         engine = dj_database_url.parse(database_url or "sqlite://")["ENGINE"]
         workers = stack.worker_count(engine) if not wsgi else os.cpu_count() or 1
@@ -437,47 +489,15 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
             server_cpu = sum(server.cpu() for server in running)
             start, client_cpu = time.monotonic(), time.process_time()
             deadline = start + seconds
-
-            def table(number: int) -> None:
-                phone = Phone(running[number % servers].port, report, lock, deadline, seed * 10_000 + number,
-                              htmx=htmx, pace=pace, shown=shown)
-                try:
-                    for played in range(matches):
-                        if phone.late:
-                            return
-                        # Tables take the games in turn: as many tables as games play every game.
-                        phone.slug = slugs[(number + played) % len(slugs)]
-                        TABLE_SCRIPTS[phone.slug](phone, number, played)
-                except Exception as error:  # noqa: BLE001 - a script bug must show in the report, not vanish
-                    what = f"{type(error).__name__}: {error}"
-                    phone.count(report.errors, f"{phone.slug} script failed ({what})")
-
-            threads = [threading.Thread(target=table, args=(n,), daemon=True) for n in range(tables)]
+            threads = [threading.Thread(target=_play_table, daemon=True,
+                                        args=(n, running, report, lock, deadline, matches, seed, htmx, pace, shown))
+                       for n in range(tables)]
             for thread in threads:
                 thread.start()
             if crash or restart:
-                # Mid-load: once about a third of the expected actions are in (about 20 a match, over
-                # the five games: from 7 for Card Crush to some 50 for Cardmaster).
-                target = tables * matches * 20 // 3
-                while (len(report.acked) < target and any(t.is_alive() for t in threads)
-                       and time.monotonic() < deadline):
-                    time.sleep(0.01)
-                victim = running[0]
-                if restart:
-                    say(f"SIG{restart} gunicorn's master after {len(report.acked)} acknowledged actions")
-                    victim.signal(getattr(signal, f"SIG{restart}"))
-                    report.restarts += 1
-                    if restart == "TERM":  # it stops once it finished what it held: start it again
-                        assert victim.process is not None
-                        victim.process.wait(60)
-                        victim.start()
-                else:
-                    say(f"SIGKILL gunicorn (master and workers{' of server 1' if servers > 1 else ''}) after "
-                        f"{len(report.acked)} acknowledged actions; restarting")
-                    victim.kill()
-                    report.crashes += 1
-                    time.sleep(0.5)  # its tables meet refused connections meanwhile
-                    victim.start()
+                # About a third of the expected actions in (some 20 a match over the five games: from 7 for Card
+                # Crush to some 50 for Cardmaster).
+                _disrupt(running, report, threads, deadline, tables * matches * 20 // 3, restart, say)
             for thread in threads:
                 thread.join(max(0.0, deadline - time.monotonic()) + 65)
             report.elapsed = time.monotonic() - start
@@ -488,13 +508,7 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
         finally:
             for server in running:
                 server.stop()
-        made = Match.objects.using(ALIAS).filter(pk__gt=first_match)
-        report.matches = made.count()
-        report.games = {slug: {"matches": 0, "finished": 0} for slug in slugs}
-        finished = Count("pk", filter=Q(finished__isnull=False))
-        for row in made.values("slug").annotate(matches=Count("pk"), finished=finished):
-            report.games[row["slug"]] = {"matches": row["matches"], "finished": row["finished"]}
-        report.problems = verify(first_match, report.acked)
+        _tally(report, first_match)
         close_database()
     for line in report.lines():
         say(line)

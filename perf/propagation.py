@@ -157,6 +157,100 @@ class Watcher(threading.Thread):
             self.connection.sock.close()
 
 
+def _seat_tables(tables: int, ports, report: loadtest.Report, lock: threading.Lock,
+                 deadline: float) -> tuple[list[tuple[Phone, int]], list[Watcher]]:
+    """Each table: a tapping phone with a new Lonely Star match, and the owner's other phone holding the
+    match's stream. `ports(n)` is table n's tapping server and the servers its watcher tries, in order."""
+    tappers, watchers = [], []
+    for n in range(tables):
+        tapping, watching = ports(n)
+        tapper = Phone(tapping, report, lock, deadline, n, htmx=True)
+        tapper.slug = "lonely-star"
+        match = start_match(tapper, "lonely-star", n, 0)
+        if match is None:
+            raise RuntimeError(f"table {n}: no match was made")
+        page, _forms = match_page(tapper, match)
+        shows = VERSION.search(page)
+        if shows is None:
+            raise RuntimeError(f"table {n}: the match page shows no version")
+        other = Phone(watching[0], report, lock, deadline, n, htmx=True)
+        other.cookies = dict(tapper.cookies)  # the owner's second phone (as a joined phone would be)
+        watcher = Watcher(other, watching, match, int(shows.group(1)))
+        watcher.start()
+        tappers.append((tapper, match))
+        watchers.append(watcher)
+    return tappers, watchers
+
+
+def _all(threads: list[threading.Thread]) -> None:
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def _taps(result: Result, running: list[loadtest.Server], tappers: list[tuple[Phone, int]],
+          watchers: list[Watcher], actions: int, pace: float, lock: threading.Lock) -> None:
+    """Each table taps every `pace` s (staggered), the other phone following through its stream: the
+    propagation of every acknowledged tap, and the servers' CPU per action."""
+    tables = len(tappers)
+    acked: list[tuple[Watcher, int, float]] = []
+    cpu = sum(server.cpu() for server in running)
+
+    def tap(number: int) -> None:
+        tapper, match = tappers[number]
+        time.sleep(pace * number / tables)
+        for _ in range(actions):
+            page, forms = match_page(tapper, match)
+            form = need(forms, "d6")
+            status, _location = tapper.act(form.action, form.data(), htmx=True, around=form.parts)
+            done = time.monotonic()
+            found = VERSION.search(tapper.shown(match) or "")
+            if status == 200 and found:
+                with lock:
+                    acked.append((watchers[number], int(found.group(1)), done))
+            time.sleep(pace)
+
+    _all([threading.Thread(target=tap, args=(n,), daemon=True) for n in range(tables)])
+    time.sleep(1.0)  # the last events arrive
+    result.action_cpu = (sum(server.cpu() for server in running) - cpu) / max(1, len(acked))
+    for watcher, version, done in acked:
+        # A newer version shown includes this tap (two taps close together make one fetch).
+        seen = min((when for shown, when in watcher.seen.items() if shown >= version), default=None)
+        if seen is None:
+            result.lost += 1
+        else:
+            result.propagation.append(max(0.0, seen - done))
+
+
+def _idle(result: Result, running: list[loadtest.Server], watchers: list[Watcher], report: loadtest.Report,
+          idle_seconds: float) -> None:
+    """Idle phones: first with their streams open, then polling every 2 s as the pages did before the streams
+    (the same phones, no stream)."""
+    tables = len(watchers)
+    served = report.requests
+    cpu = sum(server.cpu() for server in running)
+    time.sleep(idle_seconds)
+    result.idle_stream_cpu = (sum(server.cpu() for server in running) - cpu) / (idle_seconds * tables)
+    result.idle_requests = report.requests - served
+    result.idle_minutes = tables * idle_seconds / 60
+    for watcher in watchers:
+        watcher.close()
+
+    stop = time.monotonic() + idle_seconds
+    cpu = sum(server.cpu() for server in running)
+
+    def poll(number: int) -> None:
+        watcher = watchers[number]
+        time.sleep(2.0 * number / tables)
+        while time.monotonic() < stop:
+            watcher.phone.request("GET", f"/matches/{watcher.match}/poll?v={watcher.version}")
+            time.sleep(2.0)
+
+    _all([threading.Thread(target=poll, args=(n,), daemon=True) for n in range(tables)])
+    result.idle_poll_cpu = (sum(server.cpu() for server in running) - cpu) / (idle_seconds * tables)
+
+
 def run(*, tables: int = 50, servers: int = 2, actions: int = 8, pace: float = 1.0, idle_seconds: float = 20,
         database_url: str | None = None, base: loadtest.Ready | None = None, say=print) -> Result:
     report = loadtest.Report(tables=tables, workers=1, seconds=600, htmx=True, servers=servers)
@@ -173,86 +267,13 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, pace: float = 1
             cpu = sum(server.cpu() for server in running)
             floor = loadtest.measure_floor([server.port for server in running], 4, 3)
             result.floor_cpu = (sum(server.cpu() for server in running) - cpu) / (floor * 3)
-            deadline = time.monotonic() + 600
-            tappers, watchers = [], []
-            for n in range(tables):
-                tapper = Phone(running[n % servers].port, report, lock, deadline, n, htmx=True)
-                match = start_match(tapper, "lonely-star", n, 0)
-                if match is None:
-                    raise RuntimeError(f"table {n}: no match was made")
-                page, _forms = match_page(tapper, match)
-                shows = VERSION.search(page)
-                if shows is None:
-                    raise RuntimeError(f"table {n}: the match page shows no version")
-                other = Phone(running[(n + 1) % servers].port, report, lock, deadline, n, htmx=True)
-                other.cookies = dict(tapper.cookies)  # the owner's second phone (as a joined phone would be)
-                watcher = Watcher(other, [running[(n + 1) % servers].port], match, int(shows.group(1)))
-                watcher.start()
-                tappers.append((tapper, match))
-                watchers.append(watcher)
+            def ports(n: int) -> tuple[int, list[int]]:  # tap on server n, follow on the next: crossing servers
+                return running[n % servers].port, [running[(n + 1) % servers].port]
+
+            tappers, watchers = _seat_tables(tables, ports, report, lock, time.monotonic() + 600)
             time.sleep(1.0)  # every stream open
-
-            # Taps: each table every `pace` s (staggered), the other phone following through its stream.
-            acked: list[tuple[Watcher, int, float]] = []
-            cpu = sum(server.cpu() for server in running)
-
-            def tap(number: int) -> None:
-                tapper, match = tappers[number]
-                time.sleep(pace * number / tables)
-                for _ in range(actions):
-                    page, forms = match_page(tapper, match)
-                    form = need(forms, "d6")
-                    status, _location = tapper.act(form.action, form.data(), htmx=True, around=form.parts)
-                    done = time.monotonic()
-                    shown = tapper.shown(match) or ""
-                    found = VERSION.search(shown)
-                    if status == 200 and found:
-                        with lock:
-                            acked.append((watchers[number], int(found.group(1)), done))
-                    time.sleep(pace)
-
-            threads = [threading.Thread(target=tap, args=(n,), daemon=True) for n in range(tables)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            time.sleep(1.0)  # the last events arrive
-            result.action_cpu = (sum(server.cpu() for server in running) - cpu) / max(1, len(acked))
-            for watcher, version, done in acked:
-                # A newer version shown includes this tap (two taps close together make one fetch).
-                seen = min((when for shown, when in watcher.seen.items() if shown >= version), default=None)
-                if seen is None:
-                    result.lost += 1
-                else:
-                    result.propagation.append(max(0.0, seen - done))
-
-            # Idle, streams open: nothing changes.
-            served = report.requests
-            cpu = sum(server.cpu() for server in running)
-            time.sleep(idle_seconds)
-            result.idle_stream_cpu = (sum(server.cpu() for server in running) - cpu) / (idle_seconds * tables)
-            result.idle_requests = report.requests - served
-            result.idle_minutes = tables * idle_seconds / 60
-            for watcher in watchers:
-                watcher.close()
-
-            # Idle, polling every 2 s as the pages did before the streams (the same phones, no stream).
-            stop = time.monotonic() + idle_seconds
-            cpu = sum(server.cpu() for server in running)
-
-            def poll(number: int) -> None:
-                watcher = watchers[number]
-                time.sleep(2.0 * number / tables)
-                while time.monotonic() < stop:
-                    watcher.phone.request("GET", f"/matches/{watcher.match}/poll?v={watcher.version}")
-                    time.sleep(2.0)
-
-            threads = [threading.Thread(target=poll, args=(n,), daemon=True) for n in range(tables)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            result.idle_poll_cpu = (sum(server.cpu() for server in running) - cpu) / (idle_seconds * tables)
+            _taps(result, running, tappers, watchers, actions, pace, lock)
+            _idle(result, running, watchers, report, idle_seconds)
         finally:
             for server in running:
                 server.stop()
@@ -283,23 +304,8 @@ def failover(*, database_url: str, tables: int = 4, taps: int = 12, pace: float 
             survivor.start()
             victim.start()
             deadline = time.monotonic() + 240
-            tappers, watchers = [], []
-            for n in range(tables):
-                tapper = Phone(survivor.port, report, lock, deadline, n, htmx=True)
-                tapper.slug = "lonely-star"
-                match = start_match(tapper, "lonely-star", n, 0)
-                if match is None:
-                    raise RuntimeError(f"table {n}: no match was made")
-                page, _forms = match_page(tapper, match)
-                shows = VERSION.search(page)
-                if shows is None:
-                    raise RuntimeError(f"table {n}: the match page shows no version")
-                other = Phone(victim.port, report, lock, deadline, n, htmx=True)
-                other.cookies = dict(tapper.cookies)
-                watcher = Watcher(other, [victim.port, survivor.port], match, int(shows.group(1)))
-                watcher.start()
-                tappers.append((tapper, match))
-                watchers.append(watcher)
+            tappers, watchers = _seat_tables(tables, lambda n: (survivor.port, [victim.port, survivor.port]),
+                                             report, lock, deadline)
             time.sleep(1.0)
             done = [0]
 

@@ -2,10 +2,9 @@ import asyncio
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 from django.test import override_settings
 
-from tests import sample_game
+from tests import sample_game, static_cache
 from tracker.web import translations
 
 
@@ -16,13 +15,10 @@ def pytest_configure(config):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def collected_static(tmp_path_factory):
-    """Hashed static names need a manifest, as in production: collect once per run.
-
-    Into a folder of this run's own, so test runs side by side never write over each other.
-    """
-    settings.STATIC_ROOT = tmp_path_factory.mktemp("static")
-    call_command("collectstatic", "--noinput", verbosity=0)
+def collected_static():
+    """Hashed static names need a manifest, as in production: collected once for this source tree, in a
+    folder no run writes to once it is made (tests/static_cache.py)."""
+    settings.STATIC_ROOT = static_cache.collected()
 
 
 @pytest.fixture(autouse=True)
@@ -66,11 +62,14 @@ def no_event_loop_left_running(request):
 
 
 # Tests that run on PostgreSQL as well (CI's second pass), because the engine matters to them: a real
-# server with its own connections (browser, load, serving), locking and races, write counts, what
-# the two store alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that must find no
-# 500 on either. Everything else runs once, on SQLite.
+# server with its own connections (browser, the load test's pages and benchmark), locking and races,
+# write counts, what the two store alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that
+# must find no 500 on either. Everything else runs once, on SQLite. Not tests/serving, nor the load runs
+# on SQLite in tests/load/test_load.py: each starts its servers on an SQLite file of its own whatever
+# DATABASE_URL says, so a second pass ran the very same thing again (its PostgreSQL runs are marked
+# both_databases there).
 BOTH_DATABASES = (
-    "tests/browser/", "tests/load/", "tests/serving/",
+    "tests/browser/", "tests/load/test_benchmark_command.py", "tests/load/test_screen.py",
     "tests/fuzz/test_match_files.py", "tests/fuzz/test_endpoints.py",
     *(f"tests/tracker/{module}.py::" for module in (
         "test_services", "test_once", "test_cards", "test_exchange", "test_rating_confirmation",

@@ -128,14 +128,23 @@ def check_page(page: Page) -> None:
 
 
 def go_offline(page: Page) -> None:
-    """Cut the phone's connection, and wait until a request from the page really fails. set_offline returns
-    once DevTools took the switch, which Chromium hands on to its network service without waiting: a tap made at
-    once may still reach the server while the page is told it failed (recorded, yet kept as not sent; the app
-    then reads it back as "already recorded"), and a test asserting that nothing arrived while offline fails
-    now and then, as the PostgreSQL CI run did."""
+    """Cut the phone's connection: every request the phone makes fails at once, and the page knows it is offline.
+
+    set_offline alone is not enough: it returns once DevTools took the switch, which Chromium hands on to its
+    network service without waiting, so a request made at once may still reach the server while the page is
+    told it failed, and a test asserting that nothing arrived while offline failed now and then in CI (even
+    after waiting for one request to fail). A route that aborts everything is decided by Playwright before a
+    request leaves the browser, so nothing gets through; set_offline gives the page navigator.onLine and its
+    offline event, which the app acts on. go_online undoes both."""
+    page.context.route("**/*", lambda route: route.abort("internetdisconnected"))
     page.context.set_offline(True)
-    page.wait_for_function("() => fetch('/healthz', { method: 'HEAD', cache: 'no-store' }).then(() => false, () => true)",
-                           polling=100)
+    page.wait_for_function("() => !navigator.onLine", polling=100)
+
+
+def go_online(page: Page) -> None:
+    """Give the phone its connection back (after go_offline)."""
+    page.context.unroute("**/*")
+    page.context.set_offline(False)
 
 
 def sign_in(context: BrowserContext, site: str, username: str) -> None:

@@ -16,7 +16,7 @@ from tracker.matches import services
 from tracker.models import Action, Card, Match
 
 from .accessibility import assert_accessible
-from .phone import go_offline
+from .phone import go_offline, go_online
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -155,7 +155,7 @@ def test_a_tap_made_offline_is_kept_and_sent_once_when_back(context: BrowserCont
     assert rounds_played(battle) == 0
     expect(reveal_button(page, 1)).to_be_visible()
 
-    context.set_offline(False)
+    go_online(page)
     expect(page.locator("#round-1 .working")).to_have_text(ROUND_1)
     expect(note).to_have_count(0)
     assert rounds_played(battle) == 1
@@ -176,7 +176,7 @@ def test_a_tap_made_offline_survives_a_reload_and_is_sent_once_when_back(context
     expect(page.get_by_text("A tap that was not sent yet is kept on this phone")).to_be_visible()
     assert rounds_played(battle) == 0
 
-    context.set_offline(False)  # the match page comes back and sends the kept tap, once
+    go_online(page)  # the match page comes back and sends the kept tap, once
     expect(page.locator("#round-1 .working")).to_have_text(ROUND_1)
     expect(page.locator("#outcome")).to_contain_text("Round 1 revealed")
     assert rounds_played(battle) == 1
@@ -244,7 +244,7 @@ def test_a_retry_of_the_last_round_after_another_phone_played_it_counts_once(con
     reveal_button(page, 4).click()
     expect(page.locator("form .net-note")).to_contain_text(WAITING)
     services.match_apply_action(match_id=battle.pk, action={"type": "play_round"}, expected_seq=5)  # Ben's phone
-    context.set_offline(False)
+    go_online(page)
     expect(page.locator(".banner")).to_have_text(re.compile("Ana wins the battle 3 rounds to 1"))
     expect(page.get_by_text(TWICE)).to_be_visible()
     assert rounds_played(battle) == 4
@@ -269,7 +269,7 @@ def test_a_typed_die_waits_offline_and_a_retry_after_the_match_ended_changes_not
         return [action.rolls for action in Action.objects.filter(match=match, payload__type="d6", abandoned=False)]
 
     roll_offline("4")
-    context.set_offline(False)
+    go_online(page)
     expect(page.locator(".ls-last")).to_contain_text("4")
     assert [[(roll["value"], roll["by"]) for roll in rolls] for rolls in d6_rolls()] == [[(4, "player")]]
 
@@ -278,7 +278,7 @@ def test_a_typed_die_waits_offline_and_a_retry_after_the_match_ended_changes_not
     match.refresh_from_db()
     services.match_apply_action(match_id=match.pk, action={"type": "declare_winner", "winner": 1},
                                 expected_seq=match.head)
-    context.set_offline(False)
+    go_online(page)
     expect(page.locator(".banner")).to_contain_text("Ben wins")
     expect(page.get_by_text(re.compile(r"The match moved on since this page was loaded \(step 1, now step 2\)\. "
                                        r"Nothing was applied"))).to_be_visible()
@@ -438,7 +438,7 @@ def test_home_offline_and_a_match_have_no_accessibility_violations(context: Brow
     reveal_button(page, 1).click()
     expect(page.locator("form .net-note")).to_be_visible()
     assert_accessible(page)
-    context.set_offline(False)
+    go_online(page)
     expect(page.locator("#round-1 .working")).to_have_text(ROUND_1)
     assert_accessible(page)
     # A chosen theme (not the system's) must be as readable, and so must the settings page.
@@ -463,7 +463,7 @@ def test_two_phones_tapping_offline_at_once_the_second_is_refused_out_loud(conte
     expect(page.locator("form .net-note")).to_contain_text(WAITING)
     services.match_apply_action(match_id=match.pk, expected_seq=2, action={  # the other phone, back first
         "type": "attack", "seat": 0, "unit": 1, "target": 2})
-    context.set_offline(False)
+    go_online(page)
     box = page.locator("#outcome")
     expect(box).to_contain_text("Not applied:")
     expect(box).to_contain_text("Nothing was applied; here is the current state.")

@@ -9,7 +9,7 @@ Each game's pages live in a package of the same shape, and the subclass names it
 
     tracker/games/<game>/__init__.py    the GamePages subclass: slug, noun, modules, consequences,
                                         tampered_demo, tampered_stat, extra hooks
-    tracker/games/<game>/forms.py       CardForm, ConfigForm, table_action(match, post), secret entry
+    tracker/games/<game>/forms.py       CardForm, ConfigForm, BOARD_FORMS (the board's forms), secret entry
     tracker/games/<game>/board.py       board(match): what templates/games/<slug>/board.html shows
     tracker/games/<game>/narration.py   describe(event, names), describe_action(action, events, names)
     tracker/games/<game>/statistics.py  figures(matches), progress(match)
@@ -23,7 +23,8 @@ that fits a game played open: a game with a secret entry subclasses `SecretEntry
 and one that reads cards from its log overrides that hook.
 
 Board forms post to `match_act` with `seq`, the action's fields, and optional `roll` fields for
-dice rolled by hand. The board template gets `match`, `board` (from `board()`), `players`,
+dice rolled by hand; each is a BoardActionForm (tracker/games/board_forms.py) whose cleaned data is
+the engine's action, and a refused one comes back bound, in the template's `refused`. The board template gets `match`, `board` (from `board()`), `players`,
 `viewer` (role and seat), `read_only` (a spectator, or the replay page: no action form, button
 or hot-seat link then) and `entry_seats` (per seat: awaiting a secret entry or not, where this
 phone goes to make it, and this phone's own hidden entry; templates/tracker/entry_seats.html
@@ -43,6 +44,8 @@ from django.utils.translation import gettext
 
 import rules
 from tracker.matches import numbers
+
+from .board_forms import BoardActionForm, BoardForms
 
 if TYPE_CHECKING:
     from ..models import Match
@@ -87,7 +90,7 @@ class NoEntryForm(forms.Form):
 @runtime_checkable
 class FormsModule(Protocol):
     """forms.py: the catalog card form, the match options form (an empty one for a game without options)
-    and the board's posts turned into the engine's actions."""
+    and the board's forms, each turning what it posts into the engine's action."""
 
     @property
     def CardForm(self) -> type[forms.Form]: ...  # noqa: N802 - the module's class, by its name
@@ -95,7 +98,8 @@ class FormsModule(Protocol):
     @property
     def ConfigForm(self) -> type[forms.Form]: ...  # noqa: N802
 
-    def table_action(self, match: "Match", post: Any, /) -> dict: ...
+    @property
+    def BOARD_FORMS(self) -> BoardForms: ...  # noqa: N802
 
 
 @runtime_checkable
@@ -346,17 +350,24 @@ class GamePages:
         """The context the board template needs, from the engine's state and answers (never a rule of its own)."""
         return self.modules.board.board(match)
 
-    def board_refused(self, match: "Match", posted) -> dict:
-        """The board after one of its forms was refused: `posted` is what that form sent, so a game
-        may fill the form in again as the player left it. Default: the board as board() shows it."""
+    def board_refused(self, match: "Match", refused: BoardActionForm) -> dict:
+        """The board after one of its forms was refused, `refused` that form bound to what it sent (the
+        template finds it as `refused` too). Default: the board as board() shows it."""
         return self.board(match)
+
+    def board_form(self, match: "Match", post) -> BoardActionForm:
+        """The board form `post` came from, bound to it (an always-refusing one for an unknown `action`)."""
+        return self.modules.forms.BOARD_FORMS.bind(match, post)
 
     def table_action(self, match: "Match", post) -> dict:
         """The engine action an open board form asks for; ValidationError when the form is malformed.
 
         Whether the action is legal is the engine's call, when it is applied.
         """
-        return self.modules.forms.table_action(match, post)
+        form = self.board_form(match, post)
+        if not form.is_valid():
+            raise ValidationError(form.refusal())
+        return form.action
 
     # ------------------------------------------------------------ moves the game makes by itself
 

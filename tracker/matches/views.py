@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.messages.storage.base import Message
 from django.core import signing
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -21,6 +21,7 @@ from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
 from tracker.competition import confirmations
 from tracker.games import pages_for
+from tracker.games.board_forms import BoardActionForm
 from tracker.matches import listing, live, news, services
 from tracker.models import Card, Match, Player, Proposal
 from tracker.people import access, consent, locks, sharing
@@ -34,7 +35,6 @@ from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .last_entry import last_entry
 from .once import made_once
 from .outcome import step_said
-from .refill import refill
 
 ENTRY_SALT = "tracker.secret-entry"
 
@@ -73,8 +73,8 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
     return seats
 
 
-def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=None, light: bool = False,
-                   **extra) -> dict:
+def _match_context(request: TableRequest, match: Match, seen_by: Viewer, refused: BoardActionForm | None = None,
+                   light: bool = False, **extra) -> dict:
     """What the match page shows; `light` leaves out what only the parts no action changes need (the share panel)."""
     pages = pages_for(match.slug)
     locked = locks.why_locked(match)
@@ -83,8 +83,9 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, posted=
         "match": match,
         "game": match.game,
         "players": match.players(),
-        # After a refused form, the game may put back what it held (nothing typed is lost).
-        "board": pages.board_refused(match, posted) if posted is not None else pages.board(match),
+        # After a refused board form, that form bound to what it sent: drawn again as the player left it.
+        "board": pages.board_refused(match, refused) if refused is not None else pages.board(match),
+        "refused": refused,
         "board_template": pages.board_template,
         "viewer": seen_by,
         "read_only": read_only,
@@ -164,35 +165,34 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
 
 
 def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: int = 200,
-                  outcome: dict | None = None, posted=None, changed: bool = False, **extra) -> HttpResponse:
+                  outcome: dict | None = None, refused: BoardActionForm | None = None, changed: bool = False,
+                  **extra) -> HttpResponse:
     """The match page; for htmx its #match part, and the outcome region when there is something to say.
 
-    After a refusal (`posted` given) the form the player sent comes back filled in as they left it. The
+    After a refused board form (`refused`, bound) it comes back as the player left it, with why. The
     htmx answer to a change (`changed`) sent from the page's #match leaves out the parts no action changes
     (`{% kept %}`, tracker/templatetags/regions.py), and the parts this action left as the phone shows them
     (`X-Shown`): htmx keeps them as the page shows them. The live poll's
     fetch and a refusal get the whole #match, and so does a page drawn before the regions existed (one
     open across a deploy: it does not send `X-Kept`, and would be left with empty placeholders).
     """
-    light = (changed and posted is None and request.htmx and request.htmx.target == "match"
+    light = (changed and refused is None and request.htmx and request.htmx.target == "match"
              and request.headers.get("X-Kept") == "1")
-    context = _match_context(request, match, seen_by, posted, light=bool(light), **extra)
+    context = _match_context(request, match, seen_by, refused, light=bool(light), **extra)
     if light:  # the regions some actions change, and the version of each the phone shows ("id=digest")
         context["shown"] = frozenset(request.headers.get("X-Shown", "").split())
     context["outcome"] = outcome if outcome is not None else _outcome(request, match, seen_by=seen_by)
     template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
-    response = render(request, template, context, status=status)
-    if posted is not None:
-        response.content = refill(response.content.decode(), posted, request.path).encode()
-    return response
+    return render(request, template, context, status=status)
 
 
-def _refused(request: TableRequest, match_id: int, message: str, status: int) -> HttpResponse:
+def _refused(request: TableRequest, match_id: int, message: str, status: int,
+             form: BoardActionForm | None = None) -> HttpResponse:
     """A refused change: the reason where the player is looking, and nothing applied.
 
     When htmx sent it from the current step, the page already shows the match as it is: only the
     outcome region changes, so every form stays as the player left it, folds and all. Otherwise the
-    fresh page (or #match) comes back with the sent form filled in again.
+    fresh page (or #match) comes back with the board form that was sent (`form`, bound) drawn again.
     """
     match, seen_by = access.match_for(request, match_id)
     outcome = _outcome(request, match, refusal=message)
@@ -201,7 +201,9 @@ def _refused(request: TableRequest, match_id: int, message: str, status: int) ->
                           status=status)
         response["HX-Reswap"] = "none"  # the out-of-band outcome is still swapped in
         return response
-    return _render_match(request, match, seen_by, status=status, outcome=outcome, posted=request.POST)
+    if form is not None and not form.errors:  # refused before the form was read (a stale step, a lock)
+        form.add_error(None, message)
+    return _render_match(request, match, seen_by, status=status, outcome=outcome, refused=form)
 
 
 def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message: str = "",
@@ -421,15 +423,12 @@ def _entry_card(request: TableRequest, match: Match, player: Player, seat: int) 
             added = card_changes.card_add(Editor.of(request), match.slug, card["name"], pages.card_stats(card))
         except CardRefused as refused:
             card_form.add_error("name", str(refused))
-    kept = request.POST.copy()
     if added:
         card_form = pages.card_form(prefix="new")
-        for name in [name for name in kept if name.startswith("new-")]:
-            del kept[name]
-    response = _entry_page(request, match, player, seat, pages.entry_form(match, None, seat=seat), card_form,
-                           status=200 if added else 422, added=added)
-    response.content = refill(response.content.decode(), kept, request.path).encode()
-    return response
+    # The entry as typed so far comes back as the form's initial values: not checked, since it is not sent yet.
+    entry = pages.entry_form(match, None, seat=seat)
+    entry.initial = {name: request.POST[name] for name in entry.fields if name in request.POST}
+    return _entry_page(request, match, player, seat, entry, card_form, status=200 if added else 422, added=added)
 
 
 def _rolls(request: TableRequest) -> list[int]:
@@ -447,23 +446,25 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
     (consent.py); everything else is told to it (news.py).
     """
     match, seen_by = access.match_for(request, pk, act=True)
+    form = pages_for(match.slug).board_form(match, request.POST)
     seq_form = SeqForm(request.POST)
     if not seq_form.is_valid():
-        return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400)
+        return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400, form)
     locked = locks.why_locked(match)
     if locked:
-        return _refused(request, pk, locked, status=409)
-    pages = pages_for(match.slug)
+        return _refused(request, pk, locked, 409, form)
+    if not form.is_valid():
+        return _refused(request, pk, form.refusal(), 422, form)
+    action = form.action
     try:
-        action = pages.table_action(match, request.POST)
         rolls = _rolls(request)
         ask = consent.needs_agreement(match, seen_by, action)
-    except ValidationError as error:
-        return _refused(request, pk, " ".join(error.messages), status=422)
     except ValueError:
-        return _refused(request, pk, _("A die roll must be a whole number; nothing was applied."), status=422)
+        message = _("A die roll must be a whole number; nothing was applied.")
+        form.add_error("roll" if "roll" in form.fields else None, message)
+        return _refused(request, pk, message, 422, form)
     except consent.Refused as refused:
-        return _refused(request, pk, str(refused), status=403)
+        return _refused(request, pk, str(refused), 403, form)
     seq = seq_form.cleaned_data["seq"]
     made_by = news.by(request, match, seen_by)
     try:
@@ -475,12 +476,14 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
     except services.StaleSubmission as stale:
         if stale.recorded_step:  # the first copy got through and its answer was lost: the tap did count
             return _after_change(request, Match.objects.get(pk=pk), seen_by, str(stale), step=stale.recorded_step)
-        return _refused(request, pk, str(stale), status=409)
+        return _refused(request, pk, str(stale), 409, form)
     except consent.Refused as refused:
-        return _refused(request, pk, str(refused), status=422)
+        return _refused(request, pk, str(refused), 422, form)
     except RuleError as error:
-        return _refused(request, pk, services.explain(error, match.players()), status=422)
-    return _after_change(request, pages.after_change(recorded.match), seen_by, step=recorded.seq)
+        message = services.explain(error, match.players())
+        form.refuse(error, message)
+        return _refused(request, pk, message, 422, form)
+    return _after_change(request, pages_for(match.slug).after_change(recorded.match), seen_by, step=recorded.seq)
 
 
 def _asked_message(match: Match, seen_by: Viewer) -> str:

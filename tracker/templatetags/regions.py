@@ -45,8 +45,9 @@ def _release() -> str:
 def digest(values: list, context: template.Context) -> str:
     """A short digest of what a part shows, for this viewer in this language (names and lazy words as text)."""
     viewer = context.get("viewer")
+    # A page drawn after a refusal shows the refused form filled in, with why: the next answer draws it anew.
     seen = [_release(), get_language(), bool(context.get("read_only")), getattr(viewer, "role", None),
-            getattr(viewer, "seat", None), values]
+            getattr(viewer, "seat", None), context.get("refused") is not None, values]
     # Keys sorted: a state read back from PostgreSQL's jsonb has its keys in jsonb's order, not the order the
     # engine wrote them, and the same part must get the same digest either way.
     try:

@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import pgettext_lazy
 
+from tracker.games.board_forms import BoardForms, ButtonForm
 from tracker.games.common import EngineCardForm, catalog_cards
 from tracker.matches.club_cards import match_catalog
 from tracker.models import Card, Match
@@ -54,5 +55,8 @@ def entry_examples(match: Match, seat: int) -> tuple[dict, dict]:
     return {"type": "pick", "seat": seat, "card": low}, {"type": "pick", "seat": seat, "card": high}
 
 
-def table_action(match: Match, post) -> dict:
-    return {"type": post.get("action", "")}
+class RevealForm(ButtonForm):
+    kinds = ("reveal",)
+
+
+BOARD_FORMS = BoardForms(RevealForm)

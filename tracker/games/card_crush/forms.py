@@ -13,6 +13,7 @@ from rules.errors import gettext_noop
 from ...competition.collection import seat_collections
 from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...models import Card, Match
+from ..board_forms import BoardForms, ButtonForm
 from ..common import EngineCardForm, catalog_cards
 
 SLUG = "card-crush"
@@ -124,9 +125,13 @@ def own_secret(match: Match, seat: int) -> list[str] | None:
     return [card["name"] for card in deck] if deck else None
 
 
-# ------------------------------------------------------------------ board forms -> actions
+# ------------------------------------------------------------------ the board's forms
 
 
-def table_action(match: Match, post) -> dict:
-    """The open (non-secret) action a button on the board asks for."""
-    return {"type": post.get("action", "")}
+class PlayRoundForm(ButtonForm):
+    """Reveal the next round's cards: the one open action of a battle."""
+
+    kinds = ("play_round",)
+
+
+BOARD_FORMS = BoardForms(PlayRoundForm)

@@ -1,7 +1,5 @@
 """Cardmaster forms: a catalog card, the match options, a player's secret lineup and the board's move buttons."""
 
-import re
-
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import pgettext, pgettext_lazy
@@ -17,6 +15,7 @@ from rules.cardmaster.typechart import TYPE_SYMBOLS
 from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...models import Card, Match
 from ..base import CardFact
+from ..board_forms import BoardActionForm, BoardForms, seat_field
 from ..common import EngineCardForm, catalog_cards, filled_in, option_field
 
 SLUG = "cardmaster"
@@ -201,61 +200,94 @@ def seats_to_enter(match: Match) -> list[int]:
     return [seat for seat, locked in enumerate(match.state["lineups"]) if not locked]
 
 
-# ------------------------------------------------------------------ board forms -> actions
+# ------------------------------------------------------------------ the board's forms
 
 MOVES = ("a1", "a2", "a3", "stack", "spc", "revive", "shift", "deposit")
-CARD_ID = re.compile(r"[AB][1-9]")
-COUNTER = re.compile(r"[0-9]{1,6}")  # the engine checks the range; this only keeps junk out
+CARD_ID = r"^[AB][1-9]\Z"
+COUNTER = r"^[0-9]{1,6}\Z"  # the engine checks the range; this only keeps junk out
 
 
-def _card_id(post, field: str, message: str) -> str:
-    value = post.get(field, "")
-    if not CARD_ID.fullmatch(value):
-        raise ValidationError(message)
-    return value
+def _card_field(message, required: bool = True) -> forms.RegexField:
+    """A card by its place ("A1"), `message` saying which card to choose."""
+    return forms.RegexField(regex=CARD_ID, required=required, error_messages={"required": message, "invalid": message})
 
 
-def table_action(match: Match, post) -> dict:
-    """The move a board button asks for; malformed fields are refused before the engine sees them."""
-    kind = post.get("action", "")
-    if kind == "adjust":
-        return _adjustment(post)
-    if kind not in MOVES:
-        raise ValidationError(pgettext("cardmaster", "Choose a move: A1, A2, A3, STACK, SPC, REVIVE, Shift or deposit."))
-    action = {"type": kind, "card": _card_id(post, "card", pgettext("cardmaster", "Choose which of your active cards moves."))}
-    ai = ai_seat(match.state["config"])
-    card = match.state["cards"].get(action["card"])
-    if ai is not None and card is not None and card["seat"] == ai:
-        raise ValidationError(pgettext("cardmaster", "%(name)s is the AI's card: the AI makes its own moves; nothing was applied.")
-                              % {"name": card["name"]})
-    if kind in ("a1", "a2", "a3"):
-        action["target"] = _card_id(post, "target", pgettext("cardmaster", "Choose a target to attack."))
-    elif kind == "revive":
-        action["target"] = _card_id(post, "ally", pgettext("cardmaster", "Choose a fallen ally to revive."))
-    elif kind == "shift":
-        action["reserve"] = _card_id(post, "reserve", pgettext("cardmaster", "Choose the reserve card to shift in."))
-    elif kind == "spc":
-        if post.get("stat") not in BOOSTABLE:
-            raise ValidationError(pgettext("cardmaster", "Choose the stat SPC boosts: SPD, HP, DEF or ATK."))
-        action["stat"] = post["stat"]
-    rolls = [value.strip() for value in post.getlist("roll")]
-    if "" in rolls and any(rolls[rolls.index(""):]):
-        raise ValidationError(pgettext("cardmaster", "Enter the backfire roll before the status roll, or leave both blank."))
-    if post.get("hinted") == str(match.head):
-        action["hinted"] = True  # the log marks a move made with a hint on the screen
-    return action
+class MoveForm(BoardActionForm):
+    """A card's moves: one form per card in possession, a button per move (the posted `action`)."""
+
+    kinds = MOVES
+    form_name = "move"
+
+    card = _card_field(pgettext_lazy("cardmaster", "Choose which of your active cards moves."))
+    target = _card_field(pgettext_lazy("cardmaster", "Choose a target to attack."), required=False)
+    ally = _card_field(pgettext_lazy("cardmaster", "Choose a fallen ally to revive."), required=False)
+    reserve = _card_field(pgettext_lazy("cardmaster", "Choose the reserve card to shift in."), required=False)
+    stat = forms.CharField(required=False)
+    hinted = forms.CharField(required=False)
+
+    # Each move needs one more field than the card, with what to say when it is missing.
+    NEEDS = {"a1": "target", "a2": "target", "a3": "target", "revive": "ally", "shift": "reserve"}
+
+    def engine_action(self, data: dict) -> dict:
+        kind, match = self.shown("action"), self.match
+        action = {"type": kind, "card": data["card"]}
+        ai = ai_seat(match.state["config"])
+        card = match.state["cards"].get(action["card"])
+        if ai is not None and card is not None and card["seat"] == ai:
+            raise ValidationError(pgettext("cardmaster", "%(name)s is the AI's card: the AI makes its own moves; nothing was applied.")
+                                  % {"name": card["name"]})
+        needed = self.NEEDS.get(kind)
+        if needed and not data[needed]:
+            self.add_error(needed, self.fields[needed].error_messages["required"])
+        elif needed:
+            action["reserve" if needed == "reserve" else "target"] = data[needed]
+        if kind == "spc":
+            if data["stat"] in BOOSTABLE:
+                action["stat"] = data["stat"]
+            else:
+                self.add_error("stat", pgettext("cardmaster", "Choose the stat SPC boosts: SPD, HP, DEF or ATK."))
+        rolls = [value.strip() for value in self.sent("roll")]
+        if "" in rolls and any(rolls[rolls.index(""):]):
+            raise ValidationError(pgettext("cardmaster", "Enter the backfire roll before the status roll, or leave both blank."))
+        if data["hinted"] == str(match.head):
+            action["hinted"] = True  # the log marks a move made with a hint on the screen
+        return action
 
 
-def _adjustment(post) -> dict:
-    """A manual override from the board's correction forms: a card's HP or stacked gems, or a raided pool."""
-    what, value = post.get("what", ""), post.get("value", "").strip()
-    if what not in ("hp", "gems", "raided"):
-        raise ValidationError(pgettext("cardmaster", "Choose what to correct: HP, stacked gems or a raided pool."))
-    if not COUNTER.fullmatch(value):
-        raise ValidationError(pgettext("cardmaster", "The new value must be a whole number, 0 or more; nothing was applied."))
-    if what == "raided":
-        if post.get("seat") not in ("0", "1"):
-            raise ValidationError(pgettext("cardmaster", "Choose whose raided pool to correct."))
-        return {"type": "adjust", "override": True, "seat": int(post["seat"]), "raided": int(value)}
-    card = _card_id(post, "card", pgettext("cardmaster", "Choose which card to correct."))
-    return {"type": "adjust", "override": True, "card": card, what: int(value)}
+CORRECTION_VALUE = pgettext_lazy("cardmaster", "The new value must be a whole number, 0 or more; nothing was applied.")
+
+
+class CardCorrectionForm(BoardActionForm):
+    """A manual override of a card: its HP or its stacked gems."""
+
+    kinds = ("adjust",)
+
+    card = _card_field(pgettext_lazy("cardmaster", "Choose which card to correct."))
+    what = forms.ChoiceField(choices=[("hp", "hp"), ("gems", "gems")], error_messages={
+        "required": pgettext_lazy("cardmaster", "Choose what to correct: HP, stacked gems or a raided pool."),
+        "invalid_choice": pgettext_lazy("cardmaster", "Choose what to correct: HP, stacked gems or a raided pool.")})
+    value = forms.RegexField(regex=COUNTER, error_messages={"required": CORRECTION_VALUE, "invalid": CORRECTION_VALUE})
+
+    @classmethod
+    def sends(cls, post) -> bool:
+        return post.get("action", "") == "adjust" and post.get("what", "") != "raided"
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "adjust", "override": True, "card": data["card"], data["what"]: int(data["value"])}
+
+
+class PoolCorrectionForm(BoardActionForm):
+    """A manual override of a player's raided pool."""
+
+    kinds = ("adjust",)
+    variant = ("what", "raided")
+
+    seat = seat_field(message=pgettext_lazy("cardmaster", "Choose whose raided pool to correct."))
+    value = forms.RegexField(regex=COUNTER, error_messages={"required": CORRECTION_VALUE, "invalid": CORRECTION_VALUE})
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "adjust", "override": True, "seat": data["seat"], "raided": int(data["value"])}
+
+
+BOARD_FORMS = BoardForms(MoveForm, PoolCorrectionForm, CardCorrectionForm,
+                         unknown=pgettext_lazy("cardmaster", "Choose a move: A1, A2, A3, STACK, SPC, REVIVE, Shift or deposit."))

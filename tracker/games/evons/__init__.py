@@ -8,6 +8,7 @@ from django.utils.translation import npgettext_lazy, pgettext_lazy
 
 from ...models import Match
 from ..base import CardFact, GamePages, Modules
+from ..board_forms import BoardActionForm
 from . import board, demo, forms, narration, statistics
 
 
@@ -29,8 +30,8 @@ class EvonsPages(GamePages):
     def card_facts(self, card: dict) -> list[CardFact]:
         return forms.card_facts(card)
 
-    def board_refused(self, match: Match, posted) -> dict:
-        return board.board(match, posted)
+    def board_refused(self, match: Match, refused: BoardActionForm) -> dict:
+        return board.board(match, refused)
 
     def cards_played(self, match: Match, seat: int) -> list[str]:
         return statistics.cards_played(match, seat)

@@ -2,9 +2,11 @@
 
 Every card is drawn with its arrows where they point now (its facing, rules/evons/board.py). During
 a play step each empty cell the engine would take a card on is a radio button of the play form: a
-cell is picked by tapping it on the board. After a refusal the form that was sent comes back with
-what the player had typed and picked (forms.Kept).
+cell is picked by tapping it on the board. After a refusal the form that was sent comes back bound
+(tracker/games/board_forms.py), with what the player had typed and picked.
 """
+
+from collections.abc import Mapping
 
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
@@ -20,8 +22,9 @@ from tracker.matches.club_cards import match_card
 from tracker.matches.services import head_action
 
 from ...models import Match
+from ..board_forms import BoardActionForm, refused_as
 from ..common import refusal
-from .forms import ABILITY_NAMES, DIRECTION_NAMES, Kept, card_entry
+from .forms import ABILITY_NAMES, DIRECTION_NAMES, card_entry
 from .narration import describe, describe_action
 
 ARROW_GLYPHS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
@@ -172,7 +175,7 @@ def _entry(values, match: Match) -> dict:
     return entry
 
 
-def _ability_choices(match: Match, state: GameState, names: list[str], kept: Kept) -> list[dict]:
+def _ability_choices(match: Match, state: GameState, names: list[str], refused: BoardActionForm | None) -> list[dict]:
     """Per unused ability arrow of the active card: what it can do now, as form options."""
     entry = state["stack"][-1]
     cell = cell_of(state, entry["id"])
@@ -183,7 +186,7 @@ def _ability_choices(match: Match, state: GameState, names: list[str], kept: Kep
     arrows = []
     for direction in abilities_left(state, piece, entry):
         ability = pointing[direction]
-        values = kept.of("ability", arrow=direction)
+        values = _sent(refused, "ability", arrow=direction)
         # Firestorm spreads the active card's DEF over the cards it can reach: one card takes it all, so the
         # split is filled in (and stays editable) rather than left for the player to type.
         reach = storm_reach(state, cell, direction) if ability == "Firestorm" else []
@@ -244,7 +247,7 @@ def _ability_choices(match: Match, state: GameState, names: list[str], kept: Kep
     return arrows
 
 
-def _conflict_previews(state: GameState, names: list[str], kept: Kept) -> list[dict]:
+def _conflict_previews(state: GameState, names: list[str], refused: BoardActionForm | None) -> list[dict]:
     """Each conflict waiting to be fought, with its working as the engine would apply it."""
     previews = []
     for target in pending_conflicts(state):
@@ -252,7 +255,7 @@ def _conflict_previews(state: GameState, names: list[str], kept: Kept) -> list[d
         previews.append(
             {
                 "target": target,
-                "refused": bool(kept.of("conflict", target=target)),
+                "refused": bool(_sent(refused, "conflict", target=target)),
                 "name": conflict["names"][1],
                 "owner": names[conflict["seats"][1]],
                 "atk": conflict["atk"][1],
@@ -278,12 +281,18 @@ PHASE_TITLES = {
 }
 
 
-def board(match: Match, posted=None) -> dict:
+def _sent(refused: BoardActionForm | None, name: str, **keys: str) -> Mapping[str, str]:
+    """What the page's refused board form had sent, if it is this form (`name`, and `keys` as sent): that
+    form is drawn filled in again. Nothing for any other form."""
+    form = refused_as(refused, name, **keys)
+    return form.data if form is not None else {}
+
+
+def board(match: Match, refused: BoardActionForm | None = None) -> dict:
     """The board, the players' counters, and the choices open now.
 
-    `posted` is the data of a board form just refused: that form is filled in again with it.
+    `refused` is a board form just refused, bound: that form is drawn filled in again, with why.
     """
-    kept = Kept(posted)
     state = match.state
     players = match.players()
     names = [p.name for p in players]
@@ -291,7 +300,7 @@ def board(match: Match, posted=None) -> dict:
     seat = state["seat"]
     legal = match.game.legal_actions(state)
     playable = {action["cell"] for action in legal if action["type"] == "play" and action["covered"]}
-    play = kept.of("play")
+    play = _sent(refused, "play")
     last = head_action(match)
     changed = changed_cells(last.events) if last else set()
     grid: list[dict] = []
@@ -328,7 +337,7 @@ def board(match: Match, posted=None) -> dict:
             for shown in row["cells"]:
                 shown["active"] = shown["name"] == active["cell"]
     phase = state["stack"][-1]["phase"] if state["stack"] else None
-    adjust, set_def = kept.of("adjust"), kept.of("set_def")
+    adjust, set_def = _sent(refused, "adjust"), _sent(refused, "set_def")
     return {
         "columns": COLUMNS,
         "grid": grid,
@@ -357,20 +366,22 @@ def board(match: Match, posted=None) -> dict:
         "stack": stack,
         "active": active,
         "phase": phase,
-        "abilities": _ability_choices(match, state, names, kept) if phase in ("ability1", "ability2") else [],
-        "conflicts": _conflict_previews(state, names, kept) if phase == "conflicts" else [],
-        "next_refused": bool(kept.of("next")),
+        "abilities": _ability_choices(match, state, names, refused)
+        if phase in ("ability1", "ability2")
+        else [],
+        "conflicts": _conflict_previews(state, names, refused) if phase == "conflicts" else [],
+        "next_refused": bool(_sent(refused, "next")),
         "to_reveal": [
             {
                 "cell": cell,
-                "entry": _entry(kept.of("reveal", cell=cell), match),
-                "refused": bool(kept.of("reveal", cell=cell)),
+                "entry": _entry(_sent(refused, "reveal", cell=cell), match),
+                "refused": bool(_sent(refused, "reveal", cell=cell)),
             }
             for cell in (to_reveal(state) if not stack else [])
         ],
         "playable": bool(playable),
         "play": {"face": play.get("face", "up"), "entry": _entry(play, match), "refused": bool(play)},
-        "pass_refused": bool(kept.of("pass")),
+        "pass_refused": bool(_sent(refused, "pass")),
         # Nowhere to play (an empty hand): the engine's own reason, tried on the first empty cell.
         "play_refused": ""
         if playable or state["step"] != "play" or stack
@@ -393,7 +404,7 @@ def board(match: Match, posted=None) -> dict:
             "refused": bool(adjust),
         },
         "set_def": {"cell": set_def.get("cell", ""), "def": set_def.get("def", ""), "refused": bool(set_def)},
-        "end_refused": bool(kept.of("end_game")),
+        "end_refused": bool(_sent(refused, "end_game")),
         "last_lines": [line for line in (describe(e, names) for e in last.events) if line] if last else [],
         "last_title": describe_action(last.payload, last.events, names) if last else "",
         "limits": {"name": NAME_MAX, "stat": STAT_MAX, "count": COUNT_MAX},

@@ -19,8 +19,10 @@ from rules.evons.turns import COUNT_MAX, OPTIONS
 
 from ...matches.club_cards import match_card
 from ...models import Match
+from .. import common
 from ..base import CardFact
-from ..common import option_field, whole_number
+from ..board_forms import BoardActionForm, BoardForms, choice, seat_field, whole_number
+from ..common import option_field
 
 SLUG = "evons"
 
@@ -146,36 +148,15 @@ class ConfigForm(forms.Form):
     starting_hand = option_field(OPTIONS["starting_hand"], pgettext_lazy("evons", "Cards in each opening hand"))
 
 
-# ------------------------------------------------------------------ a refused form, kept
-
-
-class Kept:
-    """What a refused board form held, so that form comes back as the player left it.
-
-    `posted` is the data of the form the engine (or the form itself) refused, None when nothing
-    was refused. Only that form is filled in again: the one with the posted action and, where
-    several forms share an action (a reveal per covered card, an ability per arrow), the same cell
-    or arrow. Every other form starts blank.
-    """
-
-    def __init__(self, posted: Mapping[str, str] | None = None) -> None:
-        self.posted = posted
-
-    def of(self, action: str, **fixed: str) -> Mapping[str, str]:
-        """The refused form's values if it was this form, else nothing."""
-        posted = self.posted
-        if posted is None or posted.get("action") != action:
-            return {}
-        if any(posted.get(name) != value for name, value in fixed.items()):
-            return {}
-        return posted
+# ------------------------------------------------------------------ a card named or typed in on the spot
 
 
 STATS_TYPED = ("new_kind", "new_element", "new_cost", "new_atk", "new_def")
 
 
 def card_entry(values: Mapping[str, str]) -> dict:
-    """What a card entry (a catalog name, or a new card's stats and arrows) shows: `values` kept."""
+    """What a card entry (a catalog name, or a new card's stats and arrows) shows: `values`, what a refused
+    form had sent (empty for a fresh form)."""
     arrows = {direction: values.get(f"new_arrow_{direction}", "") for direction in DIRECTIONS}
     typed = {field: values.get(field, "") for field in STATS_TYPED}
     return {
@@ -187,9 +168,7 @@ def card_entry(values: Mapping[str, str]) -> dict:
     }
 
 
-# ------------------------------------------------------------------ board forms -> actions
-
-ACTIONS = ("play", "reveal", "pass", "next", "conflict", "ability", "adjust", "set_def", "end_game")
+# ------------------------------------------------------------------ the board's forms
 
 
 def _cell(post, field: str = "cell") -> str:
@@ -222,10 +201,10 @@ def _entered_card(match: Match, post) -> dict:
     return {
         "name": name,
         "kind": "monster",
-        "cost": whole_number(post, "new_cost", pgettext("evons", "Cost"), 0, STAT_MAX),
+        "cost": common.whole_number(post, "new_cost", pgettext("evons", "Cost"), 0, STAT_MAX),
         "element": post.get("new_element", ""),
-        "atk": whole_number(post, "new_atk", pgettext("evons", "ATK"), 0, STAT_MAX),
-        "def": whole_number(post, "new_def", pgettext("evons", "DEF"), 1, STAT_MAX),
+        "atk": common.whole_number(post, "new_atk", pgettext("evons", "ATK"), 0, STAT_MAX),
+        "def": common.whole_number(post, "new_def", pgettext("evons", "DEF"), 1, STAT_MAX),
         "arrows": {d: post.get(f"new_arrow_{d}") for d in DIRECTIONS if post.get(f"new_arrow_{d}")},
     }
 
@@ -233,8 +212,6 @@ def _entered_card(match: Match, post) -> dict:
 def _ability_action(match: Match, post) -> dict:
     """An ability use: the arrow, its chosen target (and what the target needs: a pull, a revive, damage)."""
     arrow = post.get("arrow", "")
-    if arrow not in DIRECTIONS:
-        raise ValidationError(pgettext_lazy("evons", "Choose an arrow of the active card."))
     choice = post.get("choice", "")
     parts = choice.split(":")
     if len(parts) != 3 or parts[0] not in ALL_CELLS:
@@ -255,7 +232,7 @@ def _ability_action(match: Match, post) -> dict:
         damage = {}
         for cell in ALL_CELLS:
             if (post.get(f"damage_{cell}") or "").strip():
-                amount = whole_number(
+                amount = common.whole_number(
                     post, f"damage_{cell}", pgettext("evons", "Damage on %(cell)s") % {"cell": cell}, 0, STAT_MAX
                 )
                 if amount:
@@ -268,41 +245,141 @@ def _ability_action(match: Match, post) -> dict:
     return action
 
 
-def table_action(match: Match, post) -> dict:
-    """The open action a board form asks for; the engine decides whether it is legal."""
-    kind = post.get("action", "")
-    if kind not in ACTIONS:
-        raise ValidationError(pgettext_lazy("evons", "Evons has no action “%(kind)s”.") % {"kind": str(kind)[:40]})
-    if kind == "adjust":
-        seat = whole_number(post, "seat", pgettext("evons", "The player"), 0, 1)
-        labels = {"credits": pgettext("evons", "Credits"), "hand": pgettext("evons", "Hand"), "deck": pgettext("evons", "Deck")}
-        counts = {counter: whole_number(post, counter, label, 0, COUNT_MAX)
-                  for counter, label in labels.items() if (post.get(counter) or "").strip()}
+CELL = pgettext_lazy("evons", "Choose a cell of the board, like B3 (columns X, A-E, Y; rows 0-6).")
+
+
+class CellField(forms.CharField):
+    """A cell of the 7x7 board by its name ("b3" is B3)."""
+
+    def __init__(self) -> None:
+        super().__init__(error_messages={"required": CELL})
+
+    def to_python(self, value) -> str:
+        return str(value or "").strip().upper()
+
+    def validate(self, value: str) -> None:
+        if value not in ALL_CELLS:
+            raise ValidationError(CELL)
+
+
+class EvonsForm(BoardActionForm):
+    """A board form of the player whose turn it is."""
+
+    seat = seat_field()
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": self.kinds[0], "seat": data["seat"], **self.more(data)}
+
+    def more(self, data: dict) -> dict:
+        """The action's fields besides its type and seat."""
+        return {}
+
+    def card(self) -> dict:
+        """The card named (or typed in) in the form; its trouble beside the name."""
+        try:
+            return _entered_card(self.match, self.data)
+        except ValidationError as error:
+            self.add_error("card_name", error)
+            return {}
+
+
+class PlayForm(EvonsForm):
+    kinds = ("play",)
+
+    cell = CellField()
+    face = choice(None, [("up", "up"), ("covered", "covered")], pgettext_lazy("evons", "Play the card face-up or covered."))
+    card_name = forms.CharField(required=False)
+
+    def more(self, data: dict) -> dict:
+        action = {"cell": data["cell"], "covered": data["face"] == "covered"}
+        if data["face"] == "up":
+            action["card"] = self.card()
+        return action
+
+
+class RevealForm(EvonsForm):
+    kinds = ("reveal",)
+
+    cell = CellField()
+    card_name = forms.CharField(required=False)
+
+    def more(self, data: dict) -> dict:
+        return {"cell": data["cell"], "card": self.card()}
+
+
+class PassForm(EvonsForm):
+    kinds = ("pass",)
+
+
+class NextForm(EvonsForm):
+    kinds = ("next",)
+
+
+class ConflictForm(EvonsForm):
+    kinds = ("conflict",)
+
+    target = CellField()
+
+    def more(self, data: dict) -> dict:
+        return {"target": data["target"]}
+
+
+class AbilityForm(EvonsForm):
+    kinds = ("ability",)
+
+    arrow = choice(None, [(d, d) for d in DIRECTIONS], pgettext_lazy("evons", "Choose an arrow of the active card."))
+    card_name = forms.CharField(required=False)
+
+    def more(self, data: dict) -> dict:
+        action = _ability_action(self.match, self.data)
+        del action["type"]
+        return action
+
+
+class AdjustForm(BoardActionForm):
+    """A manual override of a player's credits, hand or deck (any of the three)."""
+
+    kinds = ("adjust",)
+
+    seat = seat_field()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        labels = {"credits": pgettext_lazy("evons", "Credits"), "hand": pgettext_lazy("evons", "Hand"), "deck": pgettext_lazy("evons", "Deck")}
+        for counter, label in labels.items():
+            self.fields[counter] = whole_number(label, 0, COUNT_MAX, required=False)
+
+    def engine_action(self, data: dict) -> dict:
+        counts = {counter: data[counter] for counter in ("credits", "hand", "deck") if data[counter] is not None}
         if not counts:
             raise ValidationError(pgettext_lazy("evons", "Type the credits, hand or deck to set."))
-        return {"type": "adjust", "override": True, "seat": seat, **counts}
-    if kind == "set_def":
-        return {
-            "type": "adjust",
-            "override": True,
-            "cell": _cell(post),
-            "def": whole_number(post, "def", pgettext("evons", "DEF"), 1, STAT_MAX),
-        }
-    if kind == "end_game":
-        return {"type": "end_game", "override": True}
-    action = {"type": kind, "seat": whole_number(post, "seat", pgettext("evons", "The player"), 0, 1)}
-    if kind == "play":
-        face = post.get("face", "")
-        if face not in ("up", "covered"):
-            raise ValidationError(pgettext_lazy("evons", "Play the card face-up or covered."))
-        action.update(cell=_cell(post), covered=face == "covered")
-        if face == "up":
-            action["card"] = _entered_card(match, post)
-    elif kind == "reveal":
-        action.update(cell=_cell(post), card=_entered_card(match, post))
-    elif kind == "conflict":
-        action["target"] = _cell(post, "target")
-    elif kind == "ability":
-        action.update(_ability_action(match, post))
-    return action
+        return {"type": "adjust", "override": True, "seat": data["seat"], **counts}
 
+
+class SetDefForm(BoardActionForm):
+    """A manual override of a card's current DEF."""
+
+    kinds = ("set_def",)
+
+    cell = CellField()
+    def_ = whole_number(pgettext_lazy("evons", "DEF"), 1, STAT_MAX)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["def"] = self.fields.pop("def_")  # "def" is a Python keyword, so it cannot be written above
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "adjust", "override": True, "cell": data["cell"], "def": data["def"]}
+
+
+class EndGameForm(BoardActionForm):
+    """The table ends the game (an override: the score decides)."""
+
+    kinds = ("end_game",)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "end_game", "override": True}
+
+
+BOARD_FORMS = BoardForms(PlayForm, RevealForm, PassForm, NextForm, ConflictForm, AbilityForm, AdjustForm, SetDefForm,
+                         EndGameForm)

@@ -1,7 +1,6 @@
 """LOGOS forms: a datacard for the catalog, the duel's options, a player's secret commit and the board's buttons."""
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils.translation import pgettext, pgettext_lazy
 
 from rules import InvalidCard
@@ -24,6 +23,7 @@ from tracker.matches.services import explain
 from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...models import Card, Match
 from ..base import CardFact
+from ..board_forms import BoardActionForm, BoardForms, ButtonForm, seat_field
 from ..common import filled_in, option_field
 from .board import seat_view
 from .narration import COLOUR_LABELS, EFFECT_LABELS
@@ -266,28 +266,40 @@ def own_secret(match: Match, seat: int) -> list[str] | None:
 
 # ---------------------------------------------------------------- open actions
 
-TABLE_ACTIONS = ("fight", "call_backup", "resign", "set_hp")
+WHICH_PLAYER = pgettext_lazy("logos", "Choose which player; nothing was applied.")
 
 
-def _whole_number(post, field: str, message) -> int:
-    value = post.get(field, "").strip()
-    try:
-        return int(value)
-    except ValueError:
-        raise ValidationError(message) from None
+class FightForm(ButtonForm):
+    """Reveal the committed cards and fight the round."""
+
+    kinds = ("fight",)
 
 
-def table_action(match: Match, post) -> dict:
-    """The open action a board button asks for (fight, call a backup, resign, correct HP)."""
-    kind = post.get("action", "")
-    if kind not in TABLE_ACTIONS:
-        raise ValidationError(pgettext("logos", "Choose fight, call backup, resign or set HP; nothing was applied."))
-    if kind == "fight":
-        return {"type": "fight"}
-    seat = _whole_number(post, "seat", pgettext("logos", "Choose which player; nothing was applied."))
-    if seat not in (0, 1):
-        raise ValidationError(pgettext("logos", "Choose which player; nothing was applied."))
-    if kind != "set_hp":
-        return {"type": kind, "seat": seat}
-    hp = _whole_number(post, "hp", pgettext("logos", "HP must be a whole number; nothing was applied."))
-    return {"type": "set_hp", "seat": seat, "hp": hp, "override": True}
+class SeatActionForm(BoardActionForm):
+    """A player calls their backup card, or resigns."""
+
+    kinds = ("call_backup", "resign")
+
+    seat = seat_field(message=WHICH_PLAYER)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": self.shown("action"), "seat": data["seat"]}
+
+
+class SetHpForm(BoardActionForm):
+    """A manual override: a player's HP set by hand (the engine says which values it takes)."""
+
+    kinds = ("set_hp",)
+    rule_fields = {"hp-range": "hp"}
+
+    seat = seat_field(message=WHICH_PLAYER)
+    hp = forms.IntegerField(label=pgettext_lazy("logos", "New HP"), error_messages={
+        "required": pgettext_lazy("logos", "HP must be a whole number; nothing was applied."),
+        "invalid": pgettext_lazy("logos", "HP must be a whole number; nothing was applied.")})
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "set_hp", "seat": data["seat"], "hp": data["hp"], "override": True}
+
+
+BOARD_FORMS = BoardForms(FightForm, SeatActionForm, SetHpForm,
+                         unknown=pgettext_lazy("logos", "Choose fight, call backup, resign or set HP; nothing was applied."))

@@ -9,9 +9,9 @@ state (a Luck or Resist of 6 or more needs none), so the form never asks for not
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
-from rules.lonely_star import GAME, STAT_NAMES, STATS, validate_card
+from rules.lonely_star import STAT_NAMES, STATS, validate_card
 from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, OPTIONS
 from rules.lonely_star.rolls import SIDES
 from rules.lonely_star.statuses import NAME_MAX as STATUS_NAME_MAX
@@ -20,26 +20,10 @@ from rules.lonely_star.units import NAME_MAX, STAT_MAX
 from rules.lonely_star.zones import ZONES
 
 from ...matches.club_cards import match_card
-from ...models import Match
-from ..common import EngineCardForm, dice_needed, filled_in, option_field, whole_number
+from ..board_forms import BoardActionForm, BoardForms, choice, seat_field, whole_number
+from ..common import EngineCardForm, dice_needed, filled_in, option_field
 
 SLUG = "lonely-star"
-ACTIONS = (
-    "play_unit",
-    "equip",
-    "attack",
-    "act",
-    "damage",
-    "inflict",
-    "luck_roll",
-    "d6",
-    "end_turn",
-    "resist_roll",
-    "finish_turn",
-    "declare_winner",
-    "define_status",
-    "adjust",
-)
 ADJUSTMENTS = ("counters", "stat", "cards", "leave")
 
 
@@ -112,186 +96,306 @@ class ConfigForm(forms.Form):
     )
 
 
-# ------------------------------------------------------------------ board forms -> actions
+# ------------------------------------------------------------------ the board's forms
 
 
-def _unit_id(post, field: str) -> int:
-    return whole_number(post, field, pgettext("lonely-star", "The unit"), 0, 10**9)
+def unit_field(label=None) -> forms.IntegerField:
+    """A unit in play, by its id (the engine says whether it is in play)."""
+    return whole_number(label if label is not None else pgettext_lazy("lonely-star", "The unit"), 0, 10**9)
 
 
-def _seat_of(match: Match, post, unit_field: str) -> int:
-    """The acting seat: as posted, else the controller of the unit the form names."""
-    if post.get("seat", "").strip():
-        return whole_number(post, "seat", pgettext("lonely-star", "The player"), 0, GAME.seats - 1)
-    unit_id = _unit_id(post, unit_field)
-    unit = next((u for u in match.state["units"] if u["id"] == unit_id), None)
-    if unit is None:
-        raise ValidationError(pgettext_lazy("lonely-star", "That unit is not in play."))
-    return unit["seat"]
+class TypedName(forms.CharField):
+    """A name typed in: spaces squeezed, 1 to `most` printable characters."""
+
+    def __init__(self, label, most: int) -> None:
+        self.message, self.most = filled_in(pgettext_lazy("lonely-star", "%(label)s needs 1 to %(most)s characters."), label=label, most=most), most
+        super().__init__(label=label, error_messages={"required": self.message})
+
+    def to_python(self, value) -> str:
+        return " ".join(str(value or "").split())
+
+    def validate(self, value: str) -> None:
+        if not value or len(value) > self.most or not value.isprintable():
+            raise ValidationError(self.message)
 
 
-def _text(post, field: str, label: str, most: int) -> str:
-    value = " ".join((post.get(field) or "").split())
-    if not value or len(value) > most or not value.isprintable():
-        raise ValidationError(pgettext_lazy("lonely-star", "%(label)s needs 1 to %(most)s characters.") % {"label": label, "most": most})
-    return value
+class LonelyStarForm(BoardActionForm):
+    """What every Lonely Star board form shares: its die (`roll`, blank or 1 to 6) checked against the
+    match's roll setting, by trying the action on a copy of the match (a sure roll needs no die)."""
 
+    roll = forms.CharField(required=False)
+    app_rolls = forms.BooleanField(required=False)
 
-def _choice(post, field: str, label: str, allowed) -> str:
-    value = post.get(field, "")
-    if value not in allowed:
-        raise ValidationError(pgettext_lazy("lonely-star", "Choose the %(label)s.") % {"label": label})
-    return value
+    def acting_seat(self, data: dict, unit_field: str = "unit") -> int:
+        """The seat that acts: as posted, else the controller of the unit the form names."""
+        if data.get("seat") is not None:
+            return data["seat"]
+        unit = next((u for u in self.match.state["units"] if u["id"] == data[unit_field]), None)
+        if unit is None:
+            raise ValidationError(pgettext_lazy("lonely-star", "That unit is not in play."), code="unit")
+        return unit["seat"]
 
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.action and not self.errors:
+            self._check_dice()
+        return data
 
-def _entered_card(match: Match, post) -> dict:
-    """A unit card from the catalog by name, or typed in on the spot with all its stats."""
-    typed = {stat: (post.get(stat) or "").strip() for stat in STATS}
-    name = _text(post, "name", pgettext("lonely-star", "The unit's name"), NAME_MAX)
-    if not any(typed.values()):
-        known = match_card(match, name)
-        if known is None:
-            raise ValidationError(
-                pgettext_lazy("lonely-star", "No unit called “%(name)s” in the catalog: type its HP, AT, LK, RS and reach.")
-                % {"name": name}
-            )
-        return known.as_rules_card()
-    missing = ", ".join(str(STAT_NAMES[stat]) for stat in STATS if not typed[stat])
-    if missing:  # some typed, some not: say why every stat is asked for, not only that one is not a number
-        in_catalog = match_card(match, name) is not None
-        raise ValidationError(
-            (pgettext_lazy("lonely-star", "“%(name)s” is in the catalog: leave every stat blank to take its stats, or type them all "
-               "(missing: %(missing)s).") if in_catalog else
-             pgettext_lazy("lonely-star", "No unit called “%(name)s” in the catalog, so all its stats are needed (missing: %(missing)s)."))
-            % {"name": name, "missing": missing}
-        )
-    card: dict[str, str | int] = {"name": name}
-    for stat in STATS:
-        card[stat] = whole_number(post, stat, STAT_NAMES[stat], 0, STAT_MAX)
-    return card
-
-
-def _action(match: Match, post) -> dict:
-    kind = post.get("action", "")
-    if kind not in ACTIONS:
-        raise ValidationError(pgettext_lazy("lonely-star", "Lonely Star has no action “%(kind)s”.") % {"kind": kind[:40]})
-    match kind:
-        case "play_unit":
-            return {
-                "type": kind,
-                "seat": whole_number(post, "seat", pgettext("lonely-star", "The player"), 0, 1),
-                "card": _entered_card(match, post),
-            }
-        case "equip":
-            return {
-                "type": kind,
-                "seat": _seat_of(match, post, "unit"),
-                "unit": _unit_id(post, "unit"),
-                "accessory": _text(post, "accessory", pgettext("lonely-star", "The accessory"), STATUS_NAME_MAX),
-            }
-        case "attack":
-            return {
-                "type": kind,
-                "seat": _seat_of(match, post, "unit"),
-                "unit": _unit_id(post, "unit"),
-                "target": _unit_id(post, "target"),
-            }
-        case "act":
-            return {
-                "type": kind,
-                "seat": _seat_of(match, post, "unit"),
-                "unit": _unit_id(post, "unit"),
-                "how": _choice(post, "how", pgettext("lonely-star", "way to act"), ("move", "play")),
-            }
-        case "damage":
-            return {
-                "type": kind,
-                "seat": _seat_of(match, post, "source"),
-                "source": _unit_id(post, "source"),
-                "target": _unit_id(post, "target"),
-                "amount": whole_number(post, "amount", pgettext("lonely-star", "The damage"), 0, AMOUNT_MAX),
-                "ignore_resist": bool(post.get("ignore_resist")),
-            }
-        case "inflict":
-            action = {
-                "type": kind,
-                "seat": whole_number(post, "seat", pgettext("lonely-star", "The player"), 0, 1),
-                "target": _unit_id(post, "target"),
-                "status": post.get("status", ""),
-                "ignore_resist": bool(post.get("ignore_resist")),
-            }
-            if post.get("break_accessory"):
-                action["break_accessory"] = post["break_accessory"]
-            return action
-        case "luck_roll":
-            return {"type": kind, "seat": _seat_of(match, post, "unit"), "unit": _unit_id(post, "unit")}
-        case "d6" | "end_turn" | "finish_turn":
-            return {"type": kind, "seat": whole_number(post, "seat", pgettext("lonely-star", "The player"), 0, 1)}
-        case "resist_roll":
-            return {
-                "type": kind,
-                "seat": _seat_of(match, post, "unit"),
-                "unit": _unit_id(post, "unit"),
-                "status": post.get("status", ""),
-            }
-        case "declare_winner":
-            return {"type": kind, "winner": whole_number(post, "winner", pgettext("lonely-star", "The winner"), 0, 1)}
-        case "define_status":
-            return {
-                "type": kind,
-                "override": True,
-                "name": _text(post, "name", pgettext("lonely-star", "The status"), STATUS_NAME_MAX),
-                "stat": _choice(post, "stat", pgettext("lonely-star", "stat"), STATS),
-            }
-    return _adjustment(post)
-
-
-def _adjustment(post) -> dict:
-    what = _choice(post, "what", pgettext("lonely-star", "adjustment"), ADJUSTMENTS)
-    action = {"type": "adjust", "override": True, "what": what}
-    if what == "cards":
-        return {
-            **action,
-            "seat": whole_number(post, "seat", pgettext("lonely-star", "The player"), 0, 1),
-            "source": _choice(post, "source", pgettext("lonely-star", "zone to take cards from"), ZONES),
-            "target": _choice(post, "target", pgettext("lonely-star", "zone to put them in"), ZONES),
-            "count": whole_number(post, "count", pgettext("lonely-star", "The number of cards"), 1, COUNT_MAX),
-        }
-    action["unit"] = _unit_id(post, "unit")
-    if what == "leave":
-        return {**action, "to": _choice(post, "to", pgettext("lonely-star", "zone"), ZONES)}
-    change = whole_number(post, "change", pgettext("lonely-star", "The change"), -AMOUNT_MAX, AMOUNT_MAX)
-    if what == "stat":
-        return {**action, "stat": _choice(post, "stat", pgettext("lonely-star", "stat"), STATS), "change": change}
-    return {**action, "counter": post.get("counter", ""), "change": change}
-
-
-def table_action(match: Match, post) -> dict:
-    """The action a board form asks for, with its dice checked against the match's roll setting."""
-    action = _action(match, post)
-    entered = [value.strip() for value in post.getlist("roll") if value.strip()]
-    for value in entered:
-        if not value.isdigit() or not 1 <= int(value) <= SIDES:
-            message = pgettext_lazy("lonely-star", "A D6 shows 1 to %(sides)s; “%(value)s” is not a roll.")
-            raise ValidationError(message % {"value": value[:20], "sides": SIDES})
-    app_rolls = bool(post.get("app_rolls"))
-    if entered and app_rolls:
-        raise ValidationError(pgettext_lazy("lonely-star", "You typed a die and also ticked “Let the app roll”; choose one."))
-    players_roll = match.state["options"]["who_rolls"] == "players"
-    if not (entered or (players_roll and not app_rolls)):
-        return action
-    needed = dice_needed(match, action)
-    if needed is not None and len(entered) > needed:
-        raise ValidationError(
-            pgettext_lazy("lonely-star", 
+    def _check_dice(self) -> None:
+        entered = [value.strip() for value in self.sent("roll") if value.strip()]
+        for value in entered:
+            if not value.isdigit() or not 1 <= int(value) <= SIDES:
+                message = pgettext_lazy("lonely-star", "A D6 shows 1 to %(sides)s; “%(value)s” is not a roll.")
+                self.add_error("roll", message % {"value": value[:20], "sides": SIDES})
+                return
+        app_rolls = bool(self.data.get("app_rolls"))
+        if entered and app_rolls:
+            self.add_error("roll", pgettext_lazy("lonely-star", "You typed a die and also ticked “Let the app roll”; choose one."))
+            return
+        players_roll = self.match.state["options"]["who_rolls"] == "players"
+        if not (entered or (players_roll and not app_rolls)):
+            return
+        needed = dice_needed(self.match, self.action)
+        if needed is not None and len(entered) > needed:
+            self.add_error("roll", pgettext_lazy("lonely-star", 
                 "No die is needed here (a total of %(sides)s or more always succeeds, 0 never does, "
-                "or the effect ignores Resist); clear the die field."
-            ) % {"sides": SIDES}
-        )
-    if needed and not entered:
-        raise ValidationError(
-            pgettext_lazy("lonely-star", "In this match players roll: type the die you rolled, or tick “Let the app roll this one”.")
-        )
-    return action
+                "or the effect ignores Resist); clear the die field.") % {"sides": SIDES})
+        elif needed and not entered:
+            self.add_error("roll", pgettext_lazy("lonely-star", 
+                "In this match players roll: type the die you rolled, or tick “Let the app roll this one”."))
 
 
+def optional_seat() -> forms.TypedChoiceField:
+    field = seat_field()
+    field.required = False
+    field.empty_value = None
+    return field
+
+
+class PlayUnitForm(LonelyStarForm):
+    """A unit played from the hand: a catalog card by name, or one typed in on the spot with all its stats."""
+
+    kinds = ("play_unit",)
+
+    seat = seat_field()
+    name = TypedName(pgettext_lazy("lonely-star", "The unit's name"), NAME_MAX)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for stat in STATS:
+            self.fields[stat] = whole_number(STAT_NAMES[stat], 0, STAT_MAX, required=False)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "play_unit", "seat": data["seat"], "card": self._card(data)}
+
+    def _card(self, data: dict) -> dict:
+        name = data["name"]
+        typed = [stat for stat in STATS if data.get(stat) is not None]
+        if not typed:
+            known = match_card(self.match, name)
+            if known is None:
+                self.add_error("name", pgettext_lazy("lonely-star", "No unit called “%(name)s” in the catalog: type its HP, AT, LK, RS and reach.")
+                               % {"name": name})
+                return {}
+            return known.as_rules_card()
+        missing = [stat for stat in STATS if stat not in typed]
+        if missing:  # some typed, some not: say why every stat is asked for, not only that one is not a number
+            in_catalog = match_card(self.match, name) is not None
+            self.add_error(missing[0], (
+                pgettext_lazy("lonely-star", "“%(name)s” is in the catalog: leave every stat blank to take its stats, or type them all "
+                  "(missing: %(missing)s).") if in_catalog else
+                pgettext_lazy("lonely-star", "No unit called “%(name)s” in the catalog, so all its stats are needed (missing: %(missing)s)."))
+                % {"name": name, "missing": ", ".join(str(STAT_NAMES[stat]) for stat in missing)})
+            return {}
+        return {"name": name, **{stat: data[stat] for stat in STATS}}
+
+
+class EquipForm(LonelyStarForm):
+    kinds = ("equip",)
+    rule_fields = {"accessory-name": "accessory", "accessory-twice": "accessory"}
+
+    seat = optional_seat()
+    unit = unit_field()
+    accessory = TypedName(pgettext_lazy("lonely-star", "The accessory"), STATUS_NAME_MAX)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "equip", "seat": self.acting_seat(data), "unit": data["unit"], "accessory": data["accessory"]}
+
+
+class AttackForm(LonelyStarForm):
+    kinds = ("attack",)
+    rule_fields = {"attack-own": "target"}
+
+    seat = optional_seat()
+    unit = unit_field()
+    target = unit_field()
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "attack", "seat": self.acting_seat(data), "unit": data["unit"], "target": data["target"]}
+
+
+class ActForm(LonelyStarForm):
+    kinds = ("act",)
+
+    seat = optional_seat()
+    unit = unit_field()
+    how = choice(pgettext_lazy("lonely-star", "way to act"), [("move", "move"), ("play", "play")])
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "act", "seat": self.acting_seat(data), "unit": data["unit"], "how": data["how"]}
+
+
+class DamageForm(LonelyStarForm):
+    kinds = ("damage",)
+
+    seat = optional_seat()
+    source = unit_field()
+    target = unit_field()
+    amount = whole_number(pgettext_lazy("lonely-star", "The damage"), 0, AMOUNT_MAX)
+    ignore_resist = forms.BooleanField(required=False)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "damage", "seat": self.acting_seat(data, "source"), "source": data["source"],
+                "target": data["target"], "amount": data["amount"], "ignore_resist": data["ignore_resist"]}
+
+
+class InflictForm(LonelyStarForm):
+    kinds = ("inflict",)
+    rule_fields = {"status-unknown": "status", "accessory-unknown": "break_accessory", "counter-cap": "status"}
+
+    seat = seat_field()
+    target = unit_field()
+    status = forms.CharField(required=False)
+    ignore_resist = forms.BooleanField(required=False)
+    break_accessory = forms.CharField(required=False)
+
+    def engine_action(self, data: dict) -> dict:
+        action = {"type": "inflict", "seat": data["seat"], "target": data["target"], "status": data["status"],
+                  "ignore_resist": data["ignore_resist"]}
+        if data["break_accessory"]:
+            action["break_accessory"] = data["break_accessory"]
+        return action
+
+
+class LuckRollForm(LonelyStarForm):
+    kinds = ("luck_roll",)
+
+    seat = optional_seat()
+    unit = unit_field()
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "luck_roll", "seat": self.acting_seat(data), "unit": data["unit"]}
+
+
+class SeatForm(LonelyStarForm):
+    """A plain D6, the end of a turn, and the draw that finishes it: the seat alone."""
+
+    kinds = ("d6", "end_turn", "finish_turn")
+    form_name = "seat"
+
+    seat = seat_field()
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": self.shown("action"), "seat": data["seat"]}
+
+
+class ResistRollForm(LonelyStarForm):
+    kinds = ("resist_roll",)
+    rule_fields = {"resisted-once": "status", "no-such-counter": "status"}
+
+    seat = optional_seat()
+    unit = unit_field()
+    status = forms.CharField(required=False)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "resist_roll", "seat": self.acting_seat(data), "unit": data["unit"], "status": data["status"]}
+
+
+class DeclareWinnerForm(LonelyStarForm):
+    kinds = ("declare_winner",)
+
+    winner = seat_field(pgettext_lazy("lonely-star", "The winner"))
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "declare_winner", "winner": data["winner"]}
+
+
+class DefineStatusForm(LonelyStarForm):
+    kinds = ("define_status",)
+    rule_fields = {"status-exists": "name", "status-name": "name", "status-stat": "stat"}
+
+    name = TypedName(pgettext_lazy("lonely-star", "The status"), STATUS_NAME_MAX)
+    stat = choice(pgettext_lazy("lonely-star", "stat"), [(stat, stat) for stat in STATS])
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "define_status", "override": True, "name": data["name"], "stat": data["stat"]}
+
+
+class UnknownAdjustment(LonelyStarForm):
+    """A correction whose `what` no form sends."""
+
+    kinds = ("adjust",)
+
+    what = choice(pgettext_lazy("lonely-star", "adjustment"), [(what, what) for what in ADJUSTMENTS])
+
+    @classmethod
+    def sends(cls, post) -> bool:
+        return post.get("action", "") == "adjust" and post.get("what", "") not in ADJUSTMENTS
+
+    def engine_action(self, data: dict) -> dict:
+        raise ValidationError(self.fields["what"].error_messages["invalid_choice"])
+
+
+class CountersForm(LonelyStarForm):
+    kinds, variant = ("adjust",), ("what", "counters")
+    rule_fields = {"counter-change": "change", "no-such-counter": "counter", "counter-cap": "change"}
+
+    unit = unit_field()
+    counter = forms.CharField(required=False)
+    change = whole_number(pgettext_lazy("lonely-star", "The change"), -AMOUNT_MAX, AMOUNT_MAX)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "adjust", "override": True, "what": "counters", "unit": data["unit"],
+                "counter": data["counter"], "change": data["change"]}
+
+
+class StatForm(LonelyStarForm):
+    kinds, variant = ("adjust",), ("what", "stat")
+    rule_fields = {"stat-change": "change", "stat-unknown": "stat"}
+
+    unit = unit_field()
+    stat = choice(pgettext_lazy("lonely-star", "stat"), [(stat, stat) for stat in STATS])
+    change = whole_number(pgettext_lazy("lonely-star", "The change"), -AMOUNT_MAX, AMOUNT_MAX)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "adjust", "override": True, "what": "stat", "unit": data["unit"], "stat": data["stat"],
+                "change": data["change"]}
+
+
+class LeaveForm(LonelyStarForm):
+    kinds, variant = ("adjust",), ("what", "leave")
+
+    unit = unit_field()
+    to = choice(pgettext_lazy("lonely-star", "zone"), [(zone, zone) for zone in ZONES])
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "adjust", "override": True, "what": "leave", "unit": data["unit"], "to": data["to"]}
+
+
+class CardsForm(LonelyStarForm):
+    kinds, variant = ("adjust",), ("what", "cards")
+    rule_fields = {"zone-same": "target", "hand-empty": "count"}
+
+    seat = seat_field()
+    source = choice(pgettext_lazy("lonely-star", "zone to take cards from"), [(zone, zone) for zone in ZONES])
+    target = choice(pgettext_lazy("lonely-star", "zone to put them in"), [(zone, zone) for zone in ZONES])
+    count = whole_number(pgettext_lazy("lonely-star", "The number of cards"), 1, COUNT_MAX)
+
+    def engine_action(self, data: dict) -> dict:
+        return {"type": "adjust", "override": True, "what": "cards", "seat": data["seat"], "source": data["source"],
+                "target": data["target"], "count": data["count"]}
+
+
+BOARD_FORMS = BoardForms(PlayUnitForm, EquipForm, AttackForm, ActForm, DamageForm, InflictForm, LuckRollForm, SeatForm,
+                         ResistRollForm, DeclareWinnerForm, DefineStatusForm, CountersForm, StatForm, LeaveForm,
+                         CardsForm, UnknownAdjustment)
