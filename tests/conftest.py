@@ -3,6 +3,7 @@ import asyncio
 import pytest
 from django.conf import settings
 from django.test import override_settings
+from xdist.scheduler import LoadScopeScheduling
 
 from tests import sample_game, static_cache
 from tracker.web import translations
@@ -62,14 +63,12 @@ def no_event_loop_left_running(request):
 
 
 # Tests that run on PostgreSQL as well (CI's second pass), because the engine matters to them: a real
-# server with its own connections (browser, the load test's pages and benchmark), locking and races,
-# write counts, what the two store alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that
-# must find no 500 on either. Everything else runs once, on SQLite. Not tests/serving, nor the load runs
-# on SQLite in tests/load/test_load.py: each starts its servers on an SQLite file of its own whatever
-# DATABASE_URL says, so a second pass ran the very same thing again (its PostgreSQL runs are marked
-# both_databases there).
+# server with its own connections (browser, load), locking and races, write counts, what the two store
+# alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that must find no 500 on either.
+# Everything else runs once, on SQLite. So do tests marked own_sqlite, and tests/serving: they start their
+# servers on an SQLite file of their own whatever DATABASE_URL says, so a second pass ran the very same.
 BOTH_DATABASES = (
-    "tests/browser/", "tests/load/test_benchmark_command.py", "tests/load/test_screen.py",
+    "tests/browser/", "tests/load/",
     "tests/fuzz/test_match_files.py", "tests/fuzz/test_endpoints.py",
     *(f"tests/tracker/{module}.py::" for module in (
         "test_services", "test_once", "test_cards", "test_exchange", "test_rating_confirmation",
@@ -79,5 +78,27 @@ BOTH_DATABASES = (
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if item.nodeid.startswith(BOTH_DATABASES):
+        if item.nodeid.startswith(BOTH_DATABASES) and item.get_closest_marker("own_sqlite") is None:
             item.add_marker(pytest.mark.both_databases)
+
+
+# Modules whose tests share a costly module-scoped fixture (the benchmark's run, the live stream's production
+# server): CI's workers (tracker/scripts/test, --dist loadgroup) take each of these whole, so the fixture is
+# made once a pass, and every other test alone. pytest-xdist's own xdist_group mark renames a test's nodeid,
+# which pytest 9 no longer reads: it grouped nothing, and the benchmark ran three times a pass.
+ONE_WORKER = ("tests/load/test_benchmark_command.py", "tests/browser/test_live_stream.py")
+
+
+class _OneWorkerModules(LoadScopeScheduling):
+    """pytest-xdist's scheduling by scope, where a scope is one of ONE_WORKER or else a single test; the
+    largest scopes go first, so the grouped modules start at once and never trail at the end."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        module = nodeid.split("::", 1)[0]
+        return module if module in ONE_WORKER else nodeid
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "loadgroup":
+        return _OneWorkerModules(config, log)
+    return None

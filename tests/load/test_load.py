@@ -68,6 +68,7 @@ def assert_every_game_finished(report: loadtest.Report) -> None:
     assert all(made["finished"] >= 1 for made in report.games.values()), report.lines()
 
 
+@pytest.mark.own_sqlite
 def test_concurrent_tables_lose_and_double_nothing(database, ready):
     # Five tables take the five games in turn: one match of each, all at once.
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=1, say=lambda line: None,
@@ -81,6 +82,7 @@ def test_concurrent_tables_lose_and_double_nothing(database, ready):
     assert_every_game_played_out(report, matches_each=1)
 
 
+@pytest.mark.own_sqlite
 def test_sigkill_mid_load_loses_no_acknowledged_action(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, crash=True, floor_seconds=0,
                           say=lambda line: None, base=ready())
@@ -90,6 +92,7 @@ def test_sigkill_mid_load_loses_no_acknowledged_action(database, ready):
     assert_every_game_finished(report)
 
 
+@pytest.mark.own_sqlite
 @pytest.mark.parametrize("restart", ["HUP", "TERM"])
 def test_a_graceful_restart_mid_load_keeps_every_acknowledged_action(database, ready, restart):
     """SIGHUP (fresh workers) or SIGTERM and a fresh start, as a service manager restarts serve's stack:
@@ -101,6 +104,7 @@ def test_a_graceful_restart_mid_load_keeps_every_acknowledged_action(database, r
     assert_every_game_finished(report)
 
 
+@pytest.mark.own_sqlite
 def test_htmx_phones_tap_once_and_follow_the_match_by_polling(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, floor_seconds=0, htmx=True, pace=0.3,
                           say=lambda line: None, base=ready())
@@ -113,17 +117,11 @@ def test_htmx_phones_tap_once_and_follow_the_match_by_polling(database, ready):
     assert report.kinds["live-update poll"] > 0, report.lines()
 
 
-POSTGRESQL_MISSING = pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
-                                        reason="needs DATABASE_URL=postgres://... (tracker/scripts/with-postgres sets one)")
+ON_POSTGRESQL = pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+                                   reason="needs DATABASE_URL=postgres://... (tracker/scripts/with-postgres sets one)")
 
 
-def on_postgresql(test):
-    """A run on the PostgreSQL server of DATABASE_URL: in CI's second pass (the runs above serve an SQLite
-    file of their own whatever the database, so they run in the first pass only)."""
-    return pytest.mark.both_databases(POSTGRESQL_MISSING(test))
-
-
-@on_postgresql
+@ON_POSTGRESQL
 def test_two_app_servers_on_one_postgresql_and_one_killed_mid_load(database, ready):
     report = loadtest.run(tables=6, workers=1, servers=2, matches=1, seconds=120, crash=True, htmx=True,
                           floor_seconds=0, database_url=os.environ["DATABASE_URL"], say=lambda line: None,
@@ -135,7 +133,7 @@ def test_two_app_servers_on_one_postgresql_and_one_killed_mid_load(database, rea
     assert_every_game_finished(report)
 
 
-@on_postgresql
+@ON_POSTGRESQL
 def test_concurrent_tables_and_a_crash_on_postgresql(database, ready):
     report = loadtest.run(tables=5, workers=2, matches=1, seconds=90, crash=True, floor_seconds=0,
                           database_url=os.environ["DATABASE_URL"], say=lambda line: None,
@@ -145,7 +143,7 @@ def test_concurrent_tables_and_a_crash_on_postgresql(database, ready):
     assert_every_game_finished(report)
 
 
-@on_postgresql
+@ON_POSTGRESQL
 def test_killing_one_of_two_app_servers_moves_its_live_phones_to_the_other(database, ready):
     """Phones follow their matches through streams on the second server, which is SIGKILLed mid-way: they
     reconnect to the first with Last-Event-ID, catch up to the match's version, are sent no version they

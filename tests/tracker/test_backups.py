@@ -63,6 +63,7 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_changes(tmp_path):
     assert match.head == 2
 
 
+@pytest.mark.own_sqlite
 def test_serve_backs_up_before_it_migrates_existing_data(tmp_path):
     """An upgrade: data at an older migration is backed up before the new migrations run."""
     environ = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "BACKUP_DIR": str(tmp_path),

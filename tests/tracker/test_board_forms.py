@@ -106,7 +106,20 @@ def test_evons_an_unknown_card_comes_back_named_on_its_cell_with_why(client, cat
     form = form_of(page, 'value="play"')
     assert 'value="Glass Wyvern"' in form
     assert re.search(r'<input type="radio" name="cell" value="B3"[^>]*checked', form)
-    assert "No card called “Glass Wyvern” in the catalog" in html.unescape(form)
+    name_field = form[form.index('id="play-card-name"'):form.index('name="cell"')]
+    assert "No card called “Glass Wyvern” in the catalog" in html.unescape(name_field), "said beside the name"
+    assert "Not applied:" not in form  # nothing else to say beside the form
+
+
+def test_evons_a_def_out_of_range_stands_beside_the_def(client, catalog):
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    services.match_apply_action(match_id=match.pk, expected_seq=0, action={
+        "type": "play", "seat": 0, "cell": "B3", "covered": False,
+        "card": {"name": "Ember Fox", "kind": "monster", "cost": 1, "element": "Fire", "atk": 2, "def": 3,
+                 "arrows": {"N": "Normal"}}})
+    page = post(client, match, {"action": "set_def", "cell": "B3", "def": "0"}, 422)
+    assert 'value="0"' in tag(page, "def-value")
+    assert beside(page, "def-value", "DEF must be from 1 to")
 
 
 def test_card_crush_a_stale_reveal_says_why_beside_the_button(client, catalog):

@@ -51,6 +51,16 @@ def field_error(form: BoardActionForm | None, key: str | None = None) -> str:
                             ((message,) for message in errors))
 
 
+@register.filter
+def errors_but(form: BoardActionForm | None, drawn: str) -> list[str]:
+    """The form's errors but those of the fields named in `drawn` (space-separated): the ones drawn beside
+    their fields; the rest are said together beside the form."""
+    if not isinstance(form, BoardActionForm):
+        return []
+    beside = set(str(drawn or "").split())
+    return [str(message) for field, errors in form.errors.items() if field not in beside for message in errors]
+
+
 @register.simple_tag
 def invalid(form: BoardActionForm | None, key: str) -> str:
     """` aria-invalid="true"` on a control whose field was refused."""

@@ -241,7 +241,7 @@ def _ability_choices(match: Match, state: GameState, names: list[str], refused: 
                 "budget": budget,
                 "chosen": values.get("choice", ""),
                 "entry": _entry(values, match),
-                "refused": bool(values),
+                "refused": refused_as(refused, "ability", arrow=direction),
             }
         )
     return arrows
@@ -255,7 +255,7 @@ def _conflict_previews(state: GameState, names: list[str], refused: BoardActionF
         previews.append(
             {
                 "target": target,
-                "refused": bool(_sent(refused, "conflict", target=target)),
+                "refused": refused_as(refused, "conflict", target=target),
                 "name": conflict["names"][1],
                 "owner": names[conflict["seats"][1]],
                 "atk": conflict["atk"][1],
@@ -366,34 +366,21 @@ def board(match: Match, refused: BoardActionForm | None = None) -> dict:
         "stack": stack,
         "active": active,
         "phase": phase,
-        "abilities": _ability_choices(match, state, names, refused)
-        if phase in ("ability1", "ability2")
-        else [],
+        "abilities": _ability_choices(match, state, names, refused) if phase in ("ability1", "ability2") else [],
         "conflicts": _conflict_previews(state, names, refused) if phase == "conflicts" else [],
-        "next_refused": bool(_sent(refused, "next")),
+        "next_refused": refused_as(refused, "next"),
         "to_reveal": [
-            {
-                "cell": cell,
-                "entry": _entry(_sent(refused, "reveal", cell=cell), match),
-                "refused": bool(_sent(refused, "reveal", cell=cell)),
-            }
+            {"cell": cell, "entry": _entry(_sent(refused, "reveal", cell=cell), match),
+             "refused": refused_as(refused, "reveal", cell=cell)}
             for cell in (to_reveal(state) if not stack else [])
         ],
         "playable": bool(playable),
-        "play": {"face": play.get("face", "up"), "entry": _entry(play, match), "refused": bool(play)},
-        "pass_refused": bool(_sent(refused, "pass")),
+        "play": {"face": play.get("face", "up"), "entry": _entry(play, match), "refused": refused_as(refused, "play")},
+        "pass_refused": refused_as(refused, "pass"),
         # Nowhere to play (an empty hand): the engine's own reason, tried on the first empty cell.
-        "play_refused": ""
-        if playable or state["step"] != "play" or stack
-        else refusal(
-            match,
-            {
-                "type": "play",
-                "seat": seat,
-                "covered": True,
-                "cell": next((c for c in ALL_CELLS if c not in state["cells"]), ""),
-            },
-        ),
+        "play_refused": "" if playable or state["step"] != "play" or stack else refusal(match, {
+            "type": "play", "seat": seat, "covered": True,
+            "cell": next((c for c in ALL_CELLS if c not in state["cells"]), "")}),
         "passable": any(action["type"] == "pass" for action in legal),
         "abilities_all": [(a, ABILITY_NAMES[a], ABILITY_SYMBOLS[a]) for a in ABILITIES],
         "elements": ELEMENTS,
@@ -401,10 +388,11 @@ def board(match: Match, refused: BoardActionForm | None = None) -> dict:
         "adjust": {
             "seat": adjust.get("seat", ""),
             **{counter: adjust.get(counter, "") for counter in ("credits", "hand", "deck")},
-            "refused": bool(adjust),
+            "refused": refused_as(refused, "adjust"),
         },
-        "set_def": {"cell": set_def.get("cell", ""), "def": set_def.get("def", ""), "refused": bool(set_def)},
-        "end_refused": bool(_sent(refused, "end_game")),
+        "set_def": {"cell": set_def.get("cell", ""), "def": set_def.get("def", ""),
+                    "refused": refused_as(refused, "set_def")},
+        "end_refused": refused_as(refused, "end_game"),
         "last_lines": [line for line in (describe(e, names) for e in last.events) if line] if last else [],
         "last_title": describe_action(last.payload, last.events, names) if last else "",
         "limits": {"name": NAME_MAX, "stat": STAT_MAX, "count": COUNT_MAX},
