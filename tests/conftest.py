@@ -98,6 +98,7 @@ class _OneWorkerModules(LoadScopeScheduling):
         return module if module in ONE_WORKER else nodeid
 
 
+@pytest.hookimpl(optionalhook=True)  # a run without pytest-xdist (-p no:xdist) has no such hook
 def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") == "loadgroup":
         return _OneWorkerModules(config, log)
