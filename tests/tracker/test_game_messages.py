@@ -19,7 +19,8 @@ from django.utils import translation
 from django.utils.translation.template import templatize
 
 from tests.sample_game import every_game
-from tracker.games import pages_for
+from tracker.games import ADAPTERS, pages_for
+from tracker.management.commands import makemessages
 
 from .test_german import CATALOGS, read_catalog
 
@@ -140,3 +141,20 @@ def test_a_message_of_one_game_is_not_another_games():
     with translation.override("de"):
         assert translation.pgettext("logos", "Round %(n)s") == "Runde %(n)s"
         assert translation.pgettext("high-card-duel", "Round %(n)s") == "Round %(n)s"
+
+
+def test_makemessages_sends_each_games_files_to_its_own_catalogue(monkeypatch):
+    """Django's makemessages would send templates/games/<slug>/ to the shared catalogue (the first of
+    LOCALE_PATHS, as no locale folder's parent holds them); the project's command routes them to the game's."""
+    monkeypatch.chdir(settings.BASE_DIR)
+    command = makemessages.Command()
+    command.settings_available, command.verbosity, command.symlinks = True, 0, False
+    command.extensions, command.ignore_patterns = {".py", ".html"}, [*makemessages.IGNORED, ".*"]
+    command.locale_paths = [str(folder) for folder in settings.LOCALE_PATHS]
+    command.default_locale_path = command.locale_paths[0]
+    where = {Path(file.path).as_posix(): Path(file.locale_dir) for file in command.find_files(".")}
+    shared = Path(settings.LOCALE_PATHS[0])
+    for slug, pages in ADAPTERS.items():
+        assert where[f"templates/games/{slug}/board.html"] == pages.locale
+        assert where[(pages.package / "board.py").relative_to(settings.BASE_DIR).as_posix()] == pages.locale
+    assert where["templates/base.html"] == where["rules/errors.py"] == where["tracker/games/base.py"] == shared
