@@ -167,8 +167,11 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
-# Catalogs live inside the app (tracker/scripts/messages writes them, setup compiles them).
-LOCALE_PATHS = [BASE_DIR / "tracker" / "locale"]
+# The shared catalogue, then each game's own beside its pages (tracker/games/<game>/locale/); a game's messages
+# carry its slug as context, so the order never decides a translation. The shared one comes first because
+# makemessages (tracker/management/commands/) writes what no other folder claims to the first entry.
+# The .po files are committed, the .mo files compiled from them by serve and the tests (tracker/web/translations.py).
+LOCALE_PATHS = [BASE_DIR / "tracker" / "locale", *sorted(BASE_DIR.glob("tracker/games/*/locale"))]
 # The language switch needs no account: the phone keeps its choice for a year.
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LANGUAGE_COOKIE_SAMESITE = "Lax"

@@ -34,6 +34,7 @@ from rules.cardmaster.ai import (
 from rules.cardmaster.ai.evaluation import win_chance
 from rules.cardmaster.ai.search import Effort, search
 from rules.cardmaster.ai.strength import factions, measure, wilson
+from rules.cardmaster.ai.strength import play as play_match
 from rules.cardmaster.options import DEFAULT_CONFIG
 
 SEED = "cardmaster-ai-test"
@@ -423,6 +424,27 @@ def test_a_small_strength_run_completes():
     assert report.timing("easy")[0] > 0 and report.timing("random")[0] > 0
     low, high = record.interval
     assert 0.0 <= low <= record.rate <= high <= 1.0
+
+
+def test_strength_matches_give_both_sides_the_same_faction_unless_told_otherwise():
+    first, second = factions(6, None, 4)
+    assert first == second and first is not second and first[0] is not second[0]  # equal, and apart
+    first, second = factions(6, None, 4, mirror=False)
+    assert {card["name"] for card in first}.isdisjoint(card["name"] for card in second)
+
+
+def test_on_the_same_faction_the_seat_decides_nothing_where_different_factions_decide_the_match():
+    """Why the strength run mirrors factions: the greedy player against itself, over four dice seeds on each of
+    four faction pairs, wins from both seats on the same faction, and by faction alone on different ones."""
+    def seat_zero_wins(mirror: bool, pair: int) -> int:
+        return sum(play_match(("greedy", "greedy"), factions(3, None, pair, mirror), f"strength|{pair}|{seed}").winner == 0
+                   for seed in range(4))
+
+    def lopsided(mirror: bool) -> int:  # how far from even each pair's results are, summed: 0 to 8
+        return sum(abs(seat_zero_wins(mirror, pair) - 2) for pair in range(4))
+
+    assert lopsided(mirror=False) >= 6
+    assert lopsided(mirror=True) <= 3
 
 
 def test_the_small_strength_run_counts_shift_cycles_and_kept_promises(small_budgets):

@@ -1,7 +1,8 @@
 """High Card Duel: a sixth game that lives in the tests only, to prove that a game is its own folders.
 
 It is written the way README's "Adding a game" says: an engine package (engine/), a pages package
-(pages/), templates (templates/games/high-card-duel/), and the two registrations, which
+(pages/) with its German (pages/locale/: `with registered(): call_command("makemessages", ignore_patterns=
+["engine"])` run in this folder writes it, the engine's refusals left in English), templates (templates/games/high-card-duel/), and the two registrations, which
 `registered()` makes for one test and takes back after it. No options, a single demo match, one
 card a round: what a minimal game offers, so the contract suites that run on it (engines alike,
 fuzz, pages contract, exchange round trip and tampering, secrecy of entries) hold for any game.
@@ -20,6 +21,7 @@ from django.test import override_settings
 
 import rules
 from tracker import games
+from tracker.web import translations
 
 from .engine import GAME
 
@@ -56,12 +58,13 @@ def marked(slug: str, *values, **kwargs):
 
 @contextmanager
 def registered() -> Iterator[None]:
-    """The sample game in both registries, and its templates found, until the block ends."""
+    """The sample game in both registries, its templates and its German found, until the block ends."""
     engines = [{**engine, "DIRS": [*engine["DIRS"], TEMPLATES]} for engine in settings.TEMPLATES]
     rules.GAMES[SLUG] = GAME
-    games.ADAPTERS[SLUG] = sample_pages()
+    games.ADAPTERS[SLUG] = pages = sample_pages()
     try:
-        with override_settings(TEMPLATES=engines):
+        with override_settings(TEMPLATES=engines, LOCALE_PATHS=[*settings.LOCALE_PATHS, pages.locale]):
+            translations.compile_catalogues()
             yield
     finally:
         del rules.GAMES[SLUG], games.ADAPTERS[SLUG]

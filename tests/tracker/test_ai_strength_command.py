@@ -30,7 +30,8 @@ def test_the_small_report_plays_every_size_and_prints_the_habits_of_each_level(m
     call_command("ai_strength", "--pairs", "hard:greedy", "--matches", "2", stdout=out, stderr=StringIO())
     report = out.getvalue()
     for size in (3, 6, 9):
-        assert f"Cardmaster AI strength: {size}v{size}, factions generated at power 5 to 9 in turn" in report
+        assert (f"Cardmaster AI strength: {size}v{size}, factions generated at power 5 to 9 in turn, "
+                "both sides the same faction") in report
     assert len(re.findall(r"goal: at least 95%, interval from 90%: (met|NOT met)", report)) == 3
     habits = re.findall(r"  hard: (\d+) moves \(A1 \d+%.*SHIFT \d+%\); shift cycles (\d+) \(([\d.]+)%\)", report)
     assert len(habits) == 3 and all(int(moves) > 0 for moves, _cycles, _rate in habits)

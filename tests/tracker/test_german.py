@@ -33,7 +33,8 @@ from tracker.matches import services
 from tracker.models import Card, Club, Match, Player, Tournament
 from tracker.review import charts
 
-CATALOG = Path(settings.LOCALE_PATHS[0]) / "de" / "LC_MESSAGES" / "django.po"
+# The shared catalogue, then each game's own (tracker/games/<game>/locale/).
+CATALOGS = [Path(folder) / "de" / "LC_MESSAGES" / "django.po" for folder in settings.LOCALE_PATHS]
 PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[-+ #0]*\d*[srdif]|%%")
 # Small words every English sentence has and names do not: what tells a sentence from a card's name.
 ENGLISH_GLUE = {"the", "a", "an", "to", "of", "is", "are", "and", "or", "on", "for", "you", "your", "with", "not",
@@ -51,10 +52,12 @@ def _unquote(line: str) -> str:
     return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
 
 
-def read_catalog(path: Path = CATALOG) -> list[dict]:
-    """The messages of a .po file: msgid, msgid_plural, msgstr (a list: one per plural form), flags."""
+def read_catalog(*paths: Path) -> list[dict]:
+    """The messages of .po files (every catalogue by default): msgctxt, msgid, msgid_plural, msgstr (a list:
+    one per plural form), flags."""
     messages, entry, field = [], None, None
-    for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
+    lines = [line for path in paths or CATALOGS for line in [*path.read_text(encoding="utf-8").splitlines(), ""]]
+    for line in lines:
         if not line.strip():
             if entry and entry.get("msgid"):
                 messages.append(entry)
@@ -96,6 +99,7 @@ def test_the_reader_reads_plurals_flags_and_continued_lines(tmp_path):
 
 def test_every_message_has_a_german_translation_that_keeps_its_placeholders():
     messages = read_catalog()
+    assert len(CATALOGS) > len(rules.GAMES)  # the shared catalogue and each game's
     assert len(messages) > 1000  # the whole catalog, not a stray file
     untranslated = [m["msgid"] for m in messages if not all(m["msgstr"].values()) or len(m["msgstr"]) > 2]
     fuzzy = [m["msgid"] for m in messages if "fuzzy" in m["flags"]]
@@ -112,26 +116,32 @@ def test_every_message_has_a_german_translation_that_keeps_its_placeholders():
 
 
 TRANSLATING_CALLS = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy"}
+# A game's messages carry the game's slug as their context (the first argument).
+CONTEXTUAL_CALLS = {"pgettext", "pgettext_lazy", "npgettext", "npgettext_lazy"}
 
 
-def marked_in_python() -> set[tuple[str, str]]:
-    """(file, message) for every literal message marked in the engines' and the pages' Python code."""
+def marked_in_python() -> set[tuple[str, str | None, str]]:
+    """(file, context, message) for every literal message marked in the engines' and the pages' Python code."""
     root = Path(settings.BASE_DIR)
     marked = set()
     for path in [*root.glob("rules/**/*.py"), *root.glob("tracker/**/*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in TRANSLATING_CALLS
-                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-                marked.add((str(path.relative_to(root)), node.args[0].value))
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            literals = [arg.value for arg in node.args[:2] if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+            if node.func.id in TRANSLATING_CALLS and literals and isinstance(node.args[0], ast.Constant):
+                marked.add((str(path.relative_to(root)), None, literals[0]))
+            elif node.func.id in CONTEXTUAL_CALLS and len(literals) == 2:
+                marked.add((str(path.relative_to(root)), literals[0], literals[1]))
     return marked
 
 
 def test_every_message_marked_in_python_is_in_the_catalog():
     """A message added after the last makemessages (tracker/scripts/setup) would stay English."""
-    msgids = {m["msgid"] for m in read_catalog()}
+    msgids = {(m.get("msgctxt"), m["msgid"]) for m in read_catalog()}
     marked = marked_in_python()
     assert len(marked) > 900  # every file was read
-    assert sorted((path, message) for path, message in marked if message not in msgids) == []
+    assert sorted((path, message) for path, context, message in marked if (context, message) not in msgids) == []
 
 
 def test_an_engine_refusal_reaches_the_player_in_german():

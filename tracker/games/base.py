@@ -31,8 +31,10 @@ phone goes to make it, and this phone's own hidden entry; templates/tracker/entr
 shows them). An action with `"override": true` is a manual override in the log.
 """
 
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from django import forms
@@ -223,7 +225,7 @@ class GamePages:
     (tracker/matches/last_entry.py): a deck, a lineup. None: nothing to take again (no entry, or a commit)."""
     score_counted: ClassVar[Promise | None] = None
     """What the two numbers of a match's score count, in the game's words: a lazy translation formatted
-    with `a` and `b`, the numbers as shown, and `n`, the first one (`ngettext_lazy(one, many, "n")`):
+    with `a` and `b`, the numbers as shown, and `n`, the first one (`npgettext_lazy(slug, one, many, "n")`):
     "%(a)s rounds to %(b)s". None: the engine's score as it is (a score in words, "by deck-out")."""
 
     def __init_subclass__(cls, abstract: bool = False, **kwargs) -> None:
@@ -238,6 +240,18 @@ class GamePages:
     def game(self) -> rules.Game:
         """The game's rules."""
         return rules.GAMES[self.slug]
+
+    @property
+    def package(self) -> Path:
+        """The folder of the game's pages package (tracker/games/<game>/)."""
+        return Path(inspect.getfile(type(self))).resolve().parent
+
+    @property
+    def locale(self) -> Path:
+        """Where the game's German lives: the messages of its pages package and of its templates, each with
+        the game's slug as context (`pgettext("<slug>", ...)`, `{% translate ... context "<slug>" %}`),
+        written there by `manage.py makemessages`."""
+        return self.package / "locale"
 
     def shown_score(self, score: str) -> str:
         """A score in the page's language and the game's words ("3 rounds to 2"), see `score_counted`."""

@@ -1,4 +1,5 @@
-"""The compiled catalogues (.mo, git-ignored) made from the committed .po files when missing or stale.
+"""The compiled catalogues (.mo, git-ignored) made from the committed .po files when missing or stale:
+the shared catalogue and each game's own (LOCALE_PATHS in tracker/settings.py).
 
 Run by `serve` before it starts and by the tests before they run, so a fresh clone is in German
 where asked without a developer step, and nothing tracked is ever rewritten: gathering new
@@ -12,7 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-LOCALE = Path(__file__).resolve().parent.parent / "locale"
+from django.conf import settings
 
 
 class MissingGettext(RuntimeError):
@@ -22,7 +23,7 @@ class MissingGettext(RuntimeError):
 def stale_catalogues() -> list[Path]:
     """Every .po whose .mo is missing or older than it."""
     stale = []
-    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+    for po in sorted(po for folder in settings.LOCALE_PATHS for po in Path(folder).glob("*/LC_MESSAGES/*.po")):
         mo = po.with_suffix(".mo")
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
             stale.append(po)

@@ -1,6 +1,6 @@
 """High Card Duel's pages, as a newcomer writes them in tracker/games/<game>/: one GamePages subclass."""
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tracker.games.base import SecretEntryModules, SecretEntryPages
 from tracker.models import Match
@@ -10,7 +10,7 @@ from . import board, demo, forms, narration, statistics
 
 class HighCardDuelPages(SecretEntryPages):
     slug = "high-card-duel"
-    noun = _("duel")
+    noun = pgettext_lazy("high-card-duel", "duel")
     consequences = frozenset({"duel_won"})
     modules = SecretEntryModules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "ana-wins", "value"

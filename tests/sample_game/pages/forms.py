@@ -1,7 +1,7 @@
 """High Card Duel forms: a catalog card, no match options, the secret pick and the reveal button."""
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tracker.games.board_forms import BoardForms, ButtonForm
 from tracker.games.common import EngineCardForm, catalog_cards
@@ -12,8 +12,8 @@ from ..engine.duel import validate_card
 
 
 class CardForm(EngineCardForm):
-    name = forms.CharField(label=_("Name"), max_length=40)
-    value = forms.IntegerField(label=_("Value"), min_value=1, max_value=13)
+    name = forms.CharField(label=pgettext_lazy("high-card-duel", "Name"), max_length=40)
+    value = forms.IntegerField(label=pgettext_lazy("high-card-duel", "Value"), min_value=1, max_value=13)
 
     validate_card = staticmethod(validate_card)
 
@@ -23,7 +23,7 @@ class ConfigForm(forms.Form):
 
 
 class PickForm(forms.Form):
-    card = forms.CharField(label=_("Your card"), max_length=40,
+    card = forms.CharField(label=pgettext_lazy("high-card-duel", "Your card"), max_length=40,
                            widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}))
 
     def __init__(self, *args, catalog: dict[str, Card], **kwargs):
@@ -32,7 +32,7 @@ class PickForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        data["cards"] = catalog_cards(self, self.catalog, ["card"], _("%(name)s is picked twice."))
+        data["cards"] = catalog_cards(self, self.catalog, ["card"], pgettext_lazy("high-card-duel", "%(name)s is picked twice."))
         return data
 
 

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from django.utils.translation import gettext
+from django.utils.translation import pgettext
 
 from tracker.games.base import Figures, Progress
 from tracker.models import Match
@@ -14,7 +14,7 @@ def figures(matches) -> Figures:
         for result in match.state["rounds"]:
             if result["winner"] is not None:
                 won[str(result["cards"][result["winner"]]["value"])] += 1
-    return [(gettext("Rounds won, by the winning value"), won.most_common())]
+    return [(pgettext("high-card-duel", "Rounds won, by the winning value"), won.most_common())]
 
 
 def progress(match: Match) -> Progress:
@@ -25,4 +25,4 @@ def progress(match: Match) -> Progress:
             totals[result["winner"]] += 1
         for name, total in zip(names, totals, strict=True):
             series[name].append(total)
-    return gettext("Round wins after each round"), series
+    return pgettext("high-card-duel", "Round wins after each round"), series

@@ -1,7 +1,6 @@
 """Card Crush pages: the catalog card form, the secret deck entry and the battle board."""
 
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import npgettext_lazy, pgettext_lazy
 
 from ...models import Match
 from ..base import SecretEntryModules, SecretEntryPages
@@ -10,12 +9,12 @@ from . import board, demo, forms, narration, statistics
 
 class CardCrushPages(SecretEntryPages):
     slug = "card-crush"
-    noun = _("battle")
+    noun = pgettext_lazy("card-crush", "battle")
     consequences = frozenset({"battle_won"})
     modules = SecretEntryModules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "rulebook", "power"
     reusable_entry = "lock_deck"
-    score_counted = ngettext_lazy("%(a)s round to %(b)s", "%(a)s rounds to %(b)s", "n")
+    score_counted = npgettext_lazy("card-crush", "%(a)s round to %(b)s", "%(a)s rounds to %(b)s", "n")
     key_stats = ("power", "speed", "affinity")
     competes = True
 

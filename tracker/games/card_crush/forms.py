@@ -2,6 +2,7 @@
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from rules import IllegalAction
 from rules.card_crush import AFFINITIES, RARITIES
@@ -21,22 +22,22 @@ SLUG = "card-crush"
 class CardForm(EngineCardForm):
     """A Card Crush card for the catalog: the engine has the last word on its stats."""
 
-    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
-    power = forms.IntegerField(label=_("Power"), min_value=0, max_value=STAT_MAX)
-    speed = forms.IntegerField(label=_("Speed"), min_value=0, max_value=STAT_MAX)
-    affinity = forms.ChoiceField(label=_("Affinity"), choices=[(a, _(a)) for a in AFFINITIES])
-    rarity = forms.ChoiceField(label=_("Rarity"), choices=[(r, _(r)) for r in RARITIES], initial="Common")
-    level = forms.IntegerField(label=_("Level"), min_value=1, max_value=LEVEL_MAX, initial=1)
+    name = forms.CharField(label=pgettext_lazy("card-crush", "Name"), max_length=NAME_MAX)
+    power = forms.IntegerField(label=pgettext_lazy("card-crush", "Power"), min_value=0, max_value=STAT_MAX)
+    speed = forms.IntegerField(label=pgettext_lazy("card-crush", "Speed"), min_value=0, max_value=STAT_MAX)
+    affinity = forms.ChoiceField(label=pgettext_lazy("card-crush", "Affinity"), choices=[(a, _(a)) for a in AFFINITIES])
+    rarity = forms.ChoiceField(label=pgettext_lazy("card-crush", "Rarity"), choices=[(r, _(r)) for r in RARITIES], initial="Common")
+    level = forms.IntegerField(label=pgettext_lazy("card-crush", "Level"), min_value=1, max_value=LEVEL_MAX, initial=1)
 
     validate_card = staticmethod(validate_card)
 
 
 class ConfigForm(forms.Form):
     resolution = forms.ChoiceField(
-        label=_("How rounds are decided"),
+        label=pgettext_lazy("card-crush", "How rounds are decided"),
         choices=[
-            ("battle-score", _("Battle Score: Power + Affinity Bonus (rulebook)")),
-            ("power-only", _("Power only, no Affinity Bonus (older rule pages)")),
+            ("battle-score", pgettext_lazy("card-crush", "Battle Score: Power + Affinity Bonus (rulebook)")),
+            ("power-only", pgettext_lazy("card-crush", "Power only, no Affinity Bonus (older rule pages)")),
         ],
         initial="battle-score",
         widget=forms.RadioSelect,
@@ -58,14 +59,14 @@ class DeckForm(forms.Form):
         self.deck = deck if self.collections else ""
         if self.collections:
             self.fields["source"] = forms.ChoiceField(
-                label=_("Play the cards"), widget=forms.RadioSelect, initial="catalog",
-                choices=[("catalog", _("As printed in the catalog"))]
+                label=pgettext_lazy("card-crush", "Play the cards"), widget=forms.RadioSelect, initial="catalog",
+                choices=[("catalog", pgettext_lazy("card-crush", "As printed in the catalog"))]
                 + [(f"seat-{seat}", entry["label"]) for seat, entry in self.collections.items()],
             )
             self.order_fields(["source"])
         for position in range(1, DECK_SIZE + 1):
             self.fields[f"card_{position}"] = forms.CharField(
-                label=_("Round %(round)s card") % {"round": position},
+                label=pgettext_lazy("card-crush", "Round %(round)s card") % {"round": position},
                 max_length=NAME_MAX,
                 widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
             )
@@ -73,7 +74,7 @@ class DeckForm(forms.Form):
     def clean(self):
         data = super().clean()
         cards = catalog_cards(self, self.catalog, [f"card_{position}" for position in range(1, DECK_SIZE + 1)],
-                              _("%(name)s is already in this deck; a deck holds %(size)s different cards."),
+                              pgettext_lazy("card-crush", "%(name)s is already in this deck; a deck holds %(size)s different cards."),
                               size=DECK_SIZE)
         data["cards"] = cards
         data["source_seat"] = None
@@ -82,7 +83,7 @@ class DeckForm(forms.Form):
             owned = self.collections[data["source_seat"]]
             for position, card in enumerate(cards, start=1):
                 if card["name"].casefold() not in owned["cards"]:
-                    self.add_error(f"card_{position}", _("%(owner)s's collection has no %(name)s.")
+                    self.add_error(f"card_{position}", pgettext_lazy("card-crush", "%(owner)s's collection has no %(name)s.")
                                    % {"owner": owned["owner"], "name": card["name"]})
             data["cards"] = [owned["cards"].get(card["name"].casefold(), card) for card in cards]
         return data

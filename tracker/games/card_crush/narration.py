@@ -1,6 +1,6 @@
 """Card Crush in words: why each round went the way it did, for the board and the log."""
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, npgettext, pgettext
 
 
 def round_working(result: dict, names: list[str]) -> str:
@@ -8,7 +8,7 @@ def round_working(result: dict, names: list[str]) -> str:
     won, lost = result["winner"], 1 - result["winner"]
     cards, bonus, scores = result["cards"], result["bonus"], result["scores"]
     edges = [
-        gettext("%(mine)s over %(theirs)s +%(bonus)s") % {
+        pgettext("card-crush", "%(mine)s over %(theirs)s +%(bonus)s") % {
             "mine": gettext(cards[s]["affinity"]), "theirs": gettext(cards[1 - s]["affinity"]), "bonus": bonus[s]}
         for s in (won, lost) if bonus[s]
     ]
@@ -16,22 +16,28 @@ def round_working(result: dict, names: list[str]) -> str:
             "lp": cards[lost]["power"], "lb": bonus[lost], "ls": scores[lost]}
     if result["decided_by"] == "score":
         if result["resolution"] == "power-only":
-            return gettext("Power %(win)s beats %(lose)s.") % {"win": scores[won], "lose": scores[lost]}
-        beats = gettext("%(wp)s + %(wb)s = %(ws)s beats %(lp)s + %(lb)s = %(ls)s") % sums
+            return pgettext("card-crush", "Power %(win)s beats %(lose)s.") % {"win": scores[won], "lose": scores[lost]}
+        beats = pgettext("card-crush", "%(wp)s + %(wb)s = %(ws)s beats %(lp)s + %(lb)s = %(ls)s") % sums
         return "; ".join(edges) + (": " if edges else "") + beats + "."
     if edges:  # a tie the Affinity Bonus made: its working shows the bonus, so the tie checks by hand
-        tied = "; ".join(edges) + ": " + gettext("%(wp)s + %(wb)s = %(ws)s ties %(lp)s + %(lb)s = %(ls)s") % sums
+        tied = (
+            "; ".join(edges)
+            + ": "
+            + pgettext("card-crush", "%(wp)s + %(wb)s = %(ws)s ties %(lp)s + %(lb)s = %(ls)s") % sums
+        )
     else:
-        tied = gettext("Tied at %(score)s") % {"score": scores[won]}
+        tied = pgettext("card-crush", "Tied at %(score)s") % {"score": scores[won]}
     if result["decided_by"] == "speed":
-        return gettext("%(tied)s; Speed %(win)s beats %(lose)s.") % {
+        return pgettext("card-crush", "%(tied)s; Speed %(win)s beats %(lose)s.") % {
             "tied": tied, "win": result["speeds"][won], "lose": result["speeds"][lost]}
-    tied += gettext(", Speed %(speed)s each") % {"speed": result["speeds"][won]}
+    tied += pgettext("card-crush", ", Speed %(speed)s each") % {"speed": result["speeds"][won]}
     if result["decided_by"] == "initiative":
-        return gettext("%(tied)s; Team Initiative %(win)s beats %(lose)s.") % {
+        return pgettext("card-crush", "%(tied)s; Team Initiative %(win)s beats %(lose)s.") % {
             "tied": tied, "win": result["initiative"][won], "lose": result["initiative"][lost]}
-    return gettext("%(tied)s, Team Initiative %(init)s each; the coin flip from the match seed went to %(name)s.") % {
-        "tied": tied, "init": result["initiative"][won], "name": names[won]}
+    return pgettext(
+        "card-crush",
+        "%(tied)s, Team Initiative %(init)s each; the coin flip from the match seed went to %(name)s.",
+    ) % {"tied": tied, "init": result["initiative"][won], "name": names[won]}
 
 
 def describe(event: dict, names: list[str]) -> str:
@@ -40,14 +46,14 @@ def describe(event: dict, names: list[str]) -> str:
         case "deck_locked":
             return ""
         case "decks_revealed":
-            return gettext("Both decks revealed. Team Initiative: %(a)s %(ia)s, %(b)s %(ib)s.") % {
+            return pgettext("card-crush", "Both decks revealed. Team Initiative: %(a)s %(ia)s, %(b)s %(ib)s.") % {
                 "a": names[0], "ia": event["initiative"][0], "b": names[1], "ib": event["initiative"][1]}
         case "round":
-            return gettext("%(name)s wins. %(working)s") % {
+            return pgettext("card-crush", "%(name)s wins. %(working)s") % {
                 "name": names[event["winner"]], "working": round_working(event, names)}
         case "battle_won":
             wins = event["wins"]
-            return ngettext("%(name)s wins the battle %(won)s round to %(lost)s.",
+            return npgettext("card-crush", "%(name)s wins the battle %(won)s round to %(lost)s.",
                             "%(name)s wins the battle %(won)s rounds to %(lost)s.", wins[event["winner"]]) % {
                 "name": names[event["winner"]], "won": wins[event["winner"]], "lost": wins[1 - event["winner"]]}
     return event["type"]
@@ -58,7 +64,11 @@ def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
     if action.get("type") == "lock_deck":
         if "cards" in action:
             deck = ", ".join(card["name"] for card in action["cards"])
-            return gettext("%(name)s locks in: %(deck)s") % {"name": names[action["seat"]], "deck": deck}
-        return gettext("%(name)s locks in a hidden deck") % {"name": names[action["seat"]]}
+            return pgettext("card-crush", "%(name)s locks in: %(deck)s") % {"name": names[action["seat"]], "deck": deck}
+        return pgettext("card-crush", "%(name)s locks in a hidden deck") % {"name": names[action["seat"]]}
     rounds = [event["round"] for event in events if event["type"] == "round"]
-    return gettext("Round %(round)s revealed") % {"round": rounds[0]} if rounds else action.get("type", "")
+    return (
+        pgettext("card-crush", "Round %(round)s revealed") % {"round": rounds[0]}
+        if rounds
+        else action.get("type", "")
+    )

@@ -2,8 +2,7 @@
 
 from collections import Counter
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, pgettext_lazy
 
 from ...models import Match
 from ..base import Figures, Progress
@@ -19,15 +18,19 @@ def figures(matches) -> Figures:
     """What Card Crush players ask of their history: which affinities win rounds, and how."""
     by_affinity: Counter = Counter()
     decided_by: Counter = Counter()
-    labels = {"score": _("Battle Score or Power"), "speed": _("Speed tiebreak"),
-              "initiative": _("Team Initiative tiebreak"), "coin": _("Coin flip")}
+    labels = {
+        "score": pgettext_lazy("card-crush", "Battle Score or Power"),
+        "speed": pgettext_lazy("card-crush", "Speed tiebreak"),
+        "initiative": pgettext_lazy("card-crush", "Team Initiative tiebreak"),
+        "coin": pgettext_lazy("card-crush", "Coin flip"),
+    }
     for match in matches:
         for result in match.state["rounds"]:
             by_affinity[gettext(result["cards"][result["winner"]]["affinity"])] += 1
             decided_by[str(labels[result["decided_by"]])] += 1
     return [
-        (str(_("Rounds won, by the winning card's affinity")), by_affinity.most_common()),
-        (str(_("How rounds were decided")), decided_by.most_common()),
+        (str(pgettext_lazy("card-crush", "Rounds won, by the winning card's affinity")), by_affinity.most_common()),
+        (str(pgettext_lazy("card-crush", "How rounds were decided")), decided_by.most_common()),
     ]
 
 
@@ -39,4 +42,4 @@ def progress(match: Match) -> Progress:
         totals[result["winner"]] += 1
         for name, total in zip(names, totals, strict=True):
             series[name].append(total)
-    return str(_("Round wins after each round")), series
+    return str(pgettext_lazy("card-crush", "Round wins after each round")), series

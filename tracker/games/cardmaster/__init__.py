@@ -1,8 +1,7 @@
 """Cardmaster pages: the catalog card form, the match options, the hot-seat lineup entry
 and the board where each possession is played; in a Showdown, the AI's moves (showdown.py)."""
 
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import npgettext_lazy, pgettext_lazy
 
 from ...models import Match
 from ..base import CardFact, SecretEntryModules, SecretEntryPages
@@ -11,12 +10,12 @@ from . import board, demo, forms, narration, showdown, statistics
 
 class CardmasterPages(SecretEntryPages):
     slug = "cardmaster"
-    noun = _("Custom Match")
+    noun = pgettext_lazy("cardmaster", "Custom Match")
     consequences = frozenset({"fall", "status", "tick", "frozen", "revive", "match_won"})
     modules = SecretEntryModules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "knock-out", "atk"
     reusable_entry = "lock_lineup"
-    score_counted = ngettext_lazy("%(a)s card standing to %(b)s", "%(a)s cards standing to %(b)s", "n")
+    score_counted = npgettext_lazy("cardmaster", "%(a)s card standing to %(b)s", "%(a)s cards standing to %(b)s", "n")
 
     def card_facts(self, card: dict) -> list[CardFact]:
         return forms.card_facts(card)

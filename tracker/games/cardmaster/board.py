@@ -5,8 +5,7 @@ Which moves a card may make, with which targets, and why not, is the engine's an
 (rules/cardmaster/preview.py); this module only puts it in words.
 """
 
-from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from rules.cardmaster import gems as gem_rules
 from rules.cardmaster import moves as move_rules
@@ -31,7 +30,11 @@ from .forms import STATUS_LABELS
 from .narration import DONE_LABELS, STAT_NAMES, describe, multiplier_text, type_label
 from .showdown import ai_to_move, recent_steps
 
-LEVEL_LABELS = {"easy": _("easy"), "normal": _("normal"), "hard": _("hard")}
+LEVEL_LABELS = {
+    "easy": pgettext_lazy("cardmaster", "easy"),
+    "normal": pgettext_lazy("cardmaster", "normal"),
+    "hard": pgettext_lazy("cardmaster", "hard"),
+}
 STATUS_SYMBOLS = {"overcook": "♨", "undershock": "⇣", "brainlock": "⊘", "gridfreeze": "‖", "souldrift": "∿"}
 
 
@@ -45,9 +48,11 @@ def _status(card: dict) -> dict | None:
     if status is None:
         return None
     if status["turns"] is None:
-        left = gettext("until it falls")
+        left = pgettext("cardmaster", "until it falls")
     else:
-        left = ngettext("%(turns)s turn left", "%(turns)s turns left", status["turns"]) % {"turns": status["turns"]}
+        left = npgettext("cardmaster", "%(turns)s turn left", "%(turns)s turns left", status["turns"]) % {
+            "turns": status["turns"]
+        }
     return {"symbol": STATUS_SYMBOLS[status["name"]], "name": STATUS_LABELS[status["name"]], "left": left,
             "strength": decimal(percent_text(status["strength"]))}
 
@@ -55,13 +60,19 @@ def _status(card: dict) -> dict | None:
 def _why(error, players) -> str:
     """Why a move cannot be made, from the engine's refusal; a gem shortfall in the board's own short words."""
     if error.rule == "gems-short":
-        return gettext("Needs %(shown)s shown: %(card)s shows %(has)s, raided pool %(raided)s.") % error.params
+        return (
+            pgettext("cardmaster", "Needs %(shown)s shown: %(card)s shows %(has)s, raided pool %(raided)s.")
+            % error.params
+        )
     return explain(error, players)
 
 
 def _on_d100(chance: int) -> str:
     """The d100 faces a chance in tenths of a percent lands on (at most the chance): 55 -> "1–5 (5.5%)"."""
-    return gettext("1–%(top)s (%(percent)s%%)") % {"top": top_face(chance), "percent": decimal(percent_text(chance))}
+    return pgettext("cardmaster", "1–%(top)s (%(percent)s%%)") % {
+        "top": top_face(chance),
+        "percent": decimal(percent_text(chance)),
+    }
 
 
 def _risks(card: dict) -> dict[str, str]:
@@ -70,8 +81,11 @@ def _risks(card: dict) -> dict[str, str]:
     if card["inflicts"] == "none":
         return {}
     backfire, status = _on_d100(backfire_chance(card["tier"], stat(card, "spc"))), STATUS_LABELS[card["inflicts"]]
-    return {move: gettext("d100: backfire on %(backfire)s; if not, %(status)s on %(proc)s") % {
-        "backfire": backfire, "status": status, "proc": _on_d100(proc_chance(move, card["tier"]))} for move in ("a2", "a3")}
+    return {
+        move: pgettext("cardmaster", "d100: backfire on %(backfire)s; if not, %(status)s on %(proc)s")
+        % {"backfire": backfire, "status": status, "proc": _on_d100(proc_chance(move, card["tier"]))}
+        for move in ("a2", "a3")
+    }
 
 
 def _moves(match: Match, card: dict) -> dict[str, dict]:
@@ -79,22 +93,28 @@ def _moves(match: Match, card: dict) -> dict[str, dict]:
     actions it offers (one per choice), and why it is unavailable."""
     types = _types(card, match.state["config"]["type_names"])
     details = {
-        "a1": gettext("ATK × %(f)s · %(t)s") % {"f": decimal(FACTOR_TEXT["a1"]), "t": types[0]},
-        "a2": gettext("ATK × %(f)s · %(t)s") % {"f": decimal(FACTOR_TEXT["a2"]), "t": types[1]},
-        "a3": gettext("ATK × %(f)s · better of %(a)s / %(b)s") % {"f": decimal(FACTOR_TEXT["a3"]), "a": types[0], "b": types[1]},
-        "stack": ngettext("+%(n)s gem, uses the move", "+%(n)s gems, uses the move", gem_rules.STACK_GAIN) % {
-            "n": gem_rules.STACK_GAIN},
-        "spc": gettext("permanent boost, uses the move"),
-        "revive": gettext("a fallen ally returns at %(percent)s%% HP") % {"percent": decimal(percent_text(move_rules.REVIVE_HP))},
-        "shift": gettext("swap with a reserve card; it cannot move this possession"),
+        "a1": pgettext("cardmaster", "ATK × %(f)s · %(t)s")
+        % {"f": decimal(FACTOR_TEXT["a1"]), "t": types[0]},
+        "a2": pgettext("cardmaster", "ATK × %(f)s · %(t)s")
+        % {"f": decimal(FACTOR_TEXT["a2"]), "t": types[1]},
+        "a3": pgettext("cardmaster", "ATK × %(f)s · better of %(a)s / %(b)s")
+        % {"f": decimal(FACTOR_TEXT["a3"]), "a": types[0], "b": types[1]},
+        "stack": npgettext(
+            "cardmaster", "+%(n)s gem, uses the move", "+%(n)s gems, uses the move", gem_rules.STACK_GAIN
+        )
+        % {"n": gem_rules.STACK_GAIN},
+        "spc": pgettext("cardmaster", "permanent boost, uses the move"),
+        "revive": pgettext("cardmaster", "a fallen ally returns at %(percent)s%% HP")
+        % {"percent": decimal(percent_text(move_rules.REVIVE_HP))},
+        "shift": pgettext("cardmaster", "swap with a reserve card; it cannot move this possession"),
     }
     rows = {}
     risks = _risks(card)
     for option in preview.moves(match.state, card["id"]):
         move, cost, refused = option["move"], option["cost"], option["refusal"]
-        price = ngettext("%(n)s gem", "%(n)s gems", cost) % {"n": cost} if cost else (
-            gettext("free") if move in ATTACKS else "")
-        rows[move] = {"value": move, "label": gettext("Shift") if move == "shift" else MOVE_LABELS[move],
+        price = npgettext("cardmaster", "%(n)s gem", "%(n)s gems", cost) % {"n": cost} if cost else (
+            pgettext("cardmaster", "free") if move in ATTACKS else "")
+        rows[move] = {"value": move, "label": pgettext("cardmaster", "Shift") if move == "shift" else MOVE_LABELS[move],
                       "detail": " · ".join(part for part in (price, details[move]) if part),
                       "why": _why(refused, match.players()) if refused else "", "enabled": not refused,
                       "risk": risks.get(move, ""),
@@ -150,7 +170,9 @@ def _card(match: Match, card: dict) -> dict:
         "odds": " · ".join(f"{m.upper()} ×{multiplier_text(str(attack_type(card, target, m)[1]))}" for m in ATTACKS),
     } for target in (cards[action["target"]] for action in moves["a1"]["actions"])]
     # Roll fields only where the engine would roll: an A2 or A3 tried on a copy asks for dice.
-    view["rolls"] = any(dice_needed(match, moves[move]["actions"][0]) for move in ("a2", "a3") if moves[move]["actions"])
+    view["rolls"] = any(
+        dice_needed(match, moves[move]["actions"][0]) for move in ("a2", "a3") if moves[move]["actions"]
+    )
     view["backfire_on"] = _on_d100(backfire_chance(card["tier"], stat(card, "spc")))
     view["spc"] = {"amount": spc_boost(card), "why": spc["why"],
                    "stats": [(action["stat"], STAT_NAMES[action["stat"]]) for action in spc["actions"]]}
@@ -216,23 +238,37 @@ def board(match: Match) -> dict:
     events = action.events if action else []
     possession = state["possession"]
     handover = current == "play" and any(event["type"] == "possession" for event in events)
-    view.update({
-        "round": state["round"],
-        "possession": players[possession] if current == "play" else None,
-        "handover": players[possession] if handover else None,
-        # The team holding the phone first, its card to move on top: a possession is read and tapped
-        # without scrolling past the other team (whose HP the targets repeat beside each attack).
-        "teams": [_team(match, seat, players[seat]) for seat in (possession, 1 - possession)],
-        "to_move": [state["cards"][card_id]["name"] for card_id in state["teams"][possession]["active"]
-                    if card_id and card_id not in state["done"]],
-        "last": [line for line in (describe(event, names) for event in events) if line],
-        "rolls_open": state["config"]["who_rolls"] == "player",
-        "type_wheel": [f"{symbol} {name}" for symbol, name in zip(TYPE_SYMBOLS, state["config"]["type_names"], strict=True)],
-        "weights": WEIGHTS,
-        # What the correction forms offer: every card still standing, by team.
-        "standing": [{"seat": seat, "player": players[seat],
-                      "cards": [state["cards"][card_id] for card_id in alive(state, seat)]} for seat in (0, 1)],
-    })
+    view.update(
+        {
+            "round": state["round"],
+            "possession": players[possession] if current == "play" else None,
+            "handover": players[possession] if handover else None,
+            # The team holding the phone first, its card to move on top: a possession is read and tapped
+            # without scrolling past the other team (whose HP the targets repeat beside each attack).
+            "teams": [_team(match, seat, players[seat]) for seat in (possession, 1 - possession)],
+            "to_move": [
+                state["cards"][card_id]["name"]
+                for card_id in state["teams"][possession]["active"]
+                if card_id and card_id not in state["done"]
+            ],
+            "last": [line for line in (describe(event, names) for event in events) if line],
+            "rolls_open": state["config"]["who_rolls"] == "player",
+            "type_wheel": [
+                f"{symbol} {name}"
+                for symbol, name in zip(TYPE_SYMBOLS, state["config"]["type_names"], strict=True)
+            ],
+            "weights": WEIGHTS,
+            # What the correction forms offer: every card still standing, by team.
+            "standing": [
+                {
+                    "seat": seat,
+                    "player": players[seat],
+                    "cards": [state["cards"][card_id] for card_id in alive(state, seat)],
+                }
+                for seat in (0, 1)
+            ],
+        }
+    )
     if current == "finished":
         winner = state["winner"]
         view["winner"] = players[winner]

@@ -2,8 +2,7 @@
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from rules.cardmaster import DEFAULT_TYPE_NAMES, STATUSES, validate_card
 from rules.cardmaster.ai import POWER_RANGE
@@ -22,12 +21,12 @@ from ..common import EngineCardForm, catalog_cards, filled_in, option_field
 SLUG = "cardmaster"
 
 STATUS_LABELS = {
-    "none": _("None"),
-    "overcook": _("Overcook"),
-    "undershock": _("Undershock"),
-    "brainlock": _("Brainlock"),
-    "gridfreeze": _("Gridfreeze"),
-    "souldrift": _("Souldrift"),
+    "none": pgettext_lazy("cardmaster", "None"),
+    "overcook": pgettext_lazy("cardmaster", "Overcook"),
+    "undershock": pgettext_lazy("cardmaster", "Undershock"),
+    "brainlock": pgettext_lazy("cardmaster", "Brainlock"),
+    "gridfreeze": pgettext_lazy("cardmaster", "Gridfreeze"),
+    "souldrift": pgettext_lazy("cardmaster", "Souldrift"),
 }
 AI_POWER = 6
 TYPE_CHOICES = [(number, f"{number} {symbol} {name}")
@@ -44,22 +43,22 @@ class CardForm(EngineCardForm):
 
     validate_card = staticmethod(validate_card)
 
-    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
-    spd = _stat_field(_("SPD (speed)"), "spd")
-    hp = _stat_field(_("HP"), "hp")
-    atk = _stat_field(_("ATK (attack)"), "atk")
-    spc = _stat_field(_("SPC (special)"), "spc")
-    type1 = forms.TypedChoiceField(label=_("Type 1 (A1)"), choices=TYPE_CHOICES, coerce=int)
-    type2 = forms.TypedChoiceField(label=_("Type 2 (A2)"), choices=TYPE_CHOICES, coerce=int)
-    tier = forms.IntegerField(label=_("Tier"), min_value=TIER_RANGE[0], max_value=TIER_RANGE[1])
-    status = forms.ChoiceField(label=_("Status its A2/A3 can inflict"),
+    name = forms.CharField(label=pgettext_lazy("cardmaster", "Name"), max_length=NAME_MAX)
+    spd = _stat_field(pgettext_lazy("cardmaster", "SPD (speed)"), "spd")
+    hp = _stat_field(pgettext_lazy("cardmaster", "HP"), "hp")
+    atk = _stat_field(pgettext_lazy("cardmaster", "ATK (attack)"), "atk")
+    spc = _stat_field(pgettext_lazy("cardmaster", "SPC (special)"), "spc")
+    type1 = forms.TypedChoiceField(label=pgettext_lazy("cardmaster", "Type 1 (A1)"), choices=TYPE_CHOICES, coerce=int)
+    type2 = forms.TypedChoiceField(label=pgettext_lazy("cardmaster", "Type 2 (A2)"), choices=TYPE_CHOICES, coerce=int)
+    tier = forms.IntegerField(label=pgettext_lazy("cardmaster", "Tier"), min_value=TIER_RANGE[0], max_value=TIER_RANGE[1])
+    status = forms.ChoiceField(label=pgettext_lazy("cardmaster", "Status its A2/A3 can inflict"),
                                choices=[(key, STATUS_LABELS[key]) for key in ("none", *STATUSES)])
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # "def" is a Python keyword, so DEF cannot be a class attribute: it is put in place here.
         fields = list(self.fields.items())
-        fields.insert(3, ("def", _stat_field(_("DEF (defence)"), "def")))
+        fields.insert(3, ("def", _stat_field(pgettext_lazy("cardmaster", "DEF (defence)"), "def")))
         self.fields = dict(fields)
 
 
@@ -69,14 +68,14 @@ def card_facts(card: dict) -> list[CardFact]:
         return f"{TYPE_SYMBOLS[number - 1]} {DEFAULT_TYPE_NAMES[number - 1]}"
 
     return [
-        CardFact(_("Types (A1 / A2)"), f"{named(card['type1'])} / {named(card['type2'])}", key=True),
-        CardFact(_("HP"), str(card["hp"]), key=True),
-        CardFact(_("ATK"), str(card["atk"]), key=True),
-        CardFact(_("DEF"), str(card["def"]), key=True),
-        CardFact(_("SPD"), str(card["spd"]), key=True),
-        CardFact(_("SPC"), str(card["spc"])),
-        CardFact(_("Tier"), str(card["tier"])),
-        CardFact(_("Status (A2/A3)"), str(STATUS_LABELS.get(card["status"], card["status"]))),
+        CardFact(pgettext_lazy("cardmaster", "Types (A1 / A2)"), f"{named(card['type1'])} / {named(card['type2'])}", key=True),
+        CardFact(pgettext_lazy("cardmaster", "HP"), str(card["hp"]), key=True),
+        CardFact(pgettext_lazy("cardmaster", "ATK"), str(card["atk"]), key=True),
+        CardFact(pgettext_lazy("cardmaster", "DEF"), str(card["def"]), key=True),
+        CardFact(pgettext_lazy("cardmaster", "SPD"), str(card["spd"]), key=True),
+        CardFact(pgettext_lazy("cardmaster", "SPC"), str(card["spc"])),
+        CardFact(pgettext_lazy("cardmaster", "Tier"), str(card["tier"])),
+        CardFact(pgettext_lazy("cardmaster", "Status (A2/A3)"), str(STATUS_LABELS.get(card["status"], card["status"]))),
     ]
 
 
@@ -84,43 +83,43 @@ class ConfigForm(forms.Form):
     field_order = ["opponent"]  # first: a player looking for Showdown finds it at the top of the options
 
     size = forms.TypedChoiceField(
-        label=filled_in(_("Match length (cards a side; %(active)s active, the rest in reserve)"), active=ACTIVE_SLOTS),
+        label=filled_in(pgettext_lazy("cardmaster", "Match length (cards a side; %(active)s active, the rest in reserve)"), active=ACTIVE_SLOTS),
         choices=[(size, f"{size}v{size}") for size in SIZES], coerce=int, initial=DEFAULT_CONFIG["size"],
         widget=forms.RadioSelect,
     )
     who_rolls = forms.ChoiceField(
-        label=_("Who rolls the percentile dice (each roll can still be changed)"),
-        choices=[("app", _("The app rolls")), ("player", _("We roll real dice and tap them in"))],
+        label=pgettext_lazy("cardmaster", "Who rolls the percentile dice (each roll can still be changed)"),
+        choices=[("app", pgettext_lazy("cardmaster", "The app rolls")), ("player", pgettext_lazy("cardmaster", "We roll real dice and tap them in"))],
         initial="app", widget=forms.RadioSelect,
     )
     type_names = forms.CharField(
-        label=_("Type names in wheel order, comma separated (each beats the next two)"),
+        label=pgettext_lazy("cardmaster", "Type names in wheel order, comma separated (each beats the next two)"),
         initial=", ".join(DEFAULT_TYPE_NAMES), max_length=300,
     )
-    overcook_turns = option_field(OPTIONS["overcook_turns"], _("Overcook lasts (turns)"))
-    undershock_turns = option_field(OPTIONS["undershock_turns"], _("Undershock lasts (turns)"))
-    risen_revivable = forms.BooleanField(label=_("A Risen card may be revived again"), required=False)
+    overcook_turns = option_field(OPTIONS["overcook_turns"], pgettext_lazy("cardmaster", "Overcook lasts (turns)"))
+    undershock_turns = option_field(OPTIONS["undershock_turns"], pgettext_lazy("cardmaster", "Undershock lasts (turns)"))
+    risen_revivable = forms.BooleanField(label=pgettext_lazy("cardmaster", "A Risen card may be revived again"), required=False)
 
     opponent = forms.ChoiceField(
-        label=_("Mode"),
-        choices=[("custom", _("Custom Match: two players at the table")),
-                 ("easy", _("Showdown against the AI, easy")),
-                 ("normal", _("Showdown against the AI, normal")),
-                 ("hard", _("Showdown against the AI, hard"))],
+        label=pgettext_lazy("cardmaster", "Mode"),
+        choices=[("custom", pgettext_lazy("cardmaster", "Custom Match: two players at the table")),
+                 ("easy", pgettext_lazy("cardmaster", "Showdown against the AI, easy")),
+                 ("normal", pgettext_lazy("cardmaster", "Showdown against the AI, normal")),
+                 ("hard", pgettext_lazy("cardmaster", "Showdown against the AI, hard"))],
         initial="custom", widget=forms.RadioSelect, required=False,
     )
     ai_faction = forms.ChoiceField(
-        label=filled_in(_("Showdown (%(size)s cards a side, player 2 is the AI): the AI's faction"), size=SHOWDOWN_SIZE),
-        choices=[("generate", _("New cards made at the power level below")),
-                 ("catalog", _("Catalog cards nearest the power level below")),
-                 ("hand", _("Entered by hand, like a player's lineup"))],
+        label=filled_in(pgettext_lazy("cardmaster", "Showdown (%(size)s cards a side, player 2 is the AI): the AI's faction"), size=SHOWDOWN_SIZE),
+        choices=[("generate", pgettext_lazy("cardmaster", "New cards made at the power level below")),
+                 ("catalog", pgettext_lazy("cardmaster", "Catalog cards nearest the power level below")),
+                 ("hand", pgettext_lazy("cardmaster", "Entered by hand, like a player's lineup"))],
         initial="generate", widget=forms.RadioSelect, required=False,
     )
     ai_power = forms.IntegerField(
-        label=_("Showdown: the AI's power level (a card's points in hundreds; the demo cards are 5 to 9)"),
+        label=pgettext_lazy("cardmaster", "Showdown: the AI's power level (a card's points in hundreds; the demo cards are 5 to 9)"),
         min_value=POWER_RANGE[0], max_value=POWER_RANGE[1], initial=AI_POWER, required=False,
     )
-    hints = forms.BooleanField(label=_("Custom Match: the table may ask the AI for a hint"), required=False)
+    hints = forms.BooleanField(label=pgettext_lazy("cardmaster", "Custom Match: the table may ask the AI for a hint"), required=False)
 
     # Left out (a form older than Showdown, a script): a Custom Match; an AI making its own cards at power 6.
     AI_SEAT = 1
@@ -141,7 +140,7 @@ class ConfigForm(forms.Form):
             data["size"] = SHOWDOWN_SIZE
             data["showdown"] = {"ai_seat": self.AI_SEAT, "level": opponent}
             if faction == "catalog" and Card.objects.filter(slug=SLUG).count() < SHOWDOWN_SIZE:
-                self.add_error("ai_faction", _("The catalog holds fewer than %(size)s Cardmaster cards; let the AI "
+                self.add_error("ai_faction", pgettext_lazy("cardmaster", "The catalog holds fewer than %(size)s Cardmaster cards; let the AI "
                                                "make new ones or enter its faction by hand.") % {"size": SHOWDOWN_SIZE})
         elif hints:
             data["hints"] = True
@@ -150,8 +149,8 @@ class ConfigForm(forms.Form):
 
 def slot_label(position: int) -> str:
     if position < ACTIVE_SLOTS:
-        return _("Active %(number)s") % {"number": position + 1}
-    return _("Reserve %(number)s") % {"number": position - ACTIVE_SLOTS + 1}
+        return pgettext_lazy("cardmaster", "Active %(number)s") % {"number": position + 1}
+    return pgettext_lazy("cardmaster", "Reserve %(number)s") % {"number": position - ACTIVE_SLOTS + 1}
 
 
 class LineupForm(forms.Form):
@@ -170,7 +169,7 @@ class LineupForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        data["cards"] = catalog_cards(self, self.catalog, list(self.fields), _("%(name)s is already in this lineup."))
+        data["cards"] = catalog_cards(self, self.catalog, list(self.fields), pgettext_lazy("cardmaster", "%(name)s is already in this lineup."))
         return data
 
 
@@ -219,10 +218,10 @@ class MoveForm(BoardActionForm):
     kinds = MOVES
     form_name = "move"
 
-    card = _card_field(_("Choose which of your active cards moves."))
-    target = _card_field(_("Choose a target to attack."), required=False)
-    ally = _card_field(_("Choose a fallen ally to revive."), required=False)
-    reserve = _card_field(_("Choose the reserve card to shift in."), required=False)
+    card = _card_field(pgettext_lazy("cardmaster", "Choose which of your active cards moves."))
+    target = _card_field(pgettext_lazy("cardmaster", "Choose a target to attack."), required=False)
+    ally = _card_field(pgettext_lazy("cardmaster", "Choose a fallen ally to revive."), required=False)
+    reserve = _card_field(pgettext_lazy("cardmaster", "Choose the reserve card to shift in."), required=False)
     stat = forms.CharField(required=False)
     hinted = forms.CharField(required=False)
 
@@ -235,7 +234,7 @@ class MoveForm(BoardActionForm):
         ai = ai_seat(match.state["config"])
         card = match.state["cards"].get(action["card"])
         if ai is not None and card is not None and card["seat"] == ai:
-            raise ValidationError(gettext("%(name)s is the AI's card: the AI makes its own moves; nothing was applied.")
+            raise ValidationError(pgettext("cardmaster", "%(name)s is the AI's card: the AI makes its own moves; nothing was applied.")
                                   % {"name": card["name"]})
         needed = self.NEEDS.get(kind)
         if needed and not data[needed]:
@@ -246,16 +245,16 @@ class MoveForm(BoardActionForm):
             if data["stat"] in BOOSTABLE:
                 action["stat"] = data["stat"]
             else:
-                self.add_error("stat", gettext("Choose the stat SPC boosts: SPD, HP, DEF or ATK."))
+                self.add_error("stat", pgettext("cardmaster", "Choose the stat SPC boosts: SPD, HP, DEF or ATK."))
         rolls = [value.strip() for value in self.sent("roll")]
         if "" in rolls and any(rolls[rolls.index(""):]):
-            raise ValidationError(gettext("Enter the backfire roll before the status roll, or leave both blank."))
+            raise ValidationError(pgettext("cardmaster", "Enter the backfire roll before the status roll, or leave both blank."))
         if data["hinted"] == str(match.head):
             action["hinted"] = True  # the log marks a move made with a hint on the screen
         return action
 
 
-CORRECTION_VALUE = _("The new value must be a whole number, 0 or more; nothing was applied.")
+CORRECTION_VALUE = pgettext_lazy("cardmaster", "The new value must be a whole number, 0 or more; nothing was applied.")
 
 
 class CardCorrectionForm(BoardActionForm):
@@ -263,10 +262,10 @@ class CardCorrectionForm(BoardActionForm):
 
     kinds = ("adjust",)
 
-    card = _card_field(_("Choose which card to correct."))
+    card = _card_field(pgettext_lazy("cardmaster", "Choose which card to correct."))
     what = forms.ChoiceField(choices=[("hp", "hp"), ("gems", "gems")], error_messages={
-        "required": _("Choose what to correct: HP, stacked gems or a raided pool."),
-        "invalid_choice": _("Choose what to correct: HP, stacked gems or a raided pool.")})
+        "required": pgettext_lazy("cardmaster", "Choose what to correct: HP, stacked gems or a raided pool."),
+        "invalid_choice": pgettext_lazy("cardmaster", "Choose what to correct: HP, stacked gems or a raided pool.")})
     value = forms.RegexField(regex=COUNTER, error_messages={"required": CORRECTION_VALUE, "invalid": CORRECTION_VALUE})
 
     @classmethod
@@ -283,7 +282,7 @@ class PoolCorrectionForm(BoardActionForm):
     kinds = ("adjust",)
     variant = ("what", "raided")
 
-    seat = seat_field(message=_("Choose whose raided pool to correct."))
+    seat = seat_field(message=pgettext_lazy("cardmaster", "Choose whose raided pool to correct."))
     value = forms.RegexField(regex=COUNTER, error_messages={"required": CORRECTION_VALUE, "invalid": CORRECTION_VALUE})
 
     def engine_action(self, data: dict) -> dict:
@@ -291,4 +290,4 @@ class PoolCorrectionForm(BoardActionForm):
 
 
 BOARD_FORMS = BoardForms(MoveForm, PoolCorrectionForm, CardCorrectionForm,
-                         unknown=_("Choose a move: A1, A2, A3, STACK, SPC, REVIVE, Shift or deposit."))
+                         unknown=pgettext_lazy("cardmaster", "Choose a move: A1, A2, A3, STACK, SPC, REVIVE, Shift or deposit."))

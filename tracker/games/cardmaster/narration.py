@@ -1,7 +1,6 @@
 """Cardmaster in words: the working of every hit, roll, raid and status, for the board and the log."""
 
-from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
 
 from rules.cardmaster.fighters import SEAT_LETTERS
 from rules.cardmaster.gems import MOVE_LABELS
@@ -12,7 +11,11 @@ from tracker.matches.numbers import decimal
 from .forms import STATUS_LABELS
 
 STAT_NAMES = {"spd": "SPD", "hp": "HP", "def": "DEF", "atk": "ATK", "spc": "SPC"}
-DONE_LABELS = {"moved": _("moved"), "arrived": _("just shifted in"), "frozen": _("frozen, skips")}
+DONE_LABELS = {
+    "moved": pgettext_lazy("cardmaster", "moved"),
+    "arrived": pgettext_lazy("cardmaster", "just shifted in"),
+    "frozen": pgettext_lazy("cardmaster", "frozen, skips"),
+}
 
 
 def type_label(number: int, name: str) -> str:
@@ -27,7 +30,7 @@ def multiplier_text(fraction: str) -> str:
 
 def attack_working(event: dict) -> str:
     """ "Ace hits Bee with A2: ATK 300 × 0.66 × 2 (⛰ Stone) × (1 − DEF 100/1000) = 356." """
-    text = gettext(
+    text = pgettext("cardmaster", 
         "%(card)s hits %(target)s with %(move)s: ATK %(atk)s × %(factor)s × %(mult)s (%(type)s) "
         "× (1 − DEF %(def)s/1000) = %(damage)s damage; %(target)s has %(hp)s HP left."
     ) % {
@@ -37,15 +40,19 @@ def attack_working(event: dict) -> str:
         "hp": event["hp_after"],
     }
     if event["cost"]:
-        text += " " + gettext("Paid %(cost)s gems: %(stack)s from its stack, %(raided)s from the raided pool.") % {
-            "cost": event["cost"], "stack": event["from_stack"], "raided": event["from_raided"]}
+        text += " " + pgettext(
+            "cardmaster", "Paid %(cost)s gems: %(stack)s from its stack, %(raided)s from the raided pool."
+        ) % {"cost": event["cost"], "stack": event["from_stack"], "raided": event["from_raided"]}
     return text + _rolls(event)
 
 
 def attack_result(event: dict) -> str:
     """An attack without its formula, for the outcome box: "Ace hits Bee: 356 damage (×2 ⛰ Stone); Bee has
     544 HP left." with the backfire and status rolls."""
-    text = gettext("%(card)s hits %(target)s: %(damage)s damage (×%(mult)s %(type)s); %(target)s has %(hp)s HP left.")
+    text = pgettext(
+        "cardmaster",
+        "%(card)s hits %(target)s: %(damage)s damage (×%(mult)s %(type)s); %(target)s has %(hp)s HP left.",
+    )
     return text % {
         "card": event["card_name"], "target": event["target_name"], "damage": event["damage"],
         "mult": multiplier_text(event["type_multiplier"]), "type": type_label(event["attack_type"], event["type_name"]),
@@ -60,13 +67,16 @@ def outcome_line(event: dict, names: list[str]) -> str:
 def _rolls(event: dict) -> str:
     """An attack's backfire and status rolls, and a status lost with its target."""
     text = ""
-    for roll, label in ((event["backfire"], gettext("Backfire")), (event["proc"], gettext("Status"))):
+    for roll, label in (
+        (event["backfire"], pgettext("cardmaster", "Backfire")),
+        (event["proc"], pgettext("cardmaster", "Status")),
+    ):
         if roll:
-            verdict = gettext("lands") if roll["hit"] else gettext("misses")
-            text += " " + gettext("%(what)s chance %(chance)s%%, rolled %(roll)s: %(verdict)s.") % {
+            verdict = pgettext("cardmaster", "lands") if roll["hit"] else pgettext("cardmaster", "misses")
+            text += " " + pgettext("cardmaster", "%(what)s chance %(chance)s%%, rolled %(roll)s: %(verdict)s.") % {
                 "what": label, "chance": decimal(roll["chance"]), "roll": roll["roll"], "verdict": verdict}
     if event.get("status_lost"):
-        text += " " + gettext("The status is lost: the target fell.")
+        text += " " + pgettext("cardmaster", "The status is lost: the target fell.")
     return text
 
 
@@ -78,77 +88,101 @@ def describe(event: dict, names: list[str]) -> str:
     if kind == "lineup_locked":
         return ""
     if kind == "lineups_revealed":
-        return gettext("Both lineups revealed.")
+        return pgettext("cardmaster", "Both lineups revealed.")
     if kind == "round":
         fast = event["fastest"]
-        speeds = gettext("fastest: %(a)s SPD %(sa)s, %(b)s SPD %(sb)s") % {
+        speeds = pgettext("cardmaster", "fastest: %(a)s SPD %(sa)s, %(b)s SPD %(sb)s") % {
             "a": fast[0]["card_name"], "sa": fast[0]["spd"], "b": fast[1]["card_name"], "sb": fast[1]["spd"]}
         reason = {
-            "spd": gettext("higher SPD goes first"),
-            "alternate": gettext("tied, so the team that went second last round goes first"),
-            "coin": gettext("tied in round 1, so a coin flip from the match seed decided"),
+            "spd": pgettext("cardmaster", "higher SPD goes first"),
+            "alternate": pgettext("cardmaster", "tied, so the team that went second last round goes first"),
+            "coin": pgettext("cardmaster", "tied in round 1, so a coin flip from the match seed decided"),
         }[event["decided_by"]]
-        return gettext("Round %(round)s (%(speeds)s): %(reason)s.") % {
+        return pgettext("cardmaster", "Round %(round)s (%(speeds)s): %(reason)s.") % {
             "round": event["round"], "speeds": speeds, "reason": reason}
     if kind == "possession":
-        return gettext("%(name)s has possession.") % {"name": names[event["seat"]]}
+        return pgettext("cardmaster", "%(name)s has possession.") % {"name": names[event["seat"]]}
     if kind == "fall":
-        text = gettext("%(card)s falls.") % {"card": event["card_name"]}
+        text = pgettext("cardmaster", "%(card)s falls.") % {"card": event["card_name"]}
         if event["raided"]:
             owner = SEAT_LETTERS.index(event["card"][0])
-            text += " " + ngettext("Its %(gems)s stacked gem is raided into %(name)s's pool.",
+            text += " " + npgettext("cardmaster", "Its %(gems)s stacked gem is raided into %(name)s's pool.",
                               "Its %(gems)s stacked gems are raided into %(name)s's pool.", event["raided"]) % {
                 "gems": event["raided"], "name": names[1 - owner]}
         return text
     if kind == "enter":
-        return gettext("%(card)s steps in from the reserve.") % {"card": event["card_name"]}
+        return pgettext("cardmaster", "%(card)s steps in from the reserve.") % {"card": event["card_name"]}
     if kind == "status":
-        text = gettext("%(card)s gets %(status)s (strength %(strength)s%%).") % {
-            "card": event["card_name"], "status": STATUS_LABELS[event["status"]], "strength": decimal(event["strength"])}
+        text = pgettext("cardmaster", "%(card)s gets %(status)s (strength %(strength)s%%).") % {
+            "card": event["card_name"],
+            "status": STATUS_LABELS[event["status"]],
+            "strength": decimal(event["strength"]),
+        }
         if event["replaced"]:
-            text += " " + gettext("It replaces %(old)s.") % {"old": STATUS_LABELS[event["replaced"]]}
+            text += " " + pgettext("cardmaster", "It replaces %(old)s.") % {"old": STATUS_LABELS[event["replaced"]]}
         return text
     if kind == "tick":
-        text = gettext("%(status)s on %(card)s") % {"status": STATUS_LABELS[event["status"]], "card": event["card_name"]}
+        text = pgettext("cardmaster", "%(status)s on %(card)s") % {
+            "status": STATUS_LABELS[event["status"]],
+            "card": event["card_name"],
+        }
         if event["hp_lost"]:
-            text += gettext(": −%(lost)s HP, %(hp)s left") % {"lost": event["hp_lost"], "hp": event["hp"]}
-        text += "." + (" " + gettext("It wears off.") if event["ended"] else "")
+            text += pgettext("cardmaster", ": −%(lost)s HP, %(hp)s left") % {
+                "lost": event["hp_lost"],
+                "hp": event["hp"],
+            }
+        text += "." + (" " + pgettext("cardmaster", "It wears off.") if event["ended"] else "")
         return text
     if kind == "frozen":
-        return gettext("%(card)s is frozen (Gridfreeze) and skips this possession.") % {"card": event["card_name"]}
+        return pgettext("cardmaster", "%(card)s is frozen (Gridfreeze) and skips this possession.") % {
+            "card": event["card_name"]
+        }
     if kind == "stack":
-        return gettext("%(card)s stacks a gem: %(shown)s shown.") % {"card": event["card_name"], "shown": event["shown"]}
+        return pgettext("cardmaster", "%(card)s stacks a gem: %(shown)s shown.") % {
+            "card": event["card_name"],
+            "shown": event["shown"],
+        }
     if kind == "spc":
-        return gettext("%(card)s uses SPC: %(stat)s +%(amount)s (SPC %(spc)s ÷ 10), now %(value)s.") % {
+        return pgettext("cardmaster", "%(card)s uses SPC: %(stat)s +%(amount)s (SPC %(spc)s ÷ 10), now %(value)s.") % {
             "card": event["card_name"], "stat": STAT_NAMES[event["stat"]], "amount": event["amount"],
             "spc": event["spc"], "value": event["value"]}
     if kind == "revive":
-        return gettext("%(card)s pays %(cost)s gems (%(stack)s stack, %(raided)s raided) to revive %(target)s: "
-                       "back in reserve at %(hp)s HP, Risen.") % {
-            "card": event["card_name"], "cost": event["cost"], "stack": event["from_stack"],
-            "raided": event["from_raided"], "target": event["target_name"], "hp": event["hp"]}
+        return pgettext(
+            "cardmaster",
+            "%(card)s pays %(cost)s gems (%(stack)s stack, %(raided)s raided) to revive %(target)s: "
+            "back in reserve at %(hp)s HP, Risen.",
+        ) % {
+            "card": event["card_name"],
+            "cost": event["cost"],
+            "stack": event["from_stack"],
+            "raided": event["from_raided"],
+            "target": event["target_name"],
+            "hp": event["hp"],
+        }
     if kind == "shift":
-        return ngettext("%(card)s shifts out for %(reserve)s, who brings %(gems)s stacked gem.",
+        return npgettext("cardmaster", "%(card)s shifts out for %(reserve)s, who brings %(gems)s stacked gem.",
                         "%(card)s shifts out for %(reserve)s, who brings %(gems)s stacked gems.", event["gems"]) % {
             "card": event["card_name"], "reserve": event["reserve_name"], "gems": event["gems"]}
     if kind == "deposit":
-        return gettext("One raided gem deposited on %(card)s: %(shown)s shown, %(raided)s left in the pool.") % {
-            "card": event["card_name"], "shown": event["shown"], "raided": event["raided"]}
+        return pgettext(
+            "cardmaster",
+            "One raided gem deposited on %(card)s: %(shown)s shown, %(raided)s left in the pool.",
+        ) % {"card": event["card_name"], "shown": event["shown"], "raided": event["raided"]}
     if kind == "adjusted":
         return adjusted_text(event, names)
     if kind == "match_won":
         mvps = ", ".join(f"{mvp['card_name']} ({mvp['score']})" for mvp in event["mvps"])
-        return gettext("%(name)s wins. MVPs: %(mvps)s.") % {"name": names[event["winner"]], "mvps": mvps}
+        return pgettext("cardmaster", "%(name)s wins. MVPs: %(mvps)s.") % {"name": names[event["winner"]], "mvps": mvps}
     return kind
 
 
 def adjusted_text(event: dict, names: list[str]) -> str:
     """ "Bee's HP set by hand: 1000 → 420." """
     if event["what"] == "raided":
-        return gettext("%(name)s's raided pool set by hand: ◆ %(before)s → %(after)s.") % {
+        return pgettext("cardmaster", "%(name)s's raided pool set by hand: ◆ %(before)s → %(after)s.") % {
             "name": names[event["seat"]], "before": event["before"], "after": event["after"]}
-    counter = STAT_NAMES["hp"] if event["what"] == "hp" else gettext("stacked gems")
-    return gettext("%(card)s's %(counter)s set by hand: %(before)s → %(after)s.") % {
+    counter = STAT_NAMES["hp"] if event["what"] == "hp" else pgettext("cardmaster", "stacked gems")
+    return pgettext("cardmaster", "%(card)s's %(counter)s set by hand: %(before)s → %(after)s.") % {
         "card": event["card_name"], "counter": counter, "before": event["before"], "after": event["after"]}
 
 
@@ -167,10 +201,10 @@ def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
     title = move_title(action, events, names)
     ai = action.get("ai")
     if isinstance(ai, dict):
-        return gettext("%(move)s — AI: %(reason)s (win chance %(chance)s)") % {
+        return pgettext("cardmaster", "%(move)s — AI: %(reason)s (win chance %(chance)s)") % {
             "move": title, "reason": reason_text(ai["reason"]), "chance": percent(ai["win_chance"])}
     if action.get("hinted"):
-        return gettext("%(move)s (with a hint)") % {"move": title}
+        return pgettext("cardmaster", "%(move)s (with a hint)") % {"move": title}
     return title
 
 
@@ -179,15 +213,19 @@ def move_title(action: dict, events: list[dict], names: list[str]) -> str:
     kind = action.get("type")
     if kind == "lock_lineup":
         if "cards" in action:
-            return gettext("%(name)s locks in: %(cards)s") % {
+            return pgettext("cardmaster", "%(name)s locks in: %(cards)s") % {
                 "name": names[action["seat"]], "cards": ", ".join(card["name"] for card in action["cards"])}
-        return gettext("%(name)s locks in a hidden lineup") % {"name": names[action["seat"]]}
+        return pgettext("cardmaster", "%(name)s locks in a hidden lineup") % {"name": names[action["seat"]]}
     first = events[0] if events else {}
     if kind == "adjust":
-        return gettext("Correction by hand")
+        return pgettext("cardmaster", "Correction by hand")
     card = first.get("card_name", action.get("card", ""))
     if kind in ATTACKS:
-        return gettext("%(card)s: %(move)s on %(target)s") % {
+        return pgettext("cardmaster", "%(card)s: %(move)s on %(target)s") % {
             "card": card, "move": MOVE_LABELS[kind], "target": first.get("target_name", action.get("target", ""))}
-    labels = {**MOVE_LABELS, "shift": gettext("Shift"), "deposit": gettext("deposit a raided gem")}
-    return gettext("%(card)s: %(move)s") % {"card": card, "move": labels.get(str(kind), kind)}
+    labels = {
+        **MOVE_LABELS,
+        "shift": pgettext("cardmaster", "Shift"),
+        "deposit": pgettext("cardmaster", "deposit a raided gem"),
+    }
+    return pgettext("cardmaster", "%(card)s: %(move)s") % {"card": card, "move": labels.get(str(kind), kind)}

@@ -18,7 +18,7 @@ import json
 from typing import cast
 
 from django.core.cache import cache
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import npgettext, pgettext
 
 from rules import Dice, RuleError
 from rules.cardmaster.ai import (
@@ -156,11 +156,16 @@ def reply(match: Match, step: int, names: list[str]) -> tuple[str, list[str]] | 
     titles = [move_title(move.payload, move.events, names) for move in moves]
     if count == 1:
         lines = titles
-        heading = ngettext("%(name)s replied with %(n)s move:", "%(name)s replied with %(n)s moves:", len(moves))
+        heading = npgettext(
+            "cardmaster",
+            "%(name)s replied with %(n)s move:",
+            "%(name)s replied with %(n)s moves:",
+            len(moves),
+        )
     else:
-        lines = [gettext("Possession %(number)s: %(move)s") % {"number": number, "move": title}
+        lines = [pgettext("cardmaster", "Possession %(number)s: %(move)s") % {"number": number, "move": title}
                  for number, title in zip(numbers, titles, strict=True)]
-        heading = ngettext("%(name)s replied with %(n)s move in %(p)s possessions:",
+        heading = npgettext("cardmaster", "%(name)s replied with %(n)s move in %(p)s possessions:",
                            "%(name)s replied with %(n)s moves in %(p)s possessions:", len(moves))
     return heading % {"name": names[seat], "n": len(moves), "p": count}, lines
 
@@ -193,5 +198,5 @@ def recent_steps(match: Match, names: list[str]) -> list[dict]:
         if numbers[-1] > 1:
             for index, number in enumerate(numbers, start=1):
                 if index == 1 or number != numbers[index - 2]:
-                    steps[index]["possession"] = gettext("Possession %(number)s") % {"number": number}
+                    steps[index]["possession"] = pgettext("cardmaster", "Possession %(number)s") % {"number": number}
     return steps

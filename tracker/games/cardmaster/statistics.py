@@ -7,7 +7,7 @@ applied action of the log.
 
 from collections import Counter
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from rules.cardmaster.gems import MOVE_LABELS
 from rules.cardmaster.mvp import mvps
@@ -31,7 +31,7 @@ def _knocked_out_by(event: dict) -> str:
         return MOVE_LABELS[event["move"]]
     if event.get("type") == "tick":
         return str(STATUS_LABELS[event["status"]])
-    return str(_("HP set to 0 by hand"))
+    return str(pgettext_lazy("cardmaster", "HP set to 0 by hand"))
 
 
 def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
@@ -65,10 +65,10 @@ def figures(matches) -> list[tuple[str, list[tuple[str, int]]]]:
         if match.state["winner"] is not None:
             mvp_cards.update(mvp["card_name"] for mvp in mvps(match.state, match.state["winner"]))
     return [
-        (str(_("Gems raided")), ranked(raided)),
-        (str(_("Damage dealt")), ranked(damage)),
-        (str(_("Knockouts, by the move or status that landed them")), ranked(knockouts)),
-        (str(_("Most often MVP")), ranked(mvp_cards)[:TOP_MVPS]),
+        (str(pgettext_lazy("cardmaster", "Gems raided")), ranked(raided)),
+        (str(pgettext_lazy("cardmaster", "Damage dealt")), ranked(damage)),
+        (str(pgettext_lazy("cardmaster", "Knockouts, by the move or status that landed them")), ranked(knockouts)),
+        (str(pgettext_lazy("cardmaster", "Most often MVP")), ranked(mvp_cards)[:TOP_MVPS]),
     ]
 
 
@@ -94,4 +94,4 @@ def progress(match: Match) -> tuple[str, dict[str, list[int]]]:
             standing[cards[event["target"]]["seat"]] += 1
     if match.state["round"]:
         note()
-    return str(_("Cards standing after each round")), series
+    return str(pgettext_lazy("cardmaster", "Cards standing after each round")), series

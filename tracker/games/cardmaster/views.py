@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rules import RuleError
@@ -36,7 +36,7 @@ button does)."""
 def _cardmaster(request: TableRequest, pk: int, act: bool = False):
     match, seen_by = access.match_for(request, pk, act=act)
     if match.slug != "cardmaster":
-        raise Http404(_("No such Cardmaster match."))
+        raise Http404(pgettext("cardmaster", "No such Cardmaster match."))
     return match, seen_by
 
 
@@ -47,15 +47,27 @@ def match_ai_turn(request: TableRequest, pk: int) -> HttpResponse:
     match, seen_by = _cardmaster(request, pk, act=True)
     seq_form = SeqForm(request.POST)
     if not seq_form.is_valid():
-        return views._refused(request, pk, _("The form is missing its step number; nothing was applied."), 400)
+        return views._refused(
+            request,
+            pk,
+            pgettext("cardmaster", "The form is missing its step number; nothing was applied."),
+            400,
+        )
     locked = locks.why_locked(match)
     if locked:
         return views._refused(request, pk, locked, status=409)
     if seq_form.cleaned_data["seq"] != match.head:
-        return views._refused(request, pk, _("The match moved on since this page was drawn; here it is as it is "
-                                             "now. Nothing was applied."), status=409)
+        return views._refused(
+            request,
+            pk,
+            pgettext(
+                "cardmaster",
+                "The match moved on since this page was drawn; here it is as it is now. Nothing was applied.",
+            ),
+            status=409,
+        )
     if not ai_to_move(match):
-        return views._refused(request, pk, _("The AI has no move to make now."), status=409)
+        return views._refused(request, pk, pgettext("cardmaster", "The AI has no move to make now."), status=409)
     return views._after_change(request, play_ai(match), seen_by)
 
 
@@ -66,7 +78,7 @@ def match_steps(request: TableRequest, pk: int) -> HttpResponse:
     the steps region of the board back; without JavaScript it is a page of its own."""
     match, _seen_by = _cardmaster(request, pk)
     if ai_seat(match.state["config"]) is None:
-        raise Http404(_("Only a Showdown has AI steps to go through."))
+        raise Http404(pgettext("cardmaster", "Only a Showdown has AI steps to go through."))
     steps = recent_steps(match, [player.name for player in match.players()])
     try:
         number = min(max(1, int(request.GET["step"])), len(steps)) if steps else None
@@ -91,13 +103,33 @@ def match_hint(request: TableRequest, pk: int) -> HttpResponse:
     match, seen_by = _cardmaster(request, pk, act=True)
     config = match.state["config"]
     if not hints_allowed(config):
-        return views._refused(request, pk, _("Hints are off in this match; the table can switch them on in a new "
-                                             "match's options."), status=403)
+        return views._refused(
+            request,
+            pk,
+            pgettext(
+                "cardmaster",
+                "Hints are off in this match; the table can switch them on in a new match's options.",
+            ),
+            status=403,
+        )
     if phase(match.state) == "finished":
-        return views._refused(request, pk, _("The match is over; there is no move to suggest. Its analysis shows "
-                                             "where it was won and lost."), status=409)
+        return views._refused(
+            request,
+            pk,
+            pgettext(
+                "cardmaster",
+                "The match is over; there is no move to suggest. Its analysis shows "
+                "where it was won and lost.",
+            ),
+            status=409,
+        )
     if ai_to_move(match):
-        return views._refused(request, pk, _("It is the AI's possession; a hint is for your own moves."), status=409)
+        return views._refused(
+            request,
+            pk,
+            pgettext("cardmaster", "It is the AI's possession; a hint is for your own moves."),
+            status=409,
+        )
     try:
         decision = hint_for(match)
     except RuleError as error:
@@ -186,14 +218,18 @@ def _chart(match: Match, chances: list[float], names: list[str]) -> dict:
               for action in match.actions.filter(abandoned=False, seq__lte=match.head).order_by("seq")]
     marks = rounds(match.state["config"], match.seed, played)
     shown = [round((chance if seat == 0 else 1 - chance) * 100) for chance in chances]
-    starts = [index for index in range(len(shown) - 1) if marks[index] and (index == 0 or marks[index] != marks[index - 1])]
+    starts = [
+        index
+        for index in range(len(shown) - 1)
+        if marks[index] and (index == 0 or marks[index] != marks[index - 1])
+    ]
     values = [shown[index] for index in starts] + shown[-1:]
-    labels = [str(marks[index]) for index in starts] + [_("end")]
-    title = _("%(name)s's win chance at the start of each round (%%)") % {"name": names[seat]}
+    labels = [str(marks[index]) for index in starts] + [pgettext("cardmaster", "end")]
+    title = pgettext("cardmaster", "%(name)s's win chance at the start of each round (%%)") % {"name": names[seat]}
     return {"title": title,
-            "svg": charts.line_chart(title, {names[seat]: values}, 0, 100, _("round"), labels),
-            "caption": _("Win chance after each step (%%) for %(name)s") % {"name": names[seat]},
-            "columns": [_("Step"), names[seat], _("Round")],
+            "svg": charts.line_chart(title, {names[seat]: values}, 0, 100, pgettext("cardmaster", "round"), labels),
+            "caption": pgettext("cardmaster", "Win chance after each step (%%) for %(name)s") % {"name": names[seat]},
+            "columns": [pgettext("cardmaster", "Step"), names[seat], pgettext("cardmaster", "Round")],
             "rows": [(step, f"{value}%", marks[step - 1] or "") for step, value in enumerate(shown, start=1)]}
 
 
@@ -212,7 +248,7 @@ def match_analysis(request: TableRequest, pk: int) -> HttpResponse:
     without JavaScript POST redirects to the page, whose button continues."""
     match, seen_by = _cardmaster(request, pk)
     if phase(match.state) != "finished":
-        messages.info(request, _("Only a finished match can be analysed."))
+        messages.info(request, pgettext("cardmaster", "Only a finished match can be analysed."))
         return redirect(match)
     if request.method == "POST":
         _analyse_next_part(match)

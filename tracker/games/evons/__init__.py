@@ -4,8 +4,7 @@ Evons is played open: a covered card is named only when it is revealed, so there
 secret entry and the phone never holds anything one player must not see.
 """
 
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import npgettext_lazy, pgettext_lazy
 
 from ...models import Match
 from ..base import CardFact, GamePages, Modules
@@ -15,14 +14,14 @@ from . import board, demo, forms, narration, statistics
 
 class EvonsPages(GamePages):
     slug = "evons"
-    noun = _("game")
+    noun = pgettext_lazy("evons", "game")
     consequences = frozenset({
         "flipped", "destroyed", "removed", "discarded", "burned", "revived", "swapped", "moved",
         "game_over"
     })
     modules = Modules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "by-passes", "atk"
-    score_counted = ngettext_lazy("%(a)s point to %(b)s", "%(a)s points to %(b)s", "n")
+    score_counted = npgettext_lazy("evons", "%(a)s point to %(b)s", "%(a)s points to %(b)s", "n")
     cards_played_from_log = True
 
     def card_initial(self, card: dict) -> dict:

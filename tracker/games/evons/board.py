@@ -8,8 +8,7 @@ cell is picked by tapping it on the board. After a refusal the form that was sen
 
 from collections.abc import Mapping
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from rules.evons import ABILITIES, ELEMENTS
 from rules.evons.abilities import candidates, storm_budget, storm_cells, storm_reach
@@ -80,10 +79,10 @@ def short_name(name: str, most: int = SHORT_NAME) -> str:
 
 def _card_text(card: dict | None) -> str:
     if card is None:
-        return gettext("covered card")
+        return pgettext("evons", "covered card")
     if card["kind"] == "block":
-        return gettext("%(name)s (Block card)") % {"name": card["name"]}
-    return gettext("%(name)s, %(element)s, cost %(cost)s, ATK %(atk)s, DEF %(def)s") % {
+        return pgettext("evons", "%(name)s (Block card)") % {"name": card["name"]}
+    return pgettext("evons", "%(name)s, %(element)s, cost %(cost)s, ATK %(atk)s, DEF %(def)s") % {
         "name": card["name"],
         "element": gettext(card["element"]),
         "cost": card["cost"],
@@ -103,7 +102,7 @@ def _arrows(state: GameState, piece: dict) -> list[dict]:
             "glyph": ARROW_GLYPHS[d],
             "symbol": ABILITY_SYMBOLS[a],
             "ability": a,
-            "text": gettext("%(direction)s %(ability)s")
+            "text": pgettext("evons", "%(direction)s %(ability)s")
             % {"direction": DIRECTION_NAMES[d], "ability": ABILITY_NAMES[a]},
         }
         for d, a in ((d, arrows[d]) for d in arrow_order(arrows))
@@ -130,11 +129,11 @@ def _piece_view(state: GameState, cell: str, names: list[str]) -> dict:
         shown["def_now"] = current_def(piece)
         shown["damaged"] = current_def(piece) < card["def"]
     if piece["covered"]:
-        state_text = gettext("covered, placed by Growth") if piece["growth"] else gettext("covered")
+        state_text = pgettext("evons", "covered, placed by Growth") if piece["growth"] else pgettext("evons", "covered")
     else:
-        state_text = gettext("active")
+        state_text = pgettext("evons", "active")
     if is_monster(piece):
-        stats = gettext("ATK %(atk)s, DEF %(now)s of %(full)s") % {
+        stats = pgettext("evons", "ATK %(atk)s, DEF %(now)s of %(full)s") % {
             "atk": card["atk"],
             "now": shown["def_now"],
             "full": card["def"],
@@ -145,12 +144,12 @@ def _piece_view(state: GameState, cell: str, names: list[str]) -> dict:
     shown["description"] = "; ".join(
         part
         for part in (
-            gettext("%(cell)s: %(card)s")
-            % {"cell": cell, "card": card["name"] if card else gettext("covered card")},
-            gettext("faces %(name)s") % {"name": names[piece["owner"]]},
+            pgettext("evons", "%(cell)s: %(card)s")
+            % {"cell": cell, "card": card["name"] if card else pgettext("evons", "covered card")},
+            pgettext("evons", "faces %(name)s") % {"name": names[piece["owner"]]},
             state_text,
             stats,
-            gettext("arrows: %(arrows)s") % {"arrows": arrows} if arrows else "",
+            pgettext("evons", "arrows: %(arrows)s") % {"arrows": arrows} if arrows else "",
         )
         if part
     )
@@ -198,15 +197,15 @@ def _ability_choices(match: Match, state: GameState, names: list[str], refused: 
             if "pull_from" in option:
                 value, text = (
                     f"{target}:pull_from:{option['pull_from']}",
-                    gettext("pull the card on %(source)s onto %(target)s")
+                    pgettext("evons", "pull the card on %(source)s onto %(target)s")
                     % {"source": option["pull_from"], "target": target},
                 )
             elif "grave" in option:
                 if option["grave"] == "unknown":
-                    text = gettext("revive a card named below onto %(target)s") % {"target": target}
+                    text = pgettext("evons", "revive a card named below onto %(target)s") % {"target": target}
                 else:
                     card = graveyard[option["grave"]]
-                    text = gettext("revive %(name)s (cost %(cost)s) onto %(target)s") % {
+                    text = pgettext("evons", "revive %(name)s (cost %(cost)s) onto %(target)s") % {
                         "name": card["name"],
                         "cost": card["cost"],
                         "target": target,
@@ -216,14 +215,14 @@ def _ability_choices(match: Match, state: GameState, names: list[str], refused: 
                 storm = ", ".join(storm_cells(state, cell, target))
                 value, text = (
                     f"{target}:storm:",
-                    gettext("storm on %(target)s (hits %(cells)s)") % {"target": target, "cells": storm},
+                    pgettext("evons", "storm on %(target)s (hits %(cells)s)") % {"target": target, "cells": storm},
                 )
             else:
                 what = state["cells"].get(target)
                 value, text = (
                     f"{target}::",
-                    gettext("%(target)s (%(what)s)")
-                    % {"target": target, "what": _card_text(what["card"]) if what else gettext("empty")},
+                    pgettext("evons", "%(target)s (%(what)s)")
+                    % {"target": target, "what": _card_text(what["card"]) if what else pgettext("evons", "empty")},
                 )
             choices.append({"value": value, "text": text})
         arrows.append(
@@ -261,7 +260,7 @@ def _conflict_previews(state: GameState, names: list[str], refused: BoardActionF
                 "owner": names[conflict["seats"][1]],
                 "atk": conflict["atk"][1],
                 "def": conflict["before"][1],
-                "working": gettext("%(a)s %(a0)s → %(a1)s, %(b)s %(b0)s → %(b1)s")
+                "working": pgettext("evons", "%(a)s %(a0)s → %(a1)s, %(b)s %(b0)s → %(b1)s")
                 % {
                     "a": conflict["names"][0],
                     "a0": conflict["before"][0],
@@ -276,9 +275,9 @@ def _conflict_previews(state: GameState, names: list[str], refused: BoardActionF
 
 
 PHASE_TITLES = {
-    "ability1": _("Ability Phase 1"),
-    "conflicts": _("Conflicts"),
-    "ability2": _("Ability Phase 2"),
+    "ability1": pgettext_lazy("evons", "Ability Phase 1"),
+    "conflicts": pgettext_lazy("evons", "Conflicts"),
+    "ability2": pgettext_lazy("evons", "Ability Phase 2"),
 }
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from rules import InvalidCard
@@ -27,14 +27,14 @@ from ..common import option_field
 SLUG = "evons"
 
 DIRECTION_NAMES = {
-    "N": _("north"),
-    "NE": _("north-east"),
-    "E": _("east"),
-    "SE": _("south-east"),
-    "S": _("south"),
-    "SW": _("south-west"),
-    "W": _("west"),
-    "NW": _("north-west"),
+    "N": pgettext_lazy("evons", "north"),
+    "NE": pgettext_lazy("evons", "north-east"),
+    "E": pgettext_lazy("evons", "east"),
+    "SE": pgettext_lazy("evons", "south-east"),
+    "S": pgettext_lazy("evons", "south"),
+    "SW": pgettext_lazy("evons", "south-west"),
+    "W": pgettext_lazy("evons", "west"),
+    "NW": pgettext_lazy("evons", "north-west"),
 }
 ABILITY_NAMES = {ability: _(ability) for ability in ABILITIES}
 
@@ -45,25 +45,25 @@ ABILITY_NAMES = {ability: _(ability) for ability in ABILITIES}
 class CardForm(forms.Form):
     """An Evons card for the catalog: a monster with its arrows, or a Block card."""
 
-    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
+    name = forms.CharField(label=pgettext_lazy("evons", "Name"), max_length=NAME_MAX)
     kind = forms.ChoiceField(
-        label=_("Card type"),
-        choices=[("monster", _("Monster")), ("block", _("Block card"))],
+        label=pgettext_lazy("evons", "Card type"),
+        choices=[("monster", pgettext_lazy("evons", "Monster")), ("block", pgettext_lazy("evons", "Block card"))],
         initial="monster",
     )
-    cost = forms.IntegerField(label=_("Cost (credits)"), min_value=0, max_value=STAT_MAX, required=False)
+    cost = forms.IntegerField(label=pgettext_lazy("evons", "Cost (credits)"), min_value=0, max_value=STAT_MAX, required=False)
     element = forms.ChoiceField(
-        label=_("Element"), choices=[("", "—")] + [(e, _(e)) for e in ELEMENTS], required=False
+        label=pgettext_lazy("evons", "Element"), choices=[("", "—")] + [(e, _(e)) for e in ELEMENTS], required=False
     )
-    atk = forms.IntegerField(label=_("ATK"), min_value=0, max_value=STAT_MAX, required=False)
-    def_ = forms.IntegerField(label=_("DEF"), min_value=1, max_value=STAT_MAX, required=False)
+    atk = forms.IntegerField(label=pgettext_lazy("evons", "ATK"), min_value=0, max_value=STAT_MAX, required=False)
+    def_ = forms.IntegerField(label=pgettext_lazy("evons", "DEF"), min_value=1, max_value=STAT_MAX, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for direction in DIRECTIONS:
             self.fields[f"arrow_{direction}"] = forms.ChoiceField(
-                label=_("Arrow %(direction)s") % {"direction": DIRECTION_NAMES[direction]},
-                choices=[("", _("no arrow"))] + [(a, ABILITY_NAMES[a]) for a in ABILITIES],
+                label=pgettext_lazy("evons", "Arrow %(direction)s") % {"direction": DIRECTION_NAMES[direction]},
+                choices=[("", pgettext_lazy("evons", "no arrow"))] + [(a, ABILITY_NAMES[a]) for a in ABILITIES],
                 required=False,
             )
 
@@ -97,55 +97,55 @@ def card_facts(card: dict) -> list[CardFact]:
     from .board import ARROW_GLYPHS  # the board module imports this one
 
     if card["kind"] != "monster":
-        return [CardFact(_("Card type"), gettext("Block card"), key=True)] + [
-            CardFact(label, "") for label in (_("Cost"), _("Element"), _("ATK"), _("DEF"), _("Arrows"))]
+        return [CardFact(pgettext_lazy("evons", "Card type"), pgettext("evons", "Block card"), key=True)] + [
+            CardFact(label, "") for label in (pgettext_lazy("evons", "Cost"), pgettext_lazy("evons", "Element"), pgettext_lazy("evons", "ATK"), pgettext_lazy("evons", "DEF"), pgettext_lazy("evons", "Arrows"))]
     arrows = card.get("arrows", {})
     return [
-        CardFact(_("Card type"), gettext("Monster")),
-        CardFact(_("Cost"), str(card["cost"]), key=True),
-        CardFact(_("Element"), gettext(card["element"]) if card.get("element") else "—"),
-        CardFact(_("ATK"), str(card["atk"]), key=True),
-        CardFact(_("DEF"), str(card["def"]), key=True),
-        CardFact(_("Arrows"), ", ".join(f"{ARROW_GLYPHS[d]} {ABILITY_NAMES[arrows[d]]}" for d in DIRECTIONS if d in arrows)
+        CardFact(pgettext_lazy("evons", "Card type"), pgettext("evons", "Monster")),
+        CardFact(pgettext_lazy("evons", "Cost"), str(card["cost"]), key=True),
+        CardFact(pgettext_lazy("evons", "Element"), gettext(card["element"]) if card.get("element") else "—"),
+        CardFact(pgettext_lazy("evons", "ATK"), str(card["atk"]), key=True),
+        CardFact(pgettext_lazy("evons", "DEF"), str(card["def"]), key=True),
+        CardFact(pgettext_lazy("evons", "Arrows"), ", ".join(f"{ARROW_GLYPHS[d]} {ABILITY_NAMES[arrows[d]]}" for d in DIRECTIONS if d in arrows)
                  or "—", key=True),
     ]
 
 
 class ConfigForm(forms.Form):
     reach = forms.TypedChoiceField(
-        label=_("How far an arrow reaches"),
+        label=pgettext_lazy("evons", "How far an arrow reaches"),
         coerce=int,
         initial=1,
         widget=forms.RadioSelect,
         choices=[
-            (1, _("1 cell: the next cell only")),
-            (2, _("2 cells: abilities may target 2 cells away (the Magnetism example)")),
+            (1, pgettext_lazy("evons", "1 cell: the next cell only")),
+            (2, pgettext_lazy("evons", "2 cells: abilities may target 2 cells away (the Magnetism example)")),
         ],
     )
     flip_covered = forms.TypedChoiceField(
-        label=_("Do arrows flip covered cards?"),
+        label=pgettext_lazy("evons", "Do arrows flip covered cards?"),
         coerce=lambda v: v == "yes",
         initial="no",
         widget=forms.RadioSelect,
         choices=[
-            ("no", _("No: only face-up monsters flip")),
-            ("yes", _("Yes (never Growth or Block cards)")),
+            ("no", pgettext_lazy("evons", "No: only face-up monsters flip")),
+            ("yes", pgettext_lazy("evons", "Yes (never Growth or Block cards)")),
         ],
     )
     def_reset = forms.TypedChoiceField(
-        label=_("Damage to DEF"),
+        label=pgettext_lazy("evons", "Damage to DEF"),
         coerce=lambda v: v == "yes",
         initial="yes",
         widget=forms.RadioSelect,
-        choices=[("yes", _("Heals at the end of each turn")), ("no", _("Stays for the rest of the game"))],
+        choices=[("yes", pgettext_lazy("evons", "Heals at the end of each turn")), ("no", pgettext_lazy("evons", "Stays for the rest of the game"))],
     )
     ties = forms.ChoiceField(
-        label=_("A tied score"),
+        label=pgettext_lazy("evons", "A tied score"),
         initial="draw",
         widget=forms.RadioSelect,
-        choices=[("draw", _("is a draw")), ("second-player", _("goes to the player who moved second"))],
+        choices=[("draw", pgettext_lazy("evons", "is a draw")), ("second-player", pgettext_lazy("evons", "goes to the player who moved second"))],
     )
-    starting_hand = option_field(OPTIONS["starting_hand"], _("Cards in each opening hand"))
+    starting_hand = option_field(OPTIONS["starting_hand"], pgettext_lazy("evons", "Cards in each opening hand"))
 
 
 # ------------------------------------------------------------------ a card named or typed in on the spot
@@ -174,7 +174,7 @@ def card_entry(values: Mapping[str, str]) -> dict:
 def _cell(post, field: str = "cell") -> str:
     value = (post.get(field) or "").strip().upper()
     if value not in ALL_CELLS:
-        raise ValidationError(_("Choose a cell of the board, like B3 (columns X, A-E, Y; rows 0-6)."))
+        raise ValidationError(pgettext_lazy("evons", "Choose a cell of the board, like B3 (columns X, A-E, Y; rows 0-6)."))
     return value
 
 
@@ -182,7 +182,7 @@ def _entered_card(match: Match, post) -> dict:
     """The card named in the form: from the catalog, or with the stats typed in on the spot."""
     name = " ".join((post.get("card_name") or "").split())
     if not name or len(name) > NAME_MAX:
-        raise ValidationError(_("Name the card (1 to %(most)s characters).") % {"most": NAME_MAX})
+        raise ValidationError(pgettext_lazy("evons", "Name the card (1 to %(most)s characters).") % {"most": NAME_MAX})
     kind = post.get("new_kind", "")
     if not kind and any((post.get(f"new_{stat}") or "").strip() for stat in ("cost", "atk", "def")):
         kind = "monster"  # stats typed in without picking the type: a monster is meant
@@ -190,21 +190,21 @@ def _entered_card(match: Match, post) -> dict:
         card = match_card(match, name)
         if card is None:
             raise ValidationError(
-                _("No card called “%(name)s” in the catalog: open “Not in the catalog?” and enter its stats.")
+                pgettext_lazy("evons", "No card called “%(name)s” in the catalog: open “Not in the catalog?” and enter its stats.")
                 % {"name": name}
             )
         return card.as_rules_card()
     if kind == "block":
         return {"name": name, "kind": "block"}
     if kind != "monster":
-        raise ValidationError(_("A card is a monster or a Block card."))
+        raise ValidationError(pgettext_lazy("evons", "A card is a monster or a Block card."))
     return {
         "name": name,
         "kind": "monster",
-        "cost": common.whole_number(post, "new_cost", gettext("Cost"), 0, STAT_MAX),
+        "cost": common.whole_number(post, "new_cost", pgettext("evons", "Cost"), 0, STAT_MAX),
         "element": post.get("new_element", ""),
-        "atk": common.whole_number(post, "new_atk", gettext("ATK"), 0, STAT_MAX),
-        "def": common.whole_number(post, "new_def", gettext("DEF"), 1, STAT_MAX),
+        "atk": common.whole_number(post, "new_atk", pgettext("evons", "ATK"), 0, STAT_MAX),
+        "def": common.whole_number(post, "new_def", pgettext("evons", "DEF"), 1, STAT_MAX),
         "arrows": {d: post.get(f"new_arrow_{d}") for d in DIRECTIONS if post.get(f"new_arrow_{d}")},
     }
 
@@ -215,7 +215,7 @@ def _ability_action(match: Match, post) -> dict:
     choice = post.get("choice", "")
     parts = choice.split(":")
     if len(parts) != 3 or parts[0] not in ALL_CELLS:
-        raise ValidationError(_("Choose what the ability does."))
+        raise ValidationError(pgettext_lazy("evons", "Choose what the ability does."))
     target, extra, value = parts
     action = {"type": "ability", "arrow": arrow, "target": target}
     if extra == "pull_from":
@@ -227,25 +227,25 @@ def _ability_action(match: Match, post) -> dict:
         elif value.isdigit() and len(value) < 4:
             action["grave"] = int(value)
         else:
-            raise ValidationError(_("Choose a card from the graveyard."))
+            raise ValidationError(pgettext_lazy("evons", "Choose a card from the graveyard."))
     elif extra == "storm":
         damage = {}
         for cell in ALL_CELLS:
             if (post.get(f"damage_{cell}") or "").strip():
                 amount = common.whole_number(
-                    post, f"damage_{cell}", gettext("Damage on %(cell)s") % {"cell": cell}, 0, STAT_MAX
+                    post, f"damage_{cell}", pgettext("evons", "Damage on %(cell)s") % {"cell": cell}, 0, STAT_MAX
                 )
                 if amount:
                     damage[cell] = amount
         if not damage:
-            raise ValidationError(_("Type how much Firestorm damage each card takes."))
+            raise ValidationError(pgettext_lazy("evons", "Type how much Firestorm damage each card takes."))
         action["damage"] = damage
     elif extra:
-        raise ValidationError(_("Choose what the ability does."))
+        raise ValidationError(pgettext_lazy("evons", "Choose what the ability does."))
     return action
 
 
-CELL = _("Choose a cell of the board, like B3 (columns X, A-E, Y; rows 0-6).")
+CELL = pgettext_lazy("evons", "Choose a cell of the board, like B3 (columns X, A-E, Y; rows 0-6).")
 
 
 class CellField(forms.CharField):
@@ -287,7 +287,7 @@ class PlayForm(EvonsForm):
     kinds = ("play",)
 
     cell = CellField()
-    face = choice(None, [("up", "up"), ("covered", "covered")], _("Play the card face-up or covered."))
+    face = choice(None, [("up", "up"), ("covered", "covered")], pgettext_lazy("evons", "Play the card face-up or covered."))
     card_name = forms.CharField(required=False)
 
     def more(self, data: dict) -> dict:
@@ -327,7 +327,7 @@ class ConflictForm(EvonsForm):
 class AbilityForm(EvonsForm):
     kinds = ("ability",)
 
-    arrow = choice(None, [(d, d) for d in DIRECTIONS], _("Choose an arrow of the active card."))
+    arrow = choice(None, [(d, d) for d in DIRECTIONS], pgettext_lazy("evons", "Choose an arrow of the active card."))
     card_name = forms.CharField(required=False)
 
     def more(self, data: dict) -> dict:
@@ -345,14 +345,14 @@ class AdjustForm(BoardActionForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        labels = {"credits": _("Credits"), "hand": _("Hand"), "deck": _("Deck")}
+        labels = {"credits": pgettext_lazy("evons", "Credits"), "hand": pgettext_lazy("evons", "Hand"), "deck": pgettext_lazy("evons", "Deck")}
         for counter, label in labels.items():
             self.fields[counter] = whole_number(label, 0, COUNT_MAX, required=False)
 
     def engine_action(self, data: dict) -> dict:
         counts = {counter: data[counter] for counter in ("credits", "hand", "deck") if data[counter] is not None}
         if not counts:
-            raise ValidationError(_("Type the credits, hand or deck to set."))
+            raise ValidationError(pgettext_lazy("evons", "Type the credits, hand or deck to set."))
         return {"type": "adjust", "override": True, "seat": data["seat"], **counts}
 
 
@@ -362,7 +362,7 @@ class SetDefForm(BoardActionForm):
     kinds = ("set_def",)
 
     cell = CellField()
-    def_ = whole_number(_("DEF"), 1, STAT_MAX)
+    def_ = whole_number(pgettext_lazy("evons", "DEF"), 1, STAT_MAX)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -1,7 +1,6 @@
 """Evons in words: one log line per engine event, with its working, and a title per action."""
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from rules.evons.board import MAIN_ZONE
 from rules.evons.turns import HAND_LIMIT
@@ -9,24 +8,27 @@ from rules.evons.turns import HAND_LIMIT
 from ..common import filled_in
 
 REASONS = {
-    "played": _("played"),
-    "revealed": _("revealed"),
-    "moved": _("moved: reactivates"),
-    "moved-and-flipped": _("moved and flipped: reactivates"),
-    "revived": _("revived"),
+    "played": pgettext_lazy("evons", "played"),
+    "revealed": pgettext_lazy("evons", "revealed"),
+    "moved": pgettext_lazy("evons", "moved: reactivates"),
+    "moved-and-flipped": pgettext_lazy("evons", "moved and flipped: reactivates"),
+    "revived": pgettext_lazy("evons", "revived"),
 }
 WHY = {
-    "conflict": _("in a conflict"),
-    "Shockwave": _("by a Shockwave landing"),
-    "Block": _("by a Block arrow"),
-    "Remove": _("by Remove"),
-    "Firestorm": _("by Firestorm"),
-    "unpaid": _("its cost could not be paid"),
+    "conflict": pgettext_lazy("evons", "in a conflict"),
+    "Shockwave": pgettext_lazy("evons", "by a Shockwave landing"),
+    "Block": pgettext_lazy("evons", "by a Block arrow"),
+    "Remove": pgettext_lazy("evons", "by Remove"),
+    "Firestorm": pgettext_lazy("evons", "by Firestorm"),
+    "unpaid": pgettext_lazy("evons", "its cost could not be paid"),
 }
 ENDINGS = {
-    "board-full": filled_in(_("All %(cells)s main-zone cells are full: the game ends at once."), cells=len(MAIN_ZONE)),
-    "passes": _("Both players passed in a row: the game ends."),
-    "agreed": _("The table ended the game."),
+    "board-full": filled_in(
+        pgettext_lazy("evons", "All %(cells)s main-zone cells are full: the game ends at once."),
+        cells=len(MAIN_ZONE),
+    ),
+    "passes": pgettext_lazy("evons", "Both players passed in a row: the game ends."),
+    "agreed": pgettext_lazy("evons", "The table ended the game."),
 }
 
 
@@ -47,20 +49,20 @@ def describe(event: dict, names: list[str]) -> str:
     e = event
     match e["type"]:
         case "turn_started":
-            return gettext("Turn %(turn)s: %(name)s +%(gained)s credits (now %(credits)s), %(drew)s.") % {
+            return pgettext("evons", "Turn %(turn)s: %(name)s +%(gained)s credits (now %(credits)s), %(drew)s.") % {
                 "turn": e["turn"],
                 "name": names[e["seat"]],
                 "gained": e["gained"],
                 "credits": e["credits"],
-                "drew": gettext("draws 1") if e["drew"] else gettext("no card left to draw"),
+                "drew": pgettext("evons", "draws 1") if e["drew"] else pgettext("evons", "no card left to draw"),
             }
         case "played":
             if e["covered"]:
-                return gettext("%(name)s plays a covered card on %(cell)s (paid when revealed).") % {
+                return pgettext("evons", "%(name)s plays a covered card on %(cell)s (paid when revealed).") % {
                     "name": names[e["seat"]],
                     "cell": e["cell"],
                 }
-            return gettext(
+            return pgettext("evons", 
                 "%(name)s plays %(card)s face-up on %(cell)s, pays %(cost)s (%(credits)s left)."
             ) % {
                 "name": names[e["seat"]],
@@ -70,24 +72,24 @@ def describe(event: dict, names: list[str]) -> str:
                 "credits": e["credits"],
             }
         case "revealed":
-            return gettext("%(cell)s revealed: %(name)s, pays %(cost)s (%(credits)s left).") % e
+            return pgettext("evons", "%(cell)s revealed: %(name)s, pays %(cost)s (%(credits)s left).") % e
         case "unpaid":
             return (
-                gettext("%(cell)s revealed: %(name)s costs %(cost)s but only %(credits)s credits are left.")
+                pgettext("evons", "%(cell)s revealed: %(name)s costs %(cost)s but only %(credits)s credits are left.")
                 % e
             )
         case "activation":
-            return gettext("%(cell)s %(name)s activates (%(reason)s), chain depth %(depth)s.") % {
+            return pgettext("evons", "%(cell)s %(name)s activates (%(reason)s), chain depth %(depth)s.") % {
                 **e,
                 "reason": REASONS.get(e["reason"], e["reason"]),
             }
         case "ability":
-            return gettext("%(cell)s %(name)s uses %(ability)s (%(arrow)s arrow) on %(target)s.") % {
+            return pgettext("evons", "%(cell)s %(name)s uses %(ability)s (%(arrow)s arrow) on %(target)s.") % {
                 **e,
                 "ability": gettext(e["ability"]),
             }
         case "conflict":
-            return gettext(
+            return pgettext("evons", 
                 "%(c0)s %(n0)s %(a0)s/%(b0)s vs %(c1)s %(n1)s %(a1)s/%(b1)s at once: "
                 "%(n0)s %(b0)s -> %(d0)s, %(n1)s %(b1)s -> %(d1)s"
             ) % {
@@ -103,38 +105,42 @@ def describe(event: dict, names: list[str]) -> str:
                 "d1": e["after"][1],
             }
         case "destroyed":
-            return gettext("%(cell)s %(card)s is destroyed %(why)s: to %(name)s's graveyard.") % {
+            return pgettext("evons", "%(cell)s %(card)s is destroyed %(why)s: to %(name)s's graveyard.") % {
                 "cell": e["cell"],
                 "card": e["name"],
                 "why": WHY.get(e["why"], e["why"]),
                 "name": names[e["seat"]],
             }
         case "removed":
-            return gettext("%(cell)s %(card)s is pushed off the board: removed from the game.") % {
+            return pgettext("evons", "%(cell)s %(card)s is pushed off the board: removed from the game.") % {
                 "cell": e["cell"],
                 "card": e["name"],
             }
         case "flipped":
-            return gettext("%(cell)s flipped to %(name)s.") % {"cell": e["cell"], "name": names[e["seat"]]}
+            return pgettext("evons", "%(cell)s flipped to %(name)s.") % {"cell": e["cell"], "name": names[e["seat"]]}
         case "moved":
-            return gettext("%(name)s moves %(from)s -> %(to)s.") % e
+            return pgettext("evons", "%(name)s moves %(from)s -> %(to)s.") % e
         case "swapped":
-            return gettext("%(n0)s and %(n1)s swap: %(c0)s <-> %(c1)s.") % {
+            return pgettext("evons", "%(n0)s and %(n1)s swap: %(c0)s <-> %(c1)s.") % {
                 "n0": e["names"][0],
                 "n1": e["names"][1],
                 "c0": e["cells"][0],
                 "c1": e["cells"][1],
             }
         case "placed":
-            what = gettext("a covered card (Growth)") if e["how"] == "growth" else gettext("a Block card")
-            return gettext("%(name)s puts %(what)s on %(cell)s.") % {
+            what = (
+                pgettext("evons", "a covered card (Growth)")
+                if e["how"] == "growth"
+                else pgettext("evons", "a Block card")
+            )
+            return pgettext("evons", "%(name)s puts %(what)s on %(cell)s.") % {
                 "name": names[e["seat"]],
                 "what": what,
                 "cell": e["cell"],
             }
         case "revived":
             return (
-                gettext(
+                pgettext("evons", 
                     "%(name)s (cost %(cost)s) is revived onto %(cell)s; %(budget_left)s cost left to revive."
                 )
                 % e
@@ -142,25 +148,25 @@ def describe(event: dict, names: list[str]) -> str:
         case "burned":
             if "after" in e:
                 return (
-                    gettext("Firestorm: %(cell)s %(name)s takes %(amount)s, DEF %(before)s -> %(after)s.") % e
+                    pgettext("evons", "Firestorm: %(cell)s %(name)s takes %(amount)s, DEF %(before)s -> %(after)s.") % e
                 )
-            return gettext("Firestorm: %(cell)s %(name)s takes %(amount)s.") % e
+            return pgettext("evons", "Firestorm: %(cell)s %(name)s takes %(amount)s.") % e
         case "sequence_ended":
             if e["why"] == "destroyed":
-                return gettext("%(cell)s %(name)s was destroyed: its sequence ends.") % e
+                return pgettext("evons", "%(cell)s %(name)s was destroyed: its sequence ends.") % e
             return ""
         case "phase_done":
             return ""
         case "passed":
-            return gettext("%(name)s passes.") % {"name": names[e["seat"]]}
+            return pgettext("evons", "%(name)s passes.") % {"name": names[e["seat"]]}
         case "discarded":
-            return gettext("%(name)s discards %(count)s down to %(limit)s cards.") % {
+            return pgettext("evons", "%(name)s discards %(count)s down to %(limit)s cards.") % {
                 "name": names[e["seat"]],
                 "count": e["count"],
                 "limit": HAND_LIMIT,
             }
         case "score":
-            return gettext("Score: %(a)s %(sa)s, %(b)s %(sb)s.") % {
+            return pgettext("evons", "Score: %(a)s %(sa)s, %(b)s %(sb)s.") % {
                 "a": names[0],
                 "sa": e["scores"][0],
                 "b": names[1],
@@ -171,9 +177,9 @@ def describe(event: dict, names: list[str]) -> str:
         case "adjusted":
             changes = ", ".join(f"{key} {value}" for key, value in e["changes"].items())
             who = e["cell"] if "cell" in e else names[e["seat"]]
-            return gettext("Adjusted %(who)s: %(changes)s.") % {"who": who, "changes": changes}
+            return pgettext("evons", "Adjusted %(who)s: %(changes)s.") % {"who": who, "changes": changes}
         case "game_over":
-            return gettext("%(ending)s Final score: %(a)s %(sa)s, %(b)s %(sb)s.") % {
+            return pgettext("evons", "%(ending)s Final score: %(a)s %(sa)s, %(b)s %(sb)s.") % {
                 "ending": ENDINGS[e["reason"]],
                 "a": names[0],
                 "sa": e["scores"][0],
@@ -189,39 +195,39 @@ def describe_action(action: dict, events: list[dict], names: list[str]) -> str:
     match action.get("type"):
         case "play":
             if action.get("covered"):
-                return gettext("%(name)s plays a covered card on %(cell)s") % {
+                return pgettext("evons", "%(name)s plays a covered card on %(cell)s") % {
                     "name": who,
                     "cell": action["cell"],
                 }
-            return gettext("%(name)s plays %(card)s on %(cell)s") % {
+            return pgettext("evons", "%(name)s plays %(card)s on %(cell)s") % {
                 "name": who,
                 "card": action["card"]["name"],
                 "cell": action["cell"],
             }
         case "reveal":
-            return gettext("%(name)s reveals %(cell)s: %(card)s") % {
+            return pgettext("evons", "%(name)s reveals %(cell)s: %(card)s") % {
                 "name": who,
                 "cell": action["cell"],
                 "card": action["card"]["name"],
             }
         case "pass":
-            return gettext("%(name)s passes") % {"name": who}
+            return pgettext("evons", "%(name)s passes") % {"name": who}
         case "next":
-            return gettext("%(name)s ends an Ability Phase") % {"name": who}
+            return pgettext("evons", "%(name)s ends an Ability Phase") % {"name": who}
         case "conflict":
-            return gettext("%(name)s resolves the conflict with %(cell)s") % {
+            return pgettext("evons", "%(name)s resolves the conflict with %(cell)s") % {
                 "name": who,
                 "cell": action["target"],
             }
         case "ability":
-            return gettext("%(name)s uses the %(arrow)s arrow on %(cell)s") % {
+            return pgettext("evons", "%(name)s uses the %(arrow)s arrow on %(cell)s") % {
                 "name": who,
                 "arrow": action["arrow"],
                 "cell": action["target"],
             }
         case "adjust":
-            return gettext("Manual adjustment")
+            return pgettext("evons", "Manual adjustment")
         case "end_game":
-            return gettext("The table ends the game")
+            return pgettext("evons", "The table ends the game")
     return str(action.get("type", ""))
 

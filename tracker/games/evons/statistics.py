@@ -3,8 +3,7 @@
 from collections import Counter
 
 from django.template.defaultfilters import floatformat
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import npgettext, pgettext_lazy
 
 from rules.evons.pieces import scores
 from tracker.matches.services import applied_actions
@@ -29,9 +28,9 @@ def cards_played(match: Match, seat: int) -> list[str]:
 
 
 ENDED_BY = {
-    "board-full": _("The main zone filled up"),
-    "passes": _("Both players passed"),
-    "agreed": _("The table ended it"),
+    "board-full": pgettext_lazy("evons", "The main zone filled up"),
+    "passes": pgettext_lazy("evons", "Both players passed"),
+    "agreed": pgettext_lazy("evons", "The table ended it"),
 }
 
 
@@ -48,11 +47,11 @@ def figures(matches) -> Figures:
     by_best = sorted(finals.values(), key=lambda f: (-max(f[1]), f[0].casefold()))
     return [
         (
-            str(_("Average final score")),
+            str(pgettext_lazy("evons", "Average final score")),
             [
                 (
                     name,
-                    ngettext(
+                    npgettext("evons", 
                         "%(average)s over %(games)s game", "%(average)s over %(games)s games", len(points)
                     )
                     % {"average": floatformat(sum(points) / len(points), 1), "games": len(points)},
@@ -60,8 +59,8 @@ def figures(matches) -> Figures:
                 for name, points in by_average
             ],
         ),
-        (str(_("Best final score")), [(name, max(points)) for name, points in by_best]),
-        (str(_("How games ended")), endings.most_common()),
+        (str(pgettext_lazy("evons", "Best final score")), [(name, max(points)) for name, points in by_best]),
+        (str(pgettext_lazy("evons", "How games ended")), endings.most_common()),
     ]
 
 
@@ -78,4 +77,4 @@ def progress(match: Match) -> Progress:
             if event["type"] in ("score", "game_over"):
                 for name, points in zip(names, event["scores"], strict=True):
                     series[name].append(points)
-    return str(_("Score at the end of each turn")), series
+    return str(pgettext_lazy("evons", "Score at the end of each turn")), series

@@ -5,7 +5,7 @@ the duel's state into what the board shows, with every step of a round's working
 out (narration.py).
 """
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from ...models import Match
 from ..base import CardFact, SecretEntryModules, SecretEntryPages
@@ -14,11 +14,11 @@ from . import board, demo, forms, narration, statistics
 
 class LogosPages(SecretEntryPages):
     slug = "logos"
-    noun = _("duel")
+    noun = pgettext_lazy("logos", "duel")
     consequences = frozenset({"round_over", "duel_over", "resigned", "backup_called"})
     modules = SecretEntryModules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "knock-out", "speed"
-    score_counted = _("%(a)s HP left to %(b)s")
+    score_counted = pgettext_lazy("logos", "%(a)s HP left to %(b)s")
 
     def card_initial(self, card: dict) -> dict:
         return forms.card_initial(card)

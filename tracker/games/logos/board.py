@@ -1,7 +1,6 @@
 """What the LOGOS board shows: HP, combo counters, backup slots, the battle with its working, past rounds."""
 
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from rules.logos.cards import PANELS, colour_of, has_combo_requirement
 from rules.logos.duel import DEFAULT_CONFIG, Duel, legal_actions
@@ -28,7 +27,7 @@ def combo_panels(counter: list[str]) -> list[dict]:
     """Three panels, left (newest) first: a colour with its name, or empty."""
     return [
         {"colour": counter[i], "label": COLOUR_LABELS[counter[i]]} if i < len(counter)
-        else {"colour": None, "label": _("empty")}
+        else {"colour": None, "label": pgettext_lazy("logos", "empty")}
         for i in range(PANELS)
     ]
 
@@ -36,7 +35,10 @@ def combo_panels(counter: list[str]) -> list[dict]:
 def card_view(card: dict, values: dict | None = None) -> dict:
     """A card as the board shows it: printed stats, current values when effects changed them, effects."""
     effects = []
-    for side, label in (("left_effect", _("on the opponent")), ("right_effect", _("on its owner"))):
+    for side, label in (
+        ("left_effect", pgettext_lazy("logos", "on the opponent")),
+        ("right_effect", pgettext_lazy("logos", "on its owner")),
+    ):
         effect = card[side]
         if effect:
             text = str(EFFECT_LABELS[effect["name"]])
@@ -73,9 +75,9 @@ def _battle(state: Duel, names: list[str]) -> dict | None:
     found = current_direction(table)
     attacker = found["attacker"]
     if found["by"] == "deadlock":
-        summary = gettext("Deadlock: same colour and SPEED. Fighting ends the round with no battle.")
+        summary = pgettext("logos", "Deadlock: same colour and SPEED. Fighting ends the round with no battle.")
     else:
-        summary = gettext("%(attacker)s attacks, %(defender)s defends.") % {
+        summary = pgettext("logos", "%(attacker)s attacks, %(defender)s defends.") % {
             "attacker": names[attacker], "defender": names[1 - attacker]}
     legal = legal_actions(state)
     cards = []
@@ -140,22 +142,28 @@ def _result(state: dict, names: list[str]) -> str:
     winner = state["winner"]
     if state["ended_by"] == "resignation":
         if winner is None:
-            return gettext("%(name)s resigned: the duel is a draw.") % {"name": names[state["resigned"]]}
-        return gettext("%(winner)s wins: %(loser)s resigned.") % {"winner": names[winner], "loser": names[1 - winner]}
-    return gettext("%(winner)s wins: %(loser)s is at 0 HP.") % {"winner": names[winner], "loser": names[1 - winner]}
+            return pgettext("logos", "%(name)s resigned: the duel is a draw.") % {"name": names[state["resigned"]]}
+        return pgettext("logos", "%(winner)s wins: %(loser)s resigned.") % {
+            "winner": names[winner],
+            "loser": names[1 - winner],
+        }
+    return pgettext("logos", "%(winner)s wins: %(loser)s is at 0 HP.") % {
+        "winner": names[winner],
+        "loser": names[1 - winner],
+    }
 
 
 def _options(config: dict) -> list[str]:
     """The match options that differ from the defaults, for a reminder under the board."""
     notes = []
     if config["starting_hp"] != DEFAULT_CONFIG["starting_hp"]:
-        notes.append(gettext("Starting HP %(hp)s.") % {"hp": narration.number(config["starting_hp"])})
+        notes.append(pgettext("logos", "Starting HP %(hp)s.") % {"hp": narration.number(config["starting_hp"])})
     if config["card_slots"] != DEFAULT_CONFIG["card_slots"]:
-        notes.append(gettext("%(slots)s card slots at the start.") % {"slots": config["card_slots"]})
+        notes.append(pgettext("logos", "%(slots)s card slots at the start.") % {"slots": config["card_slots"]})
     if config["heal_above_start"]:
-        notes.append(gettext("Healing may go above the starting HP."))
+        notes.append(pgettext("logos", "Healing may go above the starting HP."))
     if config["deadlock_combo"]:
-        notes.append(gettext("A Deadlock feeds the combo counters."))
+        notes.append(pgettext("logos", "A Deadlock feeds the combo counters."))
     if config["resignation"] == "draw":
-        notes.append(gettext("A resignation is a draw for both."))
+        notes.append(pgettext("logos", "A resignation is a draw for both."))
     return notes

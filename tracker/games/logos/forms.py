@@ -1,8 +1,7 @@
 """LOGOS forms: a datacard for the catalog, the duel's options, a player's secret commit and the board's buttons."""
 
 from django import forms
-from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from rules import InvalidCard
 from rules.logos import validate_card
@@ -32,14 +31,14 @@ from .narration import COLOUR_LABELS, EFFECT_LABELS
 SLUG = "logos"
 
 CLASS_LABELS = {
-    "MATTER": _("MATTER (red)"),
-    "ENERGY": _("ENERGY (green)"),
-    "INFORMATION": _("INFORMATION (blue)"),
-    "Neutral": _("Neutral (white)"),
-    "Life": _("Life (purple)"),
+    "MATTER": pgettext_lazy("logos", "MATTER (red)"),
+    "ENERGY": pgettext_lazy("logos", "ENERGY (green)"),
+    "INFORMATION": pgettext_lazy("logos", "INFORMATION (blue)"),
+    "Neutral": pgettext_lazy("logos", "Neutral (white)"),
+    "Life": pgettext_lazy("logos", "Life (purple)"),
 }
-SIDE_NAMES = {"left": _("Left"), "right": _("Right")}
-SIDES = {"left": _("Left effect (targets the opponent)"), "right": _("Right effect (targets the card's owner)")}
+SIDE_NAMES = {"left": pgettext_lazy("logos", "Left"), "right": pgettext_lazy("logos", "Right")}
+SIDES = {"left": pgettext_lazy("logos", "Left effect (targets the opponent)"), "right": pgettext_lazy("logos", "Right effect (targets the card's owner)")}
 
 
 def _colour_field(label, choices, blank=False):
@@ -51,24 +50,24 @@ def _colour_field(label, choices, blank=False):
 class CardForm(forms.Form):
     """A LOGOS datacard for the catalog, laid out like the printed card; the engine has the last word."""
 
-    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
-    attack = forms.IntegerField(label=_("ATTACK"), min_value=0, max_value=STAT_MAX)
-    defense = forms.IntegerField(label=_("DEFENSE"), min_value=0, max_value=STAT_MAX)
-    speed = forms.IntegerField(label=_("SPEED"), min_value=0, max_value=SPEED_MAX)
+    name = forms.CharField(label=pgettext_lazy("logos", "Name"), max_length=NAME_MAX)
+    attack = forms.IntegerField(label=pgettext_lazy("logos", "ATTACK"), min_value=0, max_value=STAT_MAX)
+    defense = forms.IntegerField(label=pgettext_lazy("logos", "DEFENSE"), min_value=0, max_value=STAT_MAX)
+    speed = forms.IntegerField(label=pgettext_lazy("logos", "SPEED"), min_value=0, max_value=SPEED_MAX)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for panel in range(1, PANELS + 1):
             self.fields[f"combo_{panel}"] = _colour_field(
-                _("Combo panel %(panel)s (grey = any)") % {"panel": panel}, PANEL_COLOURS
+                pgettext_lazy("logos", "Combo panel %(panel)s (grey = any)") % {"panel": panel}, PANEL_COLOURS
             )
             self.fields[f"combo_{panel}"].initial = "grey"
         for side, label in SIDES.items():
             self.fields[f"{side}_effect"] = forms.ChoiceField(
                 label=label, required=False,
-                choices=[("", _("none"))] + [(name, EFFECT_LABELS[name]) for name in EFFECTS],
+                choices=[("", pgettext_lazy("logos", "none"))] + [(name, EFFECT_LABELS[name]) for name in EFFECTS],
             )
-            for end, label in (("from", _("%(side)s Color Change: from")), ("to", _("%(side)s Color Change: to"))):
+            for end, label in (("from", pgettext_lazy("logos", "%(side)s Color Change: from")), ("to", pgettext_lazy("logos", "%(side)s Color Change: to"))):
                 self.fields[f"{side}_{end}"] = _colour_field(label % {"side": SIDE_NAMES[side]}, COLOURS, blank=True)
 
     def clean(self):
@@ -97,23 +96,23 @@ class CardForm(forms.Form):
 # but a Python keyword, so it cannot be written in the class body.
 CardForm.base_fields = {
     "name": CardForm.base_fields["name"],
-    "class": forms.ChoiceField(label=_("Class"), choices=list(CLASS_LABELS.items())),
+    "class": forms.ChoiceField(label=pgettext_lazy("logos", "Class"), choices=list(CLASS_LABELS.items())),
     **{key: field for key, field in CardForm.base_fields.items() if key != "name"},
 }
 
 
 class ConfigForm(forms.Form):
-    starting_hp = option_field(OPTIONS["starting_hp"], _("Starting HP"))
-    card_slots = option_field(OPTIONS["card_slots"], _("Card slots at the start"))
+    starting_hp = option_field(OPTIONS["starting_hp"], pgettext_lazy("logos", "Starting HP"))
+    card_slots = option_field(OPTIONS["card_slots"], pgettext_lazy("logos", "Card slots at the start"))
     heal_above_start = forms.BooleanField(
-        label=_("Regeneration may heal above the starting HP"), required=False, initial=False)
+        label=pgettext_lazy("logos", "Regeneration may heal above the starting HP"), required=False, initial=False)
     deadlock_combo = forms.BooleanField(
-        label=_("A Deadlock adds each card's colour to the combo counters"), required=False, initial=False)
+        label=pgettext_lazy("logos", "A Deadlock adds each card's colour to the combo counters"), required=False, initial=False)
     resignation = forms.ChoiceField(
-        label=_("When a player resigns"),
+        label=pgettext_lazy("logos", "When a player resigns"),
         choices=[
-            ("opponent-wins", _("The opponent wins (a draw for the player who resigns)")),
-            ("draw", _("The duel is a draw for both")),
+            ("opponent-wins", pgettext_lazy("logos", "The opponent wins (a draw for the player who resigns)")),
+            ("draw", pgettext_lazy("logos", "The duel is a draw for both")),
         ],
         initial="opponent-wins",
         widget=forms.RadioSelect,
@@ -131,11 +130,11 @@ class CommitForm(forms.Form):
     seat_views: list[dict]
 
     card = forms.CharField(
-        label=_("Card to play"), max_length=NAME_MAX, required=False,
+        label=pgettext_lazy("logos", "Card to play"), max_length=NAME_MAX, required=False,
         widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
     )
     backup = forms.CharField(
-        label=filled_in(_("Card to send to the backup slot (optional: SPEED over %(speed)s, no combo requirement)"),
+        label=filled_in(pgettext_lazy("logos", "Card to send to the backup slot (optional: SPEED over %(speed)s, no combo requirement)"),
                         speed=BACKUP_SPEED),
         max_length=NAME_MAX, required=False,
         widget=forms.TextInput(attrs={"list": "catalog", "autocomplete": "off"}),
@@ -152,7 +151,7 @@ class CommitForm(forms.Form):
             return None
         card = self.catalog.get(name.casefold())
         if card is None:
-            self.add_error(field, _("No card called “%(name)s” in the catalog; add it below.") % {"name": name})
+            self.add_error(field, pgettext_lazy("logos", "No card called “%(name)s” in the catalog; add it below.") % {"name": name})
             return None
         return card.as_rules_card()
 
@@ -162,7 +161,7 @@ class CommitForm(forms.Form):
             data["card"], data["backup"] = None, None
             return data
         if not data.get("card", "").strip():
-            self.add_error("card", _("Name the card you play, or tap “I have no playable card”."))
+            self.add_error("card", pgettext_lazy("logos", "Name the card you play, or tap “I have no playable card”."))
         data["card"], data["backup"] = self._card("card"), self._card("backup")
         return data
 
@@ -180,12 +179,12 @@ def card_initial(card: dict) -> dict:
     return row
 
 
-EFFECT_SIDES = {"left_effect": _("Left effect (on the opponent)"), "right_effect": _("Right effect (on its owner)")}
+EFFECT_SIDES = {"left_effect": pgettext_lazy("logos", "Left effect (on the opponent)"), "right_effect": pgettext_lazy("logos", "Right effect (on its owner)")}
 
 
 def _effect(effect: dict | None) -> str:
     if not effect:
-        return gettext("none")
+        return pgettext("logos", "none")
     text = str(EFFECT_LABELS[effect["name"]])
     if effect.get("from") and effect.get("to"):  # Color Change: which colour becomes which
         text += f" {COLOUR_LABELS[effect['from']]} → {COLOUR_LABELS[effect['to']]}"
@@ -198,11 +197,11 @@ def card_facts(card: dict) -> list[CardFact]:
     Effects are key (shown while choosing a card) when the card has them."""
     combo = ", ".join(str(COLOUR_LABELS[panel]) for panel in card["combo"])
     facts = [
-        CardFact(_("Class"), card["class"], key=True),
-        CardFact(_("ATTACK"), str(card["attack"]), key=True),
-        CardFact(_("DEFENSE"), str(card["defense"]), key=True),
-        CardFact(_("SPEED"), str(card["speed"]), key=True),
-        CardFact(_("Combo (panels 1, 2, 3)"), combo if has_combo_requirement(card) else gettext("none"),
+        CardFact(pgettext_lazy("logos", "Class"), card["class"], key=True),
+        CardFact(pgettext_lazy("logos", "ATTACK"), str(card["attack"]), key=True),
+        CardFact(pgettext_lazy("logos", "DEFENSE"), str(card["defense"]), key=True),
+        CardFact(pgettext_lazy("logos", "SPEED"), str(card["speed"]), key=True),
+        CardFact(pgettext_lazy("logos", "Combo (panels 1, 2, 3)"), combo if has_combo_requirement(card) else pgettext("logos", "none"),
                  key=True),
     ]
     facts += [CardFact(label, _effect(card.get(side)), key=bool(card.get(side))) for side, label in EFFECT_SIDES.items()]
@@ -258,16 +257,16 @@ def own_secret(match: Match, seat: int) -> list[str] | None:
     if entry is None:
         return None
     if entry["card"] is None:
-        return [gettext("No playable card: defenceless this round")]
+        return [pgettext("logos", "No playable card: defenceless this round")]
     lines = [entry["card"]["name"]]
     if entry["backup"]:
-        lines.append(gettext("Backup slot: %(card)s") % {"card": entry["backup"]["name"]})
+        lines.append(pgettext("logos", "Backup slot: %(card)s") % {"card": entry["backup"]["name"]})
     return lines
 
 
 # ---------------------------------------------------------------- open actions
 
-WHICH_PLAYER = _("Choose which player; nothing was applied.")
+WHICH_PLAYER = pgettext_lazy("logos", "Choose which player; nothing was applied.")
 
 
 class FightForm(ButtonForm):
@@ -294,13 +293,13 @@ class SetHpForm(BoardActionForm):
     rule_fields = {"hp-range": "hp"}
 
     seat = seat_field(message=WHICH_PLAYER)
-    hp = forms.IntegerField(label=_("New HP"), error_messages={
-        "required": _("HP must be a whole number; nothing was applied."),
-        "invalid": _("HP must be a whole number; nothing was applied.")})
+    hp = forms.IntegerField(label=pgettext_lazy("logos", "New HP"), error_messages={
+        "required": pgettext_lazy("logos", "HP must be a whole number; nothing was applied."),
+        "invalid": pgettext_lazy("logos", "HP must be a whole number; nothing was applied.")})
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "set_hp", "seat": data["seat"], "hp": data["hp"], "override": True}
 
 
 BOARD_FORMS = BoardForms(FightForm, SeatActionForm, SetHpForm,
-                         unknown=_("Choose fight, call backup, resign or set HP; nothing was applied."))
+                         unknown=pgettext_lazy("logos", "Choose fight, call backup, resign or set HP; nothing was applied."))

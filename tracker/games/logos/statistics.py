@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from ...models import Match
 from ..base import Figures, Progress
@@ -21,16 +21,16 @@ def progress(match: Match) -> Progress:
     for record in match.state["rounds"]:
         for name, hp in zip(series, record["hp"], strict=True):
             series[name].append(hp)
-    return str(_("HP after each round")), series
+    return str(pgettext_lazy("logos", "HP after each round")), series
 
 
 # How the last direction of a fought round was found, in the words of the stats page.
 DIRECTION_LABELS = {
-    "class": _("Class triangle"),
-    "speed": _("SPEED (same class)"),
-    "defenceless": _("The defender had no card"),
-    "deadlock": _("Deadlock: no battle"),
-    "no-cards": _("Neither player had a card"),
+    "class": pgettext_lazy("logos", "Class triangle"),
+    "speed": pgettext_lazy("logos", "SPEED (same class)"),
+    "defenceless": pgettext_lazy("logos", "The defender had no card"),
+    "deadlock": pgettext_lazy("logos", "Deadlock: no battle"),
+    "no-cards": pgettext_lazy("logos", "Neither player had a card"),
 }
 
 
@@ -77,8 +77,8 @@ def figures(matches) -> Figures:
             if how:
                 decided[str(DIRECTION_LABELS[how])] += 1
     return [
-        (str(_("Damage dealt")), ranked(dealt)),
-        (str(_("Damage dealt, by the striking card's class")), ranked(+by_class)),
-        (str(_("Biggest single strike")), ranked(+biggest)),
-        (str(_("How each round's battle direction was decided")), ranked(decided)),
+        (str(pgettext_lazy("logos", "Damage dealt")), ranked(dealt)),
+        (str(pgettext_lazy("logos", "Damage dealt, by the striking card's class")), ranked(+by_class)),
+        (str(pgettext_lazy("logos", "Biggest single strike")), ranked(+biggest)),
+        (str(pgettext_lazy("logos", "How each round's battle direction was decided")), ranked(decided)),
     ]

@@ -4,7 +4,7 @@ Everything in Lonely Star is played open on the table, so there is no secret ent
 base class's defaults say so.
 """
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from ..base import GamePages, Modules
 from . import board, demo, forms, narration, statistics
@@ -12,7 +12,7 @@ from . import board, demo, forms, narration, statistics
 
 class LonelyStarPages(GamePages):
     slug = "lonely-star"
-    noun = _("match")
+    noun = pgettext_lazy("lonely-star", "match")
     consequences = frozenset({
         "lethal", "unit_left", "cards_moved", "draw_missed", "status_placed", "status_removed",
         "accessory_broken", "attack_stopped", "match_over"

@@ -4,7 +4,7 @@ Which forms a unit gets (attack whom, move, play a card, equip, roll Resist for 
 the engine's `legal_actions`; a unit that cannot act says why in the engine's words.
 """
 
-from django.utils.translation import gettext
+from django.utils.translation import pgettext
 
 from rules.lonely_star import STAT_NAMES, STATS
 from rules.lonely_star.combat import luck_mill
@@ -32,12 +32,27 @@ def certain_roll(kind: str, value: int) -> str:
     if sure is None:
         return ""
     texts = {
-        ("crit", True): gettext("Luck %(n)s: the crit always succeeds (the die shows %(sides)s at most), no die needed."),
-        ("crit", False): gettext("Luck %(n)s: the crit cannot succeed (the die shows 1 at least), no die needed."),
-        ("resist", True): gettext("Resist %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed."),
-        ("resist", False): gettext("Resist %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."),
-        ("luck", True): gettext("Luck %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed."),
-        ("luck", False): gettext("Luck %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."),
+        ("crit", True): pgettext(
+            "lonely-star",
+            "Luck %(n)s: the crit always succeeds (the die shows %(sides)s at most), no die needed.",
+        ),
+        ("crit", False): pgettext(
+            "lonely-star", "Luck %(n)s: the crit cannot succeed (the die shows 1 at least), no die needed."
+        ),
+        ("resist", True): pgettext(
+            "lonely-star",
+            "Resist %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
+        ),
+        ("resist", False): pgettext(
+            "lonely-star", "Resist %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
+        ),
+        ("luck", True): pgettext(
+            "lonely-star",
+            "Luck %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
+        ),
+        ("luck", False): pgettext(
+            "lonely-star", "Luck %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
+        ),
     }
     return texts[kind, sure] % {"n": value, "sides": SIDES}
 
@@ -92,7 +107,9 @@ def _last_step(match: Match, names: list[str]) -> dict | None:
         return None
     rolls = [
         (
-            gettext("a die rolled at the table") if roll["by"] == "player" else gettext("the app's die"),
+            pgettext("lonely-star", "a die rolled at the table")
+            if roll["by"] == "player"
+            else pgettext("lonely-star", "the app's die"),
             roll["value"],
         )
         for roll in action.rolls
@@ -101,7 +118,10 @@ def _last_step(match: Match, names: list[str]) -> dict | None:
         "seq": action.seq,
         "what": describe_action(action.payload, action.events, names),
         "lines": [line for line in (describe(event, names) for event in action.events) if line],
-        "rolls": [gettext("⚄ %(who)s: %(value)s") % {"who": who, "value": value} for who, value in rolls],
+        "rolls": [
+            pgettext("lonely-star", "⚄ %(who)s: %(value)s") % {"who": who, "value": value}
+            for who, value in rolls
+        ],
         "override": bool(action.payload.get("override")),
     }
 

@@ -9,7 +9,7 @@ state (a Luck or Resist of 6 or more needs none), so the form never asks for not
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from rules.lonely_star import STAT_NAMES, STATS, validate_card
 from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, OPTIONS
@@ -34,12 +34,12 @@ ADJUSTMENTS = ("counters", "stat", "cards", "leave")
 class CardForm(EngineCardForm):
     """A Lonely Star unit card: its name, its gems and its reach."""
 
-    name = forms.CharField(label=_("Name"), max_length=NAME_MAX)
-    hp = forms.IntegerField(label=_("Health (HP)"), min_value=1, max_value=STAT_MAX)
-    at = forms.IntegerField(label=_("Attack (AT)"), min_value=0, max_value=STAT_MAX)
-    lk = forms.IntegerField(label=_("Luck (LK)"), min_value=0, max_value=STAT_MAX)
-    rs = forms.IntegerField(label=_("Resist (RS)"), min_value=0, max_value=STAT_MAX)
-    reach = forms.IntegerField(label=_("Reach"), min_value=0, max_value=STAT_MAX)
+    name = forms.CharField(label=pgettext_lazy("lonely-star", "Name"), max_length=NAME_MAX)
+    hp = forms.IntegerField(label=pgettext_lazy("lonely-star", "Health (HP)"), min_value=1, max_value=STAT_MAX)
+    at = forms.IntegerField(label=pgettext_lazy("lonely-star", "Attack (AT)"), min_value=0, max_value=STAT_MAX)
+    lk = forms.IntegerField(label=pgettext_lazy("lonely-star", "Luck (LK)"), min_value=0, max_value=STAT_MAX)
+    rs = forms.IntegerField(label=pgettext_lazy("lonely-star", "Resist (RS)"), min_value=0, max_value=STAT_MAX)
+    reach = forms.IntegerField(label=pgettext_lazy("lonely-star", "Reach"), min_value=0, max_value=STAT_MAX)
 
     validate_card = staticmethod(validate_card)
 
@@ -47,50 +47,50 @@ class CardForm(EngineCardForm):
 
 class ConfigForm(forms.Form):
     who_rolls = forms.ChoiceField(
-        label=_("Who rolls the dice, unless changed for a roll"),
+        label=pgettext_lazy("lonely-star", "Who rolls the dice, unless changed for a roll"),
         choices=[
-            ("app", _("The app rolls (type a real die to use it instead)")),
-            ("players", _("Players roll real dice and tap them in")),
+            ("app", pgettext_lazy("lonely-star", "The app rolls (type a real die to use it instead)")),
+            ("players", pgettext_lazy("lonely-star", "Players roll real dice and tap them in")),
         ],
         initial="app",
         widget=forms.RadioSelect,
     )
-    deck = option_field(OPTIONS["deck"], _("Cards in each deck after the opening hand"))
-    hand = option_field(OPTIONS["hand"], _("Cards in each opening hand"))
+    deck = option_field(OPTIONS["deck"], pgettext_lazy("lonely-star", "Cards in each deck after the opening hand"))
+    hand = option_field(OPTIONS["hand"], pgettext_lazy("lonely-star", "Cards in each opening hand"))
     empty_deck = forms.ChoiceField(
-        label=_("How the match ends"),
+        label=pgettext_lazy("lonely-star", "How the match ends"),
         choices=[
-            ("loses", _("A player who must draw from an empty deck loses (or the table declares)")),
-            ("table", _("Only when the table declares a winner")),
+            ("loses", pgettext_lazy("lonely-star", "A player who must draw from an empty deck loses (or the table declares)")),
+            ("table", pgettext_lazy("lonely-star", "Only when the table declares a winner")),
         ],
         initial="loses",
         widget=forms.RadioSelect,
     )
     lethal_to = forms.ChoiceField(
-        label=_("Where a unit goes after lethal damage"),
+        label=pgettext_lazy("lonely-star", "Where a unit goes after lethal damage"),
         choices=[
-            ("discard", _("Discard pile, with its accessories")),
-            ("removed", _("Removed from the game")),
+            ("discard", pgettext_lazy("lonely-star", "Discard pile, with its accessories")),
+            ("removed", pgettext_lazy("lonely-star", "Removed from the game")),
         ],
         initial="discard",
         widget=forms.RadioSelect,
     )
     status_penalty = forms.ChoiceField(
-        label=_("How much a status lowers its stat"),
+        label=pgettext_lazy("lonely-star", "How much a status lowers its stat"),
         choices=[
-            ("flat", _("1 while the unit has any counter of it (status page)")),
-            ("per-counter", _("1 for each counter")),
+            ("flat", pgettext_lazy("lonely-star", "1 while the unit has any counter of it (status page)")),
+            ("per-counter", pgettext_lazy("lonely-star", "1 for each counter")),
         ],
         initial="flat",
         widget=forms.RadioSelect,
     )
     counter_cap = option_field(
         OPTIONS["counter_cap"],
-        filled_in(_("Most Burn, Hex or Blind counters on a unit (0 = no limit; Poison is always %(poison)s)"), poison=POISON_CAP),
+        filled_in(pgettext_lazy("lonely-star", "Most Burn, Hex or Blind counters on a unit (0 = no limit; Poison is always %(poison)s)"), poison=POISON_CAP),
     )
     stat_floor = forms.ChoiceField(
-        label=_("Can a total stat fall below 0?"),
-        choices=[("zero", _("No, it stops at 0")), ("none", _("Yes"))],
+        label=pgettext_lazy("lonely-star", "Can a total stat fall below 0?"),
+        choices=[("zero", pgettext_lazy("lonely-star", "No, it stops at 0")), ("none", pgettext_lazy("lonely-star", "Yes"))],
         initial="zero",
         widget=forms.RadioSelect,
     )
@@ -101,14 +101,14 @@ class ConfigForm(forms.Form):
 
 def unit_field(label=None) -> forms.IntegerField:
     """A unit in play, by its id (the engine says whether it is in play)."""
-    return whole_number(label if label is not None else _("The unit"), 0, 10**9)
+    return whole_number(label if label is not None else pgettext_lazy("lonely-star", "The unit"), 0, 10**9)
 
 
 class TypedName(forms.CharField):
     """A name typed in: spaces squeezed, 1 to `most` printable characters."""
 
     def __init__(self, label, most: int) -> None:
-        self.message, self.most = filled_in(_("%(label)s needs 1 to %(most)s characters."), label=label, most=most), most
+        self.message, self.most = filled_in(pgettext_lazy("lonely-star", "%(label)s needs 1 to %(most)s characters."), label=label, most=most), most
         super().__init__(label=label, error_messages={"required": self.message})
 
     def to_python(self, value) -> str:
@@ -132,7 +132,7 @@ class LonelyStarForm(BoardActionForm):
             return data["seat"]
         unit = next((u for u in self.match.state["units"] if u["id"] == data[unit_field]), None)
         if unit is None:
-            raise ValidationError(_("That unit is not in play."), code="unit")
+            raise ValidationError(pgettext_lazy("lonely-star", "That unit is not in play."), code="unit")
         return unit["seat"]
 
     def clean(self) -> dict:
@@ -145,23 +145,23 @@ class LonelyStarForm(BoardActionForm):
         entered = [value.strip() for value in self.sent("roll") if value.strip()]
         for value in entered:
             if not value.isdigit() or not 1 <= int(value) <= SIDES:
-                message = _("A D6 shows 1 to %(sides)s; “%(value)s” is not a roll.")
+                message = pgettext_lazy("lonely-star", "A D6 shows 1 to %(sides)s; “%(value)s” is not a roll.")
                 self.add_error("roll", message % {"value": value[:20], "sides": SIDES})
                 return
         app_rolls = bool(self.data.get("app_rolls"))
         if entered and app_rolls:
-            self.add_error("roll", _("You typed a die and also ticked “Let the app roll”; choose one."))
+            self.add_error("roll", pgettext_lazy("lonely-star", "You typed a die and also ticked “Let the app roll”; choose one."))
             return
         players_roll = self.match.state["options"]["who_rolls"] == "players"
         if not (entered or (players_roll and not app_rolls)):
             return
         needed = dice_needed(self.match, self.action)
         if needed is not None and len(entered) > needed:
-            self.add_error("roll", _(
+            self.add_error("roll", pgettext_lazy("lonely-star", 
                 "No die is needed here (a total of %(sides)s or more always succeeds, 0 never does, "
                 "or the effect ignores Resist); clear the die field.") % {"sides": SIDES})
         elif needed and not entered:
-            self.add_error("roll", _(
+            self.add_error("roll", pgettext_lazy("lonely-star", 
                 "In this match players roll: type the die you rolled, or tick “Let the app roll this one”."))
 
 
@@ -178,7 +178,7 @@ class PlayUnitForm(LonelyStarForm):
     kinds = ("play_unit",)
 
     seat = seat_field()
-    name = TypedName(_("The unit's name"), NAME_MAX)
+    name = TypedName(pgettext_lazy("lonely-star", "The unit's name"), NAME_MAX)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -194,7 +194,7 @@ class PlayUnitForm(LonelyStarForm):
         if not typed:
             known = match_card(self.match, name)
             if known is None:
-                self.add_error("name", _("No unit called “%(name)s” in the catalog: type its HP, AT, LK, RS and reach.")
+                self.add_error("name", pgettext_lazy("lonely-star", "No unit called “%(name)s” in the catalog: type its HP, AT, LK, RS and reach.")
                                % {"name": name})
                 return {}
             return known.as_rules_card()
@@ -202,9 +202,9 @@ class PlayUnitForm(LonelyStarForm):
         if missing:  # some typed, some not: say why every stat is asked for, not only that one is not a number
             in_catalog = match_card(self.match, name) is not None
             self.add_error(missing[0], (
-                _("“%(name)s” is in the catalog: leave every stat blank to take its stats, or type them all "
+                pgettext_lazy("lonely-star", "“%(name)s” is in the catalog: leave every stat blank to take its stats, or type them all "
                   "(missing: %(missing)s).") if in_catalog else
-                _("No unit called “%(name)s” in the catalog, so all its stats are needed (missing: %(missing)s)."))
+                pgettext_lazy("lonely-star", "No unit called “%(name)s” in the catalog, so all its stats are needed (missing: %(missing)s)."))
                 % {"name": name, "missing": ", ".join(str(STAT_NAMES[stat]) for stat in missing)})
             return {}
         return {"name": name, **{stat: data[stat] for stat in STATS}}
@@ -216,7 +216,7 @@ class EquipForm(LonelyStarForm):
 
     seat = optional_seat()
     unit = unit_field()
-    accessory = TypedName(_("The accessory"), STATUS_NAME_MAX)
+    accessory = TypedName(pgettext_lazy("lonely-star", "The accessory"), STATUS_NAME_MAX)
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "equip", "seat": self.acting_seat(data), "unit": data["unit"], "accessory": data["accessory"]}
@@ -239,7 +239,7 @@ class ActForm(LonelyStarForm):
 
     seat = optional_seat()
     unit = unit_field()
-    how = choice(_("way to act"), [("move", "move"), ("play", "play")])
+    how = choice(pgettext_lazy("lonely-star", "way to act"), [("move", "move"), ("play", "play")])
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "act", "seat": self.acting_seat(data), "unit": data["unit"], "how": data["how"]}
@@ -251,7 +251,7 @@ class DamageForm(LonelyStarForm):
     seat = optional_seat()
     source = unit_field()
     target = unit_field()
-    amount = whole_number(_("The damage"), 0, AMOUNT_MAX)
+    amount = whole_number(pgettext_lazy("lonely-star", "The damage"), 0, AMOUNT_MAX)
     ignore_resist = forms.BooleanField(required=False)
 
     def engine_action(self, data: dict) -> dict:
@@ -314,7 +314,7 @@ class ResistRollForm(LonelyStarForm):
 class DeclareWinnerForm(LonelyStarForm):
     kinds = ("declare_winner",)
 
-    winner = seat_field(_("The winner"))
+    winner = seat_field(pgettext_lazy("lonely-star", "The winner"))
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "declare_winner", "winner": data["winner"]}
@@ -324,8 +324,8 @@ class DefineStatusForm(LonelyStarForm):
     kinds = ("define_status",)
     rule_fields = {"status-exists": "name", "status-name": "name", "status-stat": "stat"}
 
-    name = TypedName(_("The status"), STATUS_NAME_MAX)
-    stat = choice(_("stat"), [(stat, stat) for stat in STATS])
+    name = TypedName(pgettext_lazy("lonely-star", "The status"), STATUS_NAME_MAX)
+    stat = choice(pgettext_lazy("lonely-star", "stat"), [(stat, stat) for stat in STATS])
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "define_status", "override": True, "name": data["name"], "stat": data["stat"]}
@@ -336,7 +336,7 @@ class UnknownAdjustment(LonelyStarForm):
 
     kinds = ("adjust",)
 
-    what = choice(_("adjustment"), [(what, what) for what in ADJUSTMENTS])
+    what = choice(pgettext_lazy("lonely-star", "adjustment"), [(what, what) for what in ADJUSTMENTS])
 
     @classmethod
     def sends(cls, post) -> bool:
@@ -352,7 +352,7 @@ class CountersForm(LonelyStarForm):
 
     unit = unit_field()
     counter = forms.CharField(required=False)
-    change = whole_number(_("The change"), -AMOUNT_MAX, AMOUNT_MAX)
+    change = whole_number(pgettext_lazy("lonely-star", "The change"), -AMOUNT_MAX, AMOUNT_MAX)
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "adjust", "override": True, "what": "counters", "unit": data["unit"],
@@ -364,8 +364,8 @@ class StatForm(LonelyStarForm):
     rule_fields = {"stat-change": "change", "stat-unknown": "stat"}
 
     unit = unit_field()
-    stat = choice(_("stat"), [(stat, stat) for stat in STATS])
-    change = whole_number(_("The change"), -AMOUNT_MAX, AMOUNT_MAX)
+    stat = choice(pgettext_lazy("lonely-star", "stat"), [(stat, stat) for stat in STATS])
+    change = whole_number(pgettext_lazy("lonely-star", "The change"), -AMOUNT_MAX, AMOUNT_MAX)
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "adjust", "override": True, "what": "stat", "unit": data["unit"], "stat": data["stat"],
@@ -376,7 +376,7 @@ class LeaveForm(LonelyStarForm):
     kinds, variant = ("adjust",), ("what", "leave")
 
     unit = unit_field()
-    to = choice(_("zone"), [(zone, zone) for zone in ZONES])
+    to = choice(pgettext_lazy("lonely-star", "zone"), [(zone, zone) for zone in ZONES])
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "adjust", "override": True, "what": "leave", "unit": data["unit"], "to": data["to"]}
@@ -387,9 +387,9 @@ class CardsForm(LonelyStarForm):
     rule_fields = {"zone-same": "target", "hand-empty": "count"}
 
     seat = seat_field()
-    source = choice(_("zone to take cards from"), [(zone, zone) for zone in ZONES])
-    target = choice(_("zone to put them in"), [(zone, zone) for zone in ZONES])
-    count = whole_number(_("The number of cards"), 1, COUNT_MAX)
+    source = choice(pgettext_lazy("lonely-star", "zone to take cards from"), [(zone, zone) for zone in ZONES])
+    target = choice(pgettext_lazy("lonely-star", "zone to put them in"), [(zone, zone) for zone in ZONES])
+    count = whole_number(pgettext_lazy("lonely-star", "The number of cards"), 1, COUNT_MAX)
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "adjust", "override": True, "what": "cards", "seat": data["seat"], "source": data["source"],

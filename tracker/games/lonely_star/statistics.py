@@ -4,8 +4,7 @@ from fractions import Fraction
 from typing import cast
 
 from django.template.defaultfilters import floatformat
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import npgettext, pgettext_lazy
 
 from rules import Dice
 from rules.lonely_star.rolls import pass_chance
@@ -17,9 +16,9 @@ from ...models import Match
 from ..base import Figures, Progress
 
 CHECK_TITLES = {
-    "crit": _("Crits rolled, against the number expected"),
-    "resist": _("Resist rolls passed, against the number expected"),
-    "luck": _("Luck rolls passed, against the number expected"),
+    "crit": pgettext_lazy("lonely-star", "Crits rolled, against the number expected"),
+    "resist": pgettext_lazy("lonely-star", "Resist rolls passed, against the number expected"),
+    "luck": pgettext_lazy("lonely-star", "Luck rolls passed, against the number expected"),
 }
 
 
@@ -60,7 +59,7 @@ def _check_rows(tallies: dict[int, dict]) -> list[tuple[str, str]]:
         rows.append(
             (
                 tally["name"],
-                ngettext(
+                npgettext("lonely-star", 
                     "%(passed)s of %(rolls)s roll, %(expected)s expected",
                     "%(passed)s of %(rolls)s rolls, %(expected)s expected",
                     rolls,
@@ -109,4 +108,4 @@ def progress(match: Match) -> Progress:
             changed_since_mark = True
     if state["phase"] == "over" and changed_since_mark:
         mark(state)
-    return str(_("HP left on each player's units after each turn")), series
+    return str(pgettext_lazy("lonely-star", "HP left on each player's units after each turn")), series

@@ -52,21 +52,24 @@ class Command(BaseCommand):
         parser.add_argument("--factions", type=int, default=0,
                             help="how many fixed faction pairs to rotate (default: a new pair for every two matches)")
         parser.add_argument("--workers", type=int, default=1, help="processes playing matches at once")
+        parser.add_argument("--unequal", action="store_true",
+                            help="two different factions a match, not the same faction on both sides")
         parser.add_argument("--bench", action="store_true", help="measure the engine's speed for search instead")
 
-    def handle(self, *args, pairs, matches, size, power, factions, workers, bench: bool, **options):
+    def handle(self, *args, pairs, matches, size, power, factions, workers, bench: bool, unequal: bool, **options):
         if bench:
             return self.bench()
         if matches < 1:
             raise CommandError("--matches must be at least 1")
         pairs = parse_pairs(pairs)
         powers = f"power {power}" if power else "power 5 to 9 in turn"
-        rotation = f"{factions} faction pairs in turn" if factions else "a new faction pair for every two matches"
+        kind = "two different factions a match" if unequal else "both sides the same faction"
+        rotation = f"{factions} faction pairs in turn" if factions else "new factions for every two matches"
         for cards in size or (3, 6, 9):
             report = measure(pairs, matches, size=cards, power=power, faction_pairs=factions or None,
-                             workers=workers, progress=self.progress)
+                             workers=workers, progress=self.progress, mirror=not unequal)
             self.stderr.write("")
-            self.stdout.write(f"Cardmaster AI strength: {cards}v{cards}, factions generated at {powers}, "
+            self.stdout.write(f"Cardmaster AI strength: {cards}v{cards}, factions generated at {powers}, {kind}, "
                               f"{rotation}; the players swap seats between the two.")
             self.pairings(report)
             self.timings(report)

@@ -1,0 +1,160 @@
+"""Each game's messages are its own: marked with the game's slug as their context, in German in its own catalogue.
+
+A game's words never meet another game's: one game's "Draw" (a tie) and another's "Draw" (take a card)
+are two messages, each with its own German. So every literal message in a game's pages package
+(tracker/games/<game>/) and its templates (games/<slug>/) says its game: pgettext and friends with the
+slug in Python, `context "<slug>"` in templates. Only a value the engine marked (`gettext(card["element"])`,
+`{% translate card.affinity %}`) is looked up without one. The German is beside the code, in the pages
+package's locale/ (what `makemessages` writes), and the shared catalogue holds none of it. Checked for
+every game and for the sample game in tests/sample_game/.
+"""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation.template import templatize
+
+from tests.sample_game import every_game
+from tracker.games import ADAPTERS, pages_for
+from tracker.management.commands import makemessages
+
+from .test_german import CATALOGS, read_catalog
+
+CONTEXTUAL = {"pgettext", "pgettext_lazy", "npgettext", "npgettext_lazy"}
+PLAIN = {"gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy"}
+# A message is (context, msgid, plural msgid or None).
+Message = tuple[str | None, str, str | None]
+
+
+def _literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _calls(tree: ast.AST, names: dict[str, str]) -> list[tuple[int, str, list[ast.expr]]]:
+    """(line, Django's name of the function, arguments) of every call to a translation function."""
+    return [(node.lineno, names[node.func.id], node.args) for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names]
+
+
+def _read(calls, slug: str, where: str) -> tuple[set[Message], list[str]]:
+    """The messages marked by these calls, and where a literal message lacks the game's context."""
+    messages, astray = set(), []
+    for line, function, args in calls:
+        if function in CONTEXTUAL:
+            plural = _literal(args[2]) if function.startswith("np") and len(args) > 2 else None
+            if _literal(args[0]) != slug or _literal(args[1]) is None:
+                astray.append(f"{where}:{line}: context {ast.unparse(args[0])}")
+            else:
+                messages.add((slug, _literal(args[1]), plural))
+        elif args and _literal(args[0]) is not None:
+            astray.append(f"{where}:{line}: {function}({args[0].value!r}) has no context")
+    return messages, astray
+
+
+def python_messages(slug: str) -> tuple[set[Message], list[str]]:
+    """The messages of the game's pages package, whatever names it imports the functions under."""
+    messages, astray = set(), []
+    for path in sorted(pages_for(slug).package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {alias.asname or alias.name: alias.name for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module == "django.utils.translation"
+                 for alias in node.names if alias.name in CONTEXTUAL | PLAIN}
+        found, wrong = _read(_calls(tree, names), slug, path.name)
+        messages |= found
+        astray += wrong
+    return messages, astray
+
+
+def refusals(slug: str) -> set[Message]:
+    """The rule refusals the pages package raises itself: RuleError templates marked with the engines'
+    `gettext_noop`, translated without a context where every refusal is (services.explain)."""
+    found = set()
+    for path in sorted(pages_for(slug).package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {alias.asname or alias.name: alias.name for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module == "rules.errors"
+                 for alias in node.names if alias.name == "gettext_noop"}
+        found |= {(None, args[0].value, None) for _line, _function, args in _calls(tree, names) if _literal(args[0])}
+    return found
+
+
+def game_templates(slug: str) -> list[Path]:
+    folders = [Path(folder) / "games" / slug for engine in settings.TEMPLATES for folder in engine["DIRS"]]
+    return sorted(path for folder in folders for path in folder.rglob("*.html"))
+
+
+def template_messages(slug: str) -> tuple[set[Message], list[str]]:
+    """The messages of the game's templates, read the way makemessages reads them (Django's templatize)."""
+    messages, astray = set(), []
+    for path in game_templates(slug):
+        source = templatize(path.read_text(encoding="utf-8"), origin=str(path))
+        calls = []
+        for start in (m.start() for m in re.finditer(r"\b(n?p?gettext)\(", source)):
+            end = source.index(")", start)
+            while True:  # the call ends at the first ")" after which it parses
+                try:
+                    call = ast.parse(source[start:end + 1], mode="eval").body
+                    break
+                except SyntaxError:
+                    end = source.index(")", end + 1)
+            assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            calls.append((source.count("\n", 0, start) + 1, call.func.id, call.args))
+        found, wrong = _read(calls, slug, path.name)
+        messages |= found
+        astray += wrong
+    return messages, astray
+
+
+@pytest.mark.parametrize("slug", every_game())
+def test_every_message_of_a_game_carries_the_games_context(slug):
+    in_python, astray_python = python_messages(slug)
+    in_templates, astray_templates = template_messages(slug)
+    assert game_templates(slug) and in_python and in_templates  # the game's folders were found and read
+    assert astray_python + astray_templates == []
+
+
+@pytest.mark.parametrize("slug", every_game())
+def test_every_message_of_a_game_has_german_in_its_own_catalogue(slug):
+    """makemessages put each of the game's messages in the game's catalogue, and each has German."""
+    own = read_catalog(pages_for(slug).locale / "de" / "LC_MESSAGES" / "django.po")
+    catalog = {(m.get("msgctxt"), m["msgid"], m["msgid_plural"]): m for m in own}
+    messages = python_messages(slug)[0] | template_messages(slug)[0]
+    missing = sorted(message[1] for message in messages if message not in catalog)
+    untranslated = sorted(message[1] for message in messages if message in catalog and (
+        not all(catalog[message]["msgstr"].values()) or "fuzzy" in catalog[message]["flags"]))
+    assert (missing, untranslated) == ([], [])
+    # Nothing else lives there, but for the refusals the pages raise themselves.
+    assert {(m.get("msgctxt"), m["msgid"], m["msgid_plural"]) for m in own} - messages <= refusals(slug)
+    assert [m["msgid"] for m in read_catalog(CATALOGS[0]) if m.get("msgctxt") == slug] == []  # nor in the shared one
+    with translation.override("de"):  # and the compiled catalogue answers with it under the game's context
+        wrong = [msgid for context, msgid, plural in messages
+                 if plural is None and translation.pgettext(slug, msgid) != catalog[context, msgid, None]["msgstr"][0]]
+    assert wrong == []
+
+
+def test_a_message_of_one_game_is_not_another_games():
+    """A new game's message never borrows the German another game has for the same English."""
+    with translation.override("de"):
+        assert translation.pgettext("logos", "Round %(n)s") == "Runde %(n)s"
+        assert translation.pgettext("high-card-duel", "Round %(n)s") == "Round %(n)s"
+
+
+def test_makemessages_sends_each_games_files_to_its_own_catalogue(monkeypatch):
+    """Django's makemessages would send templates/games/<slug>/ to the shared catalogue (the first of
+    LOCALE_PATHS, as no locale folder's parent holds them); the project's command routes them to the game's."""
+    monkeypatch.chdir(settings.BASE_DIR)
+    command = makemessages.Command()
+    command.settings_available, command.verbosity, command.symlinks = True, 0, False
+    command.extensions, command.ignore_patterns = {".py", ".html"}, [*makemessages.IGNORED, ".*"]
+    command.locale_paths = [str(folder) for folder in settings.LOCALE_PATHS]
+    command.default_locale_path = command.locale_paths[0]
+    where = {Path(file.path).as_posix(): Path(file.locale_dir) for file in command.find_files(".")}
+    shared = Path(settings.LOCALE_PATHS[0])
+    for slug, pages in ADAPTERS.items():
+        assert where[f"templates/games/{slug}/board.html"] == pages.locale
+        assert where[(pages.package / "board.py").relative_to(settings.BASE_DIR).as_posix()] == pages.locale
+    assert where["templates/base.html"] == where["rules/errors.py"] == where["tracker/games/base.py"] == shared
