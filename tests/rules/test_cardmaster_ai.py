@@ -464,7 +464,7 @@ def loop_position():
     remembered its Shifts) up to the step where it shifted straight back a card it had shifted out,
     with nothing changed: (state, seed, step, recent steps, the shift)."""
     seed = "loop-3"
-    state = started(*factions(6, None, 3), seed)
+    state = started(*factions(6, None, 3, mirror=False), seed)
     recent, step = [], 3
     while True:
         decision = choose(state, state["possession"], "normal", seed, step)
