@@ -3,7 +3,6 @@ import asyncio
 import pytest
 from django.conf import settings
 from django.test import override_settings
-from xdist.scheduler import LoadScopeScheduling
 
 from tests import sample_game, static_cache
 from tracker.web import translations
@@ -80,26 +79,3 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid.startswith(BOTH_DATABASES) and item.get_closest_marker("own_sqlite") is None:
             item.add_marker(pytest.mark.both_databases)
-
-
-# Modules whose tests share a costly module-scoped fixture (the benchmark's run, the live stream's production
-# server): CI's workers (tracker/scripts/test, --dist loadgroup) take each of these whole, so the fixture is
-# made once a pass, and every other test alone. pytest-xdist's own xdist_group mark renames a test's nodeid,
-# which pytest 9 no longer reads: it grouped nothing, and the benchmark ran three times a pass.
-ONE_WORKER = ("tests/load/test_benchmark_command.py", "tests/browser/test_live_stream.py")
-
-
-class _OneWorkerModules(LoadScopeScheduling):
-    """pytest-xdist's scheduling by scope, where a scope is one of ONE_WORKER or else a single test; the
-    largest scopes go first, so the grouped modules start at once and never trail at the end."""
-
-    def _split_scope(self, nodeid: str) -> str:
-        module = nodeid.split("::", 1)[0]
-        return module if module in ONE_WORKER else nodeid
-
-
-@pytest.hookimpl(optionalhook=True)  # a run without pytest-xdist (-p no:xdist) has no such hook
-def pytest_xdist_make_scheduler(config, log):
-    if config.getvalue("dist") == "loadgroup":
-        return _OneWorkerModules(config, log)
-    return None

@@ -8,9 +8,9 @@ from django.core.management import call_command
 
 from tracker.models import Match
 
-# One worker runs the whole module (ONE_WORKER in tests/conftest.py), so the short benchmark run the tests
-# share is made once, not once per worker.
-pytestmark = pytest.mark.load
+# One worker runs the whole module (tracker/scripts/test distributes by xdist group), so the short
+# benchmark run the tests share is made once, not once per worker.
+pytestmark = [pytest.mark.load, pytest.mark.xdist_group("benchmark")]
 
 CASES = [
     "floor: minimal view (GET /healthz)",
