@@ -174,11 +174,15 @@ def test_a_tap_made_offline_survives_a_reload_and_is_sent_once_when_back(context
     page.reload()  # the phone reloads while offline: the offline page stands in, and says the tap is kept
     expect(page.get_by_role("heading", level=1)).to_have_text("No connection")
     expect(page.get_by_text("A tap that was not sent yet is kept on this phone")).to_be_visible()
-    assert rounds_played(battle) == 0
+    # Nothing reaches the server while offline, except when Chromium lets the tap's POST out of a page its service
+    # worker controls: its offline switch does not always hold for those, even with every request routed to an
+    # abort (go_offline; CI saw it twice). Then the kept tap is the phone's second copy, and must count once.
+    escaped = rounds_played(battle)
+    assert escaped in (0, 1)
 
     go_online(page)  # the match page comes back and sends the kept tap, once
     expect(page.locator("#round-1 .working")).to_have_text(ROUND_1)
-    expect(page.locator("#outcome")).to_contain_text("Round 1 revealed")
+    expect(page.locator("#outcome")).to_contain_text(TWICE if escaped else "Round 1 revealed")
     assert rounds_played(battle) == 1
     assert page.evaluate("Object.keys(localStorage).filter((key) => key.startsWith('tk-unsent:'))") == []
     page.reload()  # nothing is sent again
