@@ -15,7 +15,6 @@ single demo and one board button holds to the same contract.
 import re
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.test import Client
 from django.urls import reverse
@@ -126,11 +125,11 @@ def check_offers(slug: str) -> tuple[int, int, list[str], int]:
                         post = QueryDict(mutable=True)
                         for name, values in form.data(button, **change).items():
                             post.setlist(name, values)
-                        try:
-                            action = pages.table_action(current, post)
-                        except ValidationError:  # the form still waits for the player's own input
+                        bound = pages.board_form(current, post)
+                        if not bound.is_valid():  # the form still waits for the player's own input
                             asks_the_player += 1
                             continue
+                        action = bound.action
                         rolls = [int(value) for value in post.getlist("roll") if value.strip()]
                         try:
                             current.game.apply(current.state, action, Dice(current.seed, current.head + 1, rolls))

@@ -359,16 +359,6 @@ class GamePages:
         """The board form `post` came from, bound to it (an always-refusing one for an unknown `action`)."""
         return self.modules.forms.BOARD_FORMS.bind(match, post)
 
-    def table_action(self, match: "Match", post) -> dict:
-        """The engine action an open board form asks for; ValidationError when the form is malformed.
-
-        Whether the action is legal is the engine's call, when it is applied.
-        """
-        form = self.board_form(match, post)
-        if not form.is_valid():
-            raise ValidationError(form.refusal())
-        return form.action
-
     # ------------------------------------------------------------ moves the game makes by itself
 
     def match_started(self, match: "Match", config_form: forms.Form) -> None:
