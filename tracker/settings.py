@@ -64,6 +64,12 @@ if env_bool("BEHIND_PROXY", False):
 # How many proxies in front of the app append to X-Forwarded-For; the sign-in limits then take
 # the client's address from that header (tracker.people.devices.client_address). 0: the header is ignored.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+# Seconds between beats on an idle live stream (tracker/matches/live.py). A phone that hears nothing for
+# twice that and 5 s more calls the stream stalled and reopens it (table.js). The browser tests shorten it
+# to see a stall in seconds, not in a minute.
+LIVE_BEAT_SECONDS = env_int("LIVE_BEAT_SECONDS", 15)
+if LIVE_BEAT_SECONDS < 1:
+    raise ImproperlyConfigured(f"LIVE_BEAT_SECONDS must be 1 or more, not {LIVE_BEAT_SECONDS}")
 
 INSTALLED_APPS = [
     "django.contrib.auth",

@@ -271,8 +271,9 @@
 // twice. The browser reconnects a dropped stream by itself, sending the last version it heard
 // (Last-Event-ID); htmx's SSE extension would only have wrapped these few lines in 1.2 KB more to load.
 //
-// Only while the stream is not open, or has been silent for longer than STALL (it beats every 15 s), does
-// the page ask every 2 seconds instead (a 204 with no body when nothing changed), and #live says so. A
+// Only while the stream is not open, or has been silent for longer than STALL (#live's data-stall: two of the
+// server's beats, every 15 s, and 5 s more), does the page ask every 2 seconds instead (a 204 with no body
+// when nothing changed), and #live says so. A
 // silent stream is closed and opened again, and one the browser gave up on (an error answer, a proxy's
 // 502) is tried again after REOPEN; its URL carries the version the page shows, so the server sends at once
 // what was missed while away.
@@ -345,6 +346,7 @@
   function connect() {
     var live = document.getElementById("live"), url = live && live.getAttribute("data-stream"), el = match();
     if (!url || !el || el.hasAttribute("data-live-stop")) return;
+    STALL = Number(live.getAttribute("data-stall")) || STALL;
     opened = Date.now();
     source = new EventSource(url.replace(/\?v=\d*/, "?v=" + shown()));
     source.onopen = function () { heard = Date.now(); status(); };

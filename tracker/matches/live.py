@@ -50,8 +50,8 @@ logger = logging.getLogger(__name__)
 
 CHANNEL = "tablekeeper_match"
 """PostgreSQL's channel for the ids of changed matches."""
-BEAT = 15.0
-"""Seconds between beats on an idle stream (table.js reopens a stream silent for more than twice that)."""
+BEAT = float(settings.LIVE_BEAT_SECONDS)
+"""Seconds between beats on an idle stream (table.js reopens a stream silent for longer than `stall_ms`)."""
 RETRY_MS = 2000
 """How long a phone's browser waits before it reconnects a dropped stream by itself."""
 ACCESS = "access"
@@ -345,6 +345,11 @@ def _still_sees(request: TableRequest, match_id: int) -> bool:
     except (Http404, PermissionDenied):  # gone, or its link was revoked
         return False
     return True
+
+
+def stall_ms() -> int:
+    """How long a phone waits for a beat before it calls its stream stalled: two beats missed, and 5 s more."""
+    return int((2 * BEAT + 5) * 1000)
 
 
 def streams(request: TableRequest) -> bool:

@@ -101,6 +101,7 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, refused
         **({} if light else sharing.share_context(request, match, seen_by)),
         "light": light,
         "streams": live.streams(request),
+        "stall_ms": live.stall_ms(),
         **extra,
     }
 
