@@ -30,6 +30,8 @@ DECK_1 = ["Ember Fox", "Phoenix", "Mountain Titan", "Void Lord", "Gale Sprite"]
 DECK_2 = ["Tide Runner", "Flame Knight", "Stone Golem", "Shade Rat", "Sky Lancer"]
 ROUND_1 = "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7."
 BY_ITSELF = 10_000  # ms: polling is every 2 s; generous for a loaded test machine
+PERIOD = 2_000  # ms: table.js's poll
+SEEN = 500  # ms: how soon a request the page made is seen here
 
 
 class Phone:
@@ -213,33 +215,45 @@ def test_an_outsider_phone_sees_nothing_of_the_match(make_context, catalog, scre
     stranger.shot(screenshot_dir, "outsider-404")
 
 
+def is_poll(request) -> bool:
+    return "/poll" in request.url
+
+
+def idles(phone: Phone, ticks: int = 5) -> None:
+    """Let `ticks` of table.js's poll period go by on the phone's clock (installed before its page loaded),
+    firing every timer due, and give a request any of them made the time to be seen here."""
+    phone.page.clock.run_for(ticks * PERIOD)
+    phone.page.wait_for_timeout(SEEN)
+
+
 def test_live_updates_stop_polling_while_the_page_is_hidden(make_context, catalog):
     """table.js asks nothing while the page is hidden, and asks again as soon as it is shown."""
     ana = Phone(make_context(), "ana")
+    ana.page.clock.install()  # the poll's ticks on demand: periods go by in a moment
     match_id = start_match_from_home(ana.page)
-    polls: list[str] = []
-    ana.page.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
-    ana.page.wait_for_timeout(4_500)
+    polls = count_polls(ana)
+    with ana.page.expect_request(is_poll):
+        ana.page.clock.run_for(PERIOD)
     assert len(polls) >= 1, "the match page never polled"
     ana.page.evaluate("""() => {
         Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});
         document.dispatchEvent(new Event('visibilitychange'));
     }""")
     hidden_from = len(polls)
-    ana.page.wait_for_timeout(4_500)
+    idles(ana)
     assert len(polls) == hidden_from, "polled while hidden"
-    ana.page.evaluate("""() => {
-        Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});
-        document.dispatchEvent(new Event('visibilitychange'));
-    }""")
-    ana.page.wait_for_timeout(500)
+    with ana.page.expect_request(is_poll, timeout=SEEN):  # at once, not at the next tick
+        ana.page.evaluate("""() => {
+            Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});
+            document.dispatchEvent(new Event('visibilitychange'));
+        }""")
     assert len(polls) > hidden_from, "did not poll again once shown"
     assert all(f"/matches/{match_id}/poll?v=" in url for url in polls)
 
 
 def count_polls(phone: Phone) -> list[str]:
     polls: list[str] = []
-    phone.page.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
+    phone.page.on("request", lambda request: polls.append(request.url) if is_poll(request) else None)
     return polls
 
 
@@ -248,10 +262,11 @@ def test_a_finished_match_page_does_not_poll(make_context, catalog):
 
     match = play_battle((P1, P2), "battle-score", [DECK_1, DECK_2])
     watcher = Phone(make_context(), "watcher")
+    watcher.page.clock.install()
     polls = count_polls(watcher)
     watcher.page.goto(f"/matches/{match.pk}/")
     expect(watcher.page.locator("#match[data-live-stop]")).to_have_count(1)
-    watcher.page.wait_for_timeout(4_500)
+    idles(watcher)
     assert polls == []
 
 
@@ -268,13 +283,14 @@ def test_the_last_reveal_stops_the_other_phones_polling(make_context, catalog):
     for seq in (2, 3, 4):  # rounds 1-3: Ana leads 2-1
         services.match_apply_action(match_id=match.pk, expected_seq=seq, action={"type": "play_round"})
     ana = Phone(make_context(), "ana")
+    ana.page.clock.install()
     ana.page.goto(f"/matches/{match.pk}/")
     ana.mark()
     services.match_apply_action(match_id=match.pk, expected_seq=5, action={"type": "play_round"})  # round 4 decides
     expect(ana.page.get_by_text(f"{P1} wins the battle 3 rounds to 1")).to_be_visible(timeout=BY_ITSELF)
     assert ana.was_not_reloaded()
     polls = count_polls(ana)
-    ana.page.wait_for_timeout(4_500)
+    idles(ana)
     assert polls == [], "still polling a finished match"
 
 
