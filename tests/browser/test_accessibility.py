@@ -3,17 +3,19 @@ and every control at least 44x44 pixels (tests/browser/accessibility.py).
 
 The demo data gives every game finished matches, cards and statistics, and a club with ratings
 and a finished tournament; the fixture adds a tournament still to pair and a collection. One test
-per game visits it as a player meets it: the new-match form (signed out, signed in, and sent
-empty), the board at the start, after two steps, half-way and at the end (the demo match is taken
-back with "go to step"), the secret entry awaited there and the pass-the-phone screen before it,
-the log, the replay, the catalog and the game's statistics. One more test takes a phone without
-an account from home to its own match, a join link that a second phone opens, and signing in;
-then the reopen question, card editing, statistics, clubs, ratings, tournaments, collections and
-the account. Every <details> is opened first, so what a tap would show is checked too.
+visits every game as a player meets it: the new-match form (signed in, and sent empty), the board
+at the start, after two steps, half-way and at the end (the demo match is taken back with "go to
+step"), the secret entry awaited there and the pass-the-phone screen before it, the log, the replay,
+the catalog and the game's statistics. The other takes a phone without an account from home to its
+own match (the new-match form signed out: a game's form signed in is the same with a club to choose),
+a join link that a second phone opens, and signing in; then the reopen question, card editing,
+statistics, clubs, ratings, tournaments, collections and the account. Every <details> is opened
+first, so what a tap would show is checked too.
 
 Each test walks its pages in one browser page and gathers every violation before it fails, so
-one run lists everything to fix. What fails is any axe violation of WCAG 2.0-2.2 A and AA and of
-axe's best practices, whatever its impact, and any control under 44x44 pixels.
+one run lists everything to fix. The games share one test, so the demo is loaded twice a run rather
+than six times (it took as long as a game's walk). What fails is any axe violation of WCAG 2.0-2.2 A
+and AA and of axe's best practices, whatever its impact, and any control under 44x44 pixels.
 """
 
 import re
@@ -101,14 +103,11 @@ def fail_on(walk: Walk) -> None:
     assert not walk.found, f"{len(walk.found)} violations on {walk.checked} pages:\n" + "\n".join(walk.found)
 
 
-@pytest.mark.parametrize("slug", list(ADAPTERS))
-def test_a_game_s_pages_have_no_accessibility_violations(live_server, context: BrowserContext, page: Page,
-                                                          club_night: Club, slug: str):
-    """As the demo club's organiser (the club's Card Crush battles are hers)."""
-    walk = Walk(page)
+def game_pages(walk: Walk, slug: str) -> None:
+    """One game's pages, signed in: the new-match form (with the club to play in) before and after it is sent
+    empty, its longest demo match (match_pages), its catalog, a card and its statistics."""
+    page = walk.page
     walk.check(reverse("match_new", args=[slug]))
-    sign_in(context, live_server.url, "ana")
-    walk.check(reverse("match_new", args=[slug]))  # with the club to play in
     start = page.locator("main form").last
     start.evaluate("form => { form.noValidate = true; }")  # as a browser without form checks sends it
     start.locator("[type=submit]").last.click()
@@ -124,6 +123,15 @@ def test_a_game_s_pages_have_no_accessibility_violations(live_server, context: B
     assert card is not None
     walk.check(reverse("card_detail", args=[slug, card.pk]))
     walk.check(reverse("stats") + f"?game={slug}")
+
+
+def test_every_game_s_pages_have_no_accessibility_violations(live_server, context: BrowserContext, page: Page,
+                                                              club_night: Club):
+    """As the demo club's organiser (the club's Card Crush battles are hers), every game in turn."""
+    walk = Walk(page)
+    sign_in(context, live_server.url, "ana")
+    for slug in ADAPTERS:
+        game_pages(walk, slug)
     fail_on(walk)
 
 
@@ -134,7 +142,7 @@ def test_the_pages_around_the_games_have_no_accessibility_violations(make_contex
     for name in ("home", "offline", "settings", "sign_up", "match_list", "match_import", "card_games"):
         walk.check(reverse(name))
     walk.check("/no-such-page/", status=404)
-    page.goto(reverse("match_new", args=["card-crush"]))
+    walk.check(reverse("match_new", args=["card-crush"]))  # signed out: no club to choose
     page.get_by_label("Player 1").fill("Eve")
     page.get_by_label("Player 2").fill("Finn")
     page.get_by_role("button", name="Start").click()
