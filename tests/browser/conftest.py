@@ -124,15 +124,10 @@ def page(context: BrowserContext) -> Page:
 
 @pytest.fixture
 def catalog(transactional_db):
-    """The demo Card Crush catalog (Ember Fox, Tide Runner, ...), as a player would have it.
-
-    In one transaction: its 88 cards were 176 commits, a second of every test that plays with cards."""
-    from django.db import transaction
-
+    """The demo Card Crush catalog (Ember Fox, Tide Runner, ...), as a player would have it."""
     from tracker.demo import load_catalogs
 
-    with transaction.atomic():
-        load_catalogs()
+    load_catalogs()
 
 
 @pytest.fixture(scope="session")
