@@ -56,7 +56,7 @@ def phones(browser, served):
         if blocked:  # a proxy that will not pass the stream: the events URL never answers
             context.route(re.compile(r"/events(\?|$)"), lambda route: route.abort())
         contexts.append(context)
-        return Phone(context, name)
+        return Phone(context, name, clock=False)  # the real clock: the stream's beats and stall are timed
 
     yield phone
     for context in contexts:

@@ -44,6 +44,7 @@ def test_each_seat_sees_its_result_beside_the_next_button(make_context, catalog,
     ana.page.get_by_role("button", name="Lock in my deck").click()
     outcome_says(ana.page, None, f"{P1} is locked in.")
 
+    ben.next_poll()
     expect(ben.page.get_by_text(f"{P1} is locked in")).to_be_visible()
     ben.page.get_by_role("link", name="Lock in your deck").click()
     fill_deck(ben.page, DECK_2)
@@ -54,6 +55,7 @@ def test_each_seat_sees_its_result_beside_the_next_button(make_context, catalog,
     # The rounds, each phone in turn: the result of one and the button for the next, together.
     for number in range(1, 6):
         phone = (ana, ben)[number % 2]
+        phone.next_poll()  # the other phone's reveal, brought by this one's poll
         expect(phone.page.get_by_role("button", name=f"Reveal round {number}")).to_be_visible(timeout=10_000)
         reveal(phone.page, number)
         if Match.objects.get().finished:

@@ -35,11 +35,16 @@ SEEN = 500  # ms: how soon a request the page made is seen here
 
 
 class Phone:
-    """A browser context with one page, and everything its console said."""
+    """A browser context with one page, and everything its console said.
 
-    def __init__(self, context: BrowserContext, name: str):
+    The page's clock is Playwright's (`clock`, the default): it runs as the real one does, and `next_poll` moves
+    it on to table.js's next poll at once."""
+
+    def __init__(self, context: BrowserContext, name: str, clock: bool = True):
         self.name = name
         self.page = context.new_page()
+        if clock:
+            self.page.clock.install()
         self.console: list[str] = []
         self.page.on("console", self._heard)
         self.page.on("pageerror", lambda error: self.console.append(f"pageerror: {error}"))
@@ -51,6 +56,12 @@ class Phone:
             source = message.location or {}
             origin = f"{source.get('url')}:{source.get('lineNumber')}"
             self.console.append(f"{message.type} on {self.page.url} (from {origin}): {message.text}")
+
+    def next_poll(self) -> None:
+        """Run the page's clock on to its next poll (due within PERIOD) now: what another phone did shows as soon
+        as the poll brings it rather than up to 2 s later, still fetched by the page itself. Should the poll be
+        skipped (a fetch of the page's own under way), the next one comes in its time."""
+        self.page.clock.fast_forward(PERIOD)
 
     def mark(self) -> None:
         """Tag the loaded document: if the tag survives, the page was updated without a reload."""
@@ -153,6 +164,7 @@ def test_two_phones_lock_in_with_no_passing_and_a_third_watches(make_context, ca
 
     # Ana's and Cleo's pages show it by themselves, and never Ben's cards.
     for phone in (ana, cleo):
+        phone.next_poll()
         expect(phone.page.locator(".lockin li").nth(1)).to_contain_text(f"{P2} is locked in", timeout=BY_ITSELF)
         assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
         assert_no_card_names(phone.page, DECK_2, phone.name)
@@ -172,12 +184,14 @@ def test_two_phones_lock_in_with_no_passing_and_a_third_watches(make_context, ca
 
     # Ben's page offers the reveal by itself; he reveals round 1.
     reveal = ben.page.get_by_role("button", name="Reveal round 1")
+    ben.next_poll()
     expect(reveal).to_be_visible(timeout=BY_ITSELF)
     reveal.click()
     expect(ben.page.locator("#round-1 .working")).to_have_text(ROUND_1)
 
     # Ana's and Cleo's pages show the working by themselves.
     for phone in (ana, cleo):
+        phone.next_poll()
         expect(phone.page.locator("#round-1 .working")).to_have_text(ROUND_1, timeout=BY_ITSELF)
         assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
         # Rounds 2-5 are still face down for everyone.
@@ -229,7 +243,6 @@ def idles(phone: Phone, ticks: int = 5) -> None:
 def test_live_updates_stop_polling_while_the_page_is_hidden(make_context, catalog):
     """table.js asks nothing while the page is hidden, and asks again as soon as it is shown."""
     ana = Phone(make_context(), "ana")
-    ana.page.clock.install()  # the poll's ticks on demand: periods go by in a moment
     match_id = start_match_from_home(ana.page)
     polls = count_polls(ana)
     with ana.page.expect_request(is_poll):
@@ -262,7 +275,6 @@ def test_a_finished_match_page_does_not_poll(make_context, catalog):
 
     match = play_battle((P1, P2), "battle-score", [DECK_1, DECK_2])
     watcher = Phone(make_context(), "watcher")
-    watcher.page.clock.install()
     polls = count_polls(watcher)
     watcher.page.goto(f"/matches/{match.pk}/")
     expect(watcher.page.locator("#match[data-live-stop]")).to_have_count(1)
@@ -283,10 +295,10 @@ def test_the_last_reveal_stops_the_other_phones_polling(make_context, catalog):
     for seq in (2, 3, 4):  # rounds 1-3: Ana leads 2-1
         services.match_apply_action(match_id=match.pk, expected_seq=seq, action={"type": "play_round"})
     ana = Phone(make_context(), "ana")
-    ana.page.clock.install()
     ana.page.goto(f"/matches/{match.pk}/")
     ana.mark()
     services.match_apply_action(match_id=match.pk, expected_seq=5, action={"type": "play_round"})  # round 4 decides
+    ana.next_poll()
     expect(ana.page.get_by_text(f"{P1} wins the battle 3 rounds to 1")).to_be_visible(timeout=BY_ITSELF)
     assert ana.was_not_reloaded()
     polls = count_polls(ana)
@@ -304,6 +316,7 @@ def test_a_revoked_watchers_page_stops_showing_the_match(make_context, catalog, 
     ana.page.get_by_role("button", name="✗ Revoke this link").click()
     expect(ana.page.get_by_text("Link revoked; phones that joined with it lost their access.")).to_be_visible()
     try:
+        cleo.next_poll()
         expect(cleo.page.get_by_text(f"{P1} vs {P2}")).to_have_count(0, timeout=BY_ITSELF)
     finally:
         cleo.shot(screenshot_dir, "revoked-watcher")
@@ -389,6 +402,7 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
     # the host is told both do, and nobody is asked to pass a phone.
     host.page.goto(f"/matches/{match_id}/")
     for phone, other in ((ana, P2), (ben, P1)):
+        phone.next_poll()
         expect(phone.page.get_by_role("link", name="Commit your card")).to_have_count(1, timeout=BY_ITSELF)
         told = phone.page.get_by_text(f"{other} commits on their own phone.")
         expect(told).to_be_visible(timeout=BY_ITSELF)
@@ -411,6 +425,7 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
 
     # The other phones learn by themselves that she has committed, and nothing of what.
     for phone in (host, ben, cleo):
+        phone.next_poll()
         expect(phone.page.locator(".logos-commit")).to_contain_text(f"{P1} has committed", timeout=BY_ITSELF)
         assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
         assert_no_card_names(phone.page, [ANA_CARD, ANA_BACKUP], phone.name)
@@ -427,6 +442,7 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
     commit_on_own_phone(ben.page, P2, BEN_CARD)
     ben.mark()
     for phone in (ana, host, cleo):
+        phone.next_poll()
         battle = phone.page.locator("#battle")
         expect(battle.get_by_role("heading", name="Round 1: battle")).to_be_visible(timeout=BY_ITSELF)
         expect(phone.page.locator("#card-0 .cc-name")).to_have_text(ANA_CARD)
@@ -453,11 +469,13 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
     ben.page.get_by_role("button", name="Undo last step").click()
     expect(ben.page.get_by_text(f"Asked {P1} to agree; nothing changes until they do.")).to_be_visible()
     request = ana.page.locator(".requests")
+    ana.next_poll()
     expect(request).to_contain_text(f"{P2} asks: go back to step 1, taking back a revealed entry.",
                                     timeout=BY_ITSELF)
     ana.shot(screenshot_dir, "logos-ana-asked-to-undo-the-reveal")
     request.get_by_role("button", name="Refuse").click()
     expect(ana.page.get_by_text(f"{P1} refused; nothing was changed.")).to_be_visible()
+    ben.next_poll()
     expect(ben.page.locator(".requests")).to_have_count(0, timeout=BY_ITSELF)
     expect(ben.page.locator("#card-1 .cc-name")).to_have_text(BEN_CARD)
     assert Match.objects.get(pk=match_id).head == 2
@@ -471,10 +489,12 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
     ana.page.get_by_role("button", name="Fight").click()
     expect(ana.page.get_by_text(f"Asked {P2} to agree; nothing changes until they do.")).to_be_visible()
     ben_request = ben.page.locator(".requests")
+    ben.next_poll()
     expect(ben_request).to_contain_text(f"{P1} asks: Fight.", timeout=BY_ITSELF)
     ben_request.get_by_role("button", name="Agree").click()
     expect(ben.page.locator("#round-1")).to_contain_text(LOGOS_ROUND_1)
     for phone in (ana, host, cleo):
+        phone.next_poll()
         expect(phone.page.locator("#round-1")).to_contain_text(LOGOS_ROUND_1, timeout=BY_ITSELF)
         expect(phone.page.locator("#seat-1 .logos-hp")).to_contain_text("95,000 HP")
         expect(phone.page.locator("#seat-0")).to_contain_text(f"Backup: {ANA_BACKUP}")
@@ -512,5 +532,6 @@ def test_two_logos_phones_committing_at_once_the_second_confirms_and_nothing_lea
     ben.page.get_by_role("button", name="Commit this card").click()
     expect(ben.page.locator("#card-0 .cc-name")).to_have_text(ANA_CARD)
     expect(ben.page.locator("#card-1 .cc-name")).to_have_text(BEN_CARD)
+    ana.next_poll()
     expect(ana.page.locator("#card-1 .cc-name")).to_have_text(BEN_CARD, timeout=BY_ITSELF)
     assert Match.objects.get(pk=match_id).state["phase"] == "battle"
