@@ -173,6 +173,20 @@
     if (shown.length) e.detail.headers["X-Shown"] = shown.join(" ");
   });
 
+  // A refusal's errors come out of band into their fields' slots (tracker/templatetags/board_forms.py), the
+  // rest of the page as the player left it: each control a slot describes says whether it is invalid now, and
+  // a kept part holding a filled slot is no longer the version it says, so the next answer draws it anew.
+  document.addEventListener("htmx:oobAfterSwap", () => {
+    for (const slot of document.querySelectorAll("[data-field-errors]")) {
+      const refused = slot.textContent.trim() !== "";
+      for (const control of document.querySelectorAll("[aria-describedby~='" + slot.id + "']")) {
+        if (refused) control.setAttribute("aria-invalid", "true"); else control.removeAttribute("aria-invalid");
+      }
+      const part = refused && slot.closest("[data-kept]");
+      if (part) part.dataset.kept = "refused";
+    }
+  });
+
   const WAITS = [1000, 2000, 4000, 8000, 15000, 30000];
   const lost = (xhr) => !xhr.status || xhr.status > 501 && xhr.status < 505; // no answer, or the proxy had none
   document.addEventListener("submit", (e) => { e.target.tapped = e.submitter; }, true);

@@ -284,8 +284,8 @@ PHASE_TITLES = {
 def _sent(refused: BoardActionForm | None, name: str, **keys: str) -> Mapping[str, str]:
     """What the page's refused board form had sent, if it is this form (`name`, and `keys` as sent): that
     form is drawn filled in again. Nothing for any other form."""
-    form = refused_as(refused, name, **keys)
-    return form.data if form is not None else {}
+    drawn = refused_as(refused, name, **keys)
+    return drawn.form.data if drawn.form is not None else {}
 
 
 def board(match: Match, refused: BoardActionForm | None = None) -> dict:

@@ -18,6 +18,7 @@ from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
 from rules.evons.turns import COUNT_MAX, OPTIONS
 
 from ...matches.club_cards import match_card
+from ...matches.services import explain
 from ...models import Match
 from .. import common
 from ..base import CardFact
@@ -79,7 +80,7 @@ class CardForm(forms.Form):
         try:
             return validate_card(card)
         except InvalidCard as error:
-            raise forms.ValidationError(_(error.template) % error.params) from error
+            raise forms.ValidationError(explain(error, slug=SLUG)) from error
 
 
 def card_initial(card: dict) -> dict:
