@@ -43,6 +43,10 @@
   // Before a swap of #match it goes back to its own place, outside #match, so the swap never removes it.
   const region = document.getElementById("outcome");
   const nextStep = (match) => {
+    // A refused board form (its errors' slots filled, out of band or on a page drawn anew): the box goes above
+    // it, so why, and the fields it concerns with their own why, are in view together.
+    const refused = [...match.querySelectorAll("[data-field-errors]")].find((slot) => slot.textContent.trim());
+    if (refused && refused.closest("form")) return refused.closest("form");
     const marked = match.querySelector("[data-next-step]");
     if (marked) return marked;
     const next = [...match.querySelectorAll("form[method=post], a.button-primary")].find((el) => el.checkVisibility() &&
