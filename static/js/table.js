@@ -43,6 +43,10 @@
   // Before a swap of #match it goes back to its own place, outside #match, so the swap never removes it.
   const region = document.getElementById("outcome");
   const nextStep = (match) => {
+    // A refused board form (its errors' slots filled, out of band or on a page drawn anew): the box goes above
+    // it, so why, and the fields it concerns with their own why, are in view together.
+    const refused = [...match.querySelectorAll("[data-field-errors]")].find((slot) => slot.textContent.trim());
+    if (refused && refused.closest("form")) return refused.closest("form");
     const marked = match.querySelector("[data-next-step]");
     if (marked) return marked;
     const next = [...match.querySelectorAll("form[method=post], a.button-primary")].find((el) => el.checkVisibility() &&
@@ -171,6 +175,20 @@
     const shown = [...match.querySelectorAll("[data-kept]")].filter((part) => !part.contains(e.detail.elt))
       .map((part) => part.id + "=" + part.dataset.kept);
     if (shown.length) e.detail.headers["X-Shown"] = shown.join(" ");
+  });
+
+  // A refusal's errors come out of band into their fields' slots (tracker/templatetags/board_forms.py), the
+  // rest of the page as the player left it: each control a slot describes says whether it is invalid now, and
+  // a kept part holding a filled slot is no longer the version it says, so the next answer draws it anew.
+  document.addEventListener("htmx:oobAfterSwap", () => {
+    for (const slot of document.querySelectorAll("[data-field-errors]")) {
+      const refused = slot.textContent.trim() !== "";
+      for (const control of document.querySelectorAll("[aria-describedby~='" + slot.id + "']")) {
+        if (refused) control.setAttribute("aria-invalid", "true"); else control.removeAttribute("aria-invalid");
+      }
+      const part = refused && slot.closest("[data-kept]");
+      if (part) part.dataset.kept = "refused";
+    }
   });
 
   const WAITS = [1000, 2000, 4000, 8000, 15000, 30000];

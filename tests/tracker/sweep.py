@@ -229,6 +229,19 @@ class Table:
                        "organiser": organiser, "far": far, "outsider": _phone("outsider"), "maker": creator,
                        "signed_out": signed_out, "removed": removed}
 
+    def trim_catalog(self, used: set[tuple[str, str]], others: int = 2) -> None:
+        """Only the catalog's cards in `used` (slug, name) and the first `others` by name of each game's rest.
+
+        Each card is a page of every card route. A card no entry uses is answered alike in both worlds
+        unless the code every such card goes through leaks, and two of them show that as well as eighty
+        do; the lists, searches and pickers around them are still swept. The eighty were half the sweep."""
+        kept = set(used)
+        for slug in {card_slug for card_slug, _name in Card.objects.values_list("slug", "name")}:
+            rest = Card.objects.filter(slug=slug).exclude(name__in=[name for game, name in used if game == slug])
+            kept |= {(slug, name) for name in rest.order_by("name").values_list("name", flat=True)[:others]}
+        Card.objects.exclude(pk__in=[pk for pk, slug, name in Card.objects.values_list("pk", "slug", "name")
+                                     if (slug, name) in kept]).delete()
+
     @staticmethod
     def _match(slug: str, owner: Client, ben: Client, spectator: Client, joined: Client) -> Match:
         match = services.match_create(slug=slug, player_names=["Ana", "Ben"], config={},

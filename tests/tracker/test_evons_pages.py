@@ -510,3 +510,39 @@ def test_the_log_says_the_hand_limit_the_engine_discards_down_to():
 
     line = pages_for("evons").describe({"type": "discarded", "seat": 1, "count": 2}, ["Ana", "Ben"])
     assert line == f"Ben discards 2 down to {HAND_LIMIT} cards." == "Ben discards 2 down to 8 cards."
+
+
+def beside_control(page: str, control_id: str) -> str:
+    """What the page draws from the control `control_id` to the next control: its errors' slot."""
+    after = page[page.index(f'id="{control_id}"'):]
+    return after[:re.search(r"<(input|select|button)\b", after[1:]).start() + 1]
+
+
+@pytest.mark.parametrize(("stats", "field", "said"), [
+    ({"new_atk": "200"}, "atk", "ATK must be from 0 to 99."),
+    ({"new_cost": "two"}, "cost", "Cost must be a whole number."),
+    ({"new_def": ""}, "def", "DEF must be a whole number."),
+    ({"new_element": "Plasma"}, "element", "Choose one of the elements."),
+])
+def test_a_card_typed_in_is_a_form_whose_trouble_stands_beside_the_stat(client, stats, field, said):
+    """The stats of a card typed in on the spot are fields of the play form (CardEntryForm), not read from the
+    post by hand: a stat refused says so beside that stat, the others kept as typed."""
+    match = start()
+    typed = {"new_kind": "monster", "new_element": "Water", "new_cost": "1", "new_atk": "2", "new_def": "3", **stats}
+    html = refused(client, match, 422, seat=0, action="play", cell="B2", face="up", card_name="Half Done", **typed)
+    assert said in beside_control(html, f"play-{field}")
+    assert re.search(rf'<(input|select)[^>]*id="play-{field}"[^>]*aria-invalid="true"', html)
+    assert "Half Done" in input_tag(html, 'id="play-card-name"') and "No card called" not in html
+    assert '<details class="ev-new-card" open>' in html
+
+
+def test_the_card_entry_is_read_from_the_forms_cleaned_data():
+    from tracker.games.evons.forms import PlayForm
+
+    match = start()
+    form = PlayForm({"seat": "0", "cell": "b2", "face": "up", "card_name": "  Quick   Pup ", "new_cost": " 1 ",
+                     "new_element": "Fire", "new_atk": "1", "new_def": "2", "new_arrow_E": "Normal"}, match=match)
+    assert form.is_valid(), form.errors
+    assert form.action["card"] == {"name": "Quick Pup", "kind": "monster", "cost": 1, "atk": 1, "def": 2,
+                                   "element": "Fire", "arrows": {"E": "Normal"}}
+    assert form.cleaned_data["new_cost"] == 1

@@ -18,9 +18,11 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation.template import templatize
 
+import rules
 from tests.sample_game import every_game
 from tracker.games import ADAPTERS, pages_for
 from tracker.management.commands import makemessages
+from tracker.matches import engine_messages, services
 
 from .test_german import CATALOGS, read_catalog
 
@@ -70,15 +72,16 @@ def python_messages(slug: str) -> tuple[set[Message], list[str]]:
 
 
 def refusals(slug: str) -> set[Message]:
-    """The rule refusals the pages package raises itself: RuleError templates marked with the engines'
-    `gettext_noop`, translated without a context where every refusal is (services.explain)."""
+    """The messages the game's engine package (rules/<game>/) marks, and the rule refusals its pages package
+    raises itself: RuleError templates and the like, marked with the engines' `gettext_noop`, which makemessages
+    gives the game's context in its catalogue, and the pages translate in it (services.explain)."""
     found = set()
-    for path in sorted(pages_for(slug).package.rglob("*.py")):
+    for path in sorted([*pages_for(slug).package.rglob("*.py"), *pages_for(slug).engine_package.rglob("*.py")]):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = {alias.asname or alias.name: alias.name for node in ast.walk(tree)
-                 if isinstance(node, ast.ImportFrom) and node.module == "rules.errors"
+                 if isinstance(node, ast.ImportFrom) and node.module in ("rules.errors", "errors")
                  for alias in node.names if alias.name == "gettext_noop"}
-        found |= {(None, args[0].value, None) for _line, _function, args in _calls(tree, names) if _literal(args[0])}
+        found |= {(slug, args[0].value, None) for _line, _function, args in _calls(tree, names) if _literal(args[0])}
     return found
 
 
@@ -158,3 +161,41 @@ def test_makemessages_sends_each_games_files_to_its_own_catalogue(monkeypatch):
         assert where[f"templates/games/{slug}/board.html"] == pages.locale
         assert where[(pages.package / "board.py").relative_to(settings.BASE_DIR).as_posix()] == pages.locale
     assert where["templates/base.html"] == where["rules/errors.py"] == where["tracker/games/base.py"] == shared
+    for pages in ADAPTERS.values():  # and each engine's own folder to its game's
+        engine = pages.engine_package.relative_to(settings.BASE_DIR)
+        assert {where[name] for name in where if Path(name).parent == engine} == {pages.locale}
+    assert where["rules/options.py"] == where["rules/dice.py"] == shared  # the engines' shared parts stay shared
+
+
+@pytest.mark.parametrize("slug", list(ADAPTERS))
+def test_an_engines_refusals_are_its_games_in_german_in_its_catalogue(slug):
+    """What a game's engine marks (its refusals, Cardmaster's AI reasons) is in the game's catalogue with the game's
+    context and German, none of it in the shared one; a refusal of the engine reaches a German player in it."""
+    marked = refusals(slug)
+    catalog = {(m.get("msgctxt"), m["msgid"]): m for m in read_catalog(pages_for(slug).locale / "de" / "LC_MESSAGES" / "django.po")}
+    assert marked and {(context, msgid) for context, msgid, _plural in marked} <= set(catalog)
+    assert [msgid for _context, msgid, _plural in marked if not catalog[slug, msgid]["msgstr"][0]] == []
+    engine = pages_for(slug).engine_package.relative_to(settings.BASE_DIR).as_posix()
+    shared = (settings.LOCALE_PATHS[0] / "de" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    assert f"#: {engine}/" not in shared
+    with translation.override("de"):
+        for _context, msgid, _plural in marked:
+            said = engine_messages.engine_message(slug, msgid)
+            assert said == catalog[slug, msgid]["msgstr"][0] and said == translation.pgettext(slug, msgid)
+
+
+def test_a_refusal_is_translated_in_the_context_of_the_game_whose_engine_raised_it():
+    """Known by where it was raised (engine_messages.game_of): in the engine's own modules, or in the shared rules/options.py
+    for a game's option, it is the game's; a shared part's own message falls back to the shared catalogue."""
+    with pytest.raises(rules.RuleError) as refused:
+        rules.GAMES["logos"].new_match({"starting_hp": 0}, "seed")
+    assert engine_messages.game_of(refused.value) == "logos"
+    with pytest.raises(rules.RuleError) as refused:
+        rules.GAMES["card-crush"].apply(rules.GAMES["card-crush"].new_match({}, "seed"), {"type": "play_round"},
+                                        rules.Dice("seed", 1))
+    assert engine_messages.game_of(refused.value) == "card-crush"
+    with translation.override("de"):
+        assert services.explain(refused.value) == translation.pgettext("card-crush", refused.value.template) != (
+            refused.value.template)
+        assert engine_messages.engine_message("card-crush", "Choose a step to go to; nothing was changed.") == (
+            translation.gettext("Choose a step to go to; nothing was changed."))

@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils import translation
 
 import rules
-from tracker.games import pages_for
+from tracker.games import ADAPTERS, pages_for
 from tracker.games.cardmaster.narration import multiplier_text as narration_multiplier
 from tracker.matches import services
 from tracker.models import Card, Club, Match, Player, Tournament
@@ -123,14 +123,17 @@ CONTEXTUAL_CALLS = {"pgettext", "pgettext_lazy", "npgettext", "npgettext_lazy"}
 def marked_in_python() -> set[tuple[str, str | None, str]]:
     """(file, context, message) for every literal message marked in the engines' and the pages' Python code."""
     root = Path(settings.BASE_DIR)
+    # What a game's engine or pages mark without a context (gettext_noop) is in the game's catalogue in its context.
+    games = {folder: pages.slug for pages in ADAPTERS.values() for folder in (pages.engine_package, pages.package)}
     marked = set()
     for path in [*root.glob("rules/**/*.py"), *root.glob("tracker/**/*.py")]:
+        game = next((slug for folder, slug in games.items() if folder in path.resolve().parents), None)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
             literals = [arg.value for arg in node.args[:2] if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
             if node.func.id in TRANSLATING_CALLS and literals and isinstance(node.args[0], ast.Constant):
-                marked.add((str(path.relative_to(root)), None, literals[0]))
+                marked.add((str(path.relative_to(root)), game, literals[0]))
             elif node.func.id in CONTEXTUAL_CALLS and len(literals) == 2:
                 marked.add((str(path.relative_to(root)), literals[0], literals[1]))
     return marked

@@ -5,7 +5,8 @@ The same table is built twice (tests/tracker/sweep.py: same rows, same order, sa
 match of every game whose pages declare a secret entry (`SecretEntryPages`, read from the registry,
 with the sample game of tests/sample_game/ registered too), and in each match seat 0 makes one of
 the two entries the game offers (`entry_examples`: different catalog cards), the first in one world
-and the second in the other. Then, as the other seat's phone, a spectator, a club member, a member
+and the second in the other. The catalog holds the cards either entry uses and two others of each game
+(`Table.trim_catalog`). Then, as the other seat's phone, a spectator, a club member, a member
 of another club, an outsider and the account that added the catalog's cards, every route of the URL
 configuration is requested with every value its parameters can take, plus each match's poll, each
 secret game's picker and catalog search for each letter. The two worlds' answers must be equal once
@@ -83,6 +84,16 @@ def _requests(table: Table) -> list[tuple[str, dict]]:
     return sent
 
 
+def _card_names(value) -> list[str]:
+    """The names of the cards in an action (a deck, a lineup, a card and its backup)."""
+    if isinstance(value, dict):
+        return [value["name"]] if isinstance(value.get("name"), str) else [
+            name for inner in value.values() for name in _card_names(inner)]
+    if isinstance(value, list | tuple):
+        return [name for inner in value for name in _card_names(inner)]
+    return []
+
+
 class _Rollback(Exception):
     pass
 
@@ -95,8 +106,10 @@ def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset()) 
     try:
         with sweeping(), transaction.atomic():
             table = Table(*SECRET_GAMES)
+            examples = {slug: ADAPTERS[slug].entry_examples(match, 0) for slug, match in table.matches.items()}
+            table.trim_catalog({(slug, name) for slug, pair in examples.items() for name in _card_names(pair)})
             for slug, match in table.matches.items():
-                table.enter(ADAPTERS[slug].entry_examples(match, 0)[which], seat=0, slug=slug)
+                table.enter(examples[slug][which], seat=0, slug=slug)
                 assert 0 not in ADAPTERS[slug].seats_to_enter(match) and \
                     1 in ADAPTERS[slug].seats_to_enter(match), "the sweep runs before the reveal"
             for url, headers in _requests(table):

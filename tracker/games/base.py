@@ -247,15 +247,21 @@ class GamePages:
         return Path(inspect.getfile(type(self))).resolve().parent
 
     @property
+    def engine_package(self) -> Path:
+        """The folder of the game's engine package (rules/<game>/): the one holding its match module."""
+        return Path(inspect.getfile(self.game.new_match)).resolve().parent
+
+    @property
     def locale(self) -> Path:
         """Where the game's German lives: the messages of its pages package and of its templates, each with
-        the game's slug as context (`pgettext("<slug>", ...)`, `{% translate ... context "<slug>" %}`),
-        written there by `manage.py makemessages`."""
+        the game's slug as context (`pgettext("<slug>", ...)`, `{% translate ... context "<slug>" %}`), and its
+        engine's (rules/<game>/: marked with `gettext_noop`, they are given the slug as context there, and
+        translated with it: services.explain), written there by `manage.py makemessages`."""
         return self.package / "locale"
 
     def shown_score(self, score: str) -> str:
         """A score in the page's language and the game's words ("3 rounds to 2"), see `score_counted`."""
-        return numbers.shown_score(score, self.score_counted)
+        return numbers.shown_score(score, self.score_counted, self.slug)
 
     @property
     def board_template(self) -> str:

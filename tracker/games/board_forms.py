@@ -10,11 +10,12 @@ one-time token and the CSRF token are drawn fresh, as every page draws them: the
 of a board form.
 """
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
@@ -38,6 +39,8 @@ class BoardActionForm(forms.Form):
     variant: ClassVar[tuple[str, str] | None] = None
     """(field, value) telling this form from others posting the same `action` (Lonely Star's
     corrections: `what` is "counters", "stat", ...)."""
+    drawn: ClassVar[bool] = True
+    """False for a form no board draws: it answers posts no drawn form sends (Lonely Star's unknown correction)."""
     rule_fields: ClassVar[Mapping[str, str]] = {}
     """The engine's rule names whose refusal concerns one field, and that field; any other refusal
     stands above the form."""
@@ -46,6 +49,7 @@ class BoardActionForm(forms.Form):
         super().__init__(data)
         self.match = match
         self.action: dict = {}
+        self.focused = False  # drawn refused: a control of it (or its errors) has the page's autofocus
 
     @classmethod
     def sends(cls, post: Any) -> bool:
@@ -133,14 +137,43 @@ class BoardForms:
         return UnknownAction(post, match=match, message=str(message) % {"game": match.game.name, "kind": kind})
 
 
-def refused_as(form: BoardActionForm | None, name: str, **keys: Any) -> BoardActionForm | None:
-    """`form` (a page's refused board form) when it is the one named `name` whose fields `keys` are as given
-    (the unit that attacks, the cell revealed): the board draws that form filled in, and no other."""
-    if form is None or form.form_name != name:
-        return None
-    if any(form.shown(key) != str(value) for key, value in keys.items()):
-        return None
-    return form
+class DrawnForm:
+    """A board form as its board draws it: its name, the fields that tell it from its siblings on the board
+    (`keys`: the unit that attacks, the cell revealed), and `form`, the bound form just refused when it is
+    this one. True only then, so `{% if sent %} open{% endif %}` opens a refused form's fold.
+
+    Each field's errors (and the form's own) have a slot of their own on the page, `slot_id`, drawn empty when
+    nothing was refused: an htmx answer fills it out of band, and the field's control names it in its
+    aria-describedby (tracker/templatetags/board_forms.py)."""
+
+    def __init__(self, name: str, keys: Mapping[str, Any], form: BoardActionForm | None) -> None:
+        self.name = name
+        self.keys = keys
+        self.form = form
+
+    def __bool__(self) -> bool:
+        return self.form is not None
+
+    def __str__(self) -> str:
+        """Which form, and whether refused: what a kept part's digest reads of it (tracker/templatetags/regions.py)."""
+        return f"{self.slot_id()}:{'refused' if self else ''}"
+
+    def slot_id(self, field: str | None = None) -> str:
+        """The id of the slot of `field`'s errors (of the form's own, for None): unique on the board, since the
+        name and keys that pick a refused form out are."""
+        parts = [self.name, *(f"{key}-{value}" for key, value in sorted(self.keys.items())), field or "form"]
+        return "error-" + re.sub(r"[^A-Za-z0-9_-]+", "_", "-".join(str(part) for part in parts))
+
+    def errors(self, field: str | None = None) -> list[str]:
+        return [str(message) for message in self.form.errors.get(field or NON_FIELD_ERRORS, ())] if self.form else []
+
+
+def refused_as(form: BoardActionForm | None, name: str, **keys: Any) -> DrawnForm:
+    """The board form named `name` whose fields `keys` are as given, drawn: with `form` (a page's refused board
+    form) when it is that one, so the board draws it filled in, and no other."""
+    if form is None or form.form_name != name or any(form.shown(key) != str(value) for key, value in keys.items()):
+        return DrawnForm(name, keys, None)
+    return DrawnForm(name, keys, form)
 
 
 # ------------------------------------------------------------------ fields that name themselves in their errors

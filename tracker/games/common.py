@@ -75,7 +75,7 @@ def attempt(match: Match, action: dict) -> tuple[RuleError | None, Dice]:
 def refusal(match: Match, action: dict) -> str:
     """Why the engine would refuse `action` now, in the player's words ("" when it would accept it)."""
     error, _dice = attempt(match, action)
-    return services.explain(error, match.players()) if error else ""
+    return services.explain(error, match.players(), match.slug) if error else ""
 
 
 def dice_needed(match: Match, action: dict) -> int | None:

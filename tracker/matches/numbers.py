@@ -10,7 +10,9 @@ from functools import lru_cache
 from typing import Any
 
 from django.utils.formats import number_format
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language
+
+from .engine_messages import engine_message
 
 # A whole number with English thousands commas, as the engines write large numbers: 100,000.
 ENGLISH_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+")
@@ -40,12 +42,12 @@ def relocalized(text: str) -> str:
     return grouped(int(text.replace(",", ""))) if ENGLISH_GROUPED.fullmatch(text) else text
 
 
-def shown_score(score: str, counted: Any = None) -> str:
+def shown_score(score: str, counted: Any = None, slug: str | None = None) -> str:
     """A match's score as the engine recorded it, in the page's language.
 
     Two numbers ("15,000-0") get the language's grouping and, given what they count (a game's
     `score_counted`), its words: "3 rounds to 2"; a score in words ("by resignation", marked for
-    translation in the engine) is translated.
+    translation in the engine of game `slug`) is translated.
     """
     numbers = NUMBER_SCORE.fullmatch(score)
     if numbers:
@@ -53,4 +55,4 @@ def shown_score(score: str, counted: Any = None) -> str:
         if counted is None:
             return f"{grouped(first)}-{grouped(second)}"
         return str(counted % {"a": grouped(first), "b": grouped(second), "n": first})
-    return gettext(score) if score else ""
+    return engine_message(slug, score) if score else ""

@@ -20,6 +20,7 @@ from rules import Dice, IllegalAction, RuleError
 from rules.errors import gettext_noop
 from tracker.matches import live, news, numbers
 from tracker.matches.card_uses import record_uses
+from tracker.matches.engine_messages import engine_message, game_of
 from tracker.models import Action, Checkpoint, Confirmation, Match, Player, Seat
 
 
@@ -44,14 +45,18 @@ class StaleSubmission(Exception):
         super().__init__(message)
 
 
-def explain(error: RuleError, players: list[Player] | None = None) -> str:
-    """A rule error as a translated sentence, with seat numbers replaced by player names."""
+def explain(error: RuleError, players: list[Player] | None = None, slug: str | None = None) -> str:
+    """A rule error as a translated sentence, with seat numbers replaced by player names.
+
+    Its template is translated in the context of the game that refused (`slug`, else the game whose engine
+    raised it: game_of), where makemessages put the German of that game's engine; one of the shared parts of
+    rules/ (an option's range, a die) is in the shared catalogue, without a context."""
     # Limits the engine wrote the English way ("100,000") are grouped as the page's language does.
     params = {key: numbers.relocalized(value) if isinstance(value, str) and f"%({key})s" in error.template else value
               for key, value in error.params.items()}
     if players and "seat" in params and isinstance(params["seat"], int) and 0 <= params["seat"] < len(players):
         params["seat"] = players[params["seat"]].name
-    template = _(error.template)
+    template = engine_message(slug or game_of(error), error.template)
     return template % params if params else template
 
 

@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import urlencode
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -29,6 +30,7 @@ from tracker.people import views as people_views
 from tracker.people.access import Viewer
 from tracker.people.devices import TableRequest
 from tracker.review.log import log_entries
+from tracker.templatetags.board_forms import oob_slots
 from tracker.web import limits
 
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
@@ -191,19 +193,30 @@ def _refused(request: TableRequest, match_id: int, message: str, status: int,
     """A refused change: the reason where the player is looking, and nothing applied.
 
     When htmx sent it from the current step, the page already shows the match as it is: only the
-    outcome region changes, so every form stays as the player left it, folds and all. Otherwise the
-    fresh page (or #match) comes back with the board form that was sent (`form`, bound) drawn again.
+    outcome region and the board's error slots change, out of band, so every form stays as the player
+    left it, folds and all, with why beside the field it concerns. Otherwise the fresh page (or #match)
+    comes back with the board form that was sent (`form`, bound) drawn again.
     """
     match, seen_by = access.match_for(request, match_id)
     outcome = _outcome(request, match, refusal=message)
-    if request.htmx and request.POST.get("seq") == str(match.head):
-        response = render(request, "tracker/match_detail.html#outcome", {"match": match, "outcome": outcome, "oob": True},
-                          status=status)
-        response["HX-Reswap"] = "none"  # the out-of-band outcome is still swapped in
-        return response
     if form is not None and not form.errors:  # refused before the form was read (a stale step, a lock)
         form.add_error(None, message)
+    if request.htmx and request.POST.get("seq") == str(match.head):
+        response = render(request, "tracker/match_detail.html#refusal",
+                          {"match": match, "outcome": outcome, "oob": True,
+                           "error_slots": _error_slots(request, match, seen_by, form)}, status=status)
+        response["HX-Reswap"] = "none"  # the out-of-band parts are still swapped in
+        return response
     return _render_match(request, match, seen_by, status=status, outcome=outcome, refused=form)
+
+
+def _error_slots(request: TableRequest, match: Match, seen_by: Viewer, form: BoardActionForm | None) -> str:
+    """The board's error slots for an htmx answer (tracker/templatetags/board_forms.py): found by drawing the
+    board as the page shows it, with the refused form, which fills its own."""
+    drawn: list[tuple[str, list[str]]] = []
+    context = _match_context(request, match, seen_by, form, light=True, error_slots=drawn)
+    render_to_string(context["board_template"], context, request)
+    return oob_slots(drawn)
 
 
 def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message: str = "",
@@ -258,7 +271,7 @@ def match_new(request: TableRequest, slug: str) -> HttpResponse:
             )
             pages.match_started(match, config_form)
         except RuleError as error:
-            config_form.add_error(None, services.explain(error))
+            config_form.add_error(None, services.explain(error, slug=slug))
         else:
             messages.success(request, _("Match started."))
             return redirect(match)
@@ -376,7 +389,7 @@ def _entry_post(request: TableRequest, match: Match, seen_by: Viewer, player: Pl
             # keep what this player typed and let them confirm it against the fresh step.
             refusal, status = _("The match moved on while you were entering; check your entry and send it again."), 409
         except RuleError as error:
-            refusal = services.explain(error, match.players())
+            refusal = services.explain(error, match.players(), match.slug)
         else:
             match = pages.after_change(match)
             confirmations.entered(match, seat, access.signed_in(request))
@@ -480,7 +493,7 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
     except consent.Refused as refused:
         return _refused(request, pk, str(refused), 422, form)
     except RuleError as error:
-        message = services.explain(error, match.players())
+        message = services.explain(error, match.players(), match.slug)
         form.refuse(error, message)
         return _refused(request, pk, message, 422, form)
     return _after_change(request, pages_for(match.slug).after_change(recorded.match), seen_by, step=recorded.seq)

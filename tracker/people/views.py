@@ -101,7 +101,7 @@ def proposal_answer(request: TableRequest, pk: int, proposal_id: int) -> HttpRes
         messages.error(request, str(stale))
         return redirect(match)
     except RuleError as error:
-        messages.error(request, _("Not applied: %(why)s") % {"why": services.explain(error, match.players())})
+        messages.error(request, _("Not applied: %(why)s") % {"why": services.explain(error, match.players(), match.slug)})
         return redirect(match)
     return _answered(request, match, proposal)
 

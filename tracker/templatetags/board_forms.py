@@ -2,73 +2,123 @@
 
     {% refused_form "attack" unit=unit.id as sent %}
     <details{% if sent %} open{% endif %}> ... {% field_error sent %}
-    <input name="amount"{% value sent "amount" %}>{% field_error sent "amount" %}
+    <input name="amount"{% value sent "amount" %}{% invalid sent "amount" %}>{% field_error sent "amount" %}
     <option value="{{ u.id }}"{% if sent|typed:"target" == u.id_str %} selected{% endif %}>
 
-`refused_form` gives the bound form in the page's `refused` when it is this one (its name, and the
-fields that tell it from its siblings on the board, agree), else None; the filters then give nothing.
+`refused_form` gives the form as the board draws it (a DrawnForm): holding the bound form in the page's
+`refused` when it is this one (its name, and the fields that tell it from its siblings on the board, agree).
+
+Every field's errors, and the form's own, have a slot on the page, always drawn (`field_error`), and every
+control names its field's slot (`invalid`: aria-describedby, and aria-invalid when refused). So one
+mechanism serves every game and both ways a refusal comes back:
+- a plain POST gets the page drawn anew, the errors in their slots, the first control in error (or the
+  form's own errors) with `autofocus`, which brings it into view without JavaScript;
+- an htmx POST from the current step leaves the page as it is (what was typed, open folds) and gets the
+  slots out of band: the view draws the board with `error_slots` (a list) in the context, which
+  `field_error` fills with the refused form's slots (tracker/matches/views.py: _refused).
 """
 
 from typing import Any
 
 from django import template
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
-from tracker.games.board_forms import BoardActionForm, refused_as
+from tracker.games.board_forms import BoardActionForm, DrawnForm, refused_as
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def refused_form(context: template.Context, name: str, **keys: Any) -> BoardActionForm | None:
+def refused_form(context: template.Context, name: str, **keys: Any) -> DrawnForm:
     form = context.get("refused")
     return refused_as(form if isinstance(form, BoardActionForm) else None, name, **keys)
 
 
 @register.filter
-def typed(form: BoardActionForm | None, key: str) -> str:
-    """What the player sent in `key` ("roll.1": the second value sent as `roll`); "" for no form."""
-    if not isinstance(form, BoardActionForm):  # no refused form here ("" when a part's digest reads the filter)
+def typed(drawn: DrawnForm | None, key: str) -> str:
+    """What the player sent in `key` ("roll.1": the second value sent as `roll`); "" for a form not refused."""
+    if not isinstance(drawn, DrawnForm) or drawn.form is None:  # "" too when a part's digest reads the filter
         return ""
     key, _dot, index = key.partition(".")
-    return form.shown(key, int(index or 0))
+    return drawn.form.shown(key, int(index or 0))
 
 
 @register.simple_tag
-def value(form: BoardActionForm | None, key: str) -> str:
+def value(drawn: DrawnForm | None, key: str) -> str:
     """` value="..."`: what the player sent in `key`, for a text or number input; nothing when nothing was sent."""
-    sent = typed(form, key)
+    sent = typed(drawn, key)
     return format_html(' value="{}"', sent) if sent else ""
 
 
 @register.filter
-def ticked(form: BoardActionForm | None, key: str) -> bool:
+def ticked(drawn: DrawnForm | None, key: str) -> bool:
     """Whether the player ticked checkbox `key`."""
-    return isinstance(form, BoardActionForm) and bool(form.shown(key))
+    return bool(typed(drawn, key))
 
 
-@register.simple_tag
-def field_error(form: BoardActionForm | None, key: str | None = None) -> str:
-    """The errors of field `key` (of the whole form without it), where they are drawn: beside the field."""
-    if not isinstance(form, BoardActionForm):
+def slot(slot_id: str, messages: list[str], *, oob: bool = False, focus: bool = False) -> SafeString:
+    """A slot for errors: a live region (role="alert", there before anything is said in it, so what an htmx
+    answer puts in it is read out), hidden by the stylesheet while empty."""
+    said = format_html_join(mark_safe("<br>"), '<span aria-hidden="true">✗</span> {}', ((m,) for m in messages))
+    if oob:
+        return format_html('<span id="{}" hx-swap-oob="innerHTML">{}</span>', slot_id, said)
+    # tabindex and autofocus: a form refused as a whole brings its errors into view, as a field's control would.
+    return format_html('<p class="error" role="alert"><span id="{}" data-field-errors{}>{}</span></p>',
+                       slot_id, mark_safe(' tabindex="-1" autofocus') if focus else "", said)
+
+
+def oob_slots(drawn: list[tuple[str, list[str]]]) -> SafeString:
+    """What an htmx answer to a refusal puts in the page's error slots (`drawn`, as `field_error` collected them
+    drawing the board): every slot emptied (a refusal before this one said nothing now), then the refused
+    form's filled. Nothing for a page without slots (htmx would log a swap with no target as an error)."""
+    if not drawn:
+        return mark_safe("")
+    emptied = mark_safe('<span hx-swap-oob="innerHTML:[data-field-errors]"></span>')
+    return emptied + mark_safe("".join(slot(slot_id, messages, oob=True) for slot_id, messages in drawn if messages))
+
+
+def _first_focus(drawn: DrawnForm) -> bool:
+    """Whether this is the first place of the refused form to take the page's focus (then no other is)."""
+    if drawn.form is None or drawn.form.focused:
+        return False
+    drawn.form.focused = True
+    return True
+
+
+@register.simple_tag(takes_context=True)
+def field_error(context: template.Context, drawn: DrawnForm | None, key: str | None = None, but: str | None = None) -> str:
+    """The slot of field `key`'s errors beside it; without `key`, the form's own, above it: the errors of no
+    field, or with `but`, of every field but those named (space-separated), which have slots of their own."""
+    if not isinstance(drawn, DrawnForm):
         return ""
-    errors = list(form.errors.get(key or "__all__", ()))
-    return format_html_join("", '<p class="error" role="alert"><span aria-hidden="true">✗</span> {}</p>',
-                            ((message,) for message in errors))
-
-
-@register.filter
-def errors_but(form: BoardActionForm | None, drawn: str) -> list[str]:
-    """The form's errors but those of the fields named in `drawn` (space-separated): the ones drawn beside
-    their fields; the rest are said together beside the form."""
-    if not isinstance(form, BoardActionForm):
-        return []
-    beside = set(str(drawn or "").split())
-    return [str(message) for field, errors in form.errors.items() if field not in beside for message in errors]
+    form = drawn.form
+    if form is None:
+        messages = []
+    elif key is not None:
+        messages = drawn.errors(key)
+    else:
+        beside = set((but or "").split()) if but is not None else set(form.fields)
+        messages = [str(m) for field, errors in form.errors.items() if field not in beside for m in errors]
+    slot_id = drawn.slot_id(key)
+    every = form is not None and len(messages) == sum(len(errors) for errors in form.errors.values())
+    focus = key is None and bool(messages) and every and _first_focus(drawn)
+    collected = context.get("error_slots")
+    if isinstance(collected, list):
+        collected.append((slot_id, messages))
+    return slot(slot_id, messages, focus=focus)
 
 
 @register.simple_tag
-def invalid(form: BoardActionForm | None, key: str) -> str:
-    """` aria-invalid="true"` on a control whose field was refused."""
-    return mark_safe(' aria-invalid="true"') if isinstance(form, BoardActionForm) and key in form.errors else ""
+def invalid(drawn: DrawnForm | None, key: str, also: str = "", group: bool = False) -> str:
+    """The attributes of the control of field `key`: it is described by its errors' slot (and `also`, ids of
+    other descriptions), and after a refusal of that field, invalid; the first such control of the page is
+    focused when it loads (`autofocus`: the browser brings it into view, JavaScript or not). A `group` (a
+    radio group's fieldset) is made focusable for it."""
+    if not isinstance(drawn, DrawnForm):
+        return ""
+    described = " ".join(part for part in (drawn.slot_id(key), also) if part)
+    refused = bool(drawn.errors(key))
+    focus = refused and _first_focus(drawn)
+    return format_html(' aria-describedby="{}"{}{}', described, mark_safe(' aria-invalid="true"') if refused else "",
+                       mark_safe(' tabindex="-1" autofocus' if group else " autofocus") if focus else "")

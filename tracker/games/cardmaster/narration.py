@@ -1,14 +1,15 @@
 """Cardmaster in words: the working of every hit, roll, raid and status, for the board and the log."""
 
-from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
+from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from rules.cardmaster.fighters import SEAT_LETTERS
 from rules.cardmaster.gems import MOVE_LABELS
 from rules.cardmaster.moves import ATTACKS
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 from tracker.matches.numbers import decimal
+from tracker.matches.services import engine_message
 
-from .forms import STATUS_LABELS
+from .forms import SLUG, STATUS_LABELS
 
 STAT_NAMES = {"spd": "SPD", "hp": "HP", "def": "DEF", "atk": "ATK", "spc": "SPC"}
 DONE_LABELS = {
@@ -188,7 +189,7 @@ def adjusted_text(event: dict, names: list[str]) -> str:
 
 def reason_text(reason: dict) -> str:
     """An AI's stored reason (rules/cardmaster/ai/explain.py) in the reader's language."""
-    return gettext(reason["template"]) % reason["params"]
+    return engine_message(SLUG, reason["template"]) % reason["params"]
 
 
 def percent(chance: float) -> str:

@@ -133,7 +133,7 @@ def match_hint(request: TableRequest, pk: int) -> HttpResponse:
     try:
         decision = hint_for(match)
     except RuleError as error:
-        return views._refused(request, pk, services.explain(error, match.players()), status=409)
+        return views._refused(request, pk, services.explain(error, match.players(), match.slug), status=409)
     cards = match.state["cards"]
     action = decision.action
     named = [{"card_name": cards[action["card"]]["name"],

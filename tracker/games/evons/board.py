@@ -24,7 +24,7 @@ from tracker.matches.services import head_action
 from ...models import Match
 from ..board_forms import BoardActionForm, refused_as
 from ..common import refusal
-from .forms import ABILITY_NAMES, DIRECTION_NAMES, card_entry
+from .forms import ABILITY_NAMES, CARD_ENTRY_FIELDS, DIRECTION_NAMES, card_entry
 from .narration import describe, describe_action
 
 ARROW_GLYPHS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
@@ -284,8 +284,8 @@ PHASE_TITLES = {
 def _sent(refused: BoardActionForm | None, name: str, **keys: str) -> Mapping[str, str]:
     """What the page's refused board form had sent, if it is this form (`name`, and `keys` as sent): that
     form is drawn filled in again. Nothing for any other form."""
-    form = refused_as(refused, name, **keys)
-    return form.data if form is not None else {}
+    drawn = refused_as(refused, name, **keys)
+    return drawn.form.data if drawn.form is not None else {}
 
 
 def board(match: Match, refused: BoardActionForm | None = None) -> dict:
@@ -383,6 +383,7 @@ def board(match: Match, refused: BoardActionForm | None = None) -> dict:
             "cell": next((c for c in ALL_CELLS if c not in state["cells"]), "")}),
         "passable": any(action["type"] == "pass" for action in legal),
         "abilities_all": [(a, ABILITY_NAMES[a], ABILITY_SYMBOLS[a]) for a in ABILITIES],
+        "card_entry_fields": CARD_ENTRY_FIELDS,
         "elements": ELEMENTS,
         "occupied_monsters": [c for c in ALL_CELLS if c in state["cells"] and is_monster(state["cells"][c])],
         "adjust": {

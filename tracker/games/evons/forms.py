@@ -4,7 +4,7 @@ Evons is played open (a covered card is named only when it is revealed), so ther
 secret entry: the base class's default says so.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -18,7 +18,7 @@ from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
 from rules.evons.turns import COUNT_MAX, OPTIONS
 
 from ...matches.club_cards import match_card
-from ...models import Match
+from ...matches.services import explain
 from .. import common
 from ..base import CardFact
 from ..board_forms import BoardActionForm, BoardForms, choice, seat_field, whole_number
@@ -79,7 +79,7 @@ class CardForm(forms.Form):
         try:
             return validate_card(card)
         except InvalidCard as error:
-            raise forms.ValidationError(_(error.template) % error.params) from error
+            raise forms.ValidationError(explain(error, slug=SLUG)) from error
 
 
 def card_initial(card: dict) -> dict:
@@ -178,39 +178,9 @@ def _cell(post, field: str = "cell") -> str:
     return value
 
 
-def _entered_card(match: Match, post) -> dict:
-    """The card named in the form: from the catalog, or with the stats typed in on the spot."""
-    name = " ".join((post.get("card_name") or "").split())
-    if not name or len(name) > NAME_MAX:
-        raise ValidationError(pgettext_lazy("evons", "Name the card (1 to %(most)s characters).") % {"most": NAME_MAX})
-    kind = post.get("new_kind", "")
-    if not kind and any((post.get(f"new_{stat}") or "").strip() for stat in ("cost", "atk", "def")):
-        kind = "monster"  # stats typed in without picking the type: a monster is meant
-    if not kind:
-        card = match_card(match, name)
-        if card is None:
-            raise ValidationError(
-                pgettext_lazy("evons", "No card called “%(name)s” in the catalog: open “Not in the catalog?” and enter its stats.")
-                % {"name": name}
-            )
-        return card.as_rules_card()
-    if kind == "block":
-        return {"name": name, "kind": "block"}
-    if kind != "monster":
-        raise ValidationError(pgettext_lazy("evons", "A card is a monster or a Block card."))
-    return {
-        "name": name,
-        "kind": "monster",
-        "cost": common.whole_number(post, "new_cost", pgettext("evons", "Cost"), 0, STAT_MAX),
-        "element": post.get("new_element", ""),
-        "atk": common.whole_number(post, "new_atk", pgettext("evons", "ATK"), 0, STAT_MAX),
-        "def": common.whole_number(post, "new_def", pgettext("evons", "DEF"), 1, STAT_MAX),
-        "arrows": {d: post.get(f"new_arrow_{d}") for d in DIRECTIONS if post.get(f"new_arrow_{d}")},
-    }
-
-
-def _ability_action(match: Match, post) -> dict:
-    """An ability use: the arrow, its chosen target (and what the target needs: a pull, a revive, damage)."""
+def _ability_action(post, card: Callable[[], dict]) -> dict:
+    """An ability use: the arrow, its chosen target (and what the target needs: a pull, a revive of a card
+    named by `card`, damage)."""
     arrow = post.get("arrow", "")
     choice = post.get("choice", "")
     parts = choice.split(":")
@@ -223,7 +193,7 @@ def _ability_action(match: Match, post) -> dict:
     elif extra == "grave":
         if value == "unknown":
             action["grave"] = "unknown"
-            action["card"] = _entered_card(match, post)
+            action["card"] = card()
         elif value.isdigit() and len(value) < 4:
             action["grave"] = int(value)
         else:
@@ -274,21 +244,73 @@ class EvonsForm(BoardActionForm):
         """The action's fields besides its type and seat."""
         return {}
 
+
+def _arrow_field(direction: str) -> forms.ChoiceField:
+    return choice(pgettext_lazy("evons", "Arrow %(direction)s") % {"direction": DIRECTION_NAMES[direction]},
+                  [("", "—"), *((ability, ability) for ability in ABILITIES)],
+                  pgettext_lazy("evons", "Choose one of the abilities for this arrow, or none."), required=False)
+
+
+class CardEntryForm(EvonsForm):
+    """A board form that names a card (play, reveal, revive): from the catalog by its name, or with its stats
+    typed in on the spot (templates/games/evons/card_entry.html), each stat a field, its trouble beside it."""
+
+    card_name = forms.CharField(required=False)
+    new_kind = choice(pgettext_lazy("evons", "Card type"), [("", ""), ("monster", "monster"), ("block", "block")],
+                      pgettext_lazy("evons", "A card is a monster or a Block card."), required=False)
+    new_element = choice(pgettext_lazy("evons", "Element"), [("", ""), *((e, e) for e in ELEMENTS)],
+                         pgettext_lazy("evons", "Choose one of the elements."), required=False)
+    new_cost = whole_number(pgettext_lazy("evons", "Cost"), 0, STAT_MAX, required=False)
+    new_atk = whole_number(pgettext_lazy("evons", "ATK"), 0, STAT_MAX, required=False)
+    new_def = whole_number(pgettext_lazy("evons", "DEF"), 1, STAT_MAX, required=False)
+    rule_fields = {"card-element": "new_element", "card-ability-element": "new_element", "card-kind": "new_kind"}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for direction in DIRECTIONS:
+            self.fields[f"new_arrow_{direction}"] = _arrow_field(direction)
+
     def card(self) -> dict:
-        """The card named (or typed in) in the form; its trouble beside the name."""
-        try:
-            return _entered_card(self.match, self.data)
-        except ValidationError as error:
-            self.add_error("card_name", error)
+        """The card named (or typed in) in the form, from its cleaned fields; {} with why beside the field."""
+        data = self.cleaned_data
+        name = " ".join(data["card_name"].split())
+        if not name or len(name) > NAME_MAX:
+            self.add_error("card_name", pgettext_lazy("evons", "Name the card (1 to %(most)s characters).")
+                           % {"most": NAME_MAX})
             return {}
+        stats = {stat: data[f"new_{stat}"] for stat in ("cost", "atk", "def")}
+        # Stats typed in without picking the type: a monster is meant.
+        kind = data["new_kind"] or ("monster" if any(value is not None for value in stats.values()) else "")
+        if not kind:
+            card = match_card(self.match, name)
+            if card is None:
+                self.add_error("card_name", pgettext_lazy(
+                    "evons", "No card called “%(name)s” in the catalog: open “Not in the catalog?” and enter its stats.")
+                    % {"name": name})
+                return {}
+            return card.as_rules_card()
+        if kind == "block":
+            return {"name": name, "kind": "block"}
+        for stat, value in stats.items():
+            if value is None:
+                field = self.fields[f"new_{stat}"]
+                self.add_error(f"new_{stat}", field.error_messages["required"])
+        if self.errors:
+            return {}
+        return {"name": name, "kind": "monster", **stats, "element": data["new_element"],
+                "arrows": {d: data[f"new_arrow_{d}"] for d in DIRECTIONS if data[f"new_arrow_{d}"]}}
 
 
-class PlayForm(EvonsForm):
+CARD_ENTRY_FIELDS = " ".join([*(name for name in CardEntryForm.declared_fields if name != "seat"),
+                              *(f"new_arrow_{d}" for d in DIRECTIONS)])
+"""The fields of a card entry, each drawn with its errors beside it (the form's own errors are the others')."""
+
+
+class PlayForm(CardEntryForm):
     kinds = ("play",)
 
     cell = CellField()
     face = choice(None, [("up", "up"), ("covered", "covered")], pgettext_lazy("evons", "Play the card face-up or covered."))
-    card_name = forms.CharField(required=False)
 
     def more(self, data: dict) -> dict:
         action = {"cell": data["cell"], "covered": data["face"] == "covered"}
@@ -297,11 +319,10 @@ class PlayForm(EvonsForm):
         return action
 
 
-class RevealForm(EvonsForm):
+class RevealForm(CardEntryForm):
     kinds = ("reveal",)
 
     cell = CellField()
-    card_name = forms.CharField(required=False)
 
     def more(self, data: dict) -> dict:
         return {"cell": data["cell"], "card": self.card()}
@@ -324,14 +345,13 @@ class ConflictForm(EvonsForm):
         return {"target": data["target"]}
 
 
-class AbilityForm(EvonsForm):
+class AbilityForm(CardEntryForm):
     kinds = ("ability",)
 
     arrow = choice(None, [(d, d) for d in DIRECTIONS], pgettext_lazy("evons", "Choose an arrow of the active card."))
-    card_name = forms.CharField(required=False)
 
     def more(self, data: dict) -> dict:
-        action = _ability_action(self.match, self.data)
+        action = _ability_action(self.data, self.card)
         del action["type"]
         return action
 

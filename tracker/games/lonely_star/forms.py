@@ -335,6 +335,7 @@ class UnknownAdjustment(LonelyStarForm):
     """A correction whose `what` no form sends."""
 
     kinds = ("adjust",)
+    drawn = False
 
     what = choice(pgettext_lazy("lonely-star", "adjustment"), [(what, what) for what in ADJUSTMENTS])
 
