@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parents[1]  # the code tree this file is in
 
 
 def _cases(client) -> dict:

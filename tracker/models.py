@@ -239,7 +239,36 @@ class NameClaim(models.Model):
         return _named(cls.objects.filter(slug=slug).select_related("club"), name)
 
 
+class _MatchRows(models.Expression):
+    """Rows of another table that belong to the match, read in the match's own query as one JSON array (a
+    correlated subquery): opening a match reads its grants and players with it, not in queries of their own."""
+
+    output_field = models.JSONField()
+
+    def __init__(self, source: str, columns: str, link: str):
+        super().__init__()
+        self.source, self.columns, self.link = source, columns, link
+
+    def as_sql(self, compiler, connection):
+        outer = compiler.quote_name(compiler.query.get_initial_alias())
+        if connection.vendor == "postgresql":
+            rows = f"COALESCE(jsonb_agg(jsonb_build_array({self.columns})), '[]'::jsonb)"
+        else:
+            rows = f"json_group_array(json_array({self.columns}))"
+        return f'(SELECT {rows} FROM {self.source} WHERE {self.link} = {outer}."id")', []
+
+
 class MatchQuerySet(models.QuerySet):
+    def with_people(self) -> "MatchQuerySet":
+        """Each match with its grants (`grants_read`: role, seat, device, user id, revoked or not; for
+        tracker/people/access.py) and its players (`seated_read`: position, id, name, user id; for
+        `Match.players`) read in the same query."""
+        return self.annotate(
+            grants_read=_MatchRows('"tracker_access" a', "a.role, a.seat, a.device, a.user_id, a.revoked IS NOT NULL",
+                                   "a.match_id"),
+            seated_read=_MatchRows('"tracker_seat" s JOIN "tracker_player" p ON p.id = s.player_id',
+                                   "s.position, p.id, p.name, p.user_id", "s.match_id"))
+
     def visible_to(self, request) -> "MatchQuerySet":
         """The matches this request's device or account may open: the one rule every read goes through.
 
@@ -372,8 +401,12 @@ class Match(models.Model):
 
         The winner is one of them: read here, a finished match names it with no query (or join) of its own."""
         if not hasattr(self, "_players"):
-            # The players alone, joined to their seats: a third cheaper than building each Seat as well.
-            self._players = list(Player.objects.filter(seats__match=self).order_by("seats__position"))
+            seated = self.__dict__.pop("seated_read", None)  # read with the match (MatchQuerySet.with_people)
+            if seated is not None:
+                self._players = [Player.from_db(self._state.db, ["id", "name", "user_id"], (pk, name, user_id))
+                                 for _position, pk, name, user_id in sorted(seated)]
+            else:  # the players alone, joined to their seats: a third cheaper than building each Seat as well
+                self._players = list(Player.objects.filter(seats__match=self).order_by("seats__position"))
             winner = Match._meta.get_field("winner")
             if self.winner_id is not None and not winner.is_cached(self):
                 won = next((player for player in self._players if player.pk == self.winner_id), None)

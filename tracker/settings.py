@@ -116,6 +116,8 @@ TEMPLATES = [
             # Our templates reach the phone without their indentation (tracker/web/templating.py).
             "loaders": [("django.template.loaders.cached.Loader", [
                 "tracker.web.templating.Loader", "django.template.loaders.app_directories.Loader"])],
+            # `{% url %}` reversing each address once per process (tracker/templatetags/reversed.py).
+            "builtins": ["tracker.templatetags.reversed"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

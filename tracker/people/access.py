@@ -170,7 +170,9 @@ def viewer(request: TableRequest, match: Match) -> Viewer | None:
     grants read once, so opening one match needs no second, compiled visibility query.
     tests/tracker/test_access.py checks the two agree.
     """
-    every = _match_grants(match, every=True)
+    read = match.__dict__.pop("grants_read", None)  # read with the match (match_for): once, never kept stale
+    every = ([(role, seat, device, user_id, True if revoked else None) for role, seat, device, user_id, revoked in read]
+             if read is not None else _match_grants(match, every=True))
     grants = [grant[:4] for grant in every if grant[4] is None]
     claimed = _claims(grants)
     organiser, shared = organises(request, match.club_id), bool(every)
@@ -223,7 +225,8 @@ def _refuse(request: TableRequest, match: Match) -> NoReturn:
 
 def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
     """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
-    match = get_object_or_404(Match, pk=pk)  # its winner comes with its players (Match.players), when asked
+    # One query: the match, its grants (for `viewer`) and its players (Match.players, the winner among them).
+    match = get_object_or_404(Match.objects.with_people(), pk=pk)
     seen_by = viewer(request, match)
     if seen_by is None:
         _refuse(request, match)

@@ -1,0 +1,93 @@
+"""Where one htmx action's time goes, per game: cProfile over the benchmark's own requests.
+
+    .venv/bin/python perf/profile_actions.py [--rounds 40] [--top 25] [--case "Card Crush reveal"]
+
+The requests are perf/side_by_side.py's (one htmx action per game, sent as the match page's form sends it,
+in a savepoint rolled back each time), in-process against a scratch SQLite file, the Django test client
+as the benchmark uses it. For each case it prints the share of the request spent in the parts an action
+is made of (the access check, applying the action, the outcome box, the templates), then the functions
+with the most cumulative time.
+"""
+
+import argparse
+import cProfile
+import os
+import pstats
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+
+PARTS = {
+    "access check (access.match_for)": ("tracker/people/access.py", "match_for"),
+    "apply the action (services.match_apply_action)": ("tracker/matches/services.py", "match_apply_action"),
+    "the outcome box (views._outcome)": ("tracker/matches/views.py", "_outcome"),
+    "the context (views._match_context)": ("tracker/matches/views.py", "_match_context"),
+    "templates (Template.render)": ("django/template/base.py", "render"),
+}
+"""The parts of an action, each a function whose cumulative time is that part's (file's end, name)."""
+
+
+def _setup() -> None:
+    sys.path.insert(0, str(HERE))
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tracker.settings"
+    os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp(prefix='profile-')}/profile.sqlite3"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test.utils import override_settings
+
+    call_command("migrate", verbosity=0)
+    override_settings(STATIC_ROOT=tempfile.mkdtemp(prefix="profile-static-")).enable()
+    call_command("collectstatic", "--noinput", verbosity=0)
+
+
+def _share(stats: pstats.Stats, where: str, name: str) -> float:
+    """Cumulative seconds of the outermost calls of the function `name` defined in a file ending with `where`."""
+    found = [(key, row) for key, row in stats.stats.items()  # type: ignore[attr-defined]
+             if key[0].endswith(where) and key[2] == name]
+    if not found:
+        return 0.0
+    (_key, (_calls, _primitive, _own, cumulative, _callers)), *_ = sorted(found, key=lambda kv: -kv[1][3])
+    return cumulative
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--case", action="append", help="only this case (repeatable)")
+    parser.add_argument("--own", help="list only functions whose file matches this (a regular expression: 'tracker/|rules/')")
+    args = parser.parse_args()
+    _setup()
+    from django.conf import settings
+    from django.db import transaction
+    from django.test import Client
+
+    from perf.side_by_side import _cases
+
+    with transaction.atomic():
+        cases = _cases(Client(HTTP_HOST=settings.ALLOWED_HOSTS[0]))
+        for name, call in cases.items():
+            if name == "floor" or (args.case and name not in args.case):
+                continue
+            for _ in range(3):
+                assert call().status_code == 200, name  # warm: first-use caches are not the action's cost
+            profile = cProfile.Profile()
+            profile.enable()
+            for _ in range(args.rounds):
+                call()
+            profile.disable()
+            stats = pstats.Stats(profile)
+            total = stats.total_tt  # type: ignore[attr-defined]
+            print(f"\n== {name}: {total / args.rounds * 1000:.2f} ms a request under the profiler (wall), {args.rounds} rounds")
+            for part, (where, function) in PARTS.items():
+                print(f"  {_share(stats, where, function) / total:5.0%}  {part}")
+            stats.sort_stats("cumulative").print_stats(args.own or ".", args.top)
+        transaction.set_rollback(True)
+
+
+if __name__ == "__main__":
+    main()

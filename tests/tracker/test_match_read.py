@@ -1,0 +1,64 @@
+"""Opening a match is one query: the match, its grants and its players together (MatchQuerySet.with_people),
+and `{% url %}` reverses each address once per process (tracker/templatetags/reversed.py)."""
+
+import pytest
+from django.db import connection
+from django.template import engines
+from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse, set_script_prefix
+
+from tracker.models import Match
+from tracker.people import access
+
+from .helpers import device_of, seated_phone, start_battle, watching_phone
+
+pytestmark = pytest.mark.django_db
+
+
+def _request(client: Client):
+    request = RequestFactory().get("/", REMOTE_ADDR="203.0.113.9")
+    request.device = device_of(client)
+    request.user = type("Anonymous", (), {"is_authenticated": False})()
+    return request
+
+
+def test_it_reads_the_match_its_grants_and_its_players_in_one_query():
+    owner = Client(REMOTE_ADDR="203.0.113.9")
+    match = start_battle(owner, "Ana", "Ben")
+    player = seated_phone(owner, match, 1)
+    watching_phone(owner, match)
+    with CaptureQueriesContext(connection) as read:
+        opened, seen_by = access.match_for(_request(player), match.pk)
+        names = [seated.name for seated in opened.players()]
+    assert len(read) == 1
+    assert names == ["Ana", "Ben"]
+    assert (seen_by.role, seen_by.seat, seen_by.claimed, seen_by.shared) == (access.PLAYER, 1, frozenset({1}), True)
+
+
+def test_the_grants_read_with_the_match_are_used_once_so_a_later_question_sees_a_new_grant():
+    owner = Client(REMOTE_ADDR="203.0.113.9")
+    match = start_battle(owner, "Ana", "Ben")
+    opened = Match.objects.with_people().get(pk=match.pk)
+    assert access.viewer(_request(owner), opened).claimed == frozenset()
+    seated_phone(owner, match, 1)
+    assert access.viewer(_request(owner), opened).claimed == frozenset({1})
+
+
+def test_a_match_without_grants_or_seats_reads_them_as_empty():
+    match = Match.objects.create(slug="card-crush", rules_version="1", config={}, state={})
+    opened = Match.objects.with_people().get(pk=match.pk)
+    assert opened.players() == []
+    assert access.viewer(_request(Client()), opened) is not None  # a table match: everyone watches
+
+
+def test_each_address_is_reversed_for_its_own_arguments_and_script_prefix():
+    page = engines["django"].from_string("{% url 'match_detail' pk %}|{% url 'match_log' pk as log %}{{ log }}")
+    assert page.render({"pk": 1}) == f"{reverse('match_detail', args=[1])}|{reverse('match_log', args=[1])}"
+    assert page.render({"pk": 2}) == f"{reverse('match_detail', args=[2])}|{reverse('match_log', args=[2])}"
+    set_script_prefix("/club/")
+    try:
+        assert page.render({"pk": 2}) == "/club/matches/2/|/club/matches/2/log/"
+    finally:
+        set_script_prefix("/")
+    assert page.render({"pk": 2}).startswith("/matches/2/")
