@@ -54,6 +54,22 @@ def test_an_invalid_boolean_is_refused(tmp_path, name):
     assert f"{name} must be true or false, not 'maybe'" in result.stderr
 
 
+@pytest.mark.parametrize("value, said", [("0", "LIVE_BEAT_SECONDS must be 1 or more, not 0"),
+                                         ("-3", "LIVE_BEAT_SECONDS must be a whole number of 0 or more, not '-3'")])
+def test_a_live_beat_under_a_second_is_refused(tmp_path, value, said):
+    """A stream that never beats would look stalled to every phone: the setting says so at start."""
+    result = run(["manage.py", "check"], tmp_path, LIVE_BEAT_SECONDS=value)
+    assert result.returncode != 0
+    assert said in result.stderr
+
+
+def test_a_live_beat_of_a_second_is_taken(tmp_path):
+    code = "import django; django.setup(); from django.conf import settings; print(settings.LIVE_BEAT_SECONDS)"
+    result = run(["-c", code], tmp_path, LIVE_BEAT_SECONDS="1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "1"
+
+
 @pytest.mark.parametrize("value, expected", [("TRUE", True), ("yes", True), ("0", False), ("off", False), ("", False)])
 def test_booleans_are_read_in_the_usual_spellings(tmp_path, value, expected):
     code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"
