@@ -57,10 +57,22 @@ def _name(state: MatchState, card_id: str) -> str:
     return state["cards"][card_id]["name"]
 
 
-def reason_for(state: MatchState, action: dict, candidate=None) -> Reason:
-    """Why `action` (a legal move in `state`); `candidate` is the search's record of it, if any."""
-    explain = EXPLAINERS[action["type"]]
-    return explain(state, action, candidate)
+def reason_for(state: MatchState, action: dict, candidate=None, line: list[dict] | None = None) -> Reason:
+    """Why `action` (a legal move in `state`); `candidate` is the search's record of it, if any.
+    `line` is the play the search expects after the move (tree.Tree.line), when it knows one: a
+    STACK or a Shift then promises only the move that line makes next with the card (an A3, an A1),
+    and explains itself without a promise when the line does something else or stops short."""
+    if action["type"] == "stack":
+        return _stack(state, action, candidate, line)
+    if action["type"] == "shift":
+        return _shift(state, action, candidate, line)
+    return EXPLAINERS[action["type"]](state, action, candidate)
+
+
+def _planned(line: list[dict] | None, card_id: str, kind: str) -> dict | None:
+    """The move `line` makes next with the card when it is a `kind`, else None."""
+    move = next((move for move in line or () if move.get("card") == card_id), None)
+    return move if move is not None and move["type"] == kind else None
 
 
 def _events(state: MatchState, action: dict, candidate) -> list[dict]:
@@ -114,7 +126,7 @@ def _best_a3(state: MatchState, card: dict) -> tuple[dict, dict]:
     return max(found, key=lambda pair: (pair[1]["damage"] >= pair[0]["hp"], pair[1]["damage"]))
 
 
-def _stack(state: MatchState, action: dict, candidate) -> Reason:
+def _stack(state: MatchState, action: dict, candidate, line: list[dict] | None = None) -> Reason:
     card = state["cards"][action["card"]]
     team = state["teams"][card["seat"]]
     shown = 2 + card["gems"]
@@ -126,11 +138,17 @@ def _stack(state: MatchState, action: dict, candidate) -> Reason:
         return Reason(gettext_noop("Stacks on %(card)s toward a REVIVE of %(ally)s (%(shown)s shown, "
                                    "REVIVE needs 5)."), {"card": card["name"], "ally": _name(state, ally), "shown": shown})
     foe, working = _best_a3(state, card)
+    ready = card["gems"] + 1 + team["raided"] >= COSTS["a3"]
+    promise = {"type": "a3", "card": card["id"], "target": foe["id"]}
+    if line is not None:
+        planned = _planned(line, card["id"], "a3")
+        ready = ready and planned is not None
+        if planned is not None:
+            promise, foe = planned, state["cards"][planned["target"]]
+            working = damage.working(card, foe, "a3")
     params = {"card": card["name"], "target": foe["name"], "shown": shown, "damage": working["damage"],
               "times": _times(working["type_multiplier"]),
               "type": state["config"]["type_names"][working["attack_type"] - 1]}
-    ready = card["gems"] + 1 + team["raided"] >= COSTS["a3"]
-    promise = {"type": "a3", "card": card["id"], "target": foe["id"]}
     if ready and working["damage"] >= foe["hp"]:
         return Reason(gettext_noop("Stacks on %(card)s: A3 next turn knocks out %(target)s at %(type)s %(times)sx."),
                       params, promise)
@@ -150,7 +168,7 @@ def biggest_blow(state: MatchState, card: dict) -> int:
     return max(blows, default=0)
 
 
-def _shift(state: MatchState, action: dict, candidate) -> Reason:
+def _shift(state: MatchState, action: dict, candidate, line: list[dict] | None = None) -> Reason:
     card, coming = state["cards"][action["card"]], state["cards"][action["reserve"]]
     params = {"card": card["name"], "reserve": coming["name"]}
     if card["gems"] == 1 and card["hp"] <= biggest_blow(state, card):
@@ -167,11 +185,19 @@ def _shift(state: MatchState, action: dict, candidate) -> Reason:
                       {**params, "hp": card["hp"]})
     foes = active_cards(state, 1 - card["seat"])
     foe, working = max(((foe, damage.working(coming, foe, "a1")) for foe in foes), key=lambda pair: pair[1]["damage"])
+    promise: dict | None = {"type": "a1", "card": coming["id"], "target": foe["id"]}
+    if line is not None:
+        promise = _planned(line, coming["id"], "a1")
+        if promise is not None:
+            foe = state["cards"][promise["target"]]
+            working = damage.working(coming, foe, "a1")
+    params.update(target=foe["name"], damage=working["damage"], times=_times(working["type_multiplier"]),
+                  type=state["config"]["type_names"][working["attack_type"] - 1])
+    if promise is None:
+        return Reason(gettext_noop("Shifts %(reserve)s in for %(card)s: its A1 does %(damage)s to %(target)s at "
+                                   "%(type)s %(times)sx."), params)
     return Reason(gettext_noop("Shifts %(reserve)s in for %(card)s: next turn its A1 hits %(target)s for "
-                               "%(damage)s at %(type)s %(times)sx."),
-                  {**params, "target": foe["name"], "damage": working["damage"], "times": _times(working["type_multiplier"]),
-                   "type": state["config"]["type_names"][working["attack_type"] - 1]},
-                  {"type": "a1", "card": coming["id"], "target": foe["id"]})
+                               "%(damage)s at %(type)s %(times)sx."), params, promise)
 
 
 def _spc(state: MatchState, action: dict, candidate) -> Reason:

@@ -7,11 +7,14 @@
             exactly, then a few short playouts for the best four, and a little noise in the
             final choice
     easy    one move deep only, blind to raids (it does not count the gems the other side could
-            knock loose next: evaluation.race), choosing among the best five with clearly
-            more noise: it still attacks sensibly and spends its gems, but misses what comes
-            next and leaves gems where they get raided
+            knock loose next: evaluation.race), judging the race without focus (the damage it
+            deals the average foe, so it often leaves a wounded card standing to hit a fresh one
+            it hurts more), choosing among the best five with clearly more noise: it still
+            attacks sensibly and spends its gems, but misses what comes next, spreads its blows
+            and leaves gems where they get raided
     hard-2026  a baseline, the hard level before the tree search: normal's search with 40
-            playouts for the best eight, no noise (not offered to players)
+            playouts for the best eight, no noise, and the race as it was judged then (without
+            focus: evaluation.race) (not offered to players)
     greedy  a baseline: the move whose immediate result keeps the best HP balance
             (evaluation.material), the rolls weighed exactly; it never plans
     random  a baseline: any legal move, uniformly
@@ -47,12 +50,12 @@ action carries its decision under "ai" ({"reason": Reason.as_json(), ...}), as t
 
 BASELINES = ("hard-2026", "greedy", "random")
 LEVELS = (*AI_LEVELS, *BASELINES)
-EFFORT = {"easy": Effort(finalists=1, playouts=0, raids=False), "normal": Effort(finalists=4, playouts=10),
-          "hard": Effort(finalists=8, playouts=40), "hard-2026": Effort(finalists=8, playouts=40)}
+EFFORT = {"easy": Effort(finalists=1, playouts=0, raids=False, focus=False), "normal": Effort(finalists=4, playouts=10),
+          "hard": Effort(finalists=8, playouts=40), "hard-2026": Effort(finalists=8, playouts=40, focus=False)}
 """The one-move-plus-playouts search of each level; "hard" itself searches a tree and uses this
 only where a quick judgement of every move is wanted (the analysis)."""
 TEMPERATURE = {"easy": 0.05, "normal": 0.008, "hard": 0.0, "hard-2026": 0.0}
-VERSION = "tree-1"
+VERSION = "tree-2"
 """Names how the levels decide, for whoever keeps decisions (the hint cache): change it with them."""
 HARD_SIMULATIONS = 1200
 """Positions the hard level's tree grows by per decision: about a quarter of a second on one core."""
@@ -145,7 +148,8 @@ def choose(state: MatchState, seat: int, level: str, seed: str, step: int, recen
         tree.run(HARD_SIMULATIONS)
         valued = [(candidate, value) for candidate, _visits, value in tree.ranked()]
         chosen, value = _keep_promise(valued, promised)
-        return Decision(chosen.action, reason_for(state, chosen.action, chosen), value, level, tree.simulations)
+        reason = reason_for(state, chosen.action, chosen, tree.line(chosen.action))
+        return Decision(chosen.action, reason, value, level, tree.simulations)
     ranked = search(state, seat, EFFORT[level], seed, step)
     ranked = [candidate for candidate in ranked
               if (candidate.action.get("card"), candidate.action.get("reserve")) not in refused] or ranked

@@ -40,6 +40,8 @@ EXPLORATION = 0.06
 WIDTH = 2
 """Moves a node considers before any widening (the root considers ROOT_WIDTH)."""
 ROOT_WIDTH = 6
+LINE_VISITS = 3
+"""Visits a move needs before the expected line of play (Tree.line) goes through it."""
 
 
 class Node:
@@ -190,6 +192,25 @@ class Tree:
             if score > best_score:
                 best, best_score = index, score
         return best
+
+    def line(self, action: dict) -> list[dict]:
+        """The moves the search expects after `action` (one of the root's): from its position the
+        most visited move at each position below, the most visited way of the rolls at a chance
+        node, for as long as a move was tried LINE_VISITS times. What the reasons may promise
+        (explain.reason_for)."""
+        node = self.root.children[self.root.actions.index(action)]  # type: ignore[union-attr]
+        found: list[dict] = []
+        while node is not None:
+            if isinstance(node, Chance):
+                node = max(node.ways, key=lambda way: way[1].visits)[1]
+                continue
+            tried = [(child.visits, index) for index, child in enumerate(node.children) if child is not None]
+            if not tried or max(tried)[0] < LINE_VISITS:
+                break
+            index = max(tried)[1]
+            found.append(node.actions[index])
+            node = node.children[index]
+        return found
 
     def ranked(self) -> list[tuple[Candidate, int, float]]:
         """The root's moves, the one played first: (candidate, visits, value for `seat`). A move
