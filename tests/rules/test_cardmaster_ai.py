@@ -499,12 +499,13 @@ def test_a_shift_back_is_allowed_once_something_changed():
     assert (shift["card"], shift["reserve"]) not in players.shift_backs(changed, seat, recent)
 
 
-def test_promises_made_in_seeded_matches_are_kept_when_still_possible(small_budgets):
-    report = measure([("hard", "normal")], 4, size=3)
-    made = sum(habit["promises"] for habit in report.habits.values())
-    kept = sum(habit["kept"] for habit in report.habits.values())
-    assert made >= 3, "a few promises to check in four matches"
-    assert kept / made >= 0.8
+def test_promises_made_in_seeded_matches_are_kept_when_still_possible(monkeypatch):
+    # Hard promises only what its tree's line does next, and a tree of a few dozen simulations
+    # rarely looks that far: a third of the real budget, on 6v6 where STACKs and Shifts are common.
+    monkeypatch.setattr(players, "HARD_SIMULATIONS", 400)
+    habits = measure([("hard", "greedy")], 2, size=6).habits["hard"]
+    assert habits["promises"] >= 3, "a few promises to check in two matches"
+    assert habits["kept"] / habits["promises"] >= 0.8
 
 
 def test_a_reason_that_promises_a_move_names_it_and_the_next_possession_keeps_it():
@@ -603,18 +604,3 @@ def test_a_reason_with_the_search_line_promises_only_the_move_that_line_makes_ne
     assert players.reason_for(state, shift, None, []).promise is None
     kept = players.reason_for(state, shift, None, [{"type": "a1", "card": coming, "target": "B2"}])
     assert kept.promise == {"type": "a1", "card": coming, "target": "B2"} and "next turn" in kept.text()
-
-
-def test_hard_promises_what_its_own_line_of_play_does_next(monkeypatch):
-    monkeypatch.setattr(players, "HARD_SIMULATIONS", 400)
-    state, step, checked = generated_match("promise-line", size=6), 3, 0
-    while state["winner"] is None and checked < 2:
-        decision = choose(state, state["possession"], ("hard", "greedy")[state["possession"]], "promise-line", step)
-        if decision.reason.promise:
-            tree = players.Tree(state, state["possession"])
-            tree.run(players.HARD_SIMULATIONS)
-            assert decision.reason.promise in tree.line(decision.action)
-            checked += 1
-        state, _ = match.apply(state, decision.action, Dice("promise-line", step))
-        step += 1
-    assert checked == 2, "hard made promises to check"
