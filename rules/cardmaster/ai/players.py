@@ -3,9 +3,9 @@
     hard    a tree search (tree.py): Monte Carlo tree search over the engine with chance nodes
             for the rolls, HARD_SIMULATIONS positions deep into this possession, the other
             side's reply and beyond; always its most visited move
-    normal  sound but shallow (search.py): every move one move deep with the rolls weighed
-            exactly, then a few short playouts for the best four, and a little noise in the
-            final choice
+    normal  sound but shallow: the same tree search with NORMAL_SIMULATIONS, enough to see its
+            own possession through and the start of the other side's reply, not the possession
+            after (its one-move-plus-playouts search, EFFORT, serves the analysis's quick look)
     easy    one move deep only, blind to raids (it does not count the gems the other side could
             knock loose next: evaluation.race), judging the race without focus (the damage it
             deals the average foe, so it often leaves a wounded card standing to hit a fresh one
@@ -59,6 +59,8 @@ VERSION = "tree-2"
 """Names how the levels decide, for whoever keeps decisions (the hint cache): change it with them."""
 HARD_SIMULATIONS = 1200
 """Positions the hard level's tree grows by per decision: about a quarter of a second on one core."""
+NORMAL_SIMULATIONS = 150
+"""The normal level's tree: its own possession and the start of the other side's reply, no further."""
 PROMISE_SLACK = 0.03
 """How much lower a promised move may be valued than the best and still be played (win chance)."""
 SHIFT_MEMORY = 4
@@ -143,9 +145,9 @@ def choose(state: MatchState, seat: int, level: str, seed: str, step: int, recen
         return Decision(ranked[0].action, reason_for(state, ranked[0].action, ranked[0]), ranked[0].value, level)
     refused = shift_backs(state, seat, recent)
     promised = pending_promises(state, seat, recent)
-    if level == "hard":
+    if level in ("hard", "normal"):
         tree = Tree(state, seat, refused)
-        tree.run(HARD_SIMULATIONS)
+        tree.run(HARD_SIMULATIONS if level == "hard" else NORMAL_SIMULATIONS)
         valued = [(candidate, value) for candidate, _visits, value in tree.ranked()]
         chosen, value = _keep_promise(valued, promised)
         reason = reason_for(state, chosen.action, chosen, tree.line(chosen.action))
