@@ -5,12 +5,11 @@ taken at once by the next reserve card, so each side keeps hitting at about the 
 until its reserve runs out. The side that needs fewer possessions to take off everything the
 other side has standing usually wins. So the estimate is a race:
 
-    rate(side)        = the HP the other side has standing over the possessions it takes to
-                        take it all off with focus: each standing foe's HP over what all the
-                        side's active cards deal it with A1 in one possession, summed (a card's
-                        own rate, for what it still owes in this possession, is a quarter against
-                        the other side's active card it hurts most and three quarters against
-                        the whole standing faction on average)
+    rate(side)        = what the side's active cards deal in one possession with A1, each card
+                        a quarter against the other side's active card it hurts most (its
+                        choice now) and three quarters against the other side's whole faction
+                        on average, fallen cards included (what it meets as cards fall and step
+                        in, an average that a knockout does not change)
     possessions(side) = ( the HP the other side has standing, less what its statuses will burn
                         - the extra damage this side's gems buy: an A3 does 0.99 x ATK where an
                           A1 does 0.33, so a stacked or raided gem is worth a third of the
@@ -20,10 +19,10 @@ other side has standing usually wins. So the estimate is a race:
     win chance        = logistic(K x (possessions(other) - possessions(side)) / sqrt(sum + 1/4))
 
 So hits count by the damage they do, and a knockout counts besides through the rate of the
-card that steps in. Focus matters: with each card's rate against the average foe (the race before
-it, still the hard-2026 baseline's and the easy level's), knocking out a foe a side hits hard
-lowered that side's own rate, so the search left a 37 HP card standing and lost a won 3v3 to the
-greedy player; type match-ups, DEF, ATK boosts and Undershock count against the cards
+card that steps in. The average over the whole faction matters: averaged over the standing cards
+only (the race before 2026-11-28, still the hard-2026 baseline's and the easy level's: `steady`
+False), knocking out a foe a side hits hard lowered that side's own rate, so the search left a
+37 HP card standing and lost a won 3v3 to the greedy player; type match-ups, DEF, ATK boosts and Undershock count against the cards
 they apply to. The gamble enters as risk: gems on an active card of the side out of
 possession that one blow can knock out count only in part, and the part at risk counts for
 the other side (a raid). Undershock and Souldrift's fade are in the stats the engine reports.
@@ -125,31 +124,32 @@ class Side:
         self.seat = seat
         self.active = [Fighter(cards[card_id], 1.0) for card_id in team["active"] if card_id]
         self.reserve = [Fighter(cards[card_id], RESERVE_BURN) for card_id in team["reserve"]]
+        self.fallen = [Fighter(cards[card_id], 0.0) for card_id in team["fallen"]]
         self.raided = team["raided"]
 
-    def race(self, state: MatchState, them: "Side", focus: bool = True) -> None:
+    def race(self, state: MatchState, them: "Side", steady: bool = True) -> None:
         """Possessions to take off everything `them` has standing, and what one gem is worth
-        (`focus`: see race)."""
+        (`steady`: see race)."""
         foes = them.active + them.reserve
         standing = sum(foe.hp for foe in foes)
-        weight = sum(foe.max_hp for foe in foes)
+        # The average foe: the whole faction when steady (a knockout never changes it), else the standing.
+        met = foes + them.fallen if steady else foes
+        weight = sum(foe.max_hp for foe in met)
         targets = len(them.active)
         mine = state["possession"] == self.seat
         self.rate, self.best_gem, banked, owed = 0.0, 0.0, 0.0, 0.0
-        against = [0.0] * len(foes)  # what all the active cards deal each foe in a possession (A1)
         for card in self.active:
             # A1 and A3 against the best active target now, and on average over every standing card
             # (weighed by printed HP, so hurting a card never lowers the average). Inlined a1/a3.
             first, second = TYPE_FACTOR[card.type1], TYPE_FACTOR[card.type2]
             atk1, atk3 = card.atk * 0.33, card.atk * 0.99
             now1 = now3 = mean1 = mean3 = 0.0
-            for place, foe in enumerate(foes):
+            for place, foe in enumerate(met):
                 factor1, factor2 = first[foe.type1][foe.type2], second[foe.type1][foe.type2]
                 hit1 = max(1.0, atk1 * factor1 * foe.armour)
                 hit3 = max(1.0, atk3 * (factor1 if factor1 > factor2 else factor2) * foe.armour)  # noqa: FURB136 - hot loop
                 mean1 += foe.max_hp * hit1
                 mean3 += foe.max_hp * hit3
-                against[place] += hit1
                 if place < targets:
                     now1, now3 = max(now1, hit1), max(now3, hit3)
             rate = NOW * now1 + (1 - NOW) * mean1 / weight
@@ -165,13 +165,10 @@ class Side:
                 owed += rate
         for card in self.reserve:
             if card.gems:
-                gem = sum(foe.max_hp * (card.a3(foe) - card.a1(foe)) for foe in foes) / weight / 3
+                gem = sum(foe.max_hp * (card.a3(foe) - card.a1(foe)) for foe in met) / weight / 3
                 banked += spendable(card.gems) * max(0.0, gem)
         if self.raided:
             banked += spendable(self.raided) * self.best_gem
-        if focus and self.active:
-            # Focused, the active cards take each foe down in turn: its HP over what they all deal it.
-            self.rate = standing / sum(foe.hp / dealt for foe, dealt in zip(foes, against, strict=True))
         self.possessions = (standing - banked - owed) / self.rate
 
     def exposed_gems(self, them: "Side") -> float:
@@ -188,14 +185,14 @@ class Side:
         return at_risk
 
 
-def race(state: MatchState, raids: bool = True, focus: bool = True) -> tuple[float, float]:
+def race(state: MatchState, raids: bool = True, steady: bool = True) -> tuple[float, float]:
     """Possessions each seat needs to win the race from here: (seat 0, seat 1). Without `raids`
     the gems one blow could knock loose are not counted (the easy player's blind spot). Without
-    `focus` a side's rate is the sum of its cards' rates against the average foe (the hard-2026
-    baseline's race: a knockout of a foe the side hits hard lowered its own rate)."""
+    `steady` the average foe is the average standing card (the hard-2026 baseline's race: a
+    knockout of a foe the side hits hard lowered its own rate)."""
     sides = (Side(state, 0), Side(state, 1))
     for seat in (0, 1):
-        sides[seat].race(state, sides[1 - seat], focus)
+        sides[seat].race(state, sides[1 - seat], steady)
     # Only the side out of possession is exposed to a blow before it can spend or shift away.
     if raids and state["possession"] is not None:
         exposed = sides[1 - state["possession"]]
@@ -207,20 +204,20 @@ def race(state: MatchState, raids: bool = True, focus: bool = True) -> tuple[flo
     return sides[0].possessions, sides[1].possessions
 
 
-def margin(state: MatchState, seat: int, raids: bool = True, focus: bool = True) -> float:
+def margin(state: MatchState, seat: int, raids: bool = True, steady: bool = True) -> float:
     """How far ahead `seat` is in the race: the other side's possessions less its own, over their
     spread. A race below zero possessions means the side finishes within the moves it still has in
     this possession; the spread shrinks with the possessions left, since a short race leaves little
     to luck."""
-    mine, theirs = race(state, raids, focus) if seat == 0 else race(state, raids, focus)[::-1]
+    mine, theirs = race(state, raids, steady) if seat == 0 else race(state, raids, steady)[::-1]
     return (theirs - mine) / sqrt(max(0.0, mine) + max(0.0, theirs) + SPREAD_FLOOR)
 
 
-def win_chance(state: MatchState, seat: int, raids: bool = True, focus: bool = True) -> float:
-    """The estimated chance (0..1) that `seat` wins from this position (`raids`, `focus`: see race)."""
+def win_chance(state: MatchState, seat: int, raids: bool = True, steady: bool = True) -> float:
+    """The estimated chance (0..1) that `seat` wins from this position (`raids`, `steady`: see race)."""
     if state["winner"] is not None:
         return 1.0 if state["winner"] == seat else 0.0
-    return 1 / (1 + exp(-K * margin(state, seat, raids, focus)))
+    return 1 / (1 + exp(-K * margin(state, seat, raids, steady)))
 
 
 def material(state: MatchState, seat: int) -> float:

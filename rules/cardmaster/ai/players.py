@@ -7,14 +7,14 @@
             own possession through and the start of the other side's reply, not the possession
             after (its one-move-plus-playouts search, EFFORT, serves the analysis's quick look)
     easy    one move deep only, blind to raids (it does not count the gems the other side could
-            knock loose next: evaluation.race), judging the race without focus (the damage it
-            deals the average foe, so it often leaves a wounded card standing to hit a fresh one
-            it hurts more), choosing among the best five with clearly more noise: it still
+            knock loose next: evaluation.race), judging the race as hard-2026 does (the damage it
+            deals the average standing foe, so it often leaves a wounded card standing to hit a
+            fresh one it hurts more), choosing among the best five with clearly more noise: it still
             attacks sensibly and spends its gems, but misses what comes next, spreads its blows
             and leaves gems where they get raided
     hard-2026  a baseline, the hard level before the tree search: normal's search with 40
-            playouts for the best eight, no noise, and the race as it was judged then (without
-            focus: evaluation.race) (not offered to players)
+            playouts for the best eight, no noise, and the race as it was judged then (not
+            steady: evaluation.race) (not offered to players)
     greedy  a baseline: the move whose immediate result keeps the best HP balance
             (evaluation.material), the rolls weighed exactly; it never plans
     random  a baseline: any legal move, uniformly
@@ -50,8 +50,8 @@ action carries its decision under "ai" ({"reason": Reason.as_json(), ...}), as t
 
 BASELINES = ("hard-2026", "greedy", "random")
 LEVELS = (*AI_LEVELS, *BASELINES)
-EFFORT = {"easy": Effort(finalists=1, playouts=0, raids=False, focus=False), "normal": Effort(finalists=4, playouts=10),
-          "hard": Effort(finalists=8, playouts=40), "hard-2026": Effort(finalists=8, playouts=40, focus=False)}
+EFFORT = {"easy": Effort(finalists=1, playouts=0, raids=False, steady=False), "normal": Effort(finalists=4, playouts=10),
+          "hard": Effort(finalists=8, playouts=40), "hard-2026": Effort(finalists=8, playouts=40, steady=False)}
 """The one-move-plus-playouts search of each level; "hard" itself searches a tree and uses this
 only where a quick judgement of every move is wanted (the analysis)."""
 TEMPERATURE = {"easy": 0.05, "normal": 0.008, "hard": 0.0, "hard-2026": 0.0}

@@ -74,8 +74,8 @@ def branches(state: MatchState, action: dict) -> list[Branch]:
     return sorted(found, key=lambda branch: -branch.probability)
 
 
-def expected(found: list[Branch], seat: int, focus: bool = True) -> float:
-    return sum(branch.probability * win_chance(branch.state, seat, focus=focus) for branch in found)
+def expected(found: list[Branch], seat: int, steady: bool = True) -> float:
+    return sum(branch.probability * win_chance(branch.state, seat, steady=steady) for branch in found)
 
 
 def searched_moves(state: MatchState) -> list[dict]:
@@ -83,7 +83,7 @@ def searched_moves(state: MatchState) -> list[dict]:
     return [action for action in match.legal_actions(state) if action["type"] != "deposit"]
 
 
-def quick_move(state: MatchState, focus: bool = True) -> dict:
+def quick_move(state: MatchState, steady: bool = True) -> dict:
     """The playouts' choice: the first card still to move picks, one move deep, its best attack,
     STACK or REVIVE for its side (SPC and Shift are left to the full search)."""
     seat = possessor(state)
@@ -91,19 +91,19 @@ def quick_move(state: MatchState, focus: bool = True) -> dict:
                  if card_id and card_id not in state["done"])
     options = [action for action in match.legal_actions(state)
                if action.get("card") == mover and action["type"] in ("a1", "a2", "a3", "stack", "revive")]
-    return max(options, key=lambda action: expected(branches(state, action), seat, focus))
+    return max(options, key=lambda action: expected(branches(state, action), seat, steady))
 
 
-def playout(state: MatchState, seat: int, seed: str, focus: bool = True) -> float:
+def playout(state: MatchState, seat: int, seed: str, steady: bool = True) -> float:
     """Play on with `quick_move` until `seat` next has possession after the other side's, then
     estimate `seat`'s chance to win from there."""
     other_moved = state["possession"] != seat
     for ply in range(PLAYOUT_PLIES):
         if state["winner"] is not None or (other_moved and state["possession"] == seat):
             break
-        state, _events = match.apply(state, quick_move(state, focus), Dice(seed, ply))
+        state, _events = match.apply(state, quick_move(state, steady), Dice(seed, ply))
         other_moved = other_moved or state["possession"] != seat
-    return win_chance(state, seat, focus=focus)
+    return win_chance(state, seat, steady=steady)
 
 
 @dataclass(frozen=True)
@@ -116,17 +116,17 @@ class Effort:
     """Playouts shared among the finalists (0: the one-move look decides alone)."""
     raids: bool = True
     """Whether the one-move look counts the gems the other side could raid next (evaluation.race)."""
-    focus: bool = True
-    """Whether positions are judged by the focused race (evaluation.race); hard-2026 keeps the old one."""
+    steady: bool = True
+    """Whether the race's average foe is the whole faction (evaluation.race); hard-2026 keeps the old one."""
 
 
 class Candidate:
     """A move under consideration and what the search has learned of it."""
 
-    def __init__(self, state: MatchState, action: dict, seat: int, raids: bool = True, focus: bool = True) -> None:
+    def __init__(self, state: MatchState, action: dict, seat: int, raids: bool = True, steady: bool = True) -> None:
         self.action = action
         self.branches = branches(state, action)
-        self.estimates = [win_chance(branch.state, seat, raids, focus) for branch in self.branches]
+        self.estimates = [win_chance(branch.state, seat, raids, steady) for branch in self.branches]
         """Each branch's one-move estimate."""
         self.shallow = sum(branch.probability * estimate for branch, estimate in zip(self.branches, self.estimates, strict=True))
         """The chance to win one move deep, the rolls weighed exactly."""
@@ -156,7 +156,7 @@ def search(state: MatchState, seat: int, effort: Effort, seed: str, step: int,
     actions = searched_moves(state)
     if include is not None and include not in actions:
         actions.append(include)
-    candidates = [Candidate(state, action, seat, effort.raids, effort.focus) for action in actions]
+    candidates = [Candidate(state, action, seat, effort.raids, effort.steady) for action in actions]
     order = sorted(range(len(candidates)), key=lambda n: -candidates[n].shallow)
     ranked = [candidates[n] for n in order]
     if not effort.playouts or len(ranked) == 1:
@@ -175,7 +175,7 @@ def search(state: MatchState, seat: int, effort: Effort, seed: str, step: int,
             for candidate in survivors:
                 which = n % len(candidate.branches)
                 candidate.results[which].append(
-                    playout(candidate.branches[which].state, seat, f"{base}|{n}", effort.focus))
+                    playout(candidate.branches[which].state, seat, f"{base}|{n}", effort.steady))
         sample += each
         survivors.sort(key=lambda c: -c.value)
         if len(survivors) > 1:
