@@ -41,23 +41,26 @@ def fast_password_hashing():
         yield
 
 
-@pytest.fixture(autouse=True)
-def no_event_loop_left_running(request):
-    """Each test outside tests/browser finds its thread with no event loop running, whatever ran before.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Each test outside tests/browser runs, fixtures and all, with no event loop running in its thread.
 
     Playwright's sync API (tests/browser) marks its asyncio loop as running in the main thread for as
     long as it is started: the whole session. A test run after a browser test in the same process (a
     pytest-xdist worker) then found that loop, and `asyncio.run`, asgiref's `async_to_sync` and so
     Django's test client on an async view (the live stream, which every route sweep requests) all
-    refused to run. The mark is lifted for the test and put back for the next browser test.
+    refused to run. Worse, Django keeps a thread's connections in asgiref's Local, which stores them
+    apart while a loop runs: when the mark was lifted by a fixture, after pytest-django had opened the
+    test's transaction on the connection kept for the loop, the test wrote through the thread's other
+    connection, outside any transaction, and every later test on that worker saw its rows. So the
+    mark is lifted around the whole protocol, before any fixture, and put back for the next browser test.
     """
     playwrights = asyncio._get_running_loop()
-    if playwrights is None or request.node.nodeid.startswith("tests/browser/"):
-        yield
-        return
+    if playwrights is None or item.nodeid.startswith("tests/browser/"):
+        return (yield)
     asyncio._set_running_loop(None)
     try:
-        yield
+        return (yield)
     finally:
         asyncio._set_running_loop(playwrights)
 
