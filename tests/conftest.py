@@ -4,6 +4,7 @@ import pytest
 from _pytest.nodeid import NodeId  # pytest 9's structured test id (see _grouped)
 from django.conf import settings
 from django.test import override_settings
+from whitenoise.base import WhiteNoise
 
 from tests import sample_game, static_cache
 from tracker.web import translations
@@ -20,6 +21,30 @@ def collected_static():
     """Hashed static names need a manifest, as in production: collected once for this source tree, in a
     folder no run writes to once it is made (tests/static_cache.py)."""
     settings.STATIC_ROOT = static_cache.collected()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def static_files_listed_once(collected_static):
+    """WhiteNoise lists STATIC_ROOT (some 300 files, a stat and a header set each) whenever its middleware
+    is made, and Django's test client makes the middleware afresh for every client, so every test paid
+    for it, several times for a test with several phones. A server process lists the files once; here
+    each listing is kept for the settings it was made under, and a test that changes one of those
+    settings gets a listing of its own."""
+    listed: dict[tuple, dict] = {}
+    list_files = WhiteNoise.update_files_dictionary
+
+    def update_files_dictionary(self, root, prefix):
+        key = (root, prefix, settings.DEBUG, settings.STATIC_URL,
+               *((name, repr(getattr(settings, name))) for name in dir(settings) if name.startswith("WHITENOISE_")))
+        if key not in listed:
+            before = set(self.files)
+            list_files(self, root, prefix)
+            listed[key] = {url: found for url, found in self.files.items() if url not in before}
+        self.files.update(listed[key])
+
+    WhiteNoise.update_files_dictionary = update_files_dictionary
+    yield
+    WhiteNoise.update_files_dictionary = list_files
 
 
 @pytest.fixture(autouse=True)
