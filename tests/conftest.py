@@ -1,8 +1,10 @@
 import asyncio
 
 import pytest
+from _pytest.nodeid import NodeId  # pytest 9's structured test id (see _grouped)
 from django.conf import settings
 from django.test import override_settings
+from whitenoise.base import WhiteNoise
 
 from tests import sample_game, static_cache
 from tracker.web import translations
@@ -19,6 +21,30 @@ def collected_static():
     """Hashed static names need a manifest, as in production: collected once for this source tree, in a
     folder no run writes to once it is made (tests/static_cache.py)."""
     settings.STATIC_ROOT = static_cache.collected()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def static_files_listed_once(collected_static):
+    """WhiteNoise lists STATIC_ROOT (some 300 files, a stat and a header set each) whenever its middleware
+    is made, and Django's test client makes the middleware afresh for every client, so every test paid
+    for it, several times for a test with several phones. A server process lists the files once; here
+    each listing is kept for the settings it was made under, and a test that changes one of those
+    settings gets a listing of its own."""
+    listed: dict[tuple, dict] = {}
+    list_files = WhiteNoise.update_files_dictionary
+
+    def update_files_dictionary(self, root, prefix):
+        key = (root, prefix, settings.DEBUG, settings.STATIC_URL,
+               *((name, repr(getattr(settings, name))) for name in dir(settings) if name.startswith("WHITENOISE_")))
+        if key not in listed:
+            before = set(self.files)
+            list_files(self, root, prefix)
+            listed[key] = {url: found for url, found in self.files.items() if url not in before}
+        self.files.update(listed[key])
+
+    WhiteNoise.update_files_dictionary = update_files_dictionary
+    yield
+    WhiteNoise.update_files_dictionary = list_files
 
 
 @pytest.fixture(autouse=True)
@@ -40,23 +66,26 @@ def fast_password_hashing():
         yield
 
 
-@pytest.fixture(autouse=True)
-def no_event_loop_left_running(request):
-    """Each test outside tests/browser finds its thread with no event loop running, whatever ran before.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Each test outside tests/browser runs, fixtures and all, with no event loop running in its thread.
 
     Playwright's sync API (tests/browser) marks its asyncio loop as running in the main thread for as
     long as it is started: the whole session. A test run after a browser test in the same process (a
     pytest-xdist worker) then found that loop, and `asyncio.run`, asgiref's `async_to_sync` and so
     Django's test client on an async view (the live stream, which every route sweep requests) all
-    refused to run. The mark is lifted for the test and put back for the next browser test.
+    refused to run. Worse, Django keeps a thread's connections in asgiref's Local, which stores them
+    apart while a loop runs: when the mark was lifted by a fixture, after pytest-django had opened the
+    test's transaction on the connection kept for the loop, the test wrote through the thread's other
+    connection, outside any transaction, and every later test on that worker saw its rows. So the
+    mark is lifted around the whole protocol, before any fixture, and put back for the next browser test.
     """
     playwrights = asyncio._get_running_loop()
-    if playwrights is None or request.node.nodeid.startswith("tests/browser/"):
-        yield
-        return
+    if playwrights is None or item.nodeid.startswith("tests/browser/"):
+        return (yield)
     asyncio._set_running_loop(None)
     try:
-        yield
+        return (yield)
     finally:
         asyncio._set_running_loop(playwrights)
 
@@ -91,7 +120,23 @@ def pytest_ignore_collect(collection_path, config):
     return not any(path.startswith(prefix.split("::")[0]) for prefix in BOTH_DATABASES)
 
 
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
+    """Marks first (`-m both_databases` selects by them), the group ids after pytest-xdist's own hook."""
     for item in items:
         if item.nodeid.startswith(BOTH_DATABASES) and item.get_closest_marker("own_sqlite") is None:
             item.add_marker(pytest.mark.both_databases)
+    yield
+    for item in items:
+        _grouped(item)
+
+
+def _grouped(item) -> None:
+    """The test's id as `--dist loadgroup` reads it, "path::test@group" for an xdist_group mark.
+
+    pytest-xdist 3.8 writes that id to `item._nodeid`, which pytest 9 no longer reads (its ids are
+    `item._id`), so every group was spread over the workers and its module fixture built on each (the
+    benchmark's shared run, three times a pass). Nothing happens without xdist or a group."""
+    grouped = getattr(item, "_nodeid", None)
+    if grouped and grouped != item.nodeid:
+        item._id = NodeId.parse(grouped)

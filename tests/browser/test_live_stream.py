@@ -22,7 +22,8 @@ from perf import loadtest
 from .phone import PHONE
 from .test_two_phones import DECK_2, P2, Phone, fill_deck, make_link, start_match_from_home
 
-pytestmark = pytest.mark.browser
+# One worker holds the served stack for the whole module (CI runs --dist loadgroup): starting it is 15 s.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("live-stream")]
 
 AT_ONCE = 1_000  # ms: the "within a second"
 POLL_PERIOD = 2_000  # ms: table.js's fallback

@@ -383,7 +383,15 @@ def test_an_unfinished_match_has_no_analysis(client, showdown):
     assert "Only a finished match can be analysed" in text(client.get(response.url))
 
 
-def test_the_box_tells_the_ais_answer_grouped_by_its_possessions(client, showdown):
+@pytest.fixture
+def seed_with_both_answers(monkeypatch):
+    """New matches get a seed whose Showdown has answers of one possession and of two. With a fresh
+    random seed, 3 matches in 40 never gave the AI two possessions in one answer, and the
+    test failed for that match, not for the page."""
+    monkeypatch.setattr(Match._meta.get_field("seed"), "default", lambda: "two possessions in one answer")
+
+
+def test_the_box_tells_the_ais_answer_grouped_by_its_possessions(client, seed_with_both_answers, showdown):
     """Issue 28: one answer of the AI may hold two of its possessions; the box said the player's own move and
     nothing marked where the second possession began, so a card seemed to move twice."""
     seen_one, seen_two = False, False
