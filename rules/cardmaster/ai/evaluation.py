@@ -22,10 +22,11 @@ So hits count by the damage they do, and a knockout counts besides through the r
 card that steps in. The average over the whole faction matters: averaged over the standing cards
 only (the race before 2026-11-28, still the hard-2026 baseline's and the easy level's: `steady`
 False), knocking out a foe a side hits hard lowered that side's own rate, so the search left a
-37 HP card standing and lost a won 3v3 to the greedy player; type match-ups, DEF, ATK boosts and Undershock count against the cards
-they apply to. The gamble enters as risk: gems on an active card of the side out of
-possession that one blow can knock out count only in part, and the part at risk counts for
-the other side (a raid). Undershock and Souldrift's fade are in the stats the engine reports.
+37 HP card standing and lost a won 3v3 to the greedy player. Type match-ups, DEF, ATK boosts and
+Undershock count against the cards they apply to. The gamble enters as risk: gems on an active
+card of the side out of possession that one blow can knock out count only in part, and the part
+at risk counts for the other side (a raid). Undershock and Souldrift's fade are in the stats
+the engine reports.
 
 The weights (a quarter now, gems further down the stack at half) were chosen by playing the
 one-move player on them against the greedy baseline (strength.py); K by fitting the outcomes

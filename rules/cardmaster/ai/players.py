@@ -12,9 +12,9 @@
             fresh one it hurts more), choosing among the best five with clearly more noise: it still
             attacks sensibly and spends its gems, but misses what comes next, spreads its blows
             and leaves gems where they get raided
-    hard-2026  a baseline, the hard level before the tree search: normal's search with 40
-            playouts for the best eight, no noise, and the race as it was judged then (not
-            steady: evaluation.race) (not offered to players)
+    hard-2026  a baseline, not offered to players: the hard level before the tree search (the
+            one-move search with 40 playouts for the best eight, no noise), judging the race as
+            it was judged then (not steady: evaluation.race)
     greedy  a baseline: the move whose immediate result keeps the best HP balance
             (evaluation.material), the rolls weighed exactly; it never plans
     random  a baseline: any legal move, uniformly
