@@ -19,11 +19,10 @@ Decisions where the rule pages are silent or disagree (written once, here):
   until both players have locked in; after that the order cannot change.
 """
 
-import copy
 from typing import TypedDict
 
 from ..dice import Dice
-from ..engine import OPEN, Handler, Outcome, seat_named
+from ..engine import OPEN, Handler, Outcome, copied, seat_named
 from ..errors import IllegalAction, gettext_noop
 from ..options import Choice, checked_config, defaults
 from .affinity import affinity_bonus
@@ -108,7 +107,7 @@ def apply(state: Battle, action: dict, dice: Dice) -> tuple[Battle, list[dict]]:
     handler = ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalAction("action-unknown", gettext_noop("Card Crush has no action %(kind)r."), kind=kind)
-    state = copy.deepcopy(state)
+    state = copied(state)
     return state, handler(state, action, dice)
 
 
@@ -165,7 +164,7 @@ def _play_round(state: Battle, action: dict, dice: Dice) -> list[dict]:
         state["resolution"],
         dice,
     )
-    state["rounds"].append(copy.deepcopy(result))
+    state["rounds"].append(copied(result))
     state["wins"][result["winner"]] += 1
     events = [result]
     if state["wins"][result["winner"]] == WINS_NEEDED:

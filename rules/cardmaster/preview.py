@@ -8,9 +8,9 @@ stats); for a move that is not, the `RuleError` it would raise: the card cannot 
 (no target, no fallen ally, no reserve card), or the move itself refuses (tried on a copy).
 """
 
-import copy
 
 from ..dice import Dice
+from ..engine import copied
 from ..errors import IllegalAction, RuleError, gettext_noop
 from .field import active_cards
 from .gems import COSTS, pay
@@ -49,7 +49,7 @@ def refusal(state: MatchState, card_id: str, move: str) -> RuleError | None:
     try:
         card = mover(state, {"card": card_id}, move)
         if COSTS.get(move):
-            pay(copy.deepcopy(card), copy.deepcopy(state["teams"][card["seat"]]), move)
+            pay(copied(card), copied(state["teams"][card["seat"]]), move)
         sample = _sample(state, card, move)
         if sample is None:
             raise IllegalAction(f"{move}-nothing", NOTHING_TO_CHOOSE[move])

@@ -43,10 +43,9 @@ could reasonably differ):
   to the player who moved second, who had one turn fewer of credits.
 """
 
-import copy
 
 from ..dice import Dice
-from ..engine import TABLE, Handler, Outcome, seat_named
+from ..engine import TABLE, Handler, Outcome, copied, seat_named
 from ..errors import IllegalAction, gettext_noop
 from ..options import Choice, WholeNumber, YesNo, checked_config, defaults
 from .abilities import candidates, use
@@ -460,7 +459,7 @@ def apply(state: GameState, action: dict, dice: Dice) -> tuple[GameState, list[d
         raise _refuse("action-unknown", gettext_noop("Evons has no action %(kind)r."), kind=kind)
     if kind in TURN_ACTIONS and action.get("seat") != state["seat"]:
         raise _refuse("out-of-turn", gettext_noop("It is %(seat)s's turn."), seat=state["seat"])
-    state = copy.deepcopy(state)
+    state = copied(state)
     events = ACTIONS[kind](state, action, dice)
     _advance(state, events)
     return state, events

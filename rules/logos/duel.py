@@ -53,11 +53,10 @@ Decisions where the rulebook and guide are silent (what they say, what we chose)
   manual correction); HP never goes below 0.
 """
 
-import copy
 from typing import TypedDict
 
 from ..dice import Dice
-from ..engine import TABLE, Handler, Outcome, seat_named
+from ..engine import TABLE, Handler, Outcome, copied, seat_named
 from ..errors import IllegalAction, gettext_noop
 from ..options import Choice, WholeNumber, YesNo, checked_config, defaults
 from . import effects
@@ -200,7 +199,7 @@ def apply(state: Duel, action: dict, dice: Dice) -> tuple[Duel, list[dict]]:
         raise IllegalAction("match-over", gettext_noop("The duel is over; no more actions can be taken."))
     if kind not in ACTIONS:
         raise IllegalAction("action-unknown", gettext_noop("LOGOS has no action %(kind)r."), kind=kind)
-    state = copy.deepcopy(state)
+    state = copied(state)
     return state, ACTIONS[kind](state, action, dice)
 
 
@@ -424,7 +423,7 @@ def _finish(state: Duel, winner: int | None, ended_by: str) -> dict:
 
 def _record(state: Duel, events: list[dict]) -> list[dict]:
     """Keep the round's working; when the round is over, file it with its cards and start the next."""
-    state["working"] += copy.deepcopy(events)
+    state["working"] += copied(events)
     if state["phase"] == "battle":
         return events
     table = effects.in_battle(state)
@@ -473,7 +472,7 @@ def _set_hp(state: Duel, action: dict, dice: Dice) -> list[dict]:
         if state["table"] is not None:
             return _record(state, events)
     elif state["phase"] == "battle":
-        state["working"] += copy.deepcopy(events)
+        state["working"] += copied(events)
     return events
 
 

@@ -44,10 +44,9 @@ Decisions where the rulebook is silent (the others sit in units, statuses, comba
   empty deck just draws nothing.
 """
 
-import copy
 
 from ..dice import Dice
-from ..engine import TABLE, Handler, Outcome, seat_named
+from ..engine import TABLE, Handler, Outcome, copied, seat_named
 from ..errors import IllegalAction, gettext_noop
 from ..options import Choice, WholeNumber, checked_config, defaults
 from . import combat, statuses
@@ -77,7 +76,7 @@ def new_match(config: dict, seed: str) -> MatchState:
     options = checked_config("Lonely Star", OPTIONS, config)
     return {
         "options": options,
-        "statuses": copy.deepcopy(statuses.BUILT_IN),
+        "statuses": copied(statuses.BUILT_IN),
         "players": [
             {"deck": options["deck"], "hand": options["hand"], "discard": 0, "removed": 0}
             for _ in range(SEATS)
@@ -496,7 +495,7 @@ def apply(state: MatchState, action: dict, dice: Dice) -> tuple[MatchState, list
         raise IllegalAction("match-over", gettext_noop("The match is over; no more actions can be taken."))
     if not isinstance(kind, str) or kind not in ACTIONS:
         raise IllegalAction("action-unknown", gettext_noop("Lonely Star has no action %(kind)r."), kind=kind)
-    state = copy.deepcopy(state)
+    state = copied(state)
     events = ACTIONS[kind](state, action, dice)
     settle_lethal(state, events)
     return state, events

@@ -67,3 +67,32 @@ def test_the_match_module_documents_the_state_shape(slug):
     shape = doc[doc.index("State (plain JSON):"):doc.index("Actions")]
     undocumented = [key for key in state if key not in shape]
     assert not undocumented, f"{slug}: state keys not in the docstring: {undocumented}"
+
+
+def _containers(value) -> list[int]:
+    """The ids of every dict and list in `value`, however deep."""
+    if isinstance(value, dict):
+        return [id(value), *(found for item in value.values() for found in _containers(item))]
+    if isinstance(value, list | tuple):
+        return [id(value)] * isinstance(value, list) + [found for item in value for found in _containers(item)]
+    return []
+
+
+@pytest.mark.parametrize("slug", every_game())
+def test_the_copy_apply_changes_is_equal_and_shares_nothing_that_can_change(slug):
+    """`apply` changes its own copy of the state (rules.engine.copied): equal to the state, no dict or list shared."""
+    from rules.engine import copied
+
+    state = rules.GAMES[slug].new_match({}, "copy")
+    copy = copied(state)
+    assert copy == state
+    assert not set(_containers(copy)) & set(_containers(state))
+
+
+def test_copied_copies_inside_tuples_and_leaves_other_types_to_deepcopy():
+    from rules.engine import copied
+
+    original = {"pair": ({"hp": 3},), "seen": {1, 2}}
+    copy = copied(original)
+    assert copy == original
+    assert copy["pair"][0] is not original["pair"][0] and copy["seen"] is not original["seen"]
