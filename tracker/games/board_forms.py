@@ -150,6 +150,7 @@ class DrawnForm:
         self.name = name
         self.keys = keys
         self.form = form
+        self._slot_ids: dict[str | None, str] = {}  # each asked twice a drawing: by its slot and by its control
 
     def __bool__(self) -> bool:
         return self.form is not None
@@ -161,8 +162,10 @@ class DrawnForm:
     def slot_id(self, field: str | None = None) -> str:
         """The id of the slot of `field`'s errors (of the form's own, for None): unique on the board, since the
         name and keys that pick a refused form out are."""
-        parts = [self.name, *(f"{key}-{value}" for key, value in sorted(self.keys.items())), field or "form"]
-        return "error-" + re.sub(r"[^A-Za-z0-9_-]+", "_", "-".join(str(part) for part in parts))
+        if field not in self._slot_ids:
+            parts = [self.name, *(f"{key}-{value}" for key, value in sorted(self.keys.items())), field or "form"]
+            self._slot_ids[field] = "error-" + re.sub(r"[^A-Za-z0-9_-]+", "_", "-".join(str(part) for part in parts))
+        return self._slot_ids[field]
 
     def errors(self, field: str | None = None) -> list[str]:
         return [str(message) for message in self.form.errors.get(field or NON_FIELD_ERRORS, ())] if self.form else []

@@ -18,6 +18,7 @@ mechanism serves every game and both ways a refusal comes back:
   `field_error` fills with the refused form's slots (tracker/matches/views.py: _refused).
 """
 
+from functools import lru_cache
 from typing import Any
 
 from django import template
@@ -60,12 +61,21 @@ def ticked(drawn: DrawnForm | None, key: str) -> bool:
 def slot(slot_id: str, messages: list[str], *, oob: bool = False, focus: bool = False) -> SafeString:
     """A slot for errors: a live region (role="alert", there before anything is said in it, so what an htmx
     answer puts in it is read out), hidden by the stylesheet while empty."""
+    if not messages and not oob and not focus:
+        return _empty_slot(slot_id)
     said = format_html_join(mark_safe("<br>"), '<span aria-hidden="true">✗</span> {}', ((m,) for m in messages))
     if oob:
         return format_html('<span id="{}" hx-swap-oob="innerHTML">{}</span>', slot_id, said)
     # tabindex and autofocus: a form refused as a whole brings its errors into view, as a field's control would.
     return format_html('<p class="error" role="alert"><span id="{}" data-field-errors{}>{}</span></p>',
                        slot_id, mark_safe(' tabindex="-1" autofocus') if focus else "", said)
+
+
+@lru_cache(maxsize=4096)
+def _empty_slot(slot_id: str) -> SafeString:
+    """A slot with nothing said in it, as `slot` draws it: every field of every board form has one on every
+    drawing (28 on a Lonely Star board), always the same few hundred ids, so each is made once per process."""
+    return format_html('<p class="error" role="alert"><span id="{}" data-field-errors></span></p>', slot_id)
 
 
 def oob_slots(drawn: list[tuple[str, list[str]]]) -> SafeString:
