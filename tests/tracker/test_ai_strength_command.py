@@ -10,7 +10,8 @@ from django.core.management import CommandError, call_command
 from rules.cardmaster.ai import players
 
 
-def test_a_tiny_strength_report_prints_rates_intervals_goals_and_times():
+def test_a_tiny_strength_report_prints_rates_intervals_goals_and_times(monkeypatch):
+    monkeypatch.setattr(players, "HARD_SIMULATIONS", 60)  # the report's shape: at the real budget, 18 s of CPU
     out = StringIO()
     call_command("ai_strength", "--pairs", "hard:random", "--matches", "2", "--size", "3", stdout=out, stderr=StringIO())
     report = out.getvalue()
