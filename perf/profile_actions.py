@@ -1,12 +1,18 @@
 """Where one htmx action's time goes, per game: cProfile over the benchmark's own requests.
 
     .venv/bin/python perf/profile_actions.py [--rounds 40] [--top 25] [--case "Card Crush reveal"]
+    .venv/bin/python perf/profile_actions.py --timed [--rounds 20]      # the parts timed without the profiler
 
 The requests are perf/side_by_side.py's (one htmx action per game, sent as the match page's form sends it,
 in a savepoint rolled back each time), in-process against a scratch SQLite file, the Django test client
 as the benchmark uses it. For each case it prints the share of the request spent in the parts an action
 is made of (the access check, applying the action, the outcome box, the templates), then the functions
 with the most cumulative time.
+
+The profiler adds a cost to every Python call, so code made of many small calls (Django's template nodes,
+lazy translations, a kept part's digest) shows a larger share under it than it costs. `--timed` runs
+without it: each part (and a few pieces of the templates) is wrapped in a timer of the process's CPU time,
+read only at its outermost call, so the figures are what the parts cost, in ms a request and share.
 """
 
 import argparse
@@ -28,6 +34,20 @@ PARTS = {
 }
 """The parts of an action, each a function whose cumulative time is that part's (file's end, name)."""
 
+TIMED = {
+    "access check": ("tracker.people.access", "match_for"),
+    "apply the action": ("tracker.matches.services", "match_apply_action"),
+    "the outcome box": ("tracker.matches.views", "_outcome"),
+    "the context": ("tracker.matches.views", "_match_context"),
+    "templates, all": ("django.template.backends.django", "Template.render"),
+    "  kept parts' digests": ("tracker.templatetags.regions", "_shown"),
+    "  translate tags": ("django.templatetags.i18n", "TranslateNode.render"),
+    "  blocktranslate tags": ("django.templatetags.i18n", "BlockTranslateNode.render"),
+    "  error slots": ("tracker.templatetags.board_forms", "slot"),
+    "  csrf_token tags": ("django.template.defaulttags", "CsrfTokenNode.render"),
+}
+"""What --timed times: (module, attribute, or class.method), each by its outermost calls."""
+
 
 def _setup() -> None:
     sys.path.insert(0, str(HERE))
@@ -42,6 +62,49 @@ def _setup() -> None:
     call_command("migrate", verbosity=0)
     override_settings(STATIC_ROOT=tempfile.mkdtemp(prefix="profile-static-")).enable()
     call_command("collectstatic", "--noinput", verbosity=0)
+
+
+def _timed(cases: dict, rounds: int) -> None:
+    """Each case's parts (TIMED), timed in CPU time by thin wrappers: ms a request and the share, medians."""
+    import importlib
+    import statistics
+    import time
+
+    spent: dict[str, float] = {}
+    depth: dict[str, int] = {}
+
+    def wrapped(function, part: str):
+        def timing(*args, **kwargs):
+            depth[part] = depth.get(part, 0) + 1
+            start = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                depth[part] -= 1
+                if not depth[part]:
+                    spent[part] = spent.get(part, 0.0) + time.process_time() - start
+        return timing
+
+    for part, (module, attribute) in TIMED.items():
+        owner = importlib.import_module(module)
+        *path, name = attribute.split(".")
+        for step in path:
+            owner = getattr(owner, step)
+        setattr(owner, name, wrapped(getattr(owner, name), part))
+    for name, call in cases.items():
+        totals: list[float] = []
+        parts: dict[str, list[float]] = {part: [] for part in TIMED}
+        for _ in range(rounds):
+            spent.clear()
+            start = time.process_time()
+            call()
+            totals.append(time.process_time() - start)
+            for part in TIMED:
+                parts[part].append(spent.get(part, 0.0))
+        total = statistics.median(totals)
+        print(f"\n== {name}: {total * 1000:.2f} ms of CPU a request (median of {rounds})")
+        for part, times in parts.items():
+            print(f"  {statistics.median(times) * 1000:6.2f} ms {statistics.median(times) / total:5.1%}  {part}")
 
 
 def _share(stats: pstats.Stats, where: str, name: str) -> float:
@@ -59,6 +122,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--case", action="append", help="only this case (repeatable)")
+    parser.add_argument("--timed", action="store_true", help="time the parts without the profiler (TIMED)")
     parser.add_argument("--own", help="list only functions whose file matches this (a regular expression: 'tracker/|rules/')")
     args = parser.parse_args()
     _setup()
@@ -70,6 +134,14 @@ def main() -> None:
 
     with transaction.atomic():
         cases = _cases(Client(HTTP_HOST=settings.ALLOWED_HOSTS[0]))
+        if args.timed:
+            chosen = {name: call for name, call in cases.items()
+                      if name != "floor" and (not args.case or name in args.case)}
+            for call in chosen.values():
+                call()  # warm: first-use caches are not the action's cost
+            _timed(chosen, args.rounds)
+            transaction.set_rollback(True)
+            return
         for name, call in cases.items():
             if name == "floor" or (args.case and name not in args.case):
                 continue
