@@ -116,8 +116,9 @@ TEMPLATES = [
             # Our templates reach the phone without their indentation (tracker/web/templating.py).
             "loaders": [("django.template.loaders.cached.Loader", [
                 "tracker.web.templating.Loader", "django.template.loaders.app_directories.Loader"])],
-            # `{% url %}` reversing each address once per process (tracker/templatetags/reversed.py).
-            "builtins": ["tracker.templatetags.reversed"],
+            # `{% url %}` reversing each address once per process (tracker/templatetags/reversed.py), and
+            # `{% csrf_token %}` drawing its input once per page (tracker/templatetags/csrf_once.py).
+            "builtins": ["tracker.templatetags.reversed", "tracker.templatetags.csrf_once"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
