@@ -154,7 +154,13 @@ def _read_tag(thing, found: dict, seen: set[int]) -> bool:
     include); False for any other thing, whose attributes `_read` walks."""
     if (sequence := _looped(thing)) is not None and isinstance(thing, ForNode):
         loop = _Loop(sequence, tuple(thing.loopvars), _within(thing.nodelist_loop, thing.loopvars, found))
-        found.setdefault(_key(loop), loop)
+        # Loops over the same sequence by the same names (a unit's stats in its summary, then in its table) are
+        # read as one, each item once for all that they read of it.
+        walk = f"for {','.join(loop.names)} in {'.'.join(sequence.lookups or ())}"
+        if walk in found:
+            reads = {_key(read): read for read in (*found[walk].reads, *loop.reads)}
+            loop = _Loop(sequence, loop.names, tuple(read for _name, read in sorted(reads.items())))
+        found[walk] = loop
         _read(thing.nodelist_empty, found, seen)
     elif isinstance(thing, IfNode):
         for condition, nodelist in thing.conditions_nodelists:
