@@ -18,9 +18,9 @@ import pytest
 # the app.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright  # noqa: E402
 
-from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
+from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE, taken_again  # noqa: E402
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -128,6 +128,15 @@ def catalog(transactional_db):
     from tracker.demo import load_catalogs
 
     load_catalogs()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def screenshots_taken_again():
+    """Screenshots taken again when a busy machine's Chromium fails one (phone.taken_again)."""
+    with pytest.MonkeyPatch.context() as patch:
+        for kind in (Page, Locator):
+            patch.setattr(kind, "screenshot", taken_again(kind.screenshot))
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -10,12 +10,13 @@ like an e-mail address, and a card of 60 characters (the most a card name may ha
 """
 
 import re
+import time
 from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
-from playwright.sync_api import BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Error, Locator, Page, expect
 
 from .accessibility import small_targets
 
@@ -40,6 +41,26 @@ PHONE = {
     # English pages whatever the machine's own language: German is one switch away (test_at_the_table).
     "locale": "en-US",
 }
+
+# Chromium on a machine kept busy (tracker/scripts/test runs both passes at once) now and then answers a
+# screenshot with "Unable to capture screenshot": its compositor's frame came too late. Screenshots are for
+# people to look at, never asserted, so conftest.py has one that fails that way taken again.
+CAPTURE_FAILED = "Unable to capture screenshot"
+
+
+def taken_again(screenshot, tries: int = 3, pause: float = 0.5):
+    """`screenshot` (Page's or Locator's), tried up to `tries` times when Chromium could not capture it."""
+    def take(self, *args, **kwargs):
+        for attempt in range(1, tries + 1):
+            try:
+                return screenshot(self, *args, **kwargs)
+            except Error as error:
+                if CAPTURE_FAILED not in str(error) or attempt == tries:
+                    raise
+                time.sleep(pause)
+
+    return take
+
 
 LONG_PLAYERS = ("Maximilianalexanderbartholomewsmithsonab", "ana.longname.player@example-tablekeeper.x"[:40])
 LONG_CARD = "Ancient Thundering Leviathan of the Shattered Northern Deeps"  # 60, the most a card name may have
