@@ -90,6 +90,15 @@ def pytest_runtest_protocol(item, nextitem):
         asyncio._set_running_loop(playwrights)
 
 
+# The secrecy sweep compares its worlds once per viewer in CI: the other seat and the club member (who is
+# answered the most pages) on PostgreSQL, the other four on SQLite, so every route is requested on both
+# engines and every viewer is swept. Whether two worlds look alike is decided by the pages, not by the
+# engine; sweeping those two on SQLite as well cost 30 s of CPU a run. A plain pytest sweeps all six.
+POSTGRESQL_PASS = tuple(
+    f"tests/tracker/test_secrecy_sweep.py::test_nobody_else_can_tell_which_entries_were_made_before_the_reveal[{who}]"
+    for who in ("ben", "member"))
+"""Tests that CI's first pass (SQLite) leaves to the second (marked postgresql_pass)."""
+
 # Tests that run on PostgreSQL as well (CI's second pass), because the engine matters to them: a real
 # server with its own connections (browser, load), locking and races, write counts, what the two store
 # alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that must find no 500 on either.
@@ -101,15 +110,8 @@ BOTH_DATABASES = (
     *(f"tests/tracker/{module}.py::" for module in (
         "test_services", "test_once", "test_cards", "test_exchange", "test_rating_confirmation",
         "test_live_stream", "test_backups", "test_migrations", "test_write_sweep")),
-    *(SWEPT_ON_POSTGRESQL := tuple(
-        f"tests/tracker/test_secrecy_sweep.py::test_nobody_else_can_tell_which_entries_were_made_before_the_reveal[{who}]"
-        for who in ("ben", "member"))),
+    *POSTGRESQL_PASS,
 )
-# The secrecy sweep compares its worlds once per viewer in CI: the other seat and the club member (who is
-# answered the most pages) on PostgreSQL, the other four on SQLite, so every route is requested on both
-# engines and every viewer is swept. Whether two worlds look alike is decided by the pages, not by the
-# engine; sweeping those two on SQLite as well cost 30 s of CPU a run. A plain pytest sweeps all six.
-POSTGRESQL_PASS = SWEPT_ON_POSTGRESQL
 
 
 def pytest_ignore_collect(collection_path, config):

@@ -8,7 +8,6 @@ stats); for a move that is not, the `RuleError` it would raise: the card cannot 
 (no target, no fallen ally, no reserve card), or the move itself refuses (tried on a copy).
 """
 
-
 from ..dice import Dice
 from ..engine import copied
 from ..errors import IllegalAction, RuleError, gettext_noop

@@ -58,6 +58,10 @@ def ticked(drawn: DrawnForm | None, key: str) -> bool:
     return bool(typed(drawn, key))
 
 
+_SLOT = '<p class="error" role="alert"><span id="{}" data-field-errors{}>{}</span></p>'
+"""A slot's markup: its id, what its span adds (focus), what is said in it."""
+
+
 def slot(slot_id: str, messages: list[str], *, oob: bool = False, focus: bool = False) -> SafeString:
     """A slot for errors: a live region (role="alert", there before anything is said in it, so what an htmx
     answer puts in it is read out), hidden by the stylesheet while empty."""
@@ -67,15 +71,14 @@ def slot(slot_id: str, messages: list[str], *, oob: bool = False, focus: bool = 
     if oob:
         return format_html('<span id="{}" hx-swap-oob="innerHTML">{}</span>', slot_id, said)
     # tabindex and autofocus: a form refused as a whole brings its errors into view, as a field's control would.
-    return format_html('<p class="error" role="alert"><span id="{}" data-field-errors{}>{}</span></p>',
-                       slot_id, mark_safe(' tabindex="-1" autofocus') if focus else "", said)
+    return format_html(_SLOT, slot_id, mark_safe(' tabindex="-1" autofocus') if focus else "", said)
 
 
 @lru_cache(maxsize=4096)
 def _empty_slot(slot_id: str) -> SafeString:
     """A slot with nothing said in it, as `slot` draws it: every field of every board form has one on every
     drawing (28 on a Lonely Star board), always the same few hundred ids, so each is made once per process."""
-    return format_html('<p class="error" role="alert"><span id="{}" data-field-errors></span></p>', slot_id)
+    return format_html(_SLOT, slot_id, "", "")
 
 
 def oob_slots(drawn: list[tuple[str, list[str]]]) -> SafeString:
