@@ -426,6 +426,24 @@ def test_a_small_strength_run_completes():
     assert 0.0 <= low <= record.rate <= high <= 1.0
 
 
+def test_a_later_strength_run_plays_new_seeds_from_its_first_match(monkeypatch):
+    """--first extends an earlier run: matches 4 and 5 are twin 2 (its seed, its factions), seats swapped."""
+    from rules.cardmaster.ai import strength
+    played = []
+    real_play = strength.play
+
+    def recording(seats, lineups, seed):
+        played.append((seats, seed))
+        return real_play(seats, lineups, seed)
+
+    monkeypatch.setattr(strength, "play", recording)
+    report = measure([("easy", "random")], 2, size=3, first=4)
+    assert played == [(("easy", "random"), "strength|2"), (("random", "easy"), "strength|2")]
+    assert report.pairings[0].matches == 2
+    with pytest.raises(ValueError, match="even"):
+        measure([("easy", "random")], 2, size=3, first=3)
+
+
 def test_strength_matches_give_both_sides_the_same_faction_unless_told_otherwise():
     first, second = factions(6, None, 4)
     assert first == second and first is not second and first[0] is not second[0]  # equal, and apart

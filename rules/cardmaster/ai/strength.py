@@ -172,17 +172,20 @@ def _one(job: tuple) -> Played:
 
 def measure(pairs: list[tuple[str, str]], matches: int, size: int = 9, power: int | None = None,
             faction_pairs: int | None = None, workers: int = 1,
-            progress: Callable[[int, int], None] | None = None, mirror: bool = True) -> Report:
+            progress: Callable[[int, int], None] | None = None, mirror: bool = True, first: int = 0) -> Report:
     """Play `matches` matches (rounded up to even) for each pair of players and report.
 
     Match 2k and 2k+1 share faction pair k (k % faction_pairs when given) and their seed; the players
     swap seats. Every pair of players meets on the same factions. A faction pair per two matches
     (the default) keeps one lopsided pair from weighing on the result. `mirror`: see `factions`.
     `workers` > 1 plays matches in that many processes (each decision still runs on one core).
+    `first` (even) starts at that match, so a later run adds new seeds to an earlier one's.
     """
+    if first < 0 or first % 2:
+        raise ValueError("the first match must be even and not negative: twins share a seed")
     jobs = []
     for index, (player, opponent) in enumerate(pairs):
-        for number in range(matches + matches % 2):
+        for number in range(first, first + matches + matches % 2):
             twin = number // 2
             seats = (player, opponent) if number % 2 == 0 else (opponent, player)
             faction_pair = twin % faction_pairs if faction_pairs else twin

@@ -2,6 +2,7 @@
 
     python manage.py ai_strength                            # the pairings of the goals at 3v3, 6v6 and 9v9
     python manage.py ai_strength --pairs hard:greedy --matches 20 --size 3
+    python manage.py ai_strength --pairs hard:greedy --matches 20 --size 3 --first 20   # 20 more seeds
     python manage.py ai_strength --bench                    # engine speed for search instead
 
 Each pairing plays on fixed factions generated at power 5 to 9 in turn (or at --power), the
@@ -45,6 +46,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--pairs", default=DEFAULT_PAIRS, help=f"player:opponent,... (default {DEFAULT_PAIRS})")
         parser.add_argument("--matches", type=int, default=100, help="matches per pairing (rounded up to even)")
+        parser.add_argument("--first", type=int, default=0,
+                            help="number of the first match (even; default 0): extends an earlier run with new seeds")
         parser.add_argument("--size", type=int, choices=(3, 6, 9), action="append",
                             help="cards a side; repeat for several sizes (default 3, 6 and 9)")
         parser.add_argument("--power", type=int, default=None,
@@ -56,21 +59,24 @@ class Command(BaseCommand):
                             help="two different factions a match, not the same faction on both sides")
         parser.add_argument("--bench", action="store_true", help="measure the engine's speed for search instead")
 
-    def handle(self, *args, pairs, matches, size, power, factions, workers, bench: bool, unequal: bool, **options):
+    def handle(self, *args, pairs, matches, first, size, power, factions, workers, bench: bool, unequal: bool, **options):
         if bench:
             return self.bench()
         if matches < 1:
             raise CommandError("--matches must be at least 1")
+        if first < 0 or first % 2:
+            raise CommandError("--first must be even and not negative: the two matches of a twin share a seed")
         pairs = parse_pairs(pairs)
         powers = f"power {power}" if power else "power 5 to 9 in turn"
         kind = "two different factions a match" if unequal else "both sides the same faction"
         rotation = f"{factions} faction pairs in turn" if factions else "new factions for every two matches"
+        numbers = f"; matches {first} to {first + matches + matches % 2 - 1}" if first else ""
         for cards in size or (3, 6, 9):
             report = measure(pairs, matches, size=cards, power=power, faction_pairs=factions or None,
-                             workers=workers, progress=self.progress, mirror=not unequal)
+                             workers=workers, progress=self.progress, mirror=not unequal, first=first)
             self.stderr.write("")
             self.stdout.write(f"Cardmaster AI strength: {cards}v{cards}, factions generated at {powers}, {kind}, "
-                              f"{rotation}; the players swap seats between the two.")
+                              f"{rotation}; the players swap seats between the two{numbers}.")
             self.pairings(report)
             self.timings(report)
             self.habits(report)
