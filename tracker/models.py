@@ -261,13 +261,16 @@ class _MatchRows(models.Expression):
 class MatchQuerySet(models.QuerySet):
     def with_people(self) -> "MatchQuerySet":
         """Each match with its grants (`grants_read`: role, seat, device, user id, revoked or not; for
-        tracker/people/access.py) and its players (`seated_read`: position, id, name, user id; for
-        `Match.players`) read in the same query."""
-        return self.annotate(
+        tracker/people/access.py) and its players (`with_players`) read in the same query."""
+        return self.with_players().annotate(
             grants_read=_MatchRows('"tracker_access" a', "a.role, a.seat, a.device, a.user_id, a.revoked IS NOT NULL",
-                                   "a.match_id"),
-            seated_read=_MatchRows('"tracker_seat" s JOIN "tracker_player" p ON p.id = s.player_id',
-                                   "s.position, p.id, p.name, p.user_id", "s.match_id"))
+                                   "a.match_id"))
+
+    def with_players(self) -> "MatchQuerySet":
+        """Each match with its players (`seated_read`: position, id, name, user id; for `Match.players`) read
+        in the same query."""
+        return self.annotate(seated_read=_MatchRows('"tracker_seat" s JOIN "tracker_player" p ON p.id = s.player_id',
+                                                    "s.position, p.id, p.name, p.user_id", "s.match_id"))
 
     def visible_to(self, request) -> "MatchQuerySet":
         """The matches this request's device or account may open: the one rule every read goes through.

@@ -148,12 +148,11 @@ def read_change(match_id: int) -> Change | None:
     # At call time: consent imports the match services, which call changed().
     from tracker.people import consent
 
-    match = Match.objects.filter(pk=match_id).first()
+    match = Match.objects.with_players().filter(pk=match_id).first()  # its players in the same query
     if match is None:
         return None
     waiting = consent.pending(match) if match.version else []
     newest = match.actions.order_by("-number").first()
-    match.players()
     texts, kind = {}, "match"
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
