@@ -199,11 +199,11 @@ def _all(threads: list[threading.Thread]) -> None:
         thread.join()
 
 
-def _taps(result: Result, running: list[loadtest.Server], tappers: list[tuple[Phone, int]],
-          watchers: list[Watcher], actions: int, pace: float, lock: threading.Lock, rush: bool = False) -> None:
+def _taps(running: list[loadtest.Server], tappers: list[tuple[Phone, int]], watchers: list[Watcher],
+          actions: int, pace: float, lock: threading.Lock) -> tuple[list[float], int, float]:
     """Each table taps every `pace` s (staggered), the other phone following through its stream: the
-    propagation of every acknowledged tap (into `result.rush` for the rush), and, in the rush, the servers'
-    CPU per action (where the idle streams' share of the servers' CPU is smallest; earlier runs' pace)."""
+    propagation of every acknowledged tap (seconds), how many were not shown yet a second after the last,
+    and the servers' CPU per action."""
     tables = len(tappers)
     acked: list[tuple[Watcher, int, float]] = []
     cpu = sum(server.cpu() for server in running)
@@ -224,19 +224,16 @@ def _taps(result: Result, running: list[loadtest.Server], tappers: list[tuple[Ph
 
     _all([threading.Thread(target=tap, args=(n,), daemon=True) for n in range(tables)])
     time.sleep(1.0)  # the last events arrive
-    if rush:
-        result.action_cpu = (sum(server.cpu() for server in running) - cpu) / max(1, len(acked))
-    samples = result.rush if rush else result.propagation
+    action_cpu = (sum(server.cpu() for server in running) - cpu) / max(1, len(acked))
+    samples, lost = [], 0
     for watcher, version, done in acked:
         # A newer version shown includes this tap (two taps close together make one fetch).
         seen = min((when for shown, when in watcher.seen.items() if shown >= version), default=None)
         if seen is None:
-            if rush:
-                result.rush_lost += 1
-            else:
-                result.lost += 1
+            lost += 1
         else:
             samples.append(max(0.0, seen - done))
+    return samples, lost, action_cpu
 
 
 def _idle(result: Result, running: list[loadtest.Server], watchers: list[Watcher], report: loadtest.Report,
@@ -288,8 +285,10 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, idle_seconds: f
 
             tappers, watchers = _seat_tables(tables, ports, report, lock, time.monotonic() + 600)
             time.sleep(1.0)  # every stream open
-            _taps(result, running, tappers, watchers, actions, ACTION_EVERY, lock)
-            _taps(result, running, tappers, watchers, actions, RUSH, lock, rush=True)
+            result.propagation, result.lost, _cpu = _taps(running, tappers, watchers, actions, ACTION_EVERY, lock)
+            # The servers' CPU per action from the rush: the idle streams' share of it is smallest there, and
+            # it is the pace of every run before the table's pace was the goal's.
+            result.rush, result.rush_lost, result.action_cpu = _taps(running, tappers, watchers, actions, RUSH, lock)
             _idle(result, running, watchers, report, idle_seconds)
         finally:
             for server in running:

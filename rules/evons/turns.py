@@ -43,7 +43,6 @@ could reasonably differ):
   to the player who moved second, who had one turn fewer of credits.
 """
 
-
 from ..dice import Dice
 from ..engine import TABLE, Handler, Outcome, copied, seat_named
 from ..errors import IllegalAction, gettext_noop

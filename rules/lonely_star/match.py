@@ -44,7 +44,6 @@ Decisions where the rulebook is silent (the others sit in units, statuses, comba
   empty deck just draws nothing.
 """
 
-
 from ..dice import Dice
 from ..engine import TABLE, Handler, Outcome, copied, seat_named
 from ..errors import IllegalAction, gettext_noop
