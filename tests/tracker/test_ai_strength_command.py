@@ -37,3 +37,16 @@ def test_the_small_report_plays_every_size_and_prints_the_habits_of_each_level(m
     habits = re.findall(r"  hard: (\d+) moves \(A1 \d+%.*SHIFT \d+%\); shift cycles (\d+) \(([\d.]+)%\)", report)
     assert len(habits) == 3 and all(int(moves) > 0 for moves, _cycles, _rate in habits)
     assert re.search(r"goal \(cycles < 2%, promises kept >= 80%\): (met|NOT met)", report)
+
+
+@pytest.mark.parametrize("first", ["3", "-2"])
+def test_a_first_match_that_would_split_a_twin_is_refused_before_any_is_played(first):
+    with pytest.raises(CommandError, match="--first must be even and not negative"):
+        call_command("ai_strength", "--pairs", "easy:random", "--matches", "2", "--first", first, stdout=StringIO())
+
+
+def test_a_later_run_says_which_matches_it_played():
+    out = StringIO()
+    call_command("ai_strength", "--pairs", "easy:random", "--matches", "2", "--size", "3", "--first", "4",
+                 stdout=out, stderr=StringIO())
+    assert "the players swap seats between the two; matches 4 to 5." in out.getvalue()
