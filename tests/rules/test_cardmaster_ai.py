@@ -7,6 +7,7 @@ strong levels smaller budgets where only legality is in question.
 
 import json
 import time
+from collections import Counter
 from itertools import cycle
 
 import pytest
@@ -30,6 +31,7 @@ from rules.cardmaster.ai import (
     lineup_order,
     pick_faction,
     players,
+    tree,
 )
 from rules.cardmaster.ai.evaluation import win_chance
 from rules.cardmaster.ai.search import Effort, search
@@ -481,13 +483,14 @@ def loop_position():
     """A 6v6 match of the normal level playing itself without memory (as every level did before it
     remembered its Shifts) up to the step where it shifted straight back a card it had shifted out,
     with nothing changed: (state, seed, step, recent steps, the shift). (The steady race of
-    evaluation.py and the normal level's tree moved it from step 96 of "loop-3" here.)"""
-    seed = "loop-6"
-    state = started(*factions(6, None, 6, mirror=False), seed)
+    evaluation.py and the normal level's tree moved it from step 96 of "loop-3" to step 27 of "loop-6",
+    the tree's play-on back to step 63 of "loop-3".)"""
+    seed = "loop-3"
+    state = started(*factions(6, None, 3, mirror=False), seed)
     recent, step = [], 3
     while True:
         decision = choose(state, state["possession"], "normal", seed, step)
-        if step == 27:
+        if step == 63:
             return state, seed, step, recent, decision.action
         recent = [*recent[-11:], (state, {**decision.action, "ai": {"reason": decision.reason.as_json()}})]
         state, _ = match.apply(state, decision.action, Dice(seed, step))
@@ -518,11 +521,12 @@ def test_a_shift_back_is_allowed_once_something_changed():
 
 
 def test_promises_made_in_seeded_matches_are_kept_when_still_possible():
-    # Hard promises only what its tree's line does next, which a small tree rarely reaches: one
-    # seeded 6v6 match at the real budget (about 14 s, the one match of the strength run known
-    # to hold a promise of hard's), counted the way the strength report counts.
-    habits = play_match(("hard", "greedy"), factions(6, None, 1), "strength|1").habits["hard"]
-    assert habits["promises"] >= 1, "a promise to check"
+    # Hard promises only what its tree's line does next, which a small tree rarely reaches: two
+    # seeded 3v3 matches at the real budget (about 6 s together, matches of the strength run known
+    # to hold a promise of hard's each), counted the way the strength report counts.
+    habits = sum((play_match(("hard", "greedy"), factions(3, None, pair), f"strength|{pair}").habits["hard"]
+                  for pair in (4, 7)), Counter())
+    assert habits["promises"] >= 2, "promises to check"
     assert habits["kept"] / habits["promises"] >= 0.8
 
 
@@ -543,6 +547,27 @@ def test_a_reason_that_promises_a_move_names_it_and_the_next_possession_keeps_it
         state, _ = match.apply(state, {"type": "stack", "card": next(
             c for c in state["teams"][1]["active"] if c not in state["done"])}, Dice(SEED, 6))
     assert players.pending_promises(state, 0, recent) == [reason.promise]
+
+
+@pytest.mark.parametrize("moves_first", [1, 4], ids=["in its own possession", "in the other side's"])
+def test_a_leaf_is_scored_at_the_start_of_the_searching_side_s_next_possession(moves_first, monkeypatch):
+    """Every leaf of the tree is scored at the same point of the possessions, whichever side it left to
+    move: played on with legal moves to where the side searching next has possession, none of its
+    cards moved yet."""
+    state = generated_match()
+    seat = state["possession"]
+    for _ in range(moves_first):  # into the middle of a possession: its own, or the other side's
+        state = tree.branches(state, match.legal_actions(state)[0])[0].state
+    assert state["done"], "a leaf in the middle of a possession"
+    scored, applied = [], []
+    monkeypatch.setattr(tree, "win_chance", lambda reached, side: scored.append((reached, side)) or 0.5)
+    real_branches = tree.branches
+    monkeypatch.setattr(tree, "branches", lambda at, action: applied.append((at, action)) or real_branches(at, action))
+    assert tree.play_on(state, seat) == 0.5
+    ((reached, side),) = scored
+    assert side == seat and reached["possession"] == seat and not reached["done"]
+    assert players.possession_number(reached) == players.possession_number(state) + (2 if state["possession"] == seat else 1)
+    assert all(action in match.legal_actions(at) for at, action in applied)
 
 
 def test_wilson_intervals():

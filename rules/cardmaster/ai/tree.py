@@ -12,8 +12,13 @@ grows by one position per simulation:
   it backfires: search.branches), each a child weighed by its exact probability. A simulation
   goes down the way whose visits lag its probability most, so the node's mean is the expectation
   over the rolls without sampling noise, and the search needs no dice of its own.
-- A new position is scored by evaluation.win_chance: the playout is truncated at once, since the
-  race evaluation already counts what the cards still to move in the possession will deal.
+- A new position is played on (`play_on`) to the start of the searching side's next possession,
+  both sides moving with the cheap look below (the first card still to move, its most promising
+  attack, STACK or REVIVE, the likeliest way of its rolls), and scored there by
+  evaluation.win_chance. Every leaf is so scored at the same point of the possessions: scored where
+  it stood, a leaf in the middle of a possession was judged by the race's guess of what the cards
+  still to move will deal, and leaves at different points could not be compared (at 9v9 the tree
+  was no better than the one-move search with playouts it replaced).
 - Selection is UCB1 on the win chance of the side choosing, with progressive widening: a node
   visited n times considers its first WIDTH + sqrt(n) moves, best-looking first. Below the root
   the order is a cheap look at the move (`_promise`: a knockout, the damage, a REVIVE, a STACK
@@ -40,6 +45,11 @@ EXPLORATION = 0.06
 WIDTH = 2
 """Moves a node considers before any widening (the root considers ROOT_WIDTH)."""
 ROOT_WIDTH = 6
+PLAY_ON_PLIES = 8
+"""A leaf's play-on stops after this many moves even if the possessions have not come round (a Gridfreeze
+skips moves, so two possessions are at most six moves)."""
+PLAYED_ON = ("a1", "a2", "a3", "stack", "revive")
+"""The moves a play-on makes (a card with none of them left, only SPC or Shift, makes its best of those)."""
 LINE_VISITS = 3
 """Visits a move needs before the expected line of play (Tree.line) goes through it."""
 
@@ -115,6 +125,22 @@ def _moves(state: MatchState, banned: frozenset) -> list[dict]:
     return sorted(found, key=lambda action: -_promise(state, action))
 
 
+def play_on(state: MatchState, seat: int) -> float:
+    """`seat`'s chance to win once the match is played on from `state` to the start of its next
+    possession (or its end), both sides making the most promising move (`_promise`) of the first card
+    still to move, every roll going its likeliest way."""
+    other_moved = state["possession"] != seat
+    for _ply in range(PLAY_ON_PLIES):
+        if state["winner"] is not None or (other_moved and state["possession"] == seat):
+            break
+        mover = _first_to_move(state)
+        found = [action for action in match.legal_actions(state) if action.get("card") == mover]
+        options = [action for action in found if action["type"] in PLAYED_ON] or found
+        state = branches(state, max(options, key=lambda action: _promise(state, action)))[0].state
+        other_moved = other_moved or state["possession"] != seat
+    return win_chance(state, seat)
+
+
 def _child(node: Node, action: dict, ways: list[Branch] | None = None) -> "Node | Chance":
     """The position (or the ways of the rolls) after `action`, made by the engine. A card shifted
     out stays banned from coming back along this line (card ids name their side, so one set serves
@@ -153,7 +179,7 @@ class Tree:
                 value = 1.0 if state["winner"] == self.seat else 0.0
                 break
             if node.visits == 0 and node is not self.root:
-                value = win_chance(state, self.seat)
+                value = play_on(state, self.seat)
                 break
             actions = node.moves()
             if not actions:
