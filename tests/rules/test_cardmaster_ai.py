@@ -483,14 +483,13 @@ def loop_position():
     """A 6v6 match of the normal level playing itself without memory (as every level did before it
     remembered its Shifts) up to the step where it shifted straight back a card it had shifted out,
     with nothing changed: (state, seed, step, recent steps, the shift). (The steady race of
-    evaluation.py and the normal level's tree moved it from step 96 of "loop-3" to step 27 of "loop-6",
-    the tree's play-on back to step 63 of "loop-3".)"""
-    seed = "loop-3"
-    state = started(*factions(6, None, 3, mirror=False), seed)
+    evaluation.py and the normal level's tree moved it from step 96 of "loop-3" here.)"""
+    seed = "loop-6"
+    state = started(*factions(6, None, 6, mirror=False), seed)
     recent, step = [], 3
     while True:
         decision = choose(state, state["possession"], "normal", seed, step)
-        if step == 63:
+        if step == 27:
             return state, seed, step, recent, decision.action
         recent = [*recent[-11:], (state, {**decision.action, "ai": {"reason": decision.reason.as_json()}})]
         state, _ = match.apply(state, decision.action, Dice(seed, step))

@@ -2,10 +2,12 @@
 
     hard    a tree search (tree.py): Monte Carlo tree search over the engine with chance nodes
             for the rolls, HARD_SIMULATIONS positions deep into this possession, the other
-            side's reply and beyond; always its most visited move
+            side's reply and beyond, each played on to its next possession before it is scored
+            (tree.play_on); always its most visited move
     normal  sound but shallow: the same tree search with NORMAL_SIMULATIONS, enough to see its
             own possession through and the start of the other side's reply, not the possession
-            after (its one-move-plus-playouts search, EFFORT, serves the analysis's quick look)
+            after, each position scored as it stands (its one-move-plus-playouts search, EFFORT,
+            serves the analysis's quick look)
     easy    one move deep only, blind to raids (it does not count the gems the other side could
             knock loose next: evaluation.race), judging the race as hard-2026 does (the damage it
             deals the average standing foe, so it often leaves a wounded card standing to hit a
@@ -147,7 +149,7 @@ def choose(state: MatchState, seat: int, level: str, seed: str, step: int, recen
     refused = shift_backs(state, seat, recent)
     promised = pending_promises(state, seat, recent)
     if level in ("hard", "normal"):
-        tree = Tree(state, seat, refused)
+        tree = Tree(state, seat, refused, deep=level == "hard")
         tree.run(HARD_SIMULATIONS if level == "hard" else NORMAL_SIMULATIONS)
         valued = [(candidate, value) for candidate, _visits, value in tree.ranked()]
         chosen, value = _keep_promise(valued, promised)

@@ -18,7 +18,8 @@ grows by one position per simulation:
   evaluation.win_chance. Every leaf is so scored at the same point of the possessions: scored where
   it stood, a leaf in the middle of a possession was judged by the race's guess of what the cards
   still to move will deal, and leaves at different points could not be compared (at 9v9 the tree
-  was no better than the one-move search with playouts it replaced).
+  was no better than the one-move search with playouts it replaced). A shallow tree (`deep`
+  False, the normal level's) scores a new position where it stands.
 - Selection is UCB1 on the win chance of the side choosing, with progressive widening: a node
   visited n times considers its first WIDTH + sqrt(n) moves, best-looking first. Below the root
   the order is a cheap look at the move (`_promise`: a knockout, the damage, a REVIVE, a STACK
@@ -153,9 +154,12 @@ def _child(node: Node, action: dict, ways: list[Branch] | None = None) -> "Node 
 class Tree:
     """The search from one position, for `seat`, the side in possession."""
 
-    def __init__(self, state: MatchState, seat: int, refused: set[tuple[str, str]] | frozenset = frozenset()) -> None:
-        """`refused`: Shifts not to search at the root, as (card leaving, card coming) pairs."""
+    def __init__(self, state: MatchState, seat: int, refused: set[tuple[str, str]] | frozenset = frozenset(),
+                 deep: bool = True) -> None:
+        """`refused`: Shifts not to search at the root, as (card leaving, card coming) pairs. `deep`: play
+        each new position on to the side's next possession before scoring it (else score it as it stands)."""
         self.seat = seat
+        self.score = play_on if deep else win_chance
         self.root = Node(state)
         actions = [action for action in searched_moves(state)
                    if (action.get("card"), action.get("reserve")) not in refused]
@@ -179,7 +183,7 @@ class Tree:
                 value = 1.0 if state["winner"] == self.seat else 0.0
                 break
             if node.visits == 0 and node is not self.root:
-                value = play_on(state, self.seat)
+                value = self.score(state, self.seat)
                 break
             actions = node.moves()
             if not actions:
