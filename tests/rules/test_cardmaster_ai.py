@@ -7,7 +7,6 @@ strong levels smaller budgets where only legality is in question.
 
 import json
 import time
-from collections import Counter
 from itertools import cycle
 
 import pytest
@@ -78,7 +77,7 @@ def play(state, levels, seed=SEED, most=400, first_step=3, check=None):
 @pytest.fixture
 def small_budgets(monkeypatch):
     monkeypatch.setattr(players, "EFFORT", SMALL)
-    monkeypatch.setattr(players, "HARD_SIMULATIONS", 60)
+    monkeypatch.setattr(players, "HARD_SIMULATIONS", 20)  # each plays on to a possession boundary
 
 
 # ---------------------------------------------------------------- legal, reproducible, explained
@@ -520,12 +519,11 @@ def test_a_shift_back_is_allowed_once_something_changed():
 
 
 def test_promises_made_in_seeded_matches_are_kept_when_still_possible():
-    # Hard promises only what its tree's line does next, which a small tree rarely reaches: two
-    # seeded 3v3 matches at the real budget (about 6 s together, matches of the strength run known
-    # to hold a promise of hard's each), counted the way the strength report counts.
-    habits = sum((play_match(("hard", "greedy"), factions(3, None, pair), f"strength|{pair}").habits["hard"]
-                  for pair in (4, 7)), Counter())
-    assert habits["promises"] >= 2, "promises to check"
+    # Hard promises only what its tree's line does next, which a small tree rarely reaches: one
+    # seeded 3v3 match at the real budget (about 8 s, a match of the strength run known to hold a
+    # promise of hard's), counted the way the strength report counts.
+    habits = play_match(("hard", "greedy"), factions(3, None, 4), "strength|4").habits["hard"]
+    assert habits["promises"] >= 1, "a promise to check"
     assert habits["kept"] / habits["promises"] >= 0.8
 
 
