@@ -11,7 +11,7 @@ from rules.cardmaster.ai import players
 
 
 def test_a_tiny_strength_report_prints_rates_intervals_goals_and_times(monkeypatch):
-    monkeypatch.setattr(players, "HARD_SIMULATIONS", 20)  # the report's shape: at the real budget, 18 s of CPU
+    monkeypatch.setattr(players, "HARD_SIMULATIONS", 20)  # the report's shape, not the AI's strength
     out = StringIO()
     call_command("ai_strength", "--pairs", "hard:random", "--matches", "2", "--size", "3", stdout=out, stderr=StringIO())
     report = out.getvalue()

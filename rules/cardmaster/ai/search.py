@@ -83,14 +83,22 @@ def searched_moves(state: MatchState) -> list[dict]:
     return [action for action in match.legal_actions(state) if action["type"] != "deposit"]
 
 
+QUICK_MOVES = ("a1", "a2", "a3", "stack", "revive")
+"""The moves a playout (or the tree's play-on) makes: SPC and Shift are left to the full search."""
+
+
+def first_to_move(state: MatchState) -> str | None:
+    """The active card of the side in possession that moves next (slot order), None if all have moved."""
+    return next((card_id for card_id in state["teams"][possessor(state)]["active"]
+                 if card_id and card_id not in state["done"]), None)
+
+
 def quick_move(state: MatchState, steady: bool = True) -> dict:
     """The playouts' choice: the first card still to move picks, one move deep, its best attack,
-    STACK or REVIVE for its side (SPC and Shift are left to the full search)."""
-    seat = possessor(state)
-    mover = next(card_id for card_id in state["teams"][seat]["active"]
-                 if card_id and card_id not in state["done"])
+    STACK or REVIVE for its side."""
+    seat, mover = possessor(state), first_to_move(state)
     options = [action for action in match.legal_actions(state)
-               if action.get("card") == mover and action["type"] in ("a1", "a2", "a3", "stack", "revive")]
+               if action.get("card") == mover and action["type"] in QUICK_MOVES]
     return max(options, key=lambda action: expected(branches(state, action), seat, steady))
 
 

@@ -37,9 +37,9 @@ always gets the same tree and the same move.
 from math import log, sqrt
 
 from .. import match
-from ..state import MatchState, possessor
+from ..state import MatchState
 from .evaluation import TYPE_FACTOR, win_chance
-from .search import Branch, Candidate, branches, searched_moves
+from .search import QUICK_MOVES, Branch, Candidate, branches, first_to_move, searched_moves
 
 EXPLORATION = 0.06
 """UCB1's constant, in win chance: moves within a few points of each other keep being compared."""
@@ -47,10 +47,8 @@ WIDTH = 2
 """Moves a node considers before any widening (the root considers ROOT_WIDTH)."""
 ROOT_WIDTH = 6
 PLAY_ON_PLIES = 8
-"""A leaf's play-on stops after this many moves even if the possessions have not come round (a Gridfreeze
-skips moves, so two possessions are at most six moves)."""
-PLAYED_ON = ("a1", "a2", "a3", "stack", "revive")
-"""The moves a play-on makes (a card with none of them left, only SPC or Shift, makes its best of those)."""
+"""A leaf's play-on stops after this many moves even if the possessions have not come round (two
+possessions are at most six moves, fewer when a Gridfreeze skips some)."""
 LINE_VISITS = 3
 """Visits a move needs before the expected line of play (Tree.line) goes through it."""
 
@@ -92,11 +90,6 @@ class Chance:
         return min(self.ways, key=lambda way: (way[1].visits + 1) / way[0])[1]
 
 
-def _first_to_move(state: MatchState) -> str | None:
-    return next((card_id for card_id in state["teams"][possessor(state)]["active"]
-                 if card_id and card_id not in state["done"]), None)
-
-
 def _promise(state: MatchState, action: dict) -> float:
     """A cheap guess of how good a move is, to order the moves below the root: a knockout first,
     then the share of its target's HP an attack takes (A2 and A3 a little less, for their gems),
@@ -120,7 +113,7 @@ def _promise(state: MatchState, action: dict) -> float:
 def _moves(state: MatchState, banned: frozenset) -> list[dict]:
     if state["winner"] is not None:
         return []
-    mover = _first_to_move(state)
+    mover = first_to_move(state)
     found = [action for action in match.legal_actions(state) if action.get("card") == mover
              and action["type"] != "deposit" and not (action["type"] == "shift" and action["reserve"] in banned)]
     return sorted(found, key=lambda action: -_promise(state, action))
@@ -134,9 +127,9 @@ def play_on(state: MatchState, seat: int) -> float:
     for _ply in range(PLAY_ON_PLIES):
         if state["winner"] is not None or (other_moved and state["possession"] == seat):
             break
-        mover = _first_to_move(state)
+        mover = first_to_move(state)
         found = [action for action in match.legal_actions(state) if action.get("card") == mover]
-        options = [action for action in found if action["type"] in PLAYED_ON] or found
+        options = [action for action in found if action["type"] in QUICK_MOVES] or found  # else SPC or Shift
         state = branches(state, max(options, key=lambda action: _promise(state, action)))[0].state
         other_moved = other_moved or state["possession"] != seat
     return win_chance(state, seat)
