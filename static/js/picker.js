@@ -27,14 +27,17 @@
   const same = (a, b) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
   // A list arriving late never covers what the field now holds: one asked for other text (typing went on;
-  // lists are queued, never aborted, as htmx reports an abort as a console error), or any list once a card
-  // was tapped, until the player types in that field or comes back to it.
+  // lists are queued, never aborted, as htmx reports an abort as a console error), one for a field the player
+  // has left (it would lie over the next field or the button), or any list once a card was tapped, until the
+  // player types in that field or comes back to it.
   document.addEventListener("htmx:beforeSwap", (e) => {
     const picks = e.detail.target;
     if (!picks.classList.contains("picks")) return;
     const input = picks.parentElement.querySelector("input[data-picker]");
     const asked = new URL(e.detail.xhr.responseURL).searchParams.get(input.name) || "";
-    if (!same(asked, input.value) || input.dataset.picked !== undefined) e.detail.shouldSwap = false;
+    if (!same(asked, input.value) || input.dataset.picked !== undefined || document.activeElement !== input) {
+      e.detail.shouldSwap = false;
+    }
   });
   // Nor is a list asked for a field the player has already left (for the next field, or to send the form).
   document.addEventListener("htmx:beforeRequest", (e) => {
@@ -68,9 +71,13 @@
   document.addEventListener("htmx:afterSwap", (e) => {
     if (e.detail.target.classList.contains("picks")) arrived(e.detail.target);
   });
-  // The list this script came with (on a match page) arrived before it could listen.
-  const first = document.activeElement;
-  if (first && first.matches("input[data-picker]")) setTimeout(() => arrived(first.parentElement.querySelector(".picks")));
+  // The list this script came with (on a match page) arrived before it could listen, and was not checked
+  // as the ones after it are: it may be for text typed since, or for a field already left.
+  setTimeout(() => document.querySelectorAll(".picker > .picks").forEach((picks) => {
+    const input = picks.parentElement.querySelector("input[data-picker]");
+    if (document.activeElement !== input) close(picks);
+    else arrived(picks);
+  }));
 
   function arrived(picks) {
     const input = picks.parentElement.querySelector("input[data-picker]");

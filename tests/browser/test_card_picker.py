@@ -307,3 +307,51 @@ def test_the_list_opens_over_the_page_and_never_moves_the_play_button(page: Page
     thumb.tap(play)
     expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
     assert thumb.errors == []
+
+
+def test_a_list_waiting_for_its_stylesheet_takes_no_room(make_context):
+    """The first list brings picker.js, which links picker.css: however late the sheet comes, the list
+    (its "more cards" line too) takes no room, so the Play button under the field stays where it was."""
+    load_catalogs()
+    page = make_context(service_workers="block").new_page()  # a worker's fetches are not routed
+    sheets = []
+    page.route(re.compile(r"/picker\.[0-9a-f.]*css$"), lambda route: sheets.append(route))  # held until let through
+    evons = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(evons.get_absolute_url())
+    play = page.get_by_role("button", name="Play the card")
+    where = "el => el.getBoundingClientRect().top + window.scrollY"
+    before = play.evaluate(where)
+    page.get_by_role("radio", name=re.compile(r"^A5\b")).tap()  # the card field takes the focus: its list comes
+    expect(page.locator(".picks .picks-list")).to_have_count(1)
+    expect(page.locator("link[href*='picker.']")).to_have_count(1)
+    assert len(sheets) == 1 and play.evaluate(where) == before
+    sheets[0].continue_()
+    expect(offered(page).first).to_be_visible()
+    assert play.evaluate(where) == before
+
+
+def test_a_list_for_a_field_already_left_never_covers_the_form(make_context):
+    """A slow list, asked for while the player was still in the unit's name field, comes after they moved on
+    to its stats: it is not shown over them or over the button, whether it is the list that brings picker.js
+    or one after it."""
+    load_catalogs()
+    page = make_context(service_workers="block").new_page()
+    lists = []
+    page.route(re.compile(r"/pick/\?"), lambda route: lists.append(route))  # held until let through
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    page.goto(match.get_absolute_url())
+    side = page.locator("#side-0-section")
+    side.get_by_text("plays a unit").click()
+    name = side.get_by_label("Unit card (from the catalog, or a new name)")
+    for typed in ("Brand New Unit", "Brand New"):
+        name.fill(typed)
+        page.wait_for_timeout(300)  # the field's own delay (200 ms) passes while the player is still in it
+        page.locator("#unit-hp-0").fill("5")
+        page.wait_for_timeout(300)
+        assert lists, "no list was asked for"
+        while lists:
+            lists.pop().continue_()
+        expect(page.locator("html.tk-picker")).to_have_count(1)  # picker.js came, and its stylesheet
+        expect(page.locator("#unit-hp-0")).to_be_focused()
+        expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)
+        side.get_by_role("button", name="Play the unit (takes a card from the hand)").click(trial=True)
