@@ -4,7 +4,8 @@
 SQLite one server, whose streams share a process) and sets up `tables` tables of two phones. Table n's
 first phone (on server n) taps a Lonely Star D6 every ACTION_EVERY seconds through the real htmx form;
 its second phone (on the next server, so the change crosses servers through PostgreSQL's NOTIFY) holds
-the match's stream as table.js does and, on each event, fetches its `#match` part. Measured:
+the match's stream as table.js does and, on each event, fetches its `#match` part (saying which kept
+parts it shows, as table.js does, so those the tap left alone are not drawn again). Measured:
 
 - propagation: from the tapping phone's POST returning to the other phone holding the fresh `#match`
   (the event, then its fetch), p50 and p95, at a table's pace of one action every ACTION_EVERY s (the
@@ -154,7 +155,7 @@ class Watcher(threading.Thread):
             return
         self.phone.deadline = time.monotonic() + 2  # a refused connection is not retried for long
         try:
-            status, _location, _part = self.phone.request("GET", f"/matches/{self.match}/", htmx=True)
+            status = self.phone.refresh(self.match)
         except Dropped as gone:
             raise OSError("the server went away") from gone
         if status == 200:
@@ -185,6 +186,7 @@ def _seat_tables(tables: int, ports, report: loadtest.Report, lock: threading.Lo
             raise RuntimeError(f"table {n}: the match page shows no version")
         other = Phone(watching[0], report, lock, deadline, n, htmx=True)
         other.cookies = dict(tapper.cookies)  # the owner's second phone (as a joined phone would be)
+        other.show(match, page)  # showing the page the first phone opened: the same viewer, the same parts
         watcher = Watcher(other, watching, match, int(shows.group(1)))
         watcher.start()
         tappers.append((tapper, match))

@@ -174,9 +174,17 @@ class Phone:
             return  # not a match page, or the match is over: table.js stops asking
         status, _location, _text = self.request("GET", f"{found.group(1)}?v={found.group(2)}")
         if status == 200:
-            status, _location, part = self.request("GET", f"/matches/{match}/", htmx=True)
-            if status == 200:
-                self.show(match, part)
+            self.refresh(match)
+
+    def refresh(self, match: int) -> int:
+        """Fetch the `#match` part after a change, as table.js does: saying which kept parts the screen shows,
+        so those the change left as they were come back as placeholders and stay as shown. Its status."""
+        before = self.shown(match)
+        shown = screen.shown(before) if before and self.send_shown else ""
+        status, _location, part = self.request("GET", f"/matches/{match}/", htmx=True, shown=shown)
+        if status == 200:
+            self.show(match, screen.keep(before, part))
+        return status
 
     def acknowledge(self, match: int, step: int, kind: str, seat: int | None) -> None:
         with self.lock:

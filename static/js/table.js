@@ -170,7 +170,7 @@
     if (!match) return;
     if (e.detail.verb === "get") { // a field's list (a card picker's) or the live fetch: it changes nothing
       delete e.detail.parameters.seq; // the step from #match (hx-vals) goes with the forms that change the match
-      return;
+      if (e.detail.elt !== match) return; // the live fetch says what it shows, so what did not change stays
     }
     const shown = [...match.querySelectorAll("[data-kept]")].filter((part) => !part.contains(e.detail.elt))
       .map((part) => part.id + "=" + part.dataset.kept);
@@ -354,7 +354,8 @@
     if (!idle() || wanted <= shown()) return;
     var el = match(), target = el.getAttribute("data-live-target"), message = said;
     if (!target || !window.htmx) { window.location.reload(); return; }
-    window.htmx.ajax("GET", window.location.pathname, { target: target, swap: "outerHTML" }).then(function () {
+    // Sent from #match, it goes with #match's headers and says which parts the page shows (above).
+    window.htmx.ajax("GET", window.location.pathname, { source: el, target: target, swap: "outerHTML" }).then(function () {
       if (shown() >= wanted && message === said) { tell(message); said = ""; }
       status();
     });

@@ -92,8 +92,13 @@ def test_a_lock_in_appears_on_the_other_phone_within_a_second_and_says_who(phone
     ana, ben, match_id = seated_pair(phones)
     expect(ana.page.locator("#live .live-status")).to_have_text(LIVE)
     ana.mark()
+    fetched: list[dict] = []
+    ana.page.on("request", lambda request: request.url.endswith(f"/matches/{match_id}/")
+                and fetched.append(request.headers))
     ben_locks_in(ben, match_id)
     sees_ben_locked(ana).to_contain_text(f"{P2} is locked in", timeout=AT_ONCE)
+    # Sent from #match with its headers: the server may leave out the parts the page shows as they are.
+    assert [headers.get("x-kept") for headers in fetched] == ["1"], fetched
     expect(ana.page.locator("#outcome")).to_contain_text(f"{P2}")
     assert ana.was_not_reloaded()
     assert not any(card in ana.page.content() for card in DECK_2)

@@ -22,7 +22,7 @@ def shown(page: str) -> set[str]:
 
 def answer(source: str, phone: str, **context) -> str:
     """The htmx answer to an action, to a phone showing `phone`."""
-    return drawn(source, light=True, shown=shown(phone), **context)
+    return drawn(source, light=True, parts_shown=shown(phone), **context)
 
 
 BEFORE = {"turn": 1, "score": "0 to 0", "units": [{"name": "Comet", "hp": 5}], "over": False}

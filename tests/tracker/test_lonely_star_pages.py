@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
+from perf.tables import screen
 from tracker.games import pages_for
 from tracker.matches import services
 from tracker.models import Action, Card, Invite, Match
@@ -261,6 +262,31 @@ def test_an_htmx_answer_leaves_out_the_units_the_action_did_not_change(client, f
     answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0},
                               HTTP_X_SHOWN=f"ls-unit-{comet}=000000000000 ls-unit-{ember}=000000000000", **htmx))
     assert f'id="unit-{comet}"' in answer and 'data-kept="000000000000"' not in answer
+
+
+def test_the_live_fetch_leaves_out_the_units_another_phone_s_change_did_not_touch(client, fielded):
+    """After another phone's change, the page fetches its #match saying what it shows: the units that change
+    left as they were come back as placeholders (htmx keeps them), and the screen then offers what a fetch of
+    the whole part would. The parts no action changes are drawn: a change that is not an action (a seat
+    joined) may have changed them. Without the header every part is drawn."""
+    comet, ember = unit_id(fielded, "Comet Wanderer"), unit_id(fielded, "Ember Drifter")
+    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1"}
+    page = text(client.get(fielded.get_absolute_url()))
+    services.match_apply_action(match_id=fielded.pk, action={"type": "d6", "seat": 1}, expected_seq=fielded.head)
+    answer = text(client.get(fielded.get_absolute_url(), HTTP_X_SHOWN=shown_parts(page, ""), **htmx))
+    assert {f"ls-unit-{comet}", f"ls-unit-{ember}", "ls-overrides"} <= set(kept_parts(answer))  # Ana's units
+    assert re.search(r'<div id="match-title">\s*<h1>', answer), "a part no action changes is drawn"
+    whole = text(client.get(fielded.get_absolute_url(), **htmx))
+    assert kept_parts(whole) == []
+    # Each form as htmx sends it: the CSRF and one-time tokens are masked anew at each drawing, the step is
+    # #match's; a digest may differ as the news box beside the part did (the whole part came second).
+    drawing = re.compile(r'(name="(?:csrfmiddlewaretoken|once|seq)" value|data-kept)="[^"]*"')
+
+    def part(html):
+        start, end = screen.span(html, "match")
+        return drawing.sub("", html[start:end])
+
+    assert part(screen.keep(page, answer)) == part(whole)
 
 
 def test_a_physical_roll_is_used_and_logged_as_the_players(client, fielded):

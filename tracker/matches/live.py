@@ -12,7 +12,7 @@ once, however many of its phones watch it (`Change`), and wakes their streams.
 An event's id is the match version it shows, so a phone that comes back (`Last-Event-ID`, or the
 version its page shows, `?v=`) is sent the version it missed at once, and never one it has: the
 event says what happened and the phone fetches its own `#match` part, drawn for its own seat as
-every page is (table.js). The event is the same for every phone of the match, so it holds nothing
+every page is, saying which parts it shows so those the change left alone stay as shown (table.js). The event is the same for every phone of the match, so it holds nothing
 secret: who did what, as news.py tells any phone of the match (a log entry's public title, a request
 and its answer, a move along the log), the same sentence the other phone's page then shows.
 

@@ -175,15 +175,18 @@ def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: 
     After a refused board form (`refused`, bound) it comes back as the player left it, with why. The
     htmx answer to a change (`changed`) sent from the page's #match leaves out the parts no action changes
     (`{% kept %}`, tracker/templatetags/regions.py), and the parts this action left as the phone shows them
-    (`X-Shown`): htmx keeps them as the page shows them. The live poll's
-    fetch and a refusal get the whole #match, and so does a page drawn before the regions existed (one
-    open across a deploy: it does not send `X-Kept`, and would be left with empty placeholders).
+    (`X-Shown`): htmx keeps them as the page shows them. The live fetch (an htmx GET of #match after
+    another phone's change) draws every part but those some actions change that the phone shows as they
+    are now: a change that is not an action (a seat joined) may still have changed the others. A refusal
+    gets the whole #match, and so does a page drawn before the regions existed (one open across a deploy:
+    it does not send `X-Kept`, and would be left with empty placeholders).
     """
-    light = (changed and refused is None and request.htmx and request.htmx.target == "match"
-             and request.headers.get("X-Kept") == "1")
+    kept = (refused is None and request.htmx and request.htmx.target == "match"
+            and request.headers.get("X-Kept") == "1")
+    light = kept and changed
     context = _match_context(request, match, seen_by, refused, light=bool(light), **extra)
-    if light:  # the regions some actions change, and the version of each the phone shows ("id=digest")
-        context["shown"] = frozenset(request.headers.get("X-Shown", "").split())
+    if kept:  # the regions some actions change, and the version of each the phone shows ("id=digest")
+        context["parts_shown"] = frozenset(request.headers.get("X-Shown", "").split())
     context["outcome"] = outcome if outcome is not None else _outcome(request, match, seen_by=seen_by)
     template = "tracker/match_detail.html#answer" if request.htmx else "tracker/match_detail.html"
     return render(request, template, context, status=status)

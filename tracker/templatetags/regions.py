@@ -272,7 +272,7 @@ class KeptNode(template.Node):
             _read(self.nodelist, found, set())
             self.reads = [found[name] for name in sorted(found)]
         key = digest(_shown(self.reads, context), context)
-        if context.get("light") and f"{region}={key}" in (context.get("shown") or ()):
+        if f"{region}={key}" in (context.get("parts_shown") or ()):
             return format_html('<{} id="{}" data-kept="{}" hx-preserve></{}>', self.tag, region, key, self.tag)
         return format_html('<{} id="{}" data-kept="{}">{}</{}>', self.tag, region, key, self.nodelist.render(context),
                            self.tag)
