@@ -567,6 +567,17 @@ def test_a_leaf_is_scored_at_the_start_of_the_searching_side_s_next_possession(m
     assert all(action in match.legal_actions(at) for at, action in applied)
 
 
+def test_hard_scores_a_leaf_both_as_it_stands_and_played_on():
+    """The play-on's line is one guess of both sides' moves: a leaf of hard's tree is scored by the mean of
+    it and the position's own estimate, normal's by the position's own estimate alone."""
+    state = generated_match()
+    seat = state["possession"]
+    state = tree.branches(state, match.legal_actions(state)[0])[0].state
+    assert tree.leaf_score(state, seat) == pytest.approx((tree.play_on(state, seat) + win_chance(state, seat)) / 2)
+    assert tree.Tree(state, state["possession"]).score is tree.leaf_score
+    assert tree.Tree(state, state["possession"], deep=False).score is win_chance
+
+
 def test_wilson_intervals():
     assert wilson(0, 0) == (0.0, 1.0)
     low, high = wilson(80, 100)

@@ -2,8 +2,8 @@
 
     hard    a tree search (tree.py): Monte Carlo tree search over the engine with chance nodes
             for the rolls, HARD_SIMULATIONS positions deep into this possession, the other
-            side's reply and beyond, each played on to its next possession before it is scored
-            (tree.play_on); always its most visited move
+            side's reply and beyond, each scored both as it stands and played on to its next
+            possession (tree.leaf_score); always its most visited move
     normal  sound but shallow: the same tree search with NORMAL_SIMULATIONS, enough to see its
             own possession through and the start of the other side's reply, not the possession
             after, each position scored as it stands (its one-move-plus-playouts search, EFFORT,
@@ -57,11 +57,11 @@ EFFORT = {"easy": Effort(finalists=1, playouts=0, raids=False, steady=False), "n
 """The one-move-plus-playouts search of each level; "hard" itself searches a tree and uses this
 only where a quick judgement of every move is wanted (the analysis)."""
 TEMPERATURE = {"easy": 0.05, "normal": 0.008, "hard": 0.0, "hard-2026": 0.0}
-VERSION = "tree-3"
+VERSION = "tree-4"
 """Names how the levels decide, for whoever keeps decisions (the hint cache): change it with them."""
 HARD_SIMULATIONS = 800
 """Positions the hard level's tree grows by per decision, each played on to a possession boundary
-(tree.play_on): about a third of a second on one core at 9v9."""
+(tree.leaf_score): about a third of a second on one core at 9v9."""
 NORMAL_SIMULATIONS = 150
 """The normal level's tree: its own possession and the start of the other side's reply, no further."""
 PROMISE_SLACK = 0.03

@@ -18,8 +18,12 @@ grows by one position per simulation:
   evaluation.win_chance. Every leaf is so scored at the same point of the possessions: scored where
   it stood, a leaf in the middle of a possession was judged by the race's guess of what the cards
   still to move will deal, and leaves at different points could not be compared (at 9v9 the tree
-  was no better than the one-move search with playouts it replaced). A shallow tree (`deep`
-  False, the normal level's) scores a new position where it stands.
+  was no better than the one-move search with playouts it replaced). That line of play is one
+  guess, though, and where the cheap look plays badly it misjudges the leaf: a leaf's score is the
+  mean of the two (`leaf_score`, as AlphaGo mixed its rollouts with its value network), which kept
+  what the play-on won against hard-2026 and lost to greedy 1 match of 60 at 3v3 where the play-on
+  alone lost 6 (whole twins: the same factions from both seats). A shallow tree (`deep` False, the
+  normal level's) scores a new position where it stands.
 - Selection is UCB1 on the win chance of the side choosing, with progressive widening: a node
   visited n times considers its first WIDTH + sqrt(n) moves, best-looking first. Below the root
   the order is a cheap look at the move (`_promise`: a knockout, the damage, a REVIVE, a STACK
@@ -49,6 +53,8 @@ ROOT_WIDTH = 6
 PLAY_ON_PLIES = 8
 """A leaf's play-on stops after this many moves even if the possessions have not come round (two
 possessions are at most six moves, fewer when a Gridfreeze skips some)."""
+PLAY_ON_SHARE = 0.5
+"""The play-on's weight in a leaf's score, the position's own estimate having the rest (`leaf_score`)."""
 LINE_VISITS = 3
 """Visits a move needs before the expected line of play (Tree.line) goes through it."""
 
@@ -135,6 +141,11 @@ def play_on(state: MatchState, seat: int) -> float:
     return win_chance(state, seat)
 
 
+def leaf_score(state: MatchState, seat: int) -> float:
+    """`seat`'s chance to win from a new leaf: the mean of the position's own estimate and its play-on's."""
+    return PLAY_ON_SHARE * play_on(state, seat) + (1 - PLAY_ON_SHARE) * win_chance(state, seat)
+
+
 def _child(node: Node, action: dict, ways: list[Branch] | None = None) -> "Node | Chance":
     """The position (or the ways of the rolls) after `action`, made by the engine. A card shifted
     out stays banned from coming back along this line (card ids name their side, so one set serves
@@ -149,10 +160,10 @@ class Tree:
 
     def __init__(self, state: MatchState, seat: int, refused: set[tuple[str, str]] | frozenset = frozenset(),
                  deep: bool = True) -> None:
-        """`refused`: Shifts not to search at the root, as (card leaving, card coming) pairs. `deep`: play
-        each new position on to the side's next possession before scoring it (else score it as it stands)."""
+        """`refused`: Shifts not to search at the root, as (card leaving, card coming) pairs. `deep`: score
+        each new position with its play-on to the side's next possession too (else as it stands)."""
         self.seat = seat
-        self.score = play_on if deep else win_chance
+        self.score = leaf_score if deep else win_chance
         self.root = Node(state)
         actions = [action for action in searched_moves(state)
                    if (action.get("card"), action.get("reserve")) not in refused]
