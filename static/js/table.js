@@ -85,11 +85,14 @@
     // A new account of a tap (htmx fills the region out of band, a refusal alone among them): placed and shown at
     // once, in the same task as the swap, and again once the swap has settled (htmx settles 20 ms later, putting
     // back the answer's own attributes: a fold the player had opened closes, the page above the box shrinks, and
-    // the box, shown a moment ago, sat above the screen: the CI run saw it at y = -57). A live update's settle
-    // long after keeps the box where it is, unscrolled.
-    let told = 0;
+    // the box, shown a moment ago, sat above the screen: the CI run saw it at y = -57). Shown again by the settle
+    // of the request it came with, however late a busy phone settles (a second was once too short): a later
+    // request's (a live update's) keeps the box where it is, unscrolled, and a card list's leaves it alone.
+    let told = 0, sent = 0;
+    const ofMatch = (e) => e.detail.target && e.detail.target.id === "match";
     new MutationObserver(() => { told = Date.now(); place(true); }).observe(region, { childList: true });
-    document.addEventListener("htmx:afterSettle", () => place(Date.now() - told < 1000));
+    document.addEventListener("htmx:beforeRequest", (e) => { if (ofMatch(e)) sent = Date.now(); });
+    document.addEventListener("htmx:afterSettle", (e) => { if (ofMatch(e)) place(told >= sent); });
     if (region.querySelector(".outcome-box")) history.scrollRestoration = "manual"; // it opens on the result
     place(true); // the page a plain POST was sent back to
   }
