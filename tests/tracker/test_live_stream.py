@@ -63,6 +63,8 @@ class Stream:
         return chunk.decode() if isinstance(chunk, bytes) else chunk
 
     async def event(self, within: float = 5) -> dict:
+        # An event comes at once; the margin is for a loaded machine (2 s once ran out on a check beside
+        # other work). How fast it comes is measured by the benchmark and the browser tests.
         return parse(await self.next(within))
 
     async def __aexit__(self, *exc):
@@ -97,7 +99,7 @@ def test_a_lock_in_on_one_phone_reaches_the_other_at_once_saying_who(owner, batt
     async def scenario():
         async with Stream(owner, url) as stream:
             await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
-            return await stream.event(within=2)
+            return await stream.event()
 
     event = asyncio.run(scenario())
     assert event["event"] == "change"
@@ -117,7 +119,7 @@ def test_an_undo_is_pushed_too(owner, battle, player):
     async def scenario():
         async with Stream(player, url) as stream:
             await on_a_thread(owner.post, reverse("match_goto", args=[battle.pk]), {"seq": 3, "step": 2})
-            return await stream.event(within=2)
+            return await stream.event()
 
     change = json.loads(asyncio.run(scenario())["data"])
     assert change["kind"] == "goto" and change["version"] == version_of(battle)
@@ -134,9 +136,9 @@ def test_a_phone_that_was_away_is_sent_what_it_missed_at_once_and_nothing_it_has
 
     async def scenario():
         async with Stream(player, events_url(battle), **{"Last-Event-ID": str(seen)}) as away:
-            missed = await away.event(within=2)
+            missed = await away.event()
         async with Stream(player, url) as fresh:
-            quiet = await fresh.event(within=2)
+            quiet = await fresh.event()
         return missed, quiet
 
     missed, quiet = asyncio.run(scenario())
@@ -151,7 +153,7 @@ def test_last_event_id_wins_over_the_pages_version(owner, battle, quick_beats):
 
     async def scenario():
         async with Stream(owner, events_url(battle, 0), **{"Last-Event-ID": str(now)}) as stream:
-            return await stream.event(within=2)
+            return await stream.event()
 
     assert asyncio.run(scenario())["event"] == "beat"
 
@@ -161,7 +163,7 @@ def test_an_idle_stream_beats(owner, battle, quick_beats):
 
     async def scenario():
         async with Stream(owner, url) as stream:
-            return [await stream.event(within=2) for _ in range(2)]
+            return [await stream.event() for _ in range(2)]
 
     assert [event["event"] for event in asyncio.run(scenario())] == ["beat", "beat"]
 
@@ -174,9 +176,9 @@ def test_a_revoked_watcher_is_told_it_is_gone_and_hears_nothing_more(owner, batt
     async def scenario():
         async with Stream(spectator, url) as stream:
             await on_a_thread(owner.post, reverse("invite_revoke", args=[battle.pk, watch.pk]))
-            gone = await stream.event(within=2)
+            gone = await stream.event()
             with pytest.raises(StopAsyncIteration):
-                await stream.next(2)
+                await stream.next(5)
             return gone
 
     assert asyncio.run(scenario())["event"] == "gone"
