@@ -74,8 +74,8 @@
   // The list this script came with (on a match page) arrived before it could listen, and was not checked
   // as the ones after it are: it may be for text typed since, or for a field already left.
   setTimeout(() => document.querySelectorAll(".picker > .picks").forEach((picks) => {
-    const input = picks.parentElement.querySelector("input[data-picker]");
-    if (document.activeElement !== input) close(picks);
+    if (!picks.querySelector(".picks-list, .muted")) return; // no list came: nothing to check or show
+    if (document.activeElement !== picks.parentElement.querySelector("input[data-picker]")) close(picks);
     else arrived(picks);
   }));
 
