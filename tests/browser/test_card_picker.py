@@ -309,6 +309,16 @@ def test_the_list_opens_over_the_page_and_never_moves_the_play_button(page: Page
     assert thumb.errors == []
 
 
+def held(page: Page, routes: list) -> list:
+    """The routes held so far, once there is one: a route's handler runs only as Playwright hears of the
+    request, which may be after the page shows what asked for it (CI saw the link before its request)."""
+    for _ in range(50):
+        if routes:
+            return routes
+        page.wait_for_timeout(100)  # lets Playwright dispatch the pending route
+    raise AssertionError("no request was held in 5 s")
+
+
 def test_a_list_waiting_for_its_stylesheet_takes_no_room(make_context):
     """The first list brings picker.js, which links picker.css: however late the sheet comes, the list
     (its "more cards" line too) takes no room, so the Play button under the field stays where it was."""
@@ -324,7 +334,7 @@ def test_a_list_waiting_for_its_stylesheet_takes_no_room(make_context):
     page.get_by_role("radio", name=re.compile(r"^A5\b")).tap()  # the card field takes the focus: its list comes
     expect(page.locator(".picks .picks-list")).to_have_count(1)
     expect(page.locator("link[href*='picker.']")).to_have_count(1)
-    assert len(sheets) == 1 and play.evaluate(where) == before
+    assert len(held(page, sheets)) == 1 and play.evaluate(where) == before
     sheets[0].continue_()
     expect(offered(page).first).to_be_visible()
     assert play.evaluate(where) == before
@@ -348,7 +358,7 @@ def test_a_list_for_a_field_already_left_never_covers_the_form(make_context):
         page.wait_for_timeout(300)  # the field's own delay (200 ms) passes while the player is still in it
         page.locator("#unit-hp-0").fill("5")
         page.wait_for_timeout(300)
-        assert lists, "no list was asked for"
+        held(page, lists)
         while lists:
             lists.pop().continue_()
         expect(page.locator("html.tk-picker")).to_have_count(1)  # picker.js came, and its stylesheet
