@@ -280,7 +280,7 @@ def test_cardmaster(phone: Page, shot):
     volt = cardmaster_card(page, "Volt Lancer")
     volt.get_by_label("Shift in").select_option("A4")  # Cinder Wolf
     volt.get_by_role("button", name=re.compile(r"^Shift\b")).click()
-    outcome_says(page, 6, "Volt Lancer: Shift", "Volt Lancer shifts out for Cinder Wolf", f"{BEN} has possession.")
+    outcome_says(page, 6, "Volt Lancer: Shift, Cinder Wolf comes in", "Volt Lancer shifts out for Cinder Wolf", f"{BEN} has possession.")
 
     stone = cardmaster_card(page, "Stonewarden")
     stone.get_by_label(re.compile("^SPC boost")).select_option(label="ATK")

@@ -430,3 +430,19 @@ def test_the_box_tells_the_ais_answer_grouped_by_its_possessions(client, seed_wi
             assert "Possession 1" not in page
             seen_one = True
     assert seen_one and seen_two
+
+
+def test_advice_to_shift_names_the_card_it_brings_in(showdown):
+    # "Quartz Lynx: Shift" played and "Quartz Lynx: Shift" better read alike: a player learns nothing.
+    team = showdown.state["teams"][0]
+    card, (first, second) = team["active"][0], team["reserve"][:2]
+    cards = showdown.state["cards"]
+    mistake = {"step": 5, "seat": 0, "played": {"type": "shift", "card": card, "reserve": first},
+               "better": {"type": "shift", "card": card, "reserve": second}, "reason": {"template": "A reason.", "params": {}},
+               "cost": 0.2, "win_chance": 0.6}
+    view = cm_views._mistake_view(showdown, mistake, ["Ana", "AI"])
+    assert view["played"] == f"{cards[card]['name']}: Shift, {cards[first]['name']} comes in"
+    assert view["better"] == f"{cards[card]['name']}: Shift, {cards[second]['name']} comes in"
+    # Two Shifts of one card to different reserves are two pieces of advice.
+    other = {**mistake, "step": 7, "better": mistake["played"], "played": mistake["better"]}
+    assert len(cm_views._grouped(showdown, [mistake, other], ["Ana", "AI"])) == 2

@@ -224,9 +224,15 @@ def move_title(action: dict, events: list[dict], names: list[str]) -> str:
     if kind in ATTACKS:
         return pgettext("cardmaster", "%(card)s: %(move)s on %(target)s") % {
             "card": card, "move": MOVE_LABELS[kind], "target": first.get("target_name", action.get("target", ""))}
+    # A Shift and a REVIVE name the other card too: "Quartz Lynx: Shift" reads the same for every reserve.
+    if kind == "shift":
+        return pgettext("cardmaster", "%(card)s: Shift, %(coming)s comes in") % {
+            "card": card, "coming": first.get("reserve_name", action.get("reserve", ""))}
+    if kind == "revive":
+        return pgettext("cardmaster", "%(card)s: REVIVE brings back %(target)s") % {
+            "card": card, "target": first.get("target_name", action.get("target", ""))}
     labels = {
         **MOVE_LABELS,
-        "shift": pgettext("cardmaster", "Shift"),
         "deposit": pgettext("cardmaster", "deposit a raided gem"),
     }
     return pgettext("cardmaster", "%(card)s: %(move)s") % {"card": card, "move": labels.get(str(kind), kind)}

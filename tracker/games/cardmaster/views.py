@@ -136,9 +136,7 @@ def match_hint(request: TableRequest, pk: int) -> HttpResponse:
         return views._refused(request, pk, services.explain(error, match.players(), match.slug), status=409)
     cards = match.state["cards"]
     action = decision.action
-    named = [{"card_name": cards[action["card"]]["name"],
-              "target_name": cards[action["target"]]["name"] if "target" in action else ""}]
-    hint = {"title": move_title(action, named, [player.name for player in match.players()]),
+    hint = {"title": move_title(action, _named(cards, action), [player.name for player in match.players()]),
             "reason": reason_text(decision.reason.as_json()), "win_chance": percent(decision.win_chance),
             "simulations": decision.simulations,
             "fields": _hint_fields(action), "step": match.head}
@@ -174,13 +172,17 @@ def _analyse_next_part(match: Match) -> None:
     cache.delete(part_key)
 
 
+def _named(cards: dict, action: dict) -> list[dict]:
+    """The card names a move's title reads from its events, for a move not applied (a hint, a better move)."""
+    return [{f"{role}_name": cards[action[key]]["name"] if action.get(key) in cards else ""
+             for role, key in (("card", "card"), ("target", "target"), ("reserve", "reserve"))}]
+
+
 def _mistake_view(match: Match, mistake: dict, names: list[str]) -> dict:
     cards = match.state["cards"]
 
     def title(action: dict) -> str:
-        named = [{"card_name": cards[action["card"]]["name"] if action.get("card") in cards else "",
-                  "target_name": cards[action["target"]]["name"] if action.get("target") in cards else ""}]
-        return move_title(action, named, names)
+        return move_title(action, _named(cards, action), names)
 
     return {"step": mistake["step"], "player": names[mistake["seat"]], "played": title(mistake["played"]),
             "better": title(mistake["better"]), "reason": reason_text(mistake["reason"]),
@@ -190,7 +192,7 @@ def _mistake_view(match: Match, mistake: dict, names: list[str]) -> dict:
 def _grouped(match: Match, mistakes: list[dict], names: list[str]) -> list[dict]:
     """The costliest choices, each piece of advice once: the costliest step that drew it, with the
     other steps it was given at listed beside it. Advice is what the player reads (who, and the move
-    preferred): two Shifts of one card into different reserve slots read alike, so they are one."""
+    preferred, a Shift with the card it brings in)."""
     groups: dict[tuple, dict] = {}
     for mistake in mistakes:  # costliest first
         view = _mistake_view(match, mistake, names)
