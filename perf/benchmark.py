@@ -251,7 +251,8 @@ def _load(*, tables: int, workers: int, seconds: float, say, **mode) -> "report.
     return report.LoadFigures(actions=len(run.acked), seconds=run.elapsed, floor=run.floor, ok=run.ok,
                               tables=tables, workers=workers, requests=run.requests, mode=run.mode,
                               p95=run.percentile(0.95), p50=run.percentile(0.5), pace=run.pace,
-                              cpu_ratio=run.cpu_ratio)
+                              cpu_ratio=run.cpu_ratio, ai_replies=len(run.ai_replies),
+                              ai_moves=sum(moves for _took, moves in run.ai_replies), ai_times=run.ai_times())
 
 
 def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: int, load_seconds: float,
@@ -270,11 +271,13 @@ def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: 
     loads.append(report.load_average())
     if load:
         # Phones without JavaScript; htmx phones tapping as fast as answered (throughput); htmx
-        # phones tapping every `pace` seconds or so, as at a real table (latency).
+        # phones tapping every `pace` seconds or so, as at a real table (latency); the same with a phone
+        # against the hard AI (the AI's reply under load), apart so that its CPU leaves the latency alone.
         common = {"tables": tables, "workers": workers, "seconds": load_seconds, "say": say}
         results.load = _load(**common)
         results.load_htmx = _load(htmx=True, **common)
         results.load_paced = _load(htmx=True, pace=pace, **common)
+        results.load_showdown = _load(htmx=True, pace=pace, showdown=1, **common)
         loads.append(report.load_average())
     if live:
         from . import propagation  # starts app servers; only imported when asked for

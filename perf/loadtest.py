@@ -47,6 +47,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,7 @@ from tracker.models import Action, Match
 from tracker.web import server as stack
 
 from .tables import TABLE_SCRIPTS
+from .tables import showdown as showdown_script
 from .tables.phone import HOST, Ack, Phone
 
 ALIAS = "loadtest"
@@ -102,6 +104,8 @@ class Report:
     client_cpu: float = 0.0  # CPU seconds the tables themselves used (this process), on the server's CPUs
     server_cpu: float = 0.0  # CPU seconds gunicorn used during the load (all servers; a killed one's is lost)
     floor_cpu: float = 0.0  # gunicorn's CPU seconds per floor request
+    showdown: int = 0  # phones playing a hard Showdown beside the tables (tables/showdown.py)
+    ai_replies: list[tuple[float, int]] = field(default_factory=list)  # (seconds, the AI's moves in it)
 
     @property
     def cpu_ratio(self) -> float:
@@ -124,13 +128,23 @@ class Report:
     def mode(self) -> str:
         phones = "htmx phones (one POST a tap, the 2 s poll" + ("" if self.shown else ", no X-Shown") + ")" \
             if self.htmx else "phones without JavaScript"
-        return phones + (f", a tap every {self.pace:g} s or so" if self.pace else ", tapping as fast as answered")
+        return (phones + (f", a tap every {self.pace:g} s or so" if self.pace else ", tapping as fast as answered")
+                + (f", and {self.showdown} phone(s) against the hard AI" if self.showdown else ""))
 
     def percentile(self, share: float) -> float:
         if not self.latencies:
             return 0.0
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+    def ai_times(self) -> tuple[float, float, float, float]:
+        """The Showdown's replies: (a reply's median and slowest seconds, an AI move's median and slowest),
+        a move's being its reply's time shared among the moves in it."""
+        if not self.ai_replies:
+            return 0.0, 0.0, 0.0, 0.0
+        replies = [took for took, _moves in self.ai_replies]
+        moves = [took / count for took, count in self.ai_replies]
+        return statistics.median(replies), max(replies), statistics.median(moves), max(moves)
 
     def lines(self) -> list[str]:
         rate = self.rate
@@ -164,6 +178,7 @@ class Report:
                f"actions to floor requests by CPU time: {self.cpu_ratio:.2f}"] if self.cpu_ratio else []),
             f"action POST latency: p50 {ms[0.5]:.0f} ms, p95 {ms[0.95]:.0f} ms, p99 {ms[0.99]:.0f} ms",
             *([f"requests by server (port): {dict(sorted(self.served.items()))}"] if self.servers > 1 else []),
+            *([self.ai_line()] if self.showdown else []),
             f"refused or retried as intended: {counts(self.refusals)}",
             f"errors: {counts(self.errors)}",
         ]
@@ -176,6 +191,14 @@ class Report:
         lines.append("OK: every match replays to its state; no acknowledged action lost or doubled"
                      if self.ok else "FAILED")
         return lines
+
+
+    def ai_line(self) -> str:
+        reply, slowest, move, slowest_move = self.ai_times()
+        return (f"hard Showdown beside the tables ({self.showdown} phone): {len(self.ai_replies)} taps answered with "
+                f"the AI's possession, {sum(moves for _took, moves in self.ai_replies)} AI moves; a reply "
+                f"{reply:.2f} s median, {slowest:.2f} s slowest; an AI move {move:.2f} s median, "
+                f"{slowest_move:.2f} s slowest (goal: median under 0.5 s, slowest under 2 s)")
 
 
 # --- The server ---------------------------------------------------------------------------------
@@ -425,6 +448,21 @@ def _play_table(number: int, running: list[Server], report: Report, lock: thread
         phone.count(report.errors, f"{phone.slug} script failed ({what})")
 
 
+def _play_showdown(number: int, running: list[Server], report: Report, lock: threading.Lock, deadline: float,
+                   seed: int, pace: float) -> None:
+    """A phone playing hard Showdowns one after another until the deadline, timing the AI's replies."""
+    phone = Phone(running[number % len(running)].port, report, lock, deadline, seed * 10_000 + number,
+                  htmx=True, pace=pace)
+    phone.slug = "cardmaster"
+    try:
+        played = 0
+        while not phone.late:
+            showdown_script.play(phone, number, played)
+            played += 1
+    except Exception as error:  # noqa: BLE001 - a script bug must show in the report, not vanish
+        phone.count(report.errors, f"showdown script failed ({type(error).__name__}: {error})")
+
+
 def _disrupt(running: list[Server], report: Report, threads: list[threading.Thread], deadline: float,
              target: int, restart: str, say) -> None:
     """Mid-load, once `target` actions are acknowledged: kill the first server and start it again, or send
@@ -463,8 +501,11 @@ def _tally(report: Report, first_match: int) -> None:
 def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, matches: int = 2,
         crash: bool = False, restart: str = "", database_url: str | None = None, seed: int = 1,
         floor_seconds: float = 3, htmx: bool = False, pace: float = 0.0, servers: int = 1, shown: bool = True,
-        wsgi: bool = False, base: Ready | None = None, say=print) -> Report:
+        wsgi: bool = False, showdown: int = 0, base: Ready | None = None, say=print) -> Report:
     """Serve, load, optionally crash and restart, then check; the report says what happened.
+
+    `showdown`: phones playing hard Showdowns beside the tables (htmx, at `pace`), whose taps answered with
+    the AI's possession are timed: the AI's reply under load.
 
     `base`: a Ready made on the same kind of database as `database_url` (else one is made for this run).
     """
@@ -472,7 +513,7 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
         engine = dj_database_url.parse(database_url or "sqlite://")["ENGINE"]
         workers = stack.worker_count(engine) if not wsgi else os.cpu_count() or 1
     report = Report(tables=tables, workers=workers, seconds=seconds, htmx=htmx, pace=pace, servers=servers,
-                    shown=shown)
+                    shown=shown, showdown=showdown)
     with fresh(database_url, base, "tablekeeper-load-", say) as (folder, database_url, env):
         open_database(database_url)
         first_match = Match.objects.using(ALIAS).order_by("-pk").values_list("pk", flat=True).first() or 0
@@ -492,6 +533,9 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
             threads = [threading.Thread(target=_play_table, daemon=True,
                                         args=(n, running, report, lock, deadline, matches, seed, htmx, pace, shown))
                        for n in range(tables)]
+            threads += [threading.Thread(target=_play_showdown, daemon=True,
+                                         args=(tables + n, running, report, lock, deadline, seed, pace))
+                        for n in range(showdown)]
             for thread in threads:
                 thread.start()
             if crash or restart:

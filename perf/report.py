@@ -42,6 +42,11 @@ class LoadFigures:
     """Seconds an action POST took, median and 95th percentile."""
     cpu_ratio: float = 0.0
     """Actions per floor request by gunicorn's own CPU time (loadtest.Report.cpu_ratio); 0 when not measured."""
+    ai_replies: int = 0
+    """Taps of the Showdown phone answered with the hard AI's possession (0: no Showdown beside the tables)."""
+    ai_moves: int = 0
+    ai_times: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    """A reply's median and slowest seconds, an AI move's median and slowest (loadtest.Report.ai_times)."""
 
     @property
     def rate(self) -> float:
@@ -74,6 +79,8 @@ class Results:
     """htmx phones (one POST a tap, the 2 s poll), tapping as fast as answered: throughput."""
     load_paced: LoadFigures | None = None
     """htmx phones, each player tapping every few seconds as at a table: latency."""
+    load_showdown: LoadFigures | None = None
+    """The same, with a phone playing the hard AI beside them: the AI's reply under load."""
     live: Live | None = None
     """Two phones a table, one tapping, the other following through its stream (perf/propagation.py)."""
     long: int = 0
@@ -147,6 +154,7 @@ def goals(results: Results) -> list[Goal]:
         Goal(f"2. p95 of an action POST, {paced.tables if paced else 50} htmx phones each tapping about every "
              f"{paced.pace if paced else 3:g} s", f"{paced.p95 * 1000:.0f} ms (p50 {paced.p50 * 1000:.0f})" if paced else "not run (--load)",
              f"under {PACED_P95 * 1000:.0f} ms", paced.p95 < PACED_P95 if paced else None),
+        _ai_goal(results.load_showdown),
         Goal(f"3. action {results.long} of a long match, to action 10", f"{late:.2f}x", "at most 1.2x",
              late <= 1.2),
         Goal(f"3. undo at step {results.long} of a long match, to undo at step 10", f"{undo:.2f}x",
@@ -163,6 +171,17 @@ def goals(results: Results) -> list[Goal]:
              "grow: " + ", ".join(grown) if grown else "none grows", "none grows", not grown),
         *_live_goals(results.live),
     ]
+
+
+def _ai_goal(load: LoadFigures | None) -> Goal:
+    what = "2. the hard AI's reply in a Showdown beside the paced htmx phones, per AI move"
+    if load is None:
+        return Goal(what, "not run (--load)", "median under 0.5 s, slowest under 2 s", None)
+    reply, slowest, move, slowest_move = load.ai_times
+    return Goal(what, f"median {move:.2f} s, slowest {slowest_move:.2f} s ({load.ai_moves} moves in "
+                      f"{load.ai_replies} replies; a reply {reply:.2f} s median, {slowest:.2f} s slowest)",
+                "median under 0.5 s, slowest under 2 s",
+                bool(load.ai_replies) and move < 0.5 and slowest_move < 2)
 
 
 def _live_goals(live: Live | None) -> list[Goal]:
@@ -244,7 +263,7 @@ def lines(results: Results) -> list[str]:
     out.append(f"Queries per page, {results.sizes[0]} -> {results.sizes[1]}:")
     for name, (small, large) in results.queries.items():
         out.append(f"  {name:<46} {small:4} -> {large:4}{'  GROWS' if large > small else ''}")
-    for load in (results.load, results.load_htmx, results.load_paced):
+    for load in (results.load, results.load_htmx, results.load_paced, results.load_showdown):
         if load is None:
             continue
         out.append(f"Load test, {load.mode}: {load.actions} actions in {load.seconds:.1f} s = "

@@ -22,6 +22,12 @@ def play(phone: Phone, table: int, number: int) -> None:
         return
     for seat in (0, 1):
         enter(phone, match, seat, _lineup)
+    play_out(phone, match, turns(phone, lambda form, data, move: send(phone, match, form, data, move, None)))
+
+
+def turns(phone: Phone, post):
+    """What the phone does at each look at the board (play_out's `turn`): the first card that can
+    still move moves; `post(form, data, move)` sends it and returns the answer's status."""
     refused = False
 
     def turn(page: str, forms) -> bool:
@@ -34,11 +40,10 @@ def play(phone: Phone, table: int, number: int) -> None:
         form = forms[0]
         move = _move(phone, form.button_values(), plain=refused)
         changes = {"target": _weakest(page, form.choices["target"])} if "target" in form.choices else {}
-        data = form.data(button=("action", move), **changes)
-        refused = send(phone, match, form, data, move, None) == 422
+        refused = post(form, form.data(button=("action", move), **changes), move) == 422
         return True
 
-    play_out(phone, match, turn)
+    return turn
 
 
 def _move(phone: Phone, moves: list[str], plain: bool) -> str:

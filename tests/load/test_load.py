@@ -117,6 +117,20 @@ def test_htmx_phones_tap_once_and_follow_the_match_by_polling(database, ready):
     assert report.kinds["live-update poll"] > 0, report.lines()
 
 
+@pytest.mark.own_sqlite
+def test_a_showdown_beside_the_tables_times_the_ais_replies(database, ready):
+    # Two tables and a phone playing the hard AI: each of its taps that ends its possession is answered
+    # with the AI's moves, timed; every step of every match still replays and nothing is lost or doubled.
+    report = loadtest.run(tables=2, workers=2, matches=1, seconds=45, floor_seconds=0, htmx=True, pace=0.3,
+                          showdown=1, say=lambda line: None, base=ready())
+    assert_clean(report)
+    assert report.ai_replies, report.lines()
+    assert all(took > 0 and moves >= 1 for took, moves in report.ai_replies)
+    reply, slowest, move, slowest_move = report.ai_times()
+    assert 0 < move <= reply <= slowest and move <= slowest_move <= slowest
+    assert any(line.startswith("hard Showdown beside the tables (1 phone): ") for line in report.lines())
+
+
 ON_POSTGRESQL = pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
                                    reason="needs DATABASE_URL=postgres://... (tracker/scripts/with-postgres sets one)")
 

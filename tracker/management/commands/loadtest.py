@@ -9,6 +9,7 @@ Tables take the five games in turn, so five tables or more play every game.
     python manage.py loadtest --htmx --pace 3                     # ... each player tapping every 3 s or so
     python manage.py loadtest --htmx --no-shown                   # ... without X-Shown: every part drawn
     DATABASE_URL=postgres://... python manage.py loadtest --servers 2 --crash   # two app servers, one killed
+    python manage.py loadtest --htmx --pace 3 --showdown 1        # and a phone against the hard AI, timed
 
 Exits with status 1 when a check fails (see perf/loadtest.py for what is checked).
 """
@@ -43,16 +44,18 @@ class Command(BaseCommand):
                             help="htmx phones send no X-Shown, so every answer draws every part (to compare)")
         parser.add_argument("--servers", type=int, default=1,
                             help="gunicorn servers on as many loopback ports, one database; tables spread over them")
+        parser.add_argument("--showdown", type=int, default=0,
+                            help="phones playing hard Showdowns beside the tables, timing the AI's replies")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--floor-seconds", type=float, default=3,
                             help="first time GET /healthz for this long, as the floor (0 to skip)")
 
     def handle(self, *args, tables, workers, matches, seconds, crash, restart, wsgi, seed, floor_seconds, htmx, pace,
-               servers, shown, **options):
+               servers, shown, showdown, **options):
         report = loadtest.run(tables=tables, workers=workers, matches=matches, seconds=seconds, crash=crash,
                               restart=restart, wsgi=wsgi,
                               seed=seed, floor_seconds=floor_seconds, htmx=htmx, pace=pace, servers=servers,
-                              shown=shown, say=self.stdout.write,
+                              shown=shown, showdown=showdown, say=self.stdout.write,
                               database_url=os.environ.get("DATABASE_URL") or None)
         if not report.ok:
             raise CommandError("the load test found problems (above)")
