@@ -53,9 +53,8 @@ class Command(BaseCommand):
     def handle(self, *args, tables, workers, matches, seconds, crash, restart, wsgi, seed, floor_seconds, htmx, pace,
                servers, shown, showdown, **options):
         report = loadtest.run(tables=tables, workers=workers, matches=matches, seconds=seconds, crash=crash,
-                              restart=restart, wsgi=wsgi,
-                              seed=seed, floor_seconds=floor_seconds, htmx=htmx, pace=pace, servers=servers,
-                              shown=shown, showdown=showdown, say=self.stdout.write,
+                              restart=restart, wsgi=wsgi, seed=seed, floor_seconds=floor_seconds, htmx=htmx, pace=pace,
+                              servers=servers, shown=shown, showdown=showdown, say=self.stdout.write,
                               database_url=os.environ.get("DATABASE_URL") or None)
         if not report.ok:
             raise CommandError("the load test found problems (above)")
