@@ -192,7 +192,6 @@ class Report:
                      if self.ok else "FAILED")
         return lines
 
-
     def ai_line(self) -> str:
         reply, slowest, move, slowest_move = self.ai_times()
         return (f"hard Showdown beside the tables ({self.showdown} phone): {len(self.ai_replies)} taps answered with "
