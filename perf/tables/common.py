@@ -85,10 +85,11 @@ def match_page(phone: Phone, match: int) -> tuple[str, list[Form]]:
     return page, forms
 
 
-def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int | None) -> int:
+def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int | None, tricks: bool = True) -> int:
     """POST a form; on success record the acknowledged step. Returns the answer's status.
 
-    `kind` and `seat` are what the stored action must say at that step ("type" and "seat").
+    `kind` and `seat` are what the stored action must say at that step ("type" and "seat"). Without
+    `tricks` no stale form goes first and no double tap after: the POST alone, as a phone that measures.
     """
     what = "entry" if "/entry/" in form.action else "action"
     htmx = phone.htmx and what == "action"  # the entry page's form is a plain one
@@ -97,14 +98,14 @@ def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int 
     if head is not None:  # htmx sends the step from #match: a kept part's form was drawn at an earlier one
         data = {**data, "seq": [head]}
     seq = int(data["seq"][0])
-    if seq > 0 and ("stale" not in phone.tricks or phone.rng.random() < STALE_RATE):
+    if tricks and seq > 0 and ("stale" not in phone.tricks or phone.rng.random() < STALE_RATE):
         phone.tricks.add("stale")
         stale = {**data, "seq": [str(seq - 1)]}
         phone.expect_refusal(phone.act(form.action, stale, htmx, form.parts)[0], f"stale {what}", match, seq)
     status, _location = phone.act(form.action, data, htmx, form.parts)
     if applied(status):
         phone.acknowledge(match, seq + 1, kind, seat)
-        if "double" not in phone.tricks or phone.rng.random() < DOUBLE_RATE:
+        if tricks and ("double" not in phone.tricks or phone.rng.random() < DOUBLE_RATE):
             phone.tricks.add("double")
             phone.expect_refusal(phone.act(form.action, data, htmx, form.parts)[0], f"double {what}", match, seq + 1)
     else:

@@ -64,6 +64,7 @@ class Phone:
         self.screen: tuple[int, str] | None = None  # (match, its page or #match part) as the phone shows it
         self.next_poll = 0.0
         self.answer = ""  # the body of the answer to the last form posted
+        self.took = 0.0  # seconds the last form posted took
 
     def count(self, counter: Counter, kind: str | tuple[str, str]) -> None:
         with self.lock:
@@ -135,8 +136,9 @@ class Phone:
         start = time.perf_counter()
         status, location, self.answer = self.request("POST", path, fields, htmx=htmx, shown=shown)
         text = self.answer
+        self.took = time.perf_counter() - start  # this POST's seconds (tables/showdown.py times the AI's reply)
         with self.lock:
-            self.report.latencies.append(time.perf_counter() - start)
+            self.report.latencies.append(self.took)
         # A refusal of a tap from the current step changes only the outcome (HX-Reswap: none): the screen stays.
         if match is not None and status < 500 and 'id="match"' in text:
             self.show(match, screen.keep(before, text))

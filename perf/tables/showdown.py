@@ -7,11 +7,9 @@ request: the phone times each such answer and counts the AI's moves in it (the s
 carries, before and after). No doubled or stale taps here: this phone measures, the tables test.
 """
 
-import time
-
 from . import screen
 from .cardmaster import _lineup, turns
-from .common import applied, enter, play_out, start_match
+from .common import applied, enter, play_out, send, start_match
 from .phone import Phone
 
 
@@ -22,23 +20,14 @@ def play(phone: Phone, table: int, number: int, level: str = "hard") -> None:
     enter(phone, match, 0, _lineup)
 
     def post(form, data: dict, move: str) -> int:
-        phone.think()
+        # The step on screen before the tap: only this phone moves a Showdown on, so the poll while the
+        # player thinks (in send) finds nothing new.
         before = screen.head(phone.shown(match) or "")
-        data = {**data, "seq": [before]} if before is not None else data
-        seq = int(data["seq"][0])
-        started = time.perf_counter()
-        status, _location = phone.act(form.action, data, phone.htmx, form.parts)
-        took = time.perf_counter() - started
-        if not applied(status):
-            phone.count(phone.report.refusals, f"showdown action {status}, page reloaded")
-            phone.show(match, None)
-            return status
-        phone.acknowledge(match, seq + 1, move, None)
+        status = send(phone, match, form, data, move, None, tricks=False)
         after = screen.head(phone.shown(match) or "")
-        replied = int(after) - seq - 1 if after is not None else 0
-        if replied > 0:
+        if applied(status) and before is not None and after is not None and int(after) - int(before) > 1:
             with phone.lock:
-                phone.report.ai_replies.append((took, replied))
+                phone.report.ai_replies.append((phone.took, int(after) - int(before) - 1))
         return status
 
     play_out(phone, match, turns(phone, post))
