@@ -9,6 +9,11 @@ import re
 
 import pytest
 from django.template import Context, Template, TemplateSyntaxError
+from django.test import Client
+
+from tracker import demo
+from tracker.matches import services
+from tracker.models import Match
 
 
 def drawn(source: str, **context) -> str:
@@ -82,3 +87,36 @@ def test_a_part_is_digested_by_what_it_reads_of_a_list_not_by_all_the_list_holds
     assert "hx-preserve" in answer(source, phone, board={**BEFORE, "units": [{"name": "Comet", "hp": 1}]})
     assert "hx-preserve" not in answer(source, phone, board={**BEFORE, "units": [{"name": "Ember", "hp": 5}]})
     assert "hx-preserve" not in answer(source, phone, board={**BEFORE, "units": []})
+
+
+def test_a_name_a_part_sets_itself_is_not_read_from_what_came_before():
+    """`{% … as sent %}` inside a part: the part's digest is what the tag made of its arguments, not whatever an
+    earlier part left under that name, so the same part has the same digest however the page was drawn."""
+    source = ('{% kept "p" changing %}{% firstof board.turn "-" as sent %}{% with picked=sent %}{{ picked }}{% endwith %}'
+              "{% if sent %}{{ sent }}{% endif %}{% endkept %}")
+    alone = shown(drawn(source, board=BEFORE))
+    assert shown(drawn(source, board=BEFORE, sent="left by an earlier form")) == alone
+    assert shown(drawn(source, board={**BEFORE, "turn": 2})) != alone, "what the tag reads still counts"
+
+
+@pytest.mark.django_db
+def test_every_part_has_one_digest_however_the_page_is_drawn():
+    """Each demo match, moved back to the middle of its log so its forms show: the page, its `#match` part
+    drawn for a phone showing nothing, and drawn for a phone showing every part give each part one digest,
+    and the last keeps every part. (A name set inside a part used to be read from what the part before it
+    left: the other phone's refresh drew every unit of a Lonely Star side again after each tap.)"""
+    demo.load()
+    checked = set()
+    for match in Match.objects.filter(club__isnull=True).order_by("pk"):
+        services.match_goto(step=match.head // 2, expected_seq=match.head, match=match)
+        client, url = Client(), match.get_absolute_url()
+        page = client.get(url).content.decode()
+        parts = shown(page)
+        htmx = {"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"}
+        assert shown(client.get(url, headers={**htmx, "X-Shown": ""}).content.decode()) == parts, match.slug
+        every = client.get(url, headers={**htmx, "X-Shown": " ".join(sorted(parts))}).content.decode()
+        assert set(re.findall(r'id="([\w-]+)" data-kept="\w+" hx-preserve>', every)) == {
+            part.split("=")[0] for part in parts}, match.slug
+        if parts:
+            checked.add(match.slug)
+    assert checked == {"lonely-star", "cardmaster", "evons"}, "the games with changing parts"

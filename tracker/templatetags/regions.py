@@ -103,10 +103,10 @@ def _root(read) -> str:
     return (variable.lookups or ("",))[0]
 
 
-def _within(body, names, found: dict) -> tuple:
+def _within(body, names, found: dict, assigned: frozenset[str]) -> tuple:
     """What `body` reads of `names` (a loop's or a with's own), in order; the rest of what it reads into `found`."""
     inner: dict = {}
-    _read(body, inner, set())
+    _read(body, inner, set(), assigned - set(names))
     for name, read in inner.items():
         if _root(read) not in names and _root(read) != "forloop":
             found.setdefault(name, read)
@@ -120,40 +120,63 @@ def _looped(node: object) -> Variable | None:
     return None
 
 
-def _read(thing, found: dict, seen: set[int]) -> None:
+ASSIGNING = ("target_var", "asvar", "var_name", "variable_name")
+"""The attributes in which a tag keeps the name it sets (`{% tag … as name %}`): a simple tag, translate,
+blocktranslate, url, firstof, regroup, cycle, now."""
+
+
+def _assigns(thing) -> frozenset[str]:
+    """The names a tag sets in the context where it stands (`… as name`)."""
+    if not isinstance(thing, Node):
+        return frozenset()
+    return frozenset(value for attribute in ASSIGNING if isinstance(value := getattr(thing, attribute, None), str))
+
+
+def _read(thing, found: dict, seen: set, assigned: frozenset[str] = frozenset()) -> None:
     """Every variable a piece of template reads, into `found` by its key: through tags' arguments, nested
-    nodes, filters' arguments, loops, `{% partial %}`s and `{% include %}`s of a template named in it."""
-    if id(thing) in seen:
+    nodes, filters' arguments, loops, `{% partial %}`s and `{% include %}`s of a template named in it.
+
+    A name the part sets itself (`{% refused_form … as sent %}`, `assigned` from there on) is not read from
+    the context: what it holds is the tag's doing, from its arguments, which are read. Read from the
+    context, it would be whatever an earlier part left there, so a part's digest would change with which
+    parts were drawn before it (a phone showing every part was sent the units again after each tap).
+    """
+    if (id(thing), assigned) in seen:
         return
-    seen.add(id(thing))
+    seen.add((id(thing), assigned))
     if isinstance(thing, Variable):
-        if thing.lookups and thing.lookups not in PAGE_OWN:
+        if thing.lookups and thing.lookups not in PAGE_OWN and thing.lookups[0] not in assigned:
             found.setdefault(_key(thing), thing)
     elif isinstance(thing, FilterExpression):
-        _read(thing.var, found, seen)
+        _read(thing.var, found, seen, assigned)
         for _filter, arguments in thing.filters:
             for _is_variable, argument in arguments:
-                _read(argument, found, seen)
-    elif _read_tag(thing, found, seen):
+                _read(argument, found, seen, assigned)
+    elif _read_tag(thing, found, seen, assigned):
         pass
     elif isinstance(thing, NodeList | list | tuple):
         for item in thing:
-            _read(item, found, seen)
+            _read(item, found, seen, assigned)
+            assigned |= _assigns(item)
     elif isinstance(thing, dict):
         for item in thing.values():
-            _read(item, found, seen)
+            _read(item, found, seen, assigned)
     elif isinstance(thing, Node) or type(thing).__module__.startswith("django.template"):
         # A tag's own attributes: its arguments (FilterExpressions), its conditions, its nodelists.
         for name, value in vars(thing).items():
             if name not in ("token", "origin", "source", "partial_mapping"):
-                _read(value, found, seen)
+                _read(value, found, seen, assigned)
 
 
-def _read_tag(thing, found: dict, seen: set[int]) -> bool:
+def _read_tag(thing, found: dict, seen: set, assigned: frozenset[str]) -> bool:
     """What a tag that binds names or reads another template reads (a loop, an if, a with, a partial, an
     include); False for any other thing, whose attributes `_read` walks."""
     if (sequence := _looped(thing)) is not None and isinstance(thing, ForNode):
-        loop = _Loop(sequence, tuple(thing.loopvars), _within(thing.nodelist_loop, thing.loopvars, found))
+        if _root(sequence) in assigned:  # a list the part made itself: its items are the tag's doing too
+            _read(thing.nodelist_loop, found, seen, assigned | set(thing.loopvars))
+            _read(thing.nodelist_empty, found, seen, assigned)
+            return True
+        loop = _Loop(sequence, tuple(thing.loopvars), _within(thing.nodelist_loop, thing.loopvars, found, assigned))
         # Loops over the same sequence by the same names (a unit's stats in its summary, then in its table) are
         # read as one, each item once for all that they read of it.
         walk = f"for {','.join(loop.names)} in {'.'.join(sequence.lookups or ())}"
@@ -161,43 +184,49 @@ def _read_tag(thing, found: dict, seen: set[int]) -> bool:
             reads = {_key(read): read for read in (*found[walk].reads, *loop.reads)}
             loop = _Loop(sequence, loop.names, tuple(read for _name, read in sorted(reads.items())))
         found[walk] = loop
-        _read(thing.nodelist_empty, found, seen)
+        _read(thing.nodelist_empty, found, seen, assigned)
     elif isinstance(thing, IfNode):
         for condition, nodelist in thing.conditions_nodelists:
             plain = getattr(condition, "value", None)
             if (isinstance(condition, TemplateLiteral) and isinstance(plain, FilterExpression) and not plain.filters
                     and isinstance(plain.var, Variable)):
-                truth = _Truth(plain.var)
-                found.setdefault(_key(truth), truth)
+                if _root(plain.var) not in assigned:
+                    truth = _Truth(plain.var)
+                    found.setdefault(_key(truth), truth)
             else:
-                _read(condition, found, seen)
-            _read(nodelist, found, seen)
+                _read(condition, found, seen, assigned)
+            _read(nodelist, found, seen, assigned)
     elif isinstance(thing, WithNode) and thing.extra_context:
-        _bind(thing.extra_context, thing.nodelist, found, seen)
+        _bind(thing.extra_context, thing.nodelist, found, seen, assigned)
     elif isinstance(thing, PartialNode):
-        _read(thing.partial_mapping[thing.partial_name], found, seen)
+        _read(thing.partial_mapping[thing.partial_name], found, seen, assigned)
     elif isinstance(thing, IncludeNode):
         name = thing.template.var if isinstance(thing.template, FilterExpression) else None
         if not isinstance(name, str):
             raise template.TemplateSyntaxError("{% kept %} reads what a part includes: include a template by its name.")
         included = get_template(name).template.nodelist  # type: ignore[attr-defined]
         if thing.extra_context:
-            _bind(thing.extra_context, included, found, seen)
+            _bind(thing.extra_context, included, found, seen, assigned)
         else:
-            _read(included, found, seen)
+            _read(included, found, seen, assigned)
     else:
         return False
     return True
 
 
-def _bind(bindings: dict, body, found: dict, seen: set[int]) -> None:
-    """Names bound for a body (`with`): what the body reads of them, through the values bound."""
+def _bind(bindings: dict, body, found: dict, seen: set, assigned: frozenset[str]) -> None:
+    """Names bound for a body (`with`): what the body reads of them, through the values bound. A name bound to
+    one the part set itself (`picked=sent|typed:"target"`) is the tag's doing as well."""
     for value in bindings.values():  # a bound value's filters' arguments count by themselves
         for _filter, arguments in value.filters:
             for _is_variable, argument in arguments:
-                _read(argument, found, seen)
-    bound = _Bound(tuple(sorted(bindings.items())), _within(body, set(bindings), found))
-    found.setdefault(_key(bound), bound)
+                _read(argument, found, seen, assigned)
+    made = {name for name, value in bindings.items() if isinstance(value.var, Variable) and _root(value.var) in assigned}
+    read = {name: value for name, value in bindings.items() if name not in made}
+    inside = (assigned - set(bindings)) | made
+    bound = _Bound(tuple(sorted(read.items())), _within(body, set(read), found, inside))
+    if read:
+        found.setdefault(_key(bound), bound)
 
 
 def _looked_up(variable: Variable, scope: dict, context: template.Context):
