@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 from tracker.models import Match
 
 from .phone import assert_no_horizontal_scroll, form_with_button
+from .test_two_phones import Phone, make_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -209,3 +210,35 @@ def test_the_side_in_turn_comes_first_with_its_turn_controls_under_it(page: Page
     rules.locator("summary").click()
     expect(rules.get_by_text("Hexed: attacking first removes")).to_be_visible()
     assert_no_horizontal_scroll(page)
+
+
+def test_the_other_phones_tap_leaves_a_half_typed_form_as_it_is(make_context, catalog, screenshot_dir):
+    """Ben is typing the unit he will play on his own phone when Ana rolls a D6 on hers. His page fetches the
+    fresh board by itself; the form he is filling in stays open with what he typed, since the D6 did not change
+    it, and it then plays the unit at the new step."""
+    ana, ben = Phone(make_context(), "ana"), Phone(make_context(), "ben")
+    ana.page.goto("/")
+    ana.page.get_by_role("link", name="New Lonely Star match").click()
+    ana.page.get_by_label("Player 1", exact=True).fill("Ana")
+    ana.page.get_by_label("Player 2", exact=True).fill("Ben")
+    ana.page.get_by_role("button", name="Start").click()
+    match_id = int(re.search(r"/matches/(\d+)/$", ana.page.url).group(1))
+    ben.page.goto(make_link(ana.page, "+ Join link for Ben", "Join as Ben"))
+    ben.page.get_by_role("button", name="Play as Ben on this phone").click()
+    expect(ben.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    ana.page.goto(f"/matches/{match_id}/")
+
+    side = ben.page.locator("#side-1-section")
+    side.get_by_text("Ben plays a unit").click()
+    side.get_by_label("Unit card (from the catalog, or a new name)").fill("Nebula Ward")
+    ana.page.get_by_text("Plain D6").click()
+    form_with_button(ana.page, "Roll the D6").get_by_role("button", name="Roll the D6").click()
+    expect(ana.page.locator(".ls-last")).to_contain_text("D6")
+    ben.next_poll()
+    expect(ben.page.locator(".ls-last")).to_contain_text("D6")
+    expect(side.locator("details.ls-more")).to_have_attribute("open", "")
+    expect(side.get_by_label("Unit card (from the catalog, or a new name)")).to_have_value("Nebula Ward")
+    ben.shot(screenshot_dir, "ls-half-typed-kept")
+    side.get_by_label("Unit card (from the catalog, or a new name)").fill("Nebula Warden")
+    side.get_by_role("button", name="Play the unit (takes a card from the hand)").click()
+    expect(side.locator(".ls-unit h3")).to_have_text(["Nebula Warden"])

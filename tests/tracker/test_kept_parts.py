@@ -6,6 +6,7 @@ something new is digested with it, so a change to that value reaches the phones 
 """
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.template import Context, Template, TemplateSyntaxError
@@ -99,16 +100,21 @@ def test_a_name_a_part_sets_itself_is_not_read_from_what_came_before():
     assert shown(drawn(source, board={**BEFORE, "turn": 2})) != alone, "what the tag reads still counts"
 
 
+def demo_under_way():
+    """Each demo match that is not a club's, moved back to the middle of its log so its forms show."""
+    demo.load()
+    for match in Match.objects.filter(club__isnull=True).order_by("pk"):
+        yield services.match_goto(step=match.head // 2, expected_seq=match.head, match=match)
+
+
 @pytest.mark.django_db
 def test_every_part_has_one_digest_however_the_page_is_drawn():
     """Each demo match, moved back to the middle of its log so its forms show: the page, its `#match` part
     drawn for a phone showing nothing, and drawn for a phone showing every part give each part one digest,
     and the last keeps every part. (A name set inside a part used to be read from what the part before it
     left: the other phone's refresh drew every unit of a Lonely Star side again after each tap.)"""
-    demo.load()
     checked = set()
-    for match in Match.objects.filter(club__isnull=True).order_by("pk"):
-        services.match_goto(step=match.head // 2, expected_seq=match.head, match=match)
+    for match in demo_under_way():
         client, url = Client(), match.get_absolute_url()
         page = client.get(url).content.decode()
         parts = shown(page)
@@ -119,4 +125,57 @@ def test_every_part_has_one_digest_however_the_page_is_drawn():
             part.split("=")[0] for part in parts}, match.slug
         if parts:
             checked.add(match.slug)
-    assert checked == {"lonely-star", "cardmaster", "evons"}, "the games with changing parts"
+    assert checked == {"lonely-star", "cardmaster", "evons", "logos"}, "the games with changing parts"
+
+
+NEVER_KEPT = {"ev-play": "Evons' board is its play form, the empty cells its radio buttons: every move changes it, and "
+                         "only the player in turn plays"}
+"""Typed forms no part keeps, by id, and why."""
+
+
+class TypedForms(HTMLParser):
+    """The forms of #match a player types into (a text or number field, a list), each with whether a part
+    that an action may leave as it is (`data-kept`) holds it."""
+
+    VOID = {"input", "br", "img", "link", "meta", "hr", "source", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[tuple[str, bool]] = []
+        self.form: dict | None = None
+        self.forms: list[dict] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        at = dict(attrs)
+        typed = tag in ("select", "textarea") or tag == "input" and at.get("type", "text") in ("text", "number")
+        if self.form is not None and typed:
+            self.form["fields"].append(at.get("name"))
+        if tag in self.VOID:
+            return
+        self.open.append((tag, "data-kept" in at))
+        if tag == "form":
+            self.form = {"kept": any(kept for _tag, kept in self.open), "fields": [], "id": at.get("id")}
+            self.forms.append(self.form)
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.open and self.open.pop()[0] != tag:
+            pass
+        if tag == "form":
+            self.form = None
+
+
+@pytest.mark.django_db
+def test_every_form_a_player_types_into_is_kept_while_it_shows_the_same():
+    """A form half filled in on one phone outlasts the other phone's tap when the tap changed nothing it shows:
+    the live fetch leaves out a part it would draw the same, and htmx keeps it as the phone shows it, typed
+    text, open fold and all. Any other place on the board is drawn anew, and what was typed there lost."""
+    typed = 0
+    for match in demo_under_way():
+        page = Client().get(match.get_absolute_url()).content.decode()
+        forms = TypedForms()
+        forms.feed(page[page.index('<div id="match"'):])
+        for form in forms.forms:
+            if form["fields"] and form["id"] not in NEVER_KEPT:
+                typed += 1
+                assert form["kept"], f"{match.slug}: a form with {form['fields']} in no kept part"
+    assert typed > 10

@@ -247,7 +247,8 @@ def test_an_htmx_answer_leaves_out_the_units_the_action_did_not_change(client, f
     htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1"}
     answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0},
                               HTTP_X_SHOWN=shown_parts(page, "ls-controls"), **htmx))
-    assert kept_parts(answer) == [f"ls-unit-{comet}", f"ls-unit-{ember}", f"ls-unit-{warden}", "ls-overrides"]
+    assert kept_parts(answer) == [f"ls-unit-{comet}", f"ls-unit-{ember}", "ls-play-unit-0", f"ls-unit-{warden}",
+                                  "ls-play-unit-1", "ls-overrides"]
     assert '<h3>' not in answer and 'id="overrides-title"' not in answer, "no unit and no correction is drawn"
     fielded.refresh_from_db()
     assert "Roll the D6" in answer and f"hx-vals='{{\"seq\": \"{fielded.head}\"}}'" in answer, "the controls are drawn anew"
@@ -256,7 +257,8 @@ def test_an_htmx_answer_leaves_out_the_units_the_action_did_not_change(client, f
                               HTTP_X_SHOWN=shown_parts(page, f"ls-unit-{comet}"), **htmx))
     assert re.search(r"Damage [1-9]\d* of 8 HP", answer), "Nebula Warden is drawn with its damage"
     assert f'id="unit-{comet}"' in answer and f'id="unit-{warden}"' in answer
-    assert kept_parts(answer) == [f"ls-unit-{ember}", "ls-controls", "ls-overrides"], "the rest list the same units"
+    assert kept_parts(answer) == [f"ls-unit-{ember}", "ls-play-unit-0", "ls-controls", "ls-play-unit-1",
+                                  "ls-overrides"], "the rest list the same units"
     # A phone that shows something else (another language, an older page) gets the units drawn.
     fielded.refresh_from_db()
     answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0},
