@@ -4,8 +4,9 @@
 
 Each tree runs in its own process (its own code, templates and a scratch SQLite file next to this
 one), with the same matches: a Card Crush reveal, a Lonely Star D6 and attack with three units
-each, a Cardmaster 3v3 STACK and A1, a LOGOS fight and an Evons play. Every request is sent as the
-match page's form sends it with htmx, with the parts the page shows (`X-Shown`, as table.js sends
+each, a Cardmaster 3v3 STACK and A1, a LOGOS fight and an Evons play; and the other phone's fetch of
+`#match` after a Lonely Star D6. Every request is sent as the match page sends it with htmx, with the
+parts the page shows (`X-Shown`, as table.js sends
 it: every kept part but those around the form). The processes take turns round by round (the
 order swapped each round), so a busy moment on a shared machine moves both alike; only ratios
 within one run compare. Times are CPU time per request, medians, and ratios to the floor
@@ -66,6 +67,14 @@ def _cases(client) -> dict:
     cases["Lonely Star D6"] = rolled_back(url, form(page, "d6").data(), shown(page, ("ls-controls",)))
     attack = form(page, "attack")
     cases["Lonely Star attack"] = rolled_back(url, attack.data(), shown(page, (f"ls-unit-{attack.value('unit')}",)))
+    # The other phone, showing the page from before that D6, fetches its #match when told of it (table.js).
+    other = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    play_steps(other, [{"type": "play_unit", "seat": n % 2, "card": catalog_card("lonely-star", name)}
+                       for n, name in enumerate(units)])
+    before, _url = page_of(other)
+    play_steps(other, [{"type": "d6", "seat": 0}])
+    cases["Lonely Star D6, the other phone's fetch"] = lambda: client.get(other.get_absolute_url(),
+                                                                          headers=shown(before))
 
     cardmaster = cardmaster_demo.locked([cardmaster_demo.STORM_LINEUP, cardmaster_demo.STONE_LINEUP])
     page, url = page_of(cardmaster)
@@ -157,10 +166,11 @@ def main() -> None:
         run.wait()
     median = {name: {case: statistics.median(times) for case, times in cases.items()} for name, cases in samples.items()}
     print(f"{args.rounds} rounds each, in turn; median CPU ms per request and its ratio to the floor of the same tree")
-    print(f"{'':22} {'other':>8} {'x':>5} {'this':>8} {'x':>5}  this/other")
+    width = max(map(len, median["other"]))
+    print(f"{'':{width}} {'other':>8} {'x':>5} {'this':>8} {'x':>5}  this/other")
     for case in median["other"]:
         was, now = median["other"][case], median["this"][case]
-        print(f"{case:22} {was * 1000:8.2f} {was / median['other']['floor']:5.1f} "
+        print(f"{case:{width}} {was * 1000:8.2f} {was / median['other']['floor']:5.1f} "
               f"{now * 1000:8.2f} {now / median['this']['floor']:5.1f}  {now / was:5.2f}")
 
 
