@@ -16,8 +16,9 @@ from django.conf import settings
 from django.db import connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
+from django.utils import translation
 
-from tracker.matches import live
+from tracker.matches import live, news
 from tracker.models import Access, Match
 
 from .helpers import BEN_DECK, entry_data, lock_both, play
@@ -231,3 +232,27 @@ def test_under_wsgi_the_page_offers_no_stream_and_says_it_polls(owner, battle):
     html = owner.get(battle.get_absolute_url()).content.decode()
     assert "data-stream" not in html
     assert html.count("No live connection: checking for changes every 2 seconds.") == 2  # the status, and table.js's
+
+
+def test_each_phone_hears_the_news_in_its_language(owner, battle, player, django_assert_max_num_queries):
+    """Ana's phone reads English, Ben's German: each stream says the undo in its own language. The news is put
+    in every language from one read of the match: the action it tells of is the newest, read once."""
+    lock_both(battle)
+    play(battle)
+    player.post(reverse("set_language"), {"language": "de"})
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(owner, url) as english, Stream(player, url) as german:
+            await on_a_thread(owner.post, reverse("match_goto", args=[battle.pk]), {"seq": 3, "step": 2})
+            return await english.event(), await german.event()
+
+    english, german = (json.loads(event["data"])["said"] for event in asyncio.run(scenario()))
+    assert english == "Ana went back from step 3 to step 2."
+    with translation.override("de"):
+        assert german == news.said(Match.objects.get(pk=battle.pk), None) != english
+    head = Match.objects.get(pk=battle.pk).head
+    assert player.post(reverse("match_act", args=[battle.pk]), {"seq": head, "action": "play_round"}).status_code == 302
+    with django_assert_max_num_queries(3):  # the match with its players, the requests waiting, the newest action
+        change = live.read_change(battle.pk)
+    assert change.said["en"].startswith("Ben") and change.said["de"].startswith("Ben")

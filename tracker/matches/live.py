@@ -110,7 +110,7 @@ def said(match: Match, waiting: list, newest) -> tuple[str, str]:
     from tracker.matches import news
     from tracker.people import consent  # (as above)
 
-    kind, told = _kind(match, waiting, newest), news.said(match, None)
+    kind, told = _kind(match, waiting, newest), news.said(match, None, newest)
     if told:
         return kind, told
     names = [player.name for player in match.players()]

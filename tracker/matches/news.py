@@ -54,9 +54,10 @@ def record(match: Match, kind: str, made_by: By | None, **facts) -> None:
                   **facts} if made_by else {}
 
 
-def said(match: Match, seen_by) -> str:
+def said(match: Match, seen_by, newest=None) -> str:
     """The newest change as this viewer's page says it; "" when there is none, or it was this phone's own.
-    `seen_by` None: as any phone of the match is told it (the live push, tracker/matches/live.py).
+    `seen_by` None: as any phone of the match is told it (the live push, tracker/matches/live.py), which
+    has read the match's newest action already (`newest`): the news of an action is most often of that one.
 
     News is of the version its change made: once another write moved the match on without news of its
     own (an organiser's void, a confirmation, a link revoked), it is no longer the newest change."""
@@ -66,7 +67,7 @@ def said(match: Match, seen_by) -> str:
         return ""
     who, kind = news["who"], news["kind"]
     if kind == ACTION:
-        return _action(match, who, news["number"])
+        return _action(match, who, news["number"], newest)
     if kind == GOTO:
         verb = _("%(who)s went back from step %(from)s to step %(to)s.") if news["to"] < news["from"] else \
             _("%(who)s went forward from step %(from)s to step %(to)s.")
@@ -93,11 +94,11 @@ def said(match: Match, seen_by) -> str:
     return sentence % {"who": who, "what": what}
 
 
-def _action(match: Match, who: str, number: int) -> str:
+def _action(match: Match, who: str, number: int, newest=None) -> str:
     """An action as the log shows it to anyone at the table; a correction with every value it changed."""
     from tracker.review.log import log_entries  # review builds on the match pages
 
-    action = match.actions.filter(number=number).first()
+    action = newest if newest is not None and newest.number == number else match.actions.filter(number=number).first()
     if action is None:
         return ""
     entry = log_entries(match, [action])[0]
