@@ -12,9 +12,12 @@ import pytest
 from django.template import Context, Template, TemplateSyntaxError
 from django.test import Client
 
+import rules
 from tracker import demo
 from tracker.matches import services
 from tracker.models import Match
+
+from .sweep import Table
 
 
 def drawn(source: str, **context) -> str:
@@ -107,6 +110,20 @@ def demo_under_way():
         yield services.match_goto(step=match.head // 2, expected_seq=match.head, match=match)
 
 
+def one_digest_each(client: Client, match: Match) -> set[str]:
+    """The page, its `#match` part drawn for a phone showing nothing, and drawn for a phone showing every part give
+    each part one digest, and the last keeps every part. The parts found."""
+    url = match.get_absolute_url()
+    page = client.get(url).content.decode()
+    parts = shown(page)
+    htmx = {"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"}
+    assert shown(client.get(url, headers={**htmx, "X-Shown": ""}).content.decode()) == parts, match.slug
+    every = client.get(url, headers={**htmx, "X-Shown": " ".join(sorted(parts))}).content.decode()
+    assert set(re.findall(r'id="([\w-]+)" data-kept="\w+" hx-preserve>', every)) == {
+        part.split("=")[0] for part in parts}, match.slug
+    return parts
+
+
 @pytest.mark.django_db
 def test_every_part_has_one_digest_however_the_page_is_drawn():
     """Each demo match, moved back to the middle of its log so its forms show: the page, its `#match` part
@@ -115,15 +132,7 @@ def test_every_part_has_one_digest_however_the_page_is_drawn():
     left: the other phone's refresh drew every unit of a Lonely Star side again after each tap.)"""
     checked = set()
     for match in demo_under_way():
-        client, url = Client(), match.get_absolute_url()
-        page = client.get(url).content.decode()
-        parts = shown(page)
-        htmx = {"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"}
-        assert shown(client.get(url, headers={**htmx, "X-Shown": ""}).content.decode()) == parts, match.slug
-        every = client.get(url, headers={**htmx, "X-Shown": " ".join(sorted(parts))}).content.decode()
-        assert set(re.findall(r'id="([\w-]+)" data-kept="\w+" hx-preserve>', every)) == {
-            part.split("=")[0] for part in parts}, match.slug
-        if parts:
+        if one_digest_each(Client(), match):
             checked.add(match.slug)
     assert checked == {"lonely-star", "cardmaster", "evons", "logos"}, "the games with changing parts"
 
@@ -131,6 +140,16 @@ def test_every_part_has_one_digest_however_the_page_is_drawn():
 NEVER_KEPT = {"ev-play": "Evons' board is its play form, the empty cells its radio buttons: every move changes it, and "
                          "only the player in turn plays"}
 """Typed forms no part keeps, by id, and why."""
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("phone", ["owner", "ben", "spectator"])
+def test_every_part_has_one_digest_for_each_seat_and_a_spectator(phone):
+    """The same for a club match of each game at its start, seen from Ana's phone (who owns it), Ben's (who
+    joined for his seat: only his own forms) and a spectator's (none)."""
+    table = Table(*rules.GAMES)
+    for match in table.matches.values():
+        one_digest_each(table.phones[phone], match)
 
 
 class TypedForms(HTMLParser):
