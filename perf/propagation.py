@@ -13,10 +13,12 @@ parts it shows, as table.js does, so those the tap left alone are not drawn agai
   times the load, as a rush that no goal is set for (with 50 tables it fills two cores on a quiet
   machine, so it says where the queue starts);
 - idle cost: requests a minute from a phone looking at an unchanged match (counted at the servers), and
-  the servers' CPU per idle phone: with the stream, then with the 2-second poll it replaces;
+  the servers' CPU per idle phone: with the stream, then with the 2-second poll it replaces, each over
+  what the same servers use with no phone at all (measured before the tables sit down);
 - tables per core: tables of two phones, one action every 5 s, that one core serves at half load, from
   the servers' own CPU time per action (the other phone's refresh and the fan-out included) and per idle
-  phone-second; the same for the poll (main's design), for the side by side.
+  phone-second, once one server's own running cost is taken off the core; the same for the poll (main's
+  design), for the side by side.
 """
 
 import contextlib
@@ -39,6 +41,7 @@ from .tables.phone import HOST, Dropped, Phone
 VERSION = re.compile(r'data-live-version="(\d+)"')
 ACTION_EVERY = 5.0  # seconds between a table's actions, for propagation and tables per core (the issue's)
 RUSH = 1.0  # ... in the rush that follows: five times the load
+ALONE = 10.0  # seconds the servers are watched with no phone at all: their own running cost
 QUIET_FLOOR = 0.00057  # CPU seconds of GET /healthz on a quiet machine (docs/performance.md, in-process)
 
 
@@ -52,7 +55,8 @@ class Result:
     rush: list[float] = field(default_factory=list)  # the same, one action every RUSH s a table
     rush_lost: int = 0
     action_cpu: float = 0.0  # server CPU seconds per action, the other phone's refresh included
-    idle_stream_cpu: float = 0.0  # server CPU seconds per idle phone-second, stream open
+    alone_cpu: float = 0.0  # CPU seconds a second the servers use with no phone: their beats, pools, timers
+    idle_stream_cpu: float = 0.0  # server CPU seconds per idle phone-second, stream open (alone_cpu taken off)
     idle_poll_cpu: float = 0.0  # the same, polling every 2 s
     idle_requests: int = 0  # requests the servers answered while the streaming phones sat idle
     idle_minutes: float = 0.0  # phone-minutes of that idle window
@@ -64,13 +68,15 @@ class Result:
 
     def tables_per_core(self, idle_cpu: float, floor: float | None = None) -> float:
         """Tables one core serves at half load: an action (and the other phone's refresh) every ACTION_EVERY s,
-        two phones idle the rest of the time. With `floor` (CPU seconds of GET /healthz on a quiet
-        machine), the run's costs are first taken in floor requests, so a busy machine's inflated CPU
-        times cancel out, as the benchmark's ratios do."""
+        two phones idle the rest of the time, in the half core a server's own running cost leaves. With
+        `floor` (CPU seconds of GET /healthz on a quiet machine), the run's costs are first taken in floor
+        requests, so a busy machine's inflated CPU times cancel out, as the benchmark's ratios do."""
         per_second = self.action_cpu / ACTION_EVERY + 2 * idle_cpu
+        running = self.alone_cpu / self.servers  # a server's own cost, whatever it serves: off the core first
         if floor is not None and self.floor_cpu:
             per_second *= floor / self.floor_cpu
-        return 0.5 / per_second if per_second else 0.0
+            running *= floor / self.floor_cpu
+        return max(0.0, 0.5 - running) / per_second if per_second else 0.0
 
     def lines(self) -> list[str]:
         p50, p95 = self.percentile(0.5) * 1000, self.percentile(0.95) * 1000
@@ -85,8 +91,8 @@ class Result:
             f"over {len(self.rush)} taps; {self.rush_lost} not shown yet 1 s after the last tap",
             f"  idle cost: {per_minute:.1f} requests a minute per idle phone (goal 0; the poll: 30)",
             f"  server CPU per idle phone-second: stream {self.idle_stream_cpu * 1e6:.0f} µs, "
-            f"poll {self.idle_poll_cpu * 1e6:.0f} µs; per action with the other phone's refresh "
-            f"{self.action_cpu * 1000:.1f} ms",
+            f"poll {self.idle_poll_cpu * 1e6:.0f} µs (over the servers' own {self.alone_cpu * 1000:.1f} ms a "
+            f"second with no phone); per action with the other phone's refresh {self.action_cpu * 1000:.1f} ms",
             f"  (the floor, GET /healthz, cost {self.floor_cpu * 1000:.2f} ms of server CPU in this run; "
             f"{QUIET_FLOOR * 1000:.2f} ms on a quiet machine)",
             f"  tables per core (one action every {ACTION_EVERY:.0f} s, half load), at the quiet floor: stream "
@@ -246,7 +252,7 @@ def _idle(result: Result, running: list[loadtest.Server], watchers: list[Watcher
     served = report.requests
     cpu = sum(server.cpu() for server in running)
     time.sleep(idle_seconds)
-    result.idle_stream_cpu = (sum(server.cpu() for server in running) - cpu) / (idle_seconds * tables)
+    result.idle_stream_cpu = _per_phone(sum(server.cpu() for server in running) - cpu, idle_seconds, tables, result)
     result.idle_requests = report.requests - served
     result.idle_minutes = tables * idle_seconds / 60
     for watcher in watchers:
@@ -263,7 +269,13 @@ def _idle(result: Result, running: list[loadtest.Server], watchers: list[Watcher
             time.sleep(2.0)
 
     _all([threading.Thread(target=poll, args=(n,), daemon=True) for n in range(tables)])
-    result.idle_poll_cpu = (sum(server.cpu() for server in running) - cpu) / (idle_seconds * tables)
+    result.idle_poll_cpu = _per_phone(sum(server.cpu() for server in running) - cpu, idle_seconds, tables, result)
+
+
+def _per_phone(used: float, seconds: float, phones: int, result: Result) -> float:
+    """CPU seconds per idle phone-second: what `phones` idle phones cost the servers over `seconds` beyond
+    what the servers use with none (never below nothing: the CPU clock counts in ticks)."""
+    return max(0.0, used / seconds - result.alone_cpu) / phones
 
 
 def run(*, tables: int = 50, servers: int = 2, actions: int = 8, idle_seconds: float = 20,
@@ -282,6 +294,9 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, idle_seconds: f
             cpu = sum(server.cpu() for server in running)
             floor = loadtest.measure_floor([server.port for server in running], 4, 3)
             result.floor_cpu = (sum(server.cpu() for server in running) - cpu) / (floor * 3)
+            cpu = sum(server.cpu() for server in running)
+            time.sleep(ALONE)  # no phone yet: what the servers cost by themselves
+            result.alone_cpu = (sum(server.cpu() for server in running) - cpu) / ALONE
             def ports(n: int) -> tuple[int, list[int]]:  # tap on server n, follow on the next: crossing servers
                 return running[n % servers].port, [running[(n + 1) % servers].port]
 

@@ -130,3 +130,15 @@ def test_benchmark_shows_what_one_change_asks_of_the_database(output):
         assert re.search(rf"^Queries of one change, {re.escape(change)}: \d+ \(match reads 1, match writes 1, "
                          r"MAX over the log 0, exists probes 0\), plus BEGIN and COMMIT:$", output, re.MULTILINE), change
     assert re.search(r"met\s+1\. queries of one change", output)
+
+
+def test_tables_per_core_charge_each_table_what_it_adds_and_the_server_what_it_costs_alone():
+    """Tables per core (perf/propagation.py): the half of a core a server's own running cost leaves, over what a
+    table adds (an action every ACTION_EVERY s and two idle phones), all in floor requests at the quiet floor."""
+    from perf.propagation import ACTION_EVERY, QUIET_FLOOR, Result
+
+    live = Result(tables=50, servers=2, database="PostgreSQL", action_cpu=0.024, alone_cpu=0.004, floor_cpu=0.003)
+    scale = QUIET_FLOOR / 0.003
+    per_table = (0.024 / ACTION_EVERY + 2 * 0.0001) * scale
+    assert live.tables_per_core(0.0001, QUIET_FLOOR) == pytest.approx((0.5 - 0.002 * scale) / per_table)
+    assert live.tables_per_core(0.0001) == pytest.approx((0.5 - 0.002) / (0.024 / ACTION_EVERY + 0.0002))
