@@ -294,6 +294,7 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, idle_seconds: f
             cpu = sum(server.cpu() for server in running)
             floor = loadtest.measure_floor([server.port for server in running], 4, 3)
             result.floor_cpu = (sum(server.cpu() for server in running) - cpu) / (floor * 3)
+            time.sleep(2.0)  # the floor's requests finished with, threads and pools settled
             cpu = sum(server.cpu() for server in running)
             time.sleep(ALONE)  # no phone yet: what the servers cost by themselves
             result.alone_cpu = (sum(server.cpu() for server in running) - cpu) / ALONE
