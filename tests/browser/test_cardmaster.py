@@ -106,3 +106,34 @@ def test_possessions_in_hot_seat_on_a_phone(page: Page, catalog, screenshot_dir)
     match = Match.objects.get(pk=match_id)
     assert match.state["possession"] == 1 and match.head == 7
     assert console_errors == []  # e.g. nothing refused by the Content Security Policy
+
+
+def test_a_correction_half_typed_outlasts_the_other_phones_moves(make_context, catalog, screenshot_dir):
+    """Ana starts correcting Stonewarden's HP by hand on one phone while the other phone makes Ana's moves: the
+    fold stays open with what she picked and typed (the corrections list the cards by name, so a move leaves
+    it as it is), and the correction then applies at the step the match is at."""
+    from tracker.games.cardmaster import demo as cm_demo
+
+    from .test_two_phones import Phone
+
+    match = cm_demo.locked([cm_demo.STORM_LINEUP, cm_demo.STONE_LINEUP])
+    correcting, moving = Phone(make_context(), "correcting"), Phone(make_context(), "moving")
+    correcting.page.goto(match.get_absolute_url())
+    moving.page.goto(match.get_absolute_url())
+    fold = correcting.page.locator("details.cm-overrides")
+    fold.locator("summary").click()
+    correction = fold.locator("form").filter(has=correcting.page.get_by_role("button", name="Correct the card"))
+    correction.get_by_label("Card", exact=True).select_option("B1")
+    correction.get_by_label("New value").fill("250")
+
+    move(moving.page, "Gale Harrier", "STACK")
+    expect(card(moving.page, "Gale Harrier")).to_contain_text("◆ 2 shown (1 + 1 stacked)")
+    correcting.next_poll()
+    expect(card(correcting.page, "Gale Harrier")).to_contain_text("◆ 2 shown (1 + 1 stacked)")
+    expect(fold).to_have_attribute("open", "")
+    expect(correction.get_by_label("Card", exact=True)).to_have_value("B1")
+    expect(correction.get_by_label("New value")).to_have_value("250")
+    correcting.shot(screenshot_dir, "cm-correction-kept")
+    correction.get_by_role("button", name="Correct the card").click()
+    expect(card(correcting.page, "Stonewarden")).to_contain_text("250")
+    assert Match.objects.get(pk=match.pk).head == match.head + 2

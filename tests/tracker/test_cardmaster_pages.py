@@ -181,7 +181,7 @@ def test_an_htmx_stack_leaves_the_cards_it_did_not_change_as_the_phone_shows_the
     url = reverse("match_act", args=[playing.pk])
     answer = text(client.post(url, {"seq": playing.head, "action": "stack", "card": "A1"}, headers=htmx))
     kept = re.findall(r'<div id="(cm-[\w-]+)" data-kept="\w+" hx-preserve></div>', answer)
-    assert kept == ["cm-card-A3", "cm-card-B1", "cm-card-B2", "cm-card-B3"]
+    assert kept == ["cm-card-A3", "cm-card-B1", "cm-card-B2", "cm-card-B3", "cm-overrides"], "and the corrections"
     assert 'id="card-B1"' not in answer and 'id="team-1"' in answer, "Ben's team is drawn around his kept cards"
     assert "◆ 2 shown (1 + 1 stacked)" in answer, "Gale Harrier is drawn with its new gem"
     assert 'id="card-A2"' in answer and "Moves for Storm Kite" in answer, "Storm Kite's moves unfold now"
@@ -189,7 +189,7 @@ def test_an_htmx_stack_leaves_the_cards_it_did_not_change_as_the_phone_shows_the
     assert 'id="card-B1"' in answer, "Stonewarden took damage"
     assert 'id="card-A3"' in answer, "Volt Lancer's targets show Stonewarden's new HP"
     kept = re.findall(r'<div id="(cm-[\w-]+)" data-kept="\w+" hx-preserve></div>', answer)
-    assert kept == ["cm-card-B2", "cm-card-B3"], "Ben's other cards did not change"
+    assert kept == ["cm-card-B2", "cm-card-B3", "cm-overrides"], "Ben's other cards did not change"
 
 
 def test_entered_rolls_are_used_and_logged(client, playing):
