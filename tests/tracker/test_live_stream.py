@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import connection, connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
 from django.utils import translation
@@ -109,6 +109,33 @@ def test_a_lock_in_on_one_phone_reaches_the_other_at_once_saying_who(owner, batt
     assert change["version"] == version_of(battle) and change["kind"] == "step"
     assert "Ben" in change["said"]
     assert not any(card in event["data"] for card in BEN_DECK)
+
+
+def test_a_change_made_before_the_server_listens_is_pushed_once_it_does(owner, battle, player, monkeypatch):
+    """A process's first stream starts its LISTEN connection; a change committed before LISTEN takes hold is
+    notified to nobody. Once listening, the process asks every match it watches again, so the lock-in made in
+    that gap still reaches the phone. (On SQLite the notice is in-process, and there is no gap.)"""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's LISTEN: tracker/scripts/with-postgres")
+    import psycopg
+
+    connect = psycopg.AsyncConnection.connect
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(1.5)  # the lock-in below commits, and is notified, meanwhile
+        return await connect(*args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "connect", slow)
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(owner, url) as stream:
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return await stream.event()
+
+    event = asyncio.run(scenario())
+    assert event["event"] == "change" and int(event["id"]) == version_of(battle)
+    assert "Ben" in json.loads(event["data"])["said"]
 
 
 def test_an_undo_is_pushed_too(owner, battle, player):

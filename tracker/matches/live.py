@@ -254,7 +254,7 @@ class Hub:
             self.reading.discard(key)
 
     async def _every_match_again(self) -> None:
-        """After the listening connection was lost: a notice may have been missed, so ask every match."""
+        """Once listening (again): a notice may have been missed before, so ask every match watched here."""
         for match_id in list(self.streams):
             self._announce_soon(f"{match_id}:{ACCESS}")  # a revoked phone's notice may be among them
 
@@ -271,7 +271,9 @@ class Hub:
                     await listening.execute(f"LISTEN {CHANNEL}")
                     if not first:
                         logger.warning("live updates: listening again after a lost database connection")
-                        await self._every_match_again()
+                    # A change committed before LISTEN took hold was never heard: the first streams of a
+                    # process open before it does, and a lost connection missed what came meanwhile.
+                    await self._every_match_again()
                     first, delay = False, 0.5
                     async for notice in listening.notifies():
                         self._announce_soon(notice.payload)
