@@ -2,8 +2,9 @@
 
 `run()` serves the app on `servers` app servers (the production stack, one uvicorn worker each; on
 SQLite one server, whose streams share a process) and sets up `tables` tables of two phones. Table n's
-first phone (on server n) taps a Lonely Star D6 every ACTION_EVERY seconds through the real htmx form;
-its second phone (on the next server, so the change crosses servers through PostgreSQL's NOTIFY) holds
+first phone (on server n, the owner's, playing Ana) taps a Lonely Star D6 every ACTION_EVERY seconds
+through the real htmx form; its second phone, Ben's own, joined to his seat by the link the first one
+made (on the next server, so the change crosses servers through PostgreSQL's NOTIFY), holds
 the match's stream as table.js does and, on each event, fetches its `#match` part (saying which kept
 parts it shows, as table.js does, so those the tap left alone are not drawn again). Measured:
 
@@ -36,6 +37,7 @@ from tracker.models import Match
 from . import loadtest
 from .tables import screen
 from .tables.common import match_page, need, start_match
+from .tables.forms import read_forms
 from .tables.phone import HOST, Dropped, Phone
 
 VERSION = re.compile(r'data-live-version="(\d+)"')
@@ -174,10 +176,31 @@ class Watcher(threading.Thread):
             self.connection.sock.close()
 
 
+def _join(owner: Phone, other: Phone, match: int) -> str:
+    """The other player's own phone takes seat 1 by the join link the owner's phone makes, as at a table of
+    two phones; the match page as that phone shows it then. The owner's phone loads its page anew."""
+    _status, _location, page = owner.get(f"/matches/{match}/")
+    invite = next(form for form in read_forms(page) if form.action == f"/matches/{match}/invites/"
+                  and form.value("kind") == "seat" and form.value("seat") == "1")
+    owner.act(invite.action, invite.data())
+    _status, _location, page = owner.get(f"/matches/{match}/")
+    token = re.search(r"/join/([\w-]+)/", page)
+    if token is None:
+        raise RuntimeError(f"match {match}: no join link was made")
+    link = f"/join/{token.group(1)}/"
+    _status, _location, page = other.get(link)
+    status, _location = other.act(link, next(form for form in read_forms(page) if form.method == "post").data())
+    if status != 302:
+        raise RuntimeError(f"match {match}: the other phone could not take its seat ({status})")
+    owner.show(match, None)
+    return other.get(f"/matches/{match}/")[2]
+
+
 def _seat_tables(tables: int, ports, report: loadtest.Report, lock: threading.Lock,
                  deadline: float) -> tuple[list[tuple[Phone, int]], list[Watcher]]:
-    """Each table: a tapping phone with a new Lonely Star match, and the owner's other phone holding the
-    match's stream. `ports(n)` is table n's tapping server and the servers its watcher tries, in order."""
+    """Each table: a tapping phone with a new Lonely Star match, and the other player's own phone, joined by
+    the link, holding the match's stream. `ports(n)` is table n's tapping server and the servers its watcher
+    tries, in order."""
     tappers, watchers = [], []
     for n in range(tables):
         tapping, watching = ports(n)
@@ -186,13 +209,12 @@ def _seat_tables(tables: int, ports, report: loadtest.Report, lock: threading.Lo
         match = start_match(tapper, "lonely-star", n, 0)
         if match is None:
             raise RuntimeError(f"table {n}: no match was made")
-        page, _forms = match_page(tapper, match)
+        other = Phone(watching[0], report, lock, deadline, n, htmx=True)
+        page = _join(tapper, other, match)
         shows = VERSION.search(page)
         if shows is None:
             raise RuntimeError(f"table {n}: the match page shows no version")
-        other = Phone(watching[0], report, lock, deadline, n, htmx=True)
-        other.cookies = dict(tapper.cookies)  # the owner's second phone (as a joined phone would be)
-        other.show(match, page)  # showing the page the first phone opened: the same viewer, the same parts
+        other.show(match, page)
         watcher = Watcher(other, watching, match, int(shows.group(1)))
         watcher.start()
         tappers.append((tapper, match))
