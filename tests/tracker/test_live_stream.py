@@ -94,7 +94,8 @@ def quick_beats(monkeypatch):
     monkeypatch.setattr(live, "BEAT", 0.3)
 
 
-def test_a_lock_in_on_one_phone_reaches_the_other_at_once_saying_who(owner, battle, player):
+def heard_by_owner_as_ben_locks_in(owner: Client, battle: Match, player: Client) -> dict:
+    """The event the owner's stream hears when Ben locks in on his own phone."""
     url = events_url(battle, version_of(battle))
 
     async def scenario():
@@ -102,7 +103,11 @@ def test_a_lock_in_on_one_phone_reaches_the_other_at_once_saying_who(owner, batt
             await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
             return await stream.event()
 
-    event = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+def test_a_lock_in_on_one_phone_reaches_the_other_at_once_saying_who(owner, battle, player):
+    event = heard_by_owner_as_ben_locks_in(owner, battle, player)
     assert event["event"] == "change"
     assert int(event["id"]) == version_of(battle)
     change = json.loads(event["data"])
@@ -126,14 +131,7 @@ def test_a_change_made_before_the_server_listens_is_pushed_once_it_does(owner, b
         return await connect(*args, **kwargs)
 
     monkeypatch.setattr(psycopg.AsyncConnection, "connect", slow)
-    url = events_url(battle, version_of(battle))
-
-    async def scenario():
-        async with Stream(owner, url) as stream:
-            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
-            return await stream.event()
-
-    event = asyncio.run(scenario())
+    event = heard_by_owner_as_ben_locks_in(owner, battle, player)
     assert event["event"] == "change" and int(event["id"]) == version_of(battle)
     assert "Ben" in json.loads(event["data"])["said"]
 
