@@ -64,6 +64,11 @@ class Result:
     idle_minutes: float = 0.0  # phone-minutes of that idle window
     floor_cpu: float = 0.0  # server CPU seconds per GET /healthz, the same servers, the same run
 
+    def idle_per_phone(self, used: float, seconds: float) -> float:
+        """CPU seconds per idle phone-second: what the tables' idle phones cost the servers over `seconds` (`used`)
+        beyond what the servers use with none (never below nothing: the CPU clock counts in ticks)."""
+        return max(0.0, used / seconds - self.alone_cpu) / self.tables
+
     def percentile(self, share: float, rush: bool = False) -> float:
         ordered = sorted(self.rush if rush else self.propagation)
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
@@ -274,7 +279,7 @@ def _idle(result: Result, running: list[loadtest.Server], watchers: list[Watcher
     served = report.requests
     cpu = sum(server.cpu() for server in running)
     time.sleep(idle_seconds)
-    result.idle_stream_cpu = _per_phone(sum(server.cpu() for server in running) - cpu, idle_seconds, tables, result)
+    result.idle_stream_cpu = result.idle_per_phone(sum(server.cpu() for server in running) - cpu, idle_seconds)
     result.idle_requests = report.requests - served
     result.idle_minutes = tables * idle_seconds / 60
     for watcher in watchers:
@@ -291,13 +296,8 @@ def _idle(result: Result, running: list[loadtest.Server], watchers: list[Watcher
             time.sleep(2.0)
 
     _all([threading.Thread(target=poll, args=(n,), daemon=True) for n in range(tables)])
-    result.idle_poll_cpu = _per_phone(sum(server.cpu() for server in running) - cpu, idle_seconds, tables, result)
+    result.idle_poll_cpu = result.idle_per_phone(sum(server.cpu() for server in running) - cpu, idle_seconds)
 
-
-def _per_phone(used: float, seconds: float, phones: int, result: Result) -> float:
-    """CPU seconds per idle phone-second: what `phones` idle phones cost the servers over `seconds` beyond
-    what the servers use with none (never below nothing: the CPU clock counts in ticks)."""
-    return max(0.0, used / seconds - result.alone_cpu) / phones
 
 
 def run(*, tables: int = 50, servers: int = 2, actions: int = 8, idle_seconds: float = 20,

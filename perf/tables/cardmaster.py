@@ -21,7 +21,7 @@ def play(phone: Phone, table: int, number: int) -> None:
     if match is None:
         return
     for seat in (0, 1):
-        enter(phone, match, seat, _lineup)
+        enter(phone, match, seat, lineup)
     play_out(phone, match, turns(phone, lambda form, data, move: send(phone, match, form, data, move, None)))
 
 
@@ -67,5 +67,6 @@ def _weakest(page: str, targets: list[str]) -> str:
     return min(targets, key=hp)
 
 
-def _lineup(phone: Phone, form, page: str, attempt: int) -> tuple[dict, str]:
+def lineup(phone: Phone, form, page: str, attempt: int) -> tuple[dict, str]:
+    """A lineup of catalog cards for the entry page's form (tables/showdown.py locks its own with it too)."""
     return form.data(**catalog_picks(phone, form, page, "card_")), "lock_lineup"

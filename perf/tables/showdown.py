@@ -8,7 +8,7 @@ carries, before and after). No doubled or stale taps here: this phone measures, 
 """
 
 from . import screen
-from .cardmaster import _lineup, turns
+from .cardmaster import lineup, turns
 from .common import applied, enter, play_out, send, start_match
 from .phone import Phone
 
@@ -17,7 +17,7 @@ def play(phone: Phone, table: int, number: int, level: str = "hard") -> None:
     match = start_match(phone, "cardmaster", table, number, opponent=level)
     if match is None:
         return
-    enter(phone, match, 0, _lineup)
+    enter(phone, match, 0, lineup)
 
     def post(form, data: dict, move: str) -> int:
         # The step on screen before the tap: only this phone moves a Showdown on, so the poll while the
