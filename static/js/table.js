@@ -358,7 +358,7 @@
     var el = match(), target = el.getAttribute("data-live-target"), message = said;
     if (!target || !window.htmx) { window.location.reload(); return; }
     // Sent from #match, it goes with #match's headers and says which parts the page shows (above).
-    window.htmx.ajax("GET", window.location.pathname, { source: el, target: target, swap: "outerHTML" }).then(function () {
+    window.htmx.ajax("GET", location.pathname + location.search, { source: el, target: target, swap: "outerHTML" }).then(function () {
       if (shown() >= wanted && message === said) { tell(message); said = ""; }
       status();
     });

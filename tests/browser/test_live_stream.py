@@ -134,3 +134,25 @@ def test_a_phone_offline_for_a_while_catches_up_by_itself(phones):
     ana.page.context.set_offline(False)
     sees_ben_locked(ana).to_contain_text(f"{P2} is locked in", timeout=5_000)
     expect(ana.page.locator("#live .live-status")).to_have_text(LIVE, timeout=5_000)
+
+
+def test_the_log_follows_the_other_phone_keeping_a_half_typed_filter(phones, screenshot_dir):
+    """Ana reads the log with the filters' fold open and a round half typed: Ben's lock-in appears in it at once,
+    her fold and what she typed stay, and her idle log page asks nothing (it once polled every 2 s)."""
+    ana, ben, match_id = seated_pair(phones)
+    ana.page.goto(f"/matches/{match_id}/log/")
+    expect(ana.page.locator("#live .live-status")).to_have_text(LIVE)
+    ana.page.get_by_text("Filter the log").click()
+    ana.page.get_by_label("Round or turn").fill("3")
+    ana.mark()
+    ben_locks_in(ben, match_id)
+    expect(ana.page.locator("#log")).to_contain_text(f"{P2} locks in a hidden deck", timeout=AT_ONCE)
+    expect(ana.page.get_by_label("Round or turn")).to_have_value("3")
+    expect(ana.page.get_by_label("Round or turn")).to_be_in_viewport()
+    assert ana.was_not_reloaded()
+    ana.shot(screenshot_dir, "live-log-filter-kept")
+    asked: list[str] = []
+    ana.page.on("request", lambda request: asked.append(request.url))
+    ana.page.wait_for_timeout(STALL + 1_000)
+    assert asked == [], asked
+    assert not ana.console and not ben.console, ana.console + ben.console

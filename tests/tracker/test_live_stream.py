@@ -253,6 +253,47 @@ def test_the_match_page_opens_the_stream_from_the_version_it_shows(owner, battle
     assert f'data-stream="{url}"' in html  # table.js opens it with the browser's EventSource
 
 
+def test_every_page_that_follows_a_match_under_way_holds_its_stream(owner, battle):
+    """No page polls where a stream can be had: each page of the match a phone can reach from its match page
+    that follows the match's changes (data-live-url, table.js) opens the stream, from the version it shows.
+    The match log once polled every 2 s: 30 requests a minute from a phone reading it."""
+    stream = f'data-stream="{events_url(battle, version_of(battle))}"'
+
+    async def crawl() -> list[str]:
+        client = AsyncClient()
+        client.cookies = owner.cookies
+        seen, todo, following = set(), [battle.get_absolute_url()], []
+        while todo:
+            url = todo.pop()
+            if url in seen:
+                continue
+            seen.add(url)
+            response = await client.get(url)
+            if response.status_code != 200 or not response["Content-Type"].startswith("text/html"):
+                continue  # an export, a refusal
+            html = response.content.decode()
+            if "data-live-url" in html:
+                following.append(url)
+                assert stream in html, url
+            todo += re.findall(rf'href="(/matches/{battle.pk}/[^"#?]*)"', html)
+        return following
+
+    assert set(asyncio.run(crawl())) == {battle.get_absolute_url(), reverse("match_log", args=[battle.pk])}
+
+
+def test_the_log_under_way_redraws_its_part_alone_keeping_the_phones_filters(owner, player, battle):
+    """table.js's fetch after another phone's change: the log part at the new version, filtered as the page
+    is, with the filters' fold marked for htmx to keep as the phone shows it (open, half typed)."""
+    url = reverse("match_log", args=[battle.pk])
+    before = version_of(battle)
+    lock_on_phone(player, battle, 1, BEN_DECK)
+    html = owner.get(url, {"player": 1}, headers={"HX-Request": "true", "HX-Target": "log"}).content.decode()
+    assert html.lstrip().startswith('<div id="log" ') and html.rstrip().endswith("</div>")
+    assert f'data-live-version="{version_of(battle)}"' in html and version_of(battle) > before
+    assert '<details id="log-filters" hx-preserve class="filters-box" open>' in html
+    assert "<h1" not in html and 'id="live"' not in html  # outside the part: the stream stays open
+
+
 def test_under_wsgi_the_page_offers_no_stream_and_says_it_polls(owner, battle):
     html = owner.get(battle.get_absolute_url()).content.decode()
     assert "data-stream" not in html

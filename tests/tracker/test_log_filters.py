@@ -108,7 +108,7 @@ def test_filters_combine(client, coin_battle):
 def test_a_filtered_log_offers_to_show_everything(client, rulebook):
     html = text(client.get(log_url(rulebook), {"round": 2}))
     assert "Show everything" in html
-    assert "<details class=\"filters-box\" open>" in html
+    assert "<details id=\"log-filters\" hx-preserve class=\"filters-box\" open>" in html
     assert "Show everything" not in text(client.get(log_url(rulebook)))
 
 

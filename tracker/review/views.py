@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 import rules
 from tracker.games import pages_for
-from tracker.matches import listing, services
+from tracker.matches import listing, live, services
 from tracker.matches.forms import CheckboxInput, ListSelect, NumberInput
 from tracker.matches.once import made_once
 from tracker.matches.views import entry_seats
@@ -98,8 +98,9 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
     context = {"match": match, "players": players, "entries": entries, "form": form, "filtered": filtered,
                "page": page, "filters": kept.urlencode() + "&" if kept else "",
                "exportable": _secrets_revealed(match), "chart": _progress_chart(match), "agreements": agreements,
-               "result": listing.match_result(match)}
-    return render(request, "tracker/match_log.html", context)
+               "result": listing.match_result(match), "streams": live.streams(request), "stall_ms": live.stall_ms()}
+    # Another phone's change, while the log is open, redraws the log part alone (table.js): the filters stay.
+    return render(request, "tracker/match_log.html#log" if request.htmx else "tracker/match_log.html", context)
 
 
 def _at_step(match: Match, step: int) -> Match:
