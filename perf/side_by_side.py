@@ -46,8 +46,9 @@ def _cases(client) -> dict:
     def page_of(match) -> tuple[str, str]:
         return client.get(match.get_absolute_url()).content.decode(), reverse("match_act", args=[match.pk])
 
-    def shown(page: str, around: tuple[str, ...] = ()) -> dict:
-        parts = screen.shown(page, around)
+    def shown(page: str, sent=None) -> dict:
+        """As table.js sends it: every kept part the page shows, but those around the form sent."""
+        parts = screen.shown(page, screen.around(page, sent.at) if sent else ())
         return {**HTMX, "X-Shown": parts} if parts else HTMX
 
     def form(page: str, action: str = "", button: str = ""):
@@ -64,9 +65,9 @@ def _cases(client) -> dict:
     play_steps(star, [{"type": "play_unit", "seat": n % 2, "card": catalog_card("lonely-star", name)}
                       for n, name in enumerate(units)])
     page, url = page_of(star)
-    cases["Lonely Star D6"] = rolled_back(url, form(page, "d6").data(), shown(page, ("ls-controls",)))
-    attack = form(page, "attack")
-    cases["Lonely Star attack"] = rolled_back(url, attack.data(), shown(page, (f"ls-unit-{attack.value('unit')}",)))
+    d6, attack = form(page, "d6"), form(page, "attack")
+    cases["Lonely Star D6"] = rolled_back(url, d6.data(), shown(page, d6))
+    cases["Lonely Star attack"] = rolled_back(url, attack.data(), shown(page, attack))
     # The other phone, showing the page from before that D6, fetches its #match when told of it (table.js).
     other = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     play_steps(other, [{"type": "play_unit", "seat": n % 2, "card": catalog_card("lonely-star", name)}
@@ -79,9 +80,8 @@ def _cases(client) -> dict:
     cardmaster = cardmaster_demo.locked([cardmaster_demo.STORM_LINEUP, cardmaster_demo.STONE_LINEUP])
     page, url = page_of(cardmaster)
     moves = form(page, button="stack")
-    around = (f"cm-card-{moves.value('card')}",)
-    cases["Cardmaster STACK"] = rolled_back(url, moves.data(button=("action", "stack")), shown(page, around))
-    cases["Cardmaster A1"] = rolled_back(url, moves.data(button=("action", "a1")), shown(page, around))
+    cases["Cardmaster STACK"] = rolled_back(url, moves.data(button=("action", "stack")), shown(page, moves))
+    cases["Cardmaster A1"] = rolled_back(url, moves.data(button=("action", "a1")), shown(page, moves))
 
     duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={"starting_hp": 30_000})
     card = {c["name"]: c for c in logos_demo.CARDS}.get
