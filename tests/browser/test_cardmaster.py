@@ -10,9 +10,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tracker.matches import services
 from tracker.models import Match
 
-from .phone import assert_no_horizontal_scroll, hand_to
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, hand_to, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -137,3 +138,23 @@ def test_a_correction_half_typed_outlasts_the_other_phones_moves(make_context, c
     correction.get_by_role("button", name="Correct the card").click()
     expect(card(correcting.page, "Stonewarden")).to_contain_text("250")
     assert Match.objects.get(pk=match.pk).head == match.head + 2
+
+
+def test_the_handover_banner_leaves_the_lock_ins_result_in_view_with_the_longest_names(page: Page, catalog,
+                                                                                        screenshot_dir):
+    """With a 40-character name the sticky banner wrapped to three tall lines, over the top of the result the
+    page had just scrolled to (the room kept for it was 5rem): the room now holds the banner's three lines."""
+    from tracker.demo import load_catalogs
+
+    load_catalogs()
+    match = services.match_create(slug="cardmaster", player_names=list(LONG_PLAYERS), config={"size": 3})
+    page.goto(match.get_absolute_url())
+    lock_in(page, LONG_PLAYERS[0], ANA)
+    lock_in(page, LONG_PLAYERS[1], BEN)
+    banner = page.locator(".cm-handover")
+    expect(banner).to_contain_text("Pass the phone to")
+    page.screenshot(path=screenshot_dir / "cardmaster-handover-long-names.png", caret="initial")
+    edge = banner.bounding_box()
+    box = in_view(page)
+    assert box["y"] >= edge["y"] + edge["height"], f"the banner {edge} covers the outcome box {box}"
+    expect(banner).to_contain_text(LONG_PLAYERS[0])  # whole: not cut short
