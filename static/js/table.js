@@ -316,8 +316,9 @@
   }
 
   function status() {
-    var live = document.getElementById("live");
+    var live = document.getElementById("live"), el = match();
     if (!live) return;
+    live.hidden = !el || el.hasAttribute("data-live-stop"); // a match just ended neither streams nor polls: nothing to say
     var line = live.querySelector(".live-status"), on = streaming();
     var text = on ? live.getAttribute("data-live-on") : live.getAttribute("data-live-off");
     if (line.textContent !== text) { line.textContent = text; line.setAttribute("data-live", on ? "on" : "off"); }

@@ -156,3 +156,21 @@ def test_the_log_follows_the_other_phone_keeping_a_half_typed_filter(phones, scr
     ana.page.wait_for_timeout(STALL + 1_000)
     assert asked == [], asked
     assert not ana.console and not ben.console, ana.console + ben.console
+
+
+def test_a_match_that_ends_on_the_page_stops_saying_how_it_listens(phones):
+    """An Evons match ended by two passes on the owner's phone: the page neither streams nor polls any more, so
+    the status line goes (it said "checking for changes every 2 seconds"), as on a finished match's page."""
+    ana = phones("ana")
+    ana.page.goto("/matches/new/evons/")
+    ana.page.get_by_label("Player 1", exact=True).fill("Ana")
+    ana.page.get_by_label("Player 2", exact=True).fill("Ben")
+    ana.page.get_by_role("button", name="Start").click()
+    expect(ana.page.locator("#live .live-status")).to_have_text(LIVE)
+    for step in (1, 2):
+        ana.page.get_by_role("button", name="Pass (play no card this turn)").click()
+        expect(ana.page.locator("#outcome")).to_contain_text(f"(log entry {step})")
+    expect(ana.page.locator("#match[data-live-stop]")).to_have_count(1)
+    ana.page.wait_for_timeout(POLL_PERIOD + 1_000)
+    expect(ana.page.locator("#live")).to_be_hidden()
+    assert not ana.console, ana.console
