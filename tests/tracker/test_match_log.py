@@ -41,6 +41,8 @@ def test_it_shows_a_fresh_match(client, match):
     assert "in progress" in html
     assert "Rules version 1." in html
     assert [text for _status, text in entries(html)] == ["0 Match set up."]
+    assert "No step matches the filter." not in html  # there is no filter: the match has no step yet
+    assert '<figure class="chart-box">' not in html  # no round yet: nothing to chart
 
 
 def test_it_shows_each_round_with_its_working(client, locked):

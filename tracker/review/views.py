@@ -231,8 +231,8 @@ def _progress_chart(match: Match) -> dict | None:
 
 def _draw_chart(match: Match) -> dict | None:
     progress = stats.match_progress(match)
-    if progress is None:
-        return None
+    if progress is None or all(len(values) < 2 for values in progress[1].values()):
+        return None  # no round or turn played yet: a line needs two points (one drew the names over each other)
     title, series = progress
     top = max((max(values) for values in series.values() if values), default=1)
     return {"title": title, "columns": [_("After round or turn"), *series],
