@@ -29,6 +29,10 @@ def test_it_links_the_manifest_and_the_script_that_installs_the_worker(client: C
 def test_it_describes_the_app_for_installing(client: Client):
     response = client.get(reverse("web_manifest"))
     assert response["Content-Type"] == "application/manifest+json"
+    # Not a document: the headers that govern one are left out (tracker/web/compression.py); a page keeps them.
+    assert "Referrer-Policy" not in response and "Cross-Origin-Opener-Policy" not in response
+    page = client.get("/")
+    assert page["Referrer-Policy"] == "same-origin" and page["Cross-Origin-Opener-Policy"] == "same-origin"
     manifest = json.loads(response.content)
     assert manifest["name"] == manifest["short_name"] == "Tablekeeper"
     assert (manifest["start_url"], manifest["scope"], manifest["display"]) == ("/", "/", "standalone")

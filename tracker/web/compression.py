@@ -34,6 +34,12 @@ def lifetimes_said_once(response) -> None:
             morsel["expires"] = ""  # an empty attribute is not written
 
 
+DOCUMENTS_ONLY = ("Referrer-Policy", "Cross-Origin-Opener-Policy")
+"""Headers that govern a document (the requests it makes, the windows it opens): Django's security middleware
+adds them to every answer, and on anything but a page (the manifest, the live poll's JSON, the stream) they
+govern nothing: some 70 bytes of each such answer."""
+
+
 class PageCompressionMiddleware(GZipMiddleware):
     # A stream of live updates must reach the phone event by event; gzip would hold each
     # event back until its buffer fills.
@@ -41,6 +47,9 @@ class PageCompressionMiddleware(GZipMiddleware):
 
     def process_response(self, request, response):
         content_type = response.get("Content-Type", "")
+        if not content_type.startswith("text/html"):
+            for name in DOCUMENTS_ONLY:
+                del response[name]
         if content_type.startswith(self.NEVER_COMPRESSED):
             return response
         if content_type.startswith("text/html") and not response.streaming:

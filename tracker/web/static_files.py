@@ -11,8 +11,9 @@ name is cached for good (`immutable`), so a browser never asks again whether it 
 `ETag` and `Last-Modified` would never be used, and they are left out. Referrer-Policy, the
 opener policy and HSTS govern documents and the requests a page makes; the pages carry them, a
 stylesheet or script has nothing for them to govern. `nosniff` stays: it keeps a script or
-stylesheet from being read as anything but what its Content-Type says. Together that is about
-140 bytes less on each of the six or seven files a match page links.
+stylesheet from being read as anything but what its Content-Type says. `public` goes from the
+cache rule: it only matters for a request with credentials. Together that is about 150 bytes
+less on each of the six or seven files a match page links.
 """
 
 import minify
@@ -50,5 +51,8 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
         if "immutable" in response.get("Cache-Control", ""):
             for name in VALIDATORS:
                 del response[name]
+            # "public" lets a shared cache keep an answer to a request that carried credentials; a static
+            # request carries none, so it says nothing here (8 bytes of each file's headers).
+            response["Cache-Control"] = response["Cache-Control"].replace(" public,", "")
         response["X-Content-Type-Options"] = "nosniff"
         return response
