@@ -5,11 +5,12 @@ SQLite one server, whose streams share a process) and sets up `tables` tables of
 first phone (on server n, the owner's, playing Ana) taps a Lonely Star D6 every ACTION_EVERY seconds
 through the real htmx form; its second phone, Ben's own, joined to his seat by the link the first one
 made (on the next server, so the change crosses servers through PostgreSQL's NOTIFY), holds
-the match's stream as table.js does and, on each event, fetches its `#match` part (saying which kept
-parts it shows, as table.js does, so those the tap left alone are not drawn again). Measured:
+the match's stream from its match page as table.js does and, on each event, puts in its `#match` part
+that came with it (as table.js does: the parts the tap left alone come as placeholders), fetching it
+only when none came. Measured:
 
 - propagation: from the tapping phone's POST returning to the other phone holding the fresh `#match`
-  (the event, then its fetch), p50 and p95, at a table's pace of one action every ACTION_EVERY s (the
+  (the event and the part in it), p50 and p95, at a table's pace of one action every ACTION_EVERY s (the
   issue's club table, as for tables per core); then the same at one action every RUSH s a table, five
   times the load, as a rush that no goal is set for (with 50 tables it fills two cores on a quiet
   machine, so it says where the queue starts);
@@ -110,7 +111,7 @@ class Result:
 
 
 class Watcher(threading.Thread):
-    """The other phone: holds the match's stream and fetches `#match` on each event, as table.js does.
+    """The other phone: holds the match's stream and shows `#match` on each event, as table.js does.
 
     When its server goes away, it reconnects to the next of `ports` (as a load balancer would send it)
     with the id of the last event it had (`Last-Event-ID`, as a browser's EventSource does), and
@@ -123,6 +124,7 @@ class Watcher(threading.Thread):
         self.seen: dict[int, float] = {}  # version -> when the fresh #match was in hand
         self.sent: list[tuple[int, int]] = []  # (the version the stream was opened from, an event's version)
         self.reconnects = 0
+        self.pushed = 0  # changes shown from the part pushed with them, nothing fetched
         self.stop = False
         self.connection: http.client.HTTPConnection | None = None
 
@@ -142,7 +144,8 @@ class Watcher(threading.Thread):
     def _follow(self, port: int, since: int) -> None:
         self.connection = http.client.HTTPConnection(HOST, port, timeout=60)
         cookies = "; ".join(f"{k}={v}" for k, v in self.phone.cookies.items())
-        self.connection.request("GET", f"/matches/{self.match}/events?v={self.version}",
+        # From the match page (`at`), as its page writes the stream's URL: each change brings this phone's part.
+        self.connection.request("GET", f"/matches/{self.match}/events?v={self.version}&at=/matches/{self.match}/",
                                 headers={"Cookie": cookies, "Accept": "text/event-stream", "Last-Event-ID": str(since)})
         response = self.connection.getresponse()
         if response.status != 200:
@@ -158,22 +161,29 @@ class Watcher(threading.Thread):
             if line.startswith("event: "):
                 kind = line[7:].strip()
             elif line.startswith("data: ") and kind == "change":
-                version = json.loads(line[6:])["version"]
-                self.sent.append((since, version))
-                self._show(version)
+                change = json.loads(line[6:])
+                self.sent.append((since, change["version"]))
+                self._show(change["version"], change.get("part", ""))
 
-    def _show(self, version: int) -> None:
-        """Fetch the `#match` part if `version` is newer than the one shown; a server gone away ends the stream."""
+    def _show(self, version: int, part: str = "") -> None:
+        """Show `version` if it is newer than the one shown: the part pushed with it, as table.js puts it in, else
+        fetched (`#match`); a server gone away ends the stream."""
         if version <= self.version:
             return
-        self.phone.deadline = time.monotonic() + 2  # a refused connection is not retried for long
-        try:
-            status = self.phone.refresh(self.match)
-        except Dropped as gone:
-            raise OSError("the server went away") from gone
-        if status == 200:
-            self.version = version
-            self.seen[version] = time.monotonic()
+        screen_now = screen.pushed(self.phone.shown(self.match), part) if part else None
+        if screen_now is not None:
+            self.phone.show(self.match, screen_now)
+            self.pushed += 1
+        else:
+            self.phone.deadline = time.monotonic() + 2  # a refused connection is not retried for long
+            try:
+                status = self.phone.refresh(self.match)
+            except Dropped as gone:
+                raise OSError("the server went away") from gone
+            if status != 200:
+                return
+        self.version = version
+        self.seen[version] = time.monotonic()
 
     def close(self) -> None:
         self.stop = True

@@ -42,6 +42,26 @@ def keep(old: str | None, new: str) -> str:
     return PLACEHOLDER.sub(kept, new)
 
 
+def pushed(old: str | None, new: str) -> str | None:
+    """The screen after a part the live stream pushed with a change (table.js `put`): a part drawn as the screen
+    shows it is kept as shown, the others as `keep` does; None when a part left out is not what the screen shows
+    (the phone fetches instead)."""
+    shown = dict(KEPT.findall(old or ""))
+    for found in PLACEHOLDER.finditer(new):
+        key = re.search(r'data-kept="([^"]*)"', found.group(0))
+        if key and shown.get(found.group(2)) != key.group(1):
+            return None
+    for region, key in KEPT.findall(new):
+        where = span(new, region)
+        if where is None or shown.get(region) != key:
+            continue
+        start = new[where[0]:new.index(">", where[0])]
+        if "hx-preserve" not in start:
+            tag = start[1:start.index(" ")]
+            new = new[:where[0]] + f'<{tag} id="{region}" data-kept="{key}" hx-preserve></{tag}>' + new[where[1]:]
+    return keep(old, new)
+
+
 def around(page: str, at: int) -> tuple[str, ...]:
     """The ids of the kept parts that hold the point `at` of the page (a form's start)."""
     inside = []

@@ -285,11 +285,12 @@
   }));
 })();
 
-// Live updates. The match page holds one stream of server-sent events (#live's data-stream, the browser's
-// own EventSource; tracker/matches/live.py): each event names the match's new version and what happened,
-// and the page fetches its own #match part through htmx and says what happened in the outcome region. An
-// event for a version the page already shows (the player's own tap) changes nothing, so nothing is shown
-// twice. The browser reconnects a dropped stream by itself, sending the last version it heard
+// Live updates. A page following a match (the match page, its log) holds one stream of server-sent events
+// (#live's data-stream, the browser's own EventSource; tracker/matches/live.py): each event names the match's
+// new version and what happened, and brings the part of this page the change draws anew, drawn for this phone
+// (put, below); without one, the page fetches its part through htmx. It says what happened in the outcome
+// region. An event for a version the page already shows (the player's own tap) changes nothing, so nothing is
+// shown twice. The browser reconnects a dropped stream by itself, sending the last version it heard
 // (Last-Event-ID); htmx's SSE extension would only have wrapped these few lines in 1.2 KB more to load.
 //
 // Only while the stream is not open, or has been silent for longer than STALL (#live's data-stall: two of the
@@ -325,32 +326,14 @@
   }
 
   // The refreshed part already says it (the page's news is the sentence the stream pushed): left as the server
-  // drew it. Otherwise (a change nobody at the table made, or an older box still showing) the box says it.
+  // drew it. Otherwise (a change nobody at the table made, or an older box still showing) a box says it, made
+  // from the page's own (#live-news, live_status.html): the same box the server draws, with its Close.
   function tell(text) {
-    var region = document.getElementById("outcome");
-    if (!region || !text || region.textContent.indexOf(text) !== -1) return;
-    var box = document.createElement("div"), line = document.createElement("p"), mark = document.createElement("span");
-    var tools = document.createElement("div");
-    box.className = "outcome-box outcome-live";
-    tools.className = "outcome-tools";  // the close link at the top right, as outcome.html places it
-    box.appendChild(tools);
-    mark.setAttribute("aria-hidden", "true");
-    mark.textContent = "↻ ";
-    line.appendChild(mark);
-    line.appendChild(document.createTextNode(text));
-    box.appendChild(line);
-    var close = document.createElement("a"), cross = document.createElement("span"), name = document.createElement("span");
-    close.className = "outcome-close";
-    close.href = window.location.pathname;
-    close.setAttribute("data-dismiss", "");
-    cross.setAttribute("aria-hidden", "true");
-    cross.textContent = "✕";
-    name.className = "sr-only";
-    name.textContent = document.getElementById("live").getAttribute("data-close") || "Close";
-    close.appendChild(cross);
-    close.appendChild(name);
-    tools.appendChild(close);
-    region.replaceChildren(box);
+    var region = document.getElementById("outcome"), news = document.getElementById("live-news");
+    if (!region || !news || !text || region.textContent.indexOf(text) !== -1) return;
+    news = news.content.cloneNode(true);
+    news.querySelector("p").lastChild.textContent = text;
+    region.replaceChildren(news);
   }
 
   // Fetch the fresh #match (or the page, without htmx), once the page may.
@@ -359,10 +342,33 @@
     var el = match(), target = el.getAttribute("data-live-target"), message = said;
     if (!target || !window.htmx) { window.location.reload(); return; }
     // Sent from #match, it goes with #match's headers and says which parts the page shows (above).
-    window.htmx.ajax("GET", location.pathname + location.search, { source: el, target: target, swap: "outerHTML" }).then(function () {
-      if (shown() >= wanted && message === said) { tell(message); said = ""; }
-      status();
+    window.htmx.ajax("GET", location.pathname + location.search, { source: el, target: target, swap: "outerHTML" })
+      .then(function () { shows(message); });
+  }
+  // Once the page shows the newest change: what it was, said unless the page says it already. (Its status line
+  // follows each swap: htmx:afterSettle, below.)
+  function shows(message) {
+    if (shown() >= wanted && message === said) { tell(message); said = ""; }
+  }
+
+  // The part pushed with the change, drawn for this phone as its fetch would be: swapped in as that fetch's
+  // answer, with the same events, so nothing is fetched. A kept part the phone shows as drawn stays as shown (an
+  // open fold, a half-typed field); one the server left out that the phone no longer shows so, and a page busy
+  // with a tap, fetch instead. (Each kept part starts as tracker/templatetags/regions.py writes it.)
+  function put(html) {
+    var el = match(), target = el && document.querySelector(el.getAttribute("data-live-target")),
+      info = { target: target }, ok = target && window.htmx && idle();
+    html = html.replace(/ id="([^"]+)" data-kept="([^"]+)"( hx-preserve)?/g, function (tag, id, kept, left) {
+      var old = document.getElementById(id), same = old && old.dataset.kept === kept;
+      if (left && !same) ok = false;
+      return same && !left ? tag + " hx-preserve" : tag;
     });
+    if (ok) {
+      htmx.trigger(el, "htmx:beforeSwap", info);
+      htmx.swap(target, html, { swapStyle: "outerHTML" }, { eventInfo: info });
+      shows(said);
+    }
+    return ok;
   }
 
   // The stream, from the version the page shows.
@@ -379,7 +385,7 @@
       heard = Date.now();
       var change = JSON.parse(e.data);
       if (change.version > wanted) { wanted = change.version; said = change.said; }
-      refresh();
+      if (!(change.part && change.version === wanted && put(change.part))) refresh();
     });
     source.addEventListener("gone", function () { source.close(); window.location.reload(); });  // access revoked
   }

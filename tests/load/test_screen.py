@@ -88,3 +88,15 @@ def test_a_kept_part_is_found_whole_with_the_divs_and_lis_inside_it():
     assert old[form.at:].startswith('<form action="/f/">')
     assert screen.around(old, old.index("<ul><li>x")) == ("a",)
     assert screen.shown(old, leave_out=("a",)) == "b=2"
+
+
+def test_a_pushed_part_keeps_what_the_screen_shows_as_drawn_and_refuses_a_stale_placeholder():
+    """As table.js puts a part the stream pushed: a part drawn as the screen shows it stays as shown (typed text
+    and all), a new digest is drawn anew, a placeholder is kept; a placeholder the screen does not show so
+    (it changed on this phone since) makes the phone fetch instead."""
+    old = '<div id="match"><li id="a" data-kept="1">A typed</li><li id="b" data-kept="2">B</li><li id="c" data-kept="5">C</li></div>'
+    new = ('<div id="match"><li id="a" data-kept="1">A</li><li id="b" data-kept="3">B2</li>'
+           '<li id="c" data-kept="5" hx-preserve></li></div>')
+    assert screen.pushed(old, new) == ('<div id="match"><li id="a" data-kept="1">A typed</li><li id="b" data-kept="3">B2</li>'
+                                       '<li id="c" data-kept="5">C</li></div>')
+    assert screen.pushed(old, new.replace('data-kept="5" hx-preserve', 'data-kept="6" hx-preserve')) is None

@@ -269,3 +269,19 @@ def finish(match: Match, winner_seat: int, when: datetime | None = None, rated: 
     Match.objects.filter(pk=match.pk).update(**updates)
     match.refresh_from_db()
     return match
+
+
+def pushed_part(phone: Client, at: str, shown: str = "") -> tuple[str, str]:
+    """The part a match's stream pushes to this phone with a change while it shows page `at` (the match page or
+    its log), and the kept parts it then shows: tracker/matches/live.py's draw_part, asked with the phone's own
+    cookies and host as its stream would ask it."""
+    from types import SimpleNamespace
+
+    from tracker.matches import live
+
+    cookies = {name: morsel.value for name, morsel in phone.cookies.items()}
+    meta = {"HTTP_COOKIE": "; ".join(f"{name}={value}" for name, value in cookies.items()), "HTTP_HOST": "testserver",
+            "SERVER_NAME": "testserver", "SERVER_PORT": "80", "REMOTE_ADDR": "127.0.0.1"}
+    drawn = live.draw_part(SimpleNamespace(META=meta, COOKIES=cookies, scheme="http"), at, shown)
+    assert drawn is not None, f"no part drawn for {at}: the phone would fetch it"
+    return drawn

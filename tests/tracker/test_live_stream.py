@@ -9,6 +9,7 @@ import asyncio
 import json
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -250,14 +251,85 @@ def test_the_match_page_opens_the_stream_from_the_version_it_shows(owner, battle
 
     url = events_url(battle, version_of(battle))
     html = asyncio.run(page())
-    assert f'data-stream="{url}"' in html  # table.js opens it with the browser's EventSource
+    # table.js opens it with the browser's EventSource; `at` names the page, whose part each change brings
+    assert f'data-stream="{url}&amp;at={battle.get_absolute_url()}"' in html
+
+
+def same_but_tokens(html: str) -> str:
+    """A drawn part as the phone's screen holds it: the CSRF and one-time tokens are masked anew at each drawing."""
+    return re.sub(r'(name="(?:csrfmiddlewaretoken|once)" value)="[^"]*"', r"\1", html)
+
+
+def test_the_other_phone_is_sent_its_own_part_drawn_as_its_fetch_would_be(owner, battle, player):
+    """The owner's stream, opened from the match page (`at`), hears Ben's lock-in with the owner's #match part,
+    drawn for her seat: what her fetch of it brings, so she fetches nothing. The next change draws only the
+    parts it changed: the stream remembers the kept parts its last part showed."""
+    page = battle.get_absolute_url()
+    owner.get(page)  # the page the stream is opened from (it shows the message its start left, once)
+    url = events_url(battle, version_of(battle)) + f"&at={page}"
+
+    async def scenario():
+        async with Stream(owner, url) as stream:
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return json.loads((await stream.event())["data"])
+
+    change = asyncio.run(scenario())
+    fetched = owner.get(page, headers={"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"}).content.decode()
+    assert same_but_tokens(change["part"]) == same_but_tokens(fetched)
+    assert "Ben is locked in" in change["part"] and not any(card in change["part"] for card in BEN_DECK)
+
+
+def test_a_part_that_must_set_a_cookie_is_left_to_the_phones_own_fetch(owner, battle, player):
+    """The owner's page still holds the message the battle's start left (shown once, then its cookie cleared): a
+    pushed part could not clear it, so the event comes alone and the phone's fetch shows it."""
+    url = events_url(battle, version_of(battle)) + f"&at={battle.get_absolute_url()}"
+
+    async def scenario():
+        async with Stream(owner, url) as stream:
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return json.loads((await stream.event())["data"])
+
+    assert "part" not in asyncio.run(scenario())
+
+
+def test_the_phone_that_made_the_change_is_sent_no_part(battle, player):
+    """Ben's own stream hears his lock-in without a part: his answer brought it."""
+    url = events_url(battle, version_of(battle)) + f"&at={battle.get_absolute_url()}"
+
+    async def scenario():
+        async with Stream(player, url) as stream:
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return json.loads((await stream.event())["data"])
+
+    change = asyncio.run(scenario())
+    assert change["version"] == version_of(battle) and "part" not in change
+
+
+@pytest.mark.parametrize("at", ["/matches/999/", "/matches/{pk}/replay/", "https://elsewhere.example/matches/{pk}/",
+                                "/matches/{pk}/log/?player=1"])
+def test_a_part_is_drawn_only_for_the_matchs_own_live_pages(owner, battle, player, at):
+    """`at` is the phone's word: only this match's page and log are drawn (the log with its filters), through
+    the phone's own access as any page of it; anything else gets the event alone, and the phone fetches."""
+    at = at.format(pk=battle.pk)
+    url = events_url(battle, version_of(battle)) + "&at=" + quote(at, safe="/")
+
+    async def scenario():
+        async with Stream(owner, url) as stream:
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return json.loads((await stream.event())["data"])
+
+    change = asyncio.run(scenario())
+    if at.endswith("log/?player=1"):
+        assert change["part"].lstrip().startswith('<div id="log"') and "Ben locks in a hidden deck" in change["part"]
+    else:
+        assert "part" not in change
 
 
 def test_every_page_that_follows_a_match_under_way_holds_its_stream(owner, battle):
     """No page polls where a stream can be had: each page of the match a phone can reach from its match page
     that follows the match's changes (data-live-url, table.js) opens the stream, from the version it shows.
     The match log once polled every 2 s: 30 requests a minute from a phone reading it."""
-    stream = f'data-stream="{events_url(battle, version_of(battle))}"'
+    stream = f'data-stream="{events_url(battle, version_of(battle))}&amp;at='
 
     async def crawl() -> list[str]:
         client = AsyncClient()
@@ -274,7 +346,7 @@ def test_every_page_that_follows_a_match_under_way_holds_its_stream(owner, battl
             html = response.content.decode()
             if "data-live-url" in html:
                 following.append(url)
-                assert stream in html, url
+                assert f'{stream}{url}"' in html, url
             todo += re.findall(rf'href="(/matches/{battle.pk}/[^"#?]*)"', html)
         return following
 

@@ -23,6 +23,7 @@ from .helpers import (
     lock_both,
     play,
     play_out,
+    pushed_part,
     seated_phone,
     snapshot,
     watching_phone,
@@ -172,9 +173,13 @@ def pages_as(phone: Client, match) -> dict[str, str]:
         response = phone.get(url, **(HX if name == "refresh" else {}))
         assert response.status_code == 200, (name, response.status_code)
         pages[name] = text(response)
-    # What the match's stream pushes to every phone now, in each language (tracker/live.py).
+    # What the match's stream pushes to every phone now, in each language (tracker/live.py), and the parts it
+    # pushes to this phone with it, on the match page and on the log.
     change = live.read_change(match.pk)
     pages["pushed"] = "".join(change.event(code) for code, _name in settings.LANGUAGES)
+    for name, part in (("detail", "match"), ("log", "log")):
+        pages[f"pushed {name}"] = pushed_part(phone, urls[name])[0]
+        assert pages[f"pushed {name}"].lstrip().startswith(f'<div id="{part}"'), name
     return pages
 
 

@@ -19,7 +19,7 @@ from tracker.matches import services
 from tracker.models import Action, Card, Invite, Match
 from tracker.review import exchange
 
-from .helpers import JUNK, JUNK_IDS, entry_token, snapshot, text
+from .helpers import JUNK, JUNK_IDS, entry_token, pushed_part, snapshot, text
 
 pytestmark = pytest.mark.django_db
 
@@ -265,6 +265,19 @@ def test_an_htmx_answer_leaves_out_the_units_the_action_did_not_change(client, f
     answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0},
                               HTTP_X_SHOWN=f"ls-unit-{comet}=000000000000 ls-unit-{ember}=000000000000", **htmx))
     assert f'id="unit-{comet}"' in answer and 'data-kept="000000000000"' not in answer
+
+
+def test_the_pushed_part_leaves_out_what_the_last_pushed_part_showed(client, fielded):
+    """A phone's stream draws its part as its fetch would, saying it shows the kept parts of the part it pushed
+    last: the first push draws them all, the next, after a D6, leaves every unit and the turn's forms out."""
+    comet, ember, warden = (unit_id(fielded, name) for name in ("Comet Wanderer", "Ember Drifter", "Nebula Warden"))
+    client.get(fielded.get_absolute_url())  # the phone's page: its cookies
+    first, shown = pushed_part(client, fielded.get_absolute_url())
+    assert kept_parts(first) == [] and f"ls-unit-{comet}=" in shown and "ls-damage=" in shown
+    services.match_apply_action(match_id=fielded.pk, action={"type": "d6", "seat": 0}, expected_seq=fielded.head)
+    second, _shown = pushed_part(client, fielded.get_absolute_url(), shown)
+    assert {f"ls-unit-{comet}", f"ls-unit-{ember}", f"ls-unit-{warden}", "ls-controls"} <= set(kept_parts(second))
+    assert "D6" in second and "Deal the damage" not in second
 
 
 def test_the_live_fetch_leaves_out_the_units_another_phone_s_change_did_not_touch(client, fielded):

@@ -73,11 +73,15 @@ def test_every_game_with_a_secret_entry_is_swept():
 
 def _requests(table: Table) -> list[tuple[str, dict]]:
     """Every GET the sweep sends: every route filled every way, each match's poll at its current version
-    and before it, each secret game's picker (htmx) and catalog search for every letter."""
+    and before it, the part of the match page and of its log that a change draws anew (what the phone's
+    live fetch gets, and what its stream pushes: tracker/matches/live.py draws it as that fetch), each secret
+    game's picker (htmx) and catalog search for every letter."""
     sent = [(url, {}) for route in routes() for url in urls(route)]
     for match in table.matches.values():
         poll = reverse("match_poll", args=[match.pk])
         sent += [(f"{poll}?v={version}", {}) for version in range(match.version + 1)]
+        for page, part in ((match.get_absolute_url(), "match"), (reverse("match_log", args=[match.pk]), "log")):
+            sent.append((page, {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": part, "HTTP_X_KEPT": "1"}))
     for slug, letter in itertools.product(table.matches, string.ascii_lowercase):
         sent.append((f"/cards/{slug}/pick/?q={letter}", {"HTTP_HX_REQUEST": "true"}))
         sent.append((f"/cards/{slug}/?q={letter}", {"HTTP_HX_REQUEST": "true"}))

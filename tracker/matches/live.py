@@ -6,15 +6,21 @@ Every write that moves a match's version calls `changed(match_id)` inside its tr
 PostgreSQL that is a NOTIFY, which PostgreSQL delivers at commit (never for a rolled-back change,
 and never lost to a crash between the commit and an on-commit hook) to every app server's one
 listening connection; on SQLite (one server process) an on-commit hook wakes the process's own
-streams. Either way the notice carries only the match's id: each process then reads the match
-once, however many of its phones watch it (`Change`), and wakes their streams.
+streams. Either way the notice carries the match's id and a one-way mark of the phone whose request
+made the change (`devices.mark`): each process then reads the match once, however many of its phones
+watch it (`Change`), and wakes their streams.
 
 An event's id is the match version it shows, so a phone that comes back (`Last-Event-ID`, or the
-version its page shows, `?v=`) is sent the version it missed at once, and never one it has: the
-event says what happened and the phone fetches its own `#match` part, drawn for its own seat as
-every page is, saying which parts it shows so those the change left alone stay as shown (table.js). The event is the same for every phone of the match, so it holds nothing
-secret: who did what, as news.py tells any phone of the match (a log entry's public title, a request
-and its answer, a move along the log), the same sentence the other phone's page then shows.
+version its page shows, `?v=`) is sent the version it missed at once, and never one it has. The event
+says what happened: who did what, as news.py tells any phone of the match (a log entry's public title,
+a request and its answer, a move along the log), the same sentence in every phone's event. With it
+comes the phone's own part (`part`): the part of the page it shows (`?at=`, the match page or its
+log) that the change draws anew, drawn for this phone by the page's own view, through every
+middleware, as its fetch would be (`draw_part`), so it holds only what this phone may see. The stream
+says which kept parts the phone shows as the fetch would (those of the part it pushed last), so those
+the change left alone come as placeholders and stay as shown (table.js); the phone that made the
+change is sent no part (its answer brought it). Without a part (an old page, an answer that must set a
+cookie, a part the phone no longer shows as the stream thought) the phone fetches its own.
 
 A beat every BEAT seconds lets the phone notice a stalled stream (EventSource hides comments from
 scripts, so the beat is a tiny event, not a comment); table.js then reopens it, and polls meanwhile.
@@ -23,20 +29,25 @@ scripts, so the beat is a tiny event, not a comment); table.js then reopens it, 
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.db import connection, transaction
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -67,7 +78,9 @@ def changed(match_id: int, *, access_changed: bool = False) -> None:
 
     Called by each write that raises `Match.version` (tests/tracker/test_live_stream.py finds them all).
     """
-    notice = f"{match_id}:{ACCESS}" if access_changed else str(match_id)
+    from tracker.people.devices import acting  # at call time: people imports the match services
+
+    notice = f"{match_id}:{ACCESS if access_changed else ''}:{acting.get()}"  # the id, the mark, who made it
     if _postgresql():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, notice])
@@ -89,9 +102,11 @@ class Change:
     said: dict[str, str] = field(default_factory=dict)
     """The message in each of the site's languages."""
 
-    def event(self, language: str) -> str:
+    def event(self, language: str, part: str = "") -> str:
+        """The event for a phone in `language`, with the phone's own part drawn anew when there is one (`part`)."""
         data = {"version": self.version, "kind": self.kind, "finished": self.finished,
-                "said": self.said.get(language) or self.said.get(settings.LANGUAGE_CODE, "")}
+                "said": self.said.get(language) or self.said.get(settings.LANGUAGE_CODE, ""),
+                **({"part": part} if part else {})}
         return f"id: {self.version}\nevent: change\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
@@ -228,7 +243,8 @@ class Hub:
     async def _announce(self, notice: str) -> None:
         """Read the match once (however many streams watch it) and hand the change to each of them.
         Notices that come while it is being read make one more read after it, not one each."""
-        match_id, _sep, mark = notice.partition(":")
+        match_id, _sep, rest = notice.partition(":")
+        mark, _sep, by = rest.partition(":")
         key = int(match_id)
         if not self.streams.get(key):
             return
@@ -246,10 +262,10 @@ class Hub:
                 if known is None or change.version >= known.version:
                     self.latest[key] = change
                 for queue in list(self.streams.get(key, ())):
-                    queue.put_nowait((change, access_changed))
+                    queue.put_nowait((change, access_changed, by))
                 if key not in self.again:
                     return
-                access_changed = self.again.pop(key)
+                access_changed, by = self.again.pop(key), ""  # notices run together: whose, unknown
         finally:
             self.reading.discard(key)
 
@@ -315,6 +331,9 @@ def _since(request: TableRequest) -> int | None:
 
 
 async def _events(request: TableRequest, match_id: int, since: int | None, language: str) -> AsyncIterator[str]:
+    from tracker.people.devices import mark  # at call time: people imports the match services
+
+    at, mine, shown = _page(request, match_id), mark(request.device), ""
     with hub.subscribed(match_id) as queue:  # before reading the match: no change can fall in between
         now = hub.latest.get(match_id) or await _db(read_change, match_id)
         if now is None:
@@ -322,11 +341,12 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
         yield f"retry: {RETRY_MS}\n\n"
         sent = since if since is not None else now.version
         if now.version > sent:  # the phone was away: the version it missed, at once
-            yield now.event(language)
+            part, shown = await _part(request, at, shown, "", mine)
+            yield now.event(language, part)
             sent = now.version
         while True:
             try:
-                change, access_changed = await asyncio.wait_for(queue.get(), BEAT)
+                change, access_changed, by = await asyncio.wait_for(queue.get(), BEAT)
             except TimeoutError:
                 yield f"event: beat\ndata: {sent}\n\n"
                 continue
@@ -334,8 +354,77 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
                 yield "event: gone\ndata: {}\n\n"  # table.js reloads: the page says what this phone may see now
                 return
             if change.version > sent:
-                yield change.event(language)
+                part, shown = await _part(request, at, shown, by, mine)
+                yield change.event(language, part)
                 sent = change.version
+
+
+# ------------------------------------------------------------------ the phone's own part, drawn for its stream
+
+
+LIVE_PAGES = {"match_detail": "match", "match_log": "log"}
+"""The pages that follow a match's changes, by view name: the id of the part a change draws anew on each."""
+KEPT = re.compile(r'<(?:div|li) id="([^"]+)" data-kept="([^"]+)"')
+"""A kept part in a drawn part, as `{% kept %}` writes it (tracker/templatetags/regions.py)."""
+LEFT_OUT = {"HTTP_ACCEPT", "HTTP_ACCEPT_ENCODING", "HTTP_LAST_EVENT_ID", "HTTP_CACHE_CONTROL", "HTTP_PRAGMA"}
+"""The stream's own headers, not the page's: the part is asked for as table.js's fetch asks for it."""
+
+
+def _page(request: TableRequest, match_id: int) -> str | None:
+    """The page the phone shows (`at`: its path and query, as its page wrote the stream's URL), if it is one of
+    this match's live pages; else the phone is sent no part and fetches its own."""
+    at = request.GET.get("at", "")
+    try:
+        found = resolve(urlsplit(at).path)
+    except Resolver404:
+        return None
+    return at if at.startswith("/") and found.url_name in LIVE_PAGES and found.kwargs.get("pk") == match_id else None
+
+
+_pages: list[WSGIHandler] = []
+
+
+def draw_part(request: TableRequest, at: str, shown: str) -> tuple[str, str] | None:
+    """The part of page `at` a change draws anew, as this phone's own fetch would get it, and the kept parts it
+    shows after it ("id=digest ..."); None when only the phone's fetch can carry the answer.
+
+    The request is the fetch table.js would send (an htmx GET from the part, saying which kept parts the phone
+    shows: `shown`, those of the part drawn last), with the stream's own cookies and headers, and it goes
+    through every middleware and the page's own view: the part is drawn for this phone's seat, with its CSRF
+    token, exactly as its fetch would be, and checked for access the same way. Only HTTP is left out (on the
+    served stack GET /healthz costs some 3 ms of CPU, in-process under 1 ms). An answer that is not a 200, or that sets a
+    cookie the phone does not hold (a message to show once, a new session), is left to the phone's fetch."""
+    if not _pages:
+        _pages.append(WSGIHandler())  # its middleware loaded once a process
+    path, _sep, query = at.partition("?")
+    environ = {key: value for key, value in request.META.items() if key.startswith("HTTP_") and key not in LEFT_OUT}
+    environ.update({
+        "REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": query, "SCRIPT_NAME": "",
+        "SERVER_NAME": str(request.META.get("SERVER_NAME", "")), "SERVER_PORT": str(request.META.get("SERVER_PORT", "")),
+        "REMOTE_ADDR": str(request.META.get("REMOTE_ADDR", "")), "wsgi.input": io.BytesIO(), "wsgi.url_scheme": request.scheme,
+        "HTTP_ACCEPT": "text/html", "HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": LIVE_PAGES[str(resolve(path).url_name)],
+        "HTTP_X_KEPT": "1", "HTTP_X_SHOWN": shown,
+    })
+    try:
+        response = _pages[0].get_response(WSGIRequest(environ))
+        try:
+            held = request.COOKIES
+            if not isinstance(response, HttpResponse) or response.status_code != 200 or any(
+                    held.get(name) != morsel.value for name, morsel in response.cookies.items()):
+                return None
+            part = response.content.decode()
+        finally:
+            response.close()
+    finally:
+        translation.deactivate()  # the page's language stays with the page, not with the reading thread
+    return part, " ".join(f"{region}={key}" for region, key in KEPT.findall(part))
+
+
+async def _part(request: TableRequest, at: str | None, shown: str, by: str, mine: str) -> tuple[str, str]:
+    """The phone's own part for an event, and the kept parts it shows after it; no part for the phone that made
+    the change (`by`: its answer brought it) or one showing no live page (`at`): it fetches its own if need be."""
+    drawn = await _db(draw_part, request, at, shown) if at and by != mine else None
+    return drawn or ("", shown)
 
 
 def _still_sees(request: TableRequest, match_id: int) -> bool:
