@@ -292,6 +292,29 @@ def test_a_part_that_must_set_a_cookie_is_left_to_the_phones_own_fetch(owner, ba
     assert "part" not in asyncio.run(scenario())
 
 
+def test_a_phones_streams_share_one_drawing_and_a_change_draws_at_most_its_share(owner, spectator, battle, player,
+                                                                                monkeypatch):
+    """Two streams of the owner's phone on the same page get one drawing between them; with room for one
+    drawing a change, the spectator's stream gets the event alone (it fetches): opening streams cannot make
+    a change cost the server more drawings."""
+    drawn = []
+    draw = live.draw_part
+    monkeypatch.setattr(live, "draw_part", lambda *args: drawn.append(args[1]) or draw(*args))
+    monkeypatch.setattr(live, "PARTS_PER_CHANGE", 1)
+    for phone in (owner, spectator):
+        phone.get(battle.get_absolute_url())  # the page each stream is opened from
+    url = events_url(battle, version_of(battle)) + f"&at={battle.get_absolute_url()}"
+
+    async def scenario():
+        async with Stream(owner, url) as first, Stream(owner, url) as second, Stream(spectator, url) as watching:
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return [json.loads((await stream.event())["data"]) for stream in (first, second, watching)]
+
+    first, second, watching = asyncio.run(scenario())
+    assert drawn == [battle.get_absolute_url()]
+    assert first["part"] == second["part"] and "part" not in watching and watching["version"] == first["version"]
+
+
 def test_the_phone_that_made_the_change_is_sent_no_part(battle, player):
     """Ben's own stream hears his lock-in without a part: his answer brought it."""
     url = events_url(battle, version_of(battle)) + f"&at={battle.get_absolute_url()}"

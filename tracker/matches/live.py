@@ -63,6 +63,9 @@ CHANNEL = "tablekeeper_match"
 """PostgreSQL's channel for the ids of changed matches."""
 BEAT = float(settings.LIVE_BEAT_SECONDS)
 """Seconds between beats on an idle stream (table.js reopens a stream silent for longer than `stall_ms`)."""
+PARTS_PER_CHANGE = 12
+"""At most this many parts drawn in one process for one change of a match: the phones at a table and a few
+watching. Phones past it get the event alone and fetch their part, as they would with no part pushed."""
 RETRY_MS = 2000
 """How long a phone's browser waits before it reconnects a dropped stream by itself."""
 ACCESS = "access"
@@ -205,6 +208,25 @@ class Hub:
         self.tasks: set[asyncio.Task] = set()
         self.reading: set[int] = set()  # matches being read now
         self.again: dict[int, bool] = {}  # ... and noticed again meanwhile (True: their access changed)
+        self.parts: dict[int, tuple[int, dict[tuple, asyncio.Future]]] = {}  # by match: its version, its drawings
+
+    # -- the parts drawn for a change (on the loop)
+
+    def part(self, match_id: int, version: int, request: TableRequest, at: str, shown: str) -> asyncio.Future | None:
+        """The drawing of a phone's part for the match's `version`: one per phone, page and kept parts shown,
+        whatever number of streams ask (a phone's second tab, a stream opened again), and at most
+        PARTS_PER_CHANGE a change in this process; beyond them None: the phone gets the event alone and
+        fetches its part, so opening streams cannot make a change cost this server more."""
+        drawn_version, drawings = self.parts.get(match_id, (-1, {}))
+        if drawn_version != version:
+            drawings = {}
+            self.parts[match_id] = (version, drawings)
+        key = (request.META.get("HTTP_COOKIE", ""), at, shown)  # the phone as its fetch would be
+        if key not in drawings:
+            if len(drawings) >= PARTS_PER_CHANGE:
+                return None
+            drawings[key] = asyncio.ensure_future(_db(draw_part, request, at, shown))
+        return drawings[key]
 
     # -- subscribing (on the loop)
 
@@ -223,6 +245,7 @@ class Hub:
             if not queue_set:
                 self.streams.pop(match_id, None)
                 self.latest.pop(match_id, None)
+                self.parts.pop(match_id, None)
 
     def open_streams(self) -> int:
         return sum(len(queues) for queues in self.streams.values())
@@ -341,7 +364,7 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
         yield f"retry: {RETRY_MS}\n\n"
         sent = since if since is not None else now.version
         if now.version > sent:  # the phone was away: the version it missed, at once
-            part, shown = await _part(request, at, shown, "", mine)
+            part, shown = await _part(request, now, match_id, at, shown, "", mine)
             yield now.event(language, part)
             sent = now.version
         while True:
@@ -354,7 +377,7 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
                 yield "event: gone\ndata: {}\n\n"  # table.js reloads: the page says what this phone may see now
                 return
             if change.version > sent:
-                part, shown = await _part(request, at, shown, by, mine)
+                part, shown = await _part(request, change, match_id, at, shown, by, mine)
                 yield change.event(language, part)
                 sent = change.version
 
@@ -420,10 +443,13 @@ def draw_part(request: TableRequest, at: str, shown: str) -> tuple[str, str] | N
     return part, " ".join(f"{region}={key}" for region, key in KEPT.findall(part))
 
 
-async def _part(request: TableRequest, at: str | None, shown: str, by: str, mine: str) -> tuple[str, str]:
+async def _part(request: TableRequest, change: Change, match_id: int, at: str | None, shown: str, by: str,
+                mine: str) -> tuple[str, str]:
     """The phone's own part for an event, and the kept parts it shows after it; no part for the phone that made
-    the change (`by`: its answer brought it) or one showing no live page (`at`): it fetches its own if need be."""
-    drawn = await _db(draw_part, request, at, shown) if at and by != mine else None
+    the change (`by`: its answer brought it), one showing no live page (`at`), or one past the change's share
+    of drawings (`Hub.part`): it fetches its own if need be."""
+    drawing = hub.part(match_id, change.version, request, at, shown) if at and by != mine else None
+    drawn = await asyncio.shield(drawing) if drawing is not None else None  # a stream closing leaves it to the others
     return drawn or ("", shown)
 
 
