@@ -310,10 +310,12 @@
   function match() { return document.querySelector("[data-live-url]"); }
   function shown() { var el = match(); return el ? Number(el.getAttribute("data-live-version")) : 0; }
   function streaming() { return source && source.readyState === 1 && Date.now() - heard < STALL; }
+  // A tap waiting or under way holds the page back (its answer brings the state); a card field asking for its
+  // list (an input's request) changes nothing, and does not.
   function idle() {
     var el = match();
     return el && !el.hasAttribute("data-live-stop") && !(document.visibilityState !== "visible") && navigator.onLine &&
-      !document.querySelector("[data-retry-pending], .htmx-request");
+      !document.querySelector("[data-retry-pending], .htmx-request:not(input)");
   }
 
   function status() {

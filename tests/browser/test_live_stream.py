@@ -201,7 +201,7 @@ def test_the_pushed_part_leaves_a_half_typed_form_as_it_is(phones, screenshot_di
     for roll in (1, 2):
         ana.page.get_by_text("Plain D6").click()  # closed again by the answer to a roll: the form sent is drawn anew
         form_with_button(ana.page, "Roll the D6").get_by_role("button", name="Roll the D6").click()
-        expect(ben.page.locator(".ls-last")).to_contain_text(f"Step {roll}:", timeout=AT_ONCE)
+        expect(ben.page.locator(".ls-last")).to_contain_text(f"Step {roll}:", timeout=5_000)  # the lock-in test times it
         expect(side.locator("details.ls-more")).to_have_attribute("open", "")
         expect(side.get_by_label("Unit card (from the catalog, or a new name)")).to_have_value("Nebula Ward")
     assert fetched == [] and ben.was_not_reloaded(), fetched
