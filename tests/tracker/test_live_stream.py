@@ -260,20 +260,24 @@ def same_but_tokens(html: str) -> str:
     return re.sub(r'(name="(?:csrfmiddlewaretoken|once)" value)="[^"]*"', r"\1", html)
 
 
+def heard_when_ben_locks_in(phone: Client, url: str, battle: Match, player: Client) -> dict:
+    """What the stream at `url` of `phone` hears when Ben locks in on his own phone: the event's data."""
+    async def scenario():
+        async with Stream(phone, url) as stream:
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return json.loads((await stream.event())["data"])
+
+    return asyncio.run(scenario())
+
+
 def test_the_other_phone_is_sent_its_own_part_drawn_as_its_fetch_would_be(owner, battle, player):
     """The owner's stream, opened from the match page (`at`), hears Ben's lock-in with the owner's #match part,
-    drawn for her seat: what her fetch of it brings, so she fetches nothing. The next change draws only the
-    parts it changed: the stream remembers the kept parts its last part showed."""
+    drawn for her seat: what her fetch of it brings, so she fetches nothing."""
     page = battle.get_absolute_url()
     owner.get(page)  # the page the stream is opened from (it shows the message its start left, once)
     url = events_url(battle, version_of(battle)) + f"&at={page}"
 
-    async def scenario():
-        async with Stream(owner, url) as stream:
-            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
-            return json.loads((await stream.event())["data"])
-
-    change = asyncio.run(scenario())
+    change = heard_when_ben_locks_in(owner, url, battle, player)
     fetched = owner.get(page, headers={"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"}).content.decode()
     assert same_but_tokens(change["part"]) == same_but_tokens(fetched)
     assert "Ben is locked in" in change["part"] and not any(card in change["part"] for card in BEN_DECK)
@@ -284,12 +288,7 @@ def test_a_part_that_must_set_a_cookie_is_left_to_the_phones_own_fetch(owner, ba
     pushed part could not clear it, so the event comes alone and the phone's fetch shows it."""
     url = events_url(battle, version_of(battle)) + f"&at={battle.get_absolute_url()}"
 
-    async def scenario():
-        async with Stream(owner, url) as stream:
-            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
-            return json.loads((await stream.event())["data"])
-
-    assert "part" not in asyncio.run(scenario())
+    assert "part" not in heard_when_ben_locks_in(owner, url, battle, player)
 
 
 def test_a_phones_streams_share_one_drawing_and_a_change_draws_at_most_its_share(owner, spectator, battle, player,
@@ -319,12 +318,7 @@ def test_the_phone_that_made_the_change_is_sent_no_part(battle, player):
     """Ben's own stream hears his lock-in without a part: his answer brought it."""
     url = events_url(battle, version_of(battle)) + f"&at={battle.get_absolute_url()}"
 
-    async def scenario():
-        async with Stream(player, url) as stream:
-            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
-            return json.loads((await stream.event())["data"])
-
-    change = asyncio.run(scenario())
+    change = heard_when_ben_locks_in(player, url, battle, player)
     assert change["version"] == version_of(battle) and "part" not in change
 
 
@@ -336,12 +330,7 @@ def test_a_part_is_drawn_only_for_the_matchs_own_live_pages(owner, battle, playe
     at = at.format(pk=battle.pk)
     url = events_url(battle, version_of(battle)) + "&at=" + quote(at, safe="/")
 
-    async def scenario():
-        async with Stream(owner, url) as stream:
-            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
-            return json.loads((await stream.event())["data"])
-
-    change = asyncio.run(scenario())
+    change = heard_when_ben_locks_in(owner, url, battle, player)
     if at.endswith("log/?player=1"):
         assert change["part"].lstrip().startswith('<div id="log"') and "Ben locks in a hidden deck" in change["part"]
     else:
