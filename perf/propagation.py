@@ -124,7 +124,6 @@ class Watcher(threading.Thread):
         self.seen: dict[int, float] = {}  # version -> when the fresh #match was in hand
         self.sent: list[tuple[int, int]] = []  # (the version the stream was opened from, an event's version)
         self.reconnects = 0
-        self.pushed = 0  # changes shown from the part pushed with them, nothing fetched
         self.stop = False
         self.connection: http.client.HTTPConnection | None = None
 
@@ -173,7 +172,6 @@ class Watcher(threading.Thread):
         screen_now = screen.pushed(self.phone.shown(self.match), part) if part else None
         if screen_now is not None:
             self.phone.show(self.match, screen_now)
-            self.pushed += 1
         else:
             self.phone.deadline = time.monotonic() + 2  # a refused connection is not retried for long
             try:

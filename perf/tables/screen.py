@@ -11,8 +11,9 @@ import html
 import json
 import re
 
-KEPT = re.compile(r'<(?:div|li) id="([^"]+)" data-kept="([^"]+)"')
-PLACEHOLDER = re.compile(r'<(div|li) id="([^"]+)"(?: data-kept="[^"]*")? hx-preserve></\1>')
+from tracker.templatetags.regions import PART, parts_shown
+
+PLACEHOLDER = re.compile(r'<(div|li) id="([^"]+)"(?: data-kept="([^"]*)")? hx-preserve></\1>')
 MATCH_VALS = re.compile(r"""<div id="match"[^>]*?\shx-vals='([^']*)'""")
 TAGS = {tag: re.compile(rf"<(/?){tag}\b[^>]*>") for tag in ("div", "li")}
 
@@ -46,12 +47,11 @@ def pushed(old: str | None, new: str) -> str | None:
     """The screen after a part the live stream pushed with a change (table.js `put`): a part drawn as the screen
     shows it is kept as shown, the others as `keep` does; None when a part left out is not what the screen shows
     (the phone fetches instead)."""
-    shown = dict(KEPT.findall(old or ""))
+    shown = dict(PART.findall(old or ""))
     for found in PLACEHOLDER.finditer(new):
-        key = re.search(r'data-kept="([^"]*)"', found.group(0))
-        if key and shown.get(found.group(2)) != key.group(1):
+        if found.group(3) is not None and shown.get(found.group(2)) != found.group(3):
             return None
-    for region, key in KEPT.findall(new):
+    for region, key in PART.findall(new):
         where = span(new, region)
         if where is None or shown.get(region) != key:
             continue
@@ -65,7 +65,7 @@ def pushed(old: str | None, new: str) -> str | None:
 def around(page: str, at: int) -> tuple[str, ...]:
     """The ids of the kept parts that hold the point `at` of the page (a form's start)."""
     inside = []
-    for part in KEPT.finditer(page):
+    for part in PART.finditer(page):
         if part.start() > at:
             break
         where = span(page, part.group(1))
@@ -76,7 +76,7 @@ def around(page: str, at: int) -> tuple[str, ...]:
 
 def shown(page: str, leave_out: tuple[str, ...] = ()) -> str:
     """The `X-Shown` header table.js sends from this screen: every kept part but those around the form sent."""
-    return " ".join(f"{region}={key}" for region, key in KEPT.findall(page) if region not in leave_out)
+    return parts_shown(page, leave_out)
 
 
 def head(page: str) -> str | None:

@@ -32,7 +32,6 @@ import asyncio
 import io
 import json
 import logging
-import re
 from collections.abc import AsyncIterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -53,6 +52,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tracker.models import Match
+from tracker.templatetags.regions import parts_shown
 
 if TYPE_CHECKING:
     from tracker.people.devices import TableRequest
@@ -387,8 +387,6 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
 
 LIVE_PAGES = {"match_detail": "match", "match_log": "log"}
 """The pages that follow a match's changes, by view name: the id of the part a change draws anew on each."""
-KEPT = re.compile(r'<(?:div|li) id="([^"]+)" data-kept="([^"]+)"')
-"""A kept part in a drawn part, as `{% kept %}` writes it (tracker/templatetags/regions.py)."""
 LEFT_OUT = {"HTTP_ACCEPT", "HTTP_ACCEPT_ENCODING", "HTTP_LAST_EVENT_ID", "HTTP_CACHE_CONTROL", "HTTP_PRAGMA"}
 """The stream's own headers, not the page's: the part is asked for as table.js's fetch asks for it."""
 
@@ -440,7 +438,7 @@ def draw_part(request: TableRequest, at: str, shown: str) -> tuple[str, str] | N
             response.close()
     finally:
         translation.deactivate()  # the page's language stays with the page, not with the reading thread
-    return part, " ".join(f"{region}={key}" for region, key in KEPT.findall(part))
+    return part, parts_shown(part)
 
 
 async def _part(request: TableRequest, change: Change, match_id: int, at: str | None, shown: str, by: str,

@@ -17,6 +17,7 @@ the CSRF token are the page's, not the part's, and left out of the digest.
 """
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -30,6 +31,15 @@ from django.utils.html import format_html
 from django.utils.translation import get_language
 
 register = template.Library()
+
+PART = re.compile(r'<(?:div|li) id="([^"]+)" data-kept="([^"]+)"')
+"""A changing kept part as `KeptNode` writes it, drawn or left out: its id and digest (table.js reads it so too)."""
+
+
+def parts_shown(html: str, leave_out: tuple[str, ...] = ()) -> str:
+    """What a screen showing `html` says it shows (`X-Shown`): "id=digest" of each changing kept part in it, but
+    those left out (the parts around the form a tap came from)."""
+    return " ".join(f"{region}={key}" for region, key in PART.findall(html) if region not in leave_out)
 
 
 @cache
