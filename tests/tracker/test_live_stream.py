@@ -323,7 +323,7 @@ def test_the_phone_that_made_the_change_is_sent_no_part(battle, player):
 
 
 @pytest.mark.parametrize("at", ["/matches/999/", "/matches/{pk}/replay/", "https://elsewhere.example/matches/{pk}/",
-                                "/matches/{pk}/log/?player=1"])
+                                "//[broken/matches/{pk}/", "/matches/{pk}/log/?player=1"])
 def test_a_part_is_drawn_only_for_the_matchs_own_live_pages(owner, battle, player, at):
     """`at` is the phone's word: only this match's page and log are drawn (the log with its filters), through
     the phone's own access as any page of it; anything else gets the event alone, and the phone fetches."""

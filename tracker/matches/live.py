@@ -397,7 +397,7 @@ def _page(request: TableRequest, match_id: int) -> str | None:
     at = request.GET.get("at", "")
     try:
         found = resolve(urlsplit(at).path)
-    except Resolver404:
+    except (Resolver404, ValueError):  # no page of ours, or no address at all ("//[" is a broken host)
         return None
     return at if at.startswith("/") and found.url_name in LIVE_PAGES and found.kwargs.get("pk") == match_id else None
 
