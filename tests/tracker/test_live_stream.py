@@ -19,8 +19,8 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 from django.utils import translation
 
-from tracker.matches import live, news
-from tracker.models import Access, Match
+from tracker.matches import live, news, services
+from tracker.models import Access, Match, Membership
 
 from .helpers import BEN_DECK, entry_data, lock_both, play
 
@@ -209,6 +209,39 @@ def test_a_revoked_watcher_is_told_it_is_gone_and_hears_nothing_more(owner, batt
             return gone
 
     assert asyncio.run(scenario())["event"] == "gone"
+
+
+@pytest.mark.parametrize("at", ["", "match"])
+def test_a_phone_that_may_no_longer_see_the_match_hears_no_more_of_it_however_it_lost_it(owner, battle, spectator, at):
+    """Asked again before each change, whatever ended the phone's access (here a grant deleted behind every
+    notice's back): with a part to draw (its page's view refuses it) or without."""
+    url = events_url(battle, version_of(battle)) + (f"&at={battle.get_absolute_url()}" if at else "")
+
+    async def scenario():
+        async with Stream(spectator, url) as stream:
+            await on_a_thread(Access.objects.filter(match=battle, role=Access.SPECTATOR).delete)
+            await on_a_thread(lock_both, battle)
+            heard = [await stream.event()]
+            with pytest.raises(StopAsyncIteration):
+                heard.append(await stream.event())
+            return heard
+
+    assert [event["event"] for event in asyncio.run(scenario())] == ["gone"]
+
+
+def test_a_member_removed_from_the_club_is_told_at_once_that_its_matches_are_gone(organiser, member, club, catalog):
+    club_match = services.match_create(slug="card-crush", player_names=["Olga", "Zed"], config={}, club=club,
+                                       owner=organiser.user)
+    membership = Membership.objects.get(user=member.user, club=club)
+    url = events_url(club_match, version_of(club_match)) + f"&at={club_match.get_absolute_url()}"
+
+    async def scenario():
+        async with Stream(member, url) as stream:
+            await on_a_thread(organiser.post, reverse("club_member", args=[club.pk, membership.pk]), {"do": "remove"})
+            return await stream.event()
+
+    assert asyncio.run(scenario())["event"] == "gone"
+    assert member.get(club_match.get_absolute_url()).status_code == 404
 
 
 def test_the_stream_is_refused_to_outsiders_as_the_poll_is(battle):

@@ -68,6 +68,8 @@ PARTS_PER_CHANGE = 12
 watching. Phones past it get the event alone and fetch their part, as they would with no part pushed."""
 RETRY_MS = 2000
 """How long a phone's browser waits before it reconnects a dropped stream by itself."""
+GONE = "event: gone\ndata: {}\n\n"
+"""This phone may no longer see the match: table.js reloads, and the page says what it may see now."""
 ACCESS = "access"
 """The mark of a change of who may see the match: every open stream checks its phone again."""
 
@@ -374,10 +376,16 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
                 yield f"event: beat\ndata: {sent}\n\n"
                 continue
             if access_changed and not await _db(_still_sees, request, match_id):
-                yield "event: gone\ndata: {}\n\n"  # table.js reloads: the page says what this phone may see now
+                yield GONE
                 return
             if change.version > sent:
                 part, shown = await _part(request, change, match_id, at, shown, by, mine)
+                # Who may see a match changes in more ways than a notice says (a member removed from the club,
+                # a grant ended): a phone told nothing of it is asked again before each change it is sent. A
+                # part drawn asked the page's own view, and the phone that made the change saw it just now.
+                if not part and by != mine and not await _db(_still_sees, request, match_id):
+                    yield GONE
+                    return
                 yield change.event(language, part)
                 sent = change.version
 
@@ -454,6 +462,7 @@ async def _part(request: TableRequest, change: Change, match_id: int, at: str | 
 def _still_sees(request: TableRequest, match_id: int) -> bool:
     from tracker.people import access  # at call time: access imports the match services, which call changed()
 
+    access.forget(request)  # the stream's request is hours old: what it learnt of the account's clubs may be too
     try:
         access.visible_match(request, match_id, only=("version",))
     except (Http404, PermissionDenied):  # gone, or its link was revoked

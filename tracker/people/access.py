@@ -152,6 +152,11 @@ def club_role(request: HttpRequest, club: Club | int | None) -> str | None:
     return cache[club_id]
 
 
+def forget(request: HttpRequest) -> None:
+    """Ask the database again about the account's clubs: a stream's request lives on while memberships change."""
+    request.__dict__.pop("_club_roles", None)
+
+
 def organises(request: HttpRequest, club: Club | int | None) -> bool:
     return club_role(request, club) == Membership.ORGANISER
 

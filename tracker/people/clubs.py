@@ -56,9 +56,11 @@ def leave(membership: Membership) -> None:
     open_matches = Match.objects.filter(club=membership.club_id, owner=membership.user_id, finished__isnull=True)
     changed = list(open_matches.values_list("pk", flat=True))
     open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
-    for match_id in changed:
-        live.changed(match_id, access_changed=True)
     membership.delete()
+    # The account saw the club's matches as a member: its phones' open streams of them are told to ask again.
+    watched = Match.objects.filter(club=membership.club_id, finished__isnull=True).values_list("pk", flat=True)
+    for match_id in sorted({*changed, *watched}):
+        live.changed(match_id, access_changed=True)
 
 
 def organisers_left(club: Club, without: Membership) -> int:
