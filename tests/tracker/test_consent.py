@@ -10,12 +10,13 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker.matches import services
-from tracker.models import Action, Card, Match, Proposal
+from tracker.models import Action, Card, Match, Membership, Proposal
 
 from .helpers import (
     ANA_DECK,
     ANA_OTHER_DECK,
     BEN_DECK,
+    club_account,
     device_of,
     entry_data,
     lock,
@@ -298,7 +299,8 @@ def test_adjusting_the_other_sides_lonely_star_unit_needs_their_agreement(db):
 
 
 def test_an_agreement_cannot_change_a_result_voided_since_it_was_asked(club, organiser, catalog):
-    """Ben's phone must not carry out a reopening the club's organiser set aside by voiding the result."""
+    """Ben's phone must not carry out a reopening the club's referee (an organiser who does not play in it) set
+    aside by voiding the result."""
     battle = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club,
                                    owner=organiser.user)
     ben = seated_phone(organiser, battle, 1)
@@ -306,7 +308,8 @@ def test_an_agreement_cannot_change_a_result_voided_since_it_was_asked(club, org
     response = goto(organiser, battle, 1, confirm="reopen")
     assert response.status_code == 302
     request = Proposal.objects.get()
-    organiser.post(reverse("match_void", args=[battle.pk]), {"reason": "marked cards"})
+    referee = club_account("ref", club, Membership.ORGANISER)
+    referee.post(reverse("match_void", args=[battle.pk]), {"reason": "marked cards"})
     before = snapshot(battle)
     response = answer(ben, request, "agree")
     assert "voided this result" in text(ben.get(response.url))

@@ -81,11 +81,12 @@ def confirm(*, match_id: int, seat: int, account) -> Confirmation:
     if account is None:
         raise Refused(_("Sign in first: a player confirms with their own account."), status=403)
     own = players[seat].user_id == account.pk
-    organiser = match.club_id is not None and Membership.objects.filter(
-        club_id=match.club_id, user=account, role=Membership.ORGANISER).exists()
+    # An organiser confirms for a player only as the referee: one who plays in the battle is a side of it.
+    organiser = match.club_id is not None and not any(player.user_id == account.pk for player in players) and (
+        Membership.objects.filter(club_id=match.club_id, user=account, role=Membership.ORGANISER).exists())
     if not own and not organiser:
-        raise Refused(_("Only %(name)s (signed in) or an organiser of the club can confirm %(name)s's part in this "
-                        "battle.") % {"name": players[seat].name}, status=403)
+        raise Refused(_("Only %(name)s (signed in) or an organiser of the club who does not play in this battle can "
+                        "confirm %(name)s's part in it.") % {"name": players[seat].name}, status=403)
     held = Confirmation.objects.filter(match=match, seat=seat).first()
     if held is not None:
         return held

@@ -138,10 +138,11 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
     """How one battle moved both ratings; and, for the club's organisers, marking it rated or unrated."""
     match = _battle(request, pk)
     refusal, status = "", 200
-    organiser = access.organises(request, match.club_id)
+    if request.method == "POST" and not access.referees(request, match):
+        raise PermissionDenied(_("You play in this battle: another organiser of its club decides whether it is rated.")
+                               if access.organises(request, match.club_id) else
+                               _("Only an organiser of the battle's club can change whether it is rated."))
     if request.method == "POST":
-        if not organiser:
-            raise PermissionDenied(_("Only an organiser of the battle's club can change whether it is rated."))
         form = RatedForm(request.POST)
         tournament = hasattr(match, "pairing")
         if not form.is_valid():
@@ -161,7 +162,7 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
 
 def _battle_page(request: TableRequest, match: Match, refusal: str = "", status: int = 200) -> HttpResponse:
     pk = match.pk
-    organiser = access.organises(request, match.club_id)
+    organiser = access.referees(request, match)  # confirms for others, and marks it rated or not
     changes = [c for c in ratings.history(match.club_id) if c.battle == match.pk] if match.club_id else []
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
     rows = [{"change": c, "name": names[c.player], "expected_percent": 100 * (c.expected or 0)} for c in changes]
@@ -198,8 +199,9 @@ def battle_confirm(request: TableRequest, pk: int) -> HttpResponse:
 def match_void(request: TableRequest, pk: int) -> HttpResponse:
     """An organiser sets a club match's result aside: it stays in the log, marked, and counts nowhere."""
     match, seen_by = access.match_for(request, pk)
-    if not seen_by.organiser:
-        raise PermissionDenied(_("Only an organiser of the match's club can void its result."))
+    if not seen_by.referee:
+        raise PermissionDenied(_("You play in this match: another organiser of its club voids its result.")
+                               if seen_by.organiser else _("Only an organiser of the match's club can void its result."))
     form = VoidForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Say why the result is voided; nothing was changed."))

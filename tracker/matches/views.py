@@ -91,8 +91,8 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, refused
         "board_template": pages.board_template,
         "viewer": seen_by,
         "read_only": read_only,
-        # A club's organiser referees its matches: undo and redo (and reopening), though no seat is theirs.
-        "may_go_to": not read_only or (seen_by.organiser and not match.voided and not locked),
+        # A club's organiser referees the matches they do not play in: undo and redo (and reopening).
+        "may_go_to": not read_only or (seen_by.referee and not match.voided and not locked),
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
         "entry_seats": entry_seats(match, seen_by),
         "can_redo": match.head < match.line_length,
@@ -515,7 +515,7 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
     Going back before the end of a finished match (reopening it) asks for confirmation and,
     in a club, needs an organiser. Going back past a revealed secret entry, over the other side's
     moves, or reopening a match the other side won needs that phone's agreement
-    (tracker/people/consent.py), unless a club organiser does it as the referee. Anything else is one
+    (tracker/people/consent.py), unless a club organiser who does not play in it does it as the referee. Anything else is one
     tap, and the other phone is told.
     """
     match, seen_by = access.match_for(request, pk)
@@ -524,7 +524,7 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, _("Choose a step to go to; nothing was changed."), 400)
     step, seq = form.cleaned_data["step"], form.cleaned_data["seq"]
     reopening = match.finished is not None and step < match.head
-    if not seen_by.can_act and not seen_by.organiser:  # a club's organiser referees its matches
+    if not seen_by.can_act and not seen_by.referee:  # a club's organiser referees the matches they do not play in
         raise PermissionDenied(_("Spectators can watch this match but not play in it."))
     locked = locks.why_locked(match)
     if locked:

@@ -15,7 +15,9 @@ Roles in one match, strongest first:
 - player: a device seated through a join link; it acts for its own seat. What belongs to
   no seat, or to the other seat, it proposes and the other side agrees (consent.py).
 - spectator: a watch link, or a member of the match's club.
-A club organiser may also reopen and void the club's matches (`Viewer.organiser`).
+A club organiser referees the club's matches they play no part in (`Viewer.referee`): reopens, voids,
+takes over, moves along the log and takes back links with nobody's agreement. An organiser who plays in
+a match is one of its sides like any other player there (a referee cannot also be a side).
 """
 
 import ipaddress
@@ -47,10 +49,18 @@ class Viewer:
     claimed: frozenset[int] = frozenset()
     """Seats held by joined devices; the owner's phone no longer enters for them."""
     organiser: bool = False
-    """An organiser of the match's club: may reopen a finished match and void its result."""
+    """An organiser of the match's club."""
+    party: bool = False
+    """This request plays in the match: its account's player is one of the match's, or its phone plays a seat
+    while another phone plays another."""
     shared: bool = False
     """Another phone has joined or watched the match (its link used, even if revoked since): only then
     can a request wait for the other side (consent.py asks only with a seat on another phone)."""
+
+    @property
+    def referee(self) -> bool:
+        """An organiser of the match's club who plays no part in it: the club's referee there."""
+        return self.organiser and not self.party
 
     @property
     def can_act(self) -> bool:
@@ -161,6 +171,17 @@ def organises(request: HttpRequest, club: Club | int | None) -> bool:
     return club_role(request, club) == Membership.ORGANISER
 
 
+def plays_in(user: "User | None", match: Match) -> bool:
+    """Whether this account's player is one of the match's players."""
+    return user is not None and any(player.user_id == user.pk for player in match.players())
+
+
+def referees(request: HttpRequest, match: Match) -> bool:
+    """Whether this request's account is an organiser of the match's club who does not play in it (the club's
+    referee there: `Viewer.referee` where the match is open, with the phone's seat counted too)."""
+    return organises(request, match.club_id) and not plays_in(signed_in(request), match)
+
+
 def my_clubs(request: HttpRequest):
     """The clubs this request's account belongs to."""
     user = signed_in(request)
@@ -181,16 +202,21 @@ def viewer(request: TableRequest, match: Match) -> Viewer | None:
     grants = [grant[:4] for grant in every if grant[4] is None]
     claimed = _claims(grants)
     organiser, shared = organises(request, match.club_id), bool(every)
-    if _owns(request, match):
-        return Viewer(OWNER, claimed=claimed, organiser=organiser, shared=shared)
     mine = [(role, seat) for role, seat, device, user_id in grants if _mine(request, device, user_id)]
     # A seat beats a spectator's place (an account may hold both, from two phones).
     seated = [seat for role, seat in mine if role == Access.PLAYER]
-    if seated:
-        return Viewer(PLAYER, seat=seated[0], claimed=claimed, organiser=organiser, shared=shared)
-    if mine or club_role(request, match.club_id) or table_match(match):
-        return Viewer(SPECTATOR, claimed=claimed, organiser=organiser, shared=shared)
-    return None
+    if _owns(request, match):
+        role, seat = OWNER, None
+    elif seated:
+        role, seat = PLAYER, seated[0]
+    elif mine or club_role(request, match.club_id) or table_match(match):
+        role, seat = SPECTATOR, None
+    else:
+        return None
+    # Whether an organiser plays here is asked only of organisers: for anyone else it changes nothing.
+    party = organiser and (role == PLAYER or (role == OWNER and 0 < len(claimed) < match.game.seats)
+                           or plays_in(signed_in(request), match))
+    return Viewer(role, seat=seat, claimed=claimed, organiser=organiser, party=party, shared=shared)
 
 
 def may_see(request: TableRequest, match: Match) -> bool:

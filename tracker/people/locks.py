@@ -38,6 +38,12 @@ def why_locked(match: Match) -> str:
 
 def why_not_reopen(match: Match, seen_by: Viewer) -> str:
     """Why this viewer may not reopen the finished match, or ""."""
+    # An organiser who plays reopens only as a side, with the other side's agreement from its own phone (a
+    # result the other side won, consent.py): on one phone nobody else would say yes.
+    seats = match.game.seats
+    if match.club_id and seen_by.party and len(seen_by.controls(seats)) in (0, seats):
+        return _("You play in this match: another organiser of %(club)s reopens it, as its referee.") % {
+            "club": getattr(match.club, "name", "")}
     if match.club_id and not seen_by.organiser:
         return _("This match counts in %(club)s's results: only an organiser of the club can reopen it.") % {
             "club": getattr(match.club, "name", "")}

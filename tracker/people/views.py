@@ -228,14 +228,14 @@ def invite_new(request: TableRequest, pk: int) -> HttpResponse:
 def invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpResponse:
     """Revoke a link. A seat whose phone has a say in the match (it played, or a request involves it) is
     not taken back behind its back: the phone is asked to give it up, and keeps it until it agrees. In a
-    club, an organiser decides instead (the club's referee)."""
+    club, an organiser who does not play in the match decides instead (the club's referee)."""
     match, seen_by = access.match_for(request, pk)
-    if seen_by.role != access.OWNER and not seen_by.organiser:
+    if seen_by.role != access.OWNER and not seen_by.referee:
         raise access.PermissionDenied(_("Only the phone that set up this match can manage its links."))
     invite = match.invites.filter(pk=invite_id, revoked__isnull=True).first()
     if invite is None:
         messages.info(request, _("That link was already revoked."))
-    elif not seen_by.organiser and consent.has_say(match, invite):
+    elif not seen_by.referee and consent.has_say(match, invite):
         try:
             consent.ask_release(match=match, seen_by=seen_by, invite=invite, made_by=news.by(request, match, seen_by))
         except consent.Refused as refused:
@@ -451,10 +451,12 @@ def club_leave(request: TableRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
-    """An organiser takes over a club match its owner left behind: it is the organiser's, and counts again."""
+    """An organiser who does not play in it takes over a club match its owner left behind: it is the
+    organiser's, and counts again."""
     match, seen_by = access.match_for(request, pk)
-    if not seen_by.organiser:
-        raise access.PermissionDenied(_("Only an organiser of the match's club can take it over."))
+    if not seen_by.referee:
+        raise access.PermissionDenied(_("You play in this match: another organiser of its club takes it over.")
+                                      if seen_by.organiser else _("Only an organiser of the match's club can take it over."))
     if match.orphaned is None:
         messages.info(request, _("This match has an owner; nothing was changed."))
         return redirect(match)

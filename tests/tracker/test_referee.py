@@ -1,0 +1,114 @@
+"""A club's organiser referees the club's matches they play no part in, and only those (access.Viewer.referee).
+
+Every power that decides a club match without its sides' agreement is tried by a referee (another organiser of
+the club), by an organiser who plays in the match on their own phone against a seated phone, and by one whose
+account's player is in the match though their phone is only watching. The referee's takes effect; the playing
+organiser's changes nothing. (An organiser who played once revoked the other phone's seat at once, took back a
+revealed deck on the phone that then held both seats, and confirmed the other side's part as an organiser.)
+"""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tracker.matches import services
+from tracker.models import Access, Confirmation, Match, Membership, Player
+from tracker.people import clubs
+
+from .helpers import (
+    BEN_DECK,
+    WINNING_DECK,
+    club_account,
+    join,
+    lock,
+    make_invite,
+    play_out,
+    seated_phone,
+    state_of,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def club_battle(club, olga: Client, owner: Client, *, hot_seat: bool = False) -> tuple[Match, Client | None]:
+    """Olga (her account's player) against Ben, in the club, run on the owner's phone; Ben on his own phone
+    (seated, and he has locked in since: his phone has a say) unless it is hot-seat."""
+    Player.objects.create(name="Olga", user=olga.user)
+    match = services.match_create(slug="card-crush", player_names=["Olga", "Ben"], config={}, club=club,
+                                  owner=owner.user)
+    ben = None if hot_seat else seated_phone(owner, match, 1)
+    lock(match, 1, BEN_DECK)
+    return match, ben
+
+
+def finished(match: Match) -> Match:
+    """Ben wins: Olga's deck is the losing one."""
+    lock(match, 0, ["Shade Rat", "Flame Knight", "Stone Golem", "Sky Lancer", "Frost Wisp"])
+    return play_out(match)
+
+
+def revoke_bens_seat(match, actor, ben):
+    invite = Access.objects.get(match=match, role=Access.PLAYER, seat=1).invite
+    actor.post(reverse("invite_revoke", args=[match.pk, invite.pk]))
+    return ben.get(match.get_absolute_url()).status_code == 403
+
+
+def void(match, actor, ben):
+    actor.post(reverse("match_void", args=[finished(match).pk]), {"reason": "marked cards"})
+    return Match.objects.get(pk=match.pk).voided is not None
+
+
+def unrate(match, actor, ben):
+    actor.post(reverse("battle_rating", args=[finished(match).pk]), {"rated": "0"})
+    return not Match.objects.get(pk=match.pk).rated
+
+
+def confirm_for_ben(match, actor, ben):
+    actor.post(reverse("battle_confirm", args=[finished(match).pk]), {"seat": 1})
+    return Confirmation.objects.filter(match=match, seat=1).exists()
+
+
+def reopen(match, actor, ben):
+    finished(match)  # back one round: no entry is hidden again, the result alone is taken back
+    actor.post(reverse("match_goto", args=[match.pk]), {"step": match.head - 1, "seq": match.head, "confirm": "reopen"})
+    return Match.objects.get(pk=match.pk).finished is None
+
+
+def undo_past_the_reveal(match, actor, ben):
+    lock(match, 0, WINNING_DECK)
+    match.refresh_from_db()
+    actor.post(reverse("match_goto", args=[match.pk]), {"step": 0, "seq": match.head})
+    return Match.objects.get(pk=match.pk).head == 0
+
+
+def take_over(match, actor, ben):
+    clubs.leave(Membership.objects.get(club=match.club, user=match.owner))
+    actor.post(reverse("match_take_over", args=[match.pk]))
+    return Match.objects.get(pk=match.pk).orphaned is None
+
+
+POWERS = [revoke_bens_seat, void, unrate, confirm_for_ben, reopen, undo_past_the_reveal, take_over]
+HOT_SEAT = {reopen}  # on one phone nobody else would agree; with Ben's phone the request waits for him
+
+
+@pytest.mark.parametrize("power", POWERS, ids=lambda power: power.__name__)
+@pytest.mark.parametrize("who", ["referee", "organiser playing on their phone", "organiser playing, watching"])
+def test_only_an_organiser_who_does_not_play_referees(club, catalog, power, who):
+    olga = club_account("olga", club, Membership.MEMBER if who == "referee" else Membership.ORGANISER)
+    # Olga runs the table on her own phone; else (and for a match its owner left) a member does.
+    runs = olga if who != "organiser playing, watching" and power is not take_over else club_account("mo", club)
+    match, ben = club_battle(club, olga, runs, hot_seat=power in HOT_SEAT)
+    if who == "organiser playing on their phone" and runs is not olga:
+        join(olga, make_invite(runs, match, "seat", 0))  # her seat on her own phone
+    if who == "referee":
+        actor = club_account("ref", club, Membership.ORGANISER)
+    elif who == "organiser playing, watching":
+        actor = Client()  # her account on another phone: a club member watching, her player one of the match's
+        actor.force_login(olga.user)
+    else:
+        actor = olga
+    before = state_of(match)
+    took = power(Match.objects.get(pk=match.pk), actor, ben)
+    assert took == (who == "referee")
+    if who != "referee" and power in (revoke_bens_seat, undo_past_the_reveal):
+        assert state_of(match)[4] == before[4], "Ben's seat stands"
