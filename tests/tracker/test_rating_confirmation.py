@@ -15,7 +15,18 @@ from django.utils import timezone
 from tracker.competition import confirmations, ratings, tournaments
 from tracker.models import Access, Club, Confirmation, Match, Membership, Player
 
-from .helpers import ANA_DECK, BEN_DECK, club_account, entry_data, entry_url, lock_both, play_out
+from .helpers import (
+    ANA_DECK,
+    BEN_DECK,
+    LOSING_DECK,
+    PASSWORD,
+    WINNING_DECK,
+    club_account,
+    entry_data,
+    entry_url,
+    lock_both,
+    play_out,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -147,6 +158,28 @@ def test_the_player_confirms_and_an_organiser_confirms_on_a_players_behalf_marke
     page = text(Client().get(reverse("battle_rating", args=[match.pk])))
     assert "confirmed by an organiser on their behalf" in page and "confirmed the result" in page
     assert "Ana" in leaderboard(Client(), club)
+
+
+def test_an_account_made_after_the_battle_does_not_speak_for_the_player_whose_name_it_took(club, dev, olga):
+    """Anyone may sign up as a player with no account: Ben's name taken after his battles were set up neither
+    confirms his loss nor takes his seat in a battle under way; an organiser confirms for him."""
+    lost = start(dev, club, "Dev", "Ben")
+    enter(dev, lost, 0, WINNING_DECK)
+    enter(dev, lost, 1, LOSING_DECK)
+    reveal_all(dev, lost)
+    under_way = start(dev, club, "Dev", "Ben")
+    Match.objects.filter(pk__in=[lost.pk, under_way.pk]).update(created=timezone.now() - timedelta(minutes=5))
+    alt = Client()
+    response = alt.post(reverse("sign_up"), {"username": "benn", "password1": PASSWORD, "password2": PASSWORD,
+                                             "player_name": "Ben"})
+    assert response.status_code == 302 and Player.objects.get(name="Ben").user.username == "benn"
+    Membership.objects.create(club=club, user=Player.objects.get(name="Ben").user)
+    refused = confirm(alt, lost, 1)
+    assert refused.status_code == 403 and "Your account was made after this battle was set up" in text(refused)
+    assert not Confirmation.objects.filter(match=lost, seat=1).exists()
+    assert "You play as Ben" not in text(alt.get(under_way.get_absolute_url()))
+    assert not Access.objects.filter(match=under_way, role=Access.PLAYER).exists()
+    assert confirm(olga, lost, 1).status_code == 302
 
 
 def test_a_reopened_battle_waits_for_its_players_again_but_keeps_who_made_their_own_entry(club, dev, ana, olga):

@@ -54,13 +54,15 @@ def _confirm(match: Match, seat: int, by, kind: str) -> bool:
 def entered(match: Match, seat: int, account) -> None:
     """The seat's secret entry was just made by this request's account: if it is the seat's player's
     own account, the player took part."""
-    if match.unconfirmed and account is not None and match.players()[seat].user_id == account.pk:
+    if match.unconfirmed and seat_of(match, account) == seat:
         _confirm(match, seat, account, Confirmation.SEATED)
 
 
 def seat_of(match: Match, account) -> int | None:
-    """The seat whose player is this account, if any."""
-    if account is None:
+    """The seat whose player is this account, if the account played as that player when the match was set up.
+    A player's name is taken by an account only when it signs up, so an account made since (anyone may sign up
+    as a player with no account) speaks for no seat of it: an organiser confirms that player's part."""
+    if account is None or account.date_joined > match.created:
         return None
     return next((seat for seat, player in enumerate(match.players()) if player.user_id == account.pk), None)
 
@@ -80,10 +82,13 @@ def confirm(*, match_id: int, seat: int, account) -> Confirmation:
                       status=409)
     if account is None:
         raise Refused(_("Sign in first: a player confirms with their own account."), status=403)
-    own = players[seat].user_id == account.pk
+    own = seat_of(match, account) == seat
     # An organiser confirms for a player only as the referee: one who plays in the battle is a side of it.
     organiser = match.club_id is not None and not any(player.user_id == account.pk for player in players) and (
         Membership.objects.filter(club_id=match.club_id, user=account, role=Membership.ORGANISER).exists())
+    if not own and not organiser and players[seat].user_id == account.pk:
+        raise Refused(_("Your account was made after this battle was set up, so it does not confirm %(name)s's part "
+                        "in it: an organiser of the club does.") % {"name": players[seat].name}, status=403)
     if not own and not organiser:
         raise Refused(_("Only %(name)s (signed in) or an organiser of the club who does not play in this battle can "
                         "confirm %(name)s's part in it.") % {"name": players[seat].name}, status=403)
