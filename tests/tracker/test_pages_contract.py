@@ -27,6 +27,8 @@ from tracker import demo
 from tracker.games import ADAPTERS, pages_for
 from tracker.matches import services
 from tracker.models import Access, Match
+from tracker.people import consent
+from tracker.people.access import OWNER, PLAYER, Viewer
 
 from .helpers import device_of
 
@@ -100,46 +102,59 @@ def test_the_read_only_check_finds_what_a_playing_phone_is_offered(slug):
 PLAYERS_COMBINATIONS = {"zone-same", "accessory-unknown"}
 
 
-def check_offers(slug: str) -> tuple[int, int, list[str], int]:
-    """Every action the boards of `slug`'s demo matches offer, at a few steps each, tried on the engine.
+def offered(slug: str, two_phones: bool = False):
+    """Every action the boards of `slug`'s demo matches offer, at a few steps each: (the match, the phone's
+    Viewer, the action or None while the form waits for the player's own input, the dice typed).
 
     Each form is sent as the page fills it in, once per named submit button, and once more for each
-    other option of each of its selects and radio groups (one changed at a time). Returns how many
-    actions were checked, how many forms still waited for the player's own input, the refusals, and
-    at how many of the steps the board offered anything at all.
+    other option of each of its selects and radio groups (one changed at a time). The demo matches belong
+    to the table, whose phone may act for both seats; with `two_phones` they are the owner's, with Ben's
+    seat on a phone of its own, and both phones' boards are read.
     """
     pages = pages_for(slug)
-    checked = asks_the_player = offering = 0
-    refused = []
-    owner = Client()  # the demo matches belong to the table: every phone may act
     for match in demo_matches(slug):
+        phones = [(Client(), Viewer(OWNER))]  # the table's phone: every seat is its own
+        if two_phones:
+            owner, ben = phones[0][0], Client()
+            Match.objects.filter(pk=match.pk).update(owner_device=device_of(owner))
+            Access.objects.create(match=match, device=device_of(ben), role=Access.PLAYER, seat=1)
+            phones = [(owner, Viewer(OWNER, claimed=frozenset({1}))), (ben, Viewer(PLAYER, seat=1, claimed=frozenset({1})))]
         act_url = reverse("match_act", args=[match.pk])
         for current in at_steps(match):
-            html = owner.get(current.get_absolute_url()).content.decode()
-            forms = [form for form in read_forms(html) if form.action == act_url and form.submittable]
-            offering += bool(forms)
-            for form in forms:
-                changes = [{}] + [{name: value} for name, values in form.choices.items() for value in values]
-                for button in form.buttons or [None]:
-                    for change in changes:
-                        post = QueryDict(mutable=True)
-                        for name, values in form.data(button, **change).items():
-                            post.setlist(name, values)
-                        bound = pages.board_form(current, post)
-                        if not bound.is_valid():  # the form still waits for the player's own input
-                            asks_the_player += 1
-                            continue
-                        action = bound.action
-                        rolls = [int(value) for value in post.getlist("roll") if value.strip()]
-                        try:
-                            current.game.apply(current.state, action, Dice(current.seed, current.head + 1, rolls))
-                        except RuleError as error:
-                            if error.rule not in PLAYERS_COMBINATIONS:
-                                refused.append(f"#{current.pk} step {current.head}: the board offers {action}, "
-                                               f"which the engine refuses: {error}")
-                            continue
-                        checked += 1
-    return checked, asks_the_player, refused, offering
+            for phone, seen_by in phones:
+                html = phone.get(current.get_absolute_url()).content.decode()
+                for form in [form for form in read_forms(html) if form.action == act_url and form.submittable]:
+                    changes = [{}] + [{name: value} for name, values in form.choices.items() for value in values]
+                    for button in form.buttons or [None]:
+                        for change in changes:
+                            post = QueryDict(mutable=True)
+                            for name, values in form.data(button, **change).items():
+                                post.setlist(name, values)
+                            bound = pages.board_form(current, post)
+                            rolls = [int(value) for value in post.getlist("roll") if value.strip()]
+                            yield current, seen_by, bound.action if bound.is_valid() else None, rolls
+
+
+def check_offers(slug: str) -> tuple[int, int, list[str], int]:
+    """Every action the table's phone is offered, tried on the engine: how many actions were checked, how
+    many forms still waited for the player's own input, the refusals, and at how many of the steps the board
+    offered anything at all."""
+    checked = asks_the_player = 0
+    refused, offering = [], set()
+    for current, _seen_by, action, rolls in offered(slug):
+        offering.add((current.pk, current.head))
+        if action is None:  # the form still waits for the player's own input
+            asks_the_player += 1
+            continue
+        try:
+            current.game.apply(current.state, action, Dice(current.seed, current.head + 1, rolls))
+        except RuleError as error:
+            if error.rule not in PLAYERS_COMBINATIONS:
+                refused.append(f"#{current.pk} step {current.head}: the board offers {action}, "
+                               f"which the engine refuses: {error}")
+            continue
+        checked += 1
+    return checked, asks_the_player, refused, len(offering)
 
 
 @pytest.mark.parametrize("slug", every_game())
@@ -164,6 +179,21 @@ def test_the_check_finds_a_board_that_offers_what_the_engine_refuses(monkeypatch
     monkeypatch.setattr(board, "legal_actions", every_unit_moves)
     _checked, _asks, refused, _offering = check_offers("lonely-star")
     assert refused and all("'how': 'move'" in line for line in refused), refused
+
+
+@pytest.mark.parametrize("slug", every_game())
+def test_a_phone_is_offered_only_its_own_seats_moves_and_what_it_may_ask(slug):
+    """On two phones each is offered its own seat's moves, and the table's actions and corrections, which ask
+    the other phone: never another seat's own move, which would only be refused ("You can act only for your
+    own seat"). A seated Lonely Star phone was offered the other player's "End turn"."""
+    refused = set()
+    for current, seen_by, action, _rolls in offered(slug, two_phones=True):
+        if action is not None:
+            try:
+                consent.needs_agreement(current, seen_by, action)
+            except consent.Refused:
+                refused.add(f"{seen_by.role} {seen_by.seat}, #{current.pk} step {current.head}: offered {action}")
+    assert not refused, f"{slug}:\n" + "\n".join(sorted(refused))
 
 
 def test_every_game_is_covered():

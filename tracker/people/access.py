@@ -72,6 +72,12 @@ class Viewer:
             return seat == self.seat
         return self.role == OWNER and seat not in self.claimed
 
+    def plays(self, seat: int | None) -> bool:
+        """Does this device play `seat` (one of `controls`)? The board offers a seat's controls only where so."""
+        if self.role == PLAYER:
+            return seat == self.seat
+        return self.role == OWNER and seat is not None and seat not in self.claimed
+
     def controls(self, seats: int) -> frozenset[int]:
         """The seats this device plays: its own seat, or for the owner every seat no other phone holds."""
         if self.role == PLAYER and self.seat is not None:

@@ -30,6 +30,14 @@ from tracker.games.board_forms import BoardActionForm, DrawnForm, refused_as
 register = template.Library()
 
 
+@register.filter
+def plays(viewer, seat: int | None) -> bool:
+    """`{% if viewer|plays:unit.seat %}`: this phone plays that seat (access.Viewer.plays), so the board offers
+    the seat's controls; a phone seated by a join link, or the owner's phone once a seat is on another, is
+    offered its own seats' alone (the engine refuses the rest)."""
+    return viewer is not None and viewer.plays(seat)
+
+
 @register.simple_tag(takes_context=True)
 def refused_form(context: template.Context, name: str, **keys: Any) -> DrawnForm:
     form = context.get("refused")
