@@ -4,6 +4,7 @@ Cast: the owner's phone plays Ana (seat 0); Ben (seat 1) plays on his own phone,
 link. Each test plays one finding over HTTP and checks it no longer gives an edge.
 """
 
+import html
 import re
 
 import pytest
@@ -126,6 +127,19 @@ def test_the_owner_setting_the_other_sides_hp_asks_and_its_own_is_applied_and_to
     said = told[told.index("Newest:"):][:200]
     assert "Ana corrected: Manual correction: Ana's HP 100" in said and "→ 90" in said, said
     assert "Ana corrected" not in newest(owner, match), "the phone that did it is not told its own change"
+
+
+def test_the_phone_that_agrees_is_shown_what_the_request_it_carried_out_did(owner):
+    """Agreeing carries the request out as a step: its working is in the answering phone's outcome box, as
+    after any tap of its own (a LOGOS fight agreed to showed only "Ana agreed: Fight", the damage off-screen)."""
+    match = _match("logos", owner)
+    ben = seated_phone(owner, match, 1)
+    act(owner, match, action="set_hp", seat="1", hp="50000")
+    response = answer(ben, Proposal.objects.get(), "agree")
+    page = html.unescape(ben.get(response.url).content.decode())
+    box = page[page.index('id="outcome"'):page.index('id="outcome"') + 3000]
+    outcome = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box))
+    assert "Ben agreed" in outcome and "Ben's HP 100,000 → 50,000" in outcome, outcome
 
 
 def test_the_owner_undoing_the_other_seats_move_asks_that_phone(owner):

@@ -23,7 +23,7 @@ from tracker.catalog.changes import CardRefused, Editor
 from tracker.competition import confirmations
 from tracker.games import pages_for
 from tracker.games.board_forms import BoardActionForm
-from tracker.matches import listing, live, news, services
+from tracker.matches import listing, live, news, services, steps_told
 from tracker.models import Card, Match, Player, Proposal
 from tracker.people import access, consent, locks, sharing
 from tracker.people import views as people_views
@@ -132,14 +132,6 @@ def _requests(match: Match, seen_by: Viewer) -> list[dict]:
             for proposal in waiting]
 
 
-STEP_DONE = "step-done"
-"""The tag of a flash message that carries "<match>:<step>", the step a plain POST just took, so the
-page it redirects to can tell what came of it."""
-REVEALING_ENTRY = "revealing-entry"
-"""Beside STEP_DONE: the step was a secret entry that revealed the entries. Its log title may name
-what the board still keeps face down (a Card Crush deck's later rounds), so the box does not say it."""
-
-
 def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None,
              seen_by: Viewer | None = None) -> dict:
     """What came of the player's last tap, for the outcome region: a refusal and why, the messages
@@ -147,12 +139,10 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
     step, the newest change another phone made (news.py), naming who, so the box never contradicts the board."""
     notes, title = [], None
     for message in messages.get_messages(request):
-        tags = message.extra_tags.split()
-        if STEP_DONE in tags:
-            done_in, _sep, done = message.message.partition(":")
-            if done_in == str(match.pk) and done.isdigit():
-                step = int(done)
-                title = _("The entries are revealed") if REVEALING_ENTRY in tags else None
+        if steps_told.is_step(message):
+            if taken := steps_told.step_of(message, match.pk):
+                step, revealing = taken
+                title = _("The entries are revealed") if revealing else None
         else:
             notes.append(message)
     entry = None
@@ -239,7 +229,7 @@ def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message:
     if message:
         messages.success(request, message)
     if step:
-        messages.add_message(request, messages.SUCCESS, f"{match.pk}:{step}", extra_tags=STEP_DONE)
+        steps_told.tell(request, match.pk, step)
     return redirect(match)
 
 
@@ -401,8 +391,7 @@ def _entry_post(request: TableRequest, match: Match, seen_by: Viewer, player: Pl
             # When it revealed the entries (a log line more than the lock), the box tells what came of them.
             names = [seated.name for seated in match.players()]
             if any(pages.describe(event, names) for event in recorded.events):
-                messages.add_message(request, messages.SUCCESS, f"{match.pk}:{recorded.seq}",
-                                     extra_tags=f"{STEP_DONE} {REVEALING_ENTRY}")
+                steps_told.tell(request, match.pk, recorded.seq, revealing=True)
                 return redirect(match)
             # Hot-seat, nothing revealed yet: the phone goes on to the next player who still enters on it, one
             # tap saved. A reveal (even one that ends the round at once) shows the board.

@@ -23,7 +23,7 @@ import rules
 from rules import RuleError
 from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
-from tracker.matches import live, news, services
+from tracker.matches import live, news, services, steps_told
 from tracker.matches.once import made_once
 from tracker.models import Access, Club, ClubInvite, Invite, Match, Membership, Proposal
 from tracker.people import access, accounts, clubs, consent, locks, sharing
@@ -76,6 +76,8 @@ def _answered(request: TableRequest, match: Match, proposal: Proposal) -> HttpRe
     if proposal.status == Proposal.AGREED:
         messages.success(request, _("%(name)s agreed: %(what)s.") % {
             "name": names[proposal.needs], "what": consent.describe(proposal, names)})
+        if proposal.kind == Proposal.ACTION:  # carried out as the step after the one it was asked at: its working
+            steps_told.tell(request, match.pk, proposal.at_seq + 1)
     elif proposal.status == Proposal.LAPSED:
         messages.error(request, _("The match moved on since this was asked; nothing was changed."))
     else:
