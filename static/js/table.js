@@ -386,6 +386,7 @@
     source.addEventListener("change", function (e) {
       heard = Date.now();
       var change = JSON.parse(e.data);
+      if (change.version <= shown()) return; // the page shows it already: its own tap's answer brought it
       if (change.version > wanted) { wanted = change.version; said = change.said; }
       if (!(change.part && change.version === wanted && put(change.part))) refresh();
     });

@@ -18,6 +18,7 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from perf import loadtest
+from tracker.games.cardmaster import demo as cm_demo
 
 from .phone import PHONE, form_with_button
 from .test_two_phones import DECK_2, P1, P2, Phone, fill_deck, make_link, start_match_from_home
@@ -210,3 +211,33 @@ def test_the_pushed_part_leaves_a_half_typed_form_as_it_is(phones, screenshot_di
     side.get_by_role("button", name="Play the unit (takes a card from the hand)").click()
     expect(side.locator(".ls-unit h3")).to_have_text(["Nebula Warden"])
     assert not ana.console and not ben.console, ana.console + ben.console
+
+
+def test_a_showdown_tap_keeps_its_own_box_while_the_ais_moves_are_heard(phones):
+    """The AI answers in the player's own request, step by step: the stream hears each of those steps, some after
+    the answer that already shows them. The box keeps the player's move and the AI's reply (it was replaced by
+    the news of an AI move the page already showed)."""
+    page = phones("ana").page
+    page.goto("/matches/new/cardmaster/")
+    page.get_by_label("Player 1", exact=True).fill("Ana")
+    page.get_by_label("Player 2", exact=True).fill("Bot")
+    page.get_by_label("Showdown against the AI, easy").check()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_role("link", name="Lock in Ana's lineup here").click()
+    for position, name in enumerate(card["name"] for card in cm_demo.CARDS[:9]):
+        page.get_by_label(f"Active {position + 1}" if position < 3 else f"Reserve {position - 2}", exact=True).fill(name)
+    page.get_by_role("button", name="Lock in my lineup").click()
+    expect(page.locator(".cm-turn")).to_contain_text("Ana has possession")
+    replies = 0
+    for _tap in range(12):
+        if page.locator(".cm-result").count():
+            break
+        moves = page.locator("details.cm-movebox[open]").first
+        attack = moves.get_by_role("button", name=re.compile(r"^A1\b"))
+        (attack if attack.count() else moves.locator("button.cm-move:enabled").first).click()
+        expect(page.locator("#outcome")).to_contain_text("(log entry")
+        page.wait_for_timeout(1_000)  # every event of the request heard
+        box = page.locator("#outcome").inner_text()
+        assert "(log entry" in box and "↻" not in box, box
+        replies += "replied with" in box
+    assert replies, "the AI never answered within the taps"
