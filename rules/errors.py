@@ -12,6 +12,25 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+class Word(str):
+    """A word of the game's own vocabulary that a message names (a colour, an affinity, a stat): English here,
+    and in the game's words on the pages, which translate it in the game's context as they do the message
+    (services.explain). Several words make a list ("red, grey"), each said on its own.
+
+    Every such word is marked with `gettext_noop` where the engine defines it (AFFINITIES, CLASS_COLOUR, ...),
+    so it has German in the game's catalogue; a value put into a message as a plain str stays English."""
+
+    parts: tuple[str, ...]
+
+    def __new__(cls, *words: str) -> "Word":
+        word = super().__new__(cls, ", ".join(words))
+        word.parts = tuple(words)
+        return word
+
+    def __reduce__(self):
+        return (Word, self.parts)
+
+
 class RuleError(ValueError):
     """An action, card or option that the game's rules refuse.
 

@@ -7,7 +7,12 @@ the wheel the opponent's affinity lies after yours. One step after yours: +3, tw
 pattern; tests/rules/test_card_crush.py checks all 81 cells against the printed table.
 """
 
-AFFINITIES = ("Air", "Earth", "Lightning", "Water", "Fire", "Ice", "Nature", "Light", "Shadow")
+from ..errors import gettext_noop
+
+# Marked, so each has German in Card Crush's catalogue (a page says it in the game's words: errors.Word).
+AFFINITIES = (gettext_noop("Air"), gettext_noop("Earth"), gettext_noop("Lightning"), gettext_noop("Water"),
+              gettext_noop("Fire"), gettext_noop("Ice"), gettext_noop("Nature"), gettext_noop("Light"),
+              gettext_noop("Shadow"))
 
 # Wheel value by steps from your affinity to the opponent's (0 = same affinity).
 _BY_STEPS = (0, 3, 2, 1, 1, -1, -1, -2, -3)

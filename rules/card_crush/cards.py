@@ -7,18 +7,21 @@ mistake. Level starts at 1 (rulebook); we cap it at 99 for the same reason.
 
 from typing import Any
 
-from ..errors import InvalidCard, gettext_noop
+from ..errors import InvalidCard, Word, gettext_noop
 from ..fields import card_name, whole_number
 from .affinity import AFFINITIES
 
-RARITIES = ("Common", "Rare", "Epic", "Legendary")
+RARITIES = (gettext_noop("Common"), gettext_noop("Rare"), gettext_noop("Epic"), gettext_noop("Legendary"))
+# The stats as a message names them.
+LABELS = {"power": gettext_noop("Power"), "speed": gettext_noop("Speed"), "level": gettext_noop("Level"),
+          "affinity": gettext_noop("Affinity"), "rarity": gettext_noop("Rarity")}
 STAT_MAX = 999
 LEVEL_MAX = 99
 NAME_MAX = 60
 
 
 def _whole_number(card: dict, stat: str, low: int, high: int) -> int:
-    return whole_number(card.get(stat), stat.capitalize(), low, high)
+    return whole_number(card.get(stat), Word(LABELS[stat]), low, high)
 
 
 def _one_of(card: dict, stat: str, allowed: tuple[str, ...], default: str | None = None) -> str:
@@ -29,9 +32,9 @@ def _one_of(card: dict, stat: str, allowed: tuple[str, ...], default: str | None
     raise InvalidCard(
         f"card-{stat}",
         gettext_noop("Unknown %(stat)s %(value)r: choose one of %(allowed)s."),
-        stat=stat,
+        stat=Word(LABELS[stat]),
         value=value,
-        allowed=", ".join(allowed),
+        allowed=Word(*allowed),
     )
 
 

@@ -25,7 +25,7 @@ per level below the maximum for every rarity.
 
 from dataclasses import dataclass, field
 
-from ..errors import IllegalAction, InvalidConfig, gettext_noop
+from ..errors import IllegalAction, InvalidConfig, Word, gettext_noop
 from .cards import LEVEL_MAX, RARITIES, STAT_MAX
 
 DEFAULT_DUPLICATES = {
@@ -58,7 +58,7 @@ class UpgradeRules:
                 raise InvalidConfig(
                     "upgrade-table",
                     gettext_noop("The upgrade table needs %(count)s whole numbers of at least 1 for %(rarity)s."),
-                    count=self.max_level - 1, rarity=rarity,
+                    count=self.max_level - 1, rarity=Word(rarity),
                 )
         if set(self.gains) - {"power", "speed"} or any(type(n) is not int or n < 0 for n in self.gains.values()):
             raise InvalidConfig("upgrade-gains", gettext_noop("Upgrade gains are whole numbers for power and speed."))

@@ -31,7 +31,7 @@ Decided by us (the pages for these were not found; only fragments are known):
   player that the card is the right kind (a Block card for Block).
 """
 
-from ..errors import IllegalAction, gettext_noop
+from ..errors import IllegalAction, Word, gettext_noop
 from .board import ALL_CELLS, arrow_line, neighbours, step
 from .cards import validate_card
 from .pieces import (
@@ -60,7 +60,7 @@ def _occupied(state, target, ability):
         raise _refuse(
             "ability-needs-card",
             gettext_noop("%(ability)s needs a card on %(cell)s, and it is empty."),
-            ability=ability,
+            ability=Word(ability),
             cell=target,
         )
 
@@ -70,7 +70,7 @@ def _empty(state, target, ability):
         raise _refuse(
             "ability-needs-empty",
             gettext_noop("%(ability)s needs an empty cell; %(cell)s holds a card."),
-            ability=ability,
+            ability=Word(ability),
             cell=target,
         )
 
@@ -217,7 +217,7 @@ def check(state: GameState, action: dict) -> tuple[str, str, str, str]:
         raise _refuse(
             "ability-used",
             gettext_noop("The %(ability)s arrow (%(arrow)s) of %(name)s was already used in this sequence."),
-            ability=ability,
+            ability=Word(ability),
             arrow=arrow,
             name=label(piece),
         )

@@ -15,21 +15,23 @@ What we chose where they are silent:
 
 from typing import Any
 
-from ..errors import InvalidCard, gettext_noop
+from ..errors import InvalidCard, Word, gettext_noop
 from ..fields import card_name
 from .board import DIRECTIONS
 
-ELEMENTS = ("Earth", "Electric", "Nature", "Darkness", "Fire", "Water")
+# Marked, so each has its German (the rulebook's English, by the glossary) in Evons's catalogue (errors.Word).
+ELEMENTS = (gettext_noop("Earth"), gettext_noop("Electric"), gettext_noop("Nature"), gettext_noop("Darkness"),
+            gettext_noop("Fire"), gettext_noop("Water"))
 ABILITIES = (
-    "Normal",
-    "Remove",
-    "Block",
-    "Firestorm",
-    "Growth",
-    "Magnetism",
-    "Resurrection",
-    "Shockwave",
-    "Swap",
+    gettext_noop("Normal"),
+    gettext_noop("Remove"),
+    gettext_noop("Block"),
+    gettext_noop("Firestorm"),
+    gettext_noop("Growth"),
+    gettext_noop("Magnetism"),
+    gettext_noop("Resurrection"),
+    gettext_noop("Shockwave"),
+    gettext_noop("Swap"),
 )
 # Abilities only one element carries (the ability pages); the rest go on any card.
 ELEMENT_OF = {"Shockwave": "Earth", "Magnetism": "Electric", "Growth": "Nature", "Resurrection": "Darkness"}
@@ -66,16 +68,16 @@ def _arrows(card: dict, element: str) -> dict[str, str]:
                 "card-ability",
                 gettext_noop("Unknown arrow ability %(value)r: choose one of %(allowed)s."),
                 value=ability,
-                allowed=", ".join(ABILITIES),
+                allowed=Word(*ABILITIES),
             )
         needed = ELEMENT_OF.get(ability)
         if needed and needed != element:
             raise InvalidCard(
                 "card-ability-element",
                 gettext_noop("Only %(needed)s cards carry %(ability)s arrows; this card is %(element)s."),
-                needed=needed,
-                ability=ability,
-                element=element,
+                needed=Word(needed),
+                ability=Word(ability),
+                element=Word(element),
             )
         clean[direction] = ability
     unknown = set(arrows) - set(DIRECTIONS)
@@ -104,7 +106,7 @@ def validate_card(card: Any) -> dict:
             "card-element",
             gettext_noop("Unknown element %(value)r: choose one of %(allowed)s."),
             value=element,
-            allowed=", ".join(ELEMENTS),
+            allowed=Word(*ELEMENTS),
         )
     return {
         "name": name,

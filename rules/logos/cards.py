@@ -18,24 +18,29 @@ Ranges the rulebook does not give: ATTACK and DEFENSE are whole numbers from 0 t
 
 from typing import Any
 
-from ..errors import InvalidCard, gettext_noop
+from ..errors import InvalidCard, Word, gettext_noop
 from ..fields import card_name
 
 # Each class and its colour, in the rulebook's order.
+# The colours are marked, so each has German in LOGOS's catalogue (a page says it in the game's words: errors.Word).
 CLASS_COLOUR = {
-    "MATTER": "red",
-    "ENERGY": "green",
-    "INFORMATION": "blue",
-    "Neutral": "white",
-    "Life": "purple",
+    "MATTER": gettext_noop("red"),
+    "ENERGY": gettext_noop("green"),
+    "INFORMATION": gettext_noop("blue"),
+    "Neutral": gettext_noop("white"),
+    "Life": gettext_noop("purple"),
 }
 COLOUR_CLASS = {colour: name for name, colour in CLASS_COLOUR.items()}
 CLASSES = tuple(CLASS_COLOUR)
 COLOURS = tuple(COLOUR_CLASS)
-GREY = "grey"
+GREY = gettext_noop("grey")
 """A grey panel in a combo indicator needs nothing: a wildcard."""
 PANEL_COLOURS = COLOURS + (GREY,)
 PANELS = 3
+# What a refusal of a card's colour or effect names, in words a page translates (errors.Word).
+PANEL_NAMES = (gettext_noop("combo panel 1"), gettext_noop("combo panel 2"), gettext_noop("combo panel 3"))
+CHANGE_NAMES = {"from": gettext_noop("Color Change (from)"), "to": gettext_noop("Color Change (to)")}
+SIDE_WORDS = {"left_effect": gettext_noop("left"), "right_effect": gettext_noop("right")}
 
 PERMANENT_EFFECTS = (
     "add-card-slot",
@@ -107,8 +112,8 @@ def _colour(value: object, allowed: tuple[str, ...], what: str) -> str:
         "card-colour",
         gettext_noop("Unknown colour %(value)r for %(what)s: choose one of %(allowed)s."),
         value=value,
-        what=what,
-        allowed=", ".join(allowed),
+        what=Word(what),
+        allowed=Word(*allowed),
     )
 
 
@@ -133,7 +138,7 @@ def _combo(value: object) -> list[str]:
             gettext_noop("A combo indicator has exactly %(panels)s panels."),
             panels=PANELS,
         )
-    return [_colour(panel, PANEL_COLOURS, f"combo panel {number}") for number, panel in enumerate(value, 1)]
+    return [_colour(panel, PANEL_COLOURS, PANEL_NAMES[number]) for number, panel in enumerate(value)]
 
 
 def validate_effect(effect: object, side: str) -> dict | None:
@@ -145,21 +150,21 @@ def validate_effect(effect: object, side: str) -> dict | None:
             "card-effect",
             gettext_noop("Unknown effect %(value)r in the %(side)s field."),
             value=effect.get("name") if isinstance(effect, dict) else effect,
-            side=side.split("_")[0],
+            side=Word(SIDE_WORDS[side]),
         )
     name = effect["name"]
     if name != "color-change":
         return {"name": name}
     changed = {
         "name": name,
-        "from": _colour(effect.get("from"), COLOURS, "Color Change (from)"),
-        "to": _colour(effect.get("to"), COLOURS, "Color Change (to)"),
+        "from": _colour(effect.get("from"), COLOURS, CHANGE_NAMES["from"]),
+        "to": _colour(effect.get("to"), COLOURS, CHANGE_NAMES["to"]),
     }
     if changed["from"] == changed["to"]:
         raise InvalidCard(
             "card-color-change",
             gettext_noop("A Color Change turns one colour into another; %(colour)s into %(colour)s changes nothing."),
-            colour=changed["from"],
+            colour=Word(changed["from"]),
         )
     return changed
 

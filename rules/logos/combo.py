@@ -14,7 +14,7 @@ fed by their own card. "Destroy Combo" resets "the Combo-Counter of the targeted
 player", which only makes sense if there is one per player.
 """
 
-from ..errors import IllegalAction, gettext_noop
+from ..errors import IllegalAction, Word, gettext_noop
 from .cards import GREY, PANELS
 
 
@@ -47,7 +47,7 @@ def check_playable(card: dict, counter: list[str], seat: int) -> None:
                          "and that panel of %(seat)s's combo counter is empty."),
             card=card["name"],
             panel=panel,
-            wanted=card["combo"][panel - 1],
+            wanted=Word(card["combo"][panel - 1]),
             seat=seat,
         )
     raise IllegalAction(
@@ -56,7 +56,7 @@ def check_playable(card: dict, counter: list[str], seat: int) -> None:
                      "but %(seat)s's combo counter shows %(shown)s there."),
         card=card["name"],
         panel=panel,
-        wanted=card["combo"][panel - 1],
-        shown=shown,
+        wanted=Word(card["combo"][panel - 1]),
+        shown=Word(shown),
         seat=seat,
     )

@@ -23,11 +23,13 @@ Decisions where the rule pages are silent:
 
 from typing import Any, TypeGuard
 
-from ..errors import InvalidCard, gettext_noop
+from ..errors import InvalidCard, Word, gettext_noop
 from .state import MatchState
 
 STATS = ("hp", "at", "lk", "rs", "reach")
-STAT_NAMES = {"hp": "HP", "at": "AT", "lk": "LK", "rs": "RS", "reach": "Reach"}
+# Marked, so each has German in Lonely Star's catalogue (a page says it in the game's words: errors.Word).
+STAT_NAMES = {"hp": gettext_noop("HP"), "at": gettext_noop("AT"), "lk": gettext_noop("LK"), "rs": gettext_noop("RS"),
+              "reach": gettext_noop("Reach")}
 STAT_MAX = 99
 NAME_MAX = 60
 MIN_STAT = {"hp": 1}
@@ -54,7 +56,7 @@ def validate_card(card: Any) -> dict:
             raise InvalidCard(
                 "card-stat-type",
                 gettext_noop("%(stat)s must be a whole number, not %(value)r."),
-                stat=STAT_NAMES[stat],
+                stat=Word(STAT_NAMES[stat]),
                 value=value,
             )
         low = MIN_STAT.get(stat, 0)
@@ -62,7 +64,7 @@ def validate_card(card: Any) -> dict:
             raise InvalidCard(
                 "card-stat-range",
                 gettext_noop("%(stat)s must be between %(low)s and %(high)s; %(value)s is out of range."),
-                stat=STAT_NAMES[stat],
+                stat=Word(STAT_NAMES[stat]),
                 low=low,
                 high=STAT_MAX,
                 value=value,

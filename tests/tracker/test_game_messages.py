@@ -3,8 +3,10 @@
 A game's words never meet another game's: one game's "Draw" (a tie) and another's "Draw" (take a card)
 are two messages, each with its own German. So every literal message in a game's pages package
 (tracker/games/<game>/) and its templates (games/<slug>/) says its game: pgettext and friends with the
-slug in Python, `context "<slug>"` in templates. Only a value the engine marked (`gettext(card["element"])`,
-`{% translate card.affinity %}`) is looked up without one. The German is beside the code, in the pages
+slug in Python, `context "<slug>"` in templates. A word the engine marked (an affinity, a colour, a stat's name)
+is the game's too: `engine_word(slug, card["element"])`, `{% translate card.affinity context "<slug>" %}`, never
+a plain gettext, which would find the shared catalogue's German for the same English (the theme's "Light" for
+Card Crush's affinity). The German is beside the code, in the pages
 package's locale/ (what `makemessages` writes), and the shared catalogue holds none of it. Checked for
 every game and for the sample game in tests/sample_game/.
 """
@@ -52,8 +54,8 @@ def _read(calls, slug: str, where: str) -> tuple[set[Message], list[str]]:
                 astray.append(f"{where}:{line}: context {ast.unparse(args[0])}")
             else:
                 messages.add((slug, _literal(args[1]), plural))
-        elif args and _literal(args[0]) is not None:
-            astray.append(f"{where}:{line}: {function}({args[0].value!r}) has no context")
+        elif args:  # a literal, or a value looked up in the shared catalogue (engine_word says an engine's word)
+            astray.append(f"{where}:{line}: {function}({ast.unparse(args[0])}) has no context")
     return messages, astray
 
 
@@ -118,6 +120,26 @@ def test_every_message_of_a_game_carries_the_games_context(slug):
     in_templates, astray_templates = template_messages(slug)
     assert game_templates(slug) and in_python and in_templates  # the game's folders were found and read
     assert astray_python + astray_templates == []
+
+
+# {% translate value %} of a variable, without a context: it would find the shared catalogue's German.
+PLAIN_VALUE = re.compile(r"{%\s*(?:translate|trans)\s+(?![\"'])(?:(?!%}).)*%}", re.S)
+
+
+def test_no_template_translates_a_value_without_its_games_context():
+    """A game's word shown by a template (an affinity on the board, a rarity in a collection) names its game's
+    context, as a literal or a variable (`context game`): Card Crush's affinity "Light" is not the theme's."""
+    folders = [Path(folder) for engine in settings.TEMPLATES for folder in engine["DIRS"]]
+    found = [f"{path.relative_to(folder)}: {tag}" for folder in folders for path in sorted(folder.rglob("*.html"))
+             for tag in PLAIN_VALUE.findall(path.read_text(encoding="utf-8")) if " context " not in tag]
+    assert found == []
+
+
+def test_a_value_in_a_plain_gettext_is_astray():
+    """The check above reads a plain gettext of a value (not only of a literal) as a message without context."""
+    tree = ast.parse('gettext(card["affinity"])\npgettext("card-crush", "Fire")')
+    found, astray = _read(_calls(tree, {"gettext": "gettext", "pgettext": "pgettext"}), "card-crush", "x.py")
+    assert found == {("card-crush", "Fire", None)} and astray == ["x.py:1: gettext(card['affinity']) has no context"]
 
 
 @pytest.mark.parametrize("slug", every_game())

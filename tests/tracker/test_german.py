@@ -8,6 +8,11 @@
     signing in), rendered in German, shows no English sentence from the catalog, and no
     sentence it also shows word for word in English (a string never marked for translation).
     Player and card names are data; a few words in a row are allowed to stay the same.
+    Nor does a game's page show a word of the game's own in English where it has German (an affinity,
+    a colour, a stat's name: what the engine marks and names in its messages, rules.errors.Word).
+(c) Numbers and dates the German way.
+(d) A game's own words: each one its engine marks is said in German in the game's context, on its pages,
+    in its refusals and in the working of a round (never the shared catalogue's German for the same English).
 """
 
 import ast
@@ -225,6 +230,38 @@ def phrases() -> set[str]:
     return english_phrases()
 
 
+def engine_words(slug: str) -> set[str]:
+    """The words of a game's vocabulary its engine marks (rules.errors.Word: an affinity, a colour, a stat's name,
+    each a gettext_noop of its own): a marked message of at most three words, no placeholder, no sentence."""
+    words = set()
+    for path in sorted(pages_for(slug).engine_package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "gettext_noop"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                text = node.args[0].value
+                if "%" not in text and not text.endswith((".", "?", "!")) and len(text.split()) <= 3:
+                    words.add(text)
+    return words
+
+
+def english_words(slug: str) -> re.Pattern | None:
+    """The game's words whose German is not the English (Evons keeps its elements, by the glossary), as a
+    pattern that finds one standing alone in a text."""
+    with translation.override("de"):
+        words = sorted((w for w in engine_words(slug) if translation.pgettext(slug, w) != w), key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, words)) + r")(?![\w-])") if words else None
+
+
+def test_each_game_marks_the_words_its_pages_and_refusals_name():
+    """What the page check below looks for: the words are found, and those with German are the reported ones."""
+    assert {"Fire", "Light", "Legendary"} <= engine_words("card-crush")
+    assert {"red", "grey"} <= engine_words("logos")
+    assert {"Reach", "HP"} <= engine_words("lonely-star")
+    assert {"Fire", "Remove"} <= engine_words("evons")
+    assert english_words("lonely-star").findall("HP 3, Reach 2, Reichweite 1") == ["Reach"]
+    assert english_words("evons") is None  # the glossary keeps Evons's elements and abilities in English
+
+
 class Reader:
     """Two phones on the same pages: one in English, one in German, both signed in as Ana."""
 
@@ -236,11 +273,12 @@ class Reader:
         self.phrases = phrases
         self.found: dict[str, set[str]] = {}
 
-    def read(self, url: str, anonymous: bool = False, compare: bool = True) -> str:
+    def read(self, url: str, anonymous: bool = False, compare: bool = True, slug: str | None = None) -> str:
         """The German page at url; what in it is still English is noted against the url.
 
         With `compare`, the page is read in English too: a sentence that reads the same in both
-        was never marked for translation (or is missing from the catalog).
+        was never marked for translation (or is missing from the catalog). With `slug`, the page is that
+        game's: none of the game's own words (engine_words) may stand in it in English.
         """
         german, english = (self.german, self.english) if not anonymous else (Client(), Client())
         if anonymous:
@@ -254,6 +292,12 @@ class Reader:
         text = "\n".join(runs)
         left = {phrase for phrase in self.phrases if phrase in text}
         left |= {run for run in same if len(_words(run)) >= WORDS and ENGLISH_GLUE & {w.lower() for w in _words(run)}}
+        words = english_words(slug) if slug else None
+        if words:
+            names = sorted(Card.objects.filter(slug=slug).values_list("name", flat=True), key=len, reverse=True)
+            data = re.compile("|".join(map(re.escape, names))) if names else None
+            left |= {f"{found!r} in {run!r}" for run in runs
+                     for found in words.findall(data.sub("", run) if data else run)}
         if left:
             self.found[url] = left
         return html
@@ -282,29 +326,29 @@ def test_every_page_of_every_game_is_german(phrases):
                 reverse("stats_player", args=[ana.pk])):
         reader.read(url)
     for slug in rules.GAMES:
-        reader.read(reverse("match_new", args=[slug]))
-        reader.read(reverse("card_list", args=[slug]))
+        reader.read(reverse("match_new", args=[slug]), slug=slug)
+        reader.read(reverse("card_list", args=[slug]), slug=slug)
         card = Card.objects.filter(slug=slug).order_by("pk").first()
-        reader.read(reverse("card_detail", args=[slug, card.pk]))
-        reader.read(reverse("card_edit", args=[slug, card.pk]))
-        reader.read(reverse("stats") + f"?game={slug}")
+        reader.read(reverse("card_detail", args=[slug, card.pk]), slug=slug)
+        reader.read(reverse("card_edit", args=[slug, card.pk]), slug=slug)
+        reader.read(reverse("stats") + f"?game={slug}", slug=slug)
         # A fresh match: the secret entries (pass the phone, then the entry form) or the open board.
         fresh = _in_progress(slug)
-        reader.read(fresh.get_absolute_url())
+        reader.read(fresh.get_absolute_url(), slug=slug)
         for seat in pages_for(slug).seats_to_enter(fresh):
-            reader.read(reverse("match_pass", args=[fresh.pk, seat]))
-            reader.read(reverse("match_entry", args=[fresh.pk, seat]))
+            reader.read(reverse("match_pass", args=[fresh.pk, seat]), slug=slug)
+            reader.read(reverse("match_entry", args=[fresh.pk, seat]), slug=slug)
     for match in Match.objects.filter(pairing=None).order_by("pk"):
-        reader.read(reverse("match_log", args=[match.pk]))
+        reader.read(reverse("match_log", args=[match.pk]), slug=match.slug)
         if match.slug == "card-crush":
-            reader.read(reverse("battle_rating", args=[match.pk]))
+            reader.read(reverse("battle_rating", args=[match.pk]), slug=match.slug)
         head = match.head
         for step in sorted({0, 1, head // 2, head}):
-            reader.read(reverse("match_replay", args=[match.pk]) + f"?step={step}")
+            reader.read(reverse("match_replay", args=[match.pk]) + f"?step={step}", slug=match.slug)
         # The live board with its forms at every step of the game (in English too now and then).
         for step in range(head + 1):
             services.match_goto(match_id=match.pk, step=step, expected_seq=Match.objects.get(pk=match.pk).head)
-            reader.read(match.get_absolute_url(), compare=step % 5 == 0)
+            reader.read(match.get_absolute_url(), compare=step % 5 == 0, slug=match.slug)
         services.match_goto(match_id=match.pk, step=head, expected_seq=Match.objects.get(pk=match.pk).head)
     english_left = "\n".join(f"{url}: {sorted(left)}" for url, left in reader.found.items())
     assert not reader.found, "English on German pages:\n" + english_left
@@ -458,3 +502,83 @@ def test_a_showdown_against_the_ai_and_its_analysis_read_in_german(phrases):
         reader.german.post(analysis)
     assert "Teuerste Entscheidungen" in reader.read(analysis)
     assert not reader.found, reader.found
+
+
+# --- (d) a game's own words ----------------------------------------------------------------------
+
+
+def test_a_rounds_working_names_the_affinities_in_card_crushs_german():
+    """"Fire over Light +1" is "Feuer über Licht +1": Card Crush's affinity, not the theme's "Light" (Hell)."""
+    from tracker.games.card_crush.narration import round_working
+
+    played = {"winner": 0, "cards": [{"affinity": "Fire", "power": 3}, {"affinity": "Light", "power": 3}],
+              "bonus": [1, 0], "scores": [4, 3], "decided_by": "score", "resolution": "battle-score"}
+    with translation.override("de"):
+        assert translation.gettext("Light") == "Hell"  # the theme, in the shared catalogue
+        assert round_working(played, ["Ana", "Ben"]).startswith("Feuer über Licht +1:")
+
+
+def test_a_logos_refusal_names_the_colour_in_german():
+    from rules.logos.combo import check_playable
+
+    with pytest.raises(rules.RuleError) as refused:
+        check_playable({"name": "Iron Golem", "combo": ["red", "grey", "grey"]}, [], 0)
+    assert "needs red" in str(refused.value)
+    with translation.override("de"):
+        assert "Kombofeld 1 verlangt rot," in services.explain(refused.value)
+
+
+def test_a_logos_card_without_a_combo_requirement_needs_none_in_german():
+    """"keine" (die Kombo), where an empty effect field is "keiner" (der Effekt)."""
+    from tracker.games.logos.forms import card_facts
+
+    card = {"name": "Plain", "class": "MATTER", "attack": 1, "defense": 1, "speed": 1, "combo": ["grey"] * 3,
+            "left_effect": None, "right_effect": None}
+    with translation.override("de"):
+        facts = {str(fact.label): str(fact.value) for fact in card_facts(card)}
+    assert facts["Kombo (Felder 1, 2, 3)"] == "keine nötig"
+    assert facts["Linker Effekt (auf den Gegner)"] == "keiner"
+
+
+def _bad_cards(card: dict):
+    """The card with each of its stats in turn made wrong: a word no game knows, a negative number."""
+    for stat in card:
+        if stat != "name":
+            for bad in ("zz", -1, ["zz", "zz", "zz"]):
+                yield {**card, stat: bad}
+    for side in ("left_effect", "right_effect"):  # LOGOS's effect fields, which a card may leave out
+        yield {**card, side: {"name": "zz"}}
+        yield {**card, side: {"name": "color-change", "from": "zz", "to": "red"}}
+
+
+@pytest.mark.parametrize("slug", list(rules.GAMES))
+def test_a_card_refusal_names_the_games_words_in_german(slug):
+    """Every refusal of a demo card with one stat wrong, explained in German: none of the game's own words
+    (a stat's name, the colours or affinities it may choose from) stays English."""
+    words = english_words(slug)
+    game, left, explained = rules.GAMES[slug], [], 0
+    for card in pages_for(slug).demo_cards:
+        for bad in _bad_cards(card):
+            try:
+                game.validate_card(bad)
+            except rules.RuleError as refused:
+                with translation.override("de"):
+                    said = services.explain(refused)
+                explained += 1
+                if words and words.search(said.replace(card["name"], "")):
+                    left.append(said)
+    assert explained
+    assert sorted(set(left)) == []
+
+
+@pytest.mark.django_db
+def test_lonely_stars_play_unit_form_labels_each_stat_in_german():
+    """The stats of a unit typed in on the board: "Reichweite", as the log says, not "Reach"."""
+    from tracker.games.lonely_star.forms import PlayUnitForm
+
+    match = _in_progress("lonely-star")
+    with translation.override("de"):
+        labels = [str(field.label) for field in PlayUnitForm(match=match).fields.values()]
+        page = "\n".join(page_text(_in("de").get(match.get_absolute_url()).content.decode()))
+    assert "Reichweite" in labels and "Reach" not in labels
+    assert "Reichweite" in page and not english_words("lonely-star").search(page)

@@ -418,6 +418,7 @@ def _collection_page(request: TableRequest, player: Player, club: Club | None, r
                     CollectionChange.objects.filter(entry__player=player, entry__club=club)
                     .select_related("entry__card", "user__player")[:20]],
         "catalog": Card.objects.filter(slug=competing_slug()), "max_level": rules.max_level, "gains": rules.gains,
+        "game": competing_slug(),  # the context its cards' words are translated in (a rarity, an affinity)
         "table": [(rarity, costs[:rules.max_level - 1]) for rarity, costs in rules.duplicates.items()],
     }
     return render(request, "competition/collection.html", context, status=status)

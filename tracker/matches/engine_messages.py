@@ -8,17 +8,44 @@ rules/dice.py) keep theirs in the shared catalogue, without one.
 
 import sys
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext, pgettext
+from django.utils.translation.trans_real import CONTEXT_SEPARATOR
 
 import rules
 from rules import RuleError
+from rules.errors import Word
 
 
 def engine_message(slug: str | None, template: str) -> str:
     """A message an engine marked (rules.errors.gettext_noop): in the game's context, which its catalogue gives
-    every message of the game's engine package, else (a shared part of rules/) in the shared catalogue."""
-    said = pgettext(slug, template) if slug else template
-    return said if said != template else gettext(template)
+    every message of the game's engine package, else (a shared part of rules/) in the shared catalogue.
+
+    Else only when the game's catalogue lacks it: a German the same as the English (Evons's "Remove", kept as the
+    rulebook's) is the game's, not the shared catalogue's (the button "Remove", Entfernen)."""
+    # pgettext answers a missing message with its English, as it answers one translated the same: gettext of the
+    # key it looks up (context, separator, message) answers a missing one with that key.
+    key = f"{slug}{CONTEXT_SEPARATOR}{template}"  # a name, not a literal: makemessages would take it for a message
+    said = gettext(key) if slug else CONTEXT_SEPARATOR
+    return said if CONTEXT_SEPARATOR not in said else gettext(template)
+
+
+def engine_word(slug: str, word: str) -> str:
+    """A word of the game's vocabulary the engine names (an affinity, a colour, a stat: rules.errors.Word), in the
+    game's words: from its own catalogue alone, never the shared one's, where the same English may mean something
+    else (Card Crush's affinity "Light" is not the theme "Light", Evons's ability "Remove" not the button)."""
+    if isinstance(word, Word) and len(word.parts) > 1:
+        return ", ".join(pgettext(slug, part) for part in word.parts)
+    return pgettext(slug, word)
+
+
+engine_word_lazy = lazy(engine_word, str)
+"""engine_word when the text is read: a form's label, made once for every language."""
+
+
+def spoken(slug: str | None, value: object) -> object:
+    """A value put into an engine's message, as the reader says it: a Word in the game's words, the rest as it is."""
+    return engine_word(slug, value) if slug and isinstance(value, Word) else value
 
 
 def game_of(error: RuleError) -> str | None:

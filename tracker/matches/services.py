@@ -20,7 +20,7 @@ from rules import Dice, IllegalAction, RuleError
 from rules.errors import gettext_noop
 from tracker.matches import live, news, numbers
 from tracker.matches.card_uses import record_uses
-from tracker.matches.engine_messages import engine_message, game_of
+from tracker.matches.engine_messages import engine_message, game_of, spoken
 from tracker.models import Action, Checkpoint, Confirmation, Match, Player, Seat
 
 
@@ -50,13 +50,15 @@ def explain(error: RuleError, players: list[Player] | None = None, slug: str | N
 
     Its template is translated in the context of the game that refused (`slug`, else the game whose engine
     raised it: game_of), where makemessages put the German of that game's engine; one of the shared parts of
-    rules/ (an option's range, a die) is in the shared catalogue, without a context."""
+    rules/ (an option's range, a die) is in the shared catalogue, without a context. A word of the game's
+    vocabulary it names (rules.errors.Word: a colour, an affinity, a stat) is said in the game's words too."""
+    slug = slug or game_of(error)
     # Limits the engine wrote the English way ("100,000") are grouped as the page's language does.
-    params = {key: numbers.relocalized(value) if isinstance(value, str) and f"%({key})s" in error.template else value
-              for key, value in error.params.items()}
+    params = {key: numbers.relocalized(value) if isinstance(value, str) and f"%({key})s" in error.template
+              else value for key, value in ((key, spoken(slug, value)) for key, value in error.params.items())}
     if players and "seat" in params and isinstance(params["seat"], int) and 0 <= params["seat"] < len(players):
         params["seat"] = players[params["seat"]].name
-    template = engine_message(slug or game_of(error), error.template)
+    template = engine_message(slug, error.template)
     return template % params if params else template
 
 

@@ -1,7 +1,6 @@
 """Card Crush forms: a catalog card, the match options, and a player's secret deck in round order."""
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from rules import IllegalAction
@@ -12,6 +11,7 @@ from rules.errors import gettext_noop
 
 from ...competition.collection import seat_collections
 from ...matches.club_cards import match_catalog, match_catalog_by_name
+from ...matches.engine_messages import engine_word_lazy
 from ...models import Card, Match
 from ..board_forms import BoardForms, ButtonForm
 from ..common import EngineCardForm, catalog_cards
@@ -25,8 +25,8 @@ class CardForm(EngineCardForm):
     name = forms.CharField(label=pgettext_lazy("card-crush", "Name"), max_length=NAME_MAX)
     power = forms.IntegerField(label=pgettext_lazy("card-crush", "Power"), min_value=0, max_value=STAT_MAX)
     speed = forms.IntegerField(label=pgettext_lazy("card-crush", "Speed"), min_value=0, max_value=STAT_MAX)
-    affinity = forms.ChoiceField(label=pgettext_lazy("card-crush", "Affinity"), choices=[(a, _(a)) for a in AFFINITIES])
-    rarity = forms.ChoiceField(label=pgettext_lazy("card-crush", "Rarity"), choices=[(r, _(r)) for r in RARITIES], initial="Common")
+    affinity = forms.ChoiceField(label=pgettext_lazy("card-crush", "Affinity"), choices=[(a, engine_word_lazy(SLUG, a)) for a in AFFINITIES])
+    rarity = forms.ChoiceField(label=pgettext_lazy("card-crush", "Rarity"), choices=[(r, engine_word_lazy(SLUG, r)) for r in RARITIES], initial="Common")
     level = forms.IntegerField(label=pgettext_lazy("card-crush", "Level"), min_value=1, max_value=LEVEL_MAX, initial=1)
 
     validate_card = staticmethod(validate_card)

@@ -1,6 +1,8 @@
 """Card Crush in words: why each round went the way it did, for the board and the log."""
 
-from django.utils.translation import gettext, npgettext, pgettext
+from django.utils.translation import npgettext, pgettext
+
+from ...matches.engine_messages import engine_word
 
 
 def round_working(result: dict, names: list[str]) -> str:
@@ -9,7 +11,8 @@ def round_working(result: dict, names: list[str]) -> str:
     cards, bonus, scores = result["cards"], result["bonus"], result["scores"]
     edges = [
         pgettext("card-crush", "%(mine)s over %(theirs)s +%(bonus)s") % {
-            "mine": gettext(cards[s]["affinity"]), "theirs": gettext(cards[1 - s]["affinity"]), "bonus": bonus[s]}
+            "mine": engine_word("card-crush", cards[s]["affinity"]),
+            "theirs": engine_word("card-crush", cards[1 - s]["affinity"]), "bonus": bonus[s]}
         for s in (won, lost) if bonus[s]
     ]
     sums = {"wp": cards[won]["power"], "wb": bonus[won], "ws": scores[won],

@@ -2,8 +2,9 @@
 
 from collections import Counter
 
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
+from ...matches.engine_messages import engine_word
 from ...models import Match
 from ..base import Figures, Progress
 
@@ -26,7 +27,7 @@ def figures(matches) -> Figures:
     }
     for match in matches:
         for result in match.state["rounds"]:
-            by_affinity[gettext(result["cards"][result["winner"]]["affinity"])] += 1
+            by_affinity[engine_word("card-crush", result["cards"][result["winner"]]["affinity"])] += 1
             decided_by[str(labels[result["decided_by"]])] += 1
     return [
         (str(pgettext_lazy("card-crush", "Rounds won, by the winning card's affinity")), by_affinity.most_common()),

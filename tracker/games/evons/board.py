@@ -8,7 +8,7 @@ cell is picked by tapping it on the board. After a refusal the form that was sen
 
 from collections.abc import Mapping
 
-from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from rules.evons import ABILITIES, ELEMENTS
 from rules.evons.abilities import candidates, storm_budget, storm_cells, storm_reach
@@ -19,6 +19,7 @@ from rules.evons.sequence import abilities_left, conflict_preview, pending_confl
 from rules.evons.state import GameState
 from rules.evons.turns import COUNT_MAX, to_reveal
 from tracker.matches.club_cards import match_card
+from tracker.matches.engine_messages import engine_word
 from tracker.matches.services import head_action
 
 from ...models import Match
@@ -84,7 +85,7 @@ def _card_text(card: dict | None) -> str:
         return pgettext("evons", "%(name)s (Block card)") % {"name": card["name"]}
     return pgettext("evons", "%(name)s, %(element)s, cost %(cost)s, ATK %(atk)s, DEF %(def)s") % {
         "name": card["name"],
-        "element": gettext(card["element"]),
+        "element": engine_word("evons", card["element"]),
         "cost": card["cost"],
         "atk": card["atk"],
         "def": card["def"],

@@ -8,8 +8,7 @@ from collections.abc import Callable, Mapping
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext, pgettext, pgettext_lazy
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from rules import InvalidCard
 from rules.evons import ABILITIES, ELEMENTS
@@ -18,6 +17,7 @@ from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
 from rules.evons.turns import COUNT_MAX, OPTIONS
 
 from ...matches.club_cards import match_card
+from ...matches.engine_messages import engine_word, engine_word_lazy
 from ...matches.services import explain
 from .. import common
 from ..base import CardFact
@@ -36,7 +36,7 @@ DIRECTION_NAMES = {
     "W": pgettext_lazy("evons", "west"),
     "NW": pgettext_lazy("evons", "north-west"),
 }
-ABILITY_NAMES = {ability: _(ability) for ability in ABILITIES}
+ABILITY_NAMES = {ability: engine_word_lazy(SLUG, ability) for ability in ABILITIES}
 
 
 # ------------------------------------------------------------------ catalog cards
@@ -53,7 +53,7 @@ class CardForm(forms.Form):
     )
     cost = forms.IntegerField(label=pgettext_lazy("evons", "Cost (credits)"), min_value=0, max_value=STAT_MAX, required=False)
     element = forms.ChoiceField(
-        label=pgettext_lazy("evons", "Element"), choices=[("", "—")] + [(e, _(e)) for e in ELEMENTS], required=False
+        label=pgettext_lazy("evons", "Element"), choices=[("", "—")] + [(e, engine_word_lazy(SLUG, e)) for e in ELEMENTS], required=False
     )
     atk = forms.IntegerField(label=pgettext_lazy("evons", "ATK"), min_value=0, max_value=STAT_MAX, required=False)
     def_ = forms.IntegerField(label=pgettext_lazy("evons", "DEF"), min_value=1, max_value=STAT_MAX, required=False)
@@ -103,7 +103,7 @@ def card_facts(card: dict) -> list[CardFact]:
     return [
         CardFact(pgettext_lazy("evons", "Card type"), pgettext("evons", "Monster")),
         CardFact(pgettext_lazy("evons", "Cost"), str(card["cost"]), key=True),
-        CardFact(pgettext_lazy("evons", "Element"), gettext(card["element"]) if card.get("element") else "—"),
+        CardFact(pgettext_lazy("evons", "Element"), engine_word(SLUG, card["element"]) if card.get("element") else "—"),
         CardFact(pgettext_lazy("evons", "ATK"), str(card["atk"]), key=True),
         CardFact(pgettext_lazy("evons", "DEF"), str(card["def"]), key=True),
         CardFact(pgettext_lazy("evons", "Arrows"), ", ".join(f"{ARROW_GLYPHS[d]} {ABILITY_NAMES[arrows[d]]}" for d in DIRECTIONS if d in arrows)

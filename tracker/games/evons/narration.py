@@ -1,10 +1,11 @@
 """Evons in words: one log line per engine event, with its working, and a title per action."""
 
-from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from rules.evons.board import MAIN_ZONE
 from rules.evons.turns import HAND_LIMIT
 
+from ...matches.engine_messages import engine_word
 from ..common import filled_in
 
 REASONS = {
@@ -86,7 +87,7 @@ def describe(event: dict, names: list[str]) -> str:
         case "ability":
             return pgettext("evons", "%(cell)s %(name)s uses %(ability)s (%(arrow)s arrow) on %(target)s.") % {
                 **e,
-                "ability": gettext(e["ability"]),
+                "ability": engine_word("evons", e["ability"]),
             }
         case "conflict":
             return pgettext("evons", 

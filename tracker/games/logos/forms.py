@@ -201,7 +201,8 @@ def card_facts(card: dict) -> list[CardFact]:
         CardFact(pgettext_lazy("logos", "ATTACK"), str(card["attack"]), key=True),
         CardFact(pgettext_lazy("logos", "DEFENSE"), str(card["defense"]), key=True),
         CardFact(pgettext_lazy("logos", "SPEED"), str(card["speed"]), key=True),
-        CardFact(pgettext_lazy("logos", "Combo (panels 1, 2, 3)"), combo if has_combo_requirement(card) else pgettext("logos", "none"),
+        CardFact(pgettext_lazy("logos", "Combo (panels 1, 2, 3)"),
+                 combo if has_combo_requirement(card) else pgettext("logos", "none needed"),
                  key=True),
     ]
     facts += [CardFact(label, _effect(card.get(side)), key=bool(card.get(side))) for side, label in EFFECT_SIDES.items()]

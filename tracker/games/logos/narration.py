@@ -6,18 +6,13 @@ each action, so a player can check every number.
 
 from django.utils.translation import pgettext, pgettext_lazy
 
-from rules.logos.cards import COLOUR_CLASS
+from rules.logos.cards import COLOUR_CLASS, PANEL_COLOURS
 from rules.logos.effects import BERSERK_BELOW, MIN_SLOTS
+from tracker.matches.engine_messages import engine_word_lazy
 from tracker.matches.numbers import grouped
 
-COLOUR_LABELS = {
-    "red": pgettext_lazy("logos", "red"),
-    "green": pgettext_lazy("logos", "green"),
-    "blue": pgettext_lazy("logos", "blue"),
-    "white": pgettext_lazy("logos", "white"),
-    "purple": pgettext_lazy("logos", "purple"),
-    "grey": pgettext_lazy("logos", "grey"),
-}
+# The colours as the engine names them (its refusals too: rules.errors.Word), in the game's words.
+COLOUR_LABELS = {colour: engine_word_lazy("logos", colour) for colour in PANEL_COLOURS}
 EFFECT_LABELS = {
     "add-card-slot": pgettext_lazy("logos", "Add Card Slot"),
     "remove-card-slot": pgettext_lazy("logos", "Remove Card Slot"),

@@ -6,7 +6,7 @@ the engine's `legal_actions`; a unit that cannot act says why in the engine's wo
 
 from django.utils.translation import pgettext
 
-from rules.lonely_star import STAT_NAMES, STATS
+from rules.lonely_star import STATS
 from rules.lonely_star.combat import luck_mill
 from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, legal_actions
 from rules.lonely_star.rolls import SIDES, certain_result
@@ -19,7 +19,7 @@ from tracker.matches.services import head_action
 
 from ...models import Match
 from ..common import refusal
-from .narration import ZONE_NAMES, describe, describe_action
+from .narration import STAT_LABELS, ZONE_NAMES, describe, describe_action
 
 # A card that passes the engine's card check, to ask whether a seat may play a unit at all now.
 ANY_UNIT = {"name": "?", "hp": 1, "at": 0, "lk": 0, "rs": 0, "reach": 0}
@@ -64,7 +64,7 @@ def _unit_view(state: MatchState, unit: dict) -> dict:
         stats.append(
             {
                 "key": stat,
-                "name": STAT_NAMES[stat],
+                "name": STAT_LABELS[stat],
                 "base": unit["base"][stat],
                 "total": value,
                 "mod": unit["mods"][stat],
@@ -83,7 +83,7 @@ def _unit_view(state: MatchState, unit: dict) -> dict:
                 "key": key,
                 "name": state["statuses"][key]["name"],
                 "count": count,
-                "stat": STAT_NAMES[state["statuses"][key]["stat"]],
+                "stat": STAT_LABELS[state["statuses"][key]["stat"]],
             }
             for key, count in unit["statuses"].items()
         ],
@@ -188,11 +188,11 @@ def board(match: Match) -> dict:
         "turn_player": players[turn],
         "turn": turn,
         "statuses": [
-            {"key": key, **status, "stat_name": STAT_NAMES[status["stat"]]}
+            {"key": key, **status, "stat_name": STAT_LABELS[status["stat"]]}
             for key, status in state["statuses"].items()
         ],
         "players_roll": state["options"]["who_rolls"] == "players",
-        "stats": [(stat, STAT_NAMES[stat]) for stat in STATS],
+        "stats": [(stat, STAT_LABELS[stat]) for stat in STATS],
         "zones": [(zone, ZONE_NAMES[zone]) for zone in ZONES],
         "accessories": sorted({name for unit in units for name in unit["accessories"]}),
         "end_step": state["phase"] == "end",

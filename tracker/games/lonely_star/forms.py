@@ -11,7 +11,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import pgettext_lazy
 
-from rules.lonely_star import STAT_NAMES, STATS, validate_card
+from rules.lonely_star import STATS, validate_card
 from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, OPTIONS
 from rules.lonely_star.rolls import SIDES
 from rules.lonely_star.statuses import NAME_MAX as STATUS_NAME_MAX
@@ -22,6 +22,7 @@ from rules.lonely_star.zones import ZONES
 from ...matches.club_cards import match_card
 from ..board_forms import BoardActionForm, BoardForms, choice, seat_field, whole_number
 from ..common import EngineCardForm, dice_needed, filled_in, option_field
+from .narration import STAT_LABELS
 
 SLUG = "lonely-star"
 ADJUSTMENTS = ("counters", "stat", "cards", "leave")
@@ -183,7 +184,7 @@ class PlayUnitForm(LonelyStarForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         for stat in STATS:
-            self.fields[stat] = whole_number(STAT_NAMES[stat], 0, STAT_MAX, required=False)
+            self.fields[stat] = whole_number(STAT_LABELS[stat], 0, STAT_MAX, required=False)
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "play_unit", "seat": data["seat"], "card": self._card(data)}
@@ -205,7 +206,7 @@ class PlayUnitForm(LonelyStarForm):
                 pgettext_lazy("lonely-star", "“%(name)s” is in the catalog: leave every stat blank to take its stats, or type them all "
                   "(missing: %(missing)s).") if in_catalog else
                 pgettext_lazy("lonely-star", "No unit called “%(name)s” in the catalog, so all its stats are needed (missing: %(missing)s)."))
-                % {"name": name, "missing": ", ".join(str(STAT_NAMES[stat]) for stat in missing)})
+                % {"name": name, "missing": ", ".join(str(STAT_LABELS[stat]) for stat in missing)})
             return {}
         return {"name": name, **{stat: data[stat] for stat in STATS}}
 

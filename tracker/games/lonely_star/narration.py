@@ -2,10 +2,15 @@
 
 from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
+from rules.lonely_star import STAT_NAMES
 from rules.lonely_star.rolls import SIDES
 from rules.lonely_star.statuses import POISON_AGAIN_MILL
 
+from ...matches.engine_messages import engine_word, engine_word_lazy
 from ..common import filled_in
+
+# Each stat's name as the pages show it (a form's label, the board, the log): the engine's, in the game's words.
+STAT_LABELS = {stat: engine_word_lazy("lonely-star", name) for stat, name in STAT_NAMES.items()}
 
 ZONE_NAMES = {
     "deck": pgettext_lazy("lonely-star", "Deck"),
@@ -160,7 +165,8 @@ def describe(event: dict, names: list[str]) -> str:
         case "counters_set":
             return pgettext("lonely-star", "%(name)s: %(counter)s counters %(before)s → %(after)s.") % e
         case "stat_changed":
-            return pgettext("lonely-star", "%(name)s: %(stat)s %(change)+d, total now %(total)s.") % e
+            return pgettext("lonely-star", "%(name)s: %(stat)s %(change)+d, total now %(total)s.") % {
+                **e, "stat": engine_word("lonely-star", e["stat"])}
         case "unit_left":
             return pgettext("lonely-star", "%(name)s leaves play to %(to)s.") % {**e, "to": ZONE_NAMES[e["to"]]}
     return ""
