@@ -15,7 +15,9 @@
   const shown = () => {
     document.documentElement.classList.add("tk-picker");
     const field = document.activeElement;
-    if (field && field.matches("input[data-picker]")) reveal(field, field.parentElement.querySelector(".picks"));
+    if (field && field.matches("input[data-picker]") && field.dataset.picked === undefined) {
+      reveal(field, field.parentElement.querySelector(".picks"));
+    }
   };
   sheet.addEventListener("load", shown);
   sheet.addEventListener("error", shown);
@@ -66,6 +68,23 @@
     if (!picker || !close(picker.querySelector(".picks"))) return;
     e.preventDefault();
     picker.querySelector("input[data-picker]").focus();
+  });
+
+  // The field an entry opens ready to type in (data-autofocus: LOGOS's card). Not `autofocus`, which scrolls
+  // the page to it, and whose focus, once htmx listens, opens its list over the fields and buttons below it:
+  // focused where the page is, its list closed (as a picked one) until the player types or taps the field.
+  // Run before htmx listens (both scripts are deferred; htmx starts on DOMContentLoaded), so nothing is asked.
+  const ready = document.querySelector("input[data-autofocus]");
+  if (ready) {
+    ready.focus({ preventScroll: true });
+    ready.dataset.picked = "";
+  }
+  // A tap on a field that has the focus and no list (as the page opened, or after Escape): its list.
+  document.addEventListener("click", (e) => {
+    const input = e.target;
+    if (!input.matches("input[data-picker]") || input.dataset.picked === undefined) return;
+    delete input.dataset.picked;
+    if (window.htmx) htmx.trigger(input, "focus");
   });
 
   document.addEventListener("htmx:afterSwap", (e) => {

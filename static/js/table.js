@@ -41,6 +41,8 @@
   // the page scrolls it to the top: its key line and the next control are in view together, and since it
   // covers nothing, no tap lands on it by mistake. Without JavaScript it stays held at the bottom of the screen.
   // Before a swap of #match it goes back to its own place, outside #match, so the swap never removes it.
+  // A page opened at an address naming a part of the match (a link just made: #link-<id>, the share panel:
+  // #share) has the box just above that part instead, so what it says and what it is about are in view together.
   const region = document.getElementById("outcome");
   const nextStep = (match) => {
     // A refused board form (its errors' slots filled, out of band or on a page drawn anew): the box goes above
@@ -53,12 +55,12 @@
       !el.closest(".controls, .share, .requests, #outcome"));
     return next || match.querySelector(".controls");
   };
-  function place(scroll) {
+  function place(scroll, here) {
     const match = document.getElementById("match");
     if (!region || !match) return;
     const box = region.querySelector(".outcome-box");
     if (!box) return;
-    let spot = nextStep(match);
+    let spot = match.contains(here) ? here : nextStep(match);
     // Not inside a row of a flex or grid container (a round's two cards) nor a list: before the row or the list.
     const inRow = (el) => el.tagName === "LI" || el.tagName === "TR" || (/flex|grid/.test(getComputedStyle(el.parentElement).display) &&
       !/column/.test(getComputedStyle(el.parentElement).flexDirection));
@@ -94,7 +96,7 @@
     document.addEventListener("htmx:beforeRequest", (e) => { if (ofMatch(e)) sent = Date.now(); });
     document.addEventListener("htmx:afterSettle", (e) => { if (ofMatch(e)) place(told >= sent); });
     if (region.querySelector(".outcome-box")) history.scrollRestoration = "manual"; // it opens on the result
-    place(true); // the page a plain POST was sent back to
+    place(true, document.getElementById(location.hash.slice(1))); // the page a plain POST was sent back to
   }
 
   // A page whose game is its board (Evons) opens on it, when no result is to be told: the match's title and the

@@ -365,7 +365,8 @@ def test_owner_on_either_phone_manages_links_and_sharing(cast, battle, persona, 
     url, data = POSTS[post](battle)
     response = as_(cast, persona).post(url, data)
     assert response.status_code == 302
-    assert response.url == battle.get_absolute_url() + "#share"
+    made = Invite.objects.filter(match=battle).latest("pk")
+    assert response.url == battle.get_absolute_url() + f"#link-{made.pk}"  # the page opens on the new link
 
 
 @pytest.mark.parametrize("persona", ["owner", "owner2"])

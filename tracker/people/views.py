@@ -221,9 +221,11 @@ def invite_new(request: TableRequest, pk: int) -> HttpResponse:
     elif kind != Invite.WATCH:
         messages.error(request, _("Choose a join link or a watch link."))
         return redirect(reverse("match_detail", args=[pk]) + "#share")
-    Invite.objects.create(match=match, kind=kind, seat=seat)
+    invite = Invite.objects.create(match=match, kind=kind, seat=seat)
     messages.success(request, _("Link ready: show the QR code or send the link."))
-    return redirect(reverse("match_detail", args=[pk]) + "#share")
+    # To the new link itself: the panel lists the links oldest first, so with others there it lies far below the
+    # panel's top. The match page shows the message just above it (table.js: where the address points).
+    return redirect(reverse("match_detail", args=[pk]) + f"#link-{invite.pk}")
 
 
 @require_POST
