@@ -242,3 +242,11 @@ def test_the_other_phones_tap_leaves_a_half_typed_form_as_it_is(make_context, ca
     side.get_by_label("Unit card (from the catalog, or a new name)").fill("Nebula Warden")
     side.get_by_role("button", name="Play the unit (takes a card from the hand)").click()
     expect(side.locator(".ls-unit h3")).to_have_text(["Nebula Warden"])
+    # Ana's turn: Ben's phone is offered no "End Ana's turn" (his phone would only be refused it), and says whose
+    # tap it is; the D6 rolls for his own seat alone.
+    expect(ben.page.get_by_role("button", name="End Ana's turn")).to_have_count(0)
+    expect(ben.page.get_by_text("Ana ends the turn on their phone.")).to_be_visible()
+    expect(ben.page.locator("#d6-seat option")).to_have_text(["Ben"])
+    expect(ana.page.get_by_role("button", name="End Ana's turn")).to_be_visible()
+    ben.page.get_by_text("Ana ends the turn on their phone.").scroll_into_view_if_needed()
+    ben.page.screenshot(path=screenshot_dir / "ls-other-phone-waits-for-the-turn.png", caret="initial")
