@@ -59,6 +59,13 @@ def share_context(request: TableRequest, match: Match, seen_by: access.Viewer) -
             "invited_seats": {item["invite"].seat for item in invites if item["invite"].seat is not None}}
 
 
+def lock(match: Match) -> None:
+    """Hold the match's row until the transaction ends (PostgreSQL; SQLite's transactions hold the whole
+    database from their start): a change of who sits where is judged on what stands once a move, a lock-in
+    or another change of seats sent at the same moment has committed, never on what stood before it."""
+    Match.objects.select_for_update().only("pk").get(pk=match.pk)
+
+
 def touch(match: Match) -> None:
     """Who sits where changed: live views of the match refresh."""
     Match.objects.filter(pk=match.pk).update(version=F("version") + 1)

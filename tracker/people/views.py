@@ -236,21 +236,21 @@ def invite_revoke(request: TableRequest, pk: int, invite_id: int) -> HttpRespons
     match, seen_by = access.match_for(request, pk)
     if seen_by.role != access.OWNER and not seen_by.referee:
         raise access.PermissionDenied(_("Only the phone that set up this match can manage its links."))
-    invite = match.invites.filter(pk=invite_id, revoked__isnull=True).first()
-    if invite is None:
-        messages.info(request, _("That link was already revoked."))
-    elif not seen_by.referee and consent.has_say(match, invite):
-        try:
-            consent.ask_release(match=match, seen_by=seen_by, invite=invite, made_by=news.by(request, match, seen_by))
-        except consent.Refused as refused:
-            messages.error(request, str(refused))
-        else:
-            messages.info(request, _("%(name)s has a say in this match: their phone was asked to give up the seat, "
-                                     "and keeps it until they agree.") % {"name": match.players()[invite.seat or 0].name})
-    else:
+    try:
         with transaction.atomic():
-            sharing.revoke(invite)
-        messages.success(request, _("Link revoked; phones that joined with it lost their access."))
+            sharing.lock(match)  # the link's say is judged as it stands: a move or a join sent with it waits, or is seen
+            invite = match.invites.filter(pk=invite_id, revoked__isnull=True).first()
+            if invite is None:
+                messages.info(request, _("That link was already revoked."))
+            elif not seen_by.referee and consent.has_say(match, invite):
+                consent.ask_release(match=match, seen_by=seen_by, invite=invite, made_by=news.by(request, match, seen_by))
+                messages.info(request, _("%(name)s has a say in this match: their phone was asked to give up the seat, "
+                                         "and keeps it until they agree.") % {"name": match.players()[invite.seat or 0].name})
+            else:
+                sharing.revoke(invite)
+                messages.success(request, _("Link revoked; phones that joined with it lost their access."))
+    except consent.Refused as refused:
+        messages.error(request, str(refused))
     return redirect(reverse("match_detail", args=[pk]) + "#share")
 
 
@@ -294,12 +294,17 @@ def join(request: TableRequest, token: str) -> HttpResponse:
                 "phone.")}, status=409)
         try:
             with transaction.atomic():
-                Access.objects.filter(match=match, device=request.device).delete()  # a spectator taking a seat
-                Access.objects.create(match=match, device=request.device, user=user, role=role,
-                                      seat=invite.seat if player else None, invite=invite)
-                sharing.touch(match)
+                sharing.lock(match)  # the link is checked again as it stands: a revoke sent with this waits, or is seen
+                problem = _link_problem(Invite.objects.filter(pk=invite.pk).first())
+                if not problem:
+                    Access.objects.filter(match=match, device=request.device).delete()  # a spectator taking a seat
+                    Access.objects.create(match=match, device=request.device, user=user, role=role,
+                                          seat=invite.seat if player else None, invite=invite)
+                    sharing.touch(match)
         except IntegrityError:
             return render(request, "tracker/join.html", {"problem": _("That seat was taken a moment ago.")}, status=409)
+        if problem:
+            return render(request, "tracker/join.html", {"problem": problem}, status=410)
         messages.success(request, _("You play as %(name)s on this phone.") % {"name": player.name} if player
                          else _("You are watching this match."))
         return redirect(match)

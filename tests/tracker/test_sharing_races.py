@@ -1,0 +1,98 @@
+"""Who sits where, changed at the same moment as a join or a move (found over real HTTP by sending both at once).
+
+A revoke and a join, or a revoke and the seat's lock-in, are judged on what stands once the other has
+committed (sharing.lock: the match's row on PostgreSQL, the whole database on SQLite), never on what stood
+before it. The other request is sent from another thread, as another phone's would be, at the moment the view
+has just decided: before the fix it landed between the decision and the write.
+"""
+
+import threading
+
+import pytest
+from django.db import connections
+from django.test import Client
+from django.urls import reverse
+
+from tracker.models import Access, Invite, Match, Proposal
+from tracker.people import consent
+from tracker.people import views as people_views
+
+from .helpers import BEN_DECK, entry_data, entry_url, join_url, make_invite
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_cache")]
+
+
+def meanwhile(send) -> None:
+    """Another phone's request, sent now from its own thread: given time to commit, or to wait for the lock the
+    view holds (then it goes on once the view's transaction ends)."""
+    def other_phone():
+        try:
+            send()
+        finally:
+            connections.close_all()
+    thread = threading.Thread(target=other_phone)
+    thread.start()
+    thread.join(0.5)
+    SENT.append(thread)
+
+
+SENT: list[threading.Thread] = []
+
+
+def settled() -> None:
+    """Every other phone's request answered."""
+    while SENT:
+        SENT.pop().join(30)
+
+
+@pytest.fixture(autouse=True)
+def other_phones_done():
+    yield
+    settled()
+
+
+def test_a_link_revoked_while_a_phone_joins_by_it_seats_nobody(owner, battle, monkeypatch):
+    """A seat held on a revoked link would be beyond every button: the share panel lists no link for it."""
+    invite = make_invite(owner, battle, "seat", 1)
+    checked = people_views._link_problem
+    sent = []
+
+    def revoked_meanwhile(found):
+        if not sent:
+            sent.append(True)
+            meanwhile(lambda: owner.post(reverse("invite_revoke", args=[battle.pk, invite.pk])))
+        return checked(found)
+
+    monkeypatch.setattr(people_views, "_link_problem", revoked_meanwhile)
+    phone = Client()
+    phone.post(join_url(invite))
+    settled()
+    assert Invite.objects.get(pk=invite.pk).revoked is not None
+    assert not Access.objects.filter(match=battle, revoked__isnull=True).exists(), "a seat held on a revoked link"
+    assert phone.get(battle.get_absolute_url()).status_code in (403, 404)
+    assert owner.get(reverse("match_entry", args=[battle.pk, 1])).status_code == 200, "the owner enters for Ben"
+
+
+def test_a_seat_that_locks_in_as_its_link_is_revoked_is_never_both_counted_and_dropped(owner, player, battle,
+                                                                                      monkeypatch):
+    """Ben's lock-in counts and his seat is asked for (he has a say), or his seat goes and his lock-in is refused
+    as stale: never his deck counted and his seat dropped unasked, which left the owner's phone holding both
+    seats to take his hidden deck back alone."""
+    invite = Access.objects.get(match=battle, seat=1).invite
+    decided = consent.has_say
+
+    def locked_in_meanwhile(match, found):
+        say = decided(match, found)
+        meanwhile(lambda: player.post(entry_url(battle, 1), entry_data(battle, 1, BEN_DECK)))
+        return say
+
+    monkeypatch.setattr(consent, "has_say", locked_in_meanwhile)
+    owner.post(reverse("invite_revoke", args=[battle.pk, invite.pk]))
+    settled()
+    counted = Match.objects.get(pk=battle.pk).head == 1
+    dropped = Access.objects.get(invite=invite).revoked is not None
+    assert not (counted and dropped), "Ben's lock-in counted, and his seat was taken back without asking"
+    assert counted == Proposal.objects.filter(kind=Proposal.RELEASE).exists()
+    if counted:  # and the owner cannot take it back alone either
+        owner.post(reverse("match_goto", args=[battle.pk]), {"step": 0, "seq": 1})
+        assert Match.objects.get(pk=battle.pk).head == 1
