@@ -498,8 +498,12 @@ def test_in_the_battle_each_phone_is_offered_only_what_it_may_do(phones, duel):
     everything = ["Ana calls the backup card", "Ben calls the backup card", "Ana resigns", "Ben resigns"]
     offered = {who: what_a_phone_loads(phone, duel)[1] for who, phone in phones.items()}
     overrides = ['<option value="0">Ana</option>', '<option value="1">Ben</option>']
-    for label in everything + overrides + ['value="fight"']:
+    # The host's phone plays neither seat (each is on a phone of its own): it is offered the table's fight and the
+    # corrections, which ask the phones, and no seat's own move, which would only be refused.
+    for label in overrides + ['value="fight"']:
         assert label in offered["host"], label
+    for label in everything:
+        assert label not in offered["host"], label
     for who, mine, theirs, their_seat in (("ana", "Ana", "Ben", 1), ("ben", "Ben", "Ana", 0)):
         html = offered[who]
         assert 'value="fight"' in html  # fighting is for the table: either phone may press it
