@@ -173,14 +173,18 @@ def outcome(state: Duel) -> Outcome | None:
 
 
 def public_action(state: Duel, action: dict) -> dict:
-    """A commit (or a declared defenceless round) stays hidden until its round is revealed."""
+    """A commit (or a declared defenceless round) stays hidden until its round is revealed.
+
+    Decided here (the rulebook is silent): a duel that ends before its round's cards are turned over (a
+    player's HP set to 0 by hand in the commit phase) leaves that round's commits face down for good, as at
+    the table; else the other player could end the duel to see a card the play never showed."""
     if action.get("type") not in ("commit", "defenceless"):
         return action
     round_number = action.get("round")
-    revealed = state["phase"] == "finished" or (
-        isinstance(round_number, int)
-        and (round_number < state["round"] or (round_number == state["round"] and state["phase"] == "battle"))
-    )
+    revealed = isinstance(round_number, int) and (
+        round_number < state["round"]
+        or (round_number == state["round"] and (
+            state["phase"] == "battle" or any(filed["round"] == round_number for filed in state["rounds"]))))
     if revealed:
         return action
     return {"type": "commit", "seat": action.get("seat"), "round": round_number, "hidden": True}

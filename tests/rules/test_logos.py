@@ -763,6 +763,21 @@ def test_a_commit_is_hidden_until_the_reveal():
     assert GAME.public_action(state, secret) == secret
 
 
+def test_a_duel_ended_before_the_reveal_keeps_that_rounds_commit_hidden_for_good():
+    """The other player setting their own HP to 0 in the commit phase ends the duel: Ana's card, never turned
+    over, stays face down (it was shown to whoever ended the duel); one ended in the battle is shown."""
+    secret = commit(0, card("Secret"), backup=speedy("Hidden Spare"))
+    state, _ = act(start(), secret)
+    state, _ = act(state, {"type": "set_hp", "seat": 1, "hp": 0, "override": True})
+    assert GAME.outcome(state).winner == 0
+    assert "Secret" not in json.dumps(GAME.public_action(state, secret))
+    fought, _ = reveal(card("A"), card("B", "ENERGY"))
+    fought, _ = act(fought, {"type": "set_hp", "seat": 1, "hp": 0, "override": True})
+    assert fought["phase"] == "finished"
+    assert all(GAME.public_action(fought, commit(seat, card(name), 1)) == commit(seat, card(name), 1)
+               for seat, name in ((0, "A"), (1, "B")))
+
+
 def test_the_first_commit_leaves_no_trace_of_the_card_in_its_events():
     state, events = act(start(), commit(0, card("Secret"), backup=speedy("Hidden Spare")))
     assert events == [{"type": "committed", "seat": 0}]

@@ -142,6 +142,23 @@ def test_the_phone_that_agrees_is_shown_what_the_request_it_carried_out_did(owne
     assert "Ben agreed" in outcome and "Ben's HP 100,000 → 50,000" in outcome, outcome
 
 
+def test_ending_the_duel_before_the_reveal_never_shows_the_other_sides_hidden_card(owner):
+    """Ben sets his own HP to 0 in the commit phase (his own correction: no request): Ana wins, and her card and
+    backup, never turned over, stay hidden from him in the log and the exports (found by an adversarial run)."""
+    match = _match("logos", owner)
+    ben = seated_phone(owner, match, 1)
+    match.refresh_from_db()
+    secret = ADAPTERS["logos"].entry_examples(match, 0)[1]  # a card and a backup, hidden from Ben
+    services.match_apply_action(match=match, action=secret, expected_seq=0)
+    assert act(ben, match, action="set_hp", seat="1", hp="0").status_code == 302
+    assert not Proposal.objects.exists()
+    match.refresh_from_db()
+    assert match.finished is not None and match.winner.name == "Ana"
+    shown = "".join(text(ben.get(reverse(name, args=[match.pk])))
+                    for name in ("match_detail", "match_log", "match_export_json", "match_export_text"))
+    assert secret["card"]["name"] not in shown and secret["backup"]["name"] not in shown
+
+
 def test_the_owner_undoing_the_other_seats_move_asks_that_phone(owner):
     battle = _match("card-crush", owner)
     ben = seated_phone(owner, battle, 1)
