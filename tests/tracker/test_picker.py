@@ -298,7 +298,7 @@ def catalog_row(client: Client, slug: str, name: str) -> dict[str, str]:
     ("logos", "Rulebook Datacard", {"Class": "INFORMATION", "ATTACK": "5000", "DEFENSE": "20000", "SPEED": "70",
                                     "Combo (panels 1, 2, 3)": "grey, blue, blue", "Left effect (on the opponent)": "none",
                                     "Right effect (on its owner)": "Regeneration"}),
-    ("logos", "Recolor Virus", {"Combo (panels 1, 2, 3)": "none", "Left effect (on the opponent)": "Color Change red → white"}),
+    ("logos", "Recolor Virus", {"Combo (panels 1, 2, 3)": "none needed", "Left effect (on the opponent)": "Color Change red → white"}),
     ("cardmaster", "Gale Harrier", {"Types (A1 / A2)": "➶ Gale / ✹ Ember", "HP": "520", "ATK": "300", "DEF": "80",
                                     "SPD": "170"}),
     ("evons", "Ember Fox", {"Cost": "3", "ATK": "4", "DEF": "5", "Arrows": "↑ Normal, → Normal"}),
