@@ -102,23 +102,28 @@ def test_the_read_only_check_finds_what_a_playing_phone_is_offered(slug):
 PLAYERS_COMBINATIONS = {"zone-same", "accessory-unknown"}
 
 
-def offered(slug: str, two_phones: bool = False):
+def offered(slug: str, phones_at_table: int = 1):
     """Every action the boards of `slug`'s demo matches offer, at a few steps each: (the match, the phone's
     Viewer, the action or None while the form waits for the player's own input, the dice typed).
 
     Each form is sent as the page fills it in, once per named submit button, and once more for each
     other option of each of its selects and radio groups (one changed at a time). The demo matches belong
-    to the table, whose phone may act for both seats; with `two_phones` they are the owner's, with Ben's
-    seat on a phone of its own, and both phones' boards are read.
+    to the table, whose phone may act for both seats. With two phones they are the owner's, with Ben's seat on
+    a phone of its own; with three, Ana's seat is on one too, the owner's phone playing neither. Every phone's
+    board is read.
     """
     pages = pages_for(slug)
     for match in demo_matches(slug):
         phones = [(Client(), Viewer(OWNER))]  # the table's phone: every seat is its own
-        if two_phones:
-            owner, ben = phones[0][0], Client()
+        if phones_at_table > 1:
+            owner = phones[0][0]
             Match.objects.filter(pk=match.pk).update(owner_device=device_of(owner))
-            Access.objects.create(match=match, device=device_of(ben), role=Access.PLAYER, seat=1)
-            phones = [(owner, Viewer(OWNER, claimed=frozenset({1}))), (ben, Viewer(PLAYER, seat=1, claimed=frozenset({1})))]
+            seated = [1] if phones_at_table == 2 else [0, 1]
+            claimed = frozenset(seated)
+            phones = [(owner, Viewer(OWNER, claimed=claimed))]
+            for seat in seated:
+                phones.append((Client(), Viewer(PLAYER, seat=seat, claimed=claimed)))
+                Access.objects.create(match=match, device=device_of(phones[-1][0]), role=Access.PLAYER, seat=seat)
         act_url = reverse("match_act", args=[match.pk])
         for current in at_steps(match):
             for phone, seen_by in phones:
@@ -181,13 +186,14 @@ def test_the_check_finds_a_board_that_offers_what_the_engine_refuses(monkeypatch
     assert refused and all("'how': 'move'" in line for line in refused), refused
 
 
+@pytest.mark.parametrize("phones_at_table", [2, 3])
 @pytest.mark.parametrize("slug", every_game())
-def test_a_phone_is_offered_only_its_own_seats_moves_and_what_it_may_ask(slug):
-    """On two phones each is offered its own seat's moves, and the table's actions and corrections, which ask
-    the other phone: never another seat's own move, which would only be refused ("You can act only for your
-    own seat"). A seated Lonely Star phone was offered the other player's "End turn"."""
+def test_a_phone_is_offered_only_its_own_seats_moves_and_what_it_may_ask(slug, phones_at_table):
+    """With seats on phones of their own each phone is offered its own seat's moves, and the table's actions and
+    corrections, which ask the other phone: never another seat's own move, which would only be refused ("You
+    can act only for your own seat"). A seated Lonely Star phone was offered the other player's "End turn"."""
     refused = set()
-    for current, seen_by, action, _rolls in offered(slug, two_phones=True):
+    for current, seen_by, action, _rolls in offered(slug, phones_at_table):
         if action is not None:
             try:
                 consent.needs_agreement(current, seen_by, action)
