@@ -312,6 +312,23 @@ def test_a_bad_correction_is_refused_with_a_message_and_nothing_changes(client, 
     assert message in html
 
 
+def test_with_a_seat_on_its_own_phone_neither_phone_is_told_to_pass_itself_on(playing):
+    """The hand-over banner is for a phone that plays both sides: with Ben on his own phone, Ana's phone was
+    told "Pass the phone to Ben" after her possession, and Ben's "Pass the phone to Ben" on his own."""
+    from django.test import Client
+
+    from .helpers import device_of, seated_phone
+
+    owner = Client()
+    Match.objects.filter(pk=playing.pk).update(owner_device=device_of(owner))
+    ben = seated_phone(owner, playing, 1)
+    for card in ("A1", "A2", "A3"):
+        act(owner, playing, action="stack", card=card)
+    assert "<strong>Ben</strong> has possession" in text(owner.get(playing.get_absolute_url()))
+    for phone in (owner, ben):
+        assert "cm-handover" not in text(phone.get(playing.get_absolute_url()))
+
+
 def test_a_seated_phone_asks_before_correcting_the_other_sides_cards_and_spectators_see_no_controls(playing):
     from django.test import Client
 
