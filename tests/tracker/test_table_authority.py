@@ -223,6 +223,33 @@ def test_the_other_phone_is_pushed_and_shown_who_did_what(owner):
     assert len(set(seen)) == len(seen) == 7
 
 
+def test_the_other_phone_is_told_what_a_step_did_that_it_must_act_on(owner):
+    """Not only the move: what the players must act on at the table (here the battle won; a card falling, a flip,
+    a raid in the other games: each game's consequences) is told the other phone with the news, pushed and on
+    its page, as the tapping phone's box keeps it open."""
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)
+    lock(battle, 0, ANA_DECK)
+    lock(battle, 1, BEN_DECK)
+    battle.refresh_from_db()
+    while battle.finished is None:
+        act(owner, battle, action="play_round")
+        battle.refresh_from_db()
+    said = pushed(battle)
+    assert said.startswith("Ana: Round") and f"{battle.winner.name} wins the battle" in said, said
+    assert said in newest(ben, battle)
+
+
+def test_the_phone_that_asked_is_told_what_its_agreed_request_did(owner):
+    match = _match("logos", owner)
+    ben = seated_phone(owner, match, 1)
+    act(owner, match, action="set_hp", seat="1", hp="50000")
+    answer(ben, Proposal.objects.get(), "agree")
+    said = pushed(match)
+    assert said.startswith("Ben agreed:") and "Ben's HP 100,000 → 50,000" in said, said
+    assert said in newest(owner, match)
+
+
 def test_news_of_an_action_names_who_did_it_once(owner):
     """A narration that starts with the actor ("Ben locks in…") is told as it is, not as "Ben: Ben locks in…";
     one that does not name them first keeps the name in front."""

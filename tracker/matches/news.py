@@ -91,7 +91,17 @@ def said(match: Match, seen_by, newest=None) -> str:
                     Proposal.WITHDRAWN: _("%(who)s withdrew the request: %(what)s."),
                     Proposal.LAPSED: _("%(who)s answered, but the match had moved on: %(what)s.")
                     }.get(proposal.status, _("%(who)s answered: %(what)s."))
-    return sentence % {"who": who, "what": what}
+    said = sentence % {"who": who, "what": what}
+    if kind == ANSWERED and proposal.status == Proposal.AGREED and proposal.kind == Proposal.ACTION:
+        # The phone that asked is told what its request did once carried out (a LOGOS fight's damage), as the
+        # phone that agreed is shown it in its box.
+        from tracker.matches.outcome import step_said
+        from tracker.review.log import log_entries  # review builds on the match pages
+
+        done = match.actions.filter(abandoned=False, seq=proposal.at_seq + 1).first()
+        if done is not None:
+            said = " ".join([said, *step_said(match, log_entries(match, [done])[0])["lines"]])
+    return said
 
 
 def _action(match: Match, who: str, number: int, newest=None) -> str:
@@ -105,5 +115,16 @@ def _action(match: Match, who: str, number: int, newest=None) -> str:
     if entry["override"]:
         return _("%(who)s corrected: %(what)s") % {"who": who, "what": " ".join(entry["lines"]) or entry["what"]}
     if re.match(rf"{re.escape(who)}\b", entry["what"]):  # "Ben locks in…" names the actor already: once is enough
-        return f"{entry['what']}."
-    return _("%(who)s: %(what)s.") % {"who": who, "what": entry["what"]}
+        return " ".join([f"{entry['what']}.", *_to_act_on(match, entry)])
+    return " ".join([_("%(who)s: %(what)s.") % {"who": who, "what": entry["what"]}, *_to_act_on(match, entry)])
+
+
+def _to_act_on(match: Match, entry: dict) -> list[str]:
+    """What a step did that the players must act on at the table (a card falls or is flipped, gems are raided, the
+    match ends: each game's `consequences`), from the log's lines: the phone that tapped has them open in its box,
+    and the other phones are told them with the news, not only the move."""
+    from tracker.games import pages_for  # the games' pages build on the match package: asked for when said
+
+    pages, names = pages_for(match.slug), [player.name for player in match.players()]
+    return [line for event in entry["action"].events if event["type"] in pages.consequences
+            and (line := pages.describe(event, names)) and line in entry["lines"]]
