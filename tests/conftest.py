@@ -4,6 +4,7 @@ import pytest
 from _pytest.nodeid import NodeId  # pytest 9's structured test id (see _grouped)
 from django.conf import settings
 from django.test import override_settings
+from django.utils import translation
 from whitenoise.base import WhiteNoise
 
 from tests import sample_game, static_cache
@@ -55,6 +56,15 @@ def sample_game_registered(request):
         return
     with sample_game.registered():
         yield
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_active():
+    """A request in German through the test client leaves German active in the thread (LocaleMiddleware
+    activates a request's language and nothing resets it): a later test reading a message outside a request
+    would read it in German, depending on which tests its worker ran before."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -22,7 +22,7 @@ from django.utils import translation
 from tracker.matches import live, news, services
 from tracker.models import Access, Match, Membership
 
-from .helpers import BEN_DECK, entry_data, lock_both, play
+from .helpers import ANA_DECK, BEN_DECK, entry_data, lock, lock_both, play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_cache")]
 
@@ -220,7 +220,9 @@ def test_a_phone_that_may_no_longer_see_the_match_hears_no_more_of_it_however_it
     async def scenario():
         async with Stream(spectator, url) as stream:
             await on_a_thread(Access.objects.filter(match=battle, role=Access.SPECTATOR).delete)
-            await on_a_thread(lock_both, battle)
+            # One change: a second write while the stream reads the first would meet SQLite's shared-cache table
+            # lock (the test database; a served SQLite file waits instead).
+            await on_a_thread(lock, battle, 0, ANA_DECK)
             heard = [await stream.event()]
             with pytest.raises(StopAsyncIteration):
                 heard.append(await stream.event())
