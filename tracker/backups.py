@@ -59,28 +59,37 @@ def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> None:
     if _is_sqlite(alias):
         try:
             with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as source:
-                source.execute("PRAGMA schema_version")  # not an SQLite file: refused before anything changes
+                # Not an SQLite file, or one without the app's tables (an empty file, another program's
+                # database): refused before anything changes.
+                (migrated,) = source.execute("SELECT count(*) FROM django_migrations WHERE app = 'tracker'").fetchone()
+                source.execute("SELECT count(*) FROM tracker_match")
+                if not migrated:
+                    raise sqlite3.DatabaseError("no Tablekeeper tables in it")
                 connection.ensure_connection()
                 source.backup(connection.connection)
             source.close()
         except sqlite3.DatabaseError as error:
             raise BackupError(f"{path} is not an SQLite backup ({error})") from None
     else:
+        if " tracker_match " not in _run("pg_restore", "--list", str(path), alias=alias, database=False):
+            raise BackupError(f"{path} is not a Tablekeeper backup (no tracker_match table in it)")
         connection.close()  # this process holds no lock on what is replaced
         _run("pg_restore", "--clean", "--if-exists", "--no-owner", "--single-transaction", str(path),
              alias=alias)
 
 
-def _run(program: str, *args: str, alias: str) -> None:
-    """pg_dump or pg_restore on the configured database (its password through the environment)."""
+def _run(program: str, *args: str, alias: str, database: bool = True) -> str:
+    """pg_dump or pg_restore on the configured database (its password through the environment), or on the file
+    alone (`database` False: `pg_restore --list`); what it printed."""
     if shutil.which(program) is None:
         raise BackupError(f"{program} is missing ('apt-get install postgresql-client')")
-    database = connections[alias].settings_dict
-    env = {**os.environ, "PGPASSWORD": str(database.get("PASSWORD") or "")}
-    target = ["--dbname", database["NAME"]]
+    settings_dict = connections[alias].settings_dict
+    env = {**os.environ, "PGPASSWORD": str(settings_dict.get("PASSWORD") or "")}
+    target = ["--dbname", settings_dict["NAME"]] if database else []
     for flag, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
-        if database.get(key):
-            target += [flag, str(database[key])]
+        if database and settings_dict.get(key):
+            target += [flag, str(settings_dict[key])]
     done = subprocess.run([program, *target, *args], env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise BackupError(f"{program} failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
+    return done.stdout

@@ -2,6 +2,7 @@
 (SQLite's online backup API; pg_dump and pg_restore on PostgreSQL: the suite runs on both)."""
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -59,6 +60,17 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_changes(tmp_path):
         call_command("restore", str(junk))
     with pytest.raises(CommandError, match="no backup at"):
         call_command("restore", str(tmp_path / "missing"))
+    # An empty file (a copy that failed) and another program's database: the club's data stays.
+    empty, other = tmp_path / "empty.sqlite3", tmp_path / "other.sqlite3"
+    empty.touch()
+    with sqlite3.connect(other) as notes:
+        notes.execute("CREATE TABLE notes (text TEXT)")
+    notes.close()
+    if connection.vendor == "postgresql":  # and a dump of another database
+        empty.write_bytes(b"PGDMP")
+    for not_ours in (empty, other):
+        with pytest.raises(CommandError):
+            call_command("restore", str(not_ours))
     match.refresh_from_db()
     assert match.head == 2
 
