@@ -6,6 +6,7 @@ reads on Linux, made with certutil), and then the app is what it is meant to be:
 no installability error, its service worker in control, its offline page shown when the server stops.
 """
 
+import re
 import ssl
 import subprocess
 
@@ -33,6 +34,10 @@ def test_a_phone_that_trusts_the_table_gets_the_whole_app_over_https(browser: Br
         # Plain HTTP offers the trust page and the certificate, and sends everything else to HTTPS.
         trust = stack.get("/trust/", port=http_port)
         assert trust.status == 200 and b"tablekeeper-table.crt" in trust.body
+        # ...drawn with its stylesheets and scripts: a phone that does not trust the authority yet cannot fetch
+        # them over HTTPS (it was shown a bare page).
+        for linked in re.findall(rb'(?:href|src)="(/static/[^"]+)"', trust.body):
+            assert stack.get(linked.decode(), port=http_port).status == 200, linked
         certificate = stack.get("/trust/tablekeeper-table.crt", port=http_port)
         assert certificate.getheader("Content-Type") == "application/x-x509-ca-cert"
         assert certificate.body.startswith(b"-----BEGIN CERTIFICATE-----")

@@ -85,7 +85,8 @@ def command(address: str, workers: int, *, wsgi: bool = False) -> list[str]:
 
 def caddyfile(*, app: str, names: list[str], bind: str, https_port: int, http_port: int, storage: str) -> str:
     """Caddy's configuration: HTTPS for `names` with a certificate authority of its own (`tls internal`),
-    and plain HTTP only for the page that hands phones that authority (/trust/), the rest redirected."""
+    and plain HTTP only for the page that hands phones that authority (/trust/) and the static files it is drawn
+    with (a phone that does not trust the authority yet could not fetch them over HTTPS), the rest redirected."""
     sites = ", ".join(f"https://{name}" for name in names)
     return f"""{{
 \tadmin off
@@ -101,7 +102,7 @@ def caddyfile(*, app: str, names: list[str], bind: str, https_port: int, http_po
 \treverse_proxy {app}
 }}
 http:// {{
-\t@trust path /trust/*
+\t@trust path /trust/* /static/*
 \thandle @trust {{
 \t\treverse_proxy {app}
 \t}}

@@ -164,10 +164,12 @@ class Command(BaseCommand):
         call_command("collectstatic", interactive=False, verbosity=0)
         if prepare_only:
             return
-        self.stdout.write(f"Tablekeeper: http://{address}/ ({workers} worker{'s' * (workers > 1)})")
-        if https:
-            self.stdout.write(f"Phones at the table: {environment['HTTPS_URL']} "
-                              f"(first trust its certificate: {environment['TRUST_URL']})")
+        if https:  # the app's own address answers only Caddy, over plain HTTP: it would redirect to nowhere
+            self.stdout.write(f"Tablekeeper, for this computer and the phones at the table: {environment['HTTPS_URL']} "
+                              f"({workers} worker{'s' * (workers > 1)}; first trust its certificate: "
+                              f"{environment['TRUST_URL']})")
+        else:
+            self.stdout.write(f"Tablekeeper: http://{address}/ ({workers} worker{'s' * (workers > 1)})")
         sys.stdout.flush()
         connections.close_all()
         command = server.command(address, workers)
