@@ -14,7 +14,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.models import F, Max
+
+from tracker.models import Match
 
 
 class BackupError(RuntimeError):
@@ -51,11 +54,16 @@ def backup(path: Path | None = None, alias: str = DEFAULT_DB_ALIAS) -> Path:
 
 
 def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> None:
-    """Replace everything in the database with the backup at `path`."""
+    """Replace everything in the database with the backup at `path`.
+
+    Every match's version then moves past any version the database held before: a phone left open on a state
+    the restore threw away (its page says version 7, the backup's match is at 6 and moves to 7 with its next
+    change) would otherwise take the restored match for the one it shows, and miss what changed."""
     path = Path(path)
     if not path.is_file():
         raise BackupError(f"no backup at {path}")
     connection = connections[alias]
+    past = _newest_version(alias)
     if _is_sqlite(alias):
         try:
             with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as source:
@@ -76,6 +84,15 @@ def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> None:
         connection.close()  # this process holds no lock on what is replaced
         _run("pg_restore", "--clean", "--if-exists", "--no-owner", "--single-transaction", str(path),
              alias=alias)
+    Match.objects.using(alias).update(version=F("version") + past)
+
+
+def _newest_version(alias: str) -> int:
+    """The highest version of any match in the database now (0 for a database without the app's tables)."""
+    try:
+        return Match.objects.using(alias).aggregate(newest=Max("version"))["newest"] or 0
+    except DatabaseError:
+        return 0
 
 
 def _run(program: str, *args: str, alias: str, database: bool = True) -> str:

@@ -41,9 +41,11 @@ def test_a_restore_gives_the_match_back_as_it_was_at_the_backup(tmp_path, capsys
     services.match_create(slug="lonely-star", player_names=["Chloe", "Dev"], config={})
     assert Match.objects.count() == 2
 
+    thrown_away = Match.objects.get(pk=match.pk).version
     call_command("restore", str(path))
     match.refresh_from_db()
     assert (match.head, match.state, log(match)) == at_backup
+    assert match.version > thrown_away, "a phone still showing the state thrown away must see the match changed"
     assert Match.objects.count() == 1
     assert services.replay_problems(match) == []
     roll(match, 1)  # and play goes on from there
