@@ -205,11 +205,12 @@ def _name_taken(card: Card, name: str) -> bool:
     return other is not None and other.pk != card.pk
 
 
-def card_add(editor: Editor, slug: str, name: str, stats: dict) -> Card:
-    """A new catalog card, remembered as the editor's; CardRefused if the name is taken."""
+def card_add(editor: Editor, slug: str, name: str, stats: dict, catalog: dict[str, Card] | None = None) -> Card:
+    """A new catalog card, remembered as the editor's; CardRefused if the name is taken. `catalog`: the game's
+    cards by folded name, read once for many cards added in one transaction (an import)."""
     name = catalog_name(name)
     taken = CardRefused(_("%(name)s is already in the catalog.") % {"name": name}, status=422)
-    if Card.named(slug, name) is not None:
+    if (Card.named(slug, name) if catalog is None else catalog.get(name.casefold())) is not None:
         raise taken
     if why := name_refusal(editor, slug, name):
         raise CardRefused(why)
