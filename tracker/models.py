@@ -596,6 +596,10 @@ class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=80)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True, help_text="Set when the organiser declares final standings.")
+    final_ratings = models.JSONField(
+        null=True, blank=True,
+        help_text="Each player's rating when the standings were declared final ({player id: rating}): their tiebreak from "
+                  "then on, whatever battles of the club count later (one confirmed or voided since).")
     # Its club's organisers run it and its members play it. Only tournaments from before clubs
     # have none: they stay readable by everyone and can no longer be changed.
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments")

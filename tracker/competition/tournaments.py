@@ -27,11 +27,12 @@ def current_round(tournament: Tournament) -> int:
 
 
 def _winner(pairing: Pairing) -> int | None:
-    """The entrant id who won the pairing, or None while its battle is not finished (or voided)."""
+    """The entrant id who won the pairing, or None while its battle is not finished (or voided, or left by the
+    organiser who paired it: it counts nowhere until an organiser takes it over)."""
     if pairing.second_id is None:
         return pairing.first_id
     match = pairing.match
-    if match is None or match.finished is None or match.winner_id is None or match.voided:
+    if match is None or match.finished is None or match.winner_id is None or match.voided or match.orphaned:
         return None
     return pairing.first_id if match.winner_id == pairing.first.player_id else pairing.second_id
 
@@ -58,8 +59,12 @@ class StandingRow:
 
 
 def standings(tournament: Tournament) -> list[StandingRow]:
-    """The table: points, opponents' win rate, rating (as it was when the tournament ended, if it has)."""
-    rated = rating.ratings_from(ratings.history(tournament.club_id, tournament.finished)) if tournament.club_id else {}
+    """The table: points, opponents' win rate, rating (as it was when the tournament ended, if it has: kept then,
+    so a battle of the club that counts only later, confirmed or voided since, cannot change its winner)."""
+    if tournament.final_ratings is not None:
+        rated = {int(player): value for player, value in tournament.final_ratings.items()}
+    else:
+        rated = rating.ratings_from(ratings.history(tournament.club_id, tournament.finished)) if tournament.club_id else {}
     entrants = {e.pk: e for e in tournament.entrants.select_related("player")}
     table = swiss.standings(swiss_entrants(tournament, rated), games(tournament))
     return [StandingRow(row, entrants[row.key]) for row in table]
@@ -157,7 +162,9 @@ def tournament_finish(*, tournament_id: int, expected_round: int) -> Tournament:
     if unfinished(tournament, expected_round):
         raise Refused(_("Every battle of round %(round)s must be finished first.") % {"round": expected_round})
     tournament.finished = timezone.now()
-    tournament.save(update_fields=["finished"])
+    if tournament.club_id:
+        tournament.final_ratings = rating.ratings_from(ratings.history(tournament.club_id, tournament.finished))
+    tournament.save(update_fields=["finished", "final_ratings"])
     return tournament
 
 
@@ -169,6 +176,6 @@ def tournament_reopen(*, tournament_id: int, expected_round: int) -> Tournament:
         raise Refused(_("The tournament moved on since this page was loaded. Nothing was changed."), status=409)
     if not tournament.finished:
         raise Refused(_("This tournament is still running; there is nothing to reopen."))
-    tournament.finished = None
-    tournament.save(update_fields=["finished"])
+    tournament.finished, tournament.final_ratings = None, None
+    tournament.save(update_fields=["finished", "final_ratings"])
     return tournament
