@@ -400,3 +400,23 @@ def test_the_card_list_tells_a_collection_only_to_who_may_enter_that_deck(client
         response = client.get(reverse("card_picks", args=["card-crush"]), {
             "field": "card_1", "deck": deck, "source": "seat-7"}, HTTP_HX_REQUEST="true")
         assert response.status_code in (200, 404)
+
+
+def test_a_deck_from_a_club_collection_plays_the_clubs_corrections(cast, club, ana):
+    """A correction the club made to a card holds in its matches whichever way a deck is chosen: from the club
+    collection, Ember Fox played at its catalog Power (found by an adversarial run)."""
+    from tracker.matches import services
+    from tracker.models import Card, ClubCorrection
+
+    fox = Card.objects.get(slug="card-crush", name="Ember Fox")
+    fields = {"name": fox.name, **{key: str(value) for key, value in fox.stats.items()}, "power": "1"}
+    cast["olga"].post(reverse("card_club_correction", args=["card-crush", fox.pk, club.pk]),
+                      {f"card-{key}": value for key, value in fields.items()})
+    assert ClubCorrection.objects.get(card=fox, club=club).stats["power"] == 1
+    for name in WINNING_DECK:
+        assert add(cast["owner"], ana, name, 1, club=club).status_code == 302
+    battle = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner=ana.user, club=club)
+    entered = cast["owner"].post(entry_url(battle, 0), entry_data(battle, 0, WINNING_DECK, source="seat-0"))
+    assert entered.status_code == 302
+    deck = Match.objects.get(pk=battle.pk).state["decks"][0]
+    assert (deck[0]["name"], deck[0]["power"]) == ("Ember Fox", 1)

@@ -14,6 +14,8 @@ meanwhile (a double tap, a second phone), the change is refused, not applied twi
 change is kept (CollectionChange): which account made it, and the copies and level before and after.
 """
 
+from copy import copy
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -21,6 +23,7 @@ from django.utils.translation import gettext as _
 from rules import RuleError
 from rules.card_crush import collection, validate_card
 from tracker.matches import services
+from tracker.matches.club_cards import as_seen_in
 
 from ..models import Access, Card, Club, CollectionCard, CollectionChange, Membership, Player
 from . import config
@@ -61,9 +64,14 @@ def owned(entry: CollectionCard) -> collection.Owned:
     return collection.Owned(rarity=entry.card.stats.get("rarity", "Common"), copies=entry.copies, level=entry.level)
 
 
-def playing_card(entry: CollectionCard) -> dict:
-    """The card as it plays at the entry's level (what a deck from the collection locks in)."""
-    return collection.leveled(validate_card(entry.card.as_rules_card()), entry.level, config.upgrade_rules())
+def playing_cards(rows) -> list[dict]:
+    """The entries' cards as they play at their levels (what a deck from the collection locks in): a club
+    collection's cards with the club's corrections in place, as its matches play the catalog (club_cards), so a
+    deck from the collection cannot get round a correction."""
+    rows = list(rows)
+    cards = as_seen_in(rows[0].club_id if rows else None, [copy(entry.card) for entry in rows])
+    return [collection.leveled(validate_card(card.as_rules_card()), entry.level, config.upgrade_rules())
+            for entry, card in zip(rows, cards, strict=True)]
 
 
 def entries(player: Player, club: Club | None):
@@ -75,15 +83,15 @@ def cards_of(player: Player, club: Club | None = None) -> list[dict]:
     """The player's collection with what the page shows: the leveled card, the next upgrade's cost,
     and why it cannot be taken yet (the engine's own refusal)."""
     rules = config.upgrade_rules()
-    rows = []
-    for entry in entries(player, club):
+    rows, listed = [], list(entries(player, club))
+    for entry, card in zip(listed, playing_cards(listed), strict=True):
         state = owned(entry)
         try:
             collection.upgrade(state, rules)
             why_not = ""
         except RuleError as error:
             why_not = services.explain(error)
-        rows.append({"entry": entry, "card": playing_card(entry), "needed": collection.duplicates_needed(state, rules),
+        rows.append({"entry": entry, "card": card, "needed": collection.duplicates_needed(state, rules),
                      "duplicates": state.duplicates, "can_upgrade": not why_not, "why_not": why_not})
     return rows
 
@@ -155,7 +163,7 @@ def seat_collections(match, seat: int | None) -> dict[int, dict]:
     player, club = match.players()[seat], match.club
     if not may_see(entering_account(match, seat), player, club):
         return {}
-    cards = [playing_card(entry) for entry in entries(player, club)]
+    cards = playing_cards(entries(player, club))
     if not cards:
         return {}
     listing = ", ".join(_("%(name)s (level %(level)s, Power %(power)s, Speed %(speed)s)") % card for card in cards)
