@@ -221,7 +221,7 @@ def test_once_another_phone_played_it_the_creator_may_not(creator, other, wyrm):
     before = card_state(wyrm)
     response = edit(creator, wyrm, power="1")
     assert response.status_code == 403
-    assert "has been played in other players' or a club's matches since you added it" in text(response)
+    assert "has been played in other players' or a club's matches, or collected by them, since you added it" in text(response)
     assert card_state(wyrm) == before
 
 
@@ -354,12 +354,27 @@ def test_nobody_else_deletes_the_creators_card(request, wyrm, persona):
 
 def test_a_card_in_a_collection_is_not_deleted_whoever_asks(creator, staff, wyrm):
     CollectionCard.objects.create(player=Player.objects.create(name="Cole"), card=wyrm, copies=1)
-    for phone in (creator, staff):
+    for phone, status, says in ((creator, 403, "or collected by them, since you added it"),  # Cole's, not theirs
+                                (staff, 409, "Magma Wyrm is in a player's collection, so it cannot be deleted")):
         before = card_state(wyrm)
         response = phone.post(delete_url(wyrm), {"confirm": "yes"})
-        assert response.status_code == 409
-        assert "Magma Wyrm is in a player's collection, so it cannot be deleted" in text(response)
+        assert response.status_code == status
+        assert says in text(response)
         assert card_state(wyrm) == before
+
+
+def test_a_card_in_another_players_collection_is_not_rewritten_by_its_creator(creator, wyrm):
+    """Cara added Magma Wyrm; Ana collected and upgraded it. Cara's edit to Power 0 rewrote Ana's copies (found by
+    an adversarial run): the collection is a place the card has, which Cara does not answer for."""
+    ana = get_user_model().objects.create_user("ana-collector")
+    CollectionCard.objects.create(player=Player.objects.create(name="Ana Collector", user=ana), card=wyrm, copies=5,
+                                  level=2)
+    before = card_state(wyrm)
+    response = creator.post(reverse("card_edit", args=["card-crush", wyrm.pk]), {
+        "card-name": "Magma Wyrm", "card-power": "0", "card-speed": "0", "card-affinity": "Fire",
+        "card-rarity": "Common", "card-level": "5"})
+    assert response.status_code == 403 and "or collected by them" in text(response)
+    assert card_state(wyrm) == before
 
 
 def test_a_deleted_card_stays_in_the_matches_that_played_it(creator, wyrm):

@@ -107,8 +107,10 @@ def origin(card: Card, claim: NameClaim | None) -> Place:
 
 
 def places_used(card: Card) -> set[Place]:
-    """Every place whose matches used the card: clubs, owners, and phones or accounts seated by a link."""
-    places: set[Place] = set()
+    """Every place whose matches used the card (clubs, owners, and phones or accounts seated by a link), and every
+    collection holding it (its club's, or its player's account): an edit changes each of them."""
+    places: set[Place] = {Place(club=club) if club is not None else Place(account=user) if user else INSTALLATION
+                          for club, user in card.collected.values_list("club_id", "player__user_id")}
     loose: list[int] = []
     for pk, club, owner, device in Match.objects.filter(card_uses__card=card).values_list(
             "pk", "club_id", "owner_id", "owner_device"):
@@ -157,9 +159,9 @@ def refusal(editor: Editor, card: Card, claim=_UNREAD) -> str:
     if not start.answered_by(editor, organised):
         return _("%(name)s was added by another phone or account: only they can change it, and only while every "
                  "match and club that used it is theirs.") % names
-    return _("%(name)s has been played in other players' or a club's matches since you added it, so you can no "
-             "longer change it alone: only someone who runs every match and club that used it (or the site's "
-             "staff) can.") % names
+    return _("%(name)s has been played in other players' or a club's matches, or collected by them, since you added "
+             "it, so you can no longer change it alone: only someone who runs every match, club and collection that "
+             "holds it (or the site's staff) can.") % names
 
 
 def name_refusal(editor: Editor, slug: str, name: str) -> str:
