@@ -35,7 +35,7 @@ def type_number(value: object, field: str = "type") -> int:
         return value
     if isinstance(value, str):
         text = value.strip()
-        if text.isdigit() and 1 <= int(text) <= WHEEL_SIZE:
+        if text.isdecimal() and 1 <= int(text) <= WHEEL_SIZE:
             return int(text)
         for number, name in enumerate(DEFAULT_TYPE_NAMES, start=1):
             if text.casefold() == name.casefold():

@@ -149,12 +149,13 @@ JUNK = [
     "<script>alert(1)</script>",
     "' OR 1=1 --",
     ["1", "junk"],
+    "\u00b2",  # a superscript two: str.isdigit() says yes, int() refuses it (three answers were 500s)
 ]
 
 
 JUNK_IDS = [
     "empty", "spaces", "huge", "negative", "huge-negative", "huge-number", "decimal", "exponent", "nan",
-    "unicode", "nul", "html", "sql", "list",
+    "unicode", "nul", "html", "sql", "list", "superscript-digit",
 ]
 
 

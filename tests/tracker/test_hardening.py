@@ -553,3 +553,9 @@ def test_trusted_proxy_count_refuses_anything_else(monkeypatch, value):
     monkeypatch.setenv("TRUSTED_PROXY_COUNT", value)
     with pytest.raises(ImproperlyConfigured, match="TRUSTED_PROXY_COUNT"):
         env_int("TRUSTED_PROXY_COUNT", 0)
+
+
+@pytest.mark.parametrize("digit", ["\u00b2", "\u2460", "\u0663"])  # superscript two, circled one, Arabic-Indic three
+def test_a_digit_python_calls_a_digit_in_a_number_parameter_is_no_500(client, digit):
+    """str.isdigit() says yes to "²" and int() refuses it: the stats page's club filter answered 500."""
+    assert client.get(reverse("stats"), {"club": digit}).status_code == 200

@@ -246,6 +246,23 @@ def test_a_member_removed_from_the_club_is_told_at_once_that_its_matches_are_gon
     assert member.get(club_match.get_absolute_url()).status_code == 404
 
 
+@pytest.mark.parametrize("header", [False, True])
+def test_a_version_that_is_no_number_opens_the_stream_from_the_pages_own(owner, battle, header):
+    """"²" passes str.isdigit() and int() refuses it: asked as the page's version or as Last-Event-ID it was a 500."""
+    async def opened():
+        client = AsyncClient()
+        client.cookies = owner.cookies
+        url = reverse("match_events", args=[battle.pk])
+        response = await (client.get(url, headers={"Last-Event-ID": "\u00b2"}) if header else client.get(url + "?v=%C2%B2"))
+        chunks = aiter(response.streaming_content)
+        first = await asyncio.wait_for(anext(chunks), 5)
+        await chunks.aclose()
+        return response.status_code, first
+
+    status, first = asyncio.run(opened())
+    assert status == 200 and (first.decode() if isinstance(first, bytes) else first).startswith("retry:")
+
+
 def test_the_stream_is_refused_to_outsiders_as_the_poll_is(battle):
     outsider = Client()
     for url in (events_url(battle), reverse("match_poll", args=[battle.pk])):

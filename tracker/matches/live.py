@@ -350,7 +350,7 @@ hub = Hub()
 def _since(request: TableRequest) -> int | None:
     """The version the phone last saw: the browser's Last-Event-ID when it reconnects, else the page's `v`."""
     for value in (request.headers.get("Last-Event-ID"), request.GET.get("v")):
-        if value and value.isdigit() and len(value) < 10:
+        if value and value.isdecimal() and len(value) < 10:
             return int(value)
     return None
 

@@ -23,4 +23,4 @@ def is_step(message) -> bool:
 def step_of(message, match_id: int) -> tuple[int, bool] | None:
     """(step, revealing) told by a STEP_DONE message, if it is of this match (another match's is dropped)."""
     told_in, _sep, step = message.message.partition(":")
-    return (int(step), REVEALING_ENTRY in message.extra_tags.split()) if told_in == str(match_id) and step.isdigit() else None
+    return (int(step), REVEALING_ENTRY in message.extra_tags.split()) if told_in == str(match_id) and step.isdecimal() else None

@@ -247,7 +247,7 @@ def stats_overview(request: TableRequest) -> HttpResponse:
     if slug not in rules.GAMES:
         slug = ""
     clubs = access.my_clubs(request)
-    club = clubs.filter(pk=request.GET["club"]).first() if request.GET.get("club", "").isdigit() else None
+    club = clubs.filter(pk=request.GET["club"]).first() if request.GET.get("club", "").isdecimal() else None
     matches = list(stats.finished_matches(Match.objects.visible_to(request), slug or None, club=club and club.pk))
     def url(**params) -> str:
         return reverse("stats") + ("?" + urlencode({k: v for k, v in params.items() if v}) if any(params.values()) else "")

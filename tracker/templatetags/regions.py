@@ -252,7 +252,7 @@ def _looked_up(variable: Variable, scope: dict, context: template.Context):
     for bit in lookups[1:]:
         if type(current) is dict and bit in current:
             current = current[bit]
-        elif (current is None or type(current) is dict) and not hasattr(current, bit) and not bit.isdigit():
+        elif (current is None or type(current) is dict) and not hasattr(current, bit) and not bit.isdecimal():
             # Where Django would try a key, an attribute, then an index, and fail (after a costly dir()).
             raise VariableDoesNotExist(bit)
         else:

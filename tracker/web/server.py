@@ -60,7 +60,7 @@ def worker_count(engine: str) -> int:
     """One process on SQLite, so a live update reaches every phone (in-process fan-out, one
     writer anyway); on PostgreSQL one per core, or WEB_CONCURRENCY."""
     wanted = os.environ.get("WEB_CONCURRENCY", "")
-    if wanted and (not wanted.isdigit() or int(wanted) < 1):
+    if wanted and (not wanted.isdecimal() or int(wanted) < 1):
         raise ValueError(f"WEB_CONCURRENCY must be a whole number of 1 or more, not {wanted!r}")
     if engine == SQLITE_ENGINE:
         if wanted and int(wanted) != 1:

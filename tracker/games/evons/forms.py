@@ -194,7 +194,7 @@ def _ability_action(post, card: Callable[[], dict]) -> dict:
         if value == "unknown":
             action["grave"] = "unknown"
             action["card"] = card()
-        elif value.isdigit() and len(value) < 4:
+        elif value.isdecimal() and len(value) < 4:
             action["grave"] = int(value)
         else:
             raise ValidationError(pgettext_lazy("evons", "Choose a card from the graveyard."))

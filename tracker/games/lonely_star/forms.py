@@ -145,7 +145,7 @@ class LonelyStarForm(BoardActionForm):
     def _check_dice(self) -> None:
         entered = [value.strip() for value in self.sent("roll") if value.strip()]
         for value in entered:
-            if not value.isdigit() or not 1 <= int(value) <= SIDES:
+            if not value.isdecimal() or not 1 <= int(value) <= SIDES:
                 message = pgettext_lazy("lonely-star", "A D6 shows 1 to %(sides)s; “%(value)s” is not a roll.")
                 self.add_error("roll", message % {"value": value[:20], "sides": SIDES})
                 return

@@ -25,7 +25,7 @@ KEY_FILE = Path(settings.BASE_DIR) / "var" / "secret-key"
 
 def parse_address(address: str) -> tuple[str, int]:
     host, _, port = address.rpartition(":")
-    if not host or not port.isdigit() or int(port) > 65535:
+    if not host or not port.isdecimal() or int(port) > 65535:
         raise CommandError(f"ADDRESS must be host:port (127.0.0.1:8000, 0.0.0.0:8000), not {address!r}")
     return host.strip("[]"), int(port)
 
@@ -78,7 +78,7 @@ def lan_address() -> str:
 
 def port_setting(name: str, default: int) -> int:
     value = os.environ.get(name, "")
-    if value and (not value.isdigit() or int(value) > 65535):
+    if value and (not value.isdecimal() or int(value) > 65535):
         raise CommandError(f"{name} must be a port number, not {value!r}")
     return int(value) if value else default
 
