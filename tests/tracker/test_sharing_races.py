@@ -1,4 +1,4 @@
-"""Who sits where, changed at the same moment as a join or a move (found over real HTTP by sending both at once).
+"""Who sits where (and who runs a club), changed at the same moment as a join, a move or another change (found over real HTTP by sending both at once).
 
 A revoke and a join, or a revoke and the seat's lock-in, are judged on what stands once the other has
 committed (sharing.lock: the match's row on PostgreSQL, the whole database on SQLite), never on what stood
@@ -13,11 +13,11 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from tracker.models import Access, Invite, Match, Proposal
-from tracker.people import consent
+from tracker.models import Access, Invite, Match, Membership, Proposal
+from tracker.people import clubs, consent
 from tracker.people import views as people_views
 
-from .helpers import BEN_DECK, entry_data, entry_url, join_url, make_invite
+from .helpers import BEN_DECK, club_account, entry_data, entry_url, join_url, make_invite
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_cache")]
 
@@ -96,3 +96,22 @@ def test_a_seat_that_locks_in_as_its_link_is_revoked_is_never_both_counted_and_d
     if counted:  # and the owner cannot take it back alone either
         owner.post(reverse("match_goto", args=[battle.pk]), {"step": 0, "seq": 1})
         assert Match.objects.get(pk=battle.pk).head == 1
+
+
+def test_two_organisers_making_each_other_members_at_once_leave_the_club_one(club, monkeypatch):
+    """Each counted the other organiser still there, then wrote: the club was left with no organiser."""
+    ana, ben = club_account("ana", club, Membership.ORGANISER), club_account("ben", club, Membership.ORGANISER)
+    ana_in, ben_in = (Membership.objects.get(user=phone.user) for phone in (ana, ben))
+    counted, sent = clubs.organisers_left, []
+
+    def bens_tap_meanwhile(in_club, without):
+        left = counted(in_club, without)
+        if not sent:
+            sent.append(True)
+            meanwhile(lambda: ben.post(reverse("club_member", args=[club.pk, ana_in.pk]), {"do": "member"}))
+        return left
+
+    monkeypatch.setattr(clubs, "organisers_left", bens_tap_meanwhile)
+    ana.post(reverse("club_member", args=[club.pk, ben_in.pk]), {"do": "member"})
+    settled()
+    assert Membership.objects.filter(club=club, role=Membership.ORGANISER).count() == 1

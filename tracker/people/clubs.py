@@ -63,5 +63,12 @@ def leave(membership: Membership) -> None:
         live.changed(match_id, access_changed=True)
 
 
+def lock_organisers(club: Club) -> None:
+    """Hold the club's organisers' memberships until the transaction ends (PostgreSQL; SQLite's transactions hold
+    the whole database from their start), so a change that must leave the club an organiser counts them as they
+    stand."""
+    list(club.memberships.select_for_update().filter(role=Membership.ORGANISER).values_list("pk", flat=True))
+
+
 def organisers_left(club: Club, without: Membership) -> int:
     return club.memberships.filter(role=Membership.ORGANISER).exclude(pk=without.pk).count()

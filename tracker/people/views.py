@@ -423,6 +423,16 @@ def club_settings(request: TableRequest, pk: int) -> HttpResponse:
 def club_member(request: TableRequest, pk: int, member_id: int) -> HttpResponse:
     """An organiser makes a member an organiser or a member again, or removes them."""
     club, _role = clubs.club_for(request, pk, organiser=True)
+    with transaction.atomic():
+        return _club_member(request, club, member_id)
+
+
+def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpResponse:
+    # Judged on the organisers as they stand once another organiser's change sent at the same moment landed: two
+    # organisers making each other members at once left the club with none.
+    clubs.lock_organisers(club)
+    if not club.memberships.filter(user=access.signed_in(request), role=Membership.ORGANISER).exists():
+        raise access.PermissionDenied(_("Only the club's organisers can do that."))
     membership = club.memberships.select_related("user").filter(pk=member_id).first()
     what = request.POST.get("do")
     if membership is None or what not in ("organiser", "member", "remove"):
@@ -447,13 +457,15 @@ def club_member(request: TableRequest, pk: int, member_id: int) -> HttpResponse:
 @require_POST
 def club_leave(request: TableRequest, pk: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=pk)
-    membership = club.memberships.filter(user=access.signed_in(request)).first()
-    if membership is None:
-        raise Http404(_("No such club."))
-    if membership.role == Membership.ORGANISER and not clubs.organisers_left(club, membership):
-        messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
-        return redirect(club)
-    clubs.leave(membership)
+    with transaction.atomic():
+        clubs.lock_organisers(club)  # as in club_member: the last two organisers leaving at once
+        membership = club.memberships.filter(user=access.signed_in(request)).first()
+        if membership is None:
+            raise Http404(_("No such club."))
+        if membership.role == Membership.ORGANISER and not clubs.organisers_left(club, membership):
+            messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
+            return redirect(club)
+        clubs.leave(membership)
     messages.success(request, _("You left %(name)s.") % {"name": club.name})
     return redirect("club_list")
 
