@@ -415,3 +415,23 @@ def test_a_correction_counts_from_the_next_match_on(creator, wyrm):
     new = played_in(battle(owner_device=device_of(creator)), wyrm)
     assert Match.objects.get(pk=old.pk).state["decks"][0][0]["power"] == 8
     assert new.state["decks"][0][0]["power"] == 9
+
+
+def test_an_edit_drawn_before_another_phones_correction_does_not_undo_it(creator, wyrm):
+    """The same account on two phones: the second phone's form, drawn before the first phone's correction, sent
+    every field and quietly put Power back (found by an adversarial run). It is refused, the typing kept, and
+    sent again from the page now drawn it is saved."""
+    edit_url = reverse("card_edit", args=["card-crush", wyrm.pk])
+    other = Client()
+    other.cookies = creator.cookies
+    drawn = re.search(r'name="drawn" value="([^"]+)"', text(other.get(edit_url))).group(1)
+    fields = {"card-name": "Magma Wyrm", "card-speed": "4", "card-affinity": "Fire", "card-rarity": "Epic",
+              "card-level": "1"}
+    assert creator.post(edit_url, {**fields, "card-power": "9", "drawn": drawn}).status_code == 302
+    refused = other.post(edit_url, {**fields, "card-power": "8", "card-speed": "5", "drawn": drawn})
+    assert refused.status_code == 409 and "was corrected on another phone" in text(refused)
+    assert 'value="5"' in text(refused)  # what was typed is kept
+    assert Card.objects.get(pk=wyrm.pk).stats["power"] == 9
+    again = re.search(r'name="drawn" value="([^"]+)"', text(refused)).group(1)
+    assert other.post(edit_url, {**fields, "card-power": "8", "card-speed": "5", "drawn": again}).status_code == 302
+    assert Card.objects.get(pk=wyrm.pk).stats["speed"] == 5

@@ -29,6 +29,8 @@ entered, so an edit never rescores or redraws an old match. What the catalog lea
 match is only that the card was used (`record_uses`, in tracker/matches/card_uses.py).
 """
 
+import hashlib
+import json
 import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -238,12 +240,23 @@ def card_add(editor: Editor, slug: str, name: str, stats: dict, catalog: dict[st
         raise taken from error
 
 
+def drawn_as(card: Card) -> str:
+    """A short fingerprint of the card as a form shows it (name and stats): the edit it sends says which it saw."""
+    seen = json.dumps([card.name, card.stats], sort_keys=True, ensure_ascii=False)
+    return hashlib.blake2b(seen.encode(), digest_size=8).hexdigest()
+
+
 @transaction.atomic
-def card_edit(editor: Editor, card_id: int, name: str, stats: dict) -> CardChange | None:
-    """Correct a card's name and stats, recorded; None when nothing differs. Raises CardRefused."""
+def card_edit(editor: Editor, card_id: int, name: str, stats: dict, drawn: str | None = None) -> CardChange | None:
+    """Correct a card's name and stats, recorded; None when nothing differs. Raises CardRefused, also when the
+    form was drawn (`drawn`: drawn_as) from a card changed since: it would quietly undo that change."""
     card = _locked(card_id)
     if why := refusal(editor, card):
         raise CardRefused(why)
+    if drawn is not None and drawn != drawn_as(card):
+        raise CardRefused(_("%(name)s was corrected on another phone since this page was drawn, so nothing was "
+                            "changed: open the card again to see that correction, or save yours again to replace "
+                            "it.") % {"name": card.name}, status=409)
     name = catalog_name(name)
     if (card.name, card.stats) == (name, stats):
         return None

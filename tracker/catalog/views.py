@@ -197,7 +197,8 @@ def card_edit(request: TableRequest, slug: str, pk: int) -> HttpResponse:
         if form.is_valid():
             edited = form.cleaned_data
             try:
-                change = card_changes.card_edit(editor, card.pk, edited["name"], pages.card_stats(edited))
+                change = card_changes.card_edit(editor, card.pk, edited["name"], pages.card_stats(edited),
+                                                drawn=request.POST.get("drawn"))
             except CardRefused as refused:
                 refusal, status = str(refused), refused.status
             else:
@@ -205,7 +206,8 @@ def card_edit(request: TableRequest, slug: str, pk: int) -> HttpResponse:
                 messages.success(request, done % {"name": edited["name"]} if change else
                                  _("Nothing was different, so nothing was changed."))
                 return redirect("card_detail", slug=slug, pk=pk)
-    context = {"game": rules.GAMES[slug], "card": card, "form": form, "why_not": why_not, "refusal": refusal}
+    context = {"game": rules.GAMES[slug], "card": card, "form": form, "why_not": why_not, "refusal": refusal,
+               "drawn": card_changes.drawn_as(card)}
     return render(request, "tracker/card_edit.html", context, status=status)
 
 
