@@ -305,6 +305,18 @@ def test_a_club_correction_counts_in_its_new_matches_only(store_played, olga, mi
         store_played, olga.user, 9, 7)
 
 
+def test_a_correction_drawn_before_another_organisers_does_not_undo_it(store_played, olga):
+    """As with a card's own edit: a club correction form drawn before another phone's correction is refused."""
+    phoenix = card("Phoenix")
+    url = reverse("card_club_correction", args=[phoenix.slug, phoenix.pk, store_played.pk])
+    drawn = re.search(r'name="drawn" value="([^"]+)"', text(olga.get(url))).group(1)
+    data = {f"card-{k}": str(v) for k, v in phoenix.stats.items()}
+    assert olga.post(url, {**data, "card-power": "7", "drawn": drawn}).status_code == 302
+    stale = olga.post(url, {**data, "card-power": "5", "drawn": drawn})
+    assert stale.status_code == 409 and "was corrected on another phone" in text(stale)
+    assert ClubCorrection.objects.get(card=phoenix, club=store_played).stats["power"] == 7
+
+
 def test_every_games_entry_reads_the_club_catalog():
     """Each game's pages look catalog cards up through tracker/matches/club_cards.py (match_catalog, match_card)."""
     import pathlib

@@ -240,10 +240,19 @@ def card_add(editor: Editor, slug: str, name: str, stats: dict, catalog: dict[st
         raise taken from error
 
 
-def drawn_as(card: Card) -> str:
-    """A short fingerprint of the card as a form shows it (name and stats): the edit it sends says which it saw."""
-    seen = json.dumps([card.name, card.stats], sort_keys=True, ensure_ascii=False)
+def drawn_as(name: str, stats: dict) -> str:
+    """A short fingerprint of a card as a form shows it (its name and stats, or a club's correction of them): the
+    change the form sends says which it saw, so a form drawn before another phone's change cannot undo it."""
+    seen = json.dumps([name, stats], sort_keys=True, ensure_ascii=False)
     return hashlib.blake2b(seen.encode(), digest_size=8).hexdigest()
+
+
+def _as_drawn(card: Card, stats: dict, drawn: str | None) -> None:
+    """CardRefused when the form was drawn (`drawn`) from other stats than the card shows now (`stats`)."""
+    if drawn is not None and drawn != drawn_as(card.name, stats):
+        raise CardRefused(_("%(name)s was corrected on another phone since this page was drawn, so nothing was "
+                            "changed: open the card again to see that correction, or save yours again to replace "
+                            "it.") % {"name": card.name}, status=409)
 
 
 @transaction.atomic
@@ -253,10 +262,7 @@ def card_edit(editor: Editor, card_id: int, name: str, stats: dict, drawn: str |
     card = _locked(card_id)
     if why := refusal(editor, card):
         raise CardRefused(why)
-    if drawn is not None and drawn != drawn_as(card):
-        raise CardRefused(_("%(name)s was corrected on another phone since this page was drawn, so nothing was "
-                            "changed: open the card again to see that correction, or save yours again to replace "
-                            "it.") % {"name": card.name}, status=409)
+    _as_drawn(card, card.stats, drawn)
     name = catalog_name(name)
     if (card.name, card.stats) == (name, stats):
         return None
@@ -304,14 +310,16 @@ def correction_refusal(editor: Editor, club: Club) -> str:
 
 
 @transaction.atomic
-def card_correct(editor: Editor, card_id: int, club: Club, stats: dict) -> CardChange | None:
+def card_correct(editor: Editor, card_id: int, club: Club, stats: dict, drawn: str | None = None) -> CardChange | None:
     """Set the club's own stats for the card (the catalog's stats again remove the correction), recorded;
-    None when nothing differs. The card itself, and every other club's and player's matches, stay as they are."""
+    None when nothing differs. The card itself, and every other club's and player's matches, stay as they are.
+    `drawn`: as card_edit's."""
     card = _locked(card_id)
     if why := correction_refusal(editor, club):
         raise CardRefused(why)
     current = ClubCorrection.objects.filter(club=club, card=card).first()
     before = current.stats if current else card.stats
+    _as_drawn(card, before, drawn)
     if before == stats:
         return None
     if stats == card.stats:

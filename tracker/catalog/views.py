@@ -207,7 +207,7 @@ def card_edit(request: TableRequest, slug: str, pk: int) -> HttpResponse:
                                  _("Nothing was different, so nothing was changed."))
                 return redirect("card_detail", slug=slug, pk=pk)
     context = {"game": rules.GAMES[slug], "card": card, "form": form, "why_not": why_not, "refusal": refusal,
-               "drawn": card_changes.drawn_as(card)}
+               "drawn": card_changes.drawn_as(card.name, card.stats)}
     return render(request, "tracker/card_edit.html", context, status=status)
 
 
@@ -230,7 +230,8 @@ def card_club_correction(request: TableRequest, slug: str, pk: int, club_id: int
         status = 422
         if form.is_valid():
             try:
-                change = card_changes.card_correct(editor, card.pk, club, pages.card_stats(form.cleaned_data))
+                change = card_changes.card_correct(editor, card.pk, club, pages.card_stats(form.cleaned_data),
+                                                   drawn=request.POST.get("drawn"))
             except CardRefused as refused:
                 refusal, status = str(refused), refused.status
             else:
@@ -238,8 +239,10 @@ def card_club_correction(request: TableRequest, slug: str, pk: int, club_id: int
                                             "card changed.") % {"club": club.name, "name": card.name} if change
                                  else _("Nothing was different, so nothing was changed."))
                 return redirect("card_detail", slug=slug, pk=pk)
+    current = ClubCorrection.objects.filter(club=club, card=card).first()  # as it stands now, a refusal drawn
     context = {"game": rules.GAMES[slug], "card": card, "club": club, "form": form, "why_not": why_not,
-               "refusal": refusal, "corrected": current is not None}
+               "refusal": refusal, "corrected": current is not None,
+               "drawn": card_changes.drawn_as(card.name, current.stats if current else card.stats)}
     return render(request, "tracker/card_club_correction.html", context, status=status)
 
 
