@@ -217,3 +217,22 @@ def handed_on(page: Page, name: str, said: str) -> None:
 def form_with_button(page: Page, name: str) -> Locator:
     """The board form holding the button of that name."""
     return page.locator("form").filter(has=page.get_by_role("button", name=name))
+
+
+def match_on_this_phone(context: BrowserContext, slug: str, players: list[str]):
+    """A new match of `slug` set up by this phone (as if it had pressed Start, the demo catalogs loaded), so its
+    page is the owner's: entries, the share panel."""
+    from django.http import HttpRequest
+
+    from tracker.demo import load_catalogs
+    from tracker.matches import services
+
+    load_catalogs()
+    page = context.new_page()
+    page.goto("/healthz")  # the phone's device cookie
+    device = next(cookie for cookie in context.cookies() if cookie["name"] == "tk_device")
+    page.close()
+    request = HttpRequest()
+    request.COOKIES = {"tk_device": device["value"]}
+    return services.match_create(slug=slug, player_names=players, config={},
+                                 owner_device=request.get_signed_cookie("tk_device", salt="tk_device"))

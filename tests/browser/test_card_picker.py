@@ -16,7 +16,7 @@ from tracker.demo import load_catalogs
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import assert_no_horizontal_scroll
+from .phone import assert_no_horizontal_scroll, match_on_this_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,17 +68,7 @@ def assert_tap_targets_fit_a_thumb(page: Page) -> None:
 
 def card_crush_battle(context: BrowserContext) -> Match:
     """A battle on this phone (as if it had pressed Start), the demo catalog loaded."""
-    load_catalogs()
-    page = context.new_page()
-    page.goto("/healthz")  # the phone's device cookie
-    device = next(cookie for cookie in context.cookies() if cookie["name"] == "tk_device")
-    page.close()
-    from django.http import HttpRequest
-
-    request = HttpRequest()
-    request.COOKIES = {"tk_device": device["value"]}
-    return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={},
-                                 owner_device=request.get_signed_cookie("tk_device", salt="tk_device"))
+    return match_on_this_phone(context, "card-crush", ["Ana", "Ben"])
 
 
 def test_a_card_crush_deck_takes_at_most_12_taps_and_10_typed_characters(context: BrowserContext, page: Page,

@@ -9,32 +9,15 @@
 """
 
 import pytest
-from django.http import HttpRequest
 from playwright.sync_api import BrowserContext, Page, expect
 
 import rules
-from tracker.demo import load_catalogs
-from tracker.matches import services
-from tracker.models import Match
 
-from .phone import LONG_PLAYERS, hand_to, in_view, watch_errors
+from .phone import LONG_PLAYERS, hand_to, in_view, match_on_this_phone, watch_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 READY = "Link ready: show the QR code or send the link."
-
-
-def match_on_this_phone(context: BrowserContext, slug: str) -> Match:
-    """A new match of `slug` set up by this phone (as if it had pressed Start), so its page has the share panel."""
-    load_catalogs()
-    page = context.new_page()
-    page.goto("/healthz")  # the phone's device cookie
-    device = next(cookie for cookie in context.cookies() if cookie["name"] == "tk_device")
-    page.close()
-    request = HttpRequest()
-    request.COOKIES = {"tk_device": device["value"]}
-    return services.match_create(slug=slug, player_names=list(LONG_PLAYERS), config={},
-                                 owner_device=request.get_signed_cookie("tk_device", salt="tk_device"))
 
 
 def link_made_in_view(page: Page, button: str, heading: str) -> None:
@@ -53,7 +36,7 @@ def link_made_in_view(page: Page, button: str, heading: str) -> None:
 
 @pytest.mark.parametrize("slug", list(rules.GAMES))
 def test_a_link_just_made_opens_in_view_with_its_message(context: BrowserContext, page: Page, slug, screenshot_dir):
-    match = match_on_this_phone(context, slug)
+    match = match_on_this_phone(context, slug, list(LONG_PLAYERS))
     errors = watch_errors(page)
     page.goto(match.get_absolute_url())
     link_made_in_view(page, f"+ Join link for {LONG_PLAYERS[1]}", f"Join as {LONG_PLAYERS[1]}")
@@ -65,7 +48,7 @@ def test_a_link_just_made_opens_in_view_with_its_message(context: BrowserContext
 @pytest.mark.parametrize("slug", ["card-crush", "logos", "cardmaster"])  # the games with a secret entry
 def test_a_secret_entry_opens_on_its_heading_with_no_list_over_it(context: BrowserContext, page: Page, slug,
                                                                    screenshot_dir):
-    match = match_on_this_phone(context, slug)
+    match = match_on_this_phone(context, slug, list(LONG_PLAYERS))
     errors = watch_errors(page)
     page.goto(match.get_absolute_url())
     hand_to(page, LONG_PLAYERS[0])
