@@ -285,17 +285,10 @@ def test_the_board_marks_what_a_step_changed_and_its_arrows_and_letters_read_cle
 def test_on_two_phones_the_player_not_in_turn_is_told_whose_step_it_is(make_context, catalog, screenshot_dir):
     """Evons showed its whole play area (cells to tap, the card field, Pass) to either phone, and the engine then
     refused the other seat's tap. The phone not in turn says who plays the step on their phone instead."""
-    from .test_two_phones import Phone, make_link
+    from .test_two_phones import Phone, ben_seated
 
     ana, ben = Phone(make_context(), "ana"), Phone(make_context(), "ben")
-    ana.page.goto("/matches/new/evons/")
-    ana.page.get_by_label("Player 1", exact=True).fill("Ana")
-    ana.page.get_by_label("Player 2", exact=True).fill("Ben")
-    ana.page.get_by_role("button", name="Start").click()
-    match_id = int(re.search(r"/matches/(\d+)/$", ana.page.url).group(1))
-    ben.page.goto(make_link(ana.page, "+ Join link for Ben", "Join as Ben"))
-    ben.page.get_by_role("button", name="Play as Ben on this phone").click()
-    expect(ben.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    match_id = ben_seated(ana, ben, "evons")
     waiting = ben.page.get_by_text("Ana plays this step on their phone.")
     expect(waiting).to_be_visible()
     expect(ben.page.get_by_role("button", name=re.compile("^Pass"))).to_have_count(0)

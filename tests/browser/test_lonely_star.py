@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from tracker.models import Match
 
 from .phone import assert_no_horizontal_scroll, form_with_button
-from .test_two_phones import Phone, make_link
+from .test_two_phones import Phone, ben_seated
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -217,15 +217,7 @@ def test_the_other_phones_tap_leaves_a_half_typed_form_as_it_is(make_context, ca
     fresh board by itself; the form he is filling in stays open with what he typed, since the D6 did not change
     it, and it then plays the unit at the new step."""
     ana, ben = Phone(make_context(), "ana"), Phone(make_context(), "ben")
-    ana.page.goto("/")
-    ana.page.get_by_role("link", name="New Lonely Star match").click()
-    ana.page.get_by_label("Player 1", exact=True).fill("Ana")
-    ana.page.get_by_label("Player 2", exact=True).fill("Ben")
-    ana.page.get_by_role("button", name="Start").click()
-    match_id = int(re.search(r"/matches/(\d+)/$", ana.page.url).group(1))
-    ben.page.goto(make_link(ana.page, "+ Join link for Ben", "Join as Ben"))
-    ben.page.get_by_role("button", name="Play as Ben on this phone").click()
-    expect(ben.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    match_id = ben_seated(ana, ben, "lonely-star")
     ana.page.goto(f"/matches/{match_id}/")
 
     side = ben.page.locator("#side-1-section")

@@ -98,6 +98,20 @@ def make_link(page: Page, button: str, heading: str) -> str:
     return invite.locator("input.link-field").input_value()
 
 
+def ben_seated(ana: Phone, ben: Phone, slug: str) -> int:
+    """Ana starts a match of `slug`, Ana against Ben, on her phone; Ben's phone takes his seat by her join link and
+    shows the match. The match's id."""
+    ana.page.goto(f"/matches/new/{slug}/")
+    ana.page.get_by_label("Player 1", exact=True).fill("Ana")
+    ana.page.get_by_label("Player 2", exact=True).fill("Ben")
+    ana.page.get_by_role("button", name="Start").click()
+    match_id = int(re.search(r"/matches/(\d+)/$", ana.page.url).group(1))
+    ben.page.goto(make_link(ana.page, "+ Join link for Ben", "Join as Ben"))
+    ben.page.get_by_role("button", name="Play as Ben on this phone").click()
+    expect(ben.page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
+    return match_id
+
+
 def fill_deck(page: Page, cards: list[str]) -> None:
     for number, card in enumerate(cards, start=1):
         page.get_by_label(f"Round {number} card", exact=True).fill(card)

@@ -106,6 +106,7 @@ def said(match: Match, seen_by, newest=None) -> str:
 
 def _action(match: Match, who: str, number: int, newest=None) -> str:
     """An action as the log shows it to anyone at the table; a correction with every value it changed."""
+    from tracker.matches.outcome import to_act_on
     from tracker.review.log import log_entries  # review builds on the match pages
 
     action = newest if newest is not None and newest.number == number else match.actions.filter(number=number).first()
@@ -115,16 +116,6 @@ def _action(match: Match, who: str, number: int, newest=None) -> str:
     if entry["override"]:
         return _("%(who)s corrected: %(what)s") % {"who": who, "what": " ".join(entry["lines"]) or entry["what"]}
     if re.match(rf"{re.escape(who)}\b", entry["what"]):  # "Ben locks in…" names the actor already: once is enough
-        return " ".join([f"{entry['what']}.", *_to_act_on(match, entry)])
-    return " ".join([_("%(who)s: %(what)s.") % {"who": who, "what": entry["what"]}, *_to_act_on(match, entry)])
+        return " ".join([f"{entry['what']}.", *to_act_on(match, entry)])
+    return " ".join([_("%(who)s: %(what)s.") % {"who": who, "what": entry["what"]}, *to_act_on(match, entry)])
 
-
-def _to_act_on(match: Match, entry: dict) -> list[str]:
-    """What a step did that the players must act on at the table (a card falls or is flipped, gems are raided, the
-    match ends: each game's `consequences`), from the log's lines: the phone that tapped has them open in its box,
-    and the other phones are told them with the news, not only the move."""
-    from tracker.games import pages_for  # the games' pages build on the match package: asked for when said
-
-    pages, names = pages_for(match.slug), [player.name for player in match.players()]
-    return [line for event in entry["action"].events if event["type"] in pages.consequences
-            and (line := pages.describe(event, names)) and line in entry["lines"]]

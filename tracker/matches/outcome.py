@@ -59,10 +59,21 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
         if line and (must or room > 0):
             shown.append(line)
             room -= not must
-    consequence = {pages.describe(event, names) for event in entry["action"].events if event["type"] in pages.consequences}
+    consequence = set(to_act_on(match, entry))
     return {"title": entry["what"] if title is None else title, "ended": match_end(match), "lines": shown,
             "reply": reply,
             "folded": [line for line in entry["lines"] if line not in shown and line not in consequence] + rest}
+
+
+def to_act_on(match: Match, entry: dict) -> list[str]:
+    """The log's lines of what the step did that the players must act on at the table (each game's `consequences`:
+    a card falls or is flipped, gems are raided, the match ends): open in the tapping phone's box, and told the
+    other phones with the news of the step (news.py)."""
+    from tracker.games import pages_for  # the games' pages build on this package: asked for when drawn
+
+    pages, names = pages_for(match.slug), [player.name for player in match.players()]
+    return [line for event in entry["action"].events if event["type"] in pages.consequences
+            and (line := pages.describe(event, names))]
 
 
 def match_end(match: Match) -> str:
