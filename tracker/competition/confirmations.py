@@ -26,7 +26,6 @@ from django.utils.translation import gettext as _
 
 from ..matches import live
 from ..models import Confirmation, Match, Membership, Player
-from ..people import access
 from .errors import Refused
 from .game import competes, competing_slug
 
@@ -85,7 +84,8 @@ def confirm(*, match_id: int, seat: int, account) -> Confirmation:
         raise Refused(_("Sign in first: a player confirms with their own account."), status=403)
     own = seat_of(match, account) == seat
     # An organiser confirms for a player only as the referee: one who plays in the battle is a side of it.
-    organiser = match.club_id is not None and not access.plays_in(account, match) and (
+    # (access.plays_in says the same; competition sits below people, so it is not imported here)
+    organiser = match.club_id is not None and not any(player.user_id == account.pk for player in players) and (
         Membership.objects.filter(club_id=match.club_id, user=account, role=Membership.ORGANISER).exists())
     if not own and not organiser and players[seat].user_id == account.pk:
         raise Refused(_("Your account was made after this battle was set up, so it does not confirm %(name)s's part "
