@@ -139,17 +139,17 @@ def match_replay(request: TableRequest, pk: int) -> HttpResponse:
         "step": step,
         "last": match.head,
         "entry": entry,
-        "steps": range(match.head + 1),
     }
     template = "tracker/match_replay.html#replay" if request.htmx else "tracker/match_replay.html"
     return render(request, template, context)
 
 
 def _secrets_revealed(match: Match) -> bool:
-    """Exporting while an entry is still hidden would hand the secret to whoever reads the file."""
+    """Exporting while an entry is still hidden would hand the secret to whoever reads the file. Only an
+    entry hidden when it was made (`secret`) can be hidden still: the rest of a long log is not read."""
     game = match.game
     return all(game.public_action(match.state, payload) == payload
-               for payload in match.actions.values_list("payload", flat=True))
+               for payload in match.actions.filter(secret=True).values_list("payload", flat=True))
 
 
 @require_GET
