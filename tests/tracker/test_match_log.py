@@ -228,3 +228,56 @@ def test_a_filtered_log_pages_the_filtered_steps_and_keeps_the_filter(client, lo
     assert steps_shown(response) == list(range(202, 251, 2))  # Ben's rolls 101 to 125
     assert "Page 2 of 2" in response
     assert 'href="?player=1&amp;page=1"' in response
+
+
+def test_a_turn_filter_reads_every_step_s_events_but_only_the_page_s_steps_whole(client, db):
+    """Filtered as whole rows (what was played, its dice, its events), a 10,000-step log took a quarter of
+    a CPU second a request; the turn filter reads the events alone, and the page's steps whole."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tracker.review.views import LOG_STEPS
+
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    ending = {60: "end_turn", 61: "finish_turn"}  # Ana's turn ends after 60 D6 rolls; Ben's starts at step 62
+    for step in range(LOG_STEPS + 20):
+        action = {"type": ending.get(step, "d6"), "seat": 0 if step <= 61 else 1}
+        services.match_apply_action(match_id=match.pk, action=action, expected_seq=step)
+    ben_turn = next(event["turn"] for event in match.actions.get(seq=62).events if event.get("turn"))
+    client.get(log_url(match))  # the chart, drawn once a change (it re-runs the log), is drawn now
+    with CaptureQueriesContext(connection) as read:
+        page = text(client.get(log_url(match), {"round": ben_turn, "page": 1}))
+    assert steps_shown(page) == [62], "the step that started Ben's turn is the one that names it"
+    whole_rows = [query["sql"] for query in read.captured_queries
+                  if '"tracker_action"."payload"' in query["sql"]
+                  and not any(few in query["sql"] for few in (" IN (", '"tracker_action"."secret"'))]
+    assert not whole_rows, "every step of the log read whole"
+    shown = client.get(log_url(match), {"round": 9999})
+    assert "No step matches the filter." in text(shown)
+
+
+def test_a_costly_chart_is_drawn_again_at_most_every_few_seconds_and_says_which_step_it_shows(client, db, monkeypatch):
+    """One phone tapping and reading its 10,000-step log in turn had the server re-run the log (0.6 s) for
+    each tap; a chart that costly is drawn again at most every CHART_FRESH seconds."""
+    from tracker.review import views as review
+
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    steps = [{"type": "d6", "seat": 0}, {"type": "end_turn", "seat": 0}, {"type": "finish_turn", "seat": 0}]
+    for step, action in enumerate(steps):
+        services.match_apply_action(match_id=match.pk, action=action, expected_seq=step)
+    monkeypatch.setattr(review, "CHART_SLOW", float("inf"))  # every chart cheap, however busy the machine
+    drawn = []
+    real = review._draw_chart
+    monkeypatch.setattr(review, "_draw_chart", lambda m: drawn.append(m.head) or real(m))
+    assert "As it stood" not in text(client.get(log_url(match)))
+    services.match_apply_action(match_id=match.pk, action={"type": "d6", "seat": 1}, expected_seq=3)
+    text(client.get(log_url(match)))
+    assert drawn == [3, 4], "a cheap chart is drawn again after every change"
+
+    monkeypatch.setattr(review, "CHART_SLOW", -1)  # every chart costly from now on
+    services.match_apply_action(match_id=match.pk, action={"type": "d6", "seat": 1}, expected_seq=4)
+    page = text(client.get(log_url(match)))
+    assert drawn == [3, 4] and "As it stood at step 4: a log this long is charted again every few seconds." in page
+    monkeypatch.setattr(review, "CHART_FRESH", 0)  # the few seconds have passed
+    page = text(client.get(log_url(match)))
+    assert drawn == [3, 4, 5] and "As it stood" not in page
