@@ -303,6 +303,10 @@ def test_the_analysis_of_a_finished_match_is_charted_kept_and_lists_the_costlies
     searched = len(runs)
     client.post(url)
     assert len(runs) == searched  # kept: opening or asking again does not search again
+    replays = []
+    monkeypatch.setattr(cm_views, "rounds", lambda *args: replays.append(1) or [])
+    assert "Win chance after each step" in text(client.get(url))
+    assert replays == [], "a kept analysis is shown without re-running the match (0.2 s at 3,000 steps)"
 
 
 def test_the_analysis_goes_a_part_at_a_time_showing_its_progress_and_ends_as_the_one_shot_analysis(

@@ -155,8 +155,7 @@ def _analyse_next_part(match: Match) -> None:
     key, part_key = _keys(match)
     if cache.get(key) is not None:
         return
-    played = [(action.payload, services.entered_rolls(action))
-              for action in match.actions.filter(abandoned=False, seq__lte=match.head).order_by("seq")]
+    played = _played(match)
     so_far = cache.get(part_key) or {"win_chances": [], "mistakes": []}
     start = len(so_far["win_chances"])
     part = analyse_part(match.state["config"], match.seed, played, start, ANALYSIS_LEVEL,
@@ -167,9 +166,14 @@ def _analyse_next_part(match: Match) -> None:
         cache.set(part_key, {"win_chances": chances, "mistakes": mistakes, "total": len(played)}, 24 * 3600)
         return
     result = finish(chances, [Mistake.from_json(mistake) for mistake in mistakes], len(played))
-    cache.set(key, {"win_chances": result.win_chances, "mistakes": [mistake.as_json() for mistake in result.mistakes]},
-              None)
+    cache.set(key, {"win_chances": result.win_chances, "mistakes": [mistake.as_json() for mistake in result.mistakes],
+                    "rounds": rounds(match.state["config"], match.seed, played)}, None)
     cache.delete(part_key)
+
+
+def _played(match: Match) -> list[tuple[dict, list[int]]]:
+    return [(action.payload, services.entered_rolls(action))
+            for action in match.actions.filter(abandoned=False, seq__lte=match.head).order_by("seq")]
 
 
 def _named(cards: dict, action: dict) -> list[dict]:
@@ -210,15 +214,12 @@ def _viewpoint(match: Match) -> int:
     return 0 if seat is None else 1 - seat
 
 
-def _chart(match: Match, chances: list[float], names: list[str]) -> dict:
+def _chart(match: Match, chances: list[float], marks: list[int], names: list[str]) -> dict:
     """One side's win chance: charted at the start of every round (and at the end), so each point has
     the same side to move as the one before it (within a round the side in possession is rated
     higher, and a point after every step zigzags with possession); tabled after every step, with
     the round it left the match in."""
     seat = _viewpoint(match)
-    played = [(action.payload, services.entered_rolls(action))
-              for action in match.actions.filter(abandoned=False, seq__lte=match.head).order_by("seq")]
-    marks = rounds(match.state["config"], match.seed, played)
     shown = [round((chance if seat == 0 else 1 - chance) * 100) for chance in chances]
     starts = [
         index
@@ -237,7 +238,10 @@ def _chart(match: Match, chances: list[float], names: list[str]) -> dict:
 
 def _analysis_view(match: Match, kept: dict) -> dict:
     names = [player.name for player in match.players()]
-    return {"chart": _chart(match, kept["win_chances"], names),
+    if "rounds" not in kept:  # kept before the rounds were: the match is re-run for them once, not every visit
+        kept["rounds"] = rounds(match.state["config"], match.seed, _played(match))
+        cache.set(_keys(match)[0], kept, None)
+    return {"chart": _chart(match, kept["win_chances"], kept["rounds"], names),
             "mistakes": _grouped(match, kept["mistakes"], names)}
 
 
