@@ -4,6 +4,8 @@ Personas: the club's organiser, a member, a stranger (another club's organiser),
 no account, and a signed-in account in no club.
 """
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -172,3 +174,21 @@ def test_the_competition_pages_are_reached_from_the_main_menu(db):
     clubs = text(Client().get(reverse("club_list")))
     for name in ("ratings_index", "tournaments_index", "collection_index"):
         assert f'href="{reverse(name)}"' in clubs, name
+
+
+def test_a_settings_form_drawn_before_another_organisers_change_leaves_that_change_alone(club, organiser, member):
+    """Ana opens the club page; Ben, another organiser, makes the tournaments public; Ana then ticks the
+    leaderboard on her page as drawn. Both are public: her page still showed the tournaments' box empty,
+    and sending it used to make them private again without a word."""
+    club.memberships.filter(user=member.user).update(role=Membership.ORGANISER)
+    page = text(organiser.get(club.get_absolute_url()))
+    drawn = dict(re.findall(r'<input type="hidden" name="(drawn_\w+)" value="([01])">', page))
+    assert drawn == {"drawn_public_leaderboard": "0", "drawn_public_tournaments": "0"}
+    url = reverse("club_settings", args=[club.pk])
+    member.post(url, {"public_tournaments": "on", **drawn})
+    organiser.post(url, {"public_leaderboard": "on", **drawn})
+    club.refresh_from_db()
+    assert club.public_leaderboard and club.public_tournaments
+    organiser.post(url, {"public_leaderboard": "on", "drawn_public_leaderboard": "1", "drawn_public_tournaments": "1"})
+    club.refresh_from_db()
+    assert club.public_leaderboard and not club.public_tournaments, "a box she emptied herself is saved"

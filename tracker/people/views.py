@@ -412,9 +412,13 @@ def club_settings(request: TableRequest, pk: int) -> HttpResponse:
     club, _role = clubs.club_for(request, pk, organiser=True)
     form = ClubSettingsForm(request.POST)
     form.is_valid()  # two checkboxes: absent means off, anything else is refused by the form as off
-    club.public_leaderboard = form.cleaned_data.get("public_leaderboard", False)
-    club.public_tournaments = form.cleaned_data.get("public_tournaments", False)
-    club.save(update_fields=["public_leaderboard", "public_tournaments"])
+    # Only a box changed on this form is saved: another organiser may have changed the other since it was
+    # drawn (the form says what each box showed then), and sending the page again would quietly undo that.
+    changed = [name for name in form.fields
+               if request.POST.get(f"drawn_{name}") != ("1" if form.cleaned_data.get(name) else "0")]
+    for name in changed:
+        setattr(club, name, form.cleaned_data.get(name, False))
+    club.save(update_fields=changed)
     messages.success(request, _("Saved: what the club shows to everyone."))
     return redirect(club)
 
