@@ -276,10 +276,10 @@ def test_a_confirmed_battle_counts_by_when_it_first_finished(club, olga):
     Match.objects.filter(pk=early.pk).update(first_finished=now - timedelta(hours=2))
     Match.objects.filter(pk=late.pk).update(first_finished=now - timedelta(hours=1))
     for seat in (0, 1):
-        confirmations.confirm(match_id=late.pk, seat=seat, account=olga.user)
+        confirmations.confirm(match_id=late.pk, seat=seat, account=olga.user, referee=True)
     assert counted_ids(club) == {late.pk}
     for seat in (0, 1):
-        confirmations.confirm(match_id=early.pk, seat=seat, account=olga.user)
+        confirmations.confirm(match_id=early.pk, seat=seat, account=olga.user, referee=True)
     order = [change.battle for change in ratings.history(club) if change.kind == "battle"]
     assert order == [early.pk, early.pk, late.pk, late.pk]
 

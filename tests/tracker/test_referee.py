@@ -30,11 +30,12 @@ from .helpers import (
 pytestmark = pytest.mark.django_db
 
 
-def club_battle(club, olga: Client, owner: Client, *, hot_seat: bool = False) -> tuple[Match, Client | None]:
-    """Olga (her account's player) against Ben, in the club, run on the owner's phone; Ben on his own phone
-    (seated, and he has locked in since: his phone has a say) unless it is hot-seat."""
+def club_battle(club, olga: Client, owner: Client, *, hot_seat: bool = False,
+                name: str = "Olga") -> tuple[Match, Client | None]:
+    """Olga (her account's player, or a table name) against Ben, in the club, run on the owner's phone; Ben on his
+    own phone (seated, and he has locked in since: his phone has a say) unless it is hot-seat."""
     Player.objects.create(name="Olga", user=olga.user)
-    match = services.match_create(slug="card-crush", player_names=["Olga", "Ben"], config={}, club=club,
+    match = services.match_create(slug="card-crush", player_names=[name, "Ben"], config={}, club=club,
                                   owner=owner.user)
     ben = None if hot_seat else seated_phone(owner, match, 1)
     lock(match, 1, BEN_DECK)
@@ -91,13 +92,20 @@ POWERS = [revoke_bens_seat, void, unrate, confirm_for_ben, reopen, undo_past_the
 HOT_SEAT = {reopen}  # on one phone nobody else would agree; with Ben's phone the request waits for him
 
 
-@pytest.mark.parametrize("power", POWERS, ids=lambda power: power.__name__)
-@pytest.mark.parametrize("who", ["referee", "organiser playing on their phone", "organiser playing, watching"])
+TABLE_NAME = "organiser playing on their phone under a table name"
+
+
+# Under a table name on one phone (hot-seat, or the table a member runs), nothing says she plays: she runs it.
+TRIES = [(power, who) for who in ("referee", "organiser playing on their phone", "organiser playing, watching", TABLE_NAME)
+         for power in POWERS if not (who == TABLE_NAME and power in HOT_SEAT | {take_over})]
+
+
+@pytest.mark.parametrize(("power", "who"), TRIES, ids=[f"{who}-{power.__name__}" for power, who in TRIES])
 def test_only_an_organiser_who_does_not_play_referees(club, catalog, power, who):
     olga = club_account("olga", club, Membership.MEMBER if who == "referee" else Membership.ORGANISER)
     # Olga runs the table on her own phone; else (and for a match its owner left) a member does.
     runs = olga if who != "organiser playing, watching" and power is not take_over else club_account("mo", club)
-    match, ben = club_battle(club, olga, runs, hot_seat=power in HOT_SEAT)
+    match, ben = club_battle(club, olga, runs, hot_seat=power in HOT_SEAT, name="Oz" if who == TABLE_NAME else "Olga")
     if who == "organiser playing on their phone" and runs is not olga:
         join(olga, make_invite(runs, match, "seat", 0))  # her seat on her own phone
     if who == "referee":

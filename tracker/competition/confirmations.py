@@ -68,9 +68,10 @@ def seat_of(match: Match, account) -> int | None:
 
 
 @transaction.atomic
-def confirm(*, match_id: int, seat: int, account) -> Confirmation:
+def confirm(*, match_id: int, seat: int, account, referee: bool) -> Confirmation:
     """The seat's player confirms the finished battle, or an organiser of its club confirms for them
-    (marked). Raises Refused with why not; nothing changes then."""
+    (marked) when the request is the club's referee in it (`access.referees`: the caller asks, since the
+    phone's seat counts too). Raises Refused with why not; nothing changes then."""
     # Only the match's row is locked: PostgreSQL refuses FOR UPDATE on the nullable side of the club's
     # outer join (the write sweep found every confirmation answering 500 there).
     match = Match.objects.select_for_update(of=("self",)).select_related("club").get(pk=match_id)
@@ -84,9 +85,10 @@ def confirm(*, match_id: int, seat: int, account) -> Confirmation:
         raise Refused(_("Sign in first: a player confirms with their own account."), status=403)
     own = seat_of(match, account) == seat
     # An organiser confirms for a player only as the referee: one who plays in the battle is a side of it.
-    # (access.plays_in says the same; competition sits below people, so it is not imported here)
-    organiser = match.club_id is not None and not any(player.user_id == account.pk for player in players) and (
-        Membership.objects.filter(club_id=match.club_id, user=account, role=Membership.ORGANISER).exists())
+    # The caller's answer counts the phone's seat; the account is asked again here, under the match's lock.
+    organiser = referee and match.club_id is not None and not any(player.user_id == account.pk for player in players)
+    organiser = organiser and Membership.objects.filter(club_id=match.club_id, user=account,
+                                                        role=Membership.ORGANISER).exists()
     if not own and not organiser and players[seat].user_id == account.pk:
         raise Refused(_("Your account was made after this battle was set up, so it does not confirm %(name)s's part "
                         "in it: an organiser of the club does.") % {"name": players[seat].name}, status=403)

@@ -185,7 +185,8 @@ def battle_confirm(request: TableRequest, pk: int) -> HttpResponse:
     except ValueError:
         seat = -1
     try:
-        made = confirmations.confirm(match_id=match.pk, seat=seat, account=access.signed_in(request))
+        made = confirmations.confirm(match_id=match.pk, seat=seat, account=access.signed_in(request),
+                                     referee=access.referees(request, match))
     except Refused as refused:
         return _battle_page(request, match, str(refused), refused.status)
     name = match.players()[seat].name

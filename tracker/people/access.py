@@ -182,10 +182,13 @@ def plays_in(user: "User | None", match: Match) -> bool:
     return user is not None and any(player.user_id == user.pk for player in match.players())
 
 
-def referees(request: HttpRequest, match: Match) -> bool:
-    """Whether this request's account is an organiser of the match's club who does not play in it (the club's
-    referee there: `Viewer.referee` where the match is open, with the phone's seat counted too)."""
-    return organises(request, match.club_id) and not plays_in(signed_in(request), match)
+def referees(request: TableRequest, match: Match) -> bool:
+    """Whether this request is the club's referee in the match (`Viewer.referee`): an organiser of its club
+    whose account's player is none of the match's and whose phone plays no seat against another phone.
+    (Asking the account alone let an organiser playing on her phone under a table name unrate the battle
+    and confirm the other side's part.)"""
+    seen = viewer(request, match)
+    return seen is not None and seen.referee
 
 
 def my_clubs(request: HttpRequest):
