@@ -351,3 +351,38 @@ def test_a_tournament_battle_links_back_to_its_tournament(client: Client, cup):
     html = text(client.get(battle.get_absolute_url()))
     assert "Battle of Friday Cup, round 1." in html
     assert f'href="{cup.get_absolute_url()}">Back to the tournament</a>' in html
+
+
+def test_the_pairing_organisers_own_battle_waits_for_the_players_confirmation(client: Client, club, catalog):
+    """Olga organises the cup and plays in it. Owning every battle she pairs, she entered both decks of her own on
+    her phone and won 1-0, Ben never asked. Her own battle now waits as any club battle does: for Ben's word (his
+    own lock-in, or confirming afterwards) or another organiser's, and holds its round open meanwhile. The other
+    tables, which she referees, count as they end."""
+    from tracker.models import Membership, Player
+
+    from .helpers import LOSING_DECK, WINNING_DECK, club_account, lock_both, play_out
+
+    Player.objects.create(name="Olga", user=client.user)
+    assert client.post(new_tournament_url(), {"name": "Olga's Cup", "entrants": "Olga\nBen\nCid\nDee"}).status_code == 302
+    cup = Tournament.objects.get(name="Olga's Cup")
+    pair(client, cup, 0)
+    pairings = list(Pairing.objects.filter(tournament=cup, round=1, second__isnull=False).select_related("match"))
+    hers = next(p for p in pairings if "Olga" in (p.first.player.name, p.second.player.name))
+    others = [p for p in pairings if p is not hers]
+    assert hers.match.unconfirmed and not any(p.match.unconfirmed for p in others)
+    olga_seat = [player.name for player in hers.match.players()].index("Olga")
+    decks = (WINNING_DECK, LOSING_DECK) if olga_seat == 0 else (LOSING_DECK, WINNING_DECK)
+    play_out(lock_both(hers.match, *decks))
+    for pairing in others:
+        finish(pairing.match, winner_seat=0)
+    assert {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)}["Olga"] == 0
+    assert "waits for the players" in text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    assert pair(client, cup, 1).status_code != 302, "her battle holds the round open"
+    assert client.post(reverse("battle_confirm", args=[hers.match.pk]), {"seat": 1 - olga_seat}).status_code == 403
+    hers.match.refresh_from_db()
+    assert hers.match.unconfirmed, "she does not confirm the other side's part of her own battle"
+    referee = club_account("ref", club, Membership.ORGANISER)
+    for seat in (0, 1):
+        assert referee.post(reverse("battle_confirm", args=[hers.match.pk]), {"seat": seat}).status_code == 302
+    assert {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)}["Olga"] > 0
+    assert pair(client, cup, 1).status_code == 302

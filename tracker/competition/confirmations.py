@@ -14,6 +14,9 @@ A player without an account can only be confirmed by an organiser.
 Decisions (where the rule was open):
 - Tournament battles need no confirmation: an organiser paired the entrants and referees the
   battles, so the pairing is the organiser's confirmation (their standings counted as before).
+  Except the organiser's own battle, when the organiser who pairs is an entrant: owning it, she
+  could enter both decks on her phone, so it waits as any club battle does, and holds its round
+  open meanwhile.
 - A confirmed battle takes its place in the ratings by when it first finished, not when it
   was confirmed (ratings are replayed: tracker/competition/ratings.py).
 - Other games' club matches and matches outside clubs need no confirmation: nothing is rated.

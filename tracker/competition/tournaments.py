@@ -28,11 +28,13 @@ def current_round(tournament: Tournament) -> int:
 
 def _winner(pairing: Pairing) -> int | None:
     """The entrant id who won the pairing, or None while its battle is not finished (or voided, or left by the
-    organiser who paired it: it counts nowhere until an organiser takes it over)."""
+    organiser who paired it: it counts nowhere until an organiser takes it over; or waiting for its players'
+    confirmation, where the organiser who paired it plays in it)."""
     if pairing.second_id is None:
         return pairing.first_id
     match = pairing.match
-    if match is None or match.finished is None or match.winner_id is None or match.voided or match.orphaned:
+    if (match is None or match.finished is None or match.winner_id is None or match.voided or match.orphaned
+            or match.unconfirmed):
         return None
     return pairing.first_id if match.winner_id == pairing.first.player_id else pairing.second_id
 
@@ -117,8 +119,11 @@ def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> li
         # links); the club's members can watch them all.
         match = services.match_create(slug=competing_slug(), config={}, owner=organiser, club=tournament.club,
                                       player_names=[entrants[first].player.name, entrants[second].player.name])
-        # Paired by an organiser: that is the confirmation a club battle otherwise waits for (confirmations.py).
-        match.unconfirmed = False
+        # Paired by an organiser: that is the confirmation a club battle otherwise waits for (confirmations.py),
+        # unless the organiser plays in it. Owning it, she could enter both decks on her phone and win alone: it
+        # then waits as any club battle does, for each player's own lock-in or word, or another organiser's.
+        match.unconfirmed = organiser is not None and organiser.pk in (
+            entrants[first].player.user_id, entrants[second].player.user_id)
         match.save(update_fields=["unconfirmed"])
         made.append(Pairing.objects.create(tournament=tournament, round=number, table=table,
                                            first=entrants[first], second=entrants[second], match=match))

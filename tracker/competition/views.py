@@ -167,7 +167,8 @@ def _battle_page(request: TableRequest, match: Match, refusal: str = "", status:
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
     rows = [{"change": c, "name": names[c.player], "expected_percent": 100 * (c.expected or 0)} for c in changes]
     context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal, "organiser": organiser,
-               "seat_lines": confirmations.seat_lines(match) if match.club_id and not hasattr(match, "pairing") else [],
+               "seat_lines": confirmations.seat_lines(match)
+               if match.club_id and (match.unconfirmed or not hasattr(match, "pairing")) else [],
                "my_seat": confirmations.seat_of(match, access.signed_in(request)),
                "can_open": Match.objects.visible_to(request).filter(pk=pk).exists(),
                "tournament": getattr(match, "pairing", None), **_settings_context()}
