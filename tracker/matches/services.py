@@ -325,7 +325,7 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
     dice = Dice(match.seed, head + 1, rolls)
     state, events = match.game.apply(match.state, action, dice)
     game = match.game
-    secret = game.public_action(match.state, action) != action  # hidden from the other side when made
+    secret = hidden_when_made(game, match.state, state, action)
     match.state, match.head, match.line_length, match.last_number = state, head + 1, head + 1, match.last_number + 1
     _moved_on(match, correcting=action.get("override") is True)
     news.record(match, news.ACTION, by, number=match.last_number)
@@ -348,6 +348,13 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
             Checkpoint.objects.create(action=recorded, match=match, seq=recorded.seq, state=state)
     match.__dict__["_head_action"] = recorded  # what just happened, for the answer's page
     return recorded
+
+
+def hidden_when_made(game, before: dict, after: dict, action: dict) -> bool:
+    """Whether the entry was hidden from the other side when it was made (`Action.secret`): as the table stood
+    before it (a Card Crush deck locked second reveals both at once) or after it (a game may hide an entry only
+    once it is in the state). Only such an entry can be hidden later, so the log's checks read only these."""
+    return game.public_action(before, action) != action or game.public_action(after, action) != action
 
 
 def _revealed_by(match: Match, secret: bool) -> list[dict]:

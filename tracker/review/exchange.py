@@ -396,7 +396,7 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
         actions.append(Action(match=match, number=entry["step"], seq=entry["step"],
                               seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
                               payload=entry["action"], events=events, rolls=entry["rolls"],
-                              secret=game.public_action(before, entry["action"]) != entry["action"]))
+                              secret=services.hidden_when_made(game, before, state, entry["action"])))
         before = state
     Action.objects.bulk_create(actions, batch_size=BATCH)
     timed = [action for action, at in zip(actions, times, strict=True) if at is not None]
