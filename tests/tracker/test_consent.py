@@ -342,3 +342,25 @@ def test_a_cardmaster_lineup_cannot_be_changed_after_the_reveal_alone(db):
     assert (request.kind, request.asked_by, request.needs) == (Proposal.GOTO, 1, 0)
     answer(owner, request, "refuse")
     assert snapshot(match) == before
+
+
+def test_a_phone_that_saw_the_apps_die_cannot_undo_its_roll_alone(db):
+    """Ana rolls a plain D6 on her phone and sees the seed's die for that step. Undoing her own roll was one
+    tap, and the same step played again rolls the same die: she took back a low die and attacked at that step
+    for a crit on demand. Going back past a die the app rolled now asks Ben; a player's own die does not."""
+    owner, match, _ben = _two_phone_match("lonely-star")
+    owner.post(reverse("match_act", args=[match.pk]), {"seq": 0, "action": "d6", "seat": 0})
+    match.refresh_from_db()
+    assert match.head == 1 and match.actions.get(seq=1).rolls[0]["by"] != "player"
+    before = snapshot(match)
+    goto(owner, match, 0)
+    assert snapshot(match) == before, "only a request"
+    request = Proposal.objects.get()
+    assert (request.kind, request.needs, request.payload["why"]) == (Proposal.GOTO, 0 + 1, "dice")
+    assert "taking back a die the app rolled" in text(owner.get(match.get_absolute_url()))
+
+    services.match_apply_action(match_id=match.pk, action={"type": "d6", "seat": 0}, expected_seq=1, rolls=[4])
+    match.refresh_from_db()
+    assert match.actions.get(seq=2).rolls[0]["by"] == "player"
+    goto(owner, match, 1)
+    assert Match.objects.get(pk=match.pk).head == 1, "a die rolled at the table is taken back in one tap"

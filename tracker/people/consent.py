@@ -8,8 +8,12 @@ what"). From any phone, owner's or seated:
 - Going back past a revealed secret entry (a Card Crush deck, a LOGOS commit or backup, a
   Cardmaster lineup): whoever saw the other side's entry could otherwise enter a new one.
 - Undoing or redoing the other side's moves, and reopening a finished match the other side won.
+- Going back past a step the app rolled a die for, even one's own: the same step played again rolls
+  the same die (the seed and the step number make it), so whoever saw it could play that step as
+  whatever the die suits.
 - Taking back the other side's seat link once that phone has a say (sharing.invite_revoke).
-Moves, corrections and undo of one's own side are one tap; the other phone is told (news.py).
+Moves, corrections and undo of one's own side's steps without dice are one tap; the other phone is
+told (news.py).
 In hot-seat (one phone holds every seat) the phone is passed to the other player, who agrees or
 refuses on it, for a revealed entry; the rest is the table's own business on one phone. A club's
 organiser referees the club's matches and needs nobody's agreement.
@@ -87,20 +91,33 @@ def moves_of_others(match: Match, seen_by: Viewer, low: int, high: int) -> bool:
     return False
 
 
-REVEAL, MOVES, REOPEN = "reveal", "moves", "reopen"
+def takes_back_a_die(match: Match, step: int) -> bool:
+    """Whether going back to `step` undoes a step the app rolled a die for. A die comes from the seed and the
+    step's number, so the same step played again rolls the same: having seen it, a player could undo their own
+    roll and play that step as whatever the die suits (a crit on demand)."""
+    if step >= match.head:
+        return False
+    undone = match.actions.filter(abandoned=False, seq__gt=step, seq__lte=match.head).exclude(rolls=[])
+    return any(roll.get("by") != "player" for rolls in undone.values_list("rolls", flat=True) for roll in rolls)
+
+
+REVEAL, MOVES, REOPEN, DICE = "reveal", "moves", "reopen", "dice"
 """Why a move along the log waits for the other phone (kept with the request, which says it)."""
 
 
 def goto_needs_agreement(match: Match, seen_by: Viewer, step: int) -> str:
     """Why moving this match to `step` from this phone waits for the other phone ("" when it does not):
-    it takes back a revealed entry, undoes or redoes the other side's moves, or reopens a match the
-    other side won. A club's organiser, refereeing without a seat, needs nobody's agreement."""
+    it takes back a revealed entry, undoes or redoes the other side's moves, takes back a die the app
+    rolled, or reopens a match the other side won. A club's organiser, refereeing without a seat, needs
+    nobody's agreement."""
     if not seen_by.can_act or not _others(match, seen_by):
         return ""
     if takes_back_reveal(match, step):
         return REVEAL
     if moves_of_others(match, seen_by, min(step, match.head), max(step, match.head)):
         return MOVES
+    if takes_back_a_die(match, step):
+        return DICE
     if match.finished is not None and step < match.head and match.winner_id is not None:
         seats = [player.pk for player in match.players()]
         if match.winner_id in seats and seats.index(match.winner_id) in _others(match, seen_by):
@@ -302,6 +319,8 @@ def describe(proposal: Proposal, names: list[str]) -> str:
         if why == MOVES:
             return _("move to step %(step)s, taking back or redoing %(name)s's moves") % {
                 "step": proposal.step, "name": names[proposal.needs]}
+        if why == DICE:
+            return _("go back to step %(step)s, taking back a die the app rolled") % {"step": proposal.step}
         if why == REOPEN:
             return _("go back to step %(step)s, reopening the match %(name)s won") % {
                 "step": proposal.step, "name": names[proposal.needs]}
