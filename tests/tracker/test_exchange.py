@@ -1154,3 +1154,21 @@ def test_matchfileerror_names_the_step():
     assert str(exchange.MatchFileError("the dice differ.", step=12)) == "Step 12: the dice differ."
     assert str(exchange.MatchFileError("Not a match file.")) == "Not a match file."
     assert exchange.MatchFileError("x", step=3).step == 3
+
+
+def test_an_imported_match_shows_its_seed_and_marks_every_step_played_on_as_foreseeable(catalog, client):
+    """A running match's file has no seed, but anyone may write one in and reseal the file: whoever chose it knows
+    every die the app will roll. The imported match showed only the seed's fingerprint, like any fair match, and
+    Ben, joining by a link, could not tell. Its seed is now shown from the start, and every step played on after
+    the import is marked as one whose app rolls could be foreseen."""
+    data = as_file(services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={}))
+    data = reseal({**data, "seed": "my own seed", "seed_fingerprint": rules.seed_fingerprint("my own seed")})
+    imported = exchange.import_match(data)
+    assert imported.finished is None and imported.seed_known
+    page = client.get(imported.get_absolute_url()).content.decode()
+    assert "Seed revealed: <code>my own seed</code>" in page
+    step = imported.head
+    services.match_apply_action(match_id=imported.pk, action={"type": "d6", "seat": imported.state["turn"]},
+                                expected_seq=step)
+    log = client.get(reverse("match_log", args=[imported.pk])).content.decode()
+    assert log.count("entered after the seed was revealed") == 1

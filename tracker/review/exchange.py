@@ -384,6 +384,9 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
                   config={**game.default_config, **data["config"]})
     match.state = replayed.states[-1] if replayed.states else game.new_match(data["config"], data["seed"])
     match.head = match.line_length = match.last_number = len(replayed.states)
+    # The file carries the seed, which whoever wrote the file chose: it is shown from the start, and every
+    # step played on from here is marked as one whose app rolls could be foreseen (as after a match's end).
+    match.seed_shown_after = match.last_number
     match.save()
     for position, name in enumerate(data["players"]):
         Seat.objects.create(match=match, position=position, player=services.player_named(name))
