@@ -395,6 +395,12 @@ class Match(models.Model):
         """Whether the seed has been revealed: the match is over, or was once (then undone)."""
         return self.finished is not None or self.seed_shown_after is not None
 
+    @property
+    def result_mark(self) -> str:
+        """What a form deciding on the match's result is drawn for (a void, a confirmation): its step and its
+        newest action's number, which a reopened match played to another end never has again."""
+        return f"{self.head}-{self.last_number}"
+
     def after_seed_shown(self, action: "Action") -> bool:
         """Whether `action` was entered after the seed was revealed, so its app rolls could be foreseen."""
         return self.seed_shown_after is not None and action.number > self.seed_shown_after

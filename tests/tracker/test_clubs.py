@@ -192,3 +192,19 @@ def test_a_settings_form_drawn_before_another_organisers_change_leaves_that_chan
     organiser.post(url, {"public_leaderboard": "on", "drawn_public_leaderboard": "1", "drawn_public_tournaments": "1"})
     club.refresh_from_db()
     assert club.public_leaderboard and not club.public_tournaments, "a box she emptied herself is saved"
+
+
+def test_a_remove_drawn_before_another_organiser_promoted_the_member_changes_nothing(club, organiser, member):
+    """Ana's page shows Mem as a member; Dev makes Mem an organiser; Ana's "Remove", sent from her page as drawn,
+    took out the club's new organiser."""
+    dev = club_account("dev", club, Membership.ORGANISER)
+    page = text(organiser.get(club.get_absolute_url()))
+    target = club.memberships.get(user=member.user)
+    assert 'name="was" value="member"' in page
+    url = reverse("club_member", args=[club.pk, target.pk])
+    dev.post(url, {"do": "organiser", "was": "member"})
+    response = organiser.post(url, {"do": "remove", "was": "member"}, follow=True)
+    assert "role changed since this page was drawn" in text(response)
+    assert club.memberships.get(pk=target.pk).role == Membership.ORGANISER
+    organiser.post(url, {"do": "remove", "was": "organiser"})
+    assert not club.memberships.filter(pk=target.pk).exists()

@@ -5,6 +5,7 @@ and dev are plain members whose accounts play as the players Ana, Ben and Dev.
 """
 
 import html
+import re
 from datetime import timedelta
 
 import pytest
@@ -308,3 +309,28 @@ def test_private_matches_and_other_games_need_no_confirmation(club, dev):
     private = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner=dev.user)
     logos = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={}, owner=dev.user, club=club)
     assert not private.unconfirmed and not logos.unconfirmed
+
+
+def test_a_confirmation_or_void_drawn_for_a_result_since_reopened_changes_nothing(club, dev, olga):
+    """Olga draws the battle page; another organiser reopens the battle and it is played to an end again. Her
+    page's "Confirm for Ben" and "Void this result" were of the result she read, not of the new one."""
+    match = start(dev, club, "Ana", "Ben")
+    enter(dev, match, 0, ANA_DECK)
+    enter(dev, match, 1, BEN_DECK)
+    match = reveal_all(dev, match)
+    battle = text(olga.get(reverse("battle_rating", args=[match.pk])))
+    page = text(olga.get(match.get_absolute_url()))
+    drawn = re.search(r'name="result" value="([^"]+)"', battle).group(1)
+    assert f'name="result" value="{drawn}"' in page
+    referee = member_playing_as("Rita", club, Membership.ORGANISER)
+    referee.post(reverse("match_goto", args=[match.pk]), {"seq": match.head, "step": match.head - 1, "confirm": "reopen"})
+    match = reveal_all(dev, match)
+    assert match.result_mark != drawn
+
+    response = olga.post(reverse("battle_confirm", args=[match.pk]), {"seat": 1, "result": drawn})
+    assert response.status_code == 409 and "result changed since this page was drawn" in text(response)
+    olga.post(reverse("match_void", args=[match.pk]), {"reason": "marked cards", "result": drawn})
+    match.refresh_from_db()
+    assert not match.confirmations.filter(seat=1).exists() and match.voided is None
+    assert "marked cards" in text(olga.get(match.get_absolute_url())), "the reason she typed is in the message"
+    assert olga.post(reverse("battle_confirm", args=[match.pk]), {"seat": 1, "result": match.result_mark}).status_code == 302

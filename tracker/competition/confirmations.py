@@ -71,10 +71,11 @@ def seat_of(match: Match, account) -> int | None:
 
 
 @transaction.atomic
-def confirm(*, match_id: int, seat: int, account, referee: bool) -> Confirmation:
+def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | None = None) -> Confirmation:
     """The seat's player confirms the finished battle, or an organiser of its club confirms for them
     (marked) when the request is the club's referee in it (`access.referees`: the caller asks, since the
-    phone's seat counts too). Raises Refused with why not; nothing changes then."""
+    phone's seat counts too). `drawn` is the result the confirming page showed (`Match.result_mark`).
+    Raises Refused with why not; nothing changes then."""
     # Only the match's row is locked: PostgreSQL refuses FOR UPDATE on the nullable side of the club's
     # outer join (the write sweep found every confirmation answering 500 there).
     match = Match.objects.select_for_update(of=("self",)).select_related("club").get(pk=match_id)
@@ -84,6 +85,9 @@ def confirm(*, match_id: int, seat: int, account, referee: bool) -> Confirmation
     if match.finished is None or match.voided:
         raise Refused(_("Only a finished battle whose result stands can be confirmed; nothing was confirmed."),
                       status=409)
+    if drawn is not None and drawn != match.result_mark:  # reopened and played to an end since the page was drawn
+        raise Refused(_("The battle's result changed since this page was drawn, so nothing was confirmed: read it "
+                        "again first."), status=409)
     if account is None:
         raise Refused(_("Sign in first: a player confirms with their own account."), status=403)
     own = seat_of(match, account) == seat

@@ -187,7 +187,7 @@ def battle_confirm(request: TableRequest, pk: int) -> HttpResponse:
         seat = -1
     try:
         made = confirmations.confirm(match_id=match.pk, seat=seat, account=access.signed_in(request),
-                                     referee=access.referees(request, match))
+                                     referee=access.referees(request, match), drawn=request.POST.get("result"))
     except Refused as refused:
         return _battle_page(request, match, str(refused), refused.status)
     name = match.players()[seat].name
@@ -207,6 +207,10 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
     form = VoidForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Say why the result is voided; nothing was changed."))
+    elif request.POST.get("result", match.result_mark) != match.result_mark:
+        messages.error(request, _("The result changed since this page was drawn, so nothing was voided: read it "
+                                  "again, and void it if you still mean to (your reason: “%(reason)s”).")
+                       % {"reason": form.cleaned_data["reason"]})
     elif match.finished is None:
         messages.error(request, _("Only a finished match's result can be voided; nothing was changed."))
     elif match.voided:

@@ -442,6 +442,12 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
     if membership is None or what not in ("organiser", "member", "remove"):
         messages.error(request, _("Choose a member and what to do; nothing was changed."))
         return redirect(club)
+    # The role the page showed: another organiser may have changed it since (a stale "Remove" took out an
+    # organiser just made one).
+    if request.POST.get("was", membership.role) != membership.role:
+        messages.error(request, _("%(name)s's role changed since this page was drawn, so nothing was changed: "
+                                  "look again first.") % {"name": membership.user.get_username()})
+        return redirect(club)
     if what != "organiser" and membership.role == Membership.ORGANISER and not clubs.organisers_left(club, membership):
         messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
         return redirect(club)
