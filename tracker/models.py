@@ -342,6 +342,10 @@ class Match(models.Model):
     void_reason = models.CharField(_("reason"), max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="Goes up with every change; live views poll it.")
     rated = models.BooleanField(default=True, help_text="Counts toward Card Crush ratings once finished.")
+    rated_changed = models.DateTimeField(null=True, blank=True, help_text="When an organiser last marked it rated "
+                                                                          "or unrated (the battle page says who).")
+    rated_changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                         related_name="+")
     unconfirmed = models.BooleanField(
         default=False, help_text="A club battle some seat's player has not yet confirmed: it counts nowhere until then.")
     # The seed is shown when the match first ends, and an undo cannot take that back: actions

@@ -76,11 +76,16 @@ def test_unrated_battle_does_not_count_and_can_be_rated_again(organiser: Client,
     client = organiser
     response = client.post(url, {"rated": "0"})
     assert response.status_code == 302
-    assert Match.objects.get(pk=league[2].pk).rated is False
+    unrated = Match.objects.get(pk=league[2].pk)
+    assert unrated.rated is False
+    assert unrated.version > league[2].version, "open pages of the battle are told"
+    who = organiser.user.get_username()
+    assert f"Marked unrated by {who} on " in text(client.get(url)), "who took it out of ratings, and when, stays"
     board = {r.player.name: r.rating for r in ratings.leaderboard(ratings.history(league[0].club_id, at(2026, 5, 5)))}
     assert "Cid" not in board and board["Ana"] == 531
     client.post(url, {"rated": "1"})
     assert Match.objects.get(pk=league[2].pk).rated is True
+    assert f"Counted toward ratings again by {who} on " in text(client.get(url))
 
 
 def test_rating_an_unfinished_battle_is_refused(organiser: Client, club, catalog):

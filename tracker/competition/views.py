@@ -152,8 +152,12 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
         elif tournament and not form.cleaned_data["rated"]:
             refusal, status = _("A tournament battle always counts toward ratings. Nothing was changed."), 422
         else:
-            match.rated = form.cleaned_data["rated"]
-            match.save(update_fields=["rated"])
+            # Who changed it and when stays on the battle page, as a void's does; open pages are told.
+            match.rated, match.rated_changed, match.rated_changed_by = (
+                form.cleaned_data["rated"], timezone.now(), access.signed_in(request))
+            match.version += 1
+            match.save(update_fields=["rated", "rated_changed", "rated_changed_by", "version"])
+            live.changed(match.pk)
             messages.success(request, _("This battle now counts toward ratings.") if match.rated
                              else _("This battle no longer counts toward ratings."))
             return redirect("battle_rating", pk=pk)
