@@ -366,6 +366,27 @@ def test_a_phones_streams_share_one_drawing_and_a_change_draws_at_most_its_share
     assert first["part"] == second["part"] and "part" not in watching and watching["version"] == first["version"]
 
 
+def test_one_phones_streams_on_other_pages_get_one_drawing_between_them(owner, battle, player, monkeypatch):
+    """One phone opened a stream on each of twelve differently filtered logs of a long match: each tap had this
+    server draw twelve costly pages. A phone gets one drawing a change; its other streams get the event alone
+    (they fetch, one request each, as any request is)."""
+    drawn = []
+    draw = live.draw_part
+    monkeypatch.setattr(live, "draw_part", lambda *args: drawn.append(args[1]) or draw(*args))
+    owner.get(battle.get_absolute_url())
+    log = reverse("match_log", args=[battle.pk])
+    urls = [events_url(battle, version_of(battle)) + "&at=" + quote(f"{log}?round={n}", safe="/") for n in (1, 2, 3)]
+
+    async def scenario():
+        async with Stream(owner, urls[0]) as one, Stream(owner, urls[1]) as two, Stream(owner, urls[2]) as three:
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return [json.loads((await stream.event())["data"]) for stream in (one, two, three)]
+
+    heard = asyncio.run(scenario())
+    assert len(drawn) == 1 and sum("part" in change for change in heard) == 1
+    assert len({change["version"] for change in heard}) == 1, "every stream hears the change"
+
+
 def test_the_phone_that_made_the_change_is_sent_no_part(battle, player):
     """Ben's own stream hears his lock-in without a part: his answer brought it."""
     url = events_url(battle, version_of(battle)) + f"&at={battle.get_absolute_url()}"

@@ -215,17 +215,20 @@ class Hub:
     # -- the parts drawn for a change (on the loop)
 
     def part(self, match_id: int, version: int, request: TableRequest, at: str, shown: str) -> asyncio.Future | None:
-        """The drawing of a phone's part for the match's `version`: one per phone, page and kept parts shown,
-        whatever number of streams ask (a phone's second tab, a stream opened again), and at most
-        PARTS_PER_CHANGE a change in this process; beyond them None: the phone gets the event alone and
-        fetches its part, so opening streams cannot make a change cost this server more."""
+        """The drawing of a phone's part for the match's `version`: one per phone, whatever number of streams
+        ask (a phone's second tab, a stream opened again), and at most PARTS_PER_CHANGE a change in this
+        process; beyond them None: the phone gets the event alone and fetches its part, so opening streams
+        cannot make a change cost this server more. A phone's streams showing other pages or other kept
+        parts fetch theirs too (one phone's twelve streams on differently filtered logs were twelve
+        drawings of a costly page a tap)."""
         drawn_version, drawings = self.parts.get(match_id, (-1, {}))
         if drawn_version != version:
             drawings = {}
             self.parts[match_id] = (version, drawings)
-        key = (request.META.get("HTTP_COOKIE", ""), at, shown)  # the phone as its fetch would be
+        phone = request.META.get("HTTP_COOKIE", "")
+        key = (phone, at, shown)  # the phone as its fetch would be
         if key not in drawings:
-            if len(drawings) >= PARTS_PER_CHANGE:
+            if len(drawings) >= PARTS_PER_CHANGE or any(drawn[0] == phone for drawn in drawings):
                 return None
             drawings[key] = asyncio.ensure_future(_db(draw_part, request, at, shown))
         return drawings[key]
