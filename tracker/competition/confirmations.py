@@ -93,9 +93,9 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
     own = seat_of(match, account) == seat
     # An organiser confirms for a player only as the referee: one who plays in the battle is a side of it.
     # The caller's answer counts the phone's seat; the account is asked again here, under the match's lock.
-    organiser = referee and match.club_id is not None and not any(player.user_id == account.pk for player in players)
-    organiser = organiser and Membership.objects.filter(club_id=match.club_id, user=account,
-                                                        role=Membership.ORGANISER).exists()
+    club_id = match.club_id
+    organiser = referee and club_id is not None and not any(player.user_id == account.pk for player in players) and (
+        Membership.objects.filter(club_id=club_id, user=account, role=Membership.ORGANISER).exists())
     if not own and not organiser and players[seat].user_id == account.pk:
         raise Refused(_("Your account was made after this battle was set up, so it does not confirm %(name)s's part "
                         "in it: an organiser of the club does.") % {"name": players[seat].name}, status=403)

@@ -80,9 +80,10 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
     # A filter reads what was played (seat, dice, rounds in the events), never the words.
     actions = form.kept(match.actions.all()) if filtered else match.actions.all()
     page = Paginator(actions, LOG_STEPS).get_page(request.GET.get("page"))
-    shown = list(page.object_list)
-    if shown and isinstance(shown[0], int):  # the page's steps kept by round, read whole now
-        shown = list(match.actions.filter(pk__in=shown))
+    on_page = list(page.object_list)
+    # The page's steps kept by round are their ids: read whole now.
+    shown: list[Action] = ([action for action in on_page if isinstance(action, Action)]
+                           or list(match.actions.filter(pk__in=[pk for pk in on_page if isinstance(pk, int)])))
     for action in shown:
         if action.proposal_id in by_id:
             action.proposal = by_id[action.proposal_id]
