@@ -10,4 +10,8 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tracker.settings")
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from tracker.web.body_limit import bounded  # noqa: E402  (after Django is set up)
+
+application = bounded(django_application)
