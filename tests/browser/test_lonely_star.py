@@ -242,3 +242,24 @@ def test_the_other_phones_tap_leaves_a_half_typed_form_as_it_is(make_context, ca
     expect(ana.page.get_by_role("button", name="End Ana's turn")).to_be_visible()
     ben.page.get_by_text("Ana ends the turn on their phone.").scroll_into_view_if_needed()
     ben.page.screenshot(path=screenshot_dir / "ls-other-phone-waits-for-the-turn.png", caret="initial")
+
+
+def test_undoing_a_d6_the_app_rolled_asks_the_other_phone(make_context, catalog, screenshot_dir):
+    """Ana rolls a plain D6 on her phone and sees the die. The same step played again rolls the same die, so taking
+    it back alone would let her play that step as whatever the die suits: her Undo asks Ben, who refuses."""
+    ana, ben = Phone(make_context(), "ana"), Phone(make_context(), "ben")
+    match_id = ben_seated(ana, ben, "lonely-star")
+    ana.page.goto(f"/matches/{match_id}/")
+    ana.page.get_by_text("Plain D6").click()
+    form_with_button(ana.page, "Roll the D6").get_by_role("button", name="Roll the D6").click()
+    expect(ana.page.locator(".ls-last")).to_contain_text("D6")
+    ana.page.get_by_role("button", name="Undo last step").click()
+    expect(ana.page.get_by_text("Asked Ben to agree; nothing changes until they do.")).to_be_visible()
+    ana.shot(screenshot_dir, "ls-undo-a-die-asks")
+    request = ben.page.locator(".requests")
+    ben.next_poll()
+    expect(request).to_contain_text("Ana asks: go back to step 0, taking back a die the app rolled.")
+    ben.shot(screenshot_dir, "ls-asked-to-take-back-a-die")
+    request.get_by_role("button", name="Refuse").click()
+    expect(ben.page.get_by_text("Ben refused; nothing was changed.")).to_be_visible()
+    assert Match.objects.get(pk=match_id).head == 1
