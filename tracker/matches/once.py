@@ -16,8 +16,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.translation import gettext as _
 
 FIELD = "once"
@@ -55,10 +54,10 @@ def made_once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
                 # "Match started.") for this one: tell it again.
                 for level, text in made["said"]:
                     messages.add_message(request, level, text)
-                return redirect(made["to"])
+                return HttpResponseRedirect(made["to"])  # a URL this view answered, never a URL name
             if time.monotonic() > deadline:
                 messages.warning(request, _("This was already sent and is still being made; look again in a moment."))
-                return redirect(request.get_full_path())
+                return HttpResponseRedirect(request.get_full_path())
             time.sleep(0.1)
         try:
             response = view(request, *args, **kwargs)
