@@ -40,7 +40,7 @@ FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 8)), deadline=N
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 GENERIC_FIELDS = ["seq", "step", "action", "type", "roll", "seat", "kind", "card", "target", "entry_token",
-                  "player_0", "player_1", "next", "q"]
+                  "player_0", "player_1", "next", "q", "once"]
 
 VALUES = st.one_of(
     st.text(max_size=40),
