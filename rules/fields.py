@@ -1,6 +1,17 @@
-"""Checks shared by the games' card validation."""
+"""Checks shared by the games' card validation, and the one reading of a typed whole number."""
 
 from .errors import InvalidCard, gettext_noop
+
+DIGITS = 9
+"""Digits a typed number may have by default: more than any count, step, id or die here needs."""
+
+
+def typed_number(text: str, digits: int = DIGITS) -> int | None:
+    """`text` as a whole number if it is decimal digits only, at most `digits` of them; else None.
+
+    Every reading of a number typed into a form, a URL or a file goes through here: `isdecimal()` alone
+    lets through a number `int()` refuses (over 4,300 digits, a ValueError where none was expected)."""
+    return int(text) if text.isdecimal() and len(text) <= digits else None
 
 
 def whole_number(value: object, label: str, low: int, high: int) -> int:

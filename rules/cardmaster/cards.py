@@ -15,7 +15,7 @@ never says what a "tier" is. Decisions:
 from typing import Any
 
 from ..errors import InvalidCard, gettext_noop
-from ..fields import card_name, whole_number
+from ..fields import card_name, typed_number, whole_number
 from .typechart import DEFAULT_TYPE_NAMES, WHEEL_SIZE
 
 STATS = ("spd", "hp", "def", "atk", "spc")
@@ -35,8 +35,9 @@ def type_number(value: object, field: str = "type") -> int:
         return value
     if isinstance(value, str):
         text = value.strip()
-        if text.isdecimal() and 1 <= int(text) <= WHEEL_SIZE:
-            return int(text)
+        number = typed_number(text)
+        if number is not None and 1 <= number <= WHEEL_SIZE:
+            return number
         for number, name in enumerate(DEFAULT_TYPE_NAMES, start=1):
             if text.casefold() == name.casefold():
                 return number

@@ -40,13 +40,14 @@ FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 8)), deadline=N
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 GENERIC_FIELDS = ["seq", "step", "action", "type", "roll", "seat", "kind", "card", "target", "entry_token",
-                  "player_0", "player_1", "next", "q"]
+                  "player_0", "player_1", "next", "q", "once"]
 
 VALUES = st.one_of(
     st.text(max_size=40),
     st.text(alphabet="ÄßçŁ中文😀\u202e\x00 -_.,;'\"<>&%", max_size=20),
     st.integers(min_value=-(10**30), max_value=10**30).map(str),
-    st.sampled_from(["", "0", "1", "-1", "2", "5", "99999999999999999999", "1e9", "NaN", "true", "null"]),
+    st.sampled_from(["", "0", "1", "-1", "2", "5", "99999999999999999999", "1e9", "NaN", "true", "null",
+                     "9" * 5000]),  # more digits than int() reads
 )
 
 

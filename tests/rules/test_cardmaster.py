@@ -130,6 +130,8 @@ def test_a_type_outside_the_wheel_is_refused():
     assert error.value.rule == "card-type"
     with pytest.raises(InvalidCard):
         GAME.validate_card(card("Odd", type2=11))
+    with pytest.raises(InvalidCard):  # more digits than int() reads: refused, not a ValueError
+        GAME.validate_card(card("Odd", type2="9" * 5000))
     assert GAME.validate_card(card("Named", type1="tide", type2="10"))[("type1")] == 2
 
 

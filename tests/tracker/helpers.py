@@ -150,12 +150,13 @@ JUNK = [
     "' OR 1=1 --",
     ["1", "junk"],
     "\u00b2",  # a superscript two: str.isdigit() says yes, int() refuses it (three answers were 500s)
+    "9" * 5000,  # str.isdecimal() says yes, int() refuses past 4,300 digits (two answers were 500s)
 ]
 
 
 JUNK_IDS = [
     "empty", "spaces", "huge", "negative", "huge-negative", "huge-number", "decimal", "exponent", "nan",
-    "unicode", "nul", "html", "sql", "list", "superscript-digit",
+    "unicode", "nul", "html", "sql", "list", "superscript-digit", "past-int-digits",
 ]
 
 

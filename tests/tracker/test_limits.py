@@ -15,7 +15,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from tracker.models import Match
+from tracker.models import Card, Match
 from tracker.web import limits
 
 from .helpers import page_text as text
@@ -119,6 +119,78 @@ def test_the_wait_is_said_in_seconds_then_minutes():
     assert limits.wait_text(1) == "Try again in 1 second."
     assert limits.wait_text(119) == "Try again in 119 seconds."
     assert limits.wait_text(121) == "Try again in 3 minutes."
+
+
+# ---------------------------------------------------------------- what was typed survives the 429
+
+
+def resend_form(page: str) -> dict:
+    """The 429 page's form to send the refused POST again: where it posts, its fields and file inputs."""
+    from html.parser import HTMLParser
+
+    form: dict = {}
+
+    class Forms(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "form" and attrs.get("method") == "post":
+                form.update(action=attrs["action"], enctype=attrs.get("enctype"), fields=[], files=[])
+            elif tag == "input" and form and attrs.get("type") == "file":
+                form["files"].append(attrs["name"])
+            elif tag == "input" and form:
+                form["fields"].append((attrs["name"], attrs.get("value", "")))
+
+    Forms().feed(page)
+    return form
+
+
+TYPED = {"typed": "Kept Wyrm", "twice": ["first", "second"], "once": "A" * 16, "next": "/matches/",
+         "password1": "secret pass 42"}
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+@pytest.mark.parametrize("name", sorted(name for name, kind in COSTLY_ROUTES.items()
+                                        if limits.COSTLY[kind].methods == ("POST",)))
+def test_a_refused_post_comes_back_in_a_form_to_send_again(one_an_hour, name, htmx):
+    """Every costly form route: the 429 page carries every field back (a password never), lists what was
+    typed, and asks for a file again; its form posts where the refused one did."""
+    phone = Client(headers={"HX-Request": "true"} if htmx else {})
+    ask(phone, name)
+    data = {**TYPED, "upload": SimpleUploadedFile("cards.csv", b"name\n")}
+    refused = ask(phone, name, data=data)
+    assert refused.status_code == 429
+    form = resend_form(text(refused))
+    assert form["action"] == url_of(name) and form["enctype"] == "multipart/form-data"
+    assert [field for field in form["fields"] if field[0] != "csrfmiddlewaretoken"] == [
+        ("typed", "Kept Wyrm"), ("twice", "first"), ("twice", "second"), ("once", "A" * 16), ("next", "/matches/")]
+    assert [field[0] for field in form["fields"]].count("csrfmiddlewaretoken") == 1  # the page's own, fresh
+    assert form["files"] == ["upload"]
+    page = text(refused)
+    assert "<li>Kept Wyrm</li>" in page and "<li>first</li>" in page and "<li>/matches/</li>" not in page
+    assert "secret pass 42" not in page and "the form asks for it again" in page
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_a_card_refused_by_the_limit_is_made_as_typed_once_sent_again(one_an_hour, catalog, htmx):
+    card = {"new-name": "Kept Wyrm", "new-power": "8", "new-speed": "4", "new-affinity": "Fire",
+            "new-rarity": "Epic", "new-level": "1", "next": "/matches/"}
+    phone = Client(headers={"HX-Request": "true"} if htmx else {})
+    assert ask(phone, "card_new", data={**card, "new-name": "First Wyrm"}).status_code in (200, 302)
+    refused = ask(phone, "card_new", data=card)
+    assert refused.status_code == 429 and not Card.objects.filter(name="Kept Wyrm").exists()
+    form = resend_form(text(refused))
+    cache.clear()  # the hour is over
+    sent = Client().post(form["action"], dict(form["fields"]))  # the form is a plain one, htmx or not
+    assert sent.status_code == 302 and sent.url == "/matches/"
+    assert Card.objects.get(name="Kept Wyrm").stats == {"power": 8, "speed": 4, "affinity": "Fire",
+                                                          "rarity": "Epic", "level": 1}
+
+
+def test_a_get_refused_by_the_limit_has_nothing_to_send_again(one_an_hour, owner, battle):
+    url = reverse("match_export_json", args=[battle.pk])
+    owner.get(url)
+    refused = owner.get(url)
+    assert refused.status_code == 429 and resend_form(text(refused)) == {}
 
 
 # ---------------------------------------------------------------- stored bytes

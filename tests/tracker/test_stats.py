@@ -23,7 +23,7 @@ from tracker.matches import services
 from tracker.models import Match, Player
 from tracker.review import charts, stats
 
-from .helpers import ANA_DECK, BEN_DECK, lock_both, text
+from .helpers import ANA_DECK, BEN_DECK, JUNK, JUNK_IDS, lock_both, text
 
 pytestmark = pytest.mark.django_db
 
@@ -219,6 +219,12 @@ def test_every_games_stats_page_renders_without_matches(client, db, slug):
     response = client.get(STATS_URL, {"game": slug})
     assert response.status_code == 200
     assert 'aria-current="page"' in text(response)
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+def test_no_junk_club_or_game_breaks_the_stats_page(client, db, junk):
+    for params in ({"club": junk}, {"game": junk}, {"club": junk, "game": "card-crush"}):
+        assert client.get(STATS_URL, params).status_code == 200
 
 
 def test_card_crush_figures_without_matches(client, db):

@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -28,6 +28,7 @@ from tracker.models import Card, CardChange, Club, ClubCorrection, Match, NameCl
 from tracker.people import access
 from tracker.people.devices import TableRequest
 from tracker.web import limits
+from tracker.web.next_page import back_to, next_page
 
 SHOWN = 200
 """Most rows the catalog table shows; the search narrows it down."""
@@ -60,13 +61,6 @@ def _list_page(request: TableRequest, slug: str, status: int = 200, cards=None, 
                **_catalog_table(slug, (Card.objects.filter(slug=slug) if cards is None else cards)[:SHOWN])}
     template = "tracker/card_list.html#results" if request.htmx and request.method == "GET" else "tracker/card_list.html"
     return render(request, template, context, status=status)
-
-
-def _safe_next(request: TableRequest, fallback: str) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return target
-    return fallback
 
 
 @require_GET
@@ -103,7 +97,7 @@ def card_new(request: TableRequest, slug: str) -> HttpResponse:
         if not request.htmx:
             return redirect(reverse("card_list", args=[slug]) + "#new-card")
         return render(request, "tracker/card_form.html",
-                      {"form": pages.card_form(prefix="new"), "slug": slug, "next": _safe_next(request, "")})
+                      {"form": pages.card_form(prefix="new"), "slug": slug, "next": next_page(request, "")})
     form = pages.card_form(request.POST, prefix="new")
     added = None
     if form.is_valid():
@@ -118,7 +112,7 @@ def card_new(request: TableRequest, slug: str) -> HttpResponse:
         return render(request, "tracker/card_added.html", context, status=200 if added else 422)
     if added:
         messages.success(request, _("%(name)s added to the catalog.") % {"name": added.name})
-        return redirect(_safe_next(request, f"/cards/{slug}/"))
+        return back_to(request, reverse("card_list", args=[slug]))
     return _list_page(request, slug, status=422, form=form)
 
 

@@ -51,6 +51,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from rules.fields import typed_number
 from tracker.models import Match
 from tracker.templatetags.regions import parts_shown
 
@@ -353,8 +354,8 @@ hub = Hub()
 def _since(request: TableRequest) -> int | None:
     """The version the phone last saw: the browser's Last-Event-ID when it reconnects, else the page's `v`."""
     for value in (request.headers.get("Last-Event-ID"), request.GET.get("v")):
-        if value and value.isdecimal() and len(value) < 10:
-            return int(value)
+        if value and (version := typed_number(value)) is not None:
+            return version
     return None
 
 

@@ -9,6 +9,7 @@ finish and is sent to the same place. A refused form (no redirect) frees its tok
 form can be sent again.
 """
 
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -16,8 +17,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.translation import gettext as _
 
 FIELD = "once"
@@ -28,12 +28,22 @@ WAIT = 10.0
 PENDING = "…"
 
 
+SHAPE = re.compile(r"[A-Za-z0-9_-]{16}")
+"""What new_token gives: 12 random bytes in URL-safe base64."""
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(12)
 
 
+def _issued(token: str) -> str:
+    """The token if it has the shape a page gives, else "" (no token): it goes into a cache key, and
+    PostgreSQL's text (the database cache) cannot hold a NUL."""
+    return token if SHAPE.fullmatch(token) else ""
+
+
 def _key(token: str) -> str:
-    return f"once:{token[:40]}"
+    return f"once:{token}"
 
 
 def made_once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -41,7 +51,7 @@ def made_once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
     @wraps(view)
     def once_only(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        token = request.POST.get(FIELD, "") if request.method == "POST" else ""
+        token = _issued(request.POST.get(FIELD, "")) if request.method == "POST" else ""
         if not token:
             return view(request, *args, **kwargs)
         key = _key(token)
@@ -55,10 +65,10 @@ def made_once(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
                 # "Match started.") for this one: tell it again.
                 for level, text in made["said"]:
                     messages.add_message(request, level, text)
-                return redirect(made["to"])
+                return HttpResponseRedirect(made["to"])  # a URL this view answered, never a URL name
             if time.monotonic() > deadline:
                 messages.warning(request, _("This was already sent and is still being made; look again in a moment."))
-                return redirect(request.get_full_path())
+                return HttpResponseRedirect(request.get_full_path())
             time.sleep(0.1)
         try:
             response = view(request, *args, **kwargs)

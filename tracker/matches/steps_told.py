@@ -4,6 +4,8 @@ page's outcome region shows what came of it: the step's log entry and its workin
 from django.contrib import messages
 from django.http import HttpRequest
 
+from rules.fields import typed_number
+
 STEP_DONE = "step-done"
 """The tag of the flash message; it carries "<match>:<step>"."""
 REVEALING_ENTRY = "revealing-entry"
@@ -23,4 +25,5 @@ def is_step(message) -> bool:
 def step_of(message, match_id: int) -> tuple[int, bool] | None:
     """(step, revealing) told by a STEP_DONE message, if it is of this match (another match's is dropped)."""
     told_in, _sep, step = message.message.partition(":")
-    return (int(step), REVEALING_ENTRY in message.extra_tags.split()) if told_in == str(match_id) and step.isdecimal() else None
+    number = typed_number(step)
+    return (number, REVEALING_ENTRY in message.extra_tags.split()) if told_in == str(match_id) and number is not None else None

@@ -15,7 +15,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -29,6 +28,7 @@ from tracker.models import Access, Club, ClubInvite, Invite, Match, Membership, 
 from tracker.people import access, accounts, clubs, consent, locks, sharing
 from tracker.people.forms import ClubForm, ClubSettingsForm, NameClaimForm, SignUpForm
 from tracker.web import limits
+from tracker.web.next_page import back_to, next_page
 
 from .access import Viewer
 from .devices import TableRequest
@@ -121,8 +121,7 @@ def proposal_withdraw(request: TableRequest, pk: int, proposal_id: int) -> HttpR
 
 
 def _next(request: TableRequest) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or "/"
-    return target if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()) else "/"
+    return next_page(request, "/")
 
 
 @require_http_methods(["GET", "POST"])
@@ -142,7 +141,7 @@ def sign_in(request: TableRequest) -> HttpResponse:
             login(request, form.get_user())
             if news := accounts.settle_matches(request, form, form.get_user()):
                 messages.info(request, news)
-            return redirect(_next(request))
+            return back_to(request, "/")
         limits.count_sign_in_failure(request, name)
         status = 422
     return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=status)
@@ -180,7 +179,7 @@ def sign_up(request: TableRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, " ".join(filter(None, [_("Welcome, %(name)s.") % {"name": player.name},
                                                         accounts.settle_matches(request, form, user)])))
-        return redirect(_next(request))
+        return back_to(request, "/")
     return render(request, "accounts/sign_up.html", {"form": form, "next": _next(request)},
                   status=422 if form.errors else 200)
 

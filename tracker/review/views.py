@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 import rules
+from rules.fields import typed_number
 from tracker.games import pages_for
 from tracker.matches import listing, live, services
 from tracker.matches.forms import CheckboxInput, ListSelect, NumberInput
@@ -272,7 +273,8 @@ def stats_overview(request: TableRequest) -> HttpResponse:
     if slug not in rules.GAMES:
         slug = ""
     clubs = access.my_clubs(request)
-    club = clubs.filter(pk=request.GET["club"]).first() if request.GET.get("club", "").isdecimal() else None
+    club_pk = typed_number(request.GET.get("club", ""))
+    club = clubs.filter(pk=club_pk).first() if club_pk is not None else None
     matches = list(stats.finished_matches(Match.objects.visible_to(request), slug or None, club=club and club.pk))
     def url(**params) -> str:
         return reverse("stats") + ("?" + urlencode({k: v for k, v in params.items() if v}) if any(params.values()) else "")

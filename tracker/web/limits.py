@@ -140,11 +140,45 @@ def costly_wait(request: HttpRequest, kind: str) -> tuple[int, str]:
     return max(waits) if waits else (0, "")
 
 
+NOT_SHOWN = {"once", "next", "seq", "csrfmiddlewaretoken"}
+"""Fields a form sends that nobody typed: carried again, not listed."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A refused POST as the 429 page sends it again: what was typed survives the wait."""
+
+    fields: list[tuple[str, str]]
+    """Every posted (name, value), a field sent twice twice; not the CSRF token (the page's own is fresh),
+    nor a password (never written into a page)."""
+    shown: list[str]
+    """The values the player typed, to see on the page."""
+    files: list[str]
+    """The names of the files sent: a file cannot be kept, the player chooses it again."""
+    passwords: bool
+    """Whether a password was left out: the form asks for it again."""
+
+
+def kept(request: HttpRequest) -> Kept | None:
+    """What the 429 page carries back of a refused POST (None for a GET: nothing was typed)."""
+    if request.method != "POST":
+        return None
+    fields, shown, passwords = [], [], False
+    for name, values in request.POST.lists():
+        if "password" in name:
+            passwords = True
+        elif name != "csrfmiddlewaretoken":
+            fields += [(name, value) for value in values]
+            shown += [value for value in values if value.strip() and name not in NOT_SHOWN]
+    return Kept(fields, shown, sorted(request.FILES), passwords)
+
+
 def refusal(request: HttpRequest, message: str, seconds: int) -> HttpResponse:
-    """The 429 page: what was refused and when to try again (also as Retry-After). htmx swaps it in as the
+    """The 429 page: what was refused and when to try again (also as Retry-After), and a refused form's
+    fields in a form to send again once the wait is over, so nothing typed is lost. htmx swaps it in as the
     whole page (base.html lets a 429 through), so the reason shows wherever the player tapped."""
-    response = render(request, "tracker/limited.html", {"message": message, "wait": wait_text(seconds)},
-                      status=429)
+    context = {"message": message, "wait": wait_text(seconds), "kept": kept(request)}
+    response = render(request, "tracker/limited.html", context, status=429)
     response["Retry-After"] = str(max(1, seconds))
     if getattr(request, "htmx", False):
         response["HX-Retarget"], response["HX-Reswap"] = "body", "innerHTML"

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
 from django.middleware.gzip import GZipMiddleware
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
@@ -35,6 +35,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tracker.people.devices import TableRequest
 from tracker.people.sharing import qr_svg
+from tracker.web.next_page import back_to, local_path, next_page
 
 THEMES = ("system", "light", "dark")
 THEME_COOKIE = "tk_theme"
@@ -56,8 +57,8 @@ def _came_from(request: TableRequest) -> str:
     referer = request.headers.get("Referer", "")
     if url_has_allowed_host_and_scheme(referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         parts = urlsplit(referer)
-        if parts.path and parts.path != reverse("settings"):
-            return parts.path + (f"?{parts.query}" if parts.query else "")
+        if parts.path != reverse("settings"):
+            return local_path(parts.path + (f"?{parts.query}" if parts.query else ""), request) or reverse("home")
     return reverse("home")
 
 
@@ -70,10 +71,7 @@ def settings_page(request: TableRequest) -> HttpResponse:
 
 def _back(request: TableRequest) -> str:
     """Where a settings form came from (its `next`), if that is a page of ours; else home."""
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return target
-    return reverse("home")
+    return next_page(request, reverse("home"))
 
 
 def _refused(request: TableRequest, message: str) -> HttpResponse:
@@ -87,7 +85,7 @@ def set_theme(request: TableRequest) -> HttpResponse:
     if chosen not in THEMES:
         return _refused(request, _("Tablekeeper has no theme “%(value)s”; the themes are system, light and "
                                    "dark. Nothing was changed.") % {"value": chosen[:40]})
-    response = redirect(_back(request))
+    response = back_to(request, reverse("home"))
     if chosen == "system":
         response.delete_cookie(THEME_COOKIE, samesite="Lax")
     else:
@@ -108,7 +106,11 @@ def set_language(request: TableRequest) -> HttpResponse:
         names = ", ".join(name for _code, name in settings.LANGUAGES)
         return _refused(request, _("Tablekeeper has no language “%(code)s”; it speaks %(names)s. Nothing was changed.")
                         % {"code": code[:20], "names": names})
-    return i18n.set_language(request)
+    response = i18n.set_language(request)
+    # Django's switch follows any `next` its host check lets through ("x": a path relative to the switch);
+    # no URL here carries the language, so where it goes is only ours to check.
+    response["Location"] = next_page(request, _came_from(request))
+    return response
 
 
 @never_cache  # the worker fetches it again after a language switch: never an old copy

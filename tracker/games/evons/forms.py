@@ -15,6 +15,7 @@ from rules.evons import ABILITIES, ELEMENTS
 from rules.evons.board import ALL_CELLS, DIRECTIONS
 from rules.evons.cards import NAME_MAX, STAT_MAX, validate_card
 from rules.evons.turns import COUNT_MAX, OPTIONS
+from rules.fields import typed_number
 
 from ...matches.club_cards import match_card
 from ...matches.engine_messages import engine_word, engine_word_lazy
@@ -194,8 +195,8 @@ def _ability_action(post, card: Callable[[], dict]) -> dict:
         if value == "unknown":
             action["grave"] = "unknown"
             action["card"] = card()
-        elif value.isdecimal() and len(value) < 4:
-            action["grave"] = int(value)
+        elif (place := typed_number(value, 3)) is not None:
+            action["grave"] = place
         else:
             raise ValidationError(pgettext_lazy("evons", "Choose a card from the graveyard."))
     elif extra == "storm":

@@ -11,6 +11,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import pgettext_lazy
 
+from rules.fields import typed_number
 from rules.lonely_star import STATS, validate_card
 from rules.lonely_star.match import AMOUNT_MAX, COUNT_MAX, OPTIONS
 from rules.lonely_star.rolls import SIDES
@@ -145,7 +146,8 @@ class LonelyStarForm(BoardActionForm):
     def _check_dice(self) -> None:
         entered = [value.strip() for value in self.sent("roll") if value.strip()]
         for value in entered:
-            if not value.isdecimal() or not 1 <= int(value) <= SIDES:
+            rolled = typed_number(value)
+            if rolled is None or not 1 <= rolled <= SIDES:
                 message = pgettext_lazy("lonely-star", "A D6 shows 1 to %(sides)s; “%(value)s” is not a roll.")
                 self.add_error("roll", message % {"value": value[:20], "sides": SIDES})
                 return

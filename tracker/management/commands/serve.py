@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 
+from rules.fields import typed_number
 from tracker import backups
 from tracker.web import server, translations
 
@@ -25,9 +26,10 @@ KEY_FILE = Path(settings.BASE_DIR) / "var" / "secret-key"
 
 def parse_address(address: str) -> tuple[str, int]:
     host, _, port = address.rpartition(":")
-    if not host or not port.isdecimal() or int(port) > 65535:
+    number = typed_number(port, 5)
+    if not host or number is None or number > 65535:
         raise CommandError(f"ADDRESS must be host:port (127.0.0.1:8000, 0.0.0.0:8000), not {address!r}")
-    return host.strip("[]"), int(port)
+    return host.strip("[]"), number
 
 
 def check_bindable(host: str, port: int) -> None:
@@ -78,9 +80,12 @@ def lan_address() -> str:
 
 def port_setting(name: str, default: int) -> int:
     value = os.environ.get(name, "")
-    if value and (not value.isdecimal() or int(value) > 65535):
+    if not value:
+        return default
+    number = typed_number(value, 5)
+    if number is None or number > 65535:
         raise CommandError(f"{name} must be a port number, not {value!r}")
-    return int(value) if value else default
+    return number
 
 
 def https_in_front(app_address: str) -> dict[str, str]:
