@@ -103,7 +103,10 @@ def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     everything = ratings.history(club)
     changes = [change for change in everything if change.player == player.pk]
-    waiting = confirmations.waiting(club.pk, player).count()
+    member = access.club_role(request, club) is not None
+    # Only members learn which battles wait (as on the leaderboard): to anyone else a player whose battles all
+    # wait is not on the board, so neither their page nor a count of their waiting battles is shown.
+    waiting = confirmations.waiting(club.pk, player).count() if member else 0
     if not changes and not waiting:
         raise Http404(_("No rated battle of this player in this club."))  # never a name: anyone may guess numbers
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
@@ -115,7 +118,7 @@ def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     context = {"club": club, "player": player, "rating": changes[-1].after if changes else rating.BASELINE,
                "entries": entries, "unconfirmed": waiting,
                "chart": _rating_chart(player, changes), "played": sum(c.kind == "battle" for c in changes),
-               "member": access.club_role(request, club) is not None, **_settings_context()}
+               "member": member, **_settings_context()}
     return render(request, "competition/player.html", context)
 
 
