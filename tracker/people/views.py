@@ -170,11 +170,13 @@ def _new_account(form: SignUpForm):
 @made_once
 @limits.costly("sign-up")
 def sign_up(request: TableRequest) -> HttpResponse:
-    form = accounts.offer_keeping(SignUpForm(request.POST or None), request)
+    # A POST is a form sent, even an empty one: refused as incomplete (422), which counts nowhere (limits.did_work).
+    form = accounts.offer_keeping(SignUpForm(request.POST if request.method == "POST" else None), request)
     if request.method == "POST" and form.is_valid():
         try:
             user, player = _new_account(form)
         except (IntegrityError, PermissionDenied):  # the name or the player taken between the check and now
+            limits.spent(request)  # the password was hashed
             form.add_error(None, _("That user name or player name was just taken; choose another."))
             return render(request, "accounts/sign_up.html", {"form": form, "next": _next(request)}, status=422)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -320,10 +322,10 @@ def club_list(request: TableRequest) -> HttpResponse:
     return render(request, "clubs/club_list.html", context)
 
 
-@limits.costly("club-new")  # outermost: a signed-out phone's tries count too
 @login_required
 @require_POST
 @made_once
+@limits.costly("club-new")
 def club_new(request: TableRequest) -> HttpResponse:
     form = ClubForm(request.POST)
     if not form.is_valid():
