@@ -223,7 +223,16 @@ def invite_new(request: TableRequest, pk: int) -> HttpResponse:
     elif kind != Invite.WATCH:
         messages.error(request, _("Choose a join link or a watch link."))
         return redirect(reverse("match_detail", args=[pk]) + "#share")
-    invite = Invite.objects.create(match=match, kind=kind, seat=seat)
+    with transaction.atomic():
+        sharing.lock(match)  # two taps at once both count the links as they stand after the other
+        if sharing.open_invites(match).count() >= sharing.LINKS_MOST:
+            invite = None
+        else:
+            invite = Invite.objects.create(match=match, kind=kind, seat=seat)
+    if invite is None:
+        messages.error(request, _("This match already has %(most)s open links, the most it may: revoke one to make "
+                                  "another. Nothing was changed.") % {"most": sharing.LINKS_MOST})
+        return redirect(reverse("match_detail", args=[pk]) + "#share")
     messages.success(request, _("Link ready: show the QR code or send the link."))
     # To the new link itself: the panel lists the links oldest first, so with others there it lies far below the
     # panel's top. The match page shows the message just above it (table.js: where the address points).
@@ -348,6 +357,7 @@ def _club_page(request: TableRequest, club: Club, role: str | None, status: int 
         context["claims_most"] = card_changes.CLAIMS_PER_CLUB
     if role == Membership.ORGANISER:
         context["invites"] = clubs.invites(request, club)
+        context["links_most"] = clubs.LINKS_MOST
         context["settings_form"] = ClubSettingsForm(initial={"public_leaderboard": club.public_leaderboard,
                                                              "public_tournaments": club.public_tournaments})
     return render(request, "clubs/club_detail.html", context, status=status)
@@ -393,7 +403,15 @@ def club_claim_release(request: TableRequest, pk: int, claim_id: int) -> HttpRes
 @made_once
 def club_invite_new(request: TableRequest, pk: int) -> HttpResponse:
     club, _role = clubs.club_for(request, pk, organiser=True)
-    ClubInvite.objects.create(club=club)
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()  # two organisers' taps count one after the other
+        full = clubs.open_invites(club).count() >= clubs.LINKS_MOST
+        if not full:
+            ClubInvite.objects.create(club=club)
+    if full:
+        messages.error(request, _("The club already has %(most)s open invite links, the most it may: revoke one to "
+                                  "make another. Nothing was changed.") % {"most": clubs.LINKS_MOST})
+        return redirect(reverse("club_detail", args=[pk]) + "#invites")
     messages.success(request, _("Link ready: show the QR code or send the link."))
     return redirect(reverse("club_detail", args=[pk]) + "#invites")
 
