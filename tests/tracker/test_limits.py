@@ -30,10 +30,11 @@ COSTLY_ROUTES = {
     "cardmaster_hint": "hint", "cardmaster_analysis": "analysis", "cardmaster_ai_turn": "ai-turn",
     "sign_up": "sign-up", "match_export_json": "export", "match_export_text": "export",
     "club_new": "club-new", "club_claim": "name-claim", "match_new": "match-new",
+    "tournament_list": "tournament-new", "tournament_pair": "round-pair",
 }
 """Issue 24's costly requests (imports, new matches, card creation, CSV uploads, hints, analysis parts, sign-ups),
 the AI's move and the exports (a 7,000-step match re-run for its file), by route name."""
-ARGS = {"slug": "card-crush", "pk": 10**9}
+ARGS = {"slug": "card-crush", "pk": 10**9, "club_id": 10**9}
 
 
 def routes(resolver: URLResolver | None = None):

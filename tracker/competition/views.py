@@ -29,6 +29,7 @@ from tracker.matches.once import made_once
 from tracker.people import access, locks
 from tracker.people.devices import TableRequest
 from tracker.review import charts
+from tracker.web import limits
 
 from ..models import Card, Club, CollectionChange, Match, Player, Tournament
 from . import collection, config, confirmations, ratings, tournaments
@@ -243,6 +244,7 @@ def _entrant_names(club: Club) -> list[str]:
 
 @require_http_methods(["GET", "POST"])
 @made_once
+@limits.costly("tournament-new")  # each makes up to ENTRANTS_MOST players: their number is bounded too
 def tournament_list(request: TableRequest, club_id: int) -> HttpResponse:
     club = _club_shows(request, club_id, "tournaments")
     organiser = access.organises(request, club)
@@ -317,6 +319,7 @@ def _tournament_change(request: TableRequest, pk: int, form_class, change, done:
 
 
 @require_POST
+@limits.costly("round-pair")  # each opens up to ENTRANTS_MOST / 2 battles
 def tournament_pair(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,

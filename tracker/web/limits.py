@@ -120,6 +120,10 @@ COSTLY: dict[str, Limit] = {
     # starting club after club could claim the catalog's every future name.
     "club-new": Limit(gettext_lazy("new clubs"), 5),
     "name-claim": Limit(gettext_lazy("card name claims"), 60),
+    # A tournament holds at most tournaments.ENTRANTS_MOST entrants (each a player) and each round it pairs opens a
+    # battle per two: a store runs a tournament or two a night, a round every quarter hour at the quickest.
+    "tournament-new": Limit(gettext_lazy("new tournaments"), 5),
+    "round-pair": Limit(gettext_lazy("tournament rounds paired"), 12),
 }
 HOUR = 60 * 60
 
