@@ -131,10 +131,10 @@ def sign_in(request: TableRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         name = accounts.name_key(request.POST.get("username", ""))
-        if wait := limits.sign_in_wait(request, name):
+        wait, reason = limits.password_check_refusal(request, name)
+        if wait:
             form = accounts.offer_keeping(AuthenticationForm(request), request)
-            messages.error(request, " ".join([_("Too many failed attempts for this name from here."),
-                                              limits.wait_text(wait)]))
+            messages.error(request, " ".join([reason, limits.wait_text(wait)]))
             response = render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
             response["Retry-After"] = str(wait)
             return response
@@ -143,7 +143,9 @@ def sign_in(request: TableRequest) -> HttpResponse:
             if news := accounts.settle_matches(request, form, form.get_user()):
                 messages.info(request, news)
             return redirect(_next(request))
-        limits.count_sign_in_failure(request, name)
+        # Django checks (hashes) the password only for a name and a password: a form without them counts nowhere.
+        if form.cleaned_data.get("username") and form.data.get("password"):
+            limits.count_sign_in_failure(request, name)
         status = 422
     return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=status)
 
@@ -190,12 +192,24 @@ def sign_up(request: TableRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def password_change(request: TableRequest) -> HttpResponse:
+    """Guessing the old password is limited as signing in is (a stolen session would otherwise guess on forever)."""
     form = PasswordChangeForm(request.user, request.POST or None)  # type: ignore[arg-type]  # login_required: a User
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        update_session_auth_hash(request, user)
-        messages.success(request, _("Password changed."))
-        return redirect("home")
+    if request.method == "POST":
+        name = accounts.name_key(request.user.get_username())
+        wait, reason = limits.password_check_refusal(request, name)
+        if wait:
+            messages.error(request, " ".join([reason, limits.wait_text(wait)]))
+            response = render(request, "accounts/password_change.html",
+                              {"form": PasswordChangeForm(request.user)}, status=429)  # type: ignore[arg-type]
+            response["Retry-After"] = str(wait)
+            return response
+        if form.is_valid():
+            user = form.save()
+            update_session_auth_hash(request, user)
+            messages.success(request, _("Password changed."))
+            return redirect("home")
+        if "old_password" in form.errors and form.data.get("old_password"):  # checked (hashed) and wrong
+            limits.count_sign_in_failure(request, name)
     return render(request, "accounts/password_change.html", {"form": form}, status=422 if form.errors else 200)
 
 

@@ -3,7 +3,9 @@
 Counting is django-ratelimit's (fixed windows in Django's cache, which here is the database cache:
 every app server shares it). Two kinds of limit:
 
-- Sign-in failures, per (user name, address) pair: five wrong passwords lock only that pair for the
+- Sign-in failures (and wrong old passwords when changing one), per address: a budget of wrong passwords
+  an hour, refused before hashing, whatever the names. Per (user name, address) pair: five wrong passwords
+  lock only that pair for the
   rest of its quarter hour, so a prankster on a store's shared address locks out nobody else's name,
   and nobody anywhere locks a named account out from another address. Across addresses a name under
   attack is slowed, never locked: once it has many failures in the hour, an address that fails for it
@@ -55,6 +57,10 @@ NAME_RATE = (10**6, 60 * 60)
 """Failures per name across addresses are only counted (never refused by this count itself)."""
 NAME_FAILURES_BEFORE_PACE = 10
 PACE_FIRST, PACE_LONGEST = 15, 120
+ADDRESS_FAILURES = 100
+"""Wrong passwords one address may have checked in an hour, whatever the names: each check hashes (about 0.4 CPU
+seconds), and counting only (name, address) pairs let one address try name after name without end."""
+ADDRESS_RATE = (ADDRESS_FAILURES, 60 * 60)
 
 
 def _pair(request: HttpRequest, name: str) -> str:
@@ -82,9 +88,23 @@ def sign_in_wait(request: HttpRequest, name: str) -> int:
     return math.ceil(next_try - time.time()) if next_try and next_try > time.time() else 0
 
 
+def password_check_refusal(request: HttpRequest, name: str) -> tuple[int, str]:
+    """Why a password may not be checked for the (normalised, hashed) name from this address now, and the seconds
+    to wait; (0, "") if it may. Asked before the password is hashed. The address's budget refuses every name from
+    it, the pair and the pace only this name: no name is ever locked from another address."""
+    address = _usage(request, "sign-in-address", devices.client_address(request), ADDRESS_RATE, count=False)
+    if address["count"] >= ADDRESS_FAILURES:
+        return max(1, address["time_left"]), _("Too many wrong passwords from this network in the last hour.")
+    if wait := sign_in_wait(request, name):
+        return wait, _("Too many failed attempts for this name from here.")
+    return 0, ""
+
+
 def count_sign_in_failure(request: HttpRequest, name: str) -> None:
-    """Count a failure for the pair and the name; if the name is under attack, this address waits its pace
-    before its next try (an address that has not failed for the name has no pace to wait)."""
+    """Count a wrong password (one that was checked) for the address, the pair and the name; if the name is under
+    attack, this address waits its pace before its next try (an address that has not failed for the name has no
+    pace to wait)."""
+    _usage(request, "sign-in-address", devices.client_address(request), ADDRESS_RATE, count=True)
     _usage(request, "sign-in-pair", _pair(request, name), PAIR_RATE, count=True)
     wait = pace(_usage(request, "sign-in-name", name, NAME_RATE, count=True)["count"])
     if wait:
