@@ -7,7 +7,7 @@ import re
 import time
 
 import pytest
-from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth import SESSION_KEY, get_user_model, hashers
 from django.test import Client
 from django.urls import reverse
 
@@ -194,6 +194,74 @@ def test_failures_for_other_names_never_lock_an_address_out(client, account):
     for number in range(12):
         sign_in(client, f"guess{number}", "wrong")
     assert sign_in(client, "ana").status_code == 302
+
+
+@pytest.fixture
+def checks(monkeypatch) -> list[str]:
+    """The passwords Django hashes to check them (about 0.4 CPU seconds each in production), in order."""
+    checked: list[str] = []
+    make_password = hashers.make_password
+    check_password = hashers.check_password
+
+    def counting_make(password, *args, **kwargs):
+        checked.append(password)
+        return make_password(password, *args, **kwargs)
+
+    def counting_check(password, *args, **kwargs):
+        checked.append(password)
+        return check_password(password, *args, **kwargs)
+
+    monkeypatch.setattr("django.contrib.auth.base_user.make_password", counting_make)
+    monkeypatch.setattr("django.contrib.auth.base_user.check_password", counting_check)
+    return checked
+
+
+@pytest.fixture
+def three_an_hour(monkeypatch):
+    """An address may have three wrong passwords checked an hour."""
+    monkeypatch.setattr(limits, "ADDRESS_FAILURES", 3)
+    monkeypatch.setattr(limits, "ADDRESS_RATE", (3, 60 * 60))
+
+
+def test_wrong_passwords_for_name_after_name_from_one_address_stop_before_hashing(client, account, checks,
+                                                                                  three_an_hour):
+    """Each name once, so no (name, address) pair ever fills: the address's budget stops it, and no name is locked."""
+    for _ in range(5):  # a form without a name or a password checks nothing and counts nowhere
+        assert client.post(reverse("sign_in"), {"username": "nobody", "password": ""}).status_code == 422
+    assert checks == []
+    for number in range(3):
+        assert sign_in(client, f"nobody{number}x", "wrong").status_code == 422
+    assert len(checks) == 3
+    refused = sign_in(client, "nobody3x", "wrong")
+    assert refused.status_code == 429 and len(checks) == 3  # refused before hashing
+    assert "Too many wrong passwords from this network in the last hour." in text(refused)
+    assert 0 < int(refused["Retry-After"]) <= 60 * 60
+    assert sign_in(client, "ana").status_code == 429  # every name, from this address
+    assert sign_in(Client(REMOTE_ADDR="198.51.100.7"), "ana").status_code == 302  # the name from anywhere else
+
+
+def test_guessing_the_old_password_is_limited_as_signing_in_is(client, account, checks):
+    """A stolen session may not guess the password without end: five wrong ones lock the (name, address) pair."""
+    client.force_login(account)
+    wrong = {"old_password": "guess", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    for _ in range(limits.PAIR_FAILURES):
+        assert client.post(reverse("password_change"), wrong).status_code == 422
+    checks.clear()
+    refused = client.post(reverse("password_change"), {**wrong, "old_password": PASSWORD})
+    assert refused.status_code == 429 and checks == []
+    assert "Too many failed attempts for this name from here." in text(refused)
+    account.refresh_from_db()
+    assert account.check_password(PASSWORD)
+    assert sign_in(client, "ana").status_code == 429  # the same pair as signing in
+    assert sign_in(Client(REMOTE_ADDR="198.51.100.7"), "ana").status_code == 302
+
+
+def test_wrong_old_passwords_spend_the_addresss_budget_too(client, account, three_an_hour):
+    client.force_login(account)
+    for number in range(3):
+        assert client.post(reverse("password_change"), {"old_password": f"guess{number}", "new_password1": NEW_PASSWORD,
+                                                         "new_password2": NEW_PASSWORD}).status_code == 422
+    assert sign_in(Client(), "someone", "else").status_code == 429
 
 
 def test_a_name_failing_from_many_addresses_is_slowed_not_locked(account):

@@ -63,6 +63,24 @@ def test_joining_by_the_link_and_its_qr_code(club, organiser):
     assert club.memberships.filter(user=newcomer.user, role=Membership.MEMBER).count() == 1
 
 
+def test_past_its_open_links_a_club_refuses_another_and_its_page_stays_small(club, organiser):
+    from tracker.people.clubs import LINKS_MOST
+
+    for _ in range(LINKS_MOST):
+        assert organiser.post(reverse("club_invite_new", args=[club.pk])).status_code == 302
+    full = len(organiser.get(club.get_absolute_url()).content)
+    refused = organiser.post(reverse("club_invite_new", args=[club.pk]))
+    page = text(organiser.get(refused.url))
+    assert f"The club already has {LINKS_MOST} open invite links, the most it may" in page
+    assert ClubInvite.objects.count() == LINKS_MOST
+    page = organiser.get(club.get_absolute_url())
+    assert page.content.count(b'class="qr"') == LINKS_MOST and len(page.content) <= full + 2000
+    assert "+ New invite link" not in text(page)
+    organiser.post(reverse("club_invite_revoke", args=[club.pk, ClubInvite.objects.first().pk]))
+    assert organiser.post(reverse("club_invite_new", args=[club.pk])).status_code == 302
+    assert ClubInvite.objects.filter(revoked__isnull=True).count() == LINKS_MOST
+
+
 def test_a_phone_without_an_account_is_asked_to_sign_in_first(club, organiser):
     organiser.post(reverse("club_invite_new", args=[club.pk]))
     url = reverse("club_join", args=[ClubInvite.objects.get().token])

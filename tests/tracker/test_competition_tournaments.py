@@ -5,7 +5,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker.competition import ratings, tournaments
-from tracker.models import Club, Entrant, Match, Pairing, Tournament
+from tracker.models import Club, Entrant, Match, Pairing, Player, Tournament
+from tracker.web import limits
 
 from .helpers import JUNK, JUNK_IDS, finish, text
 
@@ -173,6 +174,46 @@ def test_create_refuses_a_name_listed_twice(client: Client, catalog):
     response = client.post(new_tournament_url(), {"name": "Cup", "entrants": "Ana\nana"})
     assert response.status_code == 422 and "listed twice" in text(response)
     assert not Tournament.objects.exists()
+
+
+def test_a_tournament_holds_at_most_its_entrants_and_a_longer_list_is_kept_to_correct(client: Client, catalog):
+    most = tournaments.ENTRANTS_MOST
+    names = "\n".join(f"Player {number}" for number in range(most + 1))
+    players = Player.objects.count()
+    response = client.post(new_tournament_url(), {"name": "Huge Cup", "entrants": names})
+    assert response.status_code == 422
+    assert f"A tournament has at most {most} entrants; this list has {most + 1}." in text(response)
+    assert f"Player {most}</textarea>" in text(response) and 'value="Huge Cup"' in text(response)
+    assert not Tournament.objects.exists() and Player.objects.count() == players and not Match.objects.exists()
+    full = names.rsplit("\n", 1)[0]
+    assert client.post(new_tournament_url(), {"name": "Full Cup", "entrants": full}).status_code == 302
+    cup = Tournament.objects.get()
+    before = state(cup)
+    response = client.post(reverse("tournament_entrant", args=[cup.pk]), {"round": 0, "name": "One Too Many"})
+    assert response.status_code == 422 and f"The tournament has {most} entrants, the most it may." in text(response)
+    assert state(cup) == before and not Player.objects.filter(name="One Too Many").exists()
+
+
+@pytest.mark.usefixtures("fresh_cache")  # the limits' clock held still: a window ending mid-test forgets its count
+def test_new_tournaments_and_paired_rounds_count_against_the_hour(client: Client, catalog, monkeypatch):
+    """A tournament makes its entrants' players, a round a battle per table: neither escapes the hourly limits."""
+    for kind in ("tournament-new", "round-pair"):
+        monkeypatch.setitem(limits.COSTLY, kind, limits.Limit(limits.COSTLY[kind].what, 2))
+    assert client.post(new_tournament_url(), {"name": "Cup", "entrants": "Ana\nBen\nCid\nDee"}).status_code == 302
+    cup = Tournament.objects.get(name="Cup")
+    assert pair(client, cup, 0).status_code == 302
+    assert client.post(new_tournament_url(), {"name": "Second", "entrants": "Ana\nBen"}).status_code == 302
+    refused = client.post(new_tournament_url(), {"name": "Third", "entrants": "Ana\nBen"})
+    # From this phone or this account: each counter's hour starts at its own moment, and the later one says.
+    assert refused.status_code == 429 and "Too many new tournaments from this " in text(refused)
+    assert not Tournament.objects.filter(name="Third").exists()
+    second = Tournament.objects.get(name="Second")
+    assert pair(client, second, 0).status_code == 302
+    before = Match.objects.count()
+    play_round(cup, 1)
+    refused = pair(client, cup, 1)
+    assert refused.status_code == 429 and "Too many tournament rounds paired" in text(refused)
+    assert Match.objects.count() == before
 
 
 @pytest.mark.parametrize("value", JUNK, ids=JUNK_IDS)

@@ -7,10 +7,11 @@ from datetime import UTC, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -18,6 +19,7 @@ from django.utils.dateparse import parse_datetime
 from tracker.models import Card, Match
 from tracker.web import limits
 
+from .helpers import PASSWORD, device_of
 from .helpers import page_text as text
 from .test_exchange import as_file, play_script, rename
 
@@ -28,10 +30,11 @@ COSTLY_ROUTES = {
     "cardmaster_hint": "hint", "cardmaster_analysis": "analysis", "cardmaster_ai_turn": "ai-turn",
     "sign_up": "sign-up", "match_export_json": "export", "match_export_text": "export",
     "club_new": "club-new", "club_claim": "name-claim", "match_new": "match-new",
+    "tournament_list": "tournament-new", "tournament_pair": "round-pair",
 }
 """Issue 24's costly requests (imports, new matches, card creation, CSV uploads, hints, analysis parts, sign-ups),
 the AI's move and the exports (a 7,000-step match re-run for its file), by route name."""
-ARGS = {"slug": "card-crush", "pk": 10**9}
+ARGS = {"slug": "card-crush", "pk": 10**9, "club_id": 10**9}
 
 
 def routes(resolver: URLResolver | None = None):
@@ -68,10 +71,25 @@ def one_an_hour(monkeypatch):
         monkeypatch.setitem(limits.COSTLY, kind, limits.Limit(limit.what, 1, limit.methods, address_share=2))
 
 
+@pytest.fixture
+def every_request_counts(monkeypatch):
+    """Every request that reaches a costly view counts, as if it did the work (empty forms will do)."""
+    monkeypatch.setattr(limits, "did_work", lambda request, response: True)
+
+
+def spend_the_hour(phone: Client, name: str) -> None:
+    """Count as much work for this phone as the route allows it an hour (one_an_hour: once)."""
+    request = RequestFactory().post("/")
+    request.device, request.user = device_of(phone), AnonymousUser()
+    limits.count_costly(request, COSTLY_ROUTES[name])
+
+
 @pytest.mark.parametrize("name", sorted(COSTLY_ROUTES))
 def test_each_costly_route_refuses_a_phone_beyond_its_limit_with_when_to_try_again(one_an_hour, name):
     phone = Client()
-    assert ask(phone, name).status_code != 429
+    if name == "club_new":  # a signed-out phone is sent to sign in first
+        phone.force_login(get_user_model().objects.create_user("ana", password="pw"))
+    spend_the_hour(phone, name)
     refused = ask(phone, name)
     assert refused.status_code == 429
     assert "from this phone in the last hour." in text(refused)
@@ -81,7 +99,7 @@ def test_each_costly_route_refuses_a_phone_beyond_its_limit_with_when_to_try_aga
 
 
 @pytest.mark.parametrize("name", ["card_new", "match_import"])
-def test_an_account_is_limited_across_its_phones(one_an_hour, name):
+def test_an_account_is_limited_across_its_phones(one_an_hour, every_request_counts, name):
     user = get_user_model().objects.create_user("ana", password="pw")
     phones = [Client(REMOTE_ADDR=f"203.0.113.{number}") for number in (1, 2)]
     for phone in phones:
@@ -92,7 +110,7 @@ def test_an_account_is_limited_across_its_phones(one_an_hour, name):
     assert "from this account in the last hour." in text(refused)
 
 
-def test_an_address_is_limited_more_generously_than_a_phone(one_an_hour):
+def test_an_address_is_limited_more_generously_than_a_phone(one_an_hour, every_request_counts):
     """A phone that clears its cookie is a new phone on the same network: the network's share stops it."""
     assert [ask(Client(), "match_import").status_code != 429 for _ in range(2)] == [True, True]
     refused = ask(Client(), "match_import")
@@ -100,7 +118,7 @@ def test_an_address_is_limited_more_generously_than_a_phone(one_an_hour):
     assert "from this network in the last hour." in text(refused)
 
 
-def test_a_limited_page_comes_back_whole_to_htmx(one_an_hour):
+def test_a_limited_page_comes_back_whole_to_htmx(one_an_hour, every_request_counts):
     phone = Client()
     ask(phone, "card_new", headers={"HX-Request": "true"})
     refused = ask(phone, "card_new", headers={"HX-Request": "true"})
@@ -108,11 +126,44 @@ def test_a_limited_page_comes_back_whole_to_htmx(one_an_hour):
     assert (refused["HX-Retarget"], refused["HX-Reswap"]) == ("body", "innerHTML")
 
 
-def test_a_get_of_a_post_only_limit_is_not_counted(one_an_hour):
+def test_a_get_of_a_post_only_limit_is_not_counted(one_an_hour, every_request_counts):
     phone = Client()
     for _ in range(3):
         assert phone.get(url_of("match_import")).status_code == 200
     assert ask(phone, "match_import").status_code != 429
+
+
+@pytest.mark.parametrize("name", sorted(COSTLY_ROUTES))
+def test_a_request_refused_before_any_work_counts_nowhere(one_an_hour, name):
+    """Empty forms, unknown matches: answered as cheaply as a page, so the phone's one an hour stays unused."""
+    phone = Client()
+    assert all(ask(phone, name).status_code != 429 for _ in range(4))
+
+
+def test_one_phone_sending_empty_forms_without_its_cookie_locks_nobody_out(match_file):
+    """From one address, a fresh cookie each time: past every phone's and the network's share of sign-ups and
+    imports, and a real new phone there still signs up and imports."""
+    for _ in range(limits.COSTLY["sign-up"].per_hour * limits.COSTLY["sign-up"].address_share + 5):
+        assert Client().post(reverse("sign_up"), {}).status_code == 422
+    for _ in range(limits.COSTLY["match-import"].per_hour * limits.COSTLY["match-import"].address_share + 5):
+        assert Client().post(reverse("match_import"), {}).status_code == 422
+    phone = Client()
+    made = phone.post(reverse("sign_up"), {"username": "ana", "password1": PASSWORD, "password2": PASSWORD,
+                                           "player_name": "Ana"})
+    assert made.status_code == 302
+    assert upload(phone, match_file).status_code == 302
+
+
+def test_what_did_the_work_counts_even_when_refused_after_it(one_an_hour, match_file):
+    """An account made, or a file read and re-run that then fails its check, uses up the hour."""
+    phone = Client()
+    assert phone.post(reverse("sign_up"), {"username": "ana", "password1": PASSWORD, "password2": PASSWORD,
+                                           "player_name": "Ana"}).status_code == 302
+    assert phone.post(reverse("sign_up"), {}).status_code == 429
+    other = Client(REMOTE_ADDR="203.0.113.9")
+    broken = other.post(reverse("match_import"), {"file": SimpleUploadedFile("m.json", b'{"format": "tablekeeper')})
+    assert broken.status_code == 422
+    assert "Too many match imports from this phone" in text(upload(other, match_file))
 
 
 def test_the_wait_is_said_in_seconds_then_minutes():
@@ -155,7 +206,10 @@ def test_a_refused_post_comes_back_in_a_form_to_send_again(one_an_hour, name, ht
     """Every costly form route: the 429 page carries every field back (a password never), lists what was
     typed, and asks for a file again; its form posts where the refused one did."""
     phone = Client(headers={"HX-Request": "true"} if htmx else {})
-    ask(phone, name)
+    if name == "club_new":  # a signed-out phone is sent to sign in first
+        phone.force_login(get_user_model().objects.create_user("ana", password="pw"))
+    ask(phone, name)  # the phone's first request gives it its device
+    spend_the_hour(phone, name)
     data = {**TYPED, "upload": SimpleUploadedFile("cards.csv", b"name\n")}
     refused = ask(phone, name, data=data)
     assert refused.status_code == 429

@@ -139,6 +139,28 @@ def test_an_unconfirmed_battle_says_so_on_every_page(club, dev, ana):
     assert f"Battle #{match.pk}" not in leaderboard(Client(), club)  # outsiders learn only how many
 
 
+def test_an_outsider_finds_no_player_through_battles_that_wait(club, dev, ana, olga):
+    """A public leaderboard hides which battles wait: a player's page does not name who played them."""
+    match = start(dev, club, "Ana", "Ben")
+    enter(dev, match, 0, ANA_DECK)
+    enter(dev, match, 1, BEN_DECK)
+    reveal_all(dev, match)
+    ana_player = Player.objects.get(name="Ana")
+    url = reverse("player_rating", args=[club.pk, ana_player.pk])
+    assert Client().get(url).status_code == 404
+    assert "waits" in text(ana.get(url))  # a member still sees it
+    confirm(ana, match, 0)
+    confirm(olga, match, 1)
+    assert counted_ids(club) == {match.pk}
+    other = start(dev, club, "Ana", "Dev")
+    enter(dev, other, 0, ANA_DECK)
+    enter(dev, other, 1, BEN_DECK)
+    reveal_all(dev, other)  # Ana now has a counted battle and one that waits
+    page = Client().get(url)
+    assert page.status_code == 200 and "Ana" in text(page)
+    assert "waits" not in text(page)  # how many of hers wait is for members
+
+
 # ---------------------------------------------------------------- confirming
 
 

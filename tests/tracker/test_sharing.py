@@ -337,6 +337,26 @@ def test_the_qr_code_carries_the_join_link():
     assert "<script" not in svg and "style" not in svg
 
 
+def test_past_its_open_links_a_match_refuses_another_and_its_page_stays_small(owner, battle):
+    """Each link is drawn with its QR code on every visit: hundreds made the owner's page 800 KB."""
+    from tracker.people.sharing import LINKS_MOST
+
+    links = [make_invite(owner, battle, "watch") for _ in range(LINKS_MOST)]
+    full = len(owner.get(battle.get_absolute_url()).content)
+    for data in ({"kind": "watch"}, {"kind": "seat", "seat": 1}):
+        refused = owner.post(reverse("invite_new", args=[battle.pk]), data)
+        assert refused.status_code == 302
+        page = text(owner.get(refused.url))
+        assert f"This match already has {LINKS_MOST} open links, the most it may" in page
+        assert "Nothing was changed." in page
+    assert Invite.objects.count() == LINKS_MOST
+    page = owner.get(battle.get_absolute_url())
+    assert len(QR.findall(text(page))) == LINKS_MOST and len(page.content) <= full + 2000
+    assert "revoke one to make another" in text(page) and "+ Watch link" not in text(page)
+    revoke(owner, links[0])
+    make_invite(owner, battle, "seat", 1)  # a revoked link makes room
+
+
 def test_no_qr_code_once_the_link_is_revoked(owner, battle):
     revoke(owner, make_invite(owner, battle, "watch"))
     assert not QR.search(text(owner.get(battle.get_absolute_url())))

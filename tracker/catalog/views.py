@@ -83,8 +83,8 @@ def card_list(request: TableRequest, slug: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@limits.costly("card-new")
 @made_once
+@limits.costly("card-new")
 def card_new(request: TableRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed.
 
@@ -287,6 +287,7 @@ def card_import(request: TableRequest, slug: str) -> HttpResponse:
     elif (upload.size or 0) > catalog_csv.MAX_BYTES:
         problems = [_("The file is larger than %(kb)s KB.") % {"kb": catalog_csv.MAX_BYTES // 1024}]
     else:
+        limits.spent(request)  # the file is read: counted even if a row is then refused
         try:
             imported = catalog_csv.import_csv(slug, upload.read(), Editor.of(request))
         except catalog_csv.CatalogFileError as error:

@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy as _
 from rules.card_crush.cards import NAME_MAX
 from rules.card_crush.collection import MAX_COPIES
 
+from .tournaments import ENTRANTS_MOST
+
 PLAYER_NAME_MAX = 40
 
 
@@ -29,6 +31,9 @@ class TournamentForm(forms.Form):
                 raise forms.ValidationError(_("%(name)s is listed twice.") % {"name": name})
             seen.add(name.casefold())
             names.append(name)
+        if len(names) > ENTRANTS_MOST:
+            raise forms.ValidationError(_("A tournament has at most %(most)s entrants; this list has %(n)s.")
+                                        % {"most": ENTRANTS_MOST, "n": len(names)})
         return names
 
 

@@ -21,6 +21,10 @@ from . import ratings
 from .errors import Refused
 from .game import competing_slug
 
+ENTRANTS_MOST = 64
+"""Entrants a tournament may hold: a store's club night. Each is a player, pairing opens a battle per two, and
+the tournament's page shows every one; unbounded, one request made hundreds of each."""
+
 
 def current_round(tournament: Tournament) -> int:
     return max((p.round for p in tournament.pairings.all()), default=0)
@@ -85,7 +89,9 @@ def _locked(tournament_id: int, expected_round: int) -> Tournament:
 
 @transaction.atomic
 def tournament_create(*, name: str, player_names: list[str], club) -> Tournament:
-    """A tournament of `club`, run by its organisers."""
+    """A tournament of `club`, run by its organisers (the form keeps to ENTRANTS_MOST)."""
+    if len(player_names) > ENTRANTS_MOST:
+        raise ValueError(f"{len(player_names)} entrants, more than {ENTRANTS_MOST}")
     tournament = Tournament.objects.create(name=name, club=club)
     for player_name in player_names:
         Entrant.objects.create(tournament=tournament, player=services.player_named(player_name))
@@ -100,6 +106,8 @@ def entrant_add(*, tournament_id: int, name: str, expected_round: int) -> Entran
     player = services.player_named(name)
     if tournament.entrants.filter(player=player).exists():
         raise Refused(_("%(name)s is already entered.") % {"name": player.name})
+    if tournament.entrants.count() >= ENTRANTS_MOST:
+        raise Refused(_("The tournament has %(most)s entrants, the most it may.") % {"most": ENTRANTS_MOST}, status=422)
     return Entrant.objects.create(tournament=tournament, player=player)
 
 

@@ -29,6 +29,7 @@ from tracker.matches.once import made_once
 from tracker.people import access, locks
 from tracker.people.devices import TableRequest
 from tracker.review import charts
+from tracker.web import limits
 
 from ..models import Card, Club, CollectionChange, Match, Player, Tournament
 from . import collection, config, confirmations, ratings, tournaments
@@ -103,7 +104,10 @@ def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     everything = ratings.history(club)
     changes = [change for change in everything if change.player == player.pk]
-    waiting = confirmations.waiting(club.pk, player).count()
+    member = access.club_role(request, club) is not None
+    # Only members learn which battles wait (as on the leaderboard): to anyone else a player whose battles all
+    # wait is not on the board, so neither their page nor a count of their waiting battles is shown.
+    waiting = confirmations.waiting(club.pk, player).count() if member else 0
     if not changes and not waiting:
         raise Http404(_("No rated battle of this player in this club."))  # never a name: anyone may guess numbers
     names = dict(Player.objects.filter(pk__in={c.opponent for c in changes if c.opponent}).values_list("pk", "name"))
@@ -115,7 +119,7 @@ def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     context = {"club": club, "player": player, "rating": changes[-1].after if changes else rating.BASELINE,
                "entries": entries, "unconfirmed": waiting,
                "chart": _rating_chart(player, changes), "played": sum(c.kind == "battle" for c in changes),
-               "member": access.club_role(request, club) is not None, **_settings_context()}
+               "member": member, **_settings_context()}
     return render(request, "competition/player.html", context)
 
 
@@ -248,6 +252,7 @@ def _entrant_names(club: Club) -> list[str]:
 
 @require_http_methods(["GET", "POST"])
 @made_once
+@limits.costly("tournament-new")  # each makes up to ENTRANTS_MOST players: their number is bounded too
 def tournament_list(request: TableRequest, club_id: int) -> HttpResponse:
     club = _club_shows(request, club_id, "tournaments")
     organiser = access.organises(request, club)
@@ -322,6 +327,7 @@ def _tournament_change(request: TableRequest, pk: int, form_class, change, done:
 
 
 @require_POST
+@limits.costly("round-pair")  # each opens up to ENTRANTS_MOST / 2 battles
 def tournament_pair(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,

@@ -247,8 +247,8 @@ def home(request: TableRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@made_once  # a second tap of the same form is sent where the first went, and counts nowhere
 @limits.costly("match-new")  # each match may grow to services.LOG_MOST steps: their number is bounded too
-@made_once
 def match_new(request: TableRequest, slug: str) -> HttpResponse:
     game = _game_or_404(slug)
     pages = pages_for(slug)

@@ -39,10 +39,18 @@ def club_for(request: TableRequest, pk: int, organiser: bool = False) -> tuple[C
     return club, role
 
 
+LINKS_MOST = 5
+"""Open invite links a club may hold (a store's link on the wall, one for a group chat, one for a new member
+at the table...): its page draws each with its QR code for every organiser's visit."""
+
+
+def open_invites(club: Club):
+    return club.invites.filter(revoked__isnull=True, expires__gt=timezone.now())
+
+
 def invites(request: TableRequest, club: Club) -> list[dict]:
-    now = timezone.now()
     shown = []
-    for invite in club.invites.filter(revoked__isnull=True, expires__gt=now).order_by("created"):
+    for invite in open_invites(club).order_by("created"):
         url = request.build_absolute_uri(reverse("club_join", args=[invite.token]))
         shown.append({"invite": invite, "url": url, "qr": qr_svg(url)})
     return shown

@@ -25,6 +25,10 @@ from .devices import TableRequest
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")
 """What an invite token can look like (models.new_token: URL-safe base64)."""
 
+LINKS_MOST = 8
+"""Open links a match may hold: one per seat and a few to watch, with room to make a lost one again before
+revoking it. The share panel draws each with its QR code on every visit of the owner's match page."""
+
 
 def qr_svg(url: str) -> str:
     """The link as a QR code: inline SVG, dark on light so phones scan it in dark mode too."""
@@ -34,15 +38,19 @@ def qr_svg(url: str) -> str:
     return mark_safe(out.getvalue().decode())  # segno writes only the escaped URL and our own markup
 
 
+def open_invites(match: Match):
+    """The links the share panel shows: not revoked, and not expired or still holding a phone's place."""
+    return match.invites.filter(revoked__isnull=True).filter(
+        Q(expires__gt=timezone.now()) | Q(accesses__revoked__isnull=True, accesses__isnull=False)
+    ).distinct()
+
+
 def invites_for(request: TableRequest, match: Match) -> list[dict]:
     """The live invites of a match with their links and QR codes, for the owner's share panel."""
     players = match.players()
     now = timezone.now()
     shown = []
-    live = match.invites.filter(revoked__isnull=True).filter(
-        Q(expires__gt=now) | Q(accesses__revoked__isnull=True, accesses__isnull=False)
-    ).distinct()
-    for invite in live.order_by("created"):
+    for invite in open_invites(match).order_by("created"):
         url = request.build_absolute_uri(reverse("join", args=[invite.token]))
         taken = invite.accesses.filter(revoked__isnull=True).count()
         shown.append({"invite": invite, "url": url, "qr": qr_svg(url), "used": taken, "expired": invite.expires <= now,
@@ -55,7 +63,7 @@ def share_context(request: TableRequest, match: Match, seen_by: access.Viewer) -
     if seen_by.role != access.OWNER or not (match.owner_device or match.owner_id):
         return {"share_panel": False, "invites": [], "invited_seats": set()}
     invites = invites_for(request, match)
-    return {"share_panel": True, "invites": invites,
+    return {"share_panel": True, "invites": invites, "links_full": len(invites) >= LINKS_MOST, "links_most": LINKS_MOST,
             "invited_seats": {item["invite"].seat for item in invites if item["invite"].seat is not None}}
 
 

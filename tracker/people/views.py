@@ -130,10 +130,10 @@ def sign_in(request: TableRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         name = accounts.name_key(request.POST.get("username", ""))
-        if wait := limits.sign_in_wait(request, name):
+        wait, reason = limits.password_check_refusal(request, name)
+        if wait:
             form = accounts.offer_keeping(AuthenticationForm(request), request)
-            messages.error(request, " ".join([_("Too many failed attempts for this name from here."),
-                                              limits.wait_text(wait)]))
+            messages.error(request, " ".join([reason, limits.wait_text(wait)]))
             response = render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
             response["Retry-After"] = str(wait)
             return response
@@ -142,7 +142,9 @@ def sign_in(request: TableRequest) -> HttpResponse:
             if news := accounts.settle_matches(request, form, form.get_user()):
                 messages.info(request, news)
             return back_to(request, "/")
-        limits.count_sign_in_failure(request, name)
+        # Django checks (hashes) the password only for a name and a password: a form without them counts nowhere.
+        if form.cleaned_data.get("username") and form.data.get("password"):
+            limits.count_sign_in_failure(request, name)
         status = 422
     return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=status)
 
@@ -169,11 +171,13 @@ def _new_account(form: SignUpForm):
 @made_once
 @limits.costly("sign-up")
 def sign_up(request: TableRequest) -> HttpResponse:
-    form = accounts.offer_keeping(SignUpForm(request.POST or None), request)
+    # A POST is a form sent, even an empty one: refused as incomplete (422), which counts nowhere (limits.did_work).
+    form = accounts.offer_keeping(SignUpForm(request.POST if request.method == "POST" else None), request)
     if request.method == "POST" and form.is_valid():
         try:
             user, player = _new_account(form)
         except (IntegrityError, PermissionDenied):  # the name or the player taken between the check and now
+            limits.spent(request)  # the password was hashed
             form.add_error(None, _("That user name or player name was just taken; choose another."))
             return render(request, "accounts/sign_up.html", {"form": form, "next": _next(request)}, status=422)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -187,12 +191,24 @@ def sign_up(request: TableRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def password_change(request: TableRequest) -> HttpResponse:
+    """Guessing the old password is limited as signing in is (a stolen session would otherwise guess on forever)."""
     form = PasswordChangeForm(request.user, request.POST or None)  # type: ignore[arg-type]  # login_required: a User
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        update_session_auth_hash(request, user)
-        messages.success(request, _("Password changed."))
-        return redirect("home")
+    if request.method == "POST":
+        name = accounts.name_key(request.user.get_username())
+        wait, reason = limits.password_check_refusal(request, name)
+        if wait:
+            messages.error(request, " ".join([reason, limits.wait_text(wait)]))
+            response = render(request, "accounts/password_change.html",
+                              {"form": PasswordChangeForm(request.user)}, status=429)  # type: ignore[arg-type]
+            response["Retry-After"] = str(wait)
+            return response
+        if form.is_valid():
+            user = form.save()
+            update_session_auth_hash(request, user)
+            messages.success(request, _("Password changed."))
+            return redirect("home")
+        if "old_password" in form.errors and form.data.get("old_password"):  # checked (hashed) and wrong
+            limits.count_sign_in_failure(request, name)
     return render(request, "accounts/password_change.html", {"form": form}, status=422 if form.errors else 200)
 
 
@@ -220,7 +236,16 @@ def invite_new(request: TableRequest, pk: int) -> HttpResponse:
     elif kind != Invite.WATCH:
         messages.error(request, _("Choose a join link or a watch link."))
         return redirect(reverse("match_detail", args=[pk]) + "#share")
-    invite = Invite.objects.create(match=match, kind=kind, seat=seat)
+    with transaction.atomic():
+        sharing.lock(match)  # two taps at once both count the links as they stand after the other
+        if sharing.open_invites(match).count() >= sharing.LINKS_MOST:
+            invite = None
+        else:
+            invite = Invite.objects.create(match=match, kind=kind, seat=seat)
+    if invite is None:
+        messages.error(request, _("This match already has %(most)s open links, the most it may: revoke one to make "
+                                  "another. Nothing was changed.") % {"most": sharing.LINKS_MOST})
+        return redirect(reverse("match_detail", args=[pk]) + "#share")
     messages.success(request, _("Link ready: show the QR code or send the link."))
     # To the new link itself: the panel lists the links oldest first, so with others there it lies far below the
     # panel's top. The match page shows the message just above it (table.js: where the address points).
@@ -319,10 +344,10 @@ def club_list(request: TableRequest) -> HttpResponse:
     return render(request, "clubs/club_list.html", context)
 
 
-@limits.costly("club-new")  # outermost: a signed-out phone's tries count too
 @login_required
 @require_POST
 @made_once
+@limits.costly("club-new")
 def club_new(request: TableRequest) -> HttpResponse:
     form = ClubForm(request.POST)
     if not form.is_valid():
@@ -345,6 +370,7 @@ def _club_page(request: TableRequest, club: Club, role: str | None, status: int 
         context["claims_most"] = card_changes.CLAIMS_PER_CLUB
     if role == Membership.ORGANISER:
         context["invites"] = clubs.invites(request, club)
+        context["links_most"] = clubs.LINKS_MOST
         context["settings_form"] = ClubSettingsForm(initial={"public_leaderboard": club.public_leaderboard,
                                                              "public_tournaments": club.public_tournaments})
     return render(request, "clubs/club_detail.html", context, status=status)
@@ -390,7 +416,15 @@ def club_claim_release(request: TableRequest, pk: int, claim_id: int) -> HttpRes
 @made_once
 def club_invite_new(request: TableRequest, pk: int) -> HttpResponse:
     club, _role = clubs.club_for(request, pk, organiser=True)
-    ClubInvite.objects.create(club=club)
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()  # two organisers' taps count one after the other
+        full = clubs.open_invites(club).count() >= clubs.LINKS_MOST
+        if not full:
+            ClubInvite.objects.create(club=club)
+    if full:
+        messages.error(request, _("The club already has %(most)s open invite links, the most it may: revoke one to "
+                                  "make another. Nothing was changed.") % {"most": clubs.LINKS_MOST})
+        return redirect(reverse("club_detail", args=[pk]) + "#invites")
     messages.success(request, _("Link ready: show the QR code or send the link."))
     return redirect(reverse("club_detail", args=[pk]) + "#invites")
 

@@ -200,6 +200,7 @@ def match_import(request: TableRequest) -> HttpResponse:
                                                   % {"mb": exchange.MAX_BYTES // 2**20})
                 if no_room := limits.import_refusal(request, upload.size):
                     raise exchange.MatchFileError(no_room)
+                limits.spent(request)  # read and re-run: counted even if the file then fails a check
                 match = exchange.import_match(
                     exchange.parse(upload.read()),
                     owner=request.user if request.user.is_authenticated else None, owner_device=request.device,

@@ -3,7 +3,9 @@
 Counting is django-ratelimit's (fixed windows in Django's cache, which here is the database cache:
 every app server shares it). Two kinds of limit:
 
-- Sign-in failures, per (user name, address) pair: five wrong passwords lock only that pair for the
+- Sign-in failures (and wrong old passwords when changing one), per address: a budget of wrong passwords
+  an hour, refused before hashing, whatever the names. Per (user name, address) pair: five wrong passwords
+  lock only that pair for the
   rest of its quarter hour, so a prankster on a store's shared address locks out nobody else's name,
   and nobody anywhere locks a named account out from another address. Across addresses a name under
   attack is slowed, never locked: once it has many failures in the hour, an address that fails for it
@@ -11,7 +13,8 @@ every app server shares it). Two kinds of limit:
   address that has not failed for it (the player on their own phone) gets straight in.
 - Costly requests (`@costly(kind)` on the view; COSTLY lists them): counted per device, per account
   when signed in, and per address (more generously: a store's phones share one), refused with 429
-  and when to try again.
+  and when to try again. Only a request that did the work counts (`did_work`): a form refused before
+  any work is as cheap as showing it, and counting it let one phone lock its network out.
 """
 
 import hashlib
@@ -54,6 +57,10 @@ NAME_RATE = (10**6, 60 * 60)
 """Failures per name across addresses are only counted (never refused by this count itself)."""
 NAME_FAILURES_BEFORE_PACE = 10
 PACE_FIRST, PACE_LONGEST = 15, 120
+ADDRESS_FAILURES = 100
+"""Wrong passwords one address may have checked in an hour, whatever the names: each check hashes (about 0.4 CPU
+seconds), and counting only (name, address) pairs let one address try name after name without end."""
+ADDRESS_RATE = (ADDRESS_FAILURES, 60 * 60)
 
 
 def _pair(request: HttpRequest, name: str) -> str:
@@ -81,9 +88,23 @@ def sign_in_wait(request: HttpRequest, name: str) -> int:
     return math.ceil(next_try - time.time()) if next_try and next_try > time.time() else 0
 
 
+def password_check_refusal(request: HttpRequest, name: str) -> tuple[int, str]:
+    """Why a password may not be checked for the (normalised, hashed) name from this address now, and the seconds
+    to wait; (0, "") if it may. Asked before the password is hashed. The address's budget refuses every name from
+    it, the pair and the pace only this name: no name is ever locked from another address."""
+    address = _usage(request, "sign-in-address", devices.client_address(request), ADDRESS_RATE, count=False)
+    if address["count"] >= ADDRESS_FAILURES:
+        return max(1, address["time_left"]), _("Too many wrong passwords from this network in the last hour.")
+    if wait := sign_in_wait(request, name):
+        return wait, _("Too many failed attempts for this name from here.")
+    return 0, ""
+
+
 def count_sign_in_failure(request: HttpRequest, name: str) -> None:
-    """Count a failure for the pair and the name; if the name is under attack, this address waits its pace
-    before its next try (an address that has not failed for the name has no pace to wait)."""
+    """Count a wrong password (one that was checked) for the address, the pair and the name; if the name is under
+    attack, this address waits its pace before its next try (an address that has not failed for the name has no
+    pace to wait)."""
+    _usage(request, "sign-in-address", devices.client_address(request), ADDRESS_RATE, count=True)
     _usage(request, "sign-in-pair", _pair(request, name), PAIR_RATE, count=True)
     wait = pace(_usage(request, "sign-in-name", name, NAME_RATE, count=True)["count"])
     if wait:
@@ -119,25 +140,58 @@ COSTLY: dict[str, Limit] = {
     # starting club after club could claim the catalog's every future name.
     "club-new": Limit(gettext_lazy("new clubs"), 5),
     "name-claim": Limit(gettext_lazy("card name claims"), 60),
+    # A tournament holds at most tournaments.ENTRANTS_MOST entrants (each a player) and each round it pairs opens a
+    # battle per two: a store runs a tournament or two a night, a round every quarter hour at the quickest.
+    "tournament-new": Limit(gettext_lazy("new tournaments"), 5),
+    "round-pair": Limit(gettext_lazy("tournament rounds paired"), 12),
 }
 HOUR = 60 * 60
 
 
-def costly_wait(request: HttpRequest, kind: str) -> tuple[int, str]:
-    """Count this request against its device, account and address; the seconds to wait (0 if it may go
-    ahead) and who is over the limit ("phone", "account" or "network")."""
+def _costly_counters(request: HttpRequest, kind: str) -> list[tuple[str, str, int]]:
+    """Who a costly request counts against: ("phone" | "account" | "network", whose key, allowed an hour)."""
     limit = COSTLY[kind]
     counters = [("phone", getattr(request, "device", ""), limit.per_hour)]
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         counters.append(("account", str(user.pk), limit.per_hour))
     counters.append(("network", devices.client_address(request), limit.per_hour * limit.address_share))
+    return counters
+
+
+def costly_wait(request: HttpRequest, kind: str) -> tuple[int, str]:
+    """The seconds to wait before this request may do the work of `kind` (0 if it may go ahead now), and who
+    used up their hour ("phone", "account" or "network"). Asking counts nothing: `count_costly` does, once the
+    work is done."""
     waits = []
-    for who, value, allowed in counters:
-        usage = _usage(request, f"costly:{kind}:{who}", value, (allowed, HOUR), count=True)
-        if usage["should_limit"]:
+    for who, value, allowed in _costly_counters(request, kind):
+        usage = _usage(request, f"costly:{kind}:{who}", value, (allowed, HOUR), count=False)
+        if usage["count"] >= allowed:
             waits.append((max(1, usage["time_left"]), who))
     return max(waits) if waits else (0, "")
+
+
+def count_costly(request: HttpRequest, kind: str) -> None:
+    """Count one request that did the work of `kind` against its phone, account and network."""
+    for who, value, allowed in _costly_counters(request, kind):
+        _usage(request, f"costly:{kind}:{who}", value, (allowed, HOUR), count=True)
+
+
+SPENT = "_costly_work_done"
+
+
+def spent(request: HttpRequest) -> None:
+    """The view did its costly work though it refuses (an import read and re-ran a file that then failed a
+    check): the request counts all the same."""
+    setattr(request, SPENT, True)
+
+
+def did_work(request: HttpRequest, response: HttpResponse) -> bool:
+    """Whether a costly view's request counts: it made something or answered (below 400), or said it `spent`
+    the work. A form refused before any work (empty, invalid, not allowed) costs what showing the form costs, so
+    it counts nowhere: else one phone dropping its cookie and sending empty forms would use up its network's
+    share and refuse every other phone there."""
+    return response.status_code < 400 or getattr(request, SPENT, False)
 
 
 NOT_SHOWN = {"once", "next", "seq", "csrfmiddlewaretoken"}
@@ -186,23 +240,30 @@ def refusal(request: HttpRequest, message: str, seconds: int) -> HttpResponse:
 
 
 def costly(kind: str) -> Callable:
-    """The view's requests of the limit's methods are counted and refused beyond COSTLY[kind]."""
+    """The view's requests of the limit's methods are refused beyond COSTLY[kind], and counted when they did
+    the work (`did_work`)."""
     if kind not in COSTLY:
         raise KeyError(kind)
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def bounded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            if request.method in COSTLY[kind].methods:
-                seconds, who = costly_wait(request, kind)
-                if seconds:
-                    what = COSTLY[kind].what
-                    message = {"phone": _("Too many %(what)s from this phone in the last hour."),
-                               "account": _("Too many %(what)s from this account in the last hour."),
-                               "network": _("Too many %(what)s from this network in the last hour."),
-                               }[who] % {"what": what}
-                    return refusal(request, message, seconds)
-            return view(request, *args, **kwargs)
+            if request.method not in COSTLY[kind].methods:
+                return view(request, *args, **kwargs)
+            seconds, who = costly_wait(request, kind)
+            if seconds:
+                what = COSTLY[kind].what
+                message = {"phone": _("Too many %(what)s from this phone in the last hour."),
+                           "account": _("Too many %(what)s from this account in the last hour."),
+                           "network": _("Too many %(what)s from this network in the last hour."),
+                           }[who] % {"what": what}
+                return refusal(request, message, seconds)
+            response = view(request, *args, **kwargs)
+            # Counted once the work is done; requests sent at the same moment are all checked first, so a burst
+            # passes the limit by at most as many as the server answers at once.
+            if did_work(request, response):
+                count_costly(request, kind)
+            return response
 
         bounded.costly = kind  # type: ignore[attr-defined]  # read by the test that finds every costly route
         return bounded

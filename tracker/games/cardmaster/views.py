@@ -133,6 +133,7 @@ def match_hint(request: TableRequest, pk: int) -> HttpResponse:
     try:
         decision = hint_for(match)
     except RuleError as error:
+        limits.spent(request)  # the AI searched before it failed
         return views._refused(request, pk, services.explain(error, match.players(), match.slug), status=409)
     cards = match.state["cards"]
     action = decision.action
