@@ -105,6 +105,20 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
     other = Pairing.objects.get(tournament=tournament, round=1, table=2)
     finish(other.match, winner_seat=0)  # Cid beats Dee on another phone
 
+    # Ana paired the round and plays in it: her own battle, both decks entered on her phone, waits for Ben's
+    # word and holds the round open (the other tables she referees count at once).
+    page.goto(tournament.get_absolute_url())
+    hers = page.locator(".pairing").filter(has_text="Ana won 3 rounds to 1")
+    expect(hers).to_contain_text("waits for the players' confirmation, as the organiser who paired it plays in it")
+    expect(page.get_by_text("Round 1 is being played")).to_be_visible()
+    hers.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "competition-organisers-own-battle-waits.png")
+    assert_no_horizontal_scroll(page)
+    ben.goto(tournament.get_absolute_url())
+    ben.locator(".pairing").filter(has_text="Ana won 3 rounds to 1").get_by_role("link", name="confirm").click()
+    ben.get_by_role("button", name="I played this battle").click()
+    expect(ben.get_by_text("Ben's part is confirmed.")).to_be_visible()
+
     page.goto(tournament.get_absolute_url())
     expect(page.locator(".pairing").filter(has_text="Ana won 3 rounds to 1")).to_have_count(1)
     expect(page.locator(".pairing").filter(has_text="Cid won 3 rounds to 1")).to_have_count(1)
