@@ -240,6 +240,20 @@ def test_wrong_passwords_for_name_after_name_from_one_address_stop_before_hashin
     assert sign_in(Client(REMOTE_ADDR="198.51.100.7"), "ana").status_code == 302  # the name from anywhere else
 
 
+def test_a_phone_that_signed_in_before_is_not_held_by_its_networks_spent_budget(client, account, three_an_hour):
+    """One phone on a store's Wi-Fi spends the network's budget of wrong passwords. Ana's own phone, which signed
+    in to her account before, still signs in; a new phone there waits, its typed name kept."""
+    anas_phone = Client()
+    assert sign_in(anas_phone, "ana").status_code == 302
+    anas_phone.post(reverse("sign_out"))
+    for number in range(3):
+        assert sign_in(client, f"nobody{number}x", "wrong").status_code == 422
+    refused = sign_in(client, "ana")
+    assert refused.status_code == 429 and 'name="username" value="ana"' in text(refused)
+    assert sign_in(anas_phone, "ana").status_code == 302
+    assert sign_in(anas_phone, "nobody9x", "wrong").status_code == 429, "only for the name it signed in to"
+
+
 def test_guessing_the_old_password_is_limited_as_signing_in_is(client, account, checks):
     """A stolen session may not guess the password without end: five wrong ones lock the (name, address) pair."""
     client.force_login(account)

@@ -131,14 +131,16 @@ def sign_in(request: TableRequest) -> HttpResponse:
     if request.method == "POST":
         name = accounts.name_key(request.POST.get("username", ""))
         wait, reason = limits.password_check_refusal(request, name)
-        if wait:
-            form = accounts.offer_keeping(AuthenticationForm(request), request)
+        if wait:  # the name typed is kept; a password is never written into a page
+            form = accounts.offer_keeping(AuthenticationForm(request, initial={"username": request.POST.get("username", "")}),
+                                          request)
             messages.error(request, " ".join([reason, limits.wait_text(wait)]))
             response = render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
             response["Retry-After"] = str(wait)
             return response
         if form.is_valid():
             login(request, form.get_user())
+            limits.remember_sign_in(request, name)
             if news := accounts.settle_matches(request, form, form.get_user()):
                 messages.info(request, news)
             return back_to(request, "/")

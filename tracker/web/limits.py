@@ -88,12 +88,30 @@ def sign_in_wait(request: HttpRequest, name: str) -> int:
     return math.ceil(next_try - time.time()) if next_try and next_try > time.time() else 0
 
 
+KNOWN_FOR = 90 * 24 * 60 * 60
+"""How long a phone that signed in to an account is known for it (seconds): it is not held by its network's budget."""
+
+
+def _known_key(request: HttpRequest, name: str) -> str | None:
+    device = getattr(request, "device", "")
+    return "sign-in-known:" + hashlib.sha256(f"{name}|{device}".encode()).hexdigest() if device else None
+
+
+def remember_sign_in(request: HttpRequest, name: str) -> None:
+    """This phone signed in to the (normalised) name: the network's budget of wrong passwords no longer holds it
+    back for that name, so one phone spending a store's budget cannot keep its regulars out."""
+    if key := _known_key(request, name):
+        cache.set(key, True, KNOWN_FOR)
+
+
 def password_check_refusal(request: HttpRequest, name: str) -> tuple[int, str]:
     """Why a password may not be checked for the (normalised, hashed) name from this address now, and the seconds
     to wait; (0, "") if it may. Asked before the password is hashed. The address's budget refuses every name from
-    it, the pair and the pace only this name: no name is ever locked from another address."""
+    it but on a phone that signed in to that name before (its player's own), the pair and the pace only this name:
+    no name is ever locked from another address."""
     address = _usage(request, "sign-in-address", devices.client_address(request), ADDRESS_RATE, count=False)
-    if address["count"] >= ADDRESS_FAILURES:
+    known = (key := _known_key(request, name)) is not None and cache.get(key) is True
+    if address["count"] >= ADDRESS_FAILURES and not known:
         return max(1, address["time_left"]), _("Too many wrong passwords from this network in the last hour.")
     if wait := sign_in_wait(request, name):
         return wait, _("Too many failed attempts for this name from here.")
