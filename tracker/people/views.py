@@ -145,7 +145,7 @@ def sign_in(request: TableRequest) -> HttpResponse:
                 messages.info(request, news)
             return back_to(request, "/")
         # Django checks (hashes) the password only for a name and a password: a form without them counts nowhere.
-        if form.cleaned_data.get("username") and form.data.get("password"):
+        if form.is_bound and form.cleaned_data.get("username") and form.data.get("password"):
             limits.count_sign_in_failure(request, name)
         status = 422
     return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=status)
