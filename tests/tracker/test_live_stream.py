@@ -368,8 +368,8 @@ def test_a_phones_streams_share_one_drawing_and_a_change_draws_at_most_its_share
 
 def test_one_phones_streams_on_other_pages_get_one_drawing_between_them(owner, battle, player, monkeypatch):
     """One phone opened a stream on each of twelve differently filtered logs of a long match: each tap had this
-    server draw twelve costly pages. A phone gets one drawing a change; its other streams get the event alone
-    (they fetch, one request each, as any request is)."""
+    server draw twelve costly pages. A phone gets one drawing a change, whatever cookies of its own it adds;
+    its other streams get the event alone (they fetch, one request each, as any request is)."""
     drawn = []
     draw = live.draw_part
     monkeypatch.setattr(live, "draw_part", lambda *args: drawn.append(args[1]) or draw(*args))
@@ -377,8 +377,17 @@ def test_one_phones_streams_on_other_pages_get_one_drawing_between_them(owner, b
     log = reverse("match_log", args=[battle.pk])
     urls = [events_url(battle, version_of(battle)) + "&at=" + quote(f"{log}?round={n}", safe="/") for n in (1, 2, 3)]
 
+    def with_junk(number: int) -> Client:
+        """The owner's phone with a cookie of its own making added: still the owner's phone."""
+        same = Client()
+        for name, morsel in owner.cookies.items():
+            same.cookies[name] = morsel.value
+        same.cookies[f"z{number}"] = str(number)
+        return same
+
     async def scenario():
-        async with Stream(owner, urls[0]) as one, Stream(owner, urls[1]) as two, Stream(owner, urls[2]) as three:
+        async with (Stream(owner, urls[0]) as one, Stream(with_junk(1), urls[1]) as two,
+                    Stream(with_junk(2), urls[2]) as three):
             await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
             return [json.loads((await stream.event())["data"]) for stream in (one, two, three)]
 

@@ -211,7 +211,7 @@ class Hub:
         self.tasks: set[asyncio.Task] = set()
         self.reading: set[int] = set()  # matches being read now
         self.again: dict[int, bool] = {}  # ... and noticed again meanwhile (True: their access changed)
-        self.parts: dict[int, tuple[int, dict[tuple, asyncio.Future]]] = {}  # by match: its version, its drawings
+        self.parts: dict[int, tuple[int, dict[tuple, tuple[tuple, asyncio.Future]]]] = {}  # by match: version, drawings
 
     # -- the parts drawn for a change (on the loop)
 
@@ -226,13 +226,16 @@ class Hub:
         if drawn_version != version:
             drawings = {}
             self.parts[match_id] = (version, drawings)
-        phone = request.META.get("HTTP_COOKIE", "")
-        key = (phone, at, shown)  # the phone as its fetch would be
+        # The phone is its device (a signed cookie) and its session (its account): the Cookie header is the
+        # client's to vary (a junk cookie per stream made each a phone of its own). Another device or session is
+        # one the server signed, or one that sees nothing. A drawing is shared only by the same header.
+        phone = (getattr(request, "device", ""), request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""))
+        key = (request.META.get("HTTP_COOKIE", ""), at, shown)  # the phone as its fetch would be
         if key not in drawings:
-            if len(drawings) >= PARTS_PER_CHANGE or any(drawn[0] == phone for drawn in drawings):
+            if len(drawings) >= PARTS_PER_CHANGE or any(drawn[0] == phone for drawn in drawings.values()):
                 return None
-            drawings[key] = asyncio.ensure_future(_db(draw_part, request, at, shown))
-        return drawings[key]
+            drawings[key] = (phone, asyncio.ensure_future(_db(draw_part, request, at, shown)))
+        return drawings[key][1]
 
     # -- subscribing (on the loop)
 
