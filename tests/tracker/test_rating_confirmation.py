@@ -335,7 +335,8 @@ def test_private_matches_and_other_games_need_no_confirmation(club, dev):
 
 def test_a_confirmation_or_void_drawn_for_a_result_since_reopened_changes_nothing(club, dev, olga):
     """Olga draws the battle page; another organiser reopens the battle and it is played to an end again. Her
-    page's "Confirm for Ben" and "Void this result" were of the result she read, not of the new one."""
+    page's "Confirm for Ben", "Mark as unrated" and "Void this result" were of the result she read, not of the new
+    one."""
     match = start(dev, club, "Ana", "Ben")
     enter(dev, match, 0, ANA_DECK)
     enter(dev, match, 1, BEN_DECK)
@@ -352,7 +353,9 @@ def test_a_confirmation_or_void_drawn_for_a_result_since_reopened_changes_nothin
     response = olga.post(reverse("battle_confirm", args=[match.pk]), {"seat": 1, "result": drawn})
     assert response.status_code == 409 and "result changed since this page was drawn" in text(response)
     olga.post(reverse("match_void", args=[match.pk]), {"reason": "marked cards", "result": drawn})
-    match.refresh_from_db()
-    assert not match.confirmations.filter(seat=1).exists() and match.voided is None
     assert "marked cards" in text(olga.get(match.get_absolute_url())), "the reason she typed is in the message"
+    response = olga.post(reverse("battle_rating", args=[match.pk]), {"rated": "0", "result": drawn})
+    assert response.status_code == 409 and "result changed since this page was drawn" in text(response)
+    match.refresh_from_db()
+    assert not match.confirmations.filter(seat=1).exists() and match.voided is None and match.rated
     assert olga.post(reverse("battle_confirm", args=[match.pk]), {"seat": 1, "result": match.result_mark}).status_code == 302

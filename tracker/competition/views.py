@@ -151,6 +151,9 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
         tournament = hasattr(match, "pairing")
         if not form.is_valid():
             refusal, status = _("Choose rated or unrated; nothing was changed."), 400
+        elif request.POST.get("result", match.result_mark) != match.result_mark:
+            refusal, status = _("The battle's result changed since this page was drawn, so nothing was changed: "
+                                "read it again first."), 409
         elif match.finished is None:
             refusal, status = _("This battle is not finished; only a finished battle can be rated. Nothing was changed."), 422
         elif tournament and not form.cleaned_data["rated"]:
