@@ -450,3 +450,35 @@ def test_advice_to_shift_names_the_card_it_brings_in(showdown):
     # Two Shifts of one card to different reserves are two pieces of advice.
     other = {**mistake, "step": 7, "better": mistake["played"], "played": mistake["better"]}
     assert len(cm_views._grouped(showdown, [mistake, other], ["Ana", "AI"])) == 2
+
+
+def test_the_ais_searches_in_answer_to_moves_count_against_the_phones_hour(client, showdown, monkeypatch):
+    """A phone played a move the AI answers, then undid it, again and again: 0.6 s of CPU a move on a 9v9 hard
+    Showdown, counted nowhere (only the AI's own button was). Each search now counts against the phone's AI moves
+    an hour, the same position again costs none (the decision is kept), and past the hour the AI's turn waits for
+    its button, which says when to try again."""
+    from rules.cardmaster.ai import choose as real_choose
+    from tracker.games.cardmaster import showdown as cm_showdown
+    from tracker.web import limits
+
+    searches = []
+    monkeypatch.setattr(cm_showdown, "choose", lambda *args: searches.append(1) or real_choose(*args))
+    monkeypatch.setitem(limits.COSTLY, "ai-turn", limits.Limit(limits.COSTLY["ai-turn"].what, 2))
+    while not searches:
+        start = showdown.head
+        act(client, showdown, **form_data(first_attack(showdown)))
+        showdown.refresh_from_db()
+    answered = showdown.head
+    services.match_goto(match_id=showdown.pk, step=start, expected_seq=answered)
+    showdown.refresh_from_db()
+    before = len(searches)
+    act(client, showdown, **form_data(first_attack(showdown)))
+    showdown.refresh_from_db()
+    assert showdown.head == answered and len(searches) == before, "the same position: the decision kept"
+    while showdown.finished is None and not cm_showdown.ai_to_move(showdown):
+        act(client, showdown, **form_data(first_attack(showdown)))
+        showdown.refresh_from_db()
+    assert len(searches) == 2 and cm_showdown.ai_to_move(showdown) and showdown.finished is None
+    assert "Let Bot (the AI) play its possession" in text(client.get(showdown.get_absolute_url()))
+    refused = client.post(reverse("cardmaster_ai_turn", args=[showdown.pk]), {"seq": showdown.head})
+    assert refused.status_code == 429 and "Try again in" in text(refused)

@@ -57,6 +57,14 @@ Progress = tuple[str, dict[str, list[int]]]
 """A match's chart: its title, and per player name one value at the start and after each round or turn."""
 
 
+class Allowance(Protocol):
+    """What a game's pages may ask of a costly kind's allowance for one request (tracker/web/limits.Allowance)."""
+
+    def allows(self) -> bool: ...
+
+    def spend(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class CardFact:
     """One stat of a catalog card as pages show it: the catalog's column, a row on the card's page,
@@ -371,11 +379,13 @@ class GamePages:
         """Called once a match is created from a valid `config_form`, to make the moves the game makes
         by itself at the start (Cardmaster's Showdown: the AI locks in its lineup). Default: none."""
 
-    def after_change(self, match: "Match") -> "Match":
-        """Called after a player's action or secret entry was applied, to make the moves the game makes
-        by itself in reply (Cardmaster's Showdown: the AI's possession); returns the match as it then
-        is. Default: none, the match as it is."""
+    def after_change(self, match: "Match", allowance: "Callable[[str], Allowance]") -> "Match":
+        """Called after a player's action or secret entry was applied, to make the moves the game makes by
+        itself in reply (Cardmaster's Showdown: the AI's possession); returns the match as it then is.
+        `allowance(kind)` is the request's allowance of a costly kind (tracker/web/limits.py COSTLY), for
+        work that counts against the phone's hour (each AI search). Default: none, the match as it is."""
         return match
+
 
     # ------------------------------------------------------------ the log
 

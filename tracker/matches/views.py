@@ -1,5 +1,7 @@
 """Function views. Every one reads or changes a match through tracker.matches.services."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.messages.storage.base import Message
 from django.core import signing
@@ -385,7 +387,7 @@ def _entry_post(request: TableRequest, match: Match, seen_by: Viewer, player: Pl
         except RuleError as error:
             refusal = services.explain(error, match.players(), match.slug)
         else:
-            match = pages.after_change(match)
+            match = pages.after_change(match, partial(limits.Allowance, request))
             confirmations.entered(match, seat, access.signed_in(request))
             messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
             # When it revealed the entries (a log line more than the lock), the box tells what came of them.
@@ -489,7 +491,8 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
         message = services.explain(error, match.players(), match.slug)
         form.refuse(error, message)
         return _refused(request, pk, message, 422, form)
-    return _after_change(request, pages_for(match.slug).after_change(recorded.match), seen_by, step=recorded.seq)
+    replied = pages_for(match.slug).after_change(recorded.match, partial(limits.Allowance, request))
+    return _after_change(request, replied, seen_by, step=recorded.seq)
 
 
 def _asked_message(match: Match, seen_by: Viewer) -> str:

@@ -195,6 +195,21 @@ def count_costly(request: HttpRequest, kind: str) -> None:
         _usage(request, f"costly:{kind}:{who}", value, (allowed, HOUR), count=True)
 
 
+@dataclass(frozen=True)
+class Allowance:
+    """One request's allowance of a costly kind, handed to code below this module (a game's pages, which may
+    not import it) that does such work now and then inside another request: a Showdown AI's search."""
+
+    request: HttpRequest
+    kind: str
+
+    def allows(self) -> bool:
+        return not costly_wait(self.request, self.kind)[0]
+
+    def spend(self) -> None:
+        count_costly(self.request, self.kind)
+
+
 SPENT = "_costly_work_done"
 
 

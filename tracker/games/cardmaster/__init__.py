@@ -1,10 +1,12 @@
 """Cardmaster pages: the catalog card form, the match options, the hot-seat lineup entry
 and the board where each possession is played; in a Showdown, the AI's moves (showdown.py)."""
 
+from collections.abc import Callable
+
 from django.utils.translation import npgettext_lazy, pgettext_lazy
 
 from ...models import Match
-from ..base import CardFact, SecretEntryModules, SecretEntryPages
+from ..base import Allowance, CardFact, SecretEntryModules, SecretEntryPages
 from . import board, demo, forms, narration, showdown, statistics
 
 
@@ -26,8 +28,8 @@ class CardmasterPages(SecretEntryPages):
     def passes_the_phone(self, match: Match) -> bool:
         return showdown.ai_seat(match.state["config"]) is None  # against the AI: nobody to pass the phone to
 
-    def after_change(self, match: Match) -> Match:
-        return showdown.play_ai(match)
+    def after_change(self, match: Match, allowance: Callable[[str], Allowance]) -> Match:
+        return showdown.play_ai(match, allowance("ai-turn"))
 
     def outcome_line(self, event: dict, names: list[str]) -> str:
         return narration.outcome_line(event, names)

@@ -38,6 +38,7 @@ from tracker.matches import services
 
 from ...matches.club_cards import match_catalog
 from ...models import Match
+from ..base import Allowance
 from .narration import describe, move_title, percent, reason_text
 
 MOST_MOVES = 40
@@ -85,16 +86,39 @@ def remembered(match: Match) -> list[Step]:
     return cast(list[Step], steps)  # the registry's Game types every state as a plain dict
 
 
-def play_ai(match: Match) -> Match:
+def _decided(match: Match, level: str, recent: list[Step], allowance: Allowance | None) -> Decision | None:
+    """The AI's decision for the position, kept in the cache per position as a hint is (an undo and the same move
+    again cost no search); a search is counted against the phone's AI moves an hour (`allowance`, when the AI
+    answers a player's move): past them, None, and the AI's turn waits for its button."""
+    before = match.state
+    made_from = [players.VERSION, level, before, match.seed, match.head + 1, recent]
+    key = "cardmaster-ai:" + hashlib.sha256(json.dumps(made_from, sort_keys=True).encode()).hexdigest()
+    kept = cache.get(key)
+    if kept is not None:
+        return Decision.from_json(kept)
+    if allowance is not None and not allowance.allows():
+        return None
+    decision = choose(before, before["possession"], level, match.seed, match.head + 1, recent)
+    if allowance is not None:
+        allowance.spend()
+    cache.set(key, decision.as_json(), HINT_SECONDS)
+    return decision
+
+
+def play_ai(match: Match, allowance: Allowance | None = None) -> Match:
     """The AI's moves while it holds possession, each applied with its reason. Another phone's
-    change in the meantime stops it quietly: whoever moved the match on sees the fresh state."""
+    change in the meantime stops it quietly: whoever moved the match on sees the fresh state.
+    `allowance`: the player's move the AI answers has each search counted (the AI's button is a
+    costly request of its own, counted once)."""
     level = ai_level(match.state["config"])
     recent = remembered(match) if ai_to_move(match) else []
     for _move in range(MOST_MOVES):
         if not ai_to_move(match) or level is None:
             break
         before = match.state
-        decision = choose(before, before["possession"], level, match.seed, match.head + 1, recent)
+        decision = _decided(match, level, recent, allowance)
+        if decision is None:
+            break
         action = {**decision.action, "ai": {"reason": decision.reason.as_json(),
                                             "win_chance": round(decision.win_chance, 3), "level": level,
                                             "simulations": decision.simulations}}
