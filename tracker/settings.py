@@ -94,13 +94,13 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    # A body larger than any form takes: 413 in the phone's language, before anything reads it (body_limit.py).
-    "tracker.web.body_limit.TooLargeMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tracker.people.devices.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A body larger than any form takes: 413 in the phone's language, before anything reads it (body_limit.py).
+    "tracker.web.body_limit.TooLargeMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # A database too busy to answer in time: 503 and Retry-After, nothing changed (tracker/web/busy.py).

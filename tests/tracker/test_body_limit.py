@@ -16,11 +16,24 @@ def test_a_body_past_the_limit_is_answered_413_in_the_phones_language_and_change
     too_much = b"x" * (body_limit.MOST_BYTES + 1)
     response = client.post(reverse("match_import"), too_much, content_type="application/octet-stream")
     assert response.status_code == 413
-    assert "more than this server takes in one request (3 MB)" in response.content.decode()
+    page = response.content.decode()
+    assert "more than this server takes in one request (3 MB)" in page
+    assert f'href="{reverse("match_import")}">Back to the form' in page
     german = client.post(reverse("match_import"), too_much, content_type="application/octet-stream",
                          headers={"Accept-Language": "de"})
     assert "mehr, als dieser Server" in german.content.decode()
     assert not Match.objects.exists()
+
+
+def test_the_413_page_is_drawn_for_the_phone_as_any_page(db):
+    """Signed in, the refusal showed "Sign in" in the top bar: it was drawn before the account was known."""
+    from django.contrib.auth import get_user_model
+
+    phone = Client()
+    phone.force_login(get_user_model().objects.create_user("ana", password="pw"))
+    response = phone.post(reverse("match_import"), b"x" * (body_limit.MOST_BYTES + 1),
+                          content_type="application/octet-stream")
+    assert response.status_code == 413 and "Sign in" not in response.content.decode()
 
 
 def test_a_form_within_the_limit_goes_through(client: Client):
