@@ -8,6 +8,7 @@ import time
 
 import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model, hashers
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -633,3 +634,22 @@ def test_a_match_started_while_signed_in_is_not_the_phones_after_sign_out(accoun
     assert tablet.get(match.get_absolute_url()).status_code == 404
     entry = tablet.post(reverse("match_entry", args=[match.pk, 0]), {"seq": 0})
     assert entry.status_code == 404
+
+def test_every_password_checked_counts_the_right_one_too(client, account, checks, monkeypatch):
+    """Ten sign-ins with the right password, or ten password changes with the right old one and mismatched new
+    ones, cost four CPU seconds and counted nowhere: every password checked is counted against the phone's hour."""
+    monkeypatch.setitem(limits.COSTLY, "password-check", limits.Limit(limits.COSTLY["password-check"].what, 3))
+    for _ in range(3):
+        assert sign_in(client, "ana").status_code == 302
+        client.post(reverse("sign_out"))
+    checks.clear()
+    refused = sign_in(client, "ana")
+    assert refused.status_code == 429 and checks == [] and "Too many password checks" in text(refused)
+    cache.clear()  # the hour is over
+    other = Client(REMOTE_ADDR="198.51.100.7")
+    other.force_login(account)
+    mismatched = {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": "something else"}
+    for _ in range(3):
+        assert other.post(reverse("password_change"), mismatched).status_code == 422
+    checks.clear()
+    assert other.post(reverse("password_change"), mismatched).status_code == 429 and checks == []

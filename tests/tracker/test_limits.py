@@ -31,9 +31,12 @@ COSTLY_ROUTES = {
     "sign_up": "sign-up", "match_export_json": "export", "match_export_text": "export",
     "club_new": "club-new", "club_claim": "name-claim", "match_new": "match-new",
     "tournament_list": "tournament-new", "tournament_pair": "round-pair",
+    "sign_in": "password-check", "password_change": "password-check",
 }
 """Issue 24's costly requests (imports, new matches, card creation, CSV uploads, hints, analysis parts, sign-ups),
 the AI's move and the exports (a 7,000-step match re-run for its file), by route name."""
+SIGNED_IN = {"club_new", "password_change"}
+"""Routes a signed-out phone is sent from to sign in first."""
 ARGS = {"slug": "card-crush", "pk": 10**9, "club_id": 10**9}
 
 
@@ -87,7 +90,7 @@ def spend_the_hour(phone: Client, name: str) -> None:
 @pytest.mark.parametrize("name", sorted(COSTLY_ROUTES))
 def test_each_costly_route_refuses_a_phone_beyond_its_limit_with_when_to_try_again(one_an_hour, name):
     phone = Client()
-    if name == "club_new":  # a signed-out phone is sent to sign in first
+    if name in SIGNED_IN:  # a signed-out phone is sent to sign in first
         phone.force_login(get_user_model().objects.create_user("ana", password="pw"))
     spend_the_hour(phone, name)
     refused = ask(phone, name)
@@ -206,7 +209,7 @@ def test_a_refused_post_comes_back_in_a_form_to_send_again(one_an_hour, name, ht
     """Every costly form route: the 429 page carries every field back (a password never), lists what was
     typed, and asks for a file again; its form posts where the refused one did."""
     phone = Client(headers={"HX-Request": "true"} if htmx else {})
-    if name == "club_new":  # a signed-out phone is sent to sign in first
+    if name in SIGNED_IN:  # a signed-out phone is sent to sign in first
         phone.force_login(get_user_model().objects.create_user("ana", password="pw"))
     ask(phone, name)  # the phone's first request gives it its device
     spend_the_hour(phone, name)

@@ -125,6 +125,7 @@ def _next(request: TableRequest) -> str:
 
 
 @require_http_methods(["GET", "POST"])
+@limits.costly("password-check")
 def sign_in(request: TableRequest) -> HttpResponse:
     form = accounts.offer_keeping(AuthenticationForm(request, data=request.POST or None), request)
     status = 200
@@ -147,6 +148,7 @@ def sign_in(request: TableRequest) -> HttpResponse:
         # Django checks (hashes) the password only for a name and a password: a form without them counts nowhere.
         if form.is_bound and form.cleaned_data.get("username") and form.data.get("password"):
             limits.count_sign_in_failure(request, name)
+            limits.spent(request)  # the password was hashed to be checked
         status = 422
     return render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=status)
 
@@ -192,6 +194,7 @@ def sign_up(request: TableRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limits.costly("password-check")
 def password_change(request: TableRequest) -> HttpResponse:
     """Guessing the old password is limited as signing in is (a stolen session would otherwise guess on forever)."""
     form = PasswordChangeForm(request.user, request.POST or None)  # type: ignore[arg-type]  # login_required: a User
@@ -209,7 +212,9 @@ def password_change(request: TableRequest) -> HttpResponse:
             update_session_auth_hash(request, user)
             messages.success(request, _("Password changed."))
             return redirect("home")
-        if "old_password" in form.errors and form.data.get("old_password"):  # checked (hashed) and wrong
+        if form.data.get("old_password"):  # checked (hashed), right or wrong
+            limits.spent(request)
+        if "old_password" in form.errors and form.data.get("old_password"):  # checked and wrong
             limits.count_sign_in_failure(request, name)
     return render(request, "accounts/password_change.html", {"form": form}, status=422 if form.errors else 200)
 

@@ -154,6 +154,9 @@ COSTLY: dict[str, Limit] = {
     "analysis": Limit(gettext_lazy("analysis steps"), 200),
     "ai-turn": Limit(gettext_lazy("AI moves asked for"), 200),
     "sign-up": Limit(gettext_lazy("new accounts"), 5),
+    # Every password checked is hashed (about 0.4 CPU seconds), the right one too: signing in, and the old
+    # password on changing it. A phone signs in a few times a night; a store's phones share an address.
+    "password-check": Limit(gettext_lazy("password checks"), 30, address_share=10),
     # A club claims at most CLAIMS_PER_CLUB names, so clubs and claims are counted too: else one account
     # starting club after club could claim the catalog's every future name.
     "club-new": Limit(gettext_lazy("new clubs"), 5),
