@@ -427,3 +427,31 @@ def test_the_pairing_organisers_own_battle_waits_for_the_players_confirmation(cl
         assert referee.post(reverse("battle_confirm", args=[hers.match.pk]), {"seat": seat}).status_code == 302
     assert {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)}["Olga"] > 0
     assert pair(client, cup, 1).status_code == 302
+
+
+@pytest.mark.parametrize("lookalike", ["Ol\u200bga", "Ｏｌｇａ", "Olga\ufe0f"])
+def test_a_lookalike_of_the_organisers_name_is_the_organiser(client: Client, club, catalog, lookalike):
+    """Olga entered herself as "Ol\u200bga": another player nobody could tell from her, whose battle the pairing
+    confirmed, so she played her own battle alone. A name drawn the same is the same player."""
+    from tracker.models import Player
+
+    Player.objects.create(name="Olga", user=client.user)
+    entrants = f"{lookalike}\nBen\nCid\nDee"
+    assert client.post(new_tournament_url(), {"name": "Olga's Cup", "entrants": entrants}).status_code == 302
+    cup = Tournament.objects.get(name="Olga's Cup")
+    assert "Olga" in {entrant.player.name for entrant in cup.entrants.all()}
+    assert Player.objects.filter(name__icontains="lga").count() == 1
+    pair(client, cup, 0)
+    hers = next(p for p in Pairing.objects.filter(tournament=cup, round=1) if "Olga" in p.match.players()[0].name
+                or "Olga" in p.match.players()[1].name)
+    assert hers.match.unconfirmed
+
+
+def test_a_name_mixing_alphabets_is_refused_where_it_is_typed(client: Client, catalog):
+    """A Cyrillic "і" in a Latin word looks like "i" on every page."""
+    response = client.post(new_tournament_url(), {"name": "Cup", "entrants": "Qu\u0456n\nBen"})
+    assert response.status_code == 422 and "cannot mix Latin, Cyrillic or Greek letters" in text(response)
+    response = client.post(reverse("match_new", args=["card-crush"]), {
+        "player_0": "Qu\u0456n", "player_1": "Ben", "config-resolution": "battle-score"})
+    assert response.status_code == 422 and "cannot mix Latin, Cyrillic or Greek letters" in text(response)
+    assert not Tournament.objects.exists() and not Match.objects.exists()

@@ -31,7 +31,6 @@ match is only that the card was used (`record_uses`, in tracker/matches/card_use
 
 import hashlib
 import json
-import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -39,6 +38,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
+from tracker.matches import names
 from tracker.models import Access, Card, CardChange, Club, ClubCorrection, Match, Membership, NameClaim
 from tracker.people import access
 
@@ -194,28 +194,17 @@ def _locked(card_id: int) -> Card:
     return card
 
 
-INVISIBLE = frozenset([0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFEFF, 0xFFA0,
-                       *range(0x180B, 0x1810), *range(0x200B, 0x2010), *range(0x2060, 0x2070), *range(0xFE00, 0xFE10),
-                       *range(0xE0000, 0xE1000)])
-"""Characters a page draws as nothing or a blank though Python calls them printable: joiners, variation selectors,
-fillers, the blank braille cell (Unicode's default-ignorable code points, and those blanks)."""
-ALPHABETS = ("LATIN", "CYRILLIC", "GREEK")
-"""Alphabets whose letters look alike (a Cyrillic "о" is a Latin "o" on the screen)."""
-
-
 def catalog_name(typed: str) -> str:
     """The name as the catalog keeps it: Unicode's compatibility form (a full-width "Ｐ" is a "P") with single
     spaces. CardRefused when it could pass for another name on every page: "Phoe\u200bnix" (an invisible
     character) or "Ph\u043eenix" (a Cyrillic letter in a Latin word) would be a second Phoenix nobody could tell
     apart, or a way round a club's claim."""
-    name = " ".join(unicodedata.normalize("NFKC", typed).split())
-    if not name.isprintable() or any(ord(character) in INVISIBLE for character in name):
+    name = names.compatible(typed)
+    if names.hidden(name):
         raise CardRefused(_("A card name cannot hold invisible or control characters; type it again."), status=422)
-    for word in name.split():
-        alphabets = {unicodedata.name(letter, "").partition(" ")[0] for letter in word if letter.isalpha()}
-        if len(alphabets & set(ALPHABETS)) > 1:
-            raise CardRefused(_("A word of a card name cannot mix Latin, Cyrillic or Greek letters (they look alike); "
-                                "type it again."), status=422)
+    if names.mixes_alphabets(name):
+        raise CardRefused(_("A word of a card name cannot mix Latin, Cyrillic or Greek letters (they look alike); "
+                            "type it again."), status=422)
     return name
 
 

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.card_crush.cards import NAME_MAX
 from rules.card_crush.collection import MAX_COPIES
 
+from ..matches import names
 from .tournaments import ENTRANTS_MOST
 
 PLAYER_NAME_MAX = 40
@@ -19,22 +20,24 @@ class TournamentForm(forms.Form):
     )
 
     def clean_entrants(self) -> list[str]:
-        names, seen = [], set()
+        listed, seen = [], set()
         for line in self.cleaned_data["entrants"].splitlines():
-            name = " ".join(line.split())
+            name = names.player_name(line)  # "Qu\u200bin" is Quin, the organiser who pairs and plays
             if not name:
                 continue
+            if refusal := names.player_name_refusal(name):
+                raise forms.ValidationError(refusal)
             if len(name) > PLAYER_NAME_MAX:
                 raise forms.ValidationError(_("A name has at most %(most)s characters: “%(name)s”.")
                                             % {"most": PLAYER_NAME_MAX, "name": name[:PLAYER_NAME_MAX] + "…"})
             if name.casefold() in seen:
                 raise forms.ValidationError(_("%(name)s is listed twice.") % {"name": name})
             seen.add(name.casefold())
-            names.append(name)
-        if len(names) > ENTRANTS_MOST:
+            listed.append(name)
+        if len(listed) > ENTRANTS_MOST:
             raise forms.ValidationError(_("A tournament has at most %(most)s entrants; this list has %(n)s.")
-                                        % {"most": ENTRANTS_MOST, "n": len(names)})
-        return names
+                                        % {"most": ENTRANTS_MOST, "n": len(listed)})
+        return listed
 
 
 class RoundForm(forms.Form):

@@ -6,6 +6,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 import rules
+from tracker.matches import names
 from tracker.models import Player
 
 
@@ -31,11 +32,13 @@ class PlayersForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        names = [" ".join(data[f].split()) for f in self.fields if f.startswith("player_") and data.get(f, "").strip()]
+        typed = [names.player_name(data[f]) for f in self.fields if f.startswith("player_") and data.get(f, "").strip()]
         seats = [f for f in self.fields if f.startswith("player_")]
-        if len(names) == len(seats) and len({n.casefold() for n in names}) < len(names):
+        if refusal := next(filter(None, map(names.player_name_refusal, typed)), ""):
+            raise forms.ValidationError(refusal)
+        if len(typed) == len(seats) and len({n.casefold() for n in typed}) < len(typed):
             raise forms.ValidationError(_("Each seat needs a different player."))
-        data["names"] = names
+        data["names"] = typed
         return data
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 import rules
 from rules import Dice, IllegalAction, RuleError
 from rules.errors import gettext_noop
-from tracker.matches import live, news, numbers
+from tracker.matches import live, names, news, numbers
 from tracker.matches.card_uses import record_uses
 from tracker.matches.engine_messages import engine_message, game_of, spoken
 from tracker.models import Action, Checkpoint, Confirmation, Match, Player, Seat
@@ -63,8 +63,9 @@ def explain(error: RuleError, players: list[Player] | None = None, slug: str | N
 
 
 def player_named(name: str) -> Player:
-    """The player with this name (any case), created on first use."""
-    name = " ".join(name.split())
+    """The player with this name (any case; a look-alike spelling is the same name: names.player_name), created on
+    first use."""
+    name = names.player_name(name)
     return Player.named(name) or Player.objects.create(name=name)
 
 

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import rules
+from tracker.matches import names
 
 
 class SignUpForm(UserCreationForm):
@@ -15,8 +16,11 @@ class SignUpForm(UserCreationForm):
     )
 
     def clean_player_name(self):
-        name = " ".join(self.cleaned_data["player_name"].split())
         from tracker.models import Player
+
+        if refusal := names.player_name_refusal(self.cleaned_data["player_name"]):
+            raise forms.ValidationError(refusal)
+        name = names.player_name(self.cleaned_data["player_name"])
 
         existing = Player.named(name)
         if existing is not None and existing.user_id is not None:
