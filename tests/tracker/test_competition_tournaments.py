@@ -1,5 +1,7 @@
 """Swiss tournament pages: create, enter, pair rounds that open battles, drop, standings, final standings."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -455,3 +457,53 @@ def test_a_name_mixing_alphabets_is_refused_where_it_is_typed(client: Client, ca
         "player_0": "Qu\u0456n", "player_1": "Ben", "config-resolution": "battle-score"})
     assert response.status_code == 422 and "cannot mix Latin, Cyrillic or Greek letters" in text(response)
     assert not Tournament.objects.exists() and not Match.objects.exists()
+
+
+def test_an_organiser_who_plays_drops_only_themselves_and_ends_the_tournament_only_at_its_end(client: Client, club,
+                                                                                            catalog):
+    """Quin, organiser and entrant, won his battle of round 1, dropped Ben (also 1-0) and ended the tournament
+    there, a round early: he won it alone. Another organiser of the club does both; Quin may drop himself, and
+    end it once its recommended rounds are played."""
+    from tracker.models import Membership, Player
+
+    from .helpers import club_account
+
+    Player.objects.create(name="Quin", user=client.user)
+    assert client.post(new_tournament_url(), {"name": "Night Cup", "entrants": "Quin\nAnna\nBen\nDee"}).status_code == 302
+    cup = Tournament.objects.get(name="Night Cup")
+    referee = club_account("ref", club, Membership.ORGANISER)
+    pair(referee, cup, 0)  # paired by another organiser: Quin's battle counts as refereed
+    play_round(cup, 1)
+    ben = cup.entrants.get(player__name="Ben")
+    before = state(cup)
+    page = text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    results = re.search(r'name="results" value="([0-9a-f]+)"', page).group(1)
+    refused = client.post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": ben.pk, "results": results})
+    assert refused.status_code == 403 and "another organiser of the club drops Ben" in text(refused)
+    refused = client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1, "results": results})
+    assert refused.status_code == 403 and "it ends after its 2 rounds" in text(refused)
+    assert state(cup) == before
+    quin = cup.entrants.get(player__name="Quin")
+    assert client.post(reverse("tournament_drop", args=[cup.pk]),
+                       {"round": 1, "entrant": quin.pk, "results": results}).status_code == 302
+    assert referee.post(reverse("tournament_drop", args=[cup.pk]),
+                        {"round": 1, "entrant": ben.pk, "results": results}).status_code == 302
+
+
+def test_ending_or_dropping_from_a_page_drawn_before_a_result_changed_is_refused(client: Client, cup):
+    """A battle of the round was reopened and played to another end (or voided) since the page was drawn: its
+    round number is the same, its standings are not."""
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    page = text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    results = re.search(r'name="results" value="([0-9a-f]+)"', page).group(1)
+    voided = Pairing.objects.filter(tournament=cup, round=1, second__isnull=False).first().match
+    assert client.post(reverse("match_void", args=[voided.pk]),
+                       {"reason": "wrong deck", "result": voided.result_mark}).status_code == 302
+    before = state(cup)
+    refused = client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1, "results": results})
+    assert refused.status_code == 409 and "result changed since this page was loaded" in text(refused)
+    entrant = cup.entrants.first()
+    refused = client.post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": entrant.pk,
+                                                                      "results": results})
+    assert refused.status_code == 409 and state(cup) == before

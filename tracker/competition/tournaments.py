@@ -6,6 +6,8 @@ match, never typed in a second time. Every change names the round it was made
 against, so a doubled or stale form is refused instead of applied twice.
 """
 
+import hashlib
+import json
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -16,7 +18,7 @@ from rules import RuleError
 from rules.card_crush import rating, swiss
 from tracker.matches import services
 
-from ..models import Entrant, Pairing, Tournament
+from ..models import Entrant, Pairing, Player, Tournament
 from . import ratings
 from .errors import Refused
 from .game import competing_slug
@@ -76,7 +78,16 @@ def standings(tournament: Tournament) -> list[StandingRow]:
     return [StandingRow(row, entrants[row.key]) for row in table]
 
 
-def _locked(tournament_id: int, expected_round: int) -> Tournament:
+def results_mark(tournament: Tournament) -> str:
+    """What a page ending the tournament or dropping a player was drawn for: every battle's result as it stood
+    (`Match.result_mark`, and whether it was voided). A battle reopened and played to another end, or voided,
+    within a round changes it, where the round's number stays."""
+    battles = sorted((p.pk, p.match.result_mark, bool(p.match.voided)) for p in
+                     tournament.pairings.select_related("match") if p.match is not None)
+    return hashlib.sha256(json.dumps(battles).encode()).hexdigest()[:16]
+
+
+def _locked(tournament_id: int, expected_round: int, results: str | None = None) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
     now = current_round(tournament)
     if now != expected_round:
@@ -84,6 +95,9 @@ def _locked(tournament_id: int, expected_round: int) -> Tournament:
                         "Nothing was changed.") % {"then": expected_round, "now": now}, status=409)
     if tournament.finished:
         raise Refused(_("This tournament is over; its standings are final."))
+    if results is not None and results != results_mark(tournament):
+        raise Refused(_("A battle's result changed since this page was loaded; nothing was changed. Look at the "
+                        "standings again first."), status=409)
     return tournament
 
 
@@ -148,12 +162,17 @@ def unfinished(tournament: Tournament, round_number: int) -> list[Pairing]:
 
 
 @transaction.atomic
-def entrant_drop(*, tournament_id: int, entrant_id: int, expected_round: int) -> Entrant:
-    """Drop a player from the next rounds; their played battles still count."""
-    tournament = _locked(tournament_id, expected_round)
+def entrant_drop(*, tournament_id: int, entrant_id: int, expected_round: int, results: str | None = None,
+                 by_entrant: Player | None = None) -> Entrant:
+    """Drop a player from the next rounds; their played battles still count. An organiser who is an entrant
+    (`by_entrant`, their player) drops only themselves: another organiser drops a rival."""
+    tournament = _locked(tournament_id, expected_round, results)
     entrant = tournament.entrants.select_related("player").filter(pk=entrant_id).first()
     if entrant is None:
         raise Refused(_("That player is not entered in this tournament."))
+    if by_entrant is not None and entrant.player_id != by_entrant.pk:
+        raise Refused(_("You play in this tournament: another organiser of the club drops %(name)s.")
+                      % {"name": entrant.player.name}, status=403)
     if entrant.dropped_after is not None:
         raise Refused(_("%(name)s has already dropped; a dropped player is not paired again.")
                       % {"name": entrant.player.name})
@@ -167,11 +186,17 @@ def entrant_drop(*, tournament_id: int, entrant_id: int, expected_round: int) ->
 
 
 @transaction.atomic
-def tournament_finish(*, tournament_id: int, expected_round: int) -> Tournament:
-    """Declare the standings final once every battle of the last round is finished."""
-    tournament = _locked(tournament_id, expected_round)
+def tournament_finish(*, tournament_id: int, expected_round: int, results: str | None = None,
+                      by_entrant: bool = False) -> Tournament:
+    """Declare the standings final once every battle of the last round is finished. An organiser who is an
+    entrant (`by_entrant`) ends it only after its recommended rounds: ending it early decides its winner."""
+    tournament = _locked(tournament_id, expected_round, results)
     if not expected_round:
         raise Refused(_("Play at least one round before ending the tournament."))
+    recommended = swiss.recommended_rounds(tournament.entrants.count())
+    if by_entrant and expected_round < recommended:
+        raise Refused(_("You play in this tournament: it ends after its %(n)s rounds, or another organiser of the "
+                        "club ends it sooner.") % {"n": recommended}, status=403)
     if unfinished(tournament, expected_round):
         raise Refused(_("Every battle of round %(round)s must be finished first.") % {"round": expected_round})
     tournament.finished = timezone.now()

@@ -299,7 +299,7 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
         "round_open": bool(tournaments.unfinished(tournament, number)), "refusal": refusal,
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
         "known_players": _entrant_names(tournament.club) if organiser and tournament.club else [],
-        "organiser": organiser, "visible_battles": visible,
+        "organiser": organiser, "visible_battles": visible, "results": tournaments.results_mark(tournament),
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
 
@@ -351,11 +351,19 @@ def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+def _entrant(request: TableRequest, tournament_id: int) -> Player | None:
+    """The acting organiser's player when it is one of the tournament's entrants: they are a side of it then."""
+    user = access.signed_in(request)
+    return None if user is None else Player.objects.filter(
+        user=user, entries__tournament_id=tournament_id).first()
+
+
 def tournament_drop(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, DropForm,
         lambda t, data: tournaments.entrant_drop(tournament_id=t, entrant_id=data["entrant"],
-                                                 expected_round=data["round"]),
+                                                 expected_round=data["round"], results=request.POST.get("results"),
+                                                 by_entrant=_entrant(request, t)),
         lambda entrant: _("%(name)s dropped; they will not be paired again.") % {"name": entrant.player.name},
     )
 
@@ -364,7 +372,9 @@ def tournament_drop(request: TableRequest, pk: int) -> HttpResponse:
 def tournament_finish(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
-        lambda t, data: tournaments.tournament_finish(tournament_id=t, expected_round=data["round"]),
+        lambda t, data: tournaments.tournament_finish(tournament_id=t, expected_round=data["round"],
+                                                      results=request.POST.get("results"),
+                                                      by_entrant=_entrant(request, t) is not None),
         _("The tournament is over: these are the final standings."),
     )
 
