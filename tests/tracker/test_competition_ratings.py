@@ -65,7 +65,7 @@ def test_player_page_shows_each_change_with_its_working_and_battle_link(client: 
 
 def test_battle_page_shows_both_sides(client: Client, league):
     html = text(client.get(reverse("battle_rating", args=[league[0].pk])))
-    assert "<td>500</td><td>50%</td><td>32</td>" in html
+    assert "<td>500</td><td>50%</td><td>32</td>" in html  # before, expected, K, after the change and the new rating
     assert "+16" in html and "-16" in html
 
 
