@@ -24,7 +24,7 @@ from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
 from tracker.matches import live, news, services, steps_told
 from tracker.matches.once import made_once
-from tracker.models import Access, Club, ClubInvite, Invite, Match, Membership, Proposal
+from tracker.models import Access, Club, ClubInvite, Invite, Match, Membership, Player, Proposal
 from tracker.people import access, accounts, clubs, consent, locks, sharing
 from tracker.people.forms import ClubForm, ClubSettingsForm, NameClaimForm, SignUpForm
 from tracker.web import limits
@@ -482,16 +482,17 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
     if membership is None or what not in ("organiser", "member", "remove"):
         messages.error(request, _("Choose a member and what to do; nothing was changed."))
         return redirect(club)
+    # Named as the members' list names them: by their player, else their account.
+    name = getattr(Player.objects.filter(user=membership.user).first(), "name", membership.user.get_username())
     # The role the page showed: another organiser may have changed it since (a stale "Remove" took out an
     # organiser just made one).
     if request.POST.get("was", membership.role) != membership.role:
         messages.error(request, _("%(name)s's role changed since this page was drawn, so nothing was changed: "
-                                  "look again first.") % {"name": membership.user.get_username()})
+                                  "look again first.") % {"name": name})
         return redirect(club)
     if what != "organiser" and membership.role == Membership.ORGANISER and not clubs.organisers_left(club, membership):
         messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
         return redirect(club)
-    name = membership.user.get_username()
     if what == "remove":
         clubs.leave(membership)
         messages.success(request, _("%(name)s is no longer a member.") % {"name": name})
