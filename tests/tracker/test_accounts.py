@@ -251,6 +251,7 @@ def test_a_phone_that_signed_in_before_is_not_held_by_its_networks_spent_budget(
         assert sign_in(client, f"nobody{number}x", "wrong").status_code == 422
     refused = sign_in(client, "ana")
     assert refused.status_code == 429 and 'name="username" value="ana"' in text(refused)
+    assert re.search(r'<input[^>]*name="password"[^>]*autofocus', text(refused)), "the focus on the password"
     assert sign_in(anas_phone, "ana").status_code == 302
     assert sign_in(anas_phone, "nobody9x", "wrong").status_code == 429, "only for the name it signed in to"
 

@@ -261,8 +261,14 @@ def test_a_costly_chart_is_drawn_again_at_most_every_few_seconds_and_says_which_
     each tap; a chart that costly is drawn again at most every CHART_FRESH seconds."""
     from tracker.review import views as review
 
+    from tracker import demo
+    from tracker.models import Card
+
+    demo.load_catalogs()
+    unit = Card.objects.get(slug="lonely-star", name="Comet Wanderer").as_rules_card()
     match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
-    steps = [{"type": "d6", "seat": 0}, {"type": "end_turn", "seat": 0}, {"type": "finish_turn", "seat": 0}]
+    steps = [{"type": "play_unit", "seat": 0, "card": unit}, {"type": "end_turn", "seat": 0},
+             {"type": "finish_turn", "seat": 0}]
     for step, action in enumerate(steps):
         services.match_apply_action(match_id=match.pk, action=action, expected_seq=step)
     monkeypatch.setattr(review, "CHART_SLOW", float("inf"))  # every chart cheap, however busy the machine
@@ -281,3 +287,11 @@ def test_a_costly_chart_is_drawn_again_at_most_every_few_seconds_and_says_which_
     monkeypatch.setattr(review, "CHART_FRESH", 0)  # the few seconds have passed
     page = text(client.get(log_url(match)))
     assert drawn == [3, 4, 5] and "As it stood" not in page
+
+
+def test_a_chart_of_nothing_but_zeros_is_not_drawn(client, db):
+    """Turns ended with no Lonely Star unit in play drew an axis from 0 to 0 with the names on top of each other."""
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    for step, kind in enumerate(["end_turn", "finish_turn"]):
+        services.match_apply_action(match_id=match.pk, action={"type": kind, "seat": 0}, expected_seq=step)
+    assert '<svg class="chart"' not in text(client.get(log_url(match)))

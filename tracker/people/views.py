@@ -132,9 +132,11 @@ def sign_in(request: TableRequest) -> HttpResponse:
     if request.method == "POST":
         name = accounts.name_key(request.POST.get("username", ""))
         wait, reason = limits.password_check_refusal(request, name)
-        if wait:  # the name typed is kept; a password is never written into a page
+        if wait:  # the name typed is kept (the password is never written into a page: the focus goes to it)
             form = accounts.offer_keeping(AuthenticationForm(request, initial={"username": request.POST.get("username", "")}),
                                           request)
+            form.fields["username"].widget.attrs.pop("autofocus", None)
+            form.fields["password"].widget.attrs["autofocus"] = True
             messages.error(request, " ".join([reason, limits.wait_text(wait)]))
             response = render(request, "accounts/sign_in.html", {"form": form, "next": _next(request)}, status=429)
             response["Retry-After"] = str(wait)

@@ -260,6 +260,8 @@ def _draw_chart(match: Match) -> dict | None:
     progress = stats.match_progress(match)
     if progress is None or all(len(values) < 2 for values in progress[1].values()):
         return None  # no round or turn played yet: a line needs two points (one drew the names over each other)
+    if not any(value for values in progress[1].values() for value in values):
+        return None  # nothing yet but zeros (no Lonely Star unit in play): an axis from 0 to 0, the names on top
     title, series = progress
     top = max((max(values) for values in series.values() if values), default=1)
     return {"title": title, "columns": [_("After round or turn"), *series],
