@@ -259,10 +259,9 @@ def test_a_turn_filter_reads_every_step_s_events_but_only_the_page_s_steps_whole
 def test_a_costly_chart_is_drawn_again_at_most_every_few_seconds_and_says_which_step_it_shows(client, db, monkeypatch):
     """One phone tapping and reading its 10,000-step log in turn had the server re-run the log (0.6 s) for
     each tap; a chart that costly is drawn again at most every CHART_FRESH seconds."""
-    from tracker.review import views as review
-
     from tracker import demo
     from tracker.models import Card
+    from tracker.review import views as review
 
     demo.load_catalogs()
     unit = Card.objects.get(slug="lonely-star", name="Comet Wanderer").as_rules_card()
