@@ -507,3 +507,19 @@ def test_ending_or_dropping_from_a_page_drawn_before_a_result_changed_is_refused
     refused = client.post(reverse("tournament_drop", args=[cup.pk]), {"round": 1, "entrant": entrant.pk,
                                                                       "results": results})
     assert refused.status_code == 409 and state(cup) == before
+
+
+def test_every_form_that_takes_a_players_name_refuses_a_mixed_alphabet(client: Client, catalog):
+    """The tournament's entrant list refused "Оlga" (a Cyrillic О), but "Add an entrant" took it: Olga, organiser,
+    entered herself so and played her own battle alone. Every form that takes a player's name uses one field."""
+    from tracker.competition.forms import EntrantForm
+    from tracker.matches.forms import PlayerNameField, PlayersForm
+    from tracker.people.forms import SignUpForm
+
+    assert isinstance(EntrantForm().fields["name"], PlayerNameField)
+    assert isinstance(PlayersForm(seats=2).fields["player_0"], PlayerNameField)
+    assert isinstance(SignUpForm().fields["player_name"], PlayerNameField)
+    cup = Tournament.objects.create(name="Cup", club=Club.objects.get(name="Friday Club"))
+    response = client.post(reverse("tournament_entrant", args=[cup.pk]), {"name": "\u041elga", "round": 0})
+    assert response.status_code == 422 and "cannot mix Latin, Cyrillic or Greek letters" in text(response)
+    assert not cup.entrants.exists()

@@ -7,6 +7,7 @@ from rules.card_crush.cards import NAME_MAX
 from rules.card_crush.collection import MAX_COPIES
 
 from ..matches import names
+from ..matches.forms import PlayerNameField
 from .tournaments import ENTRANTS_MOST
 
 PLAYER_NAME_MAX = 40
@@ -47,7 +48,7 @@ class RoundForm(forms.Form):
 
 
 class EntrantForm(RoundForm):
-    name = forms.CharField(label=_("Add an entrant"), max_length=PLAYER_NAME_MAX,
+    name = PlayerNameField(label=_("Add an entrant"), max_length=PLAYER_NAME_MAX,
                            widget=forms.TextInput(attrs={"list": "players", "autocomplete": "off"}))
 
 

@@ -350,7 +350,6 @@ def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
     )
 
 
-@require_POST
 def _entrant(request: TableRequest, tournament_id: int) -> Player | None:
     """The acting organiser's player when it is one of the tournament's entrants: they are a side of it then."""
     user = access.signed_in(request)
@@ -358,6 +357,7 @@ def _entrant(request: TableRequest, tournament_id: int) -> Player | None:
         user=user, entries__tournament_id=tournament_id).first()
 
 
+@require_POST
 def tournament_drop(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, DropForm,

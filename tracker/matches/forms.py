@@ -10,13 +10,24 @@ from tracker.matches import names
 from tracker.models import Player
 
 
+class PlayerNameField(forms.CharField):
+    """A typed player's name, kept as names.player_name keeps it, refused when it would pass for another name:
+    every form that takes a player's name uses it (a form that did not took "Оlga" with a Cyrillic О)."""
+
+    def clean(self, value):
+        value = super().clean(value)
+        if refusal := names.player_name_refusal(value or ""):
+            raise forms.ValidationError(refusal)
+        return names.player_name(value) if value else value
+
+
 class PlayersForm(forms.Form):
     """The players of a new match, by name; new names become new players; and the club it is played in."""
 
     def __init__(self, *args, seats: int, clubs=None, **kwargs):
         super().__init__(*args, **kwargs)
         for seat in range(seats):
-            self.fields[f"player_{seat}"] = forms.CharField(
+            self.fields[f"player_{seat}"] = PlayerNameField(
                 label=_("Player %(number)s") % {"number": seat + 1},
                 max_length=40,
                 widget=forms.TextInput(attrs={"list": "players", "autocomplete": "off"}),
@@ -32,10 +43,8 @@ class PlayersForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        typed = [names.player_name(data[f]) for f in self.fields if f.startswith("player_") and data.get(f, "").strip()]
+        typed = [data[f] for f in self.fields if f.startswith("player_") and data.get(f, "").strip()]
         seats = [f for f in self.fields if f.startswith("player_")]
-        if refusal := next(filter(None, map(names.player_name_refusal, typed)), ""):
-            raise forms.ValidationError(refusal)
         if len(typed) == len(seats) and len({n.casefold() for n in typed}) < len(typed):
             raise forms.ValidationError(_("Each seat needs a different player."))
         data["names"] = typed

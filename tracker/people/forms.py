@@ -6,11 +6,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import rules
-from tracker.matches import names
+from tracker.matches.forms import PlayerNameField
 
 
 class SignUpForm(UserCreationForm):
-    player_name = forms.CharField(
+    player_name = PlayerNameField(
         label=gettext_lazy("Your player name"), max_length=40,
         help_text=gettext_lazy("The name you play under; your matches under this name become yours."),
     )
@@ -18,9 +18,7 @@ class SignUpForm(UserCreationForm):
     def clean_player_name(self):
         from tracker.models import Player
 
-        if refusal := names.player_name_refusal(self.cleaned_data["player_name"]):
-            raise forms.ValidationError(refusal)
-        name = names.player_name(self.cleaned_data["player_name"])
+        name = self.cleaned_data["player_name"]
 
         existing = Player.named(name)
         if existing is not None and existing.user_id is not None:
