@@ -486,6 +486,8 @@ def test_an_organiser_who_plays_drops_only_themselves_and_ends_the_tournament_on
     quin = cup.entrants.get(player__name="Quin")
     assert client.post(reverse("tournament_drop", args=[cup.pk]),
                        {"round": 1, "entrant": quin.pk, "results": results}).status_code == 302
+    page = text(referee.get(reverse("tournament_detail", args=[cup.pk])))  # Quin's drop changed the standings
+    results = re.search(r'name="results" value="([0-9a-f]+)"', page).group(1)
     assert referee.post(reverse("tournament_drop", args=[cup.pk]),
                         {"round": 1, "entrant": ben.pk, "results": results}).status_code == 302
 
@@ -523,3 +525,21 @@ def test_every_form_that_takes_a_players_name_refuses_a_mixed_alphabet(client: C
     response = client.post(reverse("tournament_entrant", args=[cup.pk]), {"name": "\u041elga", "round": 0})
     assert response.status_code == 422 and "cannot mix Latin, Cyrillic or Greek letters" in text(response)
     assert not cup.entrants.exists()
+
+
+def test_ending_from_a_page_drawn_before_a_club_battle_moved_a_tie_breaking_rating_is_refused(client: Client, cup):
+    """The page showed Ana first on a tie broken by rating; a club battle confirmed since lifted the other's rating,
+    and the stale "End the tournament" froze standings nobody had seen."""
+    from tracker.matches import services
+
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    page = text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    results = re.search(r'name="results" value="([0-9a-f]+)"', page).group(1)
+    second = tournaments.standings(cup)[1].entrant.player.name
+    outside = services.match_create(slug="card-crush", player_names=[second, "Zed"], config={}, club=cup.club)
+    finish(outside, winner_seat=0)
+    refused = client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1, "results": results})
+    assert refused.status_code == 409
+    cup.refresh_from_db()
+    assert cup.finished is None

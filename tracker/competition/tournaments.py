@@ -79,12 +79,15 @@ def standings(tournament: Tournament) -> list[StandingRow]:
 
 
 def results_mark(tournament: Tournament) -> str:
-    """What a page ending the tournament or dropping a player was drawn for: every battle's result as it stood
-    (`Match.result_mark`, and whether it was voided). A battle reopened and played to another end, or voided,
-    within a round changes it, where the round's number stays."""
+    """What a page ending the tournament or dropping a player was drawn for: the standings as they stood (each
+    entrant's place, points, opponents' win rate, rating and whether dropped) and every battle's result
+    (`Match.result_mark`, voided or not). A battle reopened and played to another end, or voided, and a club
+    battle that moves a tie-breaking rating, all change it within a round, where the round's number stays."""
+    table = [(row.entrant.pk, row.standing.points, str(row.standing.opponent_win_rate), row.standing.rating,
+              row.standing.dropped) for row in standings(tournament)]
     battles = sorted((p.pk, p.match.result_mark, bool(p.match.voided)) for p in
                      tournament.pairings.select_related("match") if p.match is not None)
-    return hashlib.sha256(json.dumps(battles).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps([table, battles]).encode()).hexdigest()[:16]
 
 
 def _locked(tournament_id: int, expected_round: int, results: str | None = None) -> Tournament:
