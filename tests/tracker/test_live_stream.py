@@ -6,6 +6,7 @@ Cast as in test_live_updates: the owner's phone (Ana, seat 0), Ben's phone (seat
 """
 
 import asyncio
+import gc
 import json
 import re
 from pathlib import Path
@@ -394,6 +395,29 @@ def test_one_phones_streams_on_other_pages_get_one_drawing_between_them(owner, b
     heard = asyncio.run(scenario())
     assert len(drawn) == 1 and sum("part" in change for change in heard) == 1
     assert len({change["version"] for change in heard}) == 1, "every stream hears the change"
+
+
+def test_a_phone_holds_its_share_of_streams_and_polls_past_it(owner, battle, monkeypatch):
+    """A phone holding a watch link opened 1,500 streams: each is asked at every change whether it may still see
+    the match, and one tap cost over a second of CPU. Past its share a phone's stream is answered 204 (its page
+    polls), and a stream closed gives its place back."""
+    monkeypatch.setattr(live, "STREAMS_PER_PHONE", 2)
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(owner, url), Stream(owner, url):
+            extra = AsyncClient()
+            extra.cookies = owner.cookies
+            refused = (await extra.get(url)).status_code
+        # The test client's closed response holds its stream in a cycle until collected; a server closes a
+        # stream by cancelling it, which gives its place back at once.
+        gc.collect()
+        await asyncio.sleep(0.05)
+        assert not live.hub.open, "every place given back"
+        async with Stream(owner, url) as again:
+            return refused, again.response.status_code
+
+    assert asyncio.run(scenario()) == (204, 200)
 
 
 def test_the_phone_that_made_the_change_is_sent_no_part(battle, player):

@@ -29,6 +29,7 @@ scripts, so the beat is a tiny event, not a comment); table.js then reopens it, 
 from __future__ import annotations
 
 import asyncio
+import collections
 import io
 import json
 import logging
@@ -64,6 +65,10 @@ CHANNEL = "tablekeeper_match"
 """PostgreSQL's channel for the ids of changed matches."""
 BEAT = float(settings.LIVE_BEAT_SECONDS)
 """Seconds between beats on an idle stream (table.js reopens a stream silent for longer than `stall_ms`)."""
+STREAMS_PER_PHONE, STREAMS_PER_ADDRESS = 4, 120
+"""Open streams a process holds for one phone (its device) and one address (a store's phones share one): each
+stream is asked again whether it may still see its match at a change, so past these a page polls (answered 204),
+and one phone opening a thousand streams cannot make every tap cost the server a thousand checks."""
 PARTS_PER_CHANGE = 12
 """At most this many parts drawn in one process for one change of a match: the phones at a table and a few
 watching. Phones past it get the event alone and fetch their part, as they would with no part pushed."""
@@ -212,6 +217,7 @@ class Hub:
         self.reading: set[int] = set()  # matches being read now
         self.again: dict[int, bool] = {}  # ... and noticed again meanwhile (True: their access changed)
         self.parts: dict[int, tuple[int, dict[tuple, tuple[tuple, asyncio.Future]]]] = {}  # by match: version, drawings
+        self.open: collections.Counter[str] = collections.Counter()  # open streams by "phone:"device and "address:"
 
     # -- the parts drawn for a change (on the loop)
 
@@ -236,6 +242,30 @@ class Hub:
                 return None
             drawings[key] = (phone, asyncio.ensure_future(_db(draw_part, request, at, shown)))
         return drawings[key][1]
+
+    # -- how many streams a phone and an address hold open
+
+    @staticmethod
+    def _holders(request: TableRequest) -> tuple[str, str]:
+        from tracker.people.devices import client_address  # at call time: people imports the match services
+
+        return f"phone:{getattr(request, 'device', '')}", f"address:{client_address(request)}"
+
+    def may_open(self, request: TableRequest) -> bool:
+        phone, address = self._holders(request)
+        return self.open[phone] < STREAMS_PER_PHONE and self.open[address] < STREAMS_PER_ADDRESS
+
+    @contextmanager
+    def holding(self, request: TableRequest):
+        holders = self._holders(request)
+        self.open.update(holders)
+        try:
+            yield
+        finally:
+            self.open.subtract(holders)
+            for holder in holders:
+                if self.open[holder] <= 0:
+                    del self.open[holder]
 
     # -- subscribing (on the loop)
 
@@ -366,7 +396,7 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
     from tracker.people.devices import mark  # at call time: people imports the match services
 
     at, mine, shown = _page(request, match_id), mark(request.device), ""
-    with hub.subscribed(match_id) as queue:  # before reading the match: no change can fall in between
+    with hub.holding(request), hub.subscribed(match_id) as queue:  # before reading the match: no change is missed
         now = hub.latest.get(match_id) or await _db(read_change, match_id)
         if now is None:
             return
@@ -497,7 +527,7 @@ async def match_events(request: TableRequest, pk: int) -> HttpResponseBase:
     """
     from tracker.people import access  # at call time: access imports the match services, which call changed()
 
-    if not streams(request):
+    if not streams(request) or not hub.may_open(request):  # no stream here, or this phone holds its share: it polls
         await sync_to_async(access.visible_match)(request, pk, ("version",))  # in the request's own thread
         return HttpResponse(status=204)
     await _db(access.visible_match, request, pk, ("version",))
