@@ -63,6 +63,8 @@ def pages(club: Club) -> list[str]:
     ana = Player.objects.get(name=LONGEST["Ana"])
     urls += [reverse("stats_player", args=[ana.pk]), reverse("player_rating", args=[club.pk, ana.pk]),
              reverse("tournament_detail", args=[Tournament.objects.get().pk]),
+             reverse("battle_rating", args=[Match.objects.filter(club=club, finished__isnull=False, rated=True,
+                                                                 slug="card-crush").first().pk]),
              reverse("club_collection_detail", args=[club.pk, ana.pk])]
     return urls
 
