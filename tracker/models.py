@@ -178,6 +178,10 @@ class Membership(models.Model):
     role = models.CharField(max_length=10, choices=[(ORGANISER, _("organiser")), (MEMBER, _("member"))])
     joined = models.DateTimeField(auto_now_add=True)
     invite = models.ForeignKey("ClubInvite", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    role_changed = models.DateTimeField(null=True, blank=True, help_text="When an organiser last changed the role "
+                                                                         "(the club page says who and when).")
+    role_changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                        related_name="+")
 
     class Meta:
         ordering = ["joined", "id"]

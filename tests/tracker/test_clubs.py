@@ -225,5 +225,7 @@ def test_a_remove_drawn_before_another_organiser_promoted_the_member_changes_not
     response = organiser.post(url, {"do": "remove", "was": "member"}, follow=True)
     assert "Chloé&#x27;s role changed since this page was drawn" in text(response), "named as the list names her"
     assert club.memberships.get(pk=target.pk).role == Membership.ORGANISER
+    page = text(organiser.get(club.get_absolute_url()))
+    assert re.search(r"since [^<]*, by dev", page), "who made her an organiser, and when, on the club page"
     organiser.post(url, {"do": "remove", "was": "organiser"})
     assert not club.memberships.filter(pk=target.pk).exists()

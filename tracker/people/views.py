@@ -373,7 +373,7 @@ def _club_page(request: TableRequest, club: Club, role: str | None, status: int 
                claim_form: NameClaimForm | None = None) -> HttpResponse:
     context: dict[str, object] = {"club": club, "role": role, "organiser": role == Membership.ORGANISER}
     if role:
-        context["members"] = club.memberships.select_related("user", "user__player")
+        context["members"] = club.memberships.select_related("user", "user__player", "role_changed_by__player")
         context["claims"] = [(claim, rules.GAMES[claim.slug].name) for claim in club.name_claims.all()]
         context["claim_form"] = claim_form or NameClaimForm()
         context["claims_most"] = card_changes.CLAIMS_PER_CLUB
@@ -499,8 +499,11 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
         clubs.leave(membership)
         messages.success(request, _("%(name)s is no longer a member.") % {"name": name})
     else:
+        # Who made whom an organiser stays on the club page: a club sees, say, an organiser making a second
+        # account of theirs an organiser to referee their own battles.
         membership.role = Membership.ORGANISER if what == "organiser" else Membership.MEMBER
-        membership.save(update_fields=["role"])
+        membership.role_changed, membership.role_changed_by = timezone.now(), access.signed_in(request)
+        membership.save(update_fields=["role", "role_changed", "role_changed_by"])
         messages.success(request, _("%(name)s is now an organiser.") % {"name": name} if what == "organiser"
                          else _("%(name)s is now a member.") % {"name": name})
     return redirect(club)
