@@ -270,6 +270,7 @@ def _draw_chart(match: Match) -> dict | None:
 
 
 @require_GET
+@limits.costly("stats")
 def stats_overview(request: TableRequest) -> HttpResponse:
     """Records of every player, for one game or all of them, and the game's own figures."""
     slug = request.GET.get("game", "")
@@ -302,6 +303,7 @@ def stats_overview(request: TableRequest) -> HttpResponse:
 
 
 @require_GET
+@limits.costly("stats")
 def stats_player(request: TableRequest, pk: int) -> HttpResponse:
     """One player's history: per game records, win rate over time, favourite cards."""
     seen = Match.objects.visible_to(request)

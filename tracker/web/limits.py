@@ -148,6 +148,9 @@ COSTLY: dict[str, Limit] = {
     # A club night starts a few matches a phone; a store's phones share one address, hence the share.
     "match-new": Limit(gettext_lazy("new matches"), 60, address_share=20),
     "export": Limit(gettext_lazy("match exports"), 60, methods=("GET",)),
+    # A statistics page reads the events of every finished match its phone may see: long matches (imported, or
+    # seen through watch links) made one page cost most of a CPU second. Browsing them is far below this.
+    "stats": Limit(gettext_lazy("statistics pages"), 300, methods=("GET",)),
     "card-new": Limit(gettext_lazy("new cards"), 60),
     "card-csv": Limit(gettext_lazy("catalog uploads"), 10),
     "hint": Limit(gettext_lazy("hints"), 120, methods=("GET",)),
