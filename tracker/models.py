@@ -409,6 +409,10 @@ class Match(models.Model):
         newest action's number, which a reopened match played to another end never has again."""
         return f"{self.head}-{self.last_number}"
 
+    def result_changed_since(self, drawn: str | None) -> bool:
+        """Whether a form drawn for the result `drawn` (its `result_mark`; None: the form says none) is stale."""
+        return drawn is not None and drawn != self.result_mark
+
     def after_seed_shown(self, action: "Action") -> bool:
         """Whether `action` was entered after the seed was revealed, so its app rolls could be foreseen."""
         return self.seed_shown_after is not None and action.number > self.seed_shown_after

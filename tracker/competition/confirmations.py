@@ -85,7 +85,7 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
     if match.finished is None or match.voided:
         raise Refused(_("Only a finished battle whose result stands can be confirmed; nothing was confirmed."),
                       status=409)
-    if drawn is not None and drawn != match.result_mark:  # reopened and played to an end since the page was drawn
+    if match.result_changed_since(drawn):  # reopened and played to another end since the page was drawn
         raise Refused(_("The battle's result changed since this page was drawn, so nothing was confirmed: read it "
                         "again first."), status=409)
     if account is None:

@@ -151,7 +151,7 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
         tournament = hasattr(match, "pairing")
         if not form.is_valid():
             refusal, status = _("Choose rated or unrated; nothing was changed."), 400
-        elif request.POST.get("result", match.result_mark) != match.result_mark:
+        elif match.result_changed_since(request.POST.get("result")):
             refusal, status = _("The battle's result changed since this page was drawn, so nothing was changed: "
                                 "read it again first."), 409
         elif match.finished is None:
@@ -218,7 +218,7 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
     form = VoidForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Say why the result is voided; nothing was changed."))
-    elif request.POST.get("result", match.result_mark) != match.result_mark:
+    elif match.result_changed_since(request.POST.get("result")):
         messages.error(request, _("The result changed since this page was drawn, so nothing was voided: read it "
                                   "again, and void it if you still mean to (your reason: “%(reason)s”).")
                        % {"reason": form.cleaned_data["reason"]})

@@ -14,6 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from rules.fields import typed_number
+
 MOST_BYTES = 3 * 1024 * 1024
 """The largest body a form here takes: a match file of at most 2 MB (review/exchange.MAX_BYTES), in its form."""
 
@@ -21,7 +23,7 @@ MOST_BYTES = 3 * 1024 * 1024
 def _declared(length: str | bytes | None) -> int | None:
     """The body's declared length; None when there is none (or it is no number, which Django refuses anyway)."""
     text = length.decode("latin-1") if isinstance(length, bytes) else length
-    return int(text) if text and text.isdecimal() and len(text) < 19 else None
+    return typed_number(text, digits=18) if text else None
 
 
 def bounded(app: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:

@@ -86,13 +86,19 @@ def remembered(match: Match) -> list[Step]:
     return cast(list[Step], steps)  # the registry's Game types every state as a plain dict
 
 
+def _position_key(kind: str, level: str, match: Match, recent: list[Step]) -> str:
+    """A cache key of everything a decision is made from: the AI's version and level, the state, the seed and
+    step, and the recent steps it reads."""
+    made_from = [players.VERSION, level, match.state, match.seed, match.head + 1, recent]
+    return f"{kind}:" + hashlib.sha256(json.dumps(made_from, sort_keys=True).encode()).hexdigest()
+
+
 def _decided(match: Match, level: str, recent: list[Step], allowance: Allowance | None) -> Decision | None:
     """The AI's decision for the position, kept in the cache per position as a hint is (an undo and the same move
     again cost no search); a search is counted against the phone's AI moves an hour (`allowance`, when the AI
     answers a player's move): past them, None, and the AI's turn waits for its button."""
     before = match.state
-    made_from = [players.VERSION, level, before, match.seed, match.head + 1, recent]
-    key = "cardmaster-ai:" + hashlib.sha256(json.dumps(made_from, sort_keys=True).encode()).hexdigest()
+    key = _position_key("cardmaster-ai", level, match, recent)
     kept = cache.get(key)
     if kept is not None:
         return Decision.from_json(kept)
@@ -137,8 +143,7 @@ def hint_for(match: Match) -> Decision:
     (the state, the seed and step, the recent steps the AI reads, and the AI's version), so
     asking again, on any phone or after an undo and redo, costs no search."""
     recent = remembered(match)
-    made_from = [players.VERSION, "hard", match.state, match.seed, match.head + 1, recent]
-    key = "cardmaster-hint:" + hashlib.sha256(json.dumps(made_from, sort_keys=True).encode()).hexdigest()
+    key = _position_key("cardmaster-hint", "hard", match, recent)
     kept = cache.get(key)
     if kept is not None:
         return Decision.from_json(kept)
