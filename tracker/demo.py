@@ -94,7 +94,7 @@ def play_tournament(club: Club, organiser) -> Tournament:
             while match.finished is None:
                 services.match_apply_action(match_id=match.pk, action={"type": "play_round"}, expected_seq=match.head)
                 match.refresh_from_db()
-            if match.unconfirmed:  # the organiser's own battle: both players say it was theirs
+            if match.unconfirmed:  # paired by Ana, who plays in it: both players say the battle was theirs
                 for seat, player in enumerate(match.players()):
                     confirmations.confirm(match_id=match.pk, seat=seat, account=player.user, referee=False)
     return tournaments.tournament_finish(tournament_id=tournament.pk, expected_round=2)

@@ -435,6 +435,17 @@ class Match(models.Model):
                     winner.set_cached_value(self, won)
         return self._players
 
+    def sided_with(self, user) -> bool:
+        """Whether this account is a side of the match: its player plays in it, or is an entrant of the tournament
+        the match is a battle of. An entrant gains from every battle of the tournament (each moves the standings
+        and the ratings that break ties), so an organiser who is one referees none of them."""
+        if user is None or not user.pk:
+            return False
+        if any(player.user_id == user.pk for player in self.players()):
+            return True
+        return self.club_id is not None and Entrant.objects.filter(tournament__pairings__match=self,
+                                                                   player__user=user).exists()
+
 
 class Seat(models.Model):
     """Which player sits in which seat of a match (seat 0 is the first player)."""

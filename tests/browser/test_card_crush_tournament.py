@@ -26,6 +26,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PLAYERS = ["Ana", "Ben", "Cid", "Dee"]
 
 
+def referee_confirms(match: Match) -> None:
+    """Cid and Dee have no accounts: Mo, an organiser of the club who does not play, confirms their battle."""
+    from django.contrib.auth.models import User
+
+    from tracker.competition import confirmations
+    from tracker.models import Membership
+
+    mo, _ = User.objects.get_or_create(username="mo")
+    Membership.objects.get_or_create(club=match.club, user=mo, defaults={"role": Membership.ORGANISER})
+    for seat in (0, 1):
+        confirmations.confirm(match_id=match.pk, seat=seat, account=mo, referee=True)
+
+
 def lock_in(page: Page, name: str, cards: list[str]) -> None:
     hand_to(page, name)
     page.get_by_role("link", name=f"I am {name}: show my entry").click()
@@ -105,11 +118,13 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
     other = Pairing.objects.get(tournament=tournament, round=1, table=2)
     finish(other.match, winner_seat=0)  # Cid beats Dee on another phone
 
-    # Ana paired the round and plays in it: her own battle, both decks entered on her phone, waits for Ben's
-    # word and holds the round open (the other tables she referees count at once).
+    # Ana paired the round and plays in the tournament: every battle she paired waits for its players' word
+    # (or a non-playing organiser's) and holds the round open, her own (both decks entered on her phone) too.
     page.goto(tournament.get_absolute_url())
     hers = page.locator(".pairing").filter(has_text="Ana won 3 rounds to 1")
-    expect(hers).to_contain_text("waits for the players' confirmation, as the organiser who paired it plays in it")
+    expect(hers).to_contain_text(
+        "waits for the players' confirmation, as the organiser who paired it plays in the tournament")
+    expect(page.get_by_text("You play in this tournament, so each battle you pair waits")).to_be_visible()
     expect(page.get_by_text("Round 1 is being played")).to_be_visible()
     hers.scroll_into_view_if_needed()
     page.screenshot(path=screenshot_dir / "competition-organisers-own-battle-waits.png")
@@ -118,6 +133,7 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
     ben.locator(".pairing").filter(has_text="Ana won 3 rounds to 1").get_by_role("link", name="confirm").click()
     ben.get_by_role("button", name="I played this battle").click()
     expect(ben.get_by_text("Ben's part is confirmed.")).to_be_visible()
+    referee_confirms(other.match)
 
     page.goto(tournament.get_absolute_url())
     expect(page.locator(".pairing").filter(has_text="Ana won 3 rounds to 1")).to_have_count(1)
@@ -140,6 +156,7 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
 
     for pairing in Pairing.objects.filter(tournament=tournament, round=2):
         finish(pairing.match, winner_seat=0)  # Ana beats Cid, Ben beats Dee
+        referee_confirms(pairing.match)
     page.goto(tournament.get_absolute_url())
     expect(page.get_by_text("The recommended number of rounds has been played.")).to_be_visible()
     page.get_by_role("button", name="End the tournament: final standings").click()

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker.competition import ratings, tournaments
-from tracker.models import Club, Entrant, Match, Pairing, Player, Tournament
+from tracker.models import Club, Confirmation, Entrant, Match, Pairing, Player, Tournament
 from tracker.web import limits
 
 from .helpers import JUNK, JUNK_IDS, finish, text
@@ -396,11 +396,12 @@ def test_a_tournament_battle_links_back_to_its_tournament(client: Client, cup):
     assert f'href="{cup.get_absolute_url()}">Back to the tournament</a>' in html
 
 
-def test_the_pairing_organisers_own_battle_waits_for_the_players_confirmation(client: Client, club, catalog):
+def test_every_battle_an_entrant_organiser_pairs_waits_for_its_players(client: Client, club, catalog):
     """Olga organises the cup and plays in it. Owning every battle she pairs, she entered both decks of her own on
-    her phone and won 1-0, Ben never asked. Her own battle now waits as any club battle does: for Ben's word (his
-    own lock-in, or confirming afterwards) or another organiser's, and holds its round open meanwhile. The other
-    tables, which she referees, count as they end."""
+    her phone and won 1-0, Ben never asked; then she did the same to a rival's battle, whose result moves her
+    standing. Every battle she pairs now waits as any club battle does: for its players' word (their own lock-in,
+    or confirming afterwards) or a referee's (an organiser who is no entrant), and holds its round open meanwhile.
+    She confirms for nobody, in her battle or a rival's."""
     from tracker.models import Membership, Player
 
     from .helpers import LOSING_DECK, WINNING_DECK, club_account, lock_both, play_out
@@ -411,24 +412,58 @@ def test_the_pairing_organisers_own_battle_waits_for_the_players_confirmation(cl
     pair(client, cup, 0)
     pairings = list(Pairing.objects.filter(tournament=cup, round=1, second__isnull=False).select_related("match"))
     hers = next(p for p in pairings if "Olga" in (p.first.player.name, p.second.player.name))
-    others = [p for p in pairings if p is not hers]
-    assert hers.match.unconfirmed and not any(p.match.unconfirmed for p in others)
+    rival = next(p for p in pairings if p is not hers)
+    assert all(p.match.unconfirmed for p in pairings)
     olga_seat = [player.name for player in hers.match.players()].index("Olga")
     decks = (WINNING_DECK, LOSING_DECK) if olga_seat == 0 else (LOSING_DECK, WINNING_DECK)
     play_out(lock_both(hers.match, *decks))
-    for pairing in others:
-        finish(pairing.match, winner_seat=0)
-    assert {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)}["Olga"] == 0
-    assert "waits for the players" in text(client.get(reverse("tournament_detail", args=[cup.pk])))
-    assert pair(client, cup, 1).status_code != 302, "her battle holds the round open"
-    assert client.post(reverse("battle_confirm", args=[hers.match.pk]), {"seat": 1 - olga_seat}).status_code == 403
-    hers.match.refresh_from_db()
-    assert hers.match.unconfirmed, "she does not confirm the other side's part of her own battle"
+    play_out(lock_both(rival.match, WINNING_DECK, LOSING_DECK))
+    assert {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)} == {
+        "Olga": 0, "Ben": 0, "Cid": 0, "Dee": 0}
+    page = text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    assert "waits for the players" in page and "each battle you pair waits for its players" in page
+    assert pair(client, cup, 1).status_code != 302, "the battles hold the round open"
+    for battle, seat in ((hers, 1 - olga_seat), (rival, 0), (rival, 1)):
+        assert client.post(reverse("battle_confirm", args=[battle.match.pk]), {"seat": seat}).status_code == 403
+    assert not Confirmation.objects.filter(match__in=[hers.match, rival.match]).exists()
     referee = club_account("ref", club, Membership.ORGANISER)
-    for seat in (0, 1):
-        assert referee.post(reverse("battle_confirm", args=[hers.match.pk]), {"seat": seat}).status_code == 302
-    assert {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)}["Olga"] > 0
+    for battle in (hers, rival):
+        for seat in (0, 1):
+            assert referee.post(reverse("battle_confirm", args=[battle.match.pk]), {"seat": seat}).status_code == 302
+    points = {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)}
+    assert points["Olga"] > 0 and points[rival.first.player.name] > 0
     assert pair(client, cup, 1).status_code == 302
+
+
+def test_an_entrant_organiser_pairs_and_reopens_only_within_the_recommended_rounds(client: Client, club, catalog):
+    """Quin, organiser and entrant, reopened the ended cup, paired a round beyond the recommended two and ended it
+    again with standings of his choosing. He pairs only the recommended rounds and never reopens it; another
+    organiser does both."""
+    from tracker.models import Membership, Player
+
+    from .helpers import club_account
+
+    Player.objects.create(name="Quin", user=client.user)
+    assert client.post(new_tournament_url(), {"name": "Night Cup", "entrants": "Quin\nAnna\nBen\nDee"}).status_code == 302
+    cup = Tournament.objects.get(name="Night Cup")
+    referee = club_account("ref", club, Membership.ORGANISER)
+    for number in (0, 1):
+        pair(referee, cup, number)
+        play_round(cup, number + 1)
+    before = state(cup)
+    page = text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    assert "Pair round 3" not in page and "End the tournament" in page
+    refused = pair(client, cup, 2)
+    assert refused.status_code == 403 and "only another organiser of the club pairs more" in text(refused)
+    assert state(cup) == before
+    results = re.search(r'name="results" value="([0-9a-f]+)"', page).group(1)
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 2, "results": results}).status_code == 302
+    page = text(client.get(reverse("tournament_detail", args=[cup.pk])))
+    assert "another organiser of the club reopens it" in page and "Reopen the tournament" not in page
+    refused = client.post(reverse("tournament_reopen", args=[cup.pk]), {"round": 2})
+    assert refused.status_code == 403 and Tournament.objects.get(pk=cup.pk).finished is not None
+    assert referee.post(reverse("tournament_reopen", args=[cup.pk]), {"round": 2}).status_code == 302
+    assert pair(referee, cup, 2).status_code == 302
 
 
 @pytest.mark.parametrize("lookalike", ["Ol\u200bga", "Ｏｌｇａ", "Olga\ufe0f"])

@@ -1,8 +1,9 @@
 """A club's organiser referees the club's matches they play no part in, and only those (access.Viewer.referee).
 
 Every power that decides a club match without its sides' agreement is tried by a referee (another organiser of
-the club), by an organiser who plays in the match on their own phone against a seated phone, and by one whose
-account's player is in the match though their phone is only watching. The referee's takes effect; the playing
+the club), by an organiser who plays in the match on their own phone against a seated phone, by one whose
+account's player is in the match though their phone is only watching, and by one entered in the tournament the
+match is a battle of. The referee's takes effect; the playing
 organiser's changes nothing. (An organiser who played once revoked the other phone's seat at once, took back a
 revealed deck on the phone that then held both seats, and confirmed the other side's part as an organiser.)
 """
@@ -12,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker.matches import services
-from tracker.models import Access, Confirmation, Match, Membership, Player
+from tracker.models import Access, Confirmation, Entrant, Match, Membership, Pairing, Player, Tournament
 from tracker.people import clubs
 
 from .helpers import (
@@ -93,10 +94,23 @@ HOT_SEAT = {reopen}  # on one phone nobody else would agree; with Ben's phone th
 
 
 TABLE_NAME = "organiser playing on their phone under a table name"
+ENTRANT = "organiser entered in the battle's tournament"
+
+
+def entered(club, match: Match, actor: Client) -> None:
+    """The match is a battle of a tournament the actor is an entrant of, though not of this battle: its result
+    moves their standing (an organiser who was an entrant decided her rivals' battles, and so the winner)."""
+    cup = Tournament.objects.create(name="Cup", club=club)
+    olga, ben, quin = (Entrant.objects.create(tournament=cup, player=services.player_named(name))
+                       for name in ("Olga", "Ben", "Quin"))
+    Player.objects.filter(name="Quin").update(user=actor.user)
+    Pairing.objects.create(tournament=cup, round=1, table=1, first=olga, second=ben, match=match)
+    Pairing.objects.create(tournament=cup, round=1, table=2, first=quin)
 
 
 # Under a table name on one phone (hot-seat, or the table a member runs), nothing says she plays: she runs it.
-TRIES = [(power, who) for who in ("referee", "organiser playing on their phone", "organiser playing, watching", TABLE_NAME)
+TRIES = [(power, who) for who in ("referee", "organiser playing on their phone", "organiser playing, watching", TABLE_NAME,
+                                  ENTRANT)
          for power in POWERS if not (who == TABLE_NAME and power in HOT_SEAT | {take_over})]
 
 
@@ -104,12 +118,15 @@ TRIES = [(power, who) for who in ("referee", "organiser playing on their phone",
 def test_only_an_organiser_who_does_not_play_referees(club, catalog, power, who):
     olga = club_account("olga", club, Membership.MEMBER if who == "referee" else Membership.ORGANISER)
     # Olga runs the table on her own phone; else (and for a match its owner left) a member does.
-    runs = olga if who != "organiser playing, watching" and power is not take_over else club_account("mo", club)
+    runs = (olga if who not in ("organiser playing, watching", ENTRANT) and power is not take_over
+            else club_account("mo", club))
     match, ben = club_battle(club, olga, runs, hot_seat=power in HOT_SEAT, name="Oz" if who == TABLE_NAME else "Olga")
     if who == "organiser playing on their phone" and runs is not olga:
         join(olga, make_invite(runs, match, "seat", 0))  # her seat on her own phone
-    if who == "referee":
+    if who in ("referee", ENTRANT):
         actor = club_account("ref", club, Membership.ORGANISER)
+        if who == ENTRANT:
+            entered(club, match, actor)
     elif who == "organiser playing, watching":
         actor = Client()  # her account on another phone: a club member watching, her player one of the match's
         actor.force_login(olga.user)

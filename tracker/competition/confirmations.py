@@ -14,9 +14,10 @@ A player without an account can only be confirmed by an organiser.
 Decisions (where the rule was open):
 - Tournament battles need no confirmation: an organiser paired the entrants and referees the
   battles, so the pairing is the organiser's confirmation (their standings counted as before).
-  Except the organiser's own battle, when the organiser who pairs is an entrant: owning it, she
-  could enter both decks on her phone, so it waits as any club battle does, and holds its round
-  open meanwhile.
+  Except where the organiser who pairs is an entrant: she owns every battle of the round, so she
+  could enter both decks of any of them on her phone and decide it (her own, or a rival's she
+  gains from). Then every battle of the round waits as any club battle does, for its players' word
+  or a referee's (an organiser who is no entrant), and holds its round open meanwhile.
 - A confirmed battle takes its place in the ratings by when it first finished, not when it
   was confirmed (ratings are replayed: tracker/competition/ratings.py).
 - Other games' club matches and matches outside clubs need no confirmation: nothing is rated.
@@ -94,14 +95,14 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
     # An organiser confirms for a player only as the referee: one who plays in the battle is a side of it.
     # The caller's answer counts the phone's seat; the account is asked again here, under the match's lock.
     club_id = match.club_id
-    organiser = referee and club_id is not None and not any(player.user_id == account.pk for player in players) and (
+    organiser = referee and club_id is not None and not match.sided_with(account) and (
         Membership.objects.filter(club_id=club_id, user=account, role=Membership.ORGANISER).exists())
     if not own and not organiser and players[seat].user_id == account.pk:
         raise Refused(_("Your account was made after this battle was set up, so it does not confirm %(name)s's part "
                         "in it: an organiser of the club does.") % {"name": players[seat].name}, status=403)
     if not own and not organiser:
-        raise Refused(_("Only %(name)s (signed in) or an organiser of the club who does not play in this battle can "
-                        "confirm %(name)s's part in it.") % {"name": players[seat].name}, status=403)
+        raise Refused(_("Only %(name)s (signed in) or an organiser of the club who plays neither in this battle nor "
+                        "in its tournament can confirm %(name)s's part in it.") % {"name": players[seat].name}, status=403)
     held = Confirmation.objects.filter(match=match, seat=seat).first()
     if held is not None:
         return held

@@ -130,9 +130,16 @@ def entrant_add(*, tournament_id: int, name: str, expected_round: int) -> Entran
 
 @transaction.atomic
 def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> list[Pairing]:
-    """Pair the next round and open a battle for every table; raises Refused."""
+    """Pair the next round and open a battle for every table; raises Refused. An organiser who is an entrant
+    pairs no more than the recommended rounds (one more round could turn the standings her way): another
+    organiser of the club pairs more."""
     tournament = _locked(tournament_id, expected_round)
     entrants = {e.pk: e for e in tournament.entrants.select_related("player")}
+    entrant_pairs = organiser is not None and any(e.player.user_id == organiser.pk for e in entrants.values())
+    recommended = swiss.recommended_rounds(len(entrants))
+    if entrant_pairs and expected_round >= recommended:
+        raise Refused(_("You play in this tournament: its %(n)s rounds are played, and only another organiser of the "
+                        "club pairs more.") % {"n": recommended}, status=403)
     try:
         rated = ratings.current_ratings(tournament.club_id) if tournament.club_id else {}
         pairings = swiss.pair_round(swiss_entrants(tournament, rated), games(tournament))
@@ -145,10 +152,10 @@ def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> li
         match = services.match_create(slug=competing_slug(), config={}, owner=organiser, club=tournament.club,
                                       player_names=[entrants[first].player.name, entrants[second].player.name])
         # Paired by an organiser: that is the confirmation a club battle otherwise waits for (confirmations.py),
-        # unless the organiser plays in it. Owning it, she could enter both decks on her phone and win alone: it
-        # then waits as any club battle does, for each player's own lock-in or word, or another organiser's.
-        match.unconfirmed = organiser is not None and organiser.pk in (
-            entrants[first].player.user_id, entrants[second].player.user_id)
+        # unless the organiser is an entrant. Owning every battle, she could enter both decks of any on her phone
+        # and decide it (her own, or a rival's whose result moves her standing): each then waits as any club
+        # battle does, for each player's own lock-in or word, or a referee's.
+        match.unconfirmed = entrant_pairs
         match.save(update_fields=["unconfirmed"])
         made.append(Pairing.objects.create(tournament=tournament, round=number, table=table,
                                            first=entrants[first], second=entrants[second], match=match))
@@ -210,8 +217,11 @@ def tournament_finish(*, tournament_id: int, expected_round: int, results: str |
 
 
 @transaction.atomic
-def tournament_reopen(*, tournament_id: int, expected_round: int) -> Tournament:
-    """Take the final standings back, so an organiser can reopen or void a battle; ending it again redoes them."""
+def tournament_reopen(*, tournament_id: int, expected_round: int, by_entrant: bool = False) -> Tournament:
+    """Take the final standings back, so an organiser can reopen or void a battle; ending it again redoes them.
+    An organiser who is an entrant (`by_entrant`) does not: the final standings are hers to gain from."""
+    if by_entrant:
+        raise Refused(_("You play in this tournament: another organiser of the club reopens it."), status=403)
     tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
     if current_round(tournament) != expected_round:
         raise Refused(_("The tournament moved on since this page was loaded. Nothing was changed."), status=409)

@@ -213,7 +213,8 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
     """An organiser sets a club match's result aside: it stays in the log, marked, and counts nowhere."""
     match, seen_by = access.match_for(request, pk)
     if not seen_by.referee:
-        raise PermissionDenied(_("You play in this match: another organiser of its club voids its result.")
+        raise PermissionDenied(_("You play in this match or its tournament: another organiser of its club voids its "
+                                 "result.")
                                if seen_by.organiser else _("Only an organiser of the match's club can void its result."))
     form = VoidForm(request.POST)
     if not form.is_valid():
@@ -293,13 +294,18 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
     entrants = tournament.entrants.count()
     organiser = access.organises(request, tournament.club_id)
     visible = set(Match.objects.visible_to(request).filter(pairing__tournament=tournament).values_list("pk", flat=True))
+    recommended = swiss.recommended_rounds(entrants)
+    # An organiser who is an entrant pairs and ends it only within its recommended rounds (tournaments.py).
+    plays = organiser and _entrant(request, tournament.pk) is not None
     context = {
         "tournament": tournament, "round": number, "rounds": rounds, "standings": tournaments.standings(tournament),
-        "recommended": swiss.recommended_rounds(entrants), "entrant_count": entrants,
+        "recommended": recommended, "entrant_count": entrants,
         "round_open": bool(tournaments.unfinished(tournament, number)), "refusal": refusal,
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
         "known_players": _entrant_names(tournament.club) if organiser and tournament.club else [],
         "organiser": organiser, "visible_battles": visible, "results": tournaments.results_mark(tournament),
+        "plays": plays, "may_pair": not plays or number < recommended,
+        "may_finish": number and (not plays or number >= recommended),
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
 
@@ -383,7 +389,8 @@ def tournament_finish(request: TableRequest, pk: int) -> HttpResponse:
 def tournament_reopen(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
-        lambda t, data: tournaments.tournament_reopen(tournament_id=t, expected_round=data["round"]),
+        lambda t, data: tournaments.tournament_reopen(tournament_id=t, expected_round=data["round"],
+                                                      by_entrant=_entrant(request, t) is not None),
         _("The tournament is running again: its battles can be reopened or voided, and it must be ended again."),
     )
 

@@ -51,8 +51,9 @@ class Viewer:
     organiser: bool = False
     """An organiser of the match's club."""
     party: bool = False
-    """This request plays in the match: its account's player is one of the match's, or its phone plays a seat
-    while another phone plays another."""
+    """This request is a side of the match: its account's player is one of the match's or an entrant of the
+    tournament it is a battle of (`Match.sided_with`), or its phone plays a seat while another phone plays
+    another."""
     shared: bool = False
     """Another phone has joined or watched the match (its link used, even if revoked since): only then
     can a request wait for the other side (consent.py asks only with a seat on another phone)."""
@@ -177,9 +178,6 @@ def organises(request: HttpRequest, club: Club | int | None) -> bool:
     return club_role(request, club) == Membership.ORGANISER
 
 
-def plays_in(user: "User | None", match: Match) -> bool:
-    """Whether this account's player is one of the match's players."""
-    return user is not None and any(player.user_id == user.pk for player in match.players())
 
 
 def referees(request: TableRequest, match: Match) -> bool:
@@ -224,7 +222,7 @@ def viewer(request: TableRequest, match: Match) -> Viewer | None:
         return None
     # Whether an organiser plays here is asked only of organisers: for anyone else it changes nothing.
     party = organiser and (role == PLAYER or (role == OWNER and 0 < len(claimed) < match.game.seats)
-                           or plays_in(signed_in(request), match))
+                           or match.sided_with(signed_in(request)))
     return Viewer(role, seat=seat, claimed=claimed, organiser=organiser, party=party, shared=shared)
 
 

@@ -42,7 +42,8 @@ def why_not_reopen(match: Match, seen_by: Viewer) -> str:
     # result the other side won, consent.py): on one phone nobody else would say yes.
     seats = match.game.seats
     if match.club_id and seen_by.party and len(seen_by.controls(seats)) in (0, seats):
-        return _("You play in this match: another organiser of %(club)s reopens it, as its referee.") % {
+        return _("You play in this match or its tournament: another organiser of %(club)s reopens it, as its "
+                 "referee.") % {
             "club": getattr(match.club, "name", "")}
     if match.club_id and not seen_by.organiser:
         return _("This match counts in %(club)s's results: only an organiser of the club can reopen it.") % {

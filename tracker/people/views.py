@@ -532,7 +532,8 @@ def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
     organiser's, and counts again."""
     match, seen_by = access.match_for(request, pk)
     if not seen_by.referee:
-        raise access.PermissionDenied(_("You play in this match: another organiser of its club takes it over.")
+        raise access.PermissionDenied(_("You play in this match or its tournament: another organiser of its club "
+                                        "takes it over.")
                                       if seen_by.organiser else _("Only an organiser of the match's club can take it over."))
     if match.orphaned is None:
         messages.info(request, _("This match has an owner; nothing was changed."))
