@@ -71,6 +71,7 @@ def test_lonely_star(phone: Page, shot):
     play = side.get_by_role("button", name="Play the unit (takes a card from the hand)")
     play.click()
     outcome_says(page, None, "Not applied:", "LK", "in the catalog, so all its stats are needed")
+    shot("lonely-star-unit-refused")  # the reason across the form, the stats left to type on the screen
     expect(page.locator("#unit-name-0")).to_have_value(LONG_CARD)
     for stat, value in (("hp", "5"), ("at", "2"), ("rs", "1"), ("reach", "1")):
         expect(page.locator(f"#unit-{stat}-0")).to_have_value(value)

@@ -204,7 +204,9 @@ class PlayUnitForm(LonelyStarForm):
         missing = [stat for stat in STATS if stat not in typed]
         if missing:  # some typed, some not: say why every stat is asked for, not only that one is not a number
             in_catalog = match_card(self.match, name) is not None
-            self.add_error(missing[0], (
+            # The form's own error, across its width: beside one stat it took a third of a phone's width and
+            # stood some 700 px tall, pushing the stats left to type off the screen.
+            self.add_error(None, (
                 pgettext_lazy("lonely-star", "“%(name)s” is in the catalog: leave every stat blank to take its stats, or type them all "
                   "(missing: %(missing)s).") if in_catalog else
                 pgettext_lazy("lonely-star", "No unit called “%(name)s” in the catalog, so all its stats are needed (missing: %(missing)s)."))
