@@ -262,6 +262,8 @@ def test_news_of_an_action_names_who_did_it_once(owner):
     act(owner, battle, action="play_round")
     told = newest(ben, battle)
     assert re.search(r"Ana: Round 1\b", told) and "Ana: Ana" not in told, told
+    winner = battle.players()[Match.objects.get(pk=battle.pk).state["rounds"][0]["winner"]].name
+    assert f"Round 1 revealed. {winner} wins." in told, "who won the round, as the tapping phone's box says"
 
 
 def outcome_tools(client: Client, match: Match) -> str:

@@ -10,7 +10,8 @@ from . import board, demo, forms, narration, statistics
 class CardCrushPages(SecretEntryPages):
     slug = "card-crush"
     noun = pgettext_lazy("card-crush", "battle")
-    consequences = frozenset({"battle_won"})
+    # A round's winner (and its working) is what the table plays on: the other phone is told it with the news.
+    consequences = frozenset({"round", "battle_won"})
     modules = SecretEntryModules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "rulebook", "power"
     reusable_entry = "lock_deck"
