@@ -131,7 +131,9 @@ def outcome_says(page: Page, entry: int | None, *working: str, next_control: Loc
         expect(box).to_contain_text(text, use_inner_text=True)
     expect(box).not_to_contain_text("Done: the board shows what happened.")
     found = in_view(page)
-    assert found["height"] <= page.viewport_size["height"] * 0.36, f"the outcome box takes {found['height']}px"
+    # An AI's answer, moves the player makes for it at the table, may take nearer half the screen (app.css).
+    most = 0.47 if box.locator(".outcome-reply").count() else 0.36
+    assert found["height"] <= page.viewport_size["height"] * most, f"the outcome box takes {found['height']}px"
     next_step_in_view(page, next_control)
 
 
