@@ -18,6 +18,7 @@ from tracker.games.cardmaster import views as cm_views
 from tracker.models import Match
 
 from .accessibility import assert_accessible, small_targets
+from .phone import in_view
 from .test_cardmaster import assert_no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -129,6 +130,9 @@ def test_a_showdown_against_the_ai_played_to_the_end_on_a_phone(page: Page, cata
             page.get_by_role("button", name="Hint: what would the AI play?").click()
             expect(page.locator(".cm-hint")).to_contain_text(
                 re.compile(r"Win chance with this move: \d+%, the search's estimate after looking at \d+ positions"))
+            # The hint answers this tap: the box of the step before is gone, not between the hint and its button.
+            expect(page.locator("#outcome .outcome-box")).to_have_count(0)
+            in_view(page, page.get_by_role("button", name="Play the suggested move"))
             tap_and_wait(page, page.get_by_role("button", name="Play the suggested move"))
             hinted = True
             continue

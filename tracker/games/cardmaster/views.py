@@ -141,7 +141,9 @@ def match_hint(request: TableRequest, pk: int) -> HttpResponse:
             "reason": reason_text(decision.reason.as_json()), "win_chance": percent(decision.win_chance),
             "simulations": decision.simulations,
             "fields": _hint_fields(action), "step": match.head}
-    return views._render_match(request, match, seen_by, hint=hint)
+    # The hint is the answer to this tap: the box of the step before goes, or it sat between the hint and its
+    # "Play the suggested move", pushing the button off the screen (play-test).
+    return views._render_match(request, match, seen_by, hint=hint, outcome={"shown": False, "cleared": True})
 
 
 def _keys(match: Match) -> tuple[str, str]:
