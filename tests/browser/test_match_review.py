@@ -65,8 +65,17 @@ def test_stepping_through_a_replay_on_a_phone(page: Page, battle, screenshot_dir
     page.evaluate("window.sameDocument = true")  # gone if any step reloads the whole page
     page.screenshot(path=screenshot_dir / "review-replay-step-0.png", full_page=True)
 
-    # The big Next button.
-    page.get_by_role("link", name=re.compile(r"^Next")).click()
+    # The big Next button, tapped again where it was: the steps' texts above it differ in length, so it used to
+    # move under the thumb.
+    spots = set()
+    for step in (1, 2, 3):
+        spots.add(page.locator("#replay-next").bounding_box()["y"])
+        page.get_by_role("link", name=re.compile(r"^Next")).click()
+        expect_step(page, battle.pk, step)
+    assert len(spots) == 1, spots
+    page.get_by_role("link", name="Back one step").click()
+    expect_step(page, battle.pk, 2)
+    page.get_by_role("link", name="Back one step").click()
     expect_step(page, battle.pk, 1)
     expect(counter(page)).to_contain_text("Ana locks in: Ember Fox")
 
