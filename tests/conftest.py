@@ -25,6 +25,27 @@ def collected_static():
 
 
 @pytest.fixture(scope="session", autouse=True)
+def lengths_held_as_postgresql_holds_them():
+    """SQLite stores a text of any length in a column PostgreSQL holds to its max_length: a name that grew in
+    Unicode's compatibility form was stored on SQLite and a 500 on PostgreSQL, found only by hand. Every model
+    saved in any test is held to its columns' lengths, so the sweeps on SQLite find such a value too (saves
+    one at a time; bulk writes are PostgreSQL's to check)."""
+    from django.db.models import CharField
+    from django.db.models.signals import pre_save
+
+    def held(sender, instance, raw=False, **kwargs):
+        for field in sender._meta.concrete_fields:
+            value = getattr(instance, field.attname, None)
+            if isinstance(field, CharField) and field.max_length and isinstance(value, str):
+                assert len(value) <= field.max_length, (
+                    f"{sender.__name__}.{field.name} holds {len(value)} characters, its column {field.max_length}")
+
+    pre_save.connect(held, dispatch_uid="lengths_held_as_postgresql_holds_them")
+    yield
+    pre_save.disconnect(dispatch_uid="lengths_held_as_postgresql_holds_them")
+
+
+@pytest.fixture(scope="session", autouse=True)
 def static_files_listed_once(collected_static):
     """WhiteNoise lists STATIC_ROOT (some 300 files, a stat and a header set each) whenever its middleware
     is made, and Django's test client makes the middleware afresh for every client, so every test paid

@@ -151,12 +151,14 @@ JUNK = [
     ["1", "junk"],
     "\u00b2",  # a superscript two: str.isdigit() says yes, int() refuses it (three answers were 500s)
     "9" * 5000,  # str.isdecimal() says yes, int() refuses past 4,300 digits (two answers were 500s)
+    "\ufdfa" * 30,  # 30 characters typed, 540 once in Unicode's compatibility form (PostgreSQL's varchar: 500s)
+    "\u200b",  # drawn as nothing: a name of it was a match with a seat missing, whose page was a 500
 ]
 
 
 JUNK_IDS = [
     "empty", "spaces", "huge", "negative", "huge-negative", "huge-number", "decimal", "exponent", "nan",
-    "unicode", "nul", "html", "sql", "list", "superscript-digit", "past-int-digits",
+    "unicode", "nul", "html", "sql", "list", "superscript-digit", "past-int-digits", "grows-in-nfkc", "invisible",
 ]
 
 

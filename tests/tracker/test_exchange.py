@@ -1043,13 +1043,35 @@ def test_a_rules_version_not_installed_is_refused_not_rescored(game_file):
     pytest.param(["Zed"], id="one"),
     pytest.param(["Zed", "Yara", "Xia"], id="three"),
     pytest.param([], id="none"),
-    pytest.param(["Zed", "   "], id="blank"),
     pytest.param(["Zed", 7], id="number"),
-    pytest.param(["Zed", "Y" * 41], id="too-long"),
 ])
 def test_wrong_players(clean_file, players):
     clean_file["players"] = players
     refused(clean_file, step=None, says="Card Crush needs 2 named players.")
+
+
+@pytest.mark.parametrize(("players", "says"), [
+    pytest.param(["Zed", "   "], "needs a letter or a digit that can be seen", id="blank"),
+    pytest.param(["\u200b", "Zed"], "needs a letter or a digit that can be seen", id="invisible"),
+    pytest.param(["Zed", "Y" * 41], "at most 40 characters (as it is kept, this one has 41)", id="too-long"),
+    pytest.param(["Zed", "\ufdfa" * 3], "at most 40 characters (as it is kept, this one has 54)", id="grows-in-nfkc"),
+    pytest.param(["Ana", "Ana\u200b"], "Each seat needs a different player.", id="same-as-kept"),
+])
+def test_players_as_they_would_be_kept(clean_file, players, says):
+    """Checked as the names will be kept (names.player_name): "Ana\u200b" is Ana, "\ufdfa" 18 characters, and a
+    name of invisible characters none (it made a player named "", and one player sat in both seats)."""
+    clean_file["players"] = players
+    refused(clean_file, step=None, says=says)
+
+
+@pytest.mark.parametrize("seat", [-1, 40_000, 2**63, "0", True])
+def test_a_seat_no_action_takes_is_stored_as_none(clean_file, seat):
+    """An engine ignores a key its action does not take, so a sealed file may carry "seat": -1 in a step that names
+    no seat: stored, it was a 500 (a column of small positive numbers). The step names no seat."""
+    step = next(entry for entry in clean_file["actions"] if entry["action"]["type"] == "play_round")
+    step["action"]["seat"] = seat
+    match = exchange.import_match(reseal(clean_file))
+    assert Action.objects.get(match=match, seq=step["step"]).seat is None
 
 
 def test_a_third_player_in_any_game(game_file):

@@ -194,12 +194,21 @@ def _locked(card_id: int) -> Card:
     return card
 
 
+CARD_NAME_MAX = Card._meta.get_field("name").max_length
+"""Characters a card's name may hold as the catalog keeps it."""
+
+
 def catalog_name(typed: str) -> str:
     """The name as the catalog keeps it: Unicode's compatibility form (a full-width "Ｐ" is a "P") with single
     spaces. CardRefused when it could pass for another name on every page: "Phoe\u200bnix" (an invisible
     character) or "Ph\u043eenix" (a Cyrillic letter in a Latin word) would be a second Phoenix nobody could tell
     apart, or a way round a club's claim."""
     name = names.compatible(typed)
+    if len(name) > CARD_NAME_MAX:  # counted as kept: the compatibility form may be longer than what was typed
+        raise CardRefused(_("A card name has at most %(most)s characters (as it is kept, this one has %(n)s).")
+                          % {"most": CARD_NAME_MAX, "n": len(name)}, status=422)
+    if not name:
+        raise CardRefused(_("A card needs a name."), status=422)
     if names.hidden(name):
         raise CardRefused(_("A card name cannot hold invisible or control characters; type it again."), status=422)
     if names.mixes_alphabets(name):

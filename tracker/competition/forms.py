@@ -10,7 +10,7 @@ from ..matches import names
 from ..matches.forms import PlayerNameField
 from .tournaments import ENTRANTS_MOST
 
-PLAYER_NAME_MAX = 40
+PLAYER_NAME_MAX = names.PLAYER_NAME_MAX
 
 
 class TournamentForm(forms.Form):
@@ -28,9 +28,6 @@ class TournamentForm(forms.Form):
                 continue
             if refusal := names.player_name_refusal(name):
                 raise forms.ValidationError(refusal)
-            if len(name) > PLAYER_NAME_MAX:
-                raise forms.ValidationError(_("A name has at most %(most)s characters: “%(name)s”.")
-                                            % {"most": PLAYER_NAME_MAX, "name": name[:PLAYER_NAME_MAX] + "…"})
             if name.casefold() in seen:
                 raise forms.ValidationError(_("%(name)s is listed twice.") % {"name": name})
             seen.add(name.casefold())

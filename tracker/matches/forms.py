@@ -16,7 +16,7 @@ class PlayerNameField(forms.CharField):
 
     def clean(self, value):
         value = super().clean(value)
-        if refusal := names.player_name_refusal(value or ""):
+        if value and (refusal := names.player_name_refusal(value)):  # on the name as kept: its length too
             raise forms.ValidationError(refusal)
         return names.player_name(value) if value else value
 

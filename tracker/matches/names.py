@@ -18,6 +18,9 @@ INVISIBLE = frozenset([0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0
                        *range(0xE0000, 0xE1000)])
 """Characters a page draws as nothing or a blank though Python calls them printable: joiners, variation selectors,
 fillers, the blank braille cell (Unicode's default-ignorable code points, and those blanks)."""
+PLAYER_NAME_MAX = 40
+"""Characters a player's name may hold as it is kept (Player.name), counted after `player_name`: the compatibility
+form may make a name longer ("\ufdfa" is 18 characters), and invisible characters shorter."""
 ALPHABETS = ("LATIN", "CYRILLIC", "GREEK")
 """Alphabets whose letters look alike (a Cyrillic "о" is a Latin "o" on the screen)."""
 
@@ -48,8 +51,15 @@ def player_name(typed: str) -> str:
 
 
 def player_name_refusal(name: str) -> str:
-    """Why a typed player name is refused ("" when it is not): one that would pass for another name."""
-    if mixes_alphabets(player_name(name)):
+    """Why a typed player name is refused ("" when it is not): one that would pass for another name, one the page
+    would draw as nothing, or one too long as it is kept."""
+    kept = player_name(name)
+    if not kept:
+        return _("A player's name needs a letter or a digit that can be seen.")
+    if len(kept) > PLAYER_NAME_MAX:
+        return _("A player's name has at most %(most)s characters (as it is kept, this one has %(n)s).") % {
+            "most": PLAYER_NAME_MAX, "n": len(kept)}
+    if mixes_alphabets(kept):
         return _("A word of a player's name cannot mix Latin, Cyrillic or Greek letters (they look alike): "
                  "%(name)s.") % {"name": name}
     return ""

@@ -65,6 +65,8 @@ def explain(error: RuleError, players: list[Player] | None = None, slug: str | N
 def player_named(name: str) -> Player:
     """The player with this name (any case; a look-alike spelling is the same name: names.player_name), created on
     first use."""
+    if refusal := names.player_name_refusal(name):  # every form and the import refuse it first
+        raise ValueError(refusal)
     name = names.player_name(name)
     return Player.named(name) or Player.objects.create(name=name)
 
@@ -340,7 +342,7 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
             if match.first_finished is not None:
                 _withdraw_confirmations(match)
         recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head,
-                                         seat=action.get("seat"), payload=action, events=events, rolls=dice.rolls,
+                                         seat=acting_seat(game, action), payload=action, events=events, rolls=dice.rolls,
                                          secret=secret, proposal=proposal)
         # Who has played a catalog card decides who may still change it, and the card's page lists the
         # matches that used it: only what the table may see counts, so a hidden entry is noted at its reveal.
@@ -349,6 +351,14 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
             Checkpoint.objects.create(action=recorded, match=match, seq=recorded.seq, state=state)
     match.__dict__["_head_action"] = recorded  # what just happened, for the answer's page
     return recorded
+
+
+def acting_seat(game, action: dict) -> int | None:
+    """The seat an action names (`Action.seat`, which the log's filter by player reads), or None when it names none
+    of the game's seats: an engine ignores a key its action does not take, so an imported file's step could carry
+    "seat": -1 or 2**63, which the column cannot hold."""
+    seat = action.get("seat")
+    return seat if type(seat) is int and 0 <= seat < game.seats else None
 
 
 def hidden_when_made(game, before: dict, after: dict, action: dict) -> bool:

@@ -52,7 +52,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from rules import Dice, RuleError
-from tracker.matches import services
+from tracker.matches import names, services
 from tracker.matches.card_uses import record_uses
 from tracker.models import Action, Checkpoint, Match, Seat
 
@@ -312,9 +312,12 @@ def _header(data: dict) -> tuple[rules.Game, dict, str, list]:
     if "seed_fingerprint" in data and data["seed_fingerprint"] != rules.seed_fingerprint(seed):
         raise MatchFileError(_("The seed does not match the fingerprint shown when the match started."))
     players = _field(data, "players", list)
-    if len(players) != game.seats or not all(isinstance(p, str) and p.strip() and len(p) <= 40 for p in players):
+    if len(players) != game.seats or not all(isinstance(p, str) for p in players):
         raise MatchFileError(_("%(game)s needs %(n)s named players.") % {"game": game.name, "n": game.seats})
-    if len({" ".join(p.split()).casefold() for p in players}) < len(players):
+    for player in players:  # as the name will be kept: "Ana\u200b" is Ana, "\ufdfa" 18 characters long
+        if refusal := names.player_name_refusal(player):
+            raise MatchFileError(refusal)
+    if len({names.player_name(player).casefold() for player in players}) < len(players):
         raise MatchFileError(_("Each seat needs a different player."))
     return game, config, seed, players
 
@@ -395,9 +398,8 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
     actions, times = [], []
     for entry, events, state in zip(data["actions"], replayed.events, replayed.states, strict=True):
         times.append(_action_time(entry.get("at"), entry["step"]))
-        seat = entry["action"].get("seat")
         actions.append(Action(match=match, number=entry["step"], seq=entry["step"],
-                              seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
+                              seat=services.acting_seat(game, entry["action"]),
                               payload=entry["action"], events=events, rolls=entry["rolls"],
                               secret=services.hidden_when_made(game, before, state, entry["action"])))
         before = state
