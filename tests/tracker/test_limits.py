@@ -170,6 +170,20 @@ def test_what_did_the_work_counts_even_when_refused_after_it(one_an_hour, match_
     assert "Too many match imports from this phone" in text(upload(other, match_file))
 
 
+def test_a_request_that_failed_after_the_work_counts(one_an_hour, match_file, monkeypatch):
+    """A whole match file re-run, then a bug (an odd value its last row could not hold): a 500 each time, and it
+    counted nowhere, so one phone re-ran the costliest request as often as it liked."""
+    from tracker.review import exchange
+
+    def failed_at_the_end(*args, **kwargs):
+        raise RuntimeError("the last row could not be stored")
+
+    monkeypatch.setattr(exchange, "import_match", failed_at_the_end)
+    phone = Client(raise_request_exception=False)
+    assert upload(phone, match_file).status_code == 500
+    assert upload(phone, match_file).status_code == 429
+
+
 def test_the_wait_is_said_in_seconds_then_minutes():
     assert limits.wait_text(1) == "Try again in 1 second."
     assert limits.wait_text(119) == "Try again in 119 seconds."

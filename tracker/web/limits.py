@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from functools import wraps
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -297,7 +298,15 @@ def costly(kind: str) -> Callable:
                            "network": _("Too many %(what)s from this network in the last hour."),
                            }[who] % {"what": what}
                 return refusal(request, message, seconds)
-            response = view(request, *args, **kwargs)
+            try:
+                response = view(request, *args, **kwargs)
+            except (Http404, PermissionDenied, SuspiciousOperation, BadRequest):
+                raise  # refused before any work: a 404, 403 or 400 answer
+            except Exception:
+                # A request that failed (a bug: a 500) may have done all of the work first, as a whole match file
+                # re-run did before its last step could not be stored: it counts, or it would be free to repeat.
+                count_costly(request, kind)
+                raise
             # Counted once the work is done; requests sent at the same moment are all checked first, so a burst
             # passes the limit by at most as many as the server answers at once.
             if did_work(request, response):
