@@ -115,3 +115,36 @@ def test_two_organisers_making_each_other_members_at_once_leave_the_club_one(clu
     ana.post(reverse("club_member", args=[club.pk, ben_in.pk]), {"do": "member"})
     settled()
     assert Membership.objects.filter(club=club, role=Membership.ORGANISER).count() == 1
+
+
+@pytest.mark.parametrize("other", ["void", "rated"])
+def test_a_battle_marked_unrated_while_another_organiser_changes_it_moves_its_version_twice(club, catalog, other,
+                                                                                            monkeypatch):
+    """Each read the match, then saved it with the version it read plus one: eight taps at once moved it by two to
+    four, so a page following the match could keep showing a rated or void state the version no longer told of.
+    Each change is one update of the version as it stands, of the result as it was read."""
+    from tracker.competition import views as competition_views
+    from tracker.matches import services
+
+    from .helpers import finish
+
+    battle = finish(services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club), 0)
+    olga, ref = club_account("olga", club, Membership.ORGANISER), club_account("ref", club, Membership.ORGANISER)
+    before = Match.objects.get(pk=battle.pk).version
+    as_read, sent = competition_views._as_read, []
+
+    def others_tap_meanwhile(match):
+        if not sent:
+            sent.append(True)
+            if other == "void":
+                meanwhile(lambda: ref.post(reverse("match_void", args=[battle.pk]), {"reason": "marked cards"}))
+            else:
+                meanwhile(lambda: ref.post(reverse("battle_rating", args=[battle.pk]), {"rated": "1"}))
+        return as_read(match)
+
+    monkeypatch.setattr(competition_views, "_as_read", others_tap_meanwhile)
+    olga.post(reverse("battle_rating", args=[battle.pk]), {"rated": "0"})
+    settled()
+    after = Match.objects.get(pk=battle.pk)
+    assert after.version == before + 2, (before, after.version)
+    assert not after.rated or other == "rated"

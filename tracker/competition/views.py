@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
-from django.db.models import Q
+from django.db.models import F, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -137,6 +137,12 @@ def _battle(request: TableRequest, pk: int) -> Match:
     return match
 
 
+def _as_read(match: Match):
+    """The match's row while its result is still the one this request read (`Match.result_mark`): an update of it
+    changes nothing when another request changed the result in between."""
+    return Match.objects.filter(pk=match.pk, head=match.head, last_number=match.last_number)
+
+
 @require_http_methods(["GET", "POST"])
 def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
     """How one battle moved both ratings; and, for the club's organisers, marking it rated or unrated."""
@@ -159,14 +165,18 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
         elif tournament and not form.cleaned_data["rated"]:
             refusal, status = _("A tournament battle always counts toward ratings. Nothing was changed."), 422
         else:
-            # Who changed it and when stays on the battle page, as a void's does; open pages are told.
-            match.rated, match.rated_changed, match.rated_changed_by = (
-                form.cleaned_data["rated"], timezone.now(), access.signed_in(request))
-            match.version += 1
-            match.save(update_fields=["rated", "rated_changed", "rated_changed_by", "version"])
-            live.changed(match.pk)
-            messages.success(request, _("This battle now counts toward ratings.") if match.rated
-                             else _("This battle no longer counts toward ratings."))
+            # Who changed it and when stays on the battle page, as a void's does; open pages are told. One update
+            # of the result as read moves the version on: two taps at once each move it (a page following the
+            # match is told of both), and a result changed meanwhile changes nothing.
+            rated = form.cleaned_data["rated"]
+            if _as_read(match).update(rated=rated, rated_changed=timezone.now(), rated_changed_by=access.signed_in(request),
+                                      version=F("version") + 1):
+                live.changed(match.pk)
+                messages.success(request, _("This battle now counts toward ratings.") if rated
+                                 else _("This battle no longer counts toward ratings."))
+            else:
+                messages.error(request, _("The battle's result changed since this page was drawn, so nothing was "
+                                          "changed: read it again first."))
             return redirect("battle_rating", pk=pk)
     return _battle_page(request, match, refusal, status)
 
@@ -229,12 +239,14 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
         messages.info(request, _("This result was already voided."))
     elif locked := locks.why_locked(match):  # a battle of an ended tournament: its standings are final
         messages.error(request, locked)
-    else:
-        match.voided, match.voided_by, match.void_reason = timezone.now(), access.signed_in(request), form.cleaned_data["reason"]
-        match.version += 1
-        match.save(update_fields=["voided", "voided_by", "void_reason", "version"])
+    elif _as_read(match).filter(voided__isnull=True).update(
+            voided=timezone.now(), voided_by=access.signed_in(request), void_reason=form.cleaned_data["reason"],
+            version=F("version") + 1):  # one update of the result as read: two voids at once make one
         live.changed(match.pk)
         messages.success(request, _("Result voided: it stays in the log and counts nowhere."))
+    else:
+        messages.info(request, _("This result was already voided, or changed since this page was drawn; nothing "
+                                 "was changed."))
     return redirect(match)
 
 
