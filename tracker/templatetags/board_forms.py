@@ -38,6 +38,12 @@ def plays(viewer, seat: int | None) -> bool:
     return viewer is not None and viewer.plays(seat)
 
 
+@register.filter
+def refused_fields(form) -> list:
+    """The bound fields of a Django form that carry errors, in the form's order (a refusal notice names them)."""
+    return [field for field in form if field.errors] if form is not None else []
+
+
 @register.simple_tag(takes_context=True)
 def refused_form(context: template.Context, name: str, **keys: Any) -> DrawnForm:
     form = context.get("refused")
