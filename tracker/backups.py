@@ -3,18 +3,25 @@
 Both work while the server runs: SQLite's backup API copies a consistent snapshot page by page
 (writers wait only for each step), pg_dump reads one snapshot in a transaction of its own.
 A restore replaces everything in the database with the file's contents; `serve` takes a backup
-before it applies migrations to existing data, so an upgrade can always be undone.
+before it applies migrations to existing data, so an upgrade can always be undone. A backup from an
+older version (serve's own, taken before an upgrade) is brought up to this version's schema once
+restored; one from a newer version (migrations this code does not have) is refused before anything
+changes: this code could not read it.
 """
 
 import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
+from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.loader import MigrationLoader
 from django.db.models import F, Max
 
 from tracker.models import Match
@@ -53,8 +60,9 @@ def backup(path: Path | None = None, alias: str = DEFAULT_DB_ALIAS) -> Path:
     return path
 
 
-def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> None:
-    """Replace everything in the database with the backup at `path`.
+def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> list[str]:
+    """Replace everything in the database with the backup at `path`, and bring it up to this version's schema;
+    returns the migrations that took (none for a backup of this version).
 
     Every match's version then moves past any version the database held before: a phone left open on a state
     the restore threw away (its page says version 7, the backup's match is at 6 and moves to 7 with its next
@@ -73,18 +81,98 @@ def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> None:
                 source.execute("SELECT count(*) FROM tracker_match")
                 if not migrated:
                     raise sqlite3.DatabaseError("no Tablekeeper tables in it")
+                _refuse_newer(path, source.execute("SELECT app, name FROM django_migrations").fetchall())
                 connection.ensure_connection()
                 source.backup(connection.connection)
             source.close()
         except sqlite3.DatabaseError as error:
             raise BackupError(f"{path} is not an SQLite backup ({error})") from None
     else:
-        if " tracker_match " not in _run("pg_restore", "--list", str(path), alias=alias, database=False):
-            raise BackupError(f"{path} is not a Tablekeeper backup (no tracker_match table in it)")
-        connection.close()  # this process holds no lock on what is replaced
-        _run("pg_restore", "--clean", "--if-exists", "--no-owner", "--single-transaction", str(path),
-             alias=alias)
+        with tempfile.TemporaryDirectory() as folder:
+            script = Path(folder) / "restore.sql"
+            if " tracker_match " not in _read(path, alias, "--list"):
+                raise BackupError(f"{path} is not a Tablekeeper backup (no tracker_match table in it)")
+            _refuse_newer(path, _pg_migrations(path, alias))
+            _read(path, alias, "--clean", "--if-exists", "--no-owner", f"--file={script}")
+            # The tables a newer schema added are not in an older backup, and `--clean` drops only what the backup
+            # holds (an older tracker_match is not even dropped while a newer table refers to it): every table of
+            # the app goes, in the one transaction that puts the backup's in their place.
+            with connection.cursor() as cursor:
+                tables = [name for name in connection.introspection.table_names(cursor)
+                          if name in _app_tables(alias)]
+            dropped = ", ".join(connection.ops.quote_name(name) for name in tables)
+            connection.close()  # this process holds no lock on what is replaced
+            _run("psql", "--no-psqlrc", "--quiet", "--single-transaction", "--set=ON_ERROR_STOP=1",
+                 *([f"--command=DROP TABLE IF EXISTS {dropped} CASCADE"] if tables else []), f"--file={script}",
+                 alias=alias)
+    applied = _bring_up_to_date(path, alias)
     Match.objects.using(alias).update(version=F("version") + past)
+    return applied
+
+
+class _Failed(BackupError):
+    """The program ran and failed, or crashed (pg_restore does so on some damaged files)."""
+
+
+def _read(path: Path, alias: str, *args: str) -> str:
+    """pg_restore on the file alone (no database touched); one it cannot read is damaged, or no backup."""
+    try:
+        return _run("pg_restore", *args, str(path), alias=alias, database=False)
+    except _Failed as error:
+        raise BackupError(f"{path} is damaged or is not a Tablekeeper backup ({error}); nothing was changed") from None
+
+
+def _known() -> tuple[set[str], set[tuple[str, str]]]:
+    """The apps this code migrates, and every migration it has (read from its files, not a database)."""
+    loader = MigrationLoader(None, ignore_no_migrations=True)
+    return set(loader.migrated_apps), set(loader.disk_migrations)
+
+
+def _refuse_newer(path: Path, recorded: list[tuple[str, str]]) -> None:
+    """Refused, before anything changes: a backup made by a newer Tablekeeper, which this code cannot read."""
+    apps, known = _known()
+    newer = sorted(f"{app}.{name}" for app, name in recorded if app in apps and (app, name) not in known)
+    if newer:
+        raise BackupError(f"{path} was made by a newer version of Tablekeeper (it has migrations this version "
+                          f"does not: {', '.join(newer)}); nothing was changed. Update Tablekeeper (git pull), "
+                          "then restore it.")
+
+
+def _pg_migrations(path: Path, alias: str) -> list[tuple[str, str]]:
+    """The migrations recorded in a pg_dump file, read from it alone (the rows of its django_migrations)."""
+    script = _read(path, alias, "--data-only", "--table=django_migrations", "--file=-")
+    rows, columns = [], None
+    for line in script.splitlines():
+        if columns is None:
+            if line.startswith("COPY ") and "django_migrations (" in line:
+                columns = [name.strip().strip('"') for name in line.partition("(")[2].partition(")")[0].split(",")]
+        elif line == "\\.":
+            break
+        else:
+            row = dict(zip(columns, line.split("\t"), strict=False))
+            rows.append((row.get("app", ""), row.get("name", "")))
+    return rows
+
+
+def _app_tables(alias: str) -> set[str]:
+    """The tables this version's schema makes: its models', the migrations' record and the cache's."""
+    connection = connections[alias]
+    cache = {str(options["LOCATION"]) for options in settings.CACHES.values()
+             if str(options["BACKEND"]).endswith("DatabaseCache")}
+    return set(connection.introspection.django_table_names(include_views=False)) | {"django_migrations"} | cache
+
+
+def _bring_up_to_date(path: Path, alias: str) -> list[str]:
+    """Apply the migrations a restored backup from an older version lacks; the ones applied."""
+    executor = MigrationExecutor(connections[alias])
+    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    if plan:
+        try:
+            call_command("migrate", database=alias, interactive=False, verbosity=0)
+        except Exception as error:
+            raise BackupError(f"{path} was restored, but bringing it up to this version failed ({error}); "
+                              "`manage.py migrate` says more") from error
+    return [f"{migration.app_label}.{migration.name}" for migration, _backwards in plan]
 
 
 def _newest_version(alias: str) -> int:
@@ -96,7 +184,7 @@ def _newest_version(alias: str) -> int:
 
 
 def _run(program: str, *args: str, alias: str, database: bool = True) -> str:
-    """pg_dump or pg_restore on the configured database (its password through the environment), or on the file
+    """pg_dump, pg_restore or psql on the configured database (its password through the environment), or on the file
     alone (`database` False: `pg_restore --list`); what it printed."""
     if shutil.which(program) is None:
         raise BackupError(f"{program} is missing ('apt-get install postgresql-client')")
@@ -106,7 +194,9 @@ def _run(program: str, *args: str, alias: str, database: bool = True) -> str:
     for flag, key in (("--host", "HOST"), ("--port", "PORT"), ("--username", "USER")):
         if database and settings_dict.get(key):
             target += [flag, str(settings_dict[key])]
-    done = subprocess.run([program, *target, *args], env=env, capture_output=True, text=True)
+    done = subprocess.run([program, *target, *args], env=env, capture_output=True, text=True, errors="replace")
+    if done.returncode < 0:  # killed by a signal: pg_restore crashes so on some damaged files
+        raise _Failed(f"{program} crashed (signal {-done.returncode})")
     if done.returncode != 0:
-        raise BackupError(f"{program} failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
+        raise _Failed(f"{program} failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
     return done.stdout

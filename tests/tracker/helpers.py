@@ -146,6 +146,8 @@ JUNK = [
     "NaN",
     "🂡 ünïcødé ✓",
     "\x00",
+    "/\r\nSet-Cookie: x=1",  # a CR and LF: no header may carry them (a `next` put one into Location: a 500)
+    "/\x0b",  # a vertical tab: the server dropped the connection rather than send it in a header
     "<script>alert(1)</script>",
     "' OR 1=1 --",
     ["1", "junk"],
@@ -158,7 +160,8 @@ JUNK = [
 
 JUNK_IDS = [
     "empty", "spaces", "huge", "negative", "huge-negative", "huge-number", "decimal", "exponent", "nan",
-    "unicode", "nul", "html", "sql", "list", "superscript-digit", "past-int-digits", "grows-in-nfkc", "invisible",
+    "unicode", "nul", "crlf", "vertical-tab", "html", "sql", "list", "superscript-digit", "past-int-digits",
+    "grows-in-nfkc", "invisible",
 ]
 
 

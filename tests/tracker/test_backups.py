@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.recorder import MigrationRecorder
 
 from tracker.matches import services
-from tracker.models import Action, Match
+from tracker.models import Action, Club, Match
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,6 +77,89 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_changes(tmp_path):
             call_command("restore", str(not_ours))
     match.refresh_from_db()
     assert match.head == 2
+
+
+def backup_file(tmp_path: Path, name: str = "club") -> Path:
+    return tmp_path / f"{name}.{'sqlite3' if connection.vendor == 'sqlite' else 'pgdump'}"
+
+
+def waiting_migrations() -> list:
+    executor = MigrationExecutor(connection)
+    return executor.migration_plan(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_from_an_older_version_is_restored_and_brought_up_to_this_one(tmp_path, capsys):
+    """serve's own backup before an upgrade is at the older schema: restored as it was, every page was a 500
+    ("no such column tracker_match.slug") until `migrate` ran. It is brought up to this version, and the tables
+    the newer schema added (and what they held) give way to the backup's state."""
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    roll(match, 2)
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    path = backup_file(tmp_path, "before-the-upgrade")
+    try:
+        MigrationExecutor(connection).migrate([("tracker", "0005_tournament_organiser")])
+        call_command("backup", str(path))
+    finally:
+        MigrationExecutor(connection).migrate(latest)
+    Club.objects.create(name="Made after the upgrade")  # a table the older schema does not have
+    roll(match, 1)
+    capsys.readouterr()
+
+    call_command("restore", str(path))
+    said = capsys.readouterr().out
+    assert f"Restored {path}" in said and "brought up to this one" in said and "tracker.0007_slug_names_the_game" in said
+    assert waiting_migrations() == []
+    match.refresh_from_db()
+    assert match.head == 2 and match.slug == "lonely-star" and services.replay_problems(match) == []
+    assert not Club.objects.exists()
+    roll(match, 1)  # and play goes on
+    assert match.head == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_from_a_newer_version_is_refused_and_nothing_changes(tmp_path):
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    roll(match, 1)
+    recorder = MigrationRecorder(connection)
+    recorder.record_applied("tracker", "9999_from_the_future")
+    path = backup_file(tmp_path, "newer")
+    try:
+        call_command("backup", str(path))
+    finally:
+        recorder.record_unapplied("tracker", "9999_from_the_future")
+    roll(match, 2)
+
+    with pytest.raises(CommandError, match=r"made by a newer version of Tablekeeper .*tracker\.9999_from_the_future"
+                                           r".*nothing was changed"):
+        call_command("restore", str(path))
+    match.refresh_from_db()
+    assert match.head == 3
+    assert not recorder.migration_qs.filter(name="9999_from_the_future").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pg_restore_that_crashes_on_the_file_says_it_is_damaged(tmp_path, monkeypatch):
+    """pg_restore dies of a signal on some damaged files: "pg_restore failed: -11" said nothing useful."""
+    if connection.vendor != "postgresql":
+        pytest.skip("pg_restore reads PostgreSQL's backups")
+    match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    roll(match, 1)
+    path = backup_file(tmp_path)
+    call_command("backup", str(path))
+    cut = tmp_path / "cut.pgdump"  # a copy that stopped half way
+    cut.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    with pytest.raises(CommandError, match=r"is damaged or is not a Tablekeeper backup .*nothing was changed"):
+        call_command("restore", str(cut))
+    crashing = tmp_path / "bin" / "pg_restore"
+    crashing.parent.mkdir()
+    crashing.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    crashing.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{crashing.parent}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(CommandError, match=r"is damaged or is not a Tablekeeper backup \(pg_restore crashed"):
+        call_command("restore", str(path))
+    match.refresh_from_db()
+    assert match.head == 1
 
 
 @pytest.mark.own_sqlite

@@ -443,6 +443,23 @@ def test_a_part_is_drawn_only_for_the_matchs_own_live_pages(owner, battle, playe
         assert "part" not in change
 
 
+@pytest.mark.parametrize("filters", ["round=日", "player=1&round=%E6%97%A5", "round=\r\n"])
+def test_a_part_is_drawn_for_an_at_beyond_ascii_and_none_for_one_no_address_has(owner, battle, player, filters,
+                                                                                caplog):
+    """`at` comes decoded from the stream's query: "?round=日" was put into the drawing's QUERY_STRING as it was,
+    which WSGI (Latin-1) cannot carry, and every change logged a 500. It is drawn as the page's own URI would be;
+    a control character, which no address of ours holds, gets the event alone (the phone fetches)."""
+    log = reverse("match_log", args=[battle.pk])
+    url = events_url(battle, version_of(battle)) + "&at=" + quote(f"{log}?{filters}", safe="/")
+
+    change = heard_when_ben_locks_in(owner, url, battle, player)
+    assert "Internal Server Error" not in caplog.text
+    if "\r" in filters:
+        assert "part" not in change
+    else:
+        assert change["part"].lstrip().startswith('<div id="log"') and "Ben locks in a hidden deck" in change["part"]
+
+
 def test_every_page_that_follows_a_match_under_way_holds_its_stream(owner, battle):
     """No page polls where a stream can be had: each page of the match a phone can reach from its match page
     that follows the match's changes (data-live-url, table.js) opens the stream, from the version it shows.

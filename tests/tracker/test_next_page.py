@@ -17,7 +17,10 @@ from .helpers import PASSWORD
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 NOT_OURS = ["x", "-1", "NaN", "1e9", "\uff11", "home", "match_list", "a\x00b", "//evil.example", "/\\evil.example",
-            "https://evil.example/", "javascript:alert(1)", "/" + "x" * 3000]
+            "https://evil.example/", "javascript:alert(1)", "/" + "x" * 3000,
+            # What no header can carry (no page of ours has it in its address): a CR and LF (a 500 once, from the
+            # language switch), a NUL, a vertical tab (the server dropped the connection), DEL, a C1 control.
+            "/\r\nSet-Cookie: x=1", "/\nx", "/\x00", "/x\x0b", "/x\x7f", "/x\x85"]
 
 
 def change_theme(client: Client, target: str):
@@ -79,6 +82,16 @@ def test_a_next_on_this_site_is_followed(form):
     assert response.url == "/stats/?game=evons"
 
 
+@pytest.mark.parametrize("form", FORMS, ids=lambda form: form.__name__)
+def test_a_next_with_letters_beyond_ascii_is_followed_as_a_uri(form):
+    """A header carries ASCII alone: "/日" written into Location came out MIME-encoded ("=?utf-8?b?...?="), a
+    redirect to nowhere."""
+    client = Client()
+    response, _own_page = form(client, "/stats/日?game=évons")
+    assert response.status_code == 302
+    assert response["Location"] == "/stats/%E6%97%A5?game=%C3%A9vons"
+
+
 @pytest.mark.parametrize("target", NOT_OURS)
 def test_a_form_drawn_with_a_next_that_is_not_ours_carries_none(target):
     """The sign-in page and the card form fetched by a match page put `next` into the form they draw."""
@@ -92,3 +105,5 @@ def test_only_a_path_on_this_site_is_local(rf):
     request = rf.get("/")
     assert next_page.local_path("/matches/7/?step=3", request) == "/matches/7/?step=3"
     assert [next_page.local_path(target, request) for target in NOT_OURS] == [""] * len(NOT_OURS)
+    assert next_page.local_path("/日?q=a b", request) == "/%E6%97%A5?q=a%20b"
+    assert next_page.local_path("/%E6%97%A5", request) == "/%E6%97%A5"  # a URI already: as it is

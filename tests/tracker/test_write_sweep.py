@@ -1,7 +1,8 @@
 """Every write is either someone's to make or refused, for every route, persona and state.
 
 Every route of the URL configuration (tests/tracker/sweep.py) is sent a POST with a plausible body
-(the step it was made against, a step to go to, an answer...) by every persona of the table, in
+(the step it was made against, a step to go to, an answer..., and a `next` no header carries as it is: every
+redirect's Location must be a URI) by every persona of the table, in
 the states that matter: a secret entry made (before the reveal), the entries revealed, the match
 finished, and its tournament ended. Either (route, persona) is on the reviewed allow-list below,
 with the reason it may change something, or the answer is a refusal (a 4xx with a page, or a
@@ -87,6 +88,11 @@ ALLOWED: dict[str, dict[str, str]] = {
 }
 PERSONAS = {"owner", "ben", "spectator", "member", "organiser", "far", "outsider", "maker", "signed_out", "removed"}
 STATES = ("secret", "revealed", "finished", "tournament ended")
+NEXTS = ["/\r\nSet-Cookie: x=1", "/\x00", "/x\x0b", "/日?q=ü"]
+"""A `next` each POST carries (a form's page to go back to; tracker/web/next_page.py), one of these by persona:
+a CR and LF, a NUL and a vertical tab, which no header can carry, and letters a header carries only encoded."""
+URI = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*")
+"""What a Location may hold: a URI's characters (a header given "/日" sends it MIME-encoded, "=?utf-8?b?...?=")."""
 
 
 def body(name: str, table: Table) -> dict:
@@ -230,16 +236,21 @@ def test_every_write_is_someones_or_refused_and_changes_nothing(table, state):
         for route in routes():
             url = urls(route)[0]
             allowed = ALLOWED.get(route.name, {})
-            for persona, phone in table.phones.items():
+            for index, (persona, phone) in enumerate(table.phones.items()):
                 cookies = copy.deepcopy(phone.cookies)  # signing out, a language: the phone's own, undone
+                sent = {**body(route.name, table), "next": NEXTS[index % len(NEXTS)]}
                 try:
                     with transaction.atomic():
                         with writes_seen() as written:
-                            response = phone.post(url, body(route.name, table))
+                            response = phone.post(url, sent)
                         if response.status_code == 405:
                             break  # a page only read: it answers every persona so
                         if response.status_code >= 500:
                             problems.append(f"{state}: {persona} POST {url}: {response.status_code}")
+                        elif response.has_header("Location") and (
+                                not URI.fullmatch(response["Location"]) or response["Location"].startswith("=?")):
+                            problems.append(f"{state}: {persona} POST {url} next={sent['next']!r}: "
+                                            f"Location {response['Location']!r}")
                         elif route.name not in ALLOWED:
                             problems.append(f"{route.name} takes POST: add it to ALLOWED with who may")
                         elif persona not in allowed and EVERYONE not in allowed:

@@ -37,7 +37,7 @@ from collections.abc import AsyncIterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import unquote, unquote_to_bytes, urlsplit
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -438,13 +438,16 @@ LEFT_OUT = {"HTTP_ACCEPT", "HTTP_ACCEPT_ENCODING", "HTTP_LAST_EVENT_ID", "HTTP_C
 
 def _page(request: TableRequest, match_id: int) -> str | None:
     """The page the phone shows (`at`: its path and query, as its page wrote the stream's URL), if it is one of
-    this match's live pages; else the phone is sent no part and fetches its own."""
-    at = request.GET.get("at", "")
+    this match's live pages, as a URI (a path of ours as `next_page.local_path` says: "?round=日" comes as
+    "?round=%E6%97%A5", one with a control character is none); else the phone is sent no part and fetches its own."""
+    from tracker.web.next_page import local_path  # at call time: web imports people, which imports matches
+
+    at = local_path(request.GET.get("at", ""), request)
     try:
-        found = resolve(urlsplit(at).path)
+        found = resolve(unquote(urlsplit(at).path))
     except (Resolver404, ValueError):  # no page of ours, or no address at all ("//[" is a broken host)
         return None
-    return at if at.startswith("/") and found.url_name in LIVE_PAGES and found.kwargs.get("pk") == match_id else None
+    return at if at and found.url_name in LIVE_PAGES and found.kwargs.get("pk") == match_id else None
 
 
 _pages: list[WSGIHandler] = []
@@ -462,13 +465,15 @@ def draw_part(request: TableRequest, at: str, shown: str) -> tuple[str, str] | N
     cookie the phone does not hold (a message to show once, a new session), is left to the phone's fetch."""
     if not _pages:
         _pages.append(WSGIHandler())  # its middleware loaded once a process
-    path, _sep, query = at.partition("?")
+    # As a WSGI server puts them (PEP 3333): the path decoded, each byte a character; the query as sent (`at` is a URI).
+    address = urlsplit(at)
+    path = unquote_to_bytes(address.path).decode("iso-8859-1")
     environ = {key: value for key, value in request.META.items() if key.startswith("HTTP_") and key not in LEFT_OUT}
     environ.update({
-        "REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": query, "SCRIPT_NAME": "",
+        "REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": address.query, "SCRIPT_NAME": "",
         "SERVER_NAME": str(request.META.get("SERVER_NAME", "")), "SERVER_PORT": str(request.META.get("SERVER_PORT", "")),
         "REMOTE_ADDR": str(request.META.get("REMOTE_ADDR", "")), "wsgi.input": io.BytesIO(), "wsgi.url_scheme": request.scheme,
-        "HTTP_ACCEPT": "text/html", "HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": LIVE_PAGES[str(resolve(path).url_name)],
+        "HTTP_ACCEPT": "text/html", "HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": LIVE_PAGES[str(resolve(unquote(address.path)).url_name)],
         "HTTP_X_KEPT": "1", "HTTP_X_SHOWN": shown,
     })
     try:

@@ -3,9 +3,16 @@
 Every view that follows a `next` asks here, and answers with `back_to` (a plain redirect to a URL).
 Django's `redirect(text)` would take a `next` with no "/" or "." ("x", "home") for a URL name and try
 to reverse it: a 500 after the change was made, or a quiet jump to that named page.
+
+A path is given back as a URI (`iri_to_uri`: "/%E6%97%A5", never "/日"), so it can stand in a `Location`
+header or a WSGI environ as it is; one holding a control character (a CR or LF, a NUL, a vertical tab: what
+no header may carry, and no page of ours has in its address) is no page of ours.
 """
 
+import unicodedata
+
 from django.http import HttpRequest, HttpResponseRedirect
+from django.utils.encoding import iri_to_uri
 from django.utils.http import url_has_allowed_host_and_scheme
 
 LONGEST = 2000
@@ -13,12 +20,14 @@ LONGEST = 2000
 
 
 def local_path(target: str, request: HttpRequest) -> str:
-    """`target` if it is a path on this site ("/matches/7/?step=3"), else ""."""
+    """`target` if it is a path on this site ("/matches/7/?step=3"), as a URI (ASCII only), else ""."""
     if not target.startswith("/") or target.startswith(("//", "/\\")) or len(target) > LONGEST:
+        return ""
+    if any(unicodedata.category(character) == "Cc" for character in target):
         return ""
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return ""
-    return target
+    return iri_to_uri(target)
 
 
 def next_page(request: HttpRequest, fallback: str) -> str:

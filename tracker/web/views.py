@@ -106,10 +106,10 @@ def set_language(request: TableRequest) -> HttpResponse:
         names = ", ".join(name for _code, name in settings.LANGUAGES)
         return _refused(request, _("Tablekeeper has no language “%(code)s”; it speaks %(names)s. Nothing was changed.")
                         % {"code": code[:20], "names": names})
-    response = i18n.set_language(request)
-    # Django's switch follows any `next` its host check lets through ("x": a path relative to the switch);
-    # no URL here carries the language, so where it goes is only ours to check.
-    response["Location"] = next_page(request, _came_from(request))
+    # Django's switch sets the language cookie; where it goes is only ours to decide (it follows any `next` its
+    # host check lets through, "x": a path relative to the switch), and no URL here carries the language.
+    response = back_to(request, _came_from(request))
+    response.cookies.update(i18n.set_language(request).cookies)
     return response
 
 

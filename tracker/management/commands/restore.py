@@ -4,14 +4,18 @@ from tracker import backups
 
 
 class Command(BaseCommand):
-    help = "Replace everything in the database with a backup made by `manage.py backup`."
+    help = ("Replace everything in the database with a backup made by `manage.py backup` (one from an older version "
+            "is brought up to this version; one from a newer version is refused).")
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="the backup file (var/backups/tablekeeper-<time>.sqlite3 or .pgdump)")
 
     def handle(self, *args, path, **options):
         try:
-            backups.restore(path)
+            applied = backups.restore(path)
         except backups.BackupError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"Restored {path}")
+        if applied:
+            self.stdout.write(f"It was made by an older version: brought up to this one ({len(applied)} "
+                              f"migration{'s' * (len(applied) > 1)} applied: {', '.join(applied)})")
