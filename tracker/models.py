@@ -437,14 +437,21 @@ class Match(models.Model):
 
     def sided_with(self, user) -> bool:
         """Whether this account is a side of the match: its player plays in it, or is an entrant of the tournament
-        the match is a battle of. An entrant gains from every battle of the tournament (each moves the standings
-        and the ratings that break ties), so an organiser who is one referees none of them."""
+        the match is a battle of, or of a running tournament of the club that one of its players is entered in.
+        An entrant gains from every battle of the tournament, and from every club battle of another entrant while
+        it runs (the club ratings break its ties and order its pairings), so an organiser who is one referees none
+        of them."""
         if user is None or not user.pk:
             return False
-        if any(player.user_id == user.pk for player in self.players()):
+        players = self.players()
+        if any(player.user_id == user.pk for player in players):
             return True
-        return self.club_id is not None and Entrant.objects.filter(tournament__pairings__match=self,
-                                                                   player__user=user).exists()
+        if self.club_id is None:
+            return False
+        hers = Entrant.objects.filter(player__user=user)
+        return hers.filter(tournament__pairings__match=self).exists() or hers.filter(
+            tournament__club_id=self.club_id, tournament__finished__isnull=True,
+            tournament__entrants__player__in=[player.pk for player in players]).exists()
 
 
 class Seat(models.Model):

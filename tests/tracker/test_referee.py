@@ -97,20 +97,25 @@ TABLE_NAME = "organiser playing on their phone under a table name"
 ENTRANT = "organiser entered in the battle's tournament"
 
 
-def entered(club, match: Match, actor: Client) -> None:
+ENTRANT_BESIDE = "organiser entered in a running tournament with one of its players"
+
+
+def entered(club, match: Match, actor: Client, battle: bool = True) -> None:
     """The match is a battle of a tournament the actor is an entrant of, though not of this battle: its result
-    moves their standing (an organiser who was an entrant decided her rivals' battles, and so the winner)."""
+    moves their standing (an organiser who was an entrant decided her rivals' battles, and so the winner). Or
+    (`battle` False) a club battle outside it of a fellow entrant while it runs: the club's ratings break the
+    tournament's ties (she confirmed and voided a rival's club battles until he sank below her)."""
     cup = Tournament.objects.create(name="Cup", club=club)
     olga, ben, quin = (Entrant.objects.create(tournament=cup, player=services.player_named(name))
                        for name in ("Olga", "Ben", "Quin"))
     Player.objects.filter(name="Quin").update(user=actor.user)
-    Pairing.objects.create(tournament=cup, round=1, table=1, first=olga, second=ben, match=match)
+    Pairing.objects.create(tournament=cup, round=1, table=1, first=olga, second=ben, match=match if battle else None)
     Pairing.objects.create(tournament=cup, round=1, table=2, first=quin)
 
 
 # Under a table name on one phone (hot-seat, or the table a member runs), nothing says she plays: she runs it.
 TRIES = [(power, who) for who in ("referee", "organiser playing on their phone", "organiser playing, watching", TABLE_NAME,
-                                  ENTRANT)
+                                  ENTRANT, ENTRANT_BESIDE)
          for power in POWERS if not (who == TABLE_NAME and power in HOT_SEAT | {take_over})]
 
 
@@ -118,15 +123,15 @@ TRIES = [(power, who) for who in ("referee", "organiser playing on their phone",
 def test_only_an_organiser_who_does_not_play_referees(club, catalog, power, who):
     olga = club_account("olga", club, Membership.MEMBER if who == "referee" else Membership.ORGANISER)
     # Olga runs the table on her own phone; else (and for a match its owner left) a member does.
-    runs = (olga if who not in ("organiser playing, watching", ENTRANT) and power is not take_over
+    runs = (olga if who not in ("organiser playing, watching", ENTRANT, ENTRANT_BESIDE) and power is not take_over
             else club_account("mo", club))
     match, ben = club_battle(club, olga, runs, hot_seat=power in HOT_SEAT, name="Oz" if who == TABLE_NAME else "Olga")
     if who == "organiser playing on their phone" and runs is not olga:
         join(olga, make_invite(runs, match, "seat", 0))  # her seat on her own phone
-    if who in ("referee", ENTRANT):
+    if who in ("referee", ENTRANT, ENTRANT_BESIDE):
         actor = club_account("ref", club, Membership.ORGANISER)
-        if who == ENTRANT:
-            entered(club, match, actor)
+        if who != "referee":
+            entered(club, match, actor, battle=who == ENTRANT)
     elif who == "organiser playing, watching":
         actor = Client()  # her account on another phone: a club member watching, her player one of the match's
         actor.force_login(olga.user)
