@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 import rules
+from tracker.matches import names
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -48,13 +49,18 @@ class Player(models.Model):
 
 
 def _named(queryset, name: str):
-    """The row of `queryset` whose name equals `name` ignoring case, Unicode-aware."""
+    """The row of `queryset` whose name equals `name` ignoring case, Unicode-aware; else one whose name nobody
+    could tell from it on a page (names.look: "ꓮna" with a Lisu A is Ana), so a look-alike is never a second
+    player, card or claim."""
     if "\x00" in name:  # no stored name holds one, and PostgreSQL refuses to compare with it
         return None
     key = name.strip().casefold()
-    if name.isascii():
-        queryset = queryset.filter(name__iexact=name.strip())
-    return next((row for row in queryset if row.name.casefold() == key), None)
+    if name.isascii() and (found := queryset.filter(name__iexact=name.strip()).first()) is not None:
+        return found
+    rows = list(queryset)
+    looks = names.look(name)
+    return (next((row for row in rows if row.name.casefold() == key), None)
+            or next((row for row in rows if names.look(row.name) == looks), None))
 
 
 class Card(models.Model):

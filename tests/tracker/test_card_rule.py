@@ -379,6 +379,30 @@ def test_a_claimed_name_is_the_clubs_outsiders_cannot_squat_it(store, olga, mia,
     assert edit(olga, owl, power="9").status_code == 302
 
 
+@pytest.mark.parametrize(("twin", "says"), [
+    ("\ua4e0ight Owl", "Thursday Club has claimed"),  # a Lisu N: a script of its own, drawn as N
+    ("N\u0456ght Owl", "cannot mix Latin, Cyrillic or Greek letters"),
+])
+def test_a_claimed_name_has_no_lookalike_twin(store, olga, otto, twin, says):
+    """Names drawn like the claimed one in letters of another script were added by outsiders beside it: a second
+    Night Owl nobody could tell apart. A look-alike is the claimed name (or refused as typed)."""
+    claim(olga, store, "Night Owl")
+    before = catalog_state()
+    response = add_card(otto, {**WYRM, "name": twin})
+    assert response.status_code == 422 and says in text(response)
+    imported = import_rows(otto, f"{twin},1,1,Fire,Common,1")  # refused as claimed, whichever it is told first
+    assert "Line 2: " in imported and "Thursday Club has claimed" in imported
+    assert catalog_state() == before
+
+
+def test_a_card_has_no_lookalike_twin_in_the_catalog(store, olga, otto):
+    assert add_card(olga, {**WYRM, "name": "Moon Drake"}).status_code == 302
+    before = catalog_state()
+    response = add_card(otto, {**WYRM, "name": "\ua4dfoon Drake"})  # a Lisu M
+    assert response.status_code == 422 and "Moon Drake is already in the catalog" in text(response)
+    assert catalog_state() == before
+
+
 def test_renaming_a_card_into_a_claimed_name_is_refused(store, olga, cara):
     claim(olga, store, "Night Owl")
     wyrm = card("Magma Wyrm")

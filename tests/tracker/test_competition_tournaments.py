@@ -466,7 +466,7 @@ def test_an_entrant_organiser_pairs_and_reopens_only_within_the_recommended_roun
     assert pair(referee, cup, 2).status_code == 302
 
 
-@pytest.mark.parametrize("lookalike", ["Ol\u200bga", "Ｏｌｇａ", "Olga\ufe0f"])
+@pytest.mark.parametrize("lookalike", ["Ol\u200bga", "Ｏｌｇａ", "Olga\ufe0f", "\ua4f3lga"])
 def test_a_lookalike_of_the_organisers_name_is_the_organiser(client: Client, club, catalog, lookalike):
     """Olga entered herself as "Ol\u200bga": another player nobody could tell from her, whose battle the pairing
     confirmed, so she played her own battle alone. A name drawn the same is the same player."""

@@ -169,3 +169,21 @@ def test_an_odd_name_is_refused_or_kept_exactly(client, junk):
     assert match.players()[0].name == name
     html = text(client.get(match.get_absolute_url()))
     assert "<script>alert(1)</script>" not in html
+
+
+@pytest.mark.parametrize("twin", ["\ua4eena", "\u13aana"])
+def test_a_name_drawn_like_a_player_s_is_that_player(client, twin):
+    """"ꓮna" with a Lisu A, or a Cherokee one, is drawn as Ana on every page: the same player, never a second Ana
+    (an organiser entered herself so, and her own battle counted as another's). A Cyrillic A in a Latin word is
+    refused as typed."""
+    ana = Player.objects.create(name="Ana")
+    assert names.look(twin) == names.look("Ana")
+    assert client.post(reverse("match_new", args=["card-crush"]), {
+        "player_0": twin, "player_1": "Ben", "config-resolution": "battle-score"}).status_code == 302
+    assert [player.pk for player in Match.objects.get().players()][0] == ana.pk
+    assert not Player.objects.exclude(name__in=["Ana", "Ben"]).exists()
+
+
+def test_chloe_in_cyrillic_letters_is_chloe():
+    assert names.look("Сһӏое́") == names.look("Chloé") != names.look("Chloe")
+    assert names.look("Сергей") != names.look("Sergei")  # a Russian name is its own

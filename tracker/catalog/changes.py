@@ -32,7 +32,7 @@ match is only that the card was used (`record_uses`, in tracker/matches/card_use
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
@@ -194,7 +194,7 @@ def _locked(card_id: int) -> Card:
     return card
 
 
-CARD_NAME_MAX = Card._meta.get_field("name").max_length
+CARD_NAME_MAX = cast(int, Card._meta.get_field("name").max_length)
 """Characters a card's name may hold as the catalog keeps it."""
 
 
@@ -223,19 +223,20 @@ def _name_taken(card: Card, name: str) -> bool:
 
 
 def card_add(editor: Editor, slug: str, name: str, stats: dict, catalog: dict[str, Card] | None = None) -> Card:
-    """A new catalog card, remembered as the editor's; CardRefused if the name is taken. `catalog`: the game's
-    cards by folded name, read once for many cards added in one transaction (an import)."""
+    """A new catalog card, remembered as the editor's; CardRefused if the name is taken, or one nobody could tell
+    from it. `catalog`: the game's cards by look (names.look), read once for many cards added in one transaction
+    (an import)."""
     name = catalog_name(name)
-    taken = CardRefused(_("%(name)s is already in the catalog.") % {"name": name}, status=422)
-    if (Card.named(slug, name) if catalog is None else catalog.get(name.casefold())) is not None:
-        raise taken
+    held = Card.named(slug, name) if catalog is None else catalog.get(names.look(name))
+    if held is not None:
+        raise CardRefused(_("%(name)s is already in the catalog.") % {"name": held.name}, status=422)
     if why := name_refusal(editor, slug, name):
         raise CardRefused(why)
     try:
         with transaction.atomic():  # a savepoint: a name taken meanwhile leaves an outer transaction usable
             return Card.objects.create(slug=slug, name=name, stats=stats, **editor.creator_fields())
     except IntegrityError as error:
-        raise taken from error
+        raise CardRefused(_("%(name)s is already in the catalog.") % {"name": name}, status=422) from error
 
 
 def drawn_as(name: str, stats: dict) -> str:

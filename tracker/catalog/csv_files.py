@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor, card_add, card_edit
 from tracker.games import pages_for
+from tracker.matches import names
 from tracker.models import Card
 
 MAX_BYTES = 1024 * 1024
@@ -118,10 +119,11 @@ def import_csv(slug: str, raw: bytes, editor: Editor) -> Imported:
     """
     pages = pages_for(slug)
     problems, new, changed, refused, seen = [], [], [], [], set()
-    # The catalog read once, by folded name: a name with a letter outside ASCII is otherwise found by reading every
-    # card of the game (Card.named), once a row and again as it is added, while the transaction holds the writes
-    # of everyone (1,000 such rows took 28 s; 3,000 held a served SQLite database for three minutes).
-    catalog = {card.name.casefold(): card for card in Card.objects.filter(slug=slug)}
+    # The catalog read once, by look (names.look: folded, and a look-alike is the same name): a name with a letter
+    # outside ASCII is otherwise found by reading every card of the game (Card.named), once a row and again as it
+    # is added, while the transaction holds the writes of everyone (1,000 such rows took 28 s; 3,000 held a served
+    # SQLite database for three minutes).
+    catalog = {names.look(card.name): card for card in Card.objects.filter(slug=slug)}
     for line, row in _rows(slug, raw):
         form = pages.card_form({key: from_text_cell((value or "").strip()) for key, value in row.items() if key})
         if not form.is_valid():
@@ -130,10 +132,10 @@ def import_csv(slug: str, raw: bytes, editor: Editor) -> Imported:
             problems.append(_("Line %(line)s: %(errors)s") % {"line": line, "errors": errors})
             continue
         card = form.cleaned_data
-        if card["name"].casefold() in seen:
+        if names.look(card["name"]) in seen:
             problems.append(_("Line %(line)s: %(name)s appears twice in the file.") % {"line": line, "name": card["name"]})
-        seen.add(card["name"].casefold())
-        existing = catalog.get(card["name"].casefold())
+        seen.add(names.look(card["name"]))
+        existing = catalog.get(names.look(card["name"]))
         if existing is None:
             if why := card_changes.name_refusal(editor, slug, card["name"]):
                 refused.append(_("Line %(line)s: %(why)s") % {"line": line, "why": why})
@@ -150,7 +152,7 @@ def import_csv(slug: str, raw: bytes, editor: Editor) -> Imported:
     for line, card in new:
         try:
             added = card_add(editor, slug, card["name"], pages.card_stats(card), catalog)
-            catalog[added.name.casefold()] = added
+            catalog[names.look(added.name)] = added
         except CardRefused as late:
             raise CatalogFileError([_("Line %(line)s: %(why)s") % {"line": line, "why": late}]) from late
     for line, existing, stats in changed:

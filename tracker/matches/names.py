@@ -6,11 +6,15 @@ that take them) go through here. A name is kept in Unicode's compatibility form 
 a second "Quin" nobody could tell from the first: a card name holding one is refused, a player's name
 drops them (a player's name comes from many places, an imported file among them, and means the same
 player either way). A word mixing Latin, Cyrillic or Greek letters ("Qu\u0456n") is refused wherever a
-name is typed.
+name is typed. And a name drawn like one already kept, in letters of any script ("ꓮna" with a Lisu A, "Сһӏое́"
+all in Cyrillic), is that name (`look`, by Unicode's confusables): a player's look-alike is the same player, a
+card's is the card already in the catalog, a claimed name's is claimed.
 """
 
 import unicodedata
+from functools import lru_cache
 
+from confusable_homoglyphs.confusables import confusables_data
 from django.utils.translation import gettext as _
 
 INVISIBLE = frozenset([0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFEFF, 0xFFA0,
@@ -23,6 +27,40 @@ PLAYER_NAME_MAX = 40
 form may make a name longer ("\ufdfa" is 18 characters), and invisible characters shorter."""
 ALPHABETS = ("LATIN", "CYRILLIC", "GREEK")
 """Alphabets whose letters look alike (a Cyrillic "о" is a Latin "o" on the screen)."""
+
+
+DRAWN_AS = {"\u04cf": "l"}
+"""Where pages draw a letter otherwise than Unicode's table says: the Cyrillic palochka "ӏ" is an "l" ("Сһӏое́" was
+Chloé on every page), not the "i" of the table."""
+
+
+def _prototype(character: str) -> str:
+    """What a character is drawn like, as Unicode's confusables table says (UTS #39): the one character it maps
+    to, or itself when others map to it. Two characters that map only to each other take the lower."""
+    if character in DRAWN_AS:
+        return DRAWN_AS[character]
+    found = confusables_data.get(character)
+    if not found:
+        return character
+    if len(found) > 1:  # others are drawn like it: it is their prototype
+        return character
+    target = found[0]["c"]
+    back = confusables_data.get(target)
+    if back is not None and len(back) == 1 and back[0]["c"] == character:
+        return min(character, target)
+    return target
+
+
+@lru_cache(maxsize=4096)
+def look(name: str) -> str:
+    """What a name looks like on a page (its "skeleton"): two names with one look are names nobody could tell
+    apart. Letter case set aside first (names are one in any case: "ÉCLAIR IMP" is Éclair Imp), every character
+    is replaced by the one it is drawn like, twice (a letter of no case may be drawn like a capital), in
+    Unicode's decomposed form. Case set aside first, a capital I and a small l are not one look."""
+    text = unicodedata.normalize("NFD", player_name(name).casefold())
+    for _round in range(2):
+        text = unicodedata.normalize("NFD", "".join(_prototype(character) for character in text)).casefold()
+    return text
 
 
 def compatible(typed: str) -> str:
