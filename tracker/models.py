@@ -443,10 +443,10 @@ class Match(models.Model):
 
     def sided_with(self, user) -> bool:
         """Whether this account is a side of the match: its player plays in it, or is an entrant of the tournament
-        the match is a battle of, or of a running tournament of the club that one of its players is entered in.
-        An entrant gains from every battle of the tournament, and from every club battle of another entrant while
-        it runs (the club ratings break its ties and order its pairings), so an organiser who is one referees none
-        of them."""
+        the match is a battle of, or of a running tournament of the match's club. An entrant gains from every
+        battle of the tournament, and while it runs from every club battle: the club's ratings break its ties and
+        order its pairings, and each rating is replayed through every battle of the club (an entrant unrated a
+        battle of two others to move a rival). So an organiser who is one referees none of them."""
         if user is None or not user.pk:
             return False
         players = self.players()
@@ -456,8 +456,7 @@ class Match(models.Model):
             return False
         hers = Entrant.objects.filter(player__user=user)
         return hers.filter(tournament__pairings__match=self).exists() or hers.filter(
-            tournament__club_id=self.club_id, tournament__finished__isnull=True,
-            tournament__entrants__player__in=[player.pk for player in players]).exists()
+            tournament__club_id=self.club_id, tournament__finished__isnull=True).exists()
 
 
 class Seat(models.Model):

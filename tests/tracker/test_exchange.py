@@ -1056,6 +1056,8 @@ def test_wrong_players(clean_file, players):
     pytest.param(["Zed", "Y" * 41], "at most 40 characters (as it is kept, this one has 41)", id="too-long"),
     pytest.param(["Zed", "\ufdfa" * 3], "at most 40 characters (as it is kept, this one has 54)", id="grows-in-nfkc"),
     pytest.param(["Ana", "Ana\u200b"], "Each seat needs a different player.", id="same-as-kept"),
+    pytest.param(["Ana", "ΑΝΑ"], "Each seat needs a different player.", id="drawn-alike"),
+    pytest.param(["Dev", "\u13a0ev"], "cannot mix Latin letters with those of another script", id="cherokee-d"),
 ])
 def test_players_as_they_would_be_kept(clean_file, players, says):
     """Checked as the names will be kept (names.player_name): "Ana\u200b" is Ana, "\ufdfa" 18 characters, and a

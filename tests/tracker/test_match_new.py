@@ -171,19 +171,31 @@ def test_an_odd_name_is_refused_or_kept_exactly(client, junk):
     assert "<script>alert(1)</script>" not in html
 
 
-@pytest.mark.parametrize("twin", ["\ua4eena", "\u13aana"])
-def test_a_name_drawn_like_a_player_s_is_that_player(client, twin):
-    """"ꓮna" with a Lisu A, or a Cherokee one, is drawn as Ana on every page: the same player, never a second Ana
-    (an organiser entered herself so, and her own battle counted as another's). A Cyrillic A in a Latin word is
-    refused as typed."""
+def test_a_name_drawn_like_a_player_s_in_another_script_is_that_player(client):
+    """"ΑΝΑ" in Greek capitals is drawn as ANA on every page: the same player as Ana, never a second one (an
+    organiser entered herself so, and referred her rivals' battles again)."""
     ana = Player.objects.create(name="Ana")
-    assert names.look(twin) == names.look("Ana")
+    assert names.look("ΑΝΑ") == names.look("Ana")
     assert client.post(reverse("match_new", args=["card-crush"]), {
-        "player_0": twin, "player_1": "Ben", "config-resolution": "battle-score"}).status_code == 302
-    assert [player.pk for player in Match.objects.get().players()][0] == ana.pk
+        "player_0": "ΑΝΑ", "player_1": "Ben", "config-resolution": "battle-score"}).status_code == 302
+    assert Match.objects.get().players()[0].pk == ana.pk
     assert not Player.objects.exclude(name__in=["Ana", "Ben"]).exists()
 
 
+@pytest.mark.parametrize("typed", [["ꓮna", "Ben"], ["Ⲃen", "Ana"], ["Ana", "ΑΝΑ"], ["Dev", "ꭰev".upper()]])
+def test_a_look_alike_is_refused_where_it_is_typed(client, typed):
+    """A Lisu A or a Coptic B in a Latin word, or two seats drawn alike: refused, nothing made."""
+    response = client.post(reverse("match_new", args=["card-crush"]), {
+        "player_0": typed[0], "player_1": typed[1], "config-resolution": "battle-score"})
+    assert response.status_code == 422
+    assert "another script" in text(response) or "Each seat needs a different player." in text(response)
+    assert not Match.objects.exists()
+
+
+def test_latin_names_that_differ_stay_apart():
+    """The table also makes "m" an "rn" and "0" an "O": Tom and Torn, Bob and B0b are two players."""
+    for one, other in (("Tom", "Torn"), ("Bob", "B0b"), ("Modem Knight", "Modern Knight"), ("Sliver", "Silver")):
+        assert names.look(one) != names.look(other)
 def test_chloe_in_cyrillic_letters_is_chloe():
     assert names.look("Сһӏое́") == names.look("Chloé") != names.look("Chloe")
     assert names.look("Сергей") != names.look("Sergei")  # a Russian name is its own

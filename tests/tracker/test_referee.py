@@ -97,14 +97,15 @@ TABLE_NAME = "organiser playing on their phone under a table name"
 ENTRANT = "organiser entered in the battle's tournament"
 
 
-ENTRANT_BESIDE = "organiser entered in a running tournament with one of its players"
+ENTRANT_BESIDE = "organiser entered in a running tournament of the club"
 
 
 def entered(club, match: Match, actor: Client, battle: bool = True) -> None:
     """The match is a battle of a tournament the actor is an entrant of, though not of this battle: its result
     moves their standing (an organiser who was an entrant decided her rivals' battles, and so the winner). Or
-    (`battle` False) a club battle outside it of a fellow entrant while it runs: the club's ratings break the
-    tournament's ties (she confirmed and voided a rival's club battles until he sank below her)."""
+    (`battle` False) a club battle outside it while it runs: the club's ratings break the tournament's ties, and
+    each is replayed through every battle (she confirmed and voided a rival's club battles until he sank below
+    her, then unrated one of two others to move him)."""
     cup = Tournament.objects.create(name="Cup", club=club)
     olga, ben, quin = (Entrant.objects.create(tournament=cup, player=services.player_named(name))
                        for name in ("Olga", "Ben", "Quin"))

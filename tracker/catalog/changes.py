@@ -212,7 +212,8 @@ def catalog_name(typed: str) -> str:
     if names.hidden(name):
         raise CardRefused(_("A card name cannot hold invisible or control characters; type it again."), status=422)
     if names.mixes_alphabets(name):
-        raise CardRefused(_("A word of a card name cannot mix Latin, Cyrillic or Greek letters (they look alike); "
+        raise CardRefused(_("A word of a card name cannot mix Latin letters with those of another script, nor "
+                            "Cyrillic with Greek (they look alike); "
                             "type it again."), status=422)
     return name
 

@@ -28,9 +28,9 @@ class TournamentForm(forms.Form):
                 continue
             if refusal := names.player_name_refusal(name):
                 raise forms.ValidationError(refusal)
-            if name.casefold() in seen:
+            if names.look(name) in seen:  # "ΑΝΑ" (Greek capitals) is Ana
                 raise forms.ValidationError(_("%(name)s is listed twice.") % {"name": name})
-            seen.add(name.casefold())
+            seen.add(names.look(name))
             listed.append(name)
         if len(listed) > ENTRANTS_MOST:
             raise forms.ValidationError(_("A tournament has at most %(most)s entrants; this list has %(n)s.")

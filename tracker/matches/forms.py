@@ -45,7 +45,7 @@ class PlayersForm(forms.Form):
         data = super().clean()
         typed = [data[f] for f in self.fields if f.startswith("player_") and data.get(f, "").strip()]
         seats = [f for f in self.fields if f.startswith("player_")]
-        if len(typed) == len(seats) and len({n.casefold() for n in typed}) < len(typed):
+        if len(typed) == len(seats) and len({names.look(n) for n in typed}) < len(typed):  # "ΑΝΑ" is Ana
             raise forms.ValidationError(_("Each seat needs a different player."))
         data["names"] = typed
         return data

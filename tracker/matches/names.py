@@ -54,13 +54,15 @@ def _prototype(character: str) -> str:
 @lru_cache(maxsize=4096)
 def look(name: str) -> str:
     """What a name looks like on a page (its "skeleton"): two names with one look are names nobody could tell
-    apart. Letter case set aside first (names are one in any case: "ÉCLAIR IMP" is Éclair Imp), every character
-    is replaced by the one it is drawn like, twice (a letter of no case may be drawn like a capital), in
-    Unicode's decomposed form. Case set aside first, a capital I and a small l are not one look."""
-    text = unicodedata.normalize("NFD", player_name(name).casefold())
+    apart. Every character outside ASCII is replaced by the one it is drawn like (a Greek "Ν", a Coptic "Ⲛ" and a
+    Lisu "ꓠ" are an "N"), twice, in Unicode's decomposed form; then letter case is set aside, since names are
+    one in any case. ASCII stays as typed: the table also makes "m" an "rn", "0" an "O" and "I" an "l", which
+    would make Tom and Torn, Bob and B0b one player, and Modem Knight a second Modern Knight."""
+    text = unicodedata.normalize("NFD", player_name(name))
     for _round in range(2):
-        text = unicodedata.normalize("NFD", "".join(_prototype(character) for character in text)).casefold()
-    return text
+        text = unicodedata.normalize("NFD", "".join(
+            character if character.isascii() else _prototype(character) for character in text))
+    return text.casefold()
 
 
 def compatible(typed: str) -> str:
@@ -74,10 +76,12 @@ def hidden(name: str) -> bool:
 
 
 def mixes_alphabets(name: str) -> bool:
-    """Whether a word of the name mixes Latin, Cyrillic or Greek letters."""
+    """Whether a word of the name mixes Latin letters with letters of another script ("ꓮna" with a Lisu A, "Ⲃen"
+    with a Coptic B), or Cyrillic with Greek. Other scripts may mix (a Japanese name mixes kanji and kana)."""
     for word in name.split():
-        alphabets = {unicodedata.name(letter, "").partition(" ")[0] for letter in word if letter.isalpha()}
-        if len(alphabets & set(ALPHABETS)) > 1:
+        alphabets = {unicodedata.name(letter, "").partition(" ")[0] for letter in word
+                     if unicodedata.category(letter) in ("Lu", "Ll", "Lt", "Lo")}  # not a modifier: "Hawaiʻi"
+        if ("LATIN" in alphabets and len(alphabets) > 1) or len(alphabets & set(ALPHABETS)) > 1:
             return True
     return False
 
@@ -98,6 +102,7 @@ def player_name_refusal(name: str) -> str:
         return _("A player's name has at most %(most)s characters (as it is kept, this one has %(n)s).") % {
             "most": PLAYER_NAME_MAX, "n": len(kept)}
     if mixes_alphabets(kept):
-        return _("A word of a player's name cannot mix Latin, Cyrillic or Greek letters (they look alike): "
+        return _("A word of a player's name cannot mix Latin letters with those of another script, nor Cyrillic with "
+                 "Greek (they look alike): "
                  "%(name)s.") % {"name": name}
     return ""

@@ -317,7 +317,7 @@ def _header(data: dict) -> tuple[rules.Game, dict, str, list]:
     for player in players:  # as the name will be kept: "Ana\u200b" is Ana, "\ufdfa" 18 characters long
         if refusal := names.player_name_refusal(player):
             raise MatchFileError(refusal)
-    if len({names.player_name(player).casefold() for player in players}) < len(players):
+    if len({names.look(player) for player in players}) < len(players):  # "Ana" and "ΑΝΑ" are one player
         raise MatchFileError(_("Each seat needs a different player."))
     return game, config, seed, players
 
