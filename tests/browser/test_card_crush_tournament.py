@@ -125,7 +125,7 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
     expect(hers).to_contain_text(
         "waits for the players' confirmation, as the organiser who paired it plays in the tournament")
     expect(page.get_by_text("You play in this tournament, so each battle you pair waits")).to_be_visible()
-    expect(page.get_by_text("Round 1 is being played")).to_be_visible()
+    expect(page.get_by_text("Round 1 is played, but battles wait for their players' confirmation")).to_be_visible()
     hers.scroll_into_view_if_needed()
     page.screenshot(path=screenshot_dir / "competition-organisers-own-battle-waits.png")
     assert_no_horizontal_scroll(page)

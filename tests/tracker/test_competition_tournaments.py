@@ -422,6 +422,10 @@ def test_every_battle_an_entrant_organiser_pairs_waits_for_its_players(client: C
         "Olga": 0, "Ben": 0, "Cid": 0, "Dee": 0}
     page = text(client.get(reverse("tournament_detail", args=[cup.pk])))
     assert "waits for the players" in page and "each battle you pair waits for its players" in page
+    assert "Round 1 is played, but battles wait for their players' confirmation" in page
+    assert re.findall(r"Drop (\w+)</button>", page) == ["Olga"], "she drops only herself: no button refused"
+    battle_page = text(client.get(reverse("battle_rating", args=[rival.match.pk])))
+    assert "No account: an organiser of the club who plays neither in this battle nor in its tournament" in battle_page
     assert pair(client, cup, 1).status_code != 302, "the battles hold the round open"
     for battle, seat in ((hers, 1 - olga_seat), (rival, 0), (rival, 1)):
         assert client.post(reverse("battle_confirm", args=[battle.match.pk]), {"seat": seat}).status_code == 403

@@ -189,6 +189,8 @@ def test_a_look_alike_is_refused_where_it_is_typed(client, typed):
         "player_0": typed[0], "player_1": typed[1], "config-resolution": "battle-score"})
     assert response.status_code == 422
     assert "another script" in text(response) or "Each seat needs a different player." in text(response)
+    if typed[0] == "ꓮna":  # on the page it looks like an A: the message says which letter, by its number
+        assert "in ꓮna, “ꓮ” (U+A4EE) is of another script" in text(response)
     assert not Match.objects.exists()
 
 

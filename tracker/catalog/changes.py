@@ -211,10 +211,10 @@ def catalog_name(typed: str) -> str:
         raise CardRefused(_("A card needs a name."), status=422)
     if names.hidden(name):
         raise CardRefused(_("A card name cannot hold invisible or control characters; type it again."), status=422)
-    if names.mixes_alphabets(name):
+    if letter := names.foreign_letter(name):
         raise CardRefused(_("A word of a card name cannot mix Latin letters with those of another script, nor "
-                            "Cyrillic with Greek (they look alike); "
-                            "type it again."), status=422)
+                            "Cyrillic with Greek (they look alike): %(letter)s is of another script; type it "
+                            "again.") % {"letter": letter}, status=422)
     return name
 
 
@@ -230,7 +230,9 @@ def card_add(editor: Editor, slug: str, name: str, stats: dict, catalog: dict[st
     name = catalog_name(name)
     held = Card.named(slug, name) if catalog is None else catalog.get(names.look(name))
     if held is not None:
-        raise CardRefused(_("%(name)s is already in the catalog.") % {"name": held.name}, status=422)
+        raise CardRefused((_("%(name)s is already in the catalog.") if held.name.casefold() == name.casefold() else
+                           _("%(name)s is already in the catalog (the name typed is drawn the same way).")) % {
+                              "name": held.name}, status=422)
     if why := name_refusal(editor, slug, name):
         raise CardRefused(why)
     try:

@@ -307,12 +307,16 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
     organiser = access.organises(request, tournament.club_id)
     visible = set(Match.objects.visible_to(request).filter(pairing__tournament=tournament).values_list("pk", flat=True))
     recommended = swiss.recommended_rounds(entrants)
+    unfinished = tournaments.unfinished(tournament, number)
     # An organiser who is an entrant pairs and ends it only within its recommended rounds (tournaments.py).
     plays = organiser and _entrant(request, tournament.pk) is not None
     context = {
         "tournament": tournament, "round": number, "rounds": rounds, "standings": tournaments.standings(tournament),
         "recommended": recommended, "entrant_count": entrants,
-        "round_open": bool(tournaments.unfinished(tournament, number)), "refusal": refusal,
+        "round_open": bool(unfinished), "refusal": refusal,
+        # Every battle left is played and waits for confirmations: the round is not "being played" any more.
+        "round_confirming": bool(unfinished) and all(p.match and p.match.finished and p.match.unconfirmed
+                                                     for p in unfinished),
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
         "known_players": _entrant_names(tournament.club) if organiser and tournament.club else [],
         "organiser": organiser, "visible_battles": visible, "results": tournaments.results_mark(tournament),

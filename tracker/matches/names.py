@@ -75,15 +75,22 @@ def hidden(name: str) -> bool:
     return not name.isprintable() or any(ord(character) in INVISIBLE for character in name)
 
 
-def mixes_alphabets(name: str) -> bool:
-    """Whether a word of the name mixes Latin letters with letters of another script ("ꓮna" with a Lisu A, "Ⲃen"
-    with a Coptic B), or Cyrillic with Greek. Other scripts may mix (a Japanese name mixes kanji and kana)."""
+def foreign_letter(name: str) -> str:
+    """A letter of a word that mixes Latin letters with letters of another script ("ꓮna" with a Lisu A, "Ⲃen" with
+    a Coptic B), or Cyrillic with Greek: said as "“А” (U+0410)", since on the page it looks like the letter it
+    passes for. "" when no word mixes. Other scripts may mix (a Japanese name mixes kanji and kana)."""
     for word in name.split():
-        alphabets = {unicodedata.name(letter, "").partition(" ")[0] for letter in word
-                     if unicodedata.category(letter) in ("Lu", "Ll", "Lt", "Lo")}  # not a modifier: "Hawaiʻi"
-        if ("LATIN" in alphabets and len(alphabets) > 1) or len(alphabets & set(ALPHABETS)) > 1:
-            return True
-    return False
+        scripts = {letter: unicodedata.name(letter, "").partition(" ")[0] for letter in word
+                   if unicodedata.category(letter) in ("Lu", "Ll", "Lt", "Lo")}  # not a modifier: "Hawaiʻi"
+        alphabets = set(scripts.values())
+        if "LATIN" in alphabets and len(alphabets) > 1:
+            letter = next(letter for letter, script in scripts.items() if script != "LATIN")
+        elif len(alphabets & set(ALPHABETS)) > 1:
+            letter = next(letter for letter, script in scripts.items() if script == "GREEK")
+        else:
+            continue
+        return f"“{letter}” (U+{ord(letter):04X})"
+    return ""
 
 
 def player_name(typed: str) -> str:
@@ -101,8 +108,8 @@ def player_name_refusal(name: str) -> str:
     if len(kept) > PLAYER_NAME_MAX:
         return _("A player's name has at most %(most)s characters (as it is kept, this one has %(n)s).") % {
             "most": PLAYER_NAME_MAX, "n": len(kept)}
-    if mixes_alphabets(kept):
+    if letter := foreign_letter(kept):
         return _("A word of a player's name cannot mix Latin letters with those of another script, nor Cyrillic with "
-                 "Greek (they look alike): "
-                 "%(name)s.") % {"name": name}
+                 "Greek (they look alike): in %(name)s, %(letter)s is of another script.") % {
+            "name": name, "letter": letter}
     return ""

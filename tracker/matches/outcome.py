@@ -31,9 +31,10 @@ from tracker.models import Match
 
 SHOWN = 3
 """Lines of working the box shows open; the rest fold."""
-REPLY_SHOWN = 2
+REPLY_SHOWN = 3
 """Moves of an answer the app played (a Showdown AI's) the box shows open, below the answer's heading; the rest
-fold. Two, not SHOWN: the heading takes a line of the box's third of the screen."""
+fold. The box may take nearly half the screen for an answer (cardmaster.css): at two, the move a player most
+often acts on, the AI's attack after its shifts, was folded."""
 
 
 def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
