@@ -32,7 +32,6 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 from ..errors import IllegalAction, gettext_noop
 
@@ -146,35 +145,62 @@ def pair_round(entrants: list[Entrant], games: list[Game]) -> Pairings:
     )
     if len(active) < 2:
         raise IllegalAction("too-few", gettext_noop("A round needs at least 2 players still in the tournament."))
-    met = {frozenset((g.first, g.second)) for g in games if not g.bye}
-    order = tuple(e.key for e in active)
-    if len(order) % 2 == 0:
-        pairs = _pair(order, frozenset(met))
-        if pairs is not None:
-            return Pairings(pairs=list(pairs), bye=None)
-    else:
-        byes = Counter(game.first for game in games if game.bye)
-        # Lowest placed first, then fewest byes first (a stable sort keeps the placing within equal byes).
-        for candidate in sorted(reversed(order), key=lambda key: byes[key]):
-            pairs = _pair(tuple(key for key in order if key != candidate), frozenset(met))
+    met = frozenset(frozenset((g.first, g.second)) for g in games if not g.bye)
+    order, budget = tuple(e.key for e in active), [PAIRING_STEPS]
+    try:
+        if len(order) % 2 == 0:
+            pairs = _pair(order, met, budget)
             if pairs is not None:
-                return Pairings(pairs=list(pairs), bye=candidate)
+                return Pairings(pairs=list(pairs), bye=None)
+        else:
+            byes = Counter(game.first for game in games if game.bye)
+            # Lowest placed first, then fewest byes first (a stable sort keeps the placing within equal byes).
+            for candidate in sorted(reversed(order), key=lambda key: byes[key]):
+                pairs = _pair(tuple(key for key in order if key != candidate), met, budget)
+                if pairs is not None:
+                    return Pairings(pairs=list(pairs), bye=candidate)
+    except _SearchTooLong:
+        raise IllegalAction("pairing-search", gettext_noop(
+            "No pairing without a rematch was found in a reasonable time (there may be none left); end the "
+            "tournament instead.")) from None
     raise IllegalAction(
         "no-pairing",
         gettext_noop("Every possible pairing would repeat a battle already played; end the tournament instead."),
     )
 
 
-@lru_cache(maxsize=65536)
-def _pair(order: tuple[int, ...], met: frozenset) -> tuple[tuple[int, int], ...] | None:
-    """Pair the first player with the nearest one below them they have not met, backtracking if needed."""
-    if not order:
-        return ()
-    first, rest = order[0], order[1:]
-    for i, partner in enumerate(rest):
-        if frozenset((first, partner)) in met:
-            continue
-        tail = _pair(rest[:i] + rest[i + 1:], met)
-        if tail is not None:
-            return ((first, partner),) + tail
-    return None
+PAIRING_STEPS = 20_000
+"""Positions the pairing search may try in one request (a few tenths of a second). Whether any pairing without a
+rematch is left can take the search exponentially long (64 entrants whose unplayed pairs form two odd groups), and
+one request would hold a server's worker for good."""
+
+
+class _SearchTooLong(Exception):
+    pass
+
+
+def _pair(order: tuple[int, ...], met: frozenset, budget: list[int]) -> tuple[tuple[int, int], ...] | None:
+    """Pair the first player with the nearest one below them they have not met, backtracking if needed; each set of
+    players left is searched once. `budget`: the positions left to try (shared by every call of one pairing)."""
+    searched: dict[tuple[int, ...], tuple[tuple[int, int], ...] | None] = {}
+
+    def search(order: tuple[int, ...]) -> tuple[tuple[int, int], ...] | None:
+        if not order:
+            return ()
+        if order in searched:
+            return searched[order]
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _SearchTooLong
+        first, rest, found = order[0], order[1:], None
+        for i, partner in enumerate(rest):
+            if frozenset((first, partner)) in met:
+                continue
+            tail = search(rest[:i] + rest[i + 1:])
+            if tail is not None:
+                found = ((first, partner),) + tail
+                break
+        searched[order] = found
+        return found
+
+    return search(order)

@@ -123,6 +123,24 @@ def test_refuses_when_every_pairing_is_a_rematch():
     assert refused.value.rule == "no-pairing"
 
 
+def test_a_search_that_would_run_for_ages_is_refused(monkeypatch):
+    """64 entrants whose unplayed pairs form two odd groups (every battle across them played) have no pairing
+    without a rematch, which the backtracking search learns only by trying every partial pairing of a group: one
+    request would hold a server's worker for good. Past its budget of positions the round is refused."""
+    from rules.card_crush import swiss
+
+    entrants = field(64)
+    low, high = range(1, 32), range(32, 65)  # 31 and 33 players
+    games = [Game(1, a, b, a) for a in low for b in high]
+    calls = []
+    search = swiss._pair
+    monkeypatch.setattr(swiss, "_pair", lambda *args: calls.append(1) or search(*args))
+    with pytest.raises(IllegalAction) as refused:
+        pair_round(entrants, games)
+    assert refused.value.rule == "pairing-search"
+    assert len(calls) == 1, "the first search spent the budget: no second is tried"
+
+
 def test_refuses_fewer_than_two_active_players():
     with pytest.raises(IllegalAction):
         pair_round([Entrant(1, 500), Entrant(2, 500, dropped=True)], [])

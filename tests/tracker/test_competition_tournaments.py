@@ -597,3 +597,19 @@ def test_ending_from_a_page_drawn_before_a_club_battle_moved_a_tie_breaking_rati
     assert refused.status_code == 409
     cup.refresh_from_db()
     assert cup.finished is None
+
+
+def test_a_pairing_searched_for_and_refused_counts_against_the_hour(client: Client, cup, monkeypatch):
+    """The search for a pairing is the round's cost (up to swiss.PAIRING_STEPS positions); refused at its end it
+    counted nowhere, so it could be asked for again and again."""
+    from rules import IllegalAction
+    from rules.card_crush import swiss
+
+    def no_pairing(entrants, games):
+        raise IllegalAction("pairing-search", "No pairing without a rematch was found in a reasonable time.")
+
+    monkeypatch.setitem(limits.COSTLY, "round-pair", limits.Limit(limits.COSTLY["round-pair"].what, 1,
+                                                                  limits.COSTLY["round-pair"].methods))
+    monkeypatch.setattr(swiss, "pair_round", no_pairing)
+    assert pair(client, cup, 0).status_code == 422
+    assert pair(client, cup, 0).status_code == 429

@@ -143,8 +143,8 @@ def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> li
     try:
         rated = ratings.current_ratings(tournament.club_id) if tournament.club_id else {}
         pairings = swiss.pair_round(swiss_entrants(tournament, rated), games(tournament))
-    except RuleError as error:
-        raise Refused(services.explain(error)) from error
+    except RuleError as error:  # the search for a pairing ran (up to swiss.PAIRING_STEPS): it counts
+        raise Refused(services.explain(error), spent=True) from error
     number, made = expected_round + 1, []
     for table, (first, second) in enumerate(pairings.pairs, start=1):
         # The organiser who pairs owns every battle (and can seat the players' phones by join

@@ -346,6 +346,8 @@ def _tournament_change(request: TableRequest, pk: int, form_class, change, done:
     try:
         result = change(tournament.pk, form.cleaned_data)
     except Refused as refused:
+        if refused.spent:
+            limits.spent(request)
         return _tournament_page(request, tournament, str(refused), refused.status)
     messages.success(request, done(result) if callable(done) else done)
     return redirect(tournament)
