@@ -398,9 +398,12 @@ def test_a_claimed_name_has_no_lookalike_twin(store, olga, otto, twin, says):
 
 def test_a_card_has_no_lookalike_twin_in_the_catalog(store, olga, otto):
     assert add_card(olga, {**WYRM, "name": "Tao Drake"}).status_code == 302
+    assert add_card(olga, {**WYRM, "name": "Mystic Imp"}).status_code == 302
     before = catalog_state()
     response = add_card(otto, {**WYRM, "name": "Ταο Drake"})  # Greek T, a and o: drawn as Tao
     assert response.status_code == 422 and "Tao Drake is already in the catalog" in text(response)
+    response = add_card(otto, {**WYRM, "name": "Myst\u0131\u0307c Imp"})  # a dotless i with a dot above
+    assert response.status_code == 422 and "Mystic Imp is already in the catalog" in text(response)
     assert catalog_state() == before
 
 

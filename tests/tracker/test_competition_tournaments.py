@@ -613,3 +613,24 @@ def test_a_pairing_searched_for_and_refused_counts_against_the_hour(client: Clie
     monkeypatch.setattr(swiss, "pair_round", no_pairing)
     assert pair(client, cup, 0).status_code == 422
     assert pair(client, cup, 0).status_code == 429
+
+
+def test_an_organiser_who_plays_removes_no_fellow_entrant_from_the_club(client: Client, club, catalog):
+    """Removing a rival entrant from the club leaves his open battles to no one (they count nowhere until another
+    organiser takes them over): an organiser who plays in the running tournament does not; another one does."""
+    from tracker.models import Membership, Player
+
+    from .helpers import club_account
+
+    Player.objects.create(name="Olga", user=client.user)
+    ben = club_account("ben", club)
+    Player.objects.create(name="Ben", user=ben.user)
+    assert client.post(new_tournament_url(), {"name": "Cup", "entrants": "Olga\nBen\nCid\nDee"}).status_code == 302
+    bens = Membership.objects.get(club=club, user=ben.user)
+    response = client.post(reverse("club_member", args=[club.pk, bens.pk]), {"do": "remove", "was": "member"},
+                           follow=True)
+    assert "another organiser removes them" in text(response)
+    assert Membership.objects.filter(pk=bens.pk).exists()
+    referee = club_account("ref", club, Membership.ORGANISER)
+    referee.post(reverse("club_member", args=[club.pk, bens.pk]), {"do": "remove", "was": "member"})
+    assert not Membership.objects.filter(pk=bens.pk).exists()

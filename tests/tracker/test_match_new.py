@@ -171,15 +171,22 @@ def test_an_odd_name_is_refused_or_kept_exactly(client, junk):
     assert "<script>alert(1)</script>" not in html
 
 
-def test_a_name_drawn_like_a_player_s_in_another_script_is_that_player(client):
-    """"ΑΝΑ" in Greek capitals is drawn as ANA on every page: the same player as Ana, never a second one (an
-    organiser entered herself so, and referred her rivals' battles again)."""
-    ana = Player.objects.create(name="Ana")
-    assert names.look("ΑΝΑ") == names.look("Ana")
+@pytest.mark.parametrize(("kept", "twin"), [
+    ("Ana", "ΑΝΑ"),  # Greek capitals
+    ("KIM", "\u039a\u0399\u039c"),  # Greek capitals, an iota drawn as a capital I
+    ("Isa", "\u0406\u0455\u0430"),  # Cyrillic
+    ("Ali", "Al\u0131\u0307"),  # a dotless i with a dot above
+    ("Eli", "Eli\u0307"),  # an i with a second dot above, drawn on its own
+])
+def test_a_name_drawn_like_a_player_s_is_that_player(client, kept, twin):
+    """A name drawn like a kept one on every page is the same player, never a second one (an organiser entered
+    herself so, and refereed her rivals' battles again)."""
+    player = Player.objects.create(name=kept)
+    assert names.look(twin) == names.look(kept)
     assert client.post(reverse("match_new", args=["card-crush"]), {
-        "player_0": "ΑΝΑ", "player_1": "Ben", "config-resolution": "battle-score"}).status_code == 302
-    assert Match.objects.get().players()[0].pk == ana.pk
-    assert not Player.objects.exclude(name__in=["Ana", "Ben"]).exists()
+        "player_0": twin, "player_1": "Ben", "config-resolution": "battle-score"}).status_code == 302
+    assert Match.objects.get().players()[0].pk == player.pk
+    assert not Player.objects.exclude(name__in=[kept, "Ben"]).exists()
 
 
 @pytest.mark.parametrize("typed", [["ꓮna", "Ben"], ["Ⲃen", "Ana"], ["Ana", "ΑΝΑ"], ["Dev", "ꭰev".upper()]])
@@ -195,9 +202,16 @@ def test_a_look_alike_is_refused_where_it_is_typed(client, typed):
 
 
 def test_latin_names_that_differ_stay_apart():
-    """The table also makes "m" an "rn" and "0" an "O": Tom and Torn, Bob and B0b are two players."""
-    for one, other in (("Tom", "Torn"), ("Bob", "B0b"), ("Modem Knight", "Modern Knight"), ("Sliver", "Silver")):
+    """The table also makes "m" an "rn" and "0" an "O": Tom and Torn, Bob and B0b are two players; a capital İ
+    shows its dot."""
+    for one, other in (("Tom", "Torn"), ("Bob", "B0b"), ("Modem Knight", "Modern Knight"), ("Sliver", "Silver"),
+                       ("Istanbul", "İstanbul")):
         assert names.look(one) != names.look(other)
+
+
+def test_a_word_of_a_look_alike_alphabet_mixed_with_another_script_is_named():
+    assert names.foreign_letter("ОᏞᎶА") == "“Ꮮ” (U+13DE)"  # Cyrillic with Cherokee
+    assert names.foreign_letter("田中さん") == names.foreign_letter("Hawaiʻi") == names.foreign_letter("Сергей") == ""
 def test_chloe_in_cyrillic_letters_is_chloe():
     assert names.look("Сһӏое́") == names.look("Chloé") != names.look("Chloe")
     assert names.look("Сергей") != names.look("Sergei")  # a Russian name is its own

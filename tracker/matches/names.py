@@ -11,6 +11,7 @@ all in Cyrillic), is that name (`look`, by Unicode's confusables): a player's lo
 card's is the card already in the catalog, a claimed name's is claimed.
 """
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -36,9 +37,18 @@ Chloé on every page), not the "i" of the table."""
 
 def _prototype(character: str) -> str:
     """What a character is drawn like, as Unicode's confusables table says (UTS #39): the one character it maps
-    to, or itself when others map to it. Two characters that map only to each other take the lower."""
+    to, or itself when others map to it. Two characters that map only to each other take the lower. A capital
+    the table draws as an "l" (Greek Ι, Cyrillic І) is a capital I here, since ASCII stays as typed: "ΚΙΜ" is
+    KIM."""
     if character in DRAWN_AS:
         return DRAWN_AS[character]
+    if unicodedata.category(character) == "Lu" and _table(character) == "l":
+        return "I"
+    return _table(character)
+
+
+def _table(character: str) -> str:
+    """The character the confusables table draws `character` as (itself when it draws others)."""
     found = confusables_data.get(character)
     if not found:
         return character
@@ -62,7 +72,13 @@ def look(name: str) -> str:
     for _round in range(2):
         text = unicodedata.normalize("NFD", "".join(
             character if character.isascii() else _prototype(character) for character in text))
+        text = DOTTED.sub(r"\1", text)  # a dot above an i is drawn as its own dot: "ı̇" and "i̇" are "i"
     return text.casefold()
+
+
+DOTTED = re.compile("([ij])\u0307")
+"""A small i or j with a combining dot above, which a page draws as the letter alone (its own dot); a capital's
+dot (Turkish "İ") is seen."""
 
 
 def compatible(typed: str) -> str:
@@ -76,19 +92,18 @@ def hidden(name: str) -> bool:
 
 
 def foreign_letter(name: str) -> str:
-    """A letter of a word that mixes Latin letters with letters of another script ("ꓮna" with a Lisu A, "Ⲃen" with
-    a Coptic B), or Cyrillic with Greek: said as "“А” (U+0410)", since on the page it looks like the letter it
-    passes for. "" when no word mixes. Other scripts may mix (a Japanese name mixes kanji and kana)."""
+    """A letter of a word that mixes Latin, Cyrillic or Greek letters with letters of another script ("ꓮna" with a
+    Lisu A, "Ⲃen" with a Coptic B, "ОᏞᎶА" with Cherokee ones): said as "“А” (U+0410)", since on the page it looks
+    like the letter it passes for. "" when no word mixes. Other scripts may mix (a Japanese name mixes kanji and
+    kana)."""
     for word in name.split():
         scripts = {letter: unicodedata.name(letter, "").partition(" ")[0] for letter in word
                    if unicodedata.category(letter) in ("Lu", "Ll", "Lt", "Lo")}  # not a modifier: "Hawaiʻi"
         alphabets = set(scripts.values())
-        if "LATIN" in alphabets and len(alphabets) > 1:
-            letter = next(letter for letter, script in scripts.items() if script != "LATIN")
-        elif len(alphabets & set(ALPHABETS)) > 1:
-            letter = next(letter for letter, script in scripts.items() if script == "GREEK")
-        else:
+        if len(alphabets) < 2 or not alphabets & set(ALPHABETS):
             continue
+        main = next(script for script in ALPHABETS if script in alphabets)  # Latin, else Cyrillic, else Greek
+        letter = next(letter for letter, script in scripts.items() if script != main)
         return f"“{letter}” (U+{ord(letter):04X})"
     return ""
 

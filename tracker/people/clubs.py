@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tracker.matches import live
-from tracker.models import Club, Match, Membership
+from tracker.models import Club, Entrant, Match, Membership
 from tracker.people import access
 
 from .devices import TableRequest
@@ -57,6 +57,16 @@ def invites(request: TableRequest, club: Club) -> list[dict]:
 
 
 @transaction.atomic
+def rival_in_play(club: Club, organiser, member) -> bool:
+    """Whether the organiser and the member are both entrants of a running tournament of the club: removing the
+    member leaves their open battles to no one (`leave`: they count nowhere until another organiser takes them
+    over), an organiser's way to take a rival out of a round. Match.sided_with keeps such an organiser from
+    refereeing the club's battles; this is the same side of it, met on the club's page."""
+    running = Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True)
+    tournaments = running.filter(player__user=organiser).values("tournament")
+    return running.filter(player__user=member, tournament__in=tournaments).exists()
+
+
 def leave(membership: Membership) -> None:
     """End a membership. The account's open matches in the club lose their owner and count nowhere
     (`Match.orphaned`) until an organiser takes them over (views.match_take_over); its finished matches

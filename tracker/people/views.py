@@ -495,6 +495,10 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
     if what != "organiser" and membership.role == Membership.ORGANISER and not clubs.organisers_left(club, membership):
         messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
         return redirect(club)
+    if what == "remove" and clubs.rival_in_play(club, access.signed_in(request), membership.user):
+        messages.error(request, _("You and %(name)s play in a tournament of the club that is running: another "
+                                  "organiser removes them.") % {"name": name})
+        return redirect(club)
     if what == "remove":
         clubs.leave(membership)
         messages.success(request, _("%(name)s is no longer a member.") % {"name": name})
