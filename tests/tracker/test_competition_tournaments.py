@@ -488,6 +488,20 @@ def test_a_lookalike_of_the_organisers_name_is_the_organiser(client: Client, clu
     assert hers.match.unconfirmed
 
 
+@pytest.mark.parametrize(("hers", "typed"), [("Inès", "Ine\u0300\u0300s"), ("Anja", "An\u0237\u0307a")])
+def test_an_organiser_entered_under_a_spelling_drawn_like_hers_is_her(client: Client, club, catalog, hers, typed):
+    """An accent typed twice, a dotless j with a dot above: drawn as her name, an entrant nobody knew was her, who
+    dropped a rival and ended the tournament a round early."""
+    from tracker.models import Player
+
+    Player.objects.create(name=hers, user=client.user)
+    assert client.post(new_tournament_url(), {"name": "Cup", "entrants": f"{typed}\nBen\nCid\nDee"}).status_code == 302
+    cup = Tournament.objects.get(name="Cup")
+    assert cup.entrants.filter(player__user=client.user).exists()
+    pair(client, cup, 0)
+    assert all(p.match.unconfirmed for p in Pairing.objects.filter(tournament=cup, second__isnull=False))
+
+
 def test_an_organiser_entered_in_another_script_is_the_organiser(client: Client, club, catalog):
     """Ana entered herself as "ΑΝΑ" (Greek capitals, drawn as ANA) and refereed her rivals' battles again. A name
     drawn like hers in another script is her; listed beside her, it is listed twice."""

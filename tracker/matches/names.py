@@ -30,9 +30,9 @@ ALPHABETS = ("LATIN", "CYRILLIC", "GREEK")
 """Alphabets whose letters look alike (a Cyrillic "о" is a Latin "o" on the screen)."""
 
 
-DRAWN_AS = {"\u04cf": "l"}
+DRAWN_AS = {"\u04cf": "l", "\u0237": "j"}
 """Where pages draw a letter otherwise than Unicode's table says: the Cyrillic palochka "ӏ" is an "l" ("Сһӏое́" was
-Chloé on every page), not the "i" of the table."""
+Chloé on every page), not the "i" of the table; a dotless j with a dot above is a j ("Anȷ̇a" was Anja)."""
 
 
 def _prototype(character: str) -> str:
@@ -73,12 +73,22 @@ def look(name: str) -> str:
         text = unicodedata.normalize("NFD", "".join(
             character if character.isascii() else _prototype(character) for character in text))
         text = DOTTED.sub(r"\1", text)  # a dot above an i is drawn as its own dot: "ı̇" and "i̇" are "i"
+        text = _one_of_each_mark(text)  # an accent typed twice is drawn once, in one place: "Noé́" is Noé
     return text.casefold()
 
 
-DOTTED = re.compile("([ij])\u0307")
-"""A small i or j with a combining dot above, which a page draws as the letter alone (its own dot); a capital's
-dot (Turkish "İ") is seen."""
+DOTTED = re.compile("([ij](?:(?!\u0307)[\u0300-\u036f\u1dc0-\u1dff\u20d0-\u20ff])*)\u0307")
+"""A small i or j with a combining dot above (after any other marks of it), which a page draws as the letter
+alone (its own dot); a capital's dot (Turkish "İ") is seen."""
+
+
+def _one_of_each_mark(text: str) -> str:
+    """The text with each combining mark that repeats the mark just before it left out."""
+    kept: list[str] = []
+    for character in text:
+        if not (kept and unicodedata.combining(character) and character == kept[-1]):
+            kept.append(character)
+    return "".join(kept)
 
 
 def compatible(typed: str) -> str:
