@@ -5,10 +5,11 @@ that take them) go through here. A name is kept in Unicode's compatibility form 
 "Q") with single spaces. Characters a page draws as nothing (joiners, variation selectors, fillers) make
 a second "Quin" nobody could tell from the first: a card name holding one is refused, a player's name
 drops them (a player's name comes from many places, an imported file among them, and means the same
-player either way). A word mixing Latin, Cyrillic or Greek letters ("Qu\u0456n") is refused wherever a
-name is typed. And a name drawn like one already kept, in letters of any script ("ꓮna" with a Lisu A, "Сһӏое́"
-all in Cyrillic), is that name (`look`, by Unicode's confusables): a player's look-alike is the same player, a
-card's is the card already in the catalog, a claimed name's is claimed.
+player either way). A word mixing Latin, Cyrillic or Greek letters with those of another script ("Qu\u0456n",
+"ꓮna" with a Lisu A) is refused wherever a name is typed. And a name drawn like one already kept (`look`: in
+letters of another script, "ΑΝΑ" in Greek capitals or "Сһӏое́" all in Cyrillic, by Unicode's confusables; or with
+marks a page draws as one, an accent typed twice, a dot above an i) is that name: a player's look-alike is the
+same player, a card's is the card already in the catalog, a claimed name's is claimed.
 """
 
 import re
