@@ -191,7 +191,8 @@ def test_a_name_drawn_like_a_player_s_is_that_player(client, kept, twin):
     assert not Player.objects.exclude(name__in=[kept, "Ben"]).exists()
 
 
-@pytest.mark.parametrize("typed", [["ꓮna", "Ben"], ["Ⲃen", "Ana"], ["Ana", "ΑΝΑ"], ["Dev", "ꭰev".upper()]])
+@pytest.mark.parametrize("typed", [["ꓮna", "Ben"], ["Ⲃen", "Ana"], ["Ana", "ΑΝΑ"], ["Dev", "ꭰev".upper()],
+                                   ["Chloé", "C\u05c2hloé"]])
 def test_a_look_alike_is_refused_where_it_is_typed(client, typed):
     """A Lisu A or a Coptic B in a Latin word, or two seats drawn alike: refused, nothing made."""
     response = client.post(reverse("match_new", args=["card-crush"]), {
@@ -213,6 +214,9 @@ def test_latin_names_that_differ_stay_apart():
 
 def test_a_word_of_a_look_alike_alphabet_mixed_with_another_script_is_named():
     assert names.foreign_letter("ОᏞᎶА") == "“Ꮮ” (U+13DE)"  # Cyrillic with Cherokee
+    # A Hebrew point on a Latin letter, drawn on it as nothing: "C\u05c2hloé" was a second Chloé.
+    assert names.foreign_letter("C\u05c2hloé") == "“\u05c2” (U+05C2)"
+    assert names.foreign_letter("Ọ̀ṣun") == names.foreign_letter("שָׁלוֹם") == names.foreign_letter("नमस्ते") == ""
     assert names.foreign_letter("田中さん") == names.foreign_letter("Hawaiʻi") == names.foreign_letter("Сергей") == ""
 def test_chloe_in_cyrillic_letters_is_chloe():
     assert names.look("Сһӏое́") == names.look("Chloé") != names.look("Chloe")

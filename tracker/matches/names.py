@@ -110,6 +110,10 @@ def foreign_letter(name: str) -> str:
     for word in name.split():
         scripts = {letter: unicodedata.name(letter, "").partition(" ")[0] for letter in word
                    if unicodedata.category(letter) in ("Lu", "Ll", "Lt", "Lo")}  # not a modifier: "Hawaiʻi"
+        # A mark of a script (a Hebrew point): drawn on the letter before it, often as nothing ("C\u05c2hloé"
+        # was a second Chloé). Unicode's marks of any script are named "COMBINING ..." and may go anywhere.
+        scripts.update((mark, script) for mark in word if unicodedata.category(mark) in ("Mn", "Mc", "Me")
+                       and (script := unicodedata.name(mark, "COMBINING").partition(" ")[0]) != "COMBINING")
         alphabets = set(scripts.values())
         if len(alphabets) < 2 or not alphabets & set(ALPHABETS):
             continue
