@@ -179,6 +179,8 @@ def test_an_odd_name_is_refused_or_kept_exactly(client, junk):
     ("Eli", "Eli\u0307"),  # an i with a second dot above, drawn on its own
     ("Noé", "Noe\u0301\u0301"),  # an accent typed twice, drawn once
     ("Anja", "An\u0237\u0307a"),  # a dotless j with a dot above
+    ("Anja", "Anj\u0327a"),  # a cedilla in the j's tail
+    ("Dev", "De\u0335v"),  # a short stroke along the e's bar
 ])
 def test_a_name_drawn_like_a_player_s_is_that_player(client, kept, twin):
     """A name drawn like a kept one on every page is the same player, never a second one (an organiser entered

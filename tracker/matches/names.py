@@ -83,12 +83,25 @@ DOTTED = re.compile("([ij](?:(?!\u0307)[\u0300-\u036f\u1dc0-\u1dff\u20d0-\u20ff]
 alone (its own dot); a capital's dot (Turkish "İ") is seen."""
 
 
+BELOW = frozenset({202, 218, 220, 222, 233, 240})
+"""Unicode's combining classes of marks drawn below a letter (attached, left, centre, right, double, iota)."""
+DESCENDERS = frozenset("gjpqyJ")
+"""Small letters whose tail a mark below is drawn into: a cedilla under a j is hidden by it ("Anj̧a" was Anja)."""
+
+
 def _one_of_each_mark(text: str) -> str:
-    """The text with each combining mark that repeats the mark just before it left out."""
+    """The text without the marks a page draws as nothing more: each combining mark that repeats the mark just
+    before it, marks below (by their combining class: BELOW) on a letter with a descender, and overlays (class 1),
+    which run along an e's bar ("Be̵n" was a second Ben at 16 px)."""
     kept: list[str] = []
+    base = ""
     for character in text:
-        if not (kept and unicodedata.combining(character) and character == kept[-1]):
-            kept.append(character)
+        combining = unicodedata.combining(character)
+        if not combining:
+            base = character
+        elif (kept and character == kept[-1]) or (base in DESCENDERS and combining in BELOW) or combining == 1:
+            continue
+        kept.append(character)
     return "".join(kept)
 
 
