@@ -424,6 +424,10 @@ def test_every_battle_an_entrant_organiser_pairs_waits_for_its_players(client: C
     assert "waits for the players" in page and "each battle you pair waits for its players" in page
     assert "Round 1 is played, but battles wait for their players' confirmation" in page
     assert re.findall(r"Drop (\w+)</button>", page) == ["Olga"], "she drops only herself: no button refused"
+    member = club_account("mo", club)  # in the club, in no battle: shown who confirmed, not asked to
+    assert "waits for the players" in text(member.get(reverse("tournament_detail", args=[cup.pk])))
+    assert ">confirm</a>" not in text(member.get(reverse("tournament_detail", args=[cup.pk])))
+    assert text(client.get(reverse("tournament_detail", args=[cup.pk]))).count(">confirm</a>") == 2
     battle_page = text(client.get(reverse("battle_rating", args=[rival.match.pk])))
     assert "No account: an organiser of the club who plays neither in this battle nor in its tournament" in battle_page
     assert pair(client, cup, 1).status_code != 302, "the battles hold the round open"

@@ -310,6 +310,11 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
     unfinished = tournaments.unfinished(tournament, number)
     # An organiser who is an entrant pairs and ends it only within its recommended rounds (tournaments.py).
     plays = organiser and _entrant(request, tournament.pk) is not None
+    # The waiting battles this viewer may confirm: an organiser (for players without a say), or a player of it; to
+    # anyone else "confirm" led to a page with nothing for them to do.
+    user = access.signed_in(request)
+    confirmable = {p.pk for p in pairings if organiser or (user is not None and user.pk in (
+        p.first.player.user_id, p.second.player.user_id if p.second else None))}
     context = {
         "tournament": tournament, "round": number, "rounds": rounds, "standings": tournaments.standings(tournament),
         "recommended": recommended, "entrant_count": entrants,
@@ -320,7 +325,7 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
         "known_players": _entrant_names(tournament.club) if organiser and tournament.club else [],
         "organiser": organiser, "visible_battles": visible, "results": tournaments.results_mark(tournament),
-        "plays": plays, "may_pair": not plays or number < recommended,
+        "plays": plays, "may_pair": not plays or number < recommended, "confirmable": confirmable,
         "may_finish": number and (not plays or number >= recommended),
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
