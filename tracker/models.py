@@ -415,6 +415,11 @@ class Match(models.Model):
         newest action's number, which a reopened match played to another end never has again."""
         return f"{self.head}-{self.last_number}"
 
+    def row_as_read(self):
+        """The match's row while its result is still the one this request read (`result_mark`'s step and number):
+        an update of it changes nothing when another request changed the result in between."""
+        return Match.objects.filter(pk=self.pk, head=self.head, last_number=self.last_number)
+
     def result_changed_since(self, drawn: str | None) -> bool:
         """Whether a form drawn for the result `drawn` (its `result_mark`; None: the form says none) is stale."""
         return drawn is not None and drawn != self.result_mark

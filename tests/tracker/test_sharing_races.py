@@ -123,7 +123,6 @@ def test_a_battle_marked_unrated_while_another_organiser_changes_it_moves_its_ve
     """Each read the match, then saved it with the version it read plus one: eight taps at once moved it by two to
     four, so a page following the match could keep showing a rated or void state the version no longer told of.
     Each change is one update of the version as it stands, of the result as it was read."""
-    from tracker.competition import views as competition_views
     from tracker.matches import services
 
     from .helpers import finish
@@ -131,7 +130,7 @@ def test_a_battle_marked_unrated_while_another_organiser_changes_it_moves_its_ve
     battle = finish(services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club), 0)
     olga, ref = club_account("olga", club, Membership.ORGANISER), club_account("ref", club, Membership.ORGANISER)
     before = Match.objects.get(pk=battle.pk).version
-    as_read, sent = competition_views._as_read, []
+    as_read, sent = Match.row_as_read, []
 
     def others_tap_meanwhile(match):
         if not sent:
@@ -142,7 +141,7 @@ def test_a_battle_marked_unrated_while_another_organiser_changes_it_moves_its_ve
                 meanwhile(lambda: ref.post(reverse("battle_rating", args=[battle.pk]), {"rated": "1"}))
         return as_read(match)
 
-    monkeypatch.setattr(competition_views, "_as_read", others_tap_meanwhile)
+    monkeypatch.setattr(Match, "row_as_read", others_tap_meanwhile)
     olga.post(reverse("battle_rating", args=[battle.pk]), {"rated": "0"})
     settled()
     after = Match.objects.get(pk=battle.pk)

@@ -137,12 +137,6 @@ def _battle(request: TableRequest, pk: int) -> Match:
     return match
 
 
-def _as_read(match: Match):
-    """The match's row while its result is still the one this request read (`Match.result_mark`): an update of it
-    changes nothing when another request changed the result in between."""
-    return Match.objects.filter(pk=match.pk, head=match.head, last_number=match.last_number)
-
-
 @require_http_methods(["GET", "POST"])
 def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
     """How one battle moved both ratings; and, for the club's organisers, marking it rated or unrated."""
@@ -169,7 +163,7 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
             # of the result as read moves the version on: two taps at once each move it (a page following the
             # match is told of both), and a result changed meanwhile changes nothing.
             rated = form.cleaned_data["rated"]
-            if _as_read(match).update(rated=rated, rated_changed=timezone.now(), rated_changed_by=access.signed_in(request),
+            if match.row_as_read().update(rated=rated, rated_changed=timezone.now(), rated_changed_by=access.signed_in(request),
                                       version=F("version") + 1):
                 live.changed(match.pk)
                 messages.success(request, _("This battle now counts toward ratings.") if rated
@@ -239,7 +233,7 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
         messages.info(request, _("This result was already voided."))
     elif locked := locks.why_locked(match):  # a battle of an ended tournament: its standings are final
         messages.error(request, locked)
-    elif _as_read(match).filter(voided__isnull=True).update(
+    elif match.row_as_read().filter(voided__isnull=True).update(
             voided=timezone.now(), voided_by=access.signed_in(request), void_reason=form.cleaned_data["reason"],
             version=F("version") + 1):  # one update of the result as read: two voids at once make one
         live.changed(match.pk)
@@ -313,10 +307,14 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
     # The waiting battles this viewer may confirm: an organiser (for players without a say), or a player of it; to
     # anyone else "confirm" led to a page with nothing for them to do.
     user = access.signed_in(request)
+    standings = tournaments.standings(tournament)
     confirmable = {p.pk for p in pairings if organiser or (user is not None and user.pk in (
         p.first.player.user_id, p.second.player.user_id if p.second else None))}
     context = {
-        "tournament": tournament, "round": number, "rounds": rounds, "standings": tournaments.standings(tournament),
+        "tournament": tournament, "round": number, "rounds": rounds, "standings": standings,
+        # Who this organiser may drop: anyone not dropped yet, or, playing in it, only themselves.
+        "droppable": [row for row in standings if not row.standing.dropped
+                      and (not plays or (user is not None and row.entrant.player.user_id == user.pk))],
         "recommended": recommended, "entrant_count": entrants,
         "round_open": bool(unfinished), "refusal": refusal,
         # Every battle left is played and waits for confirmations: the round is not "being played" any more.
