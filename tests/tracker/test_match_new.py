@@ -181,6 +181,7 @@ def test_an_odd_name_is_refused_or_kept_exactly(client, junk):
     ("Anja", "An\u0237\u0307a"),  # a dotless j with a dot above
     ("Anja", "Anj\u0327a"),  # a cedilla in the j's tail
     ("Dev", "De\u0335v"),  # a short stroke along the e's bar
+    ("Qi", "\u051a\u0456"),  # Cyrillic, with a capital qa the confusables table leaves out
 ])
 def test_a_name_drawn_like_a_player_s_is_that_player(client, kept, twin):
     """A name drawn like a kept one on every page is the same player, never a second one (an organiser entered

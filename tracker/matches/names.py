@@ -31,9 +31,10 @@ ALPHABETS = ("LATIN", "CYRILLIC", "GREEK")
 """Alphabets whose letters look alike (a Cyrillic "о" is a Latin "o" on the screen)."""
 
 
-DRAWN_AS = {"\u04cf": "l", "\u0237": "j"}
+DRAWN_AS = {"\u04cf": "l", "\u0237": "j", "\u051a": "Q"}
 """Where pages draw a letter otherwise than Unicode's table says: the Cyrillic palochka "ӏ" is an "l" ("Сһӏое́" was
-Chloé on every page), not the "i" of the table; a dotless j with a dot above is a j ("Anȷ̇a" was Anja)."""
+Chloé on every page), not the "i" of the table; a dotless j with a dot above is a j ("Anȷ̇a" was Anja); the Cyrillic
+capital qa "Ԛ", which the table leaves out, is drawn as a Q to the pixel ("Ԛі" was Qi)."""
 
 
 def _prototype(character: str) -> str:
