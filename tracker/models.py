@@ -34,6 +34,11 @@ class Player(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="player", help_text="The account that plays as this player, if any.")
     created = models.DateTimeField(auto_now_add=True)
+    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+", help_text="The organiser who gave this name to its account.")
+    given_at = models.DateTimeField(null=True, blank=True, help_text=(
+        "When an organiser gave this name, with its club's records, to the account (the club page says who): the "
+        "account speaks for the player in battles set up after that, as a sign-up does after it was made."))
 
     class Meta:
         ordering = ["name"]
@@ -41,6 +46,19 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def in_club_records(self, club: "Club | None" = None) -> bool:
+        """Whether others have put this player in a club's records (of `club`, or of any): a seat in a club's
+        battle, a tournament's entrant, a club collection. Such a name is not taken by signing up with it, since
+        anyone may sign up: an organiser of the club gives it to the account of the person they know."""
+        where = {"club": club} if club else {"club__isnull": False}
+        return (self.seats.filter(**{f"match__{key}": value for key, value in where.items()}).exists()
+                or self.entries.filter(**{f"tournament__{key}": value for key, value in where.items()}).exists()
+                or self.collection.filter(**where).exists())
+
+    def has_records(self) -> bool:
+        """Whether the player sits in any match, has entered a tournament or holds a collection."""
+        return self.seats.exists() or self.entries.exists() or self.collection.exists()
 
     @classmethod
     def named(cls, name: str) -> "Player | None":

@@ -183,9 +183,10 @@ def test_the_player_confirms_and_an_organiser_confirms_on_a_players_behalf_marke
     assert "Ana" in leaderboard(Client(), club)
 
 
-def test_an_account_made_after_the_battle_does_not_speak_for_the_player_whose_name_it_took(club, dev, olga):
-    """Anyone may sign up as a player with no account: Ben's name taken after his battles were set up neither
-    confirms his loss nor takes his seat in a battle under way; an organiser confirms for him."""
+def test_an_account_given_the_name_after_the_battle_does_not_speak_for_the_player(club, dev, olga):
+    """Ben, entered by name in the club's battles, is not taken by signing up as Ben (anyone may sign up); given to
+    Ben's new account by an organiser, the name neither confirms his loss set up before nor takes his seat in a
+    battle under way; an organiser confirms for him."""
     lost = start(dev, club, "Dev", "Ben")
     enter(dev, lost, 0, WINNING_DECK)
     enter(dev, lost, 1, LOSING_DECK)
@@ -193,12 +194,17 @@ def test_an_account_made_after_the_battle_does_not_speak_for_the_player_whose_na
     under_way = start(dev, club, "Dev", "Ben")
     Match.objects.filter(pk__in=[lost.pk, under_way.pk]).update(created=timezone.now() - timedelta(minutes=5))
     alt = Client()
-    response = alt.post(reverse("sign_up"), {"username": "benn", "password1": PASSWORD, "password2": PASSWORD,
-                                             "player_name": "Ben"})
-    assert response.status_code == 302 and Player.objects.get(name="Ben").user.username == "benn"
-    Membership.objects.create(club=club, user=Player.objects.get(name="Ben").user)
+    form = {"username": "benn", "password1": PASSWORD, "password2": PASSWORD, "player_name": "Ben"}
+    refused = alt.post(reverse("sign_up"), form)
+    assert refused.status_code == 422 and "Ben already plays in a club's battles" in text(refused)
+    assert Player.objects.get(name="Ben").user is None
+    assert alt.post(reverse("sign_up"), {**form, "player_name": "Ben B."}).status_code == 302
+    membership = Membership.objects.create(club=club, user=Player.objects.get(name="Ben B.").user)
+    given = olga.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "name", "name": "ben"})
+    assert given.status_code == 302 and Player.objects.get(name="Ben").user.username == "benn"
+    assert not Player.objects.filter(name="Ben B.").exists()
     refused = confirm(alt, lost, 1)
-    assert refused.status_code == 403 and "Your account was made after this battle was set up" in text(refused)
+    assert refused.status_code == 403 and "Your account took the name Ben after this battle was set up" in text(refused)
     assert not Confirmation.objects.filter(match=lost, seat=1).exists()
     assert "You play as Ben" not in text(alt.get(under_way.get_absolute_url()))
     assert not Access.objects.filter(match=under_way, role=Access.PLAYER).exists()

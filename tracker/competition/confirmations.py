@@ -68,7 +68,12 @@ def seat_of(match: Match, account) -> int | None:
     as a player with no account) speaks for no seat of it: an organiser confirms that player's part."""
     if account is None or account.date_joined > match.created:
         return None
-    return next((seat for seat, player in enumerate(match.players()) if player.user_id == account.pk), None)
+    seat = next((seat for seat, player in enumerate(match.players()) if player.user_id == account.pk), None)
+    if seat is None:
+        return None
+    # A name an organiser gave the account later (clubs.give_name) speaks from then on, as a sign-up does.
+    given = Player.objects.filter(pk=match.players()[seat].pk).values_list("given_at", flat=True).first()
+    return None if given is not None and given > match.created else seat
 
 
 @transaction.atomic
@@ -98,8 +103,9 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
     organiser = referee and club_id is not None and not match.sided_with(account) and (
         Membership.objects.filter(club_id=club_id, user=account, role=Membership.ORGANISER).exists())
     if not own and not organiser and players[seat].user_id == account.pk:
-        raise Refused(_("Your account was made after this battle was set up, so it does not confirm %(name)s's part "
-                        "in it: an organiser of the club does.") % {"name": players[seat].name}, status=403)
+        raise Refused(_("Your account took the name %(name)s after this battle was set up, so it does not confirm "
+                        "%(name)s's part in it: an organiser of the club does.") % {"name": players[seat].name},
+                      status=403)
     if not own and not organiser:
         raise Refused(_("Only %(name)s (signed in) or an organiser of the club who plays neither in this battle nor "
                         "in its tournament can confirm %(name)s's part in it.") % {"name": players[seat].name}, status=403)

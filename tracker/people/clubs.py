@@ -9,18 +9,21 @@ Decisions (where the rules of a club were open):
 - Revoking a link stops new joins; members who joined with it stay (a store's link on the
   wall is replaced every month without emptying the club). An organiser removes a member.
 - A club always keeps an organiser: the last one can neither leave nor be made a member.
+- A name in the club's records without an account (a regular the organisers entered) is not taken by signing up
+  with it, since anyone may sign up: an organiser gives it to the member's account (`give_name`). The club page
+  says who gave it and when; it speaks for the player in battles set up after that.
 """
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, ProtectedError, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tracker.matches import live
-from tracker.models import Club, Entrant, Match, Membership
+from tracker.matches import live, names
+from tracker.models import Club, Entrant, Match, Membership, Player
 from tracker.people import access
 
 from .devices import TableRequest
@@ -65,6 +68,64 @@ def rival_in_play(club: Club, organiser, member) -> bool:
     running = Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True)
     tournaments = running.filter(player__user=organiser).values("tournament")
     return running.filter(player__user=member, tournament__in=tournaments).exists()
+
+
+class NameRefused(Exception):
+    """Why a name was not given; nothing changed."""
+
+
+def plays_in_running(club: Club, user) -> bool:
+    """Whether the account is an entrant of a tournament of the club that is running."""
+    return Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True, player__user=user).exists()
+
+
+@transaction.atomic
+def give_name(club: Club, organiser, membership: Membership, typed: str) -> Player:
+    """An organiser gives a name from the club's records that has no account (a regular they entered) to a
+    member's account, whose own name must be in no record yet (a new account: its name is dropped). The given
+    name then speaks for that player in the club's battles set up from now on (confirmations.seat_of). Raises
+    NameRefused with why not.
+
+    Giving is refereeing: an organiser who plays in a running tournament of the club gives no names (she could
+    give a rival's name to an account of hers), nor gives one to herself."""
+    member = membership.user
+    if member.pk == organiser.pk:
+        raise NameRefused(_("Another organiser gives you a name; nothing was changed."))
+    if plays_in_running(club, organiser):
+        raise NameRefused(_("You play in a tournament of the club that is running: another organiser gives names "
+                            "meanwhile. Nothing was changed."))
+    if refusal := names.player_name_refusal(typed):
+        raise NameRefused(refusal)
+    found = Player.named(names.player_name(typed))
+    if found is None or not found.in_club_records(club):
+        raise NameRefused(_("Nobody called %(name)s is in the club's battles, tournaments or collections; nothing "
+                            "was changed.") % {"name": names.player_name(typed)})
+    player = Player.objects.select_for_update().get(pk=found.pk)
+    if player.user_id == member.pk:
+        raise NameRefused(_("%(name)s is already that member's name.") % {"name": player.name})
+    if player.user_id is not None:
+        raise NameRefused(_("%(name)s is already the name of another account; nothing was changed.")
+                          % {"name": player.name})
+    own = Player.objects.select_for_update().filter(user=member).first()
+    if own is not None:
+        if own.has_records():
+            raise NameRefused(_("That member already plays as %(own)s in matches, tournaments or collections of "
+                                "their own, and two players' records are not made one: nothing was changed.")
+                              % {"own": own.name})
+        try:
+            own.delete()
+        except ProtectedError:  # a match named it since the check
+            raise NameRefused(_("That member's own name was just put in a match; nothing was changed.")) from None
+    player.user, player.given_by, player.given_at = member, organiser, timezone.now()
+    player.save(update_fields=["user", "given_by", "given_at"])
+    return player
+
+
+def names_without_account(club: Club, most: int = 300) -> list[str]:
+    """Names in the club's records that no account has (the ones an organiser may give), the newest first."""
+    records = Q(seats__match__club=club) | Q(entries__tournament__club=club) | Q(collection__club=club)
+    return list(Player.objects.filter(records, user__isnull=True).order_by("-created").values_list(
+        "name", flat=True).distinct()[:most])
 
 
 def leave(membership: Membership) -> None:

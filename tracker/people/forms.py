@@ -23,6 +23,11 @@ class SignUpForm(UserCreationForm):
         existing = Player.named(name)
         if existing is not None and existing.user_id is not None:
             raise forms.ValidationError(_("That player name belongs to another account."))
+        if existing is not None and existing.in_club_records():
+            raise forms.ValidationError(_(
+                "%(name)s already plays in a club's battles, entered by others, so the name is not taken by signing "
+                "up: sign up with another name, join the club, and ask one of its organisers to give you %(name)s "
+                "on the club's page.") % {"name": existing.name})
         return name
 
 

@@ -166,7 +166,7 @@ def sign_out(request: TableRequest) -> HttpResponse:
 def _new_account(form: SignUpForm):
     user = form.save()
     player = services.player_named(form.cleaned_data["player_name"])
-    if player.user_id is not None:
+    if player.user_id is not None or player.in_club_records():  # taken, or put in a club's battle, since the check
         raise PermissionDenied(_("That player name belongs to another account."))
     player.user = user
     player.save(update_fields=["user"])
@@ -370,15 +370,18 @@ def club_new(request: TableRequest) -> HttpResponse:
 
 
 def _club_page(request: TableRequest, club: Club, role: str | None, status: int = 200,
-               claim_form: NameClaimForm | None = None) -> HttpResponse:
-    context: dict[str, object] = {"club": club, "role": role, "organiser": role == Membership.ORGANISER}
+               claim_form: NameClaimForm | None = None, given: tuple[int, str] = (0, "")) -> HttpResponse:
+    context: dict[str, object] = {"club": club, "role": role, "organiser": role == Membership.ORGANISER,
+                                  "given_to": given[0], "given_typed": given[1]}
     if role:
-        context["members"] = club.memberships.select_related("user", "user__player", "role_changed_by__player")
+        context["members"] = club.memberships.select_related("user", "user__player", "role_changed_by__player",
+                                                             "user__player__given_by__player")
         context["claims"] = [(claim, rules.GAMES[claim.slug].name) for claim in club.name_claims.all()]
         context["claim_form"] = claim_form or NameClaimForm()
         context["claims_most"] = card_changes.CLAIMS_PER_CLUB
     if role == Membership.ORGANISER:
         context["invites"] = clubs.invites(request, club)
+        context["unnamed"] = clubs.names_without_account(club)
         context["links_most"] = clubs.LINKS_MOST
         context["settings_form"] = ClubSettingsForm(initial={"public_leaderboard": club.public_leaderboard,
                                                              "public_tournaments": club.public_tournaments})
@@ -481,11 +484,21 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
         raise access.PermissionDenied(_("Only the club's organisers can do that."))
     membership = club.memberships.select_related("user").filter(pk=member_id).first()
     what = request.POST.get("do")
-    if membership is None or what not in ("organiser", "member", "remove"):
+    if membership is None or what not in ("organiser", "member", "remove", "name"):
         messages.error(request, _("Choose a member and what to do; nothing was changed."))
         return redirect(club)
     # Named as the members' list names them: by their player, else their account.
     name = getattr(Player.objects.filter(user=membership.user).first(), "name", membership.user.get_username())
+    if what == "name":
+        try:
+            given = clubs.give_name(club, access.signed_in(request), membership, request.POST.get("name", ""))
+        except clubs.NameRefused as refused:  # the page again, the name as typed kept in its field
+            messages.error(request, str(refused))
+            return _club_page(request, club, Membership.ORGANISER, status=409,
+                              given=(membership.pk, request.POST.get("name", "")[:100]))
+        messages.success(request, _("%(member)s is now %(name)s, with the club's records of %(name)s.")
+                         % {"member": name, "name": given.name})
+        return redirect(reverse("club_detail", args=[club.pk]) + "#members")
     # The role the page showed: another organiser may have changed it since (a stale "Remove" took out an
     # organiser just made one).
     if request.POST.get("was", membership.role) != membership.role:
