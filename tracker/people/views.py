@@ -370,9 +370,9 @@ def club_new(request: TableRequest) -> HttpResponse:
 
 
 def _club_page(request: TableRequest, club: Club, role: str | None, status: int = 200,
-               claim_form: NameClaimForm | None = None, given: tuple[int, str] = (0, "")) -> HttpResponse:
+               claim_form: NameClaimForm | None = None, given: tuple[int, str, str] = (0, "", "")) -> HttpResponse:
     context: dict[str, object] = {"club": club, "role": role, "organiser": role == Membership.ORGANISER,
-                                  "given_to": given[0], "given_typed": given[1]}
+                                  "given_to": given[0], "given_typed": given[1], "given_refused": given[2]}
     if role:
         context["members"] = club.memberships.select_related("user", "user__player", "role_changed_by__player",
                                                              "user__player__given_by__player")
@@ -492,10 +492,12 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
     if what == "name":
         try:
             given = clubs.give_name(club, access.signed_in(request), membership, request.POST.get("name", ""))
-        except clubs.NameRefused as refused:  # the page again, the name as typed kept in its field
-            messages.error(request, str(refused))
+        except clubs.NameRefused as refused:  # the page again, why beside the name as typed, in view
+            if membership.user == access.signed_in(request):  # no form for oneself on the page: a forged POST
+                messages.error(request, str(refused))
+                return redirect(reverse("club_detail", args=[club.pk]) + "#members")
             return _club_page(request, club, Membership.ORGANISER, status=409,
-                              given=(membership.pk, request.POST.get("name", "")[:100]))
+                              given=(membership.pk, request.POST.get("name", "")[:100], str(refused)))
         messages.success(request, _("%(member)s is now %(name)s, with the club's records of %(name)s.")
                          % {"member": name, "name": given.name})
         return redirect(reverse("club_detail", args=[club.pk]) + "#members")
