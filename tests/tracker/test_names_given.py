@@ -69,8 +69,11 @@ def test_an_organiser_gives_the_name_and_it_speaks_for_battles_set_up_after(club
     assert response.status_code == 302
     erins = Player.objects.get(name="Erin Ward").user
     Membership.objects.create(club=club, user=erins)
+    page = text(organiser.get(club.get_absolute_url()))
+    assert page.count("Give them a name from the club's records") == 1, "only to the new account, in no record"
+    assert '<option value="Erin">' in page
     response = give(organiser, club, erins, "erin")
-    assert response.status_code == 302 and response.url.endswith("#members")
+    assert response.status_code == 302
     erin = Player.objects.get(name="Erin")
     assert erin.user == erins and erin.given_by == organiser.user and erin.given_at is not None
     assert not Player.objects.filter(name="Erin Ward").exists(), "the new account's own name, in no record, goes"

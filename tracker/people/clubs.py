@@ -128,6 +128,12 @@ def names_without_account(club: Club, most: int = 300) -> list[str]:
         "name", flat=True).distinct()[:most])
 
 
+def nameable_members(club: Club, organiser) -> set[int]:
+    """The memberships an organiser may give a name to: others' accounts whose own name is in no record yet."""
+    recorded = Player.objects.filter(Q(seats__isnull=False) | Q(entries__isnull=False) | Q(collection__isnull=False))
+    return set(club.memberships.exclude(user=organiser).exclude(user__player__in=recorded).values_list("pk", flat=True))
+
+
 def leave(membership: Membership) -> None:
     """End a membership. The account's open matches in the club lose their owner and count nowhere
     (`Match.orphaned`) until an organiser takes them over (views.match_take_over); its finished matches

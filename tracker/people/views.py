@@ -382,6 +382,7 @@ def _club_page(request: TableRequest, club: Club, role: str | None, status: int 
     if role == Membership.ORGANISER:
         context["invites"] = clubs.invites(request, club)
         context["unnamed"] = clubs.names_without_account(club)
+        context["nameable"] = clubs.nameable_members(club, access.signed_in(request)) if context["unnamed"] else set()
         context["links_most"] = clubs.LINKS_MOST
         context["settings_form"] = ClubSettingsForm(initial={"public_leaderboard": club.public_leaderboard,
                                                              "public_tournaments": club.public_tournaments})
@@ -500,7 +501,7 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
                               given=(membership.pk, request.POST.get("name", "")[:100], str(refused)))
         messages.success(request, _("%(member)s is now %(name)s, with the club's records of %(name)s.")
                          % {"member": name, "name": given.name})
-        return redirect(reverse("club_detail", args=[club.pk]) + "#members")
+        return redirect(club)
     # The role the page showed: another organiser may have changed it since (a stale "Remove" took out an
     # organiser just made one).
     if request.POST.get("was", membership.role) != membership.role:
