@@ -7,7 +7,7 @@ snapshot of folding the engine over the live actions up to `Match.head`, and eac
 """
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -34,11 +34,6 @@ class Player(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="player", help_text="The account that plays as this player, if any.")
     created = models.DateTimeField(auto_now_add=True)
-    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="+", help_text="The organiser who gave this name to its account.")
-    given_at = models.DateTimeField(null=True, blank=True, help_text=(
-        "When an organiser gave this name, with its club's records, to the account (the club page says who): the "
-        "account speaks for the player in battles set up after that, as a sign-up does after it was made."))
 
     class Meta:
         ordering = ["name"]
@@ -50,7 +45,8 @@ class Player(models.Model):
     def in_club_records(self, club: "Club | None" = None) -> bool:
         """Whether others have put this player in a club's records (of `club`, or of any): a seat in a club's
         battle, a tournament's entrant, a club collection. Such a name is not taken by signing up with it, since
-        anyone may sign up: an organiser of the club gives it to the account of the person they know."""
+        anyone may sign up: an organiser of the club gives it, in that club, to the account of the person they
+        know (Membership.plays_as)."""
         where = {"club": club} if club else {"club__isnull": False}
         return (self.seats.filter(**{f"match__{key}": value for key, value in where.items()}).exists()
                 or self.entries.filter(**{f"tournament__{key}": value for key, value in where.items()}).exists()
@@ -206,13 +202,35 @@ class Membership(models.Model):
                                                                          "(the club page says who and when).")
     role_changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                         related_name="+")
+    plays_as = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="given_to",
+                                 help_text="A name of the club's records without an account that an organiser gave "
+                                           "the member: theirs in this club only (tracker/people/clubs.give_name).")
+    given_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    given_at = models.DateTimeField(null=True, blank=True, help_text="When: the member speaks for that player in "
+                                                                     "the club's battles set up after it.")
 
     class Meta:
         ordering = ["joined", "id"]
-        constraints = [models.UniqueConstraint("club", "user", name="one_membership_per_club")]
+        constraints = [models.UniqueConstraint("club", "user", name="one_membership_per_club"),
+                       models.UniqueConstraint("club", "plays_as", name="one_member_per_given_name")]
 
     def __str__(self) -> str:
         return f"user {self.user_id} {self.role} of club {self.club_id}"
+
+
+def players_of(user, club_id: int | None) -> dict[int, datetime]:
+    """The players an account plays as in a club (club_id None: outside any club), each with the moment it
+    became theirs: its own player (the name it signed up with) from its sign-up, and in a club the name an
+    organiser gave it there from then on. The one place "this account is that player" is decided: confirmations,
+    seats taken by opening a battle, sides of a match or tournament, collections."""
+    if user is None or not user.pk:
+        return {}
+    mine = {pk: user.date_joined for pk in Player.objects.filter(user=user).values_list("pk", flat=True)}
+    if club_id is not None:
+        mine.update(Membership.objects.filter(club_id=club_id, user=user, plays_as__isnull=False).values_list(
+            "plays_as", "given_at"))
+    return mine
 
 
 class ClubInvite(models.Model):
@@ -472,12 +490,12 @@ class Match(models.Model):
         battle of two others to move a rival). So an organiser who is one referees none of them."""
         if user is None or not user.pk:
             return False
-        players = self.players()
-        if any(player.user_id == user.pk for player in players):
+        mine = players_of(user, self.club_id)
+        if any(player.pk in mine for player in self.players()):
             return True
         if self.club_id is None:
             return False
-        hers = Entrant.objects.filter(player__user=user)
+        hers = Entrant.objects.filter(player__in=mine)
         return hers.filter(tournament__pairings__match=self).exists() or hers.filter(
             tournament__club_id=self.club_id, tournament__finished__isnull=True).exists()
 

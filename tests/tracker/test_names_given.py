@@ -1,20 +1,20 @@
-"""A name in a club's records is given to an account by an organiser, never taken by signing up with it.
+"""A name in a club's records is given to a member by an organiser of that club, never taken by signing up with it.
 
 Round 11 of the adversarial tests: Erin, a regular the organiser enters by name, had no account. Dev signed up a
 second account as Erin (outside the club), and from then on every battle Dev set up against "Erin" took that
-account's lock-in as Erin's own word: Dev farmed Erin's rating down with no organiser involved. An organiser who
-played in her own tournament did the same with a rival's name. So a name others put in a club's battles,
-tournaments or collections is not taken by a sign-up; an organiser who knows the person gives it
-(tracker/people/clubs.give_name), and the club page says who did and when.
+account's lock-in as Erin's own word: Dev farmed Erin's rating down with no organiser involved. So a name others
+put in a club's battles, tournaments or collections is not taken by a sign-up; an organiser gives it to a member
+(tracker/people/clubs.give_name). Round 12 then gave Erin's name in a club of his own, where he organised, and it
+counted in Erin's club: a given name is the member's in the club that gave it, nowhere else (models.players_of).
 """
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker.competition import confirmations, tournaments
+from tracker.competition import collection, confirmations, tournaments
 from tracker.matches import services
-from tracker.models import CollectionCard, Membership, Player
+from tracker.models import Club, CollectionCard, Membership, Player, players_of
 
 from .helpers import PASSWORD, club_account
 from .helpers import page_text as text
@@ -29,21 +29,25 @@ def sign_up(name: str, username: str = "newbie") -> tuple[Client, object]:
     return phone, response
 
 
-def give(phone: Client, club, user, name: str):
+def give(phone: Client, club, user, name: str, do: str = "name"):
     membership = club.memberships.get(user=user)
-    return phone.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "name", "name": name})
+    return phone.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": do, "name": name})
+
+
+def battle(club, *names: str):
+    return services.match_create(slug="card-crush", player_names=list(names), config={}, club=club)
 
 
 @pytest.fixture
 def erin_in_battles(club, catalog):
     """Erin, with no account, seated in a battle of the club."""
-    return services.match_create(slug="card-crush", player_names=["Ben", "Erin"], config={}, club=club)
+    return battle(club, "Ben", "Erin")
 
 
 @pytest.mark.parametrize("record", ["battle", "entrant", "collection"])
 def test_a_name_in_a_club_s_records_is_not_taken_by_signing_up(club, catalog, record):
     if record == "battle":
-        services.match_create(slug="card-crush", player_names=["Ben", "Erin"], config={}, club=club)
+        battle(club, "Ben", "Erin")
     elif record == "entrant":
         tournaments.tournament_create(name="Spring Cup", player_names=["Erin", "Ben"], club=club)
     else:
@@ -63,50 +67,90 @@ def test_a_name_only_in_private_matches_or_new_is_taken_by_signing_up(catalog):
     assert sign_up("Fay", "fay")[1].status_code == 302
 
 
-def test_an_organiser_gives_the_name_and_it_speaks_for_battles_set_up_after(club, organiser, erin_in_battles):
+def test_an_organiser_gives_the_name_in_her_club_for_battles_set_up_after(club, organiser, erin_in_battles):
     before = erin_in_battles
     phone, response = sign_up("Erin Ward")
     assert response.status_code == 302
     erins = Player.objects.get(name="Erin Ward").user
     Membership.objects.create(club=club, user=erins)
     page = text(organiser.get(club.get_absolute_url()))
-    assert page.count("Give them a name from the club's records") == 1, "only to the new account, in no record"
+    assert page.count("Give them a name from the club's records") == 1, "not to herself"
     assert '<option value="Erin">' in page
     response = give(organiser, club, erins, "erin")
     assert response.status_code == 302
     erin = Player.objects.get(name="Erin")
-    assert erin.user == erins and erin.given_by == organiser.user and erin.given_at is not None
-    assert not Player.objects.filter(name="Erin Ward").exists(), "the new account's own name, in no record, goes"
+    membership = club.memberships.get(user=erins)
+    assert (membership.plays_as, membership.given_by) == (erin, organiser.user) and membership.given_at
+    assert erin.user is None and Player.objects.get(name="Erin Ward").user == erins, "both names stay as they were"
     page = text(organiser.get(club.get_absolute_url()))
-    assert "Erin" in page and "name given" in page and "by orga" in page
-    after = services.match_create(slug="card-crush", player_names=["Ben", "Erin"], config={}, club=club)
+    assert "plays as Erin here: name given" in page and "by orga" in page
+    assert '<option value="Erin">' not in page and "Take back Erin" in page
+    after = battle(club, "Ben", "Erin")
     assert confirmations.seat_of(before, erins) is None, "set up before the name was given"
     assert confirmations.seat_of(after, erins) == 1
+    assert after.sided_with(erins) and not before.sided_with(club_account("someone").user)
+
+
+def test_a_name_given_in_a_club_of_one_s_own_speaks_nowhere_else(club, organiser, erin_in_battles, catalog):
+    """Round 12: Ben started a club, put Erin in a battle there and gave her name to his second account. In Erin's
+    club that account is not Erin: it neither confirms nor takes her seat nor keeps her collection there."""
+    ben = club_account("ben")
+    dens = Club.objects.create(name="Ben's Den")
+    Membership.objects.create(club=dens, user=ben.user, role=Membership.ORGANISER)
+    alt = club_account("benalt", dens)
+    battle(dens, "Ben", "Erin")
+    assert give(ben, dens, alt.user, "Erin").status_code == 302
+    rigged = battle(club, "Ben", "Erin")
+    Membership.objects.create(club=club, user=alt.user)
+    assert confirmations.seat_of(rigged, alt.user) is None
+    assert confirmations.seat_of(battle(dens, "Ben", "Erin"), alt.user) == 1, "in Ben's own club it is his to say"
+    assert not rigged.sided_with(alt.user)
+    erin = Player.objects.get(name="Erin")
+    CollectionCard.objects.create(player=erin, club=club, card=catalog["Ember Fox"])
+    assert collection.change_refusal(alt.user, erin, club), "not Erin's account in her club"
+    assert not collection.change_refusal(alt.user, erin, dens)
+    assert erin.pk not in players_of(alt.user, club.pk) and erin.pk in players_of(alt.user, dens.pk)
+    # Erin's own club gives her name to her, unhindered by Ben's club.
+    real = club_account("erin", club)
+    assert give(organiser, club, real.user, "Erin").status_code == 302
+    assert confirmations.seat_of(battle(club, "Ben", "Erin"), real.user) == 1
+
+
+def test_a_name_is_taken_back_and_goes_with_the_membership(club, organiser, erin_in_battles):
+    fresh = club_account("fresh", club)
+    give(organiser, club, fresh.user, "Erin")
+    assert give(organiser, club, fresh.user, "", do="unname").status_code == 302
+    assert club.memberships.get(user=fresh.user).plays_as is None
+    assert confirmations.seat_of(battle(club, "Ben", "Erin"), fresh.user) is None
+    give(organiser, club, fresh.user, "Erin")
+    fresh.post(reverse("club_leave", args=[club.pk]))
+    assert players_of(fresh.user, club.pk).keys() == set(Player.objects.filter(user=fresh.user).values_list(
+        "pk", flat=True))
 
 
 def test_giving_a_name_is_refused_where_it_would_take_a_side(club, organiser, member, catalog, erin_in_battles):
     """To oneself, by an organiser playing in a running tournament of the club, a name outside the club's records
-    or already an account's, to a member whose own name has records: refused, nothing changed, the name typed
-    kept in its field."""
+    or an account's own, a name given to another member, a second name: refused, nothing changed, the name
+    typed kept in its field."""
     fresh = club_account("fresh", club)
-    Player.objects.create(name="Dev", user=member.user)
-    services.match_create(slug="card-crush", player_names=["Dev", "Zed"], config={})  # the member's own record
-    services.match_create(slug="card-crush", player_names=["Ben", "Quinn"], config={})  # no club record
     Player.objects.create(name="Kai", user=club_account("kai").user)
-    services.match_create(slug="card-crush", player_names=["Ben", "Kai"], config={}, club=club)
-    other = type(club).objects.create(name="Other Club")
-    services.match_create(slug="card-crush", player_names=["Ben", "Uma"], config={}, club=other)
+    battle(club, "Ben", "Kai")
+    battle(None, "Ben", "Quinn")  # no club record
+    other = Club.objects.create(name="Other Club")
+    battle(other, "Ben", "Uma")
+    battle(club, "Ben", "Noor")
+    give(organiser, club, member.user, "Noor")
     response = give(organiser, club, organiser.user, "Erin")  # no form for it on the page
     assert response.status_code == 302 and "Another organiser gives you a name" in text(organiser.get(response.url))
     cases = [
-        (organiser, fresh.user, "Quinn", "Nobody called Quinn is in the club's"),
-        (organiser, fresh.user, "Uma", "Nobody called Uma is in the club's"),
-        (organiser, fresh.user, "Dev", "Nobody called Dev"),  # the member's, in no record of the club
-        (organiser, fresh.user, "Kai", "Kai is already the name of another account"),
-        (organiser, member.user, "Erin", "already plays as Dev in matches"),
+        (fresh.user, "Quinn", "Nobody called Quinn is in the club's"),
+        (fresh.user, "Uma", "Nobody called Uma is in the club's"),
+        (fresh.user, "Kai", "Kai is already the name of an account"),
+        (fresh.user, "Noor", "Noor is already given to another member"),
+        (member.user, "Erin", "already plays as Noor in the club"),
     ]
-    for phone, user, name, why in cases:
-        response = give(phone, club, user, name)
+    for user, name, why in cases:
+        response = give(organiser, club, user, name)
         page = text(response)
         assert response.status_code == 409 and why in page, (name, page[:300])
         assert f'value="{name}" autofocus aria-invalid="true"' in page
@@ -115,4 +159,6 @@ def test_giving_a_name_is_refused_where_it_would_take_a_side(club, organiser, me
     Player.objects.filter(name="Orga").update(user=organiser.user)
     response = give(organiser, club, fresh.user, "Erin")
     assert response.status_code == 409 and "another organiser gives names meanwhile" in text(response)
-    assert Player.objects.get(name="Erin").user is None
+    assert give(organiser, club, member.user, "", do="unname").status_code == 302
+    assert club.memberships.get(user=member.user).plays_as.name == "Noor", "nor takes one back"
+    assert not club.memberships.filter(user=fresh.user, plays_as__isnull=False).exists()

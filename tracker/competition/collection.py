@@ -25,7 +25,7 @@ from rules.card_crush import collection, validate_card
 from tracker.matches import services
 from tracker.matches.club_cards import as_seen_in
 
-from ..models import Access, Card, Club, CollectionCard, CollectionChange, Membership, Player
+from ..models import Access, Card, Club, CollectionCard, CollectionChange, Membership, Player, players_of
 from . import config
 from .errors import Refused
 from .game import competing_slug
@@ -42,14 +42,14 @@ def may_see(user, player: Player, club: Club | None) -> bool:
     """Whether this account (None: no account) may see the player's collection in `club` (None: personal)."""
     if user is None:
         return False
-    if player.user_id == user.pk:
+    if player.pk in players_of(user, club.pk if club else None):
         return True
     return club is not None and Membership.objects.filter(club=club, user=user).exists()
 
 
 def change_refusal(user, player: Player, club: Club | None) -> str:
     """Why this account may not change the collection; "" when it may."""
-    if user is not None and player.user_id == user.pk:
+    if player.pk in players_of(user, club.pk if club else None):
         return ""
     if club is None:
         return _("Only %(name)s's own account can change their personal collection; nothing was changed.") % {

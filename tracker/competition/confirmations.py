@@ -29,7 +29,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from ..matches import live
-from ..models import Confirmation, Match, Membership, Player
+from ..models import Confirmation, Match, Membership, Player, players_of
 from .errors import Refused
 from .game import competes, competing_slug
 
@@ -63,17 +63,15 @@ def entered(match: Match, seat: int, account) -> None:
 
 
 def seat_of(match: Match, account) -> int | None:
-    """The seat whose player is this account, if the account played as that player when the match was set up.
-    A player's name is taken by an account only when it signs up, so an account made since (anyone may sign up
-    as a player with no account) speaks for no seat of it: an organiser confirms that player's part."""
-    if account is None or account.date_joined > match.created:
+    """The seat whose player is this account, if the player was the account's when the match was set up
+    (models.players_of: its own name from its sign-up, a name an organiser gave it in the club from then on).
+    Anyone may sign up as a player with no account, so a name taken since speaks for no seat of it: an organiser
+    confirms that player's part."""
+    if account is None:
         return None
-    seat = next((seat for seat, player in enumerate(match.players()) if player.user_id == account.pk), None)
-    if seat is None:
-        return None
-    # A name an organiser gave the account later (clubs.give_name) speaks from then on, as a sign-up does.
-    given = Player.objects.filter(pk=match.players()[seat].pk).values_list("given_at", flat=True).first()
-    return None if given is not None and given > match.created else seat
+    mine = players_of(account, match.club_id)
+    return next((seat for seat, player in enumerate(match.players())
+                 if player.pk in mine and mine[player.pk] <= match.created), None)
 
 
 @transaction.atomic
@@ -102,7 +100,7 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
     club_id = match.club_id
     organiser = referee and club_id is not None and not match.sided_with(account) and (
         Membership.objects.filter(club_id=club_id, user=account, role=Membership.ORGANISER).exists())
-    if not own and not organiser and players[seat].user_id == account.pk:
+    if not own and not organiser and players[seat].pk in players_of(account, club_id):
         raise Refused(_("Your account took the name %(name)s after this battle was set up, so it does not confirm "
                         "%(name)s's part in it: an organiser of the club does.") % {"name": players[seat].name},
                       status=403)

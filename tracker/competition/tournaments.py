@@ -18,7 +18,7 @@ from rules import RuleError
 from rules.card_crush import rating, swiss
 from tracker.matches import services
 
-from ..models import Entrant, Pairing, Player, Tournament
+from ..models import Entrant, Pairing, Player, Tournament, players_of
 from . import ratings
 from .errors import Refused
 from .game import competing_slug
@@ -135,7 +135,8 @@ def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> li
     organiser of the club pairs more."""
     tournament = _locked(tournament_id, expected_round)
     entrants = {e.pk: e for e in tournament.entrants.select_related("player")}
-    entrant_pairs = organiser is not None and any(e.player.user_id == organiser.pk for e in entrants.values())
+    organisers_players = players_of(organiser, tournament.club_id)
+    entrant_pairs = any(e.player_id in organisers_players for e in entrants.values())
     recommended = swiss.recommended_rounds(len(entrants))
     if entrant_pairs and expected_round >= recommended:
         raise Refused(_("You play in this tournament: its %(n)s rounds are played, and only another organiser of the "

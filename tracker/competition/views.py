@@ -31,7 +31,7 @@ from tracker.people.devices import TableRequest
 from tracker.review import charts
 from tracker.web import limits
 
-from ..models import Card, Club, CollectionChange, Match, Player, Tournament
+from ..models import Card, Club, CollectionChange, Match, Player, Tournament, players_of
 from . import collection, config, confirmations, ratings, tournaments
 from .errors import Refused
 from .forms import (
@@ -308,13 +308,14 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
     # anyone else "confirm" led to a page with nothing for them to do.
     user = access.signed_in(request)
     standings = tournaments.standings(tournament)
-    confirmable = {p.pk for p in pairings if organiser or (user is not None and user.pk in (
-        p.first.player.user_id, p.second.player.user_id if p.second else None))}
+    mine = players_of(user, tournament.club_id)
+    confirmable = {p.pk for p in pairings if organiser or p.first.player_id in mine
+                   or (p.second is not None and p.second.player_id in mine)}
     context = {
         "tournament": tournament, "round": number, "rounds": rounds, "standings": standings,
         # Who this organiser may drop: anyone not dropped yet, or, playing in it, only themselves.
         "droppable": [row for row in standings if not row.standing.dropped
-                      and (not plays or (user is not None and row.entrant.player.user_id == user.pk))],
+                      and (not plays or row.entrant.player_id in mine)],
         "recommended": recommended, "entrant_count": entrants,
         "round_open": bool(unfinished), "refusal": refusal,
         # Every battle left is played and waits for confirmations: the round is not "being played" any more.
@@ -379,9 +380,9 @@ def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
 
 def _entrant(request: TableRequest, tournament_id: int) -> Player | None:
     """The acting organiser's player when it is one of the tournament's entrants: they are a side of it then."""
-    user = access.signed_in(request)
-    return None if user is None else Player.objects.filter(
-        user=user, entries__tournament_id=tournament_id).first()
+    club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
+    return Player.objects.filter(pk__in=players_of(access.signed_in(request), club_id),
+                                 entries__tournament_id=tournament_id).first()
 
 
 @require_POST

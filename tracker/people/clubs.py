@@ -9,13 +9,14 @@ Decisions (where the rules of a club were open):
 - Revoking a link stops new joins; members who joined with it stay (a store's link on the
   wall is replaced every month without emptying the club). An organiser removes a member.
 - A club always keeps an organiser: the last one can neither leave nor be made a member.
-- A name in the club's records without an account (a regular the organisers entered) is not taken by signing up
-  with it, since anyone may sign up: an organiser gives it to the member's account (`give_name`). The club page
-  says who gave it and when; it speaks for the player in battles set up after that.
+- A name in a club's records without an account (a regular the organisers entered) is not taken by signing up
+  with it, since anyone may sign up: an organiser gives it to the member (`give_name`), in this club only, and
+  may take it back. The club page says who gave it and when; it speaks for the player in the club's battles set
+  up after that.
 """
 
-from django.db import transaction
-from django.db.models import F, ProtectedError, Q
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -23,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tracker.matches import live, names
-from tracker.models import Club, Entrant, Match, Membership, Player
+from tracker.models import Club, Entrant, Match, Membership, Player, players_of
 from tracker.people import access
 
 from .devices import TableRequest
@@ -66,8 +67,8 @@ def rival_in_play(club: Club, organiser, member) -> bool:
     over), an organiser's way to take a rival out of a round. Match.sided_with keeps such an organiser from
     refereeing the club's battles; this is the same side of it, met on the club's page."""
     running = Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True)
-    tournaments = running.filter(player__user=organiser).values("tournament")
-    return running.filter(player__user=member, tournament__in=tournaments).exists()
+    tournaments = running.filter(player__in=players_of(organiser, club.pk)).values("tournament")
+    return running.filter(player__in=players_of(member, club.pk), tournament__in=tournaments).exists()
 
 
 class NameRefused(Exception):
@@ -76,62 +77,76 @@ class NameRefused(Exception):
 
 def plays_in_running(club: Club, user) -> bool:
     """Whether the account is an entrant of a tournament of the club that is running."""
-    return Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True, player__user=user).exists()
+    return Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True,
+                                  player__in=players_of(user, club.pk)).exists()
 
 
-@transaction.atomic
-def give_name(club: Club, organiser, membership: Membership, typed: str) -> Player:
-    """An organiser gives a name from the club's records that has no account (a regular they entered) to a
-    member's account, whose own name must be in no record yet (a new account: its name is dropped). The given
-    name then speaks for that player in the club's battles set up from now on (confirmations.seat_of). Raises
-    NameRefused with why not.
-
-    Giving is refereeing: an organiser who plays in a running tournament of the club gives no names (she could
-    give a rival's name to an account of hers), nor gives one to herself."""
-    member = membership.user
-    if member.pk == organiser.pk:
+def _may_give(club: Club, organiser, membership: Membership) -> None:
+    if membership.user_id == organiser.pk:
         raise NameRefused(_("Another organiser gives you a name; nothing was changed."))
     if plays_in_running(club, organiser):
         raise NameRefused(_("You play in a tournament of the club that is running: another organiser gives names "
                             "meanwhile. Nothing was changed."))
+
+
+@transaction.atomic
+def give_name(club: Club, organiser, membership: Membership, typed: str) -> Player:
+    """An organiser gives a member a name from the club's records that has no account (a regular they entered):
+    in this club only, the member plays as that player from now on (models.players_of; the battles set up
+    before stay the organisers' to confirm). Raises NameRefused with why not.
+
+    In this club only: a name given in a club of one's own (any account may start one and put a regular's name in
+    a battle there) must not speak in the regular's own club. Giving is refereeing: an organiser who plays in a
+    running tournament of the club gives no names (she could give a rival's name to an account of hers), nor
+    gives one to herself."""
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    _may_give(club, organiser, membership)
     if refusal := names.player_name_refusal(typed):
         raise NameRefused(refusal)
-    found = Player.named(names.player_name(typed))
-    if found is None or not found.in_club_records(club):
+    player = Player.named(names.player_name(typed))
+    if player is None or not player.in_club_records(club):
         raise NameRefused(_("Nobody called %(name)s is in the club's battles, tournaments or collections; nothing "
                             "was changed.") % {"name": names.player_name(typed)})
-    player = Player.objects.select_for_update().get(pk=found.pk)
-    if player.user_id == member.pk:
-        raise NameRefused(_("%(name)s is already that member's name.") % {"name": player.name})
     if player.user_id is not None:
-        raise NameRefused(_("%(name)s is already the name of another account; nothing was changed.")
-                          % {"name": player.name})
-    own = Player.objects.select_for_update().filter(user=member).first()
-    if own is not None:
-        if own.has_records():
-            raise NameRefused(_("That member already plays as %(own)s in matches, tournaments or collections of "
-                                "their own, and two players' records are not made one: nothing was changed.")
-                              % {"own": own.name})
-        try:
-            own.delete()
-        except ProtectedError:  # a match named it since the check
-            raise NameRefused(_("That member's own name was just put in a match; nothing was changed.")) from None
-    player.user, player.given_by, player.given_at = member, organiser, timezone.now()
-    player.save(update_fields=["user", "given_by", "given_at"])
+        raise NameRefused(_("%(name)s is already the name of an account; nothing was changed.") % {"name": player.name})
+    if (already := membership.plays_as) is not None:
+        raise NameRefused(_("That member already plays as %(name)s in the club: take that name back first. Nothing "
+                            "was changed.") % {"name": already.name})
+    holder = club.memberships.filter(plays_as=player).first()
+    if holder is not None:
+        raise NameRefused(_("%(name)s is already given to another member; take it back there first. Nothing was "
+                            "changed.") % {"name": player.name})
+    membership.plays_as, membership.given_by, membership.given_at = player, organiser, timezone.now()
+    try:
+        with transaction.atomic():
+            membership.save(update_fields=["plays_as", "given_by", "given_at"])
+    except IntegrityError:  # given to another member at the same moment
+        raise NameRefused(_("%(name)s is already given to another member; take it back there first. Nothing was "
+                            "changed.") % {"name": player.name}) from None
+    return player
+
+
+@transaction.atomic
+def take_name_back(club: Club, organiser, membership: Membership) -> Player:
+    """An organiser takes back a name given to a member (given wrongly, or to the wrong person); raises
+    NameRefused when there is none, or when she may not give names."""
+    membership = Membership.objects.select_for_update().select_related("plays_as").get(pk=membership.pk)
+    _may_give(club, organiser, membership)
+    if membership.plays_as is None:
+        raise NameRefused(_("That member plays under no given name; nothing was changed."))
+    player = membership.plays_as
+    membership.plays_as, membership.given_by, membership.given_at = None, organiser, timezone.now()
+    membership.save(update_fields=["plays_as", "given_by", "given_at"])
     return player
 
 
 def names_without_account(club: Club, most: int = 300) -> list[str]:
-    """Names in the club's records that no account has (the ones an organiser may give), the newest first."""
+    """Names in the club's records that no account has nor a member was given (the ones an organiser may give),
+    the newest first."""
     records = Q(seats__match__club=club) | Q(entries__tournament__club=club) | Q(collection__club=club)
-    return list(Player.objects.filter(records, user__isnull=True).order_by("-created").values_list(
-        "name", flat=True).distinct()[:most])
-
-
-def nameable_members(club: Club, organiser) -> set[int]:
-    """The memberships an organiser may give a name to: others' accounts whose own name is in no record yet."""
-    recorded = Player.objects.filter(Q(seats__isnull=False) | Q(entries__isnull=False) | Q(collection__isnull=False))
-    return set(club.memberships.exclude(user=organiser).exclude(user__player__in=recorded).values_list("pk", flat=True))
+    given = club.memberships.filter(plays_as__isnull=False).values("plays_as")
+    return list(Player.objects.filter(records, user__isnull=True).exclude(pk__in=given).order_by("-created")
+                .values_list("name", flat=True).distinct()[:most])
 
 
 def leave(membership: Membership) -> None:

@@ -375,14 +375,13 @@ def _club_page(request: TableRequest, club: Club, role: str | None, status: int 
                                   "given_to": given[0], "given_typed": given[1], "given_refused": given[2]}
     if role:
         context["members"] = club.memberships.select_related("user", "user__player", "role_changed_by__player",
-                                                             "user__player__given_by__player")
+                                                             "plays_as", "given_by__player")
         context["claims"] = [(claim, rules.GAMES[claim.slug].name) for claim in club.name_claims.all()]
         context["claim_form"] = claim_form or NameClaimForm()
         context["claims_most"] = card_changes.CLAIMS_PER_CLUB
     if role == Membership.ORGANISER:
         context["invites"] = clubs.invites(request, club)
         context["unnamed"] = clubs.names_without_account(club)
-        context["nameable"] = clubs.nameable_members(club, access.signed_in(request)) if context["unnamed"] else set()
         context["links_most"] = clubs.LINKS_MOST
         context["settings_form"] = ClubSettingsForm(initial={"public_leaderboard": club.public_leaderboard,
                                                              "public_tournaments": club.public_tournaments})
@@ -477,6 +476,28 @@ def club_member(request: TableRequest, pk: int, member_id: int) -> HttpResponse:
         return _club_member(request, club, member_id)
 
 
+def _club_name(request: TableRequest, club: Club, membership: Membership, name: str) -> HttpResponse:
+    """An organiser gives a member a name of the club's records, or takes it back (clubs.give_name)."""
+    organiser = access.signed_in(request)
+    try:
+        if request.POST.get("do") == "unname":
+            taken = clubs.take_name_back(club, organiser, membership)
+            messages.success(request, _("%(member)s no longer plays as %(name)s in the club.")
+                             % {"member": name, "name": taken.name})
+            return redirect(club)
+        given = clubs.give_name(club, organiser, membership, request.POST.get("name", ""))
+    except clubs.NameRefused as refused:
+        if membership.user == organiser or request.POST.get("do") == "unname":  # no field to stand beside
+            messages.error(request, str(refused))
+            return redirect(club)
+        # The page again, why beside the name as typed, in view.
+        return _club_page(request, club, Membership.ORGANISER, status=409,
+                          given=(membership.pk, request.POST.get("name", "")[:100], str(refused)))
+    messages.success(request, _("%(member)s now plays as %(name)s in the club, from the battles set up from now on.")
+                     % {"member": name, "name": given.name})
+    return redirect(club)
+
+
 def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpResponse:
     # Judged on the organisers as they stand once another organiser's change sent at the same moment landed: two
     # organisers making each other members at once left the club with none.
@@ -485,23 +506,13 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
         raise access.PermissionDenied(_("Only the club's organisers can do that."))
     membership = club.memberships.select_related("user").filter(pk=member_id).first()
     what = request.POST.get("do")
-    if membership is None or what not in ("organiser", "member", "remove", "name"):
+    if membership is None or what not in ("organiser", "member", "remove", "name", "unname"):
         messages.error(request, _("Choose a member and what to do; nothing was changed."))
         return redirect(club)
     # Named as the members' list names them: by their player, else their account.
     name = getattr(Player.objects.filter(user=membership.user).first(), "name", membership.user.get_username())
-    if what == "name":
-        try:
-            given = clubs.give_name(club, access.signed_in(request), membership, request.POST.get("name", ""))
-        except clubs.NameRefused as refused:  # the page again, why beside the name as typed, in view
-            if membership.user == access.signed_in(request):  # no form for oneself on the page: a forged POST
-                messages.error(request, str(refused))
-                return redirect(reverse("club_detail", args=[club.pk]) + "#members")
-            return _club_page(request, club, Membership.ORGANISER, status=409,
-                              given=(membership.pk, request.POST.get("name", "")[:100], str(refused)))
-        messages.success(request, _("%(member)s is now %(name)s, with the club's records of %(name)s.")
-                         % {"member": name, "name": given.name})
-        return redirect(club)
+    if what in ("name", "unname"):
+        return _club_name(request, club, membership, name)
     # The role the page showed: another organiser may have changed it since (a stale "Remove" took out an
     # organiser just made one).
     if request.POST.get("was", membership.role) != membership.role:
