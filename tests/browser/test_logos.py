@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Match
 
-from .phone import assert_no_horizontal_scroll, hand_to
+from .phone import assert_no_horizontal_scroll, hand_to, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -76,6 +76,14 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
     page.get_by_role("button", name="Commit this card").click()
     expect(page.get_by_role("alert")).to_contain_text("combo panel 2 needs blue")
     assert Match.objects.get(pk=match_id).head == 0
+    # The page opens on why, with the fields and the button to tap next under it: nothing to scroll for.
+    in_view(page, page.get_by_role("alert"))
+    in_view(page, page.get_by_role("button", name="Commit this card"))
+    page.get_by_label("Card to play").fill("No Such Card")
+    page.get_by_role("button", name="Commit this card").click()
+    expect(page.get_by_role("alert")).to_contain_text("fix the fields marked below: Card to play")
+    in_view(page, page.get_by_role("alert"))
+    in_view(page, page.get_by_role("button", name="Commit this card"))
     page.get_by_label("Card to play").fill("Granite Fist")
     page.get_by_label(re.compile("Card to send to the backup slot")).fill("Seraph")
     assert_no_horizontal_scroll(page)

@@ -173,3 +173,37 @@ def test_the_match_chart_and_its_table_on_the_log(page: Page, battle, screenshot
     page.get_by_text("Show as a table").click()
     expect(page.locator(".chart-box table tbody tr")).to_have_count(6)
     page.screenshot(path=screenshot_dir / "review-log-chart-table.png", full_page=True)
+
+
+def test_a_statistics_table_wider_than_the_phone_says_it_scrolls_sideways(page: Page, make_context, battle,
+                                                                          screenshot_dir):
+    """The players' table in German is wider than a 360 px phone: a line above it says so (in words, not colour
+    alone), a shadow stands at its right edge (tracker's stats.css: a strip of the page's background at the end of
+    the scrolled content covers it there), and once scrolled the names, which stay put, cast one on what slides under
+    them. A table that fits says nothing."""
+    german = make_context(locale="de-DE").new_page()
+    german.goto("/stats/")
+    box = german.locator(".table-scroll").first
+    wide, shown = box.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert wide > shown, "the German players' table fits: the test shows nothing"
+    hint = box.locator(".scroll-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("wische die Tabelle zur Seite")
+    style = box.evaluate("e => { const s = getComputedStyle(e); return [s.backgroundImage, s.backgroundAttachment]; }")
+    assert "radial-gradient" in style[0] and style[1] == "local, scroll"
+    names = box.locator("tbody th").first
+    assert names.evaluate("e => getComputedStyle(e).backgroundImage") == "none"
+    box.screenshot(path=screenshot_dir / "review-stats-table-de.png")
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    german.wait_for_function("() => getComputedStyle(document.querySelector('.table-scroll tbody th'))"
+                             ".backgroundImage.includes('gradient')")
+    assert hint.bounding_box()["x"] >= 0  # held at the box's left edge as the table scrolls
+    box.screenshot(path=screenshot_dir / "review-stats-table-de-scrolled.png")
+    assert_no_horizontal_scroll(german)
+
+    page.goto("/stats/")
+    page.get_by_role("link", name="Ben", exact=True).click()
+    mine = page.locator(".table-scroll").first
+    fits = mine.evaluate("e => e.scrollWidth <= e.clientWidth")
+    assert fits, "Ben's own table is wider than the phone: the test shows nothing"
+    expect(mine.locator(".scroll-hint")).to_be_hidden()

@@ -2,10 +2,13 @@
 limited per phone, per account and per address, answers 429 with when to try again, and imports stop
 at a stored-bytes quota. The sign-in limits are tested with the accounts (test_accounts.py)."""
 
+import html
 import json
+import re
 from datetime import UTC, timedelta
 
 import pytest
+from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -217,29 +220,73 @@ TYPED = {"typed": "Kept Wyrm", "twice": ["first", "second"], "once": "A" * 16, "
          "password1": "secret pass 42"}
 
 
+def typed_field(name: str) -> tuple[str, str] | None:
+    """A text field the player sees in the forms route `name` declares to its limit (limits.costly's `labels`):
+    (the name it posts as, its label); None for a route whose form has none (a file, hidden fields)."""
+    pattern = next(pattern for pattern in routes() if pattern.name == name)
+    if pattern.callback.labels is None:
+        return None
+    request = RequestFactory().get("/")
+    request.device, request.user, request.session = "", AnonymousUser(), {}
+    kwargs = {key: ARGS[key] for key in pattern.pattern.converters}
+    fields = [field for form in pattern.callback.labels(request, **kwargs) for field in form]
+    return next((field.html_name, str(field.label)) for field in fields if not field.is_hidden
+                and isinstance(field.field, forms.CharField) and "password" not in field.html_name)
+
+
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
 @pytest.mark.parametrize("name", sorted(name for name, kind in COSTLY_ROUTES.items()
                                         if limits.COSTLY[kind].methods == ("POST",)))
 def test_a_refused_post_comes_back_in_a_form_to_send_again(one_an_hour, name, htmx):
     """Every costly form route: the 429 page carries every field back (a password never), lists what was
-    typed, and asks for a file again; its form posts where the refused one did."""
+    typed in the form's fields, each value with its field's label, and asks for a file again; its form posts
+    where the refused one did."""
     phone = Client(headers={"HX-Request": "true"} if htmx else {})
     if name in SIGNED_IN:  # a signed-out phone is sent to sign in first
         phone.force_login(get_user_model().objects.create_user("ana", password="pw"))
     ask(phone, name)  # the phone's first request gives it its device
     spend_the_hour(phone, name)
-    data = {**TYPED, "upload": SimpleUploadedFile("cards.csv", b"name\n")}
+    named = typed_field(name)
+    data = {**TYPED, **({named[0]: "Named Wyrm"} if named else {}),
+            "upload": SimpleUploadedFile("cards.csv", b"name\n")}
     refused = ask(phone, name, data=data)
     assert refused.status_code == 429
     form = resend_form(text(refused))
     assert form["action"] == url_of(name) and form["enctype"] == "multipart/form-data"
     assert [field for field in form["fields"] if field[0] != "csrfmiddlewaretoken"] == [
-        ("typed", "Kept Wyrm"), ("twice", "first"), ("twice", "second"), ("once", "A" * 16), ("next", "/matches/")]
+        ("typed", "Kept Wyrm"), ("twice", "first"), ("twice", "second"), ("once", "A" * 16), ("next", "/matches/"),
+        *([(named[0], "Named Wyrm")] if named else [])]
     assert [field[0] for field in form["fields"]].count("csrfmiddlewaretoken") == 1  # the page's own, fresh
     assert form["files"] == ["upload"]
     page = text(refused)
-    assert "<li>Kept Wyrm</li>" in page and "<li>first</li>" in page and "<li>/matches/</li>" not in page
+    listed = [" ".join(item.split()) for item in re.findall(r"<li>(.*?)</li>", page, re.S)]
+    assert listed == ([f"<strong>{html.escape(named[1], quote=True)}:</strong> Named Wyrm"] if named else [])
     assert "secret pass 42" not in page and "the form asks for it again" in page
+
+
+def test_a_refused_new_match_lists_each_value_with_its_label_and_a_choice_in_its_words(one_an_hour):
+    """What the 429 page lists is what the new-match form showed: each value after its field's label, a choice
+    as it was offered (not its code), a ticked box as "yes"; hidden fields and unknown ones are carried, unlisted."""
+    phone = Client()
+    ask(phone, "match_new")
+    spend_the_hour(phone, "match_new")
+    refused = phone.post(reverse("match_new", args=["lonely-star"]), {
+        "player_0": "Ana", "player_1": "Ben", "config-who_rolls": "players", "config-deck": "40",
+        "config-lethal_to": "removed", "config-stat_floor": "none", "seq": "3", "made_up": "Nobody's"})
+    assert refused.status_code == 429
+    listed = [" ".join(item.split()) for item in re.findall(r"<li>(.*?)</li>", text(refused), re.S)]
+    assert listed == ["<strong>Player 1:</strong> Ana", "<strong>Player 2:</strong> Ben",
+                      "<strong>Who rolls the dice, unless changed for a roll:</strong> Players roll real dice and tap them in",
+                      "<strong>Cards in each deck after the opening hand:</strong> 40",
+                      "<strong>Where a unit goes after lethal damage:</strong> Removed from the game",
+                      "<strong>Can a total stat fall below 0?</strong> Yes"]  # no colon after its question mark
+    german = Client(headers={"Accept-Language": "de"})
+    ask(german, "match_new")
+    spend_the_hour(german, "match_new")
+    refused = german.post(reverse("match_new", args=["lonely-star"]), {"player_0": "Ana", "config-lethal_to": "removed"})
+    listed = [" ".join(item.split()) for item in re.findall(r"<li>(.*?)</li>", text(refused), re.S)]
+    assert len(listed) == 2 and all(re.fullmatch(r"<strong>[^<]+:</strong> \S.*", item) for item in listed), listed
+    assert "Removed from the game" not in listed[1] and "Player 1" not in listed[0]
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])

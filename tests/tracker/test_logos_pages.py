@@ -208,6 +208,24 @@ def test_bad_commits_are_refused(client, duel, fields, message):
     assert message in html
 
 
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"card": "No Such Card"}, "fix the fields marked below:"),
+    ({"card": "Rulebook Datacard"}, "Rulebook Datacard cannot be played: combo panel 2 needs blue"),
+])
+def test_a_refused_commit_opens_on_its_notice_above_the_fields(client, duel, fields, said):
+    """Refused by the form or by the rules, the entry says why in one notice just above the fields, which has the
+    focus (the page opens on it: logos.css, #entry-notice), not in the messages at the top of the page nor the card
+    field (whose focus by picker.js would hold the page where it opens); unrefused, the card field has it."""
+    html = refused(client, duel, lambda: entry_post(client, duel, 0, **fields), 422)
+    notice = re.search(r'<p class="notice notice-error"[^>]*>.*?</p>', html, re.S).group(0)
+    assert 'id="entry-notice"' in notice and "autofocus" in notice and 'tabindex="-1"' in notice
+    assert "Not committed:" in notice and said.replace("'", "&#x27;") in notice
+    assert html.count("notice-error") == 1 and "Not applied:" not in html
+    assert html.index('id="entry-notice"') < html.index('name="card"') < html.index("Commit this card")
+    assert "data-autofocus" not in html
+    assert "data-autofocus" in text(client.get(entry_url(duel, 0)))
+
+
 def test_a_second_backup_card_is_refused(client, duel):
     round_of(duel, "Granite Fist", "Solar Flare", backup0="Seraph")
     html = refused(client, duel, lambda: entry_post(client, duel, 0, card="Iron Golem", backup="Quicksilver"), 422)

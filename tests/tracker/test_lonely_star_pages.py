@@ -180,6 +180,37 @@ def test_it_refuses_an_unknown_unit_and_bad_stats(client, fielded):
     assert "is in the catalog: leave every stat blank to take its stats, or type them all" in html
 
 
+def stat_input(html: str, stat: str) -> str:
+    """Seat 0's input of `stat` in the play-a-unit form, and what is drawn after it up to the next control."""
+    at = html.index(f'id="unit-{stat}-0"')
+    start, end = html.rindex("<input", 0, at), re.search(r"<(input|select|button)\b", html[at:]).start() + at
+    return html[start:end]
+
+
+def test_each_missing_stat_of_a_unit_typed_in_is_marked(client, fielded):
+    """Stats typed for a unit, some left out: the reason stands across the form, and each stat left out is
+    marked where it is typed (invalid, a word in its slot), the ones typed not; the outcome box says it once."""
+    html = refused(client, fielded, 422, action="play_unit", seat=0, name="Newcomer", hp=3, at=1, reach=1)
+    assert html.count("so all its stats are needed (missing: LK, RS).") == 2  # the outcome box and the form's slot
+    for stat in ("lk", "rs"):
+        marked = stat_input(html, stat)
+        assert 'aria-invalid="true"' in marked and "Missing." in marked, marked
+    for stat in ("hp", "at", "reach"):
+        assert 'aria-invalid' not in stat_input(html, stat) and "Missing." not in stat_input(html, stat)
+    assert "autofocus" in stat_input(html, "lk")  # the first stat to type is brought into view
+    assert refusal_of(html) == "No unit called “Newcomer” in the catalog, so all its stats are needed (missing: LK, RS)."
+    hx = client.post(act_url(fielded), {"seq": fielded.head, "action": "play_unit", "seat": 0, "name": "Newcomer",
+                                        "hp": 3, "at": 1, "reach": 1}, headers={"HX-Request": "true"})
+    said = text(hx)  # htmx: the slots filled out of band (table.js marks each control its slot describes)
+    assert hx.status_code == 422
+    assert re.search(r'<span id="error-play_unit-seat-0-lk" hx-swap-oob="innerHTML">.*Missing\.</span>', said)
+    assert "Missing." not in said.split("Not applied:")[1]
+
+
+def refusal_of(html: str) -> str:
+    return re.search(r"<strong>Not applied:</strong>([^<]*)", html).group(1).strip()
+
+
 def test_the_catalog_takes_lonely_star_units(client):
     response = client.post(
         reverse("card_new", args=[SLUG]),

@@ -40,6 +40,12 @@ def _game_or_404(slug: str) -> rules.Game:
     return rules.GAMES[slug]
 
 
+def _new_card_forms(slug: str) -> list:
+    """The new-card form, unbound: what its 429 page names each value by (limits.costly)."""
+    _game_or_404(slug)
+    return [pages_for(slug).card_form(prefix="new")]
+
+
 def _facts(slug: str, name: str, stats: dict) -> list:
     """A card's stats as labelled words (the game's card_facts)."""
     return pages_for(slug).card_facts({"name": name, **stats})
@@ -84,7 +90,7 @@ def card_list(request: TableRequest, slug: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @made_once
-@limits.costly("card-new")
+@limits.costly("card-new", labels=lambda request, slug: _new_card_forms(slug))
 def card_new(request: TableRequest, slug: str) -> HttpResponse:
     """Add a card to the catalog, from the catalog page or mid-match when a new card is revealed.
 

@@ -262,7 +262,8 @@ def _entrant_names(club: Club) -> list[str]:
 
 @require_http_methods(["GET", "POST"])
 @made_once
-@limits.costly("tournament-new")  # each makes up to ENTRANTS_MOST players: their number is bounded too
+# Each makes up to ENTRANTS_MOST players: their number is bounded too.
+@limits.costly("tournament-new", labels=lambda request, club_id: [TournamentForm()])
 def tournament_list(request: TableRequest, club_id: int) -> HttpResponse:
     club = _club_shows(request, club_id, "tournaments")
     organiser = access.organises(request, club)

@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from ..models import Match
 
 
+MARKER = "marker"
+"""The code of a field's error that only marks the field (Lonely Star's "Missing." beside each stat left to type):
+why stands in another error of the form, so the outcome box's sentence leaves it out."""
+
+
 class BoardActionForm(forms.Form):
     """One form of a board. Subclasses declare the fields the player fills in, set `kinds`, and write
     `engine_action(data)`: the engine's action from the cleaned fields (a ValidationError, on a field
@@ -83,8 +88,10 @@ class BoardActionForm(forms.Form):
         self.add_error(field if field in self.fields else None, message)
 
     def refusal(self) -> str:
-        """Every error of the form in one sentence for the outcome box: each field's error says which field."""
-        return " ".join(str(message) for errors in self.errors.values() for message in errors)
+        """Every error of the form in one sentence for the outcome box: each field's error says which field (a
+        field's MARKER error left out: another error of the form says it)."""
+        return " ".join(message for errors in self.errors.as_data().values() for error in errors
+                        if error.code != MARKER for message in error.messages)
 
     def sent(self, key: str) -> list[str]:
         """Every value sent in `key` (a field sent several times: the dice)."""

@@ -248,9 +248,15 @@ def home(request: TableRequest) -> HttpResponse:
     return render(request, "tracker/home.html", {"games": rules.GAMES.values(), "recent": recent})
 
 
+def _new_match_forms(request: TableRequest, slug: str) -> list:
+    """The new-match page's forms, unbound: what its 429 page names each value by (limits.costly)."""
+    return [PlayersForm(seats=_game_or_404(slug).seats, clubs=access.my_clubs(request)),
+            pages_for(slug).config_form(None, prefix="config")]
+
+
 @require_http_methods(["GET", "POST"])
 @made_once  # a second tap of the same form is sent where the first went, and counts nowhere
-@limits.costly("match-new")  # each match may grow to services.LOG_MOST steps: their number is bounded too
+@limits.costly("match-new", labels=_new_match_forms)  # each match may grow to services.LOG_MOST steps: bounded too
 def match_new(request: TableRequest, slug: str) -> HttpResponse:
     game = _game_or_404(slug)
     pages = pages_for(slug)

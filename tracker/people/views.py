@@ -125,7 +125,7 @@ def _next(request: TableRequest) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-@limits.costly("password-check")
+@limits.costly("password-check", labels=lambda request: [accounts.offer_keeping(AuthenticationForm(request), request)])
 def sign_in(request: TableRequest) -> HttpResponse:
     form = accounts.offer_keeping(AuthenticationForm(request, data=request.POST or None), request)
     status = 200
@@ -175,7 +175,7 @@ def _new_account(form: SignUpForm):
 
 @require_http_methods(["GET", "POST"])
 @made_once
-@limits.costly("sign-up")
+@limits.costly("sign-up", labels=lambda request: [accounts.offer_keeping(SignUpForm(), request)])
 def sign_up(request: TableRequest) -> HttpResponse:
     # A POST is a form sent, even an empty one: refused as incomplete (422), which counts nowhere (limits.did_work).
     form = accounts.offer_keeping(SignUpForm(request.POST if request.method == "POST" else None), request)
@@ -356,7 +356,7 @@ def club_list(request: TableRequest) -> HttpResponse:
 @login_required
 @require_POST
 @made_once
-@limits.costly("club-new")
+@limits.costly("club-new", labels=lambda request: [ClubForm()])
 def club_new(request: TableRequest) -> HttpResponse:
     form = ClubForm(request.POST)
     if not form.is_valid():
@@ -396,7 +396,7 @@ def club_detail(request: TableRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @made_once
-@limits.costly("name-claim")
+@limits.costly("name-claim", labels=lambda request, pk: [NameClaimForm()])
 def club_claim(request: TableRequest, pk: int) -> HttpResponse:
     """An organiser claims a card name for the club (tracker/catalog/changes.py says what a claim means)."""
     club, role = clubs.club_for(request, pk, organiser=True)

@@ -20,12 +20,14 @@ every app server shares it). Two kinds of limit:
 import hashlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import wraps
 
+from django import forms
 from django.core.cache import cache
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.forms import BoundField
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
@@ -245,16 +247,44 @@ class Kept:
     fields: list[tuple[str, str]]
     """Every posted (name, value), a field sent twice twice; not the CSRF token (the page's own is fresh),
     nor a password (never written into a page)."""
-    shown: list[str]
-    """The values the player typed, to see on the page."""
+    shown: list[tuple[str, str]]
+    """What the player filled in, to see on the page: (the field's label, the value as the form offered it)."""
     files: list[str]
     """The names of the files sent: a file cannot be kept, the player chooses it again."""
     passwords: bool
     """Whether a password was left out: the form asks for it again."""
 
 
-def kept(request: HttpRequest) -> Kept | None:
-    """What the 429 page carries back of a refused POST (None for a GET: nothing was typed)."""
+Labels = Callable[..., Iterable[forms.BaseForm]]
+"""A costly view's forms, unbound, as it draws them (called with the view's request and arguments): each value the
+429 page lists is named by its field's label."""
+
+
+def _field_labels(request: HttpRequest, labels: Labels | None, args: tuple, kwargs: dict) -> dict[str, BoundField]:
+    """The fields of the view's forms by the name each posts as (its prefix included); none for a view whose
+    arguments name nothing (a game that does not exist: the view itself answers that with a 404)."""
+    if labels is None:
+        return {}
+    try:
+        return {field.html_name: field for form in labels(request, *args, **kwargs) for field in form}
+    except Http404:
+        return {}
+
+
+def _as_shown(field: BoundField, value: str) -> str:
+    """A value as the form offered it: a choice by the words it was offered with, a ticked box as "yes"."""
+    if isinstance(field.field, forms.BooleanField):
+        return _("yes")
+    choices = getattr(field.field, "choices", None)
+    if choices is not None:  # a club offered by its name, too
+        return str({str(key): label for key, label in choices}.get(value, value))
+    return value
+
+
+def kept(request: HttpRequest, fields_by_name: dict[str, BoundField] | None = None) -> Kept | None:
+    """What the 429 page carries back of a refused POST (None for a GET: nothing was typed). It lists each value
+    of a field the player sees in the view's forms (`fields_by_name`) with the field's label; the others (hidden
+    fields, what no form of the view has) are sent again but not listed: a value without its label says nothing."""
     if request.method != "POST":
         return None
     fields, shown, passwords = [], [], False
@@ -263,15 +293,19 @@ def kept(request: HttpRequest) -> Kept | None:
             passwords = True
         elif name != "csrfmiddlewaretoken":
             fields += [(name, value) for value in values]
-            shown += [value for value in values if value.strip() and name not in NOT_SHOWN]
+            field = (fields_by_name or {}).get(name)
+            if field is None or field.is_hidden or name in NOT_SHOWN:
+                continue
+            shown += [(str(field.label), _as_shown(field, value)) for value in values if value.strip()]
     return Kept(fields, shown, sorted(request.FILES), passwords)
 
 
-def refusal(request: HttpRequest, message: str, seconds: int) -> HttpResponse:
+def refusal(request: HttpRequest, message: str, seconds: int,
+            fields_by_name: dict[str, BoundField] | None = None) -> HttpResponse:
     """The 429 page: what was refused and when to try again (also as Retry-After), and a refused form's
     fields in a form to send again once the wait is over, so nothing typed is lost. htmx swaps it in as the
     whole page (base.html lets a 429 through), so the reason shows wherever the player tapped."""
-    context = {"message": message, "wait": wait_text(seconds), "kept": kept(request)}
+    context = {"message": message, "wait": wait_text(seconds), "kept": kept(request, fields_by_name)}
     response = render(request, "tracker/limited.html", context, status=429)
     response["Retry-After"] = str(max(1, seconds))
     if getattr(request, "htmx", False):
@@ -279,9 +313,9 @@ def refusal(request: HttpRequest, message: str, seconds: int) -> HttpResponse:
     return response
 
 
-def costly(kind: str) -> Callable:
+def costly(kind: str, labels: Labels | None = None) -> Callable:
     """The view's requests of the limit's methods are refused beyond COSTLY[kind], and counted when they did
-    the work (`did_work`)."""
+    the work (`did_work`). `labels` gives the view's forms, whose labels name what a refused POST's page lists."""
     if kind not in COSTLY:
         raise KeyError(kind)
 
@@ -297,7 +331,7 @@ def costly(kind: str) -> Callable:
                            "account": _("Too many %(what)s from this account in the last hour."),
                            "network": _("Too many %(what)s from this network in the last hour."),
                            }[who] % {"what": what}
-                return refusal(request, message, seconds)
+                return refusal(request, message, seconds, _field_labels(request, labels, args, kwargs))
             try:
                 response = view(request, *args, **kwargs)
             except (Http404, PermissionDenied, SuspiciousOperation, BadRequest):
@@ -314,6 +348,7 @@ def costly(kind: str) -> Callable:
             return response
 
         bounded.costly = kind  # type: ignore[attr-defined]  # read by the test that finds every costly route
+        bounded.labels = labels  # type: ignore[attr-defined]  # and by the one that sends each a typed field
         return bounded
 
     return decorate

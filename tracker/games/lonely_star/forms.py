@@ -21,7 +21,7 @@ from rules.lonely_star.units import NAME_MAX, STAT_MAX
 from rules.lonely_star.zones import ZONES
 
 from ...matches.club_cards import match_card
-from ..board_forms import BoardActionForm, BoardForms, choice, seat_field, whole_number
+from ..board_forms import MARKER, BoardActionForm, BoardForms, choice, seat_field, whole_number
 from ..common import EngineCardForm, dice_needed, filled_in, option_field
 from .narration import STAT_LABELS
 
@@ -211,6 +211,10 @@ class PlayUnitForm(LonelyStarForm):
                   "(missing: %(missing)s).") if in_catalog else
                 pgettext_lazy("lonely-star", "No unit called “%(name)s” in the catalog, so all its stats are needed (missing: %(missing)s)."))
                 % {"name": name, "missing": ", ".join(str(STAT_LABELS[stat]) for stat in missing)})
+            # And each stat left to type marked where it is typed (aria-invalid, a word in its slot), short enough
+            # for a third of a phone's width; the reason above names them, so the outcome box says it once.
+            for stat in missing:
+                self.add_error(stat, ValidationError(pgettext_lazy("lonely-star", "Missing."), code=MARKER))
             return {}
         return {"name": name, **{stat: data[stat] for stat in STATS}}
 
