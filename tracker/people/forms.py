@@ -12,7 +12,8 @@ from tracker.matches.forms import PlayerNameField
 class SignUpForm(UserCreationForm):
     player_name = PlayerNameField(
         label=gettext_lazy("Your player name"), max_length=40,
-        help_text=gettext_lazy("The name you play under; your matches under this name become yours."),
+        help_text=gettext_lazy("The name you play under. A name a club already entered for you is given to you by its "
+                               "organiser once you have joined."),
     )
 
     def clean_player_name(self):
