@@ -178,7 +178,7 @@ def test_the_match_chart_and_its_table_on_the_log(page: Page, battle, screenshot
 def test_a_statistics_table_wider_than_the_phone_says_it_scrolls_sideways(page: Page, make_context, battle,
                                                                           screenshot_dir):
     """The players' table in German is wider than a 360 px phone: a line above it says so (in words, not colour
-    alone), a shadow stands at its right edge (tracker's stats.css: a strip of the page's background at the end of
+    alone), a shadow stands at its right edge (static/css/table-scroll.css: a strip of the page's background at the end of
     the scrolled content covers it there), and once scrolled the names, which stay put, cast one on what slides under
     them. A table that fits says nothing."""
     german = make_context(locale="de-DE").new_page()
