@@ -8,6 +8,7 @@ snapshot of folding the engine over the live actions up to `Match.head`, and eac
 
 import secrets
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import models
@@ -219,17 +220,25 @@ class Membership(models.Model):
         return f"user {self.user_id} {self.role} of club {self.club_id}"
 
 
-def players_of(user, club_id: int | None) -> dict[int, datetime]:
-    """The players an account plays as in a club (club_id None: outside any club), each with the moment it
-    became theirs: its own player (the name it signed up with) from its sign-up, and in a club the name an
-    organiser gave it there from then on. The one place "this account is that player" is decided: confirmations,
-    seats taken by opening a battle, sides of a match or tournament, collections."""
+class Held(NamedTuple):
+    """How an account holds a player: since when, and given by which organiser (None: the account's own name)."""
+
+    since: datetime
+    given_by: int | None
+
+
+def players_of(user, club_id: int | None) -> dict[int, Held]:
+    """The players an account plays as in a club (club_id None: outside any club), each with how it holds it: its
+    own player (the name it signed up with) from its sign-up, and in a club the name an organiser gave it there
+    from then on. The one place "this account is that player" is decided: confirmations, seats taken by opening a
+    battle, sides of a match or tournament, collections."""
     if user is None or not user.pk:
         return {}
-    mine = {pk: user.date_joined for pk in Player.objects.filter(user=user).values_list("pk", flat=True)}
+    mine = {pk: Held(user.date_joined, None) for pk in Player.objects.filter(user=user).values_list("pk", flat=True)}
     if club_id is not None:
-        mine.update(Membership.objects.filter(club_id=club_id, user=user, plays_as__isnull=False).values_list(
-            "plays_as", "given_at"))
+        for player, since, giver in Membership.objects.filter(club_id=club_id, user=user, plays_as__isnull=False
+                                                              ).values_list("plays_as", "given_at", "given_by"):
+            mine[player] = Held(since or user.date_joined, giver)  # given_at is set with plays_as
     return mine
 
 

@@ -162,3 +162,40 @@ def test_giving_a_name_is_refused_where_it_would_take_a_side(club, organiser, me
     assert give(organiser, club, member.user, "", do="unname").status_code == 302
     assert club.memberships.get(user=member.user).plays_as.name == "Noor", "nor takes one back"
     assert not club.memberships.filter(user=fresh.user, plays_as__isnull=False).exists()
+
+
+def test_taking_a_name_back_or_leaving_ends_the_seats_it_gave(club, organiser, erin_in_battles):
+    """Round 13: the seat a member took by opening a battle that names them stayed theirs after the name was taken
+    back or they left, and a tournament battle counted their lock-in."""
+    for end in ("unname", "leave"):
+        fresh = club_account(f"fresh-{end}", club)
+        give(organiser, club, fresh.user, "Erin")
+        under_way = battle(club, "Ben", "Erin")
+        assert "You play as Erin" in text(fresh.get(under_way.get_absolute_url()))
+        seated = under_way.accesses.get(user=fresh.user)
+        assert seated.seat == 1 and seated.revoked is None
+        if end == "unname":
+            give(organiser, club, fresh.user, "", do="unname")
+        else:
+            fresh.post(reverse("club_leave", args=[club.pk]))
+        seated.refresh_from_db()
+        assert seated.revoked is not None, end
+        assert "You play as Erin" not in text(fresh.get(under_way.get_absolute_url()))
+        under_way.refresh_from_db()
+        assert not under_way.accesses.filter(revoked__isnull=True, role="player").exists()
+
+
+def test_a_name_speaks_neither_where_its_giver_is_a_side_nor_twice_in_one_battle(club, organiser, member,
+                                                                                 erin_in_battles):
+    """Round 13: an organiser gave a regular's name to a second account of hers and played against it: its lock-in
+    confirmed the regular's loss. And a member given a second name played himself: his lock-in confirmed both."""
+    Player.objects.create(name="Orga", user=organiser.user)
+    alt = club_account("alt", club)
+    give(organiser, club, alt.user, "Erin")
+    assert confirmations.seat_of(battle(club, "Orga", "Erin"), alt.user) is None, "the giver plays in it"
+    assert confirmations.seat_of(battle(club, "Ben", "Erin"), alt.user) == 1
+    give(organiser, club, alt.user, "", do="unname")
+    Player.objects.create(name="Dev", user=member.user)
+    give(organiser, club, member.user, "Erin")
+    assert confirmations.seat_of(battle(club, "Ben", "Erin"), member.user) == 1
+    assert confirmations.seat_of(battle(club, "Erin", "Dev"), member.user) is None, "both its players"

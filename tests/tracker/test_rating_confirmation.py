@@ -203,7 +203,7 @@ def test_an_account_given_the_name_after_the_battle_does_not_speak_for_the_playe
     given = olga.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "name", "name": "ben"})
     assert given.status_code == 302 and Membership.objects.get(pk=membership.pk).plays_as.name == "Ben"
     refused = confirm(alt, lost, 1)
-    assert refused.status_code == 403 and "Your account took the name Ben after this battle was set up" in text(refused)
+    assert refused.status_code == 403 and "Your account does not speak for Ben in this battle" in text(refused)
     assert not Confirmation.objects.filter(match=lost, seat=1).exists()
     assert "You play as Ben" not in text(alt.get(under_way.get_absolute_url()))
     assert not Access.objects.filter(match=under_way, role=Access.PLAYER).exists()

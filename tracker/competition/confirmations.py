@@ -24,6 +24,7 @@ Decisions (where the rule was open):
 - Battles from before this rule are kept as they counted (the migration leaves them confirmed).
 """
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
@@ -66,12 +67,21 @@ def seat_of(match: Match, account) -> int | None:
     """The seat whose player is this account, if the player was the account's when the match was set up
     (models.players_of: its own name from its sign-up, a name an organiser gave it in the club from then on).
     Anyone may sign up as a player with no account, so a name taken since speaks for no seat of it: an organiser
-    confirms that player's part."""
+    confirms that player's part. Nor does an account that is two of its players, nor a name given by a side."""
     if account is None:
         return None
     mine = players_of(account, match.club_id)
-    return next((seat for seat, player in enumerate(match.players())
-                 if player.pk in mine and mine[player.pk] <= match.created), None)
+    seats = [seat for seat, player in enumerate(match.players()) if player.pk in mine]
+    if len(seats) != 1:  # an account that is two players of one battle (its own name, a given one) is neither
+        return None
+    held = mine[match.players()[seats[0]].pk]
+    if held.since > match.created:
+        return None
+    # A name given by a side of the battle is not the word of its player: an organiser gave a regular's name to a
+    # second account of hers and played it.
+    if held.given_by is not None and match.sided_with(get_user_model().objects.filter(pk=held.given_by).first()):
+        return None
+    return seats[0]
 
 
 @transaction.atomic
@@ -101,9 +111,9 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
     organiser = referee and club_id is not None and not match.sided_with(account) and (
         Membership.objects.filter(club_id=club_id, user=account, role=Membership.ORGANISER).exists())
     if not own and not organiser and players[seat].pk in players_of(account, club_id):
-        raise Refused(_("Your account took the name %(name)s after this battle was set up, so it does not confirm "
-                        "%(name)s's part in it: an organiser of the club does.") % {"name": players[seat].name},
-                      status=403)
+        raise Refused(_("Your account does not speak for %(name)s in this battle (it took the name after the battle "
+                        "was set up, plays both its sides, or was given the name by one of its sides): an organiser "
+                        "of the club confirms %(name)s's part.") % {"name": players[seat].name}, status=403)
     if not own and not organiser:
         raise Refused(_("Only %(name)s (signed in) or an organiser of the club who plays neither in this battle nor "
                         "in its tournament can confirm %(name)s's part in it.") % {"name": players[seat].name}, status=403)

@@ -28,7 +28,7 @@ from tracker.models import Club, Entrant, Match, Membership, Player, players_of
 from tracker.people import access
 
 from .devices import TableRequest
-from .sharing import qr_svg
+from .sharing import qr_svg, unseat_member
 
 
 def club_for(request: TableRequest, pk: int, organiser: bool = False) -> tuple[Club, str | None]:
@@ -137,6 +137,7 @@ def take_name_back(club: Club, organiser, membership: Membership) -> Player:
     player = membership.plays_as
     membership.plays_as, membership.given_by, membership.given_at = None, organiser, timezone.now()
     membership.save(update_fields=["plays_as", "given_by", "given_at"])
+    unseat_member(club.pk, membership.user, player.pk)  # the seats the name gave in open battles end with it
     return player
 
 
@@ -156,6 +157,7 @@ def leave(membership: Membership) -> None:
     open_matches = Match.objects.filter(club=membership.club_id, owner=membership.user_id, finished__isnull=True)
     changed = list(open_matches.values_list("pk", flat=True))
     open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
+    unseat_member(membership.club_id, membership.user)  # seats taken as a member, in battles still open
     membership.delete()
     # The account saw the club's matches as a member: its phones' open streams of them are told to ask again.
     watched = Match.objects.filter(club=membership.club_id, finished__isnull=True).values_list("pk", flat=True)

@@ -88,6 +88,20 @@ def revoke(invite: Invite) -> None:
     touch(invite.match)
 
 
+def unseat_member(club_id: int, user, player_id: int | None = None) -> None:
+    """End the seats a member took in the club's open battles by opening them (`seat_club_member`: by their
+    membership, with no link): all of them when they leave or are removed, or those of one given name taken back.
+    The owner's phone enters for the seat again."""
+    seats = Access.objects.filter(user=user, invite__isnull=True, role=Access.PLAYER, revoked__isnull=True,
+                                  match__club_id=club_id, match__finished__isnull=True)
+    if player_id is not None:
+        seats = seats.filter(match__seats__player_id=player_id, match__seats__position=F("seat"))
+    held = list(seats.values_list("pk", "match_id"))
+    Access.objects.filter(pk__in=[pk for pk, _match in held]).update(revoked=timezone.now())
+    for match in Match.objects.filter(pk__in={match for _pk, match in held}):
+        touch(match)
+
+
 def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer) -> int | None:
     """A club member opening an unfinished club battle that names them takes their seat on this phone by
     their account (not a spectator's place), as a join link would seat them; the seat, or None.
