@@ -199,3 +199,16 @@ def test_a_name_speaks_neither_where_its_giver_is_a_side_nor_twice_in_one_battle
     give(organiser, club, member.user, "Erin")
     assert confirmations.seat_of(battle(club, "Ben", "Erin"), member.user) == 1
     assert confirmations.seat_of(battle(club, "Erin", "Dev"), member.user) is None, "both its players"
+
+
+def test_an_organiser_who_is_two_entrants_drops_either_of_hers_and_no_rival(club, organiser, catalog):
+    Player.objects.create(name="Orga", user=organiser.user)
+    cup = tournaments.tournament_create(name="Spring Cup", player_names=["Orga", "Erin", "Ben", "Kim"], club=club)
+    other = club_account("other", club, Membership.ORGANISER)
+    assert give(other, club, organiser.user, "Erin").status_code == 302
+    entrants = {e.player.name: e.pk for e in cup.entrants.select_related("player")}
+    drop = reverse("tournament_drop", args=[cup.pk])
+    refused = organiser.post(drop, {"round": 0, "entrant": entrants["Ben"]})
+    assert refused.status_code == 403 and "another organiser of the club drops Ben" in text(refused)
+    assert organiser.post(drop, {"round": 0, "entrant": entrants["Erin"]}).status_code == 302
+    assert cup.entrants.get(pk=entrants["Erin"]).dropped_after is not None

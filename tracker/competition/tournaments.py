@@ -18,7 +18,7 @@ from rules import RuleError
 from rules.card_crush import rating, swiss
 from tracker.matches import services
 
-from ..models import Entrant, Pairing, Player, Tournament, players_of
+from ..models import Entrant, Pairing, Tournament, players_of
 from . import ratings
 from .errors import Refused
 from .game import competing_slug
@@ -174,14 +174,14 @@ def unfinished(tournament: Tournament, round_number: int) -> list[Pairing]:
 
 @transaction.atomic
 def entrant_drop(*, tournament_id: int, entrant_id: int, expected_round: int, results: str | None = None,
-                 by_entrant: Player | None = None) -> Entrant:
+                 by_entrant: set[int] | None = None) -> Entrant:
     """Drop a player from the next rounds; their played battles still count. An organiser who is an entrant
-    (`by_entrant`, their player) drops only themselves: another organiser drops a rival."""
+    (`by_entrant`, her players among the entrants) drops only herself: another organiser drops a rival."""
     tournament = _locked(tournament_id, expected_round, results)
     entrant = tournament.entrants.select_related("player").filter(pk=entrant_id).first()
     if entrant is None:
         raise Refused(_("That player is not entered in this tournament."))
-    if by_entrant is not None and entrant.player_id != by_entrant.pk:
+    if by_entrant and entrant.player_id not in by_entrant:
         raise Refused(_("You play in this tournament: another organiser of the club drops %(name)s.")
                       % {"name": entrant.player.name}, status=403)
     if entrant.dropped_after is not None:

@@ -304,7 +304,7 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
     recommended = swiss.recommended_rounds(entrants)
     unfinished = tournaments.unfinished(tournament, number)
     # An organiser who is an entrant pairs and ends it only within its recommended rounds (tournaments.py).
-    plays = organiser and _entrant(request, tournament.pk) is not None
+    plays = organiser and bool(_entrant(request, tournament.pk))
     # The waiting battles this viewer may confirm: an organiser (for players without a say), or a player of it; to
     # anyone else "confirm" led to a page with nothing for them to do.
     user = access.signed_in(request)
@@ -379,11 +379,12 @@ def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
     )
 
 
-def _entrant(request: TableRequest, tournament_id: int) -> Player | None:
-    """The acting organiser's player when it is one of the tournament's entrants: they are a side of it then."""
+def _entrant(request: TableRequest, tournament_id: int) -> set[int]:
+    """The acting organiser's players that are entrants of the tournament (her own name, one given her in the
+    club): she is a side of it when there is one."""
     club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
-    return Player.objects.filter(pk__in=players_of(access.signed_in(request), club_id),
-                                 entries__tournament_id=tournament_id).first()
+    return set(Player.objects.filter(pk__in=players_of(access.signed_in(request), club_id),
+                                     entries__tournament_id=tournament_id).values_list("pk", flat=True))
 
 
 @require_POST
@@ -403,7 +404,7 @@ def tournament_finish(request: TableRequest, pk: int) -> HttpResponse:
         request, pk, RoundForm,
         lambda t, data: tournaments.tournament_finish(tournament_id=t, expected_round=data["round"],
                                                       results=request.POST.get("results"),
-                                                      by_entrant=_entrant(request, t) is not None),
+                                                      by_entrant=bool(_entrant(request, t))),
         _("The tournament is over: these are the final standings."),
     )
 
@@ -413,7 +414,7 @@ def tournament_reopen(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, RoundForm,
         lambda t, data: tournaments.tournament_reopen(tournament_id=t, expected_round=data["round"],
-                                                      by_entrant=_entrant(request, t) is not None),
+                                                      by_entrant=bool(_entrant(request, t))),
         _("The tournament is running again: its battles can be reopened or voided, and it must be ended again."),
     )
 
