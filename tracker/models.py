@@ -6,12 +6,14 @@ snapshot of folding the engine over the live actions up to `Match.head`, and eac
 (services.replay_problems re-runs them from the seed and compares).
 """
 
+import hashlib
 import secrets
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -76,6 +78,35 @@ def _named(queryset, name: str):
     looks = names.look(name)
     return (next((row for row in rows if row.name.casefold() == key), None)
             or next((row for row in rows if names.look(row.name) == looks), None))
+
+
+def hold_names(kind: str, typed: Iterable[str]) -> None:
+    """Until the transaction ends, be the only one who may create a row of `kind` ("player"; "card" for cards and
+    claimed names alike, catalog.changes.CARD_NAMES) under any of these names or names drawn like them
+    (names.look): whoever creates one reads again by look after this, and creates only what is still absent. The database's constraints
+    hold only lower(name), so without this two phones sending "Weiß" and "WEISS", or "KOXA" and Greek "ΚΟΧΑ", at the
+    same moment made two players, two cards or two clubs' claims of one name; one phone's claim and another's card
+    of one name both stood.
+
+    PostgreSQL: a transaction-scoped advisory lock per name, keyed on a stable hash of (kind, look), taken in key
+    order (so two creators of the same names never wait on each other in a circle). SQLite needs nothing: its
+    write transaction (BEGIN IMMEDIATE, settings.SQLITE_OPTIONS) already lets one writer in at a time. Called
+    inside the creating transaction (transaction.atomic), since the lock ends with it."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("hold_names outside a transaction holds nothing")
+    if connection.vendor != "postgresql":
+        return
+    keys = sorted({name_key(kind, name) for name in typed})
+    with connection.cursor() as cursor:
+        for key in keys:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def name_key(kind: str, name: str) -> int:
+    """The advisory lock's key of a name: the same in every process for names drawn alike (a signed 64-bit
+    number, as PostgreSQL takes it)."""
+    digest = hashlib.blake2b(f"{kind}\x00{names.look(name)}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 class Card(models.Model):

@@ -39,7 +39,17 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from tracker.matches import names
-from tracker.models import Access, Card, CardChange, Club, ClubCorrection, Match, Membership, NameClaim
+from tracker.models import (
+    Access,
+    Card,
+    CardChange,
+    Club,
+    ClubCorrection,
+    Match,
+    Membership,
+    NameClaim,
+    hold_names,
+)
 from tracker.people import access
 
 if TYPE_CHECKING:
@@ -223,23 +233,32 @@ def _name_taken(card: Card, name: str) -> bool:
     return other is not None and other.pk != card.pk
 
 
+CARD_NAMES = "card"
+"""The kind under which card names are held while one is given (models.hold_names), in every game alike (an edit
+holds its name before it knows the card's game): a card added or renamed and a name claimed are one kind, so a
+claim and a card of one name sent at the same moment are judged one after the other (the claim refuses a card it
+may not change; the card refuses a name claimed)."""
+
+
 def card_add(editor: Editor, slug: str, name: str, stats: dict, catalog: dict[str, Card] | None = None) -> Card:
     """A new catalog card, remembered as the editor's; CardRefused if the name is taken, or one nobody could tell
     from it. `catalog`: the game's cards by look (names.look), read once for many cards added in one transaction
-    (an import)."""
+    (an import), after that transaction held their names (models.hold_names)."""
     name = catalog_name(name)
-    held = Card.named(slug, name) if catalog is None else catalog.get(names.look(name))
-    if held is not None:
-        raise CardRefused((_("%(name)s is already in the catalog.") if held.name.casefold() == name.casefold() else
-                           _("%(name)s is already in the catalog (the name typed is drawn the same way).")) % {
-                              "name": held.name}, status=422)
-    if why := name_refusal(editor, slug, name):
-        raise CardRefused(why)
-    try:
-        with transaction.atomic():  # a savepoint: a name taken meanwhile leaves an outer transaction usable
-            return Card.objects.create(slug=slug, name=name, stats=stats, **editor.creator_fields())
-    except IntegrityError as error:
-        raise CardRefused(_("%(name)s is already in the catalog.") % {"name": name}, status=422) from error
+    with transaction.atomic():  # the name is held, and judged as it stands, until the outermost transaction ends
+        hold_names(CARD_NAMES, [name])
+        held = Card.named(slug, name) if catalog is None else catalog.get(names.look(name))
+        if held is not None:
+            raise CardRefused((_("%(name)s is already in the catalog.") if held.name.casefold() == name.casefold()
+                               else _("%(name)s is already in the catalog (the name typed is drawn the same way).")) % {
+                                  "name": held.name}, status=422)
+        if why := name_refusal(editor, slug, name):
+            raise CardRefused(why)
+        try:
+            with transaction.atomic():  # a savepoint: a name taken meanwhile leaves an outer transaction usable
+                return Card.objects.create(slug=slug, name=name, stats=stats, **editor.creator_fields())
+        except IntegrityError as error:
+            raise CardRefused(_("%(name)s is already in the catalog.") % {"name": name}, status=422) from error
 
 
 def drawn_as(name: str, stats: dict) -> str:
@@ -261,6 +280,9 @@ def _as_drawn(card: Card, stats: dict, drawn: str | None) -> None:
 def card_edit(editor: Editor, card_id: int, name: str, stats: dict, drawn: str | None = None) -> CardChange | None:
     """Correct a card's name and stats, recorded; None when nothing differs. Raises CardRefused, also when the
     form was drawn (`drawn`: drawn_as) from a card changed since: it would quietly undo that change."""
+    # The name is held as a card added holds it, before the card's row is locked: an import holds its names first
+    # and then locks the cards it changes, so the other order could wait on it in a circle.
+    hold_names(CARD_NAMES, [name])
     card = _locked(card_id)
     if why := refusal(editor, card):
         raise CardRefused(why)
@@ -347,6 +369,7 @@ def name_claim(editor: Editor, club: Club, slug: str, name: str) -> NameClaim:
         raise CardRefused(_("Only an organiser of %(club)s can claim card names for it.") % {"club": club.name})
     Club.objects.select_for_update().filter(pk=club.pk).first()  # one claim at a time per club: the count holds
     name = catalog_name(name)
+    hold_names(CARD_NAMES, [name])  # one claim or card of this name at a time, whichever club or phone
     held = NameClaim.named(slug, name)
     if held is not None:
         raise CardRefused(_("%(name)s is already claimed by %(club)s.") % {"name": held.name, "club": held.club.name},

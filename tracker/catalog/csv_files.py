@@ -26,7 +26,7 @@ from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor, card_add, card_edit
 from tracker.games import pages_for
 from tracker.matches import names
-from tracker.models import Card
+from tracker.models import Card, hold_names
 
 MAX_BYTES = 1024 * 1024
 MAX_ROWS = 5000
@@ -148,7 +148,12 @@ def import_csv(slug: str, raw: bytes, editor: Editor) -> Imported:
                 changed.append((line, existing, pages.card_stats(card)))
     if problems:
         raise CatalogFileError(problems)
-    # Someone may have added or played a card since the checks above; then the whole file waits.
+    # Someone may have added or played a card since the checks above; then the whole file waits. The new names are
+    # held first (all at once, in one order: models.hold_names) and the catalog read again, so a card added by
+    # another phone meanwhile, in any spelling drawn alike, is found, and none can be added until this commits.
+    if new:
+        hold_names(card_changes.CARD_NAMES, [card["name"] for _line, card in new])
+        catalog = {names.look(card.name): card for card in Card.objects.filter(slug=slug)}
     for line, card in new:
         try:
             added = card_add(editor, slug, card["name"], pages.card_stats(card), catalog)

@@ -110,8 +110,8 @@ def tournament_create(*, name: str, player_names: list[str], club) -> Tournament
     if len(player_names) > ENTRANTS_MOST:
         raise ValueError(f"{len(player_names)} entrants, more than {ENTRANTS_MOST}")
     tournament = Tournament.objects.create(name=name, club=club)
-    for player_name in player_names:
-        Entrant.objects.create(tournament=tournament, player=services.player_named(player_name))
+    for player in services.players_named(player_names):
+        Entrant.objects.create(tournament=tournament, player=player)
     return tournament
 
 

@@ -11,7 +11,7 @@ steps, so undo, redo and the replay page re-run at most a few actions. The log s
 truth: `replay_problems` re-runs a match from its seed and compares every cached state.
 """
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,7 +21,7 @@ from rules.errors import gettext_noop
 from tracker.matches import live, names, news, numbers
 from tracker.matches.card_uses import record_uses
 from tracker.matches.engine_messages import engine_message, game_of, spoken
-from tracker.models import Action, Checkpoint, Confirmation, Match, Player, Seat
+from tracker.models import Action, Checkpoint, Confirmation, Match, Player, Seat, hold_names
 
 
 class NoSuchStep(Exception):
@@ -65,10 +65,39 @@ def explain(error: RuleError, players: list[Player] | None = None, slug: str | N
 def player_named(name: str) -> Player:
     """The player with this name (any case; a look-alike spelling is the same name: names.player_name), created on
     first use."""
-    if refusal := names.player_name_refusal(name):  # every form and the import refuse it first
-        raise ValueError(refusal)
-    name = names.player_name(name)
-    return Player.named(name) or Player.objects.create(name=name)
+    return players_named([name])[0]
+
+
+def players_named(typed: list[str]) -> list[Player]:
+    """The player of each name (as player_named), those not yet kept created: however many phones name one new
+    player at the same moment, in whichever spellings drawn alike, there is one player (models.hold_names), and no
+    phone is answered with an error. The names a creator holds are taken at once, in one order, so two matches
+    naming the same two new players never wait on each other."""
+    for name in typed:
+        if refusal := names.player_name_refusal(name):  # every form and the import refuse it first
+            raise ValueError(refusal)
+    kept = [names.player_name(name) for name in typed]
+    found = {name: player for name in kept if (player := Player.named(name)) is not None}
+    if missing := [name for name in dict.fromkeys(kept) if name not in found]:
+        with transaction.atomic():  # the names are held until the outermost transaction ends
+            hold_names("player", missing)
+            for name in missing:
+                found[name] = _player_created(name)
+    return [found[name] for name in kept]
+
+
+def _player_created(name: str) -> Player:
+    """The player called `name`, read again now that its name is held (another phone may have created it before
+    that), else created."""
+    if (player := Player.named(name)) is not None:
+        return player
+    try:
+        with transaction.atomic():  # a savepoint: a name taken meanwhile leaves the transaction usable
+            return Player.objects.create(name=name)
+    except IntegrityError:  # lower(name) taken by a spelling whose look differs: that is this player too
+        if (player := Player.named(name)) is not None:
+            return player
+        raise
 
 
 @transaction.atomic
@@ -87,8 +116,8 @@ def match_create(*, slug: str, player_names: list[str], config: dict, owner=None
     match.state = game.new_match(config, match.seed)
     match.config = {**game.default_config, **config}
     match.save()
-    for position, name in enumerate(player_names):
-        Seat.objects.create(match=match, position=position, player=player_named(name))
+    for position, player in enumerate(players_named(player_names)):
+        Seat.objects.create(match=match, position=position, player=player)
     return match
 
 

@@ -391,8 +391,8 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
     # step played on from here is marked as one whose app rolls could be foreseen (as after a match's end).
     match.seed_shown_after = match.last_number
     match.save()
-    for position, name in enumerate(data["players"]):
-        Seat.objects.create(match=match, position=position, player=services.player_named(name))
+    for position, player in enumerate(services.players_named(data["players"])):
+        Seat.objects.create(match=match, position=position, player=player)
     # In bulk: a long file is thousands of rows, and a row each was most of the import's cost.
     before = game.new_match(match.config, match.seed)
     actions, times = [], []
