@@ -34,17 +34,20 @@ NAMES = ("Chloé", "Jij", "Olga", "Inès", "Zoë", "Kim", "Nova Drake", "Phoenix
 FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
 """static/css/app.css's body font."""
 LEAST = {"16px": 1, "bold 48px": 1000}
+CANVAS = {"16px": (240, 40), "bold 48px": (560, 110)}
+"""Room for the longest name and its marks above and below at each size, and no more: the comparison reads every
+pixel."""
 """How much, at least, a variant's drawing differs from its name's at each size: at 16 px anything, at 48 px bold
 four pixels' worth."""
 
-DRAW = """([pairs, font]) => {
-  const width = 900, height = 90, canvas = new OffscreenCanvas(width, height);
+DRAW = """([pairs, font, width, height]) => {
+  const canvas = new OffscreenCanvas(width, height);
   const pen = canvas.getContext('2d', {willReadFrequently: true});
   pen.font = font; pen.textBaseline = 'middle'; pen.fillStyle = '#000';
   const drawn = new Map();
   function alpha(text) {
     if (!drawn.has(text)) {
-      pen.clearRect(0, 0, width, height); pen.fillText(text, 10, height / 2);
+      pen.clearRect(0, 0, width, height); pen.fillText(text, 4, height / 2);
       const rgba = pen.getImageData(0, 0, width, height).data, only = new Uint8Array(width * height);
       for (let k = 0; k < only.length; k++) only[k] = rgba[4 * k + 3];
       drawn.set(text, only);
@@ -108,7 +111,7 @@ def test_every_name_of_its_own_is_drawn_as_one(browser: Browser):
         for size, least in LEAST.items():
             differ = []
             for start in range(0, len(pairs), 10_000):
-                differ += page.evaluate(DRAW, [pairs[start:start + 10_000], f"{size} {FONT}"])
+                differ += page.evaluate(DRAW, [pairs[start:start + 10_000], f"{size} {FONT}", *CANVAS[size]])
             too_close += [(amount, size, name, ascii(variant))
                           for (name, variant), amount in zip(pairs, differ, strict=True) if amount < least]
     finally:
