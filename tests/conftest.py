@@ -140,7 +140,7 @@ BOTH_DATABASES = (
     "tests/fuzz/test_match_files.py", "tests/fuzz/test_endpoints.py",
     *(f"tests/tracker/{module}.py::" for module in (
         "test_services", "test_once", "test_cards", "test_exchange", "test_rating_confirmation",
-        "test_live_stream", "test_backups", "test_migrations", "test_write_sweep", "test_sharing_races",
+        "test_live_stream", "test_backups", "test_migrations", "test_write_sweep", "test_sharing_races", "test_lock_races",
         "test_log_filters")),
     *POSTGRESQL_PASS,
 )
