@@ -162,7 +162,10 @@ def import_csv(slug: str, raw: bytes, editor: Editor) -> Imported:
             raise CatalogFileError([_("Line %(line)s: %(why)s") % {"line": line, "why": late}]) from late
     for line, existing, stats in changed:
         try:
-            card_edit(editor, existing.pk, existing.name, stats)
+            # As read above: a card renamed or corrected on another phone since refuses the file (card_edit's
+            # `drawn`), which would otherwise quietly undo that change.
+            card_edit(editor, existing.pk, existing.name, stats, drawn=card_changes.drawn_as(existing.name,
+                                                                                            existing.stats))
         except CardRefused as late:
             raise CatalogFileError([_("Line %(line)s: %(why)s") % {"line": line, "why": late}]) from late
     return Imported(len(new), len(changed), refused)

@@ -18,7 +18,7 @@ from rules import RuleError
 from rules.card_crush import rating, swiss
 from tracker.matches import services
 
-from ..models import Entrant, Pairing, Tournament, players_of
+from ..models import Entrant, Match, Pairing, Tournament, players_of
 from . import ratings
 from .errors import Refused
 from .game import competing_slug
@@ -90,8 +90,13 @@ def results_mark(tournament: Tournament) -> str:
     return hashlib.sha256(json.dumps([table, battles]).encode()).hexdigest()[:16]
 
 
-def _locked(tournament_id: int, expected_round: int, results: str | None = None) -> Tournament:
+def _locked(tournament_id: int, expected_round: int, results: str | None = None, battles: bool = False) -> Tournament:
+    """The tournament, its row held until the transaction ends, refused unless it stands as the page saw it;
+    with `battles`, its battles' rows held too, before anything of them is read (always the tournament first)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+    if battles:
+        held = Match.objects.select_for_update(of=("self",)).filter(pairing__tournament=tournament)
+        list(held.order_by("pk").values_list("pk", flat=True))
     now = current_round(tournament)
     if now != expected_round:
         raise Refused(_("The tournament moved on since this page was loaded (round %(then)s, now round %(now)s). "
@@ -200,8 +205,12 @@ def entrant_drop(*, tournament_id: int, entrant_id: int, expected_round: int, re
 def tournament_finish(*, tournament_id: int, expected_round: int, results: str | None = None,
                       by_entrant: bool = False) -> Tournament:
     """Declare the standings final once every battle of the last round is finished. An organiser who is an
-    entrant (`by_entrant`) ends it only after its recommended rounds: ending it early decides its winner."""
-    tournament = _locked(tournament_id, expected_round, results)
+    entrant (`by_entrant`) ends it only after its recommended rounds: ending it early decides its winner.
+
+    Its battles' rows are held before their results are read: a battle reopened or voided at the same moment
+    either committed first (and is read here, so the ending is refused) or waits, then finds the tournament
+    ended and is refused (locks.why_locked, asked again under the match's row by every change of it)."""
+    tournament = _locked(tournament_id, expected_round, results, battles=True)
     if not expected_round:
         raise Refused(_("Play at least one round before ending the tournament."))
     recommended = swiss.recommended_rounds(tournament.entrants.count())

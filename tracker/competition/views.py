@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -233,15 +233,28 @@ def match_void(request: TableRequest, pk: int) -> HttpResponse:
         messages.info(request, _("This result was already voided."))
     elif locked := locks.why_locked(match):  # a battle of an ended tournament: its standings are final
         messages.error(request, locked)
-    elif match.row_as_read().filter(voided__isnull=True).update(
-            voided=timezone.now(), voided_by=access.signed_in(request), void_reason=form.cleaned_data["reason"],
-            version=F("version") + 1):  # one update of the result as read: two voids at once make one
+    else:
+        _void(request, match, form.cleaned_data["reason"])
+    return redirect(match)
+
+
+def _void(request: TableRequest, match: Match, reason: str) -> None:
+    """One update of the result as read (two voids at once make one), then, holding the match's row, its
+    tournament asked again: a tournament that ended meanwhile keeps the battle as it ended it (locks.why_locked)."""
+    with transaction.atomic():
+        voided = match.row_as_read().filter(voided__isnull=True).update(
+            voided=timezone.now(), voided_by=access.signed_in(request), void_reason=reason, version=F("version") + 1)
+        locked = locks.why_locked(match, fresh=True) if voided else ""
+        if locked:
+            transaction.set_rollback(True)
+    if locked:
+        messages.error(request, locked)
+    elif voided:
         live.changed(match.pk)
         messages.success(request, _("Result voided: it stays in the log and counts nowhere."))
     else:
         messages.info(request, _("This result was already voided, or changed since this page was drawn; nothing "
                                  "was changed."))
-    return redirect(match)
 
 
 # ---------------------------------------------------------------- tournaments
@@ -349,7 +362,13 @@ def _tournament_change(request: TableRequest, pk: int, form_class, change, done:
             return _tournament_page(request, tournament, message, 422, entrant_form=form)
         return _tournament_page(request, tournament, message, 400)
     try:
-        result = change(tournament.pk, form.cleaned_data)
+        with transaction.atomic():
+            # Asked again under the membership's row, which leaving takes first: an organiser leaving the club on
+            # another phone meanwhile either left before (refused here) or finds the round's battles to orphan.
+            if not access.member_now(access.signed_in(request), tournament.club_id, organiser=True):
+                raise Refused(_("Only the club's organisers can change the tournament; nothing was changed."),
+                              status=403)
+            result = change(tournament.pk, form.cleaned_data)
     except Refused as refused:
         if refused.spent:
             limits.spent(request)

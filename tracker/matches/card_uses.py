@@ -1,6 +1,8 @@
 """Which catalog cards a match used: what it tells the catalog, which then decides who may still
 change a card (tracker/catalog/changes.py). Below the catalog, so recording a use needs nothing of it."""
 
+from django.db import connection
+
 from tracker.models import Card, CardUse, Match
 
 
@@ -26,5 +28,19 @@ def record_uses(match: Match, payloads) -> None:
     names = set().union(*(card_names(payload) for payload in payloads))
     if not names:
         return
-    cards = Card.objects.filter(slug=match.slug, name__in=names).values_list("pk", flat=True)
+    cards = _held(Card.objects.filter(slug=match.slug, name__in=names).order_by("pk").values_list("pk", flat=True))
     CardUse.objects.bulk_create([CardUse(card_id=pk, match=match) for pk in cards], ignore_conflicts=True)
+
+
+def _held(cards) -> list[int]:
+    """The cards' ids, each row held against deletion until the transaction ends (PostgreSQL's FOR KEY SHARE: what
+    the use's foreign key takes itself, taken at the read; readers and other matches noting the same card do not
+    wait). A card deleted at the same moment (catalog/changes.card_delete holds its row) is then either gone, and
+    not noted, or waits for this use and decides with it: never noted after it went, which failed the whole
+    change (a 500). SQLite's transactions hold the whole database from their start."""
+    if not connection.features.has_select_for_update:
+        return list(cards)
+    sql, params = cards.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"{sql} FOR KEY SHARE", params)
+        return [pk for (pk,) in cursor.fetchall()]

@@ -45,6 +45,15 @@ class StaleSubmission(Exception):
         super().__init__(message)
 
 
+class Locked(StaleSubmission):
+    """The match's result became final (its tournament ended) after the page checked it (locks.why_locked): the
+    change is refused as a stale one is, with why, and nothing is applied."""
+
+    def __init__(self, reason: str) -> None:
+        self.doubled, self.recorded_step = False, None
+        Exception.__init__(self, reason)
+
+
 def explain(error: RuleError, players: list[Player] | None = None, slug: str | None = None) -> str:
     """A rule error as a translated sentence, with seat numbers replaced by player names.
 
@@ -304,7 +313,12 @@ def _save(match: Match, expected_seq: int, payload: dict | None = None) -> None:
 
     Called first in its transaction, so on PostgreSQL it takes the row lock before anything else
     is written (a second writer waits, then finds the version moved on and is refused as stale).
+    Holding it, it asks again whether the match may still change (locks.why_locked, its tournament read
+    again: the page asked before the lock), and raises Locked when it may not; the caller's transaction
+    then writes nothing.
     """
+    from tracker.people import locks  # who may change a match builds on these services
+
     written = Match.objects.filter(pk=match.pk, version=match.version).update(
         version=match.version + 1, updated=match.updated, **{field: getattr(match, field) for field in SAVED})
     if not written:
@@ -312,7 +326,15 @@ def _save(match: Match, expected_seq: int, payload: dict | None = None) -> None:
         match.__dict__.pop("_head_action", None)
         raise _stale(match, expected_seq, payload)
     match.version += 1
-    live.changed(match.pk)
+    live.changed(match.pk)  # told once the transaction commits: not when it is refused below
+    if why := locks.why_locked(match, fresh=True):
+        raise Locked(why)
+
+
+def _as_stored(match: Match) -> None:
+    """The caller's match as the database has it again, after a write refused in its transaction (Locked)."""
+    match.refresh_from_db()
+    match.__dict__.pop("_head_action", None)
 
 
 def _moved_on(match: Match, correcting: bool = False) -> None:
@@ -361,23 +383,27 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
     match.state, match.head, match.line_length, match.last_number = state, head + 1, head + 1, match.last_number + 1
     _moved_on(match, correcting=action.get("override") is True)
     news.record(match, news.ACTION, by, number=match.last_number)
-    with transaction.atomic():
-        _save(match, expected_seq, action)
-        if undone:
-            # Undone actions after the head give way to this new branch, but stay in the log; the
-            # states cached after them no longer belong to the line.
-            match.actions.filter(abandoned=False, seq__gt=head).update(abandoned=True)
-            match.checkpoints.filter(seq__gt=head).delete()
-            if match.first_finished is not None:
-                _withdraw_confirmations(match)
-        recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head,
-                                         seat=acting_seat(game, action), payload=action, events=events, rolls=dice.rolls,
-                                         secret=secret, proposal=proposal)
-        # Who has played a catalog card decides who may still change it, and the card's page lists the
-        # matches that used it: only what the table may see counts, so a hidden entry is noted at its reveal.
-        record_uses(match, [game.public_action(state, action), *_revealed_by(match, secret)])
-        if recorded.seq % CHECKPOINT_EVERY == 0:
-            Checkpoint.objects.create(action=recorded, match=match, seq=recorded.seq, state=state)
+    try:
+        with transaction.atomic():
+            _save(match, expected_seq, action)
+            if undone:
+                # Undone actions after the head give way to this new branch, but stay in the log; the
+                # states cached after them no longer belong to the line.
+                match.actions.filter(abandoned=False, seq__gt=head).update(abandoned=True)
+                match.checkpoints.filter(seq__gt=head).delete()
+                if match.first_finished is not None:
+                    _withdraw_confirmations(match)
+            recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head,
+                                             seat=acting_seat(game, action), payload=action, events=events, rolls=dice.rolls,
+                                             secret=secret, proposal=proposal)
+            # Who has played a catalog card decides who may still change it, and the card's page lists the
+            # matches that used it: only what the table may see counts, so a hidden entry is noted at its reveal.
+            record_uses(match, [game.public_action(state, action), *_revealed_by(match, secret)])
+            if recorded.seq % CHECKPOINT_EVERY == 0:
+                Checkpoint.objects.create(action=recorded, match=match, seq=recorded.seq, state=state)
+    except Locked:
+        _as_stored(match)
+        raise
     match.__dict__["_head_action"] = recorded  # what just happened, for the answer's page
     return recorded
 
@@ -423,9 +449,13 @@ def match_goto(*, step: int, expected_seq: int, match_id: int | None = None, mat
     match.state, match.head = state, step
     _moved_on(match)
     news.record(match, news.GOTO, by, **{"from": moved_from, "to": step, "reopened": reopened})
-    with transaction.atomic():
-        _save(match, expected_seq)
-        Checkpoint.objects.bulk_create(missing)
+    try:
+        with transaction.atomic():
+            _save(match, expected_seq)
+            Checkpoint.objects.bulk_create(missing)
+    except Locked:
+        _as_stored(match)
+        raise
     if actions and actions[-1].seq == step:
         match.__dict__["_head_action"] = actions[-1]
     return match

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.messages.storage.base import Message
 from django.core import signing
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -254,6 +255,10 @@ def _new_match_forms(request: TableRequest, slug: str) -> list:
             pages_for(slug).config_form(None, prefix="config")]
 
 
+class LeftClub(Exception):
+    """The account left the club chosen for a new match while it was being started."""
+
+
 @require_http_methods(["GET", "POST"])
 @made_once  # a second tap of the same form is sent where the first went, and counts nowhere
 @limits.costly("match-new", labels=_new_match_forms)  # each match may grow to services.LOG_MOST steps: bounded too
@@ -265,13 +270,22 @@ def match_new(request: TableRequest, slug: str) -> HttpResponse:
     players_form = PlayersForm(data, seats=game.seats, clubs=clubs, initial=request.GET)
     config_form = pages.config_form(data, prefix="config")
     if data is not None and players_form.is_valid() and config_form.is_valid():
+        club = players_form.cleaned_data.get("club")
         try:
-            match = services.match_create(
-                slug=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data,
-                owner=request.user if request.user.is_authenticated else None, owner_device=request.device,
-                club=players_form.cleaned_data.get("club"),
-            )
+            with transaction.atomic():
+                # The club was offered as the account's before; asked again under the membership's row, which
+                # leaving takes first: a club match started as its owner leaves is made before and orphaned, or
+                # refused as the form refuses a club that is not the account's.
+                if club is not None and not access.member_now(access.signed_in(request), club.pk):
+                    raise LeftClub
+                match = services.match_create(
+                    slug=slug, player_names=players_form.cleaned_data["names"], config=config_form.cleaned_data,
+                    owner=request.user if request.user.is_authenticated else None, owner_device=request.device,
+                    club=club,
+                )
             pages.match_started(match, config_form)
+        except LeftClub:
+            players_form.add_error("club", players_form.fields["club"].error_messages["invalid_choice"])
         except RuleError as error:
             config_form.add_error(None, services.explain(error, slug=slug))
         else:

@@ -178,6 +178,20 @@ def organises(request: HttpRequest, club: Club | int | None) -> bool:
     return club_role(request, club) == Membership.ORGANISER
 
 
+def member_now(user, club_id: int, organiser: bool = False) -> bool:
+    """Whether the account belongs to the club (as an organiser, with `organiser`) as it stands now, its membership's
+    row held until the transaction ends: asked in the transaction that writes what only a member (or an organiser)
+    may. Leaving takes that row first (clubs.leave), so a club match made, or taken over, at the same moment is
+    either in place before and orphaned with the account's others, or refused: never left to an account outside
+    the club, counting. (A page's role, club_role, was read before; this is the one that decides.)"""
+    if user is None:
+        return False
+    held = Membership.objects.select_for_update().filter(club_id=club_id, user=user)
+    if organiser:
+        held = held.filter(role=Membership.ORGANISER)
+    return bool(list(held.values_list("pk", flat=True)))
+
+
 
 
 def referees(request: TableRequest, match: Match) -> bool:

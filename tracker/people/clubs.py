@@ -153,7 +153,11 @@ def names_without_account(club: Club, most: int = 300) -> list[str]:
 def leave(membership: Membership) -> None:
     """End a membership. The account's open matches in the club lose their owner and count nowhere
     (`Match.orphaned`) until an organiser takes them over (views.match_take_over); its finished matches
-    keep counting."""
+    keep counting.
+
+    The membership's row is held first: a club match the account makes at the same moment (access.member_now,
+    asked under that row) is then made before, and orphaned here, or refused once the membership is gone."""
+    list(Membership.objects.select_for_update().filter(pk=membership.pk).values_list("pk", flat=True))
     open_matches = Match.objects.filter(club=membership.club_id, owner=membership.user_id, finished__isnull=True)
     changed = list(open_matches.values_list("pk", flat=True))
     open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)

@@ -16,20 +16,28 @@ from tracker.models import Match, Pairing
 from .access import Viewer
 
 
-def tournament_table(match: Match) -> Pairing | None:
-    """The tournament table this match was played at, if any (only a club match of a game that competes can be)."""
+def tournament_table(match: Match, fresh: bool = False) -> Pairing | None:
+    """The tournament table this match was played at, if any (only a club match of a game that competes can be).
+    `fresh`: read again, with its tournament as it stands now."""
     if not match.club_id or not pages_for(match.slug).competes:
         return None
-    if "_pairing" not in match.__dict__:  # asked several times per page: one query
+    if fresh or "_pairing" not in match.__dict__:  # asked several times per page: one query
         match.__dict__["_pairing"] = Pairing.objects.select_related("tournament").filter(match=match).first()
     return match.__dict__["_pairing"]
 
 
-def why_locked(match: Match) -> str:
-    """Why nothing in this match may change now, or "" when it may."""
+def why_locked(match: Match, fresh: bool = False) -> str:
+    """Why nothing in this match may change now, or "" when it may.
+
+    A page asks with the match as it read it. The change itself asks again (`fresh`, its tournament read again)
+    in the transaction that writes the match, once it holds the match's row (its write, or select_for_update):
+    ending a tournament locks its battles' rows before it reads their results (tournaments.tournament_finish), so
+    a battle reopened or voided at the same moment is either seen by the ending, which is then refused, or sees
+    the tournament ended, and is refused itself. A change of a battle holds its row and only reads the
+    tournament; the ending holds the tournament, then the battles: neither waits on the other in a circle."""
     if match.voided:
         return _("An organiser voided this result; the match stays as it was.")
-    pairing = tournament_table(match)
+    pairing = tournament_table(match, fresh)
     if pairing and pairing.tournament.finished:
         return _("This battle belongs to %(tournament)s, which has ended: its result is final unless an organiser "
                  "reopens the tournament.") % {"tournament": pairing.tournament.name}

@@ -116,6 +116,13 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
         return None
     try:
         with transaction.atomic():
+            # Judged again on the seat as it stands once the other phones' opens have committed (eight at once
+            # deleted each other's new seat to make it again, moving the version each time): taken only when no
+            # phone holds it, so the version moves once, for the seat made.
+            lock(match)
+            held = Access.objects.filter(match=match, role=Access.PLAYER, seat=seat, revoked__isnull=True).first()
+            if held is not None:  # this phone's own open a moment ago is shown as seated; another's keeps it
+                return seat if held.device == request.device and held.user_id == getattr(user, "pk", None) else None
             Access.objects.filter(match=match, device=request.device).delete()  # a watch link's place
             Access.objects.create(match=match, device=request.device, user=user, role=Access.PLAYER, seat=seat)
             touch(match)

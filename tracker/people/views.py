@@ -570,9 +570,17 @@ def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
         messages.info(request, _("This match has an owner; nothing was changed."))
         return redirect(match)
     with transaction.atomic():
-        Match.objects.filter(pk=match.pk).update(owner=access.signed_in(request), orphaned=None,
-                                                 version=F("version") + 1)
-        live.changed(match.pk, access_changed=True)
+        # Under the organiser's membership row (leaving the club meanwhile takes it first), one update of a match
+        # still left to no one: of taps at once, by one organiser or two, one takes it over.
+        if not access.member_now(access.signed_in(request), match.club_id or 0, organiser=True):
+            raise access.PermissionDenied(_("Only an organiser of the match's club can take it over."))
+        taken = Match.objects.filter(pk=match.pk, orphaned__isnull=False).update(
+            owner=access.signed_in(request), orphaned=None, version=F("version") + 1)
+        if taken:
+            live.changed(match.pk, access_changed=True)
+    if not taken:
+        messages.info(request, _("This match has an owner; nothing was changed."))
+        return redirect(match)
     messages.success(request, _("You took this match over: it is yours to run, and counts in the club again."))
     return redirect(match)
 
