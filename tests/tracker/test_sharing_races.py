@@ -147,3 +147,39 @@ def test_a_battle_marked_unrated_while_another_organiser_changes_it_moves_its_ve
     after = Match.objects.get(pk=battle.pk)
     assert after.version == before + 2, (before, after.version)
     assert not after.rated or other == "rated"
+
+
+@pytest.mark.parametrize("end", ["unname", "leave"])
+def test_a_name_taken_back_while_its_member_opens_the_battle_seats_nobody(monkeypatch, end):
+    """Round 14: a member opening a battle under a given name was judged before the name was taken back (or they
+    left) at the same moment, and kept the seat the take-back had found no trace of."""
+    from tracker.matches import services
+    from tracker.models import Club
+    from tracker.people import sharing
+
+    club = Club.objects.create(name="Friday Club")
+    organiser = club_account("orga", club, Membership.ORGANISER)
+    erin = club_account("erin", club)
+    services.match_create(slug="card-crush", player_names=["Ben", "Erin"], config={}, club=club)  # Erin's records
+    membership = club.memberships.get(user=erin.user)
+    organiser.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "name", "name": "Erin"})
+    match = services.match_create(slug="card-crush", player_names=["Ben", "Erin"], config={}, club=club)
+    decided = sharing.seat_of
+    sent = []
+
+    def ended_meanwhile(match_, user):
+        seat = decided(match_, user)
+        if not sent:
+            sent.append(1)
+            if end == "unname":
+                meanwhile(lambda: Client.post(organiser, reverse("club_member", args=[club.pk, membership.pk]),
+                                              {"do": "unname"}))
+            else:
+                meanwhile(lambda: Client.post(erin, reverse("club_leave", args=[club.pk])))
+        return seat
+
+    monkeypatch.setattr(sharing, "seat_of", ended_meanwhile)
+    erin.get(match.get_absolute_url())
+    settled()
+    assert sent
+    assert not Access.objects.filter(match=match, user=erin.user, revoked__isnull=True).exists()

@@ -192,8 +192,6 @@ def member_now(user, club_id: int, organiser: bool = False) -> bool:
     return bool(list(held.values_list("pk", flat=True)))
 
 
-
-
 def referees(request: TableRequest, match: Match) -> bool:
     """Whether this request is the club's referee in the match (`Viewer.referee`): an organiser of its club
     whose account's player is none of the match's and whose phone plays no seat against another phone.

@@ -130,7 +130,7 @@ def give_name(club: Club, organiser, membership: Membership, typed: str) -> Play
 def take_name_back(club: Club, organiser, membership: Membership) -> Player:
     """An organiser takes back a name given to a member (given wrongly, or to the wrong person); raises
     NameRefused when there is none, or when she may not give names."""
-    membership = Membership.objects.select_for_update().select_related("plays_as").get(pk=membership.pk)
+    membership = Membership.objects.select_for_update(of=("self",)).select_related("plays_as").get(pk=membership.pk)
     _may_give(club, organiser, membership)
     if membership.plays_as is None:
         raise NameRefused(_("That member plays under no given name; nothing was changed."))

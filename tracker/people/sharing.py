@@ -116,6 +116,10 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
         return None
     try:
         with transaction.atomic():
+            # The membership's row first, as leaving and a name taken back hold it (then the match's): the name is
+            # judged again as it stands once they committed, or they find this seat to end.
+            if not access.member_now(user, match.club_id) or seat_of(match, user) != seat:
+                return None
             # Judged again on the seat as it stands once the other phones' opens have committed (eight at once
             # deleted each other's new seat to make it again, moving the version each time): taken only when no
             # phone holds it, so the version moves once, for the seat made.
