@@ -108,7 +108,8 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
 
     Only a seat no other phone holds: the owner's phone stops entering for it from then on.
     """
-    if seen_by.role != access.SPECTATOR or match.finished is not None or not access.club_role(request, match.club_id):
+    if (match.club_id is None or seen_by.role != access.SPECTATOR or match.finished is not None
+            or not access.club_role(request, match.club_id)):
         return None
     user = access.signed_in(request)
     seat = seat_of(match, user)
