@@ -213,3 +213,20 @@ def test_an_organiser_who_is_two_entrants_drops_either_of_hers_and_no_rival(club
     for hers in ("Erin", "Orga"):
         assert organiser.post(drop, {"round": 0, "entrant": entrants[hers]}).status_code == 302, hers
         assert cup.entrants.get(pk=entrants[hers]).dropped_after is not None
+
+
+def test_the_battle_page_says_whose_gift_a_confirming_name_is(club, organiser, catalog):
+    """Round 14: an organiser's second account, made an organiser, gave a rival's name to a third account of hers;
+    its lock-in read as the rival's own, and a tournament battle its pairing had not confirmed showed no line of
+    how it was. The battle page says a member plays as that name and who gave it, tournament battles too."""
+    from tracker.models import Confirmation
+
+    cup = tournaments.tournament_create(name="Edge Cup", player_names=["Quinn", "Ben"], club=club)
+    alt = club_account("alt", club)
+    assert give(organiser, club, alt.user, "Quinn").status_code == 302
+    pairing = tournaments.round_pair(tournament_id=cup.pk, expected_round=0)[0]
+    seat = next(s for s, p in enumerate(pairing.match.players()) if p.name == "Quinn")
+    Confirmation.objects.create(match=pairing.match, seat=seat, kind=Confirmation.SEATED, by=alt.user)
+    page = text(organiser.get(reverse("battle_rating", args=[pairing.match.pk])))
+    assert "a member plays as this name, given by orga" in page
+    assert "✓ Confirmed by its players" in page, "a tournament battle its players confirmed says how"

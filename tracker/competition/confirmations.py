@@ -132,7 +132,12 @@ def waiting(club_id: int, player: Player | None = None):
 
 
 def seat_lines(match: Match) -> list[dict]:
-    """Each seat's player and how (or whether) they confirmed, for the battle's page."""
+    """Each seat's player, how (or whether) they confirmed, and who gave the name when a member plays under one
+    given in the club (a confirmation by that member reads as the player's own: the club sees whose gift it is)."""
     held = {c.seat: c for c in match.confirmations.select_related("by__player")}
-    return [{"seat": seat, "player": player, "confirmation": held.get(seat)}
-            for seat, player in enumerate(match.players())]
+    players = match.players()
+    given = {player: (name or username) for player, name, username in Membership.objects.filter(
+        club_id=match.club_id, plays_as__in=[p.pk for p in players]).values_list(
+        "plays_as", "given_by__player__name", "given_by__username")} if match.club_id else {}
+    return [{"seat": seat, "player": player, "confirmation": held.get(seat), "given_by": given.get(player.pk)}
+            for seat, player in enumerate(players)]

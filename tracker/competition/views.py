@@ -181,9 +181,11 @@ def _battle_page(request: TableRequest, match: Match, refusal: str = "", status:
     changes = [c for c in ratings.history(match.club_id) if c.battle == match.pk] if match.club_id else []
     names = dict(Player.objects.filter(pk__in={c.player for c in changes}).values_list("pk", "name"))
     rows = [{"change": c, "name": names[c.player], "expected_percent": 100 * (c.expected or 0)} for c in changes]
+    # A tournament battle its pairing confirmed has no lines to show; one its players confirmed shows how.
+    lines = confirmations.seat_lines(match) if match.club_id else []
     context = {"match": match, "rows": rows, "players": match.players(), "refusal": refusal, "organiser": organiser,
-               "seat_lines": confirmations.seat_lines(match)
-               if match.club_id and (match.unconfirmed or not hasattr(match, "pairing")) else [],
+               "seat_lines": lines if match.unconfirmed or not hasattr(match, "pairing")
+               or any(line["confirmation"] for line in lines) else [],
                "my_seat": confirmations.seat_of(match, access.signed_in(request)),
                "can_open": Match.objects.visible_to(request).filter(pk=pk).exists(),
                "tournament": getattr(match, "pairing", None), **_settings_context()}
