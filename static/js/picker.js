@@ -79,6 +79,11 @@
     ready.focus({ preventScroll: true });
     ready.dataset.picked = "";
   }
+  // A refused entry opens on why (#entry-notice has autofocus, which centres it: a tall notice lost its first lines
+  // above the screen): its top at the top of the screen, the fields and the button under it. After the page's own
+  // focus scroll, which comes with the load.
+  const notice = document.getElementById("entry-notice");
+  if (notice) window.addEventListener("load", () => requestAnimationFrame(() => notice.scrollIntoView({ block: "start" })));
   // A tap on a field that has the focus and no list (as the page opened, or after Escape): its list.
   document.addEventListener("click", (e) => {
     const input = e.target;

@@ -22,7 +22,7 @@ from .phone import assert_no_horizontal_scroll, hand_to, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-P1, P2 = "Ana", "Ben"
+P1, P2 = "Ana Maximiliane Oyelaran-Vandermeersch", "Ben"  # a long name makes a tall refusal notice
 
 
 def start_duel(page: Page) -> int:
@@ -108,10 +108,10 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
 
     # The reveal: every step of the working is on screen.
     expect(page.get_by_role("heading", name="Round 1: battle")).to_be_visible()
-    expect(working(page).first).to_contain_text("Round 1 revealed: Ana plays Granite Fist")
-    expect(working(page).first).to_contain_text("Ana sends Seraph")
+    expect(working(page).first).to_contain_text(f"Round 1 revealed: {P1} plays Granite Fist")
+    expect(working(page).first).to_contain_text(f"{P1} sends Seraph")
     expect(working(page)).to_contain_text([
-        "Direction: red (MATTER) beats green (ENERGY): Ana attacks and Ben defends.",
+        f"Direction: red (MATTER) beats green (ENERGY): {P1} attacks and Ben defends.",
         "Ben's Maximize (right field, on Ben): Ben's card ATTACK / DEFENSE 30,000 / 15,000 → "
         "30,000 / 30,000.",
     ])
@@ -119,7 +119,7 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
     page.get_by_role("button", name="Fight").click()
     round_1 = page.locator("#round-1")
     expect(round_1).to_contain_text(
-        "Ana attacks: ATTACK 35,000 − DEFENSE 30,000 = 5,000 damage; Ben 30,000 → 25,000 HP.")
+        f"{P1} attacks: ATTACK 35,000 − DEFENSE 30,000 = 5,000 damage; Ben 30,000 → 25,000 HP.")
     expect(page.locator("#seat-1 .logos-hp")).to_contain_text("25,000 HP")
     expect(page.locator("#seat-0 .logos-combo li").first).to_have_text("red")
     expect(page.locator("#seat-0")).to_contain_text("Backup: Seraph")
@@ -127,22 +127,22 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
     # Round 2: Ana calls her backup card after the reveal.
     commit(page, P1, 2, "Iron Golem")
     commit(page, P2, 2, "Shuffle Drone")
-    expect(page.locator("#direction")).to_have_text("Ana attacks, Ben defends.")
+    expect(page.locator("#direction")).to_have_text(f"{P1} attacks, Ben defends.")
     expect(working(page)).to_contain_text(
-        ["Ben's Shuffle Hand (left field, on Ana): Ana, put your hand away and draw a new one."])
+        [f"Ben's Shuffle Hand (left field, on {P1}): {P1}, put your hand away and draw a new one."])
     assert_no_horizontal_scroll(page)
     page.screenshot(path=screenshot_dir / "logos-battle.png", full_page=True)
-    page.get_by_role("button", name="Ana calls the backup card").click()
+    page.get_by_role("button", name=f"{P1} calls the backup card").click()
     expect(page.locator("#card-0 .cc-name")).to_have_text("Seraph")
     expect(working(page)).to_contain_text([
-        "Ana calls Seraph (Life, ATTACK 60,000 / DEFENSE 20,000 / SPEED 150) from the backup slot "
+        f"{P1} calls Seraph (Life, ATTACK 60,000 / DEFENSE 20,000 / SPEED 150) from the backup slot "
         "to replace Iron Golem",
-        "Direction after the backup call: purple (Life) beats white (Neutral): Ana attacks and Ben defends.",
+        f"Direction after the backup call: purple (Life) beats white (Neutral): {P1} attacks and Ben defends.",
     ])
     expect(page.locator("#seat-0")).to_contain_text("Backup: empty")
     page.get_by_role("button", name="Fight").click()
 
-    expect(page.locator(".banner")).to_have_text("★ Ana wins: Ben is at 0 HP.")
+    expect(page.locator(".banner")).to_have_text(f"★ {P1} wins: Ben is at 0 HP.")
     expect(page.locator("#round-2")).to_contain_text(
         "ATTACK 60,000 − DEFENSE 25,000 = 35,000 damage; Ben 25,000 → 0 HP.")
     expect(page.get_by_role("button", name="Fight")).to_have_count(0)
@@ -153,16 +153,16 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
 
     # The log tells the same story, commits included now that they are revealed.
     page.get_by_role("link", name="Log", exact=True).click()
-    commit_title = "Round 1: Ana commits Granite Fist and sends Seraph to the backup slot"
+    commit_title = f"Round 1: {P1} commits Granite Fist and sends Seraph to the backup slot"
     expect(page.get_by_text(commit_title)).to_be_visible()
-    expect(page.get_by_text("Ana calls the backup card", exact=True)).to_be_visible()
-    expect(page.get_by_text("Ben is at 0 HP: Ana wins the duel.")).to_be_visible()
+    expect(page.get_by_text(f"{P1} calls the backup card", exact=True)).to_be_visible()
+    expect(page.get_by_text(f"Ben is at 0 HP: {P1} wins the duel.")).to_be_visible()
     page.screenshot(path=screenshot_dir / "logos-log.png", full_page=True)
 
     # The finished board in dark mode: colours come from the dark palette, names stay beside them.
     page.emulate_media(color_scheme="dark")
     page.goto(f"/matches/{match_id}/")
-    expect(page.locator(".banner")).to_have_text("★ Ana wins: Ben is at 0 HP.")
+    expect(page.locator(".banner")).to_have_text(f"★ {P1} wins: Ben is at 0 HP.")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 20, 24)"
     assert_no_horizontal_scroll(page)
     page.screenshot(path=screenshot_dir / "logos-win-dark.png", full_page=True)
