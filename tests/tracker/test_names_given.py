@@ -8,6 +8,8 @@ put in a club's battles, tournaments or collections is not taken by a sign-up; a
 counted in Erin's club: a given name is the member's in the club that gave it, nowhere else (models.players_of).
 """
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -56,6 +58,10 @@ def test_a_name_in_a_club_s_records_is_not_taken_by_signing_up(club, catalog, re
     page = text(response)
     assert response.status_code == 422 and "Erin already plays in a club's battles" in page
     assert 'value="newbie"' in page, "the refusal keeps what was typed"
+    fields = re.findall(r"<input [^>]*>", page)
+    focused = [field for field in fields if " autofocus" in field]
+    assert len(focused) == 1 and 'name="player_name"' in focused[0], "the page opens on the refused name"
+    assert fields.index(focused[0]) < min(i for i, field in enumerate(fields) if 'type="password"' in field)
     assert Player.objects.get(name="Erin").user is None
     assert not Player.objects.filter(user__isnull=False).exists()
 

@@ -15,6 +15,19 @@ class SignUpForm(UserCreationForm):
         help_text=gettext_lazy("The name you play under. A name a club already entered for you is given to you by its "
                                "organiser once you have joined."),
     )
+    # The player name first: refused, it stands at the top with its reason, and the passwords a refused form
+    # empties come after it, on the way to the button.
+    field_order = ["player_name", "username", "password1", "password2"]
+
+    def full_clean(self) -> None:
+        """A refused form opens on its first refused field (UserCreationForm's own autofocus is the user name's,
+        far above a refused player name and its reason)."""
+        super().full_clean()
+        refused = next((name for name in self.fields if name in self.errors), None)
+        if refused is not None:
+            for field in self.fields.values():
+                field.widget.attrs.pop("autofocus", None)
+            self.fields[refused].widget.attrs["autofocus"] = True
 
     def clean_player_name(self):
         from tracker.models import Player
