@@ -198,6 +198,8 @@ def test_a_statistics_table_wider_than_the_phone_says_it_scrolls_sideways(page: 
     german.wait_for_function("() => getComputedStyle(document.querySelector('.table-scroll tbody th'))"
                              ".backgroundImage.includes('gradient')")
     assert hint.bounding_box()["x"] >= 0  # held at the box's left edge as the table scrolls
+    heading = box.locator("thead th").first  # stays above the names it heads
+    assert heading.bounding_box()["x"] == names.bounding_box()["x"]
     box.screenshot(path=screenshot_dir / "review-stats-table-de-scrolled.png")
     assert_no_horizontal_scroll(german)
 
