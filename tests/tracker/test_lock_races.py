@@ -16,13 +16,11 @@ moment this one has just decided: before the fix it landed between the decision 
 """
 
 import re
-import threading
 from http.cookies import SimpleCookie
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -34,36 +32,9 @@ from tracker.models import Access, Card, CardUse, Club, Match, Membership, Pairi
 from tracker.people import access, locks, sharing
 
 from .helpers import BEN_DECK, club_account, entry_data, entry_url, finish
+from .races import meanwhile, other_phones_done, settled  # noqa: F401 (an autouse fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_cache")]
-
-SENT: list[threading.Thread] = []
-
-
-def meanwhile(send) -> None:
-    """Another phone's request, sent now from its own thread: given time to commit, or to wait for the lock this
-    request holds (then it goes on once this one's transaction ends)."""
-    def other_phone():
-        try:
-            send()
-        finally:
-            connections.close_all()
-    thread = threading.Thread(target=other_phone)
-    thread.start()
-    thread.join(0.5)
-    SENT.append(thread)
-
-
-def settled() -> None:
-    while SENT:
-        SENT.pop().join(30)
-
-
-@pytest.fixture(autouse=True)
-def other_phones_done():
-    yield
-    settled()
-
 
 def once(sent: list, send) -> None:
     if not sent:

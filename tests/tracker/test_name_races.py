@@ -8,11 +8,9 @@ from another thread at the moment the first has just read the name as absent: be
 that read and the write, and made a second row of one name, or a 500 (IntegrityError) for the same spelling.
 """
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
+from django.db import connection
 
 from tracker import models
 from tracker.catalog import changes as card_changes
@@ -22,37 +20,14 @@ from tracker.competition import tournaments
 from tracker.matches import names, services
 from tracker.models import Card, Club, Membership, NameClaim, Player
 
+from .races import ANSWERS, meanwhile, other_phones_done, settled  # noqa: F401 (an autouse fixture)
+
 pytestmark = pytest.mark.django_db(transaction=True)
 race = pytest.mark.skipif(connection.vendor != "postgresql", reason=(
     "SQLite lets one writer in at a time (BEGIN IMMEDIATE) so these cannot interleave, and the in-memory test "
     "database refuses a second writer at once (its shared cache's table locks) instead of queueing it"))
 
 STATS = {"power": 5, "speed": 5, "affinity": "Fire", "rarity": "Common", "level": 1}
-ANSWERS: list = []
-"""What the other phone's request answered, or raised."""
-SENT: list[threading.Thread] = []
-
-
-def meanwhile(send) -> None:
-    """Another phone's request, sent now from its own thread: given time to commit, or to wait for the name the
-    first phone holds (then it goes on once that phone's transaction ends)."""
-    def other_phone():
-        try:
-            ANSWERS.append(send())
-        except Exception as error:  # the answer is what the test looks at
-            ANSWERS.append(error)
-        finally:
-            connections.close_all()
-    thread = threading.Thread(target=other_phone)
-    SENT.append(thread)
-    thread.start()
-    thread.join(0.5)
-
-
-def settled() -> None:
-    """The other phone's request answered."""
-    while SENT:
-        SENT.pop().join(30)
 
 
 @pytest.fixture

@@ -6,10 +6,8 @@ before it. The other request is sent from another thread, as another phone's wou
 has just decided: before the fix it landed between the decision and the write.
 """
 
-import threading
 
 import pytest
-from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
@@ -18,37 +16,9 @@ from tracker.people import clubs, consent
 from tracker.people import views as people_views
 
 from .helpers import BEN_DECK, club_account, entry_data, entry_url, join_url, make_invite
+from .races import meanwhile, other_phones_done, settled  # noqa: F401 (an autouse fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_cache")]
-
-
-def meanwhile(send) -> None:
-    """Another phone's request, sent now from its own thread: given time to commit, or to wait for the lock the
-    view holds (then it goes on once the view's transaction ends)."""
-    def other_phone():
-        try:
-            send()
-        finally:
-            connections.close_all()
-    thread = threading.Thread(target=other_phone)
-    thread.start()
-    thread.join(0.5)
-    SENT.append(thread)
-
-
-SENT: list[threading.Thread] = []
-
-
-def settled() -> None:
-    """Every other phone's request answered."""
-    while SENT:
-        SENT.pop().join(30)
-
-
-@pytest.fixture(autouse=True)
-def other_phones_done():
-    yield
-    settled()
 
 
 def test_a_link_revoked_while_a_phone_joins_by_it_seats_nobody(owner, battle, monkeypatch):
