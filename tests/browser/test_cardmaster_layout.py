@@ -136,7 +136,7 @@ def test_a_showdown_possession_fits_two_screens_with_the_ai_reasons_above(phone:
     # Folded: the working of the AI's moves, and each team's bench, its summary counting it.
     opens(page, page.locator("details.cm-working"), "li")
     bench = team.locator("details.cm-bench-box")
-    expect(bench.locator("summary")).to_have_text(re.compile(r"^\s*\d+ in reserve( · \d+ fallen)?\s*$"))
+    expect(bench.locator("summary")).to_have_text(re.compile(r"^\s*\d+ in reserve( ·\s+\d+ fallen)?\s*$"))
     opens(page, bench, ".cm-bench li")
     other = page.locator("#team-1 details.cm-bench-box")
     expect(other.locator("summary")).to_contain_text("in reserve")
