@@ -45,19 +45,19 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def in_club_records(self, club: "Club | None" = None) -> bool:
-        """Whether others have put this player in a club's records (of `club`, or of any): a seat in a club's
-        battle, a tournament's entrant, a club collection. Such a name is not taken by signing up with it, since
-        anyone may sign up: an organiser of the club gives it, in that club, to the account of the person they
-        know (Membership.plays_as)."""
-        where = {"club": club} if club else {"club__isnull": False}
-        return (self.seats.filter(**{f"match__{key}": value for key, value in where.items()}).exists()
-                or self.entries.filter(**{f"tournament__{key}": value for key, value in where.items()}).exists()
-                or self.collection.filter(**where).exists())
+    @staticmethod
+    def in_records_of(club: "Club | None" = None) -> models.Q:
+        """Players others have put in a club's records (of `club`, or of any): a seat in a club's battle, a
+        tournament's entrant, a club collection. Such a name is not taken by signing up with it, since anyone may
+        sign up: an organiser of the club gives it, in that club, to the account of the person they know
+        (Membership.plays_as)."""
+        if club is None:
+            return (models.Q(seats__match__club__isnull=False) | models.Q(entries__tournament__club__isnull=False)
+                    | models.Q(collection__club__isnull=False))
+        return models.Q(seats__match__club=club) | models.Q(entries__tournament__club=club) | models.Q(collection__club=club)
 
-    def has_records(self) -> bool:
-        """Whether the player sits in any match, has entered a tournament or holds a collection."""
-        return self.seats.exists() or self.entries.exists() or self.collection.exists()
+    def in_club_records(self, club: "Club | None" = None) -> bool:
+        return Player.objects.filter(Player.in_records_of(club), pk=self.pk).exists()
 
     @classmethod
     def named(cls, name: str) -> "Player | None":

@@ -71,10 +71,11 @@ def seat_of(match: Match, account) -> int | None:
     if account is None:
         return None
     mine = players_of(account, match.club_id)
-    seats = [seat for seat, player in enumerate(match.players()) if player.pk in mine]
+    players = match.players()
+    seats = [seat for seat, player in enumerate(players) if player.pk in mine]
     if len(seats) != 1:  # an account that is two players of one battle (its own name, a given one) is neither
         return None
-    held = mine[match.players()[seats[0]].pk]
+    held = mine[players[seats[0]].pk]
     if held.since > match.created:
         return None
     # A name given by a side of the battle is not the word of its player: an organiser gave a regular's name to a

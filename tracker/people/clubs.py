@@ -16,7 +16,7 @@ Decisions (where the rules of a club were open):
 """
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -66,19 +66,23 @@ def rival_in_play(club: Club, organiser, member) -> bool:
     member leaves their open battles to no one (`leave`: they count nowhere until another organiser takes them
     over), an organiser's way to take a rival out of a round. Match.sided_with keeps such an organiser from
     refereeing the club's battles; this is the same side of it, met on the club's page."""
-    running = Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True)
-    tournaments = running.filter(player__in=players_of(organiser, club.pk)).values("tournament")
-    return running.filter(player__in=players_of(member, club.pk), tournament__in=tournaments).exists()
+    tournaments = _running_entrants(club, organiser).values("tournament")
+    return _running_entrants(club, member).filter(tournament__in=tournaments).exists()
 
 
 class NameRefused(Exception):
     """Why a name was not given; nothing changed."""
 
 
+def _running_entrants(club: Club, user):
+    """The account's entries (under any name it plays as in the club) in the club's running tournaments."""
+    return Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True,
+                                  player__in=players_of(user, club.pk))
+
+
 def plays_in_running(club: Club, user) -> bool:
     """Whether the account is an entrant of a tournament of the club that is running."""
-    return Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True,
-                                  player__in=players_of(user, club.pk)).exists()
+    return _running_entrants(club, user).exists()
 
 
 def _may_give(club: Club, organiser, membership: Membership) -> None:
@@ -112,17 +116,16 @@ def give_name(club: Club, organiser, membership: Membership, typed: str) -> Play
     if (already := membership.plays_as) is not None:
         raise NameRefused(_("That member already plays as %(name)s in the club: take that name back first. Nothing "
                             "was changed.") % {"name": already.name})
-    holder = club.memberships.filter(plays_as=player).first()
-    if holder is not None:
-        raise NameRefused(_("%(name)s is already given to another member; take it back there first. Nothing was "
-                            "changed.") % {"name": player.name})
+    taken = NameRefused(_("%(name)s is already given to another member; take it back there first. Nothing was "
+                          "changed.") % {"name": player.name})
+    if club.memberships.filter(plays_as=player).exists():
+        raise taken
     membership.plays_as, membership.given_by, membership.given_at = player, organiser, timezone.now()
     try:
         with transaction.atomic():
             membership.save(update_fields=["plays_as", "given_by", "given_at"])
     except IntegrityError:  # given to another member at the same moment
-        raise NameRefused(_("%(name)s is already given to another member; take it back there first. Nothing was "
-                            "changed.") % {"name": player.name}) from None
+        raise taken from None
     return player
 
 
@@ -135,7 +138,7 @@ def take_name_back(club: Club, organiser, membership: Membership) -> Player:
     if membership.plays_as is None:
         raise NameRefused(_("That member plays under no given name; nothing was changed."))
     player = membership.plays_as
-    membership.plays_as, membership.given_by, membership.given_at = None, organiser, timezone.now()
+    membership.plays_as, membership.given_by, membership.given_at = None, None, None
     membership.save(update_fields=["plays_as", "given_by", "given_at"])
     unseat_member(club.pk, membership.user, player.pk)  # the seats the name gave in open battles end with it
     return player
@@ -144,9 +147,8 @@ def take_name_back(club: Club, organiser, membership: Membership) -> Player:
 def names_without_account(club: Club, most: int = 300) -> list[str]:
     """Names in the club's records that no account has nor a member was given (the ones an organiser may give),
     the newest first."""
-    records = Q(seats__match__club=club) | Q(entries__tournament__club=club) | Q(collection__club=club)
     given = club.memberships.filter(plays_as__isnull=False).values("plays_as")
-    return list(Player.objects.filter(records, user__isnull=True).exclude(pk__in=given).order_by("-created")
+    return list(Player.objects.filter(Player.in_records_of(club), user__isnull=True).exclude(pk__in=given).order_by("-created")
                 .values_list("name", flat=True).distinct()[:most])
 
 
