@@ -280,6 +280,8 @@ def test_a_refused_new_match_lists_each_value_with_its_label_and_a_choice_in_its
                       "<strong>Cards in each deck after the opening hand:</strong> 40",
                       "<strong>Where a unit goes after lethal damage:</strong> Removed from the game",
                       "<strong>Can a total stat fall below 0?</strong> Yes"]  # no colon after its question mark
+    page = text(refused)  # the button before the list: after eleven settings it was below a phone's fold
+    assert page.index("Send again</button>") < page.index("<li><strong>Player 1:")
     german = Client(headers={"Accept-Language": "de"})
     ask(german, "match_new")
     spend_the_hour(german, "match_new")
