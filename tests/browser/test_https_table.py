@@ -7,6 +7,7 @@ no installability error, its service worker in control, its offline page shown w
 """
 
 import re
+import socket
 import ssl
 import subprocess
 
@@ -44,7 +45,13 @@ def test_a_phone_that_trusts_the_table_gets_the_whole_app_over_https(browser: Br
         assert stack.get("/", port=http_port).getheader("Location") == f"https://127.0.0.1:{https_port}/"
         root = tmp_path / "table.crt"
         root.write_bytes(certificate.body)
-        assert stack.get("/healthz", port=https_port, context=ssl.create_default_context(cafile=root)).status == 200
+        trusting = ssl.create_default_context(cafile=root)
+        assert stack.get("/healthz", port=https_port, context=trusting).status == 200
+        # The computer serving it answers by its own name as well (the store owner trying it there).
+        with socket.create_connection(("127.0.0.1", https_port), timeout=20) as raw, \
+                trusting.wrap_socket(raw, server_hostname="localhost") as tls:
+            tls.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            assert tls.recv(64).startswith(b"HTTP/1.1 200"), "no certificate for localhost"
 
         # A profile of its own, as a phone's browser has: an incognito context is never installable.
         context = browser.browser_type.launch_persistent_context(

@@ -106,7 +106,9 @@ def https_in_front(app_address: str) -> dict[str, str]:
     folder.mkdir(parents=True, exist_ok=True)
     storage = str(folder / "data")
     config = folder / "Caddyfile"
-    config.write_text(server.caddyfile(app=f"{host}:{port}", names=names, bind=bind, https_port=https_port,
+    # This computer's own names too: the owner trying https://localhost:8443/ on it got a failed handshake.
+    sites = [*names, *(name for name in ("localhost", "127.0.0.1") if name not in names)]
+    config.write_text(server.caddyfile(app=f"{host}:{port}", names=sites, bind=bind, https_port=https_port,
                                        http_port=http_port, storage=storage))
     first = names[0]
     return {
