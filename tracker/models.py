@@ -592,7 +592,8 @@ class Confirmation(models.Model):
     """A seat's player's say that a club battle was theirs (tracker/competition/confirmations.py).
 
     The battle counts once every seat has one. `by` is the account that gave it: the player's own,
-    or an organiser's confirming on the player's behalf (kind ORGANISER, shown as such).
+    or an organiser's confirming on the player's behalf (kind ORGANISER, shown as such). A SEATED one
+    stands for the player's own secret entry (`entry`), and only while that entry is in the log's line.
     """
 
     SEATED, AFTER, ORGANISER = "seated", "after", "organiser"
@@ -603,6 +604,8 @@ class Confirmation(models.Model):
         (ORGANISER, _("confirmed by an organiser on their behalf"))])
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                            related_name="+")
+    entry = models.ForeignKey("Action", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                              help_text="SEATED: the secret entry it stands for; it goes when that entry is abandoned.")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -32,3 +32,32 @@ def test_0009_notes_the_catalog_cards_every_match_so_far_carried():
         assert list(CardUse.objects.values_list("card_id", "match_id")) == [(fox.pk, match.pk)]
     finally:
         MigrationExecutor(connection).migrate(latest)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0017_ties_each_own_entry_confirmation_to_the_lock_in_in_the_line():
+    before, after = ("tracker", "0016_names_given"), ("tracker", "0017_seated_confirmation_entry")
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes("tracker")
+    executor.migrate([before])
+    try:
+        old = executor.loader.project_state([before]).apps
+        Match, Action, Confirmation = (old.get_model("tracker", name) for name in ("Match", "Action", "Confirmation"))
+        match = Match.objects.create(slug="card-crush", rules_version="1")
+        Action.objects.create(match=match, number=1, seq=1, seat=1, secret=True, abandoned=True, payload={})
+        kept = Action.objects.create(match=match, number=2, seq=1, seat=1, secret=True, payload={})
+        Action.objects.create(match=match, number=3, seq=2, seat=0, secret=True, abandoned=True, payload={})
+        for seat, kind in ((0, "seated"), (1, "seated")):
+            Confirmation.objects.create(match=match, seat=seat, kind=kind)
+        other = Match.objects.create(slug="card-crush", rules_version="1")
+        Confirmation.objects.create(match=other, seat=0, kind="after")
+
+        executor = MigrationExecutor(connection)
+        executor.migrate([after])
+        new = executor.loader.project_state([after]).apps.get_model("tracker", "Confirmation")
+        # Seat 1's lock-in in the line; seat 0's was abandoned already (kept as it counted); a confirmation of
+        # the result stands for no entry.
+        assert dict(new.objects.values_list("seat", "entry_id").filter(match_id=match.pk)) == {0: None, 1: kept.pk}
+        assert new.objects.get(match_id=other.pk).entry_id is None
+    finally:
+        MigrationExecutor(connection).migrate(latest)

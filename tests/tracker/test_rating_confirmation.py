@@ -232,6 +232,41 @@ def test_a_reopened_battle_waits_for_its_players_again_but_keeps_who_made_their_
     assert "1 battle waits for its players' confirmation" in leaderboard(olga, club)
 
 
+def test_an_own_entry_undone_and_replaced_by_another_phone_confirms_nothing(club, dev, ana, olga):
+    """Ana locked in her own deck, then left the club: her seat went back to Dev's phone, which undid her hidden
+    lock-in and entered a weak deck in her name. Her confirmation stood for the entry it came from, which is no
+    longer in the battle's line, so the battle waits for her word (adversarial round 15: it counted, 3-0)."""
+    match = start(dev, club, "Dev", "Ana")
+    assert ana.get(match.get_absolute_url()).status_code == 200  # seats Ana on her phone
+    enter(ana, match, 1, WINNING_DECK)
+    assert dict(match.confirmations.values_list("seat", "kind")) == {1: Confirmation.SEATED}
+    assert ana.post(reverse("club_leave", args=[club.pk])).status_code == 302
+    match.refresh_from_db()
+    response = dev.post(reverse("match_goto", args=[match.pk]), {"seq": match.head, "step": 0})
+    assert response.status_code == 302, text(response)
+    enter(dev, match, 1, LOSING_DECK)  # in Ana's name, on Dev's phone
+    enter(dev, match, 0, WINNING_DECK)
+    match = reveal_all(dev, match)
+    assert match.winner.name == "Dev"
+    assert dict(match.confirmations.values_list("seat", "kind")) == {0: Confirmation.SEATED}  # Dev's own, only
+    assert match.unconfirmed and counted_ids(club) == set()
+    assert "1 battle waits for its players' confirmation" in leaderboard(olga, club)
+
+
+def test_an_own_entry_undone_and_redone_still_confirms(club, dev, ana):
+    """Undo and redo along the same line abandon nothing: the entry is the one the player made."""
+    match = start(dev, club, "Dev", "Ana")
+    ana.get(match.get_absolute_url())
+    enter(ana, match, 1, ANA_DECK)
+    for step in (0, 1):
+        match.refresh_from_db()
+        assert ana.post(reverse("match_goto", args=[match.pk]), {"seq": match.head, "step": step}).status_code == 302
+    enter(dev, match, 0, BEN_DECK)
+    match = reveal_all(dev, match)
+    assert dict(match.confirmations.values_list("seat", "kind")) == {0: "seated", 1: "seated"}
+    assert not match.unconfirmed
+
+
 def test_a_double_tapped_confirmation_is_recorded_once(club, dev, ana, olga):
     match = start(dev, club, "Ana", "Ben")
     enter(dev, match, 0, ANA_DECK)

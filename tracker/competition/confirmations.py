@@ -30,7 +30,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from ..matches import live
-from ..models import Confirmation, Match, Membership, Player, players_of
+from ..models import Action, Confirmation, Match, Membership, Player, players_of
 from .errors import Refused
 from .game import competes, competing_slug
 
@@ -40,11 +40,17 @@ def needs_players(slug: str, club) -> bool:
     return club is not None and competes(slug)
 
 
-def _confirm(match: Match, seat: int, by, kind: str) -> bool:
+def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None) -> bool:
     """Record the seat's confirmation (once); the battle counts when every seat has one. Whether it was new."""
     try:
         with transaction.atomic():
-            Confirmation.objects.create(match=match, seat=seat, by=by, kind=kind)
+            if entry is not None:
+                # Under the match's lock, which a new step instead of undone ones takes as it abandons them
+                # (services.match_apply_action): an entry undone and replaced meanwhile confirms nothing.
+                Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).first()
+                if Action.objects.filter(pk=entry.pk, abandoned=True).exists():
+                    return False
+            Confirmation.objects.create(match=match, seat=seat, by=by, kind=kind, entry=entry)
     except IntegrityError:  # confirmed already (a double tap, or two ways at once)
         return False
     if match.unconfirmed and Confirmation.objects.filter(match=match).count() >= match.seats.count():
@@ -56,11 +62,12 @@ def _confirm(match: Match, seat: int, by, kind: str) -> bool:
     return True
 
 
-def entered(match: Match, seat: int, account) -> None:
-    """The seat's secret entry was just made by this request's account: if it is the seat's player's
-    own account, the player took part."""
+def entered(match: Match, seat: int, account, entry: Action) -> None:
+    """The seat's secret entry `entry` was just made by this request's account: if it is the seat's player's
+    own account, the player took part, for as long as that entry is in the log's line (an undone entry that
+    another one replaced withdraws it: services._withdraw_confirmations)."""
     if match.unconfirmed and seat_of(match, account) == seat:
-        _confirm(match, seat, account, Confirmation.SEATED)
+        _confirm(match, seat, account, Confirmation.SEATED, entry)
 
 
 def seat_of(match: Match, account) -> int | None:

@@ -12,6 +12,7 @@ truth: `replay_problems` re-runs a match from its seed and compares every cached
 """
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -347,12 +348,19 @@ def _moved_on(match: Match, correcting: bool = False) -> None:
 
 
 def _withdraw_confirmations(match: Match) -> None:
-    """A battle that had ended plays on along a new line (reopened, then a new step instead of the undone
-    ones): it may end with another result, so a player's say on the old one no longer stands and it waits
-    for their confirmation again (tracker/competition/confirmations.py). Undo and redo along the same line
-    keep the result, and the confirmations. A player who made their own entry took part whatever the
-    result: that confirmation stays."""
-    withdrawn, _kinds = match.confirmations.exclude(kind=Confirmation.SEATED).delete()
+    """A new step instead of undone ones (their actions just abandoned): what they stood for may be gone.
+    - A player's own secret entry confirmed that they took part (SEATED): not once it is abandoned. Another
+      phone holding the seat (the player had left the club) undid it and entered another in their name, and
+      the battle read as theirs.
+    - A battle that had ended plays on along a new line (reopened): it may end with another result, so a
+      player's say on the old one no longer stands. A player whose own entry is still in the line took part
+      whatever the result: that confirmation stays.
+    Either way the battle waits for its player's confirmation again (tracker/competition/confirmations.py).
+    Undo and redo along the same line abandon nothing: they keep the result, and the confirmations."""
+    gone = Q(kind=Confirmation.SEATED, entry__abandoned=True)
+    if match.first_finished is not None:
+        gone |= ~Q(kind=Confirmation.SEATED)
+    withdrawn, _kinds = match.confirmations.filter(gone).delete()
     if withdrawn:
         Match.objects.filter(pk=match.pk).update(unconfirmed=True)
         match.unconfirmed = True
@@ -391,8 +399,7 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
                 # states cached after them no longer belong to the line.
                 match.actions.filter(abandoned=False, seq__gt=head).update(abandoned=True)
                 match.checkpoints.filter(seq__gt=head).delete()
-                if match.first_finished is not None:
-                    _withdraw_confirmations(match)
+                _withdraw_confirmations(match)
             recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head,
                                              seat=acting_seat(game, action), payload=action, events=events, rolls=dice.rolls,
                                              secret=secret, proposal=proposal)

@@ -408,7 +408,7 @@ def _entry_post(request: TableRequest, match: Match, seen_by: Viewer, player: Pl
             refusal = services.explain(error, match.players(), match.slug)
         else:
             match = pages.after_change(match, partial(limits.Allowance, request))
-            confirmations.entered(match, seat, access.signed_in(request))
+            confirmations.entered(match, seat, access.signed_in(request), recorded)
             messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
             # When it revealed the entries (a log line more than the lock), the box tells what came of them.
             names = [seated.name for seated in match.players()]
