@@ -652,3 +652,32 @@ def test_an_organiser_who_plays_removes_no_fellow_entrant_from_the_club(client: 
     referee = club_account("ref", club, Membership.ORGANISER)
     referee.post(reverse("club_member", args=[club.pk, bens.pk]), {"do": "remove", "was": "member"})
     assert not Membership.objects.filter(pk=bens.pk).exists()
+
+
+def test_an_organiser_who_plays_demotes_and_removes_no_other_organiser(client: Client, club, catalog):
+    """The organisers who do not play are the tournament's referees: an organiser who plays demoted the only one
+    (adversarial round 16), leaving every battle with no one to void or confirm it. Another organiser may."""
+    from tracker.models import Membership, Player
+
+    from .helpers import club_account
+
+    Player.objects.create(name="Olga", user=client.user)
+    assert client.post(new_tournament_url(), {"name": "Cup", "entrants": "Olga\nBen\nCid\nDee"}).status_code == 302
+    referee = club_account("ref", club, Membership.ORGANISER)
+    refs = Membership.objects.get(club=club, user=referee.user)
+    for do in ("member", "remove"):
+        response = client.post(reverse("club_member", args=[club.pk, refs.pk]), {"do": do, "was": "organiser"},
+                               follow=True)
+        assert "another organiser changes the organisers meanwhile" in text(response)
+        refs.refresh_from_db()
+        assert refs.role == Membership.ORGANISER
+    olgas = Membership.objects.get(club=club, user=client.user)
+    assert client.post(reverse("club_member", args=[club.pk, olgas.pk]),  # herself: she may step down
+                       {"do": "member", "was": "organiser"}).status_code == 302
+    olgas.refresh_from_db()
+    assert olgas.role == Membership.MEMBER
+    referee.post(reverse("club_member", args=[club.pk, olgas.pk]), {"do": "organiser", "was": "member"})
+    assert referee.post(reverse("club_member", args=[club.pk, olgas.pk]),
+                        {"do": "member", "was": "organiser"}).status_code == 302  # the referee may
+    olgas.refresh_from_db()
+    assert olgas.role == Membership.MEMBER

@@ -253,6 +253,31 @@ def test_an_own_entry_undone_and_replaced_by_another_phone_confirms_nothing(club
     assert "1 battle waits for its players' confirmation" in leaderboard(olga, club)
 
 
+def test_an_entry_made_again_after_the_reveal_withdraws_the_other_sides_own_entry(club, dev, ana, olga):
+    """Ana locked in first; Dev locked second, which showed him her deck. A referee reopened the battle before
+    Dev's lock-in and Dev locked a counter-deck: Ana's lock-in no longer confirms the battle as played
+    (adversarial round 16: it read "confirmed by its players" and cost her 16 points)."""
+    match = start(dev, club, "Dev", "Ana")
+    ana.get(match.get_absolute_url())
+    enter(ana, match, 1, WINNING_DECK)
+    enter(dev, match, 0, LOSING_DECK)
+    match = reveal_all(dev, match)
+    assert match.winner.name == "Ana" and not match.unconfirmed
+    asked = text(olga.post(reverse("match_goto", args=[match.pk]), {"seq": match.head, "step": 1}))
+    assert "It takes back a hidden entry both players have seen" in asked  # the referee is told before
+    assert "takes back a hidden entry" not in text(
+        olga.post(reverse("match_goto", args=[match.pk]), {"seq": match.head, "step": match.head - 1}))
+    response = olga.post(reverse("match_goto", args=[match.pk]), {"seq": match.head, "step": 1, "confirm": "reopen"})
+    assert response.status_code == 302, text(response)
+    enter(dev, match, 0, WINNING_DECK)  # having seen hers
+    match = reveal_all(dev, match)
+    assert dict(match.confirmations.values_list("seat", "kind")) == {0: Confirmation.SEATED}  # Dev's new one
+    assert match.unconfirmed and counted_ids(club) == set()
+    assert confirm(ana, match, 1).status_code == 302  # Ana says the new result is hers to count
+    match.refresh_from_db()
+    assert not match.unconfirmed and counted_ids(club) == {match.pk}
+
+
 def test_an_own_entry_undone_and_redone_still_confirms(club, dev, ana):
     """Undo and redo along the same line abandon nothing: the entry is the one the player made."""
     match = start(dev, club, "Dev", "Ana")

@@ -46,9 +46,10 @@ def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None
         with transaction.atomic():
             if entry is not None:
                 # Under the match's lock, which a new step instead of undone ones takes as it abandons them
-                # (services.match_apply_action): an entry undone and replaced meanwhile confirms nothing.
+                # (services.match_apply_action): had a secret entry been taken back since this one was made (this
+                # one, or another seat's), it would have withdrawn this confirmation; recorded after, it is not made.
                 Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).first()
-                if Action.objects.filter(pk=entry.pk, abandoned=True).exists():
+                if Action.objects.filter(match=match, abandoned=True, secret=True, number__gte=entry.number).exists():
                     return False
             Confirmation.objects.create(match=match, seat=seat, by=by, kind=kind, entry=entry)
     except IntegrityError:  # confirmed already (a double tap, or two ways at once)
@@ -64,8 +65,8 @@ def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None
 
 def entered(match: Match, seat: int, account, entry: Action) -> None:
     """The seat's secret entry `entry` was just made by this request's account: if it is the seat's player's
-    own account, the player took part, for as long as that entry is in the log's line (an undone entry that
-    another one replaced withdraws it: services._withdraw_confirmations)."""
+    own account, the player took part, for as long as no secret entry is taken back (an undone entry, this one
+    or another seat's, that a new step replaced withdraws it: services._withdraw_confirmations)."""
     if match.unconfirmed and seat_of(match, account) == seat:
         _confirm(match, seat, account, Confirmation.SEATED, entry)
 

@@ -347,17 +347,22 @@ def _moved_on(match: Match, correcting: bool = False) -> None:
     match.updated = timezone.now()
 
 
-def _withdraw_confirmations(match: Match) -> None:
+def _withdraw_confirmations(match: Match, entry_taken_back: bool) -> None:
     """A new step instead of undone ones (their actions just abandoned): what they stood for may be gone.
-    - A player's own secret entry confirmed that they took part (SEATED): not once it is abandoned. Another
-      phone holding the seat (the player had left the club) undid it and entered another in their name, and
-      the battle read as theirs.
+    - A secret entry taken back (`entry_taken_back`): a player's own entry confirmed that they took part in the
+      battle as it was played (SEATED), and it is being played otherwise. Their own entry taken back and another
+      entered in their name by the phone that came to hold the seat (they had left the club: round 15); or the
+      other side's, entered again after the reveal had shown it theirs (round 16: a referee reopened the battle
+      before her lock-in, and she locked a counter-deck). Every such confirmation goes; a player's own new
+      lock-in confirms them again.
     - A battle that had ended plays on along a new line (reopened): it may end with another result, so a
-      player's say on the old one no longer stands. A player whose own entry is still in the line took part
-      whatever the result: that confirmation stays.
-    Either way the battle waits for its player's confirmation again (tracker/competition/confirmations.py).
+      player's say on the old one no longer stands. A player whose own entry is still in the line, and no entry
+      taken back, took part whatever the result: that confirmation stays.
+    Either way the battle waits for its players' confirmation again (tracker/competition/confirmations.py).
     Undo and redo along the same line abandon nothing: they keep the result, and the confirmations."""
-    gone = Q(kind=Confirmation.SEATED, entry__abandoned=True)
+    if not entry_taken_back and match.first_finished is None:
+        return
+    gone = Q(kind=Confirmation.SEATED) if entry_taken_back else Q(pk__in=[])
     if match.first_finished is not None:
         gone |= ~Q(kind=Confirmation.SEATED)
     withdrawn, _kinds = match.confirmations.filter(gone).delete()
@@ -397,9 +402,11 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
             if undone:
                 # Undone actions after the head give way to this new branch, but stay in the log; the
                 # states cached after them no longer belong to the line.
-                match.actions.filter(abandoned=False, seq__gt=head).update(abandoned=True)
+                undone_actions = match.actions.filter(abandoned=False, seq__gt=head)
+                entry_taken_back = undone_actions.filter(secret=True).exists()
+                undone_actions.update(abandoned=True)
                 match.checkpoints.filter(seq__gt=head).delete()
-                _withdraw_confirmations(match)
+                _withdraw_confirmations(match, entry_taken_back)
             recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head,
                                              seat=acting_seat(game, action), payload=action, events=events, rolls=dice.rolls,
                                              secret=secret, proposal=proposal)

@@ -59,13 +59,17 @@ def why_not_reopen(match: Match, seen_by: Viewer) -> str:
     return ""
 
 
-def reopen_affects(match: Match) -> list[str]:
-    """What reopening the finished match changes, in the words the confirmation shows."""
+def reopen_affects(match: Match, step: int) -> list[str]:
+    """What reopening the finished match at `step` changes, in the words the confirmation shows."""
     affects = [_("The match is no longer finished, and its result leaves the statistics until it ends again.")]
     pairing = tournament_table(match)
     if match.club_id and pages_for(match.slug).competes and match.rated:
         affects.append(_("Its players' ratings in %(club)s lose this battle until it ends again; it keeps its "
                          "place by the date it first ended.") % {"club": getattr(match.club, "name", "")})
+        if match.actions.filter(abandoned=False, secret=True, seq__gt=step).exists():
+            affects.append(_("It takes back a hidden entry both players have seen: whoever enters it again knows the "
+                             "other side's. Should that happen, no player's own lock-in confirms the battle any more: "
+                             "it waits for its players' word."))
     if pairing:
         affects.append(_("It is a battle of %(tournament)s, round %(round)s: the next round cannot be paired "
                          "until it ends again.") % {"tournament": pairing.tournament.name, "round": pairing.round})

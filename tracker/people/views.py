@@ -43,7 +43,7 @@ def _page(request: TableRequest, match: Match, context: dict, status: int = 200)
 
 def confirm_reopen(request: TableRequest, match: Match, seen_by: Viewer, step: int) -> HttpResponse:
     """Going back before the end of a finished match: say what it affects, and ask."""
-    return _page(request, match, {"question": "reopen", "step": step, "affects": locks.reopen_affects(match)})
+    return _page(request, match, {"question": "reopen", "step": step, "affects": locks.reopen_affects(match, step)})
 
 
 def hot_seat_goto(request: TableRequest, match: Match, seen_by: Viewer, step: int) -> HttpResponse:
@@ -522,7 +522,15 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
     if what != "organiser" and membership.role == Membership.ORGANISER and not clubs.organisers_left(club, membership):
         messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
         return redirect(club)
-    if what == "remove" and clubs.rival_in_play(club, access.signed_in(request), membership.user):
+    # The referees of a tournament she plays in: demoting or removing the one organiser who does not play left her
+    # battles, and her rivals', with no one to void or confirm them (adversarial round 16).
+    organiser = access.signed_in(request)
+    if what != "organiser" and membership.role == Membership.ORGANISER and membership.user != organiser \
+            and clubs.plays_in_running(club, organiser):
+        messages.error(request, _("You play in a tournament of the club that is running: another organiser changes "
+                                  "the organisers meanwhile. Nothing was changed."))
+        return redirect(club)
+    if what == "remove" and clubs.rival_in_play(club, organiser, membership.user):
         messages.error(request, _("You and %(name)s play in a tournament of the club that is running: another "
                                   "organiser removes them.") % {"name": name})
         return redirect(club)
