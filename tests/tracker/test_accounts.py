@@ -132,6 +132,9 @@ def test_a_wrong_password_is_refused_with_a_message(client, account):
     assert response.status_code == 422
     assert "Please enter a correct username and password." in text(response)
     assert signed_in_as(client) is None
+    # Refused for itself, not a field: the page opens on why (the form's own errors take the focus, no field does).
+    assert re.search(r'<div class="notice notice-error"\s+role="alert" tabindex="-1" autofocus>', text(response))
+    assert not re.search(r"<input[^>]*\bautofocus", text(response))
 
 
 def test_five_wrong_passwords_lock_the_name_out_from_this_address_even_with_the_right_one(client, account):

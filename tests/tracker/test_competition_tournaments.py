@@ -176,6 +176,10 @@ def test_create_refuses_a_name_listed_twice(client: Client, catalog):
     response = client.post(new_tournament_url(), {"name": "Cup", "entrants": "Ana\nana"})
     assert response.status_code == 422 and "listed twice" in text(response)
     assert not Tournament.objects.exists()
+    # The form is below the list of tournaments: the page opens on the refused field, its reason beside it (the
+    # play-test found it opening at the top, the reason more than a screen below).
+    focused = re.findall(r"<(?:input|textarea|select)[^>]*\bautofocus[^>]*>", text(response))
+    assert len(focused) == 1 and 'name="entrants"' in focused[0], focused
 
 
 def test_a_tournament_holds_at_most_its_entrants_and_a_longer_list_is_kept_to_correct(client: Client, catalog):

@@ -19,16 +19,6 @@ class SignUpForm(UserCreationForm):
     # empties come after it, on the way to the button.
     field_order = ["player_name", "username", "password1", "password2"]
 
-    def full_clean(self) -> None:
-        """A refused form opens on its first refused field (UserCreationForm's own autofocus is the user name's,
-        far above a refused player name and its reason)."""
-        super().full_clean()
-        refused = next((name for name in self.fields if name in self.errors), None)
-        if refused is not None:
-            for field in self.fields.values():
-                field.widget.attrs.pop("autofocus", None)
-            self.fields[refused].widget.attrs["autofocus"] = True
-
     def clean_player_name(self):
         from tracker.models import Player
 
