@@ -114,3 +114,42 @@ def test_without_javascript_the_outcome_is_in_view_and_the_form_kept(make_contex
     in_view(page, "#outcome .outcome-box")
     expect(page.locator("#unit-name-0")).to_have_value("Brand New Unit")
     expect(page.locator("#unit-hp-0")).to_have_value("5")
+
+
+def test_a_filtered_log_opens_on_the_steps_it_found(page: Page, catalog, errors):
+    """The play-test: filtering a log sent the phone back to the page's top (its title, buttons and chart), the
+    first step found more than a screen below. The filters' form and the log's pages land on the steps."""
+    match = ADAPTERS["lonely-star"].demo_matches["deck-out"](LONG_PLAYERS)
+    page.goto(f"/matches/{match.pk}/log/")
+    page.get_by_text("Filter the log").click()
+    page.get_by_label("Player", exact=True).select_option(label=LONG_PLAYERS[0])
+    page.get_by_label("Only steps with dice").check()
+    page.get_by_role("button", name="Filter", exact=True).click()
+    expect(page).to_have_url(re.compile(r"rolls=on#log-steps$"))
+    in_view(page, page.locator(".log-entry").first)
+    check_page(page)
+    assert errors == []
+
+
+def test_a_lonely_star_turn_opens_on_the_side_in_turn(page: Page, catalog, errors):
+    """The play-test: a new Lonely Star match, and each unit played, opened on "End … turn" (the first form in
+    view), the side in turn and its "plays a unit" above the screen. The outcome box docks above that side."""
+    page.goto("/matches/new/lonely-star/")
+    page.get_by_label("Player 1", exact=True).fill(LONG_PLAYERS[0])
+    page.get_by_label("Player 2", exact=True).fill(LONG_PLAYERS[1])
+    page.get_by_role("button", name="Start").click()
+    expect(page.locator("#outcome")).to_contain_text("Match started.")
+    side = page.locator("#side-0-section")
+    assert page.evaluate("document.getElementById('outcome').nextElementSibling.id") == "side-0-section"
+    in_view(page, "#outcome .outcome-box")
+    in_view(page, side.locator("summary").first)
+    side.locator("summary").first.click()
+    page.locator("#unit-name-0").fill("Brand New Unit")
+    for stat in ("hp", "at", "lk", "rs", "reach"):
+        page.locator(f"#unit-{stat}-0").fill("2")
+    side.get_by_role("button", name="Play the unit (takes a card from the hand)").click()
+    expect(page.locator("#outcome")).to_contain_text("(log entry 1)")
+    assert page.evaluate("document.getElementById('outcome').nextElementSibling.id") == "side-0-section"
+    in_view(page, "#outcome .outcome-box")
+    check_page(page)
+    assert errors == []

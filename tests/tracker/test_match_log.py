@@ -218,7 +218,7 @@ def test_a_long_log_comes_a_page_at_a_time_and_every_page_is_its_own(client, lon
     third = client.get(log_url(long_match), {"page": 3})
     assert steps_shown(text(third)) == list(range(201, 251))
     assert "Page 3 of 3" in text(third)
-    assert 'href="?page=2"' in text(third)
+    assert 'href="?page=2#log-steps"' in text(third)  # landing on the steps, not the page's top
     assert steps_shown(text(client.get(log_url(long_match), {"page": 99}))) == list(range(201, 251))  # the last
     assert steps_shown(text(client.get(log_url(long_match), {"page": "x"}))) == list(range(0, 101))  # the first
 
@@ -227,7 +227,7 @@ def test_a_filtered_log_pages_the_filtered_steps_and_keeps_the_filter(client, lo
     response = text(client.get(log_url(long_match), {"player": 1, "page": 2}))
     assert steps_shown(response) == list(range(202, 251, 2))  # Ben's rolls 101 to 125
     assert "Page 2 of 2" in response
-    assert 'href="?player=1&amp;page=1"' in response
+    assert 'href="?player=1&amp;page=1#log-steps"' in response
 
 
 def test_a_turn_filter_reads_every_step_s_events_but_only_the_page_s_steps_whole(client, db):
