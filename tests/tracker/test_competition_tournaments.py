@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker.competition import ratings, tournaments
+from tracker.matches import live
 from tracker.models import Club, Confirmation, Entrant, Match, Pairing, Player, Tournament
 from tracker.web import limits
 
@@ -380,6 +381,8 @@ def test_a_voided_battle_counts_for_nobody_but_does_not_hold_up_the_round(client
     assert client.post(reverse("match_void", args=[voided.pk]), {"reason": "wrong deck"}).status_code == 302
     voided.refresh_from_db()
     assert voided.voided is not None and voided.void_reason == "wrong deck"
+    said = live.read_change(voided.pk).said["en"]  # the battle's phones are told who voided it, not "The match changed."
+    assert said.endswith(" voided the result: it counts nowhere."), said
     rows = {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)}
     assert rows[voided.players()[0].name] == 0 and rows[voided.players()[1].name] == 0
     assert voided.pk not in {change.battle for change in ratings.history(cup.club_id)}
