@@ -21,10 +21,12 @@ Decisions:
   cards, covered cards and out-zone cards never count (rulebook and notes).
 """
 
+from ..errors import Word, gettext_noop
 from .board import MAIN_ZONE, TOP_SEAT, in_main_zone, turned
 from .state import GameState
 
-BLOCK_CARD = {"name": "Block card", "kind": "block"}
+BLOCK_CARD = {"name": gettext_noop("Block card"), "kind": "block"}
+"""The card a Block arrow puts on an empty cell: named by the engine, so a word of the game's (`label`)."""
 
 
 def find(state: GameState, piece_id: str) -> str | None:
@@ -43,10 +45,17 @@ def cell_of(state: GameState, piece_id: str) -> str:
     return cell
 
 
+COVERED = gettext_noop("covered card")
+"""How the engine names a covered piece: a word of the game's (the pages say it in German, the log too)."""
+
+
 def label(piece: dict) -> str:
-    """How a log line names a piece: its card name, or that it is covered."""
+    """How a log line or a refusal names a piece: its card name, or that it is covered (a Word: in the game's
+    words on the pages)."""
     if piece["card"] is None:
-        return "covered card"
+        return Word(COVERED)
+    if piece["card"] == BLOCK_CARD:
+        return Word(BLOCK_CARD["name"])
     return piece["card"]["name"]
 
 

@@ -401,6 +401,8 @@ def _adjust(state: MatchState, action: dict, dice: Dice) -> list[dict]:
         if change == 0 or after < 0:
             raise IllegalAction(
                 "counter-change",
+                gettext_noop("%(unit)s has %(have)s damage counters; it cannot change by %(change)s.")
+                if key == "damage" else
                 gettext_noop("%(unit)s has %(have)s %(counter)s counters; it cannot change by %(change)s."),
                 unit=unit["name"],
                 have=have,

@@ -159,6 +159,9 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
         referee_confirms(pairing.match)
     page.goto(tournament.get_absolute_url())
     expect(page.get_by_text("The recommended number of rounds has been played.")).to_be_visible()
+    expect(page.get_by_role("button", name="End the tournament: final standings")).to_be_hidden()  # folded away
+    page.get_by_text("End the tournament…").click()
+    page.screenshot(path=screenshot_dir / "tournament-end-fold.png", caret="initial")
     page.get_by_role("button", name="End the tournament: final standings").click()
     expect(page.locator(".banner")).to_have_text("★ Ana wins the tournament")
     expect(page.get_by_role("heading", name="Final standings")).to_be_visible()

@@ -49,10 +49,17 @@ def step_through_the_ais_turn(page: Page, screenshot_dir) -> None:
     total = int(re.search(r"of (\d+)", count.inner_text()).group(1))
     assert total >= 2
     expect(page.get_by_role("link", name="Previous")).to_have_count(0)
+    # Next stays where the thumb is, in view, whatever the length of the step above or below it.
+    where = in_view(page, page.get_by_role("link", name="Next"))
     for number in range(2, total + 1):
         page.get_by_role("link", name="Next").click()
         expect(count).to_have_text(f"Step {number} of {total}")
-        expect(page.locator(".cm-step .cm-reason")).to_contain_text("win chance")  # each AI step says why
+        expect(page.locator(".cm-step .cm-reason")).to_contain_text("the AI's win chance")  # each AI step says why
+        if number < total:
+            moved = in_view(page, page.get_by_role("link", name="Next"))
+            assert (moved["x"], moved["y"]) == (where["x"], where["y"]), f"Next moved at step {number}: {moved}"
+            if number == 2:
+                page.screenshot(path=screenshot_dir / "cardmaster-showdown-step-nav.png", caret="initial")
     expect(page.get_by_role("link", name="Next")).to_have_count(0)
     page.screenshot(path=screenshot_dir / "cardmaster-showdown-step.png", full_page=True, caret="initial")
     assert_no_horizontal_scroll(page)

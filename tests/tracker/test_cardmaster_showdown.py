@@ -184,6 +184,23 @@ def test_the_ais_turn_can_be_gone_through_a_step_at_a_time_or_shown_all_at_once(
         assert reason["template"] % reason["params"] in log  # the log keeps each reason
 
 
+def test_stepping_keeps_previous_and_next_above_the_step_and_says_whose_win_chance(client, showdown):
+    """Previous and Next come before the step's text, so a long step does not push them down the page (a
+    play-test had Next at 625, 549, then 763 px below the fold); the chance beside a reason is the AI's."""
+    while not showdown.actions.filter(payload__has_key="ai").exists():
+        act(client, showdown, **form_data(first_attack(showdown)))
+        showdown.refresh_from_db()
+    url = reverse("cardmaster_steps", args=[showdown.pk])
+    total = int(re.search(r"Step 1 of (\d+)", text(client.get(url, {"step": 1}))).group(1))
+    for number in range(1, total + 1):
+        html = client.get(url, {"step": number}, headers={"HX-Request": "true"}).content.decode()
+        assert html.index('class="cm-step-nav"') < html.index('class="cm-step"')  # the buttons, then the step
+        if 'class="cm-reason"' in html:
+            assert "the AI&#x27;s win chance:" in html or "the AI's win chance:" in html
+    everything = text(client.get(url))
+    assert everything.count("the AI's win chance:") == everything.count('class="cm-reason"') > 0
+
+
 def test_a_custom_match_has_no_ai_steps(client, cm_catalog):
     match = new_showdown(client, level="custom")
     assert client.get(reverse("cardmaster_steps", args=[match.pk])).status_code == 404

@@ -147,6 +147,19 @@ def test_a_club_keeps_an_organiser(club, organiser, member):
     assert not club.memberships.filter(user=member.user).exists()
 
 
+def test_leaving_is_a_second_step_that_says_what_it_ends(club, organiser, member):
+    """A play-test found "Leave the club" touching "Save" and leaving in one tap: it is folded away now, and the fold
+    says what leaving does to open matches, seats in open battles and a given name before its button."""
+    for phone in (organiser, member):
+        page = text(phone.get(club.get_absolute_url()))
+        fold = re.search(r'<details class="second-step" id="leave">(.*?)</details>', page, re.S)
+        assert fold and reverse("club_leave", args=[club.pk]) in fold.group(1)
+        said = " ".join(fold.group(1).split())
+        assert "count nowhere until an organiser takes them over" in said and "open battles" in said
+        assert "A name the club gave you" in said
+        assert page.count(reverse("club_leave", args=[club.pk])) == 1
+
+
 def test_a_private_club_is_not_there_for_strangers(club, organiser, stranger):
     for phone in (stranger, Client()):
         assert phone.get(club.get_absolute_url()).status_code == 404

@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker.competition import ratings, tournaments
+from tracker.matches import live
 from tracker.models import Club, Confirmation, Entrant, Match, Pairing, Player, Tournament
 from tracker.web import limits
 
@@ -384,6 +385,8 @@ def test_a_voided_battle_counts_for_nobody_but_does_not_hold_up_the_round(client
     assert client.post(reverse("match_void", args=[voided.pk]), {"reason": "wrong deck"}).status_code == 302
     voided.refresh_from_db()
     assert voided.voided is not None and voided.void_reason == "wrong deck"
+    said = live.read_change(voided.pk).said["en"]  # the battle's phones are told who voided it, not "The match changed."
+    assert said.endswith(" voided the result: it counts nowhere."), said
     rows = {row.entrant.player.name: row.standing.points for row in tournaments.standings(cup)}
     assert rows[voided.players()[0].name] == 0 and rows[voided.players()[1].name] == 0
     assert voided.pk not in {change.battle for change in ratings.history(cup.club_id)}
@@ -465,6 +468,11 @@ def test_an_entrant_organiser_pairs_and_reopens_only_within_the_recommended_roun
     before = state(cup)
     page = text(client.get(reverse("tournament_detail", args=[cup.pk])))
     assert "Pair round 3" not in page and "End the tournament" in page
+    # Ending is a second step, folded apart from Pair round (a play-test found it 9 px under it, ending at once).
+    fold = re.search(r'<details class="second-step" id="end-tournament">(.*?)</details>', page, re.S)
+    assert fold and reverse("tournament_finish", args=[cup.pk]) in fold.group(1)
+    assert "no round is paired again" in " ".join(fold.group(1).split())
+    assert page.count(reverse("tournament_finish", args=[cup.pk])) == 1
     refused = pair(client, cup, 2)
     assert refused.status_code == 403 and "only another organiser of the club pairs more" in text(refused)
     assert state(cup) == before

@@ -259,7 +259,9 @@ def test_each_game_marks_the_words_its_pages_and_refusals_name():
     assert {"Reach", "HP"} <= engine_words("lonely-star")
     assert {"Fire", "Remove"} <= engine_words("evons")
     assert english_words("lonely-star").findall("HP 3, Reach 2, Reichweite 1") == ["Reach"]
-    assert english_words("evons") is None  # the glossary keeps Evons's elements and abilities in English
+    # The glossary keeps Evons's elements and abilities in English; what the engine names a piece it made or cannot see
+    # is German.
+    assert english_words("evons").findall("Fire, Remove, a covered card, a Block card") == ["covered card", "Block card"]
 
 
 class Reader:
@@ -583,3 +585,97 @@ def test_lonely_stars_play_unit_form_labels_each_stat_in_german():
     # "Reich\u00adweite": a soft hyphen where a phone's narrow stat column may break the word.
     assert "Reich\u00adweite" in labels and "Reach" not in labels
     assert "Reich\u00adweite" in page and not english_words("lonely-star").search(page)
+
+
+# --- (e) every line of the log -------------------------------------------------------------------
+
+
+def _strings(value) -> list[str]:
+    """The texts an event or action carries, however deep."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def _walked(slug: str, walks: int = 12, steps: int = 300) -> list[tuple[dict, list[dict]]]:
+    """Every (action, events) of seeded random walks through legal actions, the cards from the game's demo."""
+    import random
+
+    game = rules.GAMES[slug]
+    cards = [game.validate_card(card) for card in pages_for(slug).demo_cards]
+    played = []
+    for walk in range(walks):
+        seed, chance = f"sweep-{walk}", random.Random(walk)
+        state = game.new_match(game.default_config, seed)
+        for _ in range(steps):
+            legal = game.legal_actions(state)
+            if not legal:
+                break
+            action = dict(chance.choice(legal))
+            if "card" not in action and cards:
+                action["card"] = chance.choice(cards)
+            if "cards" not in action and cards and game.deck_size is not None:
+                action["cards"] = chance.sample(cards, len(cards))[:game.deck_size(state)]
+            if action.get("type") == "commit" and "backup" not in action:
+                action["backup"] = chance.choice([None, *cards])
+            try:
+                state, events = game.apply(state, action, rules.Dice(seed, len(played) + 1))
+            except rules.RuleError:
+                continue
+            played.append((action, events))
+    return played
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", list(rules.GAMES))
+def test_every_line_of_the_log_says_the_games_words_in_german(slug):
+    """Every event and action of the game's demo matches and of seeded random walks, as the log and the board say
+    it in German: no word of the game's own stands in it in English, neither one its engine marks (engine_words)
+    nor a value the event carries that the game's catalogue says in German (Lonely Star's "damage" counters were
+    "damage-Marker" where the stats beside them were translated)."""
+    from tracker.demo import load_catalogs
+
+    load_catalogs()
+    pages, names = pages_for(slug), ["Ana", "Ben"]
+    played = _walked(slug)
+    for make in pages.demo_matches.values():
+        match = make(("Ana", "Ben"))
+        played += [(action.payload, action.events) for action in match.actions.order_by("number")]
+    data = {card["name"] for card in pages.demo_cards} | set(Card.objects.filter(slug=slug).values_list("name", flat=True))
+    found, kinds = set(), set()
+    with translation.override("de"):
+        marked = {word for word in engine_words(slug) if translation.pgettext(slug, word) != word}
+        for action, events in played:
+            lines = [(event["type"], pages.describe(event, names), _strings(event)) for event in events]
+            lines.append((f"action {action.get('type')}", pages.describe_action(action, events, names), _strings(action)))
+            for kind, line, carried in lines:
+                kinds.add(kind)
+                told = {text for text in carried if text not in data and text not in names
+                        and any(translation.pgettext(slug, said) != said for said in {text, text.capitalize()})}
+                for word in marked | told:
+                    if re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", line):
+                        found.add(f"{kind}: {word!r} in {line!r}")
+    assert len(kinds) >= 6, kinds  # the sweep reached the game's kinds of line, not a few
+    assert not found, "English words in German log lines:\n" + "\n".join(sorted(found))
+
+
+def test_a_refusal_names_lonely_stars_damage_counters_and_an_evons_covered_card_in_german():
+    """The engine's own names in a refusal: "Schadensmarker", not "damage-Marker"; "verdeckte Karte"."""
+    from rules.evons.pieces import label
+    from tracker.matches.engine_messages import spoken
+
+    game = rules.GAMES["lonely-star"]
+    state = game.new_match(game.default_config, "sweep")
+    state, _events = game.apply(state, {"type": "play_unit", "seat": 0, "card": pages_for("lonely-star").demo_cards[0]},
+                                rules.Dice("sweep", 1))
+    with pytest.raises(rules.RuleError) as refused:
+        game.apply(state, {"type": "adjust", "override": True, "what": "counters", "unit": 1, "counter": "damage",
+                           "change": -1}, rules.Dice("sweep", 2))
+    with translation.override("de"):
+        said = services.explain(refused.value)
+        assert "Schadensmarker" in said and "damage" not in said
+        assert spoken("evons", label({"card": None})) == "verdeckte Karte"  # a refusal's piece, as services.explain

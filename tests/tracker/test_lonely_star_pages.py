@@ -500,6 +500,20 @@ def test_the_match_ends_by_deck_out_or_declaration(client):
     assert "Ben wins by table call" in text(client.get(match.get_absolute_url()))
 
 
+def test_declaring_the_winner_starts_with_no_seat_chosen(client):
+    """A play-test ended a match with player 1 winning by one tap on "End the match": the form chose for them."""
+    match = start()
+    board = client.get(match.get_absolute_url()).content.decode()
+    form = re.search(r'<input type="hidden" name="action" value="declare_winner">(.*?)</form>', board, re.S).group(1)
+    radios = re.findall(r'<input type="radio" name="winner"[^>]*>', form)
+    assert len(radios) == 2 and not any("checked" in radio for radio in radios) and all("required" in r for r in radios)
+    assert "<option" not in form and "selected" not in form
+    html = refused(client, match, 422, action="declare_winner")
+    error = re.search(r'<fieldset class="field" role="radiogroup"[^>]*>(.*?)</fieldset>', html, re.S).group(1)
+    assert "Choose the winner." in error  # beside the seats, and nothing was ended
+    assert Match.objects.get(pk=match.pk).finished is None
+
+
 def test_a_long_match_replays_to_its_state(client, fielded):
     comet, ember, warden = (unit_id(fielded, n) for n in ("Comet Wanderer", "Ember Drifter", "Nebula Warden"))
     steps = [

@@ -294,6 +294,27 @@ def test_it_refuses_a_file_that_is_not_a_match_file(client, db, raw, says):
     assert_not_imported(upload(client, raw), before, says)
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_log_as_text_or_broken_json_is_refused_in_the_readers_words(client, rulebook, language):
+    """A play-test imported the log as text and read Python's "(Expecting value: line 1 column 1 (char 0))", in
+    English on the German page too. The text export is named as such, and broken JSON is said without the parser."""
+    client.post(reverse("set_language"), {"language": language})
+    exported = client.get(text_url(rulebook)).content
+    before = counts()
+    response = upload(client, exported, name="match.txt")
+    assert response.status_code == 422
+    page = text(response).replace("&#x27;", "'")
+    says = {"en": "This is the log as text", "de": "Das ist das Protokoll als Text"}[language]
+    assert says in page and "Expecting value" not in page and counts() == before
+    for raw in (b'{"format": "tablekeeper-match", "actions": [', b"name,power\nEmber Fox,7\n", b"\xff\xfe\x00{"):
+        page = text(upload(client, raw)).replace("&#x27;", "'")
+        assert "Expecting" not in page and "char " not in page and "codec" not in page, page
+        if language == "de":
+            assert "Die Datei ist kein gültiges JSON" in page
+    cut = text(upload(client, b'{"format": "tablekeeper-match", "actions": ['))
+    assert {"en": "line 1, column 45", "de": "Zeile 1, Spalte 45"}[language] in cut
+
+
 def _nul_seed(f):
     f["seed"] += "\x00"
     f.pop("seed_fingerprint")

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tracker.competition import confirmations, ratings, tournaments
+from tracker.matches import live
 from tracker.models import Access, Club, Confirmation, Match, Membership, Player
 
 from .helpers import (
@@ -173,9 +174,12 @@ def test_the_player_confirms_and_an_organiser_confirms_on_a_players_behalf_marke
     assert confirm(ana, match, 0).status_code == 302
     match.refresh_from_db()
     assert match.unconfirmed and counted_ids(club) == set()
+    assert live.read_change(match.pk).said["en"] == "Ana confirmed the result."  # the other phones are told who
     assert confirm(olga, match, 1).status_code == 302
     match.refresh_from_db()
     assert not match.unconfirmed and counted_ids(club) == {match.pk}
+    said = live.read_change(match.pk).said["en"]
+    assert said.endswith(" confirmed the result for Ben. Every player has confirmed: the battle counts."), said
     kinds = dict(match.confirmations.values_list("seat", "kind"))
     assert kinds == {0: Confirmation.AFTER, 1: Confirmation.ORGANISER}
     page = text(Client().get(reverse("battle_rating", args=[match.pk])))

@@ -24,7 +24,9 @@ from .helpers import (
     club_account,
     device_of,
     entry_data,
+    join,
     lock,
+    make_invite,
     play_out,
     seated_phone,
     snapshot,
@@ -188,6 +190,26 @@ def test_a_seated_phone_undoing_the_owners_move_asks_instead_of_being_refused(ow
 def pushed(match: Match) -> str:
     """What the live push tells every phone of the match about its newest change (tracker/matches/live.py)."""
     return live.read_change(match.pk).said["en"]
+
+
+def test_a_phone_taking_or_losing_a_seat_is_pushed_by_name_not_as_the_match_changed(owner):
+    """A second phone joining a seat was pushed to the host as "The match changed." alone: each change of who sits
+    where now says who and which seat, on the live push in every language and as the host page's newest message."""
+    match = _match("logos", owner)
+    watch = make_invite(owner, match, "watch")
+    join(Client(), watch)
+    assert pushed(match) == "Another phone is watching the match now."
+    seat = make_invite(owner, match, "seat", 1)
+    ben = Client()
+    join(ben, seat)
+    assert pushed(match) == "Ben joined on a phone of their own."
+    assert live.read_change(match.pk).said["de"] == "Ben ist mit einem eigenen Handy beigetreten."
+    assert "Ben joined on a phone of their own." in text(owner.get(match.get_absolute_url()))
+    assert "Ben joined" not in text(ben.get(match.get_absolute_url()))  # not news to the phone that joined
+    assert owner.post(reverse("invite_revoke", args=[match.pk, seat.pk])).status_code == 302
+    assert pushed(match) == "Ben's seat is back on the phone that set up the match."
+    assert owner.post(reverse("invite_revoke", args=[match.pk, watch.pk])).status_code == 302
+    assert pushed(match) == "A link to this match was revoked."
 
 
 def test_the_other_phone_is_pushed_and_shown_who_did_what(owner):

@@ -29,7 +29,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from ..matches import live
+from ..matches import live, news
 from ..models import Action, Confirmation, Match, Membership, Player, players_of
 from .errors import Refused
 from .game import competes, competing_slug
@@ -54,11 +54,13 @@ def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None
             Confirmation.objects.create(match=match, seat=seat, by=by, kind=kind, entry=entry)
     except IntegrityError:  # confirmed already (a double tap, or two ways at once)
         return False
-    if match.unconfirmed and Confirmation.objects.filter(match=match).count() >= match.seats.count():
+    every = match.unconfirmed and Confirmation.objects.filter(match=match).count() >= match.seats.count()
+    if every:
         Match.objects.filter(pk=match.pk).update(unconfirmed=False, version=F("version") + 1)
         match.unconfirmed = False
     else:
         Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
+    news.tell(match.pk, news.CONFIRMED, news.named(by) if by is not None else "", seat=seat, all=bool(every))
     live.changed(match.pk)
     return True
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rules.card_crush import rating, swiss
-from tracker.matches import live
+from tracker.matches import live, news
 from tracker.matches.once import made_once
 from tracker.people import access, locks
 from tracker.people.devices import TableRequest
@@ -165,6 +165,7 @@ def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
             rated = form.cleaned_data["rated"]
             if match.row_as_read().update(rated=rated, rated_changed=timezone.now(), rated_changed_by=access.signed_in(request),
                                       version=F("version") + 1):
+                news.tell(match.pk, news.RATED, news.named(access.signed_in(request)), rated=rated)
                 live.changed(match.pk)
                 messages.success(request, _("This battle now counts toward ratings.") if rated
                                  else _("This battle no longer counts toward ratings."))
@@ -249,10 +250,12 @@ def _void(request: TableRequest, match: Match, reason: str) -> None:
         locked = locks.why_locked(match, fresh=True) if voided else ""
         if locked:
             transaction.set_rollback(True)
+        elif voided:
+            live.changed(match.pk)  # inside the transaction, with its news: told once it commits
+            news.tell(match.pk, news.VOIDED, news.named(access.signed_in(request)))
     if locked:
         messages.error(request, locked)
     elif voided:
-        live.changed(match.pk)
         messages.success(request, _("Result voided: it stays in the log and counts nowhere."))
     else:
         messages.info(request, _("This result was already voided, or changed since this page was drawn; nothing "

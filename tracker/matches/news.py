@@ -18,6 +18,9 @@ from django.utils.translation import gettext as _
 from tracker.models import Match, Proposal
 
 ACTION, GOTO, ASKED, ANSWERED, RELEASED = "action", "goto", "asked", "answered", "released"
+# Changes of who sits where and of the result's standing, told by `tell` (no log entry, no request behind them).
+JOINED, SEAT_ENDED, LINK_REVOKED, CONFIRMED, VOIDED, RATED, UNOWNED, TAKEN_OVER = (
+    "joined", "seat_ended", "link_revoked", "confirmed", "voided", "rated", "unowned", "taken_over")
 
 
 @dataclass(frozen=True)
@@ -54,18 +57,69 @@ def record(match: Match, kind: str, made_by: By | None, **facts) -> None:
                   **facts} if made_by else {}
 
 
+def named(user) -> str:
+    """An account as news names it: its player's name, else its login."""
+    player = getattr(user, "player", None)
+    return player.name if player is not None else user.get_username()
+
+
+def tell(match_id: int, kind: str, who: str = "", seats: tuple[int, ...] = (), **facts) -> None:
+    """News of a change that an update just made, moving the match's version on (`live.changed`'s callers that
+    change who sits where or what the result counts for), in the same transaction: the version that update made
+    is the news's, so the next change, which makes its own news or none, ends it."""
+    version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    if version is not None:
+        Match.objects.filter(pk=match_id, version=version).update(
+            news={"kind": kind, "who": who, "seats": list(seats), "version": version, **facts})
+
+
+def _told(match: Match, news: dict) -> str:
+    """A change of seats or of the result's standing (`tell`), as any phone of the match may read it."""
+    kind, who = news["kind"], news["who"]
+    seat = news.get("seat")
+    players = match.players()
+    player = players[seat].name if isinstance(seat, int) and 0 <= seat < len(players) else ""
+    if kind == JOINED and player:
+        if who and who != player:
+            return _("%(who)s joined as %(player)s, on a phone of their own.") % {"who": who, "player": player}
+        return _("%(player)s joined on a phone of their own.") % {"player": player}
+    if kind == JOINED:
+        return _("%(who)s is watching the match now.") % {"who": who} if who else _("Another phone is watching the match now.")
+    if kind == SEAT_ENDED and player:
+        return _("%(player)s's seat is back on the phone that set up the match.") % {"player": player}
+    if kind in (SEAT_ENDED, LINK_REVOKED):
+        return _("A link to this match was revoked.")
+    if kind == CONFIRMED:
+        said = _("%(who)s confirmed the result for %(player)s.") % {"who": who, "player": player} if who != player \
+            else _("%(player)s confirmed the result.") % {"player": player}
+        return said + (" " + _("Every player has confirmed: the battle counts.") if news.get("all") else "")
+    if kind == VOIDED:
+        return _("%(who)s voided the result: it counts nowhere.") % {"who": who}
+    if kind == RATED:
+        return (_("%(who)s made this battle count toward ratings.") if news.get("rated")
+                else _("%(who)s made this battle count toward no ratings.")) % {"who": who}
+    if kind == UNOWNED:
+        return _("%(who)s left the club: this match counts nowhere until an organiser takes it over.") % {"who": who}
+    if kind == TAKEN_OVER:
+        return _("%(who)s took this match over: it counts in the club again.") % {"who": who}
+    return ""
+
+
 def said(match: Match, seen_by, newest=None) -> str:
     """The newest change as this viewer's page says it; "" when there is none, or it was this phone's own.
     `seen_by` None: as any phone of the match is told it (the live push, tracker/matches/live.py), which
     has read the match's newest action already (`newest`): the news of an action is most often of that one.
 
     News is of the version its change made: once another write moved the match on without news of its
-    own (an organiser's void, a confirmation, a link revoked), it is no longer the newest change."""
+    own (a script's step, the Showdown AI), it is no longer the newest change. A join, a seat or a link ended, a
+    confirmation, a void, a rating changed, a match left or taken over tell theirs (`tell`)."""
     news = match.news or {}
     if not news or news.get("version", match.version) != match.version or (
             news.get("seats") and seen_by is not None and sorted(seen_by.controls(match.game.seats)) == news["seats"]):
         return ""
     who, kind = news["who"], news["kind"]
+    if kind in (JOINED, SEAT_ENDED, LINK_REVOKED, CONFIRMED, VOIDED, RATED, UNOWNED, TAKEN_OVER):
+        return _told(match, news)
     if kind == ACTION:
         return _action(match, who, news["number"], newest)
     if kind == GOTO:

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tracker.matches import live, names
+from tracker.matches import live, names, news
 from tracker.models import Club, Entrant, Match, Membership, Player, players_of
 from tracker.people import access
 
@@ -169,6 +169,8 @@ def leave(membership: Membership) -> None:
     watched = Match.objects.filter(club=membership.club_id, finished__isnull=True).values_list("pk", flat=True)
     for match_id in sorted({*changed, *watched}):
         live.changed(match_id, access_changed=True)
+    for match_id in changed:  # the open matches it owned: the news of their version moved on above
+        news.tell(match_id, news.UNOWNED, news.named(membership.user))
 
 
 def lock_organisers(club: Club) -> None:

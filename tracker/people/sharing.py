@@ -16,7 +16,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from tracker.competition.confirmations import seat_of
-from tracker.matches import live
+from tracker.matches import live, news
 from tracker.models import Access, Invite, Match
 from tracker.people import access
 
@@ -84,8 +84,10 @@ def revoke(invite: Invite) -> None:
     """End the link and every place it gave (in the caller's transaction)."""
     now = timezone.now()
     Invite.objects.filter(pk=invite.pk).update(revoked=now)
-    Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
+    ended = Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
     touch(invite.match)
+    seated = ended and invite.kind == Invite.SEAT and invite.seat is not None
+    news.tell(invite.match_id, news.SEAT_ENDED if seated else news.LINK_REVOKED, seat=invite.seat if seated else None)
 
 
 def unseat_member(club_id: int, user, player_id: int | None = None) -> None:
@@ -96,10 +98,11 @@ def unseat_member(club_id: int, user, player_id: int | None = None) -> None:
                                   match__club_id=club_id, match__finished__isnull=True)
     if player_id is not None:
         seats = seats.filter(match__seats__player_id=player_id, match__seats__position=F("seat"))
-    held = list(seats.values_list("pk", "match_id"))
-    Access.objects.filter(pk__in=[pk for pk, _match in held]).update(revoked=timezone.now())
-    for match in Match.objects.filter(pk__in={match for _pk, match in held}):
+    held = list(seats.values_list("pk", "match_id", "seat"))
+    Access.objects.filter(pk__in=[pk for pk, _match, _seat in held]).update(revoked=timezone.now())
+    for match in Match.objects.filter(pk__in={match for _pk, match, _seat in held}):
         touch(match)
+        news.tell(match.pk, news.SEAT_ENDED, seat=next(seat for _pk, held_match, seat in held if held_match == match.pk))
 
 
 def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer) -> int | None:
@@ -131,6 +134,7 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
             Access.objects.filter(match=match, device=request.device).delete()  # a watch link's place
             Access.objects.create(match=match, device=request.device, user=user, role=Access.PLAYER, seat=seat)
             touch(match)
+            news.tell(match.pk, news.JOINED, news.named(user), (seat,), seat=seat)
     except IntegrityError:  # another phone took the seat a moment ago
         return None
     return seat

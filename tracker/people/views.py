@@ -334,6 +334,9 @@ def join(request: TableRequest, token: str) -> HttpResponse:
                     Access.objects.create(match=match, device=request.device, user=user, role=role,
                                           seat=invite.seat if player else None, invite=invite)
                     sharing.touch(match)
+                    seat = invite.seat if player else None
+                    news.tell(match.pk, news.JOINED, news.named(user) if user is not None else "",
+                              (seat,) if seat is not None else (), seat=seat)
         except IntegrityError:
             return render(request, "tracker/join.html", {"problem": _("That seat was taken a moment ago.")}, status=409)
         if problem:
@@ -586,6 +589,7 @@ def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
             owner=access.signed_in(request), orphaned=None, version=F("version") + 1)
         if taken:
             live.changed(match.pk, access_changed=True)
+            news.tell(match.pk, news.TAKEN_OVER, news.named(access.signed_in(request)))
     if not taken:
         messages.info(request, _("This match has an owner; nothing was changed."))
         return redirect(match)

@@ -44,9 +44,10 @@ from dataclasses import dataclass
 from datetime import UTC
 from typing import cast
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import CharField
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
@@ -170,6 +171,34 @@ def _check_version(data: dict) -> None:
                                "versions up to %(newest)s.") % {"got": version, "newest": READS[-1]})
 
 
+def _text_export(raw: bytes) -> bool:
+    """Whether the file looks like the log as text (`export_text`, in any of the site's languages): its second line
+    says the rules version and the seed's fingerprint."""
+    lines = raw.decode("utf-8-sig", errors="replace").splitlines()
+    if len(lines) < 2:
+        return False
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            said = _("Rules version %(v)s. Seed fingerprint %(fp)s.")
+        start, _rest = said.split("%(v)s", 1)
+        if start and lines[1].startswith(start):
+            return True
+    return False
+
+
+def _not_json(raw: bytes, error: Exception) -> str:
+    """Why a file that is not JSON is refused, in the reader's words (never the parser's English): the log as text
+    is for reading only; otherwise where the JSON breaks off, when the parser says."""
+    if _text_export(raw):
+        return _("This is the log as text (“Log as text”), which is for reading: only the file from “Export (JSON)” "
+                 "on a match's log can be imported.")
+    if isinstance(error, json.JSONDecodeError) and error.pos:
+        return _("The file is not valid JSON: it breaks off at line %(line)s, column %(column)s. Import the file from "
+                 "“Export (JSON)” on a match's log.") % {"line": error.lineno, "column": error.colno}
+    return _("The file is not valid JSON, so it is not a match file. Import the file from “Export (JSON)” on a "
+             "match's log.")
+
+
 def parse(raw: bytes) -> dict:
     """The file's JSON, or MatchFileError for a file that is too big, not JSON, or not a match file."""
     if len(raw) > MAX_BYTES:
@@ -179,7 +208,7 @@ def parse(raw: bytes) -> dict:
     except RecursionError as error:
         raise MatchFileError(_("The file's JSON is nested too deeply to be a match file.")) from error
     except (UnicodeDecodeError, ValueError) as error:  # ValueError: bad JSON, or a number too long to read
-        raise MatchFileError(_("The file is not valid JSON (%(error)s).") % {"error": error}) from error
+        raise MatchFileError(_not_json(raw, error)) from error
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise MatchFileError(_("This is not a Tablekeeper match file."))
     _check_version(data)

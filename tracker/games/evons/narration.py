@@ -3,6 +3,7 @@
 from django.utils.translation import pgettext, pgettext_lazy
 
 from rules.evons.board import MAIN_ZONE
+from rules.evons.pieces import BLOCK_CARD, COVERED
 from rules.evons.turns import HAND_LIMIT
 
 from ...matches.engine_messages import engine_word
@@ -45,9 +46,19 @@ def outcome_line(event: dict, names: list[str]) -> str:
     return "" if event["type"] in OUTCOME_FOLDED else describe(event, names)
 
 
+ENGINE_NAMES = frozenset({COVERED, BLOCK_CARD["name"]})
+"""What the engine names a piece whose card it does not know or made itself (pieces.label): words of the game's."""
+
+
+def _piece(name: str) -> str:
+    """A piece as an event names it: its card's name, or the engine's word for it in the game's words."""
+    return engine_word("evons", name) if name in ENGINE_NAMES else name
+
+
 def describe(event: dict, names: list[str]) -> str:
     """One log line, with its working, for an engine event ("" for bookkeeping events)."""
-    e = event
+    e = {**event, **({"name": _piece(event["name"])} if isinstance(event.get("name"), str) else {}),
+         **({"names": [_piece(name) for name in event["names"]]} if isinstance(event.get("names"), list) else {})}
     match e["type"]:
         case "turn_started":
             return pgettext("evons", "Turn %(turn)s: %(name)s +%(gained)s credits (now %(credits)s), %(drew)s.") % {

@@ -324,6 +324,8 @@ class DeclareWinnerForm(LonelyStarForm):
     kinds = ("declare_winner",)
 
     winner = seat_field(pgettext_lazy("lonely-star", "The winner"))
+    # The board offers no seat chosen beforehand (one tap ended the match with player 1 winning): none sent is asked for.
+    winner.error_messages["required"] = pgettext_lazy("lonely-star", "Choose the winner.")
 
     def engine_action(self, data: dict) -> dict:
         return {"type": "declare_winner", "winner": data["winner"]}

@@ -163,6 +163,8 @@ def describe(event: dict, names: list[str]) -> str:
         case "d6":
             return pgettext("lonely-star", "The D6 shows %(roll)s.") % e
         case "counters_set":
+            if e["counter"] == "damage":  # the engine's key, not a word: the status's name otherwise, as it is named
+                return pgettext("lonely-star", "%(name)s: damage counters %(before)s → %(after)s.") % e
             return pgettext("lonely-star", "%(name)s: %(counter)s counters %(before)s → %(after)s.") % e
         case "stat_changed":
             return pgettext("lonely-star", "%(name)s: %(stat)s %(change)+d, total now %(total)s.") % {
