@@ -79,8 +79,9 @@ def test_it_installs_and_shows_the_offline_page_instead_of_an_error(context: Bro
     # ...and a page never visited gets the same plain answer, not the browser's error.
     page.goto("/stats/")
     expect(page.get_by_role("heading", level=1)).to_have_text("No connection")
-    expect(page.locator("link[rel=stylesheet]")).to_have_count(1)
+    expect(page.locator("link[rel=stylesheet]")).to_have_count(2)  # app.css and pages.css, from the worker's cache
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(247, 246, 242)"  # styled offline
+    assert page.evaluate("getComputedStyle(document.querySelector('.offline-icon')).fontSize") == "54px"  # 3rem
     page.screenshot(path=screenshot_dir / "offline-page.png", full_page=True, caret="initial")
     # Back online, the offline page gives way to the real one by itself.
     context.set_offline(False)
