@@ -16,6 +16,8 @@ from django.db import transaction
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
 
+from tracker.either_mode import EitherMode
+
 COOKIE = "tk_device"
 MAX_AGE = 60 * 60 * 24 * 730
 
@@ -36,20 +38,18 @@ class TableRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-class DeviceMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+class DeviceMiddleware(EitherMode):
+    def arrive(self, request):
         device = request.get_signed_cookie(COOKIE, default=None, salt=COOKIE)
-        fresh = device is None
+        request.fresh_device = device is None
         request.device = device or secrets.token_urlsafe(24)
-        token = acting.set(mark(request.device))
-        try:
-            response = self.get_response(request)
-        finally:
-            acting.reset(token)
-        if fresh:
+        return None, acting.set(mark(request.device))
+
+    def depart(self, kept):
+        acting.reset(kept)
+
+    def leave(self, request, response):
+        if request.fresh_device:
             response.set_signed_cookie(COOKIE, request.device, salt=COOKIE, max_age=MAX_AGE, httponly=True,
                                        samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
         return response

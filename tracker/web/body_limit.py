@@ -10,11 +10,13 @@ with a page in the phone's language (the same check serves the WSGI stack, which
 
 from collections.abc import Awaitable, Callable
 
+from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from rules.fields import typed_number
+from tracker.either_mode import EitherMode
 
 MOST_BYTES = 3 * 1024 * 1024
 """The largest body a form here takes: a match file of at most 2 MB (review/exchange.MAX_BYTES), in its form."""
@@ -80,14 +82,21 @@ def _refused(receive: Callable) -> Callable:
     return refused
 
 
-class TooLargeMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+class TooLargeMiddleware(EitherMode):
+    def arrive(self, request: HttpRequest) -> tuple[HttpResponse | None, None]:
+        return (self._refusal(request) if _too_large(request) else None), None
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        declared = _declared(request.META.get("CONTENT_LENGTH"))
-        if declared is not None and declared > MOST_BYTES:
-            message = _("That is more than this server takes in one request (%(mb)s MB); nothing was changed. A "
-                        "match file or a card list is much smaller.") % {"mb": MOST_BYTES // 2**20}
-            return render(request, "tracker/too_large.html", {"message": message}, status=413)
-        return self.get_response(request)
+    async def arrive_async(self, request: HttpRequest) -> tuple[HttpResponse | None, None]:
+        # The page's context may read the session, from the database: in a thread, as views are run.
+        return (await sync_to_async(self._refusal)(request) if _too_large(request) else None), None
+
+    @staticmethod
+    def _refusal(request: HttpRequest) -> HttpResponse:
+        message = _("That is more than this server takes in one request (%(mb)s MB); nothing was changed. A "
+                    "match file or a card list is much smaller.") % {"mb": MOST_BYTES // 2**20}
+        return render(request, "tracker/too_large.html", {"message": message}, status=413)
+
+
+def _too_large(request: HttpRequest) -> bool:
+    declared = _declared(request.META.get("CONTENT_LENGTH"))
+    return declared is not None and declared > MOST_BYTES

@@ -12,6 +12,8 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
+from tracker.either_mode import EitherMode
+
 logger = logging.getLogger("tracker.busy")
 
 SQLITE_BUSY = ("database is locked", "database table is locked")
@@ -29,13 +31,7 @@ def busy(error: BaseException) -> bool:
     return any(words in str(error) for words in SQLITE_BUSY)
 
 
-class BusyDatabaseMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
+class BusyDatabaseMiddleware(EitherMode):
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not busy(exception):
             return None

@@ -17,6 +17,8 @@ less on each of the six or seven files a match page links.
 """
 
 import minify
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
 from django.core.files.base import ContentFile, File
 from whitenoise.middleware import WhiteNoiseFileResponse, WhiteNoiseMiddleware
 from whitenoise.storage import CompressedManifestStaticFilesStorage
@@ -45,6 +47,29 @@ class StaticFilesStorage(CompressedManifestStaticFilesStorage):
 
 
 class StaticFilesMiddleware(WhiteNoiseMiddleware):
+    """WhiteNoise's middleware, in the server's own mode (tracker/either_mode.py: WhiteNoise's is sync only, and
+    it is the first of the chain, so under ASGI every request went to a thread and back through it)."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response=None, settings=settings) -> None:
+        super().__init__(get_response, settings)
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        return self._acall(request) if self.is_async else super().__call__(request)
+
+    async def _acall(self, request):
+        # The files are listed at start-up (no autorefresh outside DEBUG); `serve` only opens the one asked for.
+        found = (await sync_to_async(self.find_file)(request.path_info) if self.autorefresh
+                 else self.files.get(request.path_info))
+        if found is not None:
+            return self.serve(found, request)
+        return await self.get_response(request)
+
     @staticmethod
     def serve(static_file, request: TableRequest) -> WhiteNoiseFileResponse:
         response = WhiteNoiseMiddleware.serve(static_file, request)
