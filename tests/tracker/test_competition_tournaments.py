@@ -395,12 +395,22 @@ def test_a_voided_battle_counts_for_nobody_but_does_not_hold_up_the_round(client
     assert pair(client, cup, 1).status_code == 302, "the next round is not held up by the voided battle"
 
 
+def controls(page: str) -> str:
+    """A match page's row of Undo, Redo, Log and Replay: what its last tap leaves in view."""
+    start = page.index('<section class="controls"')
+    return page[start:page.index("</section>", start)]
+
+
 def test_a_tournament_battle_links_back_to_its_tournament(client: Client, cup):
     pair(client, cup, 0)
     battle = Pairing.objects.filter(tournament=cup).first().match
     html = text(client.get(battle.get_absolute_url()))
     assert "Battle of Friday Cup, round 1." in html
     assert f'href="{cup.get_absolute_url()}">Back to the tournament</a>' in html
+    assert cup.get_absolute_url() not in controls(html)  # while it is played, its own buttons come first
+    finish(battle, winner_seat=0)
+    # Finished, beside the buttons its last tap leaves in view (the header's link is a screen up, 1,800 px at 360 px).
+    assert f'href="{cup.get_absolute_url()}">' in controls(text(client.get(battle.get_absolute_url())))
 
 
 def test_every_battle_an_entrant_organiser_pairs_waits_for_its_players(client: Client, club, catalog):
@@ -680,7 +690,7 @@ def test_an_organiser_who_plays_demotes_and_removes_no_other_organiser(client: C
     for do in ("member", "remove"):
         response = client.post(reverse("club_member", args=[club.pk, refs.pk]), {"do": do, "was": "organiser"},
                                follow=True)
-        assert "another organiser changes the organisers meanwhile" in text(response)
+        assert "changes no other organiser" in text(response)
         refs.refresh_from_db()
         assert refs.role == Membership.ORGANISER
     olgas = Membership.objects.get(club=club, user=client.user)
@@ -693,3 +703,41 @@ def test_an_organiser_who_plays_demotes_and_removes_no_other_organiser(client: C
                         {"do": "member", "was": "organiser"}).status_code == 302  # the referee may
     olgas.refresh_from_db()
     assert olgas.role == Membership.MEMBER
+
+
+def test_an_organiser_made_while_a_tournament_runs_demotes_and_removes_no_other_organiser(client: Client, club, catalog):
+    """Round 17: the entrant Olga made a second account of hers an organiser, and it removed the one who does not
+    play. An organiser made after a running tournament began changes no other organiser until it ends; one made
+    before, who does not play, still may."""
+    from django.utils import timezone
+
+    from tracker.models import Membership, Player, Tournament
+
+    from .helpers import club_account
+
+    Player.objects.create(name="Olga", user=client.user)
+    referee = club_account("ref", club, Membership.ORGANISER)
+    Membership.objects.filter(club=club, user=referee.user).update(role_changed=timezone.now(),  # made before the cup
+                                                                    role_changed_by=client.user)
+    assert client.post(new_tournament_url(), {"name": "Cup", "entrants": "Olga\nBen\nCid\nDee"}).status_code == 302
+    second = club_account("mal", club)
+    mals = Membership.objects.get(club=club, user=second.user)
+    assert client.post(reverse("club_member", args=[club.pk, mals.pk]), {"do": "organiser", "was": "member"}).status_code == 302
+    refs = Membership.objects.get(club=club, user=referee.user)
+    for do in ("member", "remove"):
+        response = second.post(reverse("club_member", args=[club.pk, refs.pk]), {"do": do, "was": "organiser"},
+                               follow=True)
+        assert "changes no other organiser" in text(response)
+        refs.refresh_from_db()
+        assert refs.role == Membership.ORGANISER
+    mals.refresh_from_db()
+    assert mals.role == Membership.ORGANISER
+    referee.post(reverse("club_member", args=[club.pk, mals.pk]), {"do": "member", "was": "organiser"})
+    mals.refresh_from_db()
+    assert mals.role == Membership.MEMBER  # the referee made before the cup may
+    Tournament.objects.update(finished=timezone.now())
+    referee.post(reverse("club_member", args=[club.pk, mals.pk]), {"do": "organiser", "was": "member"})
+    assert second.post(reverse("club_member", args=[club.pk, refs.pk]),
+                       {"do": "member", "was": "organiser"}).status_code == 302  # once it ended, as any organiser
+    refs.refresh_from_db()
+    assert refs.role == Membership.MEMBER

@@ -41,26 +41,28 @@ def needs_players(slug: str, club) -> bool:
 
 
 def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None) -> bool:
-    """Record the seat's confirmation (once); the battle counts when every seat has one. Whether it was new."""
+    """Record the seat's confirmation (once); the battle counts when every seat has one. Whether it was new.
+
+    Under the match's lock, which a new step instead of undone ones takes as it abandons them and withdraws
+    confirmations (services.match_apply_action): had a secret entry been taken back since `entry` was made (this one,
+    or another seat's), it would have withdrawn this confirmation, so recorded after, it is not made; and whether
+    every seat is confirmed is judged and written under it too (round 17 read a window between the two)."""
     try:
         with transaction.atomic():
-            if entry is not None:
-                # Under the match's lock, which a new step instead of undone ones takes as it abandons them
-                # (services.match_apply_action): had a secret entry been taken back since this one was made (this
-                # one, or another seat's), it would have withdrawn this confirmation; recorded after, it is not made.
-                Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).first()
-                if Action.objects.filter(match=match, abandoned=True, secret=True, number__gte=entry.number).exists():
-                    return False
+            unconfirmed = Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).values_list(
+                "unconfirmed", flat=True).first()
+            if entry is not None and Action.objects.filter(match=match, abandoned=True, secret=True,
+                                                           number__gte=entry.number).exists():
+                return False
             Confirmation.objects.create(match=match, seat=seat, by=by, kind=kind, entry=entry)
+            every = bool(unconfirmed) and Confirmation.objects.filter(match=match).count() >= match.seats.count()
+            Match.objects.filter(pk=match.pk).update(**({"unconfirmed": False} if every else {}),
+                                                     version=F("version") + 1)
+            news.tell(match.pk, news.CONFIRMED, news.named(by) if by is not None else "", seat=seat, all=every)
     except IntegrityError:  # confirmed already (a double tap, or two ways at once)
         return False
-    every = match.unconfirmed and Confirmation.objects.filter(match=match).count() >= match.seats.count()
     if every:
-        Match.objects.filter(pk=match.pk).update(unconfirmed=False, version=F("version") + 1)
         match.unconfirmed = False
-    else:
-        Match.objects.filter(pk=match.pk).update(version=F("version") + 1)
-    news.tell(match.pk, news.CONFIRMED, news.named(by) if by is not None else "", seat=seat, all=bool(every))
     live.changed(match.pk)
     return True
 

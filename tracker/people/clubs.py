@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tracker.matches import live, names, news
-from tracker.models import Club, Entrant, Match, Membership, Player, players_of
+from tracker.models import Club, Entrant, Match, Membership, Player, Tournament, players_of
 from tracker.people import access
 
 from .devices import TableRequest
@@ -78,6 +78,17 @@ def _running_entrants(club: Club, user):
     """The account's entries (under any name it plays as in the club) in the club's running tournaments."""
     return Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True,
                                   player__in=players_of(user, club.pk))
+
+
+def keeps_the_referees(club: Club, user) -> bool:
+    """Whether the organiser may not demote or remove another organiser now: she plays in a running tournament of
+    the club, or was made an organiser after one began (by whoever: an entrant would make a second account of hers
+    one, to take out the referees). Each may still step down; the others act once the tournament ends."""
+    if plays_in_running(club, user):
+        return True
+    made = Membership.objects.filter(club=club, user=user).values_list("role_changed", flat=True).first()
+    running = Tournament.objects.filter(club=club, finished__isnull=True)
+    return made is not None and running.filter(created__lt=made).exists()
 
 
 def plays_in_running(club: Club, user) -> bool:

@@ -526,12 +526,13 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
         messages.error(request, _("A club keeps at least one organiser; make someone else an organiser first."))
         return redirect(club)
     # The referees of a tournament she plays in: demoting or removing the one organiser who does not play left her
-    # battles, and her rivals', with no one to void or confirm them (adversarial round 16).
+    # battles, and her rivals', with no one to void or confirm them (adversarial round 16); so did an organiser she
+    # made meanwhile, a second account of hers (round 17).
     organiser = access.signed_in(request)
     if what != "organiser" and membership.role == Membership.ORGANISER and membership.user != organiser \
-            and clubs.plays_in_running(club, organiser):
-        messages.error(request, _("You play in a tournament of the club that is running: another organiser changes "
-                                  "the organisers meanwhile. Nothing was changed."))
+            and clubs.keeps_the_referees(club, organiser):
+        messages.error(request, _("While a tournament of the club runs, an organiser who plays in it, or was made an "
+                                  "organiser after it began, changes no other organiser. Nothing was changed."))
         return redirect(club)
     if what == "remove" and clubs.rival_in_play(club, organiser, membership.user):
         messages.error(request, _("You and %(name)s play in a tournament of the club that is running: another "
