@@ -128,7 +128,11 @@ def test_an_unconfirmed_battle_says_so_on_every_page(club, dev, ana):
     enter(dev, match, 0, ANA_DECK)
     enter(dev, match, 1, BEN_DECK)
     reveal_all(dev, match)
-    assert "Unconfirmed: this battle counts in no rating" in text(dev.get(match.get_absolute_url()))
+    page = text(dev.get(match.get_absolute_url()))
+    assert "Unconfirmed: this battle counts in no rating" in page
+    # ...and beside the buttons the last tap leaves in view, not only in the header a screen up.
+    controls = page[page.index('<section class="controls"'):page.index("</section>", page.index('<section class="controls"'))]
+    assert reverse("battle_rating", args=[match.pk]) in controls and "Confirm it" in controls
     assert "◔ unconfirmed" in text(dev.get(reverse("match_list")))
     page = text(ana.get(reverse("battle_rating", args=[match.pk])))
     assert "◔ Unconfirmed" in page and "I played this battle" in page
