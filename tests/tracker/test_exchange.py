@@ -1020,7 +1020,7 @@ def test_a_malformed_entry(game_file, entry_):
     ("format_version", "2", "Match file format version '2' is not supported"),
     ("format_version", True, "Match file format version True is not supported"),
     ("format_version", 2.0, "Match file format version 2.0 is not supported"),
-    ("format_version", None, "Match file format version None is not supported"),
+    ("format_version", None, "This file has no match file format version: it is not a Tablekeeper match file."),
 ])
 def test_a_foreign_format(clean_file, field, value, says):
     clean_file[field] = value

@@ -286,6 +286,16 @@ def test_an_entry_made_again_after_the_reveal_withdraws_the_other_sides_own_entr
     assert not match.unconfirmed and counted_ids(club) == {match.pk}
 
 
+def test_the_other_phone_is_told_of_a_lock_in_not_of_a_confirmation(club, dev, ana):
+    """Ana's own lock-in confirms her seat, in the same request: her opponent's phone is told she locked in a
+    hidden deck, as in any match (the verification play-test saw "Ana confirmed the result." before any reveal)."""
+    match = start(dev, club, "Dev", "Ana")
+    ana.get(match.get_absolute_url())
+    enter(ana, match, 1, ANA_DECK)
+    assert dict(match.confirmations.values_list("seat", "kind")) == {1: Confirmation.SEATED}
+    assert live.read_change(match.pk).said["en"] == "Ana locks in a hidden deck."
+
+
 def test_an_own_entry_undone_and_redone_still_confirms(club, dev, ana):
     """Undo and redo along the same line abandon nothing: the entry is the one the player made."""
     match = start(dev, club, "Dev", "Ana")

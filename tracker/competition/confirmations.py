@@ -49,8 +49,8 @@ def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None
     every seat is confirmed is judged and written under it too (round 17 read a window between the two)."""
     try:
         with transaction.atomic():
-            unconfirmed = Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).values_list(
-                "unconfirmed", flat=True).first()
+            unconfirmed, version, told = Match.objects.select_for_update(of=("self",)).filter(pk=match.pk).values_list(
+                "unconfirmed", "version", "news").get()
             if entry is not None and Action.objects.filter(match=match, abandoned=True, secret=True,
                                                            number__gte=entry.number).exists():
                 return False
@@ -58,7 +58,12 @@ def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None
             every = bool(unconfirmed) and Confirmation.objects.filter(match=match).count() >= match.seats.count()
             Match.objects.filter(pk=match.pk).update(**({"unconfirmed": False} if every else {}),
                                                      version=F("version") + 1)
-            news.tell(match.pk, news.CONFIRMED, news.named(by) if by is not None else "", seat=seat, all=every)
+            if kind != Confirmation.SEATED:
+                news.tell(match.pk, news.CONFIRMED, news.named(by) if by is not None else "", seat=seat, all=every)
+            elif told and told.get("version") == version:
+                # Made by the lock-in's own request: the other phones are told of the lock-in ("Ana locks in a hidden
+                # deck"), which this version carries on; "Ana confirmed the result" was said before any reveal.
+                Match.objects.filter(pk=match.pk).update(news={**told, "version": version + 1})
     except IntegrityError:  # confirmed already (a double tap, or two ways at once)
         return False
     if every:

@@ -166,6 +166,9 @@ def export_text(match: Match, entries: list[dict]) -> str:
 
 def _check_version(data: dict) -> None:
     version = data.get("format_version")
+    if version is None:  # a JSON file, but not a match file of ours ("Version None" was said in German)
+        raise MatchFileError(_("This file has no match file format version: it is not a Tablekeeper match file. "
+                               "Only the file from “Export (JSON)” on a match's log can be imported."))
     if type(version) is not int or version not in READS:  # not True or 2.0, which compare equal to 1 and 2
         raise MatchFileError(_("Match file format version %(got)r is not supported; this Tablekeeper reads "
                                "versions up to %(newest)s.") % {"got": version, "newest": READS[-1]})
