@@ -181,6 +181,10 @@ def test_create_refuses_a_name_listed_twice(client: Client, catalog):
     # play-test found it opening at the top, the reason more than a screen below).
     focused = re.findall(r"<(?:input|textarea|select)[^>]*\bautofocus[^>]*>", text(response))
     assert len(focused) == 1 and 'name="entrants"' in focused[0], focused
+    # Its reason stands above it, below its label: a list already at the foot of the screen is focused without
+    # scrolling, and a reason under it stayed out of sight.
+    page = text(response)
+    assert page.index('id="id_entrants_error"') < page.index('<textarea name="entrants"')
 
 
 def test_a_tournament_holds_at_most_its_entrants_and_a_longer_list_is_kept_to_correct(client: Client, catalog):
