@@ -747,3 +747,45 @@ def test_an_organiser_made_while_a_tournament_runs_demotes_and_removes_no_other_
                        {"do": "member", "was": "organiser"}).status_code == 302  # once it ended, as any organiser
     refs.refresh_from_db()
     assert refs.role == Membership.MEMBER
+
+
+def test_an_organiser_who_is_no_referee_enters_no_other_organiser_gives_no_name_removes_no_entrant(
+        client: Client, club, catalog):
+    """Round 18, both ways round the referees' rule: the entrant Olga entered the organiser who does not play in a
+    second tournament she never paired (an entrant of a running tournament is a side of every club battle, so he
+    refereed none); and a second account of hers, made an organiser mid-tournament, gave her a rival's name and
+    removed a rival entrant. Neither is allowed to an organiser who plays, or was made one after the start."""
+    from tracker.models import Membership, Player, Tournament
+
+    from .helpers import club_account
+
+    Player.objects.create(name="Olga", user=client.user)
+    referee = club_account("ref", club, Membership.ORGANISER)
+    Player.objects.create(name="Rex", user=referee.user)
+    assert client.post(new_tournament_url(), {"name": "Cup", "entrants": "Olga\nCid\nDee\nZed"}).status_code == 302
+    cup = Tournament.objects.get(name="Cup")
+    refused = client.post(new_tournament_url(), {"name": "Friendly", "entrants": "Rex\nQuinn"})
+    assert refused.status_code == 422 and "Rex is an organiser of the club" in text(refused)
+    assert not Tournament.objects.filter(name="Friendly").exists()
+    added = client.post(reverse("tournament_entrant", args=[cup.pk]), {"name": "Rex", "round": 0}, follow=True)
+    assert "Rex is an organiser of the club" in text(added)
+    assert not cup.entrants.filter(player__name="Rex").exists()
+    assert client.post(reverse("tournament_entrant", args=[cup.pk]), {"name": "Eve", "round": 0}).status_code == 302
+
+    second = club_account("mal", club)
+    mals = Membership.objects.get(club=club, user=second.user)
+    client.post(reverse("club_member", args=[club.pk, mals.pk]), {"do": "organiser", "was": "member"})
+    olgas = Membership.objects.get(club=club, user=client.user)
+    named = second.post(reverse("club_member", args=[club.pk, olgas.pk]), {"do": "name", "name": "Zed"}, follow=True)
+    assert "gives and takes back no names" in text(named)
+    olgas.refresh_from_db()
+    assert olgas.plays_as is None
+    cid = club_account("cid", club)
+    Player.objects.filter(name="Cid").update(user=cid.user)
+    cids = Membership.objects.get(club=club, user=cid.user)
+    removed = second.post(reverse("club_member", args=[club.pk, cids.pk]), {"do": "remove", "was": "member"},
+                          follow=True)
+    assert "another organiser removes them" in text(removed)
+    assert Membership.objects.filter(pk=cids.pk).exists()
+    referee.post(reverse("club_member", args=[club.pk, cids.pk]), {"do": "remove", "was": "member"})
+    assert not Membership.objects.filter(pk=cids.pk).exists()  # the referee may

@@ -26,12 +26,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from rules.card_crush import rating, swiss
 from tracker.matches import live, news
 from tracker.matches.once import made_once
-from tracker.people import access, locks
+from tracker.people import access, clubs, locks
 from tracker.people.devices import TableRequest
 from tracker.review import charts
 from tracker.web import limits
 
-from ..models import Card, Club, CollectionChange, Match, Player, Tournament, players_of
+from ..models import Card, Club, CollectionChange, Entrant, Match, Membership, Player, Tournament, players_of
 from . import collection, config, confirmations, ratings, tournaments
 from .errors import Refused
 from .forms import (
@@ -289,6 +289,8 @@ def tournament_list(request: TableRequest, club_id: int) -> HttpResponse:
     if request.method == "POST":
         if not organiser:
             raise PermissionDenied(_("Only the club's organisers can start a tournament."))
+        if form.is_valid() and (refusal := _enters_a_referee(request, club, form.cleaned_data["entrants"])):
+            form.add_error("entrants", refusal)
         if form.is_valid():
             tournament = tournaments.tournament_create(
                 name=form.cleaned_data["name"], player_names=form.cleaned_data["entrants"], club=club)
@@ -298,6 +300,23 @@ def tournament_list(request: TableRequest, club_id: int) -> HttpResponse:
                "tournaments": club.tournaments.prefetch_related("entrants")[:50],
                "known_players": _entrant_names(club) if organiser else []}
     return render(request, "competition/tournament_list.html", context, status=422 if request.method == "POST" else 200)
+
+
+def _enters_a_referee(request: TableRequest, club, typed: list[str]) -> str:
+    """Why these entrants may not be entered by this organiser, or "". An entrant of a running tournament is a side
+    of every battle of the club (Match.sided_with): an organiser who is no referee meanwhile (clubs.keeps_the_referees)
+    entered the one who was into a tournament she never paired, and her battles had none (round 18)."""
+    organiser = access.signed_in(request)
+    if not clubs.keeps_the_referees(club, organiser):
+        return ""
+    others = club.memberships.filter(role=Membership.ORGANISER).exclude(user=organiser).select_related("user")
+    theirs = {pk for membership in others for pk in players_of(membership.user, club.pk)}
+    named = [player for name in typed if (player := Player.named(name)) is not None and player.pk in theirs]
+    if not named:
+        return ""
+    return _("%(name)s is an organiser of the club: while a tournament of the club runs, an organiser who plays in it, "
+             "or was made an organiser after it began, enters no other organiser in a tournament (another organiser "
+             "does). Nothing was changed.") % {"name": named[0].name}
 
 
 def _tournament(request: TableRequest, pk: int) -> Tournament:
@@ -398,9 +417,16 @@ def tournament_pair(request: TableRequest, pk: int) -> HttpResponse:
 def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_change(
         request, pk, EntrantForm,
-        lambda t, data: tournaments.entrant_add(tournament_id=t, name=data["name"], expected_round=data["round"]),
+        lambda t, data: _entrant_added(request, t, data),
         lambda entrant: _("%(name)s is entered.") % {"name": entrant.player.name},
     )
+
+
+def _entrant_added(request: TableRequest, tournament_id: int, data: dict) -> Entrant:
+    club = Tournament.objects.select_related("club").get(pk=tournament_id).club
+    if club is not None and (refusal := _enters_a_referee(request, club, [data["name"]])):
+        raise Refused(refusal, status=403)
+    return tournaments.entrant_add(tournament_id=tournament_id, name=data["name"], expected_round=data["round"])
 
 
 def _entrant(request: TableRequest, tournament_id: int) -> set[int]:

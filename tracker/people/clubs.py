@@ -60,14 +60,12 @@ def invites(request: TableRequest, club: Club) -> list[dict]:
     return shown
 
 
-@transaction.atomic
-def rival_in_play(club: Club, organiser, member) -> bool:
-    """Whether the organiser and the member are both entrants of a running tournament of the club: removing the
-    member leaves their open battles to no one (`leave`: they count nowhere until another organiser takes them
-    over), an organiser's way to take a rival out of a round. Match.sided_with keeps such an organiser from
-    refereeing the club's battles; this is the same side of it, met on the club's page."""
-    tournaments = _running_entrants(club, organiser).values("tournament")
-    return _running_entrants(club, member).filter(tournament__in=tournaments).exists()
+def takes_no_entrant_out(club: Club, organiser, member) -> bool:
+    """Whether the organiser may not remove this member now: the member plays in a running tournament of the club
+    (removing them leaves their open battles to no one: `leave`; they count nowhere until another organiser takes
+    them over), and the organiser is no referee of it (`keeps_the_referees`): she plays, or was made an organiser
+    after it began (round 18: a second account of an entrant's, made one then, removed a rival)."""
+    return plays_in_running(club, member) and keeps_the_referees(club, organiser)
 
 
 class NameRefused(Exception):
@@ -81,9 +79,11 @@ def _running_entrants(club: Club, user):
 
 
 def keeps_the_referees(club: Club, user) -> bool:
-    """Whether the organiser may not demote or remove another organiser now: she plays in a running tournament of
-    the club, or was made an organiser after one began (by whoever: an entrant would make a second account of hers
-    one, to take out the referees). Each may still step down; the others act once the tournament ends."""
+    """Whether the organiser is no referee while a tournament of the club runs, and so demotes and removes no other
+    organiser, removes no entrant, gives and takes back no names, and enters no other organiser in a tournament
+    (which would make him a side of every club battle: Match.sided_with): she plays in a running tournament of the
+    club, or was made an organiser after one began (by whoever: an entrant would make a second account of hers one,
+    rounds 17 and 18). Each may still step down; the others act once the tournament ends."""
     if plays_in_running(club, user):
         return True
     made = Membership.objects.filter(club=club, user=user).values_list("role_changed", flat=True).first()
@@ -99,9 +99,10 @@ def plays_in_running(club: Club, user) -> bool:
 def _may_give(club: Club, organiser, membership: Membership) -> None:
     if membership.user_id == organiser.pk:
         raise NameRefused(_("Another organiser gives you a name; nothing was changed."))
-    if plays_in_running(club, organiser):
-        raise NameRefused(_("You play in a tournament of the club that is running: another organiser gives names "
-                            "meanwhile. Nothing was changed."))
+    if keeps_the_referees(club, organiser):
+        raise NameRefused(_("While a tournament of the club runs, an organiser who plays in it, or was made an "
+                            "organiser after it began, gives and takes back no names: another organiser does. "
+                            "Nothing was changed."))
 
 
 @transaction.atomic

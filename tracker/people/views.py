@@ -534,9 +534,10 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
         messages.error(request, _("While a tournament of the club runs, an organiser who plays in it, or was made an "
                                   "organiser after it began, changes no other organiser. Nothing was changed."))
         return redirect(club)
-    if what == "remove" and clubs.rival_in_play(club, organiser, membership.user):
-        messages.error(request, _("You and %(name)s play in a tournament of the club that is running: another "
-                                  "organiser removes them.") % {"name": name})
+    if what == "remove" and clubs.takes_no_entrant_out(club, organiser, membership.user):
+        messages.error(request, _("%(name)s plays in a tournament of the club that is running, and you play in one or "
+                                  "were made an organiser after it began: another organiser removes them.")
+                       % {"name": name})
         return redirect(club)
     if what == "remove":
         clubs.leave(membership)
