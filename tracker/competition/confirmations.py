@@ -58,6 +58,7 @@ def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None
             every = bool(unconfirmed) and Confirmation.objects.filter(match=match).count() >= match.seats.count()
             Match.objects.filter(pk=match.pk).update(**({"unconfirmed": False} if every else {}),
                                                      version=F("version") + 1)
+            live.changed(match.pk)  # told once this commits
             if kind != Confirmation.SEATED:
                 news.tell(match.pk, news.CONFIRMED, news.named(by) if by is not None else "", seat=seat, all=every)
             elif told and told.get("version") == version:
@@ -68,7 +69,6 @@ def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None
         return False
     if every:
         match.unconfirmed = False
-    live.changed(match.pk)
     return True
 
 
