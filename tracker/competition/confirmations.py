@@ -60,11 +60,10 @@ def _confirm(match: Match, seat: int, by, kind: str, entry: Action | None = None
                                                      version=F("version") + 1)
             live.changed(match.pk)  # told once this commits
             if kind != Confirmation.SEATED:
-                news.tell(match.pk, news.CONFIRMED, news.named(by) if by is not None else "", seat=seat, all=every)
-            elif told and told.get("version") == version:
-                # Made by the lock-in's own request: the other phones are told of the lock-in ("Ana locks in a hidden
-                # deck"), which this version carries on; "Ana confirmed the result" was said before any reveal.
-                Match.objects.filter(pk=match.pk).update(news={**told, "version": version + 1})
+                news.tell(match.pk, news.CONFIRMED, news.named(by), seat=seat, all=every)
+            else:  # made by the lock-in's own request: the other phones are told of the lock-in ("Ana locks in a
+                # hidden deck"), not "Ana confirmed the result", which was said before any reveal
+                news.carry_on(match.pk, told, version)
     except IntegrityError:  # confirmed already (a double tap, or two ways at once)
         return False
     if every:

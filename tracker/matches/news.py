@@ -40,13 +40,7 @@ def by(request, match: Match, seen_by) -> By:
     players = match.players()
     if len(seats) == 1:
         return By(players[seats[0]].name, seats)
-    user = access.signed_in(request)
-    player = getattr(user, "player", None) if user is not None else None
-    if player is not None:
-        return By(player.name, seats)
-    if user is not None:
-        return By(user.get_username(), seats)
-    return By(_("the phone that set up the match"), seats)
+    return By(named(access.signed_in(request)) or _("the phone that set up the match"), seats)
 
 
 def record(match: Match, kind: str, made_by: By | None, **facts) -> None:
@@ -58,9 +52,18 @@ def record(match: Match, kind: str, made_by: By | None, **facts) -> None:
 
 
 def named(user) -> str:
-    """An account as news names it: its player's name, else its login."""
+    """An account as news names it: its player's name, else its login; "" for no account."""
+    if user is None:
+        return ""
     player = getattr(user, "player", None)
     return player.name if player is not None else user.get_username()
+
+
+def carry_on(match_id: int, told: dict, version: int) -> None:
+    """A write that follows a change in the same request (a player's own lock-in confirming her seat) moved the
+    version on past the news `told` of `version`: the news stays that change's, now of the new version."""
+    if told and told.get("version") == version:
+        Match.objects.filter(pk=match_id, version=version + 1).update(news={**told, "version": version + 1})
 
 
 def tell(match_id: int, kind: str, who: str = "", seats: tuple[int, ...] = (), **facts) -> None:

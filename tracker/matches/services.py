@@ -362,7 +362,9 @@ def _withdraw_confirmations(match: Match, entry_taken_back: bool) -> None:
     Undo and redo along the same line abandon nothing: they keep the result, and the confirmations."""
     if not entry_taken_back and match.first_finished is None:
         return
-    gone = Q(kind=Confirmation.SEATED) if entry_taken_back else Q(pk__in=[])
+    gone = Q()
+    if entry_taken_back:
+        gone |= Q(kind=Confirmation.SEATED)
     if match.first_finished is not None:
         gone |= ~Q(kind=Confirmation.SEATED)
     withdrawn, _kinds = match.confirmations.filter(gone).delete()

@@ -335,7 +335,7 @@ def join(request: TableRequest, token: str) -> HttpResponse:
                                           seat=invite.seat if player else None, invite=invite)
                     sharing.touch(match)
                     seat = invite.seat if player else None
-                    news.tell(match.pk, news.JOINED, news.named(user) if user is not None else "",
+                    news.tell(match.pk, news.JOINED, news.named(user),
                               (seat,) if seat is not None else (), seat=seat)
         except IntegrityError:
             return render(request, "tracker/join.html", {"problem": _("That seat was taken a moment ago.")}, status=409)
