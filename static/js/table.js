@@ -11,7 +11,7 @@
   function keepAwake() {
     if (!navigator.wakeLock) return;
     const match = document.querySelector("[data-live-url]");
-    if (match && !match.hasAttribute("data-live-stop") && document.visibilityState === "visible") {
+    if (match && !match.hasAttribute("data-finished") && document.visibilityState === "visible") {
       if (awake) return;
       const asked = awake = navigator.wakeLock.request("screen").then((lock) => {
         lock.addEventListener("release", () => { if (awake === asked) awake = null; });
@@ -131,7 +131,7 @@
     if (!region) return;
     const own = form && document.getElementById(form);
     // A match just ended has no next step: the focus goes to its result (the outcome box), not to <body>.
-    const result = region.hasAttribute("data-live-stop") && region.querySelector("#outcome .outcome-box");
+    const result = region.hasAttribute("data-finished") && region.querySelector("#outcome .outcome-box");
     if (result) result.tabIndex = -1;
     const next = start(own && region.contains(own) && own) || result ||
       start([...region.querySelectorAll("form[method=post]")].find((other) => !other.closest(".controls, #outcome"))) ||
@@ -303,8 +303,9 @@
 // what was missed while away.
 //
 // Nothing is fetched while the page is hidden or the phone offline, or while a tap waits to be sent again
-// (table.js: its answer brings the fresh state); the page catches up when back. A finished match neither
-// streams nor polls (data-live-stop).
+// (table.js: its answer brings the fresh state); the page catches up when back. A finished match keeps its
+// stream (an undo, a confirmation, a void may follow) but neither polls nor says how it listens
+// (data-finished); a page whose match is gone or no longer shown to it stops (data-live-stop).
 (function () {
   var PERIOD = 2000, STALL = 35000, REOPEN = 10000;
   var opened = 0, heard = 0, wanted = 0, said = "", source = null;
@@ -323,7 +324,7 @@
   function status() {
     var live = document.getElementById("live"), el = match();
     if (!live) return;
-    live.hidden = !el || el.hasAttribute("data-live-stop"); // a match just ended neither streams nor polls: nothing to say
+    live.hidden = !el || el.matches("[data-live-stop],[data-finished]"); // a match ended: nothing to say
     var line = live.querySelector(".live-status"), on = streaming();
     var text = on ? live.getAttribute("data-live-on") : live.getAttribute("data-live-off");
     if (line.textContent !== text) { line.textContent = text; line.setAttribute("data-live", on ? "on" : "off"); }
@@ -414,9 +415,9 @@
     status();
     reopen();
     var el = match();
-    if (el && el.hasAttribute("data-live-stop") && source) { source.close(); source = null; }
     if (!idle()) return;
     if (streaming()) { refresh(); return; }
+    if (el.hasAttribute("data-finished")) return; // rare changes: no poll for a page left open on a result
     var asked = el.getAttribute("data-live-version");
     var url = el.getAttribute("data-live-url") + "?v=" + encodeURIComponent(asked);
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } }).then(function (response) {

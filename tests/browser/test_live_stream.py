@@ -159,10 +159,11 @@ def test_the_log_follows_the_other_phone_keeping_a_half_typed_filter(phones, scr
     assert not ana.console and not ben.console, ana.console + ben.console
 
 
-def test_a_match_that_ends_on_the_page_stops_saying_how_it_listens(phones):
-    """An Evons match ended by two passes on the owner's phone: the page neither streams nor polls any more, so
-    the status line goes (it said "checking for changes every 2 seconds"), as on a finished match's page."""
-    ana = phones("ana")
+def test_a_match_that_ends_on_the_page_stops_saying_how_it_listens_and_still_hears(phones, screenshot_dir):
+    """An Evons match ended by two passes on the owner's phone: the status line goes (it said "checking for
+    changes every 2 seconds"), as on a finished match's page, and the page asks nothing. It still holds its
+    stream: a watcher's page left on the result shows the owner reopening the match at once, and says so."""
+    ana, cleo = phones("ana"), phones("cleo")
     ana.page.goto("/matches/new/evons/")
     ana.page.get_by_label("Player 1", exact=True).fill("Ana")
     ana.page.get_by_label("Player 2", exact=True).fill("Ben")
@@ -171,10 +172,23 @@ def test_a_match_that_ends_on_the_page_stops_saying_how_it_listens(phones):
     for step in (1, 2):
         ana.page.get_by_role("button", name="Pass (play no card this turn)").click()
         expect(ana.page.locator("#outcome")).to_contain_text(f"(log entry {step})")
-    expect(ana.page.locator("#match[data-live-stop]")).to_have_count(1)
+    expect(ana.page.locator("#match[data-finished]")).to_have_count(1)
+    cleo.page.goto(make_link(ana.page, "+ Watch link", "Watch"))
+    cleo.page.get_by_role("button", name="Watch on this phone").click()
+    expect(cleo.page.locator("#match[data-finished]")).to_have_count(1)
+    asked: list[str] = []
+    cleo.page.on("request", lambda request: asked.append(request.url))
+    ana.page.goto(ana.page.url)
     ana.page.wait_for_timeout(POLL_PERIOD + 1_000)
     expect(ana.page.locator("#live")).to_be_hidden()
-    assert not ana.console, ana.console
+    expect(cleo.page.locator("#live")).to_be_hidden()
+    assert asked == [], asked  # no poll: the stream is all a finished match's page holds
+    ana.page.get_by_role("button", name="Undo last step").click()
+    ana.page.get_by_role("button", name="Yes, reopen it at step 1").click()
+    expect(cleo.page.locator("#match:not([data-finished])")).to_have_count(1, timeout=AT_ONCE)
+    expect(cleo.page.locator("#outcome")).to_contain_text("went back from step 2 to step 1. The match is open again.")
+    cleo.shot(screenshot_dir, "live-reopened-on-a-watcher")
+    assert not ana.console and not cleo.console, ana.console + cleo.console
 
 
 def test_the_pushed_part_leaves_a_half_typed_form_as_it_is(phones, screenshot_dir):

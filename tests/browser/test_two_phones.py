@@ -291,7 +291,7 @@ def test_a_finished_match_page_does_not_poll(make_context, catalog):
     watcher = Phone(make_context(), "watcher")
     polls = count_polls(watcher)
     watcher.page.goto(f"/matches/{match.pk}/")
-    expect(watcher.page.locator("#match[data-live-stop]")).to_have_count(1)
+    expect(watcher.page.locator("#match[data-finished]")).to_have_count(1)
     idles(watcher)
     assert polls == []
 

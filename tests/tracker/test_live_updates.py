@@ -131,12 +131,14 @@ def test_the_match_page_tells_live_js_where_to_poll(owner, battle):
     assert f'data-live-url="{reverse("match_poll", args=[battle.pk])}"' in html
     assert f'data-live-version="{version_of(battle)}"' in html
     assert 'data-live-target="#match"' in html
-    assert "data-live-stop" not in html
+    assert "data-finished" not in html
 
 
-def test_a_finished_match_page_stops_polling(owner, battle):
+def test_a_finished_match_page_says_so_to_live_js(owner, battle):
+    """table.js then lets the screen sleep, stops polling and hides how it listens, but keeps the stream."""
     play_out(lock_both(battle))
-    assert "data-live-stop" in text(owner.get(battle.get_absolute_url()))
+    html = text(owner.get(battle.get_absolute_url()))
+    assert "data-finished" in html and "data-live-stop" not in html
 
 
 def test_live_js_polls_every_two_seconds_pauses_when_hidden_and_stops_at_the_end():
@@ -145,7 +147,7 @@ def test_live_js_polls_every_two_seconds_pauses_when_hidden_and_stops_at_the_end
     script = Path(finders.find("js/table.js")).read_text(encoding="utf-8")
     assert "2000" in script
     assert 'visibilityState !== "visible"' in script
-    assert "data-live-stop" in script
+    assert "data-live-stop" in script and "data-finished" in script
     assert "eval(" not in script and "innerHTML" not in script
 
 
