@@ -324,6 +324,9 @@ def test_both_decks_taken_from_last_time_make_a_whole_battle_in_at_most_20_taps(
         tap(page.get_by_role("link", name=f"Take {name}'s cards from last time"))
         for number, card in enumerate(cards, start=1):  # in order, and still editable before the lock
             expect(page.get_by_label(f"Round {number} card", exact=True)).to_have_value(card)
+            expect(page.get_by_label(f"Round {number} card", exact=True)).to_be_in_viewport()
+        # The filled cards and the button that locks them in, on one screen (it was 70 px below it).
+        expect(page.get_by_role("button", name="Lock in my deck")).to_be_in_viewport(ratio=1)
         if name == P1:
             assert_no_horizontal_scroll(page)
             page.screenshot(path=screenshot_dir / "card-crush-last-deck.png", caret="initial")
