@@ -110,6 +110,9 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
     page.get_by_role("button", name="Pair round 1").click()
     expect(page.get_by_text("Round 1 is paired: every battle is set up.")).to_be_visible()
     expect(page.locator(".pairing")).to_have_count(2)
+    # It opens on what the round means and its first battle's button, not on the page's top (it was at y 771).
+    expect(page.locator("#round-state")).to_be_in_viewport()
+    expect(page.locator(".pairing a.button").first).to_be_in_viewport(ratio=1)
     expect(page.get_by_role("button", name="Pair round 2")).to_have_count(0)
     page.screenshot(path=screenshot_dir / "competition-round-1.png", full_page=True)
     assert_no_horizontal_scroll(page)

@@ -373,8 +373,10 @@ def tournament_detail(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_page(request, _tournament(request, pk))
 
 
-def _tournament_change(request: TableRequest, pk: int, form_class, change, done: str | Callable[[Any], str]) -> HttpResponse:
-    """Run one tournament change from a posted form; on refusal, the page with the reason and nothing changed."""
+def _tournament_change(request: TableRequest, pk: int, form_class, change, done: str | Callable[[Any], str],
+                       lands: str = "") -> HttpResponse:
+    """Run one tournament change from a posted form; on refusal, the page with the reason and nothing changed.
+    Done, the page opens at `lands` (a fragment) when what comes next is further down than a phone's screen."""
     tournament = _tournament(request, pk)
     if not tournament.club_id or not access.organises(request, tournament.club_id):
         return _tournament_page(request, tournament, _("Only the club's organisers can change the tournament; "
@@ -398,7 +400,7 @@ def _tournament_change(request: TableRequest, pk: int, form_class, change, done:
             limits.spent(request)
         return _tournament_page(request, tournament, str(refused), refused.status)
     messages.success(request, done(result) if callable(done) else done)
-    return redirect(tournament)
+    return redirect(tournament.get_absolute_url() + lands)
 
 
 @require_POST
@@ -409,6 +411,7 @@ def tournament_pair(request: TableRequest, pk: int) -> HttpResponse:
         lambda t, data: tournaments.round_pair(tournament_id=t, expected_round=data["round"],
                                                    organiser=access.signed_in(request)),
         lambda made: _("Round %(round)s is paired: every battle is set up.") % {"round": made[0].round},
+        lands="#round-state",  # its battles, the first to play among them
     )
 
 
