@@ -247,6 +247,33 @@ def test_a_member_removed_from_the_club_is_told_at_once_that_its_matches_are_gon
     assert member.get(club_match.get_absolute_url()).status_code == 404
 
 
+@pytest.mark.parametrize("ended", ["signed out", "password changed elsewhere"])
+def test_a_stream_whose_session_ended_is_told_it_is_gone_and_hears_no_news(organiser, member, club, catalog, ended):
+    """Round 19: the stream asked again with the account it opened with, so a phone signed out (or whose password
+    was changed on another phone) still heard who did what, though its page was a 404."""
+    club_match = services.match_create(slug="card-crush", player_names=["Olga", "Zed"], config={}, club=club,
+                                       owner=organiser.user)
+    url = events_url(club_match, version_of(club_match)) + f"&at={club_match.get_absolute_url()}"
+
+    def end_the_session():
+        if ended == "signed out":
+            assert member.post(reverse("sign_out")).status_code in (200, 302)
+        else:
+            member.user.set_password("a-new-long-passphrase")
+            member.user.save()
+
+    async def scenario():
+        async with Stream(member, url) as stream:
+            await on_a_thread(end_the_session)
+            await on_a_thread(lock, club_match, 0, ANA_DECK)
+            heard = [await stream.event()]
+            with pytest.raises(StopAsyncIteration):
+                heard.append(await stream.event())
+            return heard
+
+    assert [event["event"] for event in asyncio.run(scenario())] == ["gone"]
+
+
 @pytest.mark.parametrize("header", [False, True])
 def test_a_version_that_is_no_number_opens_the_stream_from_the_pages_own(owner, battle, header):
     """"²" passes str.isdigit() and int() refuses it: asked as the page's version or as Last-Event-ID it was a 500."""

@@ -22,8 +22,11 @@ a match is one of its sides like any other player there (a referee cannot also b
 
 import ipaddress
 from dataclasses import dataclass
+from importlib import import_module
 from typing import TYPE_CHECKING, NoReturn, cast
 
+from django.conf import settings
+from django.contrib import auth
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
@@ -170,8 +173,12 @@ def club_role(request: HttpRequest, club: Club | int | None) -> str | None:
 
 
 def forget(request: HttpRequest) -> None:
-    """Ask the database again about the account's clubs: a stream's request lives on while memberships change."""
+    """Ask the database again who the request is and about the account's clubs: a stream's request lives on while
+    its session ends (signed out, or a password changed on another phone) and memberships change."""
     request.__dict__.pop("_club_roles", None)
+    if hasattr(request, "session"):
+        request.session = import_module(settings.SESSION_ENGINE).SessionStore(request.session.session_key)
+        request.user = auth.get_user(request)
 
 
 def organises(request: HttpRequest, club: Club | int | None) -> bool:
