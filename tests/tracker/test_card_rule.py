@@ -305,6 +305,61 @@ def test_a_club_correction_counts_in_its_new_matches_only(store_played, olga, mi
         store_played, olga.user, 9, 7)
 
 
+def test_a_correction_made_while_a_match_is_played_leaves_that_match_as_it_began(store_played, olga, mia):
+    """Round 19: an organiser who played set her cards' club stats to 999 after the other side locked in. A match
+    plays the corrections as they stood when it was made; the club's next match plays the new ones."""
+    phoenix = card("Phoenix")
+    assert correct(olga, store_played, phoenix, power="7").status_code == 302
+    under_way = battle(owner=mia.user, club=store_played)  # made with Phoenix at 7
+    assert correct(olga, store_played, phoenix, power="99").status_code == 302
+    deck = ["Phoenix", *FILLERS]
+    assert enter(mia, under_way, deck).state["decks"][0][0]["power"] == 7
+    assert enter(mia, battle(owner=mia.user, club=store_played), deck).state["decks"][0][0]["power"] == 99
+    assert correct(olga, store_played, phoenix, power="9").status_code == 302  # the catalog's again: none
+    assert enter(mia, battle(owner=mia.user, club=store_played), deck).state["decks"][0][0]["power"] == 9
+
+
+def test_an_organiser_who_plays_in_a_running_tournament_corrects_no_card(store_played, olga, store):
+    """Round 19: she would set the stats her next round's battles play. Another organiser does; she may again
+    once the tournament ends."""
+    from tracker.competition import tournaments
+    from tracker.models import Player
+
+    phoenix = card("Phoenix")
+    Player.objects.create(name="Olga", user=olga.user)
+    cup = tournaments.tournament_create(name="Cup", player_names=["Olga", "Cid"], club=store)
+    url = reverse("card_club_correction", args=[phoenix.slug, phoenix.pk, store.pk])
+    assert "corrects no card for the club" in text(olga.get(url))
+    refused = correct(olga, store, phoenix, power="99")
+    assert refused.status_code in (403, 422) and "corrects no card for the club" in text(refused)
+    assert not ClubCorrection.objects.filter(card=phoenix).exists()
+    referee = club_account("rex", store, Membership.ORGANISER)
+    assert correct(referee, store, phoenix, power="8").status_code == 302
+    cup.finished = cup.created
+    cup.save(update_fields=["finished"])
+    assert correct(olga, store, phoenix, power="7").status_code == 302
+
+
+def test_the_entry_pages_card_list_shows_the_stats_the_match_plays(store_played, olga, mia, otto):
+    """Round 19: a player entering a club deck was shown the catalog's Power while the club played another."""
+    phoenix = card("Phoenix")
+    assert correct(olga, store_played, phoenix, power="3").status_code == 302
+    match = battle(owner=mia.user, club=store_played)
+    page = text(mia.get(entry_url(match, 0)))
+    assert f'hx-vals=\'{{"match": "{match.pk}"}}\'' in page
+
+    def power(phone: Client, **asked) -> str:
+        response = phone.get(reverse("card_picks", args=["card-crush"]), {"field": "q", "q": "Phoenix", **asked},
+                             HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        return re.search(r"Power[^0-9]*(\d+)", text(response)).group(1)
+
+    assert power(mia, match=match.pk) == "3"
+    assert power(mia) == "9"  # the catalog's, on its own
+    assert power(otto, match=match.pk) == "9"  # an outsider learns nothing of the club through it
+    assert power(mia, match="x") == "9"
+
+
 def test_a_correction_drawn_before_another_organisers_does_not_undo_it(store_played, olga):
     """As with a card's own edit: a club correction form drawn before another phone's correction is refused."""
     phoenix = card("Phoenix")

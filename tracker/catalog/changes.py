@@ -50,7 +50,7 @@ from tracker.models import (
     NameClaim,
     hold_names,
 )
-from tracker.people import access
+from tracker.people import access, clubs
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -327,10 +327,15 @@ def card_delete(editor: Editor, card_id: int) -> CardChange:
 
 
 def correction_refusal(editor: Editor, club: Club) -> str:
-    """Why this editor may not set the club's correction of a card; "" for its organisers."""
-    if club.pk in _organised(editor):
-        return ""
-    return _("Only an organiser of %(club)s can correct a card for the club.") % {"club": club.name}
+    """Why this editor may not set the club's correction of a card; "" for its organisers, but one who is no
+    referee while a tournament of the club runs (clubs.keeps_the_referees: she plays in it, or was made an
+    organiser after it began). Its next rounds' battles would play her stats (round 19)."""
+    if club.pk not in _organised(editor):
+        return _("Only an organiser of %(club)s can correct a card for the club.") % {"club": club.name}
+    if clubs.keeps_the_referees(club, editor.user):
+        return _("While a tournament of the club runs, an organiser who plays in it, or was made an organiser after "
+                 "it began, corrects no card for the club: another organiser does.")
+    return ""
 
 
 @transaction.atomic

@@ -12,10 +12,13 @@ moves a card up. Cards of matches it only watches, or cannot see, never count. T
 catalog data only, so a secret entry page shows nothing of the other seat's entry.
 """
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import F, Q
+from django.http import Http404
 
 from tracker.competition.collection import seat_collections
 from tracker.matches.card_uses import card_names
+from tracker.matches.club_cards import for_match
 from tracker.models import Access, Action, Match
 from tracker.people import access
 from tracker.people.devices import TableRequest
@@ -81,6 +84,17 @@ def collection_names(request: TableRequest, deck: str, source: str) -> set[str] 
     access.entry_player(match, seat, seen_by)  # 404 or 403 for a phone that may not see what the seat holds
     owned = seat_collections(match, seat).get(seat)
     return set(owned["cards"]) if owned else None
+
+
+def as_the_match_plays(request: TableRequest, cards) -> None:
+    """A card field on a club match's page says which (`match`): the cards' stats become those the match plays (its
+    club's corrections as they stood when it was made), so the picker shows what the entry will lock in. For a match
+    this phone may not see, the catalog's stay."""
+    try:
+        match = access.visible_match(request, int(request.GET.get("match", "")), only=("club", "created", "slug"))
+    except (ValueError, Http404, PermissionDenied):
+        return
+    for_match(match, cards)
 
 
 def rank(names: list[str], query: str, recent: list[str]) -> list[str]:

@@ -20,7 +20,7 @@ import rules
 from tracker.catalog import changes as card_changes
 from tracker.catalog import csv_files as catalog_csv
 from tracker.catalog.changes import CardRefused, Editor
-from tracker.catalog.picker import PICKS, QUERY_MAX, collection_names, rank, recent_names
+from tracker.catalog.picker import PICKS, QUERY_MAX, as_the_match_plays, collection_names, rank, recent_names
 from tracker.games import pages_for
 from tracker.matches import listing
 from tracker.matches.once import made_once
@@ -339,6 +339,7 @@ def card_picks(request: TableRequest, slug: str) -> HttpResponse:
     found = rank(list(catalog), query, recent)
     used = set(recent)
     shown = {card.pk: card for card in Card.objects.filter(pk__in=[catalog[name] for name in found[:PICKS]])}
+    as_the_match_plays(request, shown.values())
     pages = pages_for(slug)
     picks = []
     for name in found[:PICKS]:
