@@ -1,6 +1,7 @@
 """Swiss tournament pages: create, enter, pair rounds that open battles, drop, standings, final standings."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -789,3 +790,23 @@ def test_an_organiser_who_is_no_referee_enters_no_other_organiser_gives_no_name_
     assert Membership.objects.filter(pk=cids.pk).exists()
     referee.post(reverse("club_member", args=[club.pk, cids.pk]), {"do": "remove", "was": "member"})
     assert not Membership.objects.filter(pk=cids.pk).exists()  # the referee may
+
+
+def test_a_tournament_whose_organisers_all_play_says_nobody_referees_it(client: Client, club, catalog):
+    """Round 19: with its only organiser an entrant, a player who did not lock in with his own account left his
+    lost battle unconfirmed, and nobody could confirm it for him. The page says so while it is so: an organiser
+    made after the tournament began referees none of it; one who does not play and was one before does."""
+    from tracker.models import Membership, Player
+
+    from .helpers import club_account
+
+    Player.objects.create(name="Quin", user=client.user)
+    assert client.post(new_tournament_url(), {"name": "Night Cup", "entrants": "Quin\nAnna\nBen\nDee"}).status_code == 302
+    cup = Tournament.objects.get(name="Night Cup")
+    page = lambda: text(client.get(reverse("tournament_detail", args=[cup.pk])))  # noqa: E731
+    assert "No organiser of the club is free to referee" in page()
+    late = club_account("late", club, Membership.ORGANISER)
+    Membership.objects.filter(user=late.user).update(role_changed=cup.created + timedelta(seconds=1))
+    assert "No organiser of the club is free to referee" in page()
+    Membership.objects.filter(user=late.user).update(role_changed=cup.created - timedelta(seconds=1))
+    assert "No organiser of the club is free to referee" not in page()

@@ -364,8 +364,16 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
         "organiser": organiser, "visible_battles": visible, "results": tournaments.results_mark(tournament),
         "plays": plays, "may_pair": not plays or number < recommended, "confirmable": confirmable,
         "may_finish": number and (not plays or number >= recommended),
+        "no_referee": plays and not tournament.finished and not _has_a_referee(tournament.club),
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
+
+
+def _has_a_referee(club: Club) -> bool:
+    """Whether an organiser of the club is free to referee its battles while its tournaments run (round 19: with
+    none, a player who did not lock in with his own account holds his lost battle, and its round, open)."""
+    organisers = Membership.objects.filter(club=club, role=Membership.ORGANISER).select_related("user")
+    return any(not clubs.keeps_the_referees(club, membership.user) for membership in organisers)
 
 
 @require_GET
