@@ -801,6 +801,7 @@ def test_a_tournament_whose_organisers_all_play_says_nobody_referees_it(client: 
     from .helpers import club_account
 
     Player.objects.create(name="Quin", user=client.user)
+    assert "No other organiser of the club is free to referee" in text(client.get(new_tournament_url()))
     assert client.post(new_tournament_url(), {"name": "Night Cup", "entrants": "Quin\nAnna\nBen\nDee"}).status_code == 302
     cup = Tournament.objects.get(name="Night Cup")
     page = lambda: text(client.get(reverse("tournament_detail", args=[cup.pk])))  # noqa: E731
@@ -810,3 +811,4 @@ def test_a_tournament_whose_organisers_all_play_says_nobody_referees_it(client: 
     assert "No organiser of the club is free to referee" in page()
     Membership.objects.filter(user=late.user).update(role_changed=cup.created - timedelta(seconds=1))
     assert "No organiser of the club is free to referee" not in page()
+    assert "No other organiser of the club is free to referee" not in text(client.get(new_tournament_url()))

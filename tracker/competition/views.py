@@ -297,6 +297,8 @@ def tournament_list(request: TableRequest, club_id: int) -> HttpResponse:
             messages.success(request, _("Tournament created."))
             return redirect(tournament)
     context = {"club": club, "form": form, "organiser": organiser,
+               # Before it begins is when a referee can still be named: one made after referees none of it.
+               "only_referee": organiser and not _has_a_referee(club, besides=access.signed_in(request)),
                "tournaments": club.tournaments.prefetch_related("entrants")[:50],
                "known_players": _entrant_names(club) if organiser else []}
     return render(request, "competition/tournament_list.html", context, status=422 if request.method == "POST" else 200)
@@ -369,11 +371,12 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
     return render(request, "competition/tournament_detail.html", context, status=status)
 
 
-def _has_a_referee(club: Club) -> bool:
-    """Whether an organiser of the club is free to referee its battles while its tournaments run (round 19: with
-    none, a player who did not lock in with his own account holds his lost battle, and its round, open)."""
-    organisers = Membership.objects.filter(club=club, role=Membership.ORGANISER).select_related("user")
-    return any(not clubs.keeps_the_referees(club, membership.user) for membership in organisers)
+def _has_a_referee(club: Club, besides=None) -> bool:
+    """Whether an organiser of the club (but `besides`) is free to referee its battles while its tournaments run
+    (round 19: with none, a player who did not lock in with his own account holds his lost battle, and its round,
+    open)."""
+    organisers = Membership.objects.filter(club=club, role=Membership.ORGANISER).exclude(user=besides)
+    return any(not clubs.keeps_the_referees(club, membership.user) for membership in organisers.select_related("user"))
 
 
 @require_GET
