@@ -319,6 +319,39 @@ def test_a_correction_made_while_a_match_is_played_leaves_that_match_as_it_began
     assert enter(mia, battle(owner=mia.user, club=store_played), deck).state["decks"][0][0]["power"] == 9
 
 
+def test_an_edit_of_the_catalog_card_made_while_a_match_is_played_leaves_that_match_as_it_began(cara):
+    """Round 20: with corrections held (round 19), the card's own edit, a CSV row over it, or deleting it and adding
+    it again still changed a match between its entries. Each plays from the match's making on only."""
+    deck = ["Magma Wyrm", *FILLERS]
+    made = battle(owner=cara.user)
+    assert edit(cara, card("Magma Wyrm"), power="99").status_code == 302
+    assert enter(cara, made, deck).state["decks"][0][0]["power"] == 8
+    assert enter(cara, battle(owner=cara.user), deck).state["decks"][0][0]["power"] == 99
+
+    made = battle(owner=cara.user)
+    import_rows(cara, "Magma Wyrm,98,4,Fire,Epic,1")
+    assert card("Magma Wyrm").stats["power"] == 98
+    assert enter(cara, made, deck).state["decks"][0][0]["power"] == 99
+
+    made = battle(owner=cara.user)
+    assert delete(cara, card("Magma Wyrm")).status_code == 302
+    assert add_card(cara, {**WYRM, "power": "97"}).status_code == 302
+    assert enter(cara, made, deck).state["decks"][0][0]["power"] == 98  # the card deleted since, as it stood
+    assert enter(cara, battle(owner=cara.user), deck).state["decks"][0][0]["power"] == 97
+
+
+def test_a_correction_set_back_lets_the_catalogs_later_edits_reach_the_club(store_played, olga, mia):
+    """Round 20: setting a correction back to the catalog's stats was read as a correction to those stats, so a
+    later edit of the card never reached the club, while every page said it had no correction."""
+    drake = card("Store Drake")
+    assert correct(olga, store_played, drake, power="3").status_code == 302
+    assert correct(olga, store_played, drake, power="8").status_code == 302  # the catalog's: no correction
+    assert not ClubCorrection.objects.filter(card=drake).exists()
+    assert edit(olga, drake, power="9").status_code == 302
+    deck = ["Store Drake", *FILLERS]
+    assert enter(mia, battle(owner=mia.user, club=store_played), deck).state["decks"][0][0]["power"] == 9
+
+
 def test_an_organiser_who_plays_in_a_running_tournament_corrects_no_card(store_played, olga, store):
     """Round 19: she would set the stats her next round's battles play. Another organiser does; she may again
     once the tournament ends."""
@@ -357,6 +390,9 @@ def test_the_entry_pages_card_list_shows_the_stats_the_match_plays(store_played,
     assert power(mia, match=match.pk) == "3"
     assert power(mia) == "9"  # the catalog's, on its own
     assert power(otto, match=match.pk) == "9"  # an outsider learns nothing of the club through it
+    join(otto, make_invite(mia, match, "watch"))
+    assert otto.get(match.get_absolute_url()).status_code == 200
+    assert power(otto, match=match.pk) == "9"  # nor a watcher outside the club (round 20)
     assert power(mia, match="x") == "9"
 
 

@@ -402,6 +402,25 @@ def test_the_card_list_tells_a_collection_only_to_who_may_enter_that_deck(client
         assert response.status_code in (200, 404)
 
 
+def test_a_deck_from_a_club_collection_plays_the_corrections_as_the_battle_began(cast, club, ana):
+    """Round 20: round 19's rule held for decks typed from the catalog, but a deck from the collection read the
+    corrections as they stood at its lock-in: an organiser corrected her cards to 999 after the other side locked."""
+    from tracker.matches import services
+    from tracker.models import Card
+
+    fox = Card.objects.get(slug="card-crush", name="Ember Fox")
+    for name in WINNING_DECK:
+        assert add(cast["owner"], ana, name, 1, club=club).status_code == 302
+    battle = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner=ana.user, club=club)
+    fields = {"name": fox.name, **{key: str(value) for key, value in fox.stats.items()}, "power": "99"}
+    assert cast["olga"].post(reverse("card_club_correction", args=["card-crush", fox.pk, club.pk]),
+                             {f"card-{key}": value for key, value in fields.items()}).status_code == 302
+    entered = cast["owner"].post(entry_url(battle, 0), entry_data(battle, 0, WINNING_DECK, source="seat-0"))
+    assert entered.status_code == 302
+    deck = Match.objects.get(pk=battle.pk).state["decks"][0]
+    assert (deck[0]["name"], deck[0]["power"]) == ("Ember Fox", fox.stats["power"])
+
+
 def test_a_deck_from_a_club_collection_plays_the_clubs_corrections(cast, club, ana):
     """A correction the club made to a card holds in its matches whichever way a deck is chosen: from the club
     collection, Ember Fox played at its catalog Power (found by an adversarial run)."""

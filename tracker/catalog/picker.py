@@ -87,11 +87,11 @@ def collection_names(request: TableRequest, deck: str, source: str) -> set[str] 
 
 
 def as_the_match_plays(request: TableRequest, cards) -> None:
-    """A card field on a club match's page says which (`match`): the cards' stats become those the match plays (its
-    club's corrections as they stood when it was made), so the picker shows what the entry will lock in. For a match
-    this phone may not see, the catalog's stay."""
+    """A card field on a club match's page says which (`match`): the cards' stats become those the match plays (as
+    they stood when it was made, its club's corrections in place), so the picker shows what the entry will lock in.
+    Only to a phone that plays in it: a watcher outside the club would learn the club's corrections (round 20)."""
     try:
-        match = access.visible_match(request, int(request.GET.get("match", "")), only=("club", "created", "slug"))
+        match, _seen_by = access.match_for(request, int(request.GET.get("match", "")), act=True)
     except (ValueError, Http404, PermissionDenied):
         return
     for_match(match, cards)

@@ -64,12 +64,13 @@ def owned(entry: CollectionCard) -> collection.Owned:
     return collection.Owned(rarity=entry.card.stats.get("rarity", "Common"), copies=entry.copies, level=entry.level)
 
 
-def playing_cards(rows) -> list[dict]:
+def playing_cards(rows, at=None) -> list[dict]:
     """The entries' cards as they play at their levels (what a deck from the collection locks in): a club
     collection's cards with the club's corrections in place, as its matches play the catalog (club_cards), so a
-    deck from the collection cannot get round a correction."""
+    deck from the collection cannot get round a correction. `at`: for a match made then, as it plays them (a
+    correction or an edit made since changes nothing in it: round 20)."""
     rows = list(rows)
-    cards = as_seen_in(rows[0].club_id if rows else None, [copy(entry.card) for entry in rows])
+    cards = as_seen_in(rows[0].club_id if rows else None, [copy(entry.card) for entry in rows], at=at)
     return [collection.leveled(validate_card(card.as_rules_card()), entry.level, config.upgrade_rules())
             for entry, card in zip(rows, cards, strict=True)]
 
@@ -163,7 +164,7 @@ def seat_collections(match, seat: int | None) -> dict[int, dict]:
     player, club = match.players()[seat], match.club
     if not may_see(entering_account(match, seat), player, club):
         return {}
-    cards = playing_cards(entries(player, club))
+    cards = playing_cards(entries(player, club), at=match.created)
     if not cards:
         return {}
     listing = ", ".join(_("%(name)s (level %(level)s, Power %(power)s, Speed %(speed)s)") % card for card in cards)
