@@ -354,7 +354,8 @@ def test_a_correction_set_back_lets_the_catalogs_later_edits_reach_the_club(stor
 
 def test_an_organiser_who_plays_in_a_running_tournament_corrects_no_card(store_played, olga, store):
     """Round 19: she would set the stats her next round's battles play. Another organiser does; she may again
-    once the tournament ends."""
+    once the tournament ends. Round 20: nor does she edit a card the club answers for (her own Store Drake, played
+    in the club), nor claim names, by the same rule (changes._organised)."""
     from tracker.competition import tournaments
     from tracker.models import Player
 
@@ -362,15 +363,22 @@ def test_an_organiser_who_plays_in_a_running_tournament_corrects_no_card(store_p
     Player.objects.create(name="Olga", user=olga.user)
     cup = tournaments.tournament_create(name="Cup", player_names=["Olga", "Cid"], club=store)
     url = reverse("card_club_correction", args=[phoenix.slug, phoenix.pk, store.pk])
-    assert "corrects no card for the club" in text(olga.get(url))
+    said = "changes none of the club's cards, corrections or claimed names"
+    assert said in text(olga.get(url))
     refused = correct(olga, store, phoenix, power="99")
-    assert refused.status_code in (403, 422) and "corrects no card for the club" in text(refused)
+    assert refused.status_code in (403, 422) and said in text(refused)
     assert not ClubCorrection.objects.filter(card=phoenix).exists()
+    drake = card("Store Drake")
+    assert edit(olga, drake, power="99").status_code in (403, 422) and card("Store Drake").stats["power"] == 8
+    claimed = olga.post(reverse("club_claim", args=[store.pk]), {"slug": "card-crush", "name": "House Golem"},
+                        follow=True)
+    assert said in text(claimed) and not NameClaim.objects.filter(name="House Golem").exists()
     referee = club_account("rex", store, Membership.ORGANISER)
     assert correct(referee, store, phoenix, power="8").status_code == 302
     cup.finished = cup.created
     cup.save(update_fields=["finished"])
     assert correct(olga, store, phoenix, power="7").status_code == 302
+    assert edit(olga, drake, power="9").status_code == 302
 
 
 def test_the_entry_pages_card_list_shows_the_stats_the_match_plays(store_played, olga, mia, otto):

@@ -138,9 +138,25 @@ def places_used(card: Card) -> set[Place]:
 
 
 def _organised(editor: Editor) -> set[int]:
+    """The clubs whose cards, corrections and claims this editor answers for as their organiser: each she organises
+    but one whose tournament she may not referee while it runs (clubs.keeps_the_referees: she plays in it, or was
+    made an organiser after it began). Its battles would play what she changed (rounds 19 and 20)."""
     if editor.user is None:
         return set()
-    return set(Membership.objects.filter(user=editor.user, role=Membership.ORGANISER).values_list("club_id", flat=True))
+    held = Membership.objects.filter(user=editor.user, role=Membership.ORGANISER).select_related("club")
+    return {membership.club_id for membership in held if not clubs.keeps_the_referees(membership.club, editor.user)}
+
+
+def _organiser_refusal(editor: Editor, club: Club, only: str) -> str:
+    """Why this editor may not act for the club as its organiser (`only`: the words for a non-organiser); "" if
+    she may."""
+    if club.pk in _organised(editor):
+        return ""
+    if editor.user is not None and Membership.objects.filter(user=editor.user, club=club,
+                                                             role=Membership.ORGANISER).exists():
+        return _("While a tournament of the club runs, an organiser who plays in it, or was made an organiser after "
+                 "it began, changes none of the club's cards, corrections or claimed names: another organiser does.")
+    return only % {"club": club.name}
 
 
 _UNREAD = object()
@@ -330,12 +346,7 @@ def correction_refusal(editor: Editor, club: Club) -> str:
     """Why this editor may not set the club's correction of a card; "" for its organisers, but one who is no
     referee while a tournament of the club runs (clubs.keeps_the_referees: she plays in it, or was made an
     organiser after it began). Its next rounds' battles would play her stats (round 19)."""
-    if club.pk not in _organised(editor):
-        return _("Only an organiser of %(club)s can correct a card for the club.") % {"club": club.name}
-    if clubs.keeps_the_referees(club, editor.user):
-        return _("While a tournament of the club runs, an organiser who plays in it, or was made an organiser after "
-                 "it began, corrects no card for the club: another organiser does.")
-    return ""
+    return _organiser_refusal(editor, club, _("Only an organiser of %(club)s can correct a card for the club."))
 
 
 @transaction.atomic
@@ -370,8 +381,8 @@ CLAIMS_PER_CLUB = 300
 def name_claim(editor: Editor, club: Club, slug: str, name: str) -> NameClaim:
     """Claim a card name for the club. Raises CardRefused: not an organiser, the name claimed already,
     too many claims, or a card by that name the organiser may not change."""
-    if club.pk not in _organised(editor):
-        raise CardRefused(_("Only an organiser of %(club)s can claim card names for it.") % {"club": club.name})
+    if why := _organiser_refusal(editor, club, _("Only an organiser of %(club)s can claim card names for it.")):
+        raise CardRefused(why)
     Club.objects.select_for_update().filter(pk=club.pk).first()  # one claim at a time per club: the count holds
     name = catalog_name(name)
     hold_names(CARD_NAMES, [name])  # one claim or card of this name at a time, whichever club or phone
@@ -395,8 +406,8 @@ def name_claim(editor: Editor, club: Club, slug: str, name: str) -> NameClaim:
 
 def name_release(editor: Editor, club: Club, claim_id: int) -> NameClaim | None:
     """Give up one of the club's claims (its organisers); None when it was already given up."""
-    if club.pk not in _organised(editor):
-        raise CardRefused(_("Only an organiser of %(club)s can claim card names for it.") % {"club": club.name})
+    if why := _organiser_refusal(editor, club, _("Only an organiser of %(club)s can claim card names for it.")):
+        raise CardRefused(why)
     claim = NameClaim.objects.filter(club=club, pk=claim_id).first()
     if claim is not None:
         claim.delete()
