@@ -76,3 +76,21 @@ def test_the_worker_keeps_the_stylesheets_only_some_pages_link(client: Client):
     script = client.get("/sw.js").content.decode()
     for name in ("picker", "pages"):
         assert re.search(rf'"/static/css/{name}\.[0-9a-f]+\.css"', script), name
+
+
+def test_a_file_served_under_asgi_is_read_in_the_loop_not_a_thread(client: Client):
+    """Its sync iterator made Django's ASGI handler read it into a list in a thread, with a warning in the served
+    log at each worker's first file (a play-test found it)."""
+    import asyncio
+
+    from django.test import AsyncClient
+
+    url = linked(client, r"js/table\.[0-9a-f]+\.js")
+
+    async def fetched():
+        response = await AsyncClient().get(url)
+        return response, b"".join([chunk async for chunk in response.streaming_content])
+
+    response, content = asyncio.run(fetched())
+    assert response.status_code == 200 and response.is_async
+    assert content == body(client.get(url)) and content

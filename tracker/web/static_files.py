@@ -80,4 +80,13 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
             # request carries none, so it says nothing here (8 bytes of each file's headers).
             response["Cache-Control"] = response["Cache-Control"].replace(" public,", "")
         response["X-Content-Type-Options"] = "nosniff"
+        if hasattr(request, "scope") and response.file_to_stream is not None:
+            # Under ASGI a file's sync iterator was read into a list in a thread, with a warning in the log at each
+            # worker's first file ("StreamingHttpResponse must consume synchronous iterators"). Our files are a
+            # few KB and cached by the system: read at once, in the loop. (The file still closes with the answer.)
+            response.streaming_content = _whole(response.file_to_stream)
         return response
+
+
+async def _whole(file):
+    yield file.read()
