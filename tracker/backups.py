@@ -41,9 +41,20 @@ def default_path(alias: str = DEFAULT_DB_ALIAS) -> Path:
 
 
 def backup(path: Path | None = None, alias: str = DEFAULT_DB_ALIAS) -> Path:
-    """Write the whole database to `path` (a new file in var/backups/ by default); returns it."""
-    path = Path(path) if path else default_path(alias)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write the whole database to `path` (a new file in var/backups/ by default; in a folder given, a new file
+    named as there); returns it. A path given is never overwritten, nor its folder made: a USB stick not mounted
+    would have "succeeded" on the server's own disk (a store owner's play-test)."""
+    if not path:
+        path = default_path(alias)
+        path.parent.mkdir(parents=True, exist_ok=True)
+    elif Path(path).is_dir():
+        path = Path(path) / default_path(alias).name
+    else:
+        path = Path(path)
+        if path.exists():
+            raise BackupError(f"{path} already exists; nothing was written. Give a new name, or a folder.")
+        if not path.parent.is_dir():
+            raise BackupError(f"there is no folder {path.parent} (is the drive mounted?); nothing was written.")
     partial = path.with_name(path.name + ".partial")
     connection = connections[alias]
     try:
@@ -74,7 +85,8 @@ def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> list[str]:
     past = _newest_version(alias)
     if _is_sqlite(alias):
         try:
-            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as source:
+            # Immutable: read as it is, without the -shm and -wal files a reader of a WAL database leaves beside it.
+            with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True) as source:
                 # Not an SQLite file, or one without the app's tables (an empty file, another program's
                 # database): refused before anything changes.
                 (migrated,) = source.execute("SELECT count(*) FROM django_migrations WHERE app = 'tracker'").fetchone()

@@ -178,3 +178,35 @@ def test_serve_backs_up_before_it_migrates_existing_data(tmp_path):
     assert "Backed up before migrating" in manage("serve", "--prepare-only", "--empty")
     assert len(list(tmp_path.glob("tablekeeper-*.sqlite3"))) == 1
     assert "Backed up" not in manage("serve", "--prepare-only", "--empty")  # nothing to migrate: no backup
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_never_overwrites_a_file_nor_makes_the_folder_it_was_given(tmp_path, capsys):
+    """A store owner's play-test: `backup /media/usb/club.sqlite3` with the stick not mounted "succeeded" on the
+    server's own disk, and a second backup under the same name replaced the first."""
+    services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    taken = tmp_path / "club.backup"
+    call_command("backup", str(taken))
+    first = taken.read_bytes()
+    with pytest.raises(CommandError, match="already exists; nothing was written"):
+        call_command("backup", str(taken))
+    assert taken.read_bytes() == first
+    unmounted = tmp_path / "usb" / "club.backup"
+    with pytest.raises(CommandError, match=r"there is no folder .*usb \(is the drive mounted\?\)"):
+        call_command("backup", str(unmounted))
+    assert not unmounted.parent.exists()
+    capsys.readouterr()
+    call_command("backup", str(tmp_path))  # a folder: a new file in it, named as in var/backups/
+    written = Path(capsys.readouterr().out.removeprefix("Backed up to ").strip())
+    assert written.parent == tmp_path and written.name.startswith("tablekeeper-") and written.stat().st_size
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_restore_leaves_nothing_beside_the_backup(tmp_path):
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's -shm and -wal files")
+    services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    path = tmp_path / "club #1.sqlite3"  # a name a URI must escape
+    call_command("backup", str(path))
+    call_command("restore", str(path))
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["club #1.sqlite3"]
