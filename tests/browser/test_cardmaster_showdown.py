@@ -61,7 +61,12 @@ def step_through_the_ais_turn(page: Page, screenshot_dir) -> None:
             if number == 2:
                 page.screenshot(path=screenshot_dir / "cardmaster-showdown-step-nav.png", caret="initial")
     expect(page.get_by_role("link", name="Next")).to_have_count(0)
+    # The last step leads on to the player's own moves, from where Next was (they were 2,000 px below).
+    yours = in_view(page, page.get_by_role("link", name="Your move"))
+    assert (yours["x"], yours["y"]) == (where["x"], where["y"]), yours
     page.screenshot(path=screenshot_dir / "cardmaster-showdown-step.png", full_page=True, caret="initial")
+    page.get_by_role("link", name="Your move").click()
+    expect(page.locator("details.cm-movebox[open]").first).to_be_in_viewport()
     assert_no_horizontal_scroll(page)
     page.get_by_role("link", name="Previous").click()
     expect(count).to_have_text(f"Step {total - 1} of {total}")

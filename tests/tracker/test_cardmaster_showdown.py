@@ -171,6 +171,11 @@ def test_the_ais_turn_can_be_gone_through_a_step_at_a_time_or_shown_all_at_once(
                 assert other.payload["ai"]["reason"]["template"] % other.payload["ai"]["reason"]["params"] not in shown
         assert ("Previous" in shown) == (number > 1) and ("Next" in shown) == (number < len(turn))
         assert "Show all" in shown
+        # The last step leads back to the player's own moves (a play-test found them 2,000 px below).
+        assert ("Your move" in shown) == (number == len(turn))
+        if number == len(turn):
+            human = 1 - showdown.state["config"]["showdown"]["ai_seat"]
+            assert f'href="{showdown.get_absolute_url()}#team-{human}"' in shown
     htmx = client.get(url, {"step": 2}, headers={"HX-Request": "true"}).content.decode()
     assert htmx.startswith('<div id="cm-ai-steps">') and 'hx-get="/matches/' in htmx
     everything = text(client.get(url))

@@ -84,8 +84,11 @@ def match_steps(request: TableRequest, pk: int) -> HttpResponse:
         number = min(max(1, int(request.GET["step"])), len(steps)) if steps else None
     except (KeyError, ValueError):
         number = None
+    # The last step leads back to the player's own team, where their next move is (a screen or more below).
+    own_team = f"#team-{1 - ai_seat(match.state['config'])}"
     context = {"match": match, "steps": steps, "number": number, "focus": True,
-               "shown": steps[number - 1] if number else None}
+               "shown": steps[number - 1] if number else None,
+               "your_move": own_team if request.htmx else match.get_absolute_url() + own_team}
     template = "games/cardmaster/showdown_steps.html" if request.htmx else "games/cardmaster/steps.html"
     return render(request, template, context)
 
