@@ -179,6 +179,10 @@ class CardChange(models.Model):
     old_stats = models.JSONField(default=dict)
     new_name = models.CharField(max_length=60, blank=True)
     new_stats = models.JSONField(null=True, blank=True)
+    # The card's id and when it was added, kept when it is deleted (`card` becomes null): a match reads the catalog
+    # as it stood when it was made by undoing every change since (tracker/matches/club_cards.py).
+    card_key = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    card_created = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-at", "-id"]

@@ -340,6 +340,60 @@ def test_an_edit_of_the_catalog_card_made_while_a_match_is_played_leaves_that_ma
     assert enter(cara, battle(owner=cara.user), deck).state["decks"][0][0]["power"] == 97
 
 
+def test_renames_and_an_edit_before_a_deletion_leave_a_match_as_it_began(cara, otto):
+    """Round 21: the card was looked up by its name now and its stats undone by its id, so an edit before deleting
+    it, a rename away with a new card under the old name, or two cards swapping names, each changed a match
+    under way; and a card deleted meanwhile could not be entered at all. A match reads names as they stood too."""
+    deck = ["Magma Wyrm", *FILLERS]
+    made = battle(owner=cara.user)
+    assert edit(cara, card("Magma Wyrm"), power="99").status_code == 302
+    assert delete(cara, card("Magma Wyrm")).status_code == 302
+    assert add_card(cara, {**WYRM, "power": "99"}).status_code == 302
+    assert enter(cara, made, deck).state["decks"][0][0]["power"] == 8
+
+    made = battle(owner=cara.user)
+    assert edit(cara, card("Magma Wyrm"), name="Magma Wyrm Old").status_code == 302
+    assert add_card(cara, {**WYRM, "power": "97"}).status_code == 302
+    assert enter(cara, made, deck).state["decks"][0][0]["power"] == 99  # the Wyrm of its moment
+
+    assert add_card(cara, {**WYRM, "name": "Twig", "power": "1"}).status_code == 302
+    made = battle(owner=cara.user)
+    for first, second in (("Magma Wyrm", "Swap"), ("Twig", "Magma Wyrm"), ("Swap", "Twig")):
+        assert edit(cara, card(first), name=second).status_code == 302
+    assert card("Magma Wyrm").stats["power"] == 1
+    assert enter(cara, made, deck).state["decks"][0][0]["power"] == 97
+    assert enter(cara, battle(owner=cara.user), deck).state["decks"][0][0]["power"] == 1
+
+    made = battle(owner=cara.user)
+    assert delete(cara, card("Twig")).status_code == 302  # the Wyrm of 97, under the name Twig since the swap
+    assert enter(cara, made, ["Twig", *FILLERS]).state["decks"][0][0]["power"] == 97  # deleted, not denied
+
+
+def test_a_member_keeps_the_clubs_correction_of_his_card_in_its_matches(store, olga, mia):
+    """Round 21: a member deleted his card the club had corrected and added it again at his stats, shedding the
+    correction in a match under way and in every later one. The correction is one of the card's places now: the
+    club's organisers answer for it, so he changes it no more alone; and a match plays the card of its moment."""
+    assert add_card(mia, {**WYRM, "name": "Titan"}).status_code == 302
+    titan = card("Titan")
+    assert correct(olga, store, titan, power="5").status_code == 302
+    made = battle(owner=mia.user, club=store)
+    refused = delete(mia, titan)
+    assert refused.status_code in (403, 422) and Card.objects.filter(pk=titan.pk).exists()
+    assert edit(mia, titan, name="Titan Old").status_code in (403, 422)
+    assert enter(mia, made, ["Titan", *FILLERS]).state["decks"][0][0]["power"] == 5
+
+
+def test_the_card_list_of_a_private_match_shows_the_stats_it_plays(cara):
+    """Round 21: only a club match's card list was told its match, so a private match's list showed an edit made
+    since (Power 10) while the lock-in played the card as it stood (Power 2)."""
+    made = battle(owner=cara.user)
+    assert edit(cara, card("Magma Wyrm"), power="10").status_code == 302
+    assert f'hx-vals=\'{{"match": "{made.pk}"}}\'' in text(cara.get(entry_url(made, 0)))
+    response = cara.get(reverse("card_picks", args=["card-crush"]), {"field": "q", "q": "Magma", "match": made.pk},
+                        HTTP_HX_REQUEST="true")
+    assert re.search(r"Power[^0-9]*(\d+)", text(response)).group(1) == "8"
+
+
 def test_a_correction_set_back_lets_the_catalogs_later_edits_reach_the_club(store_played, olga, mia):
     """Round 20: setting a correction back to the catalog's stats was read as a correction to those stats, so a
     later edit of the card never reached the club, while every page said it had no correction."""

@@ -320,7 +320,7 @@ def normalized(html: str, match: Match) -> str:
     html = html.replace(match.seed_fingerprint, "FINGERPRINT").replace(match.seed, "SEED")
     html = html.replace(f"/matches/{match.pk}/", "/matches/ID/")
     html = re.sub(rf"#{match.pk}(?![0-9A-Za-z])", "#ID", html)
-    return html
+    return html.replace(f'"match": "{match.pk}"', '"match": "ID"')  # a card list's match (its stats as it plays)
 
 
 def without_catalog(html: str) -> str:
@@ -381,9 +381,10 @@ def test_no_hidden_input_carries_the_deck(client, catalog):
             assert signing.loads(field["value"], salt=ENTRY_SALT) == {"match": match.pk, "seat": 1}
     # No attribute anywhere carries card data either (data-*, hx-vals, ...).
     for page, html in pages.items():
-        # The one hx-vals is #match's step number, which htmx sends in place of each form's own.
+        # The hx-vals are #match's step number, which htmx sends in place of each form's own, and a card list's
+        # match (whose stats it shows).
         for vals in re.findall(r"hx-vals='([^']*)'", html):
-            assert re.fullmatch(r'\{"seq": "\d+"\}', vals), (page, vals)
+            assert re.fullmatch(r'\{"(seq|match)": "\d+"\}', vals), (page, vals)
         assert html.count("hx-vals") == len(re.findall(r"hx-vals='", html)), page
         assert not re.search(r'data-[\w-]+="[^"]*(Ember|Storm|Stone|Phoenix|Gale)', html), page
 

@@ -119,10 +119,12 @@ def origin(card: Card, claim: NameClaim | None) -> Place:
 
 
 def places_used(card: Card) -> set[Place]:
-    """Every place whose matches used the card (clubs, owners, and phones or accounts seated by a link), and every
-    collection holding it (its club's, or its player's account): an edit changes each of them."""
+    """Every place whose matches used the card (clubs, owners, and phones or accounts seated by a link), every
+    collection holding it (its club's, or its player's account), and every club that corrected it (deleting the
+    card would take the correction with it, round 21): an edit changes each of them."""
     places: set[Place] = {Place(club=club) if club is not None else Place(account=user) if user else INSTALLATION
                           for club, user in card.collected.values_list("club_id", "player__user_id")}
+    places.update(Place(club=club) for club in card.corrections.values_list("club_id", flat=True))
     loose: list[int] = []
     for pk, club, owner, device in Match.objects.filter(card_uses__card=card).values_list(
             "pk", "club_id", "owner_id", "owner_device"):
@@ -312,9 +314,7 @@ def card_edit(editor: Editor, card_id: int, name: str, stats: dict, drawn: str |
         raise taken
     if card.name.casefold() != name.casefold() and (why := name_refusal(editor, card.slug, name)):
         raise CardRefused(why)
-    change = CardChange.objects.create(card=card, slug=card.slug, kind=CardChange.EDIT, user=editor.user,
-                                       device="" if editor.user else editor.device, old_name=card.name,
-                                       old_stats=card.stats, new_name=name, new_stats=stats)
+    change = _recorded(editor, card, CardChange.EDIT, new_name=name, new_stats=stats)
     card.name, card.stats = name, stats
     try:
         with transaction.atomic():
@@ -322,6 +322,14 @@ def card_edit(editor: Editor, card_id: int, name: str, stats: dict, drawn: str |
     except IntegrityError as error:  # the name was taken meanwhile
         raise taken from error
     return change
+
+
+def _recorded(editor: Editor, card: Card, kind: str, **values) -> CardChange:
+    """The change, recorded with who made it and the card as it was (its id and birth kept past a deletion)."""
+    return CardChange.objects.create(
+        card=None if kind == CardChange.DELETE else card, card_key=card.pk, card_created=card.created, slug=card.slug,
+        kind=kind, user=editor.user, device="" if editor.user else editor.device,
+        **{"old_name": card.name, "old_stats": card.stats, **values})
 
 
 @transaction.atomic
@@ -332,9 +340,7 @@ def card_delete(editor: Editor, card_id: int) -> CardChange:
         raise CardRefused(why)
     if why := collected(card):
         raise CardRefused(why, status=409)
-    change = CardChange.objects.create(card=None, slug=card.slug, kind=CardChange.DELETE, user=editor.user,
-                                       device="" if editor.user else editor.device, old_name=card.name,
-                                       old_stats=card.stats)
+    change = _recorded(editor, card, CardChange.DELETE)
     card.delete()
     return change
 
@@ -366,9 +372,7 @@ def card_correct(editor: Editor, card_id: int, club: Club, stats: dict, drawn: s
         ClubCorrection.objects.filter(club=club, card=card).delete()
     else:
         ClubCorrection.objects.update_or_create(club=club, card=card, defaults={"stats": stats})
-    return CardChange.objects.create(card=card, slug=card.slug, kind=CardChange.CLUB, club=club, user=editor.user,
-                                     device="" if editor.user else editor.device, old_name=card.name,
-                                     old_stats=before, new_name=card.name, new_stats=stats)
+    return _recorded(editor, card, CardChange.CLUB, club=club, old_stats=before, new_name=card.name, new_stats=stats)
 
 
 # ---------------------------------------------------------------- name claims

@@ -4,15 +4,19 @@ A club that needs other stats for a card keeps a correction (ClubCorrection, set
 through tracker/catalog/changes.py); its new matches play the card with it, and nobody else's card
 changes. Every game's pages look catalog cards up for a match through here.
 
-Decided (rounds 19 and 20): a match plays its cards as they stood when it was made. A change made while it
-is played would change it between its entries: an organiser who played set her cards to 999 after the other
-side locked in, by a club correction (round 19), then by editing the catalog card, importing a CSV row over
-it, or deleting it and adding it again (round 20). So a match reads both from their records (CardChange, one
-for every edit, deletion and correction), as of its own creation; the club's other matches, and those made
-later, are not its business. A correction set back to the catalog's stats is none (card_correct deletes it).
+Decided (rounds 19 to 21): a match plays the catalog as it stood when the match was made: each name with the
+stats it had then, and the club's corrections as they stood then. A change made while it is played would
+change it between its entries: an organiser who played set her cards to 999 after the other side locked in,
+by a club correction (round 19), by editing the card, a CSV row over it, or deleting and adding it (round 20),
+by renaming cards or editing one before deleting it (round 21). So a match rebuilds the catalog of its moment
+from the records (CardChange: every edit, deletion and correction, each naming its card by id and birth even
+once it is deleted), undoing every change made since. A card added since plays as it stands, under a name no
+card had then (the entry page adds cards; it is public). A correction set back to the catalog's stats is none
+(card_correct deletes it). The club's other matches, and those made later, are not a match's business.
 """
 
 import collections
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from tracker.models import Card, CardChange, ClubCorrection, Match
@@ -20,12 +24,13 @@ from tracker.models import Card, CardChange, ClubCorrection, Match
 
 def as_seen_in(club_id: int | None, cards, at: datetime | None = None) -> list[Card]:
     """The cards with the club's corrections in place of their catalog stats (not saved: for its matches), as they
-    stand now, or as a match made at `at` plays them (the catalog's stats then too)."""
+    stand now, or as a match made at `at` plays them (each card's stats then, where it existed then)."""
     cards = list(cards)
     if not cards:
         return cards
     if at is not None:
-        played = _as_of(club_id, cards, at)
+        moment = _Moment.of(cards[0].slug, club_id, at)
+        played = {key: card.stats for key, card in moment.stood.items()}
     elif club_id is not None:
         played = dict(ClubCorrection.objects.filter(club_id=club_id, card__in=cards).values_list("card_id", "stats"))
     else:
@@ -36,53 +41,75 @@ def as_seen_in(club_id: int | None, cards, at: datetime | None = None) -> list[C
     return cards
 
 
-def _as_of(club_id: int | None, cards: list[Card], at: datetime) -> dict[int, dict]:
-    """Each card's stats as they stood at `at`: the catalog's (undoing each edit made since), then the club's last
-    correction made by then, unless that one set the catalog's stats back."""
-    edits = collections.defaultdict(list)
-    for card_id, when, old in (CardChange.objects.filter(kind=CardChange.EDIT, card__in=cards).order_by("at", "id")
-                               .values_list("card_id", "at", "old_stats")):
-        edits[card_id].append((when, old))
-    now = {card.pk: card.stats for card in cards}
+@dataclass
+class _Moment:
+    """The game's catalog as it stood at `at` for a club: `stood`, each card then by its id (name and stats then,
+    the club's correction then in place), and `added`, the cards added since, as they stand."""
 
-    def catalog(card_id: int, when: datetime) -> dict:
-        return next((old for moment, old in edits[card_id] if moment > when), now[card_id])
+    stood: dict[int, Card] = field(default_factory=dict)
+    added: list[Card] = field(default_factory=list)
 
-    # A card added since had no stats then: it plays as it stands (anyone may add a card, and it is public)...
-    stats = {card.pk: catalog(card.pk, at) if card.created <= at else now[card.pk] for card in cards}
-    # ...unless it takes the name of one deleted since: that card again, as deleting and adding is an edit.
-    added = {card.name.casefold(): card.pk for card in cards if card.created > at}
-    if added:
-        for name, old in (CardChange.objects.filter(kind=CardChange.DELETE, slug__in={card.slug for card in cards},
-                                                    at__gt=at).order_by("-at", "-id").values_list("old_name", "old_stats")):
-            if name.casefold() in added:
-                stats[added[name.casefold()]] = old  # the first deleted since, the last written
-    if club_id is not None:
-        last = {card_id: (when, new) for card_id, when, new in CardChange.objects.filter(
-            club_id=club_id, kind=CardChange.CLUB, card__in=cards, at__lte=at).order_by("at", "id").values_list(
-            "card_id", "at", "new_stats")}
-        for card_id, (when, new) in last.items():
-            if new is not None and new != catalog(card_id, when):
-                stats[card_id] = new
-    return stats
+    @classmethod
+    def of(cls, slug: str, club_id: int | None, at: datetime) -> "_Moment":
+        live = {card.pk: card for card in Card.objects.filter(slug=slug)}
+        born = {key: card.created for key, card in live.items()}
+        before = collections.defaultdict(list)  # id -> [(when, name, stats)]: the card as it was before each change
+        for key, when, kind, name, stats, created in (
+                CardChange.objects.filter(slug=slug, kind__in=(CardChange.EDIT, CardChange.DELETE), card_key__isnull=False)
+                .order_by("at", "id").values_list("card_key", "at", "kind", "old_name", "old_stats", "card_created")):
+            before[key].append((when, name, stats))
+            if kind == CardChange.DELETE:
+                born[key] = created
+
+        def then(key: int, when: datetime) -> tuple[str, dict] | None:
+            """The card's name and stats at `when`; None if it was not in the catalog then."""
+            if born.get(key) is None or born[key] > when:
+                return None
+            changed = next(((name, stats) for moment, name, stats in before[key] if moment > when), None)
+            return changed or ((live[key].name, live[key].stats) if key in live else None)
+
+        moment = cls()
+        for key in born:
+            if (state := then(key, at)) is not None:
+                card = live.get(key) or Card(pk=key, slug=slug, created=born[key])
+                card.name, card.stats = state
+                moment.stood[key] = card
+        if club_id is not None:
+            corrected = {key: (when, new) for key, when, new in CardChange.objects.filter(
+                club_id=club_id, slug=slug, kind=CardChange.CLUB, card_key__isnull=False, at__lte=at).order_by(
+                "at", "id").values_list("card_key", "at", "new_stats")}
+            for key, (when, new) in corrected.items():
+                state = then(key, when)
+                if key in moment.stood and new is not None and state is not None and new != state[1]:
+                    moment.stood[key].stats = new
+        names = {card.name.casefold() for card in moment.stood.values()}
+        moment.added = [card for key, card in live.items() if key not in moment.stood and card.name.casefold() not in names]
+        return moment
+
+    def by_name(self) -> dict[str, Card]:
+        return {card.name.casefold(): card for card in [*self.stood.values(), *self.added]}
 
 
 def for_match(match: Match, cards) -> list[Card]:
-    """The cards as this match plays them: its club's corrections as they stood when it was made."""
-    return as_seen_in(match.club_id, cards, at=match.created)
+    """The cards as this match plays them, by their names: each as the catalog had it when the match was made."""
+    catalog = match_catalog(match)
+    cards = list(cards)
+    for card in cards:
+        if (played := catalog.get(card.name.casefold())) is not None:
+            card.stats = played.stats
+    return cards
 
 
 def match_catalog(match: Match) -> dict[str, Card]:
-    """The game's catalog as this match plays it (casefolded name -> card): its club's corrections in place."""
-    return {card.name.casefold(): card for card in for_match(match, Card.objects.filter(slug=match.slug))}
+    """The game's catalog as this match plays it (casefolded name -> card, not to be saved)."""
+    return _Moment.of(match.slug, match.club_id, match.created).by_name()
 
 
 def match_catalog_by_name(match: Match) -> list[Card]:
     """The same, as a list in name order (the entry examples the secrecy tests make take the first few)."""
-    return for_match(match, Card.objects.filter(slug=match.slug).order_by("name"))
+    return sorted(match_catalog(match).values(), key=lambda card: card.name)
 
 
 def match_card(match: Match, name: str) -> Card | None:
     """The catalog card called `name` (any case) as this match plays it, or None."""
-    card = None if "\x00" in name else Card.objects.filter(slug=match.slug, name__iexact=name).first()
-    return for_match(match, [card])[0] if card is not None else None
+    return None if "\x00" in name else match_catalog(match).get(name.casefold())
