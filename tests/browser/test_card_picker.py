@@ -16,7 +16,7 @@ from tracker.demo import load_catalogs
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import assert_no_horizontal_scroll, match_on_this_phone
+from .phone import assert_no_horizontal_scroll, fill_card, match_on_this_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -355,3 +355,35 @@ def test_a_list_for_a_field_already_left_never_covers_the_form(make_context):
         expect(page.locator("#unit-hp-0")).to_be_focused()
         expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)
         side.get_by_role("button", name="Play the unit (takes a card from the hand)").click(trial=True)
+
+
+def test_a_note_that_no_card_matches_never_keeps_the_button_from_its_tap(context: BrowserContext, page: Page,
+                                                                         screenshot_dir):
+    """The note that no card matches lies over the page like a list: leaving the field closes it, and a tap
+    where the button lies under it reaches the button (it sends the deck, which the refusal then names)."""
+    match = card_crush_battle(context)
+    page.goto(f"/matches/{match.pk}/seat/0/entry/")
+    for number, card in enumerate(DECK[:4], start=1):
+        fill_card(field(page, f"Round {number} card"), card)
+    last = field(page, "Round 5 card")
+    note = page.locator(".picks .muted", has_text="No card in the catalog matches")
+    lock = page.get_by_role("button", name="Lock in my deck")
+    # Leaving the field for anything (another field, the page itself) closes the note.
+    for leave, typed in (("Shift+Tab", "Unknown Giant"), (None, "Unknown Giant Card")):
+        last.click()
+        fill_card(last, typed)
+        expect(note).to_be_visible()
+        if leave:
+            page.keyboard.press(leave)
+        else:
+            last.evaluate("field => field.blur()")
+        expect(note).to_have_count(0)
+    # Open over the button, a tap on the button's spot sends the form.
+    last.click()
+    fill_card(last, "Unknown Giant Cards")
+    expect(note).to_be_visible()
+    expect(lock).to_be_in_viewport()
+    page.screenshot(path=screenshot_dir / "picker-no-match-over-the-button.png", caret="initial")
+    lock.tap(timeout=3_000)
+    expect(page.locator(".error", has_text="Unknown Giant Cards")).to_be_visible()
+
