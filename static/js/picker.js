@@ -78,10 +78,11 @@
   // The field an entry opens ready to type in (data-autofocus: LOGOS's card). Not `autofocus`, which scrolls
   // the page to it, and whose focus, once htmx listens, opens its list over the fields and buttons below it:
   // focused where the page is, its list closed (as a picked one) until the player types or taps the field.
+  // A refused entry's first refused field has both: the page scrolls to it, its list closed all the same.
   // Run before htmx listens (both scripts are deferred; htmx starts on DOMContentLoaded), so nothing is asked.
   const ready = document.querySelector("input[data-autofocus]");
   if (ready) {
-    ready.focus({ preventScroll: true });
+    ready.focus({ preventScroll: !ready.autofocus });
     ready.dataset.picked = "";
   }
   // A refused entry opens on why (#entry-notice has autofocus, which centres it: a tall notice lost its first lines

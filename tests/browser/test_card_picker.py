@@ -16,7 +16,7 @@ from tracker.demo import load_catalogs
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import assert_no_horizontal_scroll, fill_card, match_on_this_phone
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, fill_card, in_view, match_on_this_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -387,3 +387,27 @@ def test_a_note_that_no_card_matches_never_keeps_the_button_from_its_tap(context
     lock.tap(timeout=3_000)
     expect(page.locator(".error", has_text="Unknown Giant Cards")).to_be_visible()
 
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["with javascript", "without"])
+def test_a_refused_deck_opens_on_its_first_refused_card(make_context, screenshot_dir, javascript):
+    """A card named twice: the page opens on that field, focused, its label and why above it on the screen, and no
+    list over what follows it; the button under the last field is in view too."""
+    context = make_context(java_script_enabled=javascript)
+    match = match_on_this_phone(context, "card-crush", [LONG_PLAYERS[0], "Ben"])
+    page = context.new_page()
+    page.goto(f"/matches/{match.pk}/seat/0/entry/")
+    for number, card in enumerate([*DECK[:4], DECK[2]], start=1):
+        field(page, f"Round {number} card").fill(card)
+    page.get_by_role("button", name="Lock in my deck").click()
+    last = field(page, "Round 5 card")
+    expect(last).to_be_focused()
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)  # a list, were one asked for as the field took the focus
+    page.screenshot(path=screenshot_dir / f"picker-refused-deck-{'js' if javascript else 'no-js'}.png", caret="initial")
+    label = page.locator("label[for='id_card_5']")
+    error = page.locator("#id_card_5_error")
+    expect(error).to_contain_text("Mountain Titan is already in this deck")
+    for shown in (label, error, last, page.get_by_role("button", name="Lock in my deck")):
+        in_view(page, shown)
+    assert label.bounding_box()["y"] < error.bounding_box()["y"] < last.bounding_box()["y"]
+    expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)
