@@ -50,7 +50,7 @@
     if (e.target.matches && e.target.matches("input[data-picker]")) delete e.target.dataset.picked;
   }));
 
-  // The list lies over the page (picker.css): Escape, or going anywhere else on the page, closes it. Closed
+  // The list lies over the page (picker.css): Escape, leaving the field, or a tap anywhere else closes it. Closed
   // like a picked one, a list still on its way stays away until the player types or comes back to the field.
   const close = (picks) => {
     if (!picks.querySelector(".picks-list, .muted")) return false; // nothing open (or the line of a card chosen)
@@ -61,8 +61,13 @@
   const closeOthers = (target) => document.querySelectorAll(".picker > .picks").forEach((picks) => {
     if (!picks.parentElement.contains(target)) close(picks);
   });
+  let down; // where the last tap began: Safari leaves the field for a tapped card with no relatedTarget
   document.addEventListener("focusin", (e) => closeOthers(e.target));
-  document.addEventListener("pointerdown", (e) => closeOthers(e.target));
+  document.addEventListener("pointerdown", (e) => closeOthers(down = e.target));
+  document.addEventListener("focusout", (e) => {
+    const picks = e.target.matches && e.target.matches("input[data-picker]") && e.target.nextElementSibling;
+    if (picks && !picks.contains(e.relatedTarget || down)) close(picks);
+  });
   document.addEventListener("keydown", (e) => {
     const picker = e.key === "Escape" && e.target.closest ? e.target.closest(".picker") : null;
     if (!picker || !close(picker.querySelector(".picks"))) return;
@@ -73,10 +78,11 @@
   // The field an entry opens ready to type in (data-autofocus: LOGOS's card). Not `autofocus`, which scrolls
   // the page to it, and whose focus, once htmx listens, opens its list over the fields and buttons below it:
   // focused where the page is, its list closed (as a picked one) until the player types or taps the field.
+  // A refused entry's first refused field has both: the page scrolls to it, its list closed all the same.
   // Run before htmx listens (both scripts are deferred; htmx starts on DOMContentLoaded), so nothing is asked.
   const ready = document.querySelector("input[data-autofocus]");
   if (ready) {
-    ready.focus({ preventScroll: true });
+    ready.focus({ preventScroll: !ready.autofocus });
     ready.dataset.picked = "";
   }
   // A refused entry opens on why (#entry-notice has autofocus, which centres it: a tall notice lost its first lines

@@ -48,6 +48,8 @@
     // A refused board form (its errors' slots filled, out of band or on a page drawn anew): the box goes above
     // it, so why, and the fields it concerns with their own why, are in view together.
     const refused = [...match.querySelectorAll("[data-field-errors]")].find((slot) => slot.textContent.trim());
+    // Its reason names a fold with what to give next (board_forms.slot: data-opens): open.
+    match.querySelectorAll("[data-field-errors] [data-opens]").forEach((why) => (document.getElementById(why.dataset.opens) || {}).open = true);
     if (refused && refused.closest("form")) return refused.closest("form");
     const marked = match.querySelector("[data-next-step]");
     if (marked) return marked;

@@ -251,3 +251,26 @@ def test_adding_copies_stays_at_the_top_of_a_long_collection(make_context, live_
     expect(page.get_by_text(f"{cards[-1]}: 3 copies now.")).to_be_visible()
     in_view(page, page.get_by_role("button", name="Add to the collection"))
     page.screenshot(path=screenshot_dir / "collection-add-copies.png", caret="initial")
+
+
+def test_an_entrant_added_lands_on_the_form_for_the_next_one(make_context, live_server, catalog, screenshot_dir):
+    """The play-test found the page opening at its top after each entrant added, the field for the next one about
+    1,150 px down: it lands on the entrants' form, with who was just entered above the field, once."""
+    club, _organiser = load_club()
+    tournament = tournaments.tournament_create(name="Big Cup", player_names=[f"Player {n}" for n in range(1, 13)],
+                                               club=club)
+    context = make_context()
+    sign_in(context, live_server.url, "ana")
+    page = context.new_page()
+    page.goto(reverse("tournament_detail", args=[tournament.pk]))
+    for name in ("Eve", "Fay"):
+        page.get_by_label("Add an entrant").fill(name)
+        page.get_by_role("button", name="Add", exact=True).click()
+        told = page.get_by_text(f"{name} is entered.")
+        expect(told).to_have_count(1)
+        in_view(page, told)
+        in_view(page, page.get_by_label("Add an entrant"))
+        in_view(page, page.get_by_role("button", name="Add", exact=True))
+        expect(page.locator("table.standings")).to_contain_text(name)
+    assert page.url.endswith("#entrants")
+    page.screenshot(path=screenshot_dir / "tournament-entrant-added.png", caret="initial")

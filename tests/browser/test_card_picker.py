@@ -16,7 +16,7 @@ from tracker.demo import load_catalogs
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import assert_no_horizontal_scroll, match_on_this_phone
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, fill_card, in_view, match_on_this_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -360,3 +360,59 @@ def test_a_list_for_a_field_already_left_never_covers_the_form(make_context):
         expect(page.locator("#unit-hp-0")).to_be_focused()
         expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)
         side.get_by_role("button", name="Play the unit (takes a card from the hand)").click(trial=True)
+
+
+def test_a_note_that_no_card_matches_never_keeps_the_button_from_its_tap(context: BrowserContext, page: Page,
+                                                                         screenshot_dir):
+    """The note that no card matches lies over the page like a list: leaving the field closes it, and a tap
+    where the button lies under it reaches the button (it sends the deck, which the refusal then names)."""
+    match = card_crush_battle(context)
+    page.goto(f"/matches/{match.pk}/seat/0/entry/")
+    for number, card in enumerate(DECK[:4], start=1):
+        fill_card(field(page, f"Round {number} card"), card)
+    last = field(page, "Round 5 card")
+    note = page.locator(".picks .muted", has_text="No card in the catalog matches")
+    lock = page.get_by_role("button", name="Lock in my deck")
+    # Leaving the field for anything (another field, the page itself) closes the note.
+    for leave, typed in (("Shift+Tab", "Unknown Giant"), (None, "Unknown Giant Card")):
+        last.click()
+        fill_card(last, typed)
+        expect(note).to_be_visible()
+        if leave:
+            page.keyboard.press(leave)
+        else:
+            last.evaluate("field => field.blur()")
+        expect(note).to_have_count(0)
+    # Open over the button, a tap on the button's spot sends the form.
+    last.click()
+    fill_card(last, "Unknown Giant Cards")
+    expect(note).to_be_visible()
+    expect(lock).to_be_in_viewport()
+    page.screenshot(path=screenshot_dir / "picker-no-match-over-the-button.png", caret="initial")
+    lock.tap(timeout=3_000)
+    expect(page.locator(".error", has_text="Unknown Giant Cards")).to_be_visible()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["with javascript", "without"])
+def test_a_refused_deck_opens_on_its_first_refused_card(make_context, screenshot_dir, javascript):
+    """A card named twice: the page opens on that field, focused, its label and why above it on the screen, and no
+    list over what follows it; the button under the last field is in view too."""
+    context = make_context(java_script_enabled=javascript)
+    match = match_on_this_phone(context, "card-crush", [LONG_PLAYERS[0], "Ben"])
+    page = context.new_page()
+    page.goto(f"/matches/{match.pk}/seat/0/entry/")
+    for number, card in enumerate([*DECK[:4], DECK[2]], start=1):
+        field(page, f"Round {number} card").fill(card)
+    page.get_by_role("button", name="Lock in my deck").click()
+    last = field(page, "Round 5 card")
+    expect(last).to_be_focused()
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)  # a list, were one asked for as the field took the focus
+    page.screenshot(path=screenshot_dir / f"picker-refused-deck-{'js' if javascript else 'no-js'}.png", caret="initial")
+    label = page.locator("label[for='id_card_5']")
+    error = page.locator("#id_card_5_error")
+    expect(error).to_contain_text("Mountain Titan is already in this deck")
+    for shown in (label, error, last, page.get_by_role("button", name="Lock in my deck")):
+        in_view(page, shown)
+    assert label.bounding_box()["y"] < error.bounding_box()["y"] < last.bounding_box()["y"]
+    expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)

@@ -158,3 +158,53 @@ def test_the_handover_banner_leaves_the_lock_ins_result_in_view_with_the_longest
     box = in_view(page)
     assert box["y"] >= edge["y"] + edge["height"], f"the banner {edge} covers the outcome box {box}"
     expect(banner).to_contain_text(LONG_PLAYERS[0])  # whole: not cut short
+
+
+# Every line of the element's text shown cut: as much of a line as is inside every box that clips it must be all of
+# the line or none of it.
+CUT_LINES = """(el) => {
+  const cut = [];
+  const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+    const clips = [];
+    for (let box = text.parentElement; box; box = box.parentElement) {
+      if (getComputedStyle(box).overflow !== 'visible') clips.push(box.getBoundingClientRect());
+    }
+    const top = Math.max(...clips.map((r) => r.top)), bottom = Math.min(...clips.map((r) => r.bottom));
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    for (const r of range.getClientRects()) {
+      const shown = Math.min(r.bottom, bottom) - Math.max(r.top, top);
+      if (r.height > 0 && shown > 0.5 && shown < r.height - 0.5) cut.push(`${text.data.trim()}: ${shown} of ${r.height}px`);
+    }
+  }
+  return cut;
+}"""
+
+
+def test_the_longest_names_overlap_nothing_on_the_board(page: Page, catalog, screenshot_dir):
+    """A 40-character player name that wraps into four lines in the handover banner shows three whole lines (no
+    half of a fourth under them), and a target of 60 characters keeps its HP clear of the odds under it."""
+    from tracker.demo import load_catalogs
+    from tracker.games.cardmaster import demo as cm_demo
+    from tracker.models import Card
+
+    from .phone import LONG_CARD
+
+    load_catalogs()
+    Card.objects.create(slug="cardmaster", name=LONG_CARD, stats=Card.objects.get(slug="cardmaster", name="Stonewarden").stats)
+    ana, ben = "Bartholomew Featherstonehaugh-Cholmondel", "Maximiliane Wolkenstein-Hohenberg-Schwar"
+    match = cm_demo.locked([ANA, [LONG_CARD, "Granite Brute", "Reef Sentinel"]], players=(ana, ben))
+    page.goto(match.get_absolute_url())
+    banner = page.locator(".cm-handover")
+    expect(banner).to_contain_text(f"Pass the phone to {ana[:20]}")
+    assert banner.evaluate(CUT_LINES) == []
+    gale = card(page, "Gale Harrier")
+    target = gale.locator(".cm-targets label").filter(has_text=LONG_CARD)
+    target.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "cardmaster-long-target.png", caret="initial")
+    hp, odds = target.locator(".small").first.bounding_box(), target.locator(".cm-odds").bounding_box()
+    assert hp["y"] + hp["height"] <= odds["y"] + 0.5, (hp, odds)
+    radio = target.get_by_role("radio").bounding_box()
+    assert radio["x"] + radio["width"] <= odds["x"], (radio, odds)
+    assert_no_horizontal_scroll(page)

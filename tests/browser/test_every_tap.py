@@ -143,7 +143,9 @@ def test_card_crush(phone: Page, shot):
     twice = ["Ember Fox", LONG_CARD, "Stone Golem", "Phoenix", "Phoenix"]
     secret_entry(page, ANA, deck(twice), "Lock in my deck")
     expect(page.get_by_role("alert")).to_contain_text("Not locked")
-    in_view(page, "[role=alert]")
+    # It opens on the refused card, why just above it (refused_forms, as every refused form).
+    expect(page.get_by_label("Round 5 card", exact=True)).to_be_focused()
+    in_view(page, "#id_card_5_error")
     for label, card in deck(twice).items():
         expect(page.get_by_label(label, exact=True)).to_have_value(card)
     check_page(page)

@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import assert_no_horizontal_scroll
+from .phone import assert_no_horizontal_scroll, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -298,3 +298,50 @@ def test_on_two_phones_the_player_not_in_turn_is_told_whose_step_it_is(make_cont
     waiting.scroll_into_view_if_needed()
     ben.page.screenshot(path=screenshot_dir / "evons-other-phone-waits.png", caret="initial")
     assert_no_horizontal_scroll(ben.page)
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["with javascript", "without"])
+def test_after_a_play_the_next_player_can_play_or_pass_in_view(make_context, catalog, screenshot_dir, javascript):
+    """After a play the page opens on its result and the next player's board; Play the card and Pass stand side by
+    side under the board, in view (Pass was some 400 px further down, under the face choice and the new card's
+    fold), and Pass, its own form's (form="ev-pass"), works from there, with or without JavaScript (without it,
+    the page opens at its top: nothing places it)."""
+    page = make_context(java_script_enabled=javascript).new_page()
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(match.get_absolute_url())
+    play(page, "A5", "Ember Fox")
+    expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+    page.screenshot(path=screenshot_dir / f"evons-after-a-play-{'js' if javascript else 'no-js'}.png", caret="initial")
+    play_button = page.get_by_role("button", name="Play the card")
+    pass_button = page.get_by_role("button", name="Pass (play no card this turn)")
+    if javascript:
+        for shown in (page.locator("#outcome .outcome-box"), play_button, pass_button):
+            in_view(page, shown)
+    assert play_button.bounding_box()["y"] == pass_button.bounding_box()["y"]
+    assert_no_horizontal_scroll(page)
+    if javascript:
+        page.evaluate("window.samePage = true")
+    pass_button.tap()
+    expect(page.get_by_text("Turn 3: Ana to play")).to_be_visible()
+    if javascript:  # sent by htmx, as every board form, not as a plain POST
+        assert page.evaluate("window.samePage === true")
+    assert Match.objects.get(pk=match.pk).state["seat"] == 0
+
+
+def test_a_name_not_in_the_catalog_opens_the_fold_for_its_stats(page: Page, catalog, screenshot_dir):
+    """The refusal says to enter the card's stats: with htmx too (the page is left as it was, only why is sent) the
+    fold that holds them opens, and a card played from it goes through."""
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(match.get_absolute_url())
+    fold = page.locator("#ev-play details.ev-new-card")
+    expect(fold).not_to_have_attribute("open", "")
+    play(page, "B3", "Gloom Newt")
+    expect(page.locator("#outcome")).to_contain_text("No card called “Gloom Newt” in the catalog")
+    expect(fold).to_have_attribute("open", "")
+    expect(page.get_by_label("Card name")).to_have_value("Gloom Newt")
+    page.screenshot(path=screenshot_dir / "evons-refused-name-fold-open.png", caret="initial")
+    fold.get_by_label("Cost").fill("0")
+    fold.get_by_label("ATK").fill("2")
+    fold.get_by_label("DEF").fill("3")
+    page.get_by_role("button", name="Play the card").tap()
+    expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()

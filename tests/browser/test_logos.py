@@ -84,6 +84,11 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
     expect(page.get_by_role("alert")).to_contain_text("fix the fields marked below: Card to play")
     in_view(page, page.get_by_role("alert"))
     in_view(page, page.get_by_role("button", name="Commit this card"))
+    # Refused by the form, the refused field has the focus, its error between its label and it, and no list open.
+    expect(page.get_by_label("Card to play")).to_be_focused()
+    in_view(page, page.locator("#id_card_error"))
+    page.screenshot(path=screenshot_dir / "logos-entry-refused-card.png", caret="initial")
+    expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)
     page.get_by_label("Card to play").fill("Granite Fist")
     page.get_by_label(re.compile("Card to send to the backup slot")).fill("Seraph")
     assert_no_horizontal_scroll(page)

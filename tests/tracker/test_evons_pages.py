@@ -457,16 +457,19 @@ def test_a_refused_play_keeps_the_tapped_cell_the_name_and_the_typed_stats(clien
     assert re.search(r'name="cell" value="B2" required\s+checked', html)
     assert len(re.findall(r'name="cell" value="\w\d" required\s+checked', html)) == 1
     assert 'value="Nobody"' in input_tag(html, 'id="play-card-name"')
+    # Its stats are what to give next: the fold is open, and its slot names it, for an htmx answer (table.js).
+    assert '<details class="ev-new-card" id="play-new-card" open>' in html
+    assert '<i hidden data-opens="play-new-card"></i>' in html
     html = refused(client, match, 422, seat=0, action="play", cell="D1", face="up", card_name="Half Done",
                    new_kind="monster", new_element="Water", new_atk="2", new_def="0", new_arrow_SW="Swap")
     assert re.search(r'name="cell" value="D1" required\s+checked', html)
     assert re.search(r'name="face" value="up"\s+checked', html)
-    assert 'value="Half Done"' in html and '<details class="ev-new-card" open>' in html
+    assert 'value="Half Done"' in html and '<details class="ev-new-card" id="play-new-card" open>' in html
     assert re.search(r'<option value="monster"\s+selected', html) and re.search(r'<option value="Water"\s+selected', html)
     assert 'value="2"' in input_tag(html, 'name="new_atk"') and 'value="0"' in input_tag(html, 'name="new_def"')
     assert re.search(r'name="new_arrow_SW">.*?<option value="Swap"\s+selected', html, re.S)
     # Any other form on the page starts blank: only the one that was sent is filled in again.
-    assert html.count('<details class="ev-new-card" open>') == 1
+    assert len(re.findall(r'<details class="ev-new-card" id="[\w-]+" open>', html)) == 1
 
 
 def test_a_refused_firestorm_keeps_its_target_and_its_split(client):
@@ -533,7 +536,7 @@ def test_a_card_typed_in_is_a_form_whose_trouble_stands_beside_the_stat(client, 
     assert said in beside_control(html, f"play-{field}")
     assert re.search(rf'<(input|select)[^>]*id="play-{field}"[^>]*aria-invalid="true"', html)
     assert "Half Done" in input_tag(html, 'id="play-card-name"') and "No card called" not in html
-    assert '<details class="ev-new-card" open>' in html
+    assert '<details class="ev-new-card" id="play-new-card" open>' in html
 
 
 def test_the_card_entry_is_read_from_the_forms_cleaned_data():

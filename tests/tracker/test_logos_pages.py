@@ -208,21 +208,24 @@ def test_bad_commits_are_refused(client, duel, fields, message):
     assert message in html
 
 
-@pytest.mark.parametrize(("fields", "said"), [
-    ({"card": "No Such Card"}, "fix the fields marked below:"),
-    ({"card": "Rulebook Datacard"}, "Rulebook Datacard cannot be played: combo panel 2 needs blue"),
+@pytest.mark.parametrize(("fields", "said", "focused"), [
+    ({"card": "No Such Card"}, "fix the fields marked below:", 'name="card"'),
+    ({"card": "Rulebook Datacard"}, "Rulebook Datacard cannot be played: combo panel 2 needs blue", 'id="entry-notice"'),
 ])
-def test_a_refused_commit_opens_on_its_notice_above_the_fields(client, duel, fields, said):
-    """Refused by the form or by the rules, the entry says why in one notice just above the fields, which has the
-    focus (the page opens on it: logos.css, #entry-notice), not in the messages at the top of the page nor the card
-    field (whose focus by picker.js would hold the page where it opens); unrefused, the card field has it."""
+def test_a_refused_commit_opens_on_its_notice_above_the_fields(client, duel, fields, said, focused):
+    """Refused by the form or by the rules, the entry says why in one notice just above the fields (the page opens
+    on it: picker.js, logos.css: #entry-notice), not in the messages at the top of the page. The focus is on the
+    refused field (its error between its label and the field, as every refused form has it), or on the notice when
+    the rules refused the card; unrefused, the card field has it, where the page opens."""
     html = refused(client, duel, lambda: entry_post(client, duel, 0, **fields), 422)
     notice = re.search(r'<p class="notice notice-error"[^>]*>.*?</p>', html, re.S).group(0)
-    assert 'id="entry-notice"' in notice and "autofocus" in notice and 'tabindex="-1"' in notice
+    assert 'id="entry-notice"' in notice and 'tabindex="-1"' in notice
     assert "Not committed:" in notice and said.replace("'", "&#x27;") in notice
     assert html.count("notice-error") == 1 and "Not applied:" not in html
     assert html.index('id="entry-notice"') < html.index('name="card"') < html.index("Commit this card")
-    assert "data-autofocus" not in html
+    autofocus = re.findall(r"<[a-z]+[^>]*\sautofocus\b[^>]*>", html)
+    assert len(autofocus) == 1 and focused in autofocus[0], autofocus
+    assert ("data-autofocus" in html) == (focused == 'name="card"')
     assert "data-autofocus" in text(client.get(entry_url(duel, 0)))
 
 

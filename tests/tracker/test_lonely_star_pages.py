@@ -486,7 +486,24 @@ def test_milling_more_than_the_deck_holds_says_so(client):
     )
     assert match.state["players"][1]["deck"] == 0
     for url in (reverse("match_log", args=[match.pk]), match.get_absolute_url()):
-        assert "2 were asked for; only 1 were there." in text(client.get(url))
+        assert "2 were asked for; only 1 was there." in text(client.get(url))
+
+
+@pytest.mark.parametrize(("asked", "moved", "english", "german"), [
+    (2, 1, "2 were asked for; only 1 was there.", "2 wurden verlangt; nur 1 war da."),
+    (3, 2, "3 were asked for; only 2 were there.", "3 wurden verlangt; nur 2 waren da."),
+    (1, 0, "1 was asked for; none was there.", "1 wurde verlangt; keine war da."),
+])
+def test_cards_asked_for_and_moved_are_each_counted_in_their_plural(asked, moved, english, german):
+    from django.utils import translation
+
+    from tracker.games.lonely_star.narration import describe
+
+    event = {"type": "cards_moved", "seat": 1, "source": "deck", "target": "discard", "asked": asked, "moved": moved,
+             "why": "luck-mill"}
+    for language, said in (("en", english), ("de", german)):
+        with translation.override(language):
+            assert describe(event, ["Ana", "Ben"]).endswith(" " + said), language
 
 
 def test_the_match_ends_by_deck_out_or_declaration(client):

@@ -282,6 +282,31 @@ def test_a_refused_entry_keeps_each_picked_card_in_its_field(client, match):
     assert "Phoenix is already in this deck" in page
 
 
+@pytest.mark.parametrize(("slug", "config", "sent", "first"), [
+    ("card-crush", {}, {"card_1": "Ember Fox", "card_2": "Phoenix", "card_3": "No Such Card", "card_4": "Void Lord",
+                        "card_5": "Phoenix"}, "card_3"),
+    ("cardmaster", {"size": 3}, {"card_1": "Gale Harrier", "card_2": "No Such Card", "card_3": "Nor This One"}, "card_2"),
+    ("logos", {}, {"card": "Iron Golem", "backup": "No Such Card"}, "backup"),
+], ids=["a card crush deck", "a cardmaster lineup", "a logos commit"])
+def test_a_refused_entry_opens_on_its_first_refused_card_field(client, slug, config, sent, first):
+    """As a form drawn by tracker/field.html (refused_forms): the first refused card field alone has `autofocus`, so
+    the page opens on it, and each refused field's error stands between its label and the field."""
+    demo.load_catalogs()
+    match = services.match_create(slug=slug, player_names=["Ana", "Ben"], config=config)
+    token = re.search(r'name="entry_token" value="([^"]+)"', text(client.get(entry_url(match, 0)))).group(1)
+    response = client.post(entry_url(match, 0), {**sent, "seq": match.head, "entry_token": token})
+    assert response.status_code == 422
+    page = text(response)
+    focused = re.findall(r'<[a-z]+[^>]*\sautofocus\b[^>]*>', page)
+    assert len(focused) == 1 and f'name="{first}"' in focused[0] and "data-autofocus" in focused[0], focused
+    refused = [name for name in sent if f'id="id_{name}_error"' in page]
+    assert first == refused[0]
+    for name in refused:
+        label, error, field = (page.index(f'<label for="id_{name}">'), page.index(f'<p class="error" id="id_{name}_error">'),
+                               page.index(f'name="{name}"'))
+        assert label < error < field, name
+
+
 # ---------------------------------------------------------------- every stat in the catalog
 
 

@@ -384,10 +384,15 @@ def tournament_detail(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_page(request, _tournament(request, pk))
 
 
+TOLD_BESIDE = "told-beside"
+"""The tag of a flash message the page tells beside where it lands, not at its top (tracker/messages.html)."""
+
+
 def _tournament_change(request: TableRequest, pk: int, form_class, change, done: str | Callable[[Any], str],
-                       lands: str = "") -> HttpResponse:
+                       lands: str = "", told_beside: bool = False) -> HttpResponse:
     """Run one tournament change from a posted form; on refusal, the page with the reason and nothing changed.
-    Done, the page opens at `lands` (a fragment) when what comes next is further down than a phone's screen."""
+    Done, the page opens at `lands` (a fragment) when what comes next is further down than a phone's screen;
+    `told_beside`: what was done is told there too (the page's template shows it), not at the page's top."""
     tournament = _tournament(request, pk)
     if not tournament.club_id or not access.organises(request, tournament.club_id):
         return _tournament_page(request, tournament, _("Only the club's organisers can change the tournament; "
@@ -410,7 +415,7 @@ def _tournament_change(request: TableRequest, pk: int, form_class, change, done:
         if refused.spent:
             limits.spent(request)
         return _tournament_page(request, tournament, str(refused), refused.status)
-    messages.success(request, done(result) if callable(done) else done)
+    messages.success(request, done(result) if callable(done) else done, extra_tags=TOLD_BESIDE if told_beside else "")
     return redirect(tournament.get_absolute_url() + lands)
 
 
@@ -433,6 +438,9 @@ def tournament_entrant(request: TableRequest, pk: int) -> HttpResponse:
         request, pk, EntrantForm,
         lambda t, data: _entrant_added(request, t, data),
         lambda entrant: _("%(name)s is entered.") % {"name": entrant.player.name},
+        # The form again, the next name to type in view, and beside it who was just entered: the page's top with
+        # the message was some 1,150 px above the form.
+        lands="#entrants", told_beside=True,
     )
 
 

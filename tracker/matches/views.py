@@ -210,7 +210,7 @@ def _refused(request: TableRequest, match_id: int, message: str, status: int,
 def _error_slots(request: TableRequest, match: Match, seen_by: Viewer, form: BoardActionForm | None) -> str:
     """The board's error slots for an htmx answer (tracker/templatetags/board_forms.py): found by drawing the
     board as the page shows it, with the refused form, which fills its own."""
-    drawn: list[tuple[str, list[str]]] = []
+    drawn: list[tuple[str, list[str], str]] = []
     context = _match_context(request, match, seen_by, form, light=True, error_slots=drawn)
     render_to_string(context["board_template"], context, request)
     return oob_slots(drawn)

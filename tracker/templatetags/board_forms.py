@@ -76,12 +76,16 @@ _SLOT = '<p class="error" role="alert"><span id="{}" data-field-errors{}>{}</spa
 """A slot's markup: its id, what its span adds (focus), what is said in it."""
 
 
-def slot(slot_id: str, messages: list[str], *, oob: bool = False, focus: bool = False) -> SafeString:
+def slot(slot_id: str, messages: list[str], *, oob: bool = False, focus: bool = False, opens: str = "") -> SafeString:
     """A slot for errors: a live region (role="alert", there before anything is said in it, so what an htmx
-    answer puts in it is read out), hidden by the stylesheet while empty."""
+    answer puts in it is read out), hidden by the stylesheet while empty. `opens`: the id of a fold that holds
+    what the player must give next (Evons: a card not in the catalog, its stats), opened by table.js once an htmx
+    answer said why (a page drawn anew has it open already)."""
     if not messages and not oob and not focus:
         return _empty_slot(slot_id)
     said = format_html_join(mark_safe("<br>"), '<span aria-hidden="true">✗</span> {}', ((m,) for m in messages))
+    if messages and opens:
+        said = said + format_html('<i hidden data-opens="{}"></i>', opens)
     if oob:
         return format_html('<span id="{}" hx-swap-oob="innerHTML">{}</span>', slot_id, said)
     # tabindex and autofocus: a form refused as a whole brings its errors into view, as a field's control would.
@@ -95,14 +99,15 @@ def _empty_slot(slot_id: str) -> SafeString:
     return format_html(_SLOT, slot_id, "", "")
 
 
-def oob_slots(drawn: list[tuple[str, list[str]]]) -> SafeString:
+def oob_slots(drawn: list[tuple[str, list[str], str]]) -> SafeString:
     """What an htmx answer to a refusal puts in the page's error slots (`drawn`, as `field_error` collected them
     drawing the board): every slot emptied (a refusal before this one said nothing now), then the refused
     form's filled. Nothing for a page without slots (htmx would log a swap with no target as an error)."""
     if not drawn:
         return mark_safe("")
     emptied = mark_safe('<span hx-swap-oob="innerHTML:[data-field-errors]"></span>')
-    return emptied + mark_safe("".join(slot(slot_id, messages, oob=True) for slot_id, messages in drawn if messages))
+    return emptied + mark_safe("".join(slot(slot_id, messages, oob=True, opens=opens)
+                                       for slot_id, messages, opens in drawn if messages))
 
 
 def _first_focus(drawn: DrawnForm) -> bool:
@@ -114,9 +119,11 @@ def _first_focus(drawn: DrawnForm) -> bool:
 
 
 @register.simple_tag(takes_context=True)
-def field_error(context: template.Context, drawn: DrawnForm | None, key: str | None = None, but: str | None = None) -> str:
+def field_error(context: template.Context, drawn: DrawnForm | None, key: str | None = None, but: str | None = None,
+                opens: str = "") -> str:
     """The slot of field `key`'s errors beside it; without `key`, the form's own, above it: the errors of no
-    field, or with `but`, of every field but those named (space-separated), which have slots of their own."""
+    field, or with `but`, of every field but those named (space-separated), which have slots of their own.
+    `opens`: the fold the errors send the player to (`slot`)."""
     if not isinstance(drawn, DrawnForm):
         return ""
     form = drawn.form
@@ -132,8 +139,8 @@ def field_error(context: template.Context, drawn: DrawnForm | None, key: str | N
     focus = key is None and bool(messages) and every and _first_focus(drawn)
     collected = context.get("error_slots")
     if isinstance(collected, list):
-        collected.append((slot_id, messages))
-    return slot(slot_id, messages, focus=focus)
+        collected.append((slot_id, messages, opens))
+    return slot(slot_id, messages, focus=focus, opens=opens)
 
 
 @register.simple_tag

@@ -1,9 +1,10 @@
 """A refused form opens on why: the page's focus (`autofocus`, which brings it into view with or without
 JavaScript) goes to its first refused field, or to the form's own errors when no field is refused.
 
-Every form page draws its fields with templates/tracker/field.html and its own errors with
-templates/tracker/form_errors.html, which use these: the play-test found a refused tournament opening at the top of
-the page, its reason more than a screen below, as the sign-up had been before it was fixed on its own.
+Every form page draws its fields with templates/tracker/field.html (card fields: templates/tracker/picker.html)
+and its own errors with templates/tracker/form_errors.html, which use these: the play-test found a refused
+tournament opening at the top of the page, its reason more than a screen below, as the sign-up had been before it
+was fixed on its own (and later a refused deck, its card fields drawn by hand).
 """
 
 from django import template
@@ -23,6 +24,13 @@ def control(field: BoundField) -> str:
     if not field.form.is_bound or not field.form.errors:
         return str(field)
     return field.as_widget(attrs={"autofocus": field.name == _first_refused(field.form)})
+
+
+@register.filter
+def first_refused(field: BoundField | None) -> bool:
+    """Whether the field is its refused form's first refused field: the one a control drawn by hand (a card
+    picker, templates/tracker/picker.html) gives `autofocus`, as `control` does."""
+    return field is not None and bool(field.errors) and field.name == _first_refused(field.form)
 
 
 @register.filter

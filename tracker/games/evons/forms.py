@@ -286,7 +286,7 @@ class CardEntryForm(EvonsForm):
             card = match_card(self.match, name)
             if card is None:
                 self.add_error("card_name", pgettext_lazy(
-                    "evons", "No card called “%(name)s” in the catalog: open “Not in the catalog?” and enter its stats.")
+                    "evons", "No card called “%(name)s” in the catalog: enter its stats below, under “Not in the catalog?”.")
                     % {"name": name})
                 return {}
             return card.as_rules_card()

@@ -121,8 +121,11 @@ def describe(event: dict, names: list[str]) -> str:
             }
             line = npgettext("lonely-star", "%(why)s: %(moved)s card from %(player)s's %(source)s to %(target)s.",
                             "%(why)s: %(moved)s cards from %(player)s's %(source)s to %(target)s.", e["moved"]) % params
-            if e["moved"] < e["asked"]:
-                line += " " + pgettext("lonely-star", "%(asked)s were asked for; only %(moved)s were there.") % params
+            if e["moved"] < e["asked"]:  # two counts, each with its own plural: two messages
+                asked = npgettext("lonely-star", "%(asked)s was asked for;", "%(asked)s were asked for;", e["asked"])
+                there = (npgettext("lonely-star", "only %(moved)s was there.", "only %(moved)s were there.", e["moved"])
+                         if e["moved"] else pgettext("lonely-star", "none was there."))
+                line += " " + asked % params + " " + there % params
             return line
         case "status_placed":
             return pgettext("lonely-star", "%(name)s gets a %(status)s counter (%(counters)s now).") % e
