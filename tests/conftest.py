@@ -70,6 +70,16 @@ def static_files_listed_once(collected_static):
 
 
 @pytest.fixture(autouse=True)
+def catalog_moments_forgotten():
+    """A process keeps the catalog of each moment a match was made at (tracker/matches/club_cards.py): a test's
+    database goes with it, so its moments go too, whatever the clock says."""
+    from tracker.matches import club_cards
+
+    yield
+    club_cards._stood.cache_clear()
+
+
+@pytest.fixture(autouse=True)
 def sample_game_registered(request):
     """High Card Duel (tests/sample_game/) in the registries for a test parameter marked `sample_game`."""
     if request.node.get_closest_marker("sample_game") is None:

@@ -383,6 +383,21 @@ def test_a_member_keeps_the_clubs_correction_of_his_card_in_its_matches(store, o
     assert enter(mia, made, ["Titan", *FILLERS]).state["decks"][0][0]["power"] == 5
 
 
+def test_a_look_alike_added_since_is_no_card_of_the_match_and_a_use_is_the_played_cards(cara):
+    """Round 22: a card renamed away and one added since under its name drawn in Cyrillic letters ("Асе8") played
+    as added, though the catalog holds the two names for one; and a use was noted on the card called so now, not
+    the card the match played."""
+    assert add_card(cara, {**WYRM, "name": "Ace8", "power": "2"}).status_code == 302
+    made = battle(owner=cara.user)
+    ace = card("Ace8")
+    assert edit(cara, ace, name="Ace8 Old").status_code == 302
+    assert add_card(cara, {**WYRM, "name": "\u0410\u0441\u04358", "power": "99"}).status_code == 302
+    refused = cara.post(entry_url(made, 0), entry_data(made, 0, ["\u0410\u0441\u04358", *FILLERS]))
+    assert refused.status_code != 302 and Match.objects.get(pk=made.pk).state["decks"][0] is None
+    assert enter(cara, made, ["Ace8", *FILLERS]).state["decks"][0][0]["power"] == 2  # its moment's: renamed since
+    assert list(made.card_uses.filter(card__name__startswith="A").values_list("card", flat=True)) == [ace.pk]
+
+
 def test_the_card_list_of_a_private_match_shows_the_stats_it_plays(cara):
     """Round 21: only a club match's card list was told its match, so a private match's list showed an edit made
     since (Power 10) while the lock-in played the card as it stood (Power 2)."""

@@ -145,8 +145,16 @@ def own_deck(client: Client, player: Player, names: list[str], upgrade_first: st
         upgrade(client, player, CollectionCard.objects.get(player=player, card__name=upgrade_first))
 
 
+def set_up_now(match: Match) -> None:
+    """The battle set up after the collection's changes: it plays the levels of its moment (round 22)."""
+    from django.utils import timezone
+
+    Match.objects.filter(pk=match.pk).update(created=timezone.now())
+
+
 def test_entry_lists_the_collection_with_levels_and_locks_leveled_cards(client: Client, match, ana):
     own_deck(client, ana, WINNING_DECK, upgrade_first="Ember Fox")
+    set_up_now(match)
     html = text(client.get(entry_url(match, 0)))
     assert "Ana&#x27;s collection at its levels" in html
     assert "Ember Fox (level 2, Power 8, Speed 6)" in html
@@ -155,6 +163,16 @@ def test_entry_lists_the_collection_with_levels_and_locks_leveled_cards(client: 
     deck = Match.objects.get(pk=match.pk).state["decks"][0]
     assert deck[0] == {"name": "Ember Fox", "power": 8, "speed": 6, "affinity": "Fire", "rarity": "Common", "level": 2}
     assert deck[1]["level"] == 1 and deck[1]["power"] == 9  # Phoenix, not upgraded
+
+
+def test_an_upgrade_made_while_a_battle_is_played_changes_nothing_in_it(client: Client, match, ana):
+    """Round 22: an organiser added 40 copies to her club collection and upgraded a card four times after the
+    other side locked in; her deck from the collection played it at level 5."""
+    own_deck(client, ana, WINNING_DECK, upgrade_first="Ember Fox")  # after the battle was set up
+    assert "Ember Fox (level 1, Power 7, Speed 5)" in text(client.get(entry_url(match, 0)))
+    response = client.post(entry_url(match, 0), entry_data(match, 0, WINNING_DECK, source="seat-0"))
+    assert response.status_code == 302
+    assert Match.objects.get(pk=match.pk).state["decks"][0][0]["level"] == 1
 
 
 def test_a_card_missing_from_the_collection_is_refused(client: Client, match, ana):
@@ -338,6 +356,7 @@ def test_a_club_battle_offers_the_club_collection_not_the_personal_one(client: C
         add(client, ana, name, 3 if name == "Phoenix" else 1, club=club)
     upgrade(client, ana, CollectionCard.objects.get(player=ana, club=club, card__name="Phoenix"), club=club)
     Match.objects.filter(pk=match.pk).update(club=club)
+    set_up_now(match)
     html = text(client.get(entry_url(match, 0)))
     assert "Ana&#x27;s collection in Corner Store at its levels" in html and "Phoenix (level 2" in html
     response = client.post(entry_url(match, 0), entry_data(match, 0, WINNING_DECK, source="seat-0"))
@@ -419,6 +438,31 @@ def test_a_deck_from_a_club_collection_plays_the_corrections_as_the_battle_began
     assert entered.status_code == 302
     deck = Match.objects.get(pk=battle.pk).state["decks"][0]
     assert (deck[0]["name"], deck[0]["power"]) == ("Ember Fox", fox.stats["power"])
+
+
+def test_a_deck_from_the_collection_finds_its_cards_by_the_names_of_its_match(client: Client, ana):
+    """Round 22: a deck from a collection looked its cards up by their names now. Two cards that swapped names
+    after the match was made (Tiny at 2, Big at 12) played swapped, though typed from the catalog they did not."""
+    from tracker.matches import services
+    from tracker.models import Card
+
+    def card_data(prefix: str, name: str, power: int) -> dict:
+        values = {"name": name, "power": power, "speed": power, "affinity": "Fire", "rarity": "Common", "level": 1}
+        return {f"{prefix}-{key}": value for key, value in values.items()}
+
+    for name, power in (("Tiny", 2), ("Big", 12)):
+        assert client.post(reverse("card_new", args=["card-crush"]), card_data("new", name, power)).status_code == 302
+    battle = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner=ana.user)
+    for old, new in (("Tiny", "Tmp"), ("Big", "Tiny"), ("Tmp", "Big")):
+        edited = Card.objects.get(slug="card-crush", name=old)
+        assert client.post(reverse("card_edit", args=["card-crush", edited.pk]),
+                           card_data("card", new, edited.stats["power"])).status_code == 302
+    deck = ["Tiny", "Big", *WINNING_DECK[:3]]
+    own_deck(client, ana, deck)
+    entered = client.post(entry_url(battle, 0), entry_data(battle, 0, deck, source="seat-0"))
+    assert entered.status_code == 302
+    locked = Match.objects.get(pk=battle.pk).state["decks"][0]
+    assert [(card["name"], card["power"]) for card in locked[:2]] == [("Tiny", 2), ("Big", 12)]
 
 
 def test_a_deck_from_a_club_collection_plays_the_clubs_corrections(cast, club, ana):

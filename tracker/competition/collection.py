@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from rules import RuleError
 from rules.card_crush import collection, validate_card
 from tracker.matches import services
-from tracker.matches.club_cards import as_seen_in
+from tracker.matches.club_cards import as_seen_in, playable
 
 from ..models import Access, Card, Club, CollectionCard, CollectionChange, Membership, Player, players_of
 from . import config
@@ -70,9 +70,16 @@ def playing_cards(rows, at=None) -> list[dict]:
     deck from the collection cannot get round a correction. `at`: for a match made then, as it plays them (a
     correction or an edit made since changes nothing in it: round 20)."""
     rows = list(rows)
-    cards = as_seen_in(rows[0].club_id if rows else None, [copy(entry.card) for entry in rows], at=at)
-    return [collection.leveled(validate_card(card.as_rules_card()), entry.level, config.upgrade_rules())
-            for entry, card in zip(rows, cards, strict=True)]
+    club_id = rows[0].club_id if rows else None
+    cards = [copy(entry.card) for entry in rows]
+    cards = as_seen_in(club_id, cards) if at is None else playable(club_id, cards, at)
+    levels = {entry.pk: entry.level for entry in rows}
+    if at is not None:  # and at the levels of that moment: an upgrade since changes nothing in it (round 22)
+        for entry, before in (CollectionChange.objects.filter(entry__in=rows, kind=CollectionChange.UPGRADE, at__gt=at)
+                              .order_by("-at", "-id").values_list("entry", "level_before")):
+            levels[entry] = before  # the first upgrade since, the last written
+    return [collection.leveled(validate_card(card.as_rules_card()), levels[entry.pk], config.upgrade_rules())
+            for entry, card in zip(rows, cards, strict=True) if card is not None]
 
 
 def entries(player: Player, club: Club | None):

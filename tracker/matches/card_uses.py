@@ -3,6 +3,7 @@ change a card (tracker/catalog/changes.py). Below the catalog, so recording a us
 
 from django.db import connection
 
+from tracker.matches.club_cards import match_catalog
 from tracker.models import Card, CardUse, Match
 
 
@@ -23,12 +24,15 @@ def card_names(payload) -> list[str]:
 def record_uses(match: Match, payloads) -> None:
     """Note every catalog card of the match's game that these action payloads carry.
 
-    No query for an action without cards; otherwise one to find them and one to note them.
+    No query for an action without cards; otherwise the match's catalog, one to hold them and one to note them.
     """
     names = set().union(*(card_names(payload) for payload in payloads))
     if not names:
         return
-    cards = _held(Card.objects.filter(slug=match.slug, name__in=names).order_by("pk").values_list("pk", flat=True))
+    # By the names of the match's moment (club_cards): a card renamed since is the one it played (round 22).
+    catalog = match_catalog(match)
+    played = {catalog[name.casefold()].pk for name in names if name.casefold() in catalog}
+    cards = _held(Card.objects.filter(pk__in=played).order_by("pk").values_list("pk", flat=True))
     CardUse.objects.bulk_create([CardUse(card_id=pk, match=match) for pk in cards], ignore_conflicts=True)
 
 

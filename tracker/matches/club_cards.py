@@ -16,29 +16,45 @@ card had then (the entry page adds cards; it is public). A correction set back t
 """
 
 import collections
+import functools
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.utils import timezone
+
+from tracker.matches.names import look
 from tracker.models import Card, CardChange, ClubCorrection, Match
 
+KEPT_AFTER = timedelta(minutes=10)
+"""How old a match's moment is before a process keeps the catalog it had (`_stood`)."""
 
-def as_seen_in(club_id: int | None, cards, at: datetime | None = None) -> list[Card]:
-    """The cards with the club's corrections in place of their catalog stats (not saved: for its matches), as they
-    stand now, or as a match made at `at` plays them (each card's stats then, where it existed then)."""
+
+def as_seen_in(club_id: int | None, cards) -> list[Card]:
+    """The cards with the club's corrections as they stand now in place of their catalog stats (not saved: a
+    collection's page; a match plays the catalog of its moment, below)."""
     cards = list(cards)
-    if not cards:
+    if club_id is None or not cards:
         return cards
-    if at is not None:
-        moment = _Moment.of(cards[0].slug, club_id, at)
-        played = {key: card.stats for key, card in moment.stood.items()}
-    elif club_id is not None:
-        played = dict(ClubCorrection.objects.filter(club_id=club_id, card__in=cards).values_list("card_id", "stats"))
-    else:
-        played = {}
+    played = dict(ClubCorrection.objects.filter(club_id=club_id, card__in=cards).values_list("card_id", "stats"))
     for card in cards:
         if card.pk in played:
             card.stats = played[card.pk]
     return cards
+
+
+def playable(club_id: int | None, cards, at: datetime) -> list[Card | None]:
+    """Each card (a collection's, by its id) as a match made at `at` plays it: named and with the stats it had then
+    (its name is how a deck finds it, round 22), or as it stands if added since; None for one added since under a
+    name drawn like a card of that moment's, which the match does not take."""
+    cards = list(cards)
+    if not cards:
+        return []
+    moment = _Moment.of(cards[0].slug, club_id, at)
+    added = {card.pk for card in moment.added}
+    for card in cards:
+        if (then := moment.stood.get(card.pk)) is not None:
+            card.name, card.stats = then.name, then.stats
+    return [card if card.pk in moment.stood or card.pk in added else None for card in cards]
 
 
 @dataclass
@@ -52,42 +68,56 @@ class _Moment:
     @classmethod
     def of(cls, slug: str, club_id: int | None, at: datetime) -> "_Moment":
         live = {card.pk: card for card in Card.objects.filter(slug=slug)}
-        born = {key: card.created for key, card in live.items()}
-        before = collections.defaultdict(list)  # id -> [(when, name, stats)]: the card as it was before each change
-        for key, when, kind, name, stats, created in (
-                CardChange.objects.filter(slug=slug, kind__in=(CardChange.EDIT, CardChange.DELETE), card_key__isnull=False)
-                .order_by("at", "id").values_list("card_key", "at", "kind", "old_name", "old_stats", "card_created")):
-            before[key].append((when, name, stats))
-            if kind == CardChange.DELETE:
-                born[key] = created
-
-        def then(key: int, when: datetime) -> tuple[str, dict] | None:
-            """The card's name and stats at `when`; None if it was not in the catalog then."""
-            if born.get(key) is None or born[key] > when:
-                return None
-            changed = next(((name, stats) for moment, name, stats in before[key] if moment > when), None)
-            return changed or ((live[key].name, live[key].stats) if key in live else None)
-
         moment = cls()
-        for key in born:
-            if (state := then(key, at)) is not None:
-                card = live.get(key) or Card(pk=key, slug=slug, created=born[key])
-                card.name, card.stats = state
-                moment.stood[key] = card
-        if club_id is not None:
-            corrected = {key: (when, new) for key, when, new in CardChange.objects.filter(
-                club_id=club_id, slug=slug, kind=CardChange.CLUB, card_key__isnull=False, at__lte=at).order_by(
-                "at", "id").values_list("card_key", "at", "new_stats")}
-            for key, (when, new) in corrected.items():
-                state = then(key, when)
-                if key in moment.stood and new is not None and state is not None and new != state[1]:
-                    moment.stood[key].stats = new
-        names = {card.name.casefold() for card in moment.stood.values()}
-        moment.added = [card for key, card in live.items() if key not in moment.stood and card.name.casefold() not in names]
+        # Kept once the moment is well past: a change still being written then (a long CSV import) is in by now.
+        read = _stood if at < timezone.now() - KEPT_AFTER else _stood.__wrapped__
+        for key, created, name, stats in read(slug, club_id, at):
+            card = live.get(key) or Card(pk=key, slug=slug, created=created)
+            card.name, card.stats = name, dict(stats)
+            moment.stood[key] = card
+        # Nor a name drawn like one of them (names.look: "Асе8" in Cyrillic letters is Ace8).
+        looks = {look(card.name) for card in moment.stood.values()}
+        moment.added = [card for key, card in live.items() if key not in moment.stood and look(card.name) not in looks]
         return moment
 
     def by_name(self) -> dict[str, Card]:
         return {card.name.casefold(): card for card in [*self.stood.values(), *self.added]}
+
+
+@functools.lru_cache(maxsize=512)
+def _stood(slug: str, club_id: int | None, at: datetime) -> tuple:
+    """The cards of the game's catalog at `at` as (id, birth, name, stats), the club's corrections then in place.
+    What stood at a moment gone does not change, so a process reads it once per moment (a match's making), not at
+    each card typed: undoing many later edits (a CSV of thousands, again and again) cost every lookup (round 22)."""
+    live = {card.pk: card for card in Card.objects.filter(slug=slug)}
+    born = {key: card.created for key, card in live.items()}
+    corrected = {key: (when, new) for key, when, new in CardChange.objects.filter(
+        club_id=club_id, slug=slug, kind=CardChange.CLUB, card_key__isnull=False, at__lte=at).order_by(
+        "at", "id").values_list("card_key", "at", "new_stats")} if club_id is not None else {}
+    # Only the changes since: undone back to `at`, and to each correction's moment (was it the catalog's stats?).
+    since = min([at, *(when for when, _new in corrected.values())])
+    before = collections.defaultdict(list)  # id -> [(when, name, stats)]: the card as it was before each change
+    for key, when, kind, name, stats, created in (
+            CardChange.objects.filter(slug=slug, kind__in=(CardChange.EDIT, CardChange.DELETE), card_key__isnull=False,
+                                      at__gt=since)
+            .order_by("at", "id").values_list("card_key", "at", "kind", "old_name", "old_stats", "card_created")):
+        before[key].append((when, name, stats))
+        if kind == CardChange.DELETE:
+            born[key] = created
+
+    def then(key: int, when: datetime) -> tuple[str, dict] | None:
+        """The card's name and stats at `when`; None if it was not in the catalog then."""
+        if born.get(key) is None or born[key] > when:
+            return None
+        changed = next(((name, stats) for moment, name, stats in before[key] if moment > when), None)
+        return changed or ((live[key].name, live[key].stats) if key in live else None)
+
+    stood = {key: [born[key], *state] for key in born if (state := then(key, at)) is not None}
+    for key, (when, new) in corrected.items():
+        state = then(key, when)
+        if key in stood and new is not None and state is not None and new != state[1]:
+            stood[key][2] = new
+    return tuple((key, *values) for key, values in stood.items())
 
 
 def for_match(match: Match, cards) -> list[Card]:
