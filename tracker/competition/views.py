@@ -366,7 +366,8 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
         "organiser": organiser, "visible_battles": visible, "results": tournaments.results_mark(tournament),
         "plays": plays, "may_pair": not plays or number < recommended, "confirmable": confirmable,
         "may_finish": number and (not plays or number >= recommended),
-        "no_referee": plays and not tournament.finished and not _has_a_referee(tournament.club),
+        "no_referee": plays and not tournament.finished and tournament.club is not None
+        and not _has_a_referee(tournament.club),
     }
     return render(request, "competition/tournament_detail.html", context, status=status)
 

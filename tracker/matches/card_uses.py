@@ -32,6 +32,8 @@ def record_uses(match: Match, payloads) -> None:
     # By the names of the match's moment (club_cards): a card renamed since is the one it played (round 22).
     catalog = match_catalog(match)
     played = {catalog[name.casefold()].pk for name in names if name.casefold() in catalog}
+    if not played:  # none of the catalog (a card typed in, or one deleted since): nothing to note, nor to ask
+        return
     cards = _held(Card.objects.filter(pk__in=played).order_by("pk").values_list("pk", flat=True))
     CardUse.objects.bulk_create([CardUse(card_id=pk, match=match) for pk in cards], ignore_conflicts=True)
 

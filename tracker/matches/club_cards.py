@@ -90,10 +90,10 @@ def _stood(slug: str, club_id: int | None, at: datetime) -> tuple:
     What stood at a moment gone does not change, so a process reads it once per moment (a match's making), not at
     each card typed: undoing many later edits (a CSV of thousands, again and again) cost every lookup (round 22)."""
     live = {card.pk: card for card in Card.objects.filter(slug=slug)}
-    born = {key: card.created for key, card in live.items()}
+    born: dict[int, datetime | None] = {key: card.created for key, card in live.items()}
     corrected = {key: (when, new) for key, when, new in CardChange.objects.filter(
         club_id=club_id, slug=slug, kind=CardChange.CLUB, card_key__isnull=False, at__lte=at).order_by(
-        "at", "id").values_list("card_key", "at", "new_stats")} if club_id is not None else {}
+        "at", "id").values_list("card_key", "at", "new_stats") if key is not None} if club_id is not None else {}
     # Only the changes since: undone back to `at`, and to each correction's moment (was it the catalog's stats?).
     since = min([at, *(when for when, _new in corrected.values())])
     before = collections.defaultdict(list)  # id -> [(when, name, stats)]: the card as it was before each change
@@ -101,13 +101,16 @@ def _stood(slug: str, club_id: int | None, at: datetime) -> tuple:
             CardChange.objects.filter(slug=slug, kind__in=(CardChange.EDIT, CardChange.DELETE), card_key__isnull=False,
                                       at__gt=since)
             .order_by("at", "id").values_list("card_key", "at", "kind", "old_name", "old_stats", "card_created")):
+        if key is None:  # not asked for (card_key__isnull=False): says so to the type checker
+            continue
         before[key].append((when, name, stats))
         if kind == CardChange.DELETE:
             born[key] = created
 
     def then(key: int, when: datetime) -> tuple[str, dict] | None:
         """The card's name and stats at `when`; None if it was not in the catalog then."""
-        if born.get(key) is None or born[key] > when:
+        birth = born.get(key)
+        if birth is None or birth > when:
             return None
         changed = next(((name, stats) for moment, name, stats in before[key] if moment > when), None)
         return changed or ((live[key].name, live[key].stats) if key in live else None)

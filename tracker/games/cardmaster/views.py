@@ -77,7 +77,8 @@ def match_steps(request: TableRequest, pk: int) -> HttpResponse:
     at a time (?step=N, 1 the oldest, with Previous and Next) or all at once (no step). htmx gets
     the steps region of the board back; without JavaScript it is a page of its own."""
     match, _seen_by = _cardmaster(request, pk)
-    if ai_seat(match.state["config"]) is None:
+    ai = ai_seat(match.state["config"])
+    if ai is None:
         raise Http404(pgettext("cardmaster", "Only a Showdown has AI steps to go through."))
     steps = recent_steps(match, [player.name for player in match.players()])
     try:
@@ -85,7 +86,7 @@ def match_steps(request: TableRequest, pk: int) -> HttpResponse:
     except (KeyError, ValueError):
         number = None
     # The last step leads back to the player's own team, where their next move is (a screen or more below).
-    own_team = f"#team-{1 - ai_seat(match.state['config'])}"
+    own_team = f"#team-{1 - ai}"
     context = {"match": match, "steps": steps, "number": number, "focus": True,
                "shown": steps[number - 1] if number else None,
                "your_move": own_team if request.htmx else match.get_absolute_url() + own_team}
