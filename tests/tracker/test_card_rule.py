@@ -398,6 +398,14 @@ def test_a_look_alike_added_since_is_no_card_of_the_match_and_a_use_is_the_playe
     assert list(made.card_uses.filter(card__name__startswith="A").values_list("card", flat=True)) == [ace.pk]
 
 
+def test_a_card_renamed_since_is_found_by_its_new_name_too(cara):
+    """Round 23: a typo fixed after the match was made ("Magma Wyrm" to "Magma Wyrm II") left the card findable only
+    by the old name, which no list offered; the new name was refused, and could not be added either."""
+    made = battle(owner=cara.user)
+    assert edit(cara, card("Magma Wyrm"), name="Magma Wyrm II", power="50").status_code == 302
+    assert enter(cara, made, ["Magma Wyrm II", *FILLERS]).state["decks"][0][0]["power"] == 8
+
+
 def test_the_card_list_of_a_private_match_shows_the_stats_it_plays(cara):
     """Round 21: only a club match's card list was told its match, so a private match's list showed an edit made
     since (Power 10) while the lock-in played the card as it stood (Power 2)."""

@@ -175,6 +175,27 @@ def test_an_upgrade_made_while_a_battle_is_played_changes_nothing_in_it(client: 
     assert Match.objects.get(pk=match.pk).state["decks"][0][0]["level"] == 1
 
 
+def test_a_collection_entry_made_after_its_card_was_edited_plays_the_level_of_the_battles_moment(client: Client,
+                                                                                                  ana):
+    """Round 23: the card's own level edited to 99 after the battle was set up, then the card added to the
+    collection (whose entry starts at the catalog's level): it played level 99, Power 103."""
+    from tracker.matches import services
+    from tracker.models import Card
+
+    fields = {"name": "Gale Hawk", "power": 5, "speed": 5, "affinity": "Air", "rarity": "Common", "level": 1}
+    assert client.post(reverse("card_new", args=["card-crush"]),
+                       {f"new-{key}": value for key, value in fields.items()}).status_code == 302
+    battle = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, owner=ana.user)
+    hawk = Card.objects.get(slug="card-crush", name="Gale Hawk")
+    assert client.post(reverse("card_edit", args=["card-crush", hawk.pk]),
+                       {f"card-{key}": value for key, value in {**fields, "level": 99}.items()}).status_code == 302
+    deck = ["Gale Hawk", *WINNING_DECK[:4]]
+    own_deck(client, ana, deck)
+    assert client.post(entry_url(battle, 0), entry_data(battle, 0, deck, source="seat-0")).status_code == 302
+    locked = Match.objects.get(pk=battle.pk).state["decks"][0][0]
+    assert (locked["level"], locked["power"]) == (1, 5)
+
+
 def test_a_card_missing_from_the_collection_is_refused(client: Client, match, ana):
     own_deck(client, ana, WINNING_DECK[:4] + ["Leviathan"])
     response = client.post(entry_url(match, 0), entry_data(match, 0, WINNING_DECK, source="seat-0"))

@@ -14,6 +14,7 @@ meanwhile (a double tap, a second phone), the change is refused, not applied twi
 change is kept (CollectionChange): which account made it, and the copies and level before and after.
 """
 
+import collections
 from copy import copy
 
 from django.db import transaction
@@ -74,10 +75,15 @@ def playing_cards(rows, at=None) -> list[dict]:
     cards = [copy(entry.card) for entry in rows]
     cards = as_seen_in(club_id, cards) if at is None else playable(club_id, cards, at)
     levels = {entry.pk: entry.level for entry in rows}
-    if at is not None:  # and at the levels of that moment: an upgrade since changes nothing in it (round 22)
-        for entry, before in (CollectionChange.objects.filter(entry__in=rows, kind=CollectionChange.UPGRADE, at__gt=at)
-                              .order_by("-at", "-id").values_list("entry", "level_before")):
-            levels[entry] = before  # the first upgrade since, the last written
+    if at is not None:
+        # At the levels of that moment: the card's own level then, and the upgrades made by then (round 22: four
+        # upgrades mid-match; round 23: an entry made after the card's own level was edited to 99).
+        gained: collections.Counter[int] = collections.Counter()
+        for entry, before, after in CollectionChange.objects.filter(
+                entry__in=rows, kind=CollectionChange.UPGRADE, at__lte=at).values_list("entry", "level_before", "level_after"):
+            gained[entry] += after - before
+        levels = {entry.pk: card.stats.get("level", 1) + gained[entry.pk]
+                  for entry, card in zip(rows, cards, strict=True) if card is not None}
     return [collection.leveled(validate_card(card.as_rules_card()), levels[entry.pk], config.upgrade_rules())
             for entry, card in zip(rows, cards, strict=True) if card is not None]
 

@@ -64,11 +64,12 @@ class _Moment:
 
     stood: dict[int, Card] = field(default_factory=dict)
     added: list[Card] = field(default_factory=list)
+    now: dict[int, str] = field(default_factory=dict)  # each card's name today, by id
 
     @classmethod
     def of(cls, slug: str, club_id: int | None, at: datetime) -> "_Moment":
         live = {card.pk: card for card in Card.objects.filter(slug=slug)}
-        moment = cls()
+        moment = cls(now={key: card.name for key, card in live.items()})
         # Kept once the moment is well past: a change still being written then (a long CSV import) is in by now.
         read = _stood if at < timezone.now() - KEPT_AFTER else _stood.__wrapped__
         for key, created, name, stats in read(slug, club_id, at):
@@ -81,7 +82,15 @@ class _Moment:
         return moment
 
     def by_name(self) -> dict[str, Card]:
-        return {card.name.casefold(): card for card in [*self.stood.values(), *self.added]}
+        """Each card by its name then, or, added since, by its name now. A card of the moment renamed since (a typo
+        fixed: round 23) is also found by its name now, where no card of the moment had or looked like that name."""
+        named = {card.name.casefold(): card for card in [*self.stood.values(), *self.added]}
+        looks = {look(card.name) for card in self.stood.values()}
+        for key, card in self.stood.items():
+            today = self.now.get(key)
+            if today and today.casefold() not in named and look(today) not in looks:
+                named[today.casefold()] = card
+        return named
 
 
 @functools.lru_cache(maxsize=512)
