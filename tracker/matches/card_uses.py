@@ -1,6 +1,7 @@
 """Which catalog cards a match used: what it tells the catalog, which then decides who may still
 change a card (tracker/catalog/changes.py). Below the catalog, so recording a use needs nothing of it."""
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 
 from tracker.matches.club_cards import match_catalog
@@ -32,8 +33,6 @@ def record_uses(match: Match, payloads) -> None:
     # By the names of the match's moment (club_cards): a card renamed since is the one it played (round 22).
     catalog = match_catalog(match)
     played = {catalog[name.casefold()].pk for name in names if name.casefold() in catalog}
-    if not played:  # none of the catalog (a card typed in, or one deleted since): nothing to note, nor to ask
-        return
     cards = _held(Card.objects.filter(pk__in=played).order_by("pk").values_list("pk", flat=True))
     CardUse.objects.bulk_create([CardUse(card_id=pk, match=match) for pk in cards], ignore_conflicts=True)
 
@@ -46,7 +45,10 @@ def _held(cards) -> list[int]:
     change (a 500). SQLite's transactions hold the whole database from their start."""
     if not connection.features.has_select_for_update:
         return list(cards)
-    sql, params = cards.query.sql_with_params()
+    try:
+        sql, params = cards.query.sql_with_params()
+    except EmptyResultSet:  # asked for no card (none named is in the match's catalog): Django's own answer, []
+        return []
     with connection.cursor() as cursor:
         cursor.execute(f"{sql} FOR KEY SHARE", params)
         return [pk for (pk,) in cursor.fetchall()]
