@@ -17,6 +17,7 @@ Cast (each a phone of its own, signed in unless said):
 
 import html
 import re
+from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -404,6 +405,25 @@ def test_a_card_renamed_since_is_found_by_its_new_name_too(cara):
     made = battle(owner=cara.user)
     assert edit(cara, card("Magma Wyrm"), name="Magma Wyrm II", power="50").status_code == 302
     assert enter(cara, made, ["Magma Wyrm II", *FILLERS]).state["decks"][0][0]["power"] == 8
+
+
+def test_a_kept_moment_still_plays_its_cards_and_finds_those_added_or_deleted_since(cara, monkeypatch):
+    """A process keeps the catalog of a moment once it is KEPT_AFTER old (`_stood`). Kept before the card was edited,
+    deleted and added again, it still plays the card of its moment, and finds a card added since by its name."""
+    from tracker.matches import club_cards
+
+    monkeypatch.setattr(club_cards, "KEPT_AFTER", timedelta(0))  # every moment already past: kept at once
+    made = battle(owner=cara.user)
+    assert club_cards.match_catalog(made)["magma wyrm"].stats["power"] == 8
+    assert club_cards._stood.cache_info().currsize == 1
+    assert edit(cara, card("Magma Wyrm"), power="99").status_code == 302
+    assert delete(cara, card("Magma Wyrm")).status_code == 302
+    assert add_card(cara, {**WYRM, "power": "97"}).status_code == 302
+    assert add_card(cara, {**WYRM, "name": "Fresh Imp", "power": "3"}).status_code == 302
+    played = enter(cara, made, ["Magma Wyrm", "Fresh Imp", *FILLERS[:3]]).state["decks"][0]
+    assert [card["power"] for card in played[:2]] == [8, 3]
+    assert club_cards._stood.cache_info().hits >= 1  # the entry read the kept moment, not the records again
+    assert enter(cara, battle(owner=cara.user), ["Magma Wyrm", *FILLERS]).state["decks"][0][0]["power"] == 97
 
 
 def test_the_card_list_of_a_private_match_shows_the_stats_it_plays(cara):
