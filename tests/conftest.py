@@ -151,7 +151,8 @@ BOTH_DATABASES = (
     *(f"tests/tracker/{module}.py::" for module in (
         "test_services", "test_once", "test_cards", "test_exchange", "test_rating_confirmation",
         "test_live_stream", "test_backups", "test_migrations", "test_write_sweep", "test_sharing_races",
-        "test_name_races", "test_lock_races", "test_names_given", "test_log_filters", "test_card_rule")),
+        "test_name_races", "test_lock_races", "test_names_given", "test_log_filters", "test_card_rule",
+        "test_match_read")),
     *POSTGRESQL_PASS,
 )
 

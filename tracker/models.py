@@ -348,13 +348,39 @@ class _MatchRows(models.Expression):
         return f'(SELECT {rows} FROM {self.source} WHERE {self.link} = {outer}."id")', []
 
 
+HEAD_FIELDS = ("id", "number", "seq", "seat", "payload", "events", "rolls", "secret", "proposal_id", "created")
+"""The head action's columns as `_HeadAction` reads them (tracker/matches/services.py: head_action), followed by the
+match's version they were read at."""
+
+
+class _HeadAction(models.Expression):
+    """The action that made the match's current step, read in the match's own query as one JSON array of
+    HEAD_FIELDS (a correlated subquery; NULL at the start): every page and part of a match shows what just
+    happened, and a query of its own cost each of them about as much as the match's."""
+
+    output_field = models.JSONField()
+
+    def as_sql(self, compiler, connection):
+        outer = compiler.quote_name(compiler.query.get_initial_alias())
+        if connection.vendor == "postgresql":
+            row = "jsonb_build_array(a.id, a.number, a.seq, a.seat, a.payload, a.events, a.rolls, a.secret, " \
+                  f'a.proposal_id, a.created, {outer}."version")'
+        else:  # json(): the JSON columns as JSON, not as text
+            row = "json_array(a.id, a.number, a.seq, a.seat, json(a.payload), json(a.events), json(a.rolls), " \
+                  f'a.secret, a.proposal_id, a.created, {outer}."version")'
+        return (f'(SELECT {row} FROM "tracker_action" a WHERE a.match_id = {outer}."id" AND NOT a.abandoned '
+                f'AND a.seq = {outer}."head")'), []
+
+
 class MatchQuerySet(models.QuerySet):
-    def with_people(self) -> "MatchQuerySet":
+    def with_people(self, head: bool = True) -> "MatchQuerySet":
         """Each match with its grants (`grants_read`: role, seat, device, user id, revoked or not; for
-        tracker/people/access.py) and its players (`with_players`) read in the same query."""
-        return self.with_players().annotate(
+        tracker/people/access.py), its players (`with_players`) and, with `head`, its head action (`head_read`,
+        for services.head_action) read in the same query."""
+        people = self.with_players().annotate(
             grants_read=_MatchRows('"tracker_access" a', "a.role, a.seat, a.device, a.user_id, a.revoked IS NOT NULL",
                                    "a.match_id"))
+        return people.annotate(head_read=_HeadAction()) if head else people
 
     def with_players(self) -> "MatchQuerySet":
         """Each match with its players (`seated_read`: position, id, name, user id; for `Match.players`) read

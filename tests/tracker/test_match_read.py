@@ -1,5 +1,5 @@
-"""Opening a match is one query: the match, its grants and its players together (MatchQuerySet.with_people),
-and `{% url %}` reverses each address once per process (tracker/templatetags/reversed.py)."""
+"""Opening a match is one query: the match, its grants, its players and its head action together
+(MatchQuerySet.with_people), and `{% url %}` reverses each address once per process (tracker/templatetags/reversed.py)."""
 
 import pytest
 from django.db import connection
@@ -8,10 +8,11 @@ from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse, set_script_prefix
 
-from tracker.models import Match
+from tracker.matches import services
+from tracker.models import Action, Match
 from tracker.people import access
 
-from .helpers import device_of, seated_phone, start_battle, watching_phone
+from .helpers import ANA_DECK, BEN_DECK, device_of, lock, play, seated_phone, start_battle, watching_phone
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +35,39 @@ def test_it_reads_the_match_its_grants_and_its_players_in_one_query():
     assert len(read) == 1
     assert names == ["Ana", "Ben"]
     assert (seen_by.role, seen_by.seat, seen_by.claimed, seen_by.shared) == (access.PLAYER, 1, frozenset({1}), True)
+
+
+def _fields(action: Action | None) -> dict | None:
+    return None if action is None else {field.attname: getattr(action, field.attname)
+                                        for field in Action._meta.concrete_fields}
+
+
+def test_the_head_action_is_read_with_the_match_as_its_own_query_reads_it(catalog):
+    """Every page and part of a match shows the step just taken (services.head_action): read with the match, at
+    the start (none), after a secret entry, a reveal, and an undo that leaves the undone action in the log."""
+    owner = Client(REMOTE_ADDR="203.0.113.9")
+    match = start_battle(owner, "Ana", "Ben")
+    steps = [lambda: None, lambda: lock(match, 0, ANA_DECK), lambda: lock(match, 1, BEN_DECK), lambda: play(match),
+             lambda: services.match_goto(match_id=match.pk, step=2, expected_seq=3)]
+    for step in steps:
+        step()
+        with CaptureQueriesContext(connection) as read:
+            opened, _seen_by = access.match_for(_request(owner), match.pk)
+            head = services.head_action(opened)
+        assert len(read) == 1
+        asked = Match.objects.get(pk=match.pk)
+        assert _fields(head) == _fields(services.head_action(asked))
+        assert head is None or head.match is opened
+    assert opened.head == 2 and head is not None and head.secret and head.created is not None
+
+
+def test_the_head_action_read_with_the_match_is_not_taken_for_another_step(catalog):
+    owner = Client(REMOTE_ADDR="203.0.113.9")
+    match = lock(lock(start_battle(owner, "Ana", "Ben"), 0, ANA_DECK), 1, BEN_DECK)
+    opened = Match.objects.with_people().get(pk=match.pk)
+    play(match)
+    opened.refresh_from_db()  # the step moved on since the match was read
+    assert services.head_action(opened).seq == 3
 
 
 def test_the_grants_read_with_the_match_are_used_once_so_a_later_question_sees_a_new_grant():

@@ -11,9 +11,12 @@ steps, so undo, redo and the replay page re-run at most a few actions. The log s
 truth: `replay_problems` re-runs a match from its seed and compares every cached state.
 """
 
+from datetime import UTC
+
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 import rules
@@ -22,7 +25,7 @@ from rules.errors import gettext_noop
 from tracker.matches import live, names, news, numbers
 from tracker.matches.card_uses import record_uses
 from tracker.matches.engine_messages import engine_message, game_of, spoken
-from tracker.models import Action, Checkpoint, Confirmation, Match, Player, Seat, hold_names
+from tracker.models import HEAD_FIELDS, Action, Checkpoint, Confirmation, Match, Player, Seat, hold_names
 
 
 class NoSuchStep(Exception):
@@ -142,14 +145,31 @@ def head_action(match: Match) -> Action | None:
     A change leaves the action it applied or moved to on the match, so the page drawn
     right after it needs no query for it.
     """
+    read = match.__dict__.pop("head_read", None)  # read with the match (MatchQuerySet.with_people)
     if not match.head:
         return None
     known = getattr(match, "_head_action", None)
     if known is not None and known.seq == match.head:
         return known
-    found = match.actions.filter(abandoned=False, seq=match.head).first()
+    found: Action | None
+    if read is not None and read[-1] == match.version:  # not a match read again since (refresh_from_db)
+        found = _head_as_read(match, read)
+    else:
+        found = match.actions.filter(abandoned=False, seq=match.head).first()
     match.__dict__["_head_action"] = found  # the board and the outcome both ask
     return found
+
+
+def _head_as_read(match: Match, read: list) -> Action:
+    """The head action from its row as the match's query read it (HEAD_FIELDS), as its own query would give it."""
+    values = dict(zip(HEAD_FIELDS, read[:-1], strict=True))
+    created = parse_datetime(values["created"])
+    values["created"] = created if created is None or timezone.is_aware(created) else timezone.make_aware(created, UTC)
+    values.update(secret=bool(values["secret"]), match_id=match.pk, abandoned=False)  # SQLite's 1 and 0 as bools
+    fields = [field.attname for field in Action._meta.concrete_fields]
+    action = Action.from_db(match._state.db, fields, [values[name] for name in fields])
+    Action._meta.get_field("match").set_cached_value(action, match)
+    return action
 
 
 def applied_actions(matches) -> dict[int, list[Action]]:

@@ -282,8 +282,9 @@ def _refuse(request: TableRequest, match: Match) -> NoReturn:
 
 def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match, Viewer]:
     """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
-    # One query: the match, its grants (for `viewer`) and its players (Match.players, the winner among them).
-    match = get_object_or_404(Match.objects.with_people(), pk=pk)
+    # One query: the match, its grants (for `viewer`), its players (Match.players, the winner among them) and, for
+    # a page, the step just taken (services.head_action); a change leaves its own step on the match.
+    match = get_object_or_404(Match.objects.with_people(head=not act), pk=pk)
     seen_by = viewer(request, match)
     if seen_by is None:
         _refuse(request, match)
