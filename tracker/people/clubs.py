@@ -24,11 +24,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tracker.matches import live, names, news
-from tracker.models import Club, Entrant, Match, Membership, Player, Tournament, players_of
-from tracker.people import access
+from tracker.models import Access, Club, Entrant, Match, Membership, Player, Tournament, players_of
+from tracker.people import access, consent
 
 from .devices import TableRequest
-from .sharing import qr_svg, unseat_member
+from .sharing import member_seats, qr_svg, unseat_member
 
 
 def club_for(request: TableRequest, pk: int, organiser: bool = False) -> tuple[Club, str | None]:
@@ -66,6 +66,26 @@ def takes_no_entrant_out(club: Club, organiser, member) -> bool:
     them over), and the organiser is no referee of it (`keeps_the_referees`): she plays, or was made an organiser
     after it began (round 18: a second account of an entrant's, made one then, removed a rival)."""
     return plays_in_running(club, member) and keeps_the_referees(club, organiser)
+
+
+def seat_refusal(club: Club, organiser, member, name: str, player_id: int | None = None) -> str:
+    """Why the organiser may not end the member's seats in the club's open battles ("" if she may): removing the
+    member, or taking back the name that seated them (`player_id`), ends the seats they took by opening a battle
+    (sharing.unseat_member), and the phone running it holds both seats again. Where she is a side of the battle (she
+    runs it, plays in it, or her phone holds a seat) and the member's phone has a say, she would then ask as herself
+    and agree as him on one phone, past a reveal she saw (round 24). As with a link (views.invite_revoke), a seat with
+    a say is not taken back behind its back: a referee does it, or the battle ends first."""
+    if organiser is None or member is None or organiser.pk == member.pk:
+        return ""
+    for held in member_seats(club.pk, member, player_id).select_related("match"):
+        match = held.match
+        sided = (match.owner_id == organiser.pk or match.sided_with(organiser) or match.accesses.filter(
+            user=organiser, role=Access.PLAYER, revoked__isnull=True).exists())
+        if sided and consent.seat_has_say(match, held):
+            return _("%(name)s plays an open battle of the club against you on their own phone and has a say in it: "
+                     "removing them or taking back their name would hand their seat to your side. Another organiser "
+                     "does it, or the battle ends first; nothing was changed.") % {"name": name}
+    return ""
 
 
 class NameRefused(Exception):
@@ -150,6 +170,8 @@ def take_name_back(club: Club, organiser, membership: Membership) -> Player:
     if membership.plays_as is None:
         raise NameRefused(_("That member plays under no given name; nothing was changed."))
     player = membership.plays_as
+    if refusal := seat_refusal(club, organiser, membership.user, player.name, player.pk):
+        raise NameRefused(refusal)
     membership.plays_as, membership.given_by, membership.given_at = None, None, None
     membership.save(update_fields=["plays_as", "given_by", "given_at"])
     unseat_member(club.pk, membership.user, player.pk)  # the seats the name gave in open battles end with it

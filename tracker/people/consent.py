@@ -131,10 +131,14 @@ def has_say(match: Match, invite: Invite) -> bool:
     if invite.kind != Invite.SEAT or invite.seat is None:
         return False
     held = Access.objects.filter(invite=invite, role=Access.PLAYER, revoked__isnull=True).order_by("created").first()
-    if held is None:
-        return False
+    return held is not None and seat_has_say(match, held)
+
+
+def seat_has_say(match: Match, held: Access) -> bool:
+    """Whether the phone holding a seat by `held` (a link's, or a club member's who opened the battle) has a say:
+    the match moved on since it took the seat, or a request involves its seat."""
     return (match.actions.filter(created__gte=held.created).exists()
-            or match.proposals.filter(Q(asked_by=invite.seat) | Q(needs=invite.seat), created__gte=held.created)
+            or match.proposals.filter(Q(asked_by=held.seat) | Q(needs=held.seat), created__gte=held.created)
             .exists())
 
 

@@ -90,15 +90,21 @@ def revoke(invite: Invite) -> None:
     news.tell(invite.match_id, news.SEAT_ENDED if seated else news.LINK_REVOKED, seat=invite.seat if seated else None)
 
 
-def unseat_member(club_id: int, user, player_id: int | None = None) -> None:
-    """End the seats a member took in the club's open battles by opening them (`seat_club_member`: by their
-    membership, with no link): all of them when they leave or are removed, or those of one given name taken back.
-    The owner's phone enters for the seat again."""
+def member_seats(club_id: int, user, player_id: int | None = None):
+    """The seats a member took in the club's open battles by opening them (`seat_club_member`): all of them, or
+    those of one player (a given name)."""
     seats = Access.objects.filter(user=user, invite__isnull=True, role=Access.PLAYER, revoked__isnull=True,
                                   match__club_id=club_id, match__finished__isnull=True)
     if player_id is not None:
         seats = seats.filter(match__seats__player_id=player_id, match__seats__position=F("seat"))
-    held = list(seats.values_list("pk", "match_id", "seat"))
+    return seats
+
+
+def unseat_member(club_id: int, user, player_id: int | None = None) -> None:
+    """End the seats a member took in the club's open battles by opening them (`seat_club_member`: by their
+    membership, with no link): all of them when they leave or are removed, or those of one given name taken back.
+    The owner's phone enters for the seat again."""
+    held = list(member_seats(club_id, user, player_id).values_list("pk", "match_id", "seat"))
     Access.objects.filter(pk__in=[pk for pk, _match, _seat in held]).update(revoked=timezone.now())
     for match in Match.objects.filter(pk__in={match for _pk, match, _seat in held}):
         touch(match)

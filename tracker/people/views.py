@@ -539,6 +539,9 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
                                   "were made an organiser after it began: another organiser removes them.")
                        % {"name": name})
         return redirect(club)
+    if what == "remove" and (refusal := clubs.seat_refusal(club, organiser, membership.user, name)):
+        messages.error(request, refusal)
+        return redirect(club)
     if what == "remove":
         clubs.leave(membership)
         messages.success(request, _("%(name)s is no longer a member.") % {"name": name})
