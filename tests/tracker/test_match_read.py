@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse, set_script_prefix
 
 from tracker.matches import services
+from tracker.matches.match_read import match_read
 from tracker.models import Action, Match
 from tracker.people import access
 
@@ -68,6 +69,24 @@ def test_the_head_action_read_with_the_match_is_not_taken_for_another_step(catal
     play(match)
     opened.refresh_from_db()  # the step moved on since the match was read
     assert services.head_action(opened).seq == 3
+
+
+def test_the_match_read_from_sql_compiled_once_is_the_querysets(catalog):
+    """match_read runs SQL compiled once per process: each field and each annotation as the queryset gives them, for
+    each match it is asked for, in both forms; none for an id that is no match's."""
+    owner = Client(REMOTE_ADDR="203.0.113.9")
+    fresh = start_battle(owner, "Ana", "Ben")
+    played = play(lock(lock(start_battle(owner, "Cleo", "Dan"), 0, ANA_DECK), 1, BEN_DECK))
+    seated_phone(owner, played, 1)
+    Match.objects.filter(pk=played.pk).update(finished="2026-11-30T01:02:03Z")  # a date and a winner's id read too
+    for match in (fresh, played):
+        for head in (True, False):
+            read, asked = match_read(match.pk, head=head), Match.objects.with_people(head=head).get(pk=match.pk)
+            assert type(read) is Match and not read._state.adding and read._state.db == asked._state.db
+            assert read.__dict__.keys() - {"_state"} == asked.__dict__.keys() - {"_state"}
+            assert {name: value for name, value in read.__dict__.items() if name != "_state"} == {
+                name: value for name, value in asked.__dict__.items() if name != "_state"}
+    assert match_read(played.pk + 1000) is None
 
 
 def test_the_grants_read_with_the_match_are_used_once_so_a_later_question_sees_a_new_grant():

@@ -32,6 +32,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from tracker.matches.match_read import match_read
 from tracker.models import Access, Club, Match, Membership, Proposal
 
 from .devices import TableRequest, client_address
@@ -284,7 +285,9 @@ def match_for(request: TableRequest, pk: int, act: bool = False) -> tuple[Match,
     """The match and the viewer's rights; 404 for outsiders, 403 for a spectator trying to act."""
     # One query: the match, its grants (for `viewer`), its players (Match.players, the winner among them) and, for
     # a page, the step just taken (services.head_action); a change leaves its own step on the match.
-    match = get_object_or_404(Match.objects.with_people(head=not act), pk=pk)
+    match = match_read(pk, head=not act)
+    if match is None:
+        raise Http404(_("No such match."))
     seen_by = viewer(request, match)
     if seen_by is None:
         _refuse(request, match)
