@@ -298,6 +298,21 @@ def test_an_action_on_a_loaded_match_writes_the_row_once_and_the_action_once(loc
     assert_consistent(locked)
 
 
+def _stored(row) -> dict:
+    return {field.attname: getattr(row, field.attname) for field in type(row)._meta.concrete_fields}
+
+
+def test_the_two_writes_store_what_the_match_and_the_action_hold(locked):
+    """tracker/matches/writes.py writes in SQL of its own: read back through the ORM, the match's row and the new
+    action are what the change left in memory, field by field (JSON, dates, a secret flag, the winner's id)."""
+    while not locked.finished:
+        recorded = services.match_apply_action(match=locked, action=PLAY, expected_seq=locked.head)
+        assert _stored(Action.objects.get(pk=recorded.pk)) == _stored(recorded)
+        assert not recorded._state.adding and recorded.created is not None
+    assert locked.winner_id is not None and _stored(Match.objects.get(pk=locked.pk)) == _stored(locked)
+    assert Action.objects.filter(match=locked, secret=True).count() == 2  # the two lock-ins, written so too
+
+
 def test_a_change_made_on_a_match_loaded_before_another_change_is_refused(locked):
     seen_by_one_phone = Match.objects.get(pk=locked.pk)
     seen_by_another = Match.objects.get(pk=locked.pk)

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 import rules
 from rules import Dice, IllegalAction, RuleError
 from rules.errors import gettext_noop
-from tracker.matches import live, names, news, numbers
+from tracker.matches import live, names, news, numbers, writes
 from tracker.matches.card_uses import record_uses
 from tracker.matches.engine_messages import engine_message, game_of, spoken
 from tracker.models import HEAD_FIELDS, Action, Checkpoint, Confirmation, Match, Player, Seat, hold_names
@@ -340,9 +340,7 @@ def _save(match: Match, expected_seq: int, payload: dict | None = None) -> None:
     """
     from tracker.people import locks  # who may change a match builds on these services
 
-    written = Match.objects.filter(pk=match.pk, version=match.version).update(
-        version=match.version + 1, updated=match.updated, **{field: getattr(match, field) for field in SAVED})
-    if not written:
+    if not writes.match_written(match, ("updated", *SAVED)):
         match.refresh_from_db()  # the caller's match now shows the fresh state, as the refusal does
         match.__dict__.pop("_head_action", None)
         raise _stale(match, expected_seq, payload)
@@ -429,9 +427,9 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
                 undone_actions.update(abandoned=True)
                 match.checkpoints.filter(seq__gt=head).delete()
                 _withdraw_confirmations(match, entry_taken_back)
-            recorded = Action.objects.create(match=match, number=match.last_number, seq=match.head,
-                                             seat=acting_seat(game, action), payload=action, events=events, rolls=dice.rolls,
-                                             secret=secret, proposal=proposal)
+            recorded = writes.action_inserted(Action(
+                match=match, number=match.last_number, seq=match.head, seat=acting_seat(game, action), payload=action,
+                events=events, rolls=dice.rolls, secret=secret, proposal=proposal), using=match._state.db or "default")
             # Who has played a catalog card decides who may still change it, and the card's page lists the
             # matches that used it: only what the table may see counts, so a hidden entry is noted at its reveal.
             record_uses(match, [game.public_action(state, action), *_revealed_by(match, secret)])
