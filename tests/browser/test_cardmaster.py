@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Match
 
-from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, hand_to, in_view
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, forty, hand_to, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -158,11 +158,6 @@ def test_the_handover_banner_leaves_the_lock_ins_result_in_view_with_the_longest
     box = in_view(page)
     assert box["y"] >= edge["y"] + edge["height"], f"the banner {edge} covers the outcome box {box}"
     expect(banner).to_contain_text(LONG_PLAYERS[0])  # whole: not cut short
-
-
-def forty(name: str) -> str:
-    """A card name of 40 characters, the longest a player name may have, made from a demo card's."""
-    return f"{name} of the Far Northern Shattered Deeps"[:40]
 
 
 def test_after_both_lineups_lock_the_result_and_the_first_attack_are_in_view_with_the_longest_names(
