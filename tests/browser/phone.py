@@ -64,6 +64,13 @@ def taken_again(screenshot, tries: int = 3, pause: float = 0.5):
 
 LONG_PLAYERS = ("Maximilianalexanderbartholomewsmithsonab", "ana.longname.player@example-tablekeeper.x"[:40])
 LONG_CARD = "Ancient Thundering Leviathan of the Shattered Northern Deeps"  # 60, the most a card name may have
+
+
+def forty(name: str) -> str:
+    """A card name of 40 characters (as long as the longest player name), made from a demo card's."""
+    return f"{name} of the Far Northern Shattered Deeps"[:40]
+
+
 OUTCOME = "#outcome .outcome-box"
 # A refusal is answered 409 or 422 by design (with the reason), which Chromium logs as a failed resource.
 _REFUSAL = re.compile(r"Failed to load resource: the server responded with a status of (409|422)\b")

@@ -340,3 +340,39 @@ def test_both_decks_taken_from_last_time_make_a_whole_battle_in_at_most_20_taps(
         expect(round_item(page, number).locator(".working")).to_have_text(WORKING[number])
     expect(page.locator(".banner")).to_contain_text("Ana wins the battle 3 rounds to 1")
     assert taps <= 20, taps
+
+
+# Each word of the element's text (a name: its parts between spaces, a hyphenated part with its hyphen) drawn on more
+# than one line, with the width it has to fit in.
+BROKEN_WORDS = """(el) => {
+  const broken = [];
+  const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+    for (const word of text.data.matchAll(/[^\\s-]+-?/g)) {
+      const range = document.createRange();
+      range.setStart(text, word.index);
+      range.setEnd(text, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(`${word[0]} in ${el.clientWidth}px`);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("players", [
+    ("Chloé-Éloïse Vandermeersch Oyelaran-Tana", "Devendra Ramaswamy Subrahmanyam Iyengarr"),
+    ("Bartholomew Featherstonehaugh-Cholmondel", "Maximiliane Wolkenstein-Hohenberg-Schwar"),
+], ids=["spaces", "hyphens"])
+def test_the_score_tiles_break_long_names_between_words(page: Page, catalog, screenshot_dir, players):
+    """The play-test: at 360 px the two tiles side by side broke 40-character names inside words ("Vandermeer|sch",
+    "Bartholome|w"), as the standings once did. A tile whose words do not fit half the phone takes a row of its
+    own, where they do; only a word longer than the whole width (one 40-letter name) is broken, as a last resort."""
+    match = services.match_create(slug="card-crush", player_names=list(players), config={})
+    page.goto(match.get_absolute_url())
+    names = page.locator(".scoreboard .score-name")
+    expect(names).to_have_text(list(players))
+    for name in names.all():
+        assert name.evaluate(BROKEN_WORDS) == [], name.text_content()
+    assert_no_horizontal_scroll(page)
+    page.locator(".scoreboard").screenshot(path=screenshot_dir / f"card-crush-score-tiles-{players[0][:5]}.png")

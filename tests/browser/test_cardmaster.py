@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Match
 
-from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, hand_to, in_view
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, forty, hand_to, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -158,6 +158,34 @@ def test_the_handover_banner_leaves_the_lock_ins_result_in_view_with_the_longest
     box = in_view(page)
     assert box["y"] >= edge["y"] + edge["height"], f"the banner {edge} covers the outcome box {box}"
     expect(banner).to_contain_text(LONG_PLAYERS[0])  # whole: not cut short
+
+
+def test_after_both_lineups_lock_the_result_and_the_first_attack_are_in_view_with_the_longest_names(
+        page: Page, catalog, screenshot_dir):
+    """The play-test: with 40-character players and cards, the page the second lock-in led to showed the result
+    under the banner, then the first card's A1 at y 704 to 752, cut by the screen's bottom. Above it were the
+    target list's legend, the card's name again ("Moves for" says it just above), the target lines at the page's
+    line height and the banner's room with some 11 px to spare: now the result and A1 are both wholly in view."""
+    from tracker.demo import load_catalogs
+    from tracker.models import Card
+
+    from .phone import next_step_in_view
+
+    load_catalogs()
+    for name in ANA + BEN:
+        Card.objects.create(slug="cardmaster", name=forty(name), stats=Card.objects.get(slug="cardmaster", name=name).stats)
+    match = services.match_create(slug="cardmaster", player_names=list(LONG_PLAYERS), config={"size": 3})
+    page.goto(match.get_absolute_url())
+    lock_in(page, LONG_PLAYERS[0], [forty(name) for name in ANA])
+    lock_in(page, LONG_PLAYERS[1], [forty(name) for name in BEN])
+    page.wait_for_load_state("load")
+    expect(page.locator(".cm-handover")).to_contain_text(LONG_PLAYERS[0])
+    banner = page.locator(".cm-handover").bounding_box()
+    box = in_view(page)
+    assert box["y"] >= banner["y"] + banner["height"], f"the banner {banner} covers the outcome box {box}"
+    attack = page.locator("details.cm-movebox[open]").first.get_by_role("button", name=re.compile(r"^A1\b"))
+    next_step_in_view(page, attack)
+    page.screenshot(path=screenshot_dir / "cardmaster-locked-long-names.png", caret="initial")
 
 
 # Every line of the element's text shown cut: as much of a line as is inside every box that clips it must be all of

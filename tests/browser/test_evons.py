@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import assert_no_horizontal_scroll, in_view
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -304,8 +304,9 @@ def test_on_two_phones_the_player_not_in_turn_is_told_whose_step_it_is(make_cont
 def test_after_a_play_the_next_player_can_play_or_pass_in_view(make_context, catalog, screenshot_dir, javascript):
     """After a play the page opens on its result and the next player's board; Play the card and Pass stand side by
     side under the board, in view (Pass was some 400 px further down, under the face choice and the new card's
-    fold), and Pass, its own form's (form="ev-pass"), works from there, with or without JavaScript (without it,
-    the page opens at its top: nothing places it)."""
+    fold), and Pass, its own form's (form="ev-pass"), works from there, with or without JavaScript. Without it the
+    page opened at its top, the board at y 821 under the result held at the screen's foot: the redirect now lands
+    on the play form (#ev-play), its card field, board and buttons in view above the result."""
     page = make_context(java_script_enabled=javascript).new_page()
     match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
     page.goto(match.get_absolute_url())
@@ -317,6 +318,12 @@ def test_after_a_play_the_next_player_can_play_or_pass_in_view(make_context, cat
     if javascript:
         for shown in (page.locator("#outcome .outcome-box"), play_button, pass_button):
             in_view(page, shown)
+    else:
+        expect(page).to_have_url(re.compile(r"#ev-play$"))
+        box = in_view(page, "#outcome .outcome-box")  # held at the bottom of the screen
+        for shown in (page.get_by_label("Card name"), page.locator(".ev-board"), play_button, pass_button):
+            found = in_view(page, shown)
+            assert found["y"] + found["height"] <= box["y"], f"{shown} is under the result: {found}, {box}"
     assert play_button.bounding_box()["y"] == pass_button.bounding_box()["y"]
     assert_no_horizontal_scroll(page)
     if javascript:
@@ -326,6 +333,21 @@ def test_after_a_play_the_next_player_can_play_or_pass_in_view(make_context, cat
     if javascript:  # sent by htmx, as every board form, not as a plain POST
         assert page.evaluate("window.samePage === true")
     assert Match.objects.get(pk=match.pk).state["seat"] == 0
+
+
+def test_without_javascript_a_play_lands_on_the_board_with_the_longest_names(make_context, catalog, screenshot_dir):
+    """With 40-character players the result held at the screen's foot takes its third of the screen: the card field
+    and the whole board, where the next play starts (a cell tapped), are in view above it."""
+    page = make_context(java_script_enabled=False).new_page()
+    match = services.match_create(slug="evons", player_names=list(LONG_PLAYERS), config={})
+    page.goto(match.get_absolute_url())
+    play(page, "A5", "Ember Fox")
+    expect(page.locator(".ev-now")).to_contain_text(f"Turn 2: {LONG_PLAYERS[1]} to play")
+    box = in_view(page, "#outcome .outcome-box")
+    for shown in (page.get_by_label("Card name"), page.locator(".ev-board")):
+        found = in_view(page, shown)
+        assert found["y"] + found["height"] <= box["y"], f"{shown} is under the result: {found}, {box}"
+    page.screenshot(path=screenshot_dir / "evons-no-js-after-a-play-long-names.png")
 
 
 def test_a_name_not_in_the_catalog_opens_the_fold_for_its_stats(page: Page, catalog, screenshot_dir):

@@ -17,9 +17,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tracker.models import Match
+from tracker.matches import services
+from tracker.models import Card, Match
 
-from .phone import assert_no_horizontal_scroll, form_with_button
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, fill_card, form_with_button, forty, outcome_says
 from .test_two_phones import Phone, ben_seated
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -112,6 +113,33 @@ def test_attack_with_a_real_die_a_status_and_the_end_of_turn_resist(page: Page, 
     )
     assert_no_horizontal_scroll(page)
     page.screenshot(path=screenshot_dir / "lonely-star-log.png", full_page=True)
+
+
+def test_after_a_step_the_first_units_attack_is_in_view_with_the_result_with_the_longest_names(page: Page, catalog,
+                                                                                                 screenshot_dir):
+    """The play-test, with 40-character players and units: the result docked above the side in turn, and under it
+    the side's name, its deck and hand, then the first unit's name, state and target: its Attack button was at y
+    ~830 (976 to 1074 here). The result now docks above that Attack form (which names the unit): both in view."""
+    quiet, dust, nebula = forty("Quiet Moon"), forty("Dust Knight"), forty("Nebula Warden")
+    for name in (quiet, dust, nebula):
+        model = Card.objects.get(slug="lonely-star", name=name.split(" of ")[0])
+        Card.objects.create(slug="lonely-star", name=name, stats=model.stats)
+    match = services.match_create(slug="lonely-star", player_names=list(LONG_PLAYERS), config={})
+    for seq, (seat, unit) in enumerate(((0, quiet), (1, nebula))):
+        services.match_apply_action(match_id=match.pk, expected_seq=seq, action={
+            "type": "play_unit", "seat": seat, "card": Card.objects.get(slug="lonely-star", name=unit).as_rules_card()})
+    page.goto(match.get_absolute_url())
+    attack = page.get_by_role("button", name=f"Attack with {quiet}")
+
+    side = page.locator("#side-0-section")
+    side.get_by_text(f"{LONG_PLAYERS[0]} plays a unit").click()
+    fill_card(side.get_by_label("Unit card (from the catalog, or a new name)"), dust)
+    side.get_by_role("button", name="Play the unit (takes a card from the hand)").click()
+    outcome_says(page, 3, f"{LONG_PLAYERS[0]} plays {dust}", next_control=attack)
+
+    attack.click()
+    outcome_says(page, 4, f"{quiet} attacks {nebula}", next_control=attack)
+    page.screenshot(path=screenshot_dir / "lonely-star-attack-long-names.png", caret="initial")
 
 
 def test_a_d6_leaves_the_units_as_the_phone_shows_them_and_their_forms_still_act(page: Page, catalog):

@@ -197,6 +197,17 @@ def test_it_plays_covered_then_reveals_with_the_cost_due(client):
     assert match.state["players"][0]["credits"] == 50  # 50 + 5 - 5
 
 
+def test_a_plain_post_lands_where_the_next_step_starts(client):
+    """Without JavaScript the page a change leads to opens at the form its next step starts with (it opened at
+    its top, the board and its forms a screen or more below): the play, then the reveal."""
+    match = start()
+    for data, lands in (({"action": "play", "cell": "D4", "face": "covered"}, "#ev-play"),
+                        ({"action": "pass"}, "#ev-act")):
+        response = post(client, match, **data)
+        assert response.status_code == 302 and response["Location"] == match.get_absolute_url() + lands
+        assert f'id="{lands[1:]}"' in text(client.get(response["Location"]))
+
+
 def test_it_uses_an_ability_from_the_board(client):
     match = start()
     done(client, match, action="pass")

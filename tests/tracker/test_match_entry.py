@@ -178,6 +178,17 @@ def test_it_refuses_an_unknown_card(client, match):
     assert re.search(r'<a href="#[\w-]+">Round 5 card</a>', notice), "the notice names the slot"
 
 
+def test_the_first_refused_card_says_the_deck_was_not_locked(client, match):
+    """The page opens on the first refused card (autofocus), the notice that says nothing was locked above the
+    screen: that card's error says it first, and the other refused cards' errors do not repeat it."""
+    cards = [ANA_DECK[0], "Dragon Emperor", *ANA_DECK[2:4], "Glass Unicorn"]
+    html = refused(client, match, 0, entry_data(match, 0, cards), 422)
+    errors = dict(re.findall(r'<p class="error" id="id_card_(\d)_error">(.*?)</p>', html, re.S))
+    assert set(errors) == {"2", "5"}
+    assert re.match(r"⚠ <strong>Not locked:</strong>\s+No card called “Dragon Emperor”", errors["2"]), errors["2"]
+    assert "Not locked" not in errors["5"]
+
+
 @pytest.mark.parametrize("twice", ["Ember Fox", "EMBER fox"])
 def test_it_refuses_the_same_card_twice(client, match, twice):
     html = refused(client, match, 0, entry_data(match, 0, ["Ember Fox", twice, *ANA_DECK[2:]]), 422)

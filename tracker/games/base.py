@@ -364,6 +364,12 @@ class GamePages:
         """The context the board template needs, from the engine's state and answers (never a rule of its own)."""
         return self.modules.board.board(match)
 
+    def lands(self, match: "Match") -> str:
+        """Where the match page opens after a change sent without JavaScript (the plain POST's redirect): a fragment
+        naming where the next step starts ("#ev-play"), for a game whose next step lies a screen or more below the
+        page's top; with JavaScript the outcome box docks above it too (static/js/table.js). Default: "", the top."""
+        return ""
+
     def board_refused(self, match: "Match", refused: BoardActionForm) -> dict:
         """The board after one of its forms was refused, `refused` that form bound to what it sent (the
         template finds it as `refused` too). Default: the board as board() shows it."""

@@ -220,8 +220,8 @@ def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message:
                   step: int | None = None) -> HttpResponse:
     """The page after a change, from the match the change just saved (its state and players are fresh).
 
-    htmx gets the fresh #match and the outcome at once; a plain POST is redirected to the page, and the
-    message and the step taken travel there as flash messages.
+    htmx gets the fresh #match and the outcome at once; a plain POST is redirected to the page, where the next
+    step starts (GamePages.lands), and the message and the step taken travel there as flash messages.
     """
     if request.htmx:
         outcome = _outcome(request, match, step=step)
@@ -233,7 +233,7 @@ def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message:
         messages.success(request, message)
     if step:
         steps_told.tell(request, match.pk, step)
-    return redirect(match)
+    return redirect(match.get_absolute_url() + pages_for(match.slug).lands(match))
 
 
 @require_GET

@@ -30,6 +30,9 @@ class EvonsPages(GamePages):
     def card_facts(self, card: dict) -> list[CardFact]:
         return forms.card_facts(card)
 
+    def lands(self, match: Match) -> str:
+        return board.lands(match)
+
     def board_refused(self, match: Match, refused: BoardActionForm) -> dict:
         return board.board(match, refused)
 

@@ -289,6 +289,19 @@ def _sent(refused: BoardActionForm | None, name: str, **keys: str) -> Mapping[st
     return drawn.form.data if drawn.form is not None else {}
 
 
+def lands(match: Match) -> str:
+    """Where the page opens after a change sent without JavaScript: the form its next step starts with, the board
+    in it for a play (without it the page opened at its top, the board and its buttons a screen below): the play,
+    Pass alone when there is nothing to play, or the reveals and the sequence's choices; the top once it is over."""
+    state = match.state
+    if state["over"]:
+        return ""
+    if state["stack"] or state["step"] != "play":
+        return "#ev-act"
+    playable = any(action["type"] == "play" for action in match.game.legal_actions(state))
+    return "#ev-play" if playable else "#ev-pass"
+
+
 def board(match: Match, refused: BoardActionForm | None = None) -> dict:
     """The board, the players' counters, and the choices open now.
 

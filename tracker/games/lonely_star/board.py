@@ -152,6 +152,13 @@ def board(match: Match) -> dict:
     for unit in units:
         unit["owner"] = players[unit["seat"]].name  # "Dust Knight (Ana)" in every unit list
     _offers(match, units)
+    # Where the turn's next step starts: at the first of its units that may attack, its Attack form (table.js docks
+    # the result above it, so the form, which names the unit, is in view with it), else at the side in turn.
+    for unit in units:
+        unit["next_step"] = False
+    leading = next((unit for unit in units if unit["seat"] == state["turn"] and unit["attack_targets"]), None)
+    if leading is not None:
+        leading["next_step"] = True
     legal = legal_actions(state)
     seats = []
     for seat, player in enumerate(players):
@@ -165,6 +172,7 @@ def board(match: Match) -> dict:
                     for zone in ZONES
                 ],
                 "units": [unit for unit in units if unit["seat"] == seat],
+                "attacks": leading is not None and leading["seat"] == seat,
                 "is_turn": seat == state["turn"],
                 "can_play_unit": can_play_unit,
                 "play_unit_refused": "" if can_play_unit or state["phase"] != "main" else refusal(
