@@ -46,7 +46,7 @@ def lock_in(page: Page, name: str, cards: list[str]) -> None:
     for number, card in enumerate(cards, start=1):
         page.get_by_label(f"Round {number} card", exact=True).fill(card)
     page.get_by_role("button", name="Lock in my deck").click()
-    expect(page.get_by_text(f"{name} is locked in. The entry is hidden.")).to_be_visible()
+    expect(page.get_by_text(f"{name} is locked in.")).to_be_visible()
 
 
 def play_on_the_phone(page: Page, first: str, second: str) -> None:

@@ -28,7 +28,7 @@ def lock_in(page: Page, name: str, cards: list[str]) -> None:
     for number, card in enumerate(cards, start=1):
         page.get_by_label(f"Active {number}", exact=True).fill(card)
     page.get_by_role("button", name="Lock in my lineup").click()
-    expect(page.get_by_text(f"{name} is locked in. The entry is hidden.")).to_be_visible()
+    expect(page.get_by_text(f"{name} is locked in.")).to_be_visible()
 
 
 def card(page: Page, name: str):

@@ -50,7 +50,7 @@ def commit(page: Page, name: str, round_number: int, card: str, backup: str = ""
     if backup:
         page.get_by_label(re.compile("Card to send to the backup slot")).fill(backup)
     page.get_by_role("button", name="Commit this card").click()
-    expect(page.get_by_text(f"{name} is locked in. The entry is hidden.")).to_be_visible()
+    expect(page.get_by_text(f"{name} is locked in.")).to_be_visible()
 
 
 def visible_html_without_catalog(page: Page) -> str:

@@ -175,7 +175,7 @@ def test_a_logos_deadlock_at_the_reveal_is_told_in_the_box(client, catalog):
             "seq": match.head, "entry_token": entry_token(match, seat), "card": "Iron Golem", "backup": ""})
         assert response.status_code == 302
     shown = outcome(text(client.get(response["Location"])))
-    assert "Ben is locked in. The entry is hidden." in shown
+    assert "Ben is locked in.</p>" in shown and "Ben is locked in. The entry is hidden." not in shown  # revealed
     assert "<strong>The entries are revealed</strong>" in shown and "(log entry 2)" in shown
     assert "Both cards are red (MATTER) with SPEED 20: Deadlock." in shown
     assert "Round 1 is over." in shown

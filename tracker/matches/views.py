@@ -409,12 +409,14 @@ def _entry_post(request: TableRequest, match: Match, seen_by: Viewer, player: Pl
         else:
             match = pages.after_change(match, partial(limits.Allowance, request))
             confirmations.entered(match, seat, access.signed_in(request), recorded)
-            messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
-            # When it revealed the entries (a log line more than the lock), the box tells what came of them.
+            # When it revealed the entries (a log line more than the lock), the box tells what came of them, and no
+            # entry is hidden any more.
             names = [seated.name for seated in match.players()]
             if any(pages.describe(event, names) for event in recorded.events):
+                messages.success(request, _("%(name)s is locked in.") % {"name": player.name})
                 steps_told.tell(request, match.pk, recorded.seq, revealing=True)
                 return redirect(match)
+            messages.success(request, _("%(name)s is locked in. The entry is hidden.") % {"name": player.name})
             # Hot-seat, nothing revealed yet: the phone goes on to the next player who still enters on it, one
             # tap saved. A reveal (even one that ends the round at once) shows the board.
             handed_on = next((other["url"] for other in entry_seats(match, seen_by) if other["passed_to"]), "")
