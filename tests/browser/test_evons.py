@@ -335,6 +335,21 @@ def test_after_a_play_the_next_player_can_play_or_pass_in_view(make_context, cat
     assert Match.objects.get(pk=match.pk).state["seat"] == 0
 
 
+def test_with_javascript_a_play_keeps_play_and_pass_in_view_with_the_longest_names(page: Page, catalog,
+                                                                                   screenshot_dir):
+    """With 40-character players the result docked above the card field took its third of the screen, and Play and
+    Pass ended at y 788: the docked result is a quarter of the screen on Evons, with the board under it."""
+    match = services.match_create(slug="evons", player_names=list(LONG_PLAYERS), config={})
+    page.goto(match.get_absolute_url())
+    play(page, "A5", "Ember Fox")
+    expect(page.locator(".ev-now")).to_contain_text(f"Turn 2: {LONG_PLAYERS[1]} to play")
+    for shown in (page.locator("#outcome .outcome-box"), page.get_by_label("Card name"),
+                  page.get_by_role("button", name="Play the card"),
+                  page.get_by_role("button", name="Pass (play no card this turn)")):
+        in_view(page, shown)
+    page.screenshot(path=screenshot_dir / "evons-js-after-a-play-long-names.png")
+
+
 def test_without_javascript_a_play_lands_on_the_board_with_the_longest_names(make_context, catalog, screenshot_dir):
     """With 40-character players the result held at the screen's foot takes its third of the screen: the card field
     and the whole board, where the next play starts (a cell tapped), are in view above it."""
