@@ -9,13 +9,15 @@ snapshot of folding the engine over the live actions up to `Match.head`, and eac
 import hashlib
 import secrets
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection, models
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
 import rules
@@ -616,6 +618,19 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"step {self.seq} of match {self.match_id}"
+
+
+def head_as_read(match: Match, read: list) -> Action:
+    """The head action from its row as the match's query read it (`_HeadAction`: HEAD_FIELDS, then the version), as
+    its own query would give it."""
+    values = dict(zip(HEAD_FIELDS, read[:-1], strict=True))
+    created = parse_datetime(values["created"])
+    values["created"] = created if created is None or timezone.is_aware(created) else timezone.make_aware(created, UTC)
+    values.update(secret=bool(values["secret"]), match_id=match.pk, abandoned=False)  # SQLite's 1 and 0 as bools
+    fields = [field.attname for field in Action._meta.concrete_fields]
+    action = Action.from_db(match._state.db, fields, [values[name] for name in fields])
+    Action._meta.get_field("match").set_cached_value(action, match)
+    return action
 
 
 class Confirmation(models.Model):

@@ -11,12 +11,9 @@ steps, so undo, redo and the replay page re-run at most a few actions. The log s
 truth: `replay_problems` re-runs a match from its seed and compares every cached state.
 """
 
-from datetime import UTC
-
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 import rules
@@ -25,7 +22,7 @@ from rules.errors import gettext_noop
 from tracker.matches import live, names, news, numbers, writes
 from tracker.matches.card_uses import record_uses
 from tracker.matches.engine_messages import engine_message, game_of, spoken
-from tracker.models import HEAD_FIELDS, Action, Checkpoint, Confirmation, Match, Player, Seat, hold_names
+from tracker.models import Action, Checkpoint, Confirmation, Match, Player, Seat, head_as_read, hold_names
 
 
 class NoSuchStep(Exception):
@@ -153,23 +150,11 @@ def head_action(match: Match) -> Action | None:
         return known
     found: Action | None
     if read is not None and read[-1] == match.version:  # not a match read again since (refresh_from_db)
-        found = _head_as_read(match, read)
+        found = head_as_read(match, read)
     else:
         found = match.actions.filter(abandoned=False, seq=match.head).first()
     match.__dict__["_head_action"] = found  # the board and the outcome both ask
     return found
-
-
-def _head_as_read(match: Match, read: list) -> Action:
-    """The head action from its row as the match's query read it (HEAD_FIELDS), as its own query would give it."""
-    values = dict(zip(HEAD_FIELDS, read[:-1], strict=True))
-    created = parse_datetime(values["created"])
-    values["created"] = created if created is None or timezone.is_aware(created) else timezone.make_aware(created, UTC)
-    values.update(secret=bool(values["secret"]), match_id=match.pk, abandoned=False)  # SQLite's 1 and 0 as bools
-    fields = [field.attname for field in Action._meta.concrete_fields]
-    action = Action.from_db(match._state.db, fields, [values[name] for name in fields])
-    Action._meta.get_field("match").set_cached_value(action, match)
-    return action
 
 
 def applied_actions(matches) -> dict[int, list[Action]]:
@@ -429,7 +414,7 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
                 _withdraw_confirmations(match, entry_taken_back)
             recorded = writes.action_inserted(Action(
                 match=match, number=match.last_number, seq=match.head, seat=acting_seat(game, action), payload=action,
-                events=events, rolls=dice.rolls, secret=secret, proposal=proposal), using=match._state.db or "default")
+                events=events, rolls=dice.rolls, secret=secret, proposal=proposal))
             # Who has played a catalog card decides who may still change it, and the card's page lists the
             # matches that used it: only what the table may see counts, so a hidden entry is noted at its reveal.
             record_uses(match, [game.public_action(state, action), *_revealed_by(match, secret)])

@@ -9,7 +9,7 @@ Action has no field a database sets but its id, so nothing else that `update()` 
 
 import functools
 
-from django.db import connections
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from tracker.models import Action, Match
 
@@ -35,7 +35,7 @@ def match_written(match: Match, names: tuple[str, ...]) -> bool:
     """Write the match's fields `names` and its next version, only if its row is still at the version the match was
     read at; whether it was (the row then locked to the end of the transaction on PostgreSQL). As
     `Match.objects.filter(pk=…, version=v).update(version=v + 1, …)`; the caller moves `match.version` on."""
-    connection = connections[match._state.db or "default"]
+    connection = connections[match._state.db or DEFAULT_DB_ALIAS]
     values = [field.get_db_prep_save(getattr(match, field.attname), connection) for field in _fields(names)]
     with connection.cursor() as cursor:
         cursor.execute(_update_sql(names), [match.version + 1, *values, match.pk, match.version])
@@ -55,8 +55,10 @@ def _insert_sql() -> str:
             f"VALUES ({', '.join(['%s'] * len(columns))}) RETURNING \"id\"")
 
 
-def action_inserted(action: Action, using: str = "default") -> Action:
-    """Insert the new action and give it its id, as `Action.objects.create(…)` would (its `created` set now)."""
+def action_inserted(action: Action) -> Action:
+    """Insert the new action, in its match's database, and give it its id, as `Action.objects.create(…)` would (its
+    `created` set now)."""
+    using = action.match._state.db or DEFAULT_DB_ALIAS
     connection = connections[using]
     values = [field.get_db_prep_save(field.pre_save(action, add=True), connection) for field in _inserted()]
     with connection.cursor() as cursor:
