@@ -6,6 +6,10 @@ both locked in), saw his deck, and removed him from the club. Removing a member 
 him on the pass-the-phone screen, took her revealed deck back and locked in a counter-deck, the log saying he
 agreed. Taking back a name she had given him did the same. A seat whose phone has a say is taken back only with
 its agreement or by a referee, as a link is (views.invite_revoke): so is a member's, removed or unnamed.
+
+Round 25: the battle was his, set up on his phone, and she played it on hers. Removing him left it to no one
+(clubs.leave): it counted nowhere, his phone was shut out, and no other organiser was there to take it over. Nor
+that, once it has begun: the phone that runs a battle has the same say as a seat.
 """
 
 import pytest
@@ -93,3 +97,47 @@ def test_a_seat_with_no_say_yet_ends_with_the_membership(club, olga, ben):
     membership = Membership.objects.get(club=club, user=ben.user)
     olga.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "remove", "was": "member"})
     assert not Membership.objects.filter(pk=membership.pk).exists() and not seated(match, ben)
+
+
+def his_battle(club, olga: Client, ben: Client, runner: Client | None = None) -> Match:
+    """Ben's battle against Olga, set up on Ben's phone (or `runner`'s); Olga took her seat by opening it on her
+    own phone, both locked in: his deck is revealed."""
+    runner = runner or ben
+    match = services.match_create(slug="card-crush", player_names=["Olga", "Ben"], config={}, club=club,
+                                  owner=runner.user)
+    assert olga.get(match.get_absolute_url()).status_code == 200
+    assert Access.objects.filter(match=match, user=olga.user, seat=0, revoked__isnull=True).exists()
+    lock(match, 1, BEN_DECK)
+    return lock(match, 0, WINNING_DECK)
+
+
+@pytest.mark.parametrize("runner", ["ben", "chloe"])
+def test_nor_removes_the_member_who_runs_the_battle_she_plays(club, olga, ben, runner):
+    chloe = club_account("chloe", club)
+    match = his_battle(club, olga, ben, chloe if runner == "chloe" else None)
+    membership = Membership.objects.get(club=club, user=match.owner)
+    response = olga.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "remove", "was": "member"},
+                         follow=True)
+    assert "would leave it to no one" in response.content.decode()
+    assert Membership.objects.filter(pk=membership.pk).exists()
+    match.refresh_from_db()
+    assert match.owner_id == membership.user_id and match.orphaned is None
+
+
+def test_a_referee_still_removes_the_member_who_runs_it(club, olga, ben):
+    match = his_battle(club, olga, ben)
+    referee = club_account("ref", club, Membership.ORGANISER)
+    membership = Membership.objects.get(club=club, user=ben.user)
+    referee.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "remove", "was": "member"})
+    assert not Membership.objects.filter(pk=membership.pk).exists()
+    assert Match.objects.get(pk=match.pk).orphaned is not None
+
+
+def test_a_battle_not_begun_is_left_with_the_membership(club, olga, ben):
+    match = services.match_create(slug="card-crush", player_names=["Olga", "Ben"], config={}, club=club,
+                                  owner=ben.user)
+    olga.get(match.get_absolute_url())  # seated, but nothing played
+    membership = Membership.objects.get(club=club, user=ben.user)
+    olga.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "remove", "was": "member"})
+    assert not Membership.objects.filter(pk=membership.pk).exists()
+    assert Match.objects.get(pk=match.pk).orphaned is not None

@@ -74,18 +74,34 @@ def seat_refusal(club: Club, organiser, member, name: str, player_id: int | None
     (sharing.unseat_member), and the phone running it holds both seats again. Where she is a side of the battle (she
     runs it, plays in it, or her phone holds a seat) and the member's phone has a say, she would then ask as herself
     and agree as him on one phone, past a reveal she saw (round 24). As with a link (views.invite_revoke), a seat with
-    a say is not taken back behind its back: a referee does it, or the battle ends first."""
+    a say is not taken back behind its back: a referee does it, or the battle ends first. Removing the member also
+    leaves the open battles they set up to no one: nor that, where she is a side and the battle has begun."""
     if organiser is None or member is None or organiser.pk == member.pk:
         return ""
     for held in member_seats(club.pk, member, player_id).select_related("match"):
         match = held.match
-        sided = (match.owner_id == organiser.pk or match.sided_with(organiser) or match.accesses.filter(
-            user=organiser, role=Access.PLAYER, revoked__isnull=True).exists())
-        if sided and consent.seat_has_say(match, held):
+        if _sided(match, organiser) and consent.seat_has_say(match, held):
             return _("%(name)s plays an open battle of the club against you on their own phone and has a say in it: "
                      "removing them or taking back their name would hand their seat to your side. Another organiser "
                      "does it, or the battle ends first; nothing was changed.") % {"name": name}
+    if player_id is not None:  # a name taken back leaves the battles the member set up theirs
+        return ""
+    # Removing the member also leaves the open battles they set up to no one (`leave`): counting nowhere, and shut
+    # to their phone, until a referee takes them over (round 25: an organiser who played removed the member who ran
+    # the battle once his deck was revealed, and it counted nowhere, with no other organiser to take it over).
+    set_up = Match.objects.filter(club_id=club.pk, owner=member, finished__isnull=True, orphaned__isnull=True)
+    for match in set_up:
+        if _sided(match, organiser) and (match.actions.exists() or match.proposals.exists()):
+            return _("%(name)s set up an open battle of the club that you play in, and it has begun: removing them "
+                     "would leave it to no one, counting nowhere, and shut them out of it. Another organiser does it, "
+                     "or the battle ends first; nothing was changed.") % {"name": name}
     return ""
+
+
+def _sided(match: Match, organiser) -> bool:
+    """Whether the organiser is a side of the battle: she runs it, plays in it, or her account holds a seat."""
+    return (match.owner_id == organiser.pk or match.sided_with(organiser)
+            or match.accesses.filter(user=organiser, role=Access.PLAYER, revoked__isnull=True).exists())
 
 
 class NameRefused(Exception):
