@@ -364,3 +364,57 @@ def test_a_phone_that_saw_the_apps_die_cannot_undo_its_roll_alone(db):
     assert match.actions.get(seq=2).rolls[0]["by"] == "player"
     goto(owner, match, 1)
     assert Match.objects.get(pk=match.pk).head == 1, "a die rolled at the table is taken back in one tap"
+
+
+MOLE = {"name": "Mole", "kind": "monster", "cost": 1, "element": "Earth", "atk": 1, "def": 1, "arrows": {}}
+WALL = {"name": "Wall", "kind": "block"}
+
+
+def test_a_request_is_not_agreed_to_on_another_line(owner):
+    """Round 25: Ben, ahead 1-0 at Evons, asked to end the game at step 3, which was Ana's. Ana undid her own step 3
+    (one tap), played another there that drew level, and agreed to his request, which showed again at step 3: the
+    game ended a draw, on a board Ben never asked to end. A request answers for the line it was asked on: a new
+    step instead of undone ones lapses those asked after them."""
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={}, owner_device=device_of(owner))
+    ben = seated_phone(owner, match, 1)
+    for action in ({"type": "play", "seat": 0, "cell": "A1", "covered": False, "card": WALL},
+                   {"type": "play", "seat": 1, "cell": "E5", "covered": False, "card": MOLE},
+                   {"type": "play", "seat": 0, "cell": "A2", "covered": False, "card": WALL}):
+        match.refresh_from_db()
+        services.match_apply_action(match=match, action=action, expected_seq=match.head)
+    match.refresh_from_db()
+    ben.post(reverse("match_act", args=[match.pk]), {"seq": match.head, "action": "end_game"})
+    request = Proposal.objects.get(match=match)
+    assert (request.at_seq, request.asked_by, request.status) == (3, 1, Proposal.PENDING)
+    goto(owner, match, 2)  # her own step: one tap
+    match.refresh_from_db()
+    assert match.head == 2
+    services.match_apply_action(match=match, expected_seq=2,
+                                action={"type": "play", "seat": 0, "cell": "B2", "covered": False, "card": MOLE})
+    match.refresh_from_db()
+    assert match.head == 3 and match.state["cells"]["B2"]["owner"] == 0, "level at 1-1, on a new line"
+    assert "Ben asks" not in text(owner.get(match.get_absolute_url()))
+    answer(owner, request, "agree")
+    request.refresh_from_db()
+    match.refresh_from_db()
+    assert request.status == Proposal.LAPSED and match.finished is None and match.head == 3
+
+
+def test_a_request_still_stands_after_an_undo_and_redo_of_the_same_line(owner):
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={}, owner_device=device_of(owner))
+    ben = seated_phone(owner, match, 1)
+    for action in ({"type": "play", "seat": 0, "cell": "A1", "covered": False, "card": WALL},
+                   {"type": "play", "seat": 1, "cell": "E5", "covered": False, "card": MOLE},
+                   {"type": "play", "seat": 0, "cell": "A2", "covered": False, "card": WALL}):
+        match.refresh_from_db()
+        services.match_apply_action(match=match, action=action, expected_seq=match.head)
+    match.refresh_from_db()
+    ben.post(reverse("match_act", args=[match.pk]), {"seq": match.head, "action": "end_game"})
+    request = Proposal.objects.get(match=match)
+    goto(owner, match, 2)
+    goto(owner, match, 3)  # the same step again: the board Ben asked about
+    assert "Ben asks" in text(owner.get(match.get_absolute_url()))
+    answer(owner, request, "agree")
+    request.refresh_from_db()
+    match.refresh_from_db()
+    assert request.status == Proposal.AGREED and match.finished is not None

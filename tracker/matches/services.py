@@ -22,7 +22,17 @@ from rules.errors import gettext_noop
 from tracker.matches import live, names, news, numbers, writes
 from tracker.matches.card_uses import record_uses
 from tracker.matches.engine_messages import engine_message, game_of, spoken
-from tracker.models import Action, Checkpoint, Confirmation, Match, Player, Seat, head_as_read, hold_names
+from tracker.models import (
+    Action,
+    Checkpoint,
+    Confirmation,
+    Match,
+    Player,
+    Proposal,
+    Seat,
+    head_as_read,
+    hold_names,
+)
 
 
 class NoSuchStep(Exception):
@@ -411,6 +421,11 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
                 entry_taken_back = undone_actions.filter(secret=True).exists()
                 undone_actions.update(abandoned=True)
                 match.checkpoints.filter(seq__gt=head).delete()
+                # A request answers for the line it was asked on. Asked after a step now abandoned, it would come
+                # back when the new line reaches its step again, on another board (round 25: Ben asked to end an
+                # Evons game he led; Ana undid her own step, drew level on a new one, and agreed).
+                match.proposals.filter(status=Proposal.PENDING, at_seq__gt=head).update(
+                    status=Proposal.LAPSED, answered=timezone.now())
                 _withdraw_confirmations(match, entry_taken_back)
             recorded = writes.action_inserted(Action(
                 match=match, number=match.last_number, seq=match.head, seat=acting_seat(game, action), payload=action,
