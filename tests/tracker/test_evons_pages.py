@@ -12,6 +12,8 @@ import random
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import rules
@@ -85,6 +87,20 @@ def facing(client) -> Match:
     done(client, match, action="pass")
     done(client, match, action="play", cell="C3", face="up", card_name="Moss Golem")
     return done(client, match, action="play", cell="B3", face="up", card_name="ember fox")
+
+
+def test_a_play_reads_the_matchs_catalog_once(client):
+    # The form finds the card in the catalog, and the use the play notes looks it up there again: one reading of
+    # the catalog of the match's moment for both (each reading is the cards and their changes since).
+    match = start()
+    done(client, match, action="pass")
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as captured:
+        done(client, match, action="play", cell="C3", face="up", card_name="Moss Golem")
+    catalog_reads = [query["sql"] for query in captured.captured_queries
+                     if 'FROM "tracker_cardchange"' in query["sql"] and '"tracker_cardchange"."slug"' in query["sql"]]
+    assert len(catalog_reads) == 1, catalog_reads
+    assert match.actions.get(seq=match.head).payload["card"]["name"] == "Moss Golem"
 
 
 def test_it_starts_a_game_with_the_options(client):

@@ -143,8 +143,15 @@ def for_match(match: Match, cards) -> list[Card]:
 
 
 def match_catalog(match: Match) -> dict[str, Card]:
-    """The game's catalog as this match plays it (casefolded name -> card, not to be saved)."""
-    return _Moment.of(match.slug, match.club_id, match.created).by_name()
+    """The game's catalog as this match plays it (casefolded name -> card, not to be saved, nor changed).
+
+    Read once for the match as loaded (a request's): the form that reads an entry's cards and the uses its action
+    notes then look them up in the same catalog. Reading it took three queries, a third of an Evons play read
+    twice; a match loaded again (the next request) reads it again, so a card added since is found."""
+    kept = match.__dict__.get("_catalog")
+    if kept is None or kept[0] != match.club_id:
+        kept = match.__dict__["_catalog"] = (match.club_id, _Moment.of(match.slug, match.club_id, match.created).by_name())
+    return kept[1]
 
 
 def match_catalog_by_name(match: Match) -> list[Card]:
