@@ -71,8 +71,8 @@ class _Moment:
         live = {card.pk: card for card in Card.objects.filter(slug=slug)}
         moment = cls(now={key: card.name for key, card in live.items()})
         # Kept once the moment is well past: a change still being written then (a long CSV import) is in by now.
-        read = _stood if at < timezone.now() - KEPT_AFTER else _stood.__wrapped__
-        for key, created, name, stats in read(slug, club_id, at):
+        stood = _stood(slug, club_id, at) if at < timezone.now() - KEPT_AFTER else _stood_from(live, slug, club_id, at)
+        for key, created, name, stats in stood:
             card = live.get(key) or Card(pk=key, slug=slug, created=created)
             card.name, card.stats = name, dict(stats)
             moment.stood[key] = card
@@ -98,7 +98,11 @@ def _stood(slug: str, club_id: int | None, at: datetime) -> tuple:
     """The cards of the game's catalog at `at` as (id, birth, name, stats), the club's corrections then in place.
     What stood at a moment gone does not change, so a process reads it once per moment (a match's making), not at
     each card typed: undoing many later edits (a CSV of thousands, again and again) cost every lookup (round 22)."""
-    live = {card.pk: card for card in Card.objects.filter(slug=slug)}
+    return _stood_from({card.pk: card for card in Card.objects.filter(slug=slug)}, slug, club_id, at)
+
+
+def _stood_from(live: dict[int, Card], slug: str, club_id: int | None, at: datetime) -> tuple:
+    """The same from the game's cards as they are now (`live`, by id), read by the caller."""
     born: dict[int, datetime | None] = {key: card.created for key, card in live.items()}
     corrected = {key: (when, new) for key, when, new in CardChange.objects.filter(
         club_id=club_id, slug=slug, kind=CardChange.CLUB, card_key__isnull=False, at__lte=at).order_by(
