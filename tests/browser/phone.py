@@ -228,9 +228,9 @@ def form_with_button(page: Page, name: str) -> Locator:
     return page.locator("form").filter(has=page.get_by_role("button", name=name))
 
 
-def match_on_this_phone(context: BrowserContext, slug: str, players: list[str]):
+def match_on_this_phone(context: BrowserContext, slug: str, players: list[str], config: dict | None = None):
     """A new match of `slug` set up by this phone (as if it had pressed Start, the demo catalogs loaded), so its
-    page is the owner's: entries, the share panel."""
+    page is the owner's: entries, the share panel. `config`: its options (the defaults when not given)."""
     from django.http import HttpRequest
 
     from tracker.demo import load_catalogs
@@ -243,5 +243,5 @@ def match_on_this_phone(context: BrowserContext, slug: str, players: list[str]):
     page.close()
     request = HttpRequest()
     request.COOKIES = {"tk_device": device["value"]}
-    return services.match_create(slug=slug, player_names=players, config={},
+    return services.match_create(slug=slug, player_names=players, config=config or {},
                                  owner_device=request.get_signed_cookie("tk_device", salt="tk_device"))
