@@ -113,6 +113,29 @@ _AROUND_THE_BOX = """(box) => {
 }"""
 
 
+# Each paragraph in `root` led by a status symbol (✓, ⚠, ℹ) whose next letter is on a line below the symbol: a
+# symbol left alone at a line's end, the 40-letter name after it wrapped onto the lines below.
+_LONE_SYMBOLS = """(root) => [...root.querySelectorAll('p')].filter((p) => /^[✓⚠ℹ]/.test(p.textContent.trim())).filter((p) => {
+  const two = [], walk = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+  while (two.length < 2 && walk.nextNode()) {
+    const text = walk.currentNode;
+    for (let i = 0; i < text.data.length && two.length < 2; i++) {
+      if (!text.data[i].trim()) continue;
+      const range = document.createRange();
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      two.push(range.getBoundingClientRect());
+    }
+  }
+  return two.length === 2 && two[1].top >= two[0].bottom - 2;
+}).map((p) => p.textContent.trim().slice(0, 60))"""
+
+
+def lone_symbols(shown: Locator) -> list[str]:
+    """The paragraphs of `shown` whose status symbol ends a line alone, the words after it on the next."""
+    return shown.evaluate(_LONE_SYMBOLS)
+
+
 def next_step_in_view(page: Page, control: Locator | None = None) -> None:
     """The outcome box's key line (its first line) and the next control (`control`, else the first control after
     the box: where the next step starts) both wholly in the viewport, and no control of the page under the box."""
@@ -129,8 +152,8 @@ def next_step_in_view(page: Page, control: Locator | None = None) -> None:
 
 def outcome_says(page: Page, entry: int | None, *working: str, next_control: Locator | None = None) -> None:
     """After a tap: the outcome box tells log entry `entry` (None: a refusal or a message) with each piece of
-    `working`, wholly in view, in about a third of the screen at most; the next control is in view beside it
-    and no control lies under it (next_step_in_view)."""
+    `working`, wholly in view, in about a third of the screen at most, no status symbol alone on its line; the next
+    control is in view beside it and no control lies under it (next_step_in_view)."""
     box = page.locator(OUTCOME)
     if entry is not None:
         expect(box).to_contain_text(f"(log entry {entry})")
@@ -138,6 +161,7 @@ def outcome_says(page: Page, entry: int | None, *working: str, next_control: Loc
         expect(box).to_contain_text(text, use_inner_text=True)
     expect(box).not_to_contain_text("Done: the board shows what happened.")
     found = in_view(page)
+    assert lone_symbols(box) == [], "a status symbol alone on its line, the name after it below"
     # An AI's answer, moves the player makes for it at the table, may take nearer half the screen (app.css).
     most = 0.47 if box.locator(".outcome-reply").count() else 0.36
     assert found["height"] <= page.viewport_size["height"] * most, f"the outcome box takes {found['height']}px"
@@ -217,9 +241,10 @@ def hand_to(page: Page, name: str) -> None:
 
 def handed_on(page: Page, name: str, said: str) -> None:
     """After a hot-seat lock-in that leaves `name` to enter: their pass screen tells `said` (what came of the
-    lock-in), and it and the button to go on are wholly in view together."""
+    lock-in; its status symbol not alone on a line), and it and the button to go on are wholly in view together."""
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Pass the phone to {name}")
     in_view(page, page.locator(".notice", has_text=said))
+    assert lone_symbols(page.locator(".messages")) == [], "a status symbol alone on its line, the name after it below"
     in_view(page, page.get_by_role("link", name=f"I am {name}: show my entry"))
 
 
@@ -228,9 +253,9 @@ def form_with_button(page: Page, name: str) -> Locator:
     return page.locator("form").filter(has=page.get_by_role("button", name=name))
 
 
-def match_on_this_phone(context: BrowserContext, slug: str, players: list[str]):
+def match_on_this_phone(context: BrowserContext, slug: str, players: list[str], config: dict | None = None):
     """A new match of `slug` set up by this phone (as if it had pressed Start, the demo catalogs loaded), so its
-    page is the owner's: entries, the share panel."""
+    page is the owner's: entries, the share panel. `config`: its options (the defaults when not given)."""
     from django.http import HttpRequest
 
     from tracker.demo import load_catalogs
@@ -243,5 +268,5 @@ def match_on_this_phone(context: BrowserContext, slug: str, players: list[str]):
     page.close()
     request = HttpRequest()
     request.COOKIES = {"tk_device": device["value"]}
-    return services.match_create(slug=slug, player_names=players, config={},
+    return services.match_create(slug=slug, player_names=players, config=config or {},
                                  owner_device=request.get_signed_cookie("tk_device", salt="tk_device"))

@@ -417,3 +417,58 @@ def test_a_refused_deck_opens_on_its_first_refused_card(make_context, screenshot
         in_view(page, shown)
     assert label.bounding_box()["y"] < error.bounding_box()["y"] < last.bounding_box()["y"]
     expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)
+
+
+LINEUP = ["Cinder Wolf", "Tidecaller", "Gale Harrier", "Stonewarden", "Volt Lancer", "Frost Oracle", "Bloom Keeper",
+          "Venom Adept", "Dawn Seraph"]
+
+
+def uncovered(page: Page, control) -> None:
+    """The control is what a tap at its centre reaches: nothing lies over it."""
+    box = in_view(page, control)
+    hit = control.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))",
+                           [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    assert hit, f"something lies over {control}"
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["with javascript", "without"])
+@pytest.mark.parametrize(("slug", "config", "cards", "locale", "lock", "says"), [
+    ("card-crush", {}, DECK, "en-US", "Lock in my deck", "Not locked: No card called “Nothing Such Card Here”"),
+    ("cardmaster", {"size": 9}, LINEUP, "en-US", "Lock in my lineup", "Not locked: No card called"),
+    # The button's German words take two lines.
+    ("cardmaster", {"size": 9}, LINEUP, "de-DE", "Meine Aufstellung festlegen", "Nicht festgelegt: Keine Karte namens"),
+], ids=["deck", "9-card lineup", "9-card lineup in German"])
+def test_a_refused_entry_opens_with_why_its_first_card_and_a_button_to_lock_in_again(make_context, screenshot_dir,
+                                                                                     javascript, slug, config, cards,
+                                                                                     locale, lock, says):
+    """A card unknown in round 1 (the play-test): the notice that nothing was locked, the refused field with why,
+    and a button that locks the entry in again are on the screen as the page opens, nothing over the button, and
+    every card typed is still there. The form's own button is under the last field: 4 fields further down in a
+    deck (y 1049 on the play-test's phone), 8 in a 9-card lineup; a button follows the first refused field."""
+    context = make_context(java_script_enabled=javascript, locale=locale)
+    match = match_on_this_phone(context, slug, [LONG_PLAYERS[0], "Ben"], config)
+    page = context.new_page()
+    page.goto(f"/matches/{match.pk}/seat/0/entry/")
+    typed = ["Nothing Such Card Here", *cards[1:]]
+    fields = page.locator("#entry input[data-picker]")
+    expect(fields).to_have_count(len(cards))
+    for number, card in enumerate(typed):
+        fields.nth(number).fill(card)
+    page.get_by_role("button", name=lock).click()
+    expect(fields.first).to_be_focused()
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)  # a list, were one asked for as the field took the focus
+    page.screenshot(path=screenshot_dir / f"refused-first-{slug}-{locale}-{'js' if javascript else 'no-js'}.png",
+                    caret="initial")
+    notice = page.locator(".notice-error")
+    expect(notice).to_contain_text(says.split(":")[0])
+    error = page.locator(f"#{fields.first.get_attribute('id')}_error")
+    expect(error).to_contain_text(says)
+    for shown in (notice, error, fields.first):
+        in_view(page, shown)
+    again = page.get_by_role("button", name=lock)
+    uncovered(page, again.first)
+    expect(again).to_have_count(2)  # the one under the field, and the form's own under the last
+    assert fields.first.bounding_box()["y"] < again.first.bounding_box()["y"] < fields.nth(1).bounding_box()["y"]
+    assert [fields.nth(number).input_value() for number in range(len(cards))] == typed
+    expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)

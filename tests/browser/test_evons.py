@@ -335,19 +335,37 @@ def test_after_a_play_the_next_player_can_play_or_pass_in_view(make_context, cat
     assert Match.objects.get(pk=match.pk).state["seat"] == 0
 
 
-def test_with_javascript_a_play_keeps_play_and_pass_in_view_with_the_longest_names(page: Page, catalog,
-                                                                                   screenshot_dir):
+@pytest.mark.parametrize(("locale", "words"), [
+    ("en-US", ("Card name", "Play the card", "Pass (play no card this turn)")),
+    ("de-DE", ("Kartenname", "Karte spielen", "Passen (keine Karte spielen)")),
+], ids=["English", "German"])
+def test_with_javascript_a_refusal_and_a_play_keep_play_and_pass_in_view_with_the_longest_names(
+        make_context, catalog, screenshot_dir, locale, words):
     """With 40-character players the result docked above the card field took its third of the screen, and Play and
-    Pass ended at y 788: the docked result is a quarter of the screen on Evons, with the board under it."""
+    Pass ended at y 788: the docked result is a quarter of the screen on Evons, with the board under it. A name not
+    in the catalog, refused: why, in the box, was said again under the card field, and Play ended at y 748 (German:
+    810); the box says it alone. After a play in German, Pass's four lines ended at y 790: its words are shorter."""
+    name, play_it, pass_it = words
+    page = make_context(locale=locale).new_page()
     match = services.match_create(slug="evons", player_names=list(LONG_PLAYERS), config={})
     page.goto(match.get_absolute_url())
-    play(page, "A5", "Ember Fox")
-    expect(page.locator(".ev-now")).to_contain_text(f"Turn 2: {LONG_PLAYERS[1]} to play")
-    for shown in (page.locator("#outcome .outcome-box"), page.get_by_label("Card name"),
-                  page.get_by_role("button", name="Play the card"),
-                  page.get_by_role("button", name="Pass (play no card this turn)")):
+    buttons = (page.get_by_role("button", name=play_it, exact=True), page.get_by_role("button", name=pass_it))
+    tap_cell(page, "A5")
+    page.get_by_label(name).fill("Ember Fo")
+    buttons[0].tap()
+    expect(page.locator("#outcome .outcome-refused")).to_contain_text("Ember Fo")
+    page.wait_for_timeout(300)  # the box docked and scrolled to, once the swap has settled
+    page.screenshot(path=screenshot_dir / f"evons-js-refused-long-names-{locale}.png")
+    for shown in (page.locator("#outcome .outcome-box"), page.get_by_label(name), *buttons):
         in_view(page, shown)
-    page.screenshot(path=screenshot_dir / "evons-js-after-a-play-long-names.png")
+    expect(page.get_by_label(name)).to_have_value("Ember Fo")
+    page.get_by_label(name).fill("Ember Fox")
+    buttons[0].tap()
+    expect(page.locator(".ev-now")).to_contain_text(LONG_PLAYERS[1])
+    page.wait_for_timeout(300)
+    for shown in (page.locator("#outcome .outcome-box"), page.get_by_label(name), *buttons):
+        in_view(page, shown)
+    page.screenshot(path=screenshot_dir / f"evons-js-after-a-play-long-names-{locale}.png")
 
 
 def test_without_javascript_a_play_lands_on_the_board_with_the_longest_names(make_context, catalog, screenshot_dir):

@@ -52,3 +52,29 @@ def test_every_game_fits_the_phone_in_german(page: Page, screenshot_dir):
         assert (url, page.evaluate("document.documentElement.scrollWidth"), wider_than_the_screen(page)) == (url, WIDTH, [])
     page.goto(halfway["cardmaster"])  # the fullest board: lineups, gems, statuses
     page.screenshot(path=screenshot_dir / "cardmaster-in-german-360.png", full_page=True, caret="initial")
+
+
+def test_a_refused_unit_in_german_keeps_why_the_name_and_the_button_in_view(make_context, catalog, screenshot_dir):
+    """Lonely Star in German, 40-character players and a new 60-character unit without its LK: why (seven lines in
+    the box), the unit's name and the button that plays it are on the screen together. The button's three lines and
+    the name's three-line label ended it at y 768; both say it shorter now."""
+    from .phone import LONG_CARD, LONG_PLAYERS, fill_card, in_view
+
+    page = make_context(locale="de-DE").new_page()
+    match = services.match_create(slug="lonely-star", player_names=list(LONG_PLAYERS), config={})
+    page.goto(match.get_absolute_url())
+    side = page.locator("#side-0-section")
+    side.locator("summary").first.click()
+    name = side.get_by_label("Einheitenkarte (Katalog oder neuer Name)")
+    fill_card(name, LONG_CARD)
+    for stat, value in (("hp", "5"), ("at", "2"), ("rs", "1"), ("reach", "1")):  # LK left out: refused
+        page.locator(f"#unit-{stat}-0").fill(value)
+    play = side.get_by_role("button", name="Einheit spielen (kostet eine Handkarte)")
+    play.click()
+    box = page.locator("#outcome .outcome-refused")
+    expect(box).to_contain_text("LK")
+    page.wait_for_timeout(300)  # the box docked and scrolled to, once the swap has settled
+    page.screenshot(path=screenshot_dir / "lonely-star-refused-unit-in-german.png", caret="initial")
+    for shown in (box, name, play):
+        in_view(page, shown)
+    expect(name).to_have_value(LONG_CARD)

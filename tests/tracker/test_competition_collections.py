@@ -203,6 +203,23 @@ def test_a_card_missing_from_the_collection_is_refused(client: Client, match, an
     assert Match.objects.get(pk=match.pk).head == 0
 
 
+def test_a_refused_choice_of_collection_says_the_deck_was_not_locked(client: Client, match, ana):
+    """The choice of collection, drawn as the deck's other fields are (tracker/entry_field.html), refused first:
+    its error leads with the notice's "Not locked:", as a first refused card's does, and the deck's button follows
+    it. (It had the bare error: "Not locked:" was given to the card fields alone.)"""
+    own_deck(client, ana, WINNING_DECK)
+    set_up_now(match)
+    response = client.post(entry_url(match, 0), entry_data(match, 0, WINNING_DECK, source="seat-7"))
+    assert response.status_code == 422
+    html = text(response)
+    errors = dict(re.findall(r'<p class="error" id="id_(\w+)_error">(.*?)</p>', html, re.S))
+    assert set(errors) == {"source"}
+    assert re.match(r"⚠ <strong>Not locked:</strong>\s+Select a valid choice", errors["source"]), errors["source"]
+    after = html[html.index('id="id_source_error"'):]
+    assert re.match(r'.*?</fieldset>\s*</div>\s*<p><button [^>]*type="submit">Lock in my deck</button></p>\s*<div class="field picker',
+                    after, re.S), "the deck's button follows the refused choice"
+
+
 def test_playing_another_players_collection_is_not_possible(client: Client, match, ana):
     own_deck(client, ana, WINNING_DECK, upgrade_first="Ember Fox")
     assert "collection at its levels" not in text(client.get(entry_url(match, 1)))  # only Ana's own entry offers it
