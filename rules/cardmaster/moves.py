@@ -30,7 +30,6 @@ from .state import MatchState
 from .statuses import backfire_chance, inflict, proc_chance, roll_against
 
 ATTACKS = ("a1", "a2", "a3")
-CARD_MOVES = (*ATTACKS, "stack", "spc", "revive", "shift")
 NOT_READY = {
     "moved": gettext_noop("%(card)s has already moved this possession."),
     "arrived": gettext_noop("%(card)s was just shifted in and cannot move until its team's next possession."),

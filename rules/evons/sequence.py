@@ -38,8 +38,6 @@ from .board import OPPOSITE, arrow_order, arrow_target, in_main_zone
 from .pieces import arrows_now, board_full, cell_of, current_def, destroy, find, is_monster, label, scores
 from .state import GameState
 
-PHASE_NAMES = ("ability1", "conflicts", "ability2")
-
 
 def push(state: GameState, piece: dict, reason: str, events: list[dict]) -> None:
     """Start an Activation Sequence for `piece` on top of the stack."""
@@ -76,10 +74,6 @@ def end_if_full(state: GameState, events: list[dict]) -> bool:
         state["stack"] = []
         events.append({"type": "game_over", "reason": "board-full", "scores": scores(state)})
     return state["over"] is not None
-
-
-def active_cell(state: GameState) -> str | None:
-    return find(state, state["stack"][-1]["id"]) if state["stack"] else None
 
 
 def abilities_left(state: GameState, piece: dict, entry: dict) -> list[str]:

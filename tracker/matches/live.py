@@ -286,9 +286,6 @@ class Hub:
                 self.latest.pop(match_id, None)
                 self.parts.pop(match_id, None)
 
-    def open_streams(self) -> int:
-        return sum(len(queues) for queues in self.streams.values())
-
     # -- hearing of a change (any thread)
 
     def heard(self, notice: str) -> None:
