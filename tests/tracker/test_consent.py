@@ -490,3 +490,25 @@ def test_a_double_tap_is_told_recorded_only_for_its_own_copy(owner):
     assert response.status_code == 302 and Action.objects.filter(match=match).count() == 4
     assert "That tap was already recorded" in text(ben.get(response.url))
 
+
+def test_a_request_to_move_forward_lapses_when_its_steps_are_replaced(owner):
+    """Round 26: a request to move forward (redo) to an undone step names a step number, and a new line instead of
+    the undone steps has steps of that number too: back at the step it was asked at, it would show again and redo
+    the new line, not the steps asked for. Like any request on steps a new line replaces, it lapses."""
+    match, ben = _evons_to_step_3(owner)
+    services.match_apply_action(match=match, expected_seq=3, action={
+        "type": "play", "seat": 1, "cell": "D4", "covered": False, "card": MOLE})
+    goto(owner, match, 2)  # Ana takes back her pass, and Ben's move with it (his agreement)
+    request = Proposal.objects.get(match=match)
+    answer(ben, request, "agree")
+    match.refresh_from_db()
+    assert (match.head, match.line_length) == (2, 4)
+    response = ben.post(reverse("match_goto", args=[match.pk]), {"step": 4, "seq": match.head})
+    assert response.status_code == 302
+    redo = Proposal.objects.get(match=match, status=Proposal.PENDING)
+    assert (redo.kind, redo.step, redo.at_seq, redo.needs) == (Proposal.GOTO, 4, 2, 0)
+    match.refresh_from_db()
+    services.match_apply_action(match=match, expected_seq=2, action={
+        "type": "play", "seat": 0, "cell": "B2", "covered": False, "card": MOLE})
+    redo.refresh_from_db()
+    assert redo.status == Proposal.LAPSED, "its step 4 is no longer on the line"

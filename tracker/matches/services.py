@@ -454,9 +454,10 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
                 match.checkpoints.filter(seq__gt=head).delete()
                 # A request answers for the line it was asked on. Asked after a step now abandoned, it would come
                 # back when the new line reaches its step again, on another board (round 25: Ben asked to end an
-                # Evons game he led; Ana undid her own step, drew level on a new one, and agreed).
-                match.proposals.filter(status=Proposal.PENDING, at_seq__gt=head).update(
-                    status=Proposal.LAPSED, answered=timezone.now())
+                # Evons game he led; Ana undid her own step, drew level on a new one, and agreed); nor does a
+                # move forward to an abandoned step redo the new line's steps instead (round 26).
+                match.proposals.filter(Q(at_seq__gt=head) | Q(kind=Proposal.GOTO, step__gt=head),
+                                       status=Proposal.PENDING).update(status=Proposal.LAPSED, answered=timezone.now())
                 _withdraw_confirmations(match, entry_taken_back)
             recorded = writes.action_inserted(Action(
                 match=match, number=match.last_number, seq=match.head, seat=acting_seat(game, action), payload=action,
