@@ -378,8 +378,9 @@ def failover(*, database_url: str, tables: int = 4, taps: int = 12, pace: float 
                 for _ in range(taps):
                     page, forms = match_page(tapper, match)
                     form = need(forms, "d6")
-                    seq = int(screen.head(page) or form.value("seq") or 0)  # htmx sends #match's step
-                    status, _location = tapper.act(form.action, {**form.data(), "seq": [str(seq)]}, htmx=True,
+                    drawn = screen.head(page) or form.value("seq") or "0"  # htmx sends #match's step
+                    seq = screen.step(drawn)
+                    status, _location = tapper.act(form.action, {**form.data(), "seq": [drawn]}, htmx=True,
                                                    around=form.parts)
                     seat = form.value("seat")
                     if status == 200:

@@ -518,10 +518,17 @@ class Match(models.Model):
         return self.finished is not None or self.seed_shown_after is not None
 
     @property
-    def result_mark(self) -> str:
-        """What a form deciding on the match's result is drawn for (a void, a confirmation): its step and its
-        newest action's number, which a reopened match played to another end never has again."""
+    def board_mark(self) -> str:
+        """The board a form is drawn on ("5-7"): its step and the newest log entry's number, which the same step on
+        another line (a new step instead of undone ones) never has again. A page's forms send it as their step
+        (`seq`, read as services.Seq), so one drawn on another line to the same step is refused as stale."""
         return f"{self.head}-{self.last_number}"
+
+    @property
+    def result_mark(self) -> str:
+        """What a form deciding on the match's result is drawn for (a void, a confirmation): the board it shows
+        (`board_mark`), which a reopened match played to another end never has again."""
+        return self.board_mark
 
     def row_as_read(self):
         """The match's row while its result is still the one this request read (`result_mark`'s step and number):

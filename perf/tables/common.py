@@ -97,7 +97,7 @@ def send(phone: Phone, match: int, form: Form, data: dict, kind: str, seat: int 
     head = screen.head(phone.shown(match) or "") if htmx else None
     if head is not None:  # htmx sends the step from #match: a kept part's form was drawn at an earlier one
         data = {**data, "seq": [head]}
-    seq = int(data["seq"][0])
+    seq = screen.step(data["seq"][0])
     if tricks and seq > 0 and ("stale" not in phone.tricks or phone.rng.random() < STALE_RATE):
         phone.tricks.add("stale")
         stale = {**data, "seq": [str(seq - 1)]}

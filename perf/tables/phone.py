@@ -215,7 +215,7 @@ class Phone:
         if 'id="match"' not in page:
             self.show(match, None)
             _status, _location, page = self.get(f"/matches/{match}/")
-        return RECORDED in page and screen.head(page) == str(step)
+        return RECORDED in page and (shown := screen.head(page)) is not None and screen.step(shown) == step
 
     @property
     def late(self) -> bool:

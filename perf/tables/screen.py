@@ -80,6 +80,12 @@ def shown(page: str, leave_out: tuple[str, ...] = ()) -> str:
 
 
 def head(page: str) -> str | None:
-    """The step number `#match` gives every htmx request (its `hx-vals`), if the screen shows one."""
+    """The step `#match` gives every htmx request (its `hx-vals`: the board, "5-7", Match.board_mark), if the screen
+    shows one."""
     found = MATCH_VALS.search(page)
     return str(json.loads(html.unescape(found.group(1)))["seq"]) if found else None
+
+
+def step(drawn: str) -> int:
+    """The step number of a form's `seq` ("5-7" or "5")."""
+    return int(drawn.partition("-")[0])

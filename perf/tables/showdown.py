@@ -25,9 +25,10 @@ def play(phone: Phone, table: int, number: int, level: str = "hard") -> None:
         before = screen.head(phone.shown(match) or "")
         status = send(phone, match, form, data, move, None, tricks=False)
         after = screen.head(phone.shown(match) or "")
-        if applied(status) and before is not None and after is not None and int(after) - int(before) > 1:
+        if applied(status) and before is not None and after is not None and (
+                replied := screen.step(after) - screen.step(before) - 1) > 0:
             with phone.lock:
-                phone.report.ai_replies.append((phone.took, int(after) - int(before) - 1))
+                phone.report.ai_replies.append((phone.took, replied))
         return status
 
     play_out(phone, match, turns(phone, post))

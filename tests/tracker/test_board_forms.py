@@ -57,7 +57,7 @@ def test_lonely_star_moving_cards_to_the_same_zone_comes_back_picked_with_why_be
     assert re.search(r'<option value="hand"\s+selected>', form[form.index('id="cards-source"'):form.index('id="cards-target"')])
     assert beside(form, "cards-target", "Cards must move to a different zone.")
     assert re.search(r'<details class="ls-more" open>\s*<summary>Move cards between zones', page)
-    assert 'name="seq" value="0"' in form  # the step number is the fresh one, drawn anew
+    assert 'name="seq" value="0-0"' in form  # the step number is the fresh one, drawn anew
 
 
 def test_lonely_star_a_die_that_is_no_d6_stands_beside_the_die_field(client, catalog):
@@ -126,7 +126,7 @@ def test_card_crush_a_stale_reveal_says_why_beside_the_button(client, catalog):
     match = lock_both(services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}))
     page = post(client, match, {"action": "play_round", "seq": match.head - 1}, 409)
     form = form_of(page, 'value="play_round"')
-    assert '<p class="error" role="alert">' in form and f'name="seq" value="{match.head}"' in form
+    assert '<p class="error" role="alert">' in form and f'name="seq" value="{match.board_mark}"' in form
 
 
 # ---------------------------------------------------------------- forged posts

@@ -5,6 +5,8 @@ join link; a spectator watches. The cheating sequences from the issue are played
 must now fail to cheat.
 """
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -418,3 +420,95 @@ def test_a_request_still_stands_after_an_undo_and_redo_of_the_same_line(owner):
     request.refresh_from_db()
     match.refresh_from_db()
     assert request.status == Proposal.AGREED and match.finished is not None
+
+
+def _evons_to_step_3(owner) -> tuple[Match, Client]:
+    """Ana (the owner's phone) and Ben (his own phone) at Evons: Ana passes, Ben plays a Mole on E5, Ana passes."""
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={}, owner_device=device_of(owner))
+    ben = seated_phone(owner, match, 1)
+    for action in ({"type": "pass", "seat": 0},
+                   {"type": "play", "seat": 1, "cell": "E5", "covered": False, "card": MOLE},
+                   {"type": "pass", "seat": 0}):
+        match.refresh_from_db()
+        services.match_apply_action(match=match, action=action, expected_seq=match.head)
+    match.refresh_from_db()
+    return match, ben
+
+
+def _ben_plays_from(ben: Client, match: Match, drawn: str):
+    return ben.post(reverse("match_act", args=[match.pk]), {
+        "seq": drawn, "seat": 1, "action": "play", "cell": "D4", "face": "up", "new_kind": "monster", "new_cost": "1",
+        "card_name": "Shrew", "new_element": "Earth", "new_atk": "1", "new_def": "1"})
+
+
+def _drawn_step(page: str) -> str:
+    found = re.search(r'hx-vals=\'\{"seq": "([^"]+)"\}\'', page)
+    assert found, "the page says which board its forms were drawn on"
+    return found[1]
+
+
+def test_a_form_drawn_on_another_line_to_the_same_step_is_stale(owner):
+    """Round 26: a form was current whenever the match stood at the step number it was drawn at, whatever line led
+    there. Ben's page was drawn after Ana's step 3 (a pass); Ana undid it (one tap) and played another step 3 in its
+    place; Ben's move, chosen on the board she took back, was then played on hers. A form answers for the board it
+    was drawn on: the step and the line to it."""
+    match, ben = _evons_to_step_3(owner)
+    drawn = _drawn_step(text(ben.get(match.get_absolute_url())))
+    goto(owner, match, 2)  # her own pass: one tap
+    match.refresh_from_db()
+    services.match_apply_action(match=match, expected_seq=2, action={
+        "type": "play", "seat": 0, "cell": "B2", "covered": False, "card": MOLE})
+    match.refresh_from_db()
+    before = snapshot(match)
+    assert match.head == 3
+    response = _ben_plays_from(ben, match, drawn)
+    assert response.status_code == 409 and snapshot(match) == before, "refused, nothing applied"
+    assert "went another way since this page was loaded" in text(response)
+    # Drawn again, the same move is his to make on the board he now sees.
+    assert _ben_plays_from(ben, match, _drawn_step(text(ben.get(match.get_absolute_url())))).status_code == 302
+    match.refresh_from_db()
+    assert match.head == 4 and match.state["cells"]["D4"]["owner"] == 1
+
+
+def test_a_form_still_stands_after_an_undo_and_redo_of_the_same_line(owner):
+    match, ben = _evons_to_step_3(owner)
+    drawn = _drawn_step(text(ben.get(match.get_absolute_url())))
+    goto(owner, match, 2)
+    goto(owner, match, 3)  # the same step again: the board Ben's page shows
+    assert _ben_plays_from(ben, match, drawn).status_code == 302
+    match.refresh_from_db()
+    assert match.head == 4 and match.state["cells"]["D4"]["owner"] == 1
+
+
+def test_a_double_tap_is_told_recorded_only_for_its_own_copy(owner):
+    """The second copy of a tap is answered as recorded when the entry after the board it was drawn on is its first
+    copy; another step played there after an undo is not that copy, and the stale form is refused."""
+    match, ben = _evons_to_step_3(owner)
+    drawn = _drawn_step(text(ben.get(match.get_absolute_url())))
+    assert _ben_plays_from(ben, match, drawn).status_code == 302
+    response = _ben_plays_from(ben, match, drawn)
+    assert response.status_code == 302 and Action.objects.filter(match=match).count() == 4
+    assert "That tap was already recorded" in text(ben.get(response.url))
+
+
+def test_a_request_to_move_forward_lapses_when_its_steps_are_replaced(owner):
+    """Round 26: a request to move forward (redo) to an undone step names a step number, and a new line instead of
+    the undone steps has steps of that number too: back at the step it was asked at, it would show again and redo
+    the new line, not the steps asked for. Like any request on steps a new line replaces, it lapses."""
+    match, ben = _evons_to_step_3(owner)
+    services.match_apply_action(match=match, expected_seq=3, action={
+        "type": "play", "seat": 1, "cell": "D4", "covered": False, "card": MOLE})
+    goto(owner, match, 2)  # Ana takes back her pass, and Ben's move with it (his agreement)
+    request = Proposal.objects.get(match=match)
+    answer(ben, request, "agree")
+    match.refresh_from_db()
+    assert (match.head, match.line_length) == (2, 4)
+    response = ben.post(reverse("match_goto", args=[match.pk]), {"step": 4, "seq": match.head})
+    assert response.status_code == 302
+    redo = Proposal.objects.get(match=match, status=Proposal.PENDING)
+    assert (redo.kind, redo.step, redo.at_seq, redo.needs) == (Proposal.GOTO, 4, 2, 0)
+    match.refresh_from_db()
+    services.match_apply_action(match=match, expected_seq=2, action={
+        "type": "play", "seat": 0, "cell": "B2", "covered": False, "card": MOLE})
+    redo.refresh_from_db()
+    assert redo.status == Proposal.LAPSED, "its step 4 is no longer on the line"

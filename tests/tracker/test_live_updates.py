@@ -236,7 +236,7 @@ def test_a_stale_entry_comes_back_to_confirm_without_the_other_deck(owner, battl
     assert response.status_code == 409
     html = text(response)
     assert "The match moved on while you were entering" in html
-    assert 'name="seq" value="1"' in html  # ready to confirm against the fresh step
+    assert 'name="seq" value="1-1"' in html  # ready to confirm against the fresh step
     for name in ANA_DECK:
         assert f'value="{name}"' in html
     for name in BEN_DECK:  # the catalog list names every card; no field carries Ben's choice

@@ -274,7 +274,7 @@ def test_an_htmx_answer_leaves_out_the_units_the_action_did_not_change(client, f
     step from #match in place of the step a kept form was drawn with). An attack redraws the two units in it."""
     comet, ember, warden = (unit_id(fielded, name) for name in ("Comet Wanderer", "Ember Drifter", "Nebula Warden"))
     page = text(client.get(fielded.get_absolute_url()))
-    assert f"hx-vals='{{\"seq\": \"{fielded.head}\"}}'" in page, "every htmx form sends the page's step"
+    assert f"hx-vals='{{\"seq\": \"{fielded.board_mark}\"}}'" in page, "every htmx form sends the page's step"
     htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match", "HTTP_X_KEPT": "1"}
     answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "d6", "seat": 0},
                               HTTP_X_SHOWN=shown_parts(page, "ls-controls", "ls-d6"), **htmx))
@@ -283,7 +283,7 @@ def test_an_htmx_answer_leaves_out_the_units_the_action_did_not_change(client, f
     assert "Deal the damage" not in answer and "Inflict a status" not in answer, "the turn's other forms are kept"
     assert '<h3>' not in answer and 'id="overrides-title"' not in answer, "no unit and no correction is drawn"
     fielded.refresh_from_db()
-    assert "Roll the D6" in answer and f"hx-vals='{{\"seq\": \"{fielded.head}\"}}'" in answer, "the controls are drawn anew"
+    assert "Roll the D6" in answer and f"hx-vals='{{\"seq\": \"{fielded.board_mark}\"}}'" in answer, "the controls are drawn anew"
     # The attack form the phone kept was drawn before the D6, with the step before; htmx sends the page's (as here).
     answer = text(client.post(act_url(fielded), {"seq": fielded.head, "action": "attack", "unit": comet, "target": warden},
                               HTTP_X_SHOWN=shown_parts(page, f"ls-unit-{comet}"), **htmx))

@@ -146,7 +146,7 @@ def test_the_answer_to_a_tap_on_the_page_leaves_out_what_no_action_changes(clien
     assert response.status_code == 200
     html = text(response)
     assert "Water over Fire +3" in html and "Step 3" in html, "the board and the step are fresh"
-    assert 'name="seq" value="3"' in html, "the undo and redo forms are for the new step"
+    assert 'name="seq" value="3-3"' in html, "the undo and redo forms are for the new step"
     assert '<div id="match-title" hx-preserve></div>' in html, "the title stays as the page shows it"
     assert "<h1>" not in html and 'class="players"' not in html
 

@@ -33,7 +33,7 @@ def test_it_offers_round_one_once_both_are_locked(client, locked):
     assert "Lock in your decks" not in html
     assert "Reveal round 1" in html
     assert 'name="action" value="play_round"' in html
-    assert f'name="seq" value="{locked.head}"' in html
+    assert f'name="seq" value="{locked.board_mark}"' in html
     # Team Initiative: the sums of Speed (5+8+2+8+9 and 8+7+6+5+5).
     assert "Ana 32" in html and "Ben 31" in html
 

@@ -80,7 +80,7 @@ def test_it_shows_the_entry_form(client, match):
     for position in range(1, 6):
         assert f'name="card_{position}"' in html
     assert signing.loads(token_from_page(html), salt=ENTRY_SALT) == {"match": match.pk, "seat": 0}
-    assert 'name="seq" value="0"' in html
+    assert 'name="seq" value="0-0"' in html
     assert '<datalist id="catalog">' in html and '<option value="Ember Fox">' in html
 
 
@@ -250,7 +250,7 @@ def test_it_refuses_a_stale_step_number_but_keeps_the_entry(client, match):
     html = refused(client, match, 1, stale, 409)
     assert "The match moved on while you were entering" in html
     # Ben's typed deck comes back, made against the fresh step, ready to send again.
-    assert 'name="seq" value="1"' in html
+    assert 'name="seq" value="1-1"' in html
     for name in BEN_DECK:
         assert f'value="{name}"' in html
     assert client.post(entry_url(match, 1), {**stale, "seq": "1"}).status_code == 302
@@ -395,7 +395,7 @@ def test_no_hidden_input_carries_the_deck(client, catalog):
         # The hx-vals are #match's step number, which htmx sends in place of each form's own, and a card list's
         # match (whose stats it shows).
         for vals in re.findall(r"hx-vals='([^']*)'", html):
-            assert re.fullmatch(r'\{"(seq|match)": "\d+"\}', vals), (page, vals)
+            assert re.fullmatch(r'\{"(seq|match)": "\d+(-\d+)?"\}', vals), (page, vals)
         assert html.count("hx-vals") == len(re.findall(r"hx-vals='", html)), page
         assert not re.search(r'data-[\w-]+="[^"]*(Ember|Storm|Stone|Phoenix|Gale)', html), page
 

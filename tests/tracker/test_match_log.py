@@ -148,7 +148,7 @@ def test_it_offers_to_go_to_any_other_step(client, locked):
     for step in (0, 1, 2):
         assert f'name="step" value="{step}"' in html
     assert 'name="step" value="3"' not in html  # the current step
-    assert 'name="seq" value="3"' in html
+    assert 'name="seq" value="3-3"' in html
 
 
 def test_it_404s_for_an_unknown_match(client, match):

@@ -1,5 +1,7 @@
 """Forms shared by every game: who plays, which step, which filter."""
 
+import re
+
 from django import forms
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -7,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from tracker.matches import names
+from tracker.matches.services import Seq
 from tracker.models import Player
 
 
@@ -51,17 +54,33 @@ class PlayersForm(forms.Form):
         return data
 
 
+class SeqField(forms.CharField):
+    """The board a page's form was drawn on, as `Match.board_mark` writes it ("5-7"), or a bare step ("5"): a
+    services.Seq."""
+
+    SHAPE = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        found = self.SHAPE.fullmatch(value)
+        if found is None:
+            raise forms.ValidationError(forms.IntegerField.default_error_messages["invalid"], code="invalid")
+        return Seq(int(found[1]), int(found[2]) if found[2] is not None else None)
+
+
 class StepForm(forms.Form):
     """A move along the log: to `step`, made against the match at step `seq`."""
 
     step = forms.IntegerField(min_value=0)
-    seq = forms.IntegerField(min_value=0)
+    seq = SeqField()
 
 
 class SeqForm(forms.Form):
-    """The step a page was showing when its form was sent."""
+    """The step a page was showing when its form was sent, and the line that led there (SeqField)."""
 
-    seq = forms.IntegerField(min_value=0)
+    seq = SeqField()
 
 
 def _attrs(attrs: dict) -> str:

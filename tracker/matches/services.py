@@ -39,8 +39,30 @@ class NoSuchStep(Exception):
     """Undo or redo to a step the match's current line does not have."""
 
 
+class Seq(int):
+    """A step number as a page's form sends it (`Match.board_mark`, "5-7"): the step the page showed, with `number`,
+    the newest log entry's number then, which says which line led there. After an undo, a new step instead of the
+    undone ones comes back to the same step numbers on another board: a form drawn on the old one is stale there
+    (round 26: Ben's move drawn after Ana's step 3 was played after another step 3 she put in its place). A bare
+    step number (a page from before, a script) has no `number` and is read as the step alone."""
+
+    number: int | None
+
+    def __new__(cls, step: int, number: int | None = None) -> "Seq":
+        made = super().__new__(cls, step)
+        made.number = number
+        return made
+
+
+def stands_at(match: Match, expected_seq: int) -> bool:
+    """Whether the match stands where a form was drawn (`expected_seq`, a Seq from a page): at its step, and on the
+    line that led there then (no log entry recorded since). The one test of a stale form: every change asks it."""
+    number = getattr(expected_seq, "number", None)
+    return match.head == expected_seq and (number is None or number == match.last_number)
+
+
 class StaleSubmission(Exception):
-    """The form was made against another step of the match than the current one."""
+    """The form was made against another step of the match than the current one, or another line to it."""
 
     def __init__(self, match: Match, expected_seq: int, doubled: bool) -> None:
         self.doubled = doubled
@@ -48,6 +70,11 @@ class StaleSubmission(Exception):
         """The step that holds the doubled tap: the views answer it as recorded, not as refused."""
         if doubled:
             message = _("That tap was already recorded: this phone sent it twice, and it counts once.")
+        elif match.head == expected_seq:
+            message = _(
+                "The match went another way since this page was loaded: its step %(now)s is another step now, "
+                "played instead of undone ones. Nothing was applied; here is the current state."
+            ) % {"now": match.head}
         else:
             message = _(
                 "The match moved on since this page was loaded (step %(then)s, now step %(now)s). "
@@ -280,22 +307,26 @@ def replay_problems(match: Match) -> list[str]:
 def _stale(match: Match, expected_seq: int, payload: dict | None) -> StaleSubmission:
     """The refusal of a change made against step `expected_seq` of a match now at `match.head`."""
     # Only an open action may be called a double: saying so of a secret one would tell a
-    # stale sender whether their guess equals the hidden entry.
+    # stale sender whether their guess equals the hidden entry. A form that says its line (Seq) names the entry
+    # its first copy made: the next one after it, not an equal step another phone played on another line.
+    number = getattr(expected_seq, "number", None)
+    first_copy = match.actions.filter(abandoned=False, seq=expected_seq + 1)
+    if number is not None:
+        first_copy = first_copy.filter(number=number + 1)
     doubled = (payload is not None and match.game.public_action(match.state, payload) == payload
-               and match.actions.filter(abandoned=False, seq=expected_seq + 1).values_list("payload", flat=True)
-               .first() == payload)
+               and first_copy.values_list("payload", flat=True).first() == payload)
     return StaleSubmission(match, expected_seq, doubled)
 
 
 def _current(match_id: int | None, match: Match | None, expected_seq: int, payload: dict | None = None) -> Match:
-    """The match to change, refused as stale unless it stands at `expected_seq`.
+    """The match to change, refused as stale unless it stands at `expected_seq` (`stands_at`: its step and line).
 
     A view passes the match it loaded for its access check, so the row is read once; the
     write in `_save` then takes the lock and proves nobody changed it since (its version).
     """
     if match is None:
         match = Match.objects.get(pk=match_id or 0)
-    if match.head != expected_seq:
+    if not stands_at(match, expected_seq):
         raise _stale(match, expected_seq, payload)
     return match
 
@@ -423,9 +454,10 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
                 match.checkpoints.filter(seq__gt=head).delete()
                 # A request answers for the line it was asked on. Asked after a step now abandoned, it would come
                 # back when the new line reaches its step again, on another board (round 25: Ben asked to end an
-                # Evons game he led; Ana undid her own step, drew level on a new one, and agreed).
-                match.proposals.filter(status=Proposal.PENDING, at_seq__gt=head).update(
-                    status=Proposal.LAPSED, answered=timezone.now())
+                # Evons game he led; Ana undid her own step, drew level on a new one, and agreed); nor does a
+                # move forward to an abandoned step redo the new line's steps instead (round 26).
+                match.proposals.filter(Q(at_seq__gt=head) | Q(kind=Proposal.GOTO, step__gt=head),
+                                       status=Proposal.PENDING).update(status=Proposal.LAPSED, answered=timezone.now())
                 _withdraw_confirmations(match, entry_taken_back)
             recorded = writes.action_inserted(Action(
                 match=match, number=match.last_number, seq=match.head, seat=acting_seat(game, action), payload=action,

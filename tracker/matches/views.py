@@ -198,7 +198,8 @@ def _refused(request: TableRequest, match_id: int, message: str, status: int,
     outcome = _outcome(request, match, refusal=message)
     if form is not None and not form.errors:  # refused before the form was read (a stale step, a lock)
         form.add_error(None, message)
-    if request.htmx and request.POST.get("seq") == str(match.head):
+    drawn = SeqForm(request.POST)
+    if request.htmx and drawn.is_valid() and services.stands_at(match, drawn.cleaned_data["seq"]):
         response = render(request, "tracker/match_detail.html#refusal",
                           {"match": match, "outcome": outcome, "oob": True,
                            "error_slots": _error_slots(request, match, seen_by, form)}, status=status)
@@ -545,11 +546,12 @@ def match_goto(request: TableRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, locked, status=409)
     if reopening and (why := locks.why_not_reopen(match, seen_by)):
         return _refused(request, pk, why, status=403)
-    if seq == match.head and reopening and request.POST.get("confirm") != "reopen":
+    current = services.stands_at(match, seq)  # drawn on this board: else refused as stale below
+    if current and reopening and request.POST.get("confirm") != "reopen":
         return people_views.confirm_reopen(request, match, seen_by, step)
     made_by = news.by(request, match, seen_by)
     try:
-        if seq == match.head and seen_by.can_act:
+        if current and seen_by.can_act:
             if consent.hot_seat(match, seen_by):
                 if consent.takes_back_reveal(match, step):
                     return people_views.hot_seat_goto(request, match, seen_by, step)

@@ -214,7 +214,7 @@ def propose(*, match_id: int, seen_by: Viewer, expected_seq: int, kind: str, ste
     request always describes something that can be carried out.
     """
     match = Match.objects.select_for_update().get(pk=match_id)
-    if match.head != expected_seq:
+    if not services.stands_at(match, expected_seq):
         raise services.StaleSubmission(match, expected_seq, doubled=False)
     asked_by = asking_seat(match, seen_by)
     if asked_by is None:
@@ -306,7 +306,7 @@ def agree_in_hot_seat(*, match_id: int, seen_by: Viewer, expected_seq: int, aske
     match = Match.objects.select_for_update().get(pk=match_id)
     if not hot_seat(match, seen_by):
         raise Refused(_("Each player answers on their own phone here."))
-    if match.head != expected_seq:
+    if not services.stands_at(match, expected_seq):
         raise services.StaleSubmission(match, expected_seq, doubled=False)
     if not 0 <= asked_by < match.game.seats:
         raise Refused(_("Say which player asks."))

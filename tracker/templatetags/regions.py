@@ -12,8 +12,9 @@ templates it includes, found from the template itself (so a part edited to show 
 with it), besides the viewer and the language, which count by themselves. Every htmx request from the page
 says which digests it shows (`X-Shown`, static/js/table.js). The answer to an action leaves out a part the
 phone shows as it would be drawn now, and draws the others. Its forms keep the step number they were drawn
-with: htmx sends the page's own (`hx-vals` on #match) in its place, so the step number (`match.head`) and
-the CSRF token are the page's, not the part's, and left out of the digest.
+with: htmx sends the page's own (`hx-vals` on #match) in its place, so the step number (`match.head`, and
+`match.board_mark` as the forms send it) and the CSRF token are the page's, not the part's, and left out of the
+digest.
 """
 import hashlib
 import json
@@ -67,7 +68,7 @@ def digest(values: list, context: template.Context) -> str:
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
-PAGE_OWN = {("match", "head"), ("csrf_token",)}
+PAGE_OWN = {("match", "head"), ("match", "board_mark"), ("csrf_token",)}
 """What a part's forms carry that is the page's, not the part's (see above): never in a digest."""
 
 

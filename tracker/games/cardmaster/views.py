@@ -56,7 +56,7 @@ def match_ai_turn(request: TableRequest, pk: int) -> HttpResponse:
     locked = locks.why_locked(match)
     if locked:
         return views._refused(request, pk, locked, status=409)
-    if seq_form.cleaned_data["seq"] != match.head:
+    if not services.stands_at(match, seq_form.cleaned_data["seq"]):
         return views._refused(
             request,
             pk,
