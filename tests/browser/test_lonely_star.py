@@ -163,13 +163,13 @@ def test_a_d6_leaves_the_units_as_the_phone_shows_them_and_their_forms_still_act
     expect(page.locator(".ls-last")).to_contain_text("D6")
     expect(more).to_have_attribute("open", "")
     attack = form_with_button(page, "Attack with Dust Knight")
-    expect(attack.locator("[name=seq]")).to_have_value("2")  # drawn before the D6, at step 2
+    expect(attack.locator("[name=seq]")).to_have_value("2-2")  # drawn before the D6, at step 2 (Match.board_mark)
     attack.get_by_label("Die rolled at the table (1–6)").fill("2")
     with page.expect_response(lambda r: r.request.method == "POST") as answer:
         attack.get_by_role("button", name="Attack with Dust Knight").click()
-    assert answer.value.status == 200 and "seq=3" in answer.value.request.post_data
+    assert answer.value.status == 200 and "seq=3-3" in answer.value.request.post_data
     expect(unit_card(page, "Nebula Warden").locator(".ls-health")).to_have_text("♥ Damage 3 of 8 HP")
-    expect(page.locator("#side-0-section [name=seq]").first).to_have_value("4")
+    expect(page.locator("#side-0-section [name=seq]").first).to_have_value("4-4")
 
 
 def test_a_busy_board_fits_a_phone_in_dark_mode(make_context, catalog, screenshot_dir):
