@@ -202,14 +202,17 @@
   const lost = (xhr) => !xhr.status || xhr.status > 501 && xhr.status < 505; // no answer, or the proxy had none
   document.addEventListener("submit", (e) => { e.target.tapped = e.submitter; }, true);
 
+  // Under the button tapped (a long form's end is off the screen: Evons' under its board), seen.
   function note(form, text) {
-    let line = form.querySelector(".net-note");
-    if (!line) {
-      line = form.appendChild(document.createElement("p"));
+    let line = form.note, at = form.tapped;
+    if (!line || !line.isConnected) {
+      line = form.note = document.createElement("p");
       line.className = "net-note";
       line.setAttribute("role", "alert");
+      at && at.isConnected ? at.after(line) : form.append(line);
     }
     line.textContent = text;
+    line.scrollIntoView({ block: "nearest" });
   }
   function resend(form) {
     clearTimeout(form.timer);

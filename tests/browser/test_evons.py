@@ -400,3 +400,34 @@ def test_a_name_not_in_the_catalog_opens_the_fold_for_its_stats(page: Page, cata
     fold.get_by_label("DEF").fill("3")
     page.get_by_role("button", name="Play the card").tap()
     expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+
+
+@pytest.mark.parametrize("button", ["Play the card", "Pass (play no card this turn)"])
+def test_a_tap_the_connection_lost_says_so_under_its_button_in_view(page: Page, catalog, screenshot_dir, button):
+    """Offline, a tap on Play the card or Pass says it is kept and not sent yet (table.js) just under the two buttons,
+    on the screen with them: the note went to its form's end, some 250 px under the screen's foot at 360x740 (under
+    the face choice and the new card's fold), and for Pass (form="ev-pass") to its own empty form's place. Back
+    online, the tap counts once."""
+    from .phone import fill_card, go_offline, go_online
+    from .test_at_the_table import WAITING
+
+    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={})
+    page.goto(match.get_absolute_url())
+    play(page, "A5", "Ember Fox")
+    expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+    fill_card(page.get_by_label("Card name"), "Moss Golem")
+    tap_cell(page, "D3")  # which closes the card's list
+    expect(page.locator(".picks-list:visible")).to_have_count(0)
+    tapped = page.get_by_role("button", name=button)
+    go_offline(page)
+    tapped.tap()
+    note = page.locator("form .net-note")
+    expect(note).to_contain_text(WAITING)
+    page.screenshot(path=screenshot_dir / f"evons-offline-{button.split()[0].lower()}.png", caret="initial")
+    for shown in (note, tapped):
+        in_view(page, shown)
+    assert note.bounding_box()["y"] > tapped.bounding_box()["y"], "the note is not under the button"
+    go_online(page)
+    expect(page.get_by_text("Turn 3: Ana to play")).to_be_visible()
+    match.refresh_from_db()
+    assert (match.head, match.last_number) == (2, 2)
