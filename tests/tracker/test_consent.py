@@ -470,6 +470,23 @@ def test_a_form_drawn_on_another_line_to_the_same_step_is_stale(owner):
     assert match.head == 4 and match.state["cells"]["D4"]["owner"] == 1
 
 
+def test_a_form_drawn_before_a_step_played_and_taken_back_says_so(owner):
+    """A form drawn on a board the match left and came back to (a step played after it, then undone) is refused
+    too (a tap kept while the phone was offline would otherwise play twice), but says what happened: nothing was
+    played in its step's place."""
+    match, ben = _evons_to_step_3(owner)
+    drawn = _drawn_step(text(ben.get(match.get_absolute_url())))
+    services.match_apply_action(match=match, expected_seq=3, action={  # from Ben's other tab
+        "type": "play", "seat": 1, "cell": "D5", "covered": False, "card": MOLE})
+    services.match_goto(match_id=match.pk, step=3, expected_seq=4)
+    match.refresh_from_db()
+    before = snapshot(match)
+    response = _ben_plays_from(ben, match, drawn)
+    assert response.status_code == 409 and snapshot(match) == before
+    page = text(response)
+    assert "moved on and came back since this page was loaded" in page and "went another way" not in page
+
+
 def test_a_form_still_stands_after_an_undo_and_redo_of_the_same_line(owner):
     match, ben = _evons_to_step_3(owner)
     drawn = _drawn_step(text(ben.get(match.get_absolute_url())))

@@ -70,6 +70,11 @@ class StaleSubmission(Exception):
         """The step that holds the doubled tap: the views answer it as recorded, not as refused."""
         if doubled:
             message = _("That tap was already recorded: this phone sent it twice, and it counts once.")
+        elif match.head == expected_seq and _came_back(match, expected_seq):
+            message = _(
+                "The match moved on and came back since this page was loaded: a step was played after step "
+                "%(now)s and taken back. Nothing was applied; here is the current state."
+            ) % {"now": match.head}
         elif match.head == expected_seq:
             message = _(
                 "The match went another way since this page was loaded: its step %(now)s is another step now, "
@@ -81,6 +86,20 @@ class StaleSubmission(Exception):
                 "Nothing was applied; here is the current state."
             ) % {"then": expected_seq, "now": match.head}
         super().__init__(message)
+
+
+def _came_back(match: Match, drawn: int) -> bool:
+    """Whether a form drawn on step `drawn` of the match, which stands at that step again, was drawn on the same
+    board: the line's entry at that step was there already when it was drawn (its number is no later than the
+    newest the form names), so what happened since was played after it and taken back, not played in its place.
+    A form that names no line (a bare step) is stale only on another step, never here."""
+    number = getattr(drawn, "number", None)
+    if number is None:
+        return False
+    if drawn == 0:  # the match's start: the same board on every line
+        return True
+    entry = match.actions.filter(abandoned=False, seq=drawn).values_list("number", flat=True).first()
+    return entry is not None and entry <= number
 
 
 class Locked(StaleSubmission):
