@@ -8,6 +8,7 @@ import io
 import re
 
 import segno
+from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.urls import reverse
@@ -90,6 +91,29 @@ def revoke(invite: Invite) -> None:
     news.tell(invite.match_id, news.SEAT_ENDED if seated else news.LINK_REVOKED, seat=invite.seat if seated else None)
 
 
+class PlaceHeld(Exception):
+    """Another account holds a place in the match from this phone."""
+
+
+def held_by_another_account(match: Match, device: str, user) -> bool:
+    """Whether an account other than `user` (any account, for a phone not signed in) holds a place in the match
+    from this phone, or held one (its link revoked since). A place taken while signed in is that account's alone
+    (access._mine), and a phone has one place a match (Access: one_access_per_device)."""
+    held = Access.objects.filter(match=match, device=device).exclude(user=None)
+    return (held.exclude(user=user) if user is not None else held).exists()
+
+
+def take_place(match: Match, device: str, user, role: str, seat: int | None, invite: Invite | None = None) -> Access:
+    """This phone's place in the match, made anew in the caller's transaction (a spectator's taking a seat): the
+    one place a place is made. Only the phone's own place is replaced, never another account's: on a store's shared
+    tablet Ben opening the club battle Ana had played there deleted her seat (round 27), so the phone that set it up
+    held her seat again and undid her lock-in without her. Raises PlaceHeld then: the new account gets no place here."""
+    if held_by_another_account(match, device, user):
+        raise PlaceHeld
+    Access.objects.filter(match=match, device=device).delete()  # this phone's own: a watch link's, a revoked one
+    return Access.objects.create(match=match, device=device, user=user, role=role, seat=seat, invite=invite)
+
+
 def member_seats(club_id: int, user, player_id: int | None = None):
     """The seats a member took in the club's open battles by opening them (`seat_club_member`): all of them, or
     those of one player (a given name)."""
@@ -115,7 +139,8 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
     """A club member opening an unfinished club battle that names them takes their seat on this phone by
     their account (not a spectator's place), as a join link would seat them; the seat, or None.
 
-    Only a seat no other phone holds: the owner's phone stops entering for it from then on.
+    Only a seat no other phone holds: the owner's phone stops entering for it from then on. Not on a phone from
+    which another account holds a place in the battle (a shared tablet): that place stays theirs (`take_place`).
     """
     if (match.club_id is None or seen_by.role != access.SPECTATOR or match.finished is not None
             or not access.club_role(request, match.club_id)):
@@ -125,6 +150,8 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
     if seat is None or seat in seen_by.claimed:
         return None
     try:
+        if held_by_another_account(match, request.device, user):  # asked first: no lock taken each time it is opened
+            raise PlaceHeld
         with transaction.atomic():
             # The membership's row first, as leaving and a name taken back hold it (then the match's): the name is
             # judged again as it stands once they committed, or they find this seat to end.
@@ -137,10 +164,14 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
             held = Access.objects.filter(match=match, role=Access.PLAYER, seat=seat, revoked__isnull=True).first()
             if held is not None:  # this phone's own open a moment ago is shown as seated; another's keeps it
                 return seat if held.device == request.device and held.user_id == getattr(user, "pk", None) else None
-            Access.objects.filter(match=match, device=request.device).delete()  # a watch link's place
-            Access.objects.create(match=match, device=request.device, user=user, role=Access.PLAYER, seat=seat)
+            take_place(match, request.device, user, Access.PLAYER, seat)
             touch(match)
             news.tell(match.pk, news.JOINED, news.named(user), (seat,), seat=seat)
     except IntegrityError:  # another phone took the seat a moment ago
+        return None
+    except PlaceHeld:  # another account played here from this phone (a shared tablet): it keeps its place
+        if not request.htmx:
+            messages.info(request, _("Another account joined this match from this phone; sign in as that account, or "
+                                     "use another phone."))
         return None
     return seat

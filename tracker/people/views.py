@@ -318,27 +318,23 @@ def join(request: TableRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         role = Access.PLAYER if player is not None else Access.SPECTATOR
         user = access.signed_in(request)
-        theirs = match.accesses.filter(device=request.device).exclude(user=None)
-        if user is not None:
-            theirs = theirs.exclude(user=user)
-        if theirs.exists():  # the place another account joined from this phone is that account's
-            return render(request, "tracker/join.html", {"problem": _(
-                "Another account joined this match from this phone; sign in as that account, or use another "
-                "phone.")}, status=409)
+        held = _("Another account joined this match from this phone; sign in as that account, or use another phone.")
+        if sharing.held_by_another_account(match, request.device, user):  # that place is that account's
+            return render(request, "tracker/join.html", {"problem": held}, status=409)
         try:
             with transaction.atomic():
                 sharing.lock(match)  # the link is checked again as it stands: a revoke sent with this waits, or is seen
                 problem = _link_problem(Invite.objects.filter(pk=invite.pk).first())
                 if not problem:
-                    Access.objects.filter(match=match, device=request.device).delete()  # a spectator taking a seat
-                    Access.objects.create(match=match, device=request.device, user=user, role=role,
-                                          seat=invite.seat if player else None, invite=invite)
+                    sharing.take_place(match, request.device, user, role, invite.seat if player else None, invite)
                     sharing.touch(match)
                     seat = invite.seat if player else None
                     news.tell(match.pk, news.JOINED, news.named(user),
                               (seat,) if seat is not None else (), seat=seat)
         except IntegrityError:
             return render(request, "tracker/join.html", {"problem": _("That seat was taken a moment ago.")}, status=409)
+        except sharing.PlaceHeld:  # another account joined from this phone a moment ago
+            return render(request, "tracker/join.html", {"problem": held}, status=409)
         if problem:
             return render(request, "tracker/join.html", {"problem": problem}, status=410)
         messages.success(request, _("You play as %(name)s on this phone.") % {"name": player.name} if player
