@@ -116,6 +116,7 @@ def test_sign_in_then_out(client, account):
     assert "◉ ana" in text(client.get("/"))
     response = client.post(reverse("sign_out"))
     assert response.status_code == 302 and response.url == reverse("home")
+    assert response["Clear-Site-Data"] == '"cache"', "Back on a shared tablet shows no page of the last account"
     assert signed_in_as(client) is None
     html = text(client.get(response.url))
     assert "Signed out." in html and ">Sign in</a>" in html

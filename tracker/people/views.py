@@ -159,7 +159,11 @@ def sign_in(request: TableRequest) -> HttpResponse:
 def sign_out(request: TableRequest) -> HttpResponse:
     logout(request)
     messages.success(request, _("Signed out."))
-    return redirect("home")
+    response = redirect("home")
+    # A store's shared tablet: the browser drops the pages it keeps of this site, so Back after signing out does not
+    # show the last account's match list or board from the back/forward cache (round 27; over HTTPS, as served).
+    response["Clear-Site-Data"] = '"cache"'
+    return response
 
 
 @transaction.atomic
