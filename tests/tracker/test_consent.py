@@ -372,11 +372,9 @@ MOLE = {"name": "Mole", "kind": "monster", "cost": 1, "element": "Earth", "atk":
 WALL = {"name": "Wall", "kind": "block"}
 
 
-def test_a_request_is_not_agreed_to_on_another_line(owner):
-    """Round 25: Ben, ahead 1-0 at Evons, asked to end the game at step 3, which was Ana's. Ana undid her own step 3
-    (one tap), played another there that drew level, and agreed to his request, which showed again at step 3: the
-    game ended a draw, on a board Ben never asked to end. A request answers for the line it was asked on: a new
-    step instead of undone ones lapses those asked after them."""
+def _ben_asks_to_end_at_step_3(owner) -> tuple[Match, Proposal]:
+    """Evons, Ana on the owner's phone and Ben on his own: Ana's Wall, Ben's Mole (he leads), Ana's Wall; then Ben
+    asks to end the game, at step 3."""
     match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={}, owner_device=device_of(owner))
     ben = seated_phone(owner, match, 1)
     for action in ({"type": "play", "seat": 0, "cell": "A1", "covered": False, "card": WALL},
@@ -387,6 +385,15 @@ def test_a_request_is_not_agreed_to_on_another_line(owner):
     match.refresh_from_db()
     ben.post(reverse("match_act", args=[match.pk]), {"seq": match.head, "action": "end_game"})
     request = Proposal.objects.get(match=match)
+    return match, request
+
+
+def test_a_request_is_not_agreed_to_on_another_line(owner):
+    """Round 25: Ben, ahead 1-0 at Evons, asked to end the game at step 3, which was Ana's. Ana undid her own step 3
+    (one tap), played another there that drew level, and agreed to his request, which showed again at step 3: the
+    game ended a draw, on a board Ben never asked to end. A request answers for the line it was asked on: a new
+    step instead of undone ones lapses those asked after them."""
+    match, request = _ben_asks_to_end_at_step_3(owner)
     assert (request.at_seq, request.asked_by, request.status) == (3, 1, Proposal.PENDING)
     goto(owner, match, 2)  # her own step: one tap
     match.refresh_from_db()
@@ -403,16 +410,7 @@ def test_a_request_is_not_agreed_to_on_another_line(owner):
 
 
 def test_a_request_still_stands_after_an_undo_and_redo_of_the_same_line(owner):
-    match = services.match_create(slug="evons", player_names=["Ana", "Ben"], config={}, owner_device=device_of(owner))
-    ben = seated_phone(owner, match, 1)
-    for action in ({"type": "play", "seat": 0, "cell": "A1", "covered": False, "card": WALL},
-                   {"type": "play", "seat": 1, "cell": "E5", "covered": False, "card": MOLE},
-                   {"type": "play", "seat": 0, "cell": "A2", "covered": False, "card": WALL}):
-        match.refresh_from_db()
-        services.match_apply_action(match=match, action=action, expected_seq=match.head)
-    match.refresh_from_db()
-    ben.post(reverse("match_act", args=[match.pk]), {"seq": match.head, "action": "end_game"})
-    request = Proposal.objects.get(match=match)
+    match, request = _ben_asks_to_end_at_step_3(owner)
     goto(owner, match, 2)
     goto(owner, match, 3)  # the same step again: the board Ben asked about
     assert "Ben asks" in text(owner.get(match.get_absolute_url()))
