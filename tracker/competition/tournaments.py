@@ -171,9 +171,11 @@ def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> li
     return made
 
 
-def unfinished(tournament: Tournament, round_number: int) -> list[Pairing]:
-    """The battles of a round still being played."""
-    return [p for p in tournament.pairings.filter(round=round_number).select_related("first", "match")
+def unfinished(tournament: Tournament, round_number: int | None = None) -> list[Pairing]:
+    """The battles of a round still being played; with no round, of every round: a battle of an earlier round an
+    organiser reopened is played again too, and until it ends its result counts for nobody."""
+    pairings = tournament.pairings.all() if round_number is None else tournament.pairings.filter(round=round_number)
+    return [p for p in pairings.select_related("first", "match")
             if _winner(p) is None and not (p.match and p.match.voided)]
 
 
@@ -217,8 +219,10 @@ def tournament_finish(*, tournament_id: int, expected_round: int, results: str |
     if by_entrant and expected_round < recommended:
         raise Refused(_("You play in this tournament: it ends after its %(n)s rounds, or another organiser of the "
                         "club ends it sooner.") % {"n": recommended}, status=403)
-    if unfinished(tournament, expected_round):
-        raise Refused(_("Every battle of round %(round)s must be finished first.") % {"round": expected_round})
+    # Of every round, not only the last: a battle of round 1 reopened while round 2 was played, left open, counted
+    # for nobody in the final standings, and its winner lost the tournament (round 28).
+    if still := unfinished(tournament):
+        raise Refused(_("Every battle of round %(round)s must be finished first.") % {"round": min(p.round for p in still)})
     tournament.finished = timezone.now()
     if tournament.club_id:
         tournament.final_ratings = rating.ratings_from(ratings.history(tournament.club_id, tournament.finished))
