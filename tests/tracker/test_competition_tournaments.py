@@ -668,6 +668,27 @@ def test_ending_from_a_page_drawn_before_a_club_battle_moved_a_tie_breaking_rati
     assert cup.finished is None
 
 
+def test_ending_again_after_a_reopen_breaks_ties_with_the_ratings_of_its_first_end(client: Client, cup):
+    """Round 28: the runner-up on a tie broken by rating won club battles after the tournament ended; an organiser
+    reopened it (to set a battle right, or changing nothing) and ended it again, with the ratings of that second
+    moment: the runner-up took the title."""
+    from tracker.matches import services
+
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1}).status_code == 302
+    first, second = (row.entrant.player.name for row in tournaments.standings(cup)[:2])
+    for _ in range(3):  # the runner-up's club battles since: each lifts the rating that broke the tie
+        finish(services.match_create(slug="card-crush", player_names=[second, "Zed"], config={}, club=cup.club), 0)
+    assert client.post(reverse("tournament_reopen", args=[cup.pk]), {"round": 1}).status_code == 302
+    cup.refresh_from_db()
+    assert tournaments.standings(cup)[0].entrant.player.name == first, "nor while it runs again"
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1}).status_code == 302
+    cup.refresh_from_db()
+    assert [row.entrant.player.name for row in tournaments.standings(cup)[:2]] == [first, second]
+    assert f"{first} wins the tournament" in text(client.get(cup.get_absolute_url()))
+
+
 def test_a_pairing_searched_for_and_refused_counts_against_the_hour(client: Client, cup, monkeypatch):
     """The search for a pairing is the round's cost (up to swiss.PAIRING_STEPS positions); refused at its end it
     counted nowhere, so it could be asked for again and again."""

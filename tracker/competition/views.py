@@ -490,7 +490,8 @@ def tournament_reopen(request: TableRequest, pk: int) -> HttpResponse:
         request, pk, RoundForm,
         lambda t, data: tournaments.tournament_reopen(tournament_id=t, expected_round=data["round"],
                                                       by_entrant=bool(_entrant(request, t))),
-        _("The tournament is running again: its battles can be reopened or voided, and it must be ended again."),
+        _("The tournament is running again: its battles can be reopened or voided, and it must be ended again. Its "
+          "ties stay broken by the ratings of when it first ended."),
     )
 
 
