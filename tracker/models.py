@@ -773,6 +773,10 @@ class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=80)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True, help_text="Set when the organiser declares final standings.")
+    first_finished = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When it first ended: ended again after a reopen, its ties are broken by the ratings of then, not by "
+                  "club battles played since (round 28).")
     final_ratings = models.JSONField(
         null=True, blank=True,
         help_text="Each player's rating when the standings were declared final ({player id: rating}): their tiebreak from "

@@ -357,6 +357,30 @@ def test_an_ended_tournaments_battles_are_locked_until_an_organiser_reopens_it(c
         "the reopened battle must end before the tournament can")
 
 
+def test_a_reopened_battle_of_an_earlier_round_holds_the_end_of_the_tournament(client: Client, cup):
+    """Round 28: a round-1 battle reopened while round 2 was played did not hold the ending, which checked the last
+    round alone. The tournament ended with it open: it counted for nobody, and its winner, unbeaten, lost the title."""
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    pair(client, cup, 1)
+    play_round(cup, 2)
+    battle = Pairing.objects.filter(tournament=cup, round=1, second__isnull=False).first().match
+    head = battle.head
+    response = client.post(reverse("match_goto", args=[battle.pk]), {"seq": head, "step": head - 1, "confirm": "reopen"})
+    assert response.status_code == 302
+    battle.refresh_from_db()
+    assert battle.finished is None
+    page = text(client.get(cup.get_absolute_url()))
+    assert "A battle of round 1 was reopened" in page and "End the tournament" not in page and "Pair round" not in page
+    before = state(cup)
+    response = client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 2})
+    assert response.status_code == 422 and "Every battle of round 1 must be finished first" in text(response)
+    assert state(cup) == before and cup.finished is None
+    # Played to its end again (redone along its line, its result as it was): now the tournament may end.
+    assert client.post(reverse("match_goto", args=[battle.pk]), {"seq": head - 1, "step": head}).status_code == 302
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 2}).status_code == 302
+
+
 def test_an_ended_tournaments_battle_cannot_be_voided_until_it_is_reopened(client: Client, cup):
     """Voiding would change the final standings (and the winner the banner names) of an ended tournament."""
     pair(client, cup, 0)
@@ -642,6 +666,27 @@ def test_ending_from_a_page_drawn_before_a_club_battle_moved_a_tie_breaking_rati
     assert refused.status_code == 409
     cup.refresh_from_db()
     assert cup.finished is None
+
+
+def test_ending_again_after_a_reopen_breaks_ties_with_the_ratings_of_its_first_end(client: Client, cup):
+    """Round 28: the runner-up on a tie broken by rating won club battles after the tournament ended; an organiser
+    reopened it (to set a battle right, or changing nothing) and ended it again, with the ratings of that second
+    moment: the runner-up took the title."""
+    from tracker.matches import services
+
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1}).status_code == 302
+    first, second = (row.entrant.player.name for row in tournaments.standings(cup)[:2])
+    for _ in range(3):  # the runner-up's club battles since: each lifts the rating that broke the tie
+        finish(services.match_create(slug="card-crush", player_names=[second, "Zed"], config={}, club=cup.club), 0)
+    assert client.post(reverse("tournament_reopen", args=[cup.pk]), {"round": 1}).status_code == 302
+    cup.refresh_from_db()
+    assert tournaments.standings(cup)[0].entrant.player.name == first, "nor while it runs again"
+    assert client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1}).status_code == 302
+    cup.refresh_from_db()
+    assert [row.entrant.player.name for row in tournaments.standings(cup)[:2]] == [first, second]
+    assert f"{first} wins the tournament" in text(client.get(cup.get_absolute_url()))
 
 
 def test_a_pairing_searched_for_and_refused_counts_against_the_hour(client: Client, cup, monkeypatch):

@@ -9,8 +9,10 @@ against, so a doubled or stale form is refused instead of applied twice.
 import hashlib
 import json
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -56,6 +58,17 @@ def swiss_entrants(tournament: Tournament, rated: dict[int, int]) -> list[swiss.
             for e in tournament.entrants.all()]
 
 
+def rated_until(tournament: Tournament) -> datetime | None:
+    """The moment whose club ratings break the tournament's ties: now while it runs for the first time (None); once it
+    has ended, when it first did, or when its last battle first finished if it was reopened and played on past that
+    (a round paired since). Reopened to set one battle right and ended again, it took the ratings of that second
+    moment: a player who had won club battles since took the title on the tiebreak (round 28)."""
+    if tournament.first_finished is None:
+        return None
+    last = Match.objects.filter(pairing__tournament=tournament).aggregate(last=Max("first_finished"))["last"]
+    return max(tournament.first_finished, last) if last is not None else tournament.first_finished
+
+
 @dataclass
 class StandingRow:
     standing: swiss.Standing
@@ -72,7 +85,7 @@ def standings(tournament: Tournament) -> list[StandingRow]:
     if tournament.final_ratings is not None:
         rated = {int(player): value for player, value in tournament.final_ratings.items()}
     else:
-        rated = rating.ratings_from(ratings.history(tournament.club_id, tournament.finished)) if tournament.club_id else {}
+        rated = rating.ratings_from(ratings.history(tournament.club_id, rated_until(tournament))) if tournament.club_id else {}
     entrants = {e.pk: e for e in tournament.entrants.select_related("player")}
     table = swiss.standings(swiss_entrants(tournament, rated), games(tournament))
     return [StandingRow(row, entrants[row.key]) for row in table]
@@ -171,9 +184,11 @@ def round_pair(*, tournament_id: int, expected_round: int, organiser=None) -> li
     return made
 
 
-def unfinished(tournament: Tournament, round_number: int) -> list[Pairing]:
-    """The battles of a round still being played."""
-    return [p for p in tournament.pairings.filter(round=round_number).select_related("first", "match")
+def unfinished(tournament: Tournament, round_number: int | None = None) -> list[Pairing]:
+    """The battles of a round still being played; with no round, of every round: a battle of an earlier round an
+    organiser reopened is played again too, and until it ends its result counts for nobody."""
+    pairings = tournament.pairings.all() if round_number is None else tournament.pairings.filter(round=round_number)
+    return [p for p in pairings.select_related("first", "match")
             if _winner(p) is None and not (p.match and p.match.voided)]
 
 
@@ -217,18 +232,22 @@ def tournament_finish(*, tournament_id: int, expected_round: int, results: str |
     if by_entrant and expected_round < recommended:
         raise Refused(_("You play in this tournament: it ends after its %(n)s rounds, or another organiser of the "
                         "club ends it sooner.") % {"n": recommended}, status=403)
-    if unfinished(tournament, expected_round):
-        raise Refused(_("Every battle of round %(round)s must be finished first.") % {"round": expected_round})
+    # Of every round, not only the last: a battle of round 1 reopened while round 2 was played, left open, counted
+    # for nobody in the final standings, and its winner lost the tournament (round 28).
+    if still := unfinished(tournament):
+        raise Refused(_("Every battle of round %(round)s must be finished first.") % {"round": min(p.round for p in still)})
     tournament.finished = timezone.now()
+    tournament.first_finished = tournament.first_finished or tournament.finished
     if tournament.club_id:
-        tournament.final_ratings = rating.ratings_from(ratings.history(tournament.club_id, tournament.finished))
-    tournament.save(update_fields=["finished", "final_ratings"])
+        tournament.final_ratings = rating.ratings_from(ratings.history(tournament.club_id, rated_until(tournament)))
+    tournament.save(update_fields=["finished", "first_finished", "final_ratings"])
     return tournament
 
 
 @transaction.atomic
 def tournament_reopen(*, tournament_id: int, expected_round: int, by_entrant: bool = False) -> Tournament:
-    """Take the final standings back, so an organiser can reopen or void a battle; ending it again redoes them.
+    """Take the final standings back, so an organiser can reopen or void a battle; ending it again redoes them, its ties
+    broken by the club's ratings as they stood when it first ended (`rated_until`), club battles since left out.
     An organiser who is an entrant (`by_entrant`) does not: the final standings are hers to gain from."""
     if by_entrant:
         raise Refused(_("You play in this tournament: another organiser of the club reopens it."), status=403)

@@ -358,6 +358,8 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
                       and (not plays or row.entrant.player_id in mine)],
         "recommended": recommended, "entrant_count": entrants,
         "round_open": bool(unfinished), "refusal": refusal,
+        # A battle of an earlier round an organiser reopened: neither a round is paired nor the tournament ended.
+        "reopened": min((p.round for p in tournaments.unfinished(tournament) if p.round < number), default=None),
         # Every battle left is played and waits for confirmations: the round is not "being played" any more.
         "round_confirming": bool(unfinished) and all(p.match and p.match.finished and p.match.unconfirmed
                                                      for p in unfinished),
@@ -488,7 +490,8 @@ def tournament_reopen(request: TableRequest, pk: int) -> HttpResponse:
         request, pk, RoundForm,
         lambda t, data: tournaments.tournament_reopen(tournament_id=t, expected_round=data["round"],
                                                       by_entrant=bool(_entrant(request, t))),
-        _("The tournament is running again: its battles can be reopened or voided, and it must be ended again."),
+        _("The tournament is running again: its battles can be reopened or voided, and it must be ended again. Its "
+          "ties stay broken by the ratings of when it first ended."),
     )
 
 

@@ -71,6 +71,6 @@ def reopen_affects(match: Match, step: int) -> list[str]:
                              "other side's. Should that happen, no player's own lock-in confirms the battle any more: "
                              "it waits for its players' word."))
     if pairing:
-        affects.append(_("It is a battle of %(tournament)s, round %(round)s: the next round cannot be paired "
-                         "until it ends again.") % {"tournament": pairing.tournament.name, "round": pairing.round})
+        affects.append(_("It is a battle of %(tournament)s, round %(round)s: the next round cannot be paired, "
+                         "nor the tournament ended, until it ends again.") % {"tournament": pairing.tournament.name, "round": pairing.round})
     return affects
