@@ -129,7 +129,7 @@ def pair_round(entrants: list[Entrant], games: list[Game]) -> Pairings:
     if unfinished:
         raise IllegalAction(
             "round-unfinished",
-            gettext_noop("%(count)s battle(s) of the current round are not finished yet."),
+            gettext_noop("%(count)s battle(s) of the tournament are not finished yet."),
             count=len(unfinished),
         )
     keys = {entrant.key for entrant in entrants}
