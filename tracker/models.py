@@ -520,24 +520,20 @@ class Match(models.Model):
     @property
     def board_mark(self) -> str:
         """The board a form is drawn on ("5-7"): its step and the newest log entry's number, which the same step on
-        another line (a new step instead of undone ones) never has again. A page's forms send it as their step
-        (`seq`, read as services.Seq), so one drawn on another line to the same step is refused as stale."""
+        another line (a new step instead of undone ones), or a reopened match played to another end, never has
+        again. A page's forms send it as their step (`seq`, read as services.Seq), so one drawn on another line to
+        the same step is refused as stale; a form deciding on the result (a void, a confirmation) sends it as
+        `result` (`result_changed_since`)."""
         return f"{self.head}-{self.last_number}"
 
-    @property
-    def result_mark(self) -> str:
-        """What a form deciding on the match's result is drawn for (a void, a confirmation): the board it shows
-        (`board_mark`), which a reopened match played to another end never has again."""
-        return self.board_mark
-
     def row_as_read(self):
-        """The match's row while its result is still the one this request read (`result_mark`'s step and number):
+        """The match's row while its result is still the one this request read (`board_mark`'s step and number):
         an update of it changes nothing when another request changed the result in between."""
         return Match.objects.filter(pk=self.pk, head=self.head, last_number=self.last_number)
 
     def result_changed_since(self, drawn: str | None) -> bool:
-        """Whether a form drawn for the result `drawn` (its `result_mark`; None: the form says none) is stale."""
-        return drawn is not None and drawn != self.result_mark
+        """Whether a form drawn for the result `drawn` (its `board_mark`; None: the form says none) is stale."""
+        return drawn is not None and drawn != self.board_mark
 
     def after_seed_shown(self, action: "Action") -> bool:
         """Whether `action` was entered after the seed was revealed, so its app rolls could be foreseen."""

@@ -624,7 +624,7 @@ def test_ending_or_dropping_from_a_page_drawn_before_a_result_changed_is_refused
     results = re.search(r'name="results" value="([0-9a-f]+)"', page).group(1)
     voided = Pairing.objects.filter(tournament=cup, round=1, second__isnull=False).first().match
     assert client.post(reverse("match_void", args=[voided.pk]),
-                       {"reason": "wrong deck", "result": voided.result_mark}).status_code == 302
+                       {"reason": "wrong deck", "result": voided.board_mark}).status_code == 302
     before = state(cup)
     refused = client.post(reverse("tournament_finish", args=[cup.pk]), {"round": 1, "results": results})
     assert refused.status_code == 409 and "result changed since this page was loaded" in text(refused)

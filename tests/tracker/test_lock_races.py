@@ -71,7 +71,7 @@ def change(olga: Client, battle: Match, how: str):
     if how == "reopen":
         return olga.post(reverse("match_goto", args=[battle.pk]),
                          {"step": battle.head - 1, "seq": battle.head, "confirm": "reopen"})
-    return olga.post(reverse("match_void", args=[battle.pk]), {"reason": "marked cards", "result": battle.result_mark})
+    return olga.post(reverse("match_void", args=[battle.pk]), {"reason": "marked cards", "result": battle.board_mark})
 
 
 @pytest.mark.parametrize("how", ["reopen", "void"])

@@ -431,7 +431,7 @@ def test_a_confirmation_or_void_drawn_for_a_result_since_reopened_changes_nothin
     referee = member_playing_as("Rita", club, Membership.ORGANISER)
     referee.post(reverse("match_goto", args=[match.pk]), {"seq": match.head, "step": match.head - 1, "confirm": "reopen"})
     match = reveal_all(dev, match)
-    assert match.result_mark != drawn
+    assert match.board_mark != drawn
 
     response = olga.post(reverse("battle_confirm", args=[match.pk]), {"seat": 1, "result": drawn})
     assert response.status_code == 409 and "result changed since this page was drawn" in text(response)
@@ -441,4 +441,4 @@ def test_a_confirmation_or_void_drawn_for_a_result_since_reopened_changes_nothin
     assert response.status_code == 409 and "result changed since this page was drawn" in text(response)
     match.refresh_from_db()
     assert not match.confirmations.filter(seat=1).exists() and match.voided is None and match.rated
-    assert olga.post(reverse("battle_confirm", args=[match.pk]), {"seat": 1, "result": match.result_mark}).status_code == 302
+    assert olga.post(reverse("battle_confirm", args=[match.pk]), {"seat": 1, "result": match.board_mark}).status_code == 302

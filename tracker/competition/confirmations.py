@@ -105,7 +105,7 @@ def seat_of(match: Match, account) -> int | None:
 def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | None = None) -> Confirmation:
     """The seat's player confirms the finished battle, or an organiser of its club confirms for them
     (marked) when the request is the club's referee in it (`access.referees`: the caller asks, since the
-    phone's seat counts too). `drawn` is the result the confirming page showed (`Match.result_mark`).
+    phone's seat counts too). `drawn` is the result the confirming page showed (`Match.board_mark`).
     Raises Refused with why not; nothing changes then."""
     # Only the match's row is locked: PostgreSQL refuses FOR UPDATE on the nullable side of the club's
     # outer join (the write sweep found every confirmation answering 500 there).

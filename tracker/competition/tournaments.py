@@ -94,11 +94,11 @@ def standings(tournament: Tournament) -> list[StandingRow]:
 def results_mark(tournament: Tournament) -> str:
     """What a page ending the tournament or dropping a player was drawn for: the standings as they stood (each
     entrant's place, points, opponents' win rate, rating and whether dropped) and every battle's result
-    (`Match.result_mark`, voided or not). A battle reopened and played to another end, or voided, and a club
+    (`Match.board_mark`, voided or not). A battle reopened and played to another end, or voided, and a club
     battle that moves a tie-breaking rating, all change it within a round, where the round's number stays."""
     table = [(row.entrant.pk, row.standing.points, str(row.standing.opponent_win_rate), row.standing.rating,
               row.standing.dropped) for row in standings(tournament)]
-    battles = sorted((p.pk, p.match.result_mark, bool(p.match.voided)) for p in
+    battles = sorted((p.pk, p.match.board_mark, bool(p.match.voided)) for p in
                      tournament.pairings.select_related("match") if p.match is not None)
     return hashlib.sha256(json.dumps([table, battles]).encode()).hexdigest()[:16]
 

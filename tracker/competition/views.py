@@ -341,7 +341,10 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
     organiser = access.organises(request, tournament.club_id)
     visible = set(Match.objects.visible_to(request).filter(pairing__tournament=tournament).values_list("pk", flat=True))
     recommended = swiss.recommended_rounds(entrants)
-    unfinished = tournaments.unfinished(tournament, number)
+    # Every round's open battles: this round's, and one of an earlier round an organiser reopened, which holds
+    # both the next pairing and the end.
+    still_open = tournaments.unfinished(tournament)
+    unfinished = [p for p in still_open if p.round == number]
     # An organiser who is an entrant pairs and ends it only within its recommended rounds (tournaments.py).
     plays = organiser and bool(_entrant(request, tournament.pk))
     # The waiting battles this viewer may confirm: an organiser (for players without a say), or a player of it; to
@@ -358,8 +361,7 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
                       and (not plays or row.entrant.player_id in mine)],
         "recommended": recommended, "entrant_count": entrants,
         "round_open": bool(unfinished), "refusal": refusal,
-        # A battle of an earlier round an organiser reopened: neither a round is paired nor the tournament ended.
-        "reopened": min((p.round for p in tournaments.unfinished(tournament) if p.round < number), default=None),
+        "reopened": min((p.round for p in still_open if p.round < number), default=None),
         # Every battle left is played and waits for confirmations: the round is not "being played" any more.
         "round_confirming": bool(unfinished) and all(p.match and p.match.finished and p.match.unconfirmed
                                                      for p in unfinished),

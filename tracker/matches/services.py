@@ -54,10 +54,15 @@ class Seq(int):
         return made
 
 
+def _line_of(expected_seq: int) -> int | None:
+    """The newest log entry's number a form was drawn with (a Seq's), or None for a bare step number."""
+    return getattr(expected_seq, "number", None)
+
+
 def stands_at(match: Match, expected_seq: int) -> bool:
     """Whether the match stands where a form was drawn (`expected_seq`, a Seq from a page): at its step, and on the
     line that led there then (no log entry recorded since). The one test of a stale form: every change asks it."""
-    number = getattr(expected_seq, "number", None)
+    number = _line_of(expected_seq)
     return match.head == expected_seq and (number is None or number == match.last_number)
 
 
@@ -93,7 +98,7 @@ def _came_back(match: Match, drawn: int) -> bool:
     board: the line's entry at that step was there already when it was drawn (its number is no later than the
     newest the form names), so what happened since was played after it and taken back, not played in its place.
     A form that names no line (a bare step) is stale only on another step, never here."""
-    number = getattr(drawn, "number", None)
+    number = _line_of(drawn)
     if number is None:
         return False
     if drawn == 0:  # the match's start: the same board on every line
@@ -328,7 +333,7 @@ def _stale(match: Match, expected_seq: int, payload: dict | None) -> StaleSubmis
     # Only an open action may be called a double: saying so of a secret one would tell a
     # stale sender whether their guess equals the hidden entry. A form that says its line (Seq) names the entry
     # its first copy made: the next one after it, not an equal step another phone played on another line.
-    number = getattr(expected_seq, "number", None)
+    number = _line_of(expected_seq)
     first_copy = match.actions.filter(abandoned=False, seq=expected_seq + 1)
     if number is not None:
         first_copy = first_copy.filter(number=number + 1)

@@ -92,7 +92,11 @@ def revoke(invite: Invite) -> None:
 
 
 class PlaceHeld(Exception):
-    """Another account holds a place in the match from this phone."""
+    """Another account holds a place in the match from this phone; says so, as the phone is told."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Another account joined this match from this phone; sign in as that account, or use "
+                           "another phone."))
 
 
 def held_by_another_account(match: Match, device: str, user) -> bool:
@@ -169,9 +173,8 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
             news.tell(match.pk, news.JOINED, news.named(user), (seat,), seat=seat)
     except IntegrityError:  # another phone took the seat a moment ago
         return None
-    except PlaceHeld:  # another account played here from this phone (a shared tablet): it keeps its place
+    except PlaceHeld as held:  # another account played here from this phone (a shared tablet): it keeps its place
         if not request.htmx:
-            messages.info(request, _("Another account joined this match from this phone; sign in as that account, or "
-                                     "use another phone."))
+            messages.info(request, str(held))
         return None
     return seat

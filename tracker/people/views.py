@@ -322,10 +322,9 @@ def join(request: TableRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         role = Access.PLAYER if player is not None else Access.SPECTATOR
         user = access.signed_in(request)
-        held = _("Another account joined this match from this phone; sign in as that account, or use another phone.")
-        if sharing.held_by_another_account(match, request.device, user):  # that place is that account's
-            return render(request, "tracker/join.html", {"problem": held}, status=409)
         try:
+            if sharing.held_by_another_account(match, request.device, user):  # that place is that account's
+                raise sharing.PlaceHeld
             with transaction.atomic():
                 sharing.lock(match)  # the link is checked again as it stands: a revoke sent with this waits, or is seen
                 problem = _link_problem(Invite.objects.filter(pk=invite.pk).first())
@@ -337,8 +336,8 @@ def join(request: TableRequest, token: str) -> HttpResponse:
                               (seat,) if seat is not None else (), seat=seat)
         except IntegrityError:
             return render(request, "tracker/join.html", {"problem": _("That seat was taken a moment ago.")}, status=409)
-        except sharing.PlaceHeld:  # another account joined from this phone a moment ago
-            return render(request, "tracker/join.html", {"problem": held}, status=409)
+        except sharing.PlaceHeld as held:  # before the link was read, or a moment ago under its lock
+            return render(request, "tracker/join.html", {"problem": str(held)}, status=409)
         if problem:
             return render(request, "tracker/join.html", {"problem": problem}, status=410)
         messages.success(request, _("You play as %(name)s on this phone.") % {"name": player.name} if player
