@@ -50,7 +50,8 @@
     const refused = [...match.querySelectorAll("[data-field-errors]")].find((slot) => slot.textContent.trim());
     // Its reason names a fold with what to give next (board_forms.slot: data-opens): open.
     match.querySelectorAll("[data-field-errors] [data-opens]").forEach((why) => (document.getElementById(why.dataset.opens) || {}).open = true);
-    if (refused && refused.closest("form")) return refused.closest("form");
+    // Above the form holding its first control: Evons' Pass, whose button stands in the play form (form="ev-pass").
+    if (refused && refused.closest("form")) return refused.closest("form").elements[0].closest("form");
     const marked = match.querySelector("[data-next-step]");
     if (marked) return marked;
     const next = [...match.querySelectorAll("form[method=post], a.button-primary")].find((el) => el.checkVisibility() &&

@@ -431,3 +431,29 @@ def test_a_tap_the_connection_lost_says_so_under_its_button_in_view(page: Page, 
     expect(page.get_by_text("Turn 3: Ana to play")).to_be_visible()
     match.refresh_from_db()
     assert (match.head, match.last_number) == (2, 2)
+
+
+def test_a_stale_pass_is_refused_with_the_board_and_both_buttons_in_view(page: Page, catalog, screenshot_dir):
+    """A phone that heard nothing for a while (its stream and poll cut) taps Pass on a board the match left and came
+    back to: refused, and the answer's box docks above the play form, so why, the board and both buttons are in
+    view. The refused form is Pass's own, empty (its button stands in the play form: form="ev-pass"), and the box
+    went above that form, under the board, with Pass some 360 px above the screen."""
+    match = services.match_create(slug="evons", player_names=list(LONG_PLAYERS), config={})
+    services.match_apply_action(match=match, expected_seq=0, action={"type": "pass", "seat": 0})
+    page.route("**/events**", lambda route: route.abort())
+    page.route("**/poll**", lambda route: route.abort())
+    page.goto(match.get_absolute_url())
+    match.refresh_from_db()
+    services.match_apply_action(match=match, expected_seq=1, action={
+        "type": "play", "seat": 1, "cell": "C3", "covered": False,
+        "card": {"name": "Mole", "kind": "monster", "cost": 1, "element": "Earth", "atk": 1, "def": 1, "arrows": {}}})
+    services.match_goto(match_id=match.pk, step=1, expected_seq=2)
+    page.get_by_role("button", name="Pass (play no card this turn)").tap()
+    box = page.locator("#outcome .outcome-box")
+    expect(box).to_contain_text("moved on and came back")
+    page.screenshot(path=screenshot_dir / "evons-stale-pass.png", caret="initial")
+    for shown in (box, page.get_by_role("button", name="Play the card"),
+                  page.get_by_role("button", name="Pass (play no card this turn)")):
+        in_view(page, shown)
+    match.refresh_from_db()
+    assert (match.head, match.last_number) == (1, 2), "nothing applied"
