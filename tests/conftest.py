@@ -155,6 +155,13 @@ BOTH_DATABASES = (
         "test_match_read")),
     *POSTGRESQL_PASS,
 )
+ONCE_ON_SQLITE = (
+    "tests/load/test_benchmark_command.py::",
+    "tests/tracker/test_services.py::test_it_replays_to_the_stored_state_after_a_long_scripted_match",
+)
+"""Tests of the modules above that CI runs once, on SQLite: what they check is the same on either engine (the
+benchmark command's report, a long match replayed), and each cost 30 to 40 s of CPU a pass; CI was at its 15
+minutes."""
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -172,7 +179,8 @@ def pytest_ignore_collect(collection_path, config):
 def pytest_collection_modifyitems(config, items):
     """Marks first (`-m both_databases` selects by them), the group ids after pytest-xdist's own hook."""
     for item in items:
-        if item.nodeid.startswith(BOTH_DATABASES) and item.get_closest_marker("own_sqlite") is None:
+        if (item.nodeid.startswith(BOTH_DATABASES) and not item.nodeid.startswith(ONCE_ON_SQLITE)
+                and item.get_closest_marker("own_sqlite") is None):
             item.add_marker(pytest.mark.both_databases)
         if item.nodeid.startswith(POSTGRESQL_PASS):
             item.add_marker(pytest.mark.postgresql_pass)
