@@ -85,20 +85,41 @@ def phase(state: MatchState) -> str:
 
 def apply(state: MatchState, action: dict, dice) -> tuple[MatchState, list[dict]]:
     """The match after `action`, and what happened; the given state is never changed."""
+    move = _move(state, action)
+    state = _copy(state)
+    return state, move(state, action, dice)
+
+
+def own_copy(state: MatchState) -> MatchState:
+    """A copy of `state` for `apply_here`, which no one else holds."""
+    return _copy(state)
+
+
+def apply_here(state: MatchState, action: dict, dice) -> list[dict]:
+    """What `apply` does, done to `state` itself, which must be the caller's `own_copy` (or a state made
+    from one by apply_here). An AI's play-on makes thousands of moves along lines nobody keeps, and
+    this skips the copy each would make."""
+    return _move(state, action)(state, action, dice)
+
+
+def _move(state: MatchState, action: dict) -> Handler[MatchState]:
+    """What makes `action` happen to a state (and the possessions after it), or IllegalAction if it is no move now."""
     kind = action.get("type") if isinstance(action, dict) else None
-    if phase(state) == "finished":
+    now = phase(state)
+    if now == "finished":
         raise IllegalAction("match-over", gettext_noop("The match is over; no more moves can be made."))
     if kind == "lock_lineup":
-        state = _copy(state)
-        return state, _lock_lineup(state, action, dice)
+        return _lock_lineup
     handler = ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalAction("action-unknown", gettext_noop("Cardmaster has no move %(kind)r."), kind=kind)
-    if phase(state) == "lineup":
+    if now == "lineup":
         raise IllegalAction("lineups-first", gettext_noop("Both players lock in their lineups before the first move."))
-    state = _copy(state)
-    events = handler(state, action, dice)
-    return state, events + advance(state, dice)
+
+    def then_advance(state: MatchState, action: dict, dice) -> list[dict]:
+        return handler(state, action, dice) + advance(state, dice)
+
+    return then_advance
 
 
 # Every move once both lineups are locked: (state, action, dice) -> events, like every engine's handlers.
@@ -142,8 +163,9 @@ def _lock_lineup(state: MatchState, action: dict, dice) -> list[dict]:
     return events
 
 
-def legal_actions(state: MatchState) -> list[dict]:
-    """Every legal action with all its choices filled in (cards and targets), for an AI or a fuzzer.
+def legal_actions(state: MatchState, mover: str | None = None) -> list[dict]:
+    """Every legal action with all its choices filled in (cards and targets), for an AI or a fuzzer;
+    with `mover`, only that active card's (the AI's play-ons ask for one card's moves thousands of times).
 
     During lineup entry the lineups themselves are free choices: only the seats are listed.
     """
@@ -157,7 +179,7 @@ def legal_actions(state: MatchState) -> list[dict]:
     raided, revivable = team["raided"], state["config"]["risen_revivable"]
     found = []
     for card_id in team["active"]:
-        if card_id is None:
+        if card_id is None or (mover is not None and card_id != mover):
             continue
         if raided:
             found.append({"type": "deposit", "card": card_id})

@@ -59,7 +59,8 @@ def start_possession(state: MatchState, seat: int) -> list[dict]:
 
 
 def possession_over(state: MatchState) -> bool:
-    return all(card["id"] in state["done"] for card in active_cards(state, possessor(state)))
+    done = state["done"]
+    return all(card_id in done for card_id in state["teams"][possessor(state)]["active"] if card_id)
 
 
 def end_possession(state: MatchState) -> list[dict]:

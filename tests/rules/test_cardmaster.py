@@ -16,6 +16,7 @@ import pytest
 
 import rules
 from rules import IllegalAction, InvalidCard, InvalidConfig
+from rules.cardmaster import match
 from rules.cardmaster.damage import damage
 from rules.cardmaster.fighters import stat
 from rules.cardmaster.moves import revived_hp
@@ -766,9 +767,10 @@ def test_overrides_wait_for_both_lineups():
 # ---------------------------------------------------------------- the state copy (match._copy)
 
 
-def test_apply_leaves_the_state_it_is_given_unchanged_through_whole_random_matches():
-    # apply copies only what a move can change and shares the options and printed stats (match._copy);
-    # every kind of move, status tick, fall, revive and override must leave the input as it was.
+def random_matches():
+    """Whole random matches of every size, every kind of move, status tick, fall, revive and override
+    among them: (state, action, rolls, seed, step) for each move tried, before `act` makes it (which
+    checks that apply left the state it was given as it was) and the match goes on."""
     for number, size in enumerate((3, 6, 9)):
         seed, rng = f"copy-{number}", random.Random(number)
         state = GAME.new_match({"size": size, "risen_revivable": number % 2 == 1}, seed)
@@ -782,8 +784,40 @@ def test_apply_leaves_the_state_it_is_given_unchanged_through_whole_random_match
             action = rng.choice(GAME.legal_actions(state))
             if rng.random() < 0.02:
                 action = adjust(card=rng.choice(list(state["cards"])), hp=rng.randint(0, 40))
+            rolls = [rng.randint(1, 100)] * rng.randint(0, 2)
+            yield state, action, rolls, seed, step
             with contextlib.suppress(IllegalAction):
-                state, _ = act(state, action, rolls=[rng.randint(1, 100)] * rng.randint(0, 2), seed=seed,
-                               step=step)
+                state, _ = act(state, action, rolls=rolls, seed=seed, step=step)
             step += 1
         assert state["winner"] is not None
+
+
+def test_apply_leaves_the_state_it_is_given_unchanged_through_whole_random_matches():
+    # apply copies only what a move can change and shares the options and printed stats (match._copy):
+    # `act`, inside random_matches, checks each move's input afterwards.
+    assert sum(1 for _move in random_matches()) > 100
+
+
+def test_a_line_of_moves_made_in_place_on_an_own_copy_is_the_match_apply_makes():
+    # The AI's play-ons (ai/tree.py) make their moves one after the other on one own_copy of a position with
+    # apply_here, and ask legal_actions for one card's moves: each must be exactly what apply and the whole
+    # list give, and the line must never change a card it shares with the positions it came from.
+    line = None
+    for state, action, rolls, seed, step in random_matches():
+        if step == 3:  # a new match
+            line = match.own_copy(state)
+        assert line == state
+        listed = GAME.legal_actions(state)
+        for mover in {move.get("card") for move in listed}:
+            assert match.legal_actions(state, mover) == [move for move in listed if move.get("card") == mover]
+        before = copy.deepcopy(state)
+        try:
+            expected = GAME.apply(state, action, rules.Dice(seed, step, list(rolls)))
+        except IllegalAction as refusal:
+            with pytest.raises(IllegalAction) as error:
+                match.apply_here(match.own_copy(state), action, rules.Dice(seed, step, list(rolls)))
+            assert error.value.rule == refusal.rule
+            continue
+        events = match.apply_here(line, action, rules.Dice(seed, step, list(rolls)))
+        assert (line, events) == expected
+        assert state == before

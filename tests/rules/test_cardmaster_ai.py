@@ -5,6 +5,7 @@ Searches are slow next to the rest of the rules tests, so these play 3v3 matches
 strong levels smaller budgets where only legality is in question.
 """
 
+import copy
 import json
 import time
 from itertools import cycle
@@ -103,6 +104,31 @@ def test_the_same_state_seed_and_step_give_the_same_decision():
         first = choose(state, state["possession"], level, SEED, 3)
         again = choose(json.loads(json.dumps(state)), state["possession"], level, SEED, 3)
         assert first == again, level
+
+
+class KeepsNothing(dict):
+    """A search's Kept (evaluation.py) that keeps no Fighter: each made afresh."""
+
+    def __setitem__(self, key, value):
+        pass
+
+
+def test_a_search_that_keeps_its_reserve_and_fallen_fighters_finds_what_one_keeping_none_finds():
+    # Tree keeps the Fighters of the cards apply shares between positions, by the card dict: each must be
+    # what the card gives now, in every position and play-on of the search.
+    for size in (3, 9):
+        seed = f"{SEED}-kept-{size}"
+        state, step = generated_match(seed, size=size), 3
+        while not all(team["fallen"] for team in state["teams"]):  # a card of each side fallen, one stepped in
+            state, step = play(state, ("greedy", "greedy"), seed, most=1, first_step=step)
+        assert state["winner"] is None
+        searches = [tree.Tree(state, state["possession"]) for _ in range(2)]
+        searches[1].kept = KeepsNothing()
+        for search_ in searches:
+            search_.run(300)
+        assert [(candidate.action, visits, value) for candidate, visits, value in searches[0].ranked()] == [
+            (candidate.action, visits, value) for candidate, visits, value in searches[1].ranked()]
+        assert searches[0].kept and not searches[1].kept
 
 
 def test_an_ai_move_can_be_recomputed_at_any_step_of_a_played_match(small_budgets):
@@ -557,9 +583,10 @@ def test_a_leaf_is_scored_at_the_start_of_the_searching_side_s_next_possession(m
         state = tree.branches(state, match.legal_actions(state)[0])[0].state
     assert state["done"], "a leaf in the middle of a possession"
     scored, applied = [], []
-    monkeypatch.setattr(tree, "win_chance", lambda reached, side: scored.append((reached, side)) or 0.5)
-    real_branches = tree.branches
-    monkeypatch.setattr(tree, "branches", lambda at, action: applied.append((at, action)) or real_branches(at, action))
+    monkeypatch.setattr(tree, "win_chance", lambda reached, side, kept: scored.append((reached, side)) or 0.5)
+    real_play = tree.play_likeliest  # it makes the move on the line itself: what it was given is kept as it was
+    monkeypatch.setattr(tree, "play_likeliest",
+                        lambda at, action: applied.append((copy.deepcopy(at), action)) or real_play(at, action))
     assert tree.play_on(state, seat) == 0.5
     ((reached, side),) = scored
     assert side == seat and reached["possession"] == seat and not reached["done"]

@@ -97,14 +97,15 @@ class Fighter:
 
     def __init__(self, card: dict, burn_share: float) -> None:
         self.card = card
-        plain = not (card["boost"] or card["fade"] or card["status"])  # then the stats are as printed
-        self.atk = card["base"]["atk"] if plain else stat(card, "atk")
-        # the share of a hit that gets through DEF
-        self.armour = (1000 - (card["base"]["def"] if plain else stat(card, "def"))) / 1000
-        self.type1, self.type2 = card["type1"], card["type2"]
+        base = card["base"]
+        self.type1, self.type2, self.gems = card["type1"], card["type2"], card["gems"]
+        if not (card["boost"] or card["fade"] or card["status"]):  # the stats as printed (most cards)
+            self.atk, self.max_hp, self.hp = base["atk"], base["hp"], float(card["hp"])
+            self.armour = (1000 - base["def"]) / 1000  # the share of a hit that gets through DEF
+            return
+        self.atk, self.max_hp = stat(card, "atk"), max_hp(card)
+        self.armour = (1000 - stat(card, "def")) / 1000
         self.hp = max(1.0, card["hp"] - burn_share * coming_burn(card)) if card["status"] else float(card["hp"])
-        self.max_hp = max_hp(card)
-        self.gems = card["gems"]
 
     def a1(self, foe: "Fighter") -> float:
         """About what this card's A1 takes off `foe`."""
@@ -117,15 +118,35 @@ class Fighter:
         return max(1.0, self.atk * 0.99 * factor * foe.armour)
 
 
+Kept = dict[tuple[int, float], Fighter]
+"""A search's Fighters of reserve and fallen cards, by the card (its id()) and the burn counted.
+
+apply copies the active cards and shares the others with the state it was given until it changes
+one (it then copies it first: fighters.own_card), so the positions of one search hold the same
+reserve and fallen card dicts over and over, and a dict no one changes keeps its figures. Each
+Fighter holds its card, so no other card can take its id() while it is kept."""
+
+
+def _kept(kept: Kept, card: dict, burn_share: float) -> Fighter:
+    found = kept.get((id(card), burn_share))
+    if found is None:
+        found = kept[id(card), burn_share] = Fighter(card, burn_share)
+    return found
+
+
 class Side:
     """One side's cards and gems, and then its figures in the race against the other side."""
 
-    def __init__(self, state: MatchState, seat: int) -> None:
+    def __init__(self, state: MatchState, seat: int, kept: Kept | None = None) -> None:
         cards, team = state["cards"], state["teams"][seat]
         self.seat = seat
         self.active = [Fighter(cards[card_id], 1.0) for card_id in team["active"] if card_id]
-        self.reserve = [Fighter(cards[card_id], RESERVE_BURN) for card_id in team["reserve"]]
-        self.fallen = [Fighter(cards[card_id], 0.0) for card_id in team["fallen"]]
+        if kept is None:
+            self.reserve = [Fighter(cards[card_id], RESERVE_BURN) for card_id in team["reserve"]]
+            self.fallen = [Fighter(cards[card_id], 0.0) for card_id in team["fallen"]]
+        else:
+            self.reserve = [_kept(kept, cards[card_id], RESERVE_BURN) for card_id in team["reserve"]]
+            self.fallen = [_kept(kept, cards[card_id], 0.0) for card_id in team["fallen"]]
         self.raided = team["raided"]
 
     def race(self, state: MatchState, them: "Side", steady: bool = True) -> None:
@@ -141,18 +162,24 @@ class Side:
         self.rate, self.best_gem, banked, owed = 0.0, 0.0, 0.0, 0.0
         for card in self.active:
             # A1 and A3 against the best active target now, and on average over every standing card
-            # (weighed by printed HP, so hurting a card never lowers the average). Inlined a1/a3.
+            # (weighed by printed HP, so hurting a card never lowers the average). Inlined a1/a3, and
+            # comparisons instead of max(): the same numbers without a call in the search's hottest loop.
             first, second = TYPE_FACTOR[card.type1], TYPE_FACTOR[card.type2]
             atk1, atk3 = card.atk * 0.33, card.atk * 0.99
             now1 = now3 = mean1 = mean3 = 0.0
             for place, foe in enumerate(met):
                 factor1, factor2 = first[foe.type1][foe.type2], second[foe.type1][foe.type2]
-                hit1 = max(1.0, atk1 * factor1 * foe.armour)
-                hit3 = max(1.0, atk3 * (factor1 if factor1 > factor2 else factor2) * foe.armour)  # noqa: FURB136 - hot loop
+                hit1 = atk1 * factor1 * foe.armour
+                hit1 = hit1 if hit1 > 1.0 else 1.0  # noqa: FURB136
+                hit3 = atk3 * (factor1 if factor1 > factor2 else factor2) * foe.armour  # noqa: FURB136
+                hit3 = hit3 if hit3 > 1.0 else 1.0  # noqa: FURB136
                 mean1 += foe.max_hp * hit1
                 mean3 += foe.max_hp * hit3
                 if place < targets:
-                    now1, now3 = max(now1, hit1), max(now3, hit3)
+                    if hit1 > now1:
+                        now1 = hit1
+                    if hit3 > now3:
+                        now3 = hit3
             rate = NOW * now1 + (1 - NOW) * mean1 / weight
             gem = max(0.0, NOW * now3 + (1 - NOW) * mean3 / weight - rate) / 3
             self.rate += rate
@@ -186,12 +213,12 @@ class Side:
         return at_risk
 
 
-def race(state: MatchState, raids: bool = True, steady: bool = True) -> tuple[float, float]:
+def race(state: MatchState, raids: bool = True, steady: bool = True, kept: Kept | None = None) -> tuple[float, float]:
     """Possessions each seat needs to win the race from here: (seat 0, seat 1). Without `raids`
     the gems one blow could knock loose are not counted (the easy player's blind spot). Without
     `steady` the average foe is the average standing card (the hard-2026 baseline's race: a
-    knockout of a foe the side hits hard lowered its own rate)."""
-    sides = (Side(state, 0), Side(state, 1))
+    knockout of a foe the side hits hard lowered its own rate). `kept`: a search's Fighters (Kept)."""
+    sides = (Side(state, 0, kept), Side(state, 1, kept))
     for seat in (0, 1):
         sides[seat].race(state, sides[1 - seat], steady)
     # Only the side out of possession is exposed to a blow before it can spend or shift away.
@@ -205,20 +232,21 @@ def race(state: MatchState, raids: bool = True, steady: bool = True) -> tuple[fl
     return sides[0].possessions, sides[1].possessions
 
 
-def margin(state: MatchState, seat: int, raids: bool = True, steady: bool = True) -> float:
+def margin(state: MatchState, seat: int, raids: bool = True, steady: bool = True, kept: Kept | None = None) -> float:
     """How far ahead `seat` is in the race: the other side's possessions less its own, over their
     spread. A race below zero possessions means the side finishes within the moves it still has in
     this possession; the spread shrinks with the possessions left, since a short race leaves little
     to luck."""
-    mine, theirs = race(state, raids, steady) if seat == 0 else race(state, raids, steady)[::-1]
+    mine, theirs = race(state, raids, steady, kept) if seat == 0 else race(state, raids, steady, kept)[::-1]
     return (theirs - mine) / sqrt(max(0.0, mine) + max(0.0, theirs) + SPREAD_FLOOR)
 
 
-def win_chance(state: MatchState, seat: int, raids: bool = True, steady: bool = True) -> float:
-    """The estimated chance (0..1) that `seat` wins from this position (`raids`, `steady`: see race)."""
+def win_chance(state: MatchState, seat: int, raids: bool = True, steady: bool = True,
+               kept: Kept | None = None) -> float:
+    """The estimated chance (0..1) that `seat` wins from this position (`raids`, `steady`, `kept`: see race)."""
     if state["winner"] is not None:
         return 1.0 if state["winner"] == seat else 0.0
-    return 1 / (1 + exp(-K * margin(state, seat, raids, steady)))
+    return 1 / (1 + exp(-K * margin(state, seat, raids, steady, kept)))
 
 
 def material(state: MatchState, seat: int) -> float:

@@ -58,20 +58,34 @@ class Branch:
     """What the engine said happened."""
 
 
-def branches(state: MatchState, action: dict) -> list[Branch]:
-    """Every way `action`'s rolls can go, most likely first (one branch when nothing is rolled)."""
+def _ways(state: MatchState, action: dict) -> list[tuple[float, list[int] | None]]:
+    """Each way `action`'s rolls can go that can happen: (its chance, the d100 values forcing it; None
+    when nothing is rolled)."""
     if action["type"] not in ("a2", "a3") or state["cards"][action["card"]]["inflicts"] == "none":
-        after, events = match.apply(state, action, Dice("", 0))
-        return [Branch(1.0, after, events)]
+        return [(1.0, None)]
     card = state["cards"][action["card"]]
     backfire = odds(backfire_chance(card["tier"], stat(card, "spc")))
     lands = (1 - backfire) * odds(proc_chance(action["type"], card["tier"]))
-    found = []
-    for probability, rolls in ((1 - backfire - lands, NOTHING_LANDS), (lands, STATUS_LANDS), (backfire, BACKFIRE)):
-        if probability > 0:
-            after, events = match.apply(state, action, Dice("", 0, rolls))
-            found.append(Branch(probability, after, events))
+    return [(probability, rolls) for probability, rolls in
+            ((1 - backfire - lands, NOTHING_LANDS), (lands, STATUS_LANDS), (backfire, BACKFIRE)) if probability > 0]
+
+
+def _applied(state: MatchState, action: dict, rolls: list[int] | None) -> tuple[MatchState, list]:
+    return match.apply(state, action, Dice("", 0) if rolls is None else Dice("", 0, rolls))
+
+
+def branches(state: MatchState, action: dict) -> list[Branch]:
+    """Every way `action`'s rolls can go, most likely first (one branch when nothing is rolled)."""
+    found = [Branch(probability, *_applied(state, action, rolls)) for probability, rolls in _ways(state, action)]
     return sorted(found, key=lambda branch: -branch.probability)
+
+
+def play_likeliest(state: MatchState, action: dict) -> None:
+    """Make `action` on `state` itself (match.apply_here: a state of the caller's own), its rolls going
+    their likeliest way, as `branches(...)[0].state` has it: one move instead of one a way (max, like
+    the stable sort, keeps the first of equals)."""
+    _probability, rolls = max(_ways(state, action), key=lambda way: way[0])
+    match.apply_here(state, action, Dice("", 0) if rolls is None else Dice("", 0, rolls))
 
 
 def expected(found: list[Branch], seat: int, steady: bool = True) -> float:
@@ -97,8 +111,7 @@ def quick_move(state: MatchState, steady: bool = True) -> dict:
     """The playouts' choice: the first card still to move picks, one move deep, its best attack,
     STACK or REVIVE for its side."""
     seat, mover = possessor(state), first_to_move(state)
-    options = [action for action in match.legal_actions(state)
-               if action.get("card") == mover and action["type"] in QUICK_MOVES]
+    options = [action for action in (match.legal_actions(state, mover) if mover else []) if action["type"] in QUICK_MOVES]
     return max(options, key=lambda action: expected(branches(state, action), seat, steady))
 
 

@@ -38,12 +38,13 @@ Everything is counted in simulations, never seconds, and nothing is random: the 
 always gets the same tree and the same move.
 """
 
+from functools import partial
 from math import log, sqrt
 
 from .. import match
 from ..state import MatchState
-from .evaluation import TYPE_FACTOR, win_chance
-from .search import QUICK_MOVES, Branch, Candidate, branches, first_to_move, searched_moves
+from .evaluation import TYPE_FACTOR, Kept, win_chance
+from .search import QUICK_MOVES, Branch, Candidate, branches, first_to_move, play_likeliest, searched_moves
 
 EXPLORATION = 0.06
 """UCB1's constant, in win chance: moves within a few points of each other keep being compared."""
@@ -108,42 +109,53 @@ def _promise(state: MatchState, action: dict) -> float:
             factor = TYPE_FACTOR[card["type2"]][foe["type1"]][foe["type2"]]
         elif kind == "a3":
             factor = max(factor, TYPE_FACTOR[card["type2"]][foe["type1"]][foe["type2"]])
-        hit = card["base"]["atk"] * {"a1": 0.33, "a2": 0.66, "a3": 0.99}[kind] * factor
+        hit = card["base"]["atk"] * _POWER[kind] * factor
         hit *= (1000 - foe["base"]["def"]) / 1000
         if hit >= foe["hp"]:
-            return 3.0 - {"a1": 0.0, "a2": 0.2, "a3": 0.3}[kind] + foe["gems"] * 0.1
-        return hit / foe["hp"] - {"a1": 0.0, "a2": 0.1, "a3": 0.15}[kind]
-    return {"revive": 1.5, "stack": 0.3, "spc": 0.05}.get(kind, 0.0)
+            return 3.0 - _KNOCKOUT_COST[kind] + foe["gems"] * 0.1
+        return hit / foe["hp"] - _HIT_COST[kind]
+    return _OTHER_PROMISE.get(kind, 0.0)
+
+
+# _promise's weights, made once (it is called for every move of every play-on ply).
+_POWER = {"a1": 0.33, "a2": 0.66, "a3": 0.99}
+_KNOCKOUT_COST = {"a1": 0.0, "a2": 0.2, "a3": 0.3}
+_HIT_COST = {"a1": 0.0, "a2": 0.1, "a3": 0.15}
+_OTHER_PROMISE = {"revive": 1.5, "stack": 0.3, "spc": 0.05}
 
 
 def _moves(state: MatchState, banned: frozenset) -> list[dict]:
     if state["winner"] is not None:
         return []
     mover = first_to_move(state)
-    found = [action for action in match.legal_actions(state) if action.get("card") == mover
-             and action["type"] != "deposit" and not (action["type"] == "shift" and action["reserve"] in banned)]
+    found = [action for action in (match.legal_actions(state, mover) if mover else []) if action["type"] != "deposit"
+             and not (action["type"] == "shift" and action["reserve"] in banned)]
     return sorted(found, key=lambda action: -_promise(state, action))
 
 
-def play_on(state: MatchState, seat: int) -> float:
+def play_on(state: MatchState, seat: int, kept: Kept | None = None) -> float:
     """`seat`'s chance to win once the match is played on from `state` to the start of its next
     possession (or its end), both sides making the most promising move (`_promise`) of the first card
     still to move, every roll going its likeliest way."""
     other_moved = state["possession"] != seat
+    line = None  # the line of play, made on one copy of the leaf (nobody keeps its positions)
     for _ply in range(PLAY_ON_PLIES):
         if state["winner"] is not None or (other_moved and state["possession"] == seat):
             break
         mover = first_to_move(state)
-        found = [action for action in match.legal_actions(state) if action.get("card") == mover]
+        found = match.legal_actions(state, mover) if mover else []
         options = [action for action in found if action["type"] in QUICK_MOVES] or found  # else SPC or Shift
-        state = branches(state, max(options, key=lambda action: _promise(state, action)))[0].state
+        chosen = max(options, key=partial(_promise, state))
+        if line is None:
+            state = line = match.own_copy(state)
+        play_likeliest(line, chosen)
         other_moved = other_moved or state["possession"] != seat
-    return win_chance(state, seat)
+    return win_chance(state, seat, kept=kept)
 
 
-def leaf_score(state: MatchState, seat: int) -> float:
+def leaf_score(state: MatchState, seat: int, kept: Kept | None = None) -> float:
     """`seat`'s chance to win from a new leaf: the mean of the position's own estimate and its play-on's."""
-    return PLAY_ON_SHARE * play_on(state, seat) + (1 - PLAY_ON_SHARE) * win_chance(state, seat)
+    return PLAY_ON_SHARE * play_on(state, seat, kept) + (1 - PLAY_ON_SHARE) * win_chance(state, seat, kept=kept)
 
 
 def _child(node: Node, action: dict, ways: list[Branch] | None = None) -> "Node | Chance":
@@ -172,6 +184,7 @@ class Tree:
         self.root.actions = [candidate.action for candidate in self.candidates]
         self.root.children = [None] * len(self.candidates)
         self.simulations = 0
+        self.kept: Kept = {}
 
     def run(self, simulations: int) -> None:
         for _ in range(simulations):
@@ -187,11 +200,11 @@ class Tree:
                 value = 1.0 if state["winner"] == self.seat else 0.0
                 break
             if node.visits == 0 and node is not self.root:
-                value = self.score(state, self.seat)
+                value = self.score(state, self.seat, kept=self.kept)
                 break
             actions = node.moves()
             if not actions:
-                value = win_chance(state, self.seat)
+                value = win_chance(state, self.seat, kept=self.kept)
                 break
             index = self._select(node, state["possession"] == self.seat)
             child = node.children[index]
