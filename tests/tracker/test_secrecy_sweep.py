@@ -28,6 +28,7 @@ from django.urls import reverse
 from tests.sample_game import every_pages, sample
 from tracker.games import ADAPTERS
 from tracker.games.base import SecretEntryPages
+from tracker.matches import services
 from tracker.models import CardUse
 
 from .sweep import Table, routes, sweeping, urls
@@ -102,20 +103,39 @@ class _Rollback(Exception):
     pass
 
 
-def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset()) -> dict:
-    """Build the table, make entry `which` for seat 0 in every secret game's match, and record what each of
-    `viewers` is answered: the status and a digest of the masked page (the whole page for the keys in
-    `keep`, to show a difference)."""
+def _told(table: Table, examples: dict, which: int, story: str) -> None:
+    """Seat 0 makes entry `which` in every secret game's match, and then, by `story`:
+    "entered": nothing more, before the reveal;
+    "undone": it is undone (it can be redone), never revealed;
+    "taken back": it is undone and the first entry made instead, and the other seat makes its first entry (the
+    reveal, in a game whose last entry reveals): the worlds differ in an entry taken back before it was ever shown.
+    """
+    for slug, match in table.matches.items():
+        table.enter(examples[slug][which], seat=0, slug=slug)
+        if story == "entered":
+            assert 0 not in ADAPTERS[slug].seats_to_enter(match) and \
+                1 in ADAPTERS[slug].seats_to_enter(match), "the sweep runs before the reveal"
+            continue
+        match.refresh_from_db()
+        services.match_goto(step=match.head - 1, expected_seq=match.head, match=match)
+        if story == "taken back":
+            table.enter(examples[slug][0], seat=0, slug=slug)
+            match.refresh_from_db()
+            table.enter(ADAPTERS[slug].entry_examples(match, 1)[0], seat=1, slug=slug)
+        match.refresh_from_db()
+
+
+def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset(), story: str = "entered") -> dict:
+    """Build the table, make entry `which` for seat 0 in every secret game's match as `story` tells (`_told`), and
+    record what each of `viewers` is answered: the status and a digest of the masked page (the whole page for the
+    keys in `keep`, to show a difference)."""
     seen: dict = {}
     try:
         with sweeping(), transaction.atomic():
             table = Table(*SECRET_GAMES)
             examples = {slug: ADAPTERS[slug].entry_examples(match, 0) for slug, match in table.matches.items()}
             table.trim_catalog({(slug, name) for slug, pair in examples.items() for name in _card_names(pair)})
-            for slug, match in table.matches.items():
-                table.enter(examples[slug][which], seat=0, slug=slug)
-                assert 0 not in ADAPTERS[slug].seats_to_enter(match) and \
-                    1 in ADAPTERS[slug].seats_to_enter(match), "the sweep runs before the reveal"
+            _told(table, examples, which, story)
             for url, headers in _requests(table):
                 for persona in viewers:
                     response = table.phones[persona].get(url, **headers)
@@ -151,6 +171,25 @@ def test_nobody_else_can_tell_which_entries_were_made_before_the_reveal(viewer):
     shown = frozenset(leaks[:1])  # built again, keeping the first difference's pages whole, to show it
     one, two = _world(0, viewers, shown)[leaks[0]], _world(1, viewers, shown)[leaks[0]]
     pytest.fail(f"As {viewer}, {len(leaks)} answers differ between the worlds, at {where}; first {leaks[0]}: "
+                + _diff(one, two))
+
+
+@pytest.mark.sample_game
+@pytest.mark.parametrize("story", ["undone", "taken back"])
+def test_an_entry_taken_back_before_its_reveal_is_never_shown(story):
+    """An entry undone before anyone saw it, or replaced by another, stays hidden on every page for good, the
+    revealed entries after it included: the log keeps it as a hidden entry. Round 29 read Ana's deck, undone and
+    replaced before the reveal, in Ben's log and its text export once her second deck was revealed (Card Crush,
+    LOGOS and Cardmaster alike). As the other seat's phone, which reads every page a spectator does and more."""
+    first, second = _world(0, ("ben",), story=story), _world(1, ("ben",), story=story)
+    assert first.keys() == second.keys()
+    leaks = [key for key in first if first[key] != second[key]]
+    if not leaks:
+        return
+    where = sorted({key[1] if isinstance(key, tuple) else key for key in leaks})
+    shown = frozenset(leaks[:1])
+    one, two = _world(0, ("ben",), shown, story)[leaks[0]], _world(1, ("ben",), shown, story)[leaks[0]]
+    pytest.fail(f"{story}: {len(leaks)} answers differ between the worlds, at {where}; first {leaks[0]}: "
                 + _diff(one, two))
 
 
