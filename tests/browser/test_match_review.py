@@ -9,11 +9,13 @@ Ben also won a power-only battle against Chloé before, so his statistics page h
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from tracker.games.card_crush.demo import BATTLES, play_battle
+from tracker.models import Match
 
-from .phone import assert_no_horizontal_scroll
+from .phone import assert_no_horizontal_scroll, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -209,3 +211,40 @@ def test_a_statistics_table_wider_than_the_phone_says_it_scrolls_sideways(page: 
     fits = mine.evaluate("e => e.scrollWidth <= e.clientWidth")
     assert fits, "Ben's own table is wider than the phone: the test shows nothing"
     expect(mine.locator(".scroll-hint")).to_be_hidden()
+
+
+def test_back_after_signing_out_brings_back_no_replay_step_of_the_account(page: Page, battle, live_server):
+    """htmx kept a copy of each replay step it stepped from (the session's storage, "htmx-history-cache"), which
+    signing out does not clear: on a store's shared tablet, Back after Ana signed out showed her private match's
+    replay again, her name at the top (round 29). No copy is kept; a step Back goes to is asked for again."""
+    user = get_user_model().objects.create_user("ana", password="pw-ana-ana-ana")
+    Match.objects.filter(pk=battle.pk).update(owner=user)  # hers alone: signed out, it is nobody's to see
+    sign_in(page.context, live_server.url, "ana")
+    page.goto(f"/matches/{battle.pk}/replay/")
+    for step in (1, 2, 3):
+        page.get_by_role("link", name=re.compile(r"^Next")).click()
+        expect_step(page, battle.pk, step)
+    assert page.evaluate("sessionStorage.getItem('htmx-history-cache')") is None
+    page.goto("/accounts/password/")
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_text("Signed out.")).to_be_visible()
+    for _back in range(4):  # the password page, then steps 3, 2 and 1 of the replay
+        page.go_back()
+        page.wait_for_load_state()
+        expect(page.get_by_role("link", name="Sign in")).to_be_visible()
+        expect(page.locator(".replay-position")).to_have_count(0)
+
+
+def test_back_steps_the_replay_back_and_a_key_then_steps_once(page: Page, battle):
+    """Without a copy kept, Back asks for the step again and gets the whole page (its script with it)."""
+    page.goto(f"/matches/{battle.pk}/replay/")
+    for step in (1, 2, 3):
+        page.keyboard.press("ArrowRight")
+        expect_step(page, battle.pk, step)
+    page.go_back()
+    expect_step(page, battle.pk, 2)
+    expect(page.get_by_role("link", name="Tablekeeper")).to_be_visible()  # the whole page: its top bar too
+    page.keyboard.press("ArrowRight")
+    expect_step(page, battle.pk, 3)
+    page.wait_for_timeout(300)
+    expect_step(page, battle.pk, 3)  # once, not once for each copy of the script

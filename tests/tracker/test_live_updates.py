@@ -323,3 +323,15 @@ def test_a_revoked_phone_stops_getting_updates(owner, battle):
     seat_invite = Access.objects.get(match=battle, seat=1).invite
     owner.post(reverse("invite_revoke", args=[battle.pk, seat_invite.pk]))
     assert poll(phone, battle, version_of(battle)).status_code == 403  # told why it lost access
+
+
+def test_a_phone_seated_after_the_entry_is_not_shown_it(owner, battle):
+    """Hot-seat: Ana locks in on the owner's phone and passes it. Ben, holding it, makes a join link for Ana's seat
+    and opens it on his own phone: that phone plays her seat now, but it was not there when she locked in, so it is
+    not shown her deck as "Your deck" (round 29 read it so). It sees it at the reveal, as everyone does."""
+    lock_on_phone(owner, battle, 0, ANA_DECK)
+    bens_own = seated_phone(owner, battle, 0)
+    assert "Ana is locked in" in text(bens_own.get(battle.get_absolute_url()))
+    assert_none_of(ANA_DECK, pages_as(bens_own, battle), "phone seated after the entry")
+    lock_on_phone(owner, battle, 1, BEN_DECK)
+    assert all(card in text(bens_own.get(reverse("match_log", args=[battle.pk]))) for card in ANA_DECK)

@@ -11,6 +11,7 @@ import pytest
 from django.core import signing
 from django.urls import NoReverseMatch, reverse
 
+from tracker import demo
 from tracker.matches import services
 from tracker.matches.views import ENTRY_SALT
 from tracker.models import Action, Match
@@ -483,3 +484,19 @@ def test_a_stale_lock_in_does_not_confirm_a_guess_at_the_secret_deck(client, mat
     right = client.post(entry_url(match, 0), entry_data(match, 0, ANA_DECK, seq=0, entry_token=token))
     assert wrong.status_code == right.status_code == 409
     assert normalized(text(wrong), match) == normalized(text(right), match)
+
+
+@pytest.mark.parametrize("slug", ["card-crush", "logos", "cardmaster"])
+def test_an_entry_page_leaves_the_phone_nothing_of_what_was_typed(client, slug):
+    """Hot-seat: what one player types is not offered to the next on the same phone. The browser keeps no copy of
+    the page (no-store) and offers no typed name again (autocomplete off, the whole form: the card fields and the
+    new card's), and the form is a plain post that table.js never keeps in the phone's storage when the connection
+    drops (it keeps htmx posts alone). Round 29 looked for each on one phone at 360x740."""
+    demo.load_catalogs()
+    match = services.match_create(slug=slug, player_names=["Ana", "Ben"], config={})
+    response = client.get(entry_url(match, 0))
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+    html = text(response)
+    form = re.search(r"<form[^>]*\bid=\"entry\"[^>]*>", html).group(0)
+    assert 'autocomplete="off"' in form and "hx-" not in form
+    assert 'autocomplete="on"' not in html and "hx-post" not in html and "hx-boost" not in html

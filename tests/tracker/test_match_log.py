@@ -9,7 +9,18 @@ from django.utils import translation
 
 from tracker.matches import services
 
-from .helpers import ANA_DECK, BEN_DECK, PLAY, lock, lock_both, make_card, play, play_out, text
+from .helpers import (
+    ANA_DECK,
+    ANA_OTHER_DECK,
+    BEN_DECK,
+    PLAY,
+    lock,
+    lock_both,
+    make_card,
+    play,
+    play_out,
+    text,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +104,31 @@ def test_it_marks_undone_and_abandoned_entries(client, locked):
     assert [status for status, _ in log] == ["applied"] * 4 + ["abandoned"] * 2 + ["applied"]
     assert all("undone, replaced by a new branch" in text for _, text in log[4:6])
     assert "undone (can be redone)" not in text(client.get(log_url(locked)))
+
+
+def test_a_deck_taken_back_before_the_reveal_stays_hidden_for_good(client, match):
+    """Round 29: Ana locked in a deck, undid it before Ben locked in (her own step, one tap) and locked in another;
+    once Ben's lock-in revealed the second, the log showed her first one too, "undone, replaced by a new branch"."""
+    lock(match, 0, ANA_OTHER_DECK)
+    services.match_goto(match_id=match.pk, step=0, expected_seq=1)
+    lock(match, 0, ANA_DECK)
+    lock(match, 1, BEN_DECK)
+    log = log_of(client, match)
+    assert log[1][0] == "abandoned" and "Ana locks in a hidden deck ✗ undone, replaced by a new branch" in log[1][1]
+    assert "Ana locks in: Ember Fox, Storm Caller" in log[2][1]
+    for name in ANA_OTHER_DECK:
+        assert name not in text(client.get(log_url(match)))
+        assert name not in text(client.get(reverse("match_export_text", args=[match.pk])))
+
+
+def test_a_deck_revealed_and_then_taken_back_stays_shown(client, locked):
+    """Seen at the table, it stays in the log: Ben's first deck, which Ana saw before they went back (on her request,
+    agreed), is there beside the deck he locked in instead."""
+    services.match_goto(match_id=locked.pk, step=1, expected_seq=2)
+    lock(locked, 1, ANA_OTHER_DECK)
+    log = log_of(client, locked)
+    assert "Ben locks in: Tide Runner, Frost Wisp" in log[2][1] and log[2][0] == "abandoned"
+    assert "Ben locks in: Leviathan, Sun Paladin" in log[3][1]
 
 
 def test_it_shows_the_seed_fingerprint_until_the_end(client, locked):

@@ -130,14 +130,21 @@ def test_a_running_match_in_lock_in_offers_no_action_either(client, match):
 
 def test_htmx_gets_only_the_replay_part(client, rulebook):
     html = page_at(client, rulebook, 4, HTTP_HX_REQUEST="true")
-    assert html.lstrip().startswith('<div id="replay" data-replay>')
+    assert html.lstrip().startswith('<div id="replay" data-replay hx-history="false">')
     assert "<html" not in html and "<body" not in html and "replay.js" not in html
     assert position(html).startswith("Step 4 of 7")
 
 
+def test_a_step_back_goes_to_is_the_whole_page_again(client, rulebook):
+    """htmx keeps no copy of a step (hx-history="false": on a shared tablet Back brought the last account's steps
+    back after it signed out); Back asks for the step again, and gets the page as a whole."""
+    html = page_at(client, rulebook, 4, HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    assert "<body" in html and "/static/js/replay." in html and position(html).startswith("Step 4 of 7")
+
+
 def test_the_full_page_loads_the_keyboard_and_swipe_script(client, rulebook):
     html = page_at(client, rulebook, 4)
-    assert '<div id="replay" data-replay>' in html
+    assert '<div id="replay" data-replay hx-history="false">' in html
     assert re.search(r'<script src="/static/js/replay\.[0-9a-f]+\.js" defer>', html)
 
 

@@ -61,3 +61,33 @@ def test_0017_ties_each_own_entry_confirmation_to_the_lock_in_in_the_line():
         assert new.objects.get(match_id=other.pk).entry_id is None
     finally:
         MigrationExecutor(connection).migrate(latest)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0020_leaves_face_down_every_secret_entry_hidden_now_and_shows_the_rest_as_before():
+    import rules
+
+    before, after = ("tracker", "0019_tournament_first_finished"), ("tracker", "0020_action_face_down")
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes("tracker")
+    executor.migrate([before])
+    try:
+        old = executor.loader.project_state([before]).apps
+        Match, Action = (old.get_model("tracker", name) for name in ("Match", "Action"))
+        locking = rules.GAMES["card-crush"].new_match({}, "5eed")
+        deck = {"type": "lock_deck", "seat": 0, "cards": [{"name": "Ember Fox"}]}
+        open_match = Match.objects.create(slug="card-crush", rules_version="1", state=locking)
+        taken_back = Action.objects.create(match=open_match, number=1, seq=1, secret=True, abandoned=True, payload=deck)
+        hidden = Action.objects.create(match=open_match, number=2, seq=1, secret=True, payload=deck)
+        played = Match.objects.create(slug="card-crush", rules_version="1", state={**locking, "decks": [[], []]})
+        unknown = Action.objects.create(match=played, number=1, seq=1, secret=True, abandoned=True, payload=deck)
+
+        executor = MigrationExecutor(connection)
+        executor.migrate([after])
+        new = executor.loader.project_state([after]).apps.get_model("tracker", "Action")
+        face_down = {"type": "lock_deck", "seat": 0}
+        assert new.objects.get(pk=taken_back.pk).face_down == face_down  # hidden now: hidden for good
+        assert new.objects.get(pk=hidden.pk).face_down == face_down  # until its reveal
+        assert new.objects.get(pk=unknown.pk).face_down is None  # shown now, perhaps revealed before: as it was
+    finally:
+        MigrationExecutor(connection).migrate(latest)

@@ -13,6 +13,8 @@ secret game's picker and catalog search for each letter. The two worlds' answers
 what differs per request is masked (CSRF tokens, the entry form's signed token, nonces, times); they
 are kept as digests, and a difference is shown by building both worlds again. So must what the
 database offers other viewers: the card uses a card's page and its editing rights read, and the cache.
+Besides an entry just made, the worlds may differ in one undone or taken back before its reveal (`_told`), and
+in hot-seat the viewer is the phone that took the entry, now in the next player's hands.
 """
 
 import difflib
@@ -28,7 +30,8 @@ from django.urls import reverse
 from tests.sample_game import every_pages, sample
 from tracker.games import ADAPTERS
 from tracker.games.base import SecretEntryPages
-from tracker.models import CardUse
+from tracker.matches import services
+from tracker.models import Access, CardUse
 
 from .sweep import Table, routes, sweeping, urls
 
@@ -102,27 +105,51 @@ class _Rollback(Exception):
     pass
 
 
-def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset()) -> dict:
-    """Build the table, make entry `which` for seat 0 in every secret game's match, and record what each of
-    `viewers` is answered: the status and a digest of the masked page (the whole page for the keys in
-    `keep`, to show a difference)."""
+def _told(table: Table, examples: dict, which: int, story: str) -> None:
+    """Seat 0 makes entry `which` in every secret game's match, and then, by `story`:
+    "entered": nothing more, before the reveal;
+    "undone": it is undone (it can be redone), never revealed;
+    "taken back": it is undone and the first entry made instead, and the other seat makes its first entry (the
+    reveal, in a game whose last entry reveals): the worlds differ in an entry taken back before it was ever shown.
+    """
+    for slug, match in table.matches.items():
+        table.enter(examples[slug][which], seat=0, slug=slug)
+        if story == "entered":
+            assert 0 not in ADAPTERS[slug].seats_to_enter(match) and \
+                1 in ADAPTERS[slug].seats_to_enter(match), "the sweep runs before the reveal"
+            continue
+        match.refresh_from_db()
+        services.match_goto(step=match.head - 1, expected_seq=match.head, match=match)
+        if story == "taken back":
+            table.enter(examples[slug][0], seat=0, slug=slug)
+            match.refresh_from_db()
+            table.enter(ADAPTERS[slug].entry_examples(match, 1)[0], seat=1, slug=slug)
+        match.refresh_from_db()
+
+
+def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset(), story: str = "entered",
+           hot_seat: bool = False) -> dict:
+    """Build the table, make entry `which` for seat 0 in every secret game's match as `story` tells (`_told`), and
+    record what each of `viewers` is answered: the status and a digest of the masked page (the whole page for the
+    keys in `keep`, to show a difference). `hot_seat`: Ben plays on the owner's phone, which holds both seats."""
     seen: dict = {}
     try:
         with sweeping(), transaction.atomic():
             table = Table(*SECRET_GAMES)
+            if hot_seat:
+                Access.objects.filter(role=Access.PLAYER).delete()
             examples = {slug: ADAPTERS[slug].entry_examples(match, 0) for slug, match in table.matches.items()}
             table.trim_catalog({(slug, name) for slug, pair in examples.items() for name in _card_names(pair)})
-            for slug, match in table.matches.items():
-                table.enter(examples[slug][which], seat=0, slug=slug)
-                assert 0 not in ADAPTERS[slug].seats_to_enter(match) and \
-                    1 in ADAPTERS[slug].seats_to_enter(match), "the sweep runs before the reveal"
+            _told(table, examples, which, story)
             for url, headers in _requests(table):
                 for persona in viewers:
                     response = table.phones[persona].get(url, **headers)
                     assert response.status_code < 500, (persona, url)
                     page = masked(response.content)
-                    seen[(persona, url)] = (response.status_code,
-                                            page if (persona, url) in keep else hashlib.sha256(page.encode()).digest())
+                    # The headers in the key: the match page and its htmx part share a URL, and the part alone was
+                    # compared (the title, the share panel and the outcome region of the page never were).
+                    key = (persona, url, headers.get("HTTP_HX_TARGET", ""))
+                    seen[key] = (response.status_code, page if key in keep else hashlib.sha256(page.encode()).digest())
             seen["card uses"] = sorted(CardUse.objects.values_list("card__name", "match_id"))
             with connection.cursor() as cursor:  # what the database cache holds (settings.CACHES)
                 cursor.execute("SELECT cache_key, value FROM tracker_cache ORDER BY cache_key")
@@ -151,6 +178,38 @@ def test_nobody_else_can_tell_which_entries_were_made_before_the_reveal(viewer):
     shown = frozenset(leaks[:1])  # built again, keeping the first difference's pages whole, to show it
     one, two = _world(0, viewers, shown)[leaks[0]], _world(1, viewers, shown)[leaks[0]]
     pytest.fail(f"As {viewer}, {len(leaks)} answers differ between the worlds, at {where}; first {leaks[0]}: "
+                + _diff(one, two))
+
+
+@pytest.mark.sample_game
+@pytest.mark.parametrize("story", ["undone", "taken back"])
+def test_an_entry_taken_back_before_its_reveal_is_never_shown(story):
+    """An entry undone before anyone saw it, or replaced by another, stays hidden on every page for good, the
+    revealed entries after it included: the log keeps it as a hidden entry. Round 29 read Ana's deck, undone and
+    replaced before the reveal, in Ben's log and its text export once her second deck was revealed (Card Crush,
+    LOGOS and Cardmaster alike). As the other seat's phone, which reads every page a spectator does and more."""
+    _same_in_both_worlds("ben", story)
+
+
+@pytest.mark.sample_game
+@pytest.mark.parametrize("story", ["entered", "undone", "taken back"])
+def test_on_one_phone_the_next_player_reads_nothing_of_the_entry(story):
+    """Hot-seat, the core use: the phone that took Ana's entry is passed to Ben, and holds his seat too. Whatever
+    it opens then (the log, the replay, an export, the next entry page, a card's page) is the same whichever entry
+    Ana made; undone ones too (the sample game showed an undone pick in the log at once)."""
+    _same_in_both_worlds("owner", story, hot_seat=True)
+
+
+def _same_in_both_worlds(viewer: str, story: str, hot_seat: bool = False) -> None:
+    first, second = (_world(which, (viewer,), story=story, hot_seat=hot_seat) for which in (0, 1))
+    assert first.keys() == second.keys()
+    leaks = [key for key in first if first[key] != second[key]]
+    if not leaks:
+        return
+    where = sorted({key[1] if isinstance(key, tuple) else key for key in leaks})
+    shown = frozenset(leaks[:1])
+    one, two = (_world(which, (viewer,), shown, story, hot_seat)[leaks[0]] for which in (0, 1))
+    pytest.fail(f"{story}: {len(leaks)} answers differ between the worlds, at {where}; first {leaks[0]}: "
                 + _diff(one, two))
 
 

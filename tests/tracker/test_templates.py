@@ -44,3 +44,14 @@ def test_no_template_has_whitespace_that_shows_as_typed():
 def test_pages_reach_the_phone_without_the_templates_indentation(client):
     page = client.get(reverse("home")).content.decode()
     assert "\n  <" not in page and "\n<main id=\"main\">" in page
+
+
+def test_a_page_htmx_moves_the_address_of_keeps_no_copy_in_the_browser():
+    """htmx keeps a copy of the page it leaves when it pushes or replaces the address (hx-push-url, hx-replace-url,
+    hx-boost) in the session's storage, which signing out does not clear: on a shared tablet Back showed the last
+    account's match again (round 29). Such a page says hx-history="false", and its view answers htmx's history
+    restore (a step Back goes to) with the whole page."""
+    moves = re.compile(r"\bhx-(?:push-url|replace-url|boost)=")
+    found = [str(path.relative_to(settings.BASE_DIR)) for path in _templates()
+             if moves.search(path.read_text()) and 'hx-history="false"' not in path.read_text()]
+    assert not found, found

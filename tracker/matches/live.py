@@ -133,7 +133,7 @@ def said(match: Match, waiting: list, newest) -> tuple[str, str]:
     """
     # At call time: the games' pages and consent import the match services, which call changed().
     from tracker.games import pages_for
-    from tracker.matches import news
+    from tracker.matches import news, services
     from tracker.people import consent  # (as above)
 
     kind, told = _kind(match, waiting, newest), news.said(match, None, newest)
@@ -150,7 +150,7 @@ def said(match: Match, waiting: list, newest) -> tuple[str, str]:
         return kind, _("%(asker)s asks: %(what)s.") % {"asker": names[proposal.asked_by], "what": what}
     if kind == "step":
         pages = pages_for(match.slug)
-        return kind, pages.describe_action(match.game.public_action(match.state, newest.payload), newest.events, names)
+        return kind, pages.describe_action(services.as_shown(match, newest), newest.events, names)
     if kind == "goto":
         if match.head < match.line_length:
             return kind, _("Back to step %(step)s of %(steps)s.") % {"step": match.head, "steps": match.line_length}

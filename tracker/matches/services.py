@@ -485,7 +485,8 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
                 _withdraw_confirmations(match, entry_taken_back)
             recorded = writes.action_inserted(Action(
                 match=match, number=match.last_number, seq=match.head, seat=acting_seat(game, action), payload=action,
-                events=events, rolls=dice.rolls, secret=secret, proposal=proposal))
+                events=events, rolls=dice.rolls, secret=secret, face_down=face_down(game, state, action) if secret else None,
+                proposal=proposal))
             # Who has played a catalog card decides who may still change it, and the card's page lists the
             # matches that used it: only what the table may see counts, so a hidden entry is noted at its reveal.
             record_uses(match, [game.public_action(state, action), *_revealed_by(match, secret)])
@@ -513,12 +514,35 @@ def hidden_when_made(game, before: dict, after: dict, action: dict) -> bool:
     return game.public_action(before, action) != action or game.public_action(after, action) != action
 
 
+def face_down(game, state: dict, action: dict) -> dict | None:
+    """The entry as the other side sees it in `state` while it is hidden there (`Action.face_down`), else None."""
+    shown = game.public_action(state, action)
+    return shown if shown != action else None
+
+
+def as_shown(match: Match, action: Action) -> dict:
+    """The action as anyone at the table may see it now: the one place the log, its text export and the news pushed
+    to the other phones ask. An entry on the match's line is what the engine shows in the current state; one taken
+    back (undone, or replaced by a new branch) before it was ever revealed stays as the other side saw it when it
+    was made (`Action.face_down`), whatever the state says now. Round 29: Ana locked in a deck, undid it unrevealed
+    and locked in another, and once the second was revealed Ben's log showed her first deck too ("undone, replaced
+    by a new branch"), the card a LOGOS player took back into her hand, the lineup a Cardmaster player changed."""
+    if action.face_down is not None and (action.abandoned or action.seq > match.head):
+        return action.face_down
+    return match.game.public_action(match.state, action.payload)
+
+
 def _revealed_by(match: Match, secret: bool) -> list[dict]:
-    """The earlier secret entries the secret entry just applied revealed (the last lock-in shows them all)."""
+    """The earlier entries still face down that the secret entry just applied revealed (the last lock-in shows them
+    all): no longer face down, for good. Only a secret entry reveals others in these games (a reveal holding no
+    choice of its own leaves them face down, which only hides them in the log should they then be taken back)."""
     if not secret:
         return []
-    earlier = match.actions.filter(abandoned=False, secret=True, seq__lt=match.head).values_list("payload", flat=True)
-    return [payload for payload in earlier if match.game.public_action(match.state, payload) == payload]
+    hidden = match.actions.filter(abandoned=False, face_down__isnull=False, seq__lt=match.head).values_list("pk", "payload")
+    revealed = {pk: payload for pk, payload in hidden if match.game.public_action(match.state, payload) == payload}
+    if revealed:
+        match.actions.filter(pk__in=revealed).update(face_down=None)
+    return list(revealed.values())
 
 
 def match_goto(*, step: int, expected_seq: int, match_id: int | None = None, match: Match | None = None,

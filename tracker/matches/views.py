@@ -7,7 +7,7 @@ from django.contrib.messages.storage.base import Message
 from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, Subquery
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import urlencode
@@ -27,7 +27,7 @@ from tracker.competition import confirmations
 from tracker.games import pages_for
 from tracker.games.board_forms import BoardActionForm
 from tracker.matches import listing, live, news, services, steps_told
-from tracker.models import Card, Match, Player, Proposal
+from tracker.models import Access, Card, Match, Player, Proposal
 from tracker.people import access, consent, locks, sharing
 from tracker.people import views as people_views
 from tracker.people.access import Viewer
@@ -74,8 +74,22 @@ def entry_seats(match: Match, seen_by: Viewer) -> list[dict]:
                       "passed_to": bool(url) and not direct,
                       "own": seen_by.seat == seat, "host_only": host_only,
                       "held_elsewhere": seat in seen_by.claimed and seen_by.seat != seat,
-                      "secret": pages.own_secret(match, seat) if seen_by.seat == seat else None})
+                      "secret": _own_secret(match, seat) if seen_by.seat == seat else None})
     return seats
+
+
+def _own_secret(match: Match, seat: int) -> list[str] | None:
+    """A seated phone's own hidden entry (GamePages.own_secret), if it made it: if it held the seat when the entry
+    was made. A phone seated since, by a join link the phone that took the entry made for that seat, was not there
+    (round 29: Ana locked in on the hot-seat phone and passed it; Ben made a join link for her seat and opened it on
+    his own phone, which showed him her deck). It sees the entry at the reveal, as everyone does."""
+    secret = pages_for(match.slug).own_secret(match, seat)
+    if secret is None:
+        return None
+    held_since = Access.objects.filter(match=match, role=Access.PLAYER, seat=seat, revoked__isnull=True).values("created")
+    made_there = match.actions.filter(abandoned=False, seq__lte=match.head, seat=seat, face_down__isnull=False,
+                                      created__gte=Subquery(held_since[:1])).exists()
+    return secret if made_there else None
 
 
 def _match_context(request: TableRequest, match: Match, seen_by: Viewer, refused: BoardActionForm | None = None,

@@ -3,6 +3,7 @@
 from django.utils.translation import gettext as _
 
 from tracker.games import pages_for
+from tracker.matches import services
 from tracker.models import Match
 from tracker.people import consent
 
@@ -18,14 +19,14 @@ def roll_text(roll: dict) -> str:
 
 def log_entries(match: Match, actions=None) -> list[dict]:
     """Every action ever taken in the match (or just `actions`), oldest first, as a player reads it."""
-    game, pages = match.game, pages_for(match.slug)
+    pages = pages_for(match.slug)
     names = [player.name for player in match.players()]
     entries = []
     for action in match.actions.select_related("proposal") if actions is None else actions:
         entries.append({
             "action": action,
             "status": "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied"),
-            "what": pages.describe_action(game.public_action(match.state, action.payload), action.events, names),
+            "what": pages.describe_action(services.as_shown(match, action), action.events, names),
             "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
             "rolls": [roll_text(roll) for roll in action.rolls],
             "override": bool(action.payload.get("override")),

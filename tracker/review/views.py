@@ -148,7 +148,9 @@ def match_replay(request: TableRequest, pk: int) -> HttpResponse:
         "last": match.head,
         "entry": entry,
     }
-    template = "tracker/match_replay.html#replay" if request.htmx else "tracker/match_replay.html"
+    # A step Back goes to (htmx's history restore, since no copy is kept) is the whole page again.
+    part = request.htmx and not request.htmx.history_restore_request
+    template = "tracker/match_replay.html#replay" if part else "tracker/match_replay.html"
     return render(request, template, context)
 
 
