@@ -95,6 +95,28 @@ def test_with_the_other_sides_agreement_the_reveal_is_taken_back_and_the_log_say
     assert response.status_code == 302, "agreed, Ben may lock in again"
 
 
+def test_a_deck_the_table_saw_stays_seen_after_an_agreed_step_back(owner, battle, ben):
+    """Round 30: Ben asked to take back his own lock-in and Ana agreed (step 1: her deck still locked, his
+    undone). Her deck, hidden again by the state, read as never revealed: she undid it alone, one tap, and
+    could lock a deck against his, which she had seen; and both phones' logs showed the two decks the table
+    had seen as hidden ones."""
+    lock(battle, 0, ANA_DECK)
+    lock(battle, 1, BEN_DECK)
+    goto(ben, battle, 1)
+    answer(owner, Proposal.objects.get(), "agree")
+    battle.refresh_from_db()
+    assert battle.head == 1
+    for phone in (owner, ben):
+        log = text(phone.get(reverse("match_log", args=[battle.pk])))
+        assert all(card in log for card in ANA_DECK + BEN_DECK), "what the table saw stays in the log"
+    before = snapshot(battle)
+    goto(owner, battle, 0)
+    assert snapshot(battle) == before, "her deck was revealed: taking it back asks Ben"
+    request = Proposal.objects.get(status=Proposal.PENDING)
+    assert (request.asked_by, request.needs, request.step) == (0, 1, 0)
+    assert "taking back a revealed entry" in text(ben.get(battle.get_absolute_url()))
+
+
 def test_the_owners_phone_also_needs_the_seated_players_agreement(owner, battle, ben):
     lock(battle, 0, ANA_DECK)
     lock(battle, 1, BEN_DECK)

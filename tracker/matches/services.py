@@ -520,14 +520,25 @@ def face_down(game, state: dict, action: dict) -> dict | None:
     return shown if shown != action else None
 
 
+def seen(action: Action) -> bool:
+    """Whether the table has seen the entry: it was never hidden, or its reveal cleared `Action.face_down`, for good.
+    Going back before the reveal hides it in the state again, not from the table: the log still shows it, and
+    taking it back still asks the other side (consent.takes_back_reveal). Round 30: Ben's lock-in taken back by
+    agreement, Ana's deck, hidden again by the state, read as never revealed in both logs, and she undid it alone."""
+    return action.face_down is None
+
+
 def as_shown(match: Match, action: Action) -> dict:
     """The action as anyone at the table may see it now: the one place the log, its text export and the news pushed
-    to the other phones ask. An entry on the match's line is what the engine shows in the current state; one taken
-    back (undone, or replaced by a new branch) before it was ever revealed stays as the other side saw it when it
-    was made (`Action.face_down`), whatever the state says now. Round 29: Ana locked in a deck, undid it unrevealed
-    and locked in another, and once the second was revealed Ben's log showed her first deck too ("undone, replaced
-    by a new branch"), the card a LOGOS player took back into her hand, the lineup a Cardmaster player changed."""
-    if action.face_down is not None and (action.abandoned or action.seq > match.head):
+    to the other phones ask. An entry the table has seen (`seen`) is shown as it is; one still face down is what the
+    engine shows in the current state while on the match's line, and one taken back (undone, or replaced by a new
+    branch) before it was ever revealed stays as the other side saw it when it was made (`Action.face_down`),
+    whatever the state says now. Round 29: Ana locked in a deck, undid it unrevealed and locked in another, and once
+    the second was revealed Ben's log showed her first deck too ("undone, replaced by a new branch"), the card a
+    LOGOS player took back into her hand, the lineup a Cardmaster player changed."""
+    if seen(action):
+        return action.payload
+    if action.abandoned or action.seq > match.head:
         return action.face_down
     return match.game.public_action(match.state, action.payload)
 

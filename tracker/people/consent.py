@@ -43,12 +43,13 @@ class Refused(Exception):
 
 
 def takes_back_reveal(match: Match, step: int) -> bool:
-    """Whether going back to `step` would undo or hide again a secret entry that is revealed now."""
+    """Whether going back to `step` would undo or hide again a secret entry the table has seen (`services.seen`:
+    revealed once, though an agreed step back may have hidden it in the state again)."""
     if step >= match.head:
         return False
-    secrets = list(match.actions.filter(abandoned=False, secret=True, seq__lte=match.head).only("seq", "payload"))
+    secrets = match.actions.filter(abandoned=False, secret=True, seq__lte=match.head).only("seq", "payload", "face_down")
     game = match.game
-    revealed = [action for action in secrets if game.public_action(match.state, action.payload) == action.payload]
+    revealed = [action for action in secrets if services.seen(action)]
     if not revealed:
         return False
     if any(action.seq > step for action in revealed):
