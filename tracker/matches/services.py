@@ -536,7 +536,7 @@ def as_shown(match: Match, action: Action) -> dict:
     whatever the state says now. Round 29: Ana locked in a deck, undid it unrevealed and locked in another, and once
     the second was revealed Ben's log showed her first deck too ("undone, replaced by a new branch"), the card a
     LOGOS player took back into her hand, the lineup a Cardmaster player changed."""
-    if seen(action):
+    if action.face_down is None:  # seen
         return action.payload
     if action.abandoned or action.seq > match.head:
         return action.face_down
