@@ -206,6 +206,24 @@ def test_a_logos_commit_cannot_be_changed_after_the_reveal_alone(owner, duel):
     assert Proposal.objects.get().needs == 0
 
 
+def test_a_logos_card_the_table_saw_stays_seen_after_an_agreed_step_back(owner, duel):
+    """Round 30 in LOGOS: Ben's commit taken back by agreement hid Ana's revealed card again in the state; it stays
+    in both logs, and taking it back into her hand asks Ben."""
+    ben = seated_phone(owner, duel, 1)
+    commit(duel, 0, "Granite Fist")
+    commit(duel, 1, "Solar Flare")
+    goto(ben, duel, 1)
+    answer(owner, Proposal.objects.get(), "agree")
+    duel.refresh_from_db()
+    assert duel.head == 1
+    log = text(ben.get(reverse("match_log", args=[duel.pk])))
+    assert "Granite Fist" in log and "Solar Flare" in log
+    before = snapshot(duel)
+    goto(owner, duel, 0)
+    assert snapshot(duel) == before
+    assert Proposal.objects.get(status=Proposal.PENDING).needs == 1
+
+
 def test_the_fight_from_a_seated_phone_waits_for_the_other_side(owner, duel):
     """Pressing Fight ends the other side's chance to call a backup card: the other side confirms it."""
     ben = seated_phone(owner, duel, 1)
