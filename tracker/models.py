@@ -350,8 +350,8 @@ class _MatchRows(models.Expression):
         return f'(SELECT {rows} FROM {self.source} WHERE {self.link} = {outer}."id")', []
 
 
-HEAD_FIELDS = ("id", "number", "seq", "seat", "payload", "events", "rolls", "secret", "face_down", "proposal_id",
-               "created")
+HEAD_FIELDS = ("id", "number", "seq", "seat", "payload", "events", "rolls", "secret", "face_down", "whose",
+               "proposal_id", "created")
 """The head action's columns as `_HeadAction` reads them (tracker/matches/services.py: head_action), followed by the
 match's version they were read at."""
 
@@ -367,10 +367,10 @@ class _HeadAction(models.Expression):
         outer = compiler.quote_name(compiler.query.get_initial_alias())
         if connection.vendor == "postgresql":
             row = "jsonb_build_array(a.id, a.number, a.seq, a.seat, a.payload, a.events, a.rolls, a.secret, a.face_down, " \
-                  f'a.proposal_id, a.created, {outer}."version")'
+                  f'a.whose, a.proposal_id, a.created, {outer}."version")'
         else:  # json(): the JSON columns as JSON, not as text
             row = "json_array(a.id, a.number, a.seq, a.seat, json(a.payload), json(a.events), json(a.rolls), " \
-                  f'a.secret, json(a.face_down), a.proposal_id, a.created, {outer}."version")'
+                  f'a.secret, json(a.face_down), json(a.whose), a.proposal_id, a.created, {outer}."version")'
         return (f'(SELECT {row} FROM "tracker_action" a WHERE a.match_id = {outer}."id" AND NOT a.abandoned '
                 f'AND a.seq = {outer}."head")'), []
 
@@ -611,6 +611,10 @@ class Action(models.Model):
         null=True, blank=True,
         help_text="A secret entry never revealed yet, as the other side saw it (the engine's public_action then); "
                   "None once revealed, or never hidden. Taken back before its reveal, it stays so for good.")
+    whose = models.JSONField(
+        null=True, blank=True,
+        help_text="Whose step it is, as the board stood when it was made (the engine's authority then: a seat, "
+                  "\"table\" or \"open\"); None for a step stored before it was kept.")
     proposal = models.ForeignKey("Proposal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                                  help_text="The agreement it was taken with, if it needed one.")
     created = models.DateTimeField(auto_now_add=True)

@@ -340,6 +340,32 @@ def test_adjusting_the_other_sides_lonely_star_unit_needs_their_agreement(db):
     assert match.head == before[0] + 1, "his own unit: applied at once"
 
 
+def test_a_correction_stays_its_sides_once_its_unit_has_left_play(db):
+    """Round 30: whose a correction is was read from the board as it stands now. Ben corrected his own unit, then
+    sent it to his discard pile (his own correction too); gone from play, both read as nobody's, and Ana went back
+    past them alone, one tap. A step is its side's as the board stood when it was made."""
+    owner, match, ben = _two_phone_match("lonely-star")
+    for seat, name in ((0, "Comet Wanderer"), (1, "Nebula Warden")):
+        match.refresh_from_db()
+        card = Card.objects.get(slug="lonely-star", name=name).as_rules_card()
+        services.match_apply_action(match_id=match.pk, action={"type": "play_unit", "seat": seat, "card": card},
+                                    expected_seq=match.head)
+    match.refresh_from_db()
+    warden = next(unit["id"] for unit in match.state["units"] if unit["seat"] == 1)
+    for change in ({"what": "stat", "stat": "at", "change": "3"}, {"what": "leave", "to": "discard"}):
+        match.refresh_from_db()
+        response = ben.post(reverse("match_act", args=[match.pk]),
+                            {"seq": match.head, "action": "adjust", "unit": warden, **change})
+        assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.head == 4 and not Proposal.objects.exists(), "his own unit: applied at once"
+    before = snapshot(match)
+    for step in (3, 2):
+        goto(owner, match, step)
+        assert snapshot(match) == before, "Ben's corrections: only a request"
+        assert Proposal.objects.get(status=Proposal.PENDING).needs == 1
+
+
 def test_an_agreement_cannot_change_a_result_voided_since_it_was_asked(club, organiser, catalog):
     """Ben's phone must not carry out a reopening the club's referee (an organiser who does not play in it) set
     aside by voiding the result."""

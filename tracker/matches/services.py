@@ -462,6 +462,7 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
     dice = Dice(match.seed, head + 1, rolls)
     state, events = match.game.apply(match.state, action, dice)
     game = match.game
+    whose = game.authority(match.state, action)  # as the board stands before it (`Action.whose`)
     secret = hidden_when_made(game, match.state, state, action)
     match.state, match.head, match.line_length, match.last_number = state, head + 1, head + 1, match.last_number + 1
     _moved_on(match, correcting=action.get("override") is True)
@@ -486,7 +487,7 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
             recorded = writes.action_inserted(Action(
                 match=match, number=match.last_number, seq=match.head, seat=acting_seat(game, action), payload=action,
                 events=events, rolls=dice.rolls, secret=secret, face_down=face_down(game, state, action) if secret else None,
-                proposal=proposal))
+                whose=whose, proposal=proposal))
             # Who has played a catalog card decides who may still change it, and the card's page lists the
             # matches that used it: only what the table may see counts, so a hidden entry is noted at its reveal.
             record_uses(match, [game.public_action(state, action), *_revealed_by(match, secret)])

@@ -80,13 +80,17 @@ def needs_agreement(match: Match, seen_by: Viewer, action: dict) -> bool:
 
 def moves_of_others(match: Match, seen_by: Viewer, low: int, high: int) -> bool:
     """Whether steps low+1..high hold a move of a seat another phone plays (the engine's `authority`
-    says whose); open and table actions belong to nobody."""
+    says whose, as the board stood when the step was made: `Action.whose`); open and table actions belong
+    to nobody. Round 30: read from the board as it stands now, Ben's corrections of a unit he had since sent
+    to his discard pile were nobody's, and Ana went back past them alone (a flipped Evons card alike)."""
     others = _others(match, seen_by)
     if not others:
         return False
     game = match.game
-    for action in match.actions.filter(abandoned=False, seq__gt=low, seq__lte=high).only("seat", "payload"):
-        whose = game.authority(match.state, action.payload)
+    steps = match.actions.filter(abandoned=False, seq__gt=low, seq__lte=high).only("seat", "payload", "whose")
+    for action in steps:
+        # A step stored before `whose` was kept is judged on the board as it stands (as it was then).
+        whose = action.whose if action.whose is not None else game.authority(match.state, action.payload)
         if type(whose) is int and whose in others:
             return True
     return False

@@ -434,7 +434,8 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
                               seat=services.acting_seat(game, entry["action"]),
                               payload=entry["action"], events=events, rolls=entry["rolls"],
                               secret=services.hidden_when_made(game, before, state, entry["action"]),
-                              face_down=services.face_down(game, match.state, entry["action"])))
+                              face_down=services.face_down(game, match.state, entry["action"]),
+                              whose=game.authority(before, entry["action"])))
         before = state
     Action.objects.bulk_create(actions, batch_size=BATCH)
     timed = [action for action, at in zip(actions, times, strict=True) if at is not None]
