@@ -244,6 +244,32 @@ def test_the_fight_from_a_seated_phone_waits_for_the_other_side(owner, duel):
     assert "Asked by Ben, agreed by Ana." in text(owner.get(reverse("match_log", args=[duel.pk])))
 
 
+def test_a_fight_the_table_agreed_to_is_not_taken_back_alone(owner, duel):
+    """Round 30: a step that is both sides' (a fight, a declared winner, a table status) was nobody's to undo, so one
+    tap. Ana agreed to Ben's fight, read its damage, undid it alone and had her chance to call a backup card again,
+    the chance the fight had ended for both; redoing it alone would undo an agreed undo in the same way."""
+    ben = seated_phone(owner, duel, 1)
+    commit(duel, 0, "Granite Fist")
+    commit(duel, 1, "Solar Flare")
+    duel.refresh_from_db()
+    ben.post(reverse("match_act", args=[duel.pk]), {"seq": duel.head, "action": "fight"})
+    answer(owner, Proposal.objects.get(), "agree")
+    duel.refresh_from_db()
+    assert duel.head == 3
+    before = snapshot(duel)
+    goto(owner, duel, 2)
+    assert snapshot(duel) == before, "the fight is both sides': undoing it asks Ben"
+    request = Proposal.objects.get(status=Proposal.PENDING)
+    assert (request.asked_by, request.needs, request.step) == (0, 1, 2)
+    assert "taking back or redoing a step that is both players' to decide" in text(ben.get(duel.get_absolute_url()))
+    answer(ben, request, "agree")
+    duel.refresh_from_db()
+    assert duel.head == 2
+    goto(owner, duel, 3)
+    duel.refresh_from_db()
+    assert duel.head == 2, "nor is it redone alone"
+
+
 def test_the_owners_phone_asks_the_seated_phone_before_a_fight(owner, duel):
     # Issue 23: once Ben is on his own phone the owner is a seat like any other; pressing the fight
     # ends Ben's chance to call a backup, so it is his to agree to (it used to be taken alone).

@@ -7,7 +7,7 @@ what"). From any phone, owner's or seated:
   status, the end of the game), and a correction (`"override": true`) of the other side's cards.
 - Going back past a revealed secret entry (a Card Crush deck, a LOGOS commit or backup, a
   Cardmaster lineup): whoever saw the other side's entry could otherwise enter a new one.
-- Undoing or redoing the other side's moves, and reopening a finished match the other side won.
+- Undoing or redoing the other side's moves or a table action, and reopening a finished match the other side won.
 - Going back past a step the app rolled a die for, even one's own: the same step played again rolls
   the same die (the seed and the step number make it), so whoever saw it could play that step as
   whatever the die suits.
@@ -40,6 +40,10 @@ from .access import OWNER, PLAYER, Viewer
 
 class Refused(Exception):
     """A request that cannot be made or answered; the message says why. Nothing changed."""
+
+
+REVEAL, MOVES, TABLE_STEP, REOPEN, DICE = "reveal", "moves", "table", "reopen", "dice"
+"""Why a move along the log waits for the other phone (kept with the request, which says it)."""
 
 
 def takes_back_reveal(match: Match, step: int) -> bool:
@@ -78,22 +82,27 @@ def needs_agreement(match: Match, seen_by: Viewer, action: dict) -> bool:
     raise Refused(_("You can act only for your own seat; nothing was applied."))
 
 
-def moves_of_others(match: Match, seen_by: Viewer, low: int, high: int) -> bool:
-    """Whether steps low+1..high hold a move of a seat another phone plays (the engine's `authority`
-    says whose, as the board stood when the step was made: `Action.whose`); open and table actions belong
-    to nobody. Round 30: read from the board as it stands now, Ben's corrections of a unit he had since sent
-    to his discard pile were nobody's, and Ana went back past them alone (a flipped Evons card alike)."""
+def steps_of_others(match: Match, seen_by: Viewer, low: int, high: int) -> str:
+    """Whether steps low+1..high hold a move of a seat another phone plays (MOVES) or a table action (TABLE_STEP:
+    a fight, a declared winner, a table status, the end of an Evons game, both players' to decide, so both players'
+    to take back or redo), else "". The engine's `authority` says whose, as the board stood when the step was made
+    (`Action.whose`); open actions belong to nobody. Round 30: read from the board as it stands now, Ben's
+    corrections of a unit he had since sent to his discard pile were nobody's, and Ana went back past them alone (a
+    flipped Evons card alike); and Ana undid a fight she had agreed to, alone, to call a backup card after all."""
     others = _others(match, seen_by)
     if not others:
-        return False
+        return ""
     game = match.game
+    found = ""
     steps = match.actions.filter(abandoned=False, seq__gt=low, seq__lte=high).only("seat", "payload", "whose")
     for action in steps:
         # A step stored before `whose` was kept is judged on the board as it stands (as it was then).
         whose = action.whose if action.whose is not None else game.authority(match.state, action.payload)
         if type(whose) is int and whose in others:
-            return True
-    return False
+            return MOVES
+        if whose == rules.TABLE:
+            found = TABLE_STEP
+    return found
 
 
 def takes_back_a_die(match: Match, step: int) -> bool:
@@ -106,21 +115,19 @@ def takes_back_a_die(match: Match, step: int) -> bool:
     return any(roll.get("by") != "player" for rolls in undone.values_list("rolls", flat=True) for roll in rolls)
 
 
-REVEAL, MOVES, REOPEN, DICE = "reveal", "moves", "reopen", "dice"
-"""Why a move along the log waits for the other phone (kept with the request, which says it)."""
 
 
 def goto_needs_agreement(match: Match, seen_by: Viewer, step: int) -> str:
     """Why moving this match to `step` from this phone waits for the other phone ("" when it does not):
-    it takes back a revealed entry, undoes or redoes the other side's moves, takes back a die the app
+    it takes back a revealed entry, undoes or redoes the other side's moves or a table action, takes back a die the app
     rolled, or reopens a match the other side won. A club's organiser, refereeing without a seat, needs
     nobody's agreement."""
     if not seen_by.can_act or not _others(match, seen_by):
         return ""
     if takes_back_reveal(match, step):
         return REVEAL
-    if moves_of_others(match, seen_by, min(step, match.head), max(step, match.head)):
-        return MOVES
+    if why := steps_of_others(match, seen_by, min(step, match.head), max(step, match.head)):
+        return why
     if takes_back_a_die(match, step):
         return DICE
     if match.finished is not None and step < match.head and match.winner_id is not None:
@@ -328,6 +335,9 @@ def describe(proposal: Proposal, names: list[str]) -> str:
         if why == MOVES:
             return _("move to step %(step)s, taking back or redoing %(name)s's moves") % {
                 "step": proposal.step, "name": names[proposal.needs]}
+        if why == TABLE_STEP:
+            return _("move to step %(step)s, taking back or redoing a step that is both players' to decide") % {
+                "step": proposal.step}
         if why == DICE:
             return _("go back to step %(step)s, taking back a die the app rolled") % {"step": proposal.step}
         if why == REOPEN:
