@@ -4,6 +4,7 @@ import io
 import re
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
 from tracker.models import Match
@@ -51,10 +52,12 @@ def readme(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def output(django_db_setup, django_db_blocker, written, readme):
-    """One short run for every test here (the command rolls back all it makes)."""
+    """One short run for every test here (the command rolls back all it makes), serving the static files this
+    session collected (tests/conftest.py) rather than collecting them twice more."""
     out = io.StringIO()
     with django_db_blocker.unblock():
-        call_command("benchmark", rounds=2, long=15, more=3, write=str(written), readme=str(readme), stdout=out)
+        call_command("benchmark", rounds=2, long=15, more=3, write=str(written), readme=str(readme),
+                     static_root=str(settings.STATIC_ROOT), stdout=out)
     return out.getvalue()
 
 
