@@ -41,9 +41,11 @@ def input_tag(html: str, marker: str) -> str:
     return found[0]
 
 def load_catalog() -> None:
-    """The Evons demo cards only (faster than every game's catalog)."""
-    for card in evons.demo_cards:
-        Card.objects.get_or_create(slug=SLUG, name=card["name"], defaults={"stats": evons.card_stats(card)})
+    """The Evons demo cards only (faster than every game's catalog), those not there yet: one query and one
+    insert (a get_or_create a card was four queries)."""
+    there = set(Card.objects.filter(slug=SLUG).values_list("name", flat=True))
+    Card.objects.bulk_create(Card(slug=SLUG, name=card["name"], stats=evons.card_stats(card))
+                             for card in evons.demo_cards if card["name"] not in there)
 
 
 def start(**config) -> Match:

@@ -29,11 +29,11 @@ GAME_DEFAULTS = rules.GAMES[SLUG].default_config
 
 
 def load_catalog() -> None:
-    """Only this game's demo units (the other games' catalogs would only slow every test down)."""
-    for card in lonely_star.demo_cards:
-        Card.objects.get_or_create(
-            slug=SLUG, name=card["name"], defaults={"stats": lonely_star.card_stats(card)}
-        )
+    """Only this game's demo units (the other games' catalogs would only slow every test down), those not there
+    yet: one query and one insert (a get_or_create a card was four queries, in the setup of 200 tests)."""
+    there = set(Card.objects.filter(slug=SLUG).values_list("name", flat=True))
+    Card.objects.bulk_create(Card(slug=SLUG, name=card["name"], stats=lonely_star.card_stats(card))
+                             for card in lonely_star.demo_cards if card["name"] not in there)
 
 
 def start(**config) -> Match:
