@@ -34,6 +34,9 @@ class Command(BaseCommand):
         parser.add_argument("--static-root", metavar="PATH", default=None,
                             help="static files collected already with this project's settings (the tests' copy): "
                             "served as they are instead of collected again")
+        parser.add_argument("--migrated", metavar="PATH", default=None,
+                            help="an SQLite file migrated to this version already (the tests' copy): the page "
+                            "weight's server starts from a copy of it instead of migrating a new one")
 
     def handle(self, *args, **options):
         if options["worst"]:
@@ -41,4 +44,4 @@ class Command(BaseCommand):
             return
         benchmark.run(say=self.stdout.write, **{key: options[key] for key in (
             "rounds", "long", "more", "load", "tables", "workers", "load_seconds", "write", "readme", "pace", "live",
-            "live_database", "static_root")})
+            "live_database", "static_root", "migrated")})
