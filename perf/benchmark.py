@@ -19,6 +19,7 @@ over HTTP on loopback (perf/wire.py), from a scratch SQLite file of its own.
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -143,19 +144,26 @@ def weighed_matches() -> None:
     print(json.dumps({name: match.get_absolute_url() for name, match in shown.items()}))
 
 
-def _page_weight(results: "report.Results", say) -> None:
+def _page_weight(results: "report.Results", say, static_root: str | None = None,
+                 migrated: str | None = None) -> None:
     """Goal 4 as sent: each game's match page from a phone that has never been here (no cookies yet),
     fetched over HTTP on loopback from the stack `serve` runs, with the compression it applies.
 
     The largest is the figure. That page is then loaded again by a browser without Brotli, and by
     the same phone once its service worker has installed (what installing fetched is counted too).
+    `static_root`: the static files collected already (with this project's settings), served as they are;
+    `migrated`: an SQLite file migrated to this version already, copied rather than migrated again.
     """
     from . import loadtest  # starts serve's stack; only imported when measuring
 
     with tempfile.TemporaryDirectory(prefix="tablekeeper-weight-") as folder:
-        env = loadtest.server_env(f"sqlite:///{folder}/weight.sqlite3")
-        loadtest.manage(env, "migrate", "--noinput", "-v0")
-        loadtest.manage(env, "collectstatic", "--noinput", "-v0")
+        env = loadtest.server_env(f"sqlite:///{folder}/weight.sqlite3", static_root)
+        if migrated:
+            shutil.copyfile(migrated, Path(folder) / "weight.sqlite3")
+        else:
+            loadtest.manage(env, "migrate", "--noinput", "-v0")
+        if not static_root:
+            loadtest.manage(env, "collectstatic", "--noinput", "-v0")
         made = subprocess.run([sys.executable, "manage.py", "shell", "-c",
                                "from perf.benchmark import weighed_matches; weighed_matches()"],
                               cwd=settings.BASE_DIR, env=env, check=True, capture_output=True, text=True)
@@ -257,17 +265,21 @@ def _load(*, tables: int, workers: int, seconds: float, say, **mode) -> "report.
 
 def run(*, rounds: int, long: int, more: int, load: bool, tables: int, workers: int, load_seconds: float,
         write: str | None, say, readme: str | None = None, pace: float = 3.0, live: bool = False,
-        live_database: str | None = None) -> None:
-    """Measure everything, print it with `say`, and write the Markdown results to `write` if given."""
+        live_database: str | None = None, static_root: str | None = None, migrated: str | None = None) -> None:
+    """Measure everything, print it with `say`, and write the Markdown results to `write` if given.
+
+    `static_root`: the static files collected already, with this project's settings (the tests' own copy):
+    neither the pages timed here nor the page weight's server collect them again (5 s of CPU each)."""
     started = time.time()
     loads = [report.load_average()]
     with (tempfile.TemporaryDirectory(prefix="tablekeeper-bench-") as root,
-          override_settings(STATIC_ROOT=root)):
-        call_command("collectstatic", "--noinput", verbosity=0)
+          override_settings(STATIC_ROOT=static_root or root)):
+        if not static_root:
+            call_command("collectstatic", "--noinput", verbosity=0)
         with transaction.atomic():
             results = measure(rounds=rounds, long=long, more=more)
             transaction.set_rollback(True)  # leave the database as it was
-    _page_weight(results, say)
+    _page_weight(results, say, static_root, migrated)
     loads.append(report.load_average())
     if load:
         # Phones without JavaScript; htmx phones tapping as fast as answered (throughput); htmx

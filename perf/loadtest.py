@@ -362,17 +362,21 @@ class Ready:
 
 
 @contextlib.contextmanager
-def ready(database_url: str | None = None, *, static_root: str | None = None, say=print) -> Iterator[Ready]:
+def ready(database_url: str | None = None, *, static_root: str | None = None, migrated: str | None = None,
+          say=print) -> Iterator[Ready]:
     """Make a Ready (on SQLite, or on the PostgreSQL server of `database_url`) and drop it afterwards.
 
     Migrating, collecting and loading the catalogs take far longer than a short run itself: the tests
     make one and start each run from a copy. `static_root`: files collected already, with these settings.
+    `migrated`: on SQLite, a file migrated to this version already (the tests' own), copied rather than migrated.
     """
+    copy_of = f"sqlite:///{migrated}" if migrated and not database_url else None
     with (tempfile.TemporaryDirectory(prefix="tablekeeper-ready-") as folder,
-          own_database(database_url, folder, say) as url):
+          own_database(database_url, folder, say, copy_of=copy_of) as url):
         static = static_root or str(Path(folder) / "static")
         env = server_env(url, static)
-        manage(env, "migrate", "--noinput", "-v0")
+        if not copy_of:
+            manage(env, "migrate", "--noinput", "-v0")
         if not static_root:
             manage(env, "collectstatic", "--noinput", "-v0")
         manage(env, "shell", "-c", "from tracker import demo; demo.load_catalogs()")

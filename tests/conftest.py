@@ -1,4 +1,11 @@
 import asyncio
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 from _pytest.nodeid import NodeId  # pytest 9's structured test id (see _grouped)
@@ -22,6 +29,45 @@ def collected_static():
     """Hashed static names need a manifest, as in production: collected once for this source tree, in a
     folder no run writes to once it is made (tests/static_cache.py)."""
     settings.STATIC_ROOT = static_cache.collected()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory):
+    """pytest-django's test database, and on SQLite a copy of it as migrated, taken before any test runs: what
+    `migrated_database` hands out. Only the test database made here (in memory): a session none of whose tests
+    asks for the database makes none, and the connection still names the project's own file."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite" and connection.creation.is_in_memory_db(connection.settings_dict["NAME"]):
+        kept = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
+        with django_db_blocker.unblock(), closing(sqlite3.connect(kept)) as copy:
+            connection.ensure_connection()
+            connection.connection.backup(copy)
+        _migrated.append(kept)
+    yield django_db_setup
+
+
+_migrated: list[Path] = []
+
+
+@pytest.fixture(scope="session")
+def migrated_database(django_db_setup, tmp_path_factory) -> Callable[[Path], None]:
+    """`migrated_database(path)`: an SQLite file at `path` as `migrate` makes it, for a process a test starts on a
+    database of its own. Each such test ran `migrate` in a process (3 s of CPU); the session's test database,
+    migrated already, is copied instead (on PostgreSQL, one file is migrated in a process, the first time one
+    is asked for)."""
+    def copy(path: Path) -> None:
+        if not _migrated:
+            made = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
+            environ = {**os.environ, "DATABASE_URL": f"sqlite:///{made}"}
+            environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=settings.BASE_DIR,
+                           env=environ, check=True, capture_output=True)
+            _migrated.append(made)
+        with closing(sqlite3.connect(_migrated[0])) as kept, closing(sqlite3.connect(path)) as copy:
+            kept.backup(copy)
+
+    return copy
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -20,7 +20,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright  # noqa: E402
 
-from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE, taken_again  # noqa: E402
+from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE, SCREENSHOTS_KEPT, not_taken, taken_again  # noqa: E402
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -132,10 +132,11 @@ def catalog(transactional_db):
 
 @pytest.fixture(scope="session", autouse=True)
 def screenshots_taken_again():
-    """Screenshots taken again when a busy machine's Chromium fails one (phone.taken_again)."""
+    """Screenshots taken again when a busy machine's Chromium fails one (phone.taken_again); in CI, not taken
+    (phone.SCREENSHOTS_KEPT)."""
     with pytest.MonkeyPatch.context() as patch:
         for kind in (Page, Locator):
-            patch.setattr(kind, "screenshot", taken_again(kind.screenshot))
+            patch.setattr(kind, "screenshot", (taken_again if SCREENSHOTS_KEPT else not_taken)(kind.screenshot))
         yield
 
 

@@ -9,6 +9,7 @@ The longest names: players of 40 characters (the most a name may have), one with
 like an e-mail address, and a card of 60 characters (the most a card name may have).
 """
 
+import os
 import re
 import time
 from urllib.parse import parse_qs, urlsplit
@@ -60,6 +61,23 @@ def taken_again(screenshot, tries: int = 3, pause: float = 0.5):
                 time.sleep(pause)
 
     return take
+
+
+SCREENSHOTS_KEPT = not os.environ.get("CI") or bool(os.environ.get("KEEP_SCREENSHOTS"))
+"""Whether the browser tests capture their screenshots (var/screenshots/, never asserted). Not in CI, which
+starts from a fresh clone and throws it away: some 140 full-page PNGs at twice the phone's pixels each run,
+for nobody to look at. KEEP_SCREENSHOTS=1 keeps them there too."""
+
+
+def not_taken(screenshot):
+    """`screenshot` (Page's or Locator's) not captured, as in CI (SCREENSHOTS_KEPT): a Locator's element is still
+    waited for and scrolled into view, as capturing it does, so a test goes on from the same page."""
+    def skip(self, *args, **kwargs):
+        if isinstance(self, Locator):
+            self.scroll_into_view_if_needed()
+        return b""
+
+    return skip
 
 
 LONG_PLAYERS = ("Maximilianalexanderbartholomewsmithsonab", "ana.longname.player@example-tablekeeper.x"[:40])

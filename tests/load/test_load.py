@@ -14,7 +14,10 @@ import pytest
 from perf import loadtest
 from perf.tables.forms import datalist, read_forms
 
-pytestmark = pytest.mark.load
+# One worker runs them all (--dist loadgroup): the session's Ready (conftest.py: a database migrated and holding
+# the catalogs, made in processes of its own) is then made once a pass rather than on each worker, and two load
+# runs never contend for the cores at once.
+pytestmark = [pytest.mark.load, pytest.mark.xdist_group("load")]
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from .helpers import (
     make_card,
     play_out,
     seated_phone,
+    shared_by_the_class,
     sign_in,
     start_battle,
     watching_phone,
@@ -69,6 +70,23 @@ def stranger(db) -> Client:
 def match(catalog) -> Match:
     """A fresh battle: Ana in seat 0, Ben in seat 1, nothing locked yet."""
     return services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
+
+
+@pytest.fixture(scope="class")
+def match_for_the_class(django_db_setup, django_db_blocker) -> int:
+    """`match` made once for the tests of a class that share it, each in a savepoint of it (shared_by_the_class):
+    its pk. A hundred junk tests each made it anew."""
+    with shared_by_the_class(django_db_blocker):
+        demo.load_catalogs()
+        yield services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}).pk
+
+
+@pytest.fixture(scope="class")
+def locked_for_the_class(django_db_setup, django_db_blocker) -> int:
+    """`locked` made once for the tests of a class that share it, as `match_for_the_class`: its pk."""
+    with shared_by_the_class(django_db_blocker):
+        demo.load_catalogs()
+        yield lock_both(services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})).pk
 
 
 @pytest.fixture

@@ -4,10 +4,13 @@ the competition pages played to the end. Fixtures are in conftest.py and build o
 
 import html
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.core import signing
+from django.db import transaction
 from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
@@ -29,6 +32,17 @@ ANA_OTHER_DECK = ["Leviathan", "Sun Paladin", "Night Stalker", "Winter Queen", "
 
 
 PLAY = {"type": "play_round"}
+
+
+@contextmanager
+def shared_by_the_class(django_db_blocker) -> Iterator[None]:
+    """A transaction for rows the tests of a class share, made once by a class-scoped fixture where a function
+    fixture made them again for each of a hundred parametrized tests. Each test runs in a savepoint of it
+    (pytest-django's own transaction, nested), rolled back after the test, so each meets the rows as made; this
+    one is rolled back after the class's last test (as test_write_sweep.py's module table)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 def club_account(username: str, club: Club | None = None, role: str = Membership.MEMBER) -> Client:

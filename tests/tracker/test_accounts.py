@@ -563,15 +563,16 @@ def test_after_signing_out_the_second_phone_loses_the_match(account, anonymous_m
 
 # ---------------------------------------------------------------- the limit across app processes
 
+# Each process hashes passwords as the tests do (tests/conftest.py: fast_password_hashing): the limit is what is
+# tested, and seven sign-ins with the real hasher cost 7 s of CPU.
 PROCESS_SCRIPT = """
 import sys
 import django
 django.setup()
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
-from django.test import Client
+from django.test import Client, override_settings
+override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
 if sys.argv[1] == "fail-five-times":
-    call_command("migrate", verbosity=0)
     get_user_model().objects.create_user(sys.argv[3], password=sys.argv[2])
     phone = Client()
     print(*[phone.post("/accounts/sign-in/", {"username": sys.argv[3], "password": "wrong"}).status_code
@@ -595,13 +596,14 @@ def a_name_with_time_left(seconds: int = 120) -> str:
     raise AssertionError("unreachable")
 
 
-def test_the_limit_holds_in_another_app_process(tmp_path):
+def test_the_limit_holds_in_another_app_process(tmp_path, migrated_database):
     import os
     import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
+    migrated_database(tmp_path / "db.sqlite3")  # both processes' database, migrated
     environ = {key: value for key, value in os.environ.items() if key in ("PATH", "HOME", "LANG", "LC_ALL")}
     environ.update({"DJANGO_SETTINGS_MODULE": "tracker.settings", "DEBUG": "true", "ALLOWED_HOSTS": "testserver",
                     "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"})

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tracker.models import Action
+from tracker.models import Action, Match
 
 from .helpers import (
     ANA_DECK,
@@ -205,16 +205,23 @@ def test_it_accepts_a_post_with_the_pages_csrf_token(csrf_client, locked):
     assert locked.head == 3
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
-@pytest.mark.parametrize("shape", ["all-fields", "seq", "action"])
-def test_no_junk_makes_it_fail(client, locked, junk, shape):
-    data = {"seq": 2, "action": "play_round"}
-    if shape == "all-fields":
-        data = {"seq": junk, "action": junk, "extra": junk}
-    else:
-        data[shape] = junk
-    before, count = snapshot(locked), Action.objects.count()
-    response = client.post(act_url(locked), data)
-    assert 400 <= response.status_code < 500
-    assert snapshot(locked) == before
-    assert Action.objects.count() == count
+class TestJunk:
+    """The junk tests share one battle (conftest.locked_for_the_class), each in a savepoint of it."""
+
+    @pytest.fixture
+    def locked(self, locked_for_the_class) -> Match:
+        return Match.objects.get(pk=locked_for_the_class)
+
+    @pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+    @pytest.mark.parametrize("shape", ["all-fields", "seq", "action"])
+    def test_no_junk_makes_it_fail(self, client, locked, junk, shape):
+        data = {"seq": 2, "action": "play_round"}
+        if shape == "all-fields":
+            data = {"seq": junk, "action": junk, "extra": junk}
+        else:
+            data[shape] = junk
+        before, count = snapshot(locked), Action.objects.count()
+        response = client.post(act_url(locked), data)
+        assert 400 <= response.status_code < 500
+        assert snapshot(locked) == before
+        assert Action.objects.count() == count

@@ -459,21 +459,28 @@ def test_it_accepts_a_lock_in_with_the_pages_csrf_token(csrf_client, match):
     assert match.head == 1
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
-@pytest.mark.parametrize("shape", ["all-fields", "entry_token", "seq", "card_1", "all-cards"])
-def test_no_junk_makes_it_fail(client, match, junk, shape):
-    data = entry_data(match, 0, ANA_DECK)
-    if shape == "all-fields":
-        data = {key: junk for key in data}
-    elif shape == "all-cards":
-        data.update({f"card_{n}": junk for n in range(1, 6)})
-    else:
-        data[shape] = junk
-    before, count = snapshot(match), Action.objects.count()
-    response = client.post(entry_url(match, 0), data)
-    assert 400 <= response.status_code < 500
-    assert snapshot(match) == before
-    assert Action.objects.count() == count
+class TestJunk:
+    """The junk tests share one battle (conftest.match_for_the_class), each in a savepoint of it."""
+
+    @pytest.fixture
+    def match(self, match_for_the_class) -> Match:
+        return Match.objects.get(pk=match_for_the_class)
+
+    @pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+    @pytest.mark.parametrize("shape", ["all-fields", "entry_token", "seq", "card_1", "all-cards"])
+    def test_no_junk_makes_it_fail(self, client, match, junk, shape):
+        data = entry_data(match, 0, ANA_DECK)
+        if shape == "all-fields":
+            data = {key: junk for key in data}
+        elif shape == "all-cards":
+            data.update({f"card_{n}": junk for n in range(1, 6)})
+        else:
+            data[shape] = junk
+        before, count = snapshot(match), Action.objects.count()
+        response = client.post(entry_url(match, 0), data)
+        assert 400 <= response.status_code < 500
+        assert snapshot(match) == before
+        assert Action.objects.count() == count
 
 
 def test_a_stale_lock_in_does_not_confirm_a_guess_at_the_secret_deck(client, match):

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tracker.matches import services
-from tracker.models import Action
+from tracker.models import Action, Match
 
 from .helpers import (
     JUNK,
@@ -233,19 +233,26 @@ def test_it_accepts_a_post_with_the_pages_csrf_token(csrf_client, locked):
     assert locked.head == 2
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
-@pytest.mark.parametrize("shape", ["all-fields", "step", "seq"])
-def test_no_junk_makes_it_fail(client, locked, junk, shape):
-    data = {"step": 1, "seq": 2}
-    if shape == "all-fields":
-        data = {"step": junk, "seq": junk, "extra": junk}
-    else:
-        data[shape] = junk
-    before, count = snapshot(locked), Action.objects.count()
-    response = client.post(goto_url(locked), data)
-    assert 400 <= response.status_code < 500
-    assert snapshot(locked) == before
-    assert Action.objects.count() == count
+class TestJunk:
+    """The junk tests share one battle (conftest.locked_for_the_class), each in a savepoint of it."""
+
+    @pytest.fixture
+    def locked(self, locked_for_the_class) -> Match:
+        return Match.objects.get(pk=locked_for_the_class)
+
+    @pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+    @pytest.mark.parametrize("shape", ["all-fields", "step", "seq"])
+    def test_no_junk_makes_it_fail(self, client, locked, junk, shape):
+        data = {"step": 1, "seq": 2}
+        if shape == "all-fields":
+            data = {"step": junk, "seq": junk, "extra": junk}
+        else:
+            data[shape] = junk
+        before, count = snapshot(locked), Action.objects.count()
+        response = client.post(goto_url(locked), data)
+        assert 400 <= response.status_code < 500
+        assert snapshot(locked) == before
+        assert Action.objects.count() == count
 
 
 # ---------------------------------------------------------------- taking back, reopening

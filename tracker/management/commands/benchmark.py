@@ -31,10 +31,17 @@ class Command(BaseCommand):
                             help="only the costliest single requests within the limits, in CPU seconds (perf/worst.py)")
         parser.add_argument("--pace", type=float, default=3.0,
                             help="load test: seconds each htmx player thinks before a tap, in the latency run")
+        parser.add_argument("--static-root", metavar="PATH", default=None,
+                            help="static files collected already with this project's settings (the tests' copy): "
+                            "served as they are instead of collected again")
+        parser.add_argument("--migrated", metavar="PATH", default=None,
+                            help="an SQLite file migrated to this version already (the tests' copy): the page "
+                            "weight's server starts from a copy of it instead of migrating a new one")
 
     def handle(self, *args, **options):
         if options["worst"]:
             worst.run(say=self.stdout.write)
             return
         benchmark.run(say=self.stdout.write, **{key: options[key] for key in (
-            "rounds", "long", "more", "load", "tables", "workers", "load_seconds", "write", "readme", "pace", "live", "live_database")})
+            "rounds", "long", "more", "load", "tables", "workers", "load_seconds", "write", "readme", "pace", "live",
+            "live_database", "static_root", "migrated")})
