@@ -238,6 +238,9 @@ def _field(data: dict, name: str, kind: type):
 MAX_DEPTH = 20
 """Deepest nesting of lists and objects a match file may have (a real one has about 5)."""
 MAX_TEXT = 1000
+WHOLE_FROM = 1e16
+"""From here on Python writes a float with an exponent ("5.03e+16"), and PostgreSQL's jsonb reads that back as a whole
+number (50300000000000000), where SQLite keeps it as sent: so neither takes it (no match file has such a number)."""
 """Longest text anywhere in a match file (a card name, a note); the seed, version and names have their own."""
 
 
@@ -256,6 +259,8 @@ def _unstorable(value) -> str:
                 return _("a text longer than %(n)s characters") % {"n": MAX_TEXT}
         elif isinstance(item, float) and not math.isfinite(item):
             return _("a number that is not finite (NaN or Infinity)")
+        elif isinstance(item, float) and abs(item) >= WHOLE_FROM:
+            return _("a number of 10^16 or more written with a decimal point or an exponent")
         elif isinstance(item, (dict, list)):
             if depth >= MAX_DEPTH:
                 return _("lists or objects nested more than %(n)s deep") % {"n": MAX_DEPTH}
