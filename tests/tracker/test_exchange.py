@@ -31,6 +31,7 @@ from tests.sample_game import SLUG as SAMPLE
 from tests.sample_game import every_game, every_pages, marked
 from tracker import demo
 from tracker.games import ADAPTERS
+from tracker.games.base import SecretEntryPages
 from tracker.games.card_crush.demo import BATTLES, deck, play_battle
 from tracker.games.cardmaster import demo as cardmaster_demo
 from tracker.games.cardmaster.demo import STORM_LINEUP as ANA_LINEUP
@@ -38,7 +39,7 @@ from tracker.games.common import catalog_card as card
 from tracker.games.common import play_steps as apply_all
 from tracker.games.evons.demo import play as evons_play
 from tracker.matches import services
-from tracker.models import Action, Match, Player, Seat
+from tracker.models import Action, CardUse, Match, Player, Seat
 from tracker.review import exchange
 
 from .helpers import ANA_DECK, BEN_DECK, assert_every_match_replays, make_card
@@ -1196,3 +1197,34 @@ def test_an_imported_match_shows_its_seed_and_marks_every_step_played_on_as_fore
                                 expected_seq=step)
     log = client.get(reverse("match_log", args=[imported.pk])).content.decode()
     assert log.count("entered after the seed was revealed") == 1
+
+
+def test_an_imported_entry_still_hidden_marks_no_card_used_until_its_reveal(catalog):
+    """A card's page lists the matches it was played in, and who may still change it reads the same uses: a hidden
+    entry counts only from its reveal (services.match_apply_action). An imported file whose last step is Ana's deck,
+    locked and not yet revealed, noted her five cards at once: Ben, joining her match by a link, read her deck on
+    the cards' pages before the reveal. Noted at his lock-in instead, as a match played here notes them."""
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={})
+    apply_all(match, [{"type": "lock_deck", "seat": 0, "cards": deck(ANA_DECK)}])
+    data = {**as_file(match), "seed": match.seed}  # a running file carries no seed: its writer gives one
+    imported = exchange.import_match(data)
+    assert not CardUse.objects.filter(match=imported).exists()
+    services.match_apply_action(match=imported, action={"type": "lock_deck", "seat": 1, "cards": deck(BEN_DECK)},
+                                expected_seq=imported.head)
+    assert set(CardUse.objects.filter(match=imported).values_list("card__name", flat=True)) == {*ANA_DECK, *BEN_DECK}
+
+
+@pytest.mark.sample_game
+@pytest.mark.parametrize("slug", sorted(slug for slug, pages in every_pages().items() if isinstance(pages, SecretEntryPages)))
+def test_a_file_ending_on_either_hidden_entry_imports_alike_for_the_table(catalog, slug):
+    """Every game with a secret entry: two files that differ only in seat 0's entry, still hidden at their last step,
+    import as matches whose card uses are the same (none of the entry's cards), as the sweep asks of a match played
+    here (tests/tracker/test_secrecy_sweep.py)."""
+    used = []
+    for which in (0, 1):
+        match = services.match_create(slug=slug, player_names=["Ana", "Ben"], config={})
+        entry = ADAPTERS[slug].entry_examples(match, 0)[which]
+        services.match_apply_action(match=match, action=entry, expected_seq=0)
+        imported = exchange.import_match({**as_file(match), "seed": match.seed})
+        used.append(sorted(CardUse.objects.filter(match=imported).values_list("card__name", flat=True)))
+    assert used[0] == used[1]

@@ -6,8 +6,8 @@ match of every game whose pages declare a secret entry (`SecretEntryPages`, read
 with the sample game of tests/sample_game/ registered too), and in each match seat 0 makes one of
 the two entries the game offers (`entry_examples`: different catalog cards), the first in one world
 and the second in the other. The catalog holds the cards either entry uses and two others of each game
-(`Table.trim_catalog`). Then, as the other seat's phone, a spectator, a club member, a member
-of another club, an outsider and the account that added the catalog's cards, every route of the URL
+(`Table.trim_catalog`). Then, as the other seat's phone, a spectator, a club member, its organiser, a
+member of another club, an outsider and the account that added the catalog's cards, every route of the URL
 configuration is requested with every value its parameters can take, plus each match's poll, each
 secret game's picker and catalog search for each letter. The two worlds' answers must be equal once
 what differs per request is masked (CSRF tokens, the entry form's signed token, nonces, times); they
@@ -38,9 +38,10 @@ from .sweep import Table, routes, sweeping, urls
 pytestmark = pytest.mark.django_db
 
 SECRET_GAMES = sorted(slug for slug, pages in every_pages().items() if isinstance(pages, SecretEntryPages))
-VIEWERS = ("ben", "spectator", "member", "far", "outsider", "maker")
-"""Everyone but the seat that entered: the other seat's phone, a spectator, a club member, a member of
-another club, an outsider, and the account that added the catalog cards the entries use."""
+VIEWERS = ("ben", "spectator", "member", "organiser", "far", "outsider", "maker")
+"""Everyone but the seat that entered: the other seat's phone, a spectator, a club member, the club's organiser
+(its referee there: pages drawn with the steps to go back to, the void and take-over forms), a member of another
+club, an outsider, and the account that added the catalog cards the entries use."""
 
 PER_REQUEST = {  # what differs from one request to the next, and what it is masked as
     r'name="csrfmiddlewaretoken" value="[^"]+': 'name="csrfmiddlewaretoken" value="-',

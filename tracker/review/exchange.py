@@ -451,7 +451,9 @@ def import_match(data: dict, owner=None, owner_device: str = "") -> Match:
         [Checkpoint(action=action, match=match, seq=action.seq, state=state)
          for action, state in zip(actions, replayed.states, strict=True) if action.seq % services.CHECKPOINT_EVERY == 0],
         batch_size=BATCH)
-    record_uses(match, [entry["action"] for entry in data["actions"]])
+    # Only what the table may see counts, as for a step played here: an entry still hidden at the file's last step
+    # is noted at its reveal (services._revealed_by reads its `face_down`), not on the card's page before it.
+    record_uses(match, [game.public_action(match.state, entry["action"]) for entry in data["actions"]])
     services.record_outcome(match)
     match.save(update_fields=["finished", "first_finished", "winner", "score", "corrected"])
     return match
