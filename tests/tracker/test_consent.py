@@ -347,7 +347,8 @@ def test_ending_an_evons_game_from_a_seated_phone_waits_for_the_other_side(db):
     assert snapshot(match) == before and Match.objects.get(pk=match.pk).finished is None
 
 
-def test_adjusting_the_other_sides_lonely_star_unit_needs_their_agreement(db):
+def _two_lonely_star_units():
+    """A Lonely Star match on two phones with a unit of each side in play: Ana's Comet Wanderer, Ben's Nebula Warden."""
     owner, match, ben = _two_phone_match("lonely-star")
     for seat, name in ((0, "Comet Wanderer"), (1, "Nebula Warden")):
         match.refresh_from_db()
@@ -355,6 +356,11 @@ def test_adjusting_the_other_sides_lonely_star_unit_needs_their_agreement(db):
         services.match_apply_action(match_id=match.pk, action={"type": "play_unit", "seat": seat, "card": card},
                                     expected_seq=match.head)
     match.refresh_from_db()
+    return owner, match, ben
+
+
+def test_adjusting_the_other_sides_lonely_star_unit_needs_their_agreement(db):
+    owner, match, ben = _two_lonely_star_units()
     units = {unit["name"]: unit["id"] for unit in match.state["units"]}
     before = snapshot(match)
     adjust = {"seq": match.head, "action": "adjust", "what": "counters", "counter": "damage", "change": "2"}
@@ -370,13 +376,7 @@ def test_a_correction_stays_its_sides_once_its_unit_has_left_play(db):
     """Round 30: whose a correction is was read from the board as it stands now. Ben corrected his own unit, then
     sent it to his discard pile (his own correction too); gone from play, both read as nobody's, and Ana went back
     past them alone, one tap. A step is its side's as the board stood when it was made."""
-    owner, match, ben = _two_phone_match("lonely-star")
-    for seat, name in ((0, "Comet Wanderer"), (1, "Nebula Warden")):
-        match.refresh_from_db()
-        card = Card.objects.get(slug="lonely-star", name=name).as_rules_card()
-        services.match_apply_action(match_id=match.pk, action={"type": "play_unit", "seat": seat, "card": card},
-                                    expected_seq=match.head)
-    match.refresh_from_db()
+    owner, match, ben = _two_lonely_star_units()
     warden = next(unit["id"] for unit in match.state["units"] if unit["seat"] == 1)
     for change in ({"what": "stat", "stat": "at", "change": "3"}, {"what": "leave", "to": "discard"}):
         match.refresh_from_db()

@@ -1,5 +1,7 @@
 """Data migrations: what an installation that already has matches gets when it upgrades."""
 
+from contextlib import contextmanager
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -8,13 +10,28 @@ BEFORE = ("tracker", "0008_clubs_and_consent")
 AFTER = ("tracker", "0009_card_history_and_collections")
 
 
-@pytest.mark.django_db(transaction=True)
-def test_0009_notes_the_catalog_cards_every_match_so_far_carried():
+@contextmanager
+def migrated_back_to(before: tuple[str, str]):
+    """The database migrated back to `before`, its models given; migrated forward to the latest again afterwards."""
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes("tracker")
-    executor.migrate([BEFORE])
+    executor.migrate([before])
     try:
-        old = executor.loader.project_state([BEFORE]).apps
+        yield executor.loader.project_state([before]).apps
+    finally:
+        MigrationExecutor(connection).migrate(latest)
+
+
+def migrated_to(after: tuple[str, str]):
+    """The database migrated forward to `after`: its models."""
+    executor = MigrationExecutor(connection)
+    executor.migrate([after])
+    return executor.loader.project_state([after]).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0009_notes_the_catalog_cards_every_match_so_far_carried():
+    with migrated_back_to(BEFORE) as old:
         Card, Match, Action = (old.get_model("tracker", name) for name in ("Card", "Match", "Action"))
         stats = {"power": 7, "speed": 5, "affinity": "Fire", "rarity": "Common", "level": 1}
         fox = Card.objects.create(slug="card-crush", name="Ember Fox", stats=stats)
@@ -26,22 +43,14 @@ def test_0009_notes_the_catalog_cards_every_match_so_far_carried():
                               payload={"type": "lock_deck", "seat": 0, "cards": deck})
         Action.objects.create(match=match, number=2, seq=1, seat=0, payload={"type": "play_round"})
 
-        executor = MigrationExecutor(connection)
-        executor.migrate([AFTER])
-        CardUse = executor.loader.project_state([AFTER]).apps.get_model("tracker", "CardUse")
+        CardUse = migrated_to(AFTER).get_model("tracker", "CardUse")
         assert list(CardUse.objects.values_list("card_id", "match_id")) == [(fox.pk, match.pk)]
-    finally:
-        MigrationExecutor(connection).migrate(latest)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_0017_ties_each_own_entry_confirmation_to_the_lock_in_in_the_line():
     before, after = ("tracker", "0016_names_given"), ("tracker", "0017_seated_confirmation_entry")
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes("tracker")
-    executor.migrate([before])
-    try:
-        old = executor.loader.project_state([before]).apps
+    with migrated_back_to(before) as old:
         Match, Action, Confirmation = (old.get_model("tracker", name) for name in ("Match", "Action", "Confirmation"))
         match = Match.objects.create(slug="card-crush", rules_version="1")
         Action.objects.create(match=match, number=1, seq=1, seat=1, secret=True, abandoned=True, payload={})
@@ -52,15 +61,11 @@ def test_0017_ties_each_own_entry_confirmation_to_the_lock_in_in_the_line():
         other = Match.objects.create(slug="card-crush", rules_version="1")
         Confirmation.objects.create(match=other, seat=0, kind="after")
 
-        executor = MigrationExecutor(connection)
-        executor.migrate([after])
-        new = executor.loader.project_state([after]).apps.get_model("tracker", "Confirmation")
+        new = migrated_to(after).get_model("tracker", "Confirmation")
         # Seat 1's lock-in in the line; seat 0's was abandoned already (kept as it counted); a confirmation of
         # the result stands for no entry.
         assert dict(new.objects.values_list("seat", "entry_id").filter(match_id=match.pk)) == {0: None, 1: kept.pk}
         assert new.objects.get(match_id=other.pk).entry_id is None
-    finally:
-        MigrationExecutor(connection).migrate(latest)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -68,11 +73,7 @@ def test_0020_leaves_face_down_every_secret_entry_hidden_now_and_shows_the_rest_
     import rules
 
     before, after = ("tracker", "0019_tournament_first_finished"), ("tracker", "0020_action_face_down")
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes("tracker")
-    executor.migrate([before])
-    try:
-        old = executor.loader.project_state([before]).apps
+    with migrated_back_to(before) as old:
         Match, Action = (old.get_model("tracker", name) for name in ("Match", "Action"))
         locking = rules.GAMES["card-crush"].new_match({}, "5eed")
         deck = {"type": "lock_deck", "seat": 0, "cards": [{"name": "Ember Fox"}]}
@@ -82,12 +83,8 @@ def test_0020_leaves_face_down_every_secret_entry_hidden_now_and_shows_the_rest_
         played = Match.objects.create(slug="card-crush", rules_version="1", state={**locking, "decks": [[], []]})
         unknown = Action.objects.create(match=played, number=1, seq=1, secret=True, abandoned=True, payload=deck)
 
-        executor = MigrationExecutor(connection)
-        executor.migrate([after])
-        new = executor.loader.project_state([after]).apps.get_model("tracker", "Action")
+        new = migrated_to(after).get_model("tracker", "Action")
         face_down = {"type": "lock_deck", "seat": 0}
         assert new.objects.get(pk=taken_back.pk).face_down == face_down  # hidden now: hidden for good
         assert new.objects.get(pk=hidden.pk).face_down == face_down  # until its reveal
         assert new.objects.get(pk=unknown.pk).face_down is None  # shown now, perhaps revealed before: as it was
-    finally:
-        MigrationExecutor(connection).migrate(latest)

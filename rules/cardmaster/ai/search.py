@@ -70,13 +70,14 @@ def _ways(state: MatchState, action: dict) -> list[tuple[float, list[int] | None
             ((1 - backfire - lands, NOTHING_LANDS), (lands, STATUS_LANDS), (backfire, BACKFIRE)) if probability > 0]
 
 
-def _applied(state: MatchState, action: dict, rolls: list[int] | None) -> tuple[MatchState, list]:
-    return match.apply(state, action, Dice("", 0) if rolls is None else Dice("", 0, rolls))
+def _forcing(rolls: list[int] | None) -> Dice:
+    """Dice that make a way of `_ways` happen (none rolled: any dice)."""
+    return Dice("", 0) if rolls is None else Dice("", 0, rolls)
 
 
 def branches(state: MatchState, action: dict) -> list[Branch]:
     """Every way `action`'s rolls can go, most likely first (one branch when nothing is rolled)."""
-    found = [Branch(probability, *_applied(state, action, rolls)) for probability, rolls in _ways(state, action)]
+    found = [Branch(probability, *match.apply(state, action, _forcing(rolls))) for probability, rolls in _ways(state, action)]
     return sorted(found, key=lambda branch: -branch.probability)
 
 
@@ -85,7 +86,7 @@ def play_likeliest(state: MatchState, action: dict) -> None:
     their likeliest way, as `branches(...)[0].state` has it: one move instead of one a way (max, like
     the stable sort, keeps the first of equals)."""
     _probability, rolls = max(_ways(state, action), key=lambda way: way[0])
-    match.apply_here(state, action, Dice("", 0) if rolls is None else Dice("", 0, rolls))
+    match.apply_here(state, action, _forcing(rolls))
 
 
 def expected(found: list[Branch], seat: int, steady: bool = True) -> float:
