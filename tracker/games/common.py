@@ -11,7 +11,7 @@ from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext as _
 
 from rules import Dice, RuleError
-from rules.options import Option, WholeNumber
+from rules.options import Choice, Option, WholeNumber
 from tracker.matches import services
 
 from ..models import Card, Match
@@ -106,6 +106,17 @@ def option_field(option: Option, label) -> forms.IntegerField:
     if not isinstance(option, WholeNumber):
         raise TypeError(f"{option!r} is not a number option")
     return forms.IntegerField(label=label, min_value=option.low, max_value=option.high, initial=option.default)
+
+
+def choice_field(option: Option, label, words: dict, **more) -> forms.TypedChoiceField:
+    """A choice option's radio buttons: the values and default the engine declares (rules/options.py), in the
+    order of `words` (what each value is called). Words for exactly the values the engine takes, checked when
+    the form is made: a form cannot offer a value the engine refuses, nor leave one out."""
+    if not isinstance(option, Choice) or set(words) != set(option.allowed):
+        raise TypeError(f"{option!r} is not a choice of {sorted(words, key=str)}")
+    as_sent = {str(value): value for value in option.allowed}  # the form sends "9": the engine's value is 9
+    return forms.TypedChoiceField(label=label, choices=list(words.items()), coerce=as_sent.__getitem__,
+                                  initial=option.default, widget=forms.RadioSelect, **more)
 
 
 def whole_number(post, field: str, label: str, low: int, high: int) -> int:

@@ -5,7 +5,7 @@ from django.utils.translation import pgettext_lazy
 
 from rules import IllegalAction
 from rules.card_crush import AFFINITIES, RARITIES
-from rules.card_crush.battle import DECK_SIZE, phase
+from rules.card_crush.battle import DECK_SIZE, OPTIONS, phase
 from rules.card_crush.cards import LEVEL_MAX, NAME_MAX, STAT_MAX, validate_card
 from rules.errors import gettext_noop
 
@@ -14,7 +14,7 @@ from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...matches.engine_messages import engine_word_lazy
 from ...models import Card, Match
 from ..board_forms import BoardForms, ButtonForm
-from ..common import EngineCardForm, catalog_cards
+from ..common import EngineCardForm, catalog_cards, choice_field
 
 SLUG = "card-crush"
 
@@ -33,15 +33,10 @@ class CardForm(EngineCardForm):
 
 
 class ConfigForm(forms.Form):
-    resolution = forms.ChoiceField(
-        label=pgettext_lazy("card-crush", "How rounds are decided"),
-        choices=[
-            ("battle-score", pgettext_lazy("card-crush", "Battle Score: Power + Affinity Bonus (rulebook)")),
-            ("power-only", pgettext_lazy("card-crush", "Power only, no Affinity Bonus (older rule pages)")),
-        ],
-        initial="battle-score",
-        widget=forms.RadioSelect,
-    )
+    resolution = choice_field(OPTIONS["resolution"], pgettext_lazy("card-crush", "How rounds are decided"), {
+        "battle-score": pgettext_lazy("card-crush", "Battle Score: Power + Affinity Bonus (rulebook)"),
+        "power-only": pgettext_lazy("card-crush", "Power only, no Affinity Bonus (older rule pages)"),
+    })
 
 
 class DeckForm(forms.Form):

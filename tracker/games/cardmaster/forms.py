@@ -9,14 +9,14 @@ from rules.cardmaster.ai import POWER_RANGE
 from rules.cardmaster.cards import NAME_MAX, STAT_RANGES, TIER_RANGE
 from rules.cardmaster.fighters import BOOSTABLE
 from rules.cardmaster.match import ACTIVE_SLOTS, phase
-from rules.cardmaster.options import AI_LEVELS, DEFAULT_CONFIG, OPTIONS, SHOWDOWN_SIZE, SIZES, ai_seat
+from rules.cardmaster.options import AI_LEVELS, OPTIONS, SHOWDOWN_SIZE, SIZES, ai_seat
 from rules.cardmaster.typechart import TYPE_SYMBOLS
 
 from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...models import Card, Match
 from ..base import CardFact
 from ..board_forms import BoardActionForm, BoardForms, seat_field
-from ..common import EngineCardForm, catalog_cards, filled_in, option_field
+from ..common import EngineCardForm, catalog_cards, choice_field, filled_in, option_field
 
 SLUG = "cardmaster"
 
@@ -82,16 +82,14 @@ def card_facts(card: dict) -> list[CardFact]:
 class ConfigForm(forms.Form):
     field_order = ["opponent"]  # first: a player looking for Showdown finds it at the top of the options
 
-    size = forms.TypedChoiceField(
-        label=filled_in(pgettext_lazy("cardmaster", "Match length (cards a side; %(active)s active, the rest in reserve)"), active=ACTIVE_SLOTS),
-        choices=[(size, f"{size}v{size}") for size in SIZES], coerce=int, initial=DEFAULT_CONFIG["size"],
-        widget=forms.RadioSelect,
+    size = choice_field(
+        OPTIONS["size"],
+        filled_in(pgettext_lazy("cardmaster", "Match length (cards a side; %(active)s active, the rest in reserve)"), active=ACTIVE_SLOTS),
+        {size: f"{size}v{size}" for size in SIZES},
     )
-    who_rolls = forms.ChoiceField(
-        label=pgettext_lazy("cardmaster", "Who rolls the percentile dice (each roll can still be changed)"),
-        choices=[("app", pgettext_lazy("cardmaster", "The app rolls")), ("player", pgettext_lazy("cardmaster", "We roll real dice and tap them in"))],
-        initial="app", widget=forms.RadioSelect,
-    )
+    who_rolls = choice_field(OPTIONS["who_rolls"], pgettext_lazy("cardmaster", "Who rolls the percentile dice (each roll can still be changed)"), {
+        "app": pgettext_lazy("cardmaster", "The app rolls"), "player": pgettext_lazy("cardmaster", "We roll real dice and tap them in"),
+    })
     type_names = forms.CharField(
         label=pgettext_lazy("cardmaster", "Type names in wheel order, comma separated (each beats the next two)"),
         initial=", ".join(DEFAULT_TYPE_NAMES), max_length=300,

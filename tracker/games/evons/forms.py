@@ -23,7 +23,7 @@ from ...matches.services import explain
 from .. import common
 from ..base import CardFact
 from ..board_forms import BoardActionForm, BoardForms, choice, seat_field, whole_number
-from ..common import option_field
+from ..common import choice_field, option_field
 
 SLUG = "evons"
 
@@ -113,16 +113,10 @@ def card_facts(card: dict) -> list[CardFact]:
 
 
 class ConfigForm(forms.Form):
-    reach = forms.TypedChoiceField(
-        label=pgettext_lazy("evons", "How far an arrow reaches"),
-        coerce=int,
-        initial=1,
-        widget=forms.RadioSelect,
-        choices=[
-            (1, pgettext_lazy("evons", "1 cell: the next cell only")),
-            (2, pgettext_lazy("evons", "2 cells: abilities may target 2 cells away (the Magnetism example)")),
-        ],
-    )
+    reach = choice_field(OPTIONS["reach"], pgettext_lazy("evons", "How far an arrow reaches"), {
+        1: pgettext_lazy("evons", "1 cell: the next cell only"),
+        2: pgettext_lazy("evons", "2 cells: abilities may target 2 cells away (the Magnetism example)"),
+    })
     flip_covered = forms.TypedChoiceField(
         label=pgettext_lazy("evons", "Do arrows flip covered cards?"),
         coerce=lambda v: v == "yes",
@@ -140,12 +134,9 @@ class ConfigForm(forms.Form):
         widget=forms.RadioSelect,
         choices=[("yes", pgettext_lazy("evons", "Heals at the end of each turn")), ("no", pgettext_lazy("evons", "Stays for the rest of the game"))],
     )
-    ties = forms.ChoiceField(
-        label=pgettext_lazy("evons", "A tied score"),
-        initial="draw",
-        widget=forms.RadioSelect,
-        choices=[("draw", pgettext_lazy("evons", "is a draw")), ("second-player", pgettext_lazy("evons", "goes to the player who moved second"))],
-    )
+    ties = choice_field(OPTIONS["ties"], pgettext_lazy("evons", "A tied score"), {
+        "draw": pgettext_lazy("evons", "is a draw"), "second-player": pgettext_lazy("evons", "goes to the player who moved second"),
+    })
     starting_hand = option_field(OPTIONS["starting_hand"], pgettext_lazy("evons", "Cards in each opening hand"))
 
 

@@ -24,7 +24,7 @@ from ...matches.club_cards import match_catalog, match_catalog_by_name
 from ...models import Card, Match
 from ..base import CardFact
 from ..board_forms import BoardActionForm, BoardForms, ButtonForm, seat_field
-from ..common import filled_in, option_field
+from ..common import choice_field, filled_in, option_field
 from .board import seat_view
 from .narration import COLOUR_LABELS, EFFECT_LABELS
 
@@ -108,15 +108,10 @@ class ConfigForm(forms.Form):
         label=pgettext_lazy("logos", "Regeneration may heal above the starting HP"), required=False, initial=False)
     deadlock_combo = forms.BooleanField(
         label=pgettext_lazy("logos", "A Deadlock adds each card's colour to the combo counters"), required=False, initial=False)
-    resignation = forms.ChoiceField(
-        label=pgettext_lazy("logos", "When a player resigns"),
-        choices=[
-            ("opponent-wins", pgettext_lazy("logos", "The opponent wins (a draw for the player who resigns)")),
-            ("draw", pgettext_lazy("logos", "The duel is a draw for both")),
-        ],
-        initial="opponent-wins",
-        widget=forms.RadioSelect,
-    )
+    resignation = choice_field(OPTIONS["resignation"], pgettext_lazy("logos", "When a player resigns"), {
+        "opponent-wins": pgettext_lazy("logos", "The opponent wins (a draw for the player who resigns)"),
+        "draw": pgettext_lazy("logos", "The duel is a draw for both"),
+    })
 
 
 class CommitForm(forms.Form):

@@ -22,7 +22,7 @@ from rules.lonely_star.zones import ZONES
 
 from ...matches.club_cards import match_card
 from ..board_forms import MARKER, BoardActionForm, BoardForms, choice, seat_field, whole_number
-from ..common import EngineCardForm, dice_needed, filled_in, option_field
+from ..common import EngineCardForm, choice_field, dice_needed, filled_in, option_field
 from .narration import STAT_LABELS
 
 SLUG = "lonely-star"
@@ -48,54 +48,31 @@ class CardForm(EngineCardForm):
 
 
 class ConfigForm(forms.Form):
-    who_rolls = forms.ChoiceField(
-        label=pgettext_lazy("lonely-star", "Who rolls the dice, unless changed for a roll"),
-        choices=[
-            ("app", pgettext_lazy("lonely-star", "The app rolls (type a real die to use it instead)")),
-            ("players", pgettext_lazy("lonely-star", "Players roll real dice and tap them in")),
-        ],
-        initial="app",
-        widget=forms.RadioSelect,
-    )
+    who_rolls = choice_field(OPTIONS["who_rolls"], pgettext_lazy("lonely-star", "Who rolls the dice, unless changed for a roll"), {
+        "app": pgettext_lazy("lonely-star", "The app rolls (type a real die to use it instead)"),
+        "players": pgettext_lazy("lonely-star", "Players roll real dice and tap them in"),
+    })
     deck = option_field(OPTIONS["deck"], pgettext_lazy("lonely-star", "Cards in each deck after the opening hand"))
     hand = option_field(OPTIONS["hand"], pgettext_lazy("lonely-star", "Cards in each opening hand"))
-    empty_deck = forms.ChoiceField(
-        label=pgettext_lazy("lonely-star", "How the match ends"),
-        choices=[
-            ("loses", pgettext_lazy("lonely-star", "A player who must draw from an empty deck loses (or the table declares)")),
-            ("table", pgettext_lazy("lonely-star", "Only when the table declares a winner")),
-        ],
-        initial="loses",
-        widget=forms.RadioSelect,
-    )
-    lethal_to = forms.ChoiceField(
-        label=pgettext_lazy("lonely-star", "Where a unit goes after lethal damage"),
-        choices=[
-            ("discard", pgettext_lazy("lonely-star", "Discard pile, with its accessories")),
-            ("removed", pgettext_lazy("lonely-star", "Removed from the game")),
-        ],
-        initial="discard",
-        widget=forms.RadioSelect,
-    )
-    status_penalty = forms.ChoiceField(
-        label=pgettext_lazy("lonely-star", "How much a status lowers its stat"),
-        choices=[
-            ("flat", pgettext_lazy("lonely-star", "1 while the unit has any counter of it (status page)")),
-            ("per-counter", pgettext_lazy("lonely-star", "1 for each counter")),
-        ],
-        initial="flat",
-        widget=forms.RadioSelect,
-    )
+    empty_deck = choice_field(OPTIONS["empty_deck"], pgettext_lazy("lonely-star", "How the match ends"), {
+        "loses": pgettext_lazy("lonely-star", "A player who must draw from an empty deck loses (or the table declares)"),
+        "table": pgettext_lazy("lonely-star", "Only when the table declares a winner"),
+    })
+    lethal_to = choice_field(OPTIONS["lethal_to"], pgettext_lazy("lonely-star", "Where a unit goes after lethal damage"), {
+        "discard": pgettext_lazy("lonely-star", "Discard pile, with its accessories"),
+        "removed": pgettext_lazy("lonely-star", "Removed from the game"),
+    })
+    status_penalty = choice_field(OPTIONS["status_penalty"], pgettext_lazy("lonely-star", "How much a status lowers its stat"), {
+        "flat": pgettext_lazy("lonely-star", "1 while the unit has any counter of it (status page)"),
+        "per-counter": pgettext_lazy("lonely-star", "1 for each counter"),
+    })
     counter_cap = option_field(
         OPTIONS["counter_cap"],
         filled_in(pgettext_lazy("lonely-star", "Most Burn, Hex or Blind counters on a unit (0 = no limit; Poison is always %(poison)s)"), poison=POISON_CAP),
     )
-    stat_floor = forms.ChoiceField(
-        label=pgettext_lazy("lonely-star", "Can a total stat fall below 0?"),
-        choices=[("zero", pgettext_lazy("lonely-star", "No, it stops at 0")), ("none", pgettext_lazy("lonely-star", "Yes"))],
-        initial="zero",
-        widget=forms.RadioSelect,
-    )
+    stat_floor = choice_field(OPTIONS["stat_floor"], pgettext_lazy("lonely-star", "Can a total stat fall below 0?"), {
+        "zero": pgettext_lazy("lonely-star", "No, it stops at 0"), "none": pgettext_lazy("lonely-star", "Yes"),
+    })
 
 
 # ------------------------------------------------------------------ the board's forms
