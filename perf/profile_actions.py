@@ -2,6 +2,7 @@
 
     .venv/bin/python perf/profile_actions.py [--rounds 40] [--top 25] [--case "Card Crush reveal"]
     .venv/bin/python perf/profile_actions.py --timed [--rounds 20]      # the parts timed without the profiler
+    .venv/bin/python perf/profile_actions.py --free [--rounds 30]       # each case as it is and with free drawing
 
 The requests are perf/side_by_side.py's (one htmx action per game, sent as the match page's form sends it,
 in a savepoint rolled back each time), in-process against a scratch SQLite file, the Django test client
@@ -13,6 +14,9 @@ The profiler adds a cost to every Python call, so code made of many small calls 
 lazy translations, a kept part's digest) shows a larger share under it than it costs. `--timed` runs
 without it: each part (and a few pieces of the templates) is wrapped in a timer of the process's CPU time,
 read only at its outermost call, so the figures are what the parts cost, in ms a request and share.
+`--free` times each case twice in turn, round by round, as it is and with every template drawing nothing (its
+render returning ""), each to the floor (GET /healthz) of the same run: how far the action is from the floor
+with the app's own work only, which no way of drawing pages can make cheaper.
 """
 
 import argparse
@@ -107,6 +111,33 @@ def _timed(cases: dict, rounds: int) -> None:
             print(f"  {statistics.median(times) * 1000:6.2f} ms {statistics.median(times) / total:5.1%}  {part}")
 
 
+def _free(cases: dict, rounds: int) -> None:
+    """Each case in CPU time (medians), drawn and with free drawing, in ms and to the floor."""
+    import statistics
+    import time
+
+    from django.template.backends.django import Template
+    from django.utils.safestring import SafeString
+
+    drawing = Template.render
+    spent: dict[tuple[str, bool], list[float]] = {(name, free): [] for name in cases for free in (False, True)}
+    try:
+        for _ in range(rounds):
+            for free in (False, True):
+                Template.render = (lambda *_args, **_kwargs: SafeString("")) if free else drawing  # type: ignore[method-assign]
+                for name, call in cases.items():
+                    start = time.process_time()
+                    call()
+                    spent[name, free].append(time.process_time() - start)
+    finally:
+        Template.render = drawing  # type: ignore[method-assign]
+    floor = statistics.median(spent["floor", False] + spent["floor", True])  # it draws nothing either way
+    print(f"{'':46} {'as it is':>17}  {'free drawing':>17}")
+    for name in cases:
+        drawn, free_ = (statistics.median(spent[name, free]) for free in (False, True))
+        print(f"{name:46} {drawn * 1000:6.2f} ms {drawn / floor:5.1f}x  {free_ * 1000:6.2f} ms {free_ / floor:5.1f}x")
+
+
 def _share(stats: pstats.Stats, where: str, name: str) -> float:
     """Cumulative seconds of the outermost calls of the function `name` defined in a file ending with `where`."""
     found = [(key, row) for key, row in stats.stats.items()  # type: ignore[attr-defined]
@@ -123,6 +154,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--case", action="append", help="only this case (repeatable)")
     parser.add_argument("--timed", action="store_true", help="time the parts without the profiler (TIMED)")
+    parser.add_argument("--free", action="store_true", help="each case as it is and with every template drawing nothing")
     parser.add_argument("--own", help="list only functions whose file matches this (a regular expression: 'tracker/|rules/')")
     args = parser.parse_args()
     _setup()
@@ -134,6 +166,13 @@ def main() -> None:
 
     with transaction.atomic():
         cases = _cases(Client(HTTP_HOST=settings.ALLOWED_HOSTS[0]))
+        if args.free:
+            for call in cases.values():
+                call()  # warm, as below
+            _free({name: call for name, call in cases.items() if name == "floor" or not args.case or name in args.case},
+                  args.rounds)
+            transaction.set_rollback(True)
+            return
         if args.timed:
             chosen = {name: call for name, call in cases.items()
                       if name != "floor" and (not args.case or name in args.case)}
