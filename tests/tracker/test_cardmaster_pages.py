@@ -466,10 +466,10 @@ def test_the_match_options_name_the_engines_sizes_in_the_pages_language():
 
     size, faction = ConfigForm.base_fields["size"].label, ConfigForm.base_fields["ai_faction"].label
     with translation.override("en"):
-        assert str(size) == "Match length (cards a side; 3 active, the rest in reserve)"
+        assert str(size) == "Custom Match length (cards a side; 3 active, the rest in reserve)"
         assert str(faction) == "Showdown (9 cards a side, player 2 is the AI): the AI's faction"
     with translation.override("de"):
-        assert str(size) == "Partielänge (Karten pro Seite; 3 aktiv, der Rest in Reserve)"
+        assert str(size) == "Länge eines Custom Match (Karten pro Seite; 3 aktiv, der Rest in Reserve)"
         assert str(faction).startswith("Showdown (9 Karten pro Seite")
 
 
