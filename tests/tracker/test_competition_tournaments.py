@@ -1,5 +1,6 @@
 """Swiss tournament pages: create, enter, pair rounds that open battles, drop, standings, final standings."""
 
+import html
 import re
 from datetime import timedelta
 
@@ -570,6 +571,18 @@ def test_an_organiser_entered_in_another_script_is_the_organiser(client: Client,
     assert cup.entrants.filter(player__user=client.user).exists()
     pair(client, cup, 0)
     assert all(p.match.unconfirmed for p in Pairing.objects.filter(tournament=cup, second__isnull=False))
+
+
+def test_a_refused_entrant_is_told_by_its_line(client: Client, catalog):
+    """A name of 40 letters typed in capitals keeps its ß as SS: 41, one too many. The list said "this one has 41"
+    without saying which; the list comes back as typed, the reason naming the line."""
+    long = "Jürgen Größe-Überhäuser von Schönbrunnäö"
+    entrants = f"Ana\n\n{long}\n{long.upper()}\nBen"
+    response = client.post(new_tournament_url(), {"name": "Cup", "entrants": entrants})
+    page = html.unescape(text(response))
+    assert response.status_code == 422 and "Line 4: A player's name has at most 40 characters" in page
+    assert entrants in page
+    assert not Tournament.objects.exists()
 
 
 def test_a_name_mixing_alphabets_is_refused_where_it_is_typed(client: Client, catalog):
