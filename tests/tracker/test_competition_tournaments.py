@@ -573,6 +573,26 @@ def test_an_organiser_entered_in_another_script_is_the_organiser(client: Client,
     assert all(p.match.unconfirmed for p in Pairing.objects.filter(tournament=cup, second__isnull=False))
 
 
+def test_a_player_is_asked_to_play_their_own_battle_and_to_watch_the_others(client: Client, club, cup):
+    """Ben, a member entered with his own account, found his battle offered as "Watch Ana vs Ben", beside every
+    battle of the round, as if it were someone else's: his is "Play", the primary button, and the others "Watch"."""
+    from tracker.models import Player
+
+    from .helpers import club_account
+
+    ben = club_account("ben", club)
+    Player.objects.filter(name="Ben").update(user=ben.user)
+    assert pair(client, cup, 0).status_code == 302
+    page = html.unescape(text(ben.get(cup.get_absolute_url())))
+    assert re.search(r'class="button button-primary"[^>]*>\s*Play Ana vs Ben', page), page
+    assert re.search(r'class="button"[^>]*>\s*Watch Cid vs Dee', page)
+    assert "Play Cid vs Dee" not in page
+    organisers = html.unescape(text(client.get(cup.get_absolute_url())))
+    assert "Play Ana vs Ben" in organisers and "Play Cid vs Dee" in organisers
+    play_round(cup, 1)
+    assert "Play Ana vs Ben" not in html.unescape(text(ben.get(cup.get_absolute_url())))
+
+
 def test_a_refused_entrant_is_told_by_its_line(client: Client, catalog):
     """A name of 40 letters typed in capitals keeps its ß as SS: 41, one too many. The list said "this one has 41"
     without saying which; the list comes back as typed, the reason naming the line."""
