@@ -593,6 +593,21 @@ def test_a_player_is_asked_to_play_their_own_battle_and_to_watch_the_others(clie
     assert "Play Ana vs Ben" not in html.unescape(text(ben.get(cup.get_absolute_url())))
 
 
+def test_an_entrant_refused_by_the_tournament_keeps_the_name_typed_and_the_reason_beside_it(client: Client, cup):
+    """"Jürgen ... is already entered": the page opened at its top with the reason, the form for the next name a
+    screen below it, empty. Now the name comes back as typed, focused, the reason between its label and it."""
+    url = reverse("tournament_entrant", args=[cup.pk])
+    long = "Jürgen Größe-Überhäuser von Schönbrunnäö"
+    assert client.post(url, {"round": 0, "name": long}).status_code == 302
+    response = client.post(url, {"round": 0, "name": long.lower()})
+    page = html.unescape(text(response))
+    assert response.status_code == 422
+    field = re.search(r"<label for=\"id_name\">.*?</label>(.*?)<input[^>]*>", page, re.S)
+    assert field and f"{long} is already entered." in field.group(1), page
+    control = re.search(r'<input[^>]*name="name"[^>]*>', page).group(0)
+    assert f'value="{long.lower()}"' in control and "autofocus" in control, control
+
+
 def test_a_refused_entrant_is_told_by_its_line(client: Client, catalog):
     """A name of 40 letters typed in capitals keeps its ß as SS: 41, one too many. The list said "this one has 41"
     without saying which; the list comes back as typed, the reason naming the line."""

@@ -422,6 +422,11 @@ def _tournament_change(request: TableRequest, pk: int, form_class, change, done:
     except Refused as refused:
         if refused.spent:
             limits.spent(request)
+        if isinstance(form, EntrantForm):
+            # The name typed (40 letters, maybe) kept, the reason beside it, where the page opens: the page opened at
+            # its top, the form a screen below it empty ("Ben is already entered").
+            form.add_error("name", str(refused))
+            return _tournament_page(request, tournament, str(refused), refused.status, entrant_form=form)
         return _tournament_page(request, tournament, str(refused), refused.status)
     messages.success(request, done(result) if callable(done) else done, extra_tags=TOLD_BESIDE if told_beside else "")
     return redirect(tournament.get_absolute_url() + lands)
