@@ -188,7 +188,9 @@ POSTGRESQL_PASS = tuple(
 
 # Tests that run on PostgreSQL as well (CI's second pass), because the engine matters to them: a real
 # server with its own connections (browser, load), locking and races, write counts, what the two store
-# alike (imports, lengths), LISTEN/NOTIFY, backups, and the sweeps that must find no 500 on either.
+# alike (imports, lengths), LISTEN/NOTIFY and the parts the stream draws in-process (their requests end as
+# a served request does, closing connections: test_live_updates), backups, and the sweeps that must find no
+# 500 on either.
 # Everything else runs once, on SQLite. So do tests marked own_sqlite, and tests/serving: they start their
 # servers on an SQLite file of their own whatever DATABASE_URL says, so a second pass ran the very same.
 BOTH_DATABASES = (
@@ -196,7 +198,7 @@ BOTH_DATABASES = (
     "tests/fuzz/test_match_files.py", "tests/fuzz/test_endpoints.py",
     *(f"tests/tracker/{module}.py::" for module in (
         "test_services", "test_once", "test_cards", "test_exchange", "test_rating_confirmation",
-        "test_live_stream", "test_backups", "test_migrations", "test_write_sweep", "test_sharing_races",
+        "test_live_stream", "test_live_updates", "test_backups", "test_migrations", "test_write_sweep", "test_sharing_races",
         "test_name_races", "test_lock_races", "test_names_given", "test_log_filters", "test_card_rule",
         "test_match_read")),
     *POSTGRESQL_PASS,

@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from tests.tracker.helpers import LOSING_DECK, WINNING_DECK, finish
+from tests.tracker.helpers import LOSING_DECK, WINNING_DECK, battle_won, finish
 from tracker.competition import collection, tournaments
 from tracker.demo import load_club
 from tracker.models import Card, Club, Match, Pairing, Player, Tournament
@@ -214,23 +214,50 @@ def test_a_club_plays_a_swiss_tournament_that_nobody_outside_sees(page: Page, ma
     assert Match.objects.filter(club=club).count() == 4
 
 
-def test_the_standings_show_every_column_at_360_px_with_the_longest_names(page: Page, catalog, screenshot_dir):
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_the_standings_show_every_column_at_360_px_with_the_longest_names(make_context, catalog, locale, screenshot_dir):
     """Issue 28: at 360 px the rating and the opponents' win rate were cut off, with no sign that they scroll.
-    Now the columns fit the phone: a name wraps instead of holding the table wider."""
+    Now the columns fit the phone: a name wraps instead of holding the table wider. Five entrants, so one has a
+    bye, which the W-L column tells in words: German's "+ 1 Freilos" held the table 3 px too wide."""
     club, organiser = load_club()
-    tournament = tournaments.tournament_create(name="Long names", player_names=[*LONG_PLAYERS, "Ana", "Ben"],
+    umlauts = "Jürgen Größe-Überhäuser von Schönbrunnäö"
+    tournament = tournaments.tournament_create(name="Long names", player_names=[*LONG_PLAYERS, umlauts, "Ana", "Ben"],
                                                club=club)
     tournaments.round_pair(tournament_id=tournament.pk, expected_round=0, organiser=organiser)
+    page = make_context(locale=locale).new_page()
     page.goto(reverse("tournament_detail", args=[tournament.pk]))
     table = page.locator("table.standings")
-    expect(table.locator("tbody tr")).to_have_count(4)
+    expect(table.locator("tbody tr")).to_have_count(5)
+    expect(table.locator("tbody tr").filter(has_text=re.compile(r"\+\s*1 (bye|Freilos)"))).to_have_count(1)
     scroller = page.locator(".table-scroll").filter(has=table)
     assert scroller.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "the standings scroll sideways"
-    for heading in ("Pts", "W-L", "Opp.", "Rating"):  # every column within the phone's width
-        box = table.get_by_role("columnheader", name=heading).bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"], (heading, box)
+    for heading in table.locator("thead th").all():  # every column within the phone's width
+        box = heading.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"], (heading.inner_text(), box)
     check_page(page)
-    page.screenshot(path=screenshot_dir / "standings-360.png", caret="initial")
+    scroller.screenshot(path=screenshot_dir / f"standings-360-{locale}.png", caret="initial")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_the_leaderboard_shows_every_column_at_360_px_with_the_longest_names(make_context, catalog, locale,
+                                                                             screenshot_dir):
+    """Its five columns took 338 px of a 324 px box whatever the names (the rank's column held 3rem of room, and in
+    German "Siegquote" was one word that would not break): the win rate was cut off, the table scrolled."""
+    club, _organiser = load_club()
+    umlauts = "Jürgen Größe-Überhäuser von Schönbrunnäö"
+    for winner, loser in ((LONG_PLAYERS[0], "Ana"), ("Ben", LONG_PLAYERS[1]), (umlauts, "Chloé")):
+        battle_won(winner, loser, club=club)
+    page = make_context(locale=locale).new_page()
+    page.goto(reverse("leaderboard", args=[club.pk]))
+    table = page.locator("table.leaderboard")
+    expect(table.locator("tbody tr")).to_have_count(6)
+    scroller = page.locator(".table-scroll").filter(has=table)
+    assert scroller.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "the leaderboard scrolls sideways"
+    for heading in table.locator("thead th").all():  # every column within the phone's width
+        box = heading.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"], (heading.inner_text(), box)
+    check_page(page)
+    page.screenshot(path=screenshot_dir / f"leaderboard-360-{locale}.png", full_page=True)
 
 
 def test_adding_copies_stays_at_the_top_of_a_long_collection(make_context, live_server, catalog, screenshot_dir):

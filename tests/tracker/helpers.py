@@ -10,7 +10,8 @@ from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.db import transaction
+from django.core.signals import request_finished
+from django.db import close_old_connections, transaction
 from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
@@ -295,7 +296,13 @@ def finish(match: Match, winner_seat: int, when: datetime | None = None, rated: 
 def pushed_part(phone: Client, at: str, shown: str = "") -> tuple[str, str]:
     """The part a match's stream pushes to this phone with a change while it shows page `at` (the match page or
     its log), and the kept parts it then shows: tracker/matches/live.py's draw_part, asked with the phone's own
-    cookies and host as its stream would ask it."""
+    cookies and host as its stream would ask it.
+
+    As Django's test client does around each request, the request's end leaves the connections alone: draw_part
+    closes its response, which sends request_finished, and close_old_connections then closed the test's connection
+    in the middle of its transaction (autocommit off). An in-memory SQLite ignores that; on PostgreSQL the
+    connection went back to its pool, rolled back, and the test's next query failed ("Cannot open a new
+    connection in an atomic block"). The stream's reads, outside any transaction, close theirs anyway (live._db)."""
     from types import SimpleNamespace
 
     from tracker.matches import live
@@ -303,6 +310,10 @@ def pushed_part(phone: Client, at: str, shown: str = "") -> tuple[str, str]:
     cookies = {name: morsel.value for name, morsel in phone.cookies.items()}
     meta = {"HTTP_COOKIE": "; ".join(f"{name}={value}" for name, value in cookies.items()), "HTTP_HOST": "testserver",
             "SERVER_NAME": "testserver", "SERVER_PORT": "80", "REMOTE_ADDR": "127.0.0.1"}
-    drawn = live.draw_part(SimpleNamespace(META=meta, COOKIES=cookies, scheme="http"), at, shown)
+    request_finished.disconnect(close_old_connections)
+    try:
+        drawn = live.draw_part(SimpleNamespace(META=meta, COOKIES=cookies, scheme="http"), at, shown)
+    finally:
+        request_finished.connect(close_old_connections)
     assert drawn is not None, f"no part drawn for {at}: the phone would fetch it"
     return drawn

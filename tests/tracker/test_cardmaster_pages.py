@@ -466,11 +466,28 @@ def test_the_match_options_name_the_engines_sizes_in_the_pages_language():
 
     size, faction = ConfigForm.base_fields["size"].label, ConfigForm.base_fields["ai_faction"].label
     with translation.override("en"):
-        assert str(size) == "Match length (cards a side; 3 active, the rest in reserve)"
+        assert str(size) == "Custom Match length (cards a side; 3 active, the rest in reserve)"
         assert str(faction) == "Showdown (9 cards a side, player 2 is the AI): the AI's faction"
     with translation.override("de"):
-        assert str(size) == "Partielänge (Karten pro Seite; 3 aktiv, der Rest in Reserve)"
+        assert str(size) == "Länge eines Custom Match (Karten pro Seite; 3 aktiv, der Rest in Reserve)"
         assert str(faction).startswith("Showdown (9 Karten pro Seite")
+
+
+@pytest.mark.parametrize(("size", "told"), [(None, False), ("6", False), ("9", False), ("3", True)])
+def test_a_showdown_tells_of_its_length_only_when_another_was_chosen(size, told):
+    """A Showdown is 9 cards a side whatever the length (a Custom Match's) says. Left at its default, the length
+    was never the player's choice, and a note about it would be noise on every Showdown."""
+    from tracker.games.cardmaster.forms import ConfigForm
+
+    untouched = ConfigForm(prefix="config")
+    sent = {f.html_name: f.value() for f in untouched if f.value() is not None and f.value() is not False}
+    sent["config-opponent"] = "hard"
+    if size:
+        sent["config-size"] = size
+    form = ConfigForm(sent, prefix="config")
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["size"] == 9
+    assert bool(form.notes) is told
 
 
 def test_a_three_a_side_match_says_it_can_never_shift(client, playing):

@@ -1,5 +1,6 @@
 """Swiss tournament pages: create, enter, pair rounds that open battles, drop, standings, final standings."""
 
+import html
 import re
 from datetime import timedelta
 
@@ -570,6 +571,53 @@ def test_an_organiser_entered_in_another_script_is_the_organiser(client: Client,
     assert cup.entrants.filter(player__user=client.user).exists()
     pair(client, cup, 0)
     assert all(p.match.unconfirmed for p in Pairing.objects.filter(tournament=cup, second__isnull=False))
+
+
+def test_a_player_is_asked_to_play_their_own_battle_and_to_watch_the_others(client: Client, club, cup):
+    """Ben, a member entered with his own account, found his battle offered as "Watch Ana vs Ben", beside every
+    battle of the round, as if it were someone else's: his is "Play", the primary button, and the others "Watch"."""
+    from tracker.models import Player
+
+    from .helpers import club_account
+
+    ben = club_account("ben", club)
+    Player.objects.filter(name="Ben").update(user=ben.user)
+    assert pair(client, cup, 0).status_code == 302
+    page = html.unescape(text(ben.get(cup.get_absolute_url())))
+    assert re.search(r'class="button button-primary"[^>]*>\s*Play Ana vs Ben', page), page
+    assert re.search(r'class="button"[^>]*>\s*Watch Cid vs Dee', page)
+    assert "Play Cid vs Dee" not in page
+    organisers = html.unescape(text(client.get(cup.get_absolute_url())))
+    assert "Play Ana vs Ben" in organisers and "Play Cid vs Dee" in organisers
+    play_round(cup, 1)
+    assert "Play Ana vs Ben" not in html.unescape(text(ben.get(cup.get_absolute_url())))
+
+
+def test_an_entrant_refused_by_the_tournament_keeps_the_name_typed_and_the_reason_beside_it(client: Client, cup):
+    """"Jürgen ... is already entered": the page opened at its top with the reason, the form for the next name a
+    screen below it, empty. Now the name comes back as typed, focused, the reason between its label and it."""
+    url = reverse("tournament_entrant", args=[cup.pk])
+    long = "Jürgen Größe-Überhäuser von Schönbrunnäö"
+    assert client.post(url, {"round": 0, "name": long}).status_code == 302
+    response = client.post(url, {"round": 0, "name": long.lower()})
+    page = html.unescape(text(response))
+    assert response.status_code == 422
+    field = re.search(r"<label for=\"id_name\">.*?</label>(.*?)<input[^>]*>", page, re.S)
+    assert field and f"{long} is already entered." in field.group(1), page
+    control = re.search(r'<input[^>]*name="name"[^>]*>', page).group(0)
+    assert f'value="{long.lower()}"' in control and "autofocus" in control, control
+
+
+def test_a_refused_entrant_is_told_by_its_line(client: Client, catalog):
+    """A name of 40 letters typed in capitals keeps its ß as SS: 41, one too many. The list said "this one has 41"
+    without saying which; the list comes back as typed, the reason naming the line."""
+    long = "Jürgen Größe-Überhäuser von Schönbrunnäö"
+    entrants = f"Ana\n\n{long}\n{long.upper()}\nBen"
+    response = client.post(new_tournament_url(), {"name": "Cup", "entrants": entrants})
+    page = html.unescape(text(response))
+    assert response.status_code == 422 and "Line 4: A player's name has at most 40 characters" in page
+    assert entrants in page
+    assert not Tournament.objects.exists()
 
 
 def test_a_name_mixing_alphabets_is_refused_where_it_is_typed(client: Client, catalog):

@@ -40,6 +40,8 @@ def test_a_choice_offers_exactly_the_values_the_engine_takes(slug, name):
         assert field.clean(str(value)) == value  # typed as the engine keeps it: Cardmaster's size 9, not "9"
     with pytest.raises(forms.ValidationError):
         field.clean("none of these")
+    assert not field.has_changed(option.default, str(option.default))  # the initial is the engine's value
+    assert field.has_changed(option.default, "none of these")
 
 
 @pytest.mark.parametrize(("slug", "name"), [(slug, name) for slug, name in EVERY_OPTION

@@ -22,12 +22,13 @@ class TournamentForm(forms.Form):
 
     def clean_entrants(self) -> list[str]:
         listed, seen = [], set()
-        for line in self.cleaned_data["entrants"].splitlines():
+        for number, line in enumerate(self.cleaned_data["entrants"].splitlines(), start=1):
             name = names.player_name(line)  # "Qu\u200bin" is Quin, the organiser who pairs and plays
             if not name:
                 continue
             if refusal := names.player_name_refusal(name):
-                raise forms.ValidationError(refusal)
+                # Which of the list's names: "this one has 41" said none (a German ß kept as SS made one too long).
+                raise forms.ValidationError(_("Line %(line)s: %(refusal)s") % {"line": number, "refusal": refusal})
             if names.look(name) in seen:  # "ΑΝΑ" (Greek capitals) is Ana
                 raise forms.ValidationError(_("%(name)s is listed twice.") % {"name": name})
             seen.add(names.look(name))

@@ -354,6 +354,9 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
     mine = players_of(user, tournament.club_id)
     confirmable = {p.pk for p in pairings if organiser or p.first.player_id in mine
                    or (p.second is not None and p.second.player_id in mine)}
+    # The battles left that this viewer plays on their phone: any for an organiser, their own for a player, whose
+    # battle said "Watch" as if it were someone else's.
+    to_play = {p.pk for p in pairings if p.match is not None and p.match.finished is None and p.pk in confirmable}
     context = {
         "tournament": tournament, "round": number, "rounds": rounds, "standings": standings,
         # Who this organiser may drop: anyone not dropped yet, or, playing in it, only themselves.
@@ -368,7 +371,7 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
         "known_players": _entrant_names(tournament.club) if organiser and tournament.club else [],
         "organiser": organiser, "visible_battles": visible, "results": tournaments.results_mark(tournament),
-        "plays": plays, "may_pair": not plays or number < recommended, "confirmable": confirmable,
+        "plays": plays, "may_pair": not plays or number < recommended, "confirmable": confirmable, "to_play": to_play,
         "may_finish": number and (not plays or number >= recommended),
         "no_referee": plays and not tournament.finished and tournament.club is not None
         and not _has_a_referee(tournament.club),
@@ -419,6 +422,11 @@ def _tournament_change(request: TableRequest, pk: int, form_class, change, done:
     except Refused as refused:
         if refused.spent:
             limits.spent(request)
+        if isinstance(form, EntrantForm):
+            # The name typed (40 letters, maybe) kept, the reason beside it, where the page opens: the page opened at
+            # its top, the form a screen below it empty ("Ben is already entered").
+            form.add_error("name", str(refused))
+            return _tournament_page(request, tournament, str(refused), refused.status, entrant_form=form)
         return _tournament_page(request, tournament, str(refused), refused.status)
     messages.success(request, done(result) if callable(done) else done, extra_tags=TOLD_BESIDE if told_beside else "")
     return redirect(tournament.get_absolute_url() + lands)

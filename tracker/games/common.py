@@ -114,8 +114,14 @@ def choice_field(option: Option, label, words: dict, **more) -> forms.TypedChoic
     the form is made: a form cannot offer a value the engine refuses, nor leave one out."""
     if not isinstance(option, Choice) or set(words) != set(option.allowed):
         raise TypeError(f"{option!r} is not a choice of {sorted(words, key=str)}")
-    as_sent = {str(value): value for value in option.allowed}  # the form sends "9": the engine's value is 9
-    return forms.TypedChoiceField(label=label, choices=list(words.items()), coerce=as_sent.__getitem__,
+    as_sent = {str(value): value for value in option.allowed}
+
+    def as_the_engine_takes(value):  # "9" as sent, or 9 as the initial (`has_changed`): the engine's 9
+        if str(value) not in as_sent:
+            raise ValueError(value)  # the field says "not one of the choices"
+        return as_sent[str(value)]
+
+    return forms.TypedChoiceField(label=label, choices=list(words.items()), coerce=as_the_engine_takes,
                                   initial=option.default, widget=forms.RadioSelect, **more)
 
 

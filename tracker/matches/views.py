@@ -305,6 +305,8 @@ def match_new(request: TableRequest, slug: str) -> HttpResponse:
             config_form.add_error(None, services.explain(error, slug=slug))
         else:
             messages.success(request, _("Match started."))
+            for note in getattr(config_form, "notes", ()):  # what the options chosen did not do (a Showdown's size)
+                messages.info(request, note)
             return redirect(match)
     context = {
         "game": game,

@@ -84,7 +84,8 @@ class ConfigForm(forms.Form):
 
     size = choice_field(
         OPTIONS["size"],
-        filled_in(pgettext_lazy("cardmaster", "Match length (cards a side; %(active)s active, the rest in reserve)"), active=ACTIVE_SLOTS),
+        filled_in(pgettext_lazy("cardmaster", "Custom Match length (cards a side; %(active)s active, the rest in reserve)"),
+                  active=ACTIVE_SLOTS),
         {size: f"{size}v{size}" for size in SIZES},
     )
     who_rolls = choice_field(OPTIONS["who_rolls"], pgettext_lazy("cardmaster", "Who rolls the percentile dice (each roll can still be changed)"), {
@@ -128,13 +129,18 @@ class ConfigForm(forms.Form):
 
     def clean(self):
         """The engine's options: the mode and the AI's faction are taken out (the faction is kept on the
-        form as `ai_faction`, for `start_showdown`); a Showdown is always 9 cards a side."""
+        form as `ai_faction`, for `start_showdown`); a Showdown is always 9 cards a side, and a match length
+        chosen otherwise is told in `notes`, shown once the match has started (the length is a Custom Match's)."""
         data = super().clean()
+        self.notes = []
         opponent, faction, power = data.pop("opponent", ""), data.pop("ai_faction", ""), data.pop("ai_power", None)
         faction, power = faction or "generate", AI_POWER if power is None else power
         hints = data.pop("hints", False)
         self.ai_faction = (faction, power)
         if opponent in AI_LEVELS:
+            if "size" in self.changed_data and data.get("size") != SHOWDOWN_SIZE:  # a length the player chose
+                self.notes.append(pgettext("cardmaster", "A Showdown is always %(size)s cards a side, as in the rulebook; "
+                                           "the match length is for a Custom Match.") % {"size": SHOWDOWN_SIZE})
             data["size"] = SHOWDOWN_SIZE
             data["showdown"] = {"ai_seat": self.AI_SEAT, "level": opponent}
             if faction == "catalog" and Card.objects.filter(slug=SLUG).count() < SHOWDOWN_SIZE:
