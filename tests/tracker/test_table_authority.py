@@ -325,6 +325,32 @@ def test_the_loser_reopens_a_finished_match_only_with_the_winners_agreement(owne
     assert request.needs == winner_seat and request.payload == {"why": "reopen"}
 
 
+def test_a_side_reopens_a_draw_only_with_the_other_sides_agreement(owner):
+    """Round 32: a draw is both sides' result. Ana resigned into a draw with her own step and took it back alone,
+    one tap, to play on for the win Ben no longer had a say in; the winner alone reopens only their own win."""
+    demo.load_catalogs()
+    duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={"resignation": "draw"},
+                                 owner_device=device_of(owner))
+    ben = seated_phone(owner, duel, 1)
+    for seat, name in ((0, "Granite Fist"), (1, "Solar Flare")):
+        duel.refresh_from_db()
+        card = Card.objects.get(slug="logos", name=name).as_rules_card()
+        services.match_apply_action(match_id=duel.pk, expected_seq=duel.head, action={
+            "type": "commit", "seat": seat, "round": duel.state["round"], "card": card, "backup": None})
+    assert act(owner, duel, action="resign", seat="0").status_code == 302, text(owner.get(duel.get_absolute_url()))
+    duel.refresh_from_db()
+    assert duel.finished is not None and duel.winner is None, "a draw"
+    before = snapshot(duel)
+    goto(owner, duel, duel.head - 1, confirm="reopen")
+    assert snapshot(duel) == before, "the draw stands until Ben agrees"
+    request = Proposal.objects.get()
+    assert request.needs == 1 and request.payload == {"why": "drawn"}
+    assert "reopening the drawn match" in text(ben.get(duel.get_absolute_url()))
+    answer(ben, request, "agree")
+    duel.refresh_from_db()
+    assert duel.finished is None
+
+
 # ---------------------------------------------------------------- corrections and results
 
 
@@ -385,7 +411,7 @@ def test_every_kind_of_request_renders_in_every_game(owner):
                 continue
             Proposal.objects.create(match=match, kind=Proposal.ACTION, payload=action, events=events, at_seq=0,
                                     asked_by=1, needs=0, status=Proposal.REFUSED)
-        for why in ("reveal", "moves", "reopen"):
+        for why in ("reveal", "moves", "reopen", "drawn"):
             Proposal.objects.create(match=match, kind=Proposal.GOTO, step=0, payload={"why": why}, at_seq=0,
                                     asked_by=1, needs=0, status=Proposal.REFUSED)
         Proposal.objects.create(match=match, kind=Proposal.RELEASE, payload={"invite": 0}, at_seq=0, asked_by=0,
