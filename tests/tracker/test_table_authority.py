@@ -16,7 +16,7 @@ from rules import Dice, RuleError
 from tracker import demo
 from tracker.games import ADAPTERS
 from tracker.matches import live, services
-from tracker.models import Access, Card, Invite, Match, Membership, Proposal
+from tracker.models import Access, Card, Invite, Match, Membership, Player, Proposal
 
 from .helpers import (
     ANA_DECK,
@@ -24,6 +24,7 @@ from .helpers import (
     club_account,
     device_of,
     entry_data,
+    finish,
     join,
     lock,
     make_invite,
@@ -462,3 +463,43 @@ def test_card_uses_of_a_hidden_deck_are_noted_only_at_the_reveal(owner):
     assert not Card.objects.filter(uses__match=battle).exists()
     lock(battle, 1, BEN_DECK)
     assert set(Card.objects.filter(uses__match=battle).values_list("name", flat=True)) == {*ANA_DECK, *BEN_DECK}
+
+
+def test_a_removed_member_keeps_no_hold_on_the_clubs_finished_battles(club, catalog):
+    """Round 32: removed, Ben still ran the battle he had set up and finished (and the one he had taken a seat in by
+    opening it): he read it, made watch and join links to it for anyone, and once a referee reopened it played it on
+    from outside the club, counting in its ratings. His finished battles keep counting, as the club's alone; one
+    reopened waits for an organiser to take it over."""
+    organiser = club_account("orga", club, Membership.ORGANISER)
+    ben = club_account("ben", club)
+    Player.objects.create(name="Ben", user=ben.user)
+    ana = club_account("ana", club)
+    Player.objects.create(name="Ana", user=ana.user)
+    his = finish(services.match_create(slug="card-crush", player_names=["Ben", "Ana"], config={}, club=club,
+                                       owner=ben.user), winner_seat=1)
+    hers = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club, owner=ana.user)
+    assert ben.get(hers.get_absolute_url()).status_code == 200  # his seat, taken by opening it as a member
+    assert Access.objects.filter(match=hers, user=ben.user, revoked__isnull=True).exists()
+    hers = finish(hers, winner_seat=0)
+    counted = set(Match.objects.counted().values_list("pk", flat=True))
+    membership = Membership.objects.get(club=club, user=ben.user)
+    organiser.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "remove", "was": "member"})
+    assert not Membership.objects.filter(pk=membership.pk).exists()
+    for battle in (his, hers):
+        assert ben.get(battle.get_absolute_url()).status_code in (403, 404)
+        assert ben.get(reverse("match_export_json", args=[battle.pk])).status_code in (403, 404)
+        assert ben.post(reverse("invite_new", args=[battle.pk]), {"kind": "watch"}).status_code in (403, 404)
+    assert not Invite.objects.exists()
+    assert set(Match.objects.counted().values_list("pk", flat=True)) == counted, "they keep counting"
+    his.refresh_from_db()
+    goto(organiser, his, his.head - 1, confirm="reopen")  # the referee reopens it
+    his.refresh_from_db()
+    assert his.finished is None
+    assert ben.post(reverse("match_act", args=[his.pk]), {"seq": his.board_mark, "action": "play_round"}
+                    ).status_code in (403, 404)
+    assert "It counts nowhere until an organiser takes it over." in text(organiser.get(his.get_absolute_url()))
+    organiser.post(reverse("match_take_over", args=[his.pk]))
+    his.refresh_from_db()
+    assert his.owner == organiser.user
+    goto(organiser, his, his.head + 1)  # hers to run now: the same line again, its confirmations kept
+    assert Match.objects.counted().filter(pk=his.pk).exists()
