@@ -217,9 +217,7 @@ def leave(membership: Membership) -> None:
     owned = Match.objects.filter(club=membership.club_id, owner=membership.user_id)
     open_matches = owned.filter(finished__isnull=True)
     changed = list(open_matches.values_list("pk", flat=True))
-    open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
-    finished = list(owned.values_list("pk", flat=True))  # the open ones have no owner now
-    owned.update(owner=None, owner_device="", version=F("version") + 1)
+    finished = list(owned.filter(finished__isnull=False).values_list("pk", flat=True))
     unseat_member(membership.club_id, membership.user)  # seats taken as a member, in battles still open
     seated = Access.objects.filter(user=membership.user_id, invite__isnull=True, role=Access.PLAYER,
                                    revoked__isnull=True, match__club_id=membership.club_id)  # finished battles'
@@ -227,7 +225,9 @@ def leave(membership: Membership) -> None:
     seated.update(revoked=timezone.now())
     membership.delete()
     # The account saw the club's matches as a member: its phones' open streams of them are told to ask again.
-    watched = Match.objects.filter(club=membership.club_id, finished__isnull=True).values_list("pk", flat=True)
+    watched = list(Match.objects.filter(club=membership.club_id, finished__isnull=True).values_list("pk", flat=True))
+    open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
+    owned.update(owner=None, owner_device="", version=F("version") + 1)  # the finished ones left: counting on
     for match_id in sorted({*changed, *watched, *finished}):
         live.changed(match_id, access_changed=True)
     for match_id in changed:  # the open matches it owned: the news of their version moved on above
