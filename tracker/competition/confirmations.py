@@ -139,7 +139,7 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
             not Membership.objects.filter(club_id=club_id, user=account).exists()):
         raise Refused(_("Your account is not a member of %(club)s, so it does not speak for %(name)s in the club's "
                         "battles: an organiser of the club confirms %(name)s's part.") % {
-            "club": match.club.name, "name": players[seat].name}, status=403)
+            "club": getattr(match.club, "name", ""), "name": players[seat].name}, status=403)
     if not own and not organiser and players[seat].pk in players_of(account, club_id):
         raise Refused(_("Your account does not speak for %(name)s in this battle (it took the name after the battle "
                         "was set up, plays both its sides, or was given the name by one of its sides): an organiser "
