@@ -558,6 +558,14 @@ class Match(models.Model):
                     winner.set_cached_value(self, won)
         return self._players
 
+    @property
+    def left_open(self) -> bool:
+        """A club match open with nobody to run it: its owner left the club while it was open (`orphaned`), or it was
+        reopened after its owner left with it finished (clubs.leave). It counts nowhere until an organiser who does
+        not play in it takes it over."""
+        return self.orphaned is not None or (self.club_id is not None and self.owner_id is None
+                                             and self.finished is None)
+
     def sided_with(self, user) -> bool:
         """Whether this account is a side of the match: its player plays in it, or is an entrant of the tournament
         the match is a battle of, or of a running tournament of the match's club. An entrant gains from every

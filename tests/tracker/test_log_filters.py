@@ -6,6 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from tracker import demo
+from tracker.games import ADAPTERS, pages_for
+from tracker.models import Action
 from tracker.review.log import roll_text
 
 from .helpers import text
@@ -177,3 +180,22 @@ def test_the_coin_flip_on_the_log_page(client, coin_battle):
     log = entries(text(client.get(log_url(coin_battle))))
     assert f"⚄ Coin flip from the seed: {coin} (card-crush round 1)" in log[3][1]
     assert all("⚄" not in line for _status, line in log[:3] + log[4:])
+
+
+WHOSE_SCRIPTS = [(slug, name) for slug, pages in ADAPTERS.items() for name in pages.demo_matches]
+
+
+@pytest.mark.parametrize("slug,script", WHOSE_SCRIPTS)
+def test_a_players_steps_are_the_steps_that_were_theirs(client, slug, script):
+    """Round 32: the filter kept the steps whose action names a seat, so a Cardmaster move (it names a card), a
+    correction of a Lonely Star unit or an Evons card (it names the unit or the cell) was nobody's, and a declared
+    winner (it names the winner's seat) was the winner's. A player's steps are those that were theirs as the board
+    stood when each was made (`Action.whose`): the ones undoing them asks that player about (consent.py)."""
+    demo.load_catalogs()
+    match = pages_for(slug).demo_matches[script](("Ana", "Ben"))
+    steps = list(Action.objects.filter(match=match).order_by("number"))
+    for seat in (0, 1):
+        shown = titles(client, match, player=seat)
+        assert len(shown) == sum(step.whose == seat for step in steps), (seat, shown)
+    # The table's steps and open ones are no player's.
+    assert len(titles(client, match)) == 1 + len(steps)

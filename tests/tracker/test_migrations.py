@@ -88,3 +88,28 @@ def test_0020_leaves_face_down_every_secret_entry_hidden_now_and_shows_the_rest_
         assert new.objects.get(pk=taken_back.pk).face_down == face_down  # hidden now: hidden for good
         assert new.objects.get(pk=hidden.pk).face_down == face_down  # until its reveal
         assert new.objects.get(pk=unknown.pk).face_down is None  # shown now, perhaps revealed before: as it was
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0022_a_member_who_left_loses_the_clubs_finished_matches_and_seats():
+    before, after = ("tracker", "0021_action_whose"), ("tracker", "0022_left_members_finished_matches")
+    with migrated_back_to(before) as old:
+        User = old.get_model("auth", "User")
+        Club, Membership, Match, Access = (old.get_model("tracker", name)
+                                           for name in ("Club", "Membership", "Match", "Access"))
+        club = Club.objects.create(name="Friday Club")
+        stayed, left = User.objects.create(username="stayed"), User.objects.create(username="left")
+        Membership.objects.create(club=club, user=stayed, role="member")
+        now = "2026-11-30T10:00:00Z"
+        his = Match.objects.create(slug="card-crush", rules_version="1", club=club, owner=left, finished=now)
+        theirs = Match.objects.create(slug="card-crush", rules_version="1", club=club, owner=stayed, finished=now)
+        private = Match.objects.create(slug="card-crush", rules_version="1", owner=left, finished=now)
+        took = Access.objects.create(match=theirs, device="d1", user=left, role="player", seat=1)
+        kept = Access.objects.create(match=his, device="d2", user=stayed, role="player", seat=1)
+
+        new = migrated_to(after)
+        Match, Access = new.get_model("tracker", "Match"), new.get_model("tracker", "Access")
+        assert dict(Match.objects.values_list("pk", "owner_id")) == {his.pk: None, theirs.pk: stayed.pk,
+                                                                     private.pk: left.pk}
+        assert Access.objects.get(pk=took.pk).revoked is not None
+        assert Access.objects.get(pk=kept.pk).revoked is None

@@ -26,7 +26,9 @@ from .helpers import (
     club_account,
     entry_data,
     entry_url,
+    join,
     lock_both,
+    make_invite,
     play_out,
 )
 
@@ -371,6 +373,27 @@ def test_a_non_member_is_not_seated_by_opening_and_a_finished_battle_seats_nobod
     play_out(finished)
     ana.get(finished.get_absolute_url())
     assert not Access.objects.filter(match=finished).exists()
+
+
+def test_an_account_outside_the_club_confirms_no_seat_of_its_battles(club, dev, olga):
+    """Round 32: Dev's second account "Zed", never in the club's member list, took the other seat of his battle by
+    a join link and locked in a deck to lose: its own lock-in confirmed the battle, and Dev's rating rose. An account
+    outside the club speaks for no player of its battles, as a player without an account does not."""
+    zed = club_account("zed")  # signed up, not a member
+    Player.objects.create(name="Zed", user=zed.user)
+    match = start(dev, club, "Dev", "Zed")
+    join(zed, make_invite(dev, match, "seat", 1))
+    enter(zed, match, 1, LOSING_DECK)
+    enter(dev, match, 0, WINNING_DECK)
+    match = reveal_all(dev, match)
+    assert dict(match.confirmations.values_list("seat", "kind")) == {0: "seated"} and match.unconfirmed
+    assert ratings.history(club) == []
+    refused = confirm(zed, match, 1)
+    assert refused.status_code == 403 and "is not a member of Thursday Club" in text(refused)
+    assert "I played this battle" not in text(zed.get(reverse("battle_rating", args=[match.pk])))
+    assert confirm(olga, match, 1).status_code == 302, "an organiser who does not play confirms it"
+    match.refresh_from_db()
+    assert not match.unconfirmed and counted_ids(club) == {match.pk}
 
 
 # ---------------------------------------------------------------- ordering and tournaments

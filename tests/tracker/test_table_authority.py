@@ -16,7 +16,7 @@ from rules import Dice, RuleError
 from tracker import demo
 from tracker.games import ADAPTERS
 from tracker.matches import live, services
-from tracker.models import Access, Card, Invite, Match, Membership, Proposal
+from tracker.models import Access, Card, Invite, Match, Membership, Player, Proposal
 
 from .helpers import (
     ANA_DECK,
@@ -24,6 +24,7 @@ from .helpers import (
     club_account,
     device_of,
     entry_data,
+    finish,
     join,
     lock,
     make_invite,
@@ -325,6 +326,32 @@ def test_the_loser_reopens_a_finished_match_only_with_the_winners_agreement(owne
     assert request.needs == winner_seat and request.payload == {"why": "reopen"}
 
 
+def test_a_side_reopens_a_draw_only_with_the_other_sides_agreement(owner):
+    """Round 32: a draw is both sides' result. Ana resigned into a draw with her own step and took it back alone,
+    one tap, to play on for the win Ben no longer had a say in; the winner alone reopens only their own win."""
+    demo.load_catalogs()
+    duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={"resignation": "draw"},
+                                 owner_device=device_of(owner))
+    ben = seated_phone(owner, duel, 1)
+    for seat, name in ((0, "Granite Fist"), (1, "Solar Flare")):
+        duel.refresh_from_db()
+        card = Card.objects.get(slug="logos", name=name).as_rules_card()
+        services.match_apply_action(match_id=duel.pk, expected_seq=duel.head, action={
+            "type": "commit", "seat": seat, "round": duel.state["round"], "card": card, "backup": None})
+    assert act(owner, duel, action="resign", seat="0").status_code == 302, text(owner.get(duel.get_absolute_url()))
+    duel.refresh_from_db()
+    assert duel.finished is not None and duel.winner is None, "a draw"
+    before = snapshot(duel)
+    goto(owner, duel, duel.head - 1, confirm="reopen")
+    assert snapshot(duel) == before, "the draw stands until Ben agrees"
+    request = Proposal.objects.get()
+    assert request.needs == 1 and request.payload == {"why": "drawn"}
+    assert "reopening the drawn match" in text(ben.get(duel.get_absolute_url()))
+    answer(ben, request, "agree")
+    duel.refresh_from_db()
+    assert duel.finished is None
+
+
 # ---------------------------------------------------------------- corrections and results
 
 
@@ -385,7 +412,7 @@ def test_every_kind_of_request_renders_in_every_game(owner):
                 continue
             Proposal.objects.create(match=match, kind=Proposal.ACTION, payload=action, events=events, at_seq=0,
                                     asked_by=1, needs=0, status=Proposal.REFUSED)
-        for why in ("reveal", "moves", "reopen"):
+        for why in ("reveal", "moves", "reopen", "drawn"):
             Proposal.objects.create(match=match, kind=Proposal.GOTO, step=0, payload={"why": why}, at_seq=0,
                                     asked_by=1, needs=0, status=Proposal.REFUSED)
         Proposal.objects.create(match=match, kind=Proposal.RELEASE, payload={"invite": 0}, at_seq=0, asked_by=0,
@@ -436,3 +463,43 @@ def test_card_uses_of_a_hidden_deck_are_noted_only_at_the_reveal(owner):
     assert not Card.objects.filter(uses__match=battle).exists()
     lock(battle, 1, BEN_DECK)
     assert set(Card.objects.filter(uses__match=battle).values_list("name", flat=True)) == {*ANA_DECK, *BEN_DECK}
+
+
+def test_a_removed_member_keeps_no_hold_on_the_clubs_finished_battles(club, catalog):
+    """Round 32: removed, Ben still ran the battle he had set up and finished (and the one he had taken a seat in by
+    opening it): he read it, made watch and join links to it for anyone, and once a referee reopened it played it on
+    from outside the club, counting in its ratings. His finished battles keep counting, as the club's alone; one
+    reopened waits for an organiser to take it over."""
+    organiser = club_account("orga", club, Membership.ORGANISER)
+    ben = club_account("ben", club)
+    Player.objects.create(name="Ben", user=ben.user)
+    ana = club_account("ana", club)
+    Player.objects.create(name="Ana", user=ana.user)
+    his = finish(services.match_create(slug="card-crush", player_names=["Ben", "Ana"], config={}, club=club,
+                                       owner=ben.user), winner_seat=1)
+    hers = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club, owner=ana.user)
+    assert ben.get(hers.get_absolute_url()).status_code == 200  # his seat, taken by opening it as a member
+    assert Access.objects.filter(match=hers, user=ben.user, revoked__isnull=True).exists()
+    hers = finish(hers, winner_seat=0)
+    counted = set(Match.objects.counted().values_list("pk", flat=True))
+    membership = Membership.objects.get(club=club, user=ben.user)
+    organiser.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "remove", "was": "member"})
+    assert not Membership.objects.filter(pk=membership.pk).exists()
+    for battle in (his, hers):
+        assert ben.get(battle.get_absolute_url()).status_code in (403, 404)
+        assert ben.get(reverse("match_export_json", args=[battle.pk])).status_code in (403, 404)
+        assert ben.post(reverse("invite_new", args=[battle.pk]), {"kind": "watch"}).status_code in (403, 404)
+    assert not Invite.objects.exists()
+    assert set(Match.objects.counted().values_list("pk", flat=True)) == counted, "they keep counting"
+    his.refresh_from_db()
+    goto(organiser, his, his.head - 1, confirm="reopen")  # the referee reopens it
+    his.refresh_from_db()
+    assert his.finished is None
+    assert ben.post(reverse("match_act", args=[his.pk]), {"seq": his.board_mark, "action": "play_round"}
+                    ).status_code in (403, 404)
+    assert "It counts nowhere until an organiser takes it over." in text(organiser.get(his.get_absolute_url()))
+    organiser.post(reverse("match_take_over", args=[his.pk]))
+    his.refresh_from_db()
+    assert his.owner == organiser.user
+    goto(organiser, his, his.head + 1)  # hers to run now: the same line again, its confirmations kept
+    assert Match.objects.counted().filter(pk=his.pk).exists()

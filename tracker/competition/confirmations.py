@@ -20,6 +20,8 @@ Decisions (where the rule was open):
   or a referee's (an organiser who is no entrant), and holds its round open meanwhile.
 - A confirmed battle takes its place in the ratings by when it first finished, not when it
   was confirmed (ratings are replayed: tracker/competition/ratings.py).
+- Only a member's account speaks for a player of the club's battles (`seat_of`): an account outside the club,
+  seated by a join link, is confirmed by an organiser as a player without an account is (round 32).
 - Other games' club matches and matches outside clubs need no confirmation: nothing is rated.
 - Battles from before this rule are kept as they counted (the migration leaves them confirmed).
 """
@@ -86,6 +88,12 @@ def seat_of(match: Match, account) -> int | None:
     confirms that player's part. Nor does an account that is two of its players, nor a name given by a side."""
     if account is None:
         return None
+    if match.club_id is not None and not Membership.objects.filter(club_id=match.club_id, user=account).exists():
+        # A club's battles count in its ratings by its members' word: an account outside the club speaks for none
+        # of its players, as a player without an account does not (an organiser confirms their part). Round 32: a
+        # member's second account, never in the club's member list, took the other seat by a join link and
+        # confirmed the battle it lost by its own lock-in.
+        return None
     mine = players_of(account, match.club_id)
     players = match.players()
     seats = [seat for seat, player in enumerate(players) if player.pk in mine]
@@ -127,6 +135,11 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
     club_id = match.club_id
     organiser = referee and club_id is not None and not match.sided_with(account) and (
         Membership.objects.filter(club_id=club_id, user=account, role=Membership.ORGANISER).exists())
+    if not own and not organiser and players[seat].pk in players_of(account, club_id) and club_id is not None and (
+            not Membership.objects.filter(club_id=club_id, user=account).exists()):
+        raise Refused(_("Your account is not a member of %(club)s, so it does not speak for %(name)s in the club's "
+                        "battles: an organiser of the club confirms %(name)s's part.") % {
+            "club": getattr(match.club, "name", ""), "name": players[seat].name}, status=403)
     if not own and not organiser and players[seat].pk in players_of(account, club_id):
         raise Refused(_("Your account does not speak for %(name)s in this battle (it took the name after the battle "
                         "was set up, plays both its sides, or was given the name by one of its sides): an organiser "

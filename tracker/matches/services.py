@@ -501,11 +501,20 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
 
 
 def acting_seat(game, action: dict) -> int | None:
-    """The seat an action names (`Action.seat`, which the log's filter by player reads), or None when it names none
-    of the game's seats: an engine ignores a key its action does not take, so an imported file's step could carry
-    "seat": -1 or 2**63, which the column cannot hold."""
+    """The seat an action names (`Action.seat`: a match file's step carries it), or None when it names none of the
+    game's seats: an engine ignores a key its action does not take, so an imported file's step could carry
+    "seat": -1 or 2**63, which the column cannot hold. Whose the step is, is `Action.whose` (`seats_steps`)."""
     seat = action.get("seat")
     return seat if type(seat) is int and 0 <= seat < game.seats else None
+
+
+def seats_steps(seat: int) -> Q:
+    """The steps that were `seat`'s (`Action.whose`, as the board stood when each was made), as the log's filter by
+    player keeps them: the ones undoing asks that player about (consent.steps_of_others). Round 32: the filter read
+    the seat an action names, so every Cardmaster move (it names a card) and a correction of a Lonely Star unit or
+    an Evons card was nobody's, and a declared winner was the winner's. A step stored before `whose` was kept is
+    read by the seat it names, as before."""
+    return Q(whose=seat) | Q(whose__isnull=True, seat=seat)
 
 
 def hidden_when_made(game, before: dict, after: dict, action: dict) -> bool:

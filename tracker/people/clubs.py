@@ -203,21 +203,32 @@ def names_without_account(club: Club, most: int = 300) -> list[str]:
 
 
 def leave(membership: Membership) -> None:
-    """End a membership. The account's open matches in the club lose their owner and count nowhere
-    (`Match.orphaned`) until an organiser takes them over (views.match_take_over); its finished matches
-    keep counting.
+    """End a membership: every hold the account had on the club's matches as a member. Its open matches in the
+    club lose their owner and count nowhere (`Match.orphaned`) until an organiser takes them over
+    (views.match_take_over); its finished matches keep counting, the club's alone: they lose their owner too, and
+    the seats it took by opening a battle as a member go, finished battles' too. Round 32: a removed member still
+    ran the battles he had set up and finished, made watch and join links to them for anyone, and once a referee
+    reopened one played it on from outside the club, counting in its ratings. Reopened, such a match waits for an
+    organiser to take it over (`Match.left_open`).
 
     The membership's row is held first: a club match the account makes at the same moment (access.member_now,
     asked under that row) is then made before, and orphaned here, or refused once the membership is gone."""
     list(Membership.objects.select_for_update().filter(pk=membership.pk).values_list("pk", flat=True))
-    open_matches = Match.objects.filter(club=membership.club_id, owner=membership.user_id, finished__isnull=True)
+    owned = Match.objects.filter(club=membership.club_id, owner=membership.user_id)
+    open_matches = owned.filter(finished__isnull=True)
     changed = list(open_matches.values_list("pk", flat=True))
-    open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
+    finished = list(owned.filter(finished__isnull=False).values_list("pk", flat=True))
     unseat_member(membership.club_id, membership.user)  # seats taken as a member, in battles still open
+    seated = Access.objects.filter(user=membership.user_id, invite__isnull=True, role=Access.PLAYER,
+                                   revoked__isnull=True, match__club_id=membership.club_id)  # finished battles'
+    finished += seated.values_list("match_id", flat=True)
+    seated.update(revoked=timezone.now())
     membership.delete()
     # The account saw the club's matches as a member: its phones' open streams of them are told to ask again.
-    watched = Match.objects.filter(club=membership.club_id, finished__isnull=True).values_list("pk", flat=True)
-    for match_id in sorted({*changed, *watched}):
+    watched = list(Match.objects.filter(club=membership.club_id, finished__isnull=True).values_list("pk", flat=True))
+    open_matches.update(owner=None, owner_device="", orphaned=timezone.now(), version=F("version") + 1)
+    owned.update(owner=None, owner_device="", version=F("version") + 1)  # the finished ones left: counting on
+    for match_id in sorted({*changed, *watched, *finished}):
         live.changed(match_id, access_changed=True)
     for match_id in changed:  # the open matches it owned: the news of their version moved on above
         news.tell(match_id, news.UNOWNED, news.named(membership.user))

@@ -7,7 +7,8 @@ what"). From any phone, owner's or seated:
   status, the end of the game), and a correction (`"override": true`) of the other side's cards.
 - Going back past a revealed secret entry (a Card Crush deck, a LOGOS commit or backup, a
   Cardmaster lineup): whoever saw the other side's entry could otherwise enter a new one.
-- Undoing or redoing the other side's moves or a table action, and reopening a finished match the other side won.
+- Undoing or redoing the other side's moves or a table action, and reopening a finished match the other side won
+  or drew (a draw is their result too; only one's own win is one's own to reopen).
 - Going back past a step the app rolled a die for, even one's own: the same step played again rolls
   the same die (the seed and the step number make it), so whoever saw it could play that step as
   whatever the die suits.
@@ -42,7 +43,7 @@ class Refused(Exception):
     """A request that cannot be made or answered; the message says why. Nothing changed."""
 
 
-REVEAL, MOVES, TABLE_STEP, REOPEN, DICE = "reveal", "moves", "table", "reopen", "dice"
+REVEAL, MOVES, TABLE_STEP, REOPEN, DRAWN, DICE = "reveal", "moves", "table", "reopen", "drawn", "dice"
 """Why a move along the log waits for the other phone (kept with the request, which says it)."""
 
 
@@ -120,7 +121,7 @@ def takes_back_a_die(match: Match, step: int) -> bool:
 def goto_needs_agreement(match: Match, seen_by: Viewer, step: int) -> str:
     """Why moving this match to `step` from this phone waits for the other phone ("" when it does not):
     it takes back a revealed entry, undoes or redoes the other side's moves or a table action, takes back a die the app
-    rolled, or reopens a match the other side won. A club's organiser, refereeing without a seat, needs
+    rolled, or reopens a match the other side won or drew. A club's organiser, refereeing without a seat, needs
     nobody's agreement."""
     if not seen_by.can_act or not _others(match, seen_by):
         return ""
@@ -130,9 +131,13 @@ def goto_needs_agreement(match: Match, seen_by: Viewer, step: int) -> str:
         return why
     if takes_back_a_die(match, step):
         return DICE
-    if match.finished is not None and step < match.head and match.winner_id is not None:
+    if match.finished is not None and step < match.head:
+        # A result that is not this side's own win is the other side's too: a draw as much as their win (round 32:
+        # Ana resigned into a draw with her own step, took it back alone and played on for a win).
         seats = [player.pk for player in match.players()]
-        if match.winner_id in seats and seats.index(match.winner_id) in _others(match, seen_by):
+        if match.winner_id not in seats:
+            return DRAWN
+        if seats.index(match.winner_id) in _others(match, seen_by):
             return REOPEN
     return ""
 
@@ -340,6 +345,8 @@ def describe(proposal: Proposal, names: list[str]) -> str:
                 "step": proposal.step}
         if why == DICE:
             return _("go back to step %(step)s, taking back a die the app rolled") % {"step": proposal.step}
+        if why == DRAWN:
+            return _("go back to step %(step)s, reopening the drawn match") % {"step": proposal.step}
         if why == REOPEN:
             return _("go back to step %(step)s, reopening the match %(name)s won") % {
                 "step": proposal.step, "name": names[proposal.needs]}

@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -581,7 +581,7 @@ def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
         raise access.PermissionDenied(_("You play in this match or its tournament: another organiser of its club "
                                         "takes it over.")
                                       if seen_by.organiser else _("Only an organiser of the match's club can take it over."))
-    if match.orphaned is None:
+    if not match.left_open:
         messages.info(request, _("This match has an owner; nothing was changed."))
         return redirect(match)
     with transaction.atomic():
@@ -589,7 +589,8 @@ def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
         # still left to no one: of taps at once, by one organiser or two, one takes it over.
         if not access.member_now(access.signed_in(request), match.club_id or 0, organiser=True):
             raise access.PermissionDenied(_("Only an organiser of the match's club can take it over."))
-        taken = Match.objects.filter(pk=match.pk, orphaned__isnull=False).update(
+        taken = Match.objects.filter(Q(orphaned__isnull=False) | Q(finished__isnull=True), pk=match.pk,
+                                     owner__isnull=True).update(
             owner=access.signed_in(request), orphaned=None, version=F("version") + 1)
         if taken:
             live.changed(match.pk, access_changed=True)

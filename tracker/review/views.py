@@ -53,7 +53,7 @@ class LogFilterForm(forms.Form):
         step's events (only the events: a 10,000-step log filtered as whole rows took a quarter second)."""
         wanted = self.cleaned_data
         if wanted.get("player") is not None:
-            actions = actions.filter(seat=wanted["player"])
+            actions = actions.filter(services.seats_steps(wanted["player"]))
         if wanted.get("rolls"):
             actions = actions.exclude(rolls=[])
         if not wanted.get("round"):
