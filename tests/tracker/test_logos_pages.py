@@ -311,6 +311,24 @@ def test_resigning_ends_the_duel(client, duel):
     assert "The duel is over; no more actions can be taken." in html
 
 
+def test_a_resignation_that_is_a_draw_says_how_the_match_ended(db):
+    """The engine records it as "draw"; "Match over: a draw, draw." said nothing of how (round 32)."""
+    from django.utils import translation
+
+    from tracker.matches.outcome import match_end
+
+    pages = pages_for(SLUG)
+    Card.objects.bulk_create(Card(slug=SLUG, name=c["name"], stats=pages.card_stats(c)) for c in pages.demo_cards)
+    duel = services.match_create(slug=SLUG, player_names=["Ana", "Ben"], config={"resignation": "draw"})
+    commit(duel, 0, "Granite Fist")
+    commit(duel, 1, "Solar Flare")
+    duel = apply(duel, {"type": "resign", "seat": 0})
+    assert duel.finished and duel.winner is None and duel.score == "draw"
+    assert match_end(duel) == "Match over: a draw, by resignation."
+    with translation.override("de"):
+        assert match_end(duel) == "Partie vorbei: unentschieden, durch Aufgabe."
+
+
 def test_set_hp_is_a_manual_override_in_the_log(client, duel):
     assert act(client, duel, action="set_hp", seat="1", hp="12000").status_code == 302
     duel.refresh_from_db()

@@ -20,6 +20,11 @@ class LogosPages(SecretEntryPages):
     tampered_demo, tampered_stat = "knock-out", "speed"
     score_counted = pgettext_lazy("logos", "%(a)s HP left to %(b)s")
 
+    def shown_score(self, score: str) -> str:
+        # The engine records a resignation that is a draw as "draw"; beside "a draw" the page says how it came about
+        # ("Match over: a draw, by resignation.", not "a draw, draw.").
+        return super().shown_score("by resignation" if score == "draw" else score)
+
     def card_initial(self, card: dict) -> dict:
         return forms.card_initial(card)
 
