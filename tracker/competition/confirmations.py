@@ -135,12 +135,11 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
     club_id = match.club_id
     organiser = referee and club_id is not None and not match.sided_with(account) and (
         Membership.objects.filter(club_id=club_id, user=account, role=Membership.ORGANISER).exists())
-    if not own and not organiser and players[seat].pk in players_of(account, club_id) and club_id is not None and (
-            not Membership.objects.filter(club_id=club_id, user=account).exists()):
-        raise Refused(_("Your account is not a member of %(club)s, so it does not speak for %(name)s in the club's "
-                        "battles: an organiser of the club confirms %(name)s's part.") % {
-            "club": getattr(match.club, "name", ""), "name": players[seat].name}, status=403)
     if not own and not organiser and players[seat].pk in players_of(account, club_id):
+        if club_id is not None and not Membership.objects.filter(club_id=club_id, user=account).exists():
+            raise Refused(_("Your account is not a member of %(club)s, so it does not speak for %(name)s in the club's "
+                            "battles: an organiser of the club confirms %(name)s's part.") % {
+                "club": getattr(match.club, "name", ""), "name": players[seat].name}, status=403)
         raise Refused(_("Your account does not speak for %(name)s in this battle (it took the name after the battle "
                         "was set up, plays both its sides, or was given the name by one of its sides): an organiser "
                         "of the club confirms %(name)s's part.") % {"name": players[seat].name}, status=403)
