@@ -58,6 +58,8 @@ def backup(path: Path | None = None, alias: str = DEFAULT_DB_ALIAS) -> Path:
     partial = path.with_name(path.name + ".partial")
     connection = connections[alias]
     try:
+        # Its owner's only, as var/secret-key: every password hash, and the sessions that sign phones in.
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
         if _is_sqlite(alias):
             connection.ensure_connection()
             with sqlite3.connect(partial) as copy:

@@ -28,7 +28,11 @@
   addEventListener("pagehide", () => { if (awake) awake.then((lock) => lock && lock.release()); awake = null; });
 
   // The outcome region's close link reloads the page without JavaScript; with it, the note just goes.
+  // A fold opened near the foot of the screen comes up: what it opened is in view, the summary still at the top
+  // of what is shown (a fold taller than the screen: its summary at the top of the screen).
   document.addEventListener("click", (e) => {
+    const fold = e.target.closest("summary")?.parentNode;
+    if (fold) setTimeout(() => fold.open && fold.scrollIntoView({ block: "nearest" }));
     const close = e.target.closest("[data-dismiss]");
     if (!close) return;
     e.preventDefault();
@@ -58,6 +62,14 @@
       !el.closest(".controls, .share, .requests, #outcome"));
     return next || match.querySelector(".controls");
   };
+  // At the top of the screen (no stylesheet makes a scroll smooth: at once), and again once the page has loaded
+  // if it is still loading: a page a plain POST was sent back to, where the browser may still restore an old
+  // scroll position; a stylesheet in the page's body may still change what lies above.
+  const atTop = (el) => {
+    const go = () => el.isConnected && el.scrollIntoView();
+    go();
+    if (document.readyState !== "complete") addEventListener("load", go);
+  };
   function place(scroll, here) {
     const match = document.getElementById("match");
     if (!region || !match) return;
@@ -72,12 +84,7 @@
     if (region.nextElementSibling !== spot) spot.before(region);
     region.classList.add("outcome-docked");
     if (!scroll) return;
-    region.scrollIntoView({ block: "start", behavior: "instant" });
-    // A page a plain POST was sent back to: the browser may still restore an old scroll position as it loads.
-    if (document.readyState !== "complete") {
-      addEventListener("load", () => region.isConnected && region.scrollIntoView({ block: "start", behavior: "instant" }),
-        { once: true });
-    }
+    atTop(region);
   }
   if (region) {
     document.addEventListener("htmx:beforeSwap", (e) => {
@@ -107,9 +114,7 @@
   // Again once loaded: the game's stylesheet, linked in the page's body, may still change what lies above it.
   const opens = document.querySelector("[data-opens-here]");
   if (opens && !(region && region.querySelector(".outcome-box"))) {
-    const open = () => opens.isConnected && opens.scrollIntoView({ block: "start", behavior: "instant" });
-    open();
-    if (document.readyState !== "complete") addEventListener("load", open, { once: true });
+    atTop(opens);
   }
 
   // The keyboard keeps its place. An answer replaces a region (#match), the control that sent it included:

@@ -78,3 +78,26 @@ def test_a_refused_unit_in_german_keeps_why_the_name_and_the_button_in_view(make
     for shown in (box, name, play):
         in_view(page, shown)
     expect(name).to_have_value(LONG_CARD)
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-GB"])
+def test_a_players_record_per_game_fits_the_phone(make_context, live_server, locale, screenshot_dir):
+    """A player's statistics page: the table of their record per game (game, played, won, win rate) fits a
+    360-pixel phone with nothing to swipe sideways for, in German too ("Gespielt" and "Gewonnen", unbroken, made
+    it 383 px wide; now "Partien" and "Siege", and the games' own short names keep no 7rem minimum)."""
+    from tracker import demo
+    from tracker.models import Player
+
+    from .phone import sign_in
+
+    demo.load()
+    page = make_context(locale=locale).new_page()
+    sign_in(page.context, live_server.url, "ana")
+    for player in Player.objects.filter(name__in=["Ana", "Ben", "Chloé", "Dev"]):
+        page.goto(reverse("stats_player", args=[player.pk]))
+        table = page.locator(".table-scroll").first
+        expect(table.get_by_role("columnheader")).to_have_count(4)
+        wide, box = table.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        assert wide <= box, f"{player.name}: the table is {wide} px wide in a box of {box}"
+        expect(table.locator(".scroll-hint")).to_be_hidden()
+    page.screenshot(path=screenshot_dir / f"player-record-per-game-{locale}.png", caret="initial")

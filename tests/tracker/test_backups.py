@@ -210,3 +210,18 @@ def test_a_restore_leaves_nothing_beside_the_backup(tmp_path):
     call_command("backup", str(path))
     call_command("restore", str(path))
     assert sorted(item.name for item in tmp_path.iterdir()) == ["club #1.sqlite3"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_is_readable_by_its_owner_only(tmp_path, capsys):
+    """A backup holds every account's password hash and the sessions of the phones signed in (a session's key
+    signs a phone in as its account): like var/secret-key, it is its owner's to read (a store owner's play-test
+    found var/backups/ readable by every account on the laptop). The default folder and one given, on both
+    databases."""
+    services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    given = tmp_path / f"club.{'sqlite3' if connection.vendor == 'sqlite' else 'pgdump'}"
+    call_command("backup", str(given))
+    call_command("backup", str(tmp_path))
+    capsys.readouterr()
+    for path in tmp_path.iterdir():
+        assert path.stat().st_mode & 0o777 == 0o600, path.name

@@ -59,3 +59,17 @@ def test_an_address_in_use_is_one_line(tmp_path):
         port = taken.getsockname()[1]
         line = refused(serve(tmp_path, ADDRESS=f"127.0.0.1:{port}"))
     assert f"ADDRESS 127.0.0.1:{port} cannot be used" in line
+
+
+def test_caddy_keeps_the_config_it_autosaves_beside_its_caddyfile(tmp_path, monkeypatch):
+    """`serve --https`: Caddy autosaves the config it runs in $XDG_CONFIG_HOME/caddy/, by default ~/.config/caddy/,
+    outside the app's folder and shared by every serve of the account (a store owner's play-test found it there);
+    it goes in var/caddy/ with the rest of Caddy's files."""
+    from tracker.web import server
+
+    started: dict = {}
+    monkeypatch.setattr(server.subprocess, "Popen", lambda command, **options: started.update(options))
+    monkeypatch.setenv("TABLEKEEPER_CADDYFILE", str(tmp_path / "Caddyfile"))
+    server.on_starting(None)
+    assert started["env"]["XDG_CONFIG_HOME"] == str(tmp_path)
+    assert started["env"]["PATH"] == os.environ["PATH"]

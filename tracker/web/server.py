@@ -132,7 +132,10 @@ def on_starting(server) -> None:
     global _caddy
     config = os.environ.get("TABLEKEEPER_CADDYFILE")
     if config:
+        # The config Caddy runs is autosaved in $XDG_CONFIG_HOME/caddy/ (~/.config/caddy/, outside the app's
+        # folder, shared by every serve of the account): beside the Caddyfile instead, in var/caddy/.
         _caddy = subprocess.Popen(["caddy", "run", "--adapter", "caddyfile", "--config", config],
+                                  env={**os.environ, "XDG_CONFIG_HOME": os.path.dirname(config)},
                                   preexec_fn=_stop_with_parent)
 
 
