@@ -10,7 +10,8 @@ finished), and its secret entry for either seat. Each POST runs in a savepoint r
 oracle below must hold after it. It reads the stored line, the engine's `Action.whose` and what the table saw
 (`services.seen`), never consent.py, whose decisions it checks:
 
-- every secret entry the table has seen (and the state shows) before the POST is still on the line and shown;
+- every secret entry the table has seen before the POST is still on the line, and shown if the state showed it
+  (an agreed step back may hide it in the state again, never from the table);
   every step on the line the app rolled a die for is still on it (whoever saw the die could play it again);
 - no step of the other seat's own, nor the table's (`rules.TABLE`), left or joined the line;
 - the result (finished, winner, score) changed only by a step of this phone's own seat or an open one joining the
@@ -83,9 +84,11 @@ def broken(match: Match, seat: int, before: Line, after: Line) -> list[str]:
         return wrong
     found = []
     for pk, (seq, payload, _whose, secret, seen, rolled) in before.steps.items():
-        if secret and seen and game.public_action(before.state, payload) == payload and (
-                pk not in after.steps or game.public_action(after.state, payload) != payload):
-            found.append(f"took back or hid a revealed entry (step {seq})")
+        if secret and seen and pk not in after.steps:
+            found.append(f"took back a revealed entry (step {seq})")
+        elif secret and seen and game.public_action(before.state, payload) == payload != game.public_action(
+                after.state, payload):
+            found.append(f"hid a revealed entry again (step {seq})")
         if rolled and pk not in after.steps:
             found.append(f"took back a die the app rolled (step {seq})")
     left, joined = before.steps.keys() - after.steps.keys(), after.steps.keys() - before.steps.keys()
