@@ -217,7 +217,7 @@ def entry_bodies(match: Match, phones: dict[str, Client]) -> list[tuple[str, dic
                 body = form.data()
                 cards = iter(names)
                 for name in body:
-                    if name.startswith("card_") and not body[name][0]:
+                    if name.startswith(("card", "backup")) and not body[name][0]:
                         body[name] = [next(cards, "")]
                 body.pop("csrfmiddlewaretoken", None)
                 found.append((url, body))
