@@ -6,13 +6,14 @@ start, the first steps, the middle and the end of long ones; the end is the fini
 call), and on matches made fresh whose first entry is locked in and never revealed, EACH phone alone sends every
 write it can: every form either phone's board offers (its own and the other's, each select and radio option in
 turn, blank fields as drawn and filled in), a go-to to every step of the line (back and forward, reopening when
-finished), and its secret entry for either seat. Each POST runs in a savepoint rolled back after it, and the
+finished; each also claiming the other player agreed, as a hot-seat phone does), and its secret entry for either
+seat; and it agrees to each request it made. Each POST runs in a savepoint rolled back after it, and the
 oracle below must hold after it. It reads the stored line, the engine's `Action.whose` and what the table saw
 (`services.seen`), never consent.py, whose decisions it checks:
 
 - every secret entry the table has seen before the POST is still on the line, and shown if the state showed it
   (an agreed step back may hide it in the state again, never from the table);
-  every step on the line the app rolled a die for is still on it (whoever saw the die could play it again);
+- every step on the line the app rolled a die for is still on it (whoever saw the die could play it again);
 - no step of the other seat's own, nor the table's (`rules.TABLE`), left or joined the line;
 - the result (finished, winner, score) changed only by a step of this phone's own seat or an open one joining the
   line, or by reopening this phone's own win;
@@ -259,13 +260,16 @@ def sweep(match: Match, steps: list[int], phones: dict[str, Client], tally: Tall
         tally.states += 1
         mark, bodies = act_bodies(match, phones)
         writes = [(reverse("match_act", args=[match.pk]), body) for body in bodies]
-        writes += [(goto_url, {"seq": mark, "step": to, "confirm": "reopen"})
+        # Each go-to also says the other player agreed, as a hot-seat phone passed across the table would.
+        writes += [(goto_url, {"seq": mark, "step": to, "confirm": "reopen", "asker": "", "answer": "agree"})
                    for to in goto_steps(match)]
         writes += entry_bodies(match, phones)
         before = Line.of(match)
         for (persona, phone), (url, body) in itertools.product(phones.items(), writes):
             try:
                 with transaction.atomic():
+                    if "asker" in body:  # this phone's player asks, the other agreed
+                        body = {**body, "asker": str(SEATS[persona])}
                     response = phone.post(url, body)
                     tally.posts += 1
                     assert response.status_code < 500, (persona, url, body)
@@ -276,6 +280,12 @@ def sweep(match: Match, steps: list[int], phones: dict[str, Client], tally: Tall
                     tally.entered += changed and "/entry/" in url
                     problems += [f"{match.slug} #{match.pk} at step {step}, {persona} POST {url} {body}: {what}"
                                  for what in broken(match, SEATS[persona], before, after)]
+                    for asked in after.pending - before.pending:  # and agrees to its own request
+                        phone.post(reverse("proposal_answer", args=[match.pk, asked]), {"answer": "agree"})
+                        tally.posts += 1
+                        if Line.of(match).pending != after.pending or Line.of(match).steps != before.steps:
+                            problems.append(f"{match.slug} #{match.pk} at step {step}, {persona} agreed to its own "
+                                            f"request made by POST {url} {body}")
                     raise _Rollback
             except _Rollback:
                 pass
