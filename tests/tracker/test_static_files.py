@@ -34,13 +34,16 @@ def test_a_stylesheet_comes_without_comments_and_with_only_the_headers_it_needs(
     assert css == lean("css/app.css", source)
     assert response["Cache-Control"] == "max-age=315360000, immutable"  # no "public": no credentials to say it over
     assert response["X-Content-Type-Options"] == "nosniff"  # never run or applied as another type
+    assert response["Content-Type"] == "text/css"  # read as UTF-8, its page's encoding: no charset to repeat
     for name in DROPPED:
         assert name not in response, name
 
 
 def test_a_script_keeps_its_code_and_loses_its_comments_and_spaces(client: Client):
     url = linked(client, r"js/table\.[0-9a-f]+\.js")
-    script = brotli.decompress(body(client.get(url, HTTP_ACCEPT_ENCODING="br"))).decode()
+    response = client.get(url, HTTP_ACCEPT_ENCODING="br")
+    assert response["Content-Type"] == "text/javascript"
+    script = brotli.decompress(body(response)).decode()
     source = Path(finders.find("js/table.js")).read_text(encoding="utf-8")
     assert script == lean("js/table.js", source)
     assert "//" in source and not any(line.lstrip().startswith("//") for line in script.splitlines())

@@ -80,6 +80,10 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
             # request carries none, so it says nothing here (8 bytes of each file's headers).
             response["Cache-Control"] = response["Cache-Control"].replace(" public,", "")
         response["X-Content-Type-Options"] = "nosniff"
+        if response.get("Content-Type", "").startswith(("text/css;", "text/javascript;")):
+            # A stylesheet or script without a charset is read in its page's, and every page is UTF-8: `charset="utf-8"`
+            # said it again, 17 bytes of each file's headers on a first visit (the Evons page's budget, 4 files).
+            response["Content-Type"] = response["Content-Type"].partition(";")[0]
         if hasattr(request, "scope") and response.file_to_stream is not None:
             # Under ASGI a file's sync iterator was read into a list in a thread, with a warning in the log at each
             # worker's first file ("StreamingHttpResponse must consume synchronous iterators"). Our files are a
