@@ -229,11 +229,7 @@ def test_the_standings_show_every_column_at_360_px_with_the_longest_names(make_c
     table = page.locator("table.standings")
     expect(table.locator("tbody tr")).to_have_count(5)
     expect(table.locator("tbody tr").filter(has_text=re.compile(r"\+\s*1 (bye|Freilos)"))).to_have_count(1)
-    scroller = page.locator(".table-scroll").filter(has=table)
-    assert scroller.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "the standings scroll sideways"
-    for heading in table.locator("thead th").all():  # every column within the phone's width
-        box = heading.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"], (heading.inner_text(), box)
+    scroller = fits_the_phone(page, table, "the standings")
     check_page(page)
     scroller.screenshot(path=screenshot_dir / f"standings-360-{locale}.png", caret="initial")
 
@@ -251,11 +247,7 @@ def test_the_leaderboard_shows_every_column_at_360_px_with_the_longest_names(mak
     page.goto(reverse("leaderboard", args=[club.pk]))
     table = page.locator("table.leaderboard")
     expect(table.locator("tbody tr")).to_have_count(6)
-    scroller = page.locator(".table-scroll").filter(has=table)
-    assert scroller.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "the leaderboard scrolls sideways"
-    for heading in table.locator("thead th").all():  # every column within the phone's width
-        box = heading.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"], (heading.inner_text(), box)
+    fits_the_phone(page, table, "the leaderboard")
     check_page(page)
     page.screenshot(path=screenshot_dir / f"leaderboard-360-{locale}.png", full_page=True)
 
@@ -301,3 +293,13 @@ def test_an_entrant_added_lands_on_the_form_for_the_next_one(make_context, live_
         expect(page.locator("table.standings")).to_contain_text(name)
     assert page.url.endswith("#entrants")
     page.screenshot(path=screenshot_dir / "tournament-entrant-added.png", caret="initial")
+
+
+def fits_the_phone(page, table, what: str):
+    """The table's scroller does not scroll sideways and every column heading is within the phone's width."""
+    scroller = page.locator(".table-scroll").filter(has=table)
+    assert scroller.evaluate("(el) => el.scrollWidth <= el.clientWidth"), f"{what} scroll sideways"
+    for heading in table.locator("thead th").all():
+        box = heading.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"], (heading.inner_text(), box)
+    return scroller

@@ -264,3 +264,13 @@ class Table:
         services.match_apply_action(match=match, action=action, expected_seq=match.head,
                                     by=By(match.players()[seat].name, (seat,)))
         match.refresh_from_db()
+
+
+def card_names(value) -> list[str]:
+    """The names of the cards in an action (a deck, a lineup, a card and its backup)."""
+    if isinstance(value, dict):
+        return [value["name"]] if isinstance(value.get("name"), str) else [
+            name for inner in value.values() for name in card_names(inner)]
+    if isinstance(value, list | tuple):
+        return [name for inner in value for name in card_names(inner)]
+    return []

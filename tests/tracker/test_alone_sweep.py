@@ -38,7 +38,7 @@ from tracker.matches import services, views
 from tracker.models import Access, Match, Proposal
 
 from .helpers import device_of
-from .sweep import sweeping
+from .sweep import card_names, sweeping
 
 pytestmark = pytest.mark.django_db
 
@@ -207,7 +207,7 @@ def entry_bodies(match: Match, phones: dict[str, Client]) -> list[tuple[str, dic
     found = []
     for seat in pages.seats_to_enter(match):
         url = reverse("match_entry", args=[match.pk, seat])
-        names = _card_names(pages.entry_examples(match, seat)[0])
+        names = card_names(pages.entry_examples(match, seat)[0])
         for phone in phones.values():
             page = phone.get(url)
             if page.status_code != 200:
@@ -223,15 +223,6 @@ def entry_bodies(match: Match, phones: dict[str, Client]) -> list[tuple[str, dic
                 body.pop("csrfmiddlewaretoken", None)
                 found.append((url, body))
     return found
-
-
-def _card_names(value) -> list[str]:
-    if isinstance(value, dict):
-        return [value["name"]] if isinstance(value.get("name"), str) else [
-            name for inner in value.values() for name in _card_names(inner)]
-    if isinstance(value, list | tuple):
-        return [name for inner in value for name in _card_names(inner)]
-    return []
 
 
 @dataclass

@@ -33,7 +33,7 @@ from tracker.games.base import SecretEntryPages
 from tracker.matches import services
 from tracker.models import Access, CardUse
 
-from .sweep import Table, routes, sweeping, urls
+from .sweep import Table, card_names, routes, sweeping, urls
 
 pytestmark = pytest.mark.django_db
 
@@ -92,16 +92,6 @@ def _requests(table: Table) -> list[tuple[str, dict]]:
     return sent
 
 
-def _card_names(value) -> list[str]:
-    """The names of the cards in an action (a deck, a lineup, a card and its backup)."""
-    if isinstance(value, dict):
-        return [value["name"]] if isinstance(value.get("name"), str) else [
-            name for inner in value.values() for name in _card_names(inner)]
-    if isinstance(value, list | tuple):
-        return [name for inner in value for name in _card_names(inner)]
-    return []
-
-
 class _Rollback(Exception):
     pass
 
@@ -140,7 +130,7 @@ def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset(), 
             if hot_seat:
                 Access.objects.filter(role=Access.PLAYER).delete()
             examples = {slug: ADAPTERS[slug].entry_examples(match, 0) for slug, match in table.matches.items()}
-            table.trim_catalog({(slug, name) for slug, pair in examples.items() for name in _card_names(pair)})
+            table.trim_catalog({(slug, name) for slug, pair in examples.items() for name in card_names(pair)})
             _told(table, examples, which, story)
             for url, headers in _requests(table):
                 for persona in viewers:
