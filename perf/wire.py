@@ -64,7 +64,7 @@ class Poll:
 class Wire:
     transfers: list[Transfer] = field(default_factory=list)
     padding: int = 0
-    """Of the bytes, the random ones Django's gzip adds to a page against BREACH (0 to 100 and the name's end):
+    """Of the bytes, the random ones Django's gzip adds to a page against BREACH (0 to 99 and the name's end):
     a run's total moves with them, what the app sends does not."""
 
     @property
