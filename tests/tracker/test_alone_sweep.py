@@ -64,10 +64,13 @@ class Line:
 
     @classmethod
     def of(cls, match: Match) -> "Line":
-        match = Match.objects.get(pk=match.pk)
+        match = Match.objects.only("head", "state", "finished", "winner", "score").get(pk=match.pk)
+        # Only the fields the oracle reads: the sweep reads a line after each of its thousands of POSTs.
+        actions = match.actions.filter(abandoned=False, seq__lte=match.head).only(
+            "seq", "payload", "whose", "secret", "face_down", "rolls")
         steps = {action.pk: (action.seq, action.payload, action.whose, action.secret, services.seen(action),
                              any(roll.get("by") != "player" for roll in action.rolls))
-                 for action in match.actions.filter(abandoned=False, seq__lte=match.head)}
+                 for action in actions}
         pending = set(match.proposals.filter(status=Proposal.PENDING).values_list("pk", flat=True))
         return cls(match.head, match.state, (match.finished, match.winner_id, match.score), steps, pending)
 
@@ -274,7 +277,8 @@ def sweep(match: Match, steps: list[int], phones: dict[str, Client], tally: Tall
                     for asked in after.pending - before.pending:  # and agrees to its own request
                         phone.post(reverse("proposal_answer", args=[match.pk, asked]), {"answer": "agree"})
                         tally.posts += 1
-                        if Line.of(match).pending != after.pending or Line.of(match).steps != before.steps:
+                        agreed = Line.of(match)
+                        if agreed.pending != after.pending or agreed.steps != before.steps:
                             problems.append(f"{match.slug} #{match.pk} at step {step}, {persona} agreed to its own "
                                             f"request made by POST {url} {body}")
                     raise _Rollback
