@@ -186,6 +186,15 @@ def outcome_says(page: Page, entry: int | None, *working: str, next_control: Loc
     next_step_in_view(page, next_control)
 
 
+def assert_nowhere_in(page: Page, names: list[str], who: str = "") -> None:
+    """None of `names` anywhere in the page's HTML, hidden inputs and attributes included; standing alone, as a name
+    is drawn: a random token (the CSRF token, a nonce) may hold "Ana" between other letters (CI drew one)."""
+    html = page.content()
+    for name in names:
+        found = re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", html)
+        assert not found, f"{name!r} leaked into {who}'s page {page.url}: ...{html[found.start() - 80:found.end() + 80]}..."
+
+
 def assert_no_horizontal_scroll(page: Page) -> None:
     """No sideways scroll at the phone's width; when there is, the five elements that stick out say where."""
     width, phone = page.evaluate("document.documentElement.scrollWidth"), page.viewport_size["width"]

@@ -23,6 +23,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tracker.models import Access, Match
 
+from .phone import assert_nowhere_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 P1, P2 = "Ana", "Ben"
@@ -117,12 +119,6 @@ def fill_deck(page: Page, cards: list[str]) -> None:
         page.get_by_label(f"Round {number} card", exact=True).fill(card)
 
 
-def assert_no_card_names(page: Page, cards: list[str], who: str) -> None:
-    html = page.content()
-    for card in cards:
-        assert card not in html, f"{card!r} leaked into {who}'s page {page.url}"
-
-
 def csp_violations(*phones: Phone) -> list[str]:
     return [f"{phone.name}: {line}" for phone in phones for line in phone.console
             if "Content Security Policy" in line or "Content-Security-Policy" in line]
@@ -181,7 +177,7 @@ def test_two_phones_lock_in_with_no_passing_and_a_third_watches(make_context, ca
         phone.next_poll()
         expect(phone.page.locator(".lockin li").nth(1)).to_contain_text(f"{P2} is locked in", timeout=BY_ITSELF)
         assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
-        assert_no_card_names(phone.page, DECK_2, phone.name)
+        assert_nowhere_in(phone.page, DECK_2, phone.name)
     ana.shot(screenshot_dir, "owner-sees-lock")
     cleo.shot(screenshot_dir, "spectator-sees-lock")
 
@@ -209,7 +205,7 @@ def test_two_phones_lock_in_with_no_passing_and_a_third_watches(make_context, ca
         expect(phone.page.locator("#round-1 .working")).to_have_text(ROUND_1, timeout=BY_ITSELF)
         assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
         # Rounds 2-5 are still face down for everyone.
-        assert_no_card_names(phone.page, DECK_2[1:], phone.name)
+        assert_nowhere_in(phone.page, DECK_2[1:], phone.name)
     ana.shot(screenshot_dir, "owner-sees-round-1")
     cleo.shot(screenshot_dir, "spectator-sees-round-1")
     ben.shot(screenshot_dir, "player-revealed-round-1")
@@ -237,7 +233,7 @@ def test_an_outsider_phone_sees_nothing_of_the_match(make_context, catalog, scre
     response = stranger.page.goto(f"/matches/{match_id}/")
     assert response.status == 404
     expect(stranger.page.get_by_role("heading", level=1)).to_have_text("Not found")
-    assert_no_card_names(stranger.page, [P1, P2], "stranger")
+    assert_nowhere_in(stranger.page, [P1, P2], "stranger")
     stranger.page.goto("/matches/")
     expect(stranger.page.locator(f'a[href="/matches/{match_id}/"]')).to_have_count(0)
     stranger.shot(screenshot_dir, "outsider-404")
@@ -442,7 +438,7 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
         phone.next_poll()
         expect(phone.page.locator(".logos-commit")).to_contain_text(f"{P1} has committed", timeout=BY_ITSELF)
         assert phone.was_not_reloaded(), f"{phone.name}'s page reloaded instead of updating its match part: {phone.loads} {phone.console}"
-        assert_no_card_names(phone.page, [ANA_CARD, ANA_BACKUP], phone.name)
+        assert_nowhere_in(phone.page, [ANA_CARD, ANA_BACKUP], phone.name)
         bodies = heard[phone.name]
         assert any(f"{P1} has committed" in body for body in bodies), f"{phone.name} got no live update"
         for body in bodies:
