@@ -3,21 +3,30 @@
 Each game's demo matches (tracker/games/*/demo.py) are played with two phones, as a club match is: the owner's phone
 plays seat 0, Ben's own phone, seated by a link, seat 1. At steps along each match (every step of short ones; the
 start, the first steps, the middle and the end of long ones; the end is the finished match, a draw in Evons' table
-call), and on matches made fresh whose first entry is locked in and never revealed, EACH phone alone sends every
-write it can: every form either phone's board offers (its own and the other's, each select and radio option in
-turn, blank fields as drawn and filled in), a go-to to every step of the line (back and forward, reopening when
-finished; each also claiming the other player agreed, as a hot-seat phone does), and its secret entry for either
-seat; and it agrees to each request it made. Each POST runs in a savepoint rolled back after it, and the
-oracle below must hold after it. It reads the stored line, the engine's `Action.whose` and what the table saw
-(`services.seen`), never consent.py, whose decisions it checks:
+call), each of a kind not swept before (`kind`: the step just taken, whose and what, or the start; the result at the
+end), on matches made fresh whose first entry is locked in and never revealed, and in a Cardmaster Showdown whose AI
+seat is on Ben's phone (`showdown`: the AI to move after an undo, and its answer just seen), Ben's phone joins anew
+(after the last step: `joins`), and EACH phone alone sends every write it can: every form either phone's board offers
+(its own and the other's, each select and radio option in turn, blank fields as drawn and filled in; the AI's turn),
+a go-to to every step of the line (back and forward, reopening when finished; each also claiming the other player
+agreed, as a hot-seat phone does), and its secret entry for either seat; and it agrees to each request it made. Each
+POST runs in a savepoint rolled back after it, and the oracle below must hold after it. It reads the stored line,
+the engine's `Action.whose` and what the table saw (`services.seen`), never consent.py, whose decisions it checks:
 
 - every secret entry the table has seen before the POST is still on the line, and shown if the state showed it
   (an agreed step back may hide it in the state again, never from the table);
 - every step on the line the app rolled a die for is still on it (whoever saw the die could play it again);
-- no step of the other seat's own, nor the table's (`rules.TABLE`), left or joined the line;
+- no step of the other seat's own, nor the table's (`rules.TABLE`), left or joined the line, but the moves a
+  Showdown's AI made in answer (new steps carrying its reason);
 - the result (finished, winner, score) changed only by a step of this phone's own seat or an open one joining the
   line, or by reopening this phone's own win;
-- unless, instead, a pending request was made for the other seat, and then nothing else changed.
+- unless, instead, a pending request was made for the other seat, and then nothing else changed;
+- and once Ben's phone changed the match, the owner's phone cannot take his seat's link back alone (round 34: a
+  phone that had only moved along the log, undoing or redoing, had no say).
+
+It fails with round 30's `services.seen` check reverted (Ana undoes her deck, hidden again by an agreed step back),
+with round 32's draw check reverted (Ben takes back the resignation that drew), and with round 34's say read from new
+steps alone (Ben redoes the open rounds of Card Crush, and the owner unseats him).
 """
 
 import itertools
@@ -28,14 +37,18 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 import rules
 from perf.tables.forms import read_forms
 from tracker import demo
 from tracker.games import ADAPTERS, pages_for
 from tracker.games.base import SecretEntryPages
+from tracker.games.cardmaster import demo as cardmaster_demo
+from tracker.games.cardmaster.showdown import play_ai, start_showdown
+from tracker.games.common import catalog_card
 from tracker.matches import services, views
-from tracker.models import Access, Match, Proposal
+from tracker.models import Access, Invite, Match, Proposal
 
 from .helpers import device_of
 from .sweep import card_names, sweeping
@@ -59,20 +72,22 @@ class Line:
     head: int
     state: dict
     result: tuple
-    steps: dict  # Action pk -> (seq, payload, whose, secret, seen, rolled by the app)
+    steps: dict  # Action pk -> (seq, payload, whose, secret, seen, rolled by the app, number)
     pending: set
+    newest: int  # the number of the newest log entry: a step numbered above it is made by the POST
 
     @classmethod
     def of(cls, match: Match) -> "Line":
-        match = Match.objects.only("head", "state", "finished", "winner", "score").get(pk=match.pk)
+        match = Match.objects.only("head", "state", "finished", "winner", "score", "last_number").get(pk=match.pk)
         # Only the fields the oracle reads: the sweep reads a line after each of its thousands of POSTs.
         actions = match.actions.filter(abandoned=False, seq__lte=match.head).only(
-            "seq", "payload", "whose", "secret", "face_down", "rolls")
+            "seq", "payload", "whose", "secret", "face_down", "rolls", "number")
         steps = {action.pk: (action.seq, action.payload, action.whose, action.secret, services.seen(action),
-                             any(roll.get("by") != "player" for roll in action.rolls))
+                             any(roll.get("by") != "player" for roll in action.rolls), action.number)
                  for action in actions}
         pending = set(match.proposals.filter(status=Proposal.PENDING).values_list("pk", flat=True))
-        return cls(match.head, match.state, (match.finished, match.winner_id, match.score), steps, pending)
+        return cls(match.head, match.state, (match.finished, match.winner_id, match.score), steps, pending,
+                   match.last_number)
 
 
 def broken(match: Match, seat: int, before: Line, after: Line) -> list[str]:
@@ -87,7 +102,7 @@ def broken(match: Match, seat: int, before: Line, after: Line) -> list[str]:
             wrong.append("asked, and changed the match too")
         return wrong
     found = []
-    for pk, (seq, payload, _whose, secret, seen, rolled) in before.steps.items():
+    for pk, (seq, payload, _whose, secret, seen, rolled, _number) in before.steps.items():
         if secret and seen and pk not in after.steps:
             found.append(f"took back a revealed entry (step {seq})")
         elif secret and seen and game.public_action(before.state, payload) == payload != game.public_action(
@@ -97,7 +112,9 @@ def broken(match: Match, seat: int, before: Line, after: Line) -> list[str]:
             found.append(f"took back a die the app rolled (step {seq})")
     left, joined = before.steps.keys() - after.steps.keys(), after.steps.keys() - before.steps.keys()
     for pk in left | joined:
-        seq, payload, whose, *_rest = (before.steps | after.steps)[pk]
+        seq, payload, whose, *_rest, number = (before.steps | after.steps)[pk]
+        if pk in joined and number > before.newest and "ai" in payload:
+            continue  # a move the Showdown's AI made in answer (showdown.play_ai marks each with its reason)
         if whose not in (seat, rules.OPEN):
             found.append(f"{'undid' if pk in left else 'made or redid'} step {seq}, {whose!r}'s: {payload}")
     if after.result != before.result:
@@ -137,49 +154,105 @@ def drawn_logos() -> Match:
     return made
 
 
+def kind(match: Match, actions: list, step: int) -> tuple:
+    """What a state offers that another may not: the step just taken (whose, what), or the start, and at the end the
+    result. A state of the same kind as one swept before adds no new kind of step to undo, redo or answer."""
+    if not step:
+        return ("start",)
+    action = actions[step - 1]
+    ended = step == match.line_length and match.finished is not None
+    return (action.whose, action.payload.get("type"), ended and match.winner_id)
+
+
 def matches(slug: str) -> list[tuple[Match, list[int]]]:
-    """The demo matches of `slug` with the steps to sweep each at, and fresh ones holding an unrevealed entry."""
+    """The demo matches of `slug` with the steps to sweep each at, each of a kind not swept before (`kind`), and fresh
+    ones holding an unrevealed entry; for Cardmaster a Showdown whose AI seat is on Ben's phone too (`showdown`)."""
     demo.load_catalogs()
-    found = []
+    found, kinds = [], set()
     for number, script in enumerate(pages_for(slug).demo_matches.values()):
         match = script(("Ana", "Ben"))
-        last = match.line_length
+        last, actions = match.line_length, services.live_actions(match)
         if number == 0 and last <= 8:
             steps = set(range(last + 1))
         else:
             steps = {0, 1, 2, 3, last // 2, last - 1, last} if number == 0 else {0, 2, last // 2, last}
-        found.append((match, sorted(step for step in steps if 0 <= step <= last)))
+        kept = []
+        for step in sorted(step for step in steps if 0 <= step <= last):
+            if kind(match, actions, step) not in kinds:
+                kinds.add(kind(match, actions, step))
+                kept.append(step)
+        found.append((match, kept))
         if number == 0 and isinstance(pages_for(slug), SecretEntryPages):
-            secret = next(action.seq for action in services.live_actions(match) if action.secret)
+            secret = next(action.seq for action in actions if action.secret)
             found.append((fresh(match, secret), [secret]))  # locked in, never revealed
     if slug == "logos":
         drawn = drawn_logos()
         found.append((drawn, [drawn.head - 1, drawn.head]))
+    if slug == "cardmaster":
+        found.append(showdown())
     return found
 
 
+def showdown() -> tuple[Match, list[int]]:
+    """A Showdown against the easy AI (seat 1, its faction made at power 6), Ana's side the first nine demo cards,
+    played until the AI has answered twice; swept where the AI holds possession after an undo (its button on the
+    board, Ana's move just made) and where its answer was just seen (Ana to move). Round 30 let a join link seat a
+    phone on the AI's seat: Ben's phone here, which answers what Ana's asks."""
+    match = services.match_create(slug="cardmaster", player_names=["Ana", "Bot"], config={
+        "size": 9, "who_rolls": "app", "showdown": {"ai_seat": 1, "level": "easy"}})
+    start_showdown(match, "generate", 6)
+    match.refresh_from_db()
+    lineup = [catalog_card("cardmaster", card["name"]) for card in cardmaster_demo.CARDS[:9]]
+    services.match_apply_action(match=match, action={"type": "lock_lineup", "seat": 0, "cards": lineup},
+                                expected_seq=match.head)
+    match = play_ai(Match.objects.get(pk=match.pk))
+    answered = []
+    while len(answered) < 2:
+        move = next(action for action in match.game.legal_actions(match.state) if action["type"] != "deposit")
+        services.match_apply_action(match=match, action=move, expected_seq=match.head)
+        before = match.head
+        match = play_ai(Match.objects.get(pk=match.pk))
+        if match.head > before:
+            answered.append(before)
+    return match, [answered[-1], match.head]
+
+
 def seat_phones(match: Match) -> dict[str, Client]:
+    """The owner's phone on seat 0, and Ben's on seat 1 by a join link (`joins`)."""
     owner, ben = Client(), Client()
     Match.objects.filter(pk=match.pk).update(owner_device=device_of(owner))
-    Access.objects.create(match=match, device=device_of(ben), role=Access.PLAYER, seat=1)
+    invite = Invite.objects.create(match=match, kind=Invite.SEAT, seat=1)
+    Access.objects.create(match=match, device=device_of(ben), role=Access.PLAYER, seat=1, invite=invite)
     return {"owner": owner, "ben": ben}
 
 
-def act_bodies(match: Match, phones: dict[str, Client]) -> tuple[str, list[dict]]:
-    """The match's step mark as the boards draw it, and every body either phone's board forms send."""
-    act_url, mark, bodies = reverse("match_act", args=[match.pk]), "", []
+def joins(match: Match) -> str:
+    """Ben's phone takes its seat now, after the last step (round 34's late phone); the owner's URL that takes its link
+    back. A phone that has changed the match since it joined keeps its seat until it agrees to give it up."""
+    Access.objects.filter(match=match, role=Access.PLAYER, seat=1).update(created=timezone.now())
+    return reverse("invite_revoke", args=[match.pk, Invite.objects.get(match=match, kind=Invite.SEAT).pk])
+
+
+BOARD_WRITES = ("match_act", "cardmaster_ai_turn")
+"""The routes a board's forms post a step to: a move, a correction, a table action; a Showdown's AI turn."""
+
+
+def act_bodies(match: Match, phones: dict[str, Client]) -> tuple[str, list[tuple[str, dict]]]:
+    """The match's step mark as the boards draw it, and every (url, body) either phone's board forms send."""
+    urls = {reverse(name, args=[match.pk]) for name in BOARD_WRITES}
+    mark, bodies = "", []
     for phone in phones.values():
         for form in read_forms(phone.get(match.get_absolute_url()).content.decode()):
             mark = form.value("seq") or mark
-            if form.action != act_url or not form.submittable:
+            if form.action not in urls or not form.submittable:
                 continue
             blanks = {name: FILLED.get(name, "0") for name, value in form.fields if value == ""}
             changes = [{}, blanks] + [{name: value} for name, values in form.choices.items() for value in few(values)]
             for button, change in itertools.product(form.buttons or [None], changes):
                 body = {name: values for name, values in form.data(button, **change).items()
                         if name != "csrfmiddlewaretoken"}
-                if body not in bodies:
-                    bodies.append(body)
+                if (form.action, body) not in bodies:
+                    bodies.append((form.action, body))
     return mark, bodies
 
 
@@ -252,8 +325,8 @@ def sweep(match: Match, steps: list[int], phones: dict[str, Client], tally: Tall
             services.match_goto(match_id=match.pk, step=step, expected_seq=match.head)
             match.refresh_from_db()
         tally.states += 1
-        mark, bodies = act_bodies(match, phones)
-        writes = [(reverse("match_act", args=[match.pk]), body) for body in bodies]
+        revoke = joins(match)
+        mark, writes = act_bodies(match, phones)
         # Each go-to also says the other player agreed, as a hot-seat phone passed across the table would.
         writes += [(goto_url, {"seq": mark, "step": to, "confirm": "reopen", "asker": "", "answer": "agree"})
                    for to in goto_steps(match)]
@@ -281,6 +354,12 @@ def sweep(match: Match, steps: list[int], phones: dict[str, Client], tally: Tall
                         if agreed.pending != after.pending or agreed.steps != before.steps:
                             problems.append(f"{match.slug} #{match.pk} at step {step}, {persona} agreed to its own "
                                             f"request made by POST {url} {body}")
+                    if persona == "ben" and changed:  # his phone changed the match: the owner's cannot unseat it
+                        phones["owner"].post(revoke)
+                        tally.posts += 1
+                        if Access.objects.filter(match=match, seat=1, revoked__isnull=False).exists():
+                            problems.append(f"{match.slug} #{match.pk} at step {step}: ben POST {url} {body}, and "
+                                            "the owner's phone took his seat back alone")
                     raise _Rollback
             except _Rollback:
                 pass

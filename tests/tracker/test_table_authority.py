@@ -91,6 +91,25 @@ def test_revoking_a_seat_that_has_a_say_asks_its_phone_and_the_owner_cannot_take
     assert refused.status_code == 403 and "You gave up your seat in this match" in text(refused)
 
 
+def test_a_phone_that_only_moved_along_the_log_since_it_joined_has_a_say(owner):
+    """Round 34: Ben's phone joined after the last step and undid his own move, alone as it may; the owner then took
+    his link back alone (only new steps counted as a say) and held both seats again, to play his side as she liked."""
+    demo.load_catalogs()
+    match = ADAPTERS["cardmaster"].demo_matches["knock-out"](("Ana", "Ben"))
+    Match.objects.filter(pk=match.pk).update(owner_device=device_of(owner))
+    step = next(action.seq for action in services.live_actions(match)
+                if action.whose == 1 and action.seq > 2 and all(roll["by"] == "player" for roll in action.rolls))
+    services.match_goto(match=match, step=step, expected_seq=match.head)  # Ben's move is the last step
+    ben = seated_phone(owner, match, 1)
+    assert goto(ben, match, step - 1).status_code == 302
+    match.refresh_from_db()
+    assert match.head == step - 1 and not Proposal.objects.exists(), "his own move, undone alone"
+    invite = Invite.objects.get(kind=Invite.SEAT)
+    owner.post(reverse("invite_revoke", args=[match.pk, invite.pk]))
+    assert Access.objects.get(invite=invite).revoked is None, "the seat stays Ben's until he agrees"
+    assert Proposal.objects.get(kind=Proposal.RELEASE).status == Proposal.PENDING
+
+
 def test_a_phone_whose_link_was_revoked_is_told_why(owner):
     battle = _match("card-crush", owner)
     ben = seated_phone(owner, battle, 1)  # nothing played since he joined: revoked at once

@@ -153,8 +153,11 @@ def has_say(match: Match, invite: Invite) -> bool:
 
 def seat_has_say(match: Match, held: Access) -> bool:
     """Whether the phone holding a seat by `held` (a link's, or a club member's who opened the battle) has a say:
-    the match moved on since it took the seat, or a request involves its seat."""
-    return (match.actions.filter(created__gte=held.created).exists()
+    the match moved since it took the seat (a step, or a move along the log: `Match.updated` moves with every step
+    and every undo, redo or reopening, and with nothing else), or a request involves its seat. Round 34: counting
+    new steps alone, Ben's phone that joined after the last step and undid his own move (or reopened his own win)
+    had no say, and the owner took his link back alone and held both seats again."""
+    return (Match.objects.filter(pk=match.pk, updated__gte=held.created).exists()
             or match.proposals.filter(Q(asked_by=held.seat) | Q(needs=held.seat), created__gte=held.created)
             .exists())
 
