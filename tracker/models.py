@@ -846,7 +846,8 @@ class CollectionCard(models.Model):
     """Copies of one catalog card a player owns, and the level it has been upgraded to.
 
     A player has a personal collection (no club), which only their own account sees and
-    changes, and one per club, which the club's members see and its organisers change too.
+    changes, and one per club, which the club's members see and its organisers change too (its player's own
+    account while a member: tracker/competition/collection.py).
     """
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="collection")

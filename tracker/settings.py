@@ -164,7 +164,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 else:
     # Under ASGI each request runs its sync view in a thread of its own, so a persistent
-    # connection would be one per request: a pool per worker process shares a few instead.
+    # connection would be one per request: a pool per worker process shares a few instead. It is closed as the
+    # process exits (tracker/apps.py), else its threads held the exit up for 20 s.
     DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 1, "max_size": 10}}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -162,6 +162,29 @@ def test_a_pg_restore_that_crashes_on_the_file_says_it_is_damaged(tmp_path, monk
     assert match.head == 1
 
 
+def test_a_process_that_used_the_pool_exits_at_once():
+    """`manage.py shell` (any process that had opened PostgreSQL's pool) took 20 s to exit, now and then: left open,
+    the pool was closed as the interpreter finalized, waiting 5 s for each of its four threads, which could no
+    longer run (tracker/apps.py). Which way it went hung on the order of that end; a handler run after
+    tracker's own at exit sees the pool's threads, which must have stopped."""
+    if connection.vendor != "postgresql":
+        pytest.skip("only PostgreSQL's connections come from a pool")
+    script = """if True:
+        import atexit, os, threading
+        import django
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tracker.settings")
+        atexit.register(lambda: print(sorted(t.name for t in threading.enumerate() if t.name.startswith("pool-"))))
+        django.setup()
+        from django.db import connection
+        connection.ensure_connection()
+        print(sorted(t.name for t in threading.enumerate() if t.name.startswith("pool-")))
+    """
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=15)
+    assert done.returncode == 0, done.stderr
+    running, at_exit = done.stdout.splitlines()
+    assert "pool-1-scheduler" in running and at_exit == "[]", done.stdout
+
+
 @pytest.mark.own_sqlite
 def test_serve_backs_up_before_it_migrates_existing_data(tmp_path):
     """An upgrade: data at an older migration is backed up before the new migrations run."""

@@ -65,7 +65,16 @@ def test_it_searches_by_name_in_any_case(client, catalog):
 def test_it_says_when_nothing_matches(client, catalog):
     html = text(client.get(LIST, {"q": "zzz"}))
     assert names_listed(html) == []
-    assert "No cards match." in html
+    assert "No cards match." in html and "yet" not in html.split('id="results"')[1].split("</div>")[0]
+    assert not re.search(r'<details class="new-card" id="add-card" open', html)
+
+
+def test_an_empty_catalog_says_it_has_no_card_yet_and_leads_to_the_form(client):
+    """A game with no cards yet said "No cards match." with no search made."""
+    for html in (text(client.get(LIST)), text(client.get(LIST, {"q": "fox"}, HTTP_HX_REQUEST="true"))):
+        assert "No cards in this catalog yet." in html and "No cards match." not in html
+        assert '<a href="#add-card">Add the first one</a>' in html
+    assert '<details class="new-card" id="add-card" open>' in text(client.get(LIST))
 
 
 def test_it_returns_only_the_results_to_htmx(client, catalog):

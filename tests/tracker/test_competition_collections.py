@@ -323,6 +323,58 @@ def test_a_club_collection_does_not_exist_outside_the_club(cast, club, ana, pers
     assert "Corner Store" not in text(phone.get(reverse("collection_index")))
 
 
+def test_an_account_outside_the_club_reads_its_own_collection_there_and_changes_it_no_more(cast, club, ben):
+    """Found after round 33: Mia, removed from the club (or leaving it), still added copies to and upgraded her collection in
+    it. Every collection route, for Mia once she left and for Ben, never a member though his player holds cards
+    there: their own club collection is read-only with the reason, everything else of the club's is not there."""
+    from tracker.competition.urls import urlpatterns
+    from tracker.models import Card
+
+    mia = Player.objects.get(name="Mia")
+    assert add(cast["mia"], mia, "Ember Fox", 3, club=club).status_code == 302
+    assert cast["mia"].post(reverse("club_leave", args=[club.pk])).status_code == 302
+    CollectionCard.objects.create(player=ben, club=club, card=Card.objects.get(slug="card-crush", name="Phoenix"),
+                                  copies=3, level=1)
+    add(cast["olga"], Player.objects.get(name="Ana"), "Ember Fox", 3, club=club)
+    ana = Player.objects.get(name="Ana")
+    before = every_collection_row()
+    covered = set()
+    for phone, own in ((cast["mia"], mia), (cast["ben"], ben)):
+        for player, own_one in ((own, True), (ana, False)):
+            entry = CollectionCard.objects.get(player=player, club=club)
+            # each route, by the method it takes: the status it answers and a text it says (its refusal)
+            routes = {
+                ("get", "club_collection_detail", (club.pk, player.pk)): (200, "You are not a member of Corner Store"),
+                ("post", "club_collection_add", (club.pk, player.pk)): (403, "You are not a member of Corner Store"),
+                ("post", "club_collection_upgrade", (club.pk, player.pk, entry.pk)):
+                    (403, "your collection there is its organisers&#x27; to change"),
+            }
+            if own_one:  # the club's pages, and the index linking her own collection there, read-only
+                routes[("get", "club_collections", (club.pk,))] = (404, "")
+                routes[("get", "collection_index", ())] = (200, "Your collection in Corner Store")
+            for (method, name, args), (status, says) in routes.items():
+                covered.add(name)
+                data = {"card": "Phoenix", "count": 1, "level": entry.level, "copies": entry.copies}
+                response = getattr(phone, method)(reverse(name, args=args), data if method == "post" else {})
+                page = text(response)
+                if not own_one and name.startswith("club_collection_"):
+                    status, says = 404, ""
+                assert (response.status_code, says in page) == (status, True), (own.name, player.name, name)
+                assert "Corner Store&#x27;s collections" not in page
+                assert not says or page.count(says) == 1, name  # said once
+                assert f'"{reverse("club_collections", args=[club.pk])}"' not in page  # not theirs: a link to a 404
+                if name == "collection_index":
+                    assert reverse("club_collection_detail", args=[club.pk, own.pk]) in page
+                if name == "club_collection_detail" and own_one:
+                    assert "<form" not in page.split("<main", 1)[1].split("How upgrades work")[0]
+                    assert ("Ember Fox" if own == mia else "Phoenix") in page
+    assert every_collection_row() == before
+    personal = {"collection_detail", "collection_add", "collection_upgrade"}  # a personal one: tested above
+    assert covered | personal == {p.name for p in urlpatterns if "collection" in p.name}, "a new collection route?"
+    # The organisers still change it.
+    assert add(cast["olga"], mia, "Phoenix", 1, club=club).status_code == 302
+
+
 def test_the_club_page_lists_its_players_for_its_members(cast, club):
     page = text(cast["mia"].get(reverse("club_collections", args=[club.pk])))
     for name in ("Ana", "Mia", "Olga"):

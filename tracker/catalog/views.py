@@ -65,6 +65,8 @@ def _list_page(request: TableRequest, slug: str, status: int = 200, cards=None, 
     context = {"game": rules.GAMES[slug], "form": pages_for(slug).card_form(prefix="new"),
                "columns": catalog_csv.columns(slug), **extra,
                **_catalog_table(slug, (Card.objects.filter(slug=slug) if cards is None else cards)[:SHOWN])}
+    # No rows: a search that found nothing, or a catalog with no card yet (which says so, and leads to the form).
+    context["empty"] = not context["rows"] and not Card.objects.filter(slug=slug).exists()
     template = "tracker/card_list.html#results" if request.htmx and request.method == "GET" else "tracker/card_list.html"
     return render(request, template, context, status=status)
 

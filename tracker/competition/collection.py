@@ -4,7 +4,9 @@ A player has a personal collection (`club` None) and one in each club they play 
 and changes one:
 - the personal collection: only the player's own account (Player.user), which changes it;
 - a club collection: the club's members see it; the player's own account and the club's
-  organisers change it.
+  organisers change it. The player's own account changes it only while a member: once it left the club,
+  or was never in it (a guest seated by a join link), it may still read its own collection there and
+  changes it no more; the organisers go on changing it.
 Nobody else learns what is in it. A deck "from the collection" in a club match plays the
 player's collection in that club, in any other match their personal one, and only when the
 account entering for that seat may see it.
@@ -39,24 +41,40 @@ def club_players(club: Club):
                                  | Q(collection__club=club)).distinct()
 
 
+def _role(user, club: Club | None) -> str | None:
+    """The account's role in `club` as it stands now (None: no account, no club, or not a member)."""
+    if user is None or club is None:
+        return None
+    return Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+
+
 def may_see(user, player: Player, club: Club | None) -> bool:
-    """Whether this account (None: no account) may see the player's collection in `club` (None: personal)."""
+    """Whether this account (None: no account) may see the player's collection in `club` (None: personal): its
+    own, wherever it is, and in a club it belongs to, every one."""
     if user is None:
         return False
     if player.pk in players_of(user, club.pk if club else None):
         return True
-    return club is not None and Membership.objects.filter(club=club, user=user).exists()
+    return _role(user, club) is not None
 
 
 def change_refusal(user, player: Player, club: Club | None) -> str:
-    """Why this account may not change the collection; "" when it may."""
-    if player.pk in players_of(user, club.pk if club else None):
-        return ""
+    """Why this account may not change the collection; "" when it may. The one place it is decided, for every
+    collection page and form: the player's own account changes a club collection only while it is a member
+    (found after round 33: a member removed from a club still added copies to, and upgraded, his collection
+    there)."""
+    own = player.pk in players_of(user, club.pk if club else None)
     if club is None:
+        if own:
+            return ""
         return _("Only %(name)s's own account can change their personal collection; nothing was changed.") % {
             "name": player.name}
-    if user is not None and Membership.objects.filter(club=club, user=user, role=Membership.ORGANISER).exists():
+    role = _role(user, club)
+    if role == Membership.ORGANISER or (own and role is not None):
         return ""
+    if own:
+        return _("You are not a member of %(club)s: your collection there is its organisers' to change; you can "
+                 "still read it. Nothing was changed.") % {"club": club.name}
     return _("Only %(name)s's own account and the organisers of %(club)s can change this collection; nothing was "
              "changed.") % {"name": player.name, "club": club.name}
 

@@ -536,7 +536,11 @@ def collection_index(request: TableRequest) -> HttpResponse:
     """The collections this viewer may open: their own, and those of the clubs they belong to."""
     user = access.signed_in(request)
     mine = Player.objects.filter(user=user).first() if user else None
-    context = {"mine": mine, "signed_in": user is not None, "clubs": access.my_clubs(request).order_by("name")}
+    clubs = access.my_clubs(request).order_by("name")
+    # Their own collection in a club they are not in (they left it, or played there as a guest): theirs to read.
+    away = (Club.objects.filter(collections__player=mine).exclude(pk__in=clubs.values("pk")).distinct().order_by("name")
+            if mine else Club.objects.none())
+    context = {"mine": mine, "signed_in": user is not None, "clubs": clubs, "away": away}
     return render(request, "competition/collection_index.html", context)
 
 
@@ -558,6 +562,7 @@ def _collection_page(request: TableRequest, player: Player, club: Club | None, r
         row["upgrade_url"] = _url("collection_upgrade", player, club, row["entry"].pk)
     context = {
         "player": player, "club": club, "rows": rows, "form": form or CopiesForm(), "refusal": refusal,
+        "member": club is not None and access.club_role(request, club) is not None,  # the club's pages are theirs
         "cannot_change": collection.change_refusal(access.signed_in(request), player, club),
         "add_url": _url("collection_add", player, club),
         "history": [(change, _who(request, change.user)) for change in
