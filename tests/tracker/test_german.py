@@ -119,6 +119,10 @@ def test_every_message_has_a_german_translation_that_keeps_its_placeholders():
                     set(PLACEHOLDER.findall(english)) != set(PLACEHOLDER.findall(german))):
                 broken.append((english, german))
     assert broken == []
+    # Du-form: an English "its" or "their" is never a capital "Ihr", "Ihre", which a German reader takes for "your".
+    formal = [m["msgid"] for m in messages if re.search(r"\b(its|their)\b", m["msgid"] + (m["msgid_plural"] or ""), re.I)
+              and any(re.search(r"\bIhr(e[mnrs]?)?\b", german) for german in m["msgstr"].values())]
+    assert formal == []
 
 
 TRANSLATING_CALLS = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy"}
