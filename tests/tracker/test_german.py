@@ -119,6 +119,10 @@ def test_every_message_has_a_german_translation_that_keeps_its_placeholders():
                     set(PLACEHOLDER.findall(english)) != set(PLACEHOLDER.findall(german))):
                 broken.append((english, german))
     assert broken == []
+    # Du-form: an English "its" or "their" is never a capital "Ihr", "Ihre", which a German reader takes for "your".
+    formal = [m["msgid"] for m in messages if re.search(r"\b(its|their)\b", m["msgid"] + (m["msgid_plural"] or ""), re.I)
+              and any(re.search(r"\bIhr(e[mnrs]?)?\b", german) for german in m["msgstr"].values())]
+    assert formal == []
 
 
 TRANSLATING_CALLS = {"_", "gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy"}
@@ -605,8 +609,8 @@ def _strings(value) -> list[str]:
     return []
 
 
-def _walked(slug: str, walks: int = 12, steps: int = 300) -> list[tuple[dict, list[dict]]]:
-    """Every (action, events) of seeded random walks through legal actions, the cards from the game's demo."""
+def _walked(slug: str, walks: int = 12, steps: int = 300) -> list[tuple[dict, list[dict], list[dict]]]:
+    """Every (action, events, rolls) of seeded random walks through legal actions, the cards from the game's demo."""
     import random
 
     game = rules.GAMES[slug]
@@ -626,11 +630,12 @@ def _walked(slug: str, walks: int = 12, steps: int = 300) -> list[tuple[dict, li
                 action["cards"] = chance.sample(cards, len(cards))[:game.deck_size(state)]
             if action.get("type") == "commit" and "backup" not in action:
                 action["backup"] = chance.choice([None, *cards])
+            dice = rules.Dice(seed, len(played) + 1)
             try:
-                state, events = game.apply(state, action, rules.Dice(seed, len(played) + 1))
+                state, events = game.apply(state, action, dice)
             except rules.RuleError:
                 continue
-            played.append((action, events))
+            played.append((action, events, dice.rolls))
     return played
 
 
@@ -640,21 +645,27 @@ def test_every_line_of_the_log_says_the_games_words_in_german(slug):
     """Every event and action of the game's demo matches and of seeded random walks, as the log and the board say
     it in German: no word of the game's own stands in it in English, neither one its engine marks (engine_words)
     nor a value the event carries that the game's catalogue says in German (Lonely Star's "damage" counters were
-    "damage-Marker" where the stats beside them were translated)."""
+    "damage-Marker" where the stats beside them were translated). Each die's and coin's reason too: the engine
+    records it in its own English ("crit: Ember Drifter (3)", "card-crush round 2"), which the log showed as it was."""
     from tracker.demo import load_catalogs
+    from tracker.review.log import roll_text
 
     load_catalogs()
     pages, names = pages_for(slug), ["Ana", "Ben"]
     played = _walked(slug)
     for make in pages.demo_matches.values():
         match = make(("Ana", "Ben"))
-        played += [(action.payload, action.events) for action in match.actions.order_by("number")]
+        played += [(action.payload, action.events, action.rolls) for action in match.actions.order_by("number")]
     data = {card["name"] for card in pages.demo_cards} | set(Card.objects.filter(slug=slug).values_list("name", flat=True))
     found, kinds = set(), set()
     with translation.override("de"):
         marked = {word for word in engine_words(slug) if translation.pgettext(slug, word) != word}
-        for action, events in played:
+        for action, events, rolls in played:
             lines = [(event["type"], pages.describe(event, names), _strings(event)) for event in events]
+            for roll in rolls:
+                kinds.add("roll")
+                if roll["why"] in roll_text(roll, pages):
+                    found.add(f"roll: {roll['why']!r} in {roll_text(roll, pages)!r}")
             lines.append((f"action {action.get('type')}", pages.describe_action(action, events, names), _strings(action)))
             for kind, line, carried in lines:
                 kinds.add(kind)

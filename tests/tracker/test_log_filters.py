@@ -156,29 +156,29 @@ def test_the_log_says_how_to_check_the_dice(client, coin_battle):
 
 
 def test_a_die_rolled_at_the_table():
-    roll = {"sides": 6, "value": 4, "by": "player", "why": "crit check"}
-    assert roll_text(roll) == "Die rolled at the table: 4 on a d6 (crit check)"
+    roll = {"sides": 6, "value": 4, "by": "player", "why": "crit: Ember Drifter (3)"}
+    assert roll_text(roll, pages_for("lonely-star")) == "Die rolled at the table: 4 on a d6 (Crit roll: Ember Drifter, Luck 3)"
 
 
 def test_a_die_rolled_by_the_app():
     roll = {"sides": 20, "value": 17, "by": "app", "why": "to hit"}
-    assert roll_text(roll) == "Rolled by the app from the seed: 17 on a d20 (to hit)"
+    assert roll_text(roll, pages_for("evons")) == "Rolled by the app from the seed: 17 on a d20 (to hit)"  # as recorded
 
 
 def test_a_coin_flip():
     roll = {"sides": 2, "value": 1, "by": "app", "why": "card-crush round 3"}
-    assert roll_text(roll) == "Coin flip from the seed: 1 (card-crush round 3)"
+    assert roll_text(roll, pages_for("card-crush")) == "Coin flip from the seed: 1 (who wins round 3)"
 
 
 def test_a_two_sided_die_entered_at_the_table_is_not_called_a_coin_from_the_seed():
     roll = {"sides": 2, "value": 2, "by": "player", "why": "coin"}
-    assert roll_text(roll) == "Die rolled at the table: 2 on a d2 (coin)"
+    assert roll_text(roll, pages_for("evons")) == "Die rolled at the table: 2 on a d2 (coin)"
 
 
 def test_the_coin_flip_on_the_log_page(client, coin_battle):
     coin = coin_battle.state["rounds"][0]["coin"]
     log = entries(text(client.get(log_url(coin_battle))))
-    assert f"⚄ Coin flip from the seed: {coin} (card-crush round 1)" in log[3][1]
+    assert f"⚄ Coin flip from the seed: {coin} (who wins round 1)" in log[3][1]
     assert all("⚄" not in line for _status, line in log[:3] + log[4:])
 
 

@@ -170,7 +170,7 @@ def test_the_text_log_shows_the_coin_flip(client, catalog):
     match = play_script("card-crush", "coin-flip-tie")
     coin = match.state["rounds"][0]["coin"]
     body = client.get(text_url(match)).content.decode()
-    assert f"   Coin flip from the seed: {coin} (card-crush round 1)" in body
+    assert f"   Coin flip from the seed: {coin} (who wins round 1)" in body
 
 
 # --- import -------------------------------------------------------------------------------------

@@ -172,7 +172,7 @@ def test_it_shows_each_steps_rolls(client, catalog):
     match = play_script("card-crush", "coin-flip-tie")
     coin = match.state["rounds"][0]["coin"]
     html = page_at(client, match, 3)
-    assert f"Coin flip from the seed: {coin} (card-crush round 1)" in html
+    assert f"Coin flip from the seed: {coin} (who wins round 1)" in html
     assert "the coin flip from the match seed went to" in html
     assert "Coin flip from the seed" not in page_at(client, match, 4)
 

@@ -403,6 +403,12 @@ class GamePages:
         """The log's title for an action, as anyone may see it (the engine's public_action)."""
         return self.modules.narration.describe_action(action, events, names)
 
+    def roll_reason(self, why: str) -> str:
+        """What a die or coin decided, as the log tells it: the reason the engine recorded with the roll ("crit:
+        Ember Drifter (3)"), which also seeds a coin flip, so the engine's stays as it is and this puts it in the
+        reader's language. Default: the engine's words."""
+        return why
+
     def outcome_line(self, event: dict, names: list[str]) -> str:
         """An event's line in the outcome box (tracker/matches/outcome.py), where the player looks right after a tap:
         the key working, short; "" leaves the event to the box's folded "whole working" and the log.

@@ -8,13 +8,14 @@ from tracker.models import Match
 from tracker.people import consent
 
 
-def roll_text(roll: dict) -> str:
-    """One die as the log shows it: its value, its size, and who rolled it."""
+def roll_text(roll: dict, pages) -> str:
+    """One die as the log shows it: its value, its size, who rolled it, and what it decided (in the game's words)."""
+    why = pages.roll_reason(roll["why"])
     if roll["by"] == "player":
-        return _("Die rolled at the table: %(v)s on a d%(s)s (%(why)s)") % {"v": roll["value"], "s": roll["sides"], "why": roll["why"]}
+        return _("Die rolled at the table: %(v)s on a d%(s)s (%(why)s)") % {"v": roll["value"], "s": roll["sides"], "why": why}
     if roll["sides"] == 2:
-        return _("Coin flip from the seed: %(v)s (%(why)s)") % {"v": roll["value"], "why": roll["why"]}
-    return _("Rolled by the app from the seed: %(v)s on a d%(s)s (%(why)s)") % {"v": roll["value"], "s": roll["sides"], "why": roll["why"]}
+        return _("Coin flip from the seed: %(v)s (%(why)s)") % {"v": roll["value"], "why": why}
+    return _("Rolled by the app from the seed: %(v)s on a d%(s)s (%(why)s)") % {"v": roll["value"], "s": roll["sides"], "why": why}
 
 
 def log_entries(match: Match, actions=None) -> list[dict]:
@@ -28,7 +29,7 @@ def log_entries(match: Match, actions=None) -> list[dict]:
             "status": "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied"),
             "what": pages.describe_action(services.as_shown(match, action), action.events, names),
             "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
-            "rolls": [roll_text(roll) for roll in action.rolls],
+            "rolls": [roll_text(roll, pages) for roll in action.rolls],
             "override": bool(action.payload.get("override")),
             "agreement": consent.agreement_of(action, names),
             "after_seed_shown": match.after_seed_shown(action),

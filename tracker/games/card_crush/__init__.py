@@ -19,6 +19,9 @@ class CardCrushPages(SecretEntryPages):
     key_stats = ("power", "speed", "affinity")
     competes = True
 
+    def roll_reason(self, why: str) -> str:
+        return narration.roll_reason(why)
+
     def own_secret(self, match: Match, seat: int) -> list[str] | None:
         return forms.own_secret(match, seat)
 

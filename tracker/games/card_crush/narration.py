@@ -1,8 +1,18 @@
 """Card Crush in words: why each round went the way it did, for the board and the log."""
 
+import re
+
 from django.utils.translation import npgettext, pgettext
 
 from ...matches.engine_messages import engine_word
+
+_TIE_FLIP = re.compile(r"card-crush round (\d+)")  # rules/card_crush/battle.py: a tied round's coin
+
+
+def roll_reason(why: str) -> str:
+    """A coin flip's reason in the reader's words: "who wins round 3" for the engine's "card-crush round 3"."""
+    found = _TIE_FLIP.fullmatch(why)
+    return pgettext("card-crush", "who wins round %(n)s") % {"n": found[1]} if found else why
 
 
 def round_working(result: dict, names: list[str]) -> str:

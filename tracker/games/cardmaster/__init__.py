@@ -31,6 +31,9 @@ class CardmasterPages(SecretEntryPages):
     def after_change(self, match: Match, allowance: Callable[[str], Allowance]) -> Match:
         return showdown.play_ai(match, allowance("ai-turn"))
 
+    def roll_reason(self, why: str) -> str:
+        return narration.roll_reason(why)
+
     def outcome_line(self, event: dict, names: list[str]) -> str:
         return narration.outcome_line(event, names)
 

@@ -1,5 +1,7 @@
 """Cardmaster in words: the working of every hit, roll, raid and status, for the board and the log."""
 
+import re
+
 from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from rules.cardmaster.fighters import SEAT_LETTERS
@@ -10,6 +12,23 @@ from tracker.matches.numbers import decimal
 from tracker.matches.services import engine_message
 
 from .forms import SLUG, STATUS_LABELS
+
+# The reasons the engine records with its rolls: a tied round's coin (rules/cardmaster/possession.py) and an
+# attack's backfire and status rolls (rules/cardmaster/moves.py), the card's name first, whatever it holds.
+_POSSESSION_FLIP = re.compile(r"cardmaster round (\d+) possession")
+_ATTACK_ROLL = re.compile(rf"(?P<card>.+) (?P<move>{'|'.join(ATTACKS)}) (?P<what>backfire|{'|'.join(STATUS_LABELS)})")
+
+
+def roll_reason(why: str) -> str:
+    """A roll's reason in the reader's words: "Backfire, Volt Lancer's A2" for the engine's "Volt Lancer a2 backfire"."""
+    if found := _POSSESSION_FLIP.fullmatch(why):
+        return pgettext("cardmaster", "who has possession first in round %(n)s") % {"n": found[1]}
+    if found := _ATTACK_ROLL.fullmatch(why):
+        what = pgettext("cardmaster", "Backfire") if found["what"] == "backfire" else STATUS_LABELS[found["what"]]
+        return pgettext("cardmaster", "%(what)s, %(card)s's %(move)s") % {
+            "what": what, "card": found["card"], "move": MOVE_LABELS[found["move"]]}
+    return why
+
 
 STAT_NAMES = {"spd": "SPD", "hp": "HP", "def": "DEF", "atk": "ATK", "spc": "SPC"}
 DONE_LABELS = {

@@ -20,3 +20,6 @@ class LonelyStarPages(GamePages):
     modules = Modules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "deck-out", "hp"
     key_stats = ("hp", "at", "lk", "rs", "reach")
+
+    def roll_reason(self, why: str) -> str:
+        return narration.roll_reason(why)

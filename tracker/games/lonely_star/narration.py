@@ -1,5 +1,7 @@
 """Lonely Star in words: every check, damage sum, counter and card moved, for the log and the board."""
 
+import re
+
 from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from rules.lonely_star import STAT_NAMES
@@ -17,6 +19,30 @@ ZONE_NAMES = {
     "hand": pgettext_lazy("lonely-star", "Hand"),
     "discard": pgettext_lazy("lonely-star", "Discard pile"),
     "removed": pgettext_lazy("lonely-star", "Removed"),
+}
+
+
+# The reason rules/lonely_star/rolls.py records with a check's die: "crit: Ember Drifter (3)".
+_CHECK_ROLL = re.compile(r"(?P<kind>crit|resist|luck): (?P<name>.+) \((?P<total>-?\d+)\)")
+
+
+def roll_reason(why: str) -> str:
+    """A die's reason in the reader's words: "Crit roll: Ember Drifter, Luck 3" for the engine's "crit: Ember
+    Drifter (3)"; a plain D6 (rules/lonely_star/match.py) as such."""
+    if why == "plain D6":
+        return pgettext("lonely-star", "a plain D6")
+    found = _CHECK_ROLL.fullmatch(why)
+    if found is None:
+        return why
+    kind, stat = _CHECK_WORDS[found["kind"]]
+    return pgettext("lonely-star", "%(kind)s: %(name)s, %(stat)s %(total)s") % {
+        "kind": kind, "name": found["name"], "stat": stat, "total": found["total"]}
+
+
+_CHECK_WORDS = {
+    "crit": (pgettext_lazy("lonely-star", "Crit roll"), pgettext_lazy("lonely-star", "Luck")),
+    "resist": (pgettext_lazy("lonely-star", "Resist roll"), pgettext_lazy("lonely-star", "Resist")),
+    "luck": (pgettext_lazy("lonely-star", "Luck roll"), pgettext_lazy("lonely-star", "Luck")),
 }
 
 
