@@ -9,10 +9,11 @@ and the second in the other. The catalog holds the cards either entry uses and t
 (`Table.trim_catalog`). Then, as the other seat's phone, a spectator, a club member, its organiser, a
 member of another club, an outsider and the account that added the catalog's cards, every route of the URL
 configuration is requested with every value its parameters can take, plus each match's poll, each
-secret game's picker and catalog search for each letter. The two worlds' answers must be equal once
-what differs per request is masked (CSRF tokens, the entry form's signed token, nonces, times); they
-are kept as digests, and a difference is shown by building both worlds again. So must what the
-database offers other viewers: the card uses a card's page and its editing rights read, and the cache.
+secret game's picker and catalog search for each way a letter matches its names (`_letters`). The two
+worlds' answers must be equal once what differs per request is masked (CSRF tokens, the entry form's
+signed token, nonces, times); they are kept as digests, and a difference is shown by building both
+worlds again. So must what the database offers other viewers: the card uses a card's page and its editing
+rights read, and the cache.
 Besides an entry just made, the worlds may differ in one undone or taken back before its reveal (`_told`), and
 in hot-seat the viewer is the phone that took the entry, now in the next player's hands.
 """
@@ -78,7 +79,7 @@ def _requests(table: Table) -> list[tuple[str, dict]]:
     """Every GET the sweep sends: every route filled every way, each match's poll at its current version
     and before it, the part of the match page and of its log that a change draws anew (what the phone's
     live fetch gets, and what its stream pushes: tracker/matches/live.py draws it as that fetch), each secret
-    game's picker (htmx) and catalog search for every letter."""
+    game's picker (htmx) and catalog search for a letter of each way letters match its names."""
     sent = [(url, {}) for route in routes() for url in urls(route)]
     for match in table.matches.values():
         poll = reverse("match_poll", args=[match.pk])
