@@ -99,6 +99,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tracker.people.devices.DeviceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A form's address opened as a page (GET, 405): on to the nearest page above it (form_addresses.py).
+    "tracker.web.form_addresses.FormAddressMiddleware",
     # A body larger than any form takes: 413 in the phone's language, before anything reads it (body_limit.py).
     "tracker.web.body_limit.TooLargeMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -293,8 +293,9 @@ def test_a_header_only_file_imports_nothing(client, catalog):
     assert catalog_rows() == before
 
 
-def test_import_refuses_get(client, db):
-    assert client.get(IMPORT_URL).status_code == 405
+def test_import_opened_as_a_page_leads_to_the_catalog(client, db):
+    response = client.get(IMPORT_URL)
+    assert response.status_code == 302 and response.url == IMPORT_URL.rsplit("/", 2)[0] + "/"
 
 
 # --- the module itself --------------------------------------------------------------------------

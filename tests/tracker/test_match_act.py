@@ -172,8 +172,13 @@ def test_it_404s_for_an_unknown_match(client, locked):
     assert locked.actions.count() == 2
 
 
-def test_it_refuses_get(client, locked):
-    assert client.get(act_url(locked)).status_code == 405
+def test_its_address_opened_as_a_page_leads_to_the_match(client, locked):
+    """A refused form without JavaScript is drawn at this address; opened again later (a tab restored), the GET
+    lands on the match page with why, not on a blank 405 (tracker/web/form_addresses.py)."""
+    response = client.get(act_url(locked))
+    assert response.status_code == 302 and response.url == locked.get_absolute_url()
+    assert "That address takes a form sent from its page" in client.get(response.url).content.decode()
+    assert locked.actions.count() == 2
 
 
 def test_a_played_round_stays_played_after_a_refusal(client, locked):

@@ -150,6 +150,8 @@ def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset(), 
                 for persona in viewers:
                     response = table.phones[persona].get(url, **headers)
                     assert response.status_code < 500, (persona, url)
+                    # A form's address opened as a page leads to one (tracker/web/form_addresses.py): every route.
+                    assert response.status_code != 405, (persona, url)
                     page = masked(response.content)
                     # The headers in the key: the match page and its htmx part share a URL, and the part alone was
                     # compared (the title, the share panel and the outcome region of the page never were).
