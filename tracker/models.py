@@ -721,7 +721,8 @@ class Proposal(models.Model):
     events = models.JSONField(default=list, help_text="What the action would do, from the engine's dry run when it "
                                                       "was asked: the request reads as its log entry will.")
     at_seq = models.PositiveIntegerField(help_text="The step it was asked at; it lapses if the match moves on.")
-    asked_by = models.PositiveSmallIntegerField(help_text="The seat that asked.")
+    asked_by = models.PositiveSmallIntegerField(null=True, blank=True, help_text=(
+        "The seat that asked; none for a release the owner's phone asked while playing no seat."))
     needs = models.PositiveSmallIntegerField(help_text="The seat whose agreement it waits for.")
     status = models.CharField(max_length=10, default=PENDING, choices=[
         (PENDING, _("waiting")), (AGREED, _("agreed")), (REFUSED, _("refused")), (WITHDRAWN, _("withdrawn")),

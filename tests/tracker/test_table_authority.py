@@ -17,6 +17,7 @@ from tracker import demo
 from tracker.games import ADAPTERS
 from tracker.matches import live, services
 from tracker.models import Access, Card, Invite, Match, Membership, Player, Proposal
+from tracker.people import consent
 
 from .helpers import (
     ANA_DECK,
@@ -118,6 +119,33 @@ def test_a_phone_whose_link_was_revoked_is_told_why(owner):
     assert refused.status_code == 403 and "was revoked" in text(refused)
     assert ben.get(reverse("match_poll", args=[battle.pk])).status_code == 403
     assert Client().get(battle.get_absolute_url()).status_code == 404, "a stranger learns nothing"
+
+
+def test_an_owner_phone_playing_no_seat_asks_a_release_in_its_own_name(owner):
+    """Both seats on phones of their own: the owner's phone asking Ben's to give up the seat filed it in Ana's name
+    ("Ana asks"), withdrew Ana's own request doing so, and let Ana's phone withdraw it but not the owner's."""
+    match = _match("lonely-star", owner)
+    ana, ben = seated_phone(owner, match, 0), seated_phone(owner, match, 1)
+    assert act(ana, match, action="declare_winner", winner="0").status_code == 302
+    hers = Proposal.objects.get()  # Ana asks Ben: his seat has a say now
+    assert owner.post(reverse("invite_revoke", args=[match.pk, Invite.objects.get(seat=1).pk])).status_code == 302
+    release = Proposal.objects.get(kind=Proposal.RELEASE, status=Proposal.PENDING)
+    assert Proposal.objects.get(pk=hers.pk).status == Proposal.PENDING, "Ana's own request is hers to withdraw"
+    asked = "The phone that set up the match asks: Ben's phone gives up the seat (its link is revoked)."
+    assert pushed(match) == asked
+    assert live.read_change(match.pk).said["de"].startswith("Das Handy, das die Partie eingerichtet hat, fragt: ")
+    page = newest(ben, match)
+    assert asked in page and "Ana asks: Ben's phone" not in page
+    assert "The phone that set up the match asked to Ben's phone" in text(ben.get(reverse("match_log", args=[match.pk])))
+    withdraw = reverse("proposal_withdraw", args=[match.pk, release.pk])
+    assert withdraw not in newest(ana, match) and withdraw in newest(owner, match)
+    ana.post(withdraw)
+    assert Proposal.objects.get(pk=release.pk).status == Proposal.PENDING, "not Ana's to withdraw"
+    owner.post(withdraw)
+    assert Proposal.objects.get(pk=release.pk).status == Proposal.WITHDRAWN
+    assert Proposal.objects.get(pk=hers.pk).status == Proposal.PENDING
+    release.match.owner = get_user_model().objects.create(username="olga")  # an owner signed in: the account's name
+    assert consent.asks(release, ["Ana", "Ben"], "x") == "olga asks: x."
 
 
 # ---------------------------------------------------------------- the owner is a seat like any other

@@ -147,7 +147,7 @@ def said(match: Match, waiting: list, newest) -> tuple[str, str]:
                 match.game.public_action(match.state, proposal.payload), [], names)
         else:
             what = consent.describe(proposal, names)
-        return kind, _("%(asker)s asks: %(what)s.") % {"asker": names[proposal.asked_by], "what": what}
+        return kind, consent.asks(proposal, names, what)
     if kind == "step":
         pages = pages_for(match.slug)
         return kind, pages.describe_action(services.as_shown(match, newest), newest.events, names)

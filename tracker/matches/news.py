@@ -135,9 +135,12 @@ def said(match: Match, seen_by, newest=None) -> str:
     proposal = match.proposals.filter(pk=news.get("proposal") or 0).first()
     if proposal is None:
         return ""
-    from tracker.people.consent import describe  # consent builds on the match
+    from tracker.people.consent import asks, describe  # consent builds on the match
 
-    what = describe(proposal, [player.name for player in match.players()])
+    names = [player.name for player in match.players()]
+    what = describe(proposal, names)
+    if kind == ASKED and proposal.asked_by is None:  # the owner's phone, playing no seat: named as the pages name it
+        return asks(proposal, names, what)
     if kind == ASKED:
         sentence = _("%(who)s asks: %(what)s.")
     elif kind == RELEASED:

@@ -142,10 +142,10 @@ def _requests(match: Match, seen_by: Viewer) -> list[dict]:
     if not waiting:
         return []
     names = [player.name for player in match.players()]
-    answers, mine = consent.answers_for(match, seen_by), seen_by.controls(match.game.seats)
-    return [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
+    answers = consent.answers_for(match, seen_by)
+    return [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": consent.asker(proposal, names),
              "answerer": names[proposal.needs], "can_answer": proposal.needs in answers,
-             "can_withdraw": proposal.asked_by in mine and not consent.hot_seat(match, seen_by)}
+             "can_withdraw": consent.may_withdraw(match, seen_by, proposal)}
             for proposal in waiting]
 
 

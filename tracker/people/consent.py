@@ -216,12 +216,18 @@ def _dry_run(match: Match, action: dict, rolls: list[int] | None) -> list[dict]:
     return events
 
 
-def _ask(match: Match, asked_by: int, needs: int, **fields) -> Proposal:
-    """The request, replacing the asker's own open one; refused while the other side is asking."""
-    if match.proposals.filter(status=Proposal.PENDING, at_seq=match.head, asked_by=needs).exists():
+def _ask(match: Match, asked_by: int | None, needs: int, **fields) -> Proposal:
+    """The request, replacing the asker's own open one; refused while the other side is asking.
+
+    The owner's phone playing no seat (`asked_by` None: it asks only releases) is neither side: it replaces
+    only its own open request of the same seat, and leaves the seats' requests as they are."""
+    if asked_by is None:
+        mine = match.proposals.filter(asked_by__isnull=True, needs=needs)
+    elif match.proposals.filter(status=Proposal.PENDING, at_seq=match.head, asked_by=needs).exists():
         raise Refused(_("The other player is already asking something; answer that first."))
-    match.proposals.filter(status=Proposal.PENDING, asked_by=asked_by).update(status=Proposal.WITHDRAWN,
-                                                                              answered=timezone.now())
+    else:
+        mine = match.proposals.filter(asked_by=asked_by)
+    mine.filter(status=Proposal.PENDING).update(status=Proposal.WITHDRAWN, answered=timezone.now())
     return Proposal.objects.create(match=match, at_seq=match.head, asked_by=asked_by, needs=needs, **fields)
 
 
@@ -248,10 +254,13 @@ def propose(*, match_id: int, seen_by: Viewer, expected_seq: int, kind: str, ste
 
 @transaction.atomic
 def ask_release(*, match: Match, seen_by: Viewer, invite: Invite, made_by: news.By | None = None) -> Proposal:
-    """Ask the phone on `invite`'s seat to give it up; its link is revoked once it agrees."""
+    """Ask the phone on `invite`'s seat to give it up; its link is revoked once it agrees. Asked by the other
+    seat when the owner's phone plays it, else by the owner's phone itself (round 34: filed in the other seat's
+    name, it read "Ana asks" though Ana never asked, withdrew Ana's own request, and was Ana's to withdraw)."""
     match = Match.objects.select_for_update().get(pk=match.pk)
-    proposal = _ask(match, other_seat(match, invite.seat, seen_by), invite.seat or 0, kind=Proposal.RELEASE,
-                    payload={"invite": invite.pk})
+    other = other_seat(match, invite.seat, seen_by)
+    proposal = _ask(match, other if other in seen_by.controls(match.game.seats) else None, invite.seat or 0,
+                    kind=Proposal.RELEASE, payload={"invite": invite.pk})
     _touch(match, news.ASKED, made_by, proposal)
     return proposal
 
@@ -305,13 +314,21 @@ def _settle(match: Match, proposal: Proposal, agree: bool, made_by: news.By | No
     return proposal
 
 
+def may_withdraw(match: Match, seen_by: Viewer, proposal: Proposal) -> bool:
+    """Whether this phone asked `proposal`: it plays the asking seat (not in hot-seat, which answers by passing), or
+    it is the owner's, for a release it asked playing no seat."""
+    if proposal.asked_by is None:
+        return seen_by.role == OWNER
+    return proposal.asked_by in seen_by.controls(match.game.seats) and not hot_seat(match, seen_by)
+
+
 @transaction.atomic
 def withdraw(*, proposal_id: int, match_id: int, seen_by: Viewer, made_by: news.By | None = None) -> None:
     match = Match.objects.select_for_update().get(pk=match_id)
     proposal = match.proposals.filter(pk=proposal_id, status=Proposal.PENDING).first()
     if proposal is None:
         raise Refused(_("That request was already answered or withdrawn; nothing was changed."))
-    if proposal.asked_by not in seen_by.controls(match.game.seats) or hot_seat(match, seen_by):
+    if not may_withdraw(match, seen_by, proposal):
         raise Refused(_("Only the player who asked can withdraw the request."))
     proposal.status, proposal.answered = Proposal.WITHDRAWN, timezone.now()
     proposal.save(update_fields=["status", "answered"])
@@ -359,10 +376,25 @@ def describe(proposal: Proposal, names: list[str]) -> str:
     return pages_for(proposal.match.slug).describe_action(proposal.payload or {}, proposal.events, names)
 
 
+def asker(proposal: Proposal, names: list[str]) -> str:
+    """Who asked, as the pages name them: the asking seat's player; for a release the owner's phone asked playing
+    no seat, the owner's account as news names one, or "" (the pages say "the phone that set up the match")."""
+    if proposal.asked_by is not None:
+        return names[proposal.asked_by]
+    return news.named(proposal.match.owner)
+
+
+def asks(proposal: Proposal, names: list[str], what: str) -> str:
+    """"Ana asks: …", as the news and the live push say a request waiting."""
+    if who := asker(proposal, names):
+        return _("%(asker)s asks: %(what)s.") % {"asker": who, "what": what}
+    return _("The phone that set up the match asks: %(what)s.") % {"what": what}
+
+
 def agreement_of(action: Action, names: list[str]) -> str:
     """For the log: who asked for an action taken by agreement, and who agreed."""
     proposal = action.proposal
     if proposal is None:
         return ""
     return _("Asked by %(asker)s, agreed by %(answerer)s.") % {
-        "asker": names[proposal.asked_by], "answerer": names[proposal.needs]}
+        "asker": asker(proposal, names) or _("the phone that set up the match"), "answerer": names[proposal.needs]}

@@ -99,7 +99,7 @@ def match_log(request: TableRequest, pk: int) -> HttpResponse:
             entry["arrow"], entry["go"] = ("↶", _("Back to step %(n)s")) if seq < match.head else ("↷", _("Forward to step %(n)s"))
             entry["go"] %= {"n": seq}
     names = [player.name for player in players]
-    agreements = [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": names[proposal.asked_by],
+    agreements = [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": consent.asker(proposal, names),
                    "answerer": names[proposal.needs]} for proposal in proposals]
     kept = request.GET.copy()
     kept.pop("page", None)
