@@ -199,7 +199,9 @@ def test_the_theme_switch_goes_back_only_to_our_own_pages(client: Client):
 
 
 def test_the_theme_switch_takes_only_posts(client: Client):
-    assert client.get(reverse("set_theme"), {"theme": "dark"}).status_code == 405
+    response = client.get(reverse("set_theme"), {"theme": "dark"})
+    assert response.status_code == 302 and response["Location"] == reverse("settings")  # the page above it
+    assert client.cookies.get("tk_theme") is None
 
 
 # --- language ------------------------------------------------------------------------------------

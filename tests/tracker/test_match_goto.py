@@ -211,7 +211,11 @@ def test_it_404s_for_an_unknown_match(client, locked):
 
 
 def test_it_refuses_get(client, locked):
-    assert client.get(goto_url(locked)).status_code == 405
+    head = locked.head
+    response = client.get(goto_url(locked))
+    assert response.status_code == 302 and response["Location"] == locked.get_absolute_url()  # the page above it
+    locked.refresh_from_db()
+    assert locked.head == head
 
 
 

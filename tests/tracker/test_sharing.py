@@ -297,7 +297,9 @@ def test_a_link_for_no_seat_of_the_match_is_refused_with_a_message(owner, battle
 
 
 def test_invite_refuses_get(owner, battle):
-    assert owner.get(reverse("invite_new", args=[battle.pk])).status_code == 405
+    response = owner.get(reverse("invite_new", args=[battle.pk]))
+    assert response.status_code == 302 and response["Location"] == battle.get_absolute_url()
+    assert not Invite.objects.exists()
 
 
 def test_the_panel_stops_offering_a_link_for_a_seat_already_invited(owner, battle):
