@@ -143,7 +143,7 @@ def _requests(match: Match, seen_by: Viewer) -> list[dict]:
         return []
     names = [player.name for player in match.players()]
     answers = consent.answers_for(match, seen_by)
-    return [{"proposal": proposal, "what": consent.describe(proposal, names), "asker": consent.asker(proposal, names),
+    return [{"proposal": proposal, "asks": consent.asks(proposal, names, consent.describe(proposal, names)),
              "answerer": names[proposal.needs], "can_answer": proposal.needs in answers,
              "can_withdraw": consent.may_withdraw(match, seen_by, proposal)}
             for proposal in waiting]
