@@ -353,6 +353,9 @@ def measure(*, rounds: int, long: int, more: int) -> "report.Results":
                                                    {"seq": long_match.head, "action": "d6", "seat": 0}),
         "undo (htmx)": _change_queries(client, reverse("match_goto", args=[undo_long.pk]),
                                        {"seq": undo_long.head, "step": undo_long.head - 1}),
+        # The reveal + undo case leaves the battle a step to redo: the reveal made now replaces it.
+        "an action replacing an undone step (htmx)": _change_queries(
+            client, reverse("match_act", args=[playing.pk]), {"seq": 2, "action": "play_round"}),
     }
 
     # Goal 5: the same pages with a few matches and a short log, then with more and a long log.

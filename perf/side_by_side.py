@@ -63,6 +63,13 @@ def _cases(client) -> dict:
     battle = _battle_under_way()
     page, url = page_of(battle)
     cases["Card Crush reveal"] = rolled_back(url, {"seq": 2, "action": "play_round"}, shown(page))
+    # The same reveal after it was undone (the benchmark's reveal + undo leaves its battle so): it replaces that step.
+    undone = _battle_under_way()
+    services.match_apply_action(match_id=undone.pk, action={"type": "play_round"}, expected_seq=2)
+    services.match_goto(match_id=undone.pk, step=2, expected_seq=3)
+    page, url = page_of(undone)
+    cases["Card Crush reveal, replacing an undone one"] = rolled_back(url, {"seq": 2, "action": "play_round"},
+                                                                      shown(page))
 
     star = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     units = ["Comet Wanderer", "Nebula Warden", "Ember Drifter", "Quiet Moon", "Dust Knight", "Void Spark"]

@@ -28,7 +28,6 @@ from tracker.models import (
     Confirmation,
     Match,
     Player,
-    Proposal,
     Seat,
     head_as_read,
     hold_names,
@@ -472,18 +471,11 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
             _save(match, expected_seq, action)
             if undone:
                 # Undone actions after the head give way to this new branch, but stay in the log; the
-                # states cached after them no longer belong to the line.
-                undone_actions = match.actions.filter(abandoned=False, seq__gt=head)
-                entry_taken_back = undone_actions.filter(secret=True).exists()
-                undone_actions.update(abandoned=True)
-                match.checkpoints.filter(seq__gt=head).delete()
-                # A request answers for the line it was asked on. Asked after a step now abandoned, it would come
-                # back when the new line reaches its step again, on another board (round 25: Ben asked to end an
-                # Evons game he led; Ana undid her own step, drew level on a new one, and agreed); nor does a
-                # move forward to an abandoned step redo the new line's steps instead (round 26).
-                match.proposals.filter(Q(at_seq__gt=head) | Q(kind=Proposal.GOTO, step__gt=head),
-                                       status=Proposal.PENDING).update(status=Proposal.LAPSED, answered=timezone.now())
-                _withdraw_confirmations(match, entry_taken_back)
+                # states cached after them no longer belong to the line. A request answers for the line it was asked on, so those asked after the head lapse. Asked after a
+                # step now abandoned, it would come back when the new line reaches its step again, on another board
+                # (round 25: Ben asked to end an Evons game he led; Ana undid her own step, drew level on a new one,
+                # and agreed); nor does a move forward to an abandoned step redo the new line's steps instead (round 26).
+                _withdraw_confirmations(match, entry_taken_back=writes.branch_cut(match, head))
             recorded = writes.action_inserted(Action(
                 match=match, number=match.last_number, seq=match.head, seat=acting_seat(game, action), payload=action,
                 events=events, rolls=dice.rolls, secret=secret, face_down=face_down(game, state, action) if secret else None,
