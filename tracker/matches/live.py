@@ -53,8 +53,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from rules.fields import typed_number
-from tracker.models import Match
+from tracker.models import Action, Match
 from tracker.templatetags.regions import parts_shown
+
+from .compiled import compiled
 
 if TYPE_CHECKING:
     from tracker.people.devices import TableRequest
@@ -169,16 +171,29 @@ def _kind(match: Match, waiting: list, newest) -> str:
     return "goto"
 
 
+@compiled
+def _match_with_players(match_id: int):
+    return Match.objects.with_players().filter(pk=match_id)
+
+
+@compiled
+def _newest_action(match_id: int):
+    return Action.objects.filter(match_id=match_id).order_by("-number")[:1]
+
+
 def read_change(match_id: int) -> Change | None:
     """The match's version and newest change, in every language; None once it is gone. One read per process."""
     # At call time: consent imports the match services, which call changed().
     from tracker.people import consent
 
-    match = Match.objects.with_players().filter(pk=match_id).first()  # its players in the same query
-    if match is None:
+    found = _match_with_players(match_id)  # its players in the same query
+    if not found:
         return None
+    match = found[0]
     waiting = consent.pending(match) if match.version else []
-    newest = match.actions.order_by("-number").first()
+    newest = next(iter(_newest_action(match_id)), None)
+    if newest is not None:
+        newest.match = match
     texts, kind = {}, "match"
     for code, _name in settings.LANGUAGES:
         with translation.override(code):

@@ -33,6 +33,7 @@ import rules
 from rules import Dice
 from tracker.games import pages_for
 from tracker.matches import live, news, services
+from tracker.matches.compiled import compiled
 from tracker.models import Access, Action, Invite, Match, Proposal
 from tracker.people import locks
 
@@ -47,12 +48,18 @@ REVEAL, MOVES, TABLE_STEP, REOPEN, DRAWN, DICE = "reveal", "moves", "table", "re
 """Why a move along the log waits for the other phone (kept with the request, which says it)."""
 
 
+@compiled
+def _secrets_up_to(match_id: int, head: int):
+    return Action.objects.filter(match_id=match_id, abandoned=False, secret=True, seq__lte=head).only(
+        "seq", "payload", "face_down")
+
+
 def takes_back_reveal(match: Match, step: int) -> bool:
     """Whether going back to `step` would undo or hide again a secret entry the table has seen (`services.seen`:
     revealed once, though an agreed step back may have hidden it in the state again)."""
     if step >= match.head:
         return False
-    secrets = match.actions.filter(abandoned=False, secret=True, seq__lte=match.head).only("seq", "payload", "face_down")
+    secrets = _secrets_up_to(match.pk, match.head)
     game = match.game
     revealed = [action for action in secrets if services.seen(action)]
     if not revealed:
@@ -194,9 +201,17 @@ def answers_for(match: Match, seen_by: Viewer) -> frozenset[int]:
     return seen_by.controls(match.game.seats)
 
 
+@compiled
+def _waiting(match_id: int, head: int):
+    return Proposal.objects.filter(match_id=match_id, status=Proposal.PENDING, at_seq=head)
+
+
 def pending(match: Match) -> list[Proposal]:
     """Requests still waiting at the current step (one asked at another step has lapsed)."""
-    return list(match.proposals.filter(status=Proposal.PENDING, at_seq=match.head))
+    waiting = _waiting(match.pk, match.head)
+    for proposal in waiting:
+        proposal.match = match
+    return waiting
 
 
 def _touch(match: Match, kind: str, made_by: news.By | None, proposal: Proposal) -> None:
