@@ -99,9 +99,9 @@ def _same(read: list, asked: list) -> None:
 
 def test_every_read_compiled_once_gives_what_its_queryset_gives(catalog):
     """The reads compiled once (tracker/matches/compiled.py): the change the live streams read (the match with its
-    players, the requests waiting, the newest action), the secret entries an undo asks about, and a read of a few
-    fields, ordered and sliced, each with
-    several values in turn (a value compiled in by mistake would show as the first one's rows)."""
+    players, the requests waiting, the newest action), an undo's (the line with its kept states, the secret entries
+    it takes back), and a read of a few fields, ordered and sliced, each with several values in turn (a value
+    compiled in by mistake would show as the first one's rows)."""
     from tracker.matches import live
     from tracker.matches.compiled import compiled
     from tracker.people import consent
@@ -119,9 +119,16 @@ def test_every_read_compiled_once_gives_what_its_queryset_gives(catalog):
         _same(consent._secrets_up_to(match.pk, match.head), list(match.actions.filter(
             abandoned=False, secret=True, seq__lte=match.head).only("seq", "payload", "face_down")))
         for upto in (0, 1, 3):
+            _same(services._line_from(match.pk, 1, upto), list(services._line_from.__wrapped__(match.pk, 1, upto)))
             _same(few(match.pk, upto), list(Action.objects.filter(match_id=match.pk, seq__lte=upto)
                                              .only("seq", "payload", "face_down").order_by("-seq")[:2]))
     assert live.read_change(played.pk + 1000) is None
+    rolled = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    for step in range(services.CHECKPOINT_EVERY + 1):
+        services.match_apply_action(match_id=rolled.pk, action={"type": "d6", "seat": step % 2}, expected_seq=step)
+    line = services._line_from(rolled.pk, services.CHECKPOINT_EVERY, services.CHECKPOINT_EVERY + 1)
+    assert line[0].kept_state == rolled.checkpoints.get().state and line[1].kept_state is None
+    _same(line, list(services._line_from.__wrapped__(rolled.pk, services.CHECKPOINT_EVERY, services.CHECKPOINT_EVERY + 1)))
 
 
 def test_a_read_that_cannot_be_compiled_once_is_refused_not_read_wrong():

@@ -12,7 +12,7 @@ truth: `replay_problems` re-runs a match from its seed and compares every cached
 """
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import JSONField, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,6 +21,7 @@ from rules import Dice, IllegalAction, RuleError
 from rules.errors import gettext_noop
 from tracker.matches import live, names, news, numbers, writes
 from tracker.matches.card_uses import record_uses
+from tracker.matches.compiled import compiled
 from tracker.matches.engine_messages import engine_message, game_of, spoken
 from tracker.models import (
     Action,
@@ -269,16 +270,26 @@ def _state_at(match: Match, step: int, keep: list | None = None) -> tuple[dict, 
     below, or the seed, and `keep` gathers the missing ones for the caller to store.
     """
     base = step - step % CHECKPOINT_EVERY
-    live = match.actions.filter(abandoned=False, seq__lte=step).order_by("seq")
-    actions = list(live.filter(seq__gte=max(base, 1)).select_related("checkpoint"))
+    actions = _line_from(match.pk, max(base, 1), step)
+    for action in actions:
+        action.match = match
     if base == 0:
         return _fold(match, match.game.new_match(match.config, match.seed), actions, keep), actions
-    if actions and actions[0].seq == base and hasattr(actions[0], "checkpoint"):
-        return _fold(match, actions[0].checkpoint.state, actions[1:], keep), actions
+    if actions and actions[0].seq == base and actions[0].kept_state is not None:
+        return _fold(match, actions[0].kept_state, actions[1:], keep), actions
     below = match.checkpoints.filter(seq__lt=base).order_by("-seq").values_list("seq", "state").first()
     start, state = below or (0, match.game.new_match(match.config, match.seed))
-    actions = list(live.filter(seq__gt=start))
+    actions = list(match.actions.filter(abandoned=False, seq__gt=start, seq__lte=step).order_by("seq"))
     return _fold(match, state, actions, keep), actions
+
+
+@compiled
+def _line_from(match_id: int, first: int, last: int):
+    """The live actions from step `first` to `last`, each with the state kept after it if one is (`kept_state`), in
+    one query compiled once (tracker/matches/compiled.py): an undo's read."""
+    kept = Checkpoint.objects.filter(action_id=OuterRef("pk")).values("state")
+    return Action.objects.filter(match_id=match_id, abandoned=False, seq__gte=first, seq__lte=last).annotate(
+        kept_state=Subquery(kept, output_field=JSONField())).order_by("seq")
 
 
 def match_replay(match: Match, upto: int | None = None) -> dict:
