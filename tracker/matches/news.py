@@ -66,10 +66,14 @@ def carry_on(match_id: int, told: dict, version: int) -> None:
         Match.objects.filter(pk=match_id, version=version + 1).update(news={**told, "version": version + 1})
 
 
-def tell(match_id: int, kind: str, who: str = "", seats: tuple[int, ...] = (), **facts) -> None:
+def tell(match_id: int, kind: str, who: str = "", seats: tuple[int, ...] = (), lapsed: list[int] | None = None,
+         **facts) -> None:
     """News of a change that an update just made, moving the match's version on (`live.changed`'s callers that
     change who sits where or what the result counts for), in the same transaction: the version that update made
-    is the news's, so the next change, which makes its own news or none, ends it."""
+    is the news's, so the next change, which makes its own news or none, ends it. `lapsed`: the requests that lapsed
+    as a seat changed hands (consent.lapse_with_seats), said after the change."""
+    if lapsed:
+        facts["lapsed"] = lapsed
     version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
     if version is not None:
         Match.objects.filter(pk=match_id, version=version).update(
@@ -120,6 +124,16 @@ def said(match: Match, seen_by, newest=None) -> str:
     if not news or news.get("version", match.version) != match.version or (
             news.get("seats") and seen_by is not None and sorted(seen_by.controls(match.game.seats)) == news["seats"]):
         return ""
+    told = _said(match, news, newest)
+    if told and news.get("lapsed"):  # a change of who sits where: the requests it made lapse, said after it
+        from tracker.people.consent import lapsed  # consent builds on the match
+
+        names = [player.name for player in match.players()]
+        told = " ".join([told, *(lapsed(proposal, names) for proposal in match.proposals.filter(pk__in=news["lapsed"]))])
+    return told
+
+
+def _said(match: Match, news: dict, newest=None) -> str:
     who, kind = news["who"], news["kind"]
     if kind in (JOINED, SEAT_ENDED, LINK_REVOKED, CONFIRMED, VOIDED, RATED, UNOWNED, TAKEN_OVER):
         return _told(match, news)
