@@ -141,8 +141,13 @@ def test_an_owner_phone_playing_no_seat_asks_a_release_in_its_own_name(owner):
     assert withdraw not in newest(ana, match) and withdraw in newest(owner, match)
     ana.post(withdraw)
     assert Proposal.objects.get(pk=release.pk).status == Proposal.PENDING, "not Ana's to withdraw"
+    owner.cookies["django_language"] = "de"  # its news was kept in its own language, lower-case: said by the reader's
     owner.post(withdraw)
     assert Proposal.objects.get(pk=release.pk).status == Proposal.WITHDRAWN
+    assert ("Newest:</strong> The phone that set up the match withdrew the request: Ben's phone gives up the seat (its "
+            "link is revoked).") in newest(ben, match)
+    assert live.read_change(match.pk).said["de"].startswith("Das Handy, das die Partie eingerichtet hat, hat die Anfrage "
+                                                            "zurückgezogen: das Handy von Ben gibt den Platz ab")
     assert Proposal.objects.get(pk=hers.pk).status == Proposal.PENDING
     release.match.owner = get_user_model().objects.create(username="olga")  # an owner signed in: the account's name
     assert consent.asks(release, ["Ana", "Ben"], "x") == "olga asks: x."
