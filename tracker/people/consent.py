@@ -21,7 +21,8 @@ organiser referees the club's matches and needs nobody's agreement.
 
 Every request is checked by the engine before it is stored (a dry run), kept as a `Proposal`
 whatever the answer, and the log shows who asked and who agreed. Every game here has two seats,
-so a request waits for exactly one seat.
+so a request waits for exactly one seat. It lapses when the match moves on, or when that seat or its asker's
+changes hands (`lapse_with_seats`): whoever holds the seat now did not see it asked.
 """
 
 from collections.abc import Iterable
@@ -206,7 +207,7 @@ def lapse_with_seats(match_id: int, seats: Iterable[int] | None = None) -> list[
     the match moves on). The one rule, kept in the request's status (RESEATED) in the transaction that changes who
     sits where, so every page, the push and an answer read it alike: wherever a seat is taken by a link or by a
     member's open, given up or taken back, or the owner's phone changes hands (`seats` None: the seats no other phone
-    holds, and the requests it asked playing none). Round 35: Ben gave his seat back to the owner's phone, which was
+    holds, and the requests it asked playing none). Found after round 34: Ben gave his seat back to the owner's phone, which was
     then offered Ana's request to Ben to agree to, for a player who never saw it. The ids lapsed, for the news."""
     waiting = Proposal.objects.filter(match_id=match_id, status=Proposal.PENDING, at_seq=F("match__head"))
     if seats is None:
