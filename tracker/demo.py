@@ -22,7 +22,7 @@ from tracker.games import ADAPTERS, pages_for
 from tracker.games.base import Players
 from tracker.games.card_crush.demo import BATTLES, deck
 from tracker.matches import services
-from tracker.models import Card, Club, Confirmation, Match, Membership, Tournament
+from tracker.models import Card, Club, Confirmation, Match, Membership, Player, Tournament
 
 PLAYERS = ["Ana", "Ben", "Chloé", "Dev"]
 
@@ -65,10 +65,13 @@ def load_club() -> tuple[Club, Any]:
             password = demo_password()
             user.set_password(password) if password else user.set_unusable_password()
             user.save()
-        player = services.player_named(name)
-        if player.user_id is None:
-            player.user = user
-            player.save(update_fields=["user"])
+        # An account that plays already keeps its player as the club named it since (Ben renamed Benjamin): loading
+        # again made a new "Ben" and gave it the account, which plays as one player only (an IntegrityError at serve).
+        if not Player.objects.filter(user=user).exists():
+            player = services.player_named(name)
+            if player.user_id is None:
+                player.user = user
+                player.save(update_fields=["user"])
         users[username] = user
     club, _created = Club.objects.get_or_create(name=CLUB, defaults={"public_leaderboard": True,
                                                                       "public_tournaments": True})
@@ -103,13 +106,11 @@ def play_tournament(club: Club, organiser) -> Tournament:
 @transaction.atomic
 def load() -> str:
     added = load_catalogs()
-    for name in PLAYERS:
-        services.player_named(name)
+    club, organiser = load_club()  # the demo players, as the accounts' players (named as the club left them)
     # Which games to play is decided before playing any, so that one game's matches never
     # hold back another's.
     empty = {slug for slug in rules.GAMES if not Match.objects.filter(slug=slug).exists()}
     played = 0
-    club, organiser = load_club()
     for slug, script, players in matches():
         if slug in empty:
             match = pages_for(slug).demo_matches[script](players)

@@ -711,6 +711,7 @@ class Proposal(models.Model):
 
     GOTO, ACTION, RELEASE = "goto", "action", "release"
     PENDING, AGREED, REFUSED, WITHDRAWN, LAPSED = "pending", "agreed", "refused", "withdrawn", "lapsed"
+    RESEATED = "reseated"  # lapsed as a seat it involves changed hands (consent.lapse_with_seats)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="proposals")
     kind = models.CharField(max_length=10, choices=[(GOTO, _("go back")), (ACTION, _("table action")),
                                                     (RELEASE, _("give up a seat"))])
@@ -726,7 +727,7 @@ class Proposal(models.Model):
     needs = models.PositiveSmallIntegerField(help_text="The seat whose agreement it waits for.")
     status = models.CharField(max_length=10, default=PENDING, choices=[
         (PENDING, _("waiting")), (AGREED, _("agreed")), (REFUSED, _("refused")), (WITHDRAWN, _("withdrawn")),
-        (LAPSED, _("lapsed"))])
+        (LAPSED, _("lapsed")), (RESEATED, _("lapsed: a seat changed hands"))])
     created = models.DateTimeField(auto_now_add=True)
     answered = models.DateTimeField(null=True, blank=True)
 

@@ -375,6 +375,32 @@ def test_an_account_outside_the_club_reads_its_own_collection_there_and_changes_
     assert add(cast["olga"], mia, "Phoenix", 1, club=club).status_code == 302
 
 
+@pytest.mark.parametrize("change", ["add", "upgrade"])
+def test_a_change_sent_as_the_member_leaves_lands_before_or_not_at_all(cast, club, monkeypatch, change):
+    """The membership is judged again, its row held, in the transaction that writes the change (leaving holds it
+    first): Mia's change that passed the page's check as she left the club in the same instant landed after she left."""
+    from tracker.competition import collection
+    from tracker.models import Membership
+    from tracker.people import clubs
+
+    mia = Player.objects.get(name="Mia")
+    assert add(cast["mia"], mia, "Ember Fox", 5, club=club).status_code == 302
+    before = every_collection_row()
+    for name in ("copies_add", "card_upgrade"):
+        write = getattr(collection, name)
+
+        def leaving_first(*args, write=write, **kwargs):  # she leaves after the view's check, before the write
+            clubs.leave(Membership.objects.get(club=club, user=mia.user))
+            return write(*args, **kwargs)
+        monkeypatch.setattr(collection, name, leaving_first)
+    if change == "add":
+        response = add(cast["mia"], mia, "Ember Fox", 1, club=club)
+    else:
+        response = upgrade(cast["mia"], mia, CollectionCard.objects.get(player=mia, club=club), club=club)
+    assert (response.status_code, "You are not a member of Corner Store" in text(response)) == (403, True)
+    assert every_collection_row() == before
+
+
 def test_the_club_page_lists_its_players_for_its_members(cast, club):
     page = text(cast["mia"].get(reverse("club_collections", args=[club.pk])))
     for name in ("Ana", "Mia", "Olga"):

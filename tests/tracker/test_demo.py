@@ -69,6 +69,19 @@ def test_a_game_already_played_gets_no_demo_matches():
     assert Match.objects.count() == DEMO_MATCHES - sum(slug == "evons" for slug, *_ in demo.matches()) + 1
 
 
+def test_a_demo_player_renamed_in_the_club_is_left_alone(monkeypatch):
+    """Serving again after the club renamed a demo player (Ben is Benjamin now) starts, as it stands: loading
+    again made a new "Ben" and gave it Ben's account, which already played as Benjamin (an IntegrityError)."""
+    for slug in rules.GAMES:  # every game played already: nothing is played again, so this costs no demo match
+        Match.objects.create(slug=slug, config={}, state={})
+    monkeypatch.setattr(demo, "play_tournament", lambda *args: pytest.fail("played again"))
+    demo.load()
+    Player.objects.filter(name="Ben").update(name="Benjamin")
+    demo.load()
+    assert Player.objects.get(user__username="ben").name == "Benjamin"
+    assert not Player.objects.filter(name="Ben").exists()
+
+
 @pytest.mark.parametrize("games", ["installed", sample("with the sample game")])
 def test_the_first_demo_match_shows_an_undo_in_its_log(games):
     run_demo()

@@ -16,8 +16,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker.matches import services
-from tracker.models import Access, Match, Membership, Player
+from tracker.matches import live, services
+from tracker.models import Access, Match, Membership, Player, Proposal
 
 from .helpers import BEN_DECK, WINNING_DECK, club_account, lock
 
@@ -82,12 +82,21 @@ def test_nor_takes_back_the_name_that_seated_him(club, olga, ben):
     assert not takes_back_alone(olga, match)
 
 
+def asks_ben(olga: Client, match: Match) -> Proposal:
+    """Olga asks Ben to go back past his revealed deck."""
+    olga.post(reverse("match_goto", args=[match.pk]), {"step": 1, "seq": match.head})
+    return Proposal.objects.get(match=match, status=Proposal.PENDING, needs=1)
+
+
 def test_a_referee_still_removes_him(club, olga, ben):
     match = battle(club, olga, ben)
+    asked = asks_ben(olga, match)
     referee = club_account("ref", club, Membership.ORGANISER)
     membership = Membership.objects.get(club=club, user=ben.user)
     referee.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "remove", "was": "member"})
     assert not Membership.objects.filter(pk=membership.pk).exists() and not seated(match, ben)
+    # His seat is the phone's that set the battle up now: Olga's request to him lapsed, not left to her own phone.
+    assert Proposal.objects.get(pk=asked.pk).status == Proposal.RESEATED
 
 
 def test_a_seat_with_no_say_yet_ends_with_the_membership(club, olga, ben):
@@ -128,9 +137,18 @@ def test_a_referee_still_removes_the_member_who_runs_it(club, olga, ben):
     match = his_battle(club, olga, ben)
     referee = club_account("ref", club, Membership.ORGANISER)
     membership = Membership.objects.get(club=club, user=ben.user)
+    asked = asks_ben(olga, match)
     referee.post(reverse("club_member", args=[club.pk, membership.pk]), {"do": "remove", "was": "member"})
     assert not Membership.objects.filter(pk=membership.pk).exists()
     assert Match.objects.get(pk=match.pk).orphaned is not None
+    # The phone that ran his seat is nobody's now: Olga's request to him lapsed, and the news says so.
+    assert Proposal.objects.get(pk=asked.pk).status == Proposal.RESEATED
+    told = live.read_change(match.pk).said["en"]
+    assert told.endswith("Olga's request lapsed, as a seat changed hands: go back to step 1, taking back a revealed entry.")
+    # Asked again of the seat nobody runs, it lapses as the referee takes the battle over and runs that seat.
+    again = asks_ben(olga, match)
+    assert referee.post(reverse("match_take_over", args=[match.pk])).status_code == 302
+    assert Proposal.objects.get(pk=again.pk).status == Proposal.RESEATED
 
 
 def test_a_battle_not_begun_is_left_with_the_membership(club, olga, ben):

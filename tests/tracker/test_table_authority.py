@@ -141,11 +141,47 @@ def test_an_owner_phone_playing_no_seat_asks_a_release_in_its_own_name(owner):
     assert withdraw not in newest(ana, match) and withdraw in newest(owner, match)
     ana.post(withdraw)
     assert Proposal.objects.get(pk=release.pk).status == Proposal.PENDING, "not Ana's to withdraw"
+    owner.cookies["django_language"] = "de"  # its news was kept in its own language, lower-case: said by the reader's
     owner.post(withdraw)
     assert Proposal.objects.get(pk=release.pk).status == Proposal.WITHDRAWN
+    assert ("Newest:</strong> The phone that set up the match withdrew the request: Ben's phone gives up the seat (its "
+            "link is revoked).") in newest(ben, match)
+    assert live.read_change(match.pk).said["de"].startswith("Das Handy, das die Partie eingerichtet hat, hat die Anfrage "
+                                                            "zurückgezogen: das Handy von Ben gibt den Platz ab")
     assert Proposal.objects.get(pk=hers.pk).status == Proposal.PENDING
     release.match.owner = get_user_model().objects.create(username="olga")  # an owner signed in: the account's name
     assert consent.asks(release, ["Ana", "Ben"], "x") == "olga asks: x."
+
+
+def test_a_request_lapses_when_a_seat_it_involves_changes_hands(owner):
+    """Ana asked Ben; the owner's phone, playing no seat, had Ben's phone give up his seat: Ana's request to Ben stayed
+    open, and the owner's phone now holding Ben's seat was offered to agree to it, for a player who never saw it. A
+    request lapses when the seat it awaits (or its asker's) changes hands: every page and the push say so, and an
+    answer sent to it is refused."""
+    match = _match("lonely-star", owner)
+    ana, ben = seated_phone(owner, match, 0), seated_phone(owner, match, 1)
+    assert act(ana, match, action="declare_winner", winner="0").status_code == 302
+    hers = Proposal.objects.get()
+    owner.post(reverse("invite_revoke", args=[match.pk, Invite.objects.get(seat=1).pk]))
+    answer(ben, Proposal.objects.get(kind=Proposal.RELEASE), "agree")
+    assert Proposal.objects.get(pk=hers.pk).status == Proposal.RESEATED
+    lapsed = "Ana's request lapsed, as a seat changed hands: The table declares Ana the winner."
+    assert pushed(match).endswith(" " + lapsed)
+    assert lapsed in newest(ana, match)
+    agree = reverse("proposal_answer", args=[match.pk, hers.pk])
+    assert agree not in newest(owner, match) and "Ana asks" not in newest(owner, match)
+    refused = text(owner.post(agree, {"answer": "agree"}, follow=True))
+    assert "That request lapsed: a seat it involves changed hands since it was asked. Nothing was changed." in refused
+    assert Match.objects.get(pk=match.pk).finished is None
+    assert "lapsed: a seat changed hands" in text(ana.get(reverse("match_log", args=[match.pk])))
+    # A seat joined anew by a link changes hands too: the owner's phone asked as Ben, and another phone joins as Ben.
+    assert act(owner, match, action="declare_winner", winner="1").status_code == 302
+    owners = Proposal.objects.get(status=Proposal.PENDING)
+    assert (owners.asked_by, owners.needs) == (1, 0)
+    join(Client(), make_invite(owner, match, seat=1))
+    assert Proposal.objects.get(pk=owners.pk).status == Proposal.RESEATED
+    assert live.read_change(match.pk).said["de"].endswith("Die Anfrage von Ben ist verfallen, weil ein Platz das Handy "
+                                                          "gewechselt hat: Der Tisch erklärt Ben zum Sieger.")
 
 
 # ---------------------------------------------------------------- the owner is a seat like any other

@@ -41,11 +41,13 @@ def club_players(club: Club):
                                  | Q(collection__club=club)).distinct()
 
 
-def _role(user, club: Club | None) -> str | None:
-    """The account's role in `club` as it stands now (None: no account, no club, or not a member)."""
+def _role(user, club: Club | None, held: bool = False) -> str | None:
+    """The account's role in `club` as it stands now (None: no account, no club, or not a member); `held`: its
+    membership's row held until the transaction ends (PostgreSQL; SQLite's write transaction holds the database)."""
     if user is None or club is None:
         return None
-    return Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+    rows = Membership.objects.select_for_update() if held else Membership.objects
+    return rows.filter(club=club, user=user).values_list("role", flat=True).first()
 
 
 def may_see(user, player: Player, club: Club | None) -> bool:
@@ -58,18 +60,19 @@ def may_see(user, player: Player, club: Club | None) -> bool:
     return _role(user, club) is not None
 
 
-def change_refusal(user, player: Player, club: Club | None) -> str:
+def change_refusal(user, player: Player, club: Club | None, held: bool = False) -> str:
     """Why this account may not change the collection; "" when it may. The one place it is decided, for every
     collection page and form: the player's own account changes a club collection only while it is a member
     (found after round 33: a member removed from a club still added copies to, and upgraded, his collection
-    there)."""
+    there). `held`: asked again in the transaction that writes the change, the membership's row held, as leaving
+    holds it first (clubs.leave): a change sent as the member leaves lands before, or is refused."""
+    role = _role(user, club, held)  # the row first: what the account plays as there is read once leaving committed
     own = player.pk in players_of(user, club.pk if club else None)
     if club is None:
         if own:
             return ""
         return _("Only %(name)s's own account can change their personal collection; nothing was changed.") % {
             "name": player.name}
-    role = _role(user, club)
     if role == Membership.ORGANISER or (own and role is not None):
         return ""
     if own:
@@ -134,8 +137,16 @@ def _recorded(entry: CollectionCard, kind: str, by, before: tuple[int, int]) -> 
                                     copies_after=entry.copies, level_after=entry.level)
 
 
+def _may_change(by, player: Player, club: Club | None) -> None:
+    """Refused (403) unless `by` may change the collection, judged in the writing transaction with the membership's
+    row held (`change_refusal`). No account (`by` None) is a script's change: the demo's, a test's."""
+    if by is not None and (why := change_refusal(by, player, club, held=True)):
+        raise Refused(why, status=403)
+
+
 @transaction.atomic
 def copies_add(*, player: Player, club: Club | None = None, card_name: str, count: int, by=None) -> CollectionCard:
+    _may_change(by, player, club)
     card = Card.named(competing_slug(), card_name)
     if card is None:
         raise Refused(_("No card called “%(name)s” in the Card Crush catalog.") % {"name": card_name})
@@ -158,6 +169,7 @@ def copies_add(*, player: Player, club: Club | None = None, card_name: str, coun
 @transaction.atomic
 def card_upgrade(*, entry_id: int, player: Player, club: Club | None = None, expected_level: int,
                  expected_copies: int, by=None) -> CollectionCard:
+    _may_change(by, player, club)
     entry = (CollectionCard.objects.select_for_update().select_related("card")
              .filter(pk=entry_id, player=player, club=club).first())
     if entry is None:

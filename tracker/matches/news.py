@@ -10,9 +10,12 @@ page is drawn, in the reader's language and from the log as anyone at the table 
 the one place the sentence is built: the page, the live poll's refresh and any pushed update use it.
 """
 
+import functools
 import re
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from tracker.models import Match, Proposal
@@ -40,7 +43,8 @@ def by(request, match: Match, seen_by) -> By:
     players = match.players()
     if len(seats) == 1:
         return By(players[seats[0]].name, seats)
-    return By(named(access.signed_in(request)) or _("the phone that set up the match"), seats)
+    # No name: the phone that set up the match, said by `said` in the reader's language (as a sentence's subject).
+    return By(named(access.signed_in(request)), seats)
 
 
 def record(match: Match, kind: str, made_by: By | None, **facts) -> None:
@@ -66,10 +70,14 @@ def carry_on(match_id: int, told: dict, version: int) -> None:
         Match.objects.filter(pk=match_id, version=version + 1).update(news={**told, "version": version + 1})
 
 
-def tell(match_id: int, kind: str, who: str = "", seats: tuple[int, ...] = (), **facts) -> None:
+def tell(match_id: int, kind: str, who: str = "", seats: tuple[int, ...] = (), lapsed: list[int] | None = None,
+         **facts) -> None:
     """News of a change that an update just made, moving the match's version on (`live.changed`'s callers that
     change who sits where or what the result counts for), in the same transaction: the version that update made
-    is the news's, so the next change, which makes its own news or none, ends it."""
+    is the news's, so the next change, which makes its own news or none, ends it. `lapsed`: the requests that lapsed
+    as a seat changed hands (consent.lapse_with_seats), said after the change."""
+    if lapsed:
+        facts["lapsed"] = lapsed
     version = Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
     if version is not None:
         Match.objects.filter(pk=match_id, version=version).update(
@@ -120,15 +128,48 @@ def said(match: Match, seen_by, newest=None) -> str:
     if not news or news.get("version", match.version) != match.version or (
             news.get("seats") and seen_by is not None and sorted(seen_by.controls(match.game.seats)) == news["seats"]):
         return ""
+    told = _said(match, news, newest)
+    if told and news.get("lapsed"):  # a change of who sits where: the requests it made lapse, said after it
+        from tracker.people.consent import lapsed  # consent builds on the match
+
+        names = [player.name for player in match.players()]
+        told = " ".join([told, *(lapsed(proposal, names) for proposal in match.proposals.filter(pk__in=news["lapsed"]))])
+    return told
+
+
+@functools.cache
+def _unnamed() -> frozenset[str]:
+    """How news kept before the reader's language said it named the phone that set up the match: in the language of
+    the phone that made the change, lower-case."""
+    said = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            said.add(_("the phone that set up the match"))
+    return frozenset(said)
+
+
+def _by(who: str, named: str, unnamed: str, **values) -> str:
+    """A sentence naming who made a change: `named` with their name, or, for the phone that set up the match when it
+    has no name (no account, playing no seat or every seat), `unnamed`, the sentence of its own that each language
+    words with that phone as its subject (German's needs its commas), capitalised as every other."""
+    return named % {"who": who, **values} if who else unnamed % values
+
+
+def _said(match: Match, news: dict, newest=None) -> str:
     who, kind = news["who"], news["kind"]
     if kind in (JOINED, SEAT_ENDED, LINK_REVOKED, CONFIRMED, VOIDED, RATED, UNOWNED, TAKEN_OVER):
         return _told(match, news)
+    if who in _unnamed():
+        who = ""
     if kind == ACTION:
         return _action(match, who, news["number"], newest)
     if kind == GOTO:
-        verb = _("%(who)s went back from step %(from)s to step %(to)s.") if news["to"] < news["from"] else \
-            _("%(who)s went forward from step %(from)s to step %(to)s.")
-        said = verb % {"who": who, "from": news["from"], "to": news["to"]}
+        values = {"from": news["from"], "to": news["to"]}
+        said = _by(who, _("%(who)s went back from step %(from)s to step %(to)s."),
+                   _("The phone that set up the match went back from step %(from)s to step %(to)s."), **values) \
+            if news["to"] < news["from"] else \
+            _by(who, _("%(who)s went forward from step %(from)s to step %(to)s."),
+                _("The phone that set up the match went forward from step %(from)s to step %(to)s."), **values)
         if news.get("reopened"):
             said += " " + _("The match is open again.")
         return said
@@ -142,16 +183,19 @@ def said(match: Match, seen_by, newest=None) -> str:
     if kind == ASKED and proposal.asked_by is None:  # the owner's phone, playing no seat: named as the pages name it
         return asks(proposal, names, what)
     if kind == ASKED:
-        sentence = _("%(who)s asks: %(what)s.")
-    elif kind == RELEASED:
-        sentence = _("%(who)s gave up the seat: %(what)s.")
+        said = _by(who, _("%(who)s asks: %(what)s."), _("The phone that set up the match asks: %(what)s."), what=what)
+    elif kind == RELEASED:  # made by the seat's own phone, which a name says
+        said = _("%(who)s gave up the seat: %(what)s.") % {"who": who, "what": what}
     else:
-        sentence = {Proposal.AGREED: _("%(who)s agreed: %(what)s."),
-                    Proposal.REFUSED: _("%(who)s refused: %(what)s."),
-                    Proposal.WITHDRAWN: _("%(who)s withdrew the request: %(what)s."),
-                    Proposal.LAPSED: _("%(who)s answered, but the match had moved on: %(what)s.")
-                    }.get(proposal.status, _("%(who)s answered: %(what)s."))
-    said = sentence % {"who": who, "what": what}
+        named, unnamed = {
+            Proposal.AGREED: (_("%(who)s agreed: %(what)s."), _("The phone that set up the match agreed: %(what)s.")),
+            Proposal.REFUSED: (_("%(who)s refused: %(what)s."), _("The phone that set up the match refused: %(what)s.")),
+            Proposal.WITHDRAWN: (_("%(who)s withdrew the request: %(what)s."),
+                                 _("The phone that set up the match withdrew the request: %(what)s.")),
+            Proposal.LAPSED: (_("%(who)s answered, but the match had moved on: %(what)s."),
+                              _("The phone that set up the match answered, but the match had moved on: %(what)s.")),
+        }.get(proposal.status, (_("%(who)s answered: %(what)s."), _("The phone that set up the match answered: %(what)s.")))
+        said = _by(who, named, unnamed, what=what)
     if kind == ANSWERED and proposal.status == Proposal.AGREED and proposal.kind == Proposal.ACTION:
         # The phone that asked is told what its request did once carried out (a LOGOS fight's damage), as the
         # phone that agreed is shown it in its box.
@@ -174,8 +218,10 @@ def _action(match: Match, who: str, number: int, newest=None) -> str:
         return ""
     entry = log_entries(match, [action])[0]
     if entry["override"]:
-        return _("%(who)s corrected: %(what)s") % {"who": who, "what": " ".join(entry["lines"]) or entry["what"]}
-    if re.match(rf"{re.escape(who)}\b", entry["what"]):  # "Ben locks in…" names the actor already: once is enough
+        return _by(who, _("%(who)s corrected: %(what)s"), _("The phone that set up the match corrected: %(what)s"),
+                   what=" ".join(entry["lines"]) or entry["what"])
+    if who and re.match(rf"{re.escape(who)}\b", entry["what"]):  # "Ben locks in…" names the actor already: once is enough
         return " ".join([f"{entry['what']}.", *to_act_on(match, entry)])
-    return " ".join([_("%(who)s: %(what)s.") % {"who": who, "what": entry["what"]}, *to_act_on(match, entry)])
+    return " ".join([_by(who, _("%(who)s: %(what)s."), _("The phone that set up the match: %(what)s."), what=entry["what"]),
+                     *to_act_on(match, entry)])
 

@@ -221,8 +221,13 @@ def leave(membership: Membership) -> None:
     unseat_member(membership.club_id, membership.user)  # seats taken as a member, in battles still open
     seated = Access.objects.filter(user=membership.user_id, invite__isnull=True, role=Access.PLAYER,
                                    revoked__isnull=True, match__club_id=membership.club_id)  # finished battles'
-    finished += seated.values_list("match_id", flat=True)
+    held = list(seated.values_list("match_id", "seat"))
     seated.update(revoked=timezone.now())
+    for match_id, seat in held:  # a request (to reopen the battle) waiting on that seat lapses with it
+        consent.lapse_with_seats(match_id, [seat] if seat is not None else [])
+    # The phone that set up its matches is nobody's now: the requests its seats asked, or wait for, lapse.
+    lapsed = {match_id: consent.lapse_with_seats(match_id) for match_id in [*changed, *finished]}
+    finished += [match_id for match_id, _seat in held]
     membership.delete()
     # The account saw the club's matches as a member: its phones' open streams of them are told to ask again.
     watched = list(Match.objects.filter(club=membership.club_id, finished__isnull=True).values_list("pk", flat=True))
@@ -231,7 +236,7 @@ def leave(membership: Membership) -> None:
     for match_id in sorted({*changed, *watched, *finished}):
         live.changed(match_id, access_changed=True)
     for match_id in changed:  # the open matches it owned: the news of their version moved on above
-        news.tell(match_id, news.UNOWNED, news.named(membership.user))
+        news.tell(match_id, news.UNOWNED, news.named(membership.user), lapsed=lapsed[match_id])
 
 
 def lock_organisers(club: Club) -> None:

@@ -21,8 +21,11 @@ organiser referees the club's matches and needs nobody's agreement.
 
 Every request is checked by the engine before it is stored (a dry run), kept as a `Proposal`
 whatever the answer, and the log shows who asked and who agreed. Every game here has two seats,
-so a request waits for exactly one seat.
+so a request waits for exactly one seat. It lapses when the match moves on, or when that seat or its asker's
+changes hands (`lapse_with_seats`): whoever holds the seat now did not see it asked.
 """
+
+from collections.abc import Iterable
 
 from django.db import transaction
 from django.db.models import F, Q
@@ -214,11 +217,32 @@ def pending(match: Match) -> list[Proposal]:
     return waiting
 
 
-def _touch(match: Match, kind: str, made_by: news.By | None, proposal: Proposal) -> None:
-    """Both phones' live pages refresh to show the request or its answer, and the other phone is told."""
+def lapse_with_seats(match_id: int, seats: Iterable[int] | None = None) -> list[int]:
+    """A request lapses when a seat it involves changes hands: the seat it awaits, or its asker's (as it lapses when
+    the match moves on). The one rule, kept in the request's status (RESEATED) in the transaction that changes who
+    sits where, so every page, the push and an answer read it alike: wherever a seat is taken by a link or by a
+    member's open, given up or taken back, or the owner's phone changes hands (`seats` None: the seats no other phone
+    holds, and the requests it asked playing none). Found after round 34: Ben gave his seat back to the owner's phone, which was
+    then offered Ana's request to Ben to agree to, for a player who never saw it. The ids lapsed, for the news."""
+    waiting = Proposal.objects.filter(match_id=match_id, status=Proposal.PENDING, at_seq=F("match__head"))
+    if seats is None:
+        held = Access.objects.filter(match_id=match_id, role=Access.PLAYER, revoked__isnull=True, seat__isnull=False)
+        every = range(Match.objects.only("slug", "rules_version").get(pk=match_id).game.seats)
+        seats = set(every) - set(held.values_list("seat", flat=True))
+        waiting = waiting.filter(Q(asked_by__in=seats) | Q(needs__in=seats) | Q(asked_by__isnull=True))
+    else:
+        waiting = waiting.filter(Q(asked_by__in=seats) | Q(needs__in=seats))
+    lapsed = list(waiting.values_list("pk", flat=True))
+    Proposal.objects.filter(pk__in=lapsed).update(status=Proposal.RESEATED, answered=timezone.now())
+    return lapsed
+
+
+def _touch(match: Match, kind: str, made_by: news.By | None, proposal: Proposal, lapsed: list[int] | None = None) -> None:
+    """Both phones' live pages refresh to show the request or its answer, and the other phone is told (and of the
+    requests that lapsed as a release carried out changed who sits where)."""
     # Carrying a request out saved the match meanwhile: the news is of the version after it.
     match.version = Match.objects.values_list("version", flat=True).get(pk=match.pk)
-    news.record(match, kind, made_by, proposal=proposal.pk)
+    news.record(match, kind, made_by, proposal=proposal.pk, **({"lapsed": lapsed} if lapsed else {}))
     Match.objects.filter(pk=match.pk).update(version=F("version") + 1, news=match.news)
     live.changed(match.pk)
 
@@ -280,7 +304,8 @@ def ask_release(*, match: Match, seen_by: Viewer, invite: Invite, made_by: news.
     return proposal
 
 
-def _carry_out(proposal: Proposal) -> None:
+def _carry_out(proposal: Proposal) -> list[int]:
+    """Do what was agreed; the requests that lapsed with it (a release: the seat changed hands)."""
     if proposal.kind == Proposal.GOTO:
         services.match_goto(match_id=proposal.match_id, step=proposal.step or 0, expected_seq=proposal.at_seq)
     elif proposal.kind == Proposal.RELEASE:
@@ -288,10 +313,20 @@ def _carry_out(proposal: Proposal) -> None:
 
         invite = Invite.objects.filter(pk=(proposal.payload or {}).get("invite") or 0, match_id=proposal.match_id).first()
         if invite is not None:
-            revoke(invite)
+            return revoke(invite)
     else:
         services.match_apply_action(match_id=proposal.match_id, action=proposal.payload or {},
                                     expected_seq=proposal.at_seq, rolls=proposal.rolls, proposal=proposal)
+    return []
+
+
+def _still_waiting(proposal: Proposal | None) -> Proposal:
+    """The request, refused saying why unless it still waits for an answer."""
+    if proposal is not None and proposal.status == Proposal.RESEATED:
+        raise Refused(_("That request lapsed: a seat it involves changed hands since it was asked. Nothing was changed."))
+    if proposal is None or proposal.status != Proposal.PENDING:
+        raise Refused(_("That request was already answered or withdrawn; nothing was changed."))
+    return proposal
 
 
 @transaction.atomic
@@ -303,9 +338,7 @@ def answer(*, proposal_id: int, match_id: int, seen_by: Viewer, agree: bool,
     refuses it now; nothing changes). A request whose match moved on comes back LAPSED.
     """
     match = Match.objects.select_for_update().get(pk=match_id)
-    proposal = match.proposals.select_for_update().filter(pk=proposal_id).first()
-    if proposal is None or proposal.status != Proposal.PENDING:
-        raise Refused(_("That request was already answered or withdrawn; nothing was changed."))
+    proposal = _still_waiting(match.proposals.select_for_update().filter(pk=proposal_id).first())
     if proposal.needs not in answers_for(match, seen_by):
         raise Refused(_("Only %(name)s can answer this request.") % {"name": match.players()[proposal.needs].name})
     # Voided, or its tournament ended, since it was asked: the result is final now.
@@ -315,17 +348,18 @@ def answer(*, proposal_id: int, match_id: int, seen_by: Viewer, agree: bool,
 
 
 def _settle(match: Match, proposal: Proposal, agree: bool, made_by: news.By | None = None) -> Proposal:
-    proposal.answered = timezone.now()
+    proposal.answered, lapsed = timezone.now(), []
     if proposal.at_seq != match.head:  # the match moved on since it was asked: nothing to carry out
         proposal.status = Proposal.LAPSED
     elif agree:
         proposal.status = Proposal.AGREED
         proposal.save(update_fields=["status", "answered"])
-        _carry_out(proposal)
+        lapsed = _carry_out(proposal)
     else:
         proposal.status = Proposal.REFUSED
     proposal.save(update_fields=["status", "answered"])
-    _touch(match, news.RELEASED if agree and proposal.kind == Proposal.RELEASE else news.ANSWERED, made_by, proposal)
+    _touch(match, news.RELEASED if agree and proposal.kind == Proposal.RELEASE else news.ANSWERED, made_by, proposal,
+           lapsed)
     return proposal
 
 
@@ -340,9 +374,7 @@ def may_withdraw(match: Match, seen_by: Viewer, proposal: Proposal) -> bool:
 @transaction.atomic
 def withdraw(*, proposal_id: int, match_id: int, seen_by: Viewer, made_by: news.By | None = None) -> None:
     match = Match.objects.select_for_update().get(pk=match_id)
-    proposal = match.proposals.filter(pk=proposal_id, status=Proposal.PENDING).first()
-    if proposal is None:
-        raise Refused(_("That request was already answered or withdrawn; nothing was changed."))
+    proposal = _still_waiting(match.proposals.filter(pk=proposal_id).first())
     if not may_withdraw(match, seen_by, proposal):
         raise Refused(_("Only the player who asked can withdraw the request."))
     proposal.status, proposal.answered = Proposal.WITHDRAWN, timezone.now()
@@ -404,6 +436,15 @@ def asks(proposal: Proposal, names: list[str], what: str) -> str:
     if who := asker(proposal, names):
         return _("%(asker)s asks: %(what)s.") % {"asker": who, "what": what}
     return _("The phone that set up the match asks: %(what)s.") % {"what": what}
+
+
+def lapsed(proposal: Proposal, names: list[str]) -> str:
+    """"Ana's request lapsed, …", as the news of a change of seats says a request it made lapse (lapse_with_seats)."""
+    what = describe(proposal, names)
+    if who := asker(proposal, names):
+        return _("%(asker)s's request lapsed, as a seat changed hands: %(what)s.") % {"asker": who, "what": what}
+    return _("The request of the phone that set up the match lapsed, as a seat changed hands: %(what)s.") % {
+        "what": what}
 
 
 def agreement_of(action: Action, names: list[str]) -> str:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from tracker.competition.confirmations import seat_of
 from tracker.matches import live, news
 from tracker.models import Access, Invite, Match
-from tracker.people import access
+from tracker.people import access, consent
 
 from .devices import TableRequest
 
@@ -81,14 +81,23 @@ def touch(match: Match) -> None:
     live.changed(match.pk, access_changed=True)
 
 
-def revoke(invite: Invite) -> None:
-    """End the link and every place it gave (in the caller's transaction)."""
+def seat_changed(match_id: int, kind: str, seat: int | None, who: str = "", seats: tuple[int, ...] = ()) -> list[int]:
+    """Who sits where changed (`kind`: JOINED, SEAT_ENDED, LINK_REVOKED; `seat` None for a spectator's place or a
+    link that seated nobody): the seat's waiting requests lapse (consent.lapse_with_seats), and the news says both.
+    Every change of a seat's phone is told here. The ids lapsed."""
+    lapsed = consent.lapse_with_seats(match_id, [seat]) if seat is not None else []
+    news.tell(match_id, kind, who, seats, seat=seat, lapsed=lapsed)
+    return lapsed
+
+
+def revoke(invite: Invite) -> list[int]:
+    """End the link and every place it gave (in the caller's transaction); the requests that lapsed with its seat."""
     now = timezone.now()
     Invite.objects.filter(pk=invite.pk).update(revoked=now)
     ended = Access.objects.filter(invite=invite, revoked__isnull=True).update(revoked=now)
     touch(invite.match)
     seated = ended and invite.kind == Invite.SEAT and invite.seat is not None
-    news.tell(invite.match_id, news.SEAT_ENDED if seated else news.LINK_REVOKED, seat=invite.seat if seated else None)
+    return seat_changed(invite.match_id, news.SEAT_ENDED if seated else news.LINK_REVOKED, invite.seat if seated else None)
 
 
 class PlaceHeld(Exception):
@@ -136,7 +145,7 @@ def unseat_member(club_id: int, user, player_id: int | None = None) -> None:
     Access.objects.filter(pk__in=[pk for pk, _match, _seat in held]).update(revoked=timezone.now())
     for match in Match.objects.filter(pk__in={match for _pk, match, _seat in held}):
         touch(match)
-        news.tell(match.pk, news.SEAT_ENDED, seat=next(seat for _pk, held_match, seat in held if held_match == match.pk))
+        seat_changed(match.pk, news.SEAT_ENDED, next(seat for _pk, held_match, seat in held if held_match == match.pk))
 
 
 def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer) -> int | None:
@@ -170,7 +179,7 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
                 return seat if held.device == request.device and held.user_id == getattr(user, "pk", None) else None
             take_place(match, request.device, user, Access.PLAYER, seat)
             touch(match)
-            news.tell(match.pk, news.JOINED, news.named(user), (seat,), seat=seat)
+            seat_changed(match.pk, news.JOINED, seat, news.named(user), (seat,))
     except IntegrityError:  # another phone took the seat a moment ago
         return None
     except PlaceHeld as held:  # another account played here from this phone (a shared tablet): it keeps its place

@@ -332,8 +332,7 @@ def join(request: TableRequest, token: str) -> HttpResponse:
                     sharing.take_place(match, request.device, user, role, invite.seat if player else None, invite)
                     sharing.touch(match)
                     seat = invite.seat if player else None
-                    news.tell(match.pk, news.JOINED, news.named(user),
-                              (seat,) if seat is not None else (), seat=seat)
+                    sharing.seat_changed(match.pk, news.JOINED, seat, news.named(user), (seat,) if seat is not None else ())
         except IntegrityError:
             return render(request, "tracker/join.html", {"problem": _("That seat was taken a moment ago.")}, status=409)
         except sharing.PlaceHeld as held:  # before the link was read, or a moment ago under its lock
@@ -594,7 +593,8 @@ def match_take_over(request: TableRequest, pk: int) -> HttpResponse:
             owner=access.signed_in(request), orphaned=None, version=F("version") + 1)
         if taken:
             live.changed(match.pk, access_changed=True)
-            news.tell(match.pk, news.TAKEN_OVER, news.named(access.signed_in(request)))
+            lapsed = consent.lapse_with_seats(match.pk)  # the owner's phone's seats are the organiser's now
+            news.tell(match.pk, news.TAKEN_OVER, news.named(access.signed_in(request)), lapsed=lapsed)
     if not taken:
         messages.info(request, _("This match has an owner; nothing was changed."))
         return redirect(match)
