@@ -24,13 +24,15 @@ import re
 import string
 
 import pytest
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.db import connection, transaction
 from django.urls import reverse
 
 from tests.sample_game import every_pages, sample
 from tracker.games import ADAPTERS
 from tracker.games.base import SecretEntryPages
-from tracker.matches import services
+from tracker.matches import live, services
 from tracker.models import Access, Card, CardUse
 
 from .sweep import Table, card_names, routes, sweeping, urls
@@ -73,6 +75,20 @@ def test_each_mask_starts_where_the_scan_looks():
 
 def test_every_game_with_a_secret_entry_is_swept():
     assert {"card-crush", "logos", "cardmaster"} <= set(SECRET_GAMES)
+
+
+def _headers(response) -> bytes:
+    """The answer's headers as the page's first lines (a redirect's Location, a file's name, htmx's instructions)."""
+    cookies = "".join(f"Set-Cookie: {name}={_cookie(name, morsel.value)}\n" for name, morsel in sorted(response.cookies.items()))
+    return ("".join(f"{name}: {value}\n" for name, value in sorted(response.items())) + cookies + "\n").encode()
+
+
+def _cookie(name: str, value: str) -> str:
+    """A cookie as the sweep compares it: a CSRF token is new every time, and the messages to show next are signed
+    with the time (what they say is kept: a message set by a redirect is shown on the next page)."""
+    if name == settings.CSRF_COOKIE_NAME:
+        return "-"
+    return value.rsplit(":", 2)[0] if name == CookieStorage.cookie_name else value
 
 
 def _requests(table: Table) -> list[tuple[str, dict]]:
@@ -152,11 +168,14 @@ def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset(), 
                     assert response.status_code < 500, (persona, url)
                     # A form's address opened as a page leads to one (tracker/web/form_addresses.py): every route.
                     assert response.status_code != 405, (persona, url)
-                    page = masked(response.content)
+                    page = masked(_headers(response) + response.content)
                     # The headers in the key: the match page and its htmx part share a URL, and the part alone was
                     # compared (the title, the share panel and the outcome region of the page never were).
                     key = (persona, url, headers.get("HTTP_HX_TARGET", ""))
                     seen[key] = (response.status_code, page if key in keep else hashlib.sha256(page.encode()).digest())
+            # What every phone's live stream is pushed of each match's newest change (tracker/matches/live.py): not a
+            # route's answer, the same sentence to every phone of the match.
+            seen["pushed"] = [live.read_change(match.pk) for match in table.matches.values()]
             seen["card uses"] = sorted(CardUse.objects.values_list("card__name", "match_id"))
             with connection.cursor() as cursor:  # what the database cache holds (settings.CACHES)
                 cursor.execute("SELECT cache_key, value FROM tracker_cache ORDER BY cache_key")
