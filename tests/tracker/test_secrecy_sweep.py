@@ -36,6 +36,7 @@ from tracker.matches import live, services
 from tracker.models import Access, Card, CardUse
 
 from .sweep import Table, card_names, routes, sweeping, urls
+from .test_alone_sweep import act_bodies, entry_bodies, goto_steps
 
 pytestmark = pytest.mark.django_db
 
@@ -126,6 +127,42 @@ class _Rollback(Exception):
     pass
 
 
+def _answers_to_ben(table: Table, examples: dict, keep: frozenset) -> dict:
+    """What the other seat's phone is answered when it writes before the reveal: every form its board offers (as the
+    alone sweep fills them), a go-to to every step, and its own entry made of each example entry of either seat (the
+    cards the hidden one may hold too), each as a plain post and as htmx, in a savepoint rolled back after it. The
+    sweeps compared pages only, so a refusal worded from the hidden entry, or a request's wording from a dry run on
+    it, went unseen. An entry locked in reveals them all: its answer is compared by where it leads."""
+    ben, answered = table.phones["ben"], {}
+    for slug, match in table.matches.items():
+        match.refresh_from_db()
+        mark, writes = act_bodies(match, {"ben": ben})
+        writes += [(reverse("match_goto", args=[match.pk]), {"seq": mark, "step": step, "confirm": "reopen"})
+                   for step in goto_steps(match)]
+        entry_forms = entry_bodies(match, {"ben": ben})
+        entries = {url for url, _body in entry_forms}
+        for url, body in entry_forms:
+            for example in [*examples[slug], *ADAPTERS[slug].entry_examples(match, 1)]:
+                cards = iter(card_names(example))
+                writes.append((url, {name: [next(cards, "")] if name.startswith(("card", "backup")) else value
+                                     for name, value in body.items()}))
+        for number, (url, body) in enumerate(writes):
+            for headers in ({}, {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match"}):
+                try:
+                    with transaction.atomic():
+                        response = ben.post(url, body, **headers)
+                        page = masked(_headers(response) + response.content)
+                        if url in entries and response.status_code in (302, 303):  # locked in: the reveal, rightly
+                            page = response["Location"]
+                        key = ("ben", url, number, bool(headers))
+                        answered[key] = (response.status_code,
+                                         page if key in keep else hashlib.sha256(page.encode()).digest())
+                        raise _Rollback
+                except _Rollback:
+                    pass
+    return answered
+
+
 def _told(table: Table, examples: dict, which: int, story: str) -> None:
     """Seat 0 makes entry `which` in every secret game's match, and then, by `story`:
     "entered": nothing more, before the reveal;
@@ -173,6 +210,8 @@ def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset(), 
                     # compared (the title, the share panel and the outcome region of the page never were).
                     key = (persona, url, headers.get("HTTP_HX_TARGET", ""))
                     seen[key] = (response.status_code, page if key in keep else hashlib.sha256(page.encode()).digest())
+            if "ben" in viewers and story == "entered":
+                seen.update(_answers_to_ben(table, examples, keep))
             # What every phone's live stream is pushed of each match's newest change (tracker/matches/live.py): not a
             # route's answer, the same sentence to every phone of the match.
             seen["pushed"] = [live.read_change(match.pk) for match in table.matches.values()]
