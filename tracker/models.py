@@ -292,6 +292,20 @@ class ClubInvite(models.Model):
         return f"invite to club {self.club_id}"
 
 
+class ClubRemoval(models.Model):
+    """An organiser removed an account from the club (leaving of one's own accord is none): the club's links made
+    before it no longer let that account in (tracker/people/views.club_join); a link made after it is the organisers'
+    new word. Round 35: a removed member tapped the link he had joined by, still open, and was a member again."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} removed from club {self.club_id}"
+
+
 class ClubCorrection(models.Model):
     """A club's own stats for a catalog card: its new matches play the card with these, nobody else's change.
 

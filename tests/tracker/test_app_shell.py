@@ -111,6 +111,20 @@ def test_the_offline_page_says_what_happened_and_offers_a_retry(client: Client):
     assert "/settings/" not in page  # nothing that could not be reached while offline
 
 
+@pytest.mark.django_db
+def test_the_offline_page_the_worker_keeps_names_no_account(client: Client, django_user_model):
+    """The worker keeps the offline page in the phone's cache, fetched with the phone's cookies, and signing out
+    clears the browser's cache of pages but not the worker's (round 35): on a store's shared tablet, the next player
+    offline read the last account's name in its top bar. It is drawn for no account, the same for everyone."""
+    django_user_model.objects.create_user("ana-on-the-tablet", password="tablekeeper-demo")
+    anonymous = text(client.get(reverse("offline")))
+    client.login(username="ana-on-the-tablet", password="tablekeeper-demo")
+    page = text(client.get(reverse("offline")))
+    assert "ana-on-the-tablet"[:9] not in page and "/accounts/password/" not in page
+    csrf = re.compile(r'"x-csrftoken": "[^"]*"')
+    assert csrf.sub("", page) == csrf.sub("", anonymous)
+
+
 # --- theme ---------------------------------------------------------------------------------------
 
 

@@ -242,3 +242,24 @@ def test_a_remove_drawn_before_another_organiser_promoted_the_member_changes_not
     assert re.search(r"since [^<]*, by dev", page), "who made her an organiser, and when, on the club page"
     organiser.post(url, {"do": "remove", "was": "organiser"})
     assert not club.memberships.filter(pk=target.pk).exists()
+
+
+def test_a_removed_member_does_not_join_again_by_a_link_made_before_the_removal(club, organiser):
+    """Round 35: a member an organiser removed tapped the link he had joined by, still open, and was a member again at
+    once, undoing the organisers' decision alone. A link made after the removal is the organisers' new word."""
+    organiser.post(reverse("club_invite_new", args=[club.pk]))
+    old = reverse("club_join", args=[ClubInvite.objects.get().token])
+    eve = club_account("eve")
+    assert eve.post(old).status_code == 302
+    removed = club.memberships.get(user=eve.user)
+    assert organiser.post(reverse("club_member", args=[club.pk, removed.pk]), {"do": "remove", "was": "member"}
+                          ).status_code == 302
+    refused = eve.post(old)
+    assert refused.status_code == 403 and "removed you from Friday Club" in text(refused)
+    assert not club.memberships.filter(user=eve.user).exists()
+    assert "removed you from Friday Club" in text(eve.get(old)), "the link's page says so before the tap"
+    newcomer = club_account("newcomer")
+    assert newcomer.post(old).status_code == 302, "the link still joins everyone else"
+    organiser.post(reverse("club_invite_new", args=[club.pk]))
+    new = reverse("club_join", args=[ClubInvite.objects.latest("pk").token])
+    assert eve.post(new).status_code == 302 and club.memberships.filter(user=eve.user).exists()

@@ -307,6 +307,22 @@ def test_a_card_refused_by_the_limit_is_made_as_typed_once_sent_again(one_an_hou
                                                           "rarity": "Epic", "level": 1}
 
 
+def test_a_card_added_from_the_entry_page_counts_as_a_new_card(one_an_hour, owner, battle):
+    """The entry page adds a card the catalog lacks, as the catalog's own form does (round 35: it went round the
+    new-card limit, so one phone with one match added cards to the shared catalog without end). Refused like the
+    catalog's form, with the deck typed so far and the card sent again once the wait is over."""
+    url = reverse("match_entry", args=[battle.pk, 0])
+    card = {"new-power": "8", "new-speed": "4", "new-affinity": "Fire", "new-rarity": "Epic", "new-level": "1",
+            "add_card": "1", "card_1": "Typed Before"}
+    assert owner.post(url, {**card, "new-name": "First Wyrm"}).status_code == 200
+    refused = owner.post(url, {**card, "new-name": "Second Wyrm"})
+    assert refused.status_code == 429 and not Card.objects.filter(name="Second Wyrm").exists()
+    assert "no-store" in refused["Cache-Control"]  # it carries the deck typed so far, as the entry page does
+    assert dict(resend_form(text(refused))["fields"])["card_1"] == "Typed Before"
+    refused = ask(owner, "card_new", data={**card, "new-name": "Third Wyrm", "next": "/matches/"})
+    assert refused.status_code == 429, "the catalog's form counts the entry page's card"
+
+
 def test_a_get_refused_by_the_limit_has_nothing_to_send_again(one_an_hour, owner, battle):
     url = reverse("match_export_json", args=[battle.pk])
     owner.get(url)

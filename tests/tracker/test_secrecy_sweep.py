@@ -24,16 +24,19 @@ import re
 import string
 
 import pytest
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.db import connection, transaction
 from django.urls import reverse
 
 from tests.sample_game import every_pages, sample
 from tracker.games import ADAPTERS
 from tracker.games.base import SecretEntryPages
-from tracker.matches import services
+from tracker.matches import live, services
 from tracker.models import Access, Card, CardUse
 
 from .sweep import Table, card_names, routes, sweeping, urls
+from .test_alone_sweep import act_bodies, entry_bodies, goto_steps
 
 pytestmark = pytest.mark.django_db
 
@@ -75,6 +78,20 @@ def test_every_game_with_a_secret_entry_is_swept():
     assert {"card-crush", "logos", "cardmaster"} <= set(SECRET_GAMES)
 
 
+def _headers(response) -> bytes:
+    """The answer's headers as the page's first lines (a redirect's Location, a file's name, htmx's instructions)."""
+    cookies = "".join(f"Set-Cookie: {name}={_cookie(name, morsel.value)}\n" for name, morsel in sorted(response.cookies.items()))
+    return ("".join(f"{name}: {value}\n" for name, value in sorted(response.items())) + cookies + "\n").encode()
+
+
+def _cookie(name: str, value: str) -> str:
+    """A cookie as the sweep compares it: a CSRF token is new every time, and the messages to show next are signed
+    with the time (what they say is kept: a message set by a redirect is shown on the next page)."""
+    if name == settings.CSRF_COOKIE_NAME:
+        return "-"
+    return value.rsplit(":", 2)[0] if name == CookieStorage.cookie_name else value
+
+
 def _requests(table: Table) -> list[tuple[str, dict]]:
     """Every GET the sweep sends: every route filled every way, each match's poll at its current version
     and before it, the part of the match page and of its log that a change draws anew (what the phone's
@@ -108,6 +125,42 @@ def _letters(names) -> list[str]:
 
 class _Rollback(Exception):
     pass
+
+
+def _answers_to_ben(table: Table, examples: dict, keep: frozenset) -> dict:
+    """What the other seat's phone is answered when it writes before the reveal: every form its board offers (as the
+    alone sweep fills them), a go-to to every step, and its own entry made of each example entry of either seat (the
+    cards the hidden one may hold too), each as a plain post and as htmx, in a savepoint rolled back after it. The
+    sweeps compared pages only, so a refusal worded from the hidden entry, or a request's wording from a dry run on
+    it, went unseen. An entry locked in reveals them all: its answer is compared by where it leads."""
+    ben, answered = table.phones["ben"], {}
+    for slug, match in table.matches.items():
+        match.refresh_from_db()
+        mark, writes = act_bodies(match, {"ben": ben})
+        writes += [(reverse("match_goto", args=[match.pk]), {"seq": mark, "step": step, "confirm": "reopen"})
+                   for step in goto_steps(match)]
+        entry_forms = entry_bodies(match, {"ben": ben})
+        entries = {url for url, _body in entry_forms}
+        for url, body in entry_forms:
+            for example in [*examples[slug], *ADAPTERS[slug].entry_examples(match, 1)]:
+                cards = iter(card_names(example))
+                writes.append((url, {name: [next(cards, "")] if name.startswith(("card", "backup")) else value
+                                     for name, value in body.items()}))
+        for number, (url, body) in enumerate(writes):
+            for headers in ({}, {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match"}):
+                try:
+                    with transaction.atomic():
+                        response = ben.post(url, body, **headers)
+                        page = masked(_headers(response) + response.content)
+                        if url in entries and response.status_code in (302, 303):  # locked in: the reveal, rightly
+                            page = response["Location"]
+                        key = ("ben", url, number, bool(headers))
+                        answered[key] = (response.status_code,
+                                         page if key in keep else hashlib.sha256(page.encode()).digest())
+                        raise _Rollback
+                except _Rollback:
+                    pass
+    return answered
 
 
 def _told(table: Table, examples: dict, which: int, story: str) -> None:
@@ -152,11 +205,16 @@ def _world(which: int, viewers: tuple[str, ...], keep: frozenset = frozenset(), 
                     assert response.status_code < 500, (persona, url)
                     # A form's address opened as a page leads to one (tracker/web/form_addresses.py): every route.
                     assert response.status_code != 405, (persona, url)
-                    page = masked(response.content)
+                    page = masked(_headers(response) + response.content)
                     # The headers in the key: the match page and its htmx part share a URL, and the part alone was
                     # compared (the title, the share panel and the outcome region of the page never were).
                     key = (persona, url, headers.get("HTTP_HX_TARGET", ""))
                     seen[key] = (response.status_code, page if key in keep else hashlib.sha256(page.encode()).digest())
+            if "ben" in viewers and story == "entered":
+                seen.update(_answers_to_ben(table, examples, keep))
+            # What every phone's live stream is pushed of each match's newest change (tracker/matches/live.py): not a
+            # route's answer, the same sentence to every phone of the match.
+            seen["pushed"] = [live.read_change(match.pk) for match in table.matches.values()]
             seen["card uses"] = sorted(CardUse.objects.values_list("card__name", "match_id"))
             with connection.cursor() as cursor:  # what the database cache holds (settings.CACHES)
                 cursor.execute("SELECT cache_key, value FROM tracker_cache ORDER BY cache_key")

@@ -92,6 +92,19 @@ def test_revoking_a_seat_that_has_a_say_asks_its_phone_and_the_owner_cannot_take
     assert refused.status_code == 403 and "You gave up your seat in this match" in text(refused)
 
 
+def test_a_release_waiting_is_pushed_as_a_release_when_the_newest_change_has_no_news(owner):
+    """The live push words the request waiting when the newest change told nothing itself (a script's step, the
+    Showdown AI's answer): a seat's release, whose payload names its link, was worded as a move of the game from it
+    (round 35: "Ana asks: ." in Card Crush, "The phone that set up the match asks: None." in LOGOS)."""
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)
+    assert ben.post(reverse("match_entry", args=[battle.pk, 1]), entry_data(battle, 1, BEN_DECK)).status_code == 302
+    invite = Invite.objects.get(kind=Invite.SEAT)
+    assert owner.post(reverse("invite_revoke", args=[battle.pk, invite.pk])).status_code == 302
+    Match.objects.filter(pk=battle.pk).update(news={})  # as a change nobody at the table made leaves it
+    assert live.read_change(battle.pk).said["en"] == "Ana asks: Ben's phone gives up the seat (its link is revoked)."
+
+
 def test_a_phone_that_only_moved_along_the_log_since_it_joined_has_a_say(owner):
     """Round 34: Ben's phone joined after the last step and undid his own move, alone as it may; the owner then took
     his link back alone (only new steps counted as a say) and held both seats again, to play his side as she liked."""

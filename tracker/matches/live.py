@@ -53,7 +53,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from rules.fields import typed_number
-from tracker.models import Action, Match
+from tracker.models import Action, Match, Proposal
 from tracker.templatetags.regions import parts_shown
 
 from .compiled import compiled
@@ -144,7 +144,9 @@ def said(match: Match, waiting: list, newest) -> tuple[str, str]:
     names = [player.name for player in match.players()]
     if kind == "request":
         proposal = waiting[-1]
-        if proposal.payload:  # as the log would title it: the engine's public view of the action
+        # An action asked for, as the log would title it: the engine's public view of the action. (A seat's release
+        # carries its link in its payload, and was worded as a move of the game: "Ana asks: .", round 35.)
+        if proposal.kind == Proposal.ACTION and proposal.payload:
             what = pages_for(match.slug).describe_action(
                 match.game.public_action(match.state, proposal.payload), [], names)
         else:

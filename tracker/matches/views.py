@@ -458,6 +458,15 @@ def _entry_page(request: TableRequest, match: Match, player: Player, seat: int, 
     return render(request, pages_for(match.slug).entry_template, context, status=status)
 
 
+def _new_card_form(request: TableRequest, match: Match, player: Player, seat: int) -> list:
+    """The entry page's new-card form, unbound: what its 429 page names each value by. The entry typed so far is
+    carried to be sent again, never listed."""
+    return [pages_for(match.slug).card_form(prefix="new")]
+
+
+# A new catalog card however it is added, counted as the catalog's own form counts it (round 35: the entry page's
+# went round the limit, and one phone with one match filled the shared catalog without end).
+@limits.costly("card-new", labels=_new_card_form)
 def _entry_card(request: TableRequest, match: Match, player: Player, seat: int) -> HttpResponse:
     """A card added from the entry page (sent with a half-typed card too: the card is added, nothing is
     locked). The page comes back with everything entered as it was, and the card form empty once added."""

@@ -24,7 +24,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tracker.matches import live, names, news
-from tracker.models import Access, Club, Entrant, Match, Membership, Player, Tournament, players_of
+from tracker.models import (
+    Access,
+    Club,
+    ClubInvite,
+    ClubRemoval,
+    Entrant,
+    Match,
+    Membership,
+    Player,
+    Tournament,
+    players_of,
+)
 from tracker.people import access, consent
 
 from .devices import TableRequest
@@ -200,6 +211,18 @@ def names_without_account(club: Club, most: int = 300) -> list[str]:
     given = club.memberships.filter(plays_as__isnull=False).values("plays_as")
     return list(Player.objects.filter(Player.in_records_of(club), user__isnull=True).exclude(pk__in=given).order_by("-created")
                 .values_list("name", flat=True).distinct()[:most])
+
+
+def remove(membership: Membership, organiser) -> None:
+    """An organiser ends a membership: as leaving does, and kept (`ClubRemoval`), so that no link of the club made
+    before it lets the account back in."""
+    ClubRemoval.objects.create(club_id=membership.club_id, user_id=membership.user_id, by=organiser)
+    leave(membership)
+
+
+def removed_since(club: Club, account, invite: ClubInvite) -> bool:
+    """Whether an organiser removed `account` from the club after `invite` was made: that link does not let it in."""
+    return ClubRemoval.objects.filter(club=club, user=account, at__gte=invite.created).exists()
 
 
 def leave(membership: Membership) -> None:

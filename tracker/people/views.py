@@ -541,7 +541,7 @@ def _club_member(request: TableRequest, club: Club, member_id: int) -> HttpRespo
         messages.error(request, refusal)
         return redirect(club)
     if what == "remove":
-        clubs.leave(membership)
+        clubs.remove(membership, organiser)
         messages.success(request, _("%(name)s is no longer a member.") % {"name": name})
     else:
         # Who made whom an organiser stays on the club page: a club sees, say, an organiser making a second
@@ -625,6 +625,10 @@ def club_join(request: TableRequest, token: str) -> HttpResponse:
     if access.club_role(request, club):
         messages.info(request, _("You are already a member of %(name)s.") % {"name": club.name})
         return redirect(club)
+    if clubs.removed_since(club, access.account_of(request), invite):
+        return render(request, "clubs/club_join.html", {"problem": _(
+            "An organiser removed you from %(name)s after this link was made: ask them for a new link if you are to "
+            "join again.") % {"name": club.name}}, status=403)
     if request.method == "GET":
         return render(request, "clubs/club_join.html", {"club": club})
     try:

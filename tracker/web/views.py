@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
 from django.middleware.gzip import GZipMiddleware
@@ -116,8 +117,11 @@ def set_language(request: TableRequest) -> HttpResponse:
 @never_cache  # the worker fetches it again after a language switch: never an old copy
 @require_GET
 def offline(request: TableRequest) -> HttpResponse:
-    """The page the service worker shows when a page cannot be reached; it is cached at install."""
-    return render(request, "tracker/offline.html")
+    """The page the service worker shows when a page cannot be reached; it is cached at install.
+
+    Drawn for no account: the worker keeps it in the phone's cache, which signing out does not clear (its
+    `Clear-Site-Data: "cache"` is the browser's cache of pages), so a shared phone kept the last account's name."""
+    return render(request, "tracker/offline.html", {"user": AnonymousUser()})
 
 
 def _precached_names() -> list[str]:
