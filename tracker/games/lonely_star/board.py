@@ -4,7 +4,7 @@ Which forms a unit gets (attack whom, move, play a card, equip, roll Resist for 
 the engine's `legal_actions`; a unit that cannot act says why in the engine's words.
 """
 
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
 from rules.lonely_star import STATS
 from rules.lonely_star.combat import luck_mill
@@ -25,36 +25,40 @@ from .narration import STAT_LABELS, ZONE_NAMES, describe, describe_action
 ANY_UNIT = {"name": "?", "hp": 1, "at": 0, "lk": 0, "rs": 0, "reach": 0}
 
 
+CERTAIN = {
+    ("crit", True): pgettext_lazy(
+        "lonely-star",
+        "Luck %(n)s: the crit always succeeds (the die shows %(sides)s at most), no die needed.",
+    ),
+    ("crit", False): pgettext_lazy(
+        "lonely-star", "Luck %(n)s: the crit cannot succeed (the die shows 1 at least), no die needed."
+    ),
+    ("resist", True): pgettext_lazy(
+        "lonely-star",
+        "Resist %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
+    ),
+    ("resist", False): pgettext_lazy(
+        "lonely-star", "Resist %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
+    ),
+    ("luck", True): pgettext_lazy(
+        "lonely-star",
+        "Luck %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
+    ),
+    ("luck", False): pgettext_lazy(
+        "lonely-star", "Luck %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
+    ),
+}
+"""What a form says of a roll whose result is certain, by the roll's kind and which way: only the one said is
+translated (all six were, for each of a unit's three rolls, most of a board's translations)."""
+
+
 def certain_roll(kind: str, value: int) -> str:
     """What a form says in place of the die field when the engine's check against `value` is certain, and which
     way ("always succeeds" or "cannot succeed"); "" when a die decides. `kind`: "crit", "resist" or "luck"."""
     sure = certain_result(value)
     if sure is None:
         return ""
-    texts = {
-        ("crit", True): pgettext(
-            "lonely-star",
-            "Luck %(n)s: the crit always succeeds (the die shows %(sides)s at most), no die needed.",
-        ),
-        ("crit", False): pgettext(
-            "lonely-star", "Luck %(n)s: the crit cannot succeed (the die shows 1 at least), no die needed."
-        ),
-        ("resist", True): pgettext(
-            "lonely-star",
-            "Resist %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
-        ),
-        ("resist", False): pgettext(
-            "lonely-star", "Resist %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
-        ),
-        ("luck", True): pgettext(
-            "lonely-star",
-            "Luck %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
-        ),
-        ("luck", False): pgettext(
-            "lonely-star", "Luck %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
-        ),
-    }
-    return texts[kind, sure] % {"n": value, "sides": SIDES}
+    return str(CERTAIN[kind, sure]) % {"n": value, "sides": SIDES}
 
 
 def _unit_view(state: MatchState, unit: dict) -> dict:
