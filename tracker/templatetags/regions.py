@@ -282,20 +282,15 @@ else from the context's names as one dict (`names`, `Context.flatten`), with the
 lookup where the part's steps end (a name not set, a callable, a list's index)."""
 
 
-def _ready_variable(variable: Variable) -> Getter:
-    """What the template reads for `variable`: from `scope`, else from the context. Through plain dicts (the boards
-    are made of them) it steps itself, as Django would (a key before an attribute); anything else, Django's own
-    lookup (a plain dict serves it as a context)."""
+def _ready_variable(variable: Variable, scoped: bool | None = None) -> Getter:
+    """What the template reads for `variable`: from `scope` (`scoped`: a name the loop or `with` around it binds,
+    so there), from the context's names (`scoped` False: a read of the part's own top, where no name is bound),
+    or from either (None: look). Through plain dicts (the boards are made of them) it steps itself, as Django
+    would (a key before an attribute); anything else, Django's own lookup (a plain dict serves it as a context)."""
     first, *rest = variable.lookups or ("",)
     steps, resolve = tuple(rest), variable.resolve
 
-    def looked_up(scope: dict, names: dict, context: template.Context):
-        if first in scope:
-            current = scope[first]
-        elif first in names:
-            current = names[first]
-        else:
-            return resolve(context)
+    def walked(current, holder):
         for bit in steps:
             if type(current) is dict and bit in current:
                 current = current[bit]
@@ -303,8 +298,20 @@ def _ready_variable(variable: Variable) -> Getter:
                 # Where Django would try a key, an attribute, then an index, and fail (after a costly dir()).
                 raise VariableDoesNotExist(bit)
             else:
-                return resolve(scope if first in scope else context)
-        return resolve(scope if first in scope else context) if callable(current) else current
+                return resolve(holder)
+        return resolve(holder) if callable(current) else current
+
+    if scoped:
+        return lambda scope, names, context: walked(scope[first], scope)
+    if scoped is False:
+        def from_names(scope: dict, names: dict, context: template.Context):
+            return walked(names[first], context) if first in names else resolve(context)
+        return from_names
+
+    def looked_up(scope: dict, names: dict, context: template.Context):
+        if first in scope:
+            return walked(scope[first], scope)
+        return walked(names[first], context) if first in names else resolve(context)
     return looked_up
 
 
@@ -319,17 +326,18 @@ def _ready_bound(value: FilterExpression) -> Getter:
     return bound
 
 
-def _ready(read) -> Getter:
+def _ready(read, scoped: bool = False) -> Getter:
     """A read of a part (a variable, a `_Truth`, a `_Bound` or a `_Loop`) as one function, made once per part: the
-    digests of a board's parts were a quarter of the other phone's fetch, most of it telling reads apart."""
+    digests of a board's parts were a quarter of the other phone's fetch, most of it telling reads apart. `scoped`:
+    a read inside a loop or a `with` of the part, whose name that binds (`_within`); else one of the part's top."""
     if isinstance(read, Variable):
-        return _ready_variable(read)
+        return _ready_variable(read, scoped)
     if isinstance(read, _Truth):
-        variable = _ready_variable(read.variable)
+        variable = _ready_variable(read.variable, scoped)
         return lambda scope, names, context: bool(variable(scope, names, context))
     if isinstance(read, _Bound):
         bindings = tuple((name, _ready_bound(value)) for name, value in read.bindings)
-        body = tuple(_ready(each) for each in read.reads)
+        body = tuple(_ready(each, True) for each in read.reads)
 
         def bound(scope: dict, names: dict, context: template.Context) -> list:
             inner = dict(scope)
@@ -337,8 +345,8 @@ def _ready(read) -> Getter:
                 inner[name] = value(scope, names, context)
             return _shown(body, inner, names, context)
         return bound
-    sequence, loop_names = _ready_variable(read.sequence), read.names
-    body = tuple(_ready(each) for each in read.reads)
+    sequence, loop_names = _ready_variable(read.sequence, scoped), read.names
+    body = tuple(_ready(each, True) for each in read.reads)
     if len(loop_names) == 1:
         name = loop_names[0]
 
@@ -356,11 +364,15 @@ def _shown(reads: tuple[Getter, ...], scope: dict, names: dict, context: templat
     """The value of each read of a part as it is now (None for what is not set). `scope`: the names the loops and
     `with`s around these reads bind, kept in a plain dict rather than pushed on the context item by item (the
     digests of a board's parts were a sixth of an action's time)."""
+    try:
+        return [read(scope, names, context) for read in reads]
+    except (VariableDoesNotExist, TypeError, ValueError):  # not set, or not a sequence: each read on its own
+        pass
     values: list = []
     for read in reads:
         try:
             values.append(read(scope, names, context))
-        except (VariableDoesNotExist, TypeError, ValueError):  # not set, or not a sequence: as it is
+        except (VariableDoesNotExist, TypeError, ValueError):  # as it is
             values.append(None)
     return values
 
