@@ -104,6 +104,42 @@ def test_a_name_a_part_sets_itself_is_not_read_from_what_came_before():
     assert shown(drawn(source, board={**BEFORE, "turn": 2})) != alone, "what the tag reads still counts"
 
 
+def test_a_lazy_translation_is_digested_by_its_message_in_the_language_drawn():
+    """A word a board holds lazily (a stat's label, a zone's name) counts by its message: the digest has the
+    language and the release, so the text need not be looked up in the catalogues for it (as it was, for each part
+    of each fetch); another message, another language or another engine word gives another digest."""
+    from unittest import mock
+
+    from django.utils import translation
+    from django.utils.translation import gettext_lazy, pgettext_lazy
+
+    from rules.errors import Word
+    from tracker.matches.engine_messages import engine_word_lazy
+    from tracker.templatetags.regions import digest
+
+    words = [gettext_lazy("Deck"), pgettext_lazy("lonely-star", "Deck"), engine_word_lazy("lonely-star", "AT")]
+    with mock.patch.object(translation._trans, "gettext", side_effect=AssertionError("looked up")), \
+            mock.patch.object(translation._trans, "pgettext", side_effect=AssertionError("looked up")):
+        english = digest(words, Context())
+    with translation.override("de"):
+        assert digest(words, Context()) != english
+    assert digest(words, Context()) == english
+    assert digest([pgettext_lazy("lonely-star", "Hand"), *words[1:]], Context()) != english
+    assert digest(["Deck", *words[1:]], Context()) != english
+    assert digest([engine_word_lazy("evons", Word("a", "b"))], Context()) != digest(
+        [engine_word_lazy("evons", "a, b")], Context())
+
+
+def test_a_games_own_translations_are_in_the_release_a_digest_has():
+    """A deploy that changes only a game's catalogue (tracker/games/<game>/locale) changes every digest too: a
+    word digested by its message is then drawn anew in its new German."""
+    from tracker.templatetags.regions import released
+
+    files = {str(path) for path in released()}
+    assert any("/tracker/games/lonely_star/locale/" in path for path in files)
+    assert any("/tracker/locale/" in path for path in files) and any("/templates/" in path for path in files)
+
+
 def demo_under_way():
     """Each demo match that is not a club's, moved back to the middle of its log so its forms show."""
     demo.load()

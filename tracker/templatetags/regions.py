@@ -19,8 +19,11 @@ digest.
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 from django import template
 from django.conf import settings
@@ -28,8 +31,11 @@ from django.template.base import FilterExpression, Node, NodeList, Variable, Var
 from django.template.defaulttags import ForNode, IfNode, PartialNode, TemplateLiteral, WithNode
 from django.template.loader import get_template
 from django.template.loader_tags import IncludeNode
+from django.utils.functional import Promise
 from django.utils.html import format_html
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, pgettext
+
+from tracker.matches.engine_messages import engine_word
 
 register = template.Library()
 
@@ -43,18 +49,48 @@ def parts_shown(html: str, leave_out: tuple[str, ...] = ()) -> str:
     return " ".join(f"{region}={key}" for region, key in PART.findall(html) if region not in leave_out)
 
 
+def released() -> list[Path]:
+    """The files a part's drawing follows from besides its values: the templates and every catalogue of
+    translations (the games' own too)."""
+    return sorted(path for folder in (settings.BASE_DIR / "templates", *settings.LOCALE_PATHS)
+                  for path in Path(folder).rglob("*") if path.is_file())
+
+
 @cache
 def _release() -> str:
     """What the templates and translations are in this process: a part drawn before a deploy changed how it
     looks has another digest, so it is drawn anew instead of kept."""
-    files = sorted(path for folder in ("templates", "tracker/locale") for path in (settings.BASE_DIR / folder).rglob("*")
-                   if path.is_file())
-    return hashlib.blake2b(repr([(str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files]).encode(),
+    return hashlib.blake2b(repr([(str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in released()]).encode(),
                            digest_size=6).hexdigest()
 
 
+BY_MESSAGE: dict[Callable, Callable[..., object]] = {
+    gettext: lambda message: message,
+    pgettext: lambda context, message: [context, message],
+    engine_word: lambda slug, word: [slug, list(getattr(word, "parts", [word]))],
+}
+"""The lazy translations a part may show, and what each says in a given language and release: its message (the
+digest has the language and the release), rather than the text it would be forced to (about seventy a fetch of
+a Lonely Star board, each a lookup in the catalogues through the request's language)."""
+
+
+def _plain(value: object) -> object:
+    """What JSON cannot write of a value a part shows, as the digest takes it: a lazy translation by its message,
+    anything else as text."""
+    if isinstance(value, Promise):
+        function, args, keywords, *_ = value.__reduce__()[1]  # type: ignore[misc]
+        said = BY_MESSAGE.get(function)
+        if said is not None and not keywords:
+            return ["\x00said", function.__name__, said(*args)]
+    return str(value)
+
+
+_SORTED = json.JSONEncoder(default=_plain, sort_keys=True).encode
+_UNSORTED = json.JSONEncoder(default=_plain).encode
+
+
 def digest(values: list, context: template.Context) -> str:
-    """A short digest of what a part shows, for this viewer in this language (names and lazy words as text)."""
+    """A short digest of what a part shows, for this viewer in this language (names as text)."""
     viewer = context.get("viewer")
     # A page drawn after a refusal shows the refused form filled in, with why: the next answer draws it anew.
     seen = [_release(), get_language(), bool(context.get("read_only")), getattr(viewer, "role", None),
@@ -62,9 +98,9 @@ def digest(values: list, context: template.Context) -> str:
     # Keys sorted: a state read back from PostgreSQL's jsonb has its keys in jsonb's order, not the order the
     # engine wrote them, and the same part must get the same digest either way.
     try:
-        text = json.dumps(seen, default=str, sort_keys=True)
+        text = _SORTED(seen)
     except TypeError:  # keys of mixed types cannot be sorted: the part is then drawn anew more often, never wrong
-        text = json.dumps(seen, default=str)
+        text = _UNSORTED(seen)
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
@@ -240,58 +276,103 @@ def _bind(bindings: dict, body, found: dict, seen: set, assigned: frozenset[str]
         found.setdefault(_key(bound), bound)
 
 
-def _looked_up(variable: Variable, scope: dict, context: template.Context):
-    """What the template reads for `variable`: from the names a loop or a `with` in the part binds (`scope`), else
-    from the context. Through plain dicts (the boards are made of them) it steps itself, as Django would (a key
-    before an attribute); anything else, Django's own lookup (a plain dict serves it as a context)."""
-    lookups = variable.lookups or ()
-    holder = scope if lookups[0] in scope else context
-    try:
-        current = holder[lookups[0]]
-    except KeyError:
-        return variable.resolve(holder)
-    for bit in lookups[1:]:
-        if type(current) is dict and bit in current:
-            current = current[bit]
-        elif (current is None or type(current) is dict) and not hasattr(current, bit) and not bit.isdecimal():
-            # Where Django would try a key, an attribute, then an index, and fail (after a costly dir()).
-            raise VariableDoesNotExist(bit)
-        else:
-            return variable.resolve(holder)
-    return variable.resolve(holder) if callable(current) else current
+Getter = Callable[[dict, dict, template.Context], Any]
+"""A read of a part made ready (`_ready`): its value from the names the loops and `with`s around it bind (`scope`),
+else from the context's names as one dict (`names`, `Context.flatten`), with the context itself for Django's own
+lookup where the part's steps end (a name not set, a callable, a list's index)."""
 
 
-def _bound_value(value: FilterExpression, scope: dict, context: template.Context):
+def _ready_variable(variable: Variable, scoped: bool | None = None) -> Getter:
+    """What the template reads for `variable`: from `scope` (`scoped`: a name the loop or `with` around it binds,
+    so there), from the context's names (`scoped` False: a read of the part's own top, where no name is bound),
+    or from either (None: look). Through plain dicts (the boards are made of them) it steps itself, as Django
+    would (a key before an attribute); anything else, Django's own lookup (a plain dict serves it as a context)."""
+    first, *rest = variable.lookups or ("",)
+    steps, resolve = tuple(rest), variable.resolve
+
+    def walked(current, holder):
+        for bit in steps:
+            if type(current) is dict and bit in current:
+                current = current[bit]
+            elif (current is None or type(current) is dict) and not hasattr(current, bit) and not bit.isdecimal():
+                # Where Django would try a key, an attribute, then an index, and fail (after a costly dir()).
+                raise VariableDoesNotExist(bit)
+            else:
+                return resolve(holder)
+        return resolve(holder) if callable(current) else current
+
+    if scoped:
+        return lambda scope, names, context: walked(scope[first], scope)
+    if scoped is False:
+        def from_names(scope: dict, names: dict, context: template.Context):
+            return walked(names[first], context) if first in names else resolve(context)
+        return from_names
+
+    def looked_up(scope: dict, names: dict, context: template.Context):
+        if first in scope:
+            return walked(scope[first], scope)
+        return walked(names[first], context) if first in names else resolve(context)
+    return looked_up
+
+
+def _ready_bound(value: FilterExpression) -> Getter:
     """A value a `with` binds, with the part's own names in reach."""
     if not value.filters and isinstance(value.var, Variable) and value.var.lookups:
-        return _looked_up(value.var, scope, context)
-    with context.push(**scope):
-        return value.resolve(context)
+        return _ready_variable(value.var)
+
+    def bound(scope: dict, names: dict, context: template.Context):
+        with context.push(**scope):
+            return value.resolve(context)
+    return bound
 
 
-def _shown(reads: list, context: template.Context, scope: dict | None = None) -> list:
+def _ready(read, scoped: bool = False) -> Getter:
+    """A read of a part (a variable, a `_Truth`, a `_Bound` or a `_Loop`) as one function, made once per part: the
+    digests of a board's parts were a quarter of the other phone's fetch, most of it telling reads apart. `scoped`:
+    a read inside a loop or a `with` of the part, whose name that binds (`_within`); else one of the part's top."""
+    if isinstance(read, Variable):
+        return _ready_variable(read, scoped)
+    if isinstance(read, _Truth):
+        variable = _ready_variable(read.variable, scoped)
+        return lambda scope, names, context: bool(variable(scope, names, context))
+    if isinstance(read, _Bound):
+        bindings = tuple((name, _ready_bound(value)) for name, value in read.bindings)
+        body = tuple(_ready(each, True) for each in read.reads)
+
+        def bound(scope: dict, names: dict, context: template.Context) -> list:
+            inner = dict(scope)
+            for name, value in bindings:
+                inner[name] = value(scope, names, context)
+            return _shown(body, inner, names, context)
+        return bound
+    sequence, loop_names = _ready_variable(read.sequence, scoped), read.names
+    body = tuple(_ready(each, True) for each in read.reads)
+    if len(loop_names) == 1:
+        name = loop_names[0]
+
+        def loop(scope: dict, names: dict, context: template.Context) -> list:
+            return [_shown(body, {**scope, name: item}, names, context) for item in sequence(scope, names, context) or ()]
+        return loop
+
+    def unpacking(scope: dict, names: dict, context: template.Context) -> list:
+        return [_shown(body, {**scope, **dict(zip(loop_names, item, strict=True))}, names, context)
+                for item in sequence(scope, names, context) or ()]
+    return unpacking
+
+
+def _shown(reads: tuple[Getter, ...], scope: dict, names: dict, context: template.Context) -> list:
     """The value of each read of a part as it is now (None for what is not set). `scope`: the names the loops and
     `with`s around these reads bind, kept in a plain dict rather than pushed on the context item by item (the
     digests of a board's parts were a sixth of an action's time)."""
-    scope = scope if scope is not None else {}
+    try:
+        return [read(scope, names, context) for read in reads]
+    except (VariableDoesNotExist, TypeError, ValueError):  # not set, or not a sequence: each read on its own
+        pass
     values: list = []
     for read in reads:
         try:
-            if isinstance(read, Variable):
-                values.append(_looked_up(read, scope, context))
-            elif isinstance(read, _Truth):
-                values.append(bool(_looked_up(read.variable, scope, context)))
-            elif isinstance(read, _Bound):
-                bound = {name: _bound_value(value, scope, context) for name, value in read.bindings}
-                values.append(_shown(list(read.reads), context, {**scope, **bound}))
-            else:
-                names, reads_of_item = read.names, list(read.reads)
-                per_item = []
-                for item in _looked_up(read.sequence, scope, context) or ():
-                    each = dict(zip(names, item, strict=True)) if len(names) > 1 else {names[0]: item}
-                    per_item.append(_shown(reads_of_item, context, {**scope, **each}))
-                values.append(per_item)
-        except (VariableDoesNotExist, TypeError, ValueError):  # not set, or not a sequence: as it is
+            values.append(read(scope, names, context))
+        except (VariableDoesNotExist, TypeError, ValueError):  # as it is
             values.append(None)
     return values
 
@@ -299,7 +380,15 @@ def _shown(reads: list, context: template.Context, scope: dict | None = None) ->
 class KeptNode(template.Node):
     def __init__(self, region: FilterExpression, changing: bool, nodelist: NodeList, tag: str = "div"):
         self.region, self.changing, self.nodelist, self.tag = region, changing, nodelist, tag
-        self.reads: list | None = None  # found at the first render, when partials can be looked up
+        self.reads: tuple[Getter, ...] | None = None  # found at the first render, when partials can be looked up
+
+    def digest(self, context: template.Context) -> str:
+        """The part's digest as it would be drawn now."""
+        if self.reads is None:
+            found: dict = {}
+            _read(self.nodelist, found, set())
+            self.reads = tuple(_ready(found[name]) for name in sorted(found))
+        return digest(_shown(self.reads, {}, context.flatten(), context), context)
 
     def render(self, context: template.Context) -> str:
         region = self.region.resolve(context)
@@ -307,11 +396,7 @@ class KeptNode(template.Node):
             if context.get("light"):
                 return format_html('<div id="{}" hx-preserve></div>', region)
             return format_html('<div id="{}">{}</div>', region, self.nodelist.render(context))
-        if self.reads is None:
-            found: dict = {}
-            _read(self.nodelist, found, set())
-            self.reads = [found[name] for name in sorted(found)]
-        key = digest(_shown(self.reads, context), context)
+        key = self.digest(context)
         if f"{region}={key}" in (context.get("parts_shown") or ()):
             return format_html('<{} id="{}" data-kept="{}" hx-preserve></{}>', self.tag, region, key, self.tag)
         return format_html('<{} id="{}" data-kept="{}">{}</{}>', self.tag, region, key, self.nodelist.render(context),

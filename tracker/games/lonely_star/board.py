@@ -4,7 +4,9 @@ Which forms a unit gets (attack whom, move, play a card, equip, roll Resist for 
 the engine's `legal_actions`; a unit that cannot act says why in the engine's words.
 """
 
-from django.utils.translation import pgettext
+from functools import lru_cache
+
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 from rules.lonely_star import STATS
 from rules.lonely_star.combat import luck_mill
@@ -25,36 +27,46 @@ from .narration import STAT_LABELS, ZONE_NAMES, describe, describe_action
 ANY_UNIT = {"name": "?", "hp": 1, "at": 0, "lk": 0, "rs": 0, "reach": 0}
 
 
+CERTAIN = {
+    ("crit", True): pgettext_lazy(
+        "lonely-star",
+        "Luck %(n)s: the crit always succeeds (the die shows %(sides)s at most), no die needed.",
+    ),
+    ("crit", False): pgettext_lazy(
+        "lonely-star", "Luck %(n)s: the crit cannot succeed (the die shows 1 at least), no die needed."
+    ),
+    ("resist", True): pgettext_lazy(
+        "lonely-star",
+        "Resist %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
+    ),
+    ("resist", False): pgettext_lazy(
+        "lonely-star", "Resist %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
+    ),
+    ("luck", True): pgettext_lazy(
+        "lonely-star",
+        "Luck %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
+    ),
+    ("luck", False): pgettext_lazy(
+        "lonely-star", "Luck %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
+    ),
+}
+"""What a form says of a roll whose result is certain, by the roll's kind and which way: only the one said is
+translated (all six were, for each of a unit's three rolls, most of a board's translations)."""
+
+
 def certain_roll(kind: str, value: int) -> str:
     """What a form says in place of the die field when the engine's check against `value` is certain, and which
     way ("always succeeds" or "cannot succeed"); "" when a die decides. `kind`: "crit", "resist" or "luck"."""
+    return _certain_roll(kind, value, get_language())
+
+
+@lru_cache(maxsize=512)
+def _certain_roll(kind: str, value: int, language: str | None) -> str:
+    """certain_roll in `language`, kept (three a unit, each a catalogue lookup and a format, were a sixth of a board)."""
     sure = certain_result(value)
     if sure is None:
         return ""
-    texts = {
-        ("crit", True): pgettext(
-            "lonely-star",
-            "Luck %(n)s: the crit always succeeds (the die shows %(sides)s at most), no die needed.",
-        ),
-        ("crit", False): pgettext(
-            "lonely-star", "Luck %(n)s: the crit cannot succeed (the die shows 1 at least), no die needed."
-        ),
-        ("resist", True): pgettext(
-            "lonely-star",
-            "Resist %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
-        ),
-        ("resist", False): pgettext(
-            "lonely-star", "Resist %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
-        ),
-        ("luck", True): pgettext(
-            "lonely-star",
-            "Luck %(n)s: this roll always succeeds (the die shows %(sides)s at most), no die needed.",
-        ),
-        ("luck", False): pgettext(
-            "lonely-star", "Luck %(n)s: this roll cannot succeed (the die shows 1 at least), no die needed."
-        ),
-    }
-    return texts[kind, sure] % {"n": value, "sides": SIDES}
+    return str(CERTAIN[kind, sure]) % {"n": value, "sides": SIDES}
 
 
 def _unit_view(state: MatchState, unit: dict) -> dict:
@@ -126,9 +138,8 @@ def _last_step(match: Match, names: list[str]) -> dict | None:
     }
 
 
-def _offers(match: Match, units: list[dict]) -> None:
-    """What the engine lets each unit do now (legal_actions), and why a unit that cannot act cannot."""
-    legal = legal_actions(match.state)
+def _offers(match: Match, units: list[dict], legal: list[dict]) -> None:
+    """What the engine lets each unit do now (`legal`, its legal_actions), and why a unit that cannot act cannot."""
     by_id = {unit["id"]: unit for unit in units}
     for unit in units:
         mine = [action for action in legal if action.get("unit") == unit["id"]]
@@ -151,7 +162,8 @@ def board(match: Match) -> dict:
     units = [_unit_view(state, unit) for unit in state["units"]]
     for unit in units:
         unit["owner"] = players[unit["seat"]].name  # "Dust Knight (Ana)" in every unit list
-    _offers(match, units)
+    legal = legal_actions(state)
+    _offers(match, units, legal)
     # Where the turn's next step starts: at the first of its units that may attack, its Attack form (table.js docks
     # the result above it, so the form, which names the unit, is in view with it), else at the side in turn.
     for unit in units:
@@ -159,7 +171,6 @@ def board(match: Match) -> dict:
     leading = next((unit for unit in units if unit["seat"] == state["turn"] and unit["attack_targets"]), None)
     if leading is not None:
         leading["next_step"] = True
-    legal = legal_actions(state)
     seats = []
     for seat, player in enumerate(players):
         can_play_unit = {"type": "play_unit", "seat": seat} in legal
