@@ -90,3 +90,11 @@ def compiled(make: Callable[..., QuerySet]) -> Callable[..., list]:
         return found
 
     return read
+
+
+def of_match(rows: list, match) -> list:
+    """The rows a compiled read found of `match`, each knowing it (as `match.actions.filter(…)` sets it), so that
+    reading `row.match` asks nothing more."""
+    for row in rows:
+        row.match = match
+    return rows

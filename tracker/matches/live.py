@@ -56,7 +56,7 @@ from rules.fields import typed_number
 from tracker.models import Action, Match, Proposal
 from tracker.templatetags.regions import parts_shown
 
-from .compiled import compiled
+from .compiled import compiled, of_match
 
 if TYPE_CHECKING:
     from tracker.people.devices import TableRequest
@@ -193,9 +193,7 @@ def read_change(match_id: int) -> Change | None:
         return None
     match = found[0]
     waiting = consent.pending(match) if match.version else []
-    newest = next(iter(_newest_action(match_id)), None)
-    if newest is not None:
-        newest.match = match
+    newest = next(iter(of_match(_newest_action(match_id), match)), None)
     texts, kind = {}, "match"
     for code, _name in settings.LANGUAGES:
         with translation.override(code):

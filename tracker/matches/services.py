@@ -21,7 +21,7 @@ from rules import Dice, IllegalAction, RuleError
 from rules.errors import gettext_noop
 from tracker.matches import live, names, news, numbers, writes
 from tracker.matches.card_uses import record_uses
-from tracker.matches.compiled import compiled
+from tracker.matches.compiled import compiled, of_match
 from tracker.matches.engine_messages import engine_message, game_of, spoken
 from tracker.models import (
     Action,
@@ -270,9 +270,7 @@ def _state_at(match: Match, step: int, keep: list | None = None) -> tuple[dict, 
     below, or the seed, and `keep` gathers the missing ones for the caller to store.
     """
     base = step - step % CHECKPOINT_EVERY
-    actions = _line_from(match.pk, max(base, 1), step)
-    for action in actions:
-        action.match = match
+    actions = of_match(_line_from(match.pk, max(base, 1), step), match)
     if base == 0:
         return _fold(match, match.game.new_match(match.config, match.seed), actions, keep), actions
     if actions and actions[0].seq == base and actions[0].kept_state is not None:

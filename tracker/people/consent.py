@@ -36,7 +36,7 @@ import rules
 from rules import Dice
 from tracker.games import pages_for
 from tracker.matches import live, news, services
-from tracker.matches.compiled import compiled
+from tracker.matches.compiled import compiled, of_match
 from tracker.models import Access, Action, Invite, Match, Proposal
 from tracker.people import locks
 
@@ -211,10 +211,7 @@ def _waiting(match_id: int, head: int):
 
 def pending(match: Match) -> list[Proposal]:
     """Requests still waiting at the current step (one asked at another step has lapsed)."""
-    waiting = _waiting(match.pk, match.head)
-    for proposal in waiting:
-        proposal.match = match
-    return waiting
+    return of_match(_waiting(match.pk, match.head), match)
 
 
 def lapse_with_seats(match_id: int, seats: Iterable[int] | None = None) -> list[int]:
