@@ -109,6 +109,9 @@ MIDDLEWARE = [
     "tracker.web.busy.BusyDatabaseMiddleware",
 ]
 
+# Django's own form controls drawn in Python, the same HTML without a template per option (tracker/web/widgets.py).
+FORM_RENDERER = "tracker.web.widgets.Renderer"
+
 ROOT_URLCONF = "tracker.urls"
 WSGI_APPLICATION = "tracker.wsgi.application"
 

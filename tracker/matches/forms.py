@@ -3,8 +3,6 @@
 import re
 
 from django import forms
-from django.utils.html import conditional_escape
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 import rules
@@ -83,52 +81,6 @@ class SeqForm(forms.Form):
     seq = SeqField()
 
 
-def _attrs(attrs: dict) -> str:
-    """HTML attributes as Django's attrs.html writes them: True bare, False left out, in order."""
-    return "".join(f" {name}" if value is True else f' {name}="{conditional_escape(value)}"'
-                   for name, value in attrs.items() if value is not False)
-
-
-class ListSelect(forms.Select):
-    """A select drawn in Python, the same HTML as Django's template draws it.
-
-    Django draws each option by including a template (and another for its attributes): for the
-    filters of the match list, most of the page's time after its rows.
-    """
-
-    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
-        widget = self.get_context(name, value, attrs)["widget"]
-        html = [f'<select name="{conditional_escape(widget["name"])}"{_attrs(widget["attrs"])}>']
-        for group, options, _index in widget["optgroups"]:
-            if group:
-                html.append(f'\n  <optgroup label="{conditional_escape(group)}">')
-            html.extend(f'\n  <option value="{conditional_escape(option["value"])}"{_attrs(option["attrs"])}>'
-                        f'{conditional_escape(option["label"])}</option>\n' for option in options)
-            if group:
-                html.append("\n  </optgroup>")
-        html.append("\n</select>")
-        return mark_safe("".join(html))  # noqa: S308 -- every value above is escaped
-
-
-class _DrawnInput(forms.widgets.Input):
-    """An input drawn in Python, the same HTML as Django's input.html (through its number.html or
-    checkbox.html, hence the two line ends), without three template includes."""
-
-    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
-        widget = self.get_context(name, value, attrs)["widget"]
-        shown = "" if widget["value"] is None else f' value="{conditional_escape(widget["value"])}"'
-        return mark_safe(  # noqa: S308 -- every value is escaped
-            f'<input type="{widget["type"]}" name="{conditional_escape(widget["name"])}"{shown}{_attrs(widget["attrs"])}>\n\n')
-
-
-class NumberInput(_DrawnInput, forms.NumberInput):
-    pass
-
-
-class CheckboxInput(_DrawnInput, forms.CheckboxInput):
-    pass
-
-
 class MatchFilterForm(forms.Form):
     """Filters of the match list; the players and clubs offered are only those the viewer may see."""
 
@@ -143,11 +95,9 @@ class MatchFilterForm(forms.Form):
     game = forms.ChoiceField(
         label=_("Game"), required=False,
         choices=lambda: [("", _("All games"))] + [(slug, g.name) for slug, g in rules.GAMES.items()],
-        widget=ListSelect,
     )
     player = forms.ModelChoiceField(
         label=_("Player"), required=False, queryset=Player.objects.none(), empty_label=_("All players"),
-        widget=ListSelect,
     )
     club = forms.ModelChoiceField(label=_("Club"), required=False, queryset=Player.objects.none(),
-                                  empty_label=_("Any club or none"), widget=ListSelect)
+                                  empty_label=_("Any club or none"))

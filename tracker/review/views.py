@@ -22,7 +22,6 @@ import rules
 from rules.fields import typed_number
 from tracker.games import pages_for
 from tracker.matches import listing, live, services
-from tracker.matches.forms import CheckboxInput, ListSelect, NumberInput
 from tracker.matches.once import made_once
 from tracker.matches.views import entry_seats
 from tracker.models import Action, Match, Player
@@ -38,11 +37,9 @@ def _round_of(events: list) -> set[int]:
 
 
 class LogFilterForm(forms.Form):
-    player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None,
-                                    widget=ListSelect)
-    round = forms.IntegerField(label=gettext_lazy("Round or turn"), required=False, min_value=1, max_value=10_000,
-                               widget=NumberInput)
-    rolls = forms.BooleanField(label=gettext_lazy("Only steps with dice"), required=False, widget=CheckboxInput)
+    player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None)
+    round = forms.IntegerField(label=gettext_lazy("Round or turn"), required=False, min_value=1, max_value=10_000)
+    rolls = forms.BooleanField(label=gettext_lazy("Only steps with dice"), required=False)
 
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, **kwargs)
