@@ -67,14 +67,15 @@ class Player(models.Model):
         return _named(cls.objects.all(), name)
 
 
-def _named(queryset, name: str):
+def _named(queryset, name: str, ask_first: bool = True):
     """The row of `queryset` whose name equals `name` ignoring case, Unicode-aware; else one whose name nobody
     could tell from it on a page (names.look: "ꓮna" with a Lisu A is Ana), so a look-alike is never a second
-    player, card or claim."""
+    player, card or claim. `ask_first`: an ASCII name is asked of the database before every row is read (a few
+    rows, as a game's claimed names, are read at once)."""
     if "\x00" in name:  # no stored name holds one, and PostgreSQL refuses to compare with it
         return None
     key = name.strip().casefold()
-    if name.isascii() and (found := queryset.filter(name__iexact=name.strip()).first()) is not None:
+    if ask_first and name.isascii() and (found := queryset.filter(name__iexact=name.strip()).first()) is not None:
         return found
     rows = list(queryset)
     looks = names.look(name)
@@ -342,7 +343,8 @@ class NameClaim(models.Model):
 
     @classmethod
     def named(cls, slug: str, name: str) -> "NameClaim | None":
-        return _named(cls.objects.filter(slug=slug).select_related("club"), name)
+        # A game's claimed names are few, and most cards have none: one query reads them all.
+        return _named(cls.objects.filter(slug=slug).select_related("club"), name, ask_first=False)
 
 
 class _MatchRows(models.Expression):

@@ -143,3 +143,38 @@ def test_only_an_organiser_who_does_not_play_referees(club, catalog, power, who)
     assert took == (who == "referee")
     if who != "referee" and power in (revoke_bens_seat, undo_past_the_reveal):
         assert state_of(match)[4] == before[4], "Ben's seat stands"
+
+
+def test_who_keeps_the_referees_is_one_rule_for_one_club_and_for_all(club):
+    """clubs.keeps_the_referees (one club) and clubs.refereeing (every club an organiser referees, one query, the
+    catalog's rule) decide alike: an organiser playing in a running tournament under her own player or under the name
+    an organiser gave her in the club (not one given in another club), or made an organiser after it began, referees
+    nothing there; one whose tournament ended, or made before it began and not playing, referees."""
+    from django.utils import timezone
+
+    from tracker.models import Club
+
+    other = Club.objects.create(name="Other Club")
+    cases = {}
+    for name in ("own", "given", "given elsewhere", "made after", "made before", "ended"):
+        account = club_account(name.replace(" ", "-"), club, Membership.ORGANISER).user
+        Membership.objects.create(club=other, user=account)
+        here = Club.objects.create(name=f"Club {name}")
+        membership = Membership.objects.create(club=here, user=account, role=Membership.ORGANISER)
+        tournament = Tournament.objects.create(name="Cup", club=here, finished=timezone.now() if name == "ended" else None)
+        player = Player.objects.create(name=f"P {name}", user=account if name in ("own", "ended") else None)
+        if name != "made after" and name != "made before":
+            Entrant.objects.create(tournament=tournament, player=player)
+        if name == "given":
+            Membership.objects.filter(pk=membership.pk).update(plays_as=player, given_at=timezone.now())
+        if name == "given elsewhere":
+            Membership.objects.filter(club=other, user=account).update(plays_as=player, given_at=timezone.now())
+        if name == "made after":
+            Membership.objects.filter(pk=membership.pk).update(role_changed=timezone.now())
+        if name == "made before":
+            Membership.objects.filter(pk=membership.pk).update(role_changed=tournament.created - timezone.timedelta(1))
+        cases[name] = (here, account)
+    keeps = {name: clubs.keeps_the_referees(here, account) for name, (here, account) in cases.items()}
+    assert keeps == {"own": True, "given": True, "given elsewhere": False, "made after": True, "made before": False,
+                     "ended": False}
+    assert {name: here.pk not in clubs.refereeing(account) for name, (here, account) in cases.items()} == keeps

@@ -143,10 +143,7 @@ def _organised(editor: Editor) -> set[int]:
     """The clubs whose cards, corrections and claims this editor answers for as their organiser: each she organises
     but one whose tournament she may not referee while it runs (clubs.keeps_the_referees: she plays in it, or was
     made an organiser after it began). Its battles would play what she changed (rounds 19 and 20)."""
-    if editor.user is None:
-        return set()
-    held = Membership.objects.filter(user=editor.user, role=Membership.ORGANISER).select_related("club")
-    return {membership.club_id for membership in held if not clubs.keeps_the_referees(membership.club, editor.user)}
+    return clubs.refereeing(editor.user) if editor.user is not None else set()
 
 
 def _organiser_refusal(editor: Editor, club: Club, only: str) -> str:

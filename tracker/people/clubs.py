@@ -16,7 +16,7 @@ Decisions (where the rules of a club were open):
 """
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -125,17 +125,31 @@ def _running_entrants(club: Club, user):
                                   player__in=players_of(user, club.pk))
 
 
+def _keeping_the_referees(user) -> Q:
+    """The clubs (a Club row) where the account is no referee: it plays in a running tournament of the club under any
+    name it plays as there (models.players_of: its own players, and the name an organiser gave it in the club), or was
+    made an organiser after one began. One condition, so that every club's answer is one query."""
+    running = Tournament.objects.filter(club=OuterRef("pk"), finished__isnull=True)
+    membership = Membership.objects.filter(club=OuterRef(OuterRef("pk")), user=user)
+    plays = Entrant.objects.filter(tournament__club=OuterRef("pk"), tournament__finished__isnull=True).filter(
+        Q(player__user=user) | Q(player__in=membership.values("plays_as")))
+    made_after = running.filter(created__lt=Subquery(membership.values("role_changed")[:1]))
+    return Q(Exists(plays)) | Q(Exists(made_after))
+
+
 def keeps_the_referees(club: Club, user) -> bool:
     """Whether the organiser is no referee while a tournament of the club runs, and so demotes and removes no other
     organiser, removes no entrant, gives and takes back no names, and enters no other organiser in a tournament
     (which would make him a side of every club battle: Match.sided_with): she plays in a running tournament of the
     club, or was made an organiser after one began (by whoever: an entrant would make a second account of hers one,
     rounds 17 and 18). Each may still step down; the others act once the tournament ends."""
-    if plays_in_running(club, user):
-        return True
-    made = Membership.objects.filter(club=club, user=user).values_list("role_changed", flat=True).first()
-    running = Tournament.objects.filter(club=club, finished__isnull=True)
-    return made is not None and running.filter(created__lt=made).exists()
+    return bool(user is not None and user.pk) and Club.objects.filter(_keeping_the_referees(user), pk=club.pk).exists()
+
+
+def refereeing(user) -> set[int]:
+    """The clubs the account organises and referees (keeps_the_referees says it does not), in one query."""
+    return set(Club.objects.filter(memberships__user=user, memberships__role=Membership.ORGANISER)
+               .exclude(_keeping_the_referees(user)).values_list("pk", flat=True))
 
 
 def plays_in_running(club: Club, user) -> bool:
