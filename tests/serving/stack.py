@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests import static_cache
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -29,7 +31,7 @@ class Stack:
                    if key not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "DATABASE_URL")}
         environ.update({"DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}", "ADDRESS": f"127.0.0.1:{self.port}",
                         "SECRET_KEY": "test-" + "0123456789abcdef" * 4, "DEMO_PASSWORD": "tablekeeper-demo",
-                        "CADDY_DIR": str(folder / "caddy")})
+                        "CADDY_DIR": str(folder / "caddy"), **static_cache.copy_for_serve(folder)})
         environ.update(env)
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen([sys.executable, "manage.py", "serve", *args], cwd=ROOT, env=environ,

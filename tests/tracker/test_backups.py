@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
+from tests import static_cache
 from tracker.matches import services
 from tracker.models import Action, Club, Match
 
@@ -187,9 +188,13 @@ def test_a_process_that_used_the_pool_exits_at_once():
 
 @pytest.mark.own_sqlite
 def test_serve_backs_up_before_it_migrates_existing_data(tmp_path):
-    """An upgrade: data at an older migration is backed up before the new migrations run."""
+    """An upgrade: data at an older migration is backed up before the new migrations run. The static files
+    collected from this very source tree are not collected again (4 s of CPU at every start)."""
     environ = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "BACKUP_DIR": str(tmp_path),
-               "SECRET_KEY": "k" + "0123456789abcdef" * 4, "ADDRESS": "127.0.0.1:0"}
+               "SECRET_KEY": "k" + "0123456789abcdef" * 4, "ADDRESS": "127.0.0.1:0",
+               **static_cache.copy_for_serve(tmp_path)}
+    manifest = Path(environ["STATIC_ROOT"]) / "staticfiles.json"
+    collected = manifest.stat().st_mtime_ns
 
     def manage(*args: str) -> str:
         done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=environ, capture_output=True,
@@ -201,6 +206,7 @@ def test_serve_backs_up_before_it_migrates_existing_data(tmp_path):
     assert "Backed up before migrating" in manage("serve", "--prepare-only", "--empty")
     assert len(list(tmp_path.glob("tablekeeper-*.sqlite3"))) == 1
     assert "Backed up" not in manage("serve", "--prepare-only", "--empty")  # nothing to migrate: no backup
+    assert manifest.stat().st_mtime_ns == collected
 
 
 @pytest.mark.django_db(transaction=True)

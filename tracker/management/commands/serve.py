@@ -19,7 +19,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from rules.fields import typed_number
 from tracker import backups
-from tracker.web import server, translations
+from tracker.web import server, static_collection, translations
 
 KEY_FILE = Path(settings.BASE_DIR) / "var" / "secret-key"
 
@@ -168,7 +168,7 @@ class Command(BaseCommand):
             call_command("demo", verbosity=0, stdout=io.StringIO())
             self.stdout.write("Demo club accounts: ana (organiser), ben, chloe, dev; "
                               f"password {os.environ['DEMO_PASSWORD']}")
-        call_command("collectstatic", interactive=False, verbosity=0)
+        static_collection.collect()  # only when a file, package or setting it follows from changed
         if prepare_only:
             return
         if https:  # the app's own address answers only Caddy, over plain HTTP: it would redirect to nowhere
