@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tracker.matches import live, names, news
+from tracker.matches.compiled import compiled
 from tracker.models import (
     Access,
     Club,
@@ -125,16 +126,30 @@ def _running_entrants(club: Club, user):
                                   player__in=players_of(user, club.pk))
 
 
-def _keeping_the_referees(user) -> Q:
+def _keeping_the_referees(player_user: int, given_to: int, made: int) -> Q:
     """The clubs (a Club row) where the account is no referee: it plays in a running tournament of the club under any
     name it plays as there (models.players_of: its own players, and the name an organiser gave it in the club), or was
-    made an organiser after one began. One condition, so that every club's answer is one query."""
+    made an organiser after one began. One condition, so that every club's answer is one query; the account's id
+    comes three times, once for each place it stands (a compiled read takes each value once)."""
     running = Tournament.objects.filter(club=OuterRef("pk"), finished__isnull=True)
-    membership = Membership.objects.filter(club=OuterRef(OuterRef("pk")), user=user)
+    membership = Membership.objects.filter(club=OuterRef(OuterRef("pk")))
     plays = Entrant.objects.filter(tournament__club=OuterRef("pk"), tournament__finished__isnull=True).filter(
-        Q(player__user=user) | Q(player__in=membership.values("plays_as")))
-    made_after = running.filter(created__lt=Subquery(membership.values("role_changed")[:1]))
+        Q(player__user_id=player_user) | Q(player__in=membership.filter(user_id=given_to).values("plays_as")))
+    made_after = running.filter(created__lt=Subquery(membership.filter(user_id=made).values("role_changed")[:1]))
     return Q(Exists(plays)) | Q(Exists(made_after))
+
+
+# Built and compiled once per process (tracker/matches/compiled.py): building the condition took ten times as long as
+# running it, on every card page an organiser opens.
+@compiled
+def _kept(club: int, *account: int):
+    return Club.objects.filter(_keeping_the_referees(*account), pk=club)
+
+
+@compiled
+def _refereed(account: int, *again: int):
+    return Club.objects.filter(memberships__user_id=account, memberships__role=Membership.ORGANISER).exclude(
+        _keeping_the_referees(*again))
 
 
 def keeps_the_referees(club: Club, user) -> bool:
@@ -143,14 +158,12 @@ def keeps_the_referees(club: Club, user) -> bool:
     (which would make him a side of every club battle: Match.sided_with): she plays in a running tournament of the
     club, or was made an organiser after one began (by whoever: an entrant would make a second account of hers one,
     rounds 17 and 18). Each may still step down; the others act once the tournament ends."""
-    return bool(user is not None and user.pk) and Club.objects.filter(_keeping_the_referees(user), pk=club.pk).exists()
+    return bool(user is not None and user.pk and _kept(club.pk, *[user.pk] * 3))
 
 
 def refereeing(user) -> set[int]:
     """The clubs the account organises and referees (keeps_the_referees says it does not), in one query."""
-    return set(Club.objects.filter(memberships__user=user, memberships__role=Membership.ORGANISER)
-               .exclude(_keeping_the_referees(user)).values_list("pk", flat=True))
-
+    return {club.pk for club in _refereed(*[user.pk] * 4)}
 
 def plays_in_running(club: Club, user) -> bool:
     """Whether the account is an entrant of a tournament of the club that is running."""
