@@ -40,8 +40,8 @@ def after_reading(monkeypatch):
     sent: list[bool] = []
 
     def arm(model, typed, send):
-        def named(queryset, name):
-            found = read(queryset, name)
+        def named(queryset, name, **how):
+            found = read(queryset, name, **how)
             if found is None and queryset.model is model and names.look(name) == names.look(typed) and not sent:
                 sent.append(True)
                 meanwhile(send)
