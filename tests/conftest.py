@@ -244,6 +244,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.both_databases)
         if item.nodeid.startswith(POSTGRESQL_PASS):
             item.add_marker(pytest.mark.postgresql_pass)
+        if item.get_closest_marker("engine_agnostic") and item.nodeid.startswith(("tests/browser/", *POSTGRESQL_PASS)):
+            raise pytest.UsageError(f"{item.nodeid} is marked engine_agnostic, but CI's SQLite pass leaves it out: "
+                                    "it would run nowhere")
     yield
     for item in items:
         _grouped(item)
