@@ -265,6 +265,7 @@ def test_every_write_path_asks_the_one_rule(monkeypatch, store_played, staff):
         card_changes.name_claim(card_changes.Editor(staff.user, "x"), staff_club, "card-crush", "Store Drake")
 
 
+@pytest.mark.engine_agnostic  # reads the URLs or the source, no database: CI runs it once, on SQLite
 def test_the_card_routes_that_write_are_the_ones_checked_above():
     """A new route that changes a card must join the test above (and ask the rule)."""
     from tracker.urls import urlpatterns
@@ -513,6 +514,7 @@ def test_a_correction_drawn_before_another_organisers_does_not_undo_it(store_pla
     assert ClubCorrection.objects.get(card=phoenix, club=store_played).stats["power"] == 7
 
 
+@pytest.mark.engine_agnostic  # reads the URLs or the source, no database: CI runs it once, on SQLite
 def test_every_games_entry_reads_the_club_catalog():
     """Each game's pages look catalog cards up through tracker/matches/club_cards.py (match_catalog, match_card)."""
     import pathlib

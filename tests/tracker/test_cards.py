@@ -250,8 +250,12 @@ def test_it_accepts_a_card_with_the_pages_csrf_token(csrf_client, catalog):
     assert Card.objects.filter(name="Magma Wyrm").exists()
 
 
+# Junk in one stat, beside a good name, is refused by the card form's own field (a number, a choice) before anything
+# reaches the database: the view stores only a valid form. The same on either engine, so CI runs those once, on SQLite
+# (tests/conftest.py, engine_agnostic). Junk in every field, the name too, is looked up by name: both engines.
 @pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
-@pytest.mark.parametrize("shape", ["all-fields", "power", "speed", "level", "affinity", "rarity"])
+@pytest.mark.parametrize("shape", ["all-fields", *(pytest.param(stat, marks=pytest.mark.engine_agnostic)
+                                                   for stat in ("power", "speed", "level", "affinity", "rarity"))])
 def test_no_junk_makes_it_fail(client, catalog, junk, shape):
     data = card_data() if shape != "all-fields" else {key: junk for key in card_data()}
     if shape != "all-fields":

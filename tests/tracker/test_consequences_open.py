@@ -2,45 +2,47 @@
 act on (the game's `consequences`: lethal damage, a card leaving play, a mill, a raid, a status landing or
 wearing off, a flip, the match's end) stands open in the outcome box, and the box's fold holds none of it."""
 
-from io import StringIO
-
 import pytest
-from django.core.management import call_command
 
 from tracker.games import ADAPTERS, pages_for
 from tracker.matches.outcome import step_said
 from tracker.models import Match
 from tracker.review.log import log_entries
 
+from .test_demo import demo_loaded  # noqa: F401 (the fixture: one demo for the class)
+
 pytestmark = pytest.mark.django_db
 
 
-def test_every_game_declares_events_its_engine_makes():
-    call_command("demo", stdout=StringIO())
-    made = {slug: set() for slug in ADAPTERS}
-    for match in Match.objects.all():
-        for action in match.actions.all():
-            made[match.slug].update(event["type"] for event in action.events)
-    for slug, pages in ADAPTERS.items():
-        assert pages.consequences, slug
-        assert pages.consequences & made[slug], f"{slug}: no consequence in any demo match: {sorted(made[slug])}"
+@pytest.mark.xdist_group("consequences")  # one worker, one demo (--dist loadgroup)
+@pytest.mark.usefixtures("demo_loaded")
+class TestTheDemoMatches:
+    """Both tests read the demo's matches and write nothing: `manage.py demo` runs once for the two (it ran in each,
+    1.5 s of CPU)."""
 
+    def test_every_game_declares_events_its_engine_makes(self):
+        made = {slug: set() for slug in ADAPTERS}
+        for match in Match.objects.all():
+            for action in match.actions.all():
+                made[match.slug].update(event["type"] for event in action.events)
+        for slug, pages in ADAPTERS.items():
+            assert pages.consequences, slug
+            assert pages.consequences & made[slug], f"{slug}: no consequence in any demo match: {sorted(made[slug])}"
 
-def test_no_consequence_is_folded_in_any_step_of_the_demo_matches():
-    call_command("demo", stdout=StringIO())
-    seen = 0
-    for match in Match.objects.all():
-        pages = pages_for(match.slug)
-        names = [player.name for player in match.players()]
-        for entry in log_entries(match, list(match.actions.filter(abandoned=False))):
-            said = step_said(match, entry)
-            for event in entry["action"].events:
-                if event["type"] not in pages.consequences:
-                    continue
-                line = pages.outcome_line(event, names) or pages.describe(event, names)
-                if not line:
-                    continue
-                seen += 1
-                assert line in said["lines"], f"{match.slug} step {entry['action'].seq}: {line!r} not open"
-                assert pages.describe(event, names) not in said["folded"], f"{match.slug}: {line!r} folded"
-    assert seen > 20
+    def test_no_consequence_is_folded_in_any_step_of_the_demo_matches(self):
+        seen = 0
+        for match in Match.objects.all():
+            pages = pages_for(match.slug)
+            names = [player.name for player in match.players()]
+            for entry in log_entries(match, list(match.actions.filter(abandoned=False))):
+                said = step_said(match, entry)
+                for event in entry["action"].events:
+                    if event["type"] not in pages.consequences:
+                        continue
+                    line = pages.outcome_line(event, names) or pages.describe(event, names)
+                    if not line:
+                        continue
+                    seen += 1
+                    assert line in said["lines"], f"{match.slug} step {entry['action'].seq}: {line!r} not open"
+                    assert pages.describe(event, names) not in said["folded"], f"{match.slug}: {line!r} folded"
+        assert seen > 20

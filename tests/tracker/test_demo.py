@@ -9,7 +9,6 @@ from django.db import transaction
 from django.test import Client
 
 import rules
-from tests.sample_game import sample
 from tracker import demo
 from tracker.games import ADAPTERS, pages_for
 from tracker.matches import services
@@ -31,10 +30,9 @@ def run_demo() -> str:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("games", ["installed", sample("with the sample game")])
-def test_it_loads_catalogs_and_finished_matches_of_every_game(games):
-    """Every game in the registry, the sample game too (a single demo, no options): its demo is played."""
-    output = run_demo()
+def assert_every_games_demo_loaded(output: str) -> None:
+    """Every game in the registry, the sample game too when it is registered (a single demo, no options): its
+    demo is played. Checked on the demo TestTheDemoAsLoaded shares, and with the sample game just below."""
     demo_matches = len(demo.matches()) + TOURNAMENT_BATTLES
     for slug in rules.GAMES:
         assert Card.objects.filter(slug=slug).exists(), slug
@@ -47,6 +45,11 @@ def test_it_loads_catalogs_and_finished_matches_of_every_game(games):
     assert all(match.score for match in Match.objects.all())
     assert set(Player.objects.values_list("name", flat=True)) == set(demo.PLAYERS)
     assert f"{Card.objects.count()} demo cards added, {demo_matches} demo matches played." in output
+
+
+@pytest.mark.sample_game
+def test_it_loads_catalogs_and_finished_matches_of_every_game_the_sample_game_too():
+    assert_every_games_demo_loaded(run_demo())
 
 
 def test_a_database_from_before_gets_the_other_games_matches_only():
@@ -82,12 +85,16 @@ def test_a_demo_player_renamed_in_the_club_is_left_alone(monkeypatch):
     assert not Player.objects.filter(name="Ben").exists()
 
 
-@pytest.mark.parametrize("games", ["installed", sample("with the sample game")])
-def test_the_first_demo_match_shows_an_undo_in_its_log(games):
-    run_demo()
+def assert_the_first_demo_match_shows_an_undo_in_its_log() -> None:
     first = Match.objects.order_by("pk").first()
     assert first.actions.filter(abandoned=True).count() == 1
     assert Match.objects.filter(config={"resolution": "power-only"}).count() == 1
+
+
+@pytest.mark.sample_game
+def test_the_first_demo_match_shows_an_undo_in_its_log_the_sample_game_too():
+    run_demo()
+    assert_the_first_demo_match_shows_an_undo_in_its_log()
 
 
 class _Rollback(Exception):
@@ -112,6 +119,12 @@ def demo_loaded(django_db_setup, django_db_blocker) -> str:
 class TestTheDemoAsLoaded:
     """What one run of the demo made, read by each test; a test that changes something changes it in its own
     savepoint."""
+
+    def test_it_loads_catalogs_and_finished_matches_of_every_game(self, demo_loaded):
+        assert_every_games_demo_loaded(demo_loaded)
+
+    def test_the_first_demo_match_shows_an_undo_in_its_log(self, demo_loaded):
+        assert_the_first_demo_match_shows_an_undo_in_its_log()
 
     def test_the_demo_plays_every_scripted_match(self, demo_loaded):
         played = {(slug, script) for slug, script, _players in demo.matches()}

@@ -46,6 +46,14 @@ from .helpers import ANA_DECK, BEN_DECK, assert_every_match_replays, make_card
 
 pytestmark = pytest.mark.django_db
 
+# This module runs on PostgreSQL too (tests/conftest.py, BOTH_DATABASES): storing a match and reading it back, and
+# an import's rows, are the engines' business. A test marked file_only checks only what re-running a match file
+# finds (exchange.parse and exchange.replay): import_match re-runs a file before it stores a row, `refused` checks that
+# nothing was stored, and a name is compared as it will be kept (names.look) in Python. That is the same on either
+# engine, so CI runs it once, on SQLite. The files these tests alter are exported from stored matches (unseen_file),
+# and that export, with a clean import of each file, runs on both (test_the_clean_file_imports, the round trips).
+file_only = pytest.mark.engine_agnostic
+
 # --- scripted matches ---------------------------------------------------------------------------
 #
 # The rulebook battle (ANA_DECK vs BEN_DECK, tests/tracker/conftest.py): Ben wins 3-2 in 7 steps.
@@ -200,6 +208,7 @@ def counts() -> tuple[int, int, int, int]:
 # --- round trips --------------------------------------------------------------------------------
 
 
+@pytest.mark.engine_agnostic  # no database: CI runs it once, on SQLite
 def test_every_game_is_listed():
     """SCRIPTS names every game and no other, and each game's pages picked a finished demo match
     for the refusal tests."""
@@ -484,6 +493,7 @@ def test_replay_gives_every_state_and_the_outcome(catalog):
     assert replayed.outcome == rules.Outcome(winner=1, score="3-2")
 
 
+@file_only
 def test_replay_gives_every_games_states_and_outcome(game_file):
     replayed = exchange.replay(game_file)
     assert replayed.game is rules.GAMES[game_file["game"]]
@@ -495,6 +505,7 @@ def test_replay_gives_every_games_states_and_outcome(game_file):
                                     "score": replayed.outcome.score}
 
 
+@file_only
 def test_replay_stores_nothing(game_file):
     before = counts()
     exchange.replay(game_file)
@@ -651,6 +662,7 @@ def test_the_clean_file_imports(game_file):
 CARD_STAT = {slug: pages.tampered_stat for slug, pages in every_pages().items()}
 
 
+@file_only
 def test_a_cards_stat_changed(game_file):
     step, card = next((e["step"], e["action"].get("cards", [None])[0] or e["action"].get("card"))
                       for e in game_file["actions"] if e["action"].get("cards") or e["action"].get("card"))
@@ -658,12 +670,14 @@ def test_a_cards_stat_changed(game_file):
     refused(game_file, step=step, says="the result differs from the one recorded in the file")
 
 
+@file_only
 def test_a_card_swapped_for_another_legal_card(clean_file):
     cards = clean_file["actions"][1]["action"]["cards"]
     cards[0], cards[1] = cards[1], cards[0]
     refused(clean_file, step=2, says="the result differs from the one recorded in the file")
 
 
+@file_only
 def test_a_lineup_reordered_swaps_an_active_card_for_a_reserve(db):
     data = unseen_file("cardmaster", "knock-out")
     cards = data["actions"][1]["action"]["cards"]
@@ -681,29 +695,34 @@ def test_a_lineup_reordered_swaps_an_active_card_for_a_reserve(db):
                  "This is a 3v3 match: a lineup has 3 cards, not 2.", id="cardmaster"),
     pytest.param("evons", 3, lambda a: a.update(cell="C3"), "C3 already holds Moss Golem.", id="evons"),
 ])
+@file_only
 def test_an_illegal_action(db, slug, step, edit, says):
     data = unseen_file(slug, TAMPERED[slug])
     edit(entry(data, step)["action"])
     refused(data, step=step, says=f"the rules refuse this action: {says}")
 
 
+@file_only
 def test_an_illegal_action_unknown_type(game_file):
     game_file["actions"][4]["action"] = {"type": "concede"}
     error = refused(game_file, step=5, says=f"the rules refuse this action: {game_name(game_file)} has no ")
     assert str(error).endswith(" 'concede'."), str(error)
 
 
+@file_only
 def test_a_step_removed(game_file):
     del game_file["actions"][2]
     refused(game_file, step=3, says="the entry is malformed or out of order")
 
 
+@file_only
 def test_two_steps_swapped(game_file):
     actions = game_file["actions"]
     actions[3], actions[4] = actions[4], actions[3]
     refused(game_file, step=4, says="the entry is malformed or out of order")
 
 
+@file_only
 def test_a_step_renumbered_to_fit(clean_file):
     """Removing round 3 and renumbering the rest: every later state differs."""
     del clean_file["actions"][4]
@@ -712,6 +731,7 @@ def test_a_step_renumbered_to_fit(clean_file):
     refused(clean_file, step=5, says="the result differs")
 
 
+@file_only
 def test_the_first_step_removed_and_the_rest_renumbered(game_file):
     del game_file["actions"][0]
     for number, entry_ in enumerate(game_file["actions"], start=1):
@@ -720,6 +740,7 @@ def test_the_first_step_removed_and_the_rest_renumbered(game_file):
     assert "the result differs" in str(error) or "the rules refuse this action" in str(error), str(error)
 
 
+@file_only
 def test_a_truncated_file_that_still_claims_the_outcome(game_file):
     claimed = game_file["outcome"]
     game_file["actions"] = game_file["actions"][:-1]
@@ -727,17 +748,20 @@ def test_a_truncated_file_that_still_claims_the_outcome(game_file):
             says=f"the file claims the result {claimed} but re-running it gives None")
 
 
+@file_only
 def test_a_file_cut_in_the_middle_of_its_json(game_file):
     raw = json.dumps(game_file).encode()
     refused_raw(raw[: len(raw) // 2], says="The file is not valid JSON")
 
 
+@file_only
 def test_a_roll_added_where_the_rules_roll_none(game_file):
     step = next(e["step"] for e in game_file["actions"] if not e["rolls"])
     entry(game_file, step)["rolls"] = [{"sides": 6, "value": 6, "by": "player", "why": "luck"}]
     refused(game_file, step=step, says="the dice do not match the seed: the file says [6], the seed gives []")
 
 
+@file_only
 def test_a_malformed_dice_record(game_file):
     game_file["actions"][2]["rolls"] = "none"
     refused(game_file, step=3, says="its dice record is malformed")
@@ -746,6 +770,7 @@ def test_a_malformed_dice_record(game_file):
 # --- the dice: the app's rolls come from the seed, a player's are taken as typed in -------------------
 
 
+@file_only
 def test_an_app_roll_altered(app_rolled_file):
     step, roll = first_roll(app_rolled_file, "app")
     was = roll["value"]
@@ -754,12 +779,14 @@ def test_an_app_roll_altered(app_rolled_file):
             says=f"the dice do not match the seed: the file says [{roll['value']}], the seed gives [{was}]")
 
 
+@file_only
 def test_an_app_roll_removed(app_rolled_file):
     step, roll = first_roll(app_rolled_file, "app")
     entry(app_rolled_file, step)["rolls"].remove(roll)
     refused(app_rolled_file, step=step, says="the dice do not match the seed")
 
 
+@file_only
 def test_a_coin_flip_claimed_as_entered_at_the_table(coin_decided_file):
     step, roll = first_roll(coin_decided_file, "app")
     roll["by"] = "player"
@@ -772,6 +799,7 @@ def test_a_coin_flip_claimed_as_entered_at_the_table(coin_decided_file):
     # Gale Harrier's A2: after the backfire roll (100, none), Brainlock's roll 1 lands and 100 misses.
     pytest.param("cardmaster", "knock-out", 1, 1, 100, id="cardmaster-status"),
 ])
+@file_only
 def test_a_typed_in_die_changed_is_refused_where_its_result_changes(db, slug, name, index, was, now):
     data = unseen_file(slug, name)
     step, _roll = first_roll(data, "player")
@@ -781,6 +809,7 @@ def test_a_typed_in_die_changed_is_refused_where_its_result_changes(db, slug, na
     refused(data, step=step, says="the result differs from the one recorded in the file")
 
 
+@file_only
 def test_a_typed_in_die_off_the_die_is_refused_by_the_rules(typed_in_file):
     step, roll = first_roll(typed_in_file, "player")
     roll["value"] = roll["sides"] + 1
@@ -789,6 +818,7 @@ def test_a_typed_in_die_off_the_die_is_refused_by_the_rules(typed_in_file):
             says=f"the rules refuse this action: A {sides}-sided die shows 1 to {sides}, not {sides + 1}.")
 
 
+@file_only
 def test_a_typed_in_die_removed_lets_the_app_roll_instead(typed_in_file):
     step, _roll = first_roll(typed_in_file, "player")
     entry(typed_in_file, step)["rolls"].pop()
@@ -807,12 +837,14 @@ def other_seed_for(data: dict) -> str:
     return next(s for s in (f"{data['seed']}-{n}" for n in range(100)) if rolled(s) != roll["value"])
 
 
+@file_only
 def test_a_changed_seed_no_longer_matches_its_fingerprint(app_rolled_file):
     app_rolled_file["seed"] = other_seed_for(app_rolled_file)
     refused(app_rolled_file, step=None,
             says="The seed does not match the fingerprint shown when the match started.")
 
 
+@file_only
 def test_an_altered_fingerprint(game_file):
     game_file["seed_fingerprint"] = "0" * 12
     refused(game_file, step=None, says="The seed does not match the fingerprint")
@@ -825,11 +857,13 @@ def with_other_seed(data: dict) -> dict:
     return data
 
 
+@file_only
 def test_a_changed_seed_and_fingerprint_changes_the_first_app_roll(app_rolled_file):
     step, _roll = first_roll(app_rolled_file, "app")
     refused(with_other_seed(app_rolled_file), step=step, says="the dice do not match the seed")
 
 
+@file_only
 def test_a_changed_seed_without_a_fingerprint_changes_the_first_app_roll(app_rolled_file):
     step, _roll = first_roll(app_rolled_file, "app")
     with_other_seed(app_rolled_file)
@@ -837,6 +871,7 @@ def test_a_changed_seed_without_a_fingerprint_changes_the_first_app_roll(app_rol
     refused(app_rolled_file, step=step, says="the dice do not match the seed")
 
 
+@file_only
 def test_a_changed_seed_with_the_rolls_rewritten_to_match_changes_the_state(coin_decided_file):
     """Someone who re-rolls with their own seed still cannot keep the recorded result."""
     step, roll = first_roll(coin_decided_file, "app")
@@ -854,11 +889,13 @@ def other_outcomes(data: dict) -> list[dict | None]:
 
 
 @pytest.mark.parametrize("which", ["score", "winner", "draw", "no-outcome"])
+@file_only
 def test_an_altered_outcome_claim(game_file, which):
     game_file["outcome"] = other_outcomes(game_file)[["score", "winner", "draw", "no-outcome"].index(which)]
     refused(game_file, step=len(game_file["actions"]), says="the file claims the result")
 
 
+@file_only
 def test_a_draw_claimed_as_a_win(db):
     data = unseen_file("evons", "draw")
     assert data["outcome"] == {"winner": None, "score": "0-0"}
@@ -870,6 +907,7 @@ RUNNING_WITH_STEPS = [case for case in RUNNING_CASES if case.values[1] != "fresh
 
 
 @pytest.mark.parametrize(("slug", "name"), RUNNING_WITH_STEPS)
+@file_only
 def test_an_outcome_claimed_for_a_running_match(catalog, slug, name):
     match = play_script(slug, name)
     data = as_file(match)
@@ -879,6 +917,7 @@ def test_an_outcome_claimed_for_a_running_match(catalog, slug, name):
     refused(data, step=match.head, says="re-running it gives None")
 
 
+@file_only
 def test_a_state_hash_removed(game_file):
     del game_file["actions"][5]["state_sha256"]
     refused(game_file, step=6, says="the result differs")
@@ -941,6 +980,7 @@ EDITS_WITHOUT_EFFECT = [
 
 
 @pytest.mark.parametrize(("slug", "name", "edit"), EDITS_WITHOUT_EFFECT)
+@file_only
 def test_an_edit_that_leaves_the_state_alone_breaks_the_chain(db, slug, name, edit):
     data = unseen_file(slug, name)
     step = edit(data)
@@ -960,16 +1000,19 @@ def test_the_chain_is_no_signature(db, slug, name, edit):
     assert exchange.import_match(reseal(data)).finished is not None
 
 
+@file_only
 def test_a_step_hash_removed(game_file):
     del game_file["actions"][5]["step_sha256"]
     refused(game_file, step=6, says=CHAIN_BROKEN)
 
 
+@file_only
 def test_a_step_hash_from_another_step(game_file):
     entry(game_file, 3)["step_sha256"] = entry(game_file, 2)["step_sha256"]
     refused(game_file, step=3, says=CHAIN_BROKEN)
 
 
+@file_only
 def test_the_seat_of_a_step_changed(game_file):
     """The entry's seat is for readers (the action says who acts), yet it is part of the chain."""
     entry(game_file, 1)["seat"] = 1 - entry(game_file, 1)["seat"]
@@ -981,6 +1024,7 @@ def test_the_seat_of_a_step_changed(game_file):
     pytest.param(lambda data: data.update(players=data["players"][::-1],
                                           outcome=other_outcomes(data)[1]), id="swapped"),
 ])
+@file_only
 def test_players_changed_after_export(game_file, edit):
     edit(game_file)
     refused(game_file, step=None, says="The file's game, rules version, options, seed or players were changed "
@@ -988,6 +1032,7 @@ def test_players_changed_after_export(game_file, edit):
 
 
 @pytest.mark.parametrize("value", [None, 7])
+@file_only
 def test_a_missing_or_malformed_header_hash(game_file, value):
     game_file["header_sha256"] = value
     refused(game_file, step=None, says="The file's header_sha256 is missing or malformed.")
@@ -1001,6 +1046,7 @@ def test_a_version_1_file_still_imports(game_file):
     assert as_version_1(as_file(imported)) == old
 
 
+@file_only
 def test_a_version_1_file_is_still_checked_step_by_step(game_file):
     old = as_version_1(game_file)
     entry(old, 3)["state_sha256"] = entry(old, 2)["state_sha256"]
@@ -1008,6 +1054,7 @@ def test_a_version_1_file_is_still_checked_step_by_step(game_file):
 
 
 @pytest.mark.parametrize("entry_", [None, "step 3", {"step": 3}, {"step": 3, "action": "play_round"}])
+@file_only
 def test_a_malformed_entry(game_file, entry_):
     game_file["actions"][2] = entry_
     refused(game_file, step=3, says="the entry is malformed or out of order")
@@ -1023,16 +1070,19 @@ def test_a_malformed_entry(game_file, entry_):
     ("format_version", 2.0, "Match file format version 2.0 is not supported"),
     ("format_version", None, "This file has no match file format version: it is not a Tablekeeper match file."),
 ])
+@file_only
 def test_a_foreign_format(clean_file, field, value, says):
     clean_file[field] = value
     refused_raw(json.dumps(clean_file).encode(), says=says)
 
 
+@file_only
 def test_an_unknown_game(clean_file):
     clean_file["game"] = "chess"
     refused(clean_file, step=None, says="This Tablekeeper does not know the game 'chess'.")
 
 
+@file_only
 def test_a_rules_version_not_installed_is_refused_not_rescored(game_file):
     game_file["rules_version"] = "0.9"
     error = refused(game_file, step=None, says=f"{game_name(game_file)} rules version 0.9")
@@ -1046,6 +1096,7 @@ def test_a_rules_version_not_installed_is_refused_not_rescored(game_file):
     pytest.param([], id="none"),
     pytest.param(["Zed", 7], id="number"),
 ])
+@file_only
 def test_wrong_players(clean_file, players):
     clean_file["players"] = players
     refused(clean_file, step=None, says="Card Crush needs 2 named players.")
@@ -1060,6 +1111,7 @@ def test_wrong_players(clean_file, players):
     pytest.param(["Ana", "ΑΝΑ"], "Each seat needs a different player.", id="drawn-alike"),
     pytest.param(["Dev", "\u13a0ev"], "cannot mix Latin letters with those of another script", id="cherokee-d"),
 ])
+@file_only
 def test_players_as_they_would_be_kept(clean_file, players, says):
     """Checked as the names will be kept (names.player_name): "Ana\u200b" is Ana, "\ufdfa" 18 characters, and a
     name of invisible characters none (it made a player named "", and one player sat in both seats)."""
@@ -1077,6 +1129,7 @@ def test_a_seat_no_action_takes_is_stored_as_none(clean_file, seat):
     assert Action.objects.get(match=match, seq=step["step"]).seat is None
 
 
+@file_only
 def test_a_third_player_in_any_game(game_file):
     game_file["players"].append("Xia")
     refused(game_file, step=None, says=f"{game_name(game_file)} needs 2 named players.")
@@ -1086,11 +1139,13 @@ def test_a_third_player_in_any_game(game_file):
     ("game", None), ("rules_version", 1), ("config", []), ("seed", 42),
     ("players", "Zed, Yara"), ("actions", {}), ("actions", True),
 ])
+@file_only
 def test_a_malformed_field(game_file, field, value):
     game_file[field] = value
     refused(game_file, step=None, says=f"The file's {field} is missing or malformed.")
 
 
+@file_only
 def test_a_withheld_seed_is_explained(game_file):
     game_file["seed"] = None
     refused(game_file, step=None, says="This file was exported while the match was still running, so its "
@@ -1098,39 +1153,46 @@ def test_a_withheld_seed_is_explained(game_file):
                                        "match is over.")
 
 
+@file_only
 def test_a_missing_seed_without_a_fingerprint_is_malformed(game_file):
     del game_file["seed"], game_file["seed_fingerprint"]
     refused(game_file, step=None, says="The file's seed is missing or malformed.")
 
 
+@file_only
 def test_an_unknown_option(game_file):
     game_file["config"]["colour"] = "red"
     refused(game_file, step=None, says=f"{game_name(game_file)} has no option called colour.")
 
 
+@file_only
 def test_too_many_actions(clean_file):
     clean_file["actions"] = clean_file["actions"] * (exchange.MAX_ACTIONS // 7 + 1)
     refused(clean_file, step=None, says=f"The file has more than {exchange.MAX_ACTIONS} actions.")
 
 
+@file_only
 def test_a_file_larger_than_the_limit(clean_file):
     raw = json.dumps(clean_file).encode()
     raw += b" " * (exchange.MAX_BYTES + 1 - len(raw))
     refused_raw(raw, says="The file is larger than 2 MB")
 
 
+@file_only
 def test_a_file_just_under_the_limit_is_read(clean_file):
     raw = json.dumps(clean_file).encode()
     raw += b" " * (exchange.MAX_BYTES - len(raw))
     assert exchange.parse(raw) == clean_file
 
 
+@file_only
 def test_non_utf8_bytes(clean_file):
     raw = json.dumps(clean_file, ensure_ascii=False).replace("Zed", "Zéd").encode("latin-1")
     refused_raw(raw, says="The file is not valid JSON")
 
 
 @pytest.mark.parametrize("raw", [b"[]", b"[1, 2]", b'"tablekeeper-match"', b"42", b"null"])
+@file_only
 def test_json_that_is_not_an_object(raw):
     before = counts()
     with pytest.raises(exchange.MatchFileError, match="This is not a Tablekeeper match file."):
@@ -1139,22 +1201,26 @@ def test_json_that_is_not_an_object(raw):
 
 
 @pytest.mark.parametrize("raw", [b"", b"   ", b"{", b"not json", b"\xff\xfe\x00"])
+@file_only
 def test_not_json_at_all(raw):
     with pytest.raises(exchange.MatchFileError, match="The file is not valid JSON"):
         exchange.parse(raw)
 
 
+@file_only
 def test_deeply_nested_json_is_refused():
     with pytest.raises(exchange.MatchFileError, match="nested too deeply"):
         exchange.parse(b"[" * 100_000)
 
 
+@file_only
 def test_a_huge_integer_is_refused_as_not_valid_json():
     with pytest.raises(exchange.MatchFileError):
         exchange.parse(b'{"format": ' + b"1" * 5000 + b"}")
 
 
 @pytest.mark.parametrize("names", [("Zed", "zed"), ("Zed", " Zed "), ("Zoé", "ZOÉ"), ("Yara  Li", "yara li")])
+@file_only
 def test_the_same_player_in_both_seats_is_refused(game_file, names):
     refused(rename(game_file, *names), step=None, says="Each seat needs a different player.")
 
@@ -1175,6 +1241,7 @@ def test_a_naive_action_time_is_read_in_the_default_time_zone(clean_file, settin
     assert match.actions.get(seq=1).created == datetime(2026, 1, 2, 9, 0, tzinfo=UTC)
 
 
+@pytest.mark.engine_agnostic  # no database: CI runs it once, on SQLite
 def test_matchfileerror_names_the_step():
     assert str(exchange.MatchFileError("the dice differ.", step=12)) == "Step 12: the dice differ."
     assert str(exchange.MatchFileError("Not a match file.")) == "Not a match file."

@@ -16,8 +16,11 @@
 """
 
 import ast
+import contextlib
+import decimal
 import functools
 import re
+from collections import Counter
 from datetime import UTC, datetime
 from html.parser import HTMLParser
 from io import StringIO
@@ -27,12 +30,14 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.template import base as template_base
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, translation
 
 import rules
+from tracker import demo
 from tracker.games import ADAPTERS, pages_for
 from tracker.games.cardmaster.narration import multiplier_text as narration_multiplier
 from tracker.matches import services
@@ -318,9 +323,50 @@ def _in_progress(slug: str) -> Match:
     return services.match_create(slug=slug, player_names=["Ana", "Ben"], config={})
 
 
+class NumbersAsLocalised:
+    """While `watching`, each value a template draws in German is also localised by Django as if localisation were on;
+    where the two read differently, it is noted against the match and step (`unlike`), and `drawn_off` counts each
+    game's numbers drawn with localisation off (the board's, in `{% localize off %}`: match_detail.html).
+
+    The match page draws the board so (Django's localisation of each number costs a tenth of a board and changes
+    nothing: whole numbers have no separator, the rest is text from tracker/matches/numbers.py). Django's template
+    localises in one place, `render_value_in_context`: a page drawn with localisation off reads as the page with every
+    number localised exactly when each value it draws reads the same both ways, so this compares each value as the
+    page draws it, not the page drawn twice."""
+
+    def __init__(self, monkeypatch):
+        self.monkeypatch = monkeypatch
+        self.unlike: dict[str, set[tuple[str, str]]] = {}
+        self.drawn_off: Counter[str] = Counter()
+
+    @contextlib.contextmanager
+    def watching(self, match: Match, step: int):
+        page = f"{match.slug} match {match.pk} step {step}"
+
+        def localize(value, use_l10n=None):
+            drawn = formats.localize(value, use_l10n=use_l10n)
+            if translation.get_language() == "de":
+                localised = formats.localize(value, use_l10n=True)
+                if str(drawn) != str(localised):
+                    self.unlike.setdefault(page, set()).add((str(drawn), str(localised)))
+                if use_l10n is False and isinstance(value, int | float | decimal.Decimal) and not isinstance(value, bool):
+                    self.drawn_off[match.slug] += 1
+            return drawn
+
+        with self.monkeypatch.context() as patched:
+            patched.setattr(template_base, "localize", localize)
+            yield
+
+
 @pytest.mark.django_db
-def test_every_page_of_every_game_is_german(phrases):
+def test_every_page_of_every_game_is_german(phrases, monkeypatch):
+    """No English on any German page (b), and every game's demo matches, at every step, read the same in German as
+    with every number localised (c): the board is drawn without Django localising each number (NumbersAsLocalised)."""
     call_command("demo", stdout=StringIO())
+    # The demo plays every game's every demo match (tests/tracker/test_demo.py), each crawled below at every step.
+    matches = list(Match.objects.filter(pairing=None).order_by("pk"))
+    assert Counter(match.slug for match in matches) == Counter(slug for slug, _script, _players in demo.matches())
+    numbers = NumbersAsLocalised(monkeypatch)
     reader = Reader(get_user_model().objects.get(username="ana"), phrases)
     for url in ("home", "settings", "match_list", "match_import", "stats", "club_list", "card_games",
                 "ratings_index", "tournaments_index", "collection_index"):
@@ -348,20 +394,25 @@ def test_every_page_of_every_game_is_german(phrases):
         for seat in pages_for(slug).seats_to_enter(fresh):
             reader.read(reverse("match_pass", args=[fresh.pk, seat]), slug=slug)
             reader.read(reverse("match_entry", args=[fresh.pk, seat]), slug=slug)
-    for match in Match.objects.filter(pairing=None).order_by("pk"):
+    for match in matches:
         reader.read(reverse("match_log", args=[match.pk]), slug=match.slug)
         if match.slug == "card-crush":
             reader.read(reverse("battle_rating", args=[match.pk]), slug=match.slug)
         head = match.head
         for step in sorted({0, 1, head // 2, head}):
             reader.read(reverse("match_replay", args=[match.pk]) + f"?step={step}", slug=match.slug)
-        # The live board with its forms at every step of the game (in English too now and then).
+        # The live board with its forms at every step of the game (in English too now and then), its numbers watched.
         for step in range(head + 1):
             services.match_goto(match_id=match.pk, step=step, expected_seq=Match.objects.get(pk=match.pk).head)
-            reader.read(match.get_absolute_url(), compare=step % 5 == 0, slug=match.slug)
+            with numbers.watching(match, step):
+                board = reader.read(match.get_absolute_url(), compare=step % 5 == 0, slug=match.slug)
+            assert "Schritt" in board, (match.slug, step)
         services.match_goto(match_id=match.pk, step=head, expected_seq=Match.objects.get(pk=match.pk).head)
     english_left = "\n".join(f"{url}: {sorted(left)}" for url, left in reader.found.items())
     assert not reader.found, "English on German pages:\n" + english_left
+    assert min(numbers.drawn_off[slug] for slug in rules.GAMES) > 100, numbers.drawn_off  # every game's board watched
+    unlike = "\n".join(f"{page}: {sorted(values)}" for page, values in numbers.unlike.items())
+    assert not numbers.unlike, "Numbers a board draws that localised would read otherwise (as drawn, localised):\n" + unlike
 
 
 # --- (c) numbers and dates -----------------------------------------------------------------------
@@ -401,37 +452,6 @@ def test_large_numbers_and_decimals_are_written_the_german_way(logos_duel):
         assert charts.axis_label(1500) == "1,5k"
     with translation.override("en"):
         assert narration_multiplier("1/2") == "0.5"
-
-
-def _forms_tokens_out(html: str) -> str:
-    """A page without what differs on every drawing of it: the CSRF tokens and one-time tokens."""
-    return re.sub(r'(name="(csrfmiddlewaretoken|once)" value=|"x-csrftoken": )"[^"]+"', "", html)
-
-
-@pytest.mark.django_db
-def test_every_board_writes_its_numbers_the_german_way_without_django_localising_each(monkeypatch):
-    """The match page draws the board with Django's localisation of each number off (it costs a tenth of a
-    board and changes nothing: whole numbers have no separator, the rest is text from tracker/matches/numbers.py).
-    Every game's demo matches, at every step, read the same in German as with every number localised."""
-    from django.template import base
-    from django.utils import formats
-
-    from tracker.demo import load_catalogs
-
-    load_catalogs()
-    german = _in("de")
-    for slug in rules.GAMES:
-        for make in pages_for(slug).demo_matches.values():
-            match = make(("Ana", "Ben"))
-            head = match.head
-            for step in range(head + 1):
-                services.match_goto(match_id=match.pk, step=step, expected_seq=Match.objects.get(pk=match.pk).head)
-                as_drawn = german.get(match.get_absolute_url()).content.decode()
-                with monkeypatch.context() as patched:
-                    patched.setattr(base, "localize", lambda value, use_l10n=None: formats.localize(value, use_l10n=True))
-                    localised = german.get(match.get_absolute_url()).content.decode()
-                assert "Schritt" in as_drawn and 'lang="de"' in as_drawn
-                assert _forms_tokens_out(as_drawn) == _forms_tokens_out(localised), (slug, step)
 
 
 def test_an_engine_refusal_groups_its_limits_the_german_way():
