@@ -121,28 +121,26 @@
   // htmx puts the focus back on an element of the same id, and where there is none, it goes to where the next
   // step starts (the first field of the form of the same id, else of the first form that changes the match,
   // else the heading), never to <body>. Only when the focus showed (a keyboard's): a tap leaves the page be.
-  // By the id of the region a request will replace: the control that had the focus and the id of its form.
-  const places = {};
+  const places = {}; // by the id of the region a request will replace: the control that had the focus
   document.addEventListener("htmx:beforeRequest", (e) => {
     const el = document.activeElement, id = e.detail.target && e.detail.target.id;
-    if (id) places[id] = el && el.matches(":focus-visible") ? { control: el.id, form: (el.form && el.form.id) || "" } : null;
+    if (id) places[id] = el && el.matches(":focus-visible") ? el : null;
   });
   const start = (form) => {
     const first = form && form.querySelector("input:not([type=hidden]):enabled, select:enabled, button:enabled");
     return (first && first.type === "radio" && form.querySelector("[name='" + first.name + "']:checked")) || first;
   };
   document.addEventListener("htmx:afterSettle", (e) => {
-    const id = e.detail.target && e.detail.target.id, place = places[id];
+    const id = e.detail.target && e.detail.target.id, el = places[id];
     delete places[id];
-    if (place && document.activeElement === document.body) resume(document.getElementById(id), place);
+    if (el && document.activeElement === document.body) resume(document.getElementById(id), el);
   });
-  function resume(region, { control, form }) {
+  function resume(region, el) {
     if (!region) return;
     // htmx gives the focus back to the control of the same id only if the focus was still on the old one when
     // the answer came (a busy phone once had moved it to <body> by then: CI's replay, 2026-11-30).
-    const same = control && document.getElementById(control);
+    const same = el.id && document.getElementById(el.id), own = el.form && document.getElementById(el.form.id);
     if (same && region.contains(same)) return same.focus();
-    const own = form && document.getElementById(form);
     // A match just ended has no next step: the focus goes to its result (the outcome box), not to <body>.
     const result = region.hasAttribute("data-finished") && region.querySelector("#outcome .outcome-box");
     if (result) result.tabIndex = -1;
