@@ -165,6 +165,7 @@ def refereeing(user) -> set[int]:
     """The clubs the account organises and referees (keeps_the_referees says it does not), in one query."""
     return {club.pk for club in _refereed(*[user.pk] * 4)}
 
+
 def plays_in_running(club: Club, user) -> bool:
     """Whether the account is an entrant of a tournament of the club that is running."""
     return _running_entrants(club, user).exists()
