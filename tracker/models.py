@@ -269,7 +269,7 @@ def players_of(user, club_id: int | None) -> dict[int, Held]:
     """The players an account plays as in a club (club_id None: outside any club), each with how it holds it: its
     own player (the name it signed up with) from its sign-up, and in a club the name an organiser gave it there
     from then on. The one place "this account is that player" is decided: confirmations, seats taken by opening a
-    battle, sides of a match or tournament, collections."""
+    battle, sides of a match or tournament, collections; clubs._playing_in_running asks the same of the database."""
     if user is None or not user.pk:
         return {}
     mine = {pk: Held(user.date_joined, None) for pk in Player.objects.filter(user=user).values_list("pk", flat=True)}

@@ -35,7 +35,6 @@ from tracker.models import (
     Membership,
     Player,
     Tournament,
-    players_of,
 )
 from tracker.people import access, consent
 
@@ -120,27 +119,30 @@ class NameRefused(Exception):
     """Why a name was not given; nothing changed."""
 
 
-def _running_entrants(club: Club, user):
-    """The account's entries (under any name it plays as in the club) in the club's running tournaments."""
-    return Entrant.objects.filter(tournament__club=club, tournament__finished__isnull=True,
-                                  player__in=players_of(user, club.pk))
+def _playing_in_running(player_user: int, given_to: int) -> Exists:
+    """The clubs (a Club row) with a running tournament the account plays in, under any name it plays as there
+    (models.players_of: its own players, and the name an organiser gave it in the club)."""
+    given = Membership.objects.filter(club=OuterRef(OuterRef("pk")), user_id=given_to).values("plays_as")
+    return Exists(Entrant.objects.filter(tournament__club=OuterRef("pk"), tournament__finished__isnull=True).filter(
+        Q(player__user_id=player_user) | Q(player__in=given)))
 
 
 def _keeping_the_referees(player_user: int, given_to: int, made: int) -> Q:
-    """The clubs (a Club row) where the account is no referee: it plays in a running tournament of the club under any
-    name it plays as there (models.players_of: its own players, and the name an organiser gave it in the club), or was
+    """The clubs (a Club row) where the account is no referee: it plays in a running tournament of the club, or was
     made an organiser after one began. One condition, so that every club's answer is one query; the account's id
     comes three times, once for each place it stands (a compiled read takes each value once)."""
-    running = Tournament.objects.filter(club=OuterRef("pk"), finished__isnull=True)
-    membership = Membership.objects.filter(club=OuterRef(OuterRef("pk")))
-    plays = Entrant.objects.filter(tournament__club=OuterRef("pk"), tournament__finished__isnull=True).filter(
-        Q(player__user_id=player_user) | Q(player__in=membership.filter(user_id=given_to).values("plays_as")))
-    made_after = running.filter(created__lt=Subquery(membership.filter(user_id=made).values("role_changed")[:1]))
-    return Q(Exists(plays)) | Q(Exists(made_after))
+    role_changed = Membership.objects.filter(club=OuterRef(OuterRef("pk")), user_id=made).values("role_changed")[:1]
+    made_after = Tournament.objects.filter(club=OuterRef("pk"), finished__isnull=True, created__lt=Subquery(role_changed))
+    return Q(_playing_in_running(player_user, given_to)) | Q(Exists(made_after))
 
 
-# Built and compiled once per process (tracker/matches/compiled.py): building the condition took ten times as long as
-# running it, on every card page an organiser opens.
+# Built and compiled once per process (tracker/matches/compiled.py): building the conditions took ten times as long as
+# running them, on every card page an organiser opens.
+@compiled
+def _playing(club: int, *account: int):
+    return Club.objects.filter(_playing_in_running(*account), pk=club)
+
+
 @compiled
 def _kept(club: int, *account: int):
     return Club.objects.filter(_keeping_the_referees(*account), pk=club)
@@ -168,7 +170,7 @@ def refereeing(user) -> set[int]:
 
 def plays_in_running(club: Club, user) -> bool:
     """Whether the account is an entrant of a tournament of the club that is running."""
-    return _running_entrants(club, user).exists()
+    return bool(user is not None and user.pk and _playing(club.pk, *[user.pk] * 2))
 
 
 def _may_give(club: Club, organiser, membership: Membership) -> None:
