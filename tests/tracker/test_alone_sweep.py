@@ -92,8 +92,7 @@ class Line:
 
 @compiled
 def _match_row(pk: int):
-    return Match.objects.only("head", "state", "finished", "winner", "score", "last_number", "slug",
-                              "rules_version").filter(pk=pk)
+    return Match.objects.only("head", "state", "finished", "winner", "score", "last_number").filter(pk=pk)
 
 
 @compiled
