@@ -126,6 +126,9 @@ TEMPLATES = [
             # `{% url %}` reversing each address once per process (tracker/templatetags/reversed.py), and
             # `{% csrf_token %}` drawing its input once per page (tracker/templatetags/csrf_once.py).
             "builtins": ["tracker.templatetags.reversed", "tracker.templatetags.csrf_once"],
+            # `{% load i18n %}` loads Django's i18n tags with `translate` and `blocktranslate` looking each message
+            # up once per process and language (tracker/templatetags/translated.py).
+            "libraries": {"i18n": "tracker.templatetags.translated"},
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
