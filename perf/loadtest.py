@@ -25,7 +25,8 @@ middle of the load and started again; tables retry refused connections and carry
 whatever the server says the match is at now. With `restart="HUP"` the first server's master gets
 SIGHUP instead (fresh workers, the old ones finish what they hold), with `restart="TERM"` SIGTERM
 (a graceful stop, as a service manager's restart does) and is started again: either way every
-acknowledged action must be stored.
+acknowledged action must be stored. `restart="TERM HUP"` sends the signals in turn, the load shared
+evenly among them (the tests restart both ways in one run).
 
 Afterwards, straight from the database:
 - every match's stored state and checkpoints equal its log re-run from the seed
@@ -467,11 +468,20 @@ def _play_showdown(number: int, running: list[Server], report: Report, lock: thr
 
 
 def _disrupt(running: list[Server], report: Report, threads: list[threading.Thread], deadline: float,
-             target: int, restart: str, say) -> None:
-    """Mid-load, once `target` actions are acknowledged: kill the first server and start it again, or send
-    its master the `restart` signal (TERM: it stops once it finished what it held, and is started again)."""
-    while len(report.acked) < target and any(t.is_alive() for t in threads) and time.monotonic() < deadline:
-        time.sleep(0.01)
+             expected: int, restart: str, say) -> None:
+    """Mid-load: kill the first server and start it again once a third of the `expected` actions are
+    acknowledged, or send its master each signal of `restart` in turn, at evenly spaced shares of them (one
+    signal: at a third; two: at a quarter and a half). TERM: it stops once it finished what it held, and is
+    started again."""
+    signals = restart.split() or [""]
+    for number, sent in enumerate(signals, 1):
+        target = expected * number // (len(signals) + 2)
+        while len(report.acked) < target and any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        _disrupt_once(running, report, sent, say)
+
+
+def _disrupt_once(running: list[Server], report: Report, restart: str, say) -> None:
     victim = running[0]
     if restart:
         say(f"SIG{restart} gunicorn's master after {len(report.acked)} acknowledged actions")
@@ -542,9 +552,9 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
             for thread in threads:
                 thread.start()
             if crash or restart:
-                # About a third of the expected actions in (some 20 a match over the five games: from 7 for Card
-                # Crush to some 50 for Cardmaster).
-                _disrupt(running, report, threads, deadline, tables * matches * 20 // 3, restart, say)
+                # Some 20 actions expected a match over the five games: from 7 for Card Crush to some 50 for
+                # Cardmaster.
+                _disrupt(running, report, threads, deadline, tables * matches * 20, restart, say)
             for thread in threads:
                 thread.join(max(0.0, deadline - time.monotonic()) + 65)
             report.elapsed = time.monotonic() - start
