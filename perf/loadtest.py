@@ -452,11 +452,14 @@ def _play_table(number: int, running: list[Server], report: Report, lock: thread
         phone.count(report.errors, f"{phone.slug} script failed ({what})")
 
 
-def _play_showdown(number: int, running: list[Server], report: Report, lock: threading.Lock, deadline: float,
-                   seed: int, pace: float) -> None:
-    """A phone playing hard Showdowns one after another until the deadline, timing the AI's replies."""
-    phone = Phone(running[number % len(running)].port, report, lock, deadline, seed * 10_000 + number,
-                  htmx=True, pace=pace)
+def _showdown_phone(number: int, running: list[Server], report: Report, lock: threading.Lock, deadline: float,
+                    seed: int, pace: float) -> Phone:
+    return Phone(running[number % len(running)].port, report, lock, deadline, seed * 10_000 + number,
+                 htmx=True, pace=pace)
+
+
+def _play_showdown(phone: Phone, number: int) -> None:
+    """A phone playing hard Showdowns one after another until its deadline, timing the AI's replies."""
     phone.slug = "cardmaster"
     try:
         played = 0
@@ -464,7 +467,7 @@ def _play_showdown(number: int, running: list[Server], report: Report, lock: thr
             showdown_script.play(phone, number, played)
             played += 1
     except Exception as error:  # noqa: BLE001 - a script bug must show in the report, not vanish
-        phone.count(report.errors, f"showdown script failed ({type(error).__name__}: {error})")
+        phone.count(phone.report.errors, f"showdown script failed ({type(error).__name__}: {error})")
 
 
 def _disrupt(running: list[Server], report: Report, threads: list[threading.Thread], deadline: float,
@@ -514,11 +517,14 @@ def _tally(report: Report, first_match: int) -> None:
 def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, matches: int = 2,
         crash: bool = False, restart: str = "", database_url: str | None = None, seed: int = 1,
         floor_seconds: float = 3, htmx: bool = False, pace: float = 0.0, servers: int = 1, shown: bool = True,
-        wsgi: bool = False, showdown: int = 0, base: Ready | None = None, say=print) -> Report:
+        wsgi: bool = False, showdown: int = 0, showdown_replies: int = 0, base: Ready | None = None,
+        say=print) -> Report:
     """Serve, load, optionally crash and restart, then check; the report says what happened.
 
     `showdown`: phones playing hard Showdowns beside the tables (htmx, at `pace`), whose taps answered with
-    the AI's possession are timed: the AI's reply under load.
+    the AI's possession are timed: the AI's reply under load. They play until the deadline, or with
+    `showdown_replies` until the tables are done and that many replies were timed (a hard reply is seconds
+    of CPU: the tests need a few, not the deadline's worth).
 
     `base`: a Ready made on the same kind of database as `database_url` (else one is made for this run).
     """
@@ -546,16 +552,25 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
             threads = [threading.Thread(target=_play_table, daemon=True,
                                         args=(n, running, report, lock, deadline, matches, seed, htmx, pace, shown))
                        for n in range(tables)]
-            threads += [threading.Thread(target=_play_showdown, daemon=True,
-                                         args=(tables + n, running, report, lock, deadline, seed, pace))
-                        for n in range(showdown)]
+            showdown_phones = [_showdown_phone(tables + n, running, report, lock, deadline, seed, pace)
+                               for n in range(showdown)]
+            threads += [threading.Thread(target=_play_showdown, args=(phone, tables + n), daemon=True)
+                        for n, phone in enumerate(showdown_phones)]
             for thread in threads:
                 thread.start()
             if crash or restart:
                 # Some 20 actions expected a match over the five games: from 7 for Card Crush to some 50 for
                 # Cardmaster.
                 _disrupt(running, report, threads, deadline, tables * matches * 20, restart, say)
-            for thread in threads:
+            for thread in threads[:tables]:
+                thread.join(max(0.0, deadline - time.monotonic()) + 65)
+            if showdown_replies:
+                while (len(report.ai_replies) < showdown_replies and time.monotonic() < deadline
+                       and any(thread.is_alive() for thread in threads[tables:])):
+                    time.sleep(0.05)
+                for phone in showdown_phones:  # the deadline brought forward: each stops at its next tap or poll
+                    phone.deadline = min(phone.deadline, time.monotonic())
+            for thread in threads[tables:]:
                 thread.join(max(0.0, deadline - time.monotonic()) + 65)
             report.elapsed = time.monotonic() - start
             report.client_cpu = time.process_time() - client_cpu
