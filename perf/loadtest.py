@@ -25,7 +25,8 @@ middle of the load and started again; tables retry refused connections and carry
 whatever the server says the match is at now. With `restart="HUP"` the first server's master gets
 SIGHUP instead (fresh workers, the old ones finish what they hold), with `restart="TERM"` SIGTERM
 (a graceful stop, as a service manager's restart does) and is started again: either way every
-acknowledged action must be stored.
+acknowledged action must be stored. `restart="TERM HUP"` sends the signals in turn, the load shared
+evenly among them (the tests restart both ways in one run).
 
 Afterwards, straight from the database:
 - every match's stored state and checkpoints equal its log re-run from the seed
@@ -451,11 +452,14 @@ def _play_table(number: int, running: list[Server], report: Report, lock: thread
         phone.count(report.errors, f"{phone.slug} script failed ({what})")
 
 
-def _play_showdown(number: int, running: list[Server], report: Report, lock: threading.Lock, deadline: float,
-                   seed: int, pace: float) -> None:
-    """A phone playing hard Showdowns one after another until the deadline, timing the AI's replies."""
-    phone = Phone(running[number % len(running)].port, report, lock, deadline, seed * 10_000 + number,
-                  htmx=True, pace=pace)
+def _showdown_phone(number: int, running: list[Server], report: Report, lock: threading.Lock, deadline: float,
+                    seed: int, pace: float) -> Phone:
+    return Phone(running[number % len(running)].port, report, lock, deadline, seed * 10_000 + number,
+                 htmx=True, pace=pace)
+
+
+def _play_showdown(phone: Phone, number: int) -> None:
+    """A phone playing hard Showdowns one after another until its deadline, timing the AI's replies."""
     phone.slug = "cardmaster"
     try:
         played = 0
@@ -463,15 +467,24 @@ def _play_showdown(number: int, running: list[Server], report: Report, lock: thr
             showdown_script.play(phone, number, played)
             played += 1
     except Exception as error:  # noqa: BLE001 - a script bug must show in the report, not vanish
-        phone.count(report.errors, f"showdown script failed ({type(error).__name__}: {error})")
+        phone.count(phone.report.errors, f"showdown script failed ({type(error).__name__}: {error})")
 
 
 def _disrupt(running: list[Server], report: Report, threads: list[threading.Thread], deadline: float,
-             target: int, restart: str, say) -> None:
-    """Mid-load, once `target` actions are acknowledged: kill the first server and start it again, or send
-    its master the `restart` signal (TERM: it stops once it finished what it held, and is started again)."""
-    while len(report.acked) < target and any(t.is_alive() for t in threads) and time.monotonic() < deadline:
-        time.sleep(0.01)
+             expected: int, restart: str, say) -> None:
+    """Mid-load: kill the first server and start it again once a third of the `expected` actions are
+    acknowledged, or send its master each signal of `restart` in turn, at evenly spaced shares of them (one
+    signal: at a third; two: at a quarter and a half). TERM: it stops once it finished what it held, and is
+    started again."""
+    signals = restart.split() or [""]
+    for number, sent in enumerate(signals, 1):
+        target = expected * number // (len(signals) + 2)
+        while len(report.acked) < target and any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        _disrupt_once(running, report, sent, say)
+
+
+def _disrupt_once(running: list[Server], report: Report, restart: str, say) -> None:
     victim = running[0]
     if restart:
         say(f"SIG{restart} gunicorn's master after {len(report.acked)} acknowledged actions")
@@ -504,11 +517,14 @@ def _tally(report: Report, first_match: int) -> None:
 def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, matches: int = 2,
         crash: bool = False, restart: str = "", database_url: str | None = None, seed: int = 1,
         floor_seconds: float = 3, htmx: bool = False, pace: float = 0.0, servers: int = 1, shown: bool = True,
-        wsgi: bool = False, showdown: int = 0, base: Ready | None = None, say=print) -> Report:
+        wsgi: bool = False, showdown: int = 0, showdown_replies: int = 0, base: Ready | None = None,
+        say=print) -> Report:
     """Serve, load, optionally crash and restart, then check; the report says what happened.
 
     `showdown`: phones playing hard Showdowns beside the tables (htmx, at `pace`), whose taps answered with
-    the AI's possession are timed: the AI's reply under load.
+    the AI's possession are timed: the AI's reply under load. They play until the deadline, or with
+    `showdown_replies` until the tables are done and that many replies were timed (a hard reply is seconds
+    of CPU: the tests need a few, not the deadline's worth).
 
     `base`: a Ready made on the same kind of database as `database_url` (else one is made for this run).
     """
@@ -536,16 +552,25 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
             threads = [threading.Thread(target=_play_table, daemon=True,
                                         args=(n, running, report, lock, deadline, matches, seed, htmx, pace, shown))
                        for n in range(tables)]
-            threads += [threading.Thread(target=_play_showdown, daemon=True,
-                                         args=(tables + n, running, report, lock, deadline, seed, pace))
-                        for n in range(showdown)]
+            showdown_phones = [_showdown_phone(tables + n, running, report, lock, deadline, seed, pace)
+                               for n in range(showdown)]
+            threads += [threading.Thread(target=_play_showdown, args=(phone, tables + n), daemon=True)
+                        for n, phone in enumerate(showdown_phones)]
             for thread in threads:
                 thread.start()
             if crash or restart:
-                # About a third of the expected actions in (some 20 a match over the five games: from 7 for Card
-                # Crush to some 50 for Cardmaster).
-                _disrupt(running, report, threads, deadline, tables * matches * 20 // 3, restart, say)
-            for thread in threads:
+                # Some 20 actions expected a match over the five games: from 7 for Card Crush to some 50 for
+                # Cardmaster.
+                _disrupt(running, report, threads, deadline, tables * matches * 20, restart, say)
+            for thread in threads[:tables]:
+                thread.join(max(0.0, deadline - time.monotonic()) + 65)
+            if showdown_replies:
+                while (len(report.ai_replies) < showdown_replies and time.monotonic() < deadline
+                       and any(thread.is_alive() for thread in threads[tables:])):
+                    time.sleep(0.05)
+                for phone in showdown_phones:  # the deadline brought forward: each stops at its next tap or poll
+                    phone.deadline = min(phone.deadline, time.monotonic())
+            for thread in threads[tables:]:
                 thread.join(max(0.0, deadline - time.monotonic()) + 65)
             report.elapsed = time.monotonic() - start
             report.client_cpu = time.process_time() - client_cpu

@@ -190,3 +190,22 @@ def outsider(battle) -> Client:
 @pytest.fixture
 def cast(owner, owner2, player, spectator, outsider) -> dict[str, Client]:
     return {"owner": owner, "owner2": owner2, "player": player, "spectator": spectator, "outsider": outsider}
+
+
+@pytest.fixture(scope="module")
+def cast_for_the_module(django_db_setup, django_db_blocker) -> tuple[dict[str, Client], int]:
+    """`cast` and its `battle` made as the fixtures above make them, once for a module whose tests share them, each
+    test in a savepoint (as match_for_the_class): the phones and the battle's pk. The module's own fixtures give each
+    test phones holding these phones' cookies (helpers.phone_like) and the battle read again. Seven requests made the
+    cast for each of a hundred tests: three quarters of test_access.py's time."""
+    with shared_by_the_class(django_db_blocker):
+        cache.clear()  # the sign-in limit counts per address, as for a test's own (fresh_cache)
+        get_user_model().objects.create_user("ana", password=PASSWORD)
+        owner = Client()
+        assert sign_in(owner, "ana").status_code == 302
+        demo.load_catalogs()
+        battle = start_battle(owner, "Ana", "Ben")
+        owner2 = Client()
+        assert sign_in(owner2, "ana").status_code == 302
+        yield ({"owner": owner, "owner2": owner2, "player": seated_phone(owner, battle, 1),
+                "spectator": watching_phone(owner, battle), "outsider": Client()}, battle.pk)

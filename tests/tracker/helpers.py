@@ -6,6 +6,7 @@ import html
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from copy import deepcopy
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -44,6 +45,16 @@ def shared_by_the_class(django_db_blocker) -> Iterator[None]:
     with django_db_blocker.unblock(), transaction.atomic():
         yield
         transaction.set_rollback(True)
+
+
+def phone_like(phone: Client) -> Client:
+    """A phone of its own holding `phone`'s cookies (its device, session and CSRF token) and account (`user`), for a
+    test given phones made once for its module: what the test does to it (signing out, a language) stays its own."""
+    copy = Client()
+    copy.cookies = deepcopy(phone.cookies)
+    if hasattr(phone, "user"):
+        copy.user = phone.user
+    return copy
 
 
 def club_account(username: str, club: Club | None = None, role: str = Membership.MEMBER) -> Client:

@@ -31,6 +31,7 @@ from .helpers import (
     lock,
     lock_both,
     make_invite,
+    phone_like,
     play_out,
     seated_phone,
     snapshot,
@@ -43,6 +44,23 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 PERSONAS = ["owner", "owner2", "player", "spectator", "outsider"]
 SEEING = ["owner", "owner2", "player", "spectator"]
+
+
+# The cast made once for the module (tests/tracker/conftest.py: cast_for_the_module), every test in a savepoint
+# of it with phones of its own; the tests of the owner's phone alone meet the battle too.
+@pytest.fixture
+def cast(cast_for_the_module) -> dict[str, Client]:
+    return {persona: phone_like(phone) for persona, phone in cast_for_the_module[0].items()}
+
+
+@pytest.fixture
+def battle(cast_for_the_module) -> Match:
+    return Match.objects.get(pk=cast_for_the_module[1])
+
+
+@pytest.fixture
+def owner(cast) -> Client:
+    return cast["owner"]
 
 
 def as_(cast: dict, persona: str) -> Client:
@@ -535,12 +553,10 @@ def test_a_match_opens_for_exactly_the_phones_whose_list_shows_it(cast, three_ma
 @pytest.fixture
 def logos_duel(owner, db) -> Match:
     """A LOGOS duel owned by the owner's phone, both round-1 cards committed (its table actions name a seat)."""
-    from tracker.games import pages_for
+    from tracker.demo import load_catalogs
     from tracker.models import Card
 
-    pages = pages_for("logos")
-    Card.objects.bulk_create(Card(slug="logos", name=c["name"], stats=pages.card_stats(c))
-                             for c in pages.demo_cards)
+    load_catalogs()  # the module's cast has them already
     duel = services.match_create(slug="logos", player_names=["Ana", "Ben"], config={},
                                  owner_device=device_of(owner))
     for seat, name in ((0, "Granite Fist"), (1, "Solar Flare")):  # both commit: resigning is open now

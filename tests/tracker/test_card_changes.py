@@ -21,10 +21,21 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from tracker import demo
 from tracker.matches import services
 from tracker.models import Card, CardChange, CardUse, Club, CollectionCard, Match, Membership, Player
 
-from .helpers import ANA_OTHER_DECK, JUNK, JUNK_IDS, device_of, join, lock, make_invite
+from .helpers import (
+    ANA_OTHER_DECK,
+    JUNK,
+    JUNK_IDS,
+    device_of,
+    join,
+    lock,
+    make_invite,
+    phone_like,
+    shared_by_the_class,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -49,10 +60,25 @@ def user_of(phone: Client):
 
 @pytest.fixture
 def creator(catalog) -> Client:
+    return wyrm_added()
+
+
+def wyrm_added() -> Client:
+    """The phone that added Magma Wyrm to the catalog."""
     phone = Client()
     response = phone.post(reverse("card_new", args=["card-crush"]), {f"new-{k}": v for k, v in WYRM.items()})
     assert response.status_code == 302
     return phone
+
+
+@pytest.fixture(scope="class")
+def creator_for_the_class(django_db_setup, django_db_blocker) -> tuple[Client, int]:
+    """`creator` and `wyrm` made once for the tests of a class that share them, each in a savepoint of it (as
+    conftest's match_for_the_class): the phone and the card's pk."""
+    with shared_by_the_class(django_db_blocker):
+        demo.load_catalogs()
+        phone = wyrm_added()
+        yield phone, Card.objects.get(slug="card-crush", name="Magma Wyrm").pk
 
 
 @pytest.fixture
@@ -301,14 +327,26 @@ def test_a_new_letter_case_of_its_own_name_is_a_correction(creator, wyrm):
     assert Card.objects.get(pk=wyrm.pk).name == "MAGMA WYRM"
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
-@pytest.mark.parametrize("field", ["name", "power", "affinity"])
-def test_junk_is_refused_by_the_form(creator, wyrm, junk, field):
-    before = card_state(wyrm)
-    response = creator.post(edit_url(wyrm), {**{f"card-{k}": v for k, v in WYRM.items()}, f"card-{field}": junk})
-    assert response.status_code in (302, 422)
-    if response.status_code == 422:
-        assert card_state(wyrm) == before
+class TestJunk:
+    """The 60 junk tests share the card and the phone that added it (creator_for_the_class), each test in a savepoint
+    with a phone of its own (phone_like)."""
+
+    @pytest.fixture
+    def creator(self, creator_for_the_class) -> Client:
+        return phone_like(creator_for_the_class[0])
+
+    @pytest.fixture
+    def wyrm(self, creator_for_the_class) -> Card:
+        return Card.objects.get(pk=creator_for_the_class[1])
+
+    @pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+    @pytest.mark.parametrize("field", ["name", "power", "affinity"])
+    def test_junk_is_refused_by_the_form(self, creator, wyrm, junk, field):
+        before = card_state(wyrm)
+        response = creator.post(edit_url(wyrm), {**{f"card-{k}": v for k, v in WYRM.items()}, f"card-{field}": junk})
+        assert response.status_code in (302, 422)
+        if response.status_code == 422:
+            assert card_state(wyrm) == before
 
 
 def test_a_card_of_another_game_or_gone_is_404(creator, wyrm):

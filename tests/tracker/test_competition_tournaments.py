@@ -8,12 +8,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tracker import demo
 from tracker.competition import ratings, tournaments
 from tracker.matches import live
-from tracker.models import Club, Confirmation, Entrant, Match, Pairing, Player, Tournament
+from tracker.models import Club, Confirmation, Entrant, Match, Membership, Pairing, Player, Tournament
 from tracker.web import limits
 
-from .helpers import JUNK, JUNK_IDS, finish, text
+from .helpers import JUNK, JUNK_IDS, club_account, finish, phone_like, shared_by_the_class, text
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +39,10 @@ def state(tournament: Tournament) -> tuple:
 
 @pytest.fixture
 def cup(client: Client, catalog) -> Tournament:
+    return started_cup(client)
+
+
+def started_cup(client: Client) -> Tournament:
     response = client.post(new_tournament_url(), {"name": "Friday Cup", "entrants": "Ana\nBen\nCid\nDee"})
     assert response.status_code == 302
     return Tournament.objects.get(name="Friday Cup")
@@ -229,13 +234,35 @@ def test_new_tournaments_and_paired_rounds_count_against_the_hour(client: Client
     assert Match.objects.count() == before
 
 
-@pytest.mark.parametrize("value", JUNK, ids=JUNK_IDS)
-@pytest.mark.parametrize("view", ["tournament_pair", "tournament_drop", "tournament_finish", "tournament_entrant"])
-def test_junk_is_refused_without_change(client: Client, cup, view, value):
-    before = state(cup)
-    response = client.post(reverse(view, args=[cup.pk]), {"round": value, "entrant": value, "name": value})
-    assert 400 <= response.status_code < 500
-    assert state(cup) == before
+@pytest.fixture(scope="class")
+def cup_for_the_class(django_db_setup, django_db_blocker) -> tuple[Client, int]:
+    """`cup` made once for the tests of a class that share it, each in a savepoint of it (as conftest's
+    match_for_the_class): the organiser's phone (as conftest's club and organiser make it) and the cup's pk."""
+    with shared_by_the_class(django_db_blocker):
+        organiser = club_account("orga", Club.objects.create(name="Friday Club"), Membership.ORGANISER)
+        demo.load_catalogs()
+        yield organiser, started_cup(organiser).pk
+
+
+class TestJunk:
+    """The 80 junk tests share one club, organiser and cup (cup_for_the_class), each test with a phone of its own
+    (phone_like): made for each test, they were half of its time."""
+
+    @pytest.fixture
+    def client(self, cup_for_the_class) -> Client:
+        return phone_like(cup_for_the_class[0])
+
+    @pytest.fixture
+    def cup(self, cup_for_the_class) -> Tournament:
+        return Tournament.objects.get(pk=cup_for_the_class[1])
+
+    @pytest.mark.parametrize("value", JUNK, ids=JUNK_IDS)
+    @pytest.mark.parametrize("view", ["tournament_pair", "tournament_drop", "tournament_finish", "tournament_entrant"])
+    def test_junk_is_refused_without_change(self, client: Client, cup, view, value):
+        before = state(cup)
+        response = client.post(reverse(view, args=[cup.pk]), {"round": value, "entrant": value, "name": value})
+        assert 400 <= response.status_code < 500
+        assert state(cup) == before
 
 
 def test_unknown_tournament_is_404(client: Client, db):

@@ -16,7 +16,17 @@ from tracker.games import pages_for
 from tracker.matches import services
 from tracker.models import Action, Card, Match
 
-from .helpers import JUNK, JUNK_IDS, device_of, entry_token, seated_phone, snapshot, text, watching_phone
+from .helpers import (
+    JUNK,
+    JUNK_IDS,
+    device_of,
+    entry_token,
+    seated_phone,
+    shared_by_the_class,
+    snapshot,
+    text,
+    watching_phone,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,12 +35,24 @@ SLUG = "logos"
 
 @pytest.fixture
 def duel(db) -> Match:
+    return fresh_duel()
+
+
+def fresh_duel() -> Match:
     """A fresh duel, Ana against Ben, with the LOGOS demo catalog (only LOGOS's: quicker)."""
     pages = pages_for(SLUG)
     Card.objects.bulk_create(
         Card(slug=SLUG, name=card["name"], stats=pages.card_stats(card)) for card in pages.demo_cards
     )
     return services.match_create(slug=SLUG, player_names=["Ana", "Ben"], config={})
+
+
+@pytest.fixture(scope="class")
+def duel_for_the_class(django_db_setup, django_db_blocker) -> int:
+    """`duel` made once for the tests of a class that share it, each in a savepoint of it (as conftest's
+    match_for_the_class): its pk."""
+    with shared_by_the_class(django_db_blocker):
+        yield fresh_duel().pk
 
 
 def card(name: str) -> dict:
@@ -349,23 +371,29 @@ def test_malformed_table_actions_are_refused(client, duel, fields, message):
     assert message in refused(client, duel, lambda: act(client, duel, **fields), 422)
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
-@pytest.mark.parametrize("field", ["action", "seat", "hp"])
-def test_junk_never_breaks_the_board(client, duel, junk, field):
-    fields = {"action": "set_hp", "seat": "0", "hp": "5000", field: junk}
-    before, count = snapshot(duel), Action.objects.count()
-    response = act(client, duel, **fields)
-    assert response.status_code in (302, 400, 422)
-    if response.status_code != 302:
-        assert snapshot(duel) == before and Action.objects.count() == count
+class TestJunk:
+    """The 80 junk tests share one duel (duel_for_the_class), each in a savepoint of it."""
 
+    @pytest.fixture
+    def duel(self, duel_for_the_class) -> Match:
+        return Match.objects.get(pk=duel_for_the_class)
 
-@pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
-def test_junk_never_breaks_the_entry(client, duel, junk):
-    before = snapshot(duel)
-    response = entry_post(client, duel, 0, card=junk, backup=junk)
-    assert response.status_code in (400, 422)
-    assert snapshot(duel) == before
+    @pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+    @pytest.mark.parametrize("field", ["action", "seat", "hp"])
+    def test_junk_never_breaks_the_board(self, client, duel, junk, field):
+        fields = {"action": "set_hp", "seat": "0", "hp": "5000", field: junk}
+        before, count = snapshot(duel), Action.objects.count()
+        response = act(client, duel, **fields)
+        assert response.status_code in (302, 400, 422)
+        if response.status_code != 302:
+            assert snapshot(duel) == before and Action.objects.count() == count
+
+    @pytest.mark.parametrize("junk", JUNK, ids=JUNK_IDS)
+    def test_junk_never_breaks_the_entry(self, client, duel, junk):
+        before = snapshot(duel)
+        response = entry_post(client, duel, 0, card=junk, backup=junk)
+        assert response.status_code in (400, 422)
+        assert snapshot(duel) == before
 
 
 def test_a_stale_fight_is_refused(client, duel):

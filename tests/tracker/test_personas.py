@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from tracker import demo
 from tracker.matches import services
-from tracker.models import Invite, Match, Proposal, Tournament
+from tracker.models import Club, Invite, Match, Membership, Proposal, Tournament
 
 from .helpers import (
     ANA_DECK,
@@ -28,9 +28,11 @@ from .helpers import (
     entry_data,
     lock,
     lock_both,
+    phone_like,
     play,
     play_out,
     seated_phone,
+    shared_by_the_class,
     state_of,
     watching_phone,
 )
@@ -40,14 +42,49 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 PERSONAS = ("owner", "seated", "spectator", "member", "organiser", "stranger", "outsider")
 
 
+@pytest.fixture(scope="module")
+def cast_for_the_module(django_db_setup, django_db_blocker) -> tuple[dict[str, Client], int, int]:
+    """The cast made once for the module, as tests/tracker/conftest.py's catalog, club, organiser, member and
+    stranger and the battle below make them: every test runs in a savepoint of it (as match_for_the_class), with
+    phones of its own (phone_like). Made for each of the 70 tests, it was two thirds of the module's time.
+    The phones, the battle's pk and the club's."""
+    with shared_by_the_class(django_db_blocker):
+        demo.load_catalogs()
+        club = Club.objects.create(name="Friday Club")
+        organiser, member = club_account("orga", club, Membership.ORGANISER), club_account("mem", club)
+        stranger = club_account("far", Club.objects.create(name="Other Club"), Membership.ORGANISER)
+        owner = club_account("starter", club)
+        battle = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club,
+                                       owner=owner.user)
+        yield ({"owner": owner, "seated": seated_phone(owner, battle, 1), "spectator": watching_phone(owner, battle),
+                "member": member, "organiser": organiser, "stranger": stranger, "outsider": Client()},
+               battle.pk, club.pk)
+
+
 @pytest.fixture
-def cast(catalog, club, organiser, member, stranger) -> dict:
-    owner = club_account("starter", club)
-    battle = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club,
-                                   owner=owner.user)
-    return {"battle": battle, "owner": owner, "seated": seated_phone(owner, battle, 1),
-            "spectator": watching_phone(owner, battle), "member": member, "organiser": organiser,
-            "stranger": stranger, "outsider": Client()}
+def cast(cast_for_the_module) -> dict:
+    phones, battle, _club = cast_for_the_module
+    return {"battle": Match.objects.get(pk=battle), **{persona: phone_like(phone) for persona, phone in phones.items()}}
+
+
+@pytest.fixture
+def club(cast_for_the_module) -> Club:
+    return Club.objects.get(pk=cast_for_the_module[2])
+
+
+@pytest.fixture
+def organiser(cast) -> Client:
+    return cast["organiser"]
+
+
+@pytest.fixture
+def member(cast) -> Client:
+    return cast["member"]
+
+
+@pytest.fixture
+def stranger(cast) -> Client:
+    return cast["stranger"]
 
 
 def everything(match: Match) -> tuple:
@@ -156,7 +193,7 @@ def test_only_the_showdowns_players_ask_the_ai_to_move(db):
     watcher = watching_phone(owner, showdown)
     before = everything(showdown)
     assert watcher.post(url, data).status_code == 403
-    assert club_account("far").post(url, data).status_code == 404
+    assert club_account("stranger").post(url, data).status_code == 404  # (the module's cast has a "far")
     assert Client().post(url, data).status_code == 404
     assert everything(showdown) == before
     assert owner.post(url, data).status_code == 302 and everything(showdown) != before

@@ -17,12 +17,32 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 import rules
+from tracker import demo
 from tracker.competition import tournaments
 from tracker.games import pages_for
 from tracker.matches import services
-from tracker.models import Card, ClubInvite, CollectionCard, Confirmation, Invite, Match, Player
+from tracker.models import (
+    Card,
+    Club,
+    ClubInvite,
+    CollectionCard,
+    Confirmation,
+    Invite,
+    Match,
+    Membership,
+    Player,
+)
 
-from .helpers import ANA_DECK, BEN_DECK, device_of, lock_both, play_out
+from .helpers import (
+    ANA_DECK,
+    BEN_DECK,
+    club_account,
+    device_of,
+    lock_both,
+    phone_like,
+    play_out,
+    shared_by_the_class,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -36,8 +56,27 @@ def page(client: Client, url: str, **params) -> tuple[int, str]:
     return response.status_code, html.unescape(response.content.decode())
 
 
+@pytest.fixture(scope="module")
+def world_for_the_module(django_db_setup, django_db_blocker) -> dict:
+    """The world made once for the module, each test in a savepoint of it (as conftest's match_for_the_class), with
+    the club, organiser, member and stranger as tests/tracker/conftest.py makes them: made for each of the eight
+    tests (a Cardmaster match played to its end among them), it was a third of their time."""
+    with shared_by_the_class(django_db_blocker):
+        demo.load_catalogs()
+        club = Club.objects.create(name="Friday Club")
+        organiser, member = club_account("orga", club, Membership.ORGANISER), club_account("mem", club)
+        stranger = club_account("far", Club.objects.create(name="Other Club"), Membership.ORGANISER)
+        yield _world(club, organiser, member, stranger)
+
+
 @pytest.fixture
-def world(catalog, club, organiser, member, stranger):
+def world(world_for_the_module) -> dict:
+    """The module's world read again, with phones of its own (phone_like)."""
+    return {key: phone_like(value) if isinstance(value, Client) else type(value).objects.get(pk=value.pk)
+            for key, value in world_for_the_module.items()}
+
+
+def _world(club, organiser, member, stranger) -> dict:
     phone = Client()
     private = services.match_create(slug="card-crush", player_names=list(PRIVATE_NAMES), config={},
                                     owner_device=device_of(phone))
