@@ -491,7 +491,7 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
     assert Match.objects.get(pk=match_id).head == 2
     log = ana.page.context.new_page()
     log.goto(f"/matches/{match_id}/log/")
-    expect(log.get_by_text(f"{P2} asked to go back to step 1, taking back a revealed entry.")).to_be_visible()
+    expect(log.get_by_text(f"{P2} asked: go back to step 1, taking back a revealed entry.")).to_be_visible()
     expect(log.get_by_text(f"{P1} refused")).to_be_visible()
     log.close()
 

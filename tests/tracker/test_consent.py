@@ -80,7 +80,7 @@ def test_a_seat_that_saw_the_other_deck_cannot_undo_its_lock_in_alone(owner, bat
     request.refresh_from_db()
     assert request.status == Proposal.REFUSED and snapshot(battle) == before
     log = text(owner.get(reverse("match_log", args=[battle.pk])))
-    assert "Ben asked to go back to step 1, taking back a revealed entry." in log and "Ana refused" in log
+    assert "Ben asked: go back to step 1, taking back a revealed entry." in log and "Ana refused" in log
 
 
 def test_with_the_other_sides_agreement_the_reveal_is_taken_back_and_the_log_says_who(owner, battle, ben):

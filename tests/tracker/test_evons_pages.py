@@ -283,6 +283,15 @@ def test_it_adds_a_catalog_card_with_arrows(client):
         },
     )
     assert response.status_code == 422 and "Only Electric cards carry Magnetism" in text(response)
+    # A monster sent with its name alone (as a Block card is): each stat it lacks is named at its field, in words; the
+    # engine's "Unknown element None: choose one of …" stood above the form, and the cost, ATK and DEF unsaid.
+    response = client.post(reverse("card_new", args=[SLUG]), {"new-name": "Bare Eel", "new-kind": "monster"})
+    page = text(response)
+    assert response.status_code == 422 and "None" not in page
+    for field in ("cost", "element", "atk", "def_"):
+        assert re.search(rf'<label for="id_new-{field}">[^<]*</label>\s*<p class="error"[^>]*>⚠ '
+                         r"A monster needs this; a Block card does not\.", page), field
+    assert client.post(reverse("card_new", args=[SLUG]), {"new-name": "Bare Wall", "new-kind": "block"}).status_code == 302
 
 
 def test_a_finished_game_shows_the_winner(client):

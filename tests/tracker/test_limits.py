@@ -22,7 +22,7 @@ from django.utils.dateparse import parse_datetime
 from tracker.models import Card, Match
 from tracker.web import limits
 
-from .helpers import PASSWORD, device_of
+from .helpers import PASSWORD, battle_won, device_of
 from .helpers import page_text as text
 from .test_exchange import as_file, play_script, rename
 
@@ -36,6 +36,7 @@ COSTLY_ROUTES = {
     "tournament_list": "tournament-new", "tournament_pair": "round-pair",
     "sign_in": "password-check", "password_change": "password-check",
     "stats": "stats", "stats_player": "stats",
+    "leaderboard": "ratings", "player_rating": "ratings", "battle_rating": "ratings", "tournament_detail": "ratings",
 }
 """Issue 24's costly requests (imports, new matches, card creation, CSV uploads, hints, analysis parts, sign-ups),
 the AI's move and the exports (a 7,000-step match re-run for its file), by route name."""
@@ -171,6 +172,26 @@ def test_what_did_the_work_counts_even_when_refused_after_it(one_an_hour, match_
     broken = other.post(reverse("match_import"), {"file": SimpleUploadedFile("m.json", b'{"format": "tablekeeper')})
     assert broken.status_code == 422
     assert "Too many match imports from this phone" in text(upload(other, match_file))
+
+
+def test_a_club_s_rating_pages_are_counted_and_a_flood_of_them_is_refused(monkeypatch, catalog, club, member):
+    """A leaderboard, a rating history and a battle's working each replay every counted battle of the club: browsing
+    them counts against the hour, far below it (a page a minute all evening); a flood is refused as a statistics
+    page is, and a phone elsewhere still reads them. (Four an hour here: the counts are kept per rate.)"""
+    assert limits.COSTLY["ratings"].per_hour >= 4 * 60 and limits.COSTLY["ratings"].methods == ("GET",)
+    monkeypatch.setitem(limits.COSTLY, "ratings", limits.Limit(limits.COSTLY["ratings"].what, 4, ("GET",)))
+    battle = battle_won("Ana", "Ben", club=club)
+    pages = [reverse("leaderboard", args=[club.pk]), reverse("battle_rating", args=[battle.pk]),
+             reverse("player_rating", args=[club.pk, battle.winner_id])]
+    assert [member.get(url).status_code for url in pages] == [200, 200, 200]
+    assert member.get(reverse("leaderboard", args=[10**9])).status_code == 404, "refused before any work: not counted"
+    assert member.get(pages[0]).status_code == 200, "the fourth page of the hour"
+    refused = member.get(pages[1])
+    assert refused.status_code == 429 and 0 < int(refused["Retry-After"]) <= 3600
+    assert re.search(r"Too many rating and standings pages from this (phone|account) in the last hour\.", text(refused))
+    club.public_leaderboard = True
+    club.save(update_fields=["public_leaderboard"])
+    assert Client(REMOTE_ADDR="203.0.113.7").get(pages[0]).status_code == 200, "a phone elsewhere reads it still"
 
 
 def test_a_request_that_failed_after_the_work_counts(one_an_hour, match_file, monkeypatch):

@@ -278,7 +278,7 @@ def test_going_back_past_the_reveal_in_hot_seat_asks_who_asks_then_the_other_pla
     locked.refresh_from_db()
     assert locked.head == 1
     log = text(client.get(reverse("match_log", args=[locked.pk])))
-    assert "Ana asked to go back to step 1" in log and "Ben refused" in log and "Ben agreed" in log
+    assert "Ana asked: go back to step 1" in log and "Ben refused" in log and "Ben agreed" in log
 
 
 def test_undo_that_reveals_nothing_stays_one_tap(client, locked):

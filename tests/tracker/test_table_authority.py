@@ -149,7 +149,16 @@ def test_an_owner_phone_playing_no_seat_asks_a_release_in_its_own_name(owner):
     assert live.read_change(match.pk).said["de"].startswith("Das Handy, das die Partie eingerichtet hat, fragt: ")
     page = newest(ben, match)
     assert asked in page and "Ana asks: Ben's phone" not in page
-    assert "The phone that set up the match asked to Ben's phone" in text(ben.get(reverse("match_log", args=[match.pk])))
+    # The log says who asked what as the news does, after a colon: an engine's title is a sentence of its own, with its
+    # capital ("Ana asked to The table declares…" before), and German keeps its nouns' and a sentence's capitals.
+    log = text(ben.get(reverse("match_log", args=[match.pk])))
+    assert "Ana asked: The table declares Ana the winner." in log
+    assert "The phone that set up the match asked: Ben's phone gives up the seat (its link is revoked)." in log
+    ben.cookies["django_language"] = "de"
+    log = text(ben.get(reverse("match_log", args=[match.pk])))
+    assert "Ana hat gebeten: Der Tisch erklärt Ana zum Sieger." in log
+    assert "Das Handy, das die Partie eingerichtet hat, hat gebeten: Das Handy von Ben gibt den Platz ab" in log
+    del ben.cookies["django_language"]
     withdraw = reverse("proposal_withdraw", args=[match.pk, release.pk])
     assert withdraw not in newest(ana, match) and withdraw in newest(owner, match)
     ana.post(withdraw)
@@ -160,7 +169,7 @@ def test_an_owner_phone_playing_no_seat_asks_a_release_in_its_own_name(owner):
     assert ("Newest:</strong> The phone that set up the match withdrew the request: Ben's phone gives up the seat (its "
             "link is revoked).") in newest(ben, match)
     assert live.read_change(match.pk).said["de"].startswith("Das Handy, das die Partie eingerichtet hat, hat die Anfrage "
-                                                            "zurückgezogen: das Handy von Ben gibt den Platz ab")
+                                                            "zurückgezogen: Das Handy von Ben gibt den Platz ab")
     assert Proposal.objects.get(pk=hers.pk).status == Proposal.PENDING
     release.match.owner = get_user_model().objects.create(username="olga")  # an owner signed in: the account's name
     assert consent.asks(release, ["Ana", "Ben"], "x") == "olga asks: x."

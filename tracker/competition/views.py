@@ -74,6 +74,7 @@ def ratings_index(request: TableRequest) -> HttpResponse:
 
 
 @require_GET
+@limits.costly("ratings")
 def leaderboard(request: TableRequest, club_id: int) -> HttpResponse:
     club = _club_shows(request, club_id, "leaderboard")
     board = ratings.leaderboard(ratings.history(club))
@@ -98,6 +99,7 @@ def _rating_chart(player: Player, changes: list[rating.Change]) -> dict | None:
 
 
 @require_GET
+@limits.costly("ratings")
 def player_rating(request: TableRequest, club_id: int, pk: int) -> HttpResponse:
     """A player's rating in a club and every change that made it, newest first, each with its working."""
     club = _club_shows(request, club_id, "leaderboard")
@@ -138,6 +140,7 @@ def _battle(request: TableRequest, pk: int) -> Match:
 
 
 @require_http_methods(["GET", "POST"])
+@limits.costly("ratings")
 def battle_rating(request: TableRequest, pk: int) -> HttpResponse:
     """How one battle moved both ratings; and, for the club's organisers, marking it rated or unrated."""
     match = _battle(request, pk)
@@ -388,6 +391,7 @@ def _has_a_referee(club: Club, besides=None) -> bool:
 
 
 @require_GET
+@limits.costly("ratings")
 def tournament_detail(request: TableRequest, pk: int) -> HttpResponse:
     return _tournament_page(request, _tournament(request, pk))
 

@@ -398,7 +398,12 @@ def agree_in_hot_seat(*, match_id: int, seen_by: Viewer, expected_seq: int, aske
 
 
 def describe(proposal: Proposal, names: list[str]) -> str:
-    """What was asked, as the page and the log say it."""
+    """What was asked, as the page and the log say it: always after a colon ("Ana asks: …", "Ana asked: …").
+
+    An action's is the engine's log title, a sentence or title of its own with its capital ("The table declares Ana
+    the winner"; German's nouns keep theirs), so no sentence runs on into it ("Ana asked to The table…" did); a
+    colon lets each language write what follows as it would (a lower-case fragment, "go back to step 3", or a
+    whole sentence, capitalised in German: "Das Handy von Ben gibt den Platz ab")."""
     if proposal.kind == Proposal.GOTO:
         why = (proposal.payload or {}).get("why", REVEAL)
         if why == MOVES:

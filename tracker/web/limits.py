@@ -154,6 +154,10 @@ COSTLY: dict[str, Limit] = {
     # A statistics page reads the events of every finished match its phone may see: long matches (imported, or
     # seen through watch links) made one page cost most of a CPU second. Browsing them is far below this.
     "stats": Limit(gettext_lazy("statistics pages"), 300, methods=("GET",)),
+    # A leaderboard, a rating history, a battle's working and a tournament's standings each replay every counted
+    # battle of the club (competition/ratings.py `history`, nothing kept), and a public leaderboard is open to any
+    # phone. A tournament night's entrants share the store's address, each reading the standings every round.
+    "ratings": Limit(gettext_lazy("rating and standings pages"), 300, methods=("GET",), address_share=20),
     "card-new": Limit(gettext_lazy("new cards"), 60),
     "card-csv": Limit(gettext_lazy("catalog uploads"), 10),
     "hint": Limit(gettext_lazy("hints"), 120, methods=("GET",)),

@@ -74,6 +74,13 @@ class CardForm(forms.Form):
             return data
         card = {"name": data["name"], "kind": data["kind"]}
         if data["kind"] == "monster":
+            # A Block card has none of these, so no field is required: a monster's missing one is said at it, not
+            # as the engine's "Unknown element None" above the form.
+            for field in ("cost", "element", "atk", "def_"):
+                if data[field] in (None, ""):
+                    self.add_error(field, pgettext("evons", "A monster needs this; a Block card does not."))
+            if self.errors:
+                return data
             card.update(cost=data["cost"], element=data["element"] or None, atk=data["atk"], arrows={})
             card["def"] = data["def_"]
             card["arrows"] = {d: data[f"arrow_{d}"] for d in DIRECTIONS if data[f"arrow_{d}"]}
