@@ -1,5 +1,6 @@
 """A game's card catalog: search as you type, and adding a card (also mid-match)."""
 
+import json
 import re
 import unicodedata
 
@@ -128,6 +129,15 @@ def test_it_adds_a_card_for_htmx(client, catalog):
     assert '<datalist id="catalog" hx-swap-oob="true">' in html
     assert '<option value="Magma Wyrm">' in html
     assert Card.objects.filter(name="Magma Wyrm").exists()
+    # The catalog page's list, searched or not, asks for itself again with what the search holds, and shows it.
+    assert json.loads(response["HX-Trigger"]) == {"card-added": {}}
+    for html in (text(client.get(LIST)), text(client.get(LIST, {"q": "wyrm"}, HTTP_HX_REQUEST="true"))):
+        results = html[html.index('<div id="results"'):]
+        assert 'hx-trigger="card-added from:body"' in results.split(">", 1)[0]
+        assert 'hx-include="#card-search"' in results.split(">", 1)[0]
+    assert names_listed(text(client.get(LIST, {"q": "wyrm"}, HTTP_HX_REQUEST="true"))) == ["Magma Wyrm"]
+    refused = client.post(NEW, card_data(), HTTP_HX_REQUEST="true")  # the same name again: nothing added
+    assert refused.status_code == 422 and "HX-Trigger" not in refused
 
 
 def test_a_match_page_fetches_the_empty_form_and_a_phone_without_htmx_gets_the_catalog_page(client, catalog):

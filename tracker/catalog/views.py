@@ -15,6 +15,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
 
 import rules
 from tracker.catalog import changes as card_changes
@@ -117,7 +118,10 @@ def card_new(request: TableRequest, slug: str) -> HttpResponse:
     if request.htmx:
         context = {"game": game, "form": pages.card_form(prefix="new") if added else form, "added": added,
                    "catalog": Card.objects.filter(slug=slug)}
-        return render(request, "tracker/card_added.html", context, status=200 if added else 422)
+        answer = render(request, "tracker/card_added.html", context, status=200 if added else 422)
+        # The catalog page's list asks for itself again (with the search typed) to show the card; a match page
+        # does not listen.
+        return trigger_client_event(answer, "card-added") if added else answer
     if added:
         messages.success(request, _("%(name)s added to the catalog.") % {"name": added.name})
         return back_to(request, reverse("card_list", args=[slug]))
