@@ -83,6 +83,58 @@ def test_a_part_that_no_action_changes_is_always_kept_and_a_list_of_values_is_re
         drawn('{% kept "p" board.turn %}{{ board.turn }}{% endkept %}', board=BEFORE)
 
 
+def test_a_value_not_set_or_called_is_digested_as_the_template_reads_it():
+    """A part's reads step through plain dicts themselves and take a name not set as None without Django's search:
+    a value set later, one called (a callable in a dict), one through an object's attribute, and one of a name that
+    only the `{% with %}` around a part's loop binds all still count."""
+    class Seat:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    source = ('{% kept "p" changing %}{{ later }} {{ board.missing.deep }} {{ board.count }} {{ board.seat.name }}'
+              '{% for unit in board.units %}{% with hp=unit.hp %}{{ hp }}{% endwith %}{% endfor %}{% endkept %}')
+    board = {**BEFORE, "count": lambda: 1, "seat": Seat("Ana")}
+    phone = drawn(source, board=board)
+    assert "hx-preserve" in answer(source, phone, board={**board, "count": lambda: 1})
+    for changed in ({"later": "now"}, {"board": {**board, "missing": {"deep": 1}}}, {"board": {**board, "count": lambda: 2}},
+                    {"board": {**board, "seat": Seat("Ben")}}, {"board": {**board, "units": [{"name": "Comet", "hp": 4}]}}):
+        assert "hx-preserve" not in answer(source, phone, **{"board": board, **changed}), changed
+
+
+def test_equal_values_give_one_digest_whichever_objects_hold_them():
+    """The digest writes a part's values by what they are (`marshal`'s version 2, which refers to no object twice):
+    a name the page read from the state and the same name the engine made, an object met twice or two equal ones,
+    a safe string and a plain one give one digest; a value of another type another."""
+    from django.utils.safestring import mark_safe
+
+    from tracker.templatetags.regions import digest
+
+    made = "".join(["Comet ", "Wanderer"])
+    unit = {"name": "Comet Wanderer", "hp": 5}
+    assert digest([[unit, unit], "Comet Wanderer", 5], Context()) == digest(
+        [[unit, dict(unit)], made, 5], Context()) == digest([({**unit, "name": made}, unit), mark_safe(made), 5], Context())
+    for other in (["Comet Wanderer", 5.0], ["Comet Wanderer", True], ["Comet Wanderer", "5"], ["Comet Wanderer", None]):
+        assert digest([[unit, unit], *other], Context()) != digest([[unit, unit], "Comet Wanderer", 5], Context()), other
+
+
+@pytest.mark.parametrize("expression", ['"roll-"|add:unit.id', '"a"|add:"b"|upper', '"<b>"|linebreaksbr', '"x, y"|cut:", "',
+                                        '"<i>x"|safe|slice:":3"', '"3"|add:unit.missing'])
+def test_a_bound_literal_through_filters_is_what_django_makes_of_it(expression):
+    """`{% include … with rid="roll-"|add:unit.id %}` in a part: its digest applies the filters itself, as Django does."""
+    from tracker.templatetags.regions import _ready_bound
+
+    bound = Template("{% with x=" + expression + " %}{% endwith %}").nodelist[0].extra_context["x"]  # type: ignore[attr-defined]
+    context = Context({"unit": {"id": 7}})
+    try:
+        django = bound.resolve(context)
+    except Exception as error:  # noqa: BLE001 - the same failure either way
+        with pytest.raises(type(error)):
+            _ready_bound(bound)({}, context.flatten(), context)
+        return
+    made = _ready_bound(bound)({}, context.flatten(), context)
+    assert (made, type(made)) == (django, type(django))
+
+
 def test_a_part_is_digested_by_what_it_reads_of_a_list_not_by_all_the_list_holds():
     """A part listing the units by name is kept when only a unit's damage changed; a part that tests a value
     (`{% if %}`) is kept while the test comes out the same."""

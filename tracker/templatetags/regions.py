@@ -17,11 +17,13 @@ with: htmx sends the page's own (`hx-vals` on #match) in its place, so the step 
 digest.
 """
 import hashlib
-import json
+import marshal
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ from django.template.loader import get_template
 from django.template.loader_tags import IncludeNode
 from django.utils.functional import Promise
 from django.utils.html import format_html
+from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
 from tracker.matches.engine_messages import engine_word
@@ -74,38 +77,67 @@ digest has the language and the release), rather than the text it would be force
 a Lonely Star board, each a lookup in the catalogues through the request's language)."""
 
 
-def _plain(value: object) -> object:
-    """What JSON cannot write of a value a part shows, as the digest takes it: a lazy translation by its message,
-    anything else as text."""
-    if isinstance(value, Promise):
-        function, args, keywords, *_ = value.__reduce__()[1]  # type: ignore[misc]
-        said = BY_MESSAGE.get(function)
-        if said is not None and not keywords:
-            return ["\x00said", function.__name__, said(*args)]
+def _said(value: Promise) -> object:
+    """A lazy translation as the digest takes it: by its message if it is one of BY_MESSAGE's, else its text."""
+    function, args, keywords, *_ = value.__reduce__()[1]  # type: ignore[misc]
+    said = BY_MESSAGE.get(function)
+    if said is not None and not keywords:
+        return ("\x00said", function.__name__, _canonical(said(*args)))
     return str(value)
 
 
-_SORTED = json.JSONEncoder(default=_plain, sort_keys=True).encode
-_UNSORTED = json.JSONEncoder(default=_plain).encode
+SIMPLE: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+"""The types a value a part shows is digested as it is; any other is made of these first (`_canonical`)."""
+TESTED = SIMPLE | {list, tuple, dict}
+"""The types of a value a part tests (`{% if %}`) that are not callable: Django takes them as they are."""
+
+
+def _canonical(value: object) -> object:
+    """A value a part shows made of SIMPLE values, lists and tuples only, as `marshal` writes them (its version 2:
+    the same bytes for equal values, whichever objects hold them): a list or tuple as a list; a dict as a tuple
+    of its items, keys sorted (a state read back from PostgreSQL's jsonb has its keys in jsonb's order, not the
+    order the engine wrote them, and the same part must get the same digest either way); a lazy translation by
+    its message (`_said`); a str, int or float of a subclass (a safe string) as one of those; anything else as
+    its text."""
+    kind = type(value)
+    if kind in SIMPLE:
+        return value
+    if isinstance(value, list | tuple):
+        return [item if type(item) in SIMPLE else _canonical(item) for item in value]
+    if isinstance(value, dict):
+        items = [(_canonical(key), _canonical(item)) for key, item in value.items()]
+        # Keys of mixed types cannot be sorted: the part is then drawn anew more often, never wrong.
+        with suppress(TypeError):
+            items = sorted(items, key=itemgetter(0))
+        return ("\x00dict", *(each for pair in items for each in pair))
+    if isinstance(value, Promise):
+        return _said(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int | float):
+        return (int if isinstance(value, int) else float)(value)
+    return str(value)
+
+
+def _hashed(values: list, names: dict) -> str:
+    """The digest of a part's values made canonical, for the viewer and the language of the context's `names`."""
+    viewer = names.get("viewer")
+    # A page drawn after a refusal shows the refused form filled in, with why: the next answer draws it anew.
+    seen = [_release(), get_language(), bool(names.get("read_only")), _canonical(getattr(viewer, "role", None)),
+            _canonical(getattr(viewer, "seat", None)), names.get("refused") is not None, values]
+    return hashlib.blake2b(marshal.dumps(seen, 2), digest_size=6).hexdigest()
 
 
 def digest(values: list, context: template.Context) -> str:
     """A short digest of what a part shows, for this viewer in this language (names as text)."""
-    viewer = context.get("viewer")
-    # A page drawn after a refusal shows the refused form filled in, with why: the next answer draws it anew.
-    seen = [_release(), get_language(), bool(context.get("read_only")), getattr(viewer, "role", None),
-            getattr(viewer, "seat", None), context.get("refused") is not None, values]
-    # Keys sorted: a state read back from PostgreSQL's jsonb has its keys in jsonb's order, not the order the
-    # engine wrote them, and the same part must get the same digest either way.
-    try:
-        text = _SORTED(seen)
-    except TypeError:  # keys of mixed types cannot be sorted: the part is then drawn anew more often, never wrong
-        text = _UNSORTED(seen)
-    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+    return _hashed(_canonical(values), context.flatten())  # type: ignore[arg-type]
 
 
 PAGE_OWN = {("match", "head"), ("match", "board_mark"), ("csrf_token",)}
 """What a part's forms carry that is the page's, not the part's (see above): never in a digest."""
+
+CONSTANTS = {("True",), ("False",), ("None",)}
+"""What a template reads as a name but is the same in every context (`{% if x is None %}`): never in a digest."""
 
 
 @dataclass(frozen=True)
@@ -192,7 +224,7 @@ def _read(thing, found: dict, seen: set, assigned: frozenset[str] = frozenset())
         return
     seen.add((id(thing), assigned))
     if isinstance(thing, Variable):
-        if thing.lookups and thing.lookups not in PAGE_OWN and thing.lookups[0] not in assigned:
+        if thing.lookups and thing.lookups not in PAGE_OWN | CONSTANTS and thing.lookups[0] not in assigned:
             found.setdefault(_key(thing), thing)
     elif isinstance(thing, FilterExpression):
         _read(thing.var, found, seen, assigned)
@@ -279,46 +311,111 @@ def _bind(bindings: dict, body, found: dict, seen: set, assigned: frozenset[str]
 Getter = Callable[[dict, dict, template.Context], Any]
 """A read of a part made ready (`_ready`): its value from the names the loops and `with`s around it bind (`scope`),
 else from the context's names as one dict (`names`, `Context.flatten`), with the context itself for Django's own
-lookup where the part's steps end (a name not set, a callable, a list's index)."""
+lookup where the part's steps end (a callable, a list's index, an object's attribute)."""
+
+UNSET = object()
+"""What a read of a name not set gives (Django's lookup would raise VariableDoesNotExist, after a costly search)."""
 
 
-def _ready_variable(variable: Variable, scoped: bool | None = None) -> Getter:
-    """What the template reads for `variable`: from `scope` (`scoped`: a name the loop or `with` around it binds,
-    so there), from the context's names (`scoped` False: a read of the part's own top, where no name is bound),
-    or from either (None: look). Through plain dicts (the boards are made of them) it steps itself, as Django
-    would (a key before an attribute); anything else, Django's own lookup (a plain dict serves it as a context)."""
+def _ready_lookup(variable: Variable, scoped: bool | None = None) -> Getter:
+    """What the template reads for `variable`, as it is (UNSET for a name not set): from `scope` (`scoped`: a name
+    the loop or `with` around it binds, so there), from the context's names (`scoped` False: a read of the part's
+    own top, where no name is bound), or from either (None: look). Through plain dicts (the boards are made of them)
+    it steps itself, as Django would (a key before an attribute); anything else, Django's own lookup (a plain dict
+    serves it as a context)."""
     first, *rest = variable.lookups or ("",)
     steps, resolve = tuple(rest), variable.resolve
 
     def walked(current, holder):
         for bit in steps:
-            if type(current) is dict and bit in current:
-                current = current[bit]
-            elif (current is None or type(current) is dict) and not hasattr(current, bit) and not bit.isdecimal():
-                # Where Django would try a key, an attribute, then an index, and fail (after a costly dir()).
-                raise VariableDoesNotExist(bit)
-            else:
-                return resolve(holder)
+            if type(current) is dict:
+                if bit in current:
+                    current = current[bit]
+                    continue
+                if not hasattr(dict, bit) and not bit.isdecimal():
+                    return UNSET  # where Django would try a key, an attribute, then an index, and fail
+            elif current is None and not hasattr(None, bit) and not bit.isdecimal():
+                return UNSET
+            return resolve(holder)
         return resolve(holder) if callable(current) else current
 
     if scoped:
         return lambda scope, names, context: walked(scope[first], scope)
+    # A name not among the context's names is not set: Context.flatten holds every name a lookup would find.
     if scoped is False:
         def from_names(scope: dict, names: dict, context: template.Context):
-            return walked(names[first], context) if first in names else resolve(context)
+            return walked(names[first], context) if first in names else UNSET
         return from_names
 
     def looked_up(scope: dict, names: dict, context: template.Context):
         if first in scope:
             return walked(scope[first], scope)
-        return walked(names[first], context) if first in names else resolve(context)
+        return walked(names[first], context) if first in names else UNSET
     return looked_up
 
 
+def _ready_value(variable: Variable, scoped: bool | None = None) -> Getter:
+    """`_ready_lookup` for a value a tag or filter takes: a name not set raises VariableDoesNotExist, as in Django."""
+    lookup = _ready_lookup(variable, scoped)
+
+    def value(scope: dict, names: dict, context: template.Context):
+        found = lookup(scope, names, context)
+        if found is UNSET:
+            raise VariableDoesNotExist(str(variable))
+        return found
+    return value
+
+
+def _ready_plain(variable: Variable, scoped: bool | None, plain: frozenset[type]) -> Callable[[dict, dict], Any]:
+    """The common read in one call: through plain dicts all the way to a value of a `plain` type (none callable,
+    so Django would take it as it is), else UNSET (`_ready_lookup` then reads it as Django would)."""
+    first, *rest = variable.lookups or ("",)
+    steps = tuple(rest)
+
+    def plainly(scope: dict, names: dict):
+        current = scope[first] if scoped or scoped is None and first in scope else names.get(first, UNSET)
+        for bit in steps:
+            if type(current) is not dict or bit not in current:
+                return UNSET
+            current = current[bit]
+        return current if type(current) in plain else UNSET
+    return plainly
+
+
+def _ready_shown(variable: Variable, scoped: bool | None = None) -> Getter:
+    """`_ready_lookup` for a value a part shows, as the digest takes it (`_canonical`; None for a name not set)."""
+    lookup, plainly = _ready_lookup(variable, scoped), _ready_plain(variable, scoped, SIMPLE)
+
+    def shown(scope: dict, names: dict, context: template.Context):
+        found = plainly(scope, names)
+        if found is not UNSET:
+            return found
+        found = lookup(scope, names, context)
+        if type(found) in SIMPLE:
+            return found
+        return None if found is UNSET else _canonical(found)
+    return shown
+
+
 def _ready_bound(value: FilterExpression) -> Getter:
-    """A value a `with` binds, with the part's own names in reach."""
+    """A value a `with` binds, with the part's own names in reach: a variable, or a literal through filters (the
+    `"roll-"|add:unit.id_str` of an include) applied here as FilterExpression.resolve would; else Django's own."""
     if not value.filters and isinstance(value.var, Variable) and value.var.lookups:
-        return _ready_variable(value.var)
+        return _ready_value(value.var)
+    if not value.is_var and not any(getattr(function, "expects_localtime", False) for function, _ in value.filters):
+        literal = value.var
+        filters = tuple((function, getattr(function, "needs_autoescape", False), getattr(function, "is_safe", False),
+                         tuple(_ready_value(argument) if lookup else mark_safe(argument) for lookup, argument in arguments))
+                        for function, arguments in value.filters)
+
+        def filtered(scope: dict, names: dict, context: template.Context):
+            result = literal
+            for function, escaping, safe, arguments in filters:
+                given = [argument(scope, names, context) if callable(argument) else argument for argument in arguments]
+                made = function(result, *given, autoescape=context.autoescape) if escaping else function(result, *given)
+                result = mark_safe(made) if safe and isinstance(result, SafeData) else made
+            return result
+        return filtered
 
     def bound(scope: dict, names: dict, context: template.Context):
         with context.push(**scope):
@@ -329,12 +426,21 @@ def _ready_bound(value: FilterExpression) -> Getter:
 def _ready(read, scoped: bool = False) -> Getter:
     """A read of a part (a variable, a `_Truth`, a `_Bound` or a `_Loop`) as one function, made once per part: the
     digests of a board's parts were a quarter of the other phone's fetch, most of it telling reads apart. `scoped`:
-    a read inside a loop or a `with` of the part, whose name that binds (`_within`); else one of the part's top."""
+    a read inside a loop or a `with` of the part, whose name that binds (`_within`); else one of the part's top.
+    Each gives its value as the digest takes it (`_canonical`)."""
     if isinstance(read, Variable):
-        return _ready_variable(read, scoped)
+        return _ready_shown(read, scoped)
     if isinstance(read, _Truth):
-        variable = _ready_variable(read.variable, scoped)
-        return lambda scope, names, context: bool(variable(scope, names, context))
+        variable, plainly = _ready_lookup(read.variable, scoped), _ready_plain(read.variable, scoped, TESTED)
+
+        def truth(scope: dict, names: dict, context: template.Context) -> bool | None:
+            found = plainly(scope, names)
+            if found is UNSET:
+                found = variable(scope, names, context)
+                if found is UNSET:
+                    return None
+            return bool(found)
+        return truth
     if isinstance(read, _Bound):
         bindings = tuple((name, _ready_bound(value)) for name, value in read.bindings)
         body = tuple(_ready(each, True) for each in read.reads)
@@ -345,18 +451,27 @@ def _ready(read, scoped: bool = False) -> Getter:
                 inner[name] = value(scope, names, context)
             return _shown(body, inner, names, context)
         return bound
-    sequence, loop_names = _ready_variable(read.sequence, scoped), read.names
+    sequence, loop_names = _ready_lookup(read.sequence, scoped), read.names
     body = tuple(_ready(each, True) for each in read.reads)
     if len(loop_names) == 1:
         name = loop_names[0]
 
-        def loop(scope: dict, names: dict, context: template.Context) -> list:
-            return [_shown(body, {**scope, name: item}, names, context) for item in sequence(scope, names, context) or ()]
+        def loop(scope: dict, names: dict, context: template.Context) -> list | None:
+            items = sequence(scope, names, context)
+            if items is UNSET:
+                return None
+            inner, values = dict(scope), []
+            for item in items or ():
+                inner[name] = item  # the body's reads take their values at once: one scope serves every item
+                values.append(_shown(body, inner, names, context))
+            return values
         return loop
 
-    def unpacking(scope: dict, names: dict, context: template.Context) -> list:
-        return [_shown(body, {**scope, **dict(zip(loop_names, item, strict=True))}, names, context)
-                for item in sequence(scope, names, context) or ()]
+    def unpacking(scope: dict, names: dict, context: template.Context) -> list | None:
+        items = sequence(scope, names, context)
+        if items is UNSET:
+            return None
+        return [_shown(body, {**scope, **dict(zip(loop_names, item, strict=True))}, names, context) for item in items or ()]
     return unpacking
 
 
@@ -388,7 +503,8 @@ class KeptNode(template.Node):
             found: dict = {}
             _read(self.nodelist, found, set())
             self.reads = tuple(_ready(found[name]) for name in sorted(found))
-        return digest(_shown(self.reads, {}, context.flatten(), context), context)
+        names = context.flatten()
+        return _hashed(_shown(self.reads, {}, names, context), names)
 
     def render(self, context: template.Context) -> str:
         region = self.region.resolve(context)
