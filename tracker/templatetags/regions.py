@@ -29,7 +29,7 @@ from typing import Any
 
 from django import template
 from django.conf import settings
-from django.template.base import FilterExpression, Node, NodeList, Variable, VariableDoesNotExist
+from django.template.base import FilterExpression, Node, NodeList, TokenType, Variable, VariableDoesNotExist
 from django.template.defaulttags import ForNode, IfNode, PartialNode, TemplateLiteral, WithNode
 from django.template.loader import get_template
 from django.template.loader_tags import IncludeNode
@@ -224,8 +224,7 @@ def _read(thing, found: dict, seen: set, assigned: frozenset[str] = frozenset())
         return
     seen.add((id(thing), assigned))
     if isinstance(thing, Variable):
-        if thing.lookups and thing.lookups not in PAGE_OWN | CONSTANTS and thing.lookups[0] not in assigned:
-            found.setdefault(_key(thing), thing)
+        _read_variable(thing, found, assigned)
     elif isinstance(thing, FilterExpression):
         _read(thing.var, found, seen, assigned)
         for _filter, arguments in thing.filters:
@@ -245,6 +244,23 @@ def _read(thing, found: dict, seen: set, assigned: frozenset[str] = frozenset())
         for name, value in vars(thing).items():
             if name not in ("token", "origin", "source", "partial_mapping"):
                 _read(value, found, seen, assigned)
+        for variable in _spoken(thing):
+            _read_variable(variable, found, assigned)
+
+
+def _read_variable(variable: Variable, found: dict, assigned: frozenset[str]) -> None:
+    if variable.lookups and variable.lookups not in PAGE_OWN | CONSTANTS and variable.lookups[0] not in assigned:
+        found.setdefault(_key(variable), variable)
+
+
+def _spoken(node) -> list[Variable]:
+    """What a `{% blocktranslate %}` reads from the context in its text (`{{ lk }}`, a name a `{% with %}` around
+    it binds), but the names it binds itself (`with name=…`, `count n=…`): Django takes each as `context[name]`."""
+    if not isinstance(getattr(node, "singular", None), list):
+        return []
+    own = {*(getattr(node, "extra_context", None) or ()), getattr(node, "countervar", None)}
+    return [Variable(token.contents) for part in (node.singular, getattr(node, "plural", None) or ()) for token in part
+            if getattr(token, "token_type", None) == TokenType.VAR and token.contents not in own]
 
 
 def _read_tag(thing, found: dict, seen: set, assigned: frozenset[str]) -> bool:
