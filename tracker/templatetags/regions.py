@@ -77,19 +77,29 @@ digest has the language and the release), rather than the text it would be force
 a Lonely Star board, each a lookup in the catalogues through the request's language)."""
 
 
+_SAID: dict[int, tuple[Promise, object]] = {}
+"""What each lazy translation met says (`_said`), by the object's id, the object kept with it (so the id is not
+another's): a board's words are made once, at import (a stat's label), and digested for every part showing them."""
+
+
 def _said(value: Promise) -> object:
     """A lazy translation as the digest takes it: by its message if it is one of BY_MESSAGE's, else its text."""
+    kept = _SAID.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
     function, args, keywords, *_ = value.__reduce__()[1]  # type: ignore[misc]
     said = BY_MESSAGE.get(function)
-    if said is not None and not keywords:
-        return ("\x00said", function.__name__, _canonical(said(*args)))
-    return str(value)
+    if said is None or keywords:
+        return str(value)  # the text, in the language drawn: not kept
+    message = ("\x00said", function.__name__, _canonical(said(*args)))
+    if len(_SAID) >= 4096:  # words made anew for each page (rather than at import) do not pile up
+        _SAID.clear()
+    _SAID[id(value)] = (value, message)
+    return message
 
 
 SIMPLE: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 """The types a value a part shows is digested as it is; any other is made of these first (`_canonical`)."""
-TESTED = SIMPLE | {list, tuple, dict}
-"""The types of a value a part tests (`{% if %}`) that are not callable: Django takes them as they are."""
 
 
 def _canonical(value: object) -> object:
@@ -332,96 +342,77 @@ lookup where the part's steps end (a callable, a list's index, an object's attri
 UNSET = object()
 """What a read of a name not set gives (Django's lookup would raise VariableDoesNotExist, after a costly search)."""
 
+SHOWN, TESTED, VALUE, LOOKUP = "shown", "tested", "value", "lookup"
+"""What a read gives (`_ready_variable`): its value as the digest takes it (`_canonical`, None when not set);
+whether it is true (`{% if %}`, None when not set); its value as a tag or filter takes it (VariableDoesNotExist
+when not set, as in Django); or as it is (UNSET when not set)."""
 
-def _ready_lookup(variable: Variable, scoped: bool | None = None) -> Getter:
-    """What the template reads for `variable`, as it is (UNSET for a name not set): from `scope` (`scoped`: a name
-    the loop or `with` around it binds, so there), from the context's names (`scoped` False: a read of the part's
-    own top, where no name is bound), or from either (None: look). Through plain dicts (the boards are made of them)
-    it steps itself, as Django would (a key before an attribute); anything else, Django's own lookup (a plain dict
-    serves it as a context)."""
-    first, *rest = variable.lookups or ("",)
-    steps, resolve = tuple(rest), variable.resolve
 
-    def walked(current, holder):
+def _stepping(steps: tuple[str, ...], resolve: Callable) -> Callable:
+    """The steps of a read from where they leave plain dicts (or a value to call): Django's own lookup from the
+    holder of the read's name (`resolve`), but where it would try a key, an attribute, then an index, and fail."""
+    def slowly(current, holder):
         for bit in steps:
             if type(current) is dict:
                 if bit in current:
                     current = current[bit]
                     continue
                 if not hasattr(dict, bit) and not bit.isdecimal():
-                    return UNSET  # where Django would try a key, an attribute, then an index, and fail
+                    return UNSET
             elif current is None and not hasattr(None, bit) and not bit.isdecimal():
                 return UNSET
             return resolve(holder)
         return resolve(holder) if callable(current) else current
-
-    if scoped:
-        return lambda scope, names, context: walked(scope[first], scope)
-    # A name not among the context's names is not set: Context.flatten holds every name a lookup would find.
-    if scoped is False:
-        def from_names(scope: dict, names: dict, context: template.Context):
-            return walked(names[first], context) if first in names else UNSET
-        return from_names
-
-    def looked_up(scope: dict, names: dict, context: template.Context):
-        if first in scope:
-            return walked(scope[first], scope)
-        return walked(names[first], context) if first in names else UNSET
-    return looked_up
+    return slowly
 
 
-def _ready_value(variable: Variable, scoped: bool | None = None) -> Getter:
-    """`_ready_lookup` for a value a tag or filter takes: a name not set raises VariableDoesNotExist, as in Django."""
-    lookup = _ready_lookup(variable, scoped)
-
-    def value(scope: dict, names: dict, context: template.Context):
-        found = lookup(scope, names, context)
-        if found is UNSET:
-            raise VariableDoesNotExist(str(variable))
-        return found
-    return value
-
-
-def _ready_plain(variable: Variable, scoped: bool | None, plain: frozenset[type]) -> Callable[[dict, dict], Any]:
-    """The common read in one call: through plain dicts all the way to a value of a `plain` type (none callable,
-    so Django would take it as it is), else UNSET (`_ready_lookup` then reads it as Django would)."""
+def _ready_variable(variable: Variable, scoped: bool | None = None, gives: str = SHOWN) -> Getter:
+    """What the template reads for `variable`, in one call for the common read: from `scope` (`scoped`: a name the
+    loop or `with` around it binds, so there), from the context's names (`scoped` False: a read of the part's own
+    top, where no name is bound), or from either (None: look); a name not among the context's names is not set
+    (Context.flatten holds every name a lookup would find). Through plain dicts (the boards are made of them) to a
+    value that is not callable it steps itself, as Django would (a key before an attribute); anything else,
+    Django's own lookup (a plain dict serves it as a context)."""
     first, *rest = variable.lookups or ("",)
-    steps = tuple(rest)
+    steps, resolve = tuple(rest), variable.resolve
+    shown, tested, value = gives == SHOWN, gives == TESTED, gives == VALUE
+    slowly = _stepping(steps, resolve)
 
-    def plainly(scope: dict, names: dict):
-        current = scope[first] if scoped or scoped is None and first in scope else names.get(first, UNSET)
-        for bit in steps:
-            if type(current) is not dict or bit not in current:
-                return UNSET
-            current = current[bit]
-        return current if type(current) in plain else UNSET
-    return plainly
-
-
-def _ready_shown(variable: Variable, scoped: bool | None = None) -> Getter:
-    """`_ready_lookup` for a value a part shows, as the digest takes it (`_canonical`; None for a name not set)."""
-    lookup, plainly = _ready_lookup(variable, scoped), _ready_plain(variable, scoped, SIMPLE)
-
-    def shown(scope: dict, names: dict, context: template.Context):
-        found = plainly(scope, names)
-        if found is not UNSET:
-            return found
-        found = lookup(scope, names, context)
-        if type(found) in SIMPLE:
-            return found
-        return None if found is UNSET else _canonical(found)
-    return shown
+    def read(scope: dict, names: dict, context: template.Context):
+        holder: dict | template.Context
+        if scoped or scoped is None and first in scope:
+            current, holder = scope[first], scope
+        else:
+            current, holder = names.get(first, UNSET), context
+        if current is not UNSET:
+            root = current
+            for bit in steps:
+                if type(current) is not dict or bit not in current:
+                    current = slowly(root, holder)
+                    break
+                current = current[bit]
+            else:
+                if callable(current):
+                    current = resolve(holder)
+        if current is UNSET:
+            if value:
+                raise VariableDoesNotExist(str(variable))
+            return None if shown or tested else UNSET
+        if shown:
+            return current if type(current) in SIMPLE else _canonical(current)
+        return bool(current) if tested else current
+    return read
 
 
 def _ready_bound(value: FilterExpression) -> Getter:
     """A value a `with` binds, with the part's own names in reach: a variable, or a literal through filters (the
     `"roll-"|add:unit.id_str` of an include) applied here as FilterExpression.resolve would; else Django's own."""
     if not value.filters and isinstance(value.var, Variable) and value.var.lookups:
-        return _ready_value(value.var)
+        return _ready_variable(value.var, None, VALUE)
     if not value.is_var and not any(getattr(function, "expects_localtime", False) for function, _ in value.filters):
         literal = value.var
         filters = tuple((function, getattr(function, "needs_autoescape", False), getattr(function, "is_safe", False),
-                         tuple(_ready_value(argument) if lookup else mark_safe(argument) for lookup, argument in arguments))
+                         tuple(_ready_variable(argument, None, VALUE) if lookup else mark_safe(argument) for lookup, argument in arguments))
                         for function, arguments in value.filters)
 
         def filtered(scope: dict, names: dict, context: template.Context):
@@ -445,18 +436,9 @@ def _ready(read, scoped: bool = False) -> Getter:
     a read inside a loop or a `with` of the part, whose name that binds (`_within`); else one of the part's top.
     Each gives its value as the digest takes it (`_canonical`)."""
     if isinstance(read, Variable):
-        return _ready_shown(read, scoped)
+        return _ready_variable(read, scoped)
     if isinstance(read, _Truth):
-        variable, plainly = _ready_lookup(read.variable, scoped), _ready_plain(read.variable, scoped, TESTED)
-
-        def truth(scope: dict, names: dict, context: template.Context) -> bool | None:
-            found = plainly(scope, names)
-            if found is UNSET:
-                found = variable(scope, names, context)
-                if found is UNSET:
-                    return None
-            return bool(found)
-        return truth
+        return _ready_variable(read.variable, scoped, TESTED)
     if isinstance(read, _Bound):
         bindings = tuple((name, _ready_bound(value)) for name, value in read.bindings)
         body = tuple(_ready(each, True) for each in read.reads)
@@ -467,7 +449,7 @@ def _ready(read, scoped: bool = False) -> Getter:
                 inner[name] = value(scope, names, context)
             return _shown(body, inner, names, context)
         return bound
-    sequence, loop_names = _ready_lookup(read.sequence, scoped), read.names
+    sequence, loop_names = _ready_variable(read.sequence, scoped, LOOKUP), read.names
     body = tuple(_ready(each, True) for each in read.reads)
     if len(loop_names) == 1:
         name = loop_names[0]
