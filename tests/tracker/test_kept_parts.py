@@ -183,6 +183,16 @@ def test_a_lazy_translation_is_digested_by_its_message_in_the_language_drawn():
         [engine_word_lazy("evons", "a, b")], Context())
 
 
+def test_a_lazy_words_message_kept_by_its_object_is_never_another_words():
+    """The message of each lazy word met is kept by the object's id (`_said`), the object with it: words made and
+    dropped one after another (whose ids Python gives again) each keep a digest of their own."""
+    from django.utils.translation import gettext_lazy
+
+    from tracker.templatetags.regions import digest
+
+    assert len({digest([gettext_lazy(f"Word {n}")], Context()) for n in range(5000)}) == 5000
+
+
 def test_a_games_own_translations_are_in_the_release_a_digest_has():
     """A deploy that changes only a game's catalogue (tracker/games/<game>/locale) changes every digest too: a
     word digested by its message is then drawn anew in its new German."""
