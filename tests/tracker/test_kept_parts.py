@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 import pytest
 from django.template import Context, Template, TemplateSyntaxError
 from django.test import Client
+from django.utils.safestring import mark_safe
 
 import rules
 from perf.tables import screen
@@ -80,6 +81,10 @@ def test_the_step_number_and_the_csrf_token_are_the_pages_own():
 def test_a_part_that_no_action_changes_is_always_kept_and_a_list_of_values_is_refused():
     assert drawn('{% kept "title" %}<h1>{{ title }}</h1>{% endkept %}', light=True, title="x") == (
         '<div id="title" hx-preserve></div>')
+    # The id escaped as format_html would (unless safe); the rest is the tag's own.
+    assert drawn('{% kept region %}x{% endkept %}', light=True, region='a"<b') == '<div id="a&quot;&lt;b" hx-preserve></div>'
+    assert drawn('{% kept region changing as "li" %}x{% endkept %}', region=mark_safe("a&amp;b")).startswith(
+        '<li id="a&amp;b" data-kept="')
     with pytest.raises(TemplateSyntaxError, match="found in it, not listed"):
         drawn('{% kept "p" board.turn %}{{ board.turn }}{% endkept %}', board=BEFORE)
 
@@ -106,8 +111,6 @@ def test_equal_values_give_one_digest_whichever_objects_hold_them():
     """The digest writes a part's values by what they are (`marshal`'s version 2, which refers to no object twice):
     a name the page read from the state and the same name the engine made, an object met twice or two equal ones,
     a safe string and a plain one give one digest; a value of another type another."""
-    from django.utils.safestring import mark_safe
-
     from tracker.templatetags.regions import digest
 
     made = "".join(["Comet ", "Wanderer"])

@@ -17,6 +17,7 @@ with: htmx sends the page's own (`hx-vals` on #match) in its place, so the step 
 digest.
 """
 import hashlib
+import html
 import marshal
 import re
 from collections.abc import Callable
@@ -34,8 +35,7 @@ from django.template.defaulttags import ForNode, IfNode, PartialNode, TemplateLi
 from django.template.loader import get_template
 from django.template.loader_tags import IncludeNode
 from django.utils.functional import Promise
-from django.utils.html import format_html
-from django.utils.safestring import SafeData, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
 from tracker.matches.engine_messages import engine_word
@@ -506,15 +506,19 @@ class KeptNode(template.Node):
 
     def render(self, context: template.Context) -> str:
         region = self.region.resolve(context)
+        # As format_html would write it (the id escaped unless safe, the rest is the tag's own), without its
+        # escaping of every argument: a Lonely Star answer writes a dozen parts.
+        if isinstance(region, Promise):
+            region = str(region)
+        at = region.__html__() if hasattr(region, "__html__") else html.escape(str(region))
         if not self.changing:
             if context.get("light"):
-                return format_html('<div id="{}" hx-preserve></div>', region)
-            return format_html('<div id="{}">{}</div>', region, self.nodelist.render(context))
+                return SafeString(f'<div id="{at}" hx-preserve></div>')
+            return SafeString(f'<div id="{at}">{self.nodelist.render(context)}</div>')
         key = self.digest(context)
         if f"{region}={key}" in (context.get("parts_shown") or ()):
-            return format_html('<{} id="{}" data-kept="{}" hx-preserve></{}>', self.tag, region, key, self.tag)
-        return format_html('<{} id="{}" data-kept="{}">{}</{}>', self.tag, region, key, self.nodelist.render(context),
-                           self.tag)
+            return SafeString(f'<{self.tag} id="{at}" data-kept="{key}" hx-preserve></{self.tag}>')
+        return SafeString(f'<{self.tag} id="{at}" data-kept="{key}">{self.nodelist.render(context)}</{self.tag}>')
 
 
 @register.tag
