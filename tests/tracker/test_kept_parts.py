@@ -60,6 +60,7 @@ def test_a_part_edited_to_show_a_new_value_reaches_phones_when_that_value_change
     '{% with unit=board.units.0 %}{{ unit.hp }}{% endwith %}',
     '{% include "games/lonely-star/unit_options.html" with units=board.units %}',
     '{% load i18n %}{% with shown_score=board.score %}{% blocktranslate %}Score {{ shown_score }}{% endblocktranslate %}{% endwith %}',
+    '{% with rid="score-"|add:board.score|stringformat:"s" none=None %}{{ rid }}{{ none }}{% endwith %}',
 ])
 def test_a_value_read_anywhere_in_a_part_is_in_its_digest(part):
     source = '{% kept "p" changing %}' + part + "{% endkept %}"

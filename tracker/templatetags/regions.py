@@ -30,6 +30,7 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.template import defaultfilters
 from django.template.base import FilterExpression, Node, NodeList, TokenType, Variable, VariableDoesNotExist
 from django.template.defaulttags import ForNode, IfNode, PartialNode, TemplateLiteral, WithNode
 from django.template.loader import get_template
@@ -319,14 +320,31 @@ def _read_tag(thing, found: dict, seen: set, assigned: frozenset[str]) -> bool:
     return True
 
 
+PURE = frozenset({defaultfilters.add, defaultfilters.stringformat})
+"""Filters whose result follows from what they are given alone (`_spelled`)."""
+
+
+def _spelled(value: FilterExpression, assigned: frozenset[str]) -> bool:
+    """A value a `with` binds that is a literal through PURE filters (`rid="roll-"|add:unit.id_str`): it holds nothing
+    the digest lacks, the literal being the template's and the filters' arguments read by themselves, so what the body
+    reads of it is left out (three such a Lonely Star unit, each an `add` that first tried the text as a number)."""
+    literal = not isinstance(value.var, Variable) or value.var.lookups in CONSTANTS  # `chosen=None` too
+    return literal and all(
+        function in PURE and all(not is_variable or isinstance(argument, Variable) and _root(argument) not in assigned
+                                 for is_variable, argument in arguments)
+        for function, arguments in value.filters)
+
+
 def _bind(bindings: dict, body, found: dict, seen: set, assigned: frozenset[str]) -> None:
     """Names bound for a body (`with`): what the body reads of them, through the values bound. A name bound to
-    one the part set itself (`picked=sent|typed:"target"`) is the tag's doing as well."""
+    one the part set itself (`picked=sent|typed:"target"`) is the tag's doing as well, and one bound to a literal
+    the template spells out (`_spelled`) the template's."""
     for value in bindings.values():  # a bound value's filters' arguments count by themselves
         for _filter, arguments in value.filters:
             for _is_variable, argument in arguments:
                 _read(argument, found, seen, assigned)
-    made = {name for name, value in bindings.items() if isinstance(value.var, Variable) and _root(value.var) in assigned}
+    made = {name for name, value in bindings.items()
+            if isinstance(value.var, Variable) and _root(value.var) in assigned or _spelled(value, assigned)}
     read = {name: value for name, value in bindings.items() if name not in made}
     inside = (assigned - set(bindings)) | made
     bound = _Bound(tuple(sorted(read.items())), _within(body, set(read), found, inside))
@@ -447,30 +465,36 @@ def _ready(read, scoped: bool = False) -> Getter:
             inner = dict(scope)
             for name, value in bindings:
                 inner[name] = value(scope, names, context)
-            return _shown(body, inner, names, context)
+            try:
+                return [each(inner, names, context) for each in body]
+            except UNREAD:
+                return _shown(body, inner, names, context)
         return bound
     sequence, loop_names = _ready_variable(read.sequence, scoped, LOOKUP), read.names
     body = tuple(_ready(each, True) for each in read.reads)
-    if len(loop_names) == 1:
-        name = loop_names[0]
 
-        def loop(scope: dict, names: dict, context: template.Context) -> list | None:
-            items = sequence(scope, names, context)
-            if items is UNSET:
-                return None
-            inner, values = dict(scope), []
-            for item in items or ():
-                inner[name] = item  # the body's reads take their values at once: one scope serves every item
-                values.append(_shown(body, inner, names, context))
-            return values
-        return loop
-
-    def unpacking(scope: dict, names: dict, context: template.Context) -> list | None:
+    # The body's reads take their values at once, so one scope serves every item; a read that fails is taken again
+    # on its own (`_shown`), the item's others as they are.
+    def loop(scope: dict, names: dict, context: template.Context) -> list | None:
         items = sequence(scope, names, context)
         if items is UNSET:
             return None
-        return [_shown(body, {**scope, **dict(zip(loop_names, item, strict=True))}, names, context) for item in items or ()]
-    return unpacking
+        inner, values, single = dict(scope), [], len(loop_names) == 1
+        for item in items or ():
+            if single:
+                inner[loop_names[0]] = item
+            else:
+                inner.update(zip(loop_names, item, strict=True))
+            try:
+                values.append([each(inner, names, context) for each in body])
+            except UNREAD:
+                values.append(_shown(body, inner, names, context))
+        return values
+    return loop
+
+
+UNREAD = (VariableDoesNotExist, TypeError, ValueError)
+"""What a read raises for a value not set, or not a sequence where a loop wants one: that read is then None."""
 
 
 def _shown(reads: tuple[Getter, ...], scope: dict, names: dict, context: template.Context) -> list:
@@ -479,13 +503,13 @@ def _shown(reads: tuple[Getter, ...], scope: dict, names: dict, context: templat
     digests of a board's parts were a sixth of an action's time)."""
     try:
         return [read(scope, names, context) for read in reads]
-    except (VariableDoesNotExist, TypeError, ValueError):  # not set, or not a sequence: each read on its own
+    except UNREAD:  # each read on its own
         pass
     values: list = []
     for read in reads:
         try:
             values.append(read(scope, names, context))
-        except (VariableDoesNotExist, TypeError, ValueError):  # as it is
+        except UNREAD:
             values.append(None)
     return values
 
