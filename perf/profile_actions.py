@@ -45,7 +45,7 @@ TIMED = {
     "the context": ("tracker.matches.views", "_match_context"),
     "templates, all": ("django.template.backends.django", "Template.render"),
     "  kept parts' digests": ("tracker.templatetags.regions", "KeptNode.digest"),
-    "  the digests' text and hash": ("tracker.templatetags.regions", "digest"),
+    "  the digests' text and hash": ("tracker.templatetags.regions", "_hashed"),
     "  translate tags": ("django.templatetags.i18n", "TranslateNode.render"),
     "  blocktranslate tags": ("django.templatetags.i18n", "BlockTranslateNode.render"),
     "  error slots": ("tracker.templatetags.board_forms", "slot"),

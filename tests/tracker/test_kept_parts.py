@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 import pytest
 from django.template import Context, Template, TemplateSyntaxError
 from django.test import Client
+from django.utils.safestring import mark_safe
 
 import rules
 from perf.tables import screen
@@ -58,6 +59,8 @@ def test_a_part_edited_to_show_a_new_value_reaches_phones_when_that_value_change
     '{% url "match_detail" board.turn %}',
     '{% with unit=board.units.0 %}{{ unit.hp }}{% endwith %}',
     '{% include "games/lonely-star/unit_options.html" with units=board.units %}',
+    '{% load i18n %}{% with shown_score=board.score %}{% blocktranslate %}Score {{ shown_score }}{% endblocktranslate %}{% endwith %}',
+    '{% with rid="score-"|add:board.score|stringformat:"s" none=None %}{{ rid }}{{ none }}{% endwith %}',
 ])
 def test_a_value_read_anywhere_in_a_part_is_in_its_digest(part):
     source = '{% kept "p" changing %}' + part + "{% endkept %}"
@@ -79,8 +82,62 @@ def test_the_step_number_and_the_csrf_token_are_the_pages_own():
 def test_a_part_that_no_action_changes_is_always_kept_and_a_list_of_values_is_refused():
     assert drawn('{% kept "title" %}<h1>{{ title }}</h1>{% endkept %}', light=True, title="x") == (
         '<div id="title" hx-preserve></div>')
+    # The id escaped as format_html would (unless safe); the rest is the tag's own.
+    assert drawn('{% kept region %}x{% endkept %}', light=True, region='a"<b') == '<div id="a&quot;&lt;b" hx-preserve></div>'
+    assert drawn('{% kept region changing as "li" %}x{% endkept %}', region=mark_safe("a&amp;b")).startswith(
+        '<li id="a&amp;b" data-kept="')
     with pytest.raises(TemplateSyntaxError, match="found in it, not listed"):
         drawn('{% kept "p" board.turn %}{{ board.turn }}{% endkept %}', board=BEFORE)
+
+
+def test_a_value_not_set_or_called_is_digested_as_the_template_reads_it():
+    """A part's reads step through plain dicts themselves and take a name not set as None without Django's search:
+    a value set later, one called (a callable in a dict), one through an object's attribute, and one of a name that
+    only the `{% with %}` around a part's loop binds all still count."""
+    class Seat:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    source = ('{% kept "p" changing %}{{ later }} {{ board.missing.deep }} {{ board.count }} {{ board.seat.name }}'
+              '{% for unit in board.units %}{% with hp=unit.hp %}{{ hp }}{% endwith %}{% endfor %}{% endkept %}')
+    board = {**BEFORE, "count": lambda: 1, "seat": Seat("Ana")}
+    phone = drawn(source, board=board)
+    assert "hx-preserve" in answer(source, phone, board={**board, "count": lambda: 1})
+    for changed in ({"later": "now"}, {"board": {**board, "missing": {"deep": 1}}}, {"board": {**board, "count": lambda: 2}},
+                    {"board": {**board, "seat": Seat("Ben")}}, {"board": {**board, "units": [{"name": "Comet", "hp": 4}]}}):
+        assert "hx-preserve" not in answer(source, phone, **{"board": board, **changed}), changed
+
+
+def test_equal_values_give_one_digest_whichever_objects_hold_them():
+    """The digest writes a part's values by what they are (`marshal`'s version 2, which refers to no object twice):
+    a name the page read from the state and the same name the engine made, an object met twice or two equal ones,
+    a safe string and a plain one give one digest; a value of another type another."""
+    from tracker.templatetags.regions import digest
+
+    made = "".join(["Comet ", "Wanderer"])
+    unit = {"name": "Comet Wanderer", "hp": 5}
+    assert digest([[unit, unit], "Comet Wanderer", 5], Context()) == digest(
+        [[unit, dict(unit)], made, 5], Context()) == digest([({**unit, "name": made}, unit), mark_safe(made), 5], Context())
+    for other in (["Comet Wanderer", 5.0], ["Comet Wanderer", True], ["Comet Wanderer", "5"], ["Comet Wanderer", None]):
+        assert digest([[unit, unit], *other], Context()) != digest([[unit, unit], "Comet Wanderer", 5], Context()), other
+
+
+@pytest.mark.parametrize("expression", ['"roll-"|add:unit.id', '"a"|add:"b"|upper', '"<b>"|linebreaksbr', '"x, y"|cut:", "',
+                                        '"<i>x"|safe|slice:":3"', '"3"|add:unit.missing'])
+def test_a_bound_literal_through_filters_is_what_django_makes_of_it(expression):
+    """`{% include … with rid="roll-"|add:unit.id %}` in a part: its digest applies the filters itself, as Django does."""
+    from tracker.templatetags.regions import _ready_bound
+
+    bound = Template("{% with x=" + expression + " %}{% endwith %}").nodelist[0].extra_context["x"]  # type: ignore[attr-defined]
+    context = Context({"unit": {"id": 7}})
+    try:
+        django = bound.resolve(context)
+    except Exception as error:  # noqa: BLE001 - the same failure either way
+        with pytest.raises(type(error)):
+            _ready_bound(bound)({}, context.flatten(), context)
+        return
+    made = _ready_bound(bound)({}, context.flatten(), context)
+    assert (made, type(made)) == (django, type(django))
 
 
 def test_a_part_is_digested_by_what_it_reads_of_a_list_not_by_all_the_list_holds():
@@ -128,6 +185,16 @@ def test_a_lazy_translation_is_digested_by_its_message_in_the_language_drawn():
     assert digest(["Deck", *words[1:]], Context()) != english
     assert digest([engine_word_lazy("evons", Word("a", "b"))], Context()) != digest(
         [engine_word_lazy("evons", "a, b")], Context())
+
+
+def test_a_lazy_words_message_kept_by_its_object_is_never_another_words():
+    """The message of each lazy word met is kept by the object's id (`_said`), the object with it: words made and
+    dropped one after another (whose ids Python gives again) each keep a digest of their own."""
+    from django.utils.translation import gettext_lazy
+
+    from tracker.templatetags.regions import digest
+
+    assert len({digest([gettext_lazy(f"Word {n}")], Context()) for n in range(5000)}) == 5000
 
 
 def test_a_games_own_translations_are_in_the_release_a_digest_has():

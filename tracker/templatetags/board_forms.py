@@ -154,5 +154,14 @@ def invalid(drawn: DrawnForm | None, key: str, also: str = "", group: bool = Fal
     described = " ".join(part for part in (drawn.slot_id(key), also) if part)
     refused = bool(drawn.errors(key))
     focus = refused and _first_focus(drawn)
-    return format_html(' aria-describedby="{}"{}{}', described, mark_safe(' aria-invalid="true"') if refused else "",
+    if not refused:
+        return _described(described)
+    return format_html(' aria-describedby="{}"{}{}', described, mark_safe(' aria-invalid="true"'),
                        mark_safe(' tabindex="-1" autofocus' if group else " autofocus") if focus else "")
+
+
+@lru_cache(maxsize=4096)
+def _described(described: str) -> SafeString:
+    """The attributes of a control not refused, as `invalid` draws them: the same few hundred on every drawing of a
+    board (28 controls on a Lonely Star one), so each is made once per process, as `_empty_slot` makes the slots."""
+    return format_html(' aria-describedby="{}"', described)

@@ -17,22 +17,26 @@ with: htmx sends the page's own (`hx-vals` on #match) in its place, so the step 
 digest.
 """
 import hashlib
-import json
+import html
+import marshal
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from django import template
 from django.conf import settings
-from django.template.base import FilterExpression, Node, NodeList, Variable, VariableDoesNotExist
+from django.template import defaultfilters
+from django.template.base import FilterExpression, Node, NodeList, TokenType, Variable, VariableDoesNotExist
 from django.template.defaulttags import ForNode, IfNode, PartialNode, TemplateLiteral, WithNode
 from django.template.loader import get_template
 from django.template.loader_tags import IncludeNode
 from django.utils.functional import Promise
-from django.utils.html import format_html
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
 from tracker.matches.engine_messages import engine_word
@@ -74,38 +78,77 @@ digest has the language and the release), rather than the text it would be force
 a Lonely Star board, each a lookup in the catalogues through the request's language)."""
 
 
-def _plain(value: object) -> object:
-    """What JSON cannot write of a value a part shows, as the digest takes it: a lazy translation by its message,
-    anything else as text."""
+_SAID: dict[int, tuple[Promise, object]] = {}
+"""What each lazy translation met says (`_said`), by the object's id, the object kept with it (so the id is not
+another's): a board's words are made once, at import (a stat's label), and digested for every part showing them."""
+
+
+def _said(value: Promise) -> object:
+    """A lazy translation as the digest takes it: by its message if it is one of BY_MESSAGE's, else its text."""
+    kept = _SAID.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    function, args, keywords, *_ = value.__reduce__()[1]  # type: ignore[misc]
+    said = BY_MESSAGE.get(function)
+    if said is None or keywords:
+        return str(value)  # the text, in the language drawn: not kept
+    message = ("\x00said", function.__name__, _canonical(said(*args)))
+    if len(_SAID) >= 4096:  # words made anew for each page (rather than at import) do not pile up
+        _SAID.clear()
+    _SAID[id(value)] = (value, message)
+    return message
+
+
+SIMPLE: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+"""The types a value a part shows is digested as it is; any other is made of these first (`_canonical`)."""
+
+
+def _canonical(value: object) -> object:
+    """A value a part shows made of SIMPLE values, lists and tuples only, as `marshal` writes them (its version 2:
+    the same bytes for equal values, whichever objects hold them): a list or tuple as a list; a dict as a tuple
+    of its items, keys sorted (a state read back from PostgreSQL's jsonb has its keys in jsonb's order, not the
+    order the engine wrote them, and the same part must get the same digest either way); a lazy translation by
+    its message (`_said`); a str, int or float of a subclass (a safe string) as one of those; anything else as
+    its text."""
+    kind = type(value)
+    if kind in SIMPLE:
+        return value
+    if isinstance(value, list | tuple):
+        return [item if type(item) in SIMPLE else _canonical(item) for item in value]
+    if isinstance(value, dict):
+        items = [(_canonical(key), _canonical(item)) for key, item in value.items()]
+        # Keys of mixed types cannot be sorted: the part is then drawn anew more often, never wrong.
+        with suppress(TypeError):
+            items = sorted(items, key=itemgetter(0))
+        return ("\x00dict", *(each for pair in items for each in pair))
     if isinstance(value, Promise):
-        function, args, keywords, *_ = value.__reduce__()[1]  # type: ignore[misc]
-        said = BY_MESSAGE.get(function)
-        if said is not None and not keywords:
-            return ["\x00said", function.__name__, said(*args)]
+        return _said(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int | float):
+        return (int if isinstance(value, int) else float)(value)
     return str(value)
 
 
-_SORTED = json.JSONEncoder(default=_plain, sort_keys=True).encode
-_UNSORTED = json.JSONEncoder(default=_plain).encode
+def _hashed(values: list, names: dict) -> str:
+    """The digest of a part's values made canonical, for the viewer and the language of the context's `names`."""
+    viewer = names.get("viewer")
+    # A page drawn after a refusal shows the refused form filled in, with why: the next answer draws it anew.
+    seen = [_release(), get_language(), bool(names.get("read_only")), _canonical(getattr(viewer, "role", None)),
+            _canonical(getattr(viewer, "seat", None)), names.get("refused") is not None, values]
+    return hashlib.blake2b(marshal.dumps(seen, 2), digest_size=6).hexdigest()
 
 
 def digest(values: list, context: template.Context) -> str:
     """A short digest of what a part shows, for this viewer in this language (names as text)."""
-    viewer = context.get("viewer")
-    # A page drawn after a refusal shows the refused form filled in, with why: the next answer draws it anew.
-    seen = [_release(), get_language(), bool(context.get("read_only")), getattr(viewer, "role", None),
-            getattr(viewer, "seat", None), context.get("refused") is not None, values]
-    # Keys sorted: a state read back from PostgreSQL's jsonb has its keys in jsonb's order, not the order the
-    # engine wrote them, and the same part must get the same digest either way.
-    try:
-        text = _SORTED(seen)
-    except TypeError:  # keys of mixed types cannot be sorted: the part is then drawn anew more often, never wrong
-        text = _UNSORTED(seen)
-    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+    return _hashed(_canonical(values), context.flatten())  # type: ignore[arg-type]
 
 
 PAGE_OWN = {("match", "head"), ("match", "board_mark"), ("csrf_token",)}
 """What a part's forms carry that is the page's, not the part's (see above): never in a digest."""
+
+CONSTANTS = {("True",), ("False",), ("None",)}
+"""What a template reads as a name but is the same in every context (`{% if x is None %}`): never in a digest."""
 
 
 @dataclass(frozen=True)
@@ -192,8 +235,7 @@ def _read(thing, found: dict, seen: set, assigned: frozenset[str] = frozenset())
         return
     seen.add((id(thing), assigned))
     if isinstance(thing, Variable):
-        if thing.lookups and thing.lookups not in PAGE_OWN and thing.lookups[0] not in assigned:
-            found.setdefault(_key(thing), thing)
+        _read_variable(thing, found, assigned)
     elif isinstance(thing, FilterExpression):
         _read(thing.var, found, seen, assigned)
         for _filter, arguments in thing.filters:
@@ -213,6 +255,23 @@ def _read(thing, found: dict, seen: set, assigned: frozenset[str] = frozenset())
         for name, value in vars(thing).items():
             if name not in ("token", "origin", "source", "partial_mapping"):
                 _read(value, found, seen, assigned)
+        for variable in _spoken(thing):
+            _read_variable(variable, found, assigned)
+
+
+def _read_variable(variable: Variable, found: dict, assigned: frozenset[str]) -> None:
+    if variable.lookups and variable.lookups not in PAGE_OWN | CONSTANTS and variable.lookups[0] not in assigned:
+        found.setdefault(_key(variable), variable)
+
+
+def _spoken(node) -> list[Variable]:
+    """What a `{% blocktranslate %}` reads from the context in its text (`{{ lk }}`, a name a `{% with %}` around
+    it binds), but the names it binds itself (`with name=…`, `count n=…`): Django takes each as `context[name]`."""
+    if not isinstance(getattr(node, "singular", None), list):
+        return []
+    own = {*(getattr(node, "extra_context", None) or ()), getattr(node, "countervar", None)}
+    return [Variable(token.contents) for part in (node.singular, getattr(node, "plural", None) or ()) for token in part
+            if getattr(token, "token_type", None) == TokenType.VAR and token.contents not in own]
 
 
 def _read_tag(thing, found: dict, seen: set, assigned: frozenset[str]) -> bool:
@@ -261,14 +320,31 @@ def _read_tag(thing, found: dict, seen: set, assigned: frozenset[str]) -> bool:
     return True
 
 
+PURE = frozenset({defaultfilters.add, defaultfilters.stringformat})
+"""Filters whose result follows from what they are given alone (`_spelled`)."""
+
+
+def _spelled(value: FilterExpression, assigned: frozenset[str]) -> bool:
+    """A value a `with` binds that is a literal through PURE filters (`rid="roll-"|add:unit.id_str`): it holds nothing
+    the digest lacks, the literal being the template's and the filters' arguments read by themselves, so what the body
+    reads of it is left out (three such a Lonely Star unit, each an `add` that first tried the text as a number)."""
+    literal = not isinstance(value.var, Variable) or value.var.lookups in CONSTANTS  # `chosen=None` too
+    return literal and all(
+        function in PURE and all(not is_variable or isinstance(argument, Variable) and _root(argument) not in assigned
+                                 for is_variable, argument in arguments)
+        for function, arguments in value.filters)
+
+
 def _bind(bindings: dict, body, found: dict, seen: set, assigned: frozenset[str]) -> None:
     """Names bound for a body (`with`): what the body reads of them, through the values bound. A name bound to
-    one the part set itself (`picked=sent|typed:"target"`) is the tag's doing as well."""
+    one the part set itself (`picked=sent|typed:"target"`) is the tag's doing as well, and one bound to a literal
+    the template spells out (`_spelled`) the template's."""
     for value in bindings.values():  # a bound value's filters' arguments count by themselves
         for _filter, arguments in value.filters:
             for _is_variable, argument in arguments:
                 _read(argument, found, seen, assigned)
-    made = {name for name, value in bindings.items() if isinstance(value.var, Variable) and _root(value.var) in assigned}
+    made = {name for name, value in bindings.items()
+            if isinstance(value.var, Variable) and _root(value.var) in assigned or _spelled(value, assigned)}
     read = {name: value for name, value in bindings.items() if name not in made}
     inside = (assigned - set(bindings)) | made
     bound = _Bound(tuple(sorted(read.items())), _within(body, set(read), found, inside))
@@ -279,46 +355,92 @@ def _bind(bindings: dict, body, found: dict, seen: set, assigned: frozenset[str]
 Getter = Callable[[dict, dict, template.Context], Any]
 """A read of a part made ready (`_ready`): its value from the names the loops and `with`s around it bind (`scope`),
 else from the context's names as one dict (`names`, `Context.flatten`), with the context itself for Django's own
-lookup where the part's steps end (a name not set, a callable, a list's index)."""
+lookup where the part's steps end (a callable, a list's index, an object's attribute)."""
+
+UNSET = object()
+"""What a read of a name not set gives (Django's lookup would raise VariableDoesNotExist, after a costly search)."""
+
+SHOWN, TESTED, VALUE, LOOKUP = "shown", "tested", "value", "lookup"
+"""What a read gives (`_ready_variable`): its value as the digest takes it (`_canonical`, None when not set);
+whether it is true (`{% if %}`, None when not set); its value as a tag or filter takes it (VariableDoesNotExist
+when not set, as in Django); or as it is (UNSET when not set)."""
 
 
-def _ready_variable(variable: Variable, scoped: bool | None = None) -> Getter:
-    """What the template reads for `variable`: from `scope` (`scoped`: a name the loop or `with` around it binds,
-    so there), from the context's names (`scoped` False: a read of the part's own top, where no name is bound),
-    or from either (None: look). Through plain dicts (the boards are made of them) it steps itself, as Django
-    would (a key before an attribute); anything else, Django's own lookup (a plain dict serves it as a context)."""
+def _stepping(steps: tuple[str, ...], resolve: Callable) -> Callable:
+    """The steps of a read from where they leave plain dicts (or a value to call): Django's own lookup from the
+    holder of the read's name (`resolve`), but where it would try a key, an attribute, then an index, and fail."""
+    def slowly(current, holder):
+        for bit in steps:
+            if type(current) is dict:
+                if bit in current:
+                    current = current[bit]
+                    continue
+                if not hasattr(dict, bit) and not bit.isdecimal():
+                    return UNSET
+            elif current is None and not hasattr(None, bit) and not bit.isdecimal():
+                return UNSET
+            return resolve(holder)
+        return resolve(holder) if callable(current) else current
+    return slowly
+
+
+def _ready_variable(variable: Variable, scoped: bool | None = None, gives: str = SHOWN) -> Getter:
+    """What the template reads for `variable`, in one call for the common read: from `scope` (`scoped`: a name the
+    loop or `with` around it binds, so there), from the context's names (`scoped` False: a read of the part's own
+    top, where no name is bound), or from either (None: look); a name not among the context's names is not set
+    (Context.flatten holds every name a lookup would find). Through plain dicts (the boards are made of them) to a
+    value that is not callable it steps itself, as Django would (a key before an attribute); anything else,
+    Django's own lookup (a plain dict serves it as a context)."""
     first, *rest = variable.lookups or ("",)
     steps, resolve = tuple(rest), variable.resolve
+    shown, tested, value = gives == SHOWN, gives == TESTED, gives == VALUE
+    slowly = _stepping(steps, resolve)
 
-    def walked(current, holder):
-        for bit in steps:
-            if type(current) is dict and bit in current:
+    def read(scope: dict, names: dict, context: template.Context):
+        holder: dict | template.Context
+        if scoped or scoped is None and first in scope:
+            current, holder = scope[first], scope
+        else:
+            current, holder = names.get(first, UNSET), context
+        if current is not UNSET:
+            root = current
+            for bit in steps:
+                if type(current) is not dict or bit not in current:
+                    current = slowly(root, holder)
+                    break
                 current = current[bit]
-            elif (current is None or type(current) is dict) and not hasattr(current, bit) and not bit.isdecimal():
-                # Where Django would try a key, an attribute, then an index, and fail (after a costly dir()).
-                raise VariableDoesNotExist(bit)
             else:
-                return resolve(holder)
-        return resolve(holder) if callable(current) else current
-
-    if scoped:
-        return lambda scope, names, context: walked(scope[first], scope)
-    if scoped is False:
-        def from_names(scope: dict, names: dict, context: template.Context):
-            return walked(names[first], context) if first in names else resolve(context)
-        return from_names
-
-    def looked_up(scope: dict, names: dict, context: template.Context):
-        if first in scope:
-            return walked(scope[first], scope)
-        return walked(names[first], context) if first in names else resolve(context)
-    return looked_up
+                if callable(current):
+                    current = resolve(holder)
+        if current is UNSET:
+            if value:
+                raise VariableDoesNotExist(str(variable))
+            return None if shown or tested else UNSET
+        if shown:
+            return current if type(current) in SIMPLE else _canonical(current)
+        return bool(current) if tested else current
+    return read
 
 
 def _ready_bound(value: FilterExpression) -> Getter:
-    """A value a `with` binds, with the part's own names in reach."""
+    """A value a `with` binds, with the part's own names in reach: a variable, or a literal through filters (the
+    `"roll-"|add:unit.id_str` of an include) applied here as FilterExpression.resolve would; else Django's own."""
     if not value.filters and isinstance(value.var, Variable) and value.var.lookups:
-        return _ready_variable(value.var)
+        return _ready_variable(value.var, None, VALUE)
+    if not value.is_var and not any(getattr(function, "expects_localtime", False) for function, _ in value.filters):
+        literal = value.var
+        filters = tuple((function, getattr(function, "needs_autoescape", False), getattr(function, "is_safe", False),
+                         tuple(_ready_variable(argument, None, VALUE) if lookup else mark_safe(argument) for lookup, argument in arguments))
+                        for function, arguments in value.filters)
+
+        def filtered(scope: dict, names: dict, context: template.Context):
+            result = literal
+            for function, escaping, safe, arguments in filters:
+                given = [argument(scope, names, context) if callable(argument) else argument for argument in arguments]
+                made = function(result, *given, autoescape=context.autoescape) if escaping else function(result, *given)
+                result = mark_safe(made) if safe and isinstance(result, SafeData) else made
+            return result
+        return filtered
 
     def bound(scope: dict, names: dict, context: template.Context):
         with context.push(**scope):
@@ -329,12 +451,12 @@ def _ready_bound(value: FilterExpression) -> Getter:
 def _ready(read, scoped: bool = False) -> Getter:
     """A read of a part (a variable, a `_Truth`, a `_Bound` or a `_Loop`) as one function, made once per part: the
     digests of a board's parts were a quarter of the other phone's fetch, most of it telling reads apart. `scoped`:
-    a read inside a loop or a `with` of the part, whose name that binds (`_within`); else one of the part's top."""
+    a read inside a loop or a `with` of the part, whose name that binds (`_within`); else one of the part's top.
+    Each gives its value as the digest takes it (`_canonical`)."""
     if isinstance(read, Variable):
         return _ready_variable(read, scoped)
     if isinstance(read, _Truth):
-        variable = _ready_variable(read.variable, scoped)
-        return lambda scope, names, context: bool(variable(scope, names, context))
+        return _ready_variable(read.variable, scoped, TESTED)
     if isinstance(read, _Bound):
         bindings = tuple((name, _ready_bound(value)) for name, value in read.bindings)
         body = tuple(_ready(each, True) for each in read.reads)
@@ -343,21 +465,36 @@ def _ready(read, scoped: bool = False) -> Getter:
             inner = dict(scope)
             for name, value in bindings:
                 inner[name] = value(scope, names, context)
-            return _shown(body, inner, names, context)
+            try:
+                return [each(inner, names, context) for each in body]
+            except UNREAD:
+                return _shown(body, inner, names, context)
         return bound
-    sequence, loop_names = _ready_variable(read.sequence, scoped), read.names
+    sequence, loop_names = _ready_variable(read.sequence, scoped, LOOKUP), read.names
     body = tuple(_ready(each, True) for each in read.reads)
-    if len(loop_names) == 1:
-        name = loop_names[0]
 
-        def loop(scope: dict, names: dict, context: template.Context) -> list:
-            return [_shown(body, {**scope, name: item}, names, context) for item in sequence(scope, names, context) or ()]
-        return loop
+    # The body's reads take their values at once, so one scope serves every item; a read that fails is taken again
+    # on its own (`_shown`), the item's others as they are.
+    def loop(scope: dict, names: dict, context: template.Context) -> list | None:
+        items = sequence(scope, names, context)
+        if items is UNSET:
+            return None
+        inner, values, single = dict(scope), [], len(loop_names) == 1
+        for item in items or ():
+            if single:
+                inner[loop_names[0]] = item
+            else:
+                inner.update(zip(loop_names, item, strict=True))
+            try:
+                values.append([each(inner, names, context) for each in body])
+            except UNREAD:
+                values.append(_shown(body, inner, names, context))
+        return values
+    return loop
 
-    def unpacking(scope: dict, names: dict, context: template.Context) -> list:
-        return [_shown(body, {**scope, **dict(zip(loop_names, item, strict=True))}, names, context)
-                for item in sequence(scope, names, context) or ()]
-    return unpacking
+
+UNREAD = (VariableDoesNotExist, TypeError, ValueError)
+"""What a read raises for a value not set, or not a sequence where a loop wants one: that read is then None."""
 
 
 def _shown(reads: tuple[Getter, ...], scope: dict, names: dict, context: template.Context) -> list:
@@ -366,13 +503,13 @@ def _shown(reads: tuple[Getter, ...], scope: dict, names: dict, context: templat
     digests of a board's parts were a sixth of an action's time)."""
     try:
         return [read(scope, names, context) for read in reads]
-    except (VariableDoesNotExist, TypeError, ValueError):  # not set, or not a sequence: each read on its own
+    except UNREAD:  # each read on its own
         pass
     values: list = []
     for read in reads:
         try:
             values.append(read(scope, names, context))
-        except (VariableDoesNotExist, TypeError, ValueError):  # as it is
+        except UNREAD:
             values.append(None)
     return values
 
@@ -388,19 +525,24 @@ class KeptNode(template.Node):
             found: dict = {}
             _read(self.nodelist, found, set())
             self.reads = tuple(_ready(found[name]) for name in sorted(found))
-        return digest(_shown(self.reads, {}, context.flatten(), context), context)
+        names = context.flatten()
+        return _hashed(_shown(self.reads, {}, names, context), names)
 
     def render(self, context: template.Context) -> str:
         region = self.region.resolve(context)
+        # As format_html would write it (the id escaped unless safe, the rest is the tag's own), without its
+        # escaping of every argument: a Lonely Star answer writes a dozen parts.
+        if isinstance(region, Promise):
+            region = str(region)
+        at = region.__html__() if hasattr(region, "__html__") else html.escape(str(region))
         if not self.changing:
             if context.get("light"):
-                return format_html('<div id="{}" hx-preserve></div>', region)
-            return format_html('<div id="{}">{}</div>', region, self.nodelist.render(context))
+                return SafeString(f'<div id="{at}" hx-preserve></div>')
+            return SafeString(f'<div id="{at}">{self.nodelist.render(context)}</div>')
         key = self.digest(context)
         if f"{region}={key}" in (context.get("parts_shown") or ()):
-            return format_html('<{} id="{}" data-kept="{}" hx-preserve></{}>', self.tag, region, key, self.tag)
-        return format_html('<{} id="{}" data-kept="{}">{}</{}>', self.tag, region, key, self.nodelist.render(context),
-                           self.tag)
+            return SafeString(f'<{self.tag} id="{at}" data-kept="{key}" hx-preserve></{self.tag}>')
+        return SafeString(f'<{self.tag} id="{at}" data-kept="{key}">{self.nodelist.render(context)}</{self.tag}>')
 
 
 @register.tag

@@ -141,8 +141,11 @@ def _last_step(match: Match, names: list[str]) -> dict | None:
 def _offers(match: Match, units: list[dict], legal: list[dict]) -> None:
     """What the engine lets each unit do now (`legal`, its legal_actions), and why a unit that cannot act cannot."""
     by_id = {unit["id"]: unit for unit in units}
+    by_unit: dict[object, list[dict]] = {}  # each unit's actions, found in one pass (a board offers a hundred or more)
+    for action in legal:
+        by_unit.setdefault(action.get("unit"), []).append(action)
     for unit in units:
-        mine = [action for action in legal if action.get("unit") == unit["id"]]
+        mine = by_unit.get(unit["id"], [])
         # Only what the target list shows: a unit's kept part (regions.py) does not change with its targets' damage.
         unit["attack_targets"] = [{key: by_id[a["target"]][key] for key in ("id", "name", "owner")}
                                   for a in mine if a["type"] == "attack"]
@@ -151,7 +154,7 @@ def _offers(match: Match, units: list[dict], legal: list[dict]) -> None:
         unit["can_equip"] = any(a["type"] == "equip" for a in mine)
         unit["resist_statuses"] = [s for s in unit["statuses_shown"]
                                    if {"type": "resist_roll", "seat": unit["seat"], "unit": unit["id"],
-                                       "status": s["key"]} in legal]
+                                       "status": s["key"]} in mine]
         unit["act_refused"] = "" if unit["can_play"] or match.state["phase"] != "main" else refusal(
             match, {"type": "act", "seat": unit["seat"], "unit": unit["id"], "how": "play"})
 
