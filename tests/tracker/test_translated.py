@@ -110,3 +110,11 @@ def test_changed_settings_forget_every_kept_message():
     assert translated._KEPT
     with override_settings(LANGUAGE_CODE="de"):
         assert not translated._KEPT
+
+
+def test_only_the_i18n_library_is_answered_by_two_modules():
+    """settings silence Django's warning of a library name two modules answer to (templates.W003), for `i18n`: any
+    other such name (two apps' tags of one name) is still a mistake."""
+    warnings = [warning.msg for warning in engines["django"].check() if warning.id == "templates.W003"]
+    assert warnings == ["'i18n' is used for multiple template tag modules: 'django.templatetags.i18n', "
+                        "'tracker.templatetags.translated'"]
