@@ -553,6 +553,6 @@ def test_each_phone_hears_the_news_in_its_language(owner, battle, player, django
         assert german == news.said(Match.objects.get(pk=battle.pk), None) != english
     head = Match.objects.get(pk=battle.pk).head
     assert player.post(reverse("match_act", args=[battle.pk]), {"seq": head, "action": "play_round"}).status_code == 302
-    with django_assert_max_num_queries(3):  # the match with its players, the requests waiting, the newest action
+    with django_assert_max_num_queries(2):  # the match with its players and its head action (the newest), the requests
         change = live.read_change(battle.pk)
     assert change.said["en"].startswith("Ben") and change.said["de"].startswith("Ben")

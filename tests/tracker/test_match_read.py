@@ -98,8 +98,8 @@ def _same(read: list, asked: list) -> None:
 
 
 def test_every_read_compiled_once_gives_what_its_queryset_gives(catalog):
-    """The reads compiled once (tracker/matches/compiled.py): the change the live streams read (the match with its
-    players, the requests waiting, the newest action), an undo's (the line with its kept states, the secret entries
+    """The reads compiled once (tracker/matches/compiled.py): the change the live streams read (the requests waiting,
+    the newest action; the match's is match_read's, above), an undo's (the line with its kept states, the secret entries
     it takes back), and a read of a few fields, ordered and sliced, each with several values in turn (a value
     compiled in by mistake would show as the first one's rows)."""
     from tracker.matches import live, news
@@ -113,7 +113,6 @@ def test_every_read_compiled_once_gives_what_its_queryset_gives(catalog):
     few = compiled(lambda match_id, upto: Action.objects.filter(match_id=match_id, seq__lte=upto)
                    .only("seq", "payload", "face_down").order_by("-seq")[:2])
     for match in (fresh, played, Match.objects.get(pk=played.pk)):
-        _same(live._match_with_players(match.pk), list(Match.objects.with_players().filter(pk=match.pk)))
         _same(live._newest_action(match.pk), list(match.actions.order_by("-number")[:1]))
         _same(consent.pending(match), list(match.proposals.filter(status="pending", at_seq=match.head)))
         for number in (1, 3, 99):
