@@ -138,6 +138,18 @@ def test_a_change_made_before_the_server_listens_is_pushed_once_it_does(owner, b
     assert "Ben" in json.loads(event["data"])["said"]
 
 
+def test_a_notice_of_a_match_no_stream_here_watches_starts_nothing():
+    """Every app server hears of every change (PostgreSQL's NOTIFY): one holding no stream of the match does nothing."""
+    hub = live.Hub()
+
+    async def scenario():
+        hub._announce_soon("41::someone")
+        hub._announce_soon("not a notice")
+        return len(hub.tasks)
+
+    assert asyncio.run(scenario()) == 0
+
+
 def test_an_undo_is_pushed_too(owner, battle, player):
     lock_both(battle)
     play(battle)

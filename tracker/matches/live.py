@@ -309,6 +309,9 @@ class Hub:
         loop.call_soon_threadsafe(self._announce_soon, notice)
 
     def _announce_soon(self, notice: str) -> None:
+        match_id = notice.partition(":")[0]
+        if not match_id.isdecimal() or not self.streams.get(int(match_id)):
+            return  # every app server hears of every change: one whose phones watch none of the match does nothing
         task = asyncio.get_running_loop().create_task(self._announce(notice))
         self.tasks.add(task)  # held until done: the loop keeps only weak references
         task.add_done_callback(self.tasks.discard)
