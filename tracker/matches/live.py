@@ -181,9 +181,8 @@ def _newest_action(match_id: int):
 
 def read_change(match_id: int) -> Change | None:
     """The match's version and newest change, in every language; None once it is gone. One read per process."""
-    # At call time: consent imports the match services, which call changed().
-    from tracker.matches.services import head_action
-    from tracker.people import consent
+    from tracker.matches.services import head_action  # at call time: the services call changed()
+    from tracker.people import consent  # at call time: consent imports the match services
 
     match = match_read(match_id)  # its players and its head action in the same query
     if match is None:
