@@ -538,6 +538,29 @@ def test_a_forged_device_cookie_cannot_claim_another_phones_matches(account, ano
     assert match.owner is None
 
 
+def test_a_phones_device_cookie_is_checked_once_and_a_forged_one_never_passes(monkeypatch):
+    """Every request of a phone carries the same signed device cookie: its signature is checked once, and a
+    forged value is no device however often it comes."""
+    from django.core import signing
+
+    checked = []
+    unsign = signing.TimestampSigner.unsign
+    monkeypatch.setattr(signing.TimestampSigner, "unsign", lambda signer, *args, **kwargs: (
+        checked.append(args[0]), unsign(signer, *args, **kwargs))[1])
+    phone = Client()
+    phone.get(reverse("healthz"))
+    signed = phone.cookies[COOKIE].value
+    for _ in range(3):
+        assert COOKIE not in phone.get(reverse("healthz")).cookies  # the phone's own device: no new one
+    forged, value = Client(), signed[:-1] + ("A" if signed[-1] != "A" else "B")
+    forged.cookies[COOKIE] = value
+    assert COOKIE in forged.get(reverse("healthz")).cookies  # no device: a new one
+    once = len(checked)
+    forged.cookies[COOKIE] = value
+    assert COOKIE in forged.get(reverse("healthz")).cookies
+    assert checked.count(signed) == 1 and value in checked and len(checked) == once
+
+
 def test_matches_of_another_phone_are_not_handed_over(account, anonymous_match, catalog):
     _phone, match = anonymous_match
     sign_in_keeping(Client(), "ana")

@@ -138,6 +138,18 @@ def test_a_change_made_before_the_server_listens_is_pushed_once_it_does(owner, b
     assert "Ben" in json.loads(event["data"])["said"]
 
 
+def test_a_notice_of_a_match_no_stream_here_watches_starts_nothing():
+    """Every app server hears of every change (PostgreSQL's NOTIFY): one holding no stream of the match does nothing."""
+    hub = live.Hub()
+
+    async def scenario():
+        hub._announce_soon("41::someone")
+        hub._announce_soon("not a notice")
+        return len(hub.tasks)
+
+    assert asyncio.run(scenario()) == 0
+
+
 def test_an_undo_is_pushed_too(owner, battle, player):
     lock_both(battle)
     play(battle)
@@ -553,6 +565,6 @@ def test_each_phone_hears_the_news_in_its_language(owner, battle, player, django
         assert german == news.said(Match.objects.get(pk=battle.pk), None) != english
     head = Match.objects.get(pk=battle.pk).head
     assert player.post(reverse("match_act", args=[battle.pk]), {"seq": head, "action": "play_round"}).status_code == 302
-    with django_assert_max_num_queries(3):  # the match with its players, the requests waiting, the newest action
+    with django_assert_max_num_queries(2):  # the match with its players and its head action (the newest), the requests
         change = live.read_change(battle.pk)
     assert change.said["en"].startswith("Ben") and change.said["de"].startswith("Ben")

@@ -57,6 +57,7 @@ from tracker.models import Action, Match, Proposal
 from tracker.templatetags.regions import parts_shown
 
 from .compiled import compiled, of_match
+from .match_read import match_read
 
 if TYPE_CHECKING:
     from tracker.people.devices import TableRequest
@@ -174,26 +175,23 @@ def _kind(match: Match, waiting: list, newest) -> str:
 
 
 @compiled
-def _match_with_players(match_id: int):
-    return Match.objects.with_players().filter(pk=match_id)
-
-
-@compiled
 def _newest_action(match_id: int):
     return Action.objects.filter(match_id=match_id).order_by("-number")[:1]
 
 
 def read_change(match_id: int) -> Change | None:
     """The match's version and newest change, in every language; None once it is gone. One read per process."""
-    # At call time: consent imports the match services, which call changed().
-    from tracker.people import consent
+    from tracker.matches.services import head_action  # at call time: the services call changed()
+    from tracker.people import consent  # at call time: consent imports the match services
 
-    found = _match_with_players(match_id)  # its players in the same query
-    if not found:
+    match = match_read(match_id)  # its players and its head action in the same query
+    if match is None:
         return None
-    match = found[0]
     waiting = consent.pending(match) if match.version else []
-    newest = next(iter(of_match(_newest_action(match_id), match)), None)
+    # The newest action is the head one after every plain tap (the one a page's read carries); else read.
+    head = head_action(match, ask=False)
+    newest = head if head is not None and head.number == match.last_number else next(
+        iter(of_match(_newest_action(match_id), match)), None)
     texts, kind = {}, "match"
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
@@ -310,6 +308,9 @@ class Hub:
         loop.call_soon_threadsafe(self._announce_soon, notice)
 
     def _announce_soon(self, notice: str) -> None:
+        match_id = notice.partition(":")[0]
+        if not match_id.isdecimal() or not self.streams.get(int(match_id)):
+            return  # every app server hears of every change: one whose phones watch none of the match does nothing
         task = asyncio.get_running_loop().create_task(self._announce(notice))
         self.tasks.add(task)  # held until done: the loop keeps only weak references
         task.add_done_callback(self.tasks.discard)

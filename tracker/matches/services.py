@@ -197,11 +197,12 @@ def live_actions(match: Match) -> list[Action]:
     return list(match.actions.filter(abandoned=False).order_by("seq"))
 
 
-def head_action(match: Match) -> Action | None:
+def head_action(match: Match, ask: bool = True) -> Action | None:
     """The action that made the current step (what just happened), or None at the start.
 
     A change leaves the action it applied or moved to on the match, so the page drawn
-    right after it needs no query for it.
+    right after it needs no query for it. `ask=False`: None rather than a query when the
+    match came without it (a caller with a query of its own for what it looks for).
     """
     read = match.__dict__.pop("head_read", None)  # read with the match (MatchQuerySet.with_people)
     if not match.head:
@@ -212,6 +213,8 @@ def head_action(match: Match) -> Action | None:
     found: Action | None
     if read is not None and read[-1] == match.version:  # not a match read again since (refresh_from_db)
         found = head_as_read(match, read)
+    elif not ask:
+        return None
     else:
         found = match.actions.filter(abandoned=False, seq=match.head).first()
     match.__dict__["_head_action"] = found  # the board and the outcome both ask
