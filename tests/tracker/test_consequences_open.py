@@ -46,3 +46,17 @@ class TestTheDemoMatches:
                     assert line in said["lines"], f"{match.slug} step {entry['action'].seq}: {line!r} not open"
                     assert pages.describe(event, names) not in said["folded"], f"{match.slug}: {line!r} folded"
         assert seen > 20
+
+
+def test_an_answers_long_moves_stand_open_two_at_a_time_within_the_box():
+    """A Showdown answer over two possessions names each move's possession, and three such moves ran past a 360-px
+    box (the third read in part): a long move takes two of its rows."""
+    from tracker.matches.outcome import REPLY_SHOWN, _fitting
+
+    short = ["Cinder Stag: A1 on Tidecaller", "Iron Wisp: STACK", "Moon Owl: A1 on Cinder Wolf", "Iron Wisp: A2"]
+    long = ["Possession 1: Mire Sentry: Shift, Hollow Drake comes in", "Possession 1: Moon Wyrm: A1 on Tidecaller",
+            "Possession 2: Brine Bastion: STACK", "Possession 2: Moon Wyrm: A1 on Tidecaller"]
+    assert _fitting(short, REPLY_SHOWN) == 3
+    assert _fitting(long, REPLY_SHOWN) == 2
+    assert _fitting([long[0], short[0], short[1]], REPLY_SHOWN) == 3  # two rows and two of one
+    assert _fitting(["x" * 200], REPLY_SHOWN) == 1 and _fitting(short, 1) == 1 and _fitting([], 3) == 0

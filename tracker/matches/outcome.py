@@ -35,6 +35,23 @@ REPLY_SHOWN = 3
 """Moves of an answer the app played (a Showdown AI's) the box shows open, below the answer's heading; the rest
 fold. The box may take nearly half the screen for an answer (cardmaster.css): at two, the move a player most
 often acts on, the AI's attack after its shifts, was folded."""
+REPLY_ROWS = 4
+"""Rows of a 360-px box an answer's open moves may take: a move longer than LINE_CHARS takes two (an answer over two
+possessions names each move's, "Possession 1: Moon Wyrm: A1 on Tidecaller"), so such an answer shows two moves open.
+Three of those ran past the box, the third read in part (tests/browser/test_cardmaster_layout.py)."""
+LINE_CHARS = 36
+"""About the characters one row of the box holds on a 360-px phone."""
+
+
+def _fitting(moves: list, most: int) -> int:
+    """How many of an answer's first moves stand open: at most `most`, within REPLY_ROWS, and at least one."""
+    rows = shown = 0
+    for move in moves[:most]:
+        rows += 1 if len(str(move)) <= LINE_CHARS else 2
+        if shown and rows > REPLY_ROWS:
+            break
+        shown += 1
+    return shown
 
 
 def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
@@ -53,7 +70,8 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
     reply, rest = None, []
     if answer is not None:
         heading, moves = answer
-        reply, rest = {"heading": heading, "lines": moves[:min(room, REPLY_SHOWN)]}, moves[min(room, REPLY_SHOWN):]
+        open_ = _fitting(moves, min(room, REPLY_SHOWN))
+        reply, rest = {"heading": heading, "lines": moves[:open_]}, moves[open_:]
         room = 0
     shown = []
     for must, line in said:
