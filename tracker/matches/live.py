@@ -53,10 +53,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from rules.fields import typed_number
-from tracker.models import Action, Match, Proposal
+from tracker.models import Match, Proposal
 from tracker.templatetags.regions import parts_shown
 
-from .compiled import compiled, of_match
 from .match_read import match_read
 
 if TYPE_CHECKING:
@@ -174,24 +173,17 @@ def _kind(match: Match, waiting: list, newest) -> str:
     return "goto"
 
 
-@compiled
-def _newest_action(match_id: int):
-    return Action.objects.filter(match_id=match_id).order_by("-number")[:1]
-
-
 def read_change(match_id: int) -> Change | None:
     """The match's version and newest change, in every language; None once it is gone. One read per process."""
-    from tracker.matches.services import head_action  # at call time: the services call changed()
+    from tracker.matches import news  # at call time: the services record news and call changed()
     from tracker.people import consent  # at call time: consent imports the match services
 
     match = match_read(match_id)  # its players and its head action in the same query
     if match is None:
         return None
     waiting = consent.pending(match) if match.version else []
-    # The newest action is the head one after every plain tap (the one a page's read carries); else read.
-    head = head_action(match, ask=False)
-    newest = head if head is not None and head.number == match.last_number else next(
-        iter(of_match(_newest_action(match_id), match)), None)
+    # The newest action is numbered last_number (services.replay_problems holds the log to it).
+    newest = news.numbered(match, match.last_number) if match.last_number else None
     texts, kind = {}, "match"
     for code, _name in settings.LANGUAGES:
         with translation.override(code):

@@ -214,9 +214,10 @@ def _action_numbered(match_id: int, number: int):
     return Action.objects.filter(match_id=match_id, number=number)
 
 
-def _numbered(match: Match, number: int):
+def numbered(match: Match, number: int):
     """The match's action `number`: most often the one that made its current step, which a page's read of the match
-    carries (no query, where Django's queryset took a fifth of the other phone's part to build), else read."""
+    carries (no query, where Django's queryset took a fifth of the other phone's part to build), else read. The
+    streams' read of a change asks it for the newest (`live.read_change`)."""
     from tracker.matches.services import head_action  # services records news
 
     head = head_action(match, ask=False)
@@ -230,7 +231,7 @@ def _action(match: Match, who: str, number: int, newest=None) -> str:
     from tracker.matches.outcome import to_act_on
     from tracker.review.log import log_entries  # review builds on the match pages
 
-    action = newest if newest is not None and newest.number == number else _numbered(match, number)
+    action = newest if newest is not None and newest.number == number else numbered(match, number)
     if action is None:
         return ""
     entry = log_entries(match, [action])[0]
