@@ -87,6 +87,18 @@ def test_a_whole_tournament_to_final_standings(client: Client, cup):
     assert "Final standings" in html and "Pair round" not in html
 
 
+def test_the_page_replays_the_clubs_battles_for_its_ratings_once(client: Client, cup, monkeypatch):
+    """The standings break ties on club ratings, which replay every counted battle of the club: the page's table
+    and the mark of what it was drawn for (`results_mark`) share one replay."""
+    pair(client, cup, 0)
+    play_round(cup, 1)
+    replays = []
+    history = ratings.history
+    monkeypatch.setattr(ratings, "history", lambda *args: replays.append(args) or history(*args))
+    assert client.get(reverse("tournament_detail", args=[cup.pk])).status_code == 200
+    assert len(replays) == 1
+
+
 def test_tournament_battles_rate_with_the_tournament_weight(client: Client, cup):
     pair(client, cup, 0)
     play_round(cup, 1)

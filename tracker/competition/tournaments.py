@@ -91,13 +91,15 @@ def standings(tournament: Tournament) -> list[StandingRow]:
     return [StandingRow(row, entrants[row.key]) for row in table]
 
 
-def results_mark(tournament: Tournament) -> str:
+def results_mark(tournament: Tournament, rows: list[StandingRow] | None = None) -> str:
     """What a page ending the tournament or dropping a player was drawn for: the standings as they stood (each
     entrant's place, points, opponents' win rate, rating and whether dropped) and every battle's result
     (`Match.board_mark`, voided or not). A battle reopened and played to another end, or voided, and a club
-    battle that moves a tie-breaking rating, all change it within a round, where the round's number stays."""
+    battle that moves a tie-breaking rating, all change it within a round, where the round's number stays.
+    `rows`: the standings when the caller has them (the tournament's page), so the club's battles are not replayed
+    for its ratings twice."""
     table = [(row.entrant.pk, row.standing.points, str(row.standing.opponent_win_rate), row.standing.rating,
-              row.standing.dropped) for row in standings(tournament)]
+              row.standing.dropped) for row in (standings(tournament) if rows is None else rows)]
     battles = sorted((p.pk, p.match.board_mark, bool(p.match.voided)) for p in
                      tournament.pairings.select_related("match") if p.match is not None)
     return hashlib.sha256(json.dumps([table, battles]).encode()).hexdigest()[:16]

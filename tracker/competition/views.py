@@ -373,7 +373,7 @@ def _tournament_page(request: TableRequest, tournament: Tournament, refusal: str
                                                      for p in unfinished),
         "entrant_form": entrant_form or EntrantForm(initial={"round": number}),
         "known_players": _entrant_names(tournament.club) if organiser and tournament.club else [],
-        "organiser": organiser, "visible_battles": visible, "results": tournaments.results_mark(tournament),
+        "organiser": organiser, "visible_battles": visible, "results": tournaments.results_mark(tournament, standings),
         "plays": plays, "may_pair": not plays or number < recommended, "confirmable": confirmable, "to_play": to_play,
         "may_finish": number and (not plays or number >= recommended),
         "no_referee": plays and not tournament.finished and tournament.club is not None
