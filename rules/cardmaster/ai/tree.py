@@ -99,7 +99,7 @@ class Chance:
 
     A way's position is made when a simulation first goes down it (most of a chance node's less likely
     ways are never visited, and a position the engine makes costs a copy of the state): each way is
-    [probability, its node or None while unmade, the rolls that force it (search._ways)]."""
+    [probability, its node or None while unmade, the rolls that force it (search.roll_ways)]."""
 
     __slots__ = ("action", "banned", "state", "total", "visits", "ways")
 
