@@ -60,7 +60,10 @@ def start_possession(state: MatchState, seat: int) -> list[dict]:
 
 def possession_over(state: MatchState) -> bool:
     done = state["done"]
-    return all(card_id in done for card_id in state["teams"][possessor(state)]["active"] if card_id)
+    for card_id in state["teams"][possessor(state)]["active"]:  # a loop: asked after every move an AI tries
+        if card_id and card_id not in done:
+            return False
+    return True
 
 
 def end_possession(state: MatchState) -> list[dict]:

@@ -36,6 +36,7 @@ ranking positions quickly. What a move really does always comes from `apply`.
 """
 
 from math import exp, sqrt
+from typing import Any
 
 from ..fighters import max_hp, stat
 from ..numbers import share
@@ -93,7 +94,7 @@ def spendable(gems: int) -> float:
 class Fighter:
     """A standing card with the stats the race needs, read once per position."""
 
-    __slots__ = ("armour", "atk", "card", "gems", "hp", "max_hp", "type1", "type2")
+    __slots__ = ("armour", "atk", "card", "gems", "hp", "looks", "max_hp", "type1", "type2")
 
     def __init__(self, card: dict, burn_share: float) -> None:
         self.card = card
@@ -102,10 +103,12 @@ class Fighter:
         if not (card["boost"] or card["fade"] or card["status"]):  # the stats as printed (most cards)
             self.atk, self.max_hp, self.hp = base["atk"], base["hp"], float(card["hp"])
             self.armour = (1000 - base["def"]) / 1000  # the share of a hit that gets through DEF
-            return
-        self.atk, self.max_hp = stat(card, "atk"), max_hp(card)
-        self.armour = (1000 - stat(card, "def")) / 1000
-        self.hp = max(1.0, card["hp"] - burn_share * coming_burn(card)) if card["status"] else float(card["hp"])
+        else:
+            self.atk, self.max_hp = stat(card, "atk"), max_hp(card)
+            self.armour = (1000 - stat(card, "def")) / 1000
+            self.hp = max(1.0, card["hp"] - burn_share * coming_burn(card)) if card["status"] else float(card["hp"])
+        self.looks = (self.type1, self.type2, self.armour, self.max_hp)
+        """All that a blow against the card and its weight in the average foe are made from (Side.race)."""
 
     def a1(self, foe: "Fighter") -> float:
         """About what this card's A1 takes off `foe`."""
@@ -118,13 +121,19 @@ class Fighter:
         return max(1.0, self.atk * 0.99 * factor * foe.armour)
 
 
-Kept = dict[tuple[int, float], Fighter]
-"""A search's Fighters of reserve and fallen cards, by the card (its id()) and the burn counted.
+Kept = dict[tuple, Any]
+"""What a search keeps from one position's race to the next: the Fighters of reserve and fallen cards,
+by the card (its id()) and the burn counted, and the race's sums by what they are made from.
 
 apply copies the active cards and shares the others with the state it was given until it changes
 one (it then copies it first: fighters.own_card), so the positions of one search hold the same
 reserve and fallen card dicts over and over, and a dict no one changes keeps its figures. Each
-Fighter holds its card, so no other card can take its id() while it is kept."""
+Fighter holds its card, so no other card can take its id() while it is kept.
+
+The sums (`_Sums`) are kept by the figures of the cards met, in their order, and of the card dealing
+the blows: the positions of one search meet the same few lineups of figures over and over (only a
+status, a boost or a card falling changes one), and a sum made again from the same figures in the same
+order is the same float, so a kept one is exactly what the loop would give."""
 
 
 def _kept(kept: Kept, card: dict, burn_share: float) -> Fighter:
@@ -149,52 +158,46 @@ class Side:
             self.fallen = [_kept(kept, cards[card_id], 0.0) for card_id in team["fallen"]]
         self.raided = team["raided"]
 
-    def race(self, state: MatchState, them: "Side", steady: bool = True) -> None:
+    def race(self, state: MatchState, them: "Side", steady: bool = True, kept: Kept | None = None) -> None:
         """Possessions to take off everything `them` has standing, and what one gem is worth
-        (`steady`: see race)."""
+        (`steady`: see race; `kept`: a search's Kept, whose sums it uses and adds to)."""
         foes = them.active + them.reserve
-        standing = sum(foe.hp for foe in foes)
+        standing = sum([foe.hp for foe in foes])
         # The average foe: the whole faction when steady (a knockout never changes it), else the standing.
         met = foes + them.fallen if steady else foes
-        weight = sum(foe.max_hp for foe in met)
         targets = len(them.active)
-        mine = state["possession"] == self.seat
-        self.rate, self.best_gem, banked, owed = 0.0, 0.0, 0.0, 0.0
+        sums = None if kept is None else _kept_sums(kept, met, targets)
+        weight = sum(foe.max_hp for foe in met) if sums is None else sums.weight
+        mine, done = state["possession"] == self.seat, state["done"]
+        total, best_gem, banked, owed = 0.0, 0.0, 0.0, 0.0
         for card in self.active:
-            # A1 and A3 against the best active target now, and on average over every standing card
-            # (weighed by printed HP, so hurting a card never lowers the average). Inlined a1/a3, and
-            # comparisons instead of max(): the same numbers without a call in the search's hottest loop.
-            first, second = TYPE_FACTOR[card.type1], TYPE_FACTOR[card.type2]
-            atk1, atk3 = card.atk * 0.33, card.atk * 0.99
-            now1 = now3 = mean1 = mean3 = 0.0
-            for place, foe in enumerate(met):
-                factor1, factor2 = first[foe.type1][foe.type2], second[foe.type1][foe.type2]
-                hit1 = atk1 * factor1 * foe.armour
-                hit1 = hit1 if hit1 > 1.0 else 1.0  # noqa: FURB136
-                hit3 = atk3 * (factor1 if factor1 > factor2 else factor2) * foe.armour  # noqa: FURB136
-                hit3 = hit3 if hit3 > 1.0 else 1.0  # noqa: FURB136
-                mean1 += foe.max_hp * hit1
-                mean3 += foe.max_hp * hit3
-                if place < targets:
-                    if hit1 > now1:
-                        now1 = hit1
-                    if hit3 > now3:
-                        now3 = hit3
-            rate = NOW * now1 + (1 - NOW) * mean1 / weight
-            gem = max(0.0, NOW * now3 + (1 - NOW) * mean3 / weight - rate) / 3
-            self.rate += rate
-            self.best_gem = max(self.best_gem, gem)
+            if sums is None:
+                rate, gem = _rate(card, met, targets, weight)
+            else:
+                key = (card.atk, card.type1, card.type2)
+                found = sums.get(key)
+                if found is None:
+                    found = sums[key] = _rate(card, met, targets, weight)
+                rate, gem = found
+            total += rate
+            if gem > best_gem:
+                best_gem = gem
             if card.gems:
                 banked += spendable(card.gems) * gem
             status = card.card["status"]
             if status is not None and status["name"] == "gridfreeze":
                 owed -= rate
-            elif mine and card.card["id"] not in state["done"]:
+            elif mine and card.card["id"] not in done:
                 owed += rate
+        self.rate, self.best_gem = total, best_gem
         for card in self.reserve:
             if card.gems:
-                gem = sum(foe.max_hp * (card.a3(foe) - card.a1(foe)) for foe in met) / weight / 3
-                banked += spendable(card.gems) * max(0.0, gem)
+                kept_gem = None if sums is None else sums.get(("gem", card.atk, card.type1, card.type2))
+                if kept_gem is None:
+                    kept_gem = sum(foe.max_hp * (card.a3(foe) - card.a1(foe)) for foe in met) / weight / 3
+                    if sums is not None:
+                        sums["gem", card.atk, card.type1, card.type2] = kept_gem
+                banked += spendable(card.gems) * max(0.0, kept_gem)
         if self.raided:
             banked += spendable(self.raided) * self.best_gem
         self.possessions = (standing - banked - owed) / self.rate
@@ -213,6 +216,52 @@ class Side:
         return at_risk
 
 
+class _Sums(dict):
+    """The race's sums against one lineup of figures met (Kept): its weight, and by the figures of the
+    card dealing the blows (ATK and types), `_rate`, and ("gem", ATK and types), a reserve card's gem."""
+
+    __slots__ = ("weight",)
+
+    def __init__(self, weight: float) -> None:
+        super().__init__()
+        self.weight = weight
+
+
+def _kept_sums(kept: Kept, met: list[Fighter], targets: int) -> _Sums:
+    key = (targets, *[foe.looks for foe in met])
+    sums = kept.get(key)
+    if sums is None:
+        sums = kept[key] = _Sums(sum(foe.max_hp for foe in met))
+    return sums
+
+
+def _rate(card: Fighter, met: list[Fighter], targets: int, weight: float) -> tuple[float, float]:
+    """What `card` deals a possession with A1 (a quarter the best of the first `targets` of `met`, the active
+    foes, three quarters the mean over all of `met` weighed by printed HP, whose sum is `weight`), and what
+    one gem adds to it (a third of what A3 deals more): (rate, gem)."""
+    # A1 and A3 against the best active target now, and on average over every standing card (weighed by
+    # printed HP, so hurting a card never lowers the average). Inlined a1/a3, and comparisons instead of
+    # max(): the same numbers without a call in the search's hottest loop.
+    first, second = TYPE_FACTOR[card.type1], TYPE_FACTOR[card.type2]
+    atk1, atk3 = card.atk * 0.33, card.atk * 0.99
+    now1 = now3 = mean1 = mean3 = 0.0
+    for place, foe in enumerate(met):
+        factor1, factor2 = first[foe.type1][foe.type2], second[foe.type1][foe.type2]
+        hit1 = atk1 * factor1 * foe.armour
+        hit1 = hit1 if hit1 > 1.0 else 1.0  # noqa: FURB136
+        hit3 = atk3 * (factor1 if factor1 > factor2 else factor2) * foe.armour  # noqa: FURB136
+        hit3 = hit3 if hit3 > 1.0 else 1.0  # noqa: FURB136
+        mean1 += foe.max_hp * hit1
+        mean3 += foe.max_hp * hit3
+        if place < targets:
+            if hit1 > now1:
+                now1 = hit1
+            if hit3 > now3:
+                now3 = hit3
+    rate = NOW * now1 + (1 - NOW) * mean1 / weight
+    return rate, max(0.0, NOW * now3 + (1 - NOW) * mean3 / weight - rate) / 3
+
+
 def race(state: MatchState, raids: bool = True, steady: bool = True, kept: Kept | None = None) -> tuple[float, float]:
     """Possessions each seat needs to win the race from here: (seat 0, seat 1). Without `raids`
     the gems one blow could knock loose are not counted (the easy player's blind spot). Without
@@ -220,7 +269,7 @@ def race(state: MatchState, raids: bool = True, steady: bool = True, kept: Kept 
     knockout of a foe the side hits hard lowered its own rate). `kept`: a search's Fighters (Kept)."""
     sides = (Side(state, 0, kept), Side(state, 1, kept))
     for seat in (0, 1):
-        sides[seat].race(state, sides[1 - seat], steady)
+        sides[seat].race(state, sides[1 - seat], steady, kept)
     # Only the side out of possession is exposed to a blow before it can spend or shift away.
     if raids and state["possession"] is not None:
         exposed = sides[1 - state["possession"]]

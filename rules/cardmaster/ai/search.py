@@ -58,7 +58,7 @@ class Branch:
     """What the engine said happened."""
 
 
-def _ways(state: MatchState, action: dict) -> list[tuple[float, list[int] | None]]:
+def roll_ways(state: MatchState, action: dict) -> list[tuple[float, list[int] | None]]:
     """Each way `action`'s rolls can go that can happen: (its chance, the d100 values forcing it; None
     when nothing is rolled)."""
     if action["type"] not in ("a2", "a3") or state["cards"][action["card"]]["inflicts"] == "none":
@@ -70,14 +70,14 @@ def _ways(state: MatchState, action: dict) -> list[tuple[float, list[int] | None
             ((1 - backfire - lands, NOTHING_LANDS), (lands, STATUS_LANDS), (backfire, BACKFIRE)) if probability > 0]
 
 
-def _forcing(rolls: list[int] | None) -> Dice:
-    """Dice that make a way of `_ways` happen (none rolled: any dice)."""
+def forcing(rolls: list[int] | None) -> Dice:
+    """Dice that make a way of `roll_ways` happen (none rolled: any dice)."""
     return Dice("", 0) if rolls is None else Dice("", 0, rolls)
 
 
 def branches(state: MatchState, action: dict) -> list[Branch]:
     """Every way `action`'s rolls can go, most likely first (one branch when nothing is rolled)."""
-    found = [Branch(probability, *match.apply(state, action, _forcing(rolls))) for probability, rolls in _ways(state, action)]
+    found = [Branch(probability, *match.apply(state, action, forcing(rolls))) for probability, rolls in roll_ways(state, action)]
     return sorted(found, key=lambda branch: -branch.probability)
 
 
@@ -85,8 +85,8 @@ def play_likeliest(state: MatchState, action: dict) -> None:
     """Make `action` on `state` itself (match.apply_here: a state of the caller's own), its rolls going
     their likeliest way, as `branches(...)[0].state` has it: one move instead of one a way (max, like
     the stable sort, keeps the first of equals)."""
-    _probability, rolls = max(_ways(state, action), key=lambda way: way[0])
-    match.apply_here(state, action, _forcing(rolls))
+    _probability, rolls = max(roll_ways(state, action), key=lambda way: way[0])
+    match.apply_here(state, action, forcing(rolls))
 
 
 def expected(found: list[Branch], seat: int, steady: bool = True) -> float:

@@ -11,7 +11,8 @@ grows by one position per simulation:
 - A chance node is an A2 or A3 whose rolls can go three ways (nothing lands, the status lands,
   it backfires: search.branches), each a child weighed by its exact probability. A simulation
   goes down the way whose visits lag its probability most, so the node's mean is the expectation
-  over the rolls without sampling noise, and the search needs no dice of its own.
+  over the rolls without sampling noise, and the search needs no dice of its own. A way's
+  position is made when a simulation first goes down it.
 - A new position is played on (`play_on`) to the start of the searching side's next possession,
   both sides moving with the cheap look below (the first card still to move, its most promising
   attack, STACK or REVIVE, the likeliest way of its rolls), and scored there by
@@ -42,9 +43,20 @@ from functools import partial
 from math import log, sqrt
 
 from .. import match
-from ..state import MatchState
+from ..gems import COSTS
+from ..state import MatchState, possessor
 from .evaluation import TYPE_FACTOR, Kept, win_chance
-from .search import QUICK_MOVES, Branch, Candidate, branches, first_to_move, play_likeliest, searched_moves
+from .search import (
+    QUICK_MOVES,
+    Branch,
+    Candidate,
+    first_to_move,
+    forcing,
+    play_likeliest,
+    roll_ways,
+    searched_moves,
+)
+from .search import branches as branches  # the tests make positions with it here
 
 EXPLORATION = 0.06
 """UCB1's constant, in win chance: moves within a few points of each other keep being compared."""
@@ -83,18 +95,33 @@ class Node:
 
 
 class Chance:
-    """A move whose rolls can go several ways: one node per way, with its probability."""
+    """A move whose rolls can go several ways: one node per way, with its probability.
 
-    __slots__ = ("ways", "total", "visits")
+    A way's position is made when a simulation first goes down it (most of a chance node's less likely
+    ways are never visited, and a position the engine makes costs a copy of the state): each way is
+    [probability, its node or None while unmade, the rolls that force it (search.roll_ways)]."""
 
-    def __init__(self, ways: list[tuple[float, Node]]) -> None:
+    __slots__ = ("action", "banned", "state", "total", "visits", "ways")
+
+    def __init__(self, ways: list[list], state: MatchState | None = None, action: dict | None = None,
+                 banned: frozenset = frozenset()) -> None:
         self.ways = ways
+        self.state, self.action, self.banned = state, action, banned
+        """What an unmade way is made from: the position before the move, the move, the Shifts banned."""
         self.visits = 0
         self.total = 0.0
 
     def next_way(self) -> Node:
         """The way whose visits lag its probability most (the likeliest first)."""
-        return min(self.ways, key=lambda way: (way[1].visits + 1) / way[0])[1]
+        way = min(self.ways, key=lambda way: (_visits(way[1]) + 1) / way[0])
+        if way[1] is None:
+            assert self.state is not None and self.action is not None
+            way[1] = Node(match.apply(self.state, self.action, forcing(way[2]))[0], self.banned)
+        return way[1]
+
+
+def _visits(node: Node | None) -> int:
+    return 0 if node is None else node.visits
 
 
 def _promise(state: MatchState, action: dict) -> float:
@@ -103,18 +130,22 @@ def _promise(state: MatchState, action: dict) -> float:
     a REVIVE, a STACK, and SPC and Shift last."""
     kind = action["type"]
     if kind in ("a1", "a2", "a3"):
-        card, foe = state["cards"][action["card"]], state["cards"][action["target"]]
-        factor = TYPE_FACTOR[card["type1"]][foe["type1"]][foe["type2"]]
-        if kind == "a2":
-            factor = TYPE_FACTOR[card["type2"]][foe["type1"]][foe["type2"]]
-        elif kind == "a3":
-            factor = max(factor, TYPE_FACTOR[card["type2"]][foe["type1"]][foe["type2"]])
-        hit = card["base"]["atk"] * _POWER[kind] * factor
-        hit *= (1000 - foe["base"]["def"]) / 1000
-        if hit >= foe["hp"]:
-            return 3.0 - _KNOCKOUT_COST[kind] + foe["gems"] * 0.1
-        return hit / foe["hp"] - _HIT_COST[kind]
+        return _attack_promise(kind, state["cards"][action["card"]], state["cards"][action["target"]])
     return _OTHER_PROMISE.get(kind, 0.0)
+
+
+def _attack_promise(kind: str, card: dict, foe: dict) -> float:
+    """`_promise` of an attack of `card` on `foe`."""
+    factor = TYPE_FACTOR[card["type1"]][foe["type1"]][foe["type2"]]
+    if kind == "a2":
+        factor = TYPE_FACTOR[card["type2"]][foe["type1"]][foe["type2"]]
+    elif kind == "a3":
+        factor = max(factor, TYPE_FACTOR[card["type2"]][foe["type1"]][foe["type2"]])
+    hit = card["base"]["atk"] * _POWER[kind] * factor
+    hit *= (1000 - foe["base"]["def"]) / 1000
+    if hit >= foe["hp"]:
+        return 3.0 - _KNOCKOUT_COST[kind] + foe["gems"] * 0.1
+    return hit / foe["hp"] - _HIT_COST[kind]
 
 
 # _promise's weights, made once (it is called for every move of every play-on ply).
@@ -143,14 +174,49 @@ def play_on(state: MatchState, seat: int, kept: Kept | None = None) -> float:
         if state["winner"] is not None or (other_moved and state["possession"] == seat):
             break
         mover = first_to_move(state)
-        found = match.legal_actions(state, mover) if mover else []
-        options = [action for action in found if action["type"] in QUICK_MOVES] or found  # else SPC or Shift
-        chosen = max(options, key=partial(_promise, state))
+        chosen = _most_promising(state, mover) if mover else None
+        if chosen is None:  # no attack, STACK or REVIVE (or nobody to move): as the engine lists the moves
+            found = match.legal_actions(state, mover) if mover else []
+            options = [action for action in found if action["type"] in QUICK_MOVES] or found  # else SPC or Shift
+            chosen = max(options, key=partial(_promise, state))
         if line is None:
             state = line = match.own_copy(state)
         play_likeliest(line, chosen)
         other_moved = other_moved or state["possession"] != seat
     return win_chance(state, seat, kept=kept)
+
+
+def _most_promising(state: MatchState, mover: str) -> dict | None:
+    """What `max(quick moves, key=_promise)` picks among `mover`'s moves as match.legal_actions lists them
+    (the first of equals), None when it has none of QUICK_MOVES: the same move, worked out without
+    making every move's dict (the play-on asks this at every ply of every leaf)."""
+    seat = possessor(state)
+    team, cards = state["teams"][seat], state["cards"]
+    card = cards[mover]
+    theirs = [cards[card_id] for card_id in state["teams"][1 - seat]["active"] if card_id]
+    best: tuple | None = None
+    value = 0.0
+    kinds: tuple[str, ...] = ("a1",)
+    status = card["status"]
+    budget = card["gems"] + team["raided"]
+    if not (status and status["name"] == "brainlock"):
+        kinds += tuple(move for move in ("a2", "a3") if budget >= COSTS[move])
+    for kind in kinds:  # legal_actions's order: every A1, then every A2, then every A3
+        for foe in theirs:
+            promise = _attack_promise(kind, card, foe)
+            if best is None or promise > value:
+                best, value = (kind, foe["id"]), promise
+    if status and status["name"] == "brainlock":
+        return None if best is None else {"type": best[0], "card": mover, "target": best[1]}
+    if best is None or _OTHER_PROMISE["stack"] > value:
+        best, value = ("stack", None), _OTHER_PROMISE["stack"]
+    if budget >= COSTS["revive"]:
+        revivable = state["config"]["risen_revivable"]
+        fallen = next((target for target in team["fallen"] if revivable or not cards[target]["risen"]), None)
+        if fallen is not None and _OTHER_PROMISE["revive"] > value:
+            best = ("revive", fallen)
+    kind, target = best
+    return {"type": "stack", "card": mover} if kind == "stack" else {"type": kind, "card": mover, "target": target}
 
 
 def leaf_score(state: MatchState, seat: int, kept: Kept | None = None) -> float:
@@ -163,8 +229,15 @@ def _child(node: Node, action: dict, ways: list[Branch] | None = None) -> "Node 
     out stays banned from coming back along this line (card ids name their side, so one set serves
     both sides)."""
     banned = node.banned | {action["card"]} if action["type"] == "shift" else node.banned
-    made = [(way.probability, Node(way.state, banned)) for way in ways or branches(node.state, action)]
-    return made[0][1] if len(made) == 1 else Chance(made)
+    if ways:  # made already (the root's candidates)
+        if len(ways) == 1:
+            return Node(ways[0].state, banned)
+        return Chance([[way.probability, Node(way.state, banned), None] for way in ways])
+    # search.branches' ways in its order (most likely first, a stable sort), each made when first visited
+    found = sorted(roll_ways(node.state, action), key=lambda way: -way[0])
+    if len(found) == 1:
+        return Node(match.apply(node.state, action, forcing(found[0][1]))[0], banned)
+    return Chance([[probability, None, rolls] for probability, rolls in found], node.state, action, banned)
 
 
 class Tree:
@@ -249,7 +322,7 @@ class Tree:
         found: list[dict] = []
         while node is not None:
             if isinstance(node, Chance):
-                node = max(node.ways, key=lambda way: way[1].visits)[1]
+                node = max(node.ways, key=lambda way: _visits(way[1]))[1]
                 continue
             tried = [(child.visits, index) for index, child in enumerate(node.children) if child is not None]
             if not tried or max(tried)[0] < LINE_VISITS:
