@@ -281,13 +281,14 @@ class _Tag:
 
 
 def _tag_reads(thing, found: dict, assigned: frozenset[str]) -> None:
-    """A DIGESTED tag's read, into `found`; a tag given a name the part set itself reads the context's names it
-    names (`digested.names`) as a whole instead, as that name's value is the part's doing."""
+    """A DIGESTED tag's read, into `found`. A tag given a name the part set itself, or names of more than one root (a
+    loop's and the context's: the read is the loop's or the part's, not both), or the loop's counter, reads the
+    context's names it names (`digested.names`) as a whole instead: drawn anew after any refusal."""
     digested = getattr(getattr(thing, "func", None), DIGESTED, None)
     if digested is None:
         return
-    arguments = [*thing.args, *thing.kwargs.values()]
-    if any(isinstance(value.var, Variable) and _root(value.var) in assigned for value in arguments):
+    roots = {_root(value.var) for value in (*thing.args, *thing.kwargs.values()) if isinstance(value.var, Variable)}
+    if roots & (assigned | {"forloop"}) or len(roots) > 1:
         for name in digested.names:
             truth = _Truth(Variable(name))
             found.setdefault(_key(truth), truth)
