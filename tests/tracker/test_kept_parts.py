@@ -336,3 +336,22 @@ def test_a_tap_from_a_page_behind_is_answered_with_the_parts_it_does_not_show():
         assert after == before, "the screen shows every part it did"
         checked.add(match.slug)
     assert checked == {"lonely-star", "cardmaster", "evons"}, "the games with a form in a changing part"
+
+
+@pytest.mark.parametrize(("tag", "per_form"), [
+    ('{% refused_form "attack" unit=unit.id as sent %}', True),
+    ('{% refused_form "attack" unit=unit.id seat=board.seat as sent %}', False),  # a loop's name and the context's
+    ('{% refused_form "attack" unit=forloop.counter as sent %}', False),
+])
+def test_a_part_reads_whether_its_refused_form_tag_gives_the_refused_form(tag, per_form):
+    """A part's digest reads what each `refused_form` tag in it gives (whether it is the refused form); a tag whose
+    arguments it could not read in one scope counts whether anything was refused, as every part once did."""
+    from tracker.templatetags import regions
+
+    part = Template('{% load regions board_forms %}{% kept "p" changing %}{% for unit in board.units %}' + tag
+                    + "{{ unit.name }}{% endfor %}{% endkept %}").nodelist[1]
+    found: dict = {}
+    regions._read(part.nodelist, found, set())
+    reads = found["for unit in board.units"].reads
+    assert any(isinstance(read, regions._Tag) for read in reads) is per_form
+    assert ("if refused" in found) is not per_form
