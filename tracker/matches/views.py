@@ -184,12 +184,13 @@ def _render_match(request: TableRequest, match: Match, seen_by: Viewer, status: 
     (`{% kept %}`, tracker/templatetags/regions.py), and the parts this action left as the phone shows them
     (`X-Shown`): htmx keeps them as the page shows them. The live fetch (an htmx GET of #match after
     another phone's change) draws every part but those some actions change that the phone shows as they
-    are now: a change that is not an action (a seat joined) may still have changed the others. A refusal
-    gets the whole #match, and so does a page drawn before the regions existed (one open across a deploy:
-    it does not send `X-Kept`, and would be left with empty placeholders).
+    are now: a change that is not an action (a seat joined) may still have changed the others. So does a
+    refusal that comes with the fresh #match (a tap from a page that is behind): the parts that draw the
+    refused form are drawn anew (their digests read it), the others as after any change. A page drawn before
+    the regions existed (one open across a deploy: it does not send `X-Kept`, and would be left with empty
+    placeholders) gets the whole #match.
     """
-    kept = (refused is None and request.htmx and request.htmx.target == "match"
-            and request.headers.get("X-Kept") == "1")
+    kept = request.htmx and request.htmx.target == "match" and request.headers.get("X-Kept") == "1"
     light = kept and changed
     context = _match_context(request, match, seen_by, refused, light=bool(light), **extra)
     if kept:  # the regions some actions change, and the version of each the phone shows ("id=digest")

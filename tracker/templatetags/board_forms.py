@@ -50,6 +50,17 @@ def refused_form(context: template.Context, name: str, **keys: Any) -> DrawnForm
     return refused_as(form if isinstance(form, BoardActionForm) else None, name, **keys)
 
 
+def _drawn_refused(names: dict, args: list, kwargs: dict) -> bool:
+    """What a kept part's digest takes of a `refused_form` tag in it (regions.py DIGESTED): whether it gives the page's
+    refused form, to be drawn filled in."""
+    form = names.get("refused")
+    return isinstance(form, BoardActionForm) and refused_as(form, *args, **kwargs).form is not None
+
+
+_drawn_refused.names = ("refused",)  # type: ignore[attr-defined]  # what it reads of the context
+refused_form.digested = _drawn_refused  # type: ignore[attr-defined]
+
+
 @register.filter
 def typed(drawn: DrawnForm | None, key: str) -> str:
     """What the player sent in `key` ("roll.1": the second value sent as `roll`); "" for a form not refused."""

@@ -133,9 +133,9 @@ def _canonical(value: object) -> object:
 def _hashed(values: list, names: dict) -> str:
     """The digest of a part's values made canonical, for the viewer and the language of the context's `names`."""
     viewer = names.get("viewer")
-    # A page drawn after a refusal shows the refused form filled in, with why: the next answer draws it anew.
+    # Whether a refused form is drawn counts only in the parts that draw one (DIGESTED): not here.
     seen = [_release(), get_language(), bool(names.get("read_only")), _canonical(getattr(viewer, "role", None)),
-            _canonical(getattr(viewer, "seat", None)), names.get("refused") is not None, values]
+            _canonical(getattr(viewer, "seat", None)), values]
     return hashlib.blake2b(marshal.dumps(seen, 2), digest_size=6).hexdigest()
 
 
@@ -183,12 +183,17 @@ def _key(read) -> str:
         return f"with {[(name, value.token) for name, value in read.bindings]}: {[_key(r) for r in read.reads]}"
     if isinstance(read, _Truth):
         return "if " + _key(read.variable)
+    if isinstance(read, _Tag):
+        return "tag " + getattr(read.node.token, "contents", "")  # as the template spells it
     return ".".join(read.lookups or ())
 
 
 def _root(read) -> str:
     if isinstance(read, _Bound):
         return min((_root(value.var) for _name, value in read.bindings if isinstance(value.var, Variable)), default="")
+    if isinstance(read, _Tag):
+        given = (*read.node.args, *read.node.kwargs.values())  # type: ignore[attr-defined]
+        return min((_root(value.var) for value in given if isinstance(value.var, Variable)), default="")
     variable = read.sequence if isinstance(read, _Loop) else read.variable if isinstance(read, _Truth) else read
     return (variable.lookups or ("",))[0]
 
@@ -251,12 +256,45 @@ def _read(thing, found: dict, seen: set, assigned: frozenset[str] = frozenset())
         for item in thing.values():
             _read(item, found, seen, assigned)
     elif isinstance(thing, Node) or type(thing).__module__.startswith("django.template"):
+        _tag_reads(thing, found, assigned)
         # A tag's own attributes: its arguments (FilterExpressions), its conditions, its nodelists.
         for name, value in vars(thing).items():
             if name not in ("token", "origin", "source", "partial_mapping"):
                 _read(value, found, seen, assigned)
         for variable in _spoken(thing):
             _read_variable(variable, found, assigned)
+
+
+DIGESTED = "digested"
+"""The attribute in which a simple tag that reads the context besides its arguments (`refused_form` reads `refused`)
+keeps what a part's digest takes of it: a function of the context's names and the tag's arguments
+(`digested(names, args, kwargs)`) giving a SIMPLE value. So a page drawn after a refusal draws anew the part that
+shows the refused form filled in, with why (and the next answer draws it anew again), and leaves out the others the
+phone shows as they are."""
+
+
+@dataclass(frozen=True)
+class _Tag:
+    """A simple tag with DIGESTED in a part: what it gives the digest, from its arguments as drawn."""
+
+    node: Node
+
+
+def _tag_reads(thing, found: dict, assigned: frozenset[str]) -> None:
+    """A DIGESTED tag's read, into `found`. A tag given a name the part set itself, or names of more than one root (a
+    loop's and the context's: the read is the loop's or the part's, not both), or the loop's counter, reads the
+    context's names it names (`digested.names`) as a whole instead: drawn anew after any refusal."""
+    digested = getattr(getattr(thing, "func", None), DIGESTED, None)
+    if digested is None:
+        return
+    roots = {_root(value.var) for value in (*thing.args, *thing.kwargs.values()) if isinstance(value.var, Variable)}
+    if roots & (assigned | {"forloop"}) or len(roots) > 1:
+        for name in digested.names:
+            truth = _Truth(Variable(name))
+            found.setdefault(_key(truth), truth)
+        return
+    read = _Tag(thing)
+    found.setdefault(_key(read), read)
 
 
 def _read_variable(variable: Variable, found: dict, assigned: frozenset[str]) -> None:
@@ -457,6 +495,15 @@ def _ready(read, scoped: bool = False) -> Getter:
         return _ready_variable(read, scoped)
     if isinstance(read, _Truth):
         return _ready_variable(read.variable, scoped, TESTED)
+    if isinstance(read, _Tag):
+        digested = getattr(read.node.func, DIGESTED)  # type: ignore[attr-defined]
+        given = tuple(_ready_bound(value) for value in read.node.args)  # type: ignore[attr-defined]
+        named = tuple((name, _ready_bound(value)) for name, value in read.node.kwargs.items())  # type: ignore[attr-defined]
+
+        def tag(scope: dict, names: dict, context: template.Context):
+            return digested(names, [value(scope, names, context) for value in given],
+                            {name: value(scope, names, context) for name, value in named})
+        return tag
     if isinstance(read, _Bound):
         bindings = tuple((name, _ready_bound(value)) for name, value in read.bindings)
         body = tuple(_ready(each, True) for each in read.reads)
