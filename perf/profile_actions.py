@@ -46,10 +46,11 @@ TIMED = {
     "templates, all": ("django.template.backends.django", "Template.render"),
     "  kept parts' digests": ("tracker.templatetags.regions", "KeptNode.digest"),
     "  the digests' text and hash": ("tracker.templatetags.regions", "_hashed"),
-    "  translate tags": ("django.templatetags.i18n", "TranslateNode.render"),
-    "  blocktranslate tags": ("django.templatetags.i18n", "BlockTranslateNode.render"),
+    "  translate tags": ("tracker.templatetags.translated", "KeptTranslateNode.render"),
+    "  blocktranslate tags": ("tracker.templatetags.translated", "KeptBlockTranslateNode.render"),
+    "  url tags": ("tracker.templatetags.reversed", "KeptURLNode.render"),
     "  error slots": ("tracker.templatetags.board_forms", "slot"),
-    "  csrf_token tags": ("django.template.defaulttags", "CsrfTokenNode.render"),
+    "  csrf_token tags": ("tracker.templatetags.csrf_once", "OnceCsrfTokenNode.render"),
 }
 """What --timed times: (module, attribute, or class.method), each by its outermost calls."""
 

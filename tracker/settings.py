@@ -134,6 +134,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tracker.web.views.theme",
+                # After Django's own: `csrf_token` masked with one read of randomness (tracker/web/csrf_mask.py).
+                "tracker.web.csrf_mask.csrf",
             ],
         },
     },

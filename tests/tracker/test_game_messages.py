@@ -59,6 +59,10 @@ def _read(calls, slug: str, where: str) -> tuple[set[Message], list[str]]:
     return messages, astray
 
 
+KEPT = {"kept_pgettext": "pgettext"}
+"""tracker.matches.engine_messages' own pgettext, its answers kept per language: a game's narration may call it."""
+
+
 def python_messages(slug: str) -> tuple[set[Message], list[str]]:
     """The messages of the game's pages package, whatever names it imports the functions under."""
     messages, astray = set(), []
@@ -67,6 +71,9 @@ def python_messages(slug: str) -> tuple[set[Message], list[str]]:
         names = {alias.asname or alias.name: alias.name for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module == "django.utils.translation"
                  for alias in node.names if alias.name in CONTEXTUAL | PLAIN}
+        names |= {alias.asname or alias.name: KEPT[alias.name] for node in ast.walk(tree)  # pgettext, kept
+                  if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("matches.engine_messages")
+                  for alias in node.names if alias.name in KEPT}
         found, wrong = _read(_calls(tree, names), slug, path.name)
         messages |= found
         astray += wrong

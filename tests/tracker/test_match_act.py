@@ -230,3 +230,21 @@ class TestJunk:
         assert 400 <= response.status_code < 500
         assert snapshot(locked) == before
         assert Action.objects.count() == count
+
+
+@pytest.mark.parametrize("sent", ["5", "5-7", " 5-7\n", "0", "", "  ", "5-", "-7", "x", "5-7-9", "1234567890", "٣",
+                                  "5\x00", "5.0", None, ["4", "5-6"]])
+def test_the_step_an_action_sent_is_read_as_its_form_reads_it(sent):
+    """SeqForm.sent, the action's quick read of `seq`, answers as SeqForm does: the step and line, or None where the
+    form is invalid."""
+    from django.http import QueryDict
+
+    from tracker.matches.forms import SeqForm
+
+    data = QueryDict(mutable=True)
+    if sent is not None:
+        data.setlist("seq", sent if isinstance(sent, list) else [sent])
+    form = SeqForm(data)
+    expected = form.cleaned_data["seq"] if form.is_valid() else None
+    got = SeqForm.sent(data)
+    assert (got, getattr(got, "number", None)) == (expected, getattr(expected, "number", None))

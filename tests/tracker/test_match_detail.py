@@ -48,6 +48,29 @@ def test_it_shows_a_revealed_round_with_its_working(client, locked):
     assert ANA_DECK[1] not in html and BEN_DECK[1] not in html
 
 
+def test_each_played_round_shows_each_seats_card_and_which_won(client, locked):
+    """A played round's two cards as the board draws them (tracker/games/card_crush/board.py `sides`): the seat's
+    player, the card, its affinity as a class and in the page's language, and the winner's marked."""
+    import re
+
+    from tracker.models import Match
+
+    finished = play_out(locked)
+    state = Match.objects.get(pk=finished.pk).state
+    names = [player.name for player in finished.players()]
+    for language, fire in (("en", "Fire"), ("de", "Feuer")):
+        html = text(client.get(finished.get_absolute_url(), headers={"Accept-Language": language}))
+        for number, result in enumerate(state["rounds"], start=1):
+            part = html.split(f'id="round-{number}"', 1)[1].split("</li>", 1)[0]
+            cards = re.findall(r'<div class="cc-card( cc-card-won)?">\s*<span class="cc-owner">([^<]*)</span>\s*'
+                               r'<strong class="cc-name">([^<]*)</strong>.*?class="cc-affinity affinity-([a-z]+)">([^<]*)'
+                               r'</span>\s*<span class="cc-result">([✓✗])', part, re.S)
+            assert [(bool(won), owner, name, kind, mark) for won, owner, name, kind, _said, mark in cards] == [
+                (seat == result["winner"], names[seat], card["name"], card["affinity"].lower(),
+                 "✓" if seat == result["winner"] else "✗") for seat, card in enumerate(result["cards"])]
+            assert all(said == fire for *_rest, kind, said, _mark in cards if kind == "fire")
+
+
 def test_it_shows_the_winner_and_reveals_the_seed_when_finished(client, locked):
     before = text(client.get(locked.get_absolute_url()))
     assert locked.seed_fingerprint in before

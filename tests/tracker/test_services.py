@@ -313,6 +313,25 @@ def test_the_two_writes_store_what_the_match_and_the_action_hold(locked):
     assert Action.objects.filter(match=locked, secret=True).count() == 2  # the two lock-ins, written so too
 
 
+def test_a_new_action_is_made_as_django_makes_it_from_keywords(locked):
+    """writes.new_action makes the unsaved Action from its fields in order: the same fields, the match and the
+    proposal cached alike; a field it does not know is refused, and one it is not given too."""
+    from tracker.matches import writes
+    from tracker.models import Proposal
+
+    given = {"number": 7, "seq": 5, "seat": 1, "payload": {"type": "play_round"}, "events": [{"type": "x"}],
+             "rolls": [], "secret": True, "face_down": {"type": "hidden"}, "whose": 1}
+    for proposal in (None, Proposal(pk=3, match=locked)):
+        made, django = writes.new_action(match=locked, proposal=proposal, **given), Action(match=locked, proposal=proposal,
+                                                                                             **given)
+        assert _stored(made) == _stored(django) and made._state.adding and made._state.db is None
+        assert made._state.fields_cache == django._state.fields_cache
+    with pytest.raises(TypeError):
+        writes.new_action(match=locked, proposal=None, colour="red", **given)
+    with pytest.raises(KeyError):
+        writes.new_action(match=locked, proposal=None, number=1)
+
+
 def test_a_change_made_on_a_match_loaded_before_another_change_is_refused(locked):
     seen_by_one_phone = Match.objects.get(pk=locked.pk)
     seen_by_another = Match.objects.get(pk=locked.pk)

@@ -34,8 +34,17 @@ FORMS = [
     '{% blocktranslate count n=number %}{{ n }} step{% plural %}{{ n }} steps{% endblocktranslate %}',
     '{% blocktranslate with name=safe %}{{ name }} wins{% endblocktranslate %}',
     '{% get_current_language as here %}{{ here }}|{{ "x"|language_name_local|default:"?" }}',
+    # A message a variable holds: text with percent signs and markup, a safe string, a number, nothing, as a name.
+    '{% translate sure %}|{% translate sure context "card-crush" %}|{% translate safe %}|{% translate number %}',
+    '{% translate affinity context "card-crush" as said %}[{{ said }}]{% translate missing context "card-crush" %}',
+    # The drawing's language changed inside it, and back after: each tag asks it again.
+    '{% translate "Undo" %}|{% language "de" %}{% translate "Undo" %} {% translate affinity context "card-crush" %} '
+    '{% blocktranslate with n=number %}Step {{ n }}{% endblocktranslate %}{% endlanguage %}|{% translate "Undo" %}',
+    '{% language "en" %}{% blocktranslate with n=big context "card-crush" %}Round {{ n }}{% endblocktranslate %}'
+    '{% endlanguage %}{% blocktranslate with n=big context "card-crush" %}Round {{ n }}{% endblocktranslate %}',
 ]
-VALUES = {"name": 'Ana "<&>"', "number": 3, "big": 12345.5, "where": "card-crush", "safe": mark_safe("<b>Ben</b>")}
+VALUES = {"name": 'Ana "<&>"', "number": 3, "big": 12345.5, "where": "card-crush", "safe": mark_safe("<b>Ben</b>"),
+          "sure": '100% sure %% <"x">', "affinity": "Fire"}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

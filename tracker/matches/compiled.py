@@ -8,9 +8,14 @@ as the queryset would make them (its fields, deferred ones left out; its annotat
 
 A queryset that is not a plain read of one model's rows (select_related, values(), prefetching) is refused when
 compiled, rather than read wrong.
+
+The SQL runs with its parameters named (`named`): Django's SQLite wrapper finds the places of a list of parameters
+with a regular expression over the whole text on every run (some 30 µs for the match's read, 80 µs over a reveal's
+five statements), and formats the text once for a mapping of them.
 """
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,9 +31,31 @@ integer field (Django compiles a lookup of a value out of its field's range away
 happened to equal one would stand twice, which is refused."""
 
 
+PLACE = re.compile(r"(?<!%)%s")
+"""A parameter's place in Django's SQL, as its SQLite backend finds it (`FORMAT_QMARK_REGEX`)."""
+
+
+def named(sql: str) -> tuple[str, tuple[str, ...]]:
+    """`sql` with its parameters' places named in order (`%(p0)s`, `%(p1)s`, …), and the names: run with a mapping of
+    those names to the values (`bound`), on SQLite and PostgreSQL alike."""
+    names: list[str] = []
+
+    def name(_found: re.Match) -> str:
+        names.append(f"p{len(names)}")
+        return f"%({names[-1]})s"
+
+    return PLACE.sub(name, sql), tuple(names)
+
+
+def bound(names: tuple[str, ...], values) -> dict:
+    """The values of a statement `named` made, in their places' order, by name."""
+    return dict(zip(names, values, strict=True))
+
+
 @dataclass(frozen=True)
 class _Plan:
     sql: str
+    names: tuple[str, ...]  # the parameters' names in the SQL (`named`)
     params: tuple  # the compiled parameters, the stand-ins among them
     places: tuple[tuple[int, int], ...]  # (parameter's index, argument's index) for each stand-in
     model: type[Model]
@@ -55,7 +82,7 @@ def _plan(queryset: QuerySet, arguments: int, alias: str) -> _Plan:
         raise RuntimeError(f"Each argument must stand once in the SQL's parameters, not as in {params!r}")
     selected = compiler.klass_info["select_fields"]
     columns = slice(selected[0], selected[-1] + 1)
-    return _Plan(sql, tuple(params), places, queryset.model, compiler,
+    return _Plan(*named(sql), tuple(params), places, queryset.model, compiler,
                  compiler.get_converters([column[0] for column in compiler.select]),
                  [column[0].target.attname for column in compiler.select[columns]], columns,
                  dict(compiler.annotation_col_map))
@@ -77,7 +104,7 @@ def compiled(make: Callable[..., QuerySet]) -> Callable[..., list]:
         for index, argument in ran.places:
             params[index] = type(params[index])(arguments[argument])
         with connection.cursor() as cursor:
-            cursor.execute(ran.sql, params)
+            cursor.execute(ran.sql, bound(ran.names, params))
             rows = cursor.fetchall()
         if ran.converters:
             rows = list(ran.compiler.apply_converters(rows, ran.converters))

@@ -8,8 +8,10 @@ rules/dice.py) keep theirs in the shared catalogue, without one.
 
 import sys
 
+from django.core.signals import setting_changed
+from django.utils.autoreload import file_changed
 from django.utils.functional import lazy
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation.trans_real import CONTEXT_SEPARATOR
 
 import rules
@@ -30,13 +32,45 @@ def engine_message(slug: str | None, template: str) -> str:
     return said if CONTEXT_SEPARATOR not in said else gettext(template)
 
 
+_KEPT: dict[tuple[str | None, str, str], str] = {}
+"""(language, context, message) -> pgettext's answer: a game's narration asks the same few messages on every tap (a
+Card Crush reveal twenty times: the words of each round's working, drawn for the board, the log entry and the
+outcome box), each through the thread's translation and the merged catalogues."""
+KEPT_MOST = 4096
+"""A game's vocabulary is a few dozen words a language; an engine's word may still come from a card: bounded."""
+
+
+def kept_pgettext(context: str, message: str) -> str:
+    """`pgettext(context, message)`, kept per process and language (forgotten when the settings or a catalogue change)."""
+    key = (get_language(), context, message)
+    found = _KEPT.get(key)
+    if found is None:
+        if len(_KEPT) >= KEPT_MOST:
+            _KEPT.clear()
+        found = _KEPT[key] = pgettext(context, message)
+    return found
+
+
+def _forget(**_kwargs) -> None:
+    _KEPT.clear()
+
+
+def _forget_if_catalogue(sender: object, file_path, **_kwargs) -> None:
+    if str(file_path).endswith(".mo"):
+        _KEPT.clear()
+
+
+setting_changed.connect(_forget)
+file_changed.connect(_forget_if_catalogue)
+
+
 def engine_word(slug: str, word: str) -> str:
     """A word of the game's vocabulary the engine names (an affinity, a colour, a stat: rules.errors.Word), in the
     game's words: from its own catalogue alone, never the shared one's, where the same English may mean something
     else (Card Crush's affinity "Light" is not the theme "Light", Evons's ability "Remove" not the button)."""
     if isinstance(word, Word) and len(word.parts) > 1:
-        return ", ".join(pgettext(slug, part) for part in word.parts)
-    return pgettext(slug, word)
+        return ", ".join(kept_pgettext(slug, part) for part in word.parts)
+    return kept_pgettext(slug, word)
 
 
 engine_word_lazy = lazy(engine_word, str)

@@ -488,7 +488,7 @@ def match_apply_action(*, action: dict, expected_seq: int, rolls: list[int] | No
                 # (round 25: Ben asked to end an Evons game he led; Ana undid her own step, drew level on a new one,
                 # and agreed); nor does a move forward to an abandoned step redo the new line's steps instead (round 26).
                 _withdraw_confirmations(match, entry_taken_back=writes.branch_cut(match, head))
-            recorded = writes.action_inserted(Action(
+            recorded = writes.action_inserted(writes.new_action(
                 match=match, number=match.last_number, seq=match.head, seat=acting_seat(game, action), payload=action,
                 events=events, rolls=dice.rolls, secret=secret, face_down=face_down(game, state, action) if secret else None,
                 whose=whose, proposal=proposal))

@@ -504,8 +504,8 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
     """
     match, seen_by = access.match_for(request, pk, act=True)
     form = pages_for(match.slug).board_form(match, request.POST)
-    seq_form = SeqForm(request.POST)
-    if not seq_form.is_valid():
+    seq = SeqForm.sent(request.POST)
+    if seq is None:
         return _refused(request, pk, _("The form is missing its step number; nothing was applied."), 400, form)
     locked = locks.why_locked(match)
     if locked:
@@ -522,7 +522,6 @@ def match_act(request: TableRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, message, 422, form)
     except consent.Refused as refused:
         return _refused(request, pk, str(refused), 403, form)
-    seq = seq_form.cleaned_data["seq"]
     made_by = news.by(request, match, seen_by)
     try:
         if ask:

@@ -6,6 +6,7 @@ Django builds and compiles a query's SQL each time it runs it. For these two tha
 values, so it is written here once, with the values put in place as Django prepares them for the database
 (`get_db_prep_save`, which also turns JSON into text or into psycopg's Jsonb). There are no model signals here, and
 Action has no field a database sets but its id, so nothing else that `update()` or `create()` does is skipped.
+Their parameters are named (compiled.named), so Django's SQLite wrapper does not search each statement for them.
 """
 
 import functools
@@ -14,6 +15,8 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
 
 from tracker.models import Action, Checkpoint, Match, Proposal
+
+from .compiled import bound, named
 
 
 def _quoted(name: str) -> str:
@@ -28,9 +31,9 @@ def _fields(names: tuple[str, ...]) -> tuple:
 
 
 @functools.cache
-def _update_sql(names: tuple[str, ...]) -> str:
+def _update_sql(names: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     columns = "".join(f", {_quoted(field.column)} = %s" for field in _fields(names))
-    return f'UPDATE {_quoted(Match._meta.db_table)} SET "version" = %s{columns} WHERE "id" = %s AND "version" = %s'
+    return named(f'UPDATE {_quoted(Match._meta.db_table)} SET "version" = %s{columns} WHERE "id" = %s AND "version" = %s')
 
 
 def match_written(match: Match, names: tuple[str, ...]) -> bool:
@@ -39,8 +42,9 @@ def match_written(match: Match, names: tuple[str, ...]) -> bool:
     `Match.objects.filter(pk=…, version=v).update(version=v + 1, …)`; the caller moves `match.version` on."""
     connection = connections[match._state.db or DEFAULT_DB_ALIAS]
     values = [field.get_db_prep_save(getattr(match, field.attname), connection) for field in _fields(names)]
+    sql, places = _update_sql(names)
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(names), [match.version + 1, *values, match.pk, match.version])
+        cursor.execute(sql, bound(places, [match.version + 1, *values, match.pk, match.version]))
         return cursor.rowcount == 1
 
 
@@ -51,10 +55,30 @@ def _inserted() -> tuple:
 
 
 @functools.cache
-def _insert_sql() -> str:
+def _insert_sql() -> tuple[str, tuple[str, ...]]:
     columns = [_quoted(field.column) for field in _inserted()]
-    return (f"INSERT INTO {_quoted(Action._meta.db_table)} ({', '.join(columns)}) "
-            f"VALUES ({', '.join(['%s'] * len(columns))}) RETURNING \"id\"")
+    return named(f"INSERT INTO {_quoted(Action._meta.db_table)} ({', '.join(columns)}) "
+                 f"VALUES ({', '.join(['%s'] * len(columns))}) RETURNING \"id\"")
+
+
+@functools.cache
+def _attnames() -> tuple[str, ...]:
+    return tuple(field.attname for field in Action._meta.concrete_fields)
+
+
+def new_action(*, match: Match, proposal: Proposal | None, **values) -> Action:
+    """`Action(match=match, proposal=proposal, **values)`, unsaved, made from its fields in their order: Django's
+    making of an instance from keywords (each field looked up among them, each relation set through its descriptor)
+    was some 30 µs of an action. Every field but the id, `abandoned` and `created` must be given (a field added to
+    Action fails here until it is); the match and the proposal are cached on it as their descriptors would."""
+    given = {**values, "id": None, "match_id": match.pk, "abandoned": False, "created": None,
+             "proposal_id": proposal.pk if proposal is not None else None}
+    action = Action(*[given.pop(name) for name in _attnames()])
+    if given:
+        raise TypeError(f"Action has no field {sorted(given)}")
+    Action._meta.get_field("match").set_cached_value(action, match)
+    Action._meta.get_field("proposal").set_cached_value(action, proposal)
+    return action
 
 
 def action_inserted(action: Action) -> Action:
@@ -63,8 +87,9 @@ def action_inserted(action: Action) -> Action:
     using = action.match._state.db or DEFAULT_DB_ALIAS
     connection = connections[using]
     values = [field.get_db_prep_save(field.pre_save(action, add=True), connection) for field in _inserted()]
+    sql, places = _insert_sql()
     with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(), values)
+        cursor.execute(sql, bound(places, values))
         (action.pk,) = cursor.fetchone()
     action._state.adding, action._state.db = False, using
     return action
@@ -75,7 +100,7 @@ def _column(model, name: str) -> str:
 
 
 @functools.cache
-def _branch_sql() -> tuple[str, str, str]:
+def _branch_sql() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Abandon the undone steps (saying which were secret), drop the states kept after the head, lapse the requests
     asked on the abandoned line."""
     action, checkpoint, proposal = (_quoted(model._meta.db_table) for model in (Action, Checkpoint, Proposal))
@@ -83,11 +108,12 @@ def _branch_sql() -> tuple[str, str, str]:
     abandoned, seq, secret = (_column(Action, name) for name in ("abandoned", "seq", "secret"))
     status, answered, at_seq, kind, step = (_column(Proposal, name)
                                             for name in ("status", "answered", "at_seq", "kind", "step"))
-    return (f"UPDATE {action} SET {abandoned} = %s WHERE {match_of[Action]} = %s AND {abandoned} = %s AND {seq} > %s "
-            f"RETURNING {secret}",
-            f"DELETE FROM {checkpoint} WHERE {match_of[Checkpoint]} = %s AND {_column(Checkpoint, 'seq')} > %s",
-            f"UPDATE {proposal} SET {status} = %s, {answered} = %s WHERE {match_of[Proposal]} = %s AND {status} = %s "
-            f"AND ({at_seq} > %s OR ({kind} = %s AND {step} > %s))")
+    return tuple(named(sql) for sql in (
+        f"UPDATE {action} SET {abandoned} = %s WHERE {match_of[Action]} = %s AND {abandoned} = %s AND {seq} > %s "
+        f"RETURNING {secret}",
+        f"DELETE FROM {checkpoint} WHERE {match_of[Checkpoint]} = %s AND {_column(Checkpoint, 'seq')} > %s",
+        f"UPDATE {proposal} SET {status} = %s, {answered} = %s WHERE {match_of[Proposal]} = %s AND {status} = %s "
+        f"AND ({at_seq} > %s OR ({kind} = %s AND {step} > %s))"))
 
 
 def branch_cut(match: Match, head: int) -> bool:
@@ -105,9 +131,10 @@ def branch_cut(match: Match, head: int) -> bool:
     flag = Action._meta.get_field("abandoned")
     answered = Proposal._meta.get_field("answered").get_db_prep_save(timezone.now(), connection)
     with connection.cursor() as cursor:
-        cursor.execute(abandon, [flag.get_db_prep_save(True, connection), match.pk,
-                                 flag.get_db_prep_save(False, connection), head])
+        cursor.execute(abandon[0], bound(abandon[1], [flag.get_db_prep_save(True, connection), match.pk,
+                                                      flag.get_db_prep_save(False, connection), head]))
         taken_back = any(secret for (secret,) in cursor.fetchall())
-        cursor.execute(drop, [match.pk, head])
-        cursor.execute(lapse, [Proposal.LAPSED, answered, match.pk, Proposal.PENDING, head, Proposal.GOTO, head])
+        cursor.execute(drop[0], bound(drop[1], [match.pk, head]))
+        cursor.execute(lapse[0], bound(lapse[1], [Proposal.LAPSED, answered, match.pk, Proposal.PENDING, head,
+                                                  Proposal.GOTO, head]))
     return taken_back

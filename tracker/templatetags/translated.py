@@ -4,6 +4,9 @@ other i18n tags and filters, unchanged).
 
 A Card Crush board draws some thirty messages a tap, each through a lazy translation, a catalogue lookup
 and, for `trimmed`, a regular expression: about a seventh of an action's time (perf/profile_actions.py --timed).
+The language a drawing is in is asked once a drawing (`language`): asking the thread's translation is a lock and a
+context variable each time, some 2 µs, and a reveal's answer asked it fifty times. Django's `{% language %}` is
+the one way a drawing changes its language, and its node here makes the drawing ask again inside and after it.
 A message written in the template (`{% translate "Undo" context "card-crush" %}`) is the same text for every
 drawing in one language, so it is kept; a message held in a variable (`{% translate card.affinity %}`), a plural
 and a context held in a variable are translated as Django does, each time. Changed settings (tests'
@@ -11,14 +14,16 @@ override_settings of LOCALE_PATHS or LANGUAGE_CODE) and a changed catalogue (run
 kept message, as Django forgets its catalogues then.
 """
 
+import html
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.core.signals import setting_changed
-from django.template.base import FilterExpression, Variable, render_value_in_context
+from django.template.base import FilterExpression, Variable, VariableDoesNotExist, render_value_in_context
 from django.templatetags import i18n as django_i18n
 from django.utils.autoreload import file_changed
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
 register = template.Library()
@@ -29,21 +34,64 @@ _KEPT: dict[tuple[str | None, str | None, str], str] = {}
 """(language, message context, message) -> its translation, as Django's gettext or pgettext gives it."""
 
 
-def _translated(context: str | None, message: str) -> str:
-    key = (get_language(), context, message)
+LANGUAGE = "tracker.templatetags.translated.language"
+"""Where a drawing keeps its language: the root of its render context, which its includes share."""
+
+
+def language(context: template.Context) -> str | None:
+    """The language `context` is drawn in (`get_language()`), asked once a drawing."""
+    root = context.render_context.dicts[0]
+    try:
+        return root[LANGUAGE]
+    except KeyError:
+        found = root[LANGUAGE] = get_language()
+        return found
+
+
+def shown(value: object, context: template.Context) -> str:
+    """`render_value_in_context(value, context)`, quicker for what a tag shows most, text and whole numbers: a whole
+    number is written as it is unless the settings group thousands (localize's own fast case)."""
+    kind = type(value)
+    if kind is str:
+        text: str = value  # type: ignore[assignment]  # a str, as its type says
+        return SafeString(html.escape(text)) if context.autoescape else text
+    if kind is int and not settings.USE_THOUSAND_SEPARATOR:
+        return SafeString(value)
+    return render_value_in_context(value, context)
+
+
+def _translated(context: str | None, message: str, language: str | None) -> str:
+    key = (language, context, message)
     found = _KEPT.get(key)
     if found is None:
         found = _KEPT[key] = pgettext(context, message) if context else gettext(message)
     return found
 
 
+_HELD: dict[tuple[str | None, str | None, str], str] = {}
+"""The same for messages held in a variable (`{% translate card.affinity context "card-crush" %}`): what a variable
+holds may come from anyone, so at most HELD_MOST are kept, all forgotten when more would be."""
+HELD_MOST = 2048
+
+
+def _translated_held(context: str | None, message: str, language: str | None) -> str:
+    key = (language, context, message)
+    found = _HELD.get(key)
+    if found is None:
+        if len(_HELD) >= HELD_MOST:
+            _HELD.clear()
+        found = _HELD[key] = pgettext(context, message) if context else gettext(message)
+    return found
+
+
 def _forget(**_kwargs: Any) -> None:
     _KEPT.clear()
+    _HELD.clear()
 
 
 def _forget_if_catalogue(sender: object, file_path: Any, **_kwargs: Any) -> None:
     if str(file_path).endswith(".mo"):
-        _KEPT.clear()
+        _forget()
 
 
 setting_changed.connect(_forget)
@@ -64,15 +112,35 @@ class KeptTranslateNode(django_i18n.TranslateNode):
         super().__init__(*args, **kwargs)
         written, self.context_text = _written(self.message_context)
         message = self.filter_expression.var
-        self.kept = (written and not self.noop and not self.filter_expression.filters
-                     and isinstance(message, Variable) and isinstance(message.literal, str))
+        plain = written and not self.noop and not self.filter_expression.filters and isinstance(message, Variable)
+        self.kept = plain and isinstance(message.literal, str)
+        # A message a variable holds, when it holds text (not a safe string): looked up as Django would, kept apart.
+        self.held = plain and message.lookups is not None
 
     def render(self, context: template.Context) -> str:
+        if self.held:
+            return self._held(context)
         if not self.kept:
             return super().render(context)
         # As Django: the template's own text is safe, its percent signs doubled in the message and undone after.
         message = self.filter_expression.var.literal.replace("%", "%%")
-        value = mark_safe(_translated(self.context_text, message).replace("%%", "%"))
+        value = mark_safe(_translated(self.context_text, message, language(context)).replace("%%", "%"))
+        if self.asvar:
+            context[self.asvar] = value
+            return ""
+        return value
+
+    def _held(self, context: template.Context) -> str:
+        """As Django draws a message held in a variable: its percent signs doubled, translated, shown (escaped), and
+        the doubled signs undone; a value but text (a missing name, a safe string, a number) is Django's to draw."""
+        try:
+            held = self.filter_expression.var._resolve_lookup(context)
+        except VariableDoesNotExist:
+            return super().render(context)
+        if type(held) is not str:
+            return super().render(context)
+        said = shown(_translated_held(self.context_text, held.replace("%", "%%"), language(context)), context)
+        value = mark_safe(said.replace("%%", "%")) if isinstance(said, SafeData) else said.replace("%%", "%")
         if self.asvar:
             context[self.asvar] = value
             return ""
@@ -89,11 +157,10 @@ class KeptBlockTranslateNode(django_i18n.BlockTranslateNode):
     def render(self, context: template.Context, nested: bool = False) -> str:
         if not self.kept or nested:
             return super().render(context, nested)
-        result = _translated(self.context_text, self.message)
+        result = _translated(self.context_text, self.message, language(context))
         # The names the tag binds (`with n=round.number`) shadow the context's, as Django's push of them does.
         bound = {name: value.resolve(context) for name, value in self.extra_context.items()}
-        data = {name: render_value_in_context(bound[name] if name in bound else _value(context, name), context)
-                for name in self.names}
+        data = {name: shown(bound[name] if name in bound else _value(context, name), context) for name in self.names}
         try:
             result %= data
         except (KeyError, ValueError):  # a translation that does not fit its message: Django's own way out
@@ -102,6 +169,18 @@ class KeptBlockTranslateNode(django_i18n.BlockTranslateNode):
             context[self.asvar] = SafeString(result)
             return ""
         return result
+
+
+class KeptLanguageNode(django_i18n.LanguageNode):
+    """`{% language %}`: the drawing's language asked again inside it (its own) and after it (the one before)."""
+
+    def render(self, context: template.Context) -> str:
+        root = context.render_context.dicts[0]
+        root.pop(LANGUAGE, None)
+        try:
+            return super().render(context)
+        finally:
+            root.pop(LANGUAGE, None)
 
 
 def _value(context: template.Context, name: str) -> object:
@@ -128,3 +207,9 @@ def _parsed_as_kept(parse: Any) -> Any:
 
 for _name in ("translate", "trans", "blocktranslate", "blocktrans"):
     register.tag(_name, _parsed_as_kept(django_i18n.register.tags[_name]))
+
+
+@register.tag("language")
+def language_tag(parser: template.base.Parser, token: template.base.Token) -> KeptLanguageNode:
+    node = django_i18n.language(parser, token)
+    return KeptLanguageNode(node.nodelist, node.language)

@@ -14,9 +14,14 @@ def board(match: Match) -> dict:
     rounds = []
     for number in range(1, DECK_SIZE + 1):
         result = state["rounds"][number - 1] if number <= len(state["rounds"]) else None
+        cards = [deck[number - 1] for deck in state["decks"]] if revealed else None
         rounds.append({
             "number": number,
-            "cards": [deck[number - 1] for deck in state["decks"]] if revealed else None,
+            "cards": cards,
+            # A played round's two cards as the board shows them: whose, and whether it won (read once, not per tag).
+            "sides": [{"owner": name, "name": card["name"], "power": card["power"], "speed": card["speed"],
+                       "said": card["affinity"], "affinity": card["affinity"].lower(), "won": result["winner"] == seat}
+                      for seat, (card, name) in enumerate(zip(cards, names, strict=False))] if result and cards else [],
             "result": result,
             "working": round_working(result, names) if result else "",
             "status": "played" if result else ("not-played" if state["winner"] is not None else "upcoming"),

@@ -2,9 +2,10 @@
 
 import re
 
-from django.utils.translation import npgettext, pgettext
+from django.utils.translation import npgettext
 
 from ...matches.engine_messages import engine_word
+from ...matches.engine_messages import kept_pgettext as pgettext  # the same messages on every tap: kept
 
 _TIE_FLIP = re.compile(r"card-crush round (\d+)")  # rules/card_crush/battle.py: a tied round's coin
 
