@@ -12,6 +12,7 @@ which a sync worker could only hold by tying up a whole thread. Two handlers, by
   server log "CurrentThreadExecutor already quit or is broken").
 """
 
+import gc
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -34,6 +35,8 @@ every async view's path ends so and no sync view's does."""
 
 IDLE_THREADS = 32
 """Threads a worker keeps for its next requests (more are made for a burst, and end after it)."""
+WARM = 200
+"""Requests after which a worker's templates and translations are in memory for good (see `Pages.__call__`)."""
 
 
 class Pages(ASGIHandler):
@@ -49,6 +52,7 @@ class Pages(ASGIHandler):
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
         self.idle: list[ThreadPoolExecutor] = []
+        self.served = 0
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -69,6 +73,12 @@ class Pages(ASGIHandler):
                 self.idle.append(thread)
             else:
                 thread.shutdown(wait=False)  # it ends once what it runs is done
+        self.served += 1
+        if self.served == WARM:
+            # What the first pages loaded (templates, translations) stays too: out of the collector's full passes,
+            # as tracker/web/server.py's post_worker_init did for the app's modules.
+            gc.collect()
+            gc.freeze()
 
     async def run_get_response(self, request):
         response = await sync_to_async(self.get_response, thread_sensitive=True)(request)

@@ -8,6 +8,7 @@ are gunicorn settings. It imports nothing of Django, as gunicorn's master loads 
 
 import contextlib
 import ctypes
+import gc
 import os
 import signal
 import subprocess
@@ -54,6 +55,15 @@ logconfig_dict = {
         "gunicorn.access": {"level": "INFO", "handlers": _handlers, "propagate": False},
     },
 }
+
+
+def post_worker_init(worker) -> None:
+    """gunicorn hook, in each worker once the app is loaded: what Django and the app made so far (modules,
+    settings, URL patterns, the middleware) lives as long as the worker, so the collector's full passes stop
+    walking it (gc.freeze). tracker/asgi.py freezes again once the first pages are drawn (templates,
+    translations)."""
+    gc.collect()
+    gc.freeze()
 
 
 SQLITE_ENGINE = "django.db.backends.sqlite3"
