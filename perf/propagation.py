@@ -99,6 +99,11 @@ class Result:
         the machine's slowness: a cut in it lowered this figure (docs/performance.md)."""
         return QUIET_FLOOR / self.floor_cpu if self.floor_cpu else 1.0
 
+    def _points(self) -> str:
+        """The workload's slowdown at each point of the run it was timed at."""
+        points = [self.calibration[n:n + CALIBRATIONS] for n in range(0, len(self.calibration), CALIBRATIONS)]
+        return "at the run's points " + ", ".join(f"{calibration.slowdown(point):.2f}" for point in points)
+
     def lines(self) -> list[str]:
         p50, p95 = self.percentile(0.5) * 1000, self.percentile(0.95) * 1000
         rush50, rush95 = self.percentile(0.5, rush=True) * 1000, self.percentile(0.95, rush=True) * 1000
@@ -115,7 +120,7 @@ class Result:
             f"poll {self.idle_poll_cpu * 1e6:.0f} µs (over the servers' own {self.alone_cpu * 1000:.1f} ms a "
             f"second with no phone); per action with the other phone's refresh {self.action_cpu * 1000:.1f} ms",
             f"  the machine: a fixed Python workload took {calibration.slowdown(self.calibration):.2f} times its quiet "
-            f"machine's CPU ({calibration.QUIET * 1000:.1f} ms); on a quiet machine an action with the other phone's "
+            f"machine's CPU ({calibration.QUIET * 1000:.1f} ms; {self._points()}); on a quiet machine an action with the other phone's "
             f"refresh would cost {self.action_cpu * self.quiet * 1000:.1f} ms of server CPU, an idle phone-second "
             f"{self.idle_stream_cpu * self.quiet * 1e6:.0f} µs",
             f"  tables per core (one action every {ACTION_EVERY:.0f} s, half load), on a quiet machine: stream "
