@@ -119,18 +119,19 @@ class Result:
             f"  server CPU per idle phone-second: stream {self.idle_stream_cpu * 1e6:.0f} µs, "
             f"poll {self.idle_poll_cpu * 1e6:.0f} µs (over the servers' own {self.alone_cpu * 1000:.1f} ms a "
             f"second with no phone); per action with the other phone's refresh {self.action_cpu * 1000:.1f} ms",
-            f"  the machine: a fixed Python workload took {calibration.slowdown(self.calibration):.2f} times its quiet "
-            f"machine's CPU ({calibration.QUIET * 1000:.1f} ms; {self._points()}); on a quiet machine an action with the other phone's "
-            f"refresh would cost {self.action_cpu * self.quiet * 1000:.1f} ms of server CPU, an idle phone-second "
-            f"{self.idle_stream_cpu * self.quiet * 1e6:.0f} µs",
+            f"  the machine: a fixed Python workload took {calibration.slowdown(self.calibration):.2f} times its "
+            f"quiet machine's CPU ({calibration.QUIET * 1000:.1f} ms; {self._points()}); on a quiet machine an "
+            f"action with the other phone's refresh would cost {self.action_cpu * self.quiet * 1000:.1f} ms of server "
+            f"CPU, an idle phone-second {self.idle_stream_cpu * self.quiet * 1e6:.0f} µs",
             f"  tables per core (one action every {ACTION_EVERY:.0f} s, half load), on a quiet machine: stream "
             f"{self.tables_per_core(self.idle_stream_cpu, self.quiet):,.0f}, poll as on main "
             f"{self.tables_per_core(self.idle_poll_cpu, self.quiet):,.0f} (goal >= 1,000); as measured: "
             f"{self.tables_per_core(self.idle_stream_cpu):,.0f} and {self.tables_per_core(self.idle_poll_cpu):,.0f}",
             f"  (the older scale, in floor requests: GET /healthz cost {self.floor_cpu * 1000:.2f} ms of server CPU "
             f"in this run, {self.action_cpu / self.floor_cpu if self.floor_cpu else 0:.1f} of them an action; at "
-            f"{QUIET_FLOOR * 1000:.2f} ms each: stream {self.tables_per_core(self.idle_stream_cpu, self.at_quiet_floor):,.0f}"
-            f", poll {self.tables_per_core(self.idle_poll_cpu, self.at_quiet_floor):,.0f})",
+            f"{QUIET_FLOOR * 1000:.2f} ms each: stream "
+            f"{self.tables_per_core(self.idle_stream_cpu, self.at_quiet_floor):,.0f}, poll "
+            f"{self.tables_per_core(self.idle_poll_cpu, self.at_quiet_floor):,.0f})",
         ]
 
 

@@ -53,7 +53,8 @@ def test_each_worker_parses_with_httptools_runs_on_uvloop_and_freezes_what_it_lo
 
     from tracker.web import server
 
-    assert {key: server.Worker.CONFIG_KWARGS[key] for key in ("http", "loop")} == {"http": "httptools", "loop": "uvloop"}
+    chosen = {key: server.Worker.CONFIG_KWARGS[key] for key in ("http", "loop")}
+    assert chosen == {"http": "httptools", "loop": "uvloop"}
     for module in ("httptools", "uvloop"):
         importlib.import_module(module)  # installed from pyproject.toml
     try:
