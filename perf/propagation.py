@@ -20,7 +20,9 @@ only when none came. Measured:
 - tables per core: tables of two phones, one action every 5 s, that one core serves at half load, from
   the servers' own CPU time per action (the other phone's refresh and the fan-out included) and per idle
   phone-second, once one server's own running cost is taken off the core; the same for the poll (main's
-  design), for the side by side.
+  design), for the side by side. The CPU times are scaled to a quiet machine's by a fixed Python workload
+  timed in the same run (perf/calibration.py); the older scale, the run's GET /healthz taken as a quiet
+  machine's in-process floor, is printed beside it (docs/performance.md says why it was replaced).
 """
 
 import contextlib
@@ -35,7 +37,7 @@ from pathlib import Path
 
 from tracker.models import Match
 
-from . import loadtest
+from . import calibration, loadtest
 from .tables import screen
 from .tables.common import match_page, need, start_match
 from .tables.forms import read_forms
@@ -46,6 +48,7 @@ ACTION_EVERY = 5.0  # seconds between a table's actions, for propagation and tab
 RUSH = 1.0  # ... in the rush that follows: five times the load
 ALONE = 10.0  # seconds the servers are watched with no phone at all: their own running cost
 QUIET_FLOOR = 0.00057  # CPU seconds of GET /healthz on a quiet machine (docs/performance.md, in-process)
+CALIBRATIONS = 5  # times the workload of perf/calibration.py is timed at each of the run's four points
 
 
 @dataclass
@@ -64,6 +67,7 @@ class Result:
     idle_requests: int = 0  # requests the servers answered while the streaming phones sat idle
     idle_minutes: float = 0.0  # phone-minutes of that idle window
     floor_cpu: float = 0.0  # server CPU seconds per GET /healthz, the same servers, the same run
+    calibration: list[float] = field(default_factory=list)  # CPU seconds of calibration.workload(), this run
 
     def idle_per_phone(self, used: float, seconds: float) -> float:
         """CPU seconds per idle phone-second: what the tables' idle phones cost the servers over `seconds` (`used`)
@@ -74,17 +78,31 @@ class Result:
         ordered = sorted(self.rush if rush else self.propagation)
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
-    def tables_per_core(self, idle_cpu: float, floor: float | None = None) -> float:
+    def tables_per_core(self, idle_cpu: float, scale: float = 1.0) -> float:
         """Tables one core serves at half load: an action (and the other phone's refresh) every ACTION_EVERY s,
-        two phones idle the rest of the time, in the half core a server's own running cost leaves. With
-        `floor` (CPU seconds of GET /healthz on a quiet machine), the run's costs are first taken in floor
-        requests, so a busy machine's inflated CPU times cancel out, as the benchmark's ratios do."""
-        per_second = self.action_cpu / ACTION_EVERY + 2 * idle_cpu
-        running = self.alone_cpu / self.servers  # a server's own cost, whatever it serves: off the core first
-        if floor is not None and self.floor_cpu:
-            per_second *= floor / self.floor_cpu
-            running *= floor / self.floor_cpu
+        two phones idle the rest of the time, in the half core a server's own running cost leaves. The run's CPU
+        times are multiplied by `scale` first (`quiet` or `at_quiet_floor`; 1.0: as measured)."""
+        per_second = (self.action_cpu / ACTION_EVERY + 2 * idle_cpu) * scale
+        running = self.alone_cpu / self.servers * scale  # a server's own cost, whatever it serves: off the core first
         return max(0.0, 0.5 - running) / per_second if per_second else 0.0
+
+    @property
+    def quiet(self) -> float:
+        """The run's CPU times to a quiet machine's: by how much slower than there a fixed Python workload ran
+        in this run (perf/calibration.py), whatever the app's own requests cost."""
+        return 1 / calibration.slowdown(self.calibration)
+
+    @property
+    def at_quiet_floor(self) -> float:
+        """The older scale: the run's costs taken in GET /healthz requests served in the same run, each at a quiet
+        machine's in-process floor (QUIET_FLOOR). What every request pays, HTTP and ASGI included, was so counted as
+        the machine's slowness: a cut in it lowered this figure (docs/performance.md)."""
+        return QUIET_FLOOR / self.floor_cpu if self.floor_cpu else 1.0
+
+    def _points(self) -> str:
+        """The workload's slowdown at each point of the run it was timed at."""
+        points = [self.calibration[n:n + CALIBRATIONS] for n in range(0, len(self.calibration), CALIBRATIONS)]
+        return "at the run's points " + ", ".join(f"{calibration.slowdown(point):.2f}" for point in points)
 
     def lines(self) -> list[str]:
         p50, p95 = self.percentile(0.5) * 1000, self.percentile(0.95) * 1000
@@ -101,12 +119,19 @@ class Result:
             f"  server CPU per idle phone-second: stream {self.idle_stream_cpu * 1e6:.0f} µs, "
             f"poll {self.idle_poll_cpu * 1e6:.0f} µs (over the servers' own {self.alone_cpu * 1000:.1f} ms a "
             f"second with no phone); per action with the other phone's refresh {self.action_cpu * 1000:.1f} ms",
-            f"  (the floor, GET /healthz, cost {self.floor_cpu * 1000:.2f} ms of server CPU in this run; "
-            f"{QUIET_FLOOR * 1000:.2f} ms on a quiet machine)",
-            f"  tables per core (one action every {ACTION_EVERY:.0f} s, half load), at the quiet floor: stream "
-            f"{self.tables_per_core(self.idle_stream_cpu, QUIET_FLOOR):,.0f}, poll as on main "
-            f"{self.tables_per_core(self.idle_poll_cpu, QUIET_FLOOR):,.0f} (goal >= 1,000); as measured: "
+            f"  the machine: a fixed Python workload took {calibration.slowdown(self.calibration):.2f} times its "
+            f"quiet machine's CPU ({calibration.QUIET * 1000:.1f} ms; {self._points()}); on a quiet machine an "
+            f"action with the other phone's refresh would cost {self.action_cpu * self.quiet * 1000:.1f} ms of server "
+            f"CPU, an idle phone-second {self.idle_stream_cpu * self.quiet * 1e6:.0f} µs",
+            f"  tables per core (one action every {ACTION_EVERY:.0f} s, half load), on a quiet machine: stream "
+            f"{self.tables_per_core(self.idle_stream_cpu, self.quiet):,.0f}, poll as on main "
+            f"{self.tables_per_core(self.idle_poll_cpu, self.quiet):,.0f} (goal >= 1,000); as measured: "
             f"{self.tables_per_core(self.idle_stream_cpu):,.0f} and {self.tables_per_core(self.idle_poll_cpu):,.0f}",
+            f"  (the older scale, in floor requests: GET /healthz cost {self.floor_cpu * 1000:.2f} ms of server CPU "
+            f"in this run, {self.action_cpu / self.floor_cpu if self.floor_cpu else 0:.1f} of them an action; at "
+            f"{QUIET_FLOOR * 1000:.2f} ms each: stream "
+            f"{self.tables_per_core(self.idle_stream_cpu, self.at_quiet_floor):,.0f}, poll "
+            f"{self.tables_per_core(self.idle_poll_cpu, self.at_quiet_floor):,.0f})",
         ]
 
 
@@ -321,6 +346,7 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, idle_seconds: f
         try:
             for server in running:
                 server.start()
+            result.calibration += calibration.seconds(CALIBRATIONS)  # the machine's speed at four points of the run
             cpu = sum(server.cpu() for server in running)
             floor = loadtest.measure_floor([server.port for server in running], 4, 3)
             result.floor_cpu = (sum(server.cpu() for server in running) - cpu) / (floor * 3)
@@ -328,6 +354,7 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, idle_seconds: f
             cpu = sum(server.cpu() for server in running)
             time.sleep(ALONE)  # no phone yet: what the servers cost by themselves
             result.alone_cpu = (sum(server.cpu() for server in running) - cpu) / ALONE
+            result.calibration += calibration.seconds(CALIBRATIONS)
             def ports(n: int) -> tuple[int, list[int]]:  # tap on server n, follow on the next: crossing servers
                 return running[n % servers].port, [running[(n + 1) % servers].port]
 
@@ -337,7 +364,9 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, idle_seconds: f
             # The servers' CPU per action from the rush: the idle streams' share of it is smallest there, and
             # it is the pace of every run before the table's pace was the goal's.
             result.rush, result.rush_lost, result.action_cpu = _taps(running, tappers, watchers, actions, RUSH, lock)
+            result.calibration += calibration.seconds(CALIBRATIONS)
             _idle(result, running, watchers, report, idle_seconds)
+            result.calibration += calibration.seconds(CALIBRATIONS)
         finally:
             for server in running:
                 server.stop()

@@ -190,8 +190,8 @@ def _live_goals(live: Live | None) -> list[Goal]:
         return [Goal("6. live tables", "not run (--live)", "see perf/propagation.py", None)]
     p50, p95 = live.percentile(0.5) * 1000, live.percentile(0.95) * 1000
     idle = live.idle_requests / live.idle_minutes if live.idle_minutes else float("nan")
-    stream, poll = (live.tables_per_core(live.idle_stream_cpu, QUIET_FLOOR),
-                    live.tables_per_core(live.idle_poll_cpu, QUIET_FLOOR))
+    stream, poll = (live.tables_per_core(live.idle_stream_cpu, live.quiet),
+                    live.tables_per_core(live.idle_poll_cpu, live.quiet))
     return [
         Goal(f"6. propagation, POST answered to the other phone showing it, {live.tables} tables tapping every "
              f"{ACTION_EVERY:g} s, {live.servers} app server(s), {live.database}",
@@ -200,9 +200,12 @@ def _live_goals(live: Live | None) -> list[Goal]:
              "p95 under 250 ms", p95 < 250 and not live.lost),
         Goal("6. idle cost: requests a minute from a phone looking at an unchanged match", f"{idle:.1f}",
              "0 (the poll: 30)", idle == 0),
-        Goal(f"6. tables per core at half load, one action every {ACTION_EVERY:g} s (costs in floor requests, "
-             f"at a {QUIET_FLOOR * 1000:.2f} ms floor)", f"{stream:,.0f} "
-             f"(with the 2 s poll, as on main: {poll:,.0f})", "at least 1,000", stream >= 1000),
+        Goal(f"6. tables per core at half load, one action every {ACTION_EVERY:g} s (server CPU as on a quiet "
+             f"machine, by a fixed Python workload timed in the run)", f"{stream:,.0f} "
+             f"(with the 2 s poll, as on main: {poll:,.0f}; in floor requests at "
+             f"{QUIET_FLOOR * 1000:.2f} ms each, the older scale: "
+             f"{live.tables_per_core(live.idle_stream_cpu, live.at_quiet_floor):,.0f})", "at least 1,000",
+             stream >= 1000),
     ]
 
 

@@ -141,11 +141,25 @@ def test_benchmark_shows_what_one_change_asks_of_the_database(output):
 
 def test_tables_per_core_charge_each_table_what_it_adds_and_the_server_what_it_costs_alone():
     """Tables per core (perf/propagation.py): the half of a core a server's own running cost leaves, over what a
-    table adds (an action every ACTION_EVERY s and two idle phones), all in floor requests at the quiet floor."""
+    table adds (an action every ACTION_EVERY s and two idle phones), the CPU times scaled to a quiet machine's by
+    the calibration workload's slowdown in the run; the older scale, in floor requests at the quiet floor, beside
+    it. A cut in what every request costs (the floor's CPU) moves the quiet-machine figure only by what it saves."""
+    from perf import calibration
     from perf.propagation import ACTION_EVERY, QUIET_FLOOR, Result
 
-    live = Result(tables=50, servers=2, database="PostgreSQL", action_cpu=0.024, alone_cpu=0.004, floor_cpu=0.003)
+    slow = [calibration.QUIET * 2] * 3 + [calibration.QUIET * 9]  # twice as slow as quiet (the median)
+    live = Result(tables=50, servers=2, database="PostgreSQL", action_cpu=0.024, alone_cpu=0.004, floor_cpu=0.003,
+                  calibration=slow)
+    per_table = 0.024 / ACTION_EVERY + 2 * 0.0001
+    assert live.tables_per_core(0.0001, live.quiet) == pytest.approx((0.5 - 0.001) / (per_table / 2))
     scale = QUIET_FLOOR / 0.003
-    per_table = (0.024 / ACTION_EVERY + 2 * 0.0001) * scale
-    assert live.tables_per_core(0.0001, QUIET_FLOOR) == pytest.approx((0.5 - 0.002 * scale) / per_table)
-    assert live.tables_per_core(0.0001) == pytest.approx((0.5 - 0.002) / (0.024 / ACTION_EVERY + 0.0002))
+    older = live.tables_per_core(0.0001, live.at_quiet_floor)
+    assert older == pytest.approx((0.5 - 0.002 * scale) / (per_table * scale))
+    assert live.tables_per_core(0.0001) == pytest.approx((0.5 - 0.002) / per_table)
+    # Every request 1 ms cheaper, the floor too: more tables on the quiet machine, fewer on the older scale.
+    cheaper = Result(tables=50, servers=2, database="PostgreSQL", action_cpu=0.023, alone_cpu=0.004, floor_cpu=0.002,
+                     calibration=slow)
+    assert cheaper.tables_per_core(0.0001, cheaper.quiet) > live.tables_per_core(0.0001, live.quiet)
+    assert cheaper.tables_per_core(0.0001, cheaper.at_quiet_floor) < live.tables_per_core(0.0001, live.at_quiet_floor)
+    assert any("on a quiet machine: stream" in line for line in live.lines())
+    assert any("the older scale" in line for line in live.lines())

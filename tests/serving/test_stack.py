@@ -43,3 +43,22 @@ def test_serve_compresses_logs_every_error_and_stops_cleanly(tmp_path):
         assert '"GET / HTTP/1.1" 200' in log  # the access log
     assert "Shutting down: Master" in stack.log.read_text()
     assert "Using worker: tracker.web.server.Worker" in stack.log.read_text()  # uvicorn's, as serve runs it
+
+
+def test_each_worker_parses_with_httptools_runs_on_uvloop_and_freezes_what_it_loaded():
+    """What every request pays, made cheaper (docs/performance.md): uvicorn's compiled parser and loop, named so a
+    server without them fails at start, and the collector's full passes kept off what lives as long as a worker."""
+    import gc
+    import importlib
+
+    from tracker.web import server
+
+    chosen = {key: server.Worker.CONFIG_KWARGS[key] for key in ("http", "loop")}
+    assert chosen == {"http": "httptools", "loop": "uvloop"}
+    for module in ("httptools", "uvloop"):
+        importlib.import_module(module)  # installed from pyproject.toml
+    try:
+        server.post_worker_init(None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

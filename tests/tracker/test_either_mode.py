@@ -107,10 +107,12 @@ def test_each_view_is_served_by_the_handler_of_its_kind():
     assert iscoroutinefunction(asgi.streams._middleware_chain)
 
 
-def test_the_served_application_answers_a_page_through_the_sync_chain():
+def test_the_served_application_answers_pages_through_the_sync_chain_in_a_thread_kept_for_the_next():
+    """Each page's middleware and view run in one thread (the sync chain), and that thread serves the next request
+    (Django's handler started and joined one a request); one whose answer did not go out whole is not kept."""
     from tracker import asgi
 
-    async def get(path: str) -> tuple[int, bytes]:
+    async def get(path: str, gone: bool = False) -> tuple[int, bytes]:
         said: list[dict] = []
         asked: list[bool] = []
 
@@ -121,6 +123,8 @@ def test_the_served_application_answers_a_page_through_the_sync_chain():
             return {"type": "http.request", "body": b"", "more_body": False}
 
         async def send(message):
+            if gone and message["type"] == "http.response.body":
+                raise OSError("the phone went away")
             said.append(message)
 
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
@@ -131,3 +135,10 @@ def test_the_served_application_answers_a_page_through_the_sync_chain():
 
     status, _body = asyncio.run(get("/healthz"))
     assert status == 200
+    kept = list(asgi.pages.idle)
+    threads = [set(executor._threads) for executor in kept]
+    assert asyncio.run(get("/healthz"))[0] == 200
+    assert asgi.pages.idle == kept and [set(executor._threads) for executor in kept] == threads
+    with pytest.raises(OSError):
+        asyncio.run(get("/healthz", gone=True))
+    assert asgi.pages.idle == kept[:-1]  # the one it ran in was let go

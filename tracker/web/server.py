@@ -8,6 +8,7 @@ are gunicorn settings. It imports nothing of Django, as gunicorn's master loads 
 
 import contextlib
 import ctypes
+import gc
 import os
 import signal
 import subprocess
@@ -18,9 +19,11 @@ from uvicorn_worker import UvicornWorker
 
 class Worker(UvicornWorker):
     """uvicorn's worker as serve runs it: no `server: uvicorn` on every answer (nothing a phone uses;
-    17 bytes on each of the eight answers of a match page's cold load)."""
+    17 bytes on each of the eight answers of a match page's cold load). httptools parses HTTP (not h11, in pure
+    Python) and uvloop runs the event loop (not asyncio's own): GET /healthz served for about 0.7 ms less CPU
+    of some 2.7 (docs/performance.md, "What every request pays")."""
 
-    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "server_header": False}
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "server_header": False, "http": "httptools", "loop": "uvloop"}
 
 
 worker_class = "tracker.web.server.Worker"
@@ -52,6 +55,16 @@ logconfig_dict = {
         "gunicorn.access": {"level": "INFO", "handlers": _handlers, "propagate": False},
     },
 }
+
+
+def post_worker_init(worker) -> None:
+    """gunicorn hook, in each worker once the app is loaded: what Django and the app made so far (modules,
+    settings, URL patterns, the middleware) lives as long as the worker, so the collector's full passes stop
+    walking it (gc.freeze). tracker/asgi.py freezes again once the first pages are drawn (templates,
+    translations)."""
+    gc.collect()
+    gc.freeze()
+
 
 SQLITE_ENGINE = "django.db.backends.sqlite3"
 
