@@ -25,7 +25,7 @@ from pathlib import Path
 from rules import Dice
 from rules.cardmaster import match
 from rules.cardmaster.ai.players import Decision, Step, choose
-from rules.cardmaster.ai.strength import RECENT, factions
+from rules.cardmaster.ai.strength import RECENT, factions, locked_in
 from rules.cardmaster.state import MatchState, possessor
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "rules" / "ai_corpus.json.gz"
@@ -59,12 +59,7 @@ def record(path: Path = CORPUS) -> dict:
 def _played(seats, lineups, seed: str, kept: list[dict] | None) -> Iterator[tuple[MatchState, int, int, list[Step], Decision]]:
     """Each position of the match as strength.play goes through it, with the decision made there: its
     player's now when `kept` is None, else the kept one (the match then follows the kept decisions)."""
-    state = match.new_match({"size": len(lineups[0])}, seed)
-    step = 0
-    for seat in (0, 1):
-        step += 1
-        state, _events = match.apply(state, {"type": "lock_lineup", "seat": seat, "cards": lineups[seat]},
-                                     Dice(seed, step))
+    state, step = locked_in(lineups, seed), 2
     recent: list[Step] = []
     number = 0
     while state["winner"] is None and step < MOST_STEPS and (kept is None or number < len(kept)):

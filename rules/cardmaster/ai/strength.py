@@ -81,14 +81,18 @@ def factions(size: int, power: int | None, pair: int, mirror: bool = True) -> tu
     return lineup_order(first, second), lineup_order(second, first)
 
 
+def locked_in(lineups: tuple[list[dict], list[dict]], seed: str) -> MatchState:
+    """A new match with both lineups locked in, as steps 1 and 2."""
+    state = match.new_match({"size": len(lineups[0])}, seed)
+    for seat in (0, 1):
+        state, _events = match.apply(state, {"type": "lock_lineup", "seat": seat, "cards": lineups[seat]},
+                                     Dice(seed, seat + 1))
+    return state
+
+
 def play(seats: tuple[str, str], lineups: tuple[list[dict], list[dict]], seed: str) -> Played:
     """A whole match, each seat's moves chosen by its player, who is shown the recent steps."""
-    state = match.new_match({"size": len(lineups[0])}, seed)
-    step = 0
-    for seat in (0, 1):
-        step += 1
-        state, _events = match.apply(state, {"type": "lock_lineup", "seat": seat, "cards": lineups[seat]},
-                                     Dice(seed, step))
+    state, step = locked_in(lineups, seed), 2
     times: dict[str, list[float]] = {player: [] for player in seats}
     habits: dict[str, Counter] = {player: Counter() for player in seats}
     recent: list[Step] = []
