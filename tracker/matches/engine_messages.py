@@ -32,23 +32,30 @@ def engine_message(slug: str | None, template: str) -> str:
     return said if CONTEXT_SEPARATOR not in said else gettext(template)
 
 
-_KEPT: dict[tuple[str | None, str, str], str] = {}
-"""(language, context, message) -> pgettext's answer: a game's narration asks the same few messages on every tap (a
+_KEPT: dict[tuple[str | None, str | None, str], str] = {}
+"""(language, context, message) -> its translation: a game's narration asks the same few messages on every tap (a
 Card Crush reveal twenty times: the words of each round's working, drawn for the board, the log entry and the
-outcome box), each through the thread's translation and the merged catalogues."""
+outcome box), each through the thread's translation and the merged catalogues; so does a template's
+`{% translate %}` of a message held in a variable (tracker/templatetags/translated.py)."""
 KEPT_MOST = 4096
-"""A game's vocabulary is a few dozen words a language; an engine's word may still come from a card: bounded."""
+"""A game's vocabulary is a few dozen words a language; a message may still come from a card: bounded."""
 
 
-def kept_pgettext(context: str, message: str) -> str:
-    """`pgettext(context, message)`, kept per process and language (forgotten when the settings or a catalogue change)."""
-    key = (get_language(), context, message)
+def kept_translation(context: str | None, message: str, language: str | None) -> str:
+    """`pgettext(context, message)` (`gettext` without a context) in `language`, the thread's: kept per process and
+    language, at most KEPT_MOST, all forgotten when more would be, or when the settings or a catalogue change."""
+    key = (language, context, message)
     found = _KEPT.get(key)
     if found is None:
         if len(_KEPT) >= KEPT_MOST:
             _KEPT.clear()
-        found = _KEPT[key] = pgettext(context, message)
+        found = _KEPT[key] = pgettext(context, message) if context else gettext(message)
     return found
+
+
+def kept_pgettext(context: str, message: str) -> str:
+    """`pgettext(context, message)`, kept (`kept_translation`)."""
+    return kept_translation(context, message, get_language())
 
 
 def _forget(**_kwargs) -> None:

@@ -26,6 +26,8 @@ from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
+from tracker.matches.engine_messages import kept_translation
+
 register = template.Library()
 register.tags.update(django_i18n.register.tags)
 register.filters.update(django_i18n.register.filters)
@@ -68,25 +70,13 @@ def _translated(context: str | None, message: str, language: str | None) -> str:
     return found
 
 
-_HELD: dict[tuple[str | None, str | None, str], str] = {}
-"""The same for messages held in a variable (`{% translate card.affinity context "card-crush" %}`): what a variable
-holds may come from anyone, so at most HELD_MOST are kept, all forgotten when more would be."""
-HELD_MOST = 2048
-
-
-def _translated_held(context: str | None, message: str, language: str | None) -> str:
-    key = (language, context, message)
-    found = _HELD.get(key)
-    if found is None:
-        if len(_HELD) >= HELD_MOST:
-            _HELD.clear()
-        found = _HELD[key] = pgettext(context, message) if context else gettext(message)
-    return found
+# A message held in a variable (`{% translate card.affinity context "card-crush" %}`) may come from anyone: kept in
+# the bounded store the engines' words use.
+_translated_held = kept_translation
 
 
 def _forget(**_kwargs: Any) -> None:
     _KEPT.clear()
-    _HELD.clear()
 
 
 def _forget_if_catalogue(sender: object, file_path: Any, **_kwargs: Any) -> None:
