@@ -58,14 +58,20 @@ class SeqField(forms.CharField):
 
     SHAPE = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
 
+    @classmethod
+    def read(cls, text: str) -> Seq | None:
+        """The Seq `text` spells, or None for any other shape."""
+        found = cls.SHAPE.fullmatch(text)
+        return None if found is None else Seq(int(found[1]), int(found[2]) if found[2] is not None else None)
+
     def to_python(self, value):
         value = super().to_python(value)
         if value in self.empty_values:
             return None
-        found = self.SHAPE.fullmatch(value)
-        if found is None:
+        seq = self.read(value)
+        if seq is None:
             raise forms.ValidationError(forms.IntegerField.default_error_messages["invalid"], code="invalid")
-        return Seq(int(found[1]), int(found[2]) if found[2] is not None else None)
+        return seq
 
 
 class StepForm(forms.Form):
@@ -87,8 +93,7 @@ class SeqForm(forms.Form):
         value = data.get("seq")
         if not isinstance(value, str):
             return None if value is None else SeqForm(data).cleaned_seq()
-        found = SeqField.SHAPE.fullmatch(value.strip())
-        return None if found is None else Seq(int(found[1]), int(found[2]) if found[2] is not None else None)
+        return SeqField.read(value.strip())
 
     def cleaned_seq(self) -> Seq | None:
         return self.cleaned_data["seq"] if self.is_valid() else None
