@@ -290,7 +290,7 @@ def test_a_reveal_against_a_step_another_phone_undid_is_refused(owner, battle, p
     before = snapshot(battle)
     response = player.post(reverse("match_act", args=[battle.pk]), {"seq": 3, "action": "play_round"})
     assert response.status_code == 409
-    assert "The match moved on since this page was loaded (step 3, now step 2)." in text(response)
+    assert "The match was taken back since this page was loaded (step 3, now step 2)." in text(response)
     assert snapshot(battle) == before
 
 

@@ -85,6 +85,11 @@ class StaleSubmission(Exception):
                 "The match went another way since this page was loaded: its step %(now)s is another step now, "
                 "played instead of undone ones. Nothing was applied; here is the current state."
             ) % {"now": match.head}
+        elif match.head < expected_seq:  # taken back: "moved on" would tell the player the wrong way
+            message = _(
+                "The match was taken back since this page was loaded (step %(then)s, now step %(now)s). "
+                "Nothing was applied; here is the current state."
+            ) % {"then": expected_seq, "now": match.head}
         else:
             message = _(
                 "The match moved on since this page was loaded (step %(then)s, now step %(now)s). "
