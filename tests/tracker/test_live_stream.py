@@ -375,6 +375,27 @@ def test_the_other_phone_is_sent_its_own_part_drawn_as_its_fetch_would_be(owner,
     assert "Ben is locked in" in change["part"] and not any(card in change["part"] for card in BEN_DECK)
 
 
+def test_a_part_is_drawn_through_every_middleware_that_says_who_the_phone_is():
+    """A pushed part leaves out only the middlewares that add headers or answer what a part's GET never asks
+    (LEFT_TO_THE_PAGE, each a middleware the site runs); those that say who the phone is, in which language, with
+    which CSRF token and messages, and htmx's, run for it in the site's order, and so does any added later."""
+    assert set(live.LEFT_TO_THE_PAGE) < set(settings.MIDDLEWARE)
+    kept = [path for path in settings.MIDDLEWARE if path not in live.LEFT_TO_THE_PAGE]
+    for needed in ("django.contrib.sessions.middleware.SessionMiddleware", "django.middleware.locale.LocaleMiddleware",
+                   "django.middleware.csrf.CsrfViewMiddleware", "django.contrib.auth.middleware.AuthenticationMiddleware",
+                   "tracker.people.devices.DeviceMiddleware", "django.contrib.messages.middleware.MessageMiddleware",
+                   "django_htmx.middleware.HtmxMiddleware", "tracker.web.busy.BusyDatabaseMiddleware"):
+        assert needed in kept
+    chain, names = live._Parts()._middleware_chain, []
+    while chain is not None:  # each middleware wrapped by Django's exception handling, down to the view's call
+        middleware = getattr(chain, "__wrapped__", chain)
+        if getattr(middleware, "get_response", None) is None:
+            break
+        names.append(f"{type(middleware).__module__}.{type(middleware).__name__}")
+        chain = middleware.get_response
+    assert names == kept
+
+
 def test_a_part_that_must_set_a_cookie_is_left_to_the_phones_own_fetch(owner, battle, player):
     """The owner's page still holds the message the battle's start left (shown once, then its cookie cleared): a
     pushed part could not clear it, so the event comes alone and the phone's fetch shows it."""
