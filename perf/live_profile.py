@@ -70,10 +70,11 @@ def main() -> None:
     made = owner.post("/matches/new/lonely-star/", form.data(None, player_0="Ana", player_1="Ben"))
     match = Match.objects.order_by("-pk").first()
     assert made.status_code == 302 and match is not None
-    owner.post(f"/matches/{match.pk}/invites/", {"kind": "seat", "seat": "1"})
-    invite = Invite.objects.filter(match=match).order_by("-pk").get()
-    joined = other.post(f"/join/{invite.token}/")
-    assert joined.status_code == 302, joined.status_code
+    if not os.environ.get("LIVE_PROFILE_ALONE"):  # the other phone joins its seat (else the owner's phone alone)
+        owner.post(f"/matches/{match.pk}/invites/", {"kind": "seat", "seat": "1"})
+        invite = Invite.objects.filter(match=match).order_by("-pk").get()
+        joined = other.post(f"/join/{invite.token}/")
+        assert joined.status_code == 302, joined.status_code
     at = f"/matches/{match.pk}/"
     theirs = other.get(at).content.decode()
     cookies = {name: morsel.value for name, morsel in other.cookies.items()}
@@ -113,6 +114,8 @@ def main() -> None:
         assert answer.status_code == 200, answer.status_code
         mine = screen.keep(mine, answer.content.decode())
         timed("read_change", live.read_change, match.pk)
+        if os.environ.get("LIVE_PROFILE_ALONE"):
+            continue
         drawn = timed("draw_part", live.draw_part, stream, at, shown_other)
         assert drawn is not None
         if os.environ.get("LIVE_PROFILE_DUMP"):
@@ -120,9 +123,28 @@ def main() -> None:
             Path(os.environ["LIVE_PROFILE_DUMP"], "part.html").write_text(drawn[0])
         theirs = screen.pushed(theirs, drawn[0]) or theirs
         shown_other = drawn[1]
+    if os.environ.get("LIVE_PROFILE_QUERIES"):  # the queries of each part, once more
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        for name, call, given in (("tap", lambda: owner.post(d6.action, d6.data(), headers=headers), ()),
+                                  ("read_change", live.read_change, (match.pk,)),
+                                  ("draw_part", live.draw_part, (stream, at, shown_other))):
+            if name == "tap":
+                mine = owner.get(at).content.decode()
+                d6 = next(form for form in read_forms(mine) if form.value("action") == "d6")
+                headers = {"HX-Request": "true", "HX-Target": "match", "X-Kept": "1",
+                           "X-Shown": screen.shown(mine, screen.around(mine, d6.at))}
+            with CaptureQueriesContext(connection) as queries:
+                call(*given)
+            print(name, len(queries.captured_queries), "queries")
+            for query in queries.captured_queries:
+                print("   ", query["sql"][:160])
     skip = min(5, args.rounds // 4)  # the first rounds load templates and translations
     total = 0.0
     for name, samples in spent.items():
+        if not samples:
+            continue
         median = statistics.median(samples[skip:]) * 1000
         total += median
         print(f"{name:12} median {median:6.2f} ms  mean {statistics.fmean(samples[skip:]) * 1000:6.2f} ms")

@@ -138,6 +138,50 @@ def test_a_change_made_before_the_server_listens_is_pushed_once_it_does(owner, b
     assert "Ben" in json.loads(event["data"])["said"]
 
 
+def test_a_stream_hears_changes_while_idle_and_after_its_servers_listening_connection_is_lost(owner, battle, player,
+                                                                                              caplog):
+    """The listening connection waits on its socket alone (no wake-up ten times a second for nothing): a change
+    after a quiet while still comes at once, and when PostgreSQL ends the connection the server connects again,
+    asks its matches again, and the next change reaches the phone."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's LISTEN: tracker/scripts/with-postgres")
+
+    def listening() -> list[int]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE query = %s AND datname = current_database() "
+                           "AND pid <> pg_backend_pid()", [f"LISTEN {live.CHANNEL}"])
+            return [pid for (pid,) in cursor.fetchall()]
+
+    def end_listening() -> None:
+        pids = listening()
+        assert pids
+        with connection.cursor() as cursor:
+            for pid in pids:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(player, url) as stream:
+            await asyncio.sleep(0.5)  # quiet: nothing read, nothing sent
+            await on_a_thread(lock_on_phone, owner, battle, 0, ANA_DECK)
+            first = await stream.event()
+            while not await on_a_thread(listening):  # its LISTEN has taken hold (it asked again meanwhile)
+                await asyncio.sleep(0.05)
+            await on_a_thread(end_listening)
+            for _ in range(100):  # connected again (after 0.5 s)
+                await asyncio.sleep(0.05)
+                if await on_a_thread(listening):
+                    break
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return first, await stream.event()
+
+    first, second = asyncio.run(scenario())
+    assert int(first["id"]) < int(second["id"]) == version_of(battle)
+    assert "Ben" in json.loads(second["data"])["said"]
+    assert "listening again" in caplog.text
+
+
 def test_a_notice_of_a_match_no_stream_here_watches_starts_nothing():
     """Every app server hears of every change (PostgreSQL's NOTIFY): one holding no stream of the match does nothing."""
     hub = live.Hub()

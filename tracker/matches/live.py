@@ -359,8 +359,8 @@ class Hub:
                     # process open before it does, and a lost connection missed what came meanwhile.
                     await self._every_match_again()
                     first, delay = False, 0.5
-                    async for notice in listening.notifies():
-                        self._announce_soon(notice.payload)
+                    async for payload in _notices(listening):
+                        self._announce_soon(payload)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - any failure of the connection: wait, reconnect
@@ -368,6 +368,32 @@ class Hub:
                 first = False
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
+
+
+async def _notices(listening) -> AsyncIterator[str]:
+    """The payloads of the notices `listening` receives, as they come: woken by its socket alone.
+
+    psycopg's own `notifies()` woke ten times a second to look for them (its wait's interval): some 2 ms of CPU a
+    second for each app server holding a stream, counted in the idle phones' cost (docs/performance.md). Data on
+    the socket, the connection's end included, wakes this; a lost connection raises (OperationalError) from
+    `consume_input`, and `_listen` connects again."""
+    from psycopg import OperationalError, pq
+
+    loop, pgconn, encoding = asyncio.get_running_loop(), listening.pgconn, listening.info.encoding
+    readable = asyncio.Event()
+    socket = pgconn.socket
+    loop.add_reader(socket, readable.set)
+    try:
+        while True:
+            pgconn.consume_input()  # what came before the reader was added, then what woke it
+            if pgconn.status != pq.ConnStatus.OK:  # never read a dead socket's end again and again
+                raise OperationalError("the listening connection is gone")
+            while (notice := pgconn.notifies()) is not None:
+                yield notice.extra.decode(encoding)
+            await readable.wait()
+            readable.clear()
+    finally:
+        loop.remove_reader(socket)
 
 
 def _listens() -> bool:
