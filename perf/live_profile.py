@@ -123,23 +123,6 @@ def main() -> None:
             Path(os.environ["LIVE_PROFILE_DUMP"], "part.html").write_text(drawn[0])
         theirs = screen.pushed(theirs, drawn[0]) or theirs
         shown_other = drawn[1]
-    if os.environ.get("LIVE_PROFILE_QUERIES"):  # the queries of each part, once more
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
-
-        for name, call, given in (("tap", lambda: owner.post(d6.action, d6.data(), headers=headers), ()),
-                                  ("read_change", live.read_change, (match.pk,)),
-                                  ("draw_part", live.draw_part, (stream, at, shown_other))):
-            if name == "tap":
-                mine = owner.get(at).content.decode()
-                d6 = next(form for form in read_forms(mine) if form.value("action") == "d6")
-                headers = {"HX-Request": "true", "HX-Target": "match", "X-Kept": "1",
-                           "X-Shown": screen.shown(mine, screen.around(mine, d6.at))}
-            with CaptureQueriesContext(connection) as queries:
-                call(*given)
-            print(name, len(queries.captured_queries), "queries")
-            for query in queries.captured_queries:
-                print("   ", query["sql"][:160])
     skip = min(5, args.rounds // 4)  # the first rounds load templates and translations
     total = 0.0
     for name, samples in spent.items():
