@@ -30,6 +30,7 @@ import contextlib
 import http.client
 import json
 import re
+import socket
 import statistics
 import threading
 import time
@@ -216,8 +217,13 @@ class Watcher(threading.Thread):
         self.seen[version] = time.monotonic()
 
     def close(self) -> None:
+        """Leave the stream, as a phone closing its page does: the server sees the connection end at once. (Closing
+        the socket alone left it open while the stream's reader held it: the server went on drawing the phone's
+        parts, and the poll's idle phones were measured beside fifty open streams.)"""
         self.stop = True
         if self.connection is not None and self.connection.sock is not None:
+            with contextlib.suppress(OSError):
+                self.connection.sock.shutdown(socket.SHUT_RDWR)
             self.connection.sock.close()
 
 
