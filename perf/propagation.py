@@ -21,7 +21,8 @@ only when none came. Measured:
   the servers' own CPU time per action (the other phone's refresh and the fan-out included) and per idle
   phone-second, once one server's own running cost is taken off the core; the same for the poll (main's
   design), for the side by side. The CPU times are scaled to a quiet machine's by a fixed Python workload
-  timed in the same run (perf/calibration.py); the older scale, the run's GET /healthz taken as a quiet
+  timed in the same run (perf/calibration.py), by a thread while the rush and the idle phones are measured
+  (`Timing`; also between the phases, printed beside); the older scale, the run's GET /healthz taken as a quiet
   machine's in-process floor, is printed beside it (docs/performance.md says why it was replaced).
 """
 
@@ -29,6 +30,7 @@ import contextlib
 import http.client
 import json
 import re
+import socket
 import statistics
 import threading
 import time
@@ -49,6 +51,7 @@ RUSH = 1.0  # ... in the rush that follows: five times the load
 ALONE = 10.0  # seconds the servers are watched with no phone at all: their own running cost
 QUIET_FLOOR = 0.00057  # CPU seconds of GET /healthz on a quiet machine (docs/performance.md, in-process)
 CALIBRATIONS = 5  # times the workload of perf/calibration.py is timed at each of the run's four points
+TIMED_EVERY = 0.25  # seconds between the workload's timings during the rush and the idle streams (a thread)
 
 
 @dataclass
@@ -68,6 +71,7 @@ class Result:
     idle_minutes: float = 0.0  # phone-minutes of that idle window
     floor_cpu: float = 0.0  # server CPU seconds per GET /healthz, the same servers, the same run
     calibration: list[float] = field(default_factory=list)  # CPU seconds of calibration.workload(), this run
+    during: list[float] = field(default_factory=list)  # ... timed while the rush and the idle streams were measured
 
     def idle_per_phone(self, used: float, seconds: float) -> float:
         """CPU seconds per idle phone-second: what the tables' idle phones cost the servers over `seconds` (`used`)
@@ -89,8 +93,9 @@ class Result:
     @property
     def quiet(self) -> float:
         """The run's CPU times to a quiet machine's: by how much slower than there a fixed Python workload ran
-        in this run (perf/calibration.py), whatever the app's own requests cost."""
-        return 1 / calibration.slowdown(self.calibration)
+        in this run (perf/calibration.py), whatever the app's own requests cost. Timed during the measured phases
+        when it was (`during`), else between them."""
+        return 1 / calibration.slowdown(self.during or self.calibration)
 
     @property
     def at_quiet_floor(self) -> float:
@@ -102,7 +107,10 @@ class Result:
     def _points(self) -> str:
         """The workload's slowdown at each point of the run it was timed at."""
         points = [self.calibration[n:n + CALIBRATIONS] for n in range(0, len(self.calibration), CALIBRATIONS)]
-        return "at the run's points " + ", ".join(f"{calibration.slowdown(point):.2f}" for point in points)
+        between = "between the phases " + ", ".join(f"{calibration.slowdown(point):.2f}" for point in points)
+        if not self.during:
+            return between
+        return (f"timed {len(self.during)} times during the rush and the idle streams; {between}")
 
     def lines(self) -> list[str]:
         p50, p95 = self.percentile(0.5) * 1000, self.percentile(0.95) * 1000
@@ -119,7 +127,7 @@ class Result:
             f"  server CPU per idle phone-second: stream {self.idle_stream_cpu * 1e6:.0f} µs, "
             f"poll {self.idle_poll_cpu * 1e6:.0f} µs (over the servers' own {self.alone_cpu * 1000:.1f} ms a "
             f"second with no phone); per action with the other phone's refresh {self.action_cpu * 1000:.1f} ms",
-            f"  the machine: a fixed Python workload took {calibration.slowdown(self.calibration):.2f} times its "
+            f"  the machine: a fixed Python workload took {1 / self.quiet:.2f} times its "
             f"quiet machine's CPU ({calibration.QUIET * 1000:.1f} ms; {self._points()}); on a quiet machine an "
             f"action with the other phone's refresh would cost {self.action_cpu * self.quiet * 1000:.1f} ms of server "
             f"CPU, an idle phone-second {self.idle_stream_cpu * self.quiet * 1e6:.0f} µs",
@@ -209,8 +217,13 @@ class Watcher(threading.Thread):
         self.seen[version] = time.monotonic()
 
     def close(self) -> None:
+        """Leave the stream, as a phone closing its page does: the server sees the connection end at once. (Closing
+        the socket alone left it open while the stream's reader held it: the server went on drawing the phone's
+        parts, and the poll's idle phones were measured beside fifty open streams.)"""
         self.stop = True
         if self.connection is not None and self.connection.sock is not None:
+            with contextlib.suppress(OSError):
+                self.connection.sock.shutdown(socket.SHUT_RDWR)
             self.connection.sock.close()
 
 
@@ -258,6 +271,28 @@ def _seat_tables(tables: int, ports, report: loadtest.Report, lock: threading.Lo
         tappers.append((tapper, match))
         watchers.append(watcher)
     return tappers, watchers
+
+
+class Timing(threading.Thread):
+    """The workload of perf/calibration.py timed every TIMED_EVERY s while a phase is measured, in a thread of its
+    own (its own CPU clock): how fast the machine runs Python during the phase rather than between phases, the
+    machine's other load and the phones' included. Some 3% of a core."""
+
+    def __init__(self, samples: list[float]):
+        super().__init__(daemon=True)
+        self.samples, self.done = samples, threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(TIMED_EVERY):
+            self.samples += calibration.seconds(1)
+
+    def __enter__(self) -> "Timing":
+        self.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.done.set()
+        self.join()
 
 
 def _all(threads: list[threading.Thread]) -> None:
@@ -363,9 +398,11 @@ def run(*, tables: int = 50, servers: int = 2, actions: int = 8, idle_seconds: f
             result.propagation, result.lost, _cpu = _taps(running, tappers, watchers, actions, ACTION_EVERY, lock)
             # The servers' CPU per action from the rush: the idle streams' share of it is smallest there, and
             # it is the pace of every run before the table's pace was the goal's.
-            result.rush, result.rush_lost, result.action_cpu = _taps(running, tappers, watchers, actions, RUSH, lock)
+            with Timing(result.during):
+                result.rush, result.rush_lost, result.action_cpu = _taps(running, tappers, watchers, actions, RUSH, lock)
             result.calibration += calibration.seconds(CALIBRATIONS)
-            _idle(result, running, watchers, report, idle_seconds)
+            with Timing(result.during):
+                _idle(result, running, watchers, report, idle_seconds)
             result.calibration += calibration.seconds(CALIBRATIONS)
         finally:
             for server in running:

@@ -163,3 +163,16 @@ def test_tables_per_core_charge_each_table_what_it_adds_and_the_server_what_it_c
     assert cheaper.tables_per_core(0.0001, cheaper.at_quiet_floor) < live.tables_per_core(0.0001, live.at_quiet_floor)
     assert any("on a quiet machine: stream" in line for line in live.lines())
     assert any("the older scale" in line for line in live.lines())
+
+
+def test_the_quiet_scale_takes_the_workload_timed_during_the_measured_phases_when_it_was():
+    """The workload timed by a thread during the rush and the idle phones (`during`) says how fast the machine ran
+    while the servers' CPU was counted; the points between the phases are printed beside it."""
+    from perf import calibration
+    from perf.propagation import Result
+
+    between, during = [calibration.QUIET * 2] * 5, [calibration.QUIET * 3] * 7
+    live = Result(tables=50, servers=2, database="PostgreSQL", action_cpu=0.024, calibration=between, during=during)
+    assert live.quiet == pytest.approx(1 / 3)
+    assert Result(tables=50, servers=2, database="PostgreSQL", calibration=between).quiet == pytest.approx(1 / 2)
+    assert any("timed 7 times during the rush" in line and "between the phases 2.00" in line for line in live.lines())

@@ -138,6 +138,50 @@ def test_a_change_made_before_the_server_listens_is_pushed_once_it_does(owner, b
     assert "Ben" in json.loads(event["data"])["said"]
 
 
+def test_a_stream_hears_changes_while_idle_and_after_its_servers_listening_connection_is_lost(owner, battle, player,
+                                                                                              caplog):
+    """The listening connection waits on its socket alone (no wake-up ten times a second for nothing): a change
+    after a quiet while still comes at once, and when PostgreSQL ends the connection the server connects again,
+    asks its matches again, and the next change reaches the phone."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's LISTEN: tracker/scripts/with-postgres")
+
+    def listening() -> list[int]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE query = %s AND datname = current_database() "
+                           "AND pid <> pg_backend_pid()", [f"LISTEN {live.CHANNEL}"])
+            return [pid for (pid,) in cursor.fetchall()]
+
+    def end_listening() -> None:
+        pids = listening()
+        assert pids
+        with connection.cursor() as cursor:
+            for pid in pids:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+    url = events_url(battle, version_of(battle))
+
+    async def scenario():
+        async with Stream(player, url) as stream:
+            await asyncio.sleep(0.5)  # quiet: nothing read, nothing sent
+            await on_a_thread(lock_on_phone, owner, battle, 0, ANA_DECK)
+            first = await stream.event()
+            while not await on_a_thread(listening):  # its LISTEN has taken hold (it asked again meanwhile)
+                await asyncio.sleep(0.05)
+            await on_a_thread(end_listening)
+            for _ in range(100):  # connected again (after 0.5 s)
+                await asyncio.sleep(0.05)
+                if await on_a_thread(listening):
+                    break
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return first, await stream.event()
+
+    first, second = asyncio.run(scenario())
+    assert int(first["id"]) < int(second["id"]) == version_of(battle)
+    assert "Ben" in json.loads(second["data"])["said"]
+    assert "listening again" in caplog.text
+
+
 def test_a_notice_of_a_match_no_stream_here_watches_starts_nothing():
     """Every app server hears of every change (PostgreSQL's NOTIFY): one holding no stream of the match does nothing."""
     hub = live.Hub()
@@ -373,6 +417,27 @@ def test_the_other_phone_is_sent_its_own_part_drawn_as_its_fetch_would_be(owner,
     fetched = owner.get(page, headers={"HX-Request": "true", "HX-Target": "match", "X-Kept": "1"}).content.decode()
     assert same_but_tokens(change["part"]) == same_but_tokens(fetched)
     assert "Ben is locked in" in change["part"] and not any(card in change["part"] for card in BEN_DECK)
+
+
+def test_a_part_is_drawn_through_every_middleware_that_says_who_the_phone_is():
+    """A pushed part leaves out only the middlewares that add headers or answer what a part's GET never asks
+    (LEFT_TO_THE_PAGE, each a middleware the site runs); those that say who the phone is, in which language, with
+    which CSRF token and messages, and htmx's, run for it in the site's order, and so does any added later."""
+    assert set(live.LEFT_TO_THE_PAGE) < set(settings.MIDDLEWARE)
+    kept = [path for path in settings.MIDDLEWARE if path not in live.LEFT_TO_THE_PAGE]
+    for needed in ("django.contrib.sessions.middleware.SessionMiddleware", "django.middleware.locale.LocaleMiddleware",
+                   "django.middleware.csrf.CsrfViewMiddleware", "django.contrib.auth.middleware.AuthenticationMiddleware",
+                   "tracker.people.devices.DeviceMiddleware", "django.contrib.messages.middleware.MessageMiddleware",
+                   "django_htmx.middleware.HtmxMiddleware", "tracker.web.busy.BusyDatabaseMiddleware"):
+        assert needed in kept
+    chain, names = live._Parts()._middleware_chain, []
+    while chain is not None:  # each middleware wrapped by Django's exception handling, down to the view's call
+        middleware = getattr(chain, "__wrapped__", chain)
+        if getattr(middleware, "get_response", None) is None:
+            break
+        names.append(f"{type(middleware).__module__}.{type(middleware).__name__}")
+        chain = middleware.get_response
+    assert names == kept
 
 
 def test_a_part_that_must_set_a_cookie_is_left_to_the_phones_own_fetch(owner, battle, player):

@@ -16,7 +16,8 @@ says what happened: who did what, as news.py tells any phone of the match (a log
 a request and its answer, a move along the log), the same sentence in every phone's event. With it
 comes the phone's own part (`part`): the part of the page it shows (`?at=`, the match page or its
 log) that the change draws anew, drawn for this phone by the page's own view, through every
-middleware, as its fetch would be (`draw_part`), so it holds only what this phone may see. The stream
+middleware but those that only add headers (`draw_part`), as its fetch would be, so it holds only what this
+phone may see. The stream
 says which kept parts the phone shows as the fetch would (those of the part it pushed last), so those
 the change left alone come as placeholders and stay as shown (table.js); the phone that made the
 change is sent no part (its answer brought it). Without a part (an old page, an answer that must set a
@@ -358,8 +359,8 @@ class Hub:
                     # process open before it does, and a lost connection missed what came meanwhile.
                     await self._every_match_again()
                     first, delay = False, 0.5
-                    async for notice in listening.notifies():
-                        self._announce_soon(notice.payload)
+                    async for payload in _notices(listening):
+                        self._announce_soon(payload)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - any failure of the connection: wait, reconnect
@@ -367,6 +368,32 @@ class Hub:
                 first = False
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
+
+
+async def _notices(listening) -> AsyncIterator[str]:
+    """The payloads of the notices `listening` receives, as they come: woken by its socket alone.
+
+    psycopg's own `notifies()` woke ten times a second to look for them (its wait's interval): some 2 ms of CPU a
+    second for each app server holding a stream, counted in the idle phones' cost (docs/performance.md). Data on
+    the socket, the connection's end included, wakes this; a lost connection raises (OperationalError) from
+    `consume_input`, and `_listen` connects again."""
+    from psycopg import OperationalError, pq
+
+    loop, pgconn, encoding = asyncio.get_running_loop(), listening.pgconn, listening.info.encoding
+    readable = asyncio.Event()
+    socket = pgconn.socket
+    loop.add_reader(socket, readable.set)
+    try:
+        while True:
+            pgconn.consume_input()  # what came before the reader was added, then what woke it
+            if pgconn.status != pq.ConnStatus.OK:  # never read a dead socket's end again and again
+                raise OperationalError("the listening connection is gone")
+            while (notice := pgconn.notifies()) is not None:
+                yield notice.extra.decode(encoding)
+            await readable.wait()
+            readable.clear()
+    finally:
+        loop.remove_reader(socket)
 
 
 def _listens() -> bool:
@@ -455,6 +482,46 @@ def _page(request: TableRequest, match_id: int) -> str | None:
     return at if at and found.url_name in LIVE_PAGES and found.kwargs.get("pk") == match_id else None
 
 
+LEFT_TO_THE_PAGE = (
+    "tracker.web.static_files.StaticFilesMiddleware",  # answers /static/ addresses; `at` is a live page of ours
+    "django.middleware.security.SecurityMiddleware",  # the page's headers, and HTTPS redirects: the stream passed them
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",  # a header of the page the part goes into; no nonce in it
+    "django.middleware.common.CommonMiddleware",  # slashes and hosts: `at` resolved to a page, the stream's host passed
+    "tracker.web.form_addresses.FormAddressMiddleware",  # a form's address opened as a page: `at` is a page
+    "tracker.web.body_limit.TooLargeMiddleware",  # a body too large: a GET has none
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",  # a header
+)
+"""The middlewares a pushed part is not drawn through: each answers only what a part's GET never asks (a static file,
+a form's address, a body) or adds only headers, which an event does not carry. Every other one runs as for the fetch:
+who the phone is (its session, account and device), its language, its CSRF token, its messages, htmx's headers. A
+middleware added to settings later runs for the part too until it is named here. They cost some 0.5 ms a part
+(docs/performance.md)."""
+
+
+class _Parts(WSGIHandler):
+    """The page's views through every middleware of settings.MIDDLEWARE but LEFT_TO_THE_PAGE, in their order: Django's
+    own chain (BaseHandler.load_middleware), for a list it is given."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        from django.core.handlers.exception import convert_exception_to_response
+        from django.utils.module_loading import import_string
+
+        self._view_middleware: list = []
+        self._template_response_middleware: list = []
+        self._exception_middleware: list = []
+        handler = convert_exception_to_response(self._get_response)  # type: ignore[attr-defined]
+        for path in reversed([path for path in settings.MIDDLEWARE if path not in LEFT_TO_THE_PAGE]):
+            middleware = import_string(path)(handler)  # each of them runs synchronously (sync_capable)
+            if hasattr(middleware, "process_view"):
+                self._view_middleware.insert(0, middleware.process_view)
+            if hasattr(middleware, "process_template_response"):
+                self._template_response_middleware.append(middleware.process_template_response)
+            if hasattr(middleware, "process_exception"):
+                self._exception_middleware.append(middleware.process_exception)
+            handler = convert_exception_to_response(middleware)
+        self._middleware_chain = handler
+
+
 _pages: list[WSGIHandler] = []
 
 
@@ -464,12 +531,13 @@ def draw_part(request: TableRequest, at: str, shown: str) -> tuple[str, str] | N
 
     The request is the fetch table.js would send (an htmx GET from the part, saying which kept parts the phone
     shows: `shown`, those of the part drawn last), with the stream's own cookies and headers, and it goes
-    through every middleware and the page's own view: the part is drawn for this phone's seat, with its CSRF
-    token, exactly as its fetch would be, and checked for access the same way. Only HTTP is left out (on the
-    served stack GET /healthz costs some 3 ms of CPU, in-process under 1 ms). An answer that is not a 200, or that sets a
+    through the middlewares that say who the phone is and the page's own view: the part is drawn for this phone's
+    seat, with its CSRF token, exactly as its fetch would be, and checked for access the same way. Only HTTP and the
+    headers' middlewares are left out (LEFT_TO_THE_PAGE; on the served stack GET /healthz costs some 2 ms of CPU,
+    in-process under 1 ms). An answer that is not a 200, or that sets a
     cookie the phone does not hold (a message to show once, a new session), is left to the phone's fetch."""
     if not _pages:
-        _pages.append(WSGIHandler())  # its middleware loaded once a process
+        _pages.append(_Parts())  # its middleware loaded once a process
     # As a WSGI server puts them (PEP 3333): the path decoded, each byte a character; the query as sent (`at` is a URI).
     address = urlsplit(at)
     path = unquote_to_bytes(address.path).decode("iso-8859-1")
