@@ -82,13 +82,21 @@ class Result:
         ordered = sorted(self.rush if rush else self.propagation)
         return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
-    def tables_per_core(self, idle_cpu: float, scale: float = 1.0) -> float:
+    def tables_per_core(self, idle_cpu: float, scale: float = 1.0, action_cpu: float | None = None) -> float:
         """Tables one core serves at half load: an action (and the other phone's refresh) every ACTION_EVERY s,
         two phones idle the rest of the time, in the half core a server's own running cost leaves. The run's CPU
-        times are multiplied by `scale` first (`quiet` or `at_quiet_floor`; 1.0: as measured)."""
-        per_second = (self.action_cpu / ACTION_EVERY + 2 * idle_cpu) * scale
+        times are multiplied by `scale` first (`quiet` or `at_quiet_floor`; 1.0: as measured); `action_cpu`: an
+        action at that cost instead of the run's."""
+        action = self.action_cpu if action_cpu is None else action_cpu
+        per_second = (action / ACTION_EVERY + 2 * idle_cpu) * scale
         running = self.alone_cpu / self.servers * scale  # a server's own cost, whatever it serves: off the core first
         return max(0.0, 0.5 - running) / per_second if per_second else 0.0
+
+    @property
+    def ceiling(self) -> float:
+        """Tables per core on a quiet machine were an action, with the other phone's part, to cost no more than one
+        GET /healthz served by the same servers in the same run: what the serving stack leaves for any action."""
+        return self.tables_per_core(self.idle_stream_cpu, self.quiet, action_cpu=self.floor_cpu)
 
     @property
     def quiet(self) -> float:
@@ -134,7 +142,8 @@ class Result:
             f"  tables per core (one action every {ACTION_EVERY:.0f} s, half load), on a quiet machine: stream "
             f"{self.tables_per_core(self.idle_stream_cpu, self.quiet):,.0f}, poll as on main "
             f"{self.tables_per_core(self.idle_poll_cpu, self.quiet):,.0f} (goal >= 1,000); as measured: "
-            f"{self.tables_per_core(self.idle_stream_cpu):,.0f} and {self.tables_per_core(self.idle_poll_cpu):,.0f}",
+            f"{self.tables_per_core(self.idle_stream_cpu):,.0f} and {self.tables_per_core(self.idle_poll_cpu):,.0f}; "
+            f"were an action with its part as cheap as one served GET /healthz: {self.ceiling:,.0f}",
             f"  (the older scale, in floor requests: GET /healthz cost {self.floor_cpu * 1000:.2f} ms of server CPU "
             f"in this run, {self.action_cpu / self.floor_cpu if self.floor_cpu else 0:.1f} of them an action; at "
             f"{QUIET_FLOOR * 1000:.2f} ms each: stream "

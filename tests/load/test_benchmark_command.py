@@ -163,6 +163,11 @@ def test_tables_per_core_charge_each_table_what_it_adds_and_the_server_what_it_c
     assert cheaper.tables_per_core(0.0001, cheaper.at_quiet_floor) < live.tables_per_core(0.0001, live.at_quiet_floor)
     assert any("on a quiet machine: stream" in line for line in live.lines())
     assert any("the older scale" in line for line in live.lines())
+    # The ceiling: an action with its part at one served GET /healthz, the idle phones and the scale as measured.
+    live.idle_stream_cpu = 0.0001
+    at_floor = 0.003 / ACTION_EVERY + 2 * 0.0001
+    assert live.ceiling == pytest.approx((0.5 - 0.001) / (at_floor / 2))
+    assert any(f"as cheap as one served GET /healthz: {live.ceiling:,.0f}" in line for line in live.lines())
 
 
 def test_the_quiet_scale_takes_the_workload_timed_during_the_measured_phases_when_it_was():
