@@ -9,7 +9,10 @@ import re
 
 import pytest
 from django.core import signing
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, reverse
+from django.utils import translation
 
 from tracker import demo
 from tracker.matches import services
@@ -83,6 +86,32 @@ def test_it_shows_the_entry_form(client, match):
     assert signing.loads(token_from_page(html), salt=ENTRY_SALT) == {"match": match.pk, "seat": 0}
     assert 'name="seq" value="0-0"' in html
     assert '<datalist id="catalog">' in html and '<option value="Ember Fox">' in html
+
+
+def test_the_entry_page_reads_the_catalog_once_and_lists_every_card_as_it_stands(client, match):
+    from tracker.models import Card
+
+    Card.objects.filter(name="Ember Fox").update(name="Ember Fox II")  # renamed since the match was made
+    with CaptureQueriesContext(connection) as queries:
+        html = text(client.get(entry_url(match, 0)))
+    assert sum('FROM "tracker_card"' in query["sql"] for query in queries.captured_queries) == 1
+    listed = re.findall(r'<option value="([^"]+)">', html[html.index('<datalist id="catalog">'):])
+    assert listed == list(Card.objects.filter(slug=match.slug).values_list("name", flat=True))
+    assert "Ember Fox II" in listed and "Ember Fox" not in listed
+
+
+def test_the_new_card_fields_drawn_once_are_those_drawn_afresh(client, match):
+    from tracker.matches import views
+
+    views._UNBOUND_FIELDS.clear()
+    first = text(client.get(entry_url(match, 0)))  # drawn, and kept
+    kept = text(client.get(entry_url(match, 0)))  # the kept drawing
+    fold = re.compile(r'<details class="new-card".*?</details>', re.S)
+    assert views._UNBOUND_FIELDS and fold.search(first).group(0) == fold.search(kept).group(0)
+    assert 'name="new-name"' in fold.search(kept).group(0)
+    with translation.override("de"):
+        german = text(client.get(entry_url(match, 0), HTTP_ACCEPT_LANGUAGE="de"))
+    assert fold.search(german).group(0) != fold.search(kept).group(0)  # kept by language
 
 
 def test_it_keeps_the_entry_page_out_of_the_browser_cache(client, match):

@@ -152,10 +152,23 @@ def match_catalog(match: Match) -> dict[str, Card]:
     Read once for the match as loaded (a request's): the form that reads an entry's cards and the uses its action
     notes then look them up in the same catalog. Reading it took three queries, a third of an Evons play read
     twice; a match loaded again (the next request) reads it again, so a card added since is found."""
+    return _read(match)[1]
+
+
+def _read(match: Match) -> tuple[int | None, dict[str, Card], list[str]]:
+    """(the club read for, `match_catalog`, `names_now`), read once for the match as loaded."""
     kept = match.__dict__.get("_catalog")
     if kept is None or kept[0] != match.club_id:
-        kept = match.__dict__["_catalog"] = (match.club_id, _Moment.of(match.slug, match.club_id, match.created).by_name())
-    return kept[1]
+        moment = _Moment.of(match.slug, match.club_id, match.created)
+        kept = match.__dict__["_catalog"] = (match.club_id, moment.by_name(), list(moment.now.values()))
+    return kept
+
+
+def names_now(match: Match) -> list[str]:
+    """Every card of the game's catalog by its name today, in the catalog's order (by name, as the database sorts):
+    what `Card.objects.filter(slug=…)` lists, read with the match's catalog rather than again (the entry page's
+    typed-name suggestions: the page read the catalog twice)."""
+    return _read(match)[2]
 
 
 def match_catalog_by_name(match: Match) -> list[Card]:
