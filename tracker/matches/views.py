@@ -115,6 +115,7 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, refused
         "viewer_player": match.players()[seen_by.seat] if seen_by.seat is not None else None,
         "entry_seats": entry_seats(match, seen_by),
         "can_redo": match.head < match.line_length,
+        "undo_to": max(match.head - 1, 0), "redo_to": match.head + 1,  # the steps Undo and Redo go to
         "undo_why": _undo_why(match, seen_by),
         "requests": _requests(match, seen_by),
         "locked": locked if not match.voided else "",
