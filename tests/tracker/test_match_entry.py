@@ -101,17 +101,22 @@ def test_the_entry_page_reads_the_catalog_once_and_lists_every_card_as_it_stands
 
 
 def test_the_new_card_fields_drawn_once_are_those_drawn_afresh(client, match):
-    from tracker.matches import views
+    """The empty new-card fields are kept once drawn ({% memo %} by game and language): the kept drawing is the one
+    drawn afresh, German is kept apart, and a card sent and refused comes back with what was typed."""
+    from tracker.templatetags import memo
 
-    views._UNBOUND_FIELDS.clear()
-    first = text(client.get(entry_url(match, 0)))  # drawn, and kept
-    kept = text(client.get(entry_url(match, 0)))  # the kept drawing
+    memo._forget()
     fold = re.compile(r'<details class="new-card".*?</details>', re.S)
-    assert views._UNBOUND_FIELDS and fold.search(first).group(0) == fold.search(kept).group(0)
-    assert 'name="new-name"' in fold.search(kept).group(0)
+    first = fold.search(text(client.get(entry_url(match, 0)))).group(0)  # drawn, and kept
+    kept = fold.search(text(client.get(entry_url(match, 0)))).group(0)
+    memo._forget()
+    afresh = fold.search(text(client.get(entry_url(match, 0)))).group(0)
+    assert first == kept == afresh and 'name="new-name"' in kept
     with translation.override("de"):
-        german = text(client.get(entry_url(match, 0), HTTP_ACCEPT_LANGUAGE="de"))
-    assert fold.search(german).group(0) != fold.search(kept).group(0)  # kept by language
+        german = fold.search(text(client.get(entry_url(match, 0), HTTP_ACCEPT_LANGUAGE="de"))).group(0)
+    assert german != kept  # kept by language
+    refused = text(client.post(entry_url(match, 0), {"add_card": "1", "new-name": "Half Typed Card"}))
+    assert 'value="Half Typed Card"' in fold.search(refused).group(0)  # as sent, never the kept empty fields
 
 
 def test_it_keeps_the_entry_page_out_of_the_browser_cache(client, match):

@@ -13,7 +13,6 @@ from django.shortcuts import redirect, render
 from django.template.defaultfilters import urlencode
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -455,7 +454,6 @@ def _entry_page(request: TableRequest, match: Match, player: Player, seat: int, 
         "seat": seat,
         "form": form,
         "card_form": card_form,
-        "card_fields": None if card_form.is_bound else _unbound_fields(card_form),
         "entry_token": signing.dumps({"match": match.pk, "seat": seat}, salt=ENTRY_SALT),
         # The typed-name suggestions: every card of the catalog as it stands, read with the catalog the entry
         # form reads (club_cards.names_now), not a second time.
@@ -463,22 +461,6 @@ def _entry_page(request: TableRequest, match: Match, player: Player, seat: int, 
         **extra,
     }
     return render(request, pages_for(match.slug).entry_template, context, status=status)
-
-
-_UNBOUND_FIELDS: dict[tuple[type, str | None, str | None], str] = {}
-"""The entry page's new-card fields as an unbound form draws them, by the form's class, prefix and the language."""
-
-
-def _unbound_fields(card_form) -> str:
-    """The fields of the entry page's new-card form, empty (tracker/secret_entry.html#card_fields). Unbound, they
-    follow from the game's card form and the language alone: drawn once a process and language, not on every entry
-    page (some fourteen controls, a quarter of a LOGOS entry page's time)."""
-    key = (type(card_form), card_form.prefix, get_language())
-    drawn = _UNBOUND_FIELDS.get(key)
-    if drawn is None:
-        drawn = _UNBOUND_FIELDS[key] = render_to_string("tracker/secret_entry.html#card_fields",
-                                                        {"card_form": card_form})
-    return drawn
 
 
 def _new_card_form(request: TableRequest, match: Match, player: Player, seat: int) -> list:
