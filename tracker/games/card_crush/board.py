@@ -51,9 +51,7 @@ def board(match: Match) -> dict:
         rounds.append({
             "number": number,
             "title": pgettext("card-crush", "Round %(n)s") % {"n": number},
-            "cards": cards,
             "clash": _clash(cards, names, result["winner"]) if result and cards else "",
-            "result": result,
             "working": round_working(result, names) if result else "",
             "status": status,
             "note": "" if result else pgettext("card-crush", "Not revealed yet.") if status == "upcoming" else (
@@ -69,7 +67,6 @@ def board(match: Match) -> dict:
         "seats": seats,
         # "Ana 27, Ben 25": each team's sum of Speed, after the board's words for it.
         "initiative": ", ".join(f"{seat['player'].name} {seat['initiative']}" for seat in seats) if revealed else "",
-        "next_round": next_round,
         "power_only": state["resolution"] == "power-only",
         "deck_size": DECK_SIZE,
     }
