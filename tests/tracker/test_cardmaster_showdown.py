@@ -220,6 +220,27 @@ def test_the_player_cannot_move_the_ais_cards(client, showdown):
     assert snapshot(showdown) == before and Action.objects.count() == count
 
 
+def test_the_ai_button_from_an_old_page_says_which_way_the_match_went(client, showdown):
+    """A stale "let the AI play" is worded as every stale tap is (services.StaleSubmission): from a page behind, the
+    match moved on; from a page ahead of an undo, it was taken back; each with the steps, and nothing applied."""
+    while not any("ai" in action.payload for action in showdown.actions.all()):
+        act(client, showdown, **form_data(first_attack(showdown)))
+        showdown.refresh_from_db()
+    first_ai = showdown.actions.filter(payload__has_key="ai").order_by("seq").first()
+    services.match_goto(match_id=showdown.pk, step=first_ai.seq - 1, expected_seq=showdown.head)
+    showdown.refresh_from_db()
+    head, version = showdown.head, showdown.version
+    url = reverse("cardmaster_ai_turn", args=[showdown.pk])
+    behind = client.post(url, {"seq": head - 1})
+    assert behind.status_code == 409
+    assert f"The match moved on since this page was loaded (step {head - 1}, now step {head})" in text(behind)
+    ahead = client.post(url, {"seq": head + 1})
+    assert ahead.status_code == 409
+    assert f"The match was taken back since this page was loaded (step {head + 1}, now step {head})" in text(ahead)
+    showdown.refresh_from_db()
+    assert (showdown.head, showdown.version) == (head, version)
+
+
 def test_after_an_undo_the_ai_moves_again_by_its_button_and_makes_the_same_move(client, showdown):
     while not any("ai" in action.payload for action in showdown.actions.all()):
         act(client, showdown, **form_data(first_attack(showdown)))

@@ -56,16 +56,9 @@ def match_ai_turn(request: TableRequest, pk: int) -> HttpResponse:
     locked = locks.why_locked(match)
     if locked:
         return views._refused(request, pk, locked, status=409)
-    if not services.stands_at(match, seq_form.cleaned_data["seq"]):
-        return views._refused(
-            request,
-            pk,
-            pgettext(
-                "cardmaster",
-                "The match moved on since this page was drawn; here it is as it is now. Nothing was applied.",
-            ),
-            status=409,
-        )
+    if not services.stands_at(match, seq_form.cleaned_data["seq"]):  # worded as every stale tap is: which way it went
+        stale = services.StaleSubmission(match, seq_form.cleaned_data["seq"], doubled=False)
+        return views._refused(request, pk, str(stale), status=409)
     if not ai_to_move(match):
         return views._refused(request, pk, pgettext("cardmaster", "The AI has no move to make now."), status=409)
     return views._after_change(request, play_ai(match), seen_by)
