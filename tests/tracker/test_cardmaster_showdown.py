@@ -220,15 +220,21 @@ def test_the_player_cannot_move_the_ais_cards(client, showdown):
     assert snapshot(showdown) == before and Action.objects.count() == count
 
 
-def test_the_ai_button_from_an_old_page_says_which_way_the_match_went(client, showdown):
-    """A stale "let the AI play" is worded as every stale tap is (services.StaleSubmission): from a page behind, the
-    match moved on; from a page ahead of an undo, it was taken back; each with the steps, and nothing applied."""
+def undone_before_the_ais_first_move(client, showdown) -> Action:
+    """Play until the AI has moved, then undo back to just before its first move; that move is returned."""
     while not any("ai" in action.payload for action in showdown.actions.all()):
         act(client, showdown, **form_data(first_attack(showdown)))
         showdown.refresh_from_db()
     first_ai = showdown.actions.filter(payload__has_key="ai").order_by("seq").first()
     services.match_goto(match_id=showdown.pk, step=first_ai.seq - 1, expected_seq=showdown.head)
     showdown.refresh_from_db()
+    return first_ai
+
+
+def test_the_ai_button_from_an_old_page_says_which_way_the_match_went(client, showdown):
+    """A stale "let the AI play" is worded as every stale tap is (services.StaleSubmission): from a page behind, the
+    match moved on; from a page ahead of an undo, it was taken back; each with the steps, and nothing applied."""
+    undone_before_the_ais_first_move(client, showdown)
     head, version = showdown.head, showdown.version
     url = reverse("cardmaster_ai_turn", args=[showdown.pk])
     behind = client.post(url, {"seq": head - 1})
@@ -242,12 +248,7 @@ def test_the_ai_button_from_an_old_page_says_which_way_the_match_went(client, sh
 
 
 def test_after_an_undo_the_ai_moves_again_by_its_button_and_makes_the_same_move(client, showdown):
-    while not any("ai" in action.payload for action in showdown.actions.all()):
-        act(client, showdown, **form_data(first_attack(showdown)))
-        showdown.refresh_from_db()
-    first_ai = showdown.actions.filter(payload__has_key="ai").order_by("seq").first()
-    services.match_goto(match_id=showdown.pk, step=first_ai.seq - 1, expected_seq=showdown.head)
-    showdown.refresh_from_db()
+    first_ai = undone_before_the_ais_first_move(client, showdown)
     page = text(client.get(showdown.get_absolute_url()))
     assert "Let Bot (the AI) play its possession" in page
     stale = client.post(reverse("cardmaster_ai_turn", args=[showdown.pk]), {"seq": showdown.head - 1})
