@@ -245,6 +245,9 @@ def fill_card(field: Locator, name: str) -> None:
     if field.get_attribute("data-picker") is None:
         field.fill(name)
         return
+    # Typed before htmx took the page's fields in (it does on DOMContentLoaded, before "load"), the input asks
+    # nothing: a busy machine filled a just-opened entry page's first field that early, and waited for ever.
+    field.page.wait_for_load_state("load")
 
     def asks_for_it(response) -> bool:
         asked = parse_qs(urlsplit(response.url).query)
