@@ -231,6 +231,11 @@ class GamePages:
     """The type of a secret entry's action (its payload holds "seat" and "cards", in order; its form, fields
     card_1, card_2, ...) that a player may take again from their last match of the game in one tap
     (tracker/matches/last_entry.py): a deck, a lineup. None: nothing to take again (no entry, or a commit)."""
+    stylesheet: ClassVar[str | None] = None
+    """The board's own look (a static file, "css/games/<slug>.css"), linked by the match and replay pages
+    outside the part a tap or a step redraws: a <link> drawn again with each answer was removed and loaded anew,
+    and until it applied (a few milliseconds, after the first paint at times) the board was laid out without it,
+    the page above the outcome box a line or two taller. None: the board needs only app.css."""
     score_counted: ClassVar[Promise | None] = None
     """What the two numbers of a match's score count, in the game's words: a lazy translation formatted
     with `a` and `b`, the numbers as shown, and `n`, the first one (`npgettext_lazy(slug, one, many, "n")`):

@@ -107,6 +107,7 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, refused
         "board": pages.board_refused(match, refused) if refused is not None else pages.board(match),
         "refused": refused,
         "board_template": pages.board_template,
+        "board_stylesheet": pages.stylesheet,
         "viewer": seen_by,
         "read_only": read_only,
         # A club's organiser referees the matches they do not play in: undo and redo (and reopening).

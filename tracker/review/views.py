@@ -138,6 +138,7 @@ def match_replay(request: TableRequest, pk: int) -> HttpResponse:
         "players": match.players(),
         "board": pages.board(snapshot),
         "board_template": pages.board_template,
+        "board_stylesheet": pages.stylesheet,
         "replaying": True,
         "read_only": True,
         "entry_seats": entry_seats(snapshot, access.Viewer(access.SPECTATOR)),

@@ -12,6 +12,7 @@ from . import board, demo, forms, narration, showdown, statistics
 
 class CardmasterPages(SecretEntryPages):
     slug = "cardmaster"
+    stylesheet = "css/games/cardmaster.css"
     noun = pgettext_lazy("cardmaster", "Custom Match")
     consequences = frozenset({"fall", "status", "tick", "frozen", "revive", "match_won"})
     modules = SecretEntryModules(forms, board, narration, statistics, demo)

@@ -14,6 +14,7 @@ from . import board, demo, forms, narration, statistics
 
 class EvonsPages(GamePages):
     slug = "evons"
+    stylesheet = "css/games/evons.css"
     noun = pgettext_lazy("evons", "game")
     consequences = frozenset({
         "flipped", "destroyed", "removed", "discarded", "burned", "revived", "swapped", "moved",

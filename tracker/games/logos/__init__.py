@@ -14,6 +14,7 @@ from . import board, demo, forms, narration, statistics
 
 class LogosPages(SecretEntryPages):
     slug = "logos"
+    stylesheet = "css/games/logos.css"
     noun = pgettext_lazy("logos", "duel")
     consequences = frozenset({"round_over", "duel_over", "resigned", "backup_called"})
     modules = SecretEntryModules(forms, board, narration, statistics, demo)

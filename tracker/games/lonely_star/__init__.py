@@ -12,6 +12,7 @@ from . import board, demo, forms, narration, statistics
 
 class LonelyStarPages(GamePages):
     slug = "lonely-star"
+    stylesheet = "css/games/lonely-star.css"
     noun = pgettext_lazy("lonely-star", "match")
     consequences = frozenset({
         "lethal", "unit_left", "cards_moved", "draw_missed", "status_placed", "status_removed",
