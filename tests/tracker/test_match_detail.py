@@ -1,7 +1,12 @@
 """The match page: who plays, who is locked in, the rounds and their working, undo/redo."""
 
+import re
+
 import pytest
 from django.urls import reverse
+
+from tracker.games import ADAPTERS, pages_for
+from tracker.matches import services
 
 from .helpers import ANA_DECK, BEN_DECK, lock, play, play_out, text
 
@@ -101,3 +106,18 @@ def test_it_404s_for_an_unknown_match(client, match):
 
 def test_it_refuses_post(client, match):
     assert client.post(match.get_absolute_url()).status_code == 405
+
+
+@pytest.mark.parametrize("slug", sorted(ADAPTERS))
+def test_a_games_stylesheet_is_linked_once_outside_what_a_tap_redraws(client, slug):
+    """A <link> in the part an answer replaces is removed and loaded again with every tap: until it applied, the
+    board was laid out without it, and the outcome box, just scrolled to the top, ended above the screen."""
+    match = services.match_create(slug=slug, player_names=["Ana", "Ben"], config={})
+    page = text(client.get(match.get_absolute_url()))
+    redrawn = [text(client.get(match.get_absolute_url(), HTTP_HX_REQUEST="true")),
+               text(client.get(reverse("match_replay", args=[match.pk]), HTTP_HX_REQUEST="true"))]
+    assert all("<link" not in part for part in redrawn)
+    sheet = pages_for(slug).stylesheet
+    if sheet:
+        linked = re.findall(rf'<link rel="stylesheet" href="/static/{sheet.removesuffix(".css")}\.', page)
+        assert len(linked) == 1 and page.index(linked[0]) < page.index('<div id="match"')
