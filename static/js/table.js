@@ -96,10 +96,11 @@
     });
     // A new account of a tap (htmx fills the region out of band, a refusal alone among them): placed and shown at
     // once, in the same task as the swap, and again once the swap has settled (htmx settles 20 ms later, putting
-    // back the answer's own attributes: a fold the player had opened closes, the page above the box shrinks, and
-    // the box, shown a moment ago, sat above the screen: the CI run saw it at y = -57). Shown again by the settle
-    // of the request it came with, however late a busy phone settles (a second was once too short): a later
-    // request's (a live update's) keeps the box where it is, unscrolled, and a card list's leaves it alone.
+    // back the answer's own classes on the parts of the same id, which may change what lies above the box; what
+    // CI once saw, the box 17 to 58 px above the screen, was a game's stylesheet drawn again inside #match, now
+    // linked outside it: tracker/games/base.py). Shown again by the settle of the request it came with, however
+    // late a busy phone settles (a second was once too short): a later request's (a live update's) keeps the box
+    // where it is, unscrolled, and a card list's leaves it alone.
     let told = 0, sent = 0;
     const ofMatch = (e) => e.detail.target && e.detail.target.id === "match";
     new MutationObserver(() => { told = Date.now(); place(true); }).observe(region, { childList: true });
