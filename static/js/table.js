@@ -106,6 +106,10 @@
     new MutationObserver(() => { told = Date.now(); place(true); }).observe(region, { childList: true });
     document.addEventListener("htmx:beforeRequest", (e) => { if (ofMatch(e)) sent = Date.now(); });
     document.addEventListener("htmx:afterSettle", (e) => { if (ofMatch(e)) place(told >= sent); });
+    // Any swap of #match puts the box back in its place at once, before the page is drawn: a live update that
+    // brings no new account (the box as it was) left it under the board until the settle, and for a frame or two
+    // the page above it jumped by its height.
+    document.addEventListener("htmx:afterSwap", (e) => { if (ofMatch(e)) place(false); });
     if (region.querySelector(".outcome-box")) history.scrollRestoration = "manual"; // it opens on the result
     place(true, document.getElementById(location.hash.slice(1))); // the page a plain POST was sent back to
   }
@@ -366,7 +370,7 @@
       .then(function () { shows(message); });
   }
   // Once the page shows the newest change: what it was, said unless the page says it already. (Its status line
-  // follows each swap: htmx:afterSettle, below.)
+  // follows each swap: htmx:afterSwap, below.)
   function shows(message) {
     if (shown() >= wanted && message === said) { tell(message); said = ""; }
   }
@@ -453,5 +457,7 @@
   setInterval(tick, PERIOD);
   document.addEventListener("visibilitychange", tick);
   window.addEventListener("online", tick);
-  document.addEventListener("htmx:afterSettle", status);
+  // At the swap, not the settle: the line goes when the match ends, and the page, scrolled to the result near its
+  // foot, moved down by the line's height 20 ms after it was drawn.
+  document.addEventListener("htmx:afterSwap", status);
 })();
