@@ -20,7 +20,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright  # noqa: E402
 
-from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE, SCREENSHOTS_KEPT, not_taken, taken_again  # noqa: E402
+from .phone import BOX_STAYS, CHROMIUM, CHROMIUM_ARGS, PHONE, SCREENSHOTS_KEPT, not_taken, taken_again  # noqa: E402
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -99,6 +99,7 @@ def make_context(browser: Browser, live_server):
     def make(**options) -> BrowserContext:
         context = browser.new_context(base_url=live_server.url, **{**PHONE, **options})
         context.set_default_timeout(10_000)
+        context.add_init_script(script=BOX_STAYS)
         contexts.append(context)
         return context
 

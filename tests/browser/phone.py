@@ -103,6 +103,46 @@ def watch_errors(page: Page) -> list[str]:
     return found
 
 
+BOX_STAYS = """(() => {
+  // Every test page: after each swap of #match, the outcome box's top in every frame until the swap has settled and
+  // a few frames more. A move the player did not make (no tap, key or wheel since the swap) is kept for box_stayed.
+  const moves = window.tkBoxMoves = [];
+  window.tkBoxWatching = false;
+  let watch = 0, touched = false;
+  for (const name of ["pointerdown", "keydown", "wheel"]) addEventListener(name, () => { touched = true; }, true);
+  const top = () => { const box = document.querySelector("#outcome .outcome-box");
+    return box ? Math.round(box.getBoundingClientRect().top) : null; };
+  document.addEventListener("htmx:afterSwap", (e) => {
+    if (!(e.detail.target && e.detail.target.id === "match")) return;
+    const id = ++watch;
+    let last = null, settled = 0, frames = 0;
+    touched = false;
+    window.tkBoxWatching = true;
+    document.addEventListener("htmx:afterSettle", () => { settled = settled || frames; }, { once: true });
+    const frame = () => {
+      if (id !== watch) return;
+      const now = top();
+      if (touched || (settled && frames > settled + 5) || frames > 600) { window.tkBoxWatching = false; return; }
+      if (last !== null && now !== null && Math.abs(now - last) > 1) moves.push(`from ${last} to ${now} px, frame ${frames}`);
+      last = now;
+      frames++;
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+})();"""
+"""Installed on every page of the browser tests (conftest.make_context): where the outcome box moved by itself after
+a swap. A box that moves once shown is a page that jumps under the player's thumb: a game's stylesheet drawn again
+with the board moved it (CI saw it above the screen), the live status line going at the settle moved it 75 px."""
+
+
+def box_stayed(page: Page) -> None:
+    """Fail if the outcome box moved by itself, in any frame since the last swap of #match, once shown."""
+    page.wait_for_function("() => !window.tkBoxWatching", timeout=10_000)
+    moves = page.evaluate("window.tkBoxMoves ? window.tkBoxMoves.splice(0) : []")
+    assert moves == [], f"the outcome box moved by itself after it was shown: {moves}"
+
+
 def in_view(page: Page, selector: str | Locator = OUTCOME) -> dict:
     """Fail unless the element is wholly inside the viewport; its bounding box."""
     box = (page.locator(selector) if isinstance(selector, str) else selector).bounding_box()
@@ -170,8 +210,9 @@ def next_step_in_view(page: Page, control: Locator | None = None) -> None:
 
 def outcome_says(page: Page, entry: int | None, *working: str, next_control: Locator | None = None) -> None:
     """After a tap: the outcome box tells log entry `entry` (None: a refusal or a message) with each piece of
-    `working`, wholly in view, in about a third of the screen at most, no status symbol alone on its line; the next
-    control is in view beside it and no control lies under it (next_step_in_view)."""
+    `working`, wholly in view and staying where it was shown (box_stayed), in about a third of the screen at most,
+    no status symbol alone on its line; the next control is in view beside it and no control lies under it
+    (next_step_in_view)."""
     box = page.locator(OUTCOME)
     if entry is not None:
         expect(box).to_contain_text(f"(log entry {entry})")
@@ -179,6 +220,7 @@ def outcome_says(page: Page, entry: int | None, *working: str, next_control: Loc
         expect(box).to_contain_text(text, use_inner_text=True)
     expect(box).not_to_contain_text("Done: the board shows what happened.")
     found = in_view(page)
+    box_stayed(page)
     assert lone_symbols(box) == [], "a status symbol alone on its line, the name after it below"
     # An AI's answer, moves the player makes for it at the table, may take nearer half the screen (app.css).
     most = 0.47 if box.locator(".outcome-reply").count() else 0.36
