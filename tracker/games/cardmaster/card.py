@@ -5,7 +5,8 @@ A Cardmaster A1 draws four cards, and that was three quarters of its time (docs/
 a card that moves (its targets, its move buttons, its stats twice), each 2 to 6 µs in Django. Here they are written
 out line for line as the template wrote them, its whitespace too, so the page is the same to the byte; the messages
 are the template's, in the same catalogue, each looked up once a process and language. Names and words are escaped
-as the template escaped them; a message's own text is not, as the template's translations were not.
+as the template escaped them; a message's own text is not, as the template's translations were not. Each message
+is asked outside the f-strings: makemessages (xgettext) does not look inside one.
 """
 
 from collections.abc import Mapping
@@ -48,8 +49,8 @@ def face(card: Mapping) -> SafeString:
     """What every card shows, from its header to its facts: name, whether it moved, HP, gems, status and stats."""
     risen = ""
     if card["risen"]:
-        risen = pgettext("cardmaster", "Risen")
-        risen = f' <span class="tag">✝ {risen}</span>'
+        word = pgettext("cardmaster", "Risen")
+        risen = f' <span class="tag">✝ {word}</span>'
     ready = ""
     if card["in_possession"]:
         done = "● " + pgettext("cardmaster", "can move") if card["can_move"] else f"✓ {esc(card['done'])}"
