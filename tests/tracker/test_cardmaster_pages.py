@@ -427,6 +427,22 @@ def test_a_brainlocked_card_says_why_before_the_tap(client, playing):
         assert re.search(rf'value="{move}" disabled', section), move
 
 
+def test_card_names_are_escaped_wherever_the_board_draws_them(client, playing):
+    """The cards are drawn in Python (tracker/games/cardmaster/card.py), not by the template's autoescape."""
+    state = playing.state
+    names = {"A1": '<b>Gale</b> & "Harrier"\'s', "B1": "Stone's <warden> & co", "A2": "Kite & <i>"}
+    for card_id, name in names.items():
+        state["cards"][card_id]["name"] = name
+    Match.objects.filter(pk=playing.pk).update(state=state)
+    page = text(client.get(playing.get_absolute_url()))
+    assert "<b>Gale" not in page and "<warden>" not in page and "<i>" not in page
+    gale = "&lt;b&gt;Gale&lt;/b&gt; &amp; &quot;Harrier&quot;&#x27;s"
+    assert f'<h3 id="card-A1-name">{gale}</h3>' in page
+    assert f"Moves for {gale}</summary>" in page  # a card that moves: its box of moves
+    assert "<span>Stone&#x27;s &lt;warden&gt; &amp; co <span" in page  # a target of the attacks
+    assert '<h3 id="card-A2-name">Kite &amp; &lt;i&gt;</h3>' in page
+
+
 def test_one_gem_and_one_turn_are_singular():
     from tracker.games.cardmaster.board import _status
     from tracker.games.cardmaster.narration import describe
