@@ -2,10 +2,10 @@
 (`{% kept … as "tr" %}`, tracker/templatetags/regions.py) whose digest is what the row shows, so an answer
 leaves out the rows a step left as they were, and the rows it draws cost a few lines of Python each.
 
-The template drew each cell in some ten tags (about a millisecond and a half a board with its radio buttons, a
-sixth of a play's answer: docs/performance.md). The rows are drawn as that template drew them (the
-page the same, byte for byte, once the answer's blank lines are taken out: tracker/web/compression.py), in the
-page's order, so the play form's first control in error is still the one given the focus (`invalid`).
+The template drew each cell in some ten tags (1.4 ms a board of radio buttons, a sixth of an answer with a play
+form: docs/performance.md). The rows are drawn as that template drew them (the page the same but for each row's id
+and digest, once the answer's blank lines are taken out: tracker/web/compression.py), in the page's order, so the
+play form's first control in error is still the one given the focus (`invalid`).
 """
 
 from html import escape
@@ -27,7 +27,7 @@ def _text(value: object) -> str:
     return escape(str(value))
 
 
-def piece(shown: dict) -> str:
+def _piece(shown: dict) -> str:
     """A card on the board (`_piece_view`), as its cell shows it."""
     arrows = "".join(
         f'<i class="ev-a ev-{arrow["direction"]} ev-x"></i><b\nclass="ev-l ev-l{arrow["direction"]}">{_text(arrow["symbol"])}</b>'
@@ -57,7 +57,7 @@ def _cell(cell: dict, picking: bool, play: DrawnForm | None) -> str:
         opened = f'<td class="ev-cell {classes}\n">\n'
     name = cell["name"]
     if cell["piece"]:
-        return f"{opened}{piece(cell['piece'])}\n</td>"
+        return f"{opened}{_piece(cell['piece'])}\n</td>"
     if cell["playable"] and picking:
         out = "" if cell["main"] else '<span\nclass="sr-only">' + _text(pgettext("evons", "(out zone)")) + "</span>"
         return (f'{opened}<label class="ev-sq ev-pick"><input type="radio" name="cell" value="{name}" required\n'
