@@ -4,13 +4,14 @@
 
 Each tree runs in its own process (its own code, templates and a scratch SQLite file next to this
 one), with the same matches: a Card Crush reveal, a Lonely Star D6 and attack with three units
-each, a Cardmaster 3v3 STACK and A1, a LOGOS fight and an Evons play; the other phone's fetch of
-`#match` after a Lonely Star D6; and that attack and A1 sent from a page a step behind (refused, 409).
+each, a Cardmaster 3v3 STACK and A1, a LOGOS fight, an Evons play (face-up, and covered) and reveal;
+the other phone's fetch of `#match` after a Lonely Star D6; and that attack and A1 sent from a page a
+step behind (refused, 409).
 Every request is sent as the match page sends it with htmx, with the parts the page shows (`X-Shown`,
 as table.js sends it: every kept part but those around the form). The processes take turns round by round (the
 order swapped each round), so a busy moment on a shared machine moves both alike; only ratios
 within one run compare. Times are CPU time per request, medians, and ratios to the floor
-(GET /healthz) measured in the same process.
+(GET /healthz) measured in the same process; beside them each answer's size in bytes (uncompressed).
 """
 
 import argparse
@@ -113,6 +114,17 @@ def _cases(client) -> dict:
     page, url = page_of(evons)
     played = form(page, "play").data(cell="C2", face="up", card_name="Boulder Ram")
     cases["Evons play"] = rolled_back(url, played, shown(page))
+    # A card played covered: the next player's turn starts on the same phone, the board as it was but two cells.
+    opened = play_steps(services.match_create(slug="evons", player_names=["Ana", "Ben"], config={}),
+                        [evons_play(0, "B4", "Ember Fox")])
+    page, url = page_of(opened)
+    cases["Evons play, covered"] = rolled_back(url, form(page, "play").data(cell="D2", face="covered"), shown(page))
+    # A covered card revealed at the start of its player's turn, its Shockwave to use next: the other covered card
+    # and the rest of the board stay as they were.
+    covered = play_steps(services.match_create(slug="evons", player_names=["Ana", "Ben"], config={}),
+                         [evons_play(0, "B2", None), evons_play(1, "D2", None)])
+    page, url = page_of(covered)
+    cases["Evons reveal"] = rolled_back(url, form(page, "reveal").data(card_name="Boulder Ram"), shown(page))
     return cases
 
 
@@ -151,7 +163,7 @@ def worker(tree: str, database: str) -> None:
             for name, call in cases.items():
                 start = time.process_time()
                 response = call()
-                times[name] = time.process_time() - start
+                times[name] = (time.process_time() - start, len(response.content))
                 assert response.status_code == _status(name), (name, response.status_code)
             print(json.dumps(times), flush=True)
         transaction.set_rollback(True)
@@ -174,26 +186,30 @@ def main() -> None:
     for name, run in runs.items():
         assert run.stdout and run.stdout.readline().strip() == "ready", name
     samples: dict[str, dict[str, list[float]]] = {name: {} for name in runs}
+    sizes: dict[str, dict[str, int]] = {name: {} for name in runs}  # each case's answer, bytes (the last round's)
     for number in range(args.rounds):
         for name in (list(runs) if number % 2 == 0 else list(runs)[::-1]):
             run = runs[name]
             assert run.stdin and run.stdout
             run.stdin.write("round\n")
             run.stdin.flush()
-            for case, spent in json.loads(run.stdout.readline()).items():
+            for case, (spent, size) in json.loads(run.stdout.readline()).items():
                 samples[name].setdefault(case, []).append(spent)
+                sizes[name][case] = size
     for run in runs.values():
         assert run.stdin
         run.stdin.close()
         run.wait()
     median = {name: {case: statistics.median(times) for case, times in cases.items()} for name, cases in samples.items()}
-    print(f"{args.rounds} rounds each, in turn; median CPU ms per request and its ratio to the floor of the same tree")
+    print(f"{args.rounds} rounds each, in turn; median CPU ms per request and its ratio to the floor of the same tree, "
+          "and the answer's bytes")
     width = max(map(len, median["other"]))
-    print(f"{'':{width}} {'other':>8} {'x':>5} {'this':>8} {'x':>5}  this/other")
+    print(f"{'':{width}} {'other':>8} {'x':>5} {'this':>8} {'x':>5}  this/other {'bytes':>8} {'this':>8}")
     for case in median["other"]:
         was, now = median["other"][case], median["this"][case]
         print(f"{case:{width}} {was * 1000:8.2f} {was / median['other']['floor']:5.1f} "
-              f"{now * 1000:8.2f} {now / median['this']['floor']:5.1f}  {now / was:5.2f}")
+              f"{now * 1000:8.2f} {now / median['this']['floor']:5.1f}  {now / was:10.2f} "
+              f"{sizes['other'][case]:8,} {sizes['this'][case]:8,}")
 
 
 if __name__ == "__main__":

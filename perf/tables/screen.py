@@ -1,7 +1,7 @@
 """What an htmx phone's screen shows, as htmx and table.js keep it (tracker/templatetags/regions.py).
 
 The answer to a tap leaves out the parts of `#match` the phone already shows as they would be drawn
-now: each comes as an empty placeholder (`<div|li id="X" … hx-preserve></div|li>`), and htmx keeps the
+now: each comes as an empty placeholder (`<div id="X" … hx-preserve></div>`, or an li or a tr), and htmx keeps the
 element of that id from the screen before. With every htmx POST table.js says which parts the screen
 shows (`X-Shown`: "id=digest" of each part with `data-kept`, but the parts around the form sent), and
 htmx sends the step number from `#match`'s `hx-vals` in place of the form's own.
@@ -11,16 +11,17 @@ import html
 import json
 import re
 
-from tracker.templatetags.regions import PART, parts_shown
+from tracker.templatetags.regions import KINDS, PART, parts_shown
 
-PLACEHOLDER = re.compile(r'<(div|li) id="([^"]+)"(?: data-kept="([^"]*)")? hx-preserve></\1>')
+PLACEHOLDER = re.compile(rf'<({"|".join(KINDS)}) id="([^"]+)"(?: data-kept="([^"]*)")? hx-preserve></\1>')
 MATCH_VALS = re.compile(r"""<div id="match"[^>]*?\shx-vals='([^']*)'""")
-TAGS = {tag: re.compile(rf"<(/?){tag}\b[^>]*>") for tag in ("div", "li")}
+TAGS = {tag: re.compile(rf"<(/?){tag}\b[^>]*>") for tag in KINDS}
 
 
 def span(page: str, region: str) -> tuple[int, int] | None:
-    """Where the div or li with this id starts and ends (its own end tag: the divs or lis inside it are counted)."""
-    found = re.search(rf'<(div|li)\b[^>]*?\sid="{re.escape(region)}"', page)
+    """Where the part (a div, li or tr) with this id starts and ends (its own end tag: the same elements inside it are
+    counted)."""
+    found = re.search(rf'<({"|".join(KINDS)})\b[^>]*?\sid="{re.escape(region)}"', page)
     if found is None:
         return None
     depth = 0

@@ -176,9 +176,14 @@
   });
 
   // A cell tapped on such a board asks for the card next: its form's empty card field takes the focus (its list
-  // opens), so a play is the cell, the card and the button, with no tap on the field between.
+  // opens), so a play is the cell, the card and the button, with no tap on the field between. Where its rows are
+  // kept parts (an Evons board's), a row with a radio picked, or no longer picked, as it was not drawn is not the
+  // version it says: the next answer draws it anew, so another phone's change clears a pick, as it clears the card.
   document.addEventListener("change", (e) => {
     const radio = e.target, grid = radio.type === "radio" && radio.closest("table[data-grid]");
+    for (const row of grid ? grid.querySelectorAll("tr[data-kept]") : []) {
+      if ([...row.querySelectorAll("input[type=radio]")].some((one) => one.checked !== one.defaultChecked)) row.dataset.kept = "picked";
+    }
     const field = grid && radio.form && radio.form.querySelector("input[data-picker]");
     if (field && !field.value.trim() && !e.target.matches(":focus-visible")) field.focus();
   });

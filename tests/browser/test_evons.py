@@ -300,6 +300,48 @@ def test_on_two_phones_the_player_not_in_turn_is_told_whose_step_it_is(make_cont
     assert_no_horizontal_scroll(ben.page)
 
 
+BOARD = "() => document.querySelector('table.ev-board').outerHTML.replace(/ data-kept=\"\\w+\"/g, '')"
+"""The board as the page shows it, but each row's digest (a row kept from an earlier answer keeps the digest it was
+drawn with, the same row)."""
+
+
+def test_another_phones_change_leaves_the_board_as_a_fresh_page_draws_it(make_context, catalog, screenshot_dir):
+    """The board's rows are kept parts: Ben's change brings Ana's phone only the rows it changed, and her board is then
+    the one a fresh page draws. A cell she had picked is cleared by it, as the card she was typing is (table.js marks
+    the picked row as changed, so it is drawn anew), and her next play is drawn as the page would draw it."""
+    from .test_two_phones import Phone, ben_seated
+
+    ana, ben = Phone(make_context(), "ana"), Phone(make_context(), "ben")
+    match_id = ben_seated(ana, ben, "evons")
+    ana.page.goto(f"/matches/{match_id}/")
+    play(ana.page, "C3", "Moss Golem")
+    expect(ana.page.get_by_text("Turn 2: Ben to play")).to_be_visible()
+    ben.page.reload()
+    play(ben.page, "D2", "Dust Mole")
+    ana.next_poll()
+    expect(ana.page.get_by_text("Turn 3: Ana to play")).to_be_visible()
+    ana.mark()
+    tap_cell(ana.page, "A5")
+    ana.page.get_by_label("Card name").fill("Ember")
+    ben.page.locator("details.ev-overrides summary").click()
+    ben.page.get_by_label("Player", exact=True).select_option("1")
+    ben.page.get_by_label("Credits", exact=True).fill("40")
+    ben.page.get_by_role("button", name="Set these counts").click()
+    ana.next_poll()
+    expect(ana.page.get_by_text("40 credits")).to_be_visible()
+    assert ana.was_not_reloaded()
+    expect(ana.page.locator("table.ev-board input:checked")).to_have_count(0)
+    expect(ana.page.get_by_label("Card name")).to_have_value("")
+    fresh = ana.page.context.new_page()
+    fresh.goto(f"/matches/{match_id}/")
+    assert ana.page.evaluate(BOARD) == fresh.evaluate(BOARD)
+    play(ana.page, "B3", "Ember Fox")
+    expect(ana.page.get_by_text("Turn 4: Ben to play")).to_be_visible()
+    fresh.reload()
+    assert ana.page.evaluate(BOARD) == fresh.evaluate(BOARD)
+    ana.page.locator(".ev-board").screenshot(path=screenshot_dir / "evons-board-kept-rows.png", caret="initial")
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["with javascript", "without"])
 def test_after_a_play_the_next_player_can_play_or_pass_in_view(make_context, catalog, screenshot_dir, javascript):
     """After a play the page opens on its result and the next player's board; Play the card and Pass stand side by

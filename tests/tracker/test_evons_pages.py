@@ -524,6 +524,30 @@ def test_a_refused_play_keeps_the_tapped_cell_the_name_and_the_typed_stats(clien
     assert len(re.findall(r'<details class="ev-new-card" id="[\w-]+" open>', html)) == 1
 
 
+def new_card_fold(html: str, prefix: str = "play") -> str:
+    return re.search(rf'<details class="ev-new-card" id="{prefix}-new-card".*?</details>', html, re.S)[0]
+
+
+def test_the_new_card_fold_is_drawn_once_a_form_and_language_but_a_refused_one_each_time(client):
+    """The fold with a new card's stats follows from its form and the language unless its form was refused: kept once
+    drawn (`{% memo %}`, card_entry.html). A refused play's fold, open with what was typed, is drawn as sent, and the
+    next page's is blank again; a reveal's has its own ids and slots, and German its own words."""
+    match = start()
+    blank = new_card_fold(text(client.get(match.get_absolute_url())))
+    assert 'id="play-cost"' in blank and 'aria-describedby="error-play-new_cost"' in blank and " open>" not in blank
+    html = refused(client, match, 422, seat=0, action="play", cell="D1", face="up", card_name="Half Done",
+                   new_kind="monster", new_atk="2", new_def="0")
+    assert new_card_fold(html).startswith('<details class="ev-new-card" id="play-new-card" open>')
+    assert 'value="2"' in input_tag(new_card_fold(html), 'name="new_atk"')
+    assert new_card_fold(text(client.get(match.get_absolute_url()))) == blank
+    german = new_card_fold(text(client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de")))
+    assert "Nicht im Katalog? Gib ihre Werte ein" in german and "Not in the catalog" not in german
+    done(client, match, action="play", cell="B2", face="covered")
+    match = done(client, match, action="play", cell="D2", face="covered")
+    reveal = new_card_fold(text(client.get(match.get_absolute_url())), "reveal-B2")
+    assert 'id="reveal-B2-cost"' in reveal and 'aria-describedby="error-reveal-cell-B2-new_cost"' in reveal
+
+
 def test_a_refused_firestorm_keeps_its_target_and_its_split(client):
     """Pyre Drake's Firestorm (printed up, Ana's, so pointing up at B2) spreads at most its current
     DEF, 6: a split of 5 and 4 is refused and comes back as typed, on the same target."""

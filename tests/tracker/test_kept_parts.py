@@ -90,6 +90,18 @@ def test_a_part_that_no_action_changes_is_always_kept_and_a_list_of_values_is_re
         drawn('{% kept "p" board.turn %}{{ board.turn }}{% endkept %}', board=BEFORE)
 
 
+def test_a_part_may_be_a_table_row_and_no_other_element():
+    """An Evons board's row (tracker/games/evons/grid.py): htmx keeps a row of the same id as it keeps a div, and the
+    screen, table.js and the live stream find it as they find the others (`PART`)."""
+    source = '{% kept "row-1" changing as "tr" %}<td>{{ board.turn }}</td>{% endkept %}'
+    phone = drawn(source, board=BEFORE)
+    assert re.fullmatch(r'<tr id="row-1" data-kept="\w+"><td>1</td></tr>', phone)
+    assert re.fullmatch(r'<tr id="row-1" data-kept="\w+" hx-preserve></tr>', answer(source, phone, board=BEFORE))
+    assert screen.shown(phone) == " ".join(shown(phone))
+    with pytest.raises(TemplateSyntaxError, match="a div, an li or a tr"):
+        drawn('{% kept "cell" changing as "td" %}x{% endkept %}')
+
+
 def test_a_value_not_set_or_called_is_digested_as_the_template_reads_it():
     """A part's reads step through plain dicts themselves and take a name not set as None without Django's search:
     a value set later, one called (a callable in a dict), one through an object's attribute, and one of a name that

@@ -6,10 +6,11 @@ The page renders it as `<div id="id">…</div>`. The htmx answer to an action (`
 shows, as it is (an open fold, a half-typed field), and the answer skips rendering it.
 
 `{% kept "id" changing %}`: a part that some actions change and others do not (a Lonely Star unit, a
-Cardmaster card); `{% kept "id" changing as "li" %}` makes the part a list item instead of a `<div>`. The
-part carries a short digest (`data-kept`) of every value it reads: each variable in it, in the partials and
-templates it includes, found from the template itself (so a part edited to show something new is digested
-with it), besides the viewer and the language, which count by themselves. Every htmx request from the page
+Cardmaster card); `{% kept "id" changing as "li" %}` makes the part a list item instead of a `<div>`, and
+`as "tr"` a table's row (an Evons board's: tracker/games/evons/grid.py). The part carries a short digest
+(`data-kept`) of every value it reads: each variable in it, in the partials and templates it includes, found
+from the template itself (so a part edited to show something new is digested with it), besides the viewer
+and the language, which count by themselves. Every htmx request from the page
 says which digests it shows (`X-Shown`, static/js/table.js). The answer to an action leaves out a part the
 phone shows as it would be drawn now, and draws the others. Its forms keep the step number they were drawn
 with: htmx sends the page's own (`hx-vals` on #match) in its place, so the step number (`match.head`, and
@@ -43,7 +44,10 @@ from tracker.matches.engine_messages import engine_word
 
 register = template.Library()
 
-PART = re.compile(r'<(?:div|li) id="([^"]+)" data-kept="([^"]+)"')
+KINDS = ("div", "li", "tr")
+"""The elements a changing part may be: htmx keeps any element of the same id, a table's row too."""
+
+PART = re.compile(rf'<(?:{"|".join(KINDS)}) id="([^"]+)" data-kept="([^"]+)"')
 """A changing kept part as `KeptNode` writes it, drawn or left out: its id and digest (table.js reads it so too)."""
 
 
@@ -598,8 +602,8 @@ def kept(parser: template.base.Parser, token: template.base.Token) -> KeptNode:
     tag = "div"
     if len(bits) > 3 and bits[-2] == "as":
         tag, bits = bits[-1].strip("\"'"), bits[:-2]
-        if tag not in ("div", "li"):
-            raise template.TemplateSyntaxError("{% kept … as %} makes a part a div or an li.")
+        if tag not in KINDS:
+            raise template.TemplateSyntaxError("{% kept … as %} makes a part a div, an li or a tr.")
     if len(bits) not in (2, 3) or bits[2:] not in ([], ["changing"]):
         raise template.TemplateSyntaxError('{% kept "id" %} or {% kept "id" changing %}: what a changing part shows is '
                                            "found in it, not listed.")
