@@ -493,8 +493,14 @@ def test_a_change_is_read_and_drawn_for_every_stream_here_in_one_errand(owner, s
 
     async def scenario():
         async with Stream(owner, f"{url}&at={battle.get_absolute_url()}") as mine, Stream(spectator, url) as theirs:
-            await asyncio.sleep(0.05)  # both streams wait for the change
+            # Both streams wait for the change (on PostgreSQL, once the listener has asked every match again).
+            for _ in range(100):
+                if not live._listens() or battle.pk in live.hub.latest:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)
             errands.clear()
+            seen.clear()
             await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
             return [json.loads((await stream.event())["data"]) for stream in (mine, theirs)]
 
