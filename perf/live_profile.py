@@ -1,6 +1,6 @@
 """Where a live action's server CPU goes: the live benchmark's sequence, in-process, part by part.
 
-    .venv/bin/python perf/live_profile.py [--rounds 60] [--profile PART] [--top 30]
+    .venv/bin/python perf/live_profile.py [--rounds 60] [--profile PART] [--top 30] [--spaced SECONDS]
 
 One Lonely Star match on two phones (Django test clients): the owner's phone taps D6 as perf/propagation.py's
 tapping phone does (htmx, `X-Shown` as its screen shows the kept parts), and Ben's phone, seated by the join
@@ -49,6 +49,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--profile", choices=["tap", "read_change", "draw_part"], default=None)
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--spaced", type=float, default=0.0, metavar="SECONDS",
+                        help="sleep this long before each part, as a server waits between changes (caches go cold)")
     args = parser.parse_args()
     _setup()
 
@@ -88,6 +90,8 @@ def main() -> None:
     profiler = cProfile.Profile(time.process_time) if args.profile else None
 
     def timed(name, call, *given, **named):
+        if args.spaced:
+            time.sleep(args.spaced)
         if profiler is not None and name == args.profile:
             profiler.enable()
         start = time.process_time()

@@ -6,6 +6,7 @@ Cast as in test_live_updates: the owner's phone (Ana, seat 0), Ben's phone (seat
 """
 
 import asyncio
+import contextlib
 import gc
 import json
 import re
@@ -58,11 +59,14 @@ class Stream:
         assert self.response.status_code == 200, self.response.status_code
         assert self.response["Content-Type"] == "text/event-stream"
         self.chunks = aiter(self.response.streaming_content)
+        self.ahead: asyncio.Future | None = None
         assert (await self.next(1)).startswith("retry:")
         return self
 
     async def next(self, within: float) -> str:
-        chunk = await asyncio.wait_for(anext(self.chunks), within)
+        chunk = await asyncio.wait_for(self.ahead or anext(self.chunks), within)
+        # Read on, as a server does: the stream goes on to wait for its next change (live.Watching.waiting).
+        self.ahead = asyncio.ensure_future(anext(self.chunks))
         return chunk.decode() if isinstance(chunk, bytes) else chunk
 
     async def event(self, within: float = 5) -> dict:
@@ -71,6 +75,9 @@ class Stream:
         return parse(await self.next(within))
 
     async def __aexit__(self, *exc):
+        if self.ahead is not None and self.ahead.cancel():
+            with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                await self.ahead
         await self.chunks.aclose()
 
 
@@ -469,6 +476,37 @@ def test_a_phones_streams_share_one_drawing_and_a_change_draws_at_most_its_share
     first, second, watching = asyncio.run(scenario())
     assert drawn == [battle.get_absolute_url()]
     assert first["part"] == second["part"] and "part" not in watching and watching["version"] == first["version"]
+
+
+def test_a_change_is_read_and_drawn_for_every_stream_here_in_one_errand(owner, spectator, battle, player, monkeypatch):
+    """The owner's stream on the match page and the spectator's on no live page: the change is read, the owner's part
+    drawn and the spectator asked whether it may still see the match in one thread's errand (live._db), not in one
+    for the read and one for each stream; each stream hears what it did before."""
+    errands = []
+    errand = live._db
+    monkeypatch.setattr(live, "_db", lambda function, *args: errands.append(function.__name__) or errand(function, *args))
+    owner.get(battle.get_absolute_url())
+    url = events_url(battle, version_of(battle))
+    seen = []
+    still_sees = live._still_sees
+    monkeypatch.setattr(live, "_still_sees", lambda request, pk: seen.append(pk) or still_sees(request, pk))
+
+    async def scenario():
+        async with Stream(owner, f"{url}&at={battle.get_absolute_url()}") as mine, Stream(spectator, url) as theirs:
+            # Both streams wait for the change (on PostgreSQL, once the listener has asked every match again).
+            for _ in range(100):
+                if not live._listens() or battle.pk in live.hub.latest:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)
+            errands.clear()
+            seen.clear()
+            await on_a_thread(lock_on_phone, player, battle, 1, BEN_DECK)
+            return [json.loads((await stream.event())["data"]) for stream in (mine, theirs)]
+
+    mine, theirs = asyncio.run(scenario())
+    assert errands == ["_read_and_draw"] and seen == [battle.pk]
+    assert "Ben is locked in" in mine["part"] and "part" not in theirs and mine["version"] == theirs["version"]
 
 
 def test_one_phones_streams_on_other_pages_get_one_drawing_between_them(owner, battle, player, monkeypatch):

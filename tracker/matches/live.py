@@ -34,7 +34,9 @@ import collections
 import io
 import json
 import logging
+import os
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -192,19 +194,94 @@ def read_change(match_id: int) -> Change | None:
     return Change(version=match.version, finished=match.finished is not None, kind=kind, said=texts)
 
 
+_readers = ThreadPoolExecutor(max_workers=min(32, (os.cpu_count() or 1) + 4), thread_name_prefix="live")
+"""The threads the streams' reads run in: as many as the loop's default executor has."""
+
+
+def _closing(function, args):
+    try:
+        return function(*args)
+    finally:
+        connection.close()
+
+
 async def _db(function, *args):
-    """Run a database read off the event loop, in the loop's few shared threads, never in a stream's
+    """Run a database read off the event loop, in a few shared threads (`_readers`), never in a stream's
     own request thread: an open stream holds no connection. The read gives its connection back (to
-    the pool on PostgreSQL) as a request does when it ends, so an idle thread holds none either."""
-    def run():
+    the pool on PostgreSQL) as a request does when it ends, so an idle thread holds none either.
+
+    Each thread runs its reads in its own context, as a WSGI server's thread runs its requests, and keeps its one
+    database wrapper (Django's `connections`) from read to read: asgiref's `sync_to_async` copied the calling task's
+    context into the thread for each read and back out after it."""
+    return await asyncio.get_running_loop().run_in_executor(_readers, _closing, function, args)
+
+
+_NOT_DRAWN = object()
+"""A part `_read_and_draw` left to its stream (its phone already shows the change)."""
+
+
+def _read_and_draw(match_id: int, known: int, everyone: bool, wanted: list[tuple[TableRequest, str, str, int]],
+                   asked: list[tuple[TableRequest, int]]) -> tuple[Change | None, list, list[bool | None]]:
+    """The match's change (`read_change`) and, when it is new (after version `known`) or who may see the match
+    changed (`everyone`): for the phones that do not show it yet, the parts `wanted` (request, page, kept parts
+    shown, version shown) drawn for it, what each is or raised (_NOT_DRAWN: the phone shows it); and whether the
+    phones `asked` (request, version shown) may still see the match (None: not asked), every one of them when
+    `everyone`. In the same thread on the same connection: one errand a change for all the streams here, where
+    each stream's drawing or question made one more."""
+    change = read_change(match_id)
+    if change is None or (change.version <= known and not everyone):
+        return change, [], []
+    drawn: list = []
+    for request, at, shown, sent in wanted:
+        if sent >= change.version:
+            drawn.append(_NOT_DRAWN)
+            continue
         try:
-            return function(*args)
-        finally:
-            connection.close()
-    return await sync_to_async(run, thread_sensitive=False)()
+            drawn.append(draw_part(request, at, shown))
+        except Exception as error:  # noqa: BLE001 - the stream takes it, as from its own drawing
+            drawn.append(error)
+    sees = [_still_sees(request, match_id) if everyone or sent < change.version else None for request, sent in asked]
+    return change, drawn, sees
+
+
+def _done(result) -> asyncio.Future:
+    """A future already holding `result` (or raising it, an exception)."""
+    future = asyncio.get_running_loop().create_future()
+    if isinstance(result, BaseException):
+        future.set_exception(result)
+    else:
+        future.set_result(result)
+    return future
 
 
 # ------------------------------------------------------------------ the hub: one per process
+
+
+def _drawing(request: TableRequest, at: str, shown: str) -> tuple:
+    """A drawing's key: the phone as its fetch would be (its Cookie header; a drawing is shared only by the same
+    header), the page and the kept parts it shows; and first, the phone itself: its device (a signed cookie) and
+    its session (its account). The Cookie header is the client's to vary (a junk cookie per stream made each a
+    phone of its own); another device or session is one the server signed, or one that sees nothing."""
+    phone = (getattr(request, "device", ""), request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""))
+    return phone, request.META.get("HTTP_COOKIE", ""), at, shown
+
+
+def _may_draw(drawings, key: tuple) -> bool:
+    """Whether a change may draw one more part (`key`) beside `drawings`: PARTS_PER_CHANGE at most, one a phone."""
+    return len(drawings) < PARTS_PER_CHANGE and all(drawn[0] != key[0] for drawn in drawings)
+
+
+@dataclass(eq=False)
+class Watching:
+    """An open stream as the hub sees it: the phone, the page it shows and what it last showed, so that its part can
+    be drawn with the change's read."""
+
+    request: TableRequest
+    at: str | None
+    mine: str  # the phone's mark (`devices.mark`)
+    shown: str = ""  # the kept parts it shows
+    sent: int = -1  # the version it shows
+    waiting: bool = False  # for its next change, nothing of the last left to do: `shown` and `sent` are the phone's
 
 
 class Hub:
@@ -216,13 +293,13 @@ class Hub:
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.streams: dict[int, set[asyncio.Queue]] = {}
+        self.streams: dict[int, dict[asyncio.Queue, Watching]] = {}
         self.latest: dict[int, Change] = {}
         self.listener: asyncio.Task | None = None
         self.tasks: set[asyncio.Task] = set()
         self.reading: set[int] = set()  # matches being read now
         self.again: dict[int, bool] = {}  # ... and noticed again meanwhile (True: their access changed)
-        self.parts: dict[int, tuple[int, dict[tuple, tuple[tuple, asyncio.Future]]]] = {}  # by match: version, drawings
+        self.parts: dict[int, tuple[int, dict[tuple, asyncio.Future]]] = {}  # by match: version, drawings
         self.open: collections.Counter[str] = collections.Counter()  # open streams by "phone:"device and "address:"
 
     # -- the parts drawn for a change (on the loop)
@@ -233,21 +310,48 @@ class Hub:
         process; beyond them None: the phone gets the event alone and fetches its part, so opening streams
         cannot make a change cost this server more. A phone's streams showing other pages or other kept
         parts fetch theirs too (one phone's twelve streams on differently filtered logs were twelve
-        drawings of a costly page a tap)."""
+        drawings of a costly page a tap). Most were drawn already, with the change's read (`_announce`)."""
+        drawings = self._drawings(match_id, version)
+        key = _drawing(request, at, shown)
+        if key not in drawings:
+            if not _may_draw(drawings, key):
+                return None
+            drawings[key] = asyncio.ensure_future(_db(draw_part, request, at, shown))
+        return drawings[key]
+
+    def _drawings(self, match_id: int, version: int) -> dict[tuple, asyncio.Future]:
         drawn_version, drawings = self.parts.get(match_id, (-1, {}))
         if drawn_version != version:
             drawings = {}
             self.parts[match_id] = (version, drawings)
-        # The phone is its device (a signed cookie) and its session (its account): the Cookie header is the
-        # client's to vary (a junk cookie per stream made each a phone of its own). Another device or session is
-        # one the server signed, or one that sees nothing. A drawing is shared only by the same header.
-        phone = (getattr(request, "device", ""), request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""))
-        key = (request.META.get("HTTP_COOKIE", ""), at, shown)  # the phone as its fetch would be
-        if key not in drawings:
-            if len(drawings) >= PARTS_PER_CHANGE or any(drawn[0] == phone for drawn in drawings.values()):
-                return None
-            drawings[key] = (phone, asyncio.ensure_future(_db(draw_part, request, at, shown)))
-        return drawings[key][1]
+        return drawings
+
+    def _errands(self, match_id: int, by: str, everyone: bool) -> tuple[list[tuple[tuple, Watching]], list[Watching]]:
+        """What to do for the match's streams with the change's read, in the same thread's errand (`_read_and_draw`)
+        rather than one errand for the read and one for each stream: the parts to draw (for each stream waiting for
+        its next change on a live page, but the stream of the phone that made it, by the rules of `part`), and the
+        streams to ask whether they may still see the match, as `_events` asks them: those waiting that no part drawn
+        tells, but the stream of the phone that made the change; `everyone` waiting when who may see it changed."""
+        chosen: dict[tuple, Watching] = {}
+        unseen: list[tuple[tuple | None, Watching]] = []
+        for watching in self.streams.get(match_id, {}).values():
+            if not watching.waiting:
+                continue
+            key = _drawing(watching.request, watching.at, watching.shown) if watching.at else None
+            if key is not None and watching.mine != by and key not in chosen and _may_draw(chosen, key):
+                chosen[key] = watching
+            if everyone or watching.mine != by:
+                unseen.append((key, watching))
+        return list(chosen.items()), [watching for key, watching in unseen if everyone or key not in chosen]
+
+    def _drawn(self, match_id: int, version: int, drawn: list[tuple[tuple, asyncio.Future]]) -> None:
+        """The parts drawn with a change's read, for its streams to take (`part`)."""
+        if not drawn:  # none: the drawings of a version some stream has yet to take stay
+            return
+        drawings = self._drawings(match_id, version)
+        for key, future in drawn:
+            if key not in drawings and _may_draw(drawings, key):
+                drawings[key] = future
 
     # -- how many streams a phone and an address hold open
 
@@ -276,18 +380,18 @@ class Hub:
     # -- subscribing (on the loop)
 
     @contextmanager
-    def subscribed(self, match_id: int):
+    def subscribed(self, match_id: int, watching: Watching):
         self.loop = asyncio.get_running_loop()
         if _listens() and (self.listener is None or self.listener.done()):
             self.listener = self.loop.create_task(self._listen())
         queue: asyncio.Queue = asyncio.Queue()
-        self.streams.setdefault(match_id, set()).add(queue)
+        self.streams.setdefault(match_id, {})[queue] = watching
         try:
             yield queue
         finally:
-            queue_set = self.streams.get(match_id, set())
-            queue_set.discard(queue)
-            if not queue_set:
+            queues = self.streams.get(match_id, {})
+            queues.pop(queue, None)
+            if not queues:
                 self.streams.pop(match_id, None)
                 self.latest.pop(match_id, None)
                 self.parts.pop(match_id, None)
@@ -323,14 +427,23 @@ class Hub:
         try:
             access_changed = mark == ACCESS
             while True:
-                change = await _db(read_change, key)
+                known = self.latest.get(key)
+                wanted, asked = self._errands(key, by, access_changed)
+                change, drawn, sees = await _db(
+                    _read_and_draw, key, -1 if known is None else known.version, access_changed,
+                    [(watching.request, watching.at, watching.shown, watching.sent) for _key, watching in wanted],
+                    [(watching.request, watching.sent) for watching in asked])
                 if change is None:
                     return
                 known = self.latest.get(key)
                 if known is None or change.version >= known.version:
                     self.latest[key] = change
-                for queue in list(self.streams.get(key, ())):
-                    queue.put_nowait((change, access_changed, by))
+                self._drawn(key, change.version, [(drawing, _done(result)) for (drawing, _watching), result
+                                                  in zip(wanted, drawn, strict=False) if result is not _NOT_DRAWN])
+                seen = {id(watching): sure for watching, sure in zip(asked, sees, strict=False)}
+                for queue, watching in list(self.streams.get(key, {}).items()):
+                    queue.put_nowait((change, access_changed, by, seen.get(id(watching))))
+                    watching.waiting = False  # it has this change to take in first
                 if key not in self.again:
                     return
                 access_changed, by = self.again.pop(key), ""  # notices run together: whose, unknown
@@ -428,7 +541,9 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
     from tracker.people.devices import mark  # at call time: people imports the match services
 
     at, mine, shown = _page(request, match_id), mark(request.device), ""
-    with hub.holding(request), hub.subscribed(match_id) as queue:  # before reading the match: no change is missed
+    watching = Watching(request, at, mine)
+    # Subscribed before reading the match: no change is missed.
+    with hub.holding(request), hub.subscribed(match_id, watching) as queue:
         now = hub.latest.get(match_id) or await _db(read_change, match_id)
         if now is None:
             return
@@ -439,12 +554,16 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
             yield now.event(language, part)
             sent = now.version
         while True:
+            watching.shown, watching.sent, watching.waiting = shown, sent, queue.empty()
             try:
-                change, access_changed, by = await asyncio.wait_for(queue.get(), BEAT)
+                change, access_changed, by, sees = await asyncio.wait_for(queue.get(), BEAT)
             except TimeoutError:
                 yield f"event: beat\ndata: {sent}\n\n"
                 continue
-            if access_changed and not await _db(_still_sees, request, match_id):
+            finally:
+                watching.waiting = False
+            # Asked with the change's read (`sees`), else now.
+            if access_changed and not (sees if sees is not None else await _db(_still_sees, request, match_id)):
                 yield GONE
                 return
             if change.version > sent:
@@ -452,7 +571,8 @@ async def _events(request: TableRequest, match_id: int, since: int | None, langu
                 # Who may see a match changes in more ways than a notice says (a member removed from the club,
                 # a grant ended): a phone told nothing of it is asked again before each change it is sent. A
                 # part drawn asked the page's own view, and the phone that made the change saw it just now.
-                if not part and by != mine and not await _db(_still_sees, request, match_id):
+                if not part and by != mine and not (
+                        sees if sees is not None else await _db(_still_sees, request, match_id)):
                     yield GONE
                     return
                 yield change.event(language, part)
