@@ -24,7 +24,7 @@ DECK_1 = ["Ember Fox", "Phoenix", "Mountain Titan", "Void Lord", "Gale Sprite"]
 DECK_2 = ["Tide Runner", "Flame Knight", "Stone Golem", "Shade Rat", "Sky Lancer"]
 ROUND_1 = "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7."
 WAITING = "Not sent yet: no connection."
-TWICE = "That tap was already recorded: this phone sent it twice, and it counts once."  # read as done, not as a failure
+TWICE = "That tap was already recorded (sent twice, or tapped on another phone too): it counts once."  # read as done, not as a failure
 
 
 @pytest.fixture

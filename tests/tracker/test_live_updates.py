@@ -265,7 +265,7 @@ def test_two_phones_revealing_against_the_same_step_apply_it_once(owner, battle,
     assert first.status_code == 302
     assert second.status_code == 200  # the same tap from two phones: done once, and neither reads as refused
     html = text(second)
-    assert "That tap was already recorded: this phone sent it twice, and it counts once." in html and "Not applied" not in html
+    assert "That tap was already recorded (sent twice, or tapped on another phone too): it counts once." in html and "Not applied" not in html
     assert "Water over Fire +3: 6 + 3 = 9 beats 7 + 0 = 7." in html  # the fresh state: round 1 revealed
     battle.refresh_from_db()
     assert battle.head == 3 and Action.objects.filter(match=battle, seq=3).count() == 1

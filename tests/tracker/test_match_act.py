@@ -77,7 +77,7 @@ def test_it_applies_a_doubled_submission_once(client, locked):
     assert client.post(act_url(locked), data).status_code == 302
     response = client.post(act_url(locked), data, follow=True)  # answered as done: the first copy counted
     assert response.status_code == 200 and "Not applied" not in text(response)
-    assert "That tap was already recorded: this phone sent it twice, and it counts once." in text(response)
+    assert "That tap was already recorded (sent twice, or tapped on another phone too): it counts once." in text(response)
     assert "(log entry 3)" in text(response)  # the box tells the step that holds the tap
     locked.refresh_from_db()
     assert locked.head == 3

@@ -394,6 +394,32 @@ def test_news_of_an_action_names_who_did_it_once(owner):
     assert f"Round 1 revealed. {winner} wins." in told, "who won the round, as the tapping phone's box says"
 
 
+def test_a_tap_another_phone_made_first_is_not_called_this_phones_double(owner):
+    """Ana and Ben both tap "Reveal round 1" at once: it counts once, and Ben's phone, which sent it once, is not
+    told that it sent it twice."""
+    battle = _match("card-crush", owner)
+    ben = seated_phone(owner, battle, 1)
+    lock(battle, 0, ANA_DECK)
+    lock(battle, 1, BEN_DECK)
+    battle.refresh_from_db()
+    drawn = battle.head
+    assert owner.post(reverse("match_act", args=[battle.pk]), {"seq": drawn, "action": "play_round"}).status_code == 302
+    told = text(ben.post(reverse("match_act", args=[battle.pk]), {"seq": drawn, "action": "play_round"}, follow=True))
+    assert "That tap was already recorded" in told and "this phone sent it twice" not in told, told
+    battle.refresh_from_db()
+    assert len(battle.state["rounds"]) == 1
+
+
+def test_news_names_the_actor_once_after_the_round_it_belongs_to(owner):
+    """LOGOS says "Round 1: Ben commits in secret": the other phone is told just that, not "Ben: Round 1: Ben…"."""
+    match = _match("logos", owner)
+    ben = seated_phone(owner, match, 1)
+    card = ADAPTERS["logos"].entry_examples(match, 1)[1]["card"]["name"]
+    assert ben.post(reverse("match_entry", args=[match.pk, 1]), entry_data(match, 1, [], card=card)).status_code == 302
+    told = newest(owner, match)
+    assert "Round 1: Ben commits in secret." in told and "Ben: Round 1" not in told, told
+
+
 def outcome_tools(client: Client, match: Match) -> str:
     """The buttons of the outcome box (templates/tracker/outcome.html) on this phone's match page."""
     page = client.get(match.get_absolute_url()).content.decode().split('<div id="outcome"', 1)[1]

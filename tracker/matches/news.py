@@ -238,7 +238,8 @@ def _action(match: Match, who: str, number: int, newest=None) -> str:
     if entry["override"]:
         return _by(who, _("%(who)s corrected: %(what)s"), _("The phone that set up the match corrected: %(what)s"),
                    what=" ".join(entry["lines"]) or entry["what"])
-    if who and re.match(rf"{re.escape(who)}\b", entry["what"]):  # "Ben locks in…" names the actor already: once is enough
+    # "Ben locks in…" or "Round 1: Ben commits…" (a clause led by the actor) names them already: once is enough.
+    if who and re.search(rf"(?:^|: ){re.escape(who)}\b", entry["what"]):
         return " ".join([f"{entry['what']}.", *to_act_on(match, entry)])
     return " ".join([_by(who, _("%(who)s: %(what)s."), _("The phone that set up the match: %(what)s."), what=entry["what"]),
                      *to_act_on(match, entry)])

@@ -74,7 +74,7 @@ class StaleSubmission(Exception):
         self.recorded_step = expected_seq + 1 if doubled else None
         """The step that holds the doubled tap: the views answer it as recorded, not as refused."""
         if doubled:
-            message = _("That tap was already recorded: this phone sent it twice, and it counts once.")
+            message = _("That tap was already recorded (sent twice, or tapped on another phone too): it counts once.")
         elif match.head == expected_seq and _came_back(match, expected_seq):
             message = _(
                 "The match moved on and came back since this page was loaded: a step was played after step "
