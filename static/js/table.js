@@ -47,6 +47,24 @@
   // Before a swap of #match it goes back to its own place, outside #match, so the swap never removes it.
   // A page opened at an address naming a part of the match (a link just made: #link-<id>, the share panel:
   // #share) has the box just above that part instead, so what it says and what it is about are in view together.
+  const ofMatch = (e) => e.detail.target && e.detail.target.id === "match";
+  // A form's or a button's request; the live updates' fetch is sent from #match itself, a pushed part by none.
+  const own = (e) => ofMatch(e) && !!e.detail.requestConfig && e.detail.requestConfig.elt.id !== "match";
+  // Another phone's change leaves what the player was looking at where it was on the screen: the field being typed
+  // in, else the part with an id nearest the middle of the screen, is found again after the swap and the page moved
+  // by as much as it moved (the browser's own scroll anchoring passes over #match, which a swap replaces whole; a
+  // unit played above the table's forms moved them 800 px under a reader's eyes).
+  // Before the outcome box leaves #match for the swap (below), as the page is shown.
+  let held = null;
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    held = null;
+    if (!ofMatch(e) || own(e)) return;
+    const top = (el) => el.getBoundingClientRect().top, middle = innerHeight / 2, typing = document.activeElement;
+    const seen = typing && typing.id && e.detail.target.contains(typing) ? typing :
+      [...e.detail.target.querySelectorAll("[id]")].filter((el) => (!el.checkVisibility || el.checkVisibility()) && !el.closest("#outcome"))
+        .reduce((best, el) => !best || Math.abs(top(el) - middle) < Math.abs(top(best) - middle) ? el : best, null);
+    if (seen) held = [seen.id, top(seen)];
+  });
   const region = document.getElementById("outcome");
   const nextStep = (match) => {
     // A refused board form (its errors' slots filled, out of band or on a page drawn anew): the box goes above
@@ -101,11 +119,18 @@
     // linked outside it: tracker/games/base.py). Shown again by the settle of the request it came with, however
     // late a busy phone settles (a second was once too short): a later request's (a live update's) keeps the box
     // where it is, unscrolled, and a card list's leaves it alone.
-    let told = 0, sent = 0;
-    const ofMatch = (e) => e.detail.target && e.detail.target.id === "match";
-    new MutationObserver(() => { told = Date.now(); place(true); }).observe(region, { childList: true });
-    document.addEventListener("htmx:beforeRequest", (e) => { if (ofMatch(e)) sent = Date.now(); });
-    document.addEventListener("htmx:afterSettle", (e) => { if (ofMatch(e)) place(told >= sent); });
+    // Only the answer to this player's own tap scrolls. Another phone's change (its part pushed or fetched, or its
+    // news told: the box says it) docks the box where the next step starts and leaves the page where the player
+    // is reading or typing: scrolled to each piece of news, a phone with a form half typed lost its place.
+    let told = 0, sent = 0, mine = false;
+    new MutationObserver(() => { told = Date.now(); place(mine); }).observe(region, { childList: true });
+    document.addEventListener("htmx:beforeRequest", (e) => { if (own(e)) sent = Date.now(); });
+    document.addEventListener("htmx:beforeSwap", (e) => { if (ofMatch(e)) mine = own(e); });
+    document.addEventListener("htmx:afterSettle", (e) => {
+      if (!ofMatch(e)) return;
+      place(mine && told >= sent);
+      mine = false;
+    });
     // Any swap of #match puts the box back in its place at once, before the page is drawn: a live update that
     // brings no new account (the box as it was) left it under the board until the settle, and for a frame or two
     // the page above it jumped by its height.
@@ -113,6 +138,13 @@
     if (region.querySelector(".outcome-box")) history.scrollRestoration = "manual"; // it opens on the result
     place(true, document.getElementById(location.hash.slice(1))); // the page a plain POST was sent back to
   }
+
+  const hold = () => {
+    const el = held && document.getElementById(held[0]);
+    if (el && (!el.checkVisibility || el.checkVisibility())) scrollBy(0, el.getBoundingClientRect().top - held[1]);
+  };
+  document.addEventListener("htmx:afterSwap", (e) => { if (ofMatch(e)) hold(); });
+  document.addEventListener("htmx:afterSettle", (e) => { if (ofMatch(e)) hold(); held = null; });
 
   // A page whose game is its board (Evons) opens on it, when no result is to be told: the match's title and the
   // site's links are one scroll up, the board is in view from the start.

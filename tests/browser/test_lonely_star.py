@@ -272,6 +272,27 @@ def test_the_other_phones_tap_leaves_a_half_typed_form_as_it_is(make_context, ca
     ben.page.screenshot(path=screenshot_dir / "ls-other-phone-waits-for-the-turn.png", caret="initial")
 
 
+def test_another_phones_tap_leaves_the_page_where_the_player_is_reading(make_context, catalog):
+    """Ben is reading the table's forms further down his own phone when Ana plays a unit on hers. His page shows the
+    news where the next step starts, but what he was reading stays where it was: only his own taps scroll the page
+    to their result."""
+    ana, ben = Phone(make_context(), "ana"), Phone(make_context(), "ben")
+    match_id = ben_seated(ana, ben, "lonely-star")
+    ana.page.goto(f"/matches/{match_id}/")
+    reading = "document.getElementById('ls-overrides').getBoundingClientRect().top"
+    ben.page.evaluate("document.getElementById('ls-overrides').scrollIntoView({ block: 'center' })")
+    before = ben.page.evaluate(reading)
+    side = ana.page.locator("#side-0-section")
+    side.get_by_text("Ana plays a unit").click()
+    side.get_by_label("Unit card (from the catalog, or a new name)").fill("Nebula Warden")
+    side.get_by_role("button", name="Play the unit (takes a card from the hand)").click()
+    expect(ana.page.locator("#outcome")).to_contain_text("(log entry 1)")
+    ben.next_poll()
+    expect(ben.page.locator("#outcome")).to_contain_text("Nebula Warden")
+    ben.page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert abs(ben.page.evaluate(reading) - before) <= 2, "the other phone's news moved what Ben was reading"
+
+
 def test_undoing_a_d6_the_app_rolled_asks_the_other_phone(make_context, catalog, screenshot_dir):
     """Ana rolls a plain D6 on her phone and sees the die. The same step played again rolls the same die, so taking
     it back alone would let her play that step as whatever the die suits: her Undo asks Ben, who refuses."""
