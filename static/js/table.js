@@ -65,6 +65,10 @@
         .reduce((best, el) => !best || Math.abs(top(el) - middle) < Math.abs(top(best) - middle) ? el : best, null);
     if (seen) held = [seen.id, top(seen)];
   });
+  const hold = () => {
+    const el = held && document.getElementById(held[0]);
+    if (el && (!el.checkVisibility || el.checkVisibility())) scrollBy(0, el.getBoundingClientRect().top - held[1]);
+  };
   const region = document.getElementById("outcome");
   const nextStep = (match) => {
     // A refused board form (its errors' slots filled, out of band or on a page drawn anew): the box goes above
@@ -117,8 +121,7 @@
     // back the answer's own classes on the parts of the same id, which may change what lies above the box; what
     // CI once saw, the box 17 to 58 px above the screen, was a game's stylesheet drawn again inside #match, now
     // linked outside it: tracker/games/base.py). Shown again by the settle of the request it came with, however
-    // late a busy phone settles (a second was once too short): a later request's (a live update's) keeps the box
-    // where it is, unscrolled, and a card list's leaves it alone.
+    // late a busy phone settles (a second was once too short); a card list's leaves it alone.
     // Only the answer to this player's own tap scrolls. Another phone's change (its part pushed or fetched, or its
     // news told: the box says it) docks the box where the next step starts and leaves the page where the player
     // is reading or typing: scrolled to each piece of news, a phone with a form half typed lost its place.
@@ -139,10 +142,7 @@
     place(true, document.getElementById(location.hash.slice(1))); // the page a plain POST was sent back to
   }
 
-  const hold = () => {
-    const el = held && document.getElementById(held[0]);
-    if (el && (!el.checkVisibility || el.checkVisibility())) scrollBy(0, el.getBoundingClientRect().top - held[1]);
-  };
+  // Held (above) once the box is back in its place: at the swap, and again at the settle.
   document.addEventListener("htmx:afterSwap", (e) => { if (ofMatch(e)) hold(); });
   document.addEventListener("htmx:afterSettle", (e) => { if (ofMatch(e)) hold(); held = null; });
 

@@ -8,8 +8,7 @@ and digest, once the answer's blank lines are taken out: tracker/web/compression
 play form's first control in error is still the one given the focus (`invalid`).
 """
 
-from html import escape
-
+from django.utils.html import escape
 from django.utils.safestring import SafeString
 
 from tracker.matches.engine_messages import kept_pgettext as pgettext  # the same words on every tap: kept
@@ -23,14 +22,11 @@ _PIECE = ('<div class="ev-sq ev-p ev-f{owner}{covered}{block}" role="img"\naria-
 it), its name (shortened), and the initial of the player it faces with ATK/current DEF."""
 
 
-def _text(value: object) -> str:
-    return escape(str(value))
-
 
 def _piece(shown: dict) -> str:
     """A card on the board (`_piece_view`), as its cell shows it."""
     arrows = "".join(
-        f'<i class="ev-a ev-{arrow["direction"]} ev-x"></i><b\nclass="ev-l ev-l{arrow["direction"]}">{_text(arrow["symbol"])}</b>'
+        f'<i class="ev-a ev-{arrow["direction"]} ev-x"></i><b\nclass="ev-l ev-l{arrow["direction"]}">{escape(arrow["symbol"])}</b>'
         if arrow["symbol"] else f'<i class="ev-a ev-{arrow["direction"]}"></i>' for arrow in shown["arrows"])
     covered = shown["covered"]
     if shown["block"]:
@@ -38,12 +34,12 @@ def _piece(shown: dict) -> str:
     elif covered:
         stats = ""
     else:
-        now = _text(shown["def_now"])
-        stats = f'{_text(shown["card"]["atk"])}/' + (f'<span\nclass="ev-hurt">{now}*</span>' if shown["damaged"] else now)
+        now = escape(shown["def_now"])
+        stats = f'{escape(shown["card"]["atk"])}/' + (f'<span\nclass="ev-hurt">{now}*</span>' if shown["damaged"] else now)
     return _PIECE.format(
-        owner=_text(shown["owner"]), covered=" ev-covered" if covered else "", block=" ev-block" if shown["block"] else "",
-        label=_text(shown["description"]), arrows=arrows,
-        name=("G?" if shown["growth"] else "?") if covered else _text(shown["short"]), initial=_text(shown["initial"]),
+        owner=escape(shown["owner"]), covered=" ev-covered" if covered else "", block=" ev-block" if shown["block"] else "",
+        label=escape(shown["description"]), arrows=arrows,
+        name=("G?" if shown["growth"] else "?") if covered else escape(shown["short"]), initial=escape(shown["initial"]),
         stats=stats)
 
 
@@ -51,7 +47,7 @@ def _cell(cell: dict, picking: bool, play: DrawnForm | None) -> str:
     """One cell: its card, a radio button of the play form (on the phone that plays this step), or its name."""
     classes = ("ev-main" if cell["main"] else "ev-out") + (" ev-active" if cell.get("active") else "")
     if cell["changed"]:
-        said = _text(pgettext("evons", "Changed by the last step:"))
+        said = escape(pgettext("evons", "Changed by the last step:"))
         opened = f'<td class="ev-cell {classes}\n ev-changed"><span\nclass="sr-only">{said} </span>\n'
     else:
         opened = f'<td class="ev-cell {classes}\n">\n'
@@ -59,7 +55,7 @@ def _cell(cell: dict, picking: bool, play: DrawnForm | None) -> str:
     if cell["piece"]:
         return f"{opened}{_piece(cell['piece'])}\n</td>"
     if cell["playable"] and picking:
-        out = "" if cell["main"] else '<span\nclass="sr-only">' + _text(pgettext("evons", "(out zone)")) + "</span>"
+        out = "" if cell["main"] else '<span\nclass="sr-only">' + escape(pgettext("evons", "(out zone)")) + "</span>"
         return (f'{opened}<label class="ev-sq ev-pick"><input type="radio" name="cell" value="{name}" required\n'
                 f'{"checked" if cell["picked"] else ""}{invalid(play, "cell")}><span class="ev-pn">{name}</span>{out}</label>\n</td>')
     return f'{opened}<span class="ev-sq ev-k" aria-hidden="true">{name}</span></td>'
