@@ -51,16 +51,21 @@
   // A form's or a button's request; the live updates' fetch is sent from #match itself, a pushed part by none.
   const own = (e) => ofMatch(e) && !!e.detail.requestConfig && e.detail.requestConfig.elt.id !== "match";
   // Another phone's change leaves what the player was looking at where it was on the screen: the field being typed
-  // in, else the part with an id nearest the middle of the screen, is found again after the swap and the page moved
-  // by as much as it moved (the browser's own scroll anchoring passes over #match, which a swap replaces whole; a
-  // unit played above the table's forms moved them 800 px under a reader's eyes).
+  // in, else the outcome box if it is on the screen (the news takes its place, the next step under it), else the
+  // part with an id nearest the middle of the screen, is found again after the swap and the page moved by as much
+  // as it moved (the browser's own scroll anchoring passes over #match, which a swap replaces whole; a unit played
+  // above the table's forms moved them 800 px under a reader's eyes; held by a part under it, the box a player was
+  // reading went 560 px above the screen with the news in it).
   // Before the outcome box leaves #match for the swap (below), as the page is shown.
+  const region = document.getElementById("outcome");
   let held = null;
   document.addEventListener("htmx:beforeSwap", (e) => {
     held = null;
     if (!ofMatch(e) || own(e)) return;
     const top = (el) => el.getBoundingClientRect().top, middle = innerHeight / 2, typing = document.activeElement;
+    const box = region && region.querySelector(".outcome-box"), read = box && box.getBoundingClientRect();
     const seen = typing && typing.id && e.detail.target.contains(typing) ? typing :
+      read && read.bottom > 0 && read.top < innerHeight ? region :
       [...e.detail.target.querySelectorAll("[id]")].filter((el) => (!el.checkVisibility || el.checkVisibility()) && !el.closest("#outcome"))
         .reduce((best, el) => !best || Math.abs(top(el) - middle) < Math.abs(top(best) - middle) ? el : best, null);
     if (seen) held = [seen.id, top(seen)];
@@ -69,7 +74,6 @@
     const el = held && document.getElementById(held[0]);
     if (el && (!el.checkVisibility || el.checkVisibility())) scrollBy(0, el.getBoundingClientRect().top - held[1]);
   };
-  const region = document.getElementById("outcome");
   const nextStep = (match) => {
     // A refused board form (its errors' slots filled, out of band or on a page drawn anew): the box goes above
     // it, so why, and the fields it concerns with their own why, are in view together.

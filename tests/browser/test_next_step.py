@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import in_view, next_step_in_view, outcome_says, watch_errors
+from .phone import OUTCOME, box_stayed, in_view, next_step_in_view, outcome_says, watch_errors
 from .test_two_phones import DECK_1, DECK_2, P1, P2, Phone, fill_deck, make_link, start_match_from_home
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -56,7 +56,15 @@ def test_each_seat_sees_its_result_beside_the_next_button(make_context, catalog,
     for number in range(1, 6):
         phone = (ana, ben)[number % 2]
         phone.next_poll()  # the other phone's reveal, brought by this one's poll
-        expect(phone.page.get_by_role("button", name=f"Reveal round {number}")).to_be_visible(timeout=10_000)
+        next_button = phone.page.get_by_role("button", name=f"Reveal round {number}")
+        expect(next_button).to_be_visible(timeout=10_000)
+        if number > 1:
+            # Its news where this phone's own result was, on the screen with the button it asks for next (the box
+            # once went 560 px above the screen, held there by a part under it: table.js holds the box read).
+            expect(phone.page.locator(OUTCOME)).to_contain_text(f"Round {number - 1} revealed")
+            box_stayed(phone.page)
+            for shown in (OUTCOME, next_button):
+                in_view(phone.page, shown)
         reveal(phone.page, number)
         if Match.objects.get().finished:
             break
