@@ -162,7 +162,7 @@ def goals(results: Results) -> list[Goal]:
         Goal(f"3. undo + redo at step {results.long}, to the same at step 10", f"{redo:.2f}x",
              "at most 1.5x", redo <= 1.5),
         Goal(f"4. cold load of a match page, compressed, everything it links (largest: {page})",
-             f"{heaviest.total:,} bytes ({heaviest.padding} of them random gzip padding)", "under 30 KB (30,000 bytes)",
+             f"{heaviest.total:,} bytes ({heaviest.padding} of them random padding)", "under 30 KB (30,000 bytes)",
              heaviest.total < 30_000),
         Goal("4. repeat visit of that page with the service worker's cache", f"{repeat.total:,} bytes",
              "under 8 KB (8,000 bytes)", repeat.total < 8_000),

@@ -29,6 +29,7 @@ from django.utils.http import http_date
 from django.utils.text import compress_string
 
 from tracker.models import Match
+from tracker.web import compression
 
 # What Chrome and Safari send over HTTPS; PHONE_GZIP_ONLY for a browser without Brotli.
 PHONE = "gzip, deflate, br"
@@ -64,8 +65,8 @@ class Poll:
 class Wire:
     transfers: list[Transfer] = field(default_factory=list)
     padding: int = 0
-    """Of the bytes, the random ones Django's gzip adds to a page against BREACH (0 to 99 and the name's end):
-    a run's total moves with them, what the app sends does not."""
+    """Of the bytes, the random ones added to a page against BREACH (0 to 99, and gzip's name's end or the
+    Brotli metadata block's two): a run's total moves with them, what the app sends does not."""
 
     @property
     def total(self) -> int:
@@ -172,7 +173,7 @@ def _fetched(phone: Phone, url: str, **headers: str) -> Answer:
 def cold_load(phone: Phone, url: str) -> Wire:
     """A first visit to `url`: the page and everything it links, each once."""
     page = _fetched(phone, url)
-    wire = Wire([page.transfer], padding=_gzip_padding(page))
+    wire = Wire([page.transfer], padding=_padding(page))
     queue = linked(page.body.decode(), url)
     seen = set(queue)
     while queue:
@@ -188,11 +189,15 @@ def cold_load(phone: Phone, url: str) -> Wire:
     return wire
 
 
-def _gzip_padding(answer: Answer) -> int:
-    """The bytes of a gzipped answer beyond the same body gzipped without Django's random file name."""
-    if answer.headers.get("content-encoding") != "gzip":
-        return 0
-    return answer.transfer.body - len(compress_string(answer.body))
+def _padding(answer: Answer) -> int:
+    """The bytes of a compressed page beyond the same body compressed without its random padding (gzip's: Django's
+    random file name; Brotli's: tracker/web/compression.py's metadata block)."""
+    encoding = answer.headers.get("content-encoding")
+    if encoding == "gzip":
+        return answer.transfer.body - len(compress_string(answer.body))
+    if encoding == "br":
+        return answer.transfer.body - len(compression.brotli_padded(answer.body, padding=0))
+    return 0
 
 
 def worker_install(phone: Phone, cold: Wire) -> Wire:

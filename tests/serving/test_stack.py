@@ -6,6 +6,8 @@ import gzip
 import re
 import sqlite3
 
+import brotli
+
 from tests.serving.stack import Stack
 
 
@@ -16,9 +18,11 @@ def test_serve_compresses_logs_every_error_and_stops_cleanly(tmp_path):
         page = stack.get("/", {"Accept-Encoding": "gzip, deflate, br"})
         assert page.status == 200
         assert page.getheader("Server") is None  # uvicorn's own header is off (tracker/web/server.py)
-        assert page.getheader("Content-Encoding") == "gzip"  # pages: gzip, with Django's BREACH padding
+        assert page.getheader("Content-Encoding") == "br"  # pages: Brotli, padded against BREACH (compression.py)
         assert "Accept-Encoding" in page.getheader("Vary")
-        html = gzip.decompress(page.body).decode()
+        html = brotli.decompress(page.body).decode()
+        gzipped = stack.get("/", {"Accept-Encoding": "gzip, deflate"})  # a browser over plain HTTP
+        assert gzipped.getheader("Content-Encoding") == "gzip" and gzip.decompress(gzipped.body).decode().startswith("<!")
         for header in ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"):
             assert page.getheader(header), header
         assert stack.get("/", {"Accept-Encoding": "identity"}).getheader("Content-Encoding") is None

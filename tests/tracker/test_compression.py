@@ -1,22 +1,49 @@
-"""Pages are gzipped by the app (tracker/web/compression.py), live-update streams never."""
+"""Pages are compressed by the app (tracker/web/compression.py): Brotli where the browser takes it, else gzip,
+padded either way against BREACH; live-update streams never."""
 
+import gzip
+
+import brotli
+import pytest
 from django.http import HttpResponse, StreamingHttpResponse
 from django.test import RequestFactory
 
-from tracker.web.compression import PageCompressionMiddleware
+from tracker.web.compression import PageCompressionMiddleware, brotli_padded
 
 PAGE = "<p>" + "a table of four " * 50 + "</p>"
 
 
-def answer(response):
-    request = RequestFactory().get("/", HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+def answer(response, accepts="gzip, deflate, br"):
+    request = RequestFactory().get("/", HTTP_ACCEPT_ENCODING=accepts)
     return PageCompressionMiddleware(lambda request: response)(request)
 
 
-def test_a_page_is_gzipped_with_random_padding_against_breach():
-    sizes = {len(answer(HttpResponse(PAGE)).content) for _ in range(20)}
-    assert answer(HttpResponse(PAGE))["Content-Encoding"] == "gzip"
+@pytest.mark.parametrize("accepts, encoding, decompress", [
+    ("gzip, deflate, br", "br", brotli.decompress),  # a phone's browser over HTTPS
+    ("gzip, deflate", "gzip", gzip.decompress),  # over plain HTTP
+])
+def test_a_page_is_compressed_with_random_padding_against_breach(accepts, encoding, decompress):
+    sent = [answer(HttpResponse(PAGE), accepts) for _ in range(20)]
+    assert {response["Content-Encoding"] for response in sent} == {encoding}
+    assert {decompress(response.content) for response in sent} == {PAGE.encode()}
+    sizes = {len(response.content) for response in sent}
     assert len(sizes) > 1 and max(sizes) < len(PAGE)  # the length varies, so it gives no secret away
+    assert all(response["Content-Length"] == str(len(response.content)) for response in sent)
+    assert "Accept-Encoding" in sent[0]["Vary"]
+
+
+def test_the_brotli_padding_is_any_length_a_decoder_skips():
+    for padding in (0, 1, 4, 99, 255, 256):
+        assert brotli.decompress(brotli_padded(PAGE.encode(), padding)) == PAGE.encode()
+    assert len(brotli_padded(PAGE.encode(), 99)) == len(brotli_padded(PAGE.encode(), 0)) + 101
+
+
+def test_only_pages_go_in_brotli():
+    script = HttpResponse(PAGE, content_type="text/javascript")
+    assert answer(script)["Content-Encoding"] == "gzip"  # Django's gzip, padded as ever
+    etagged = HttpResponse(PAGE)
+    etagged["ETag"] = '"v1"'
+    assert answer(etagged)["ETag"] == 'W/"v1"'  # no longer byte for byte the same representation
 
 
 def test_an_event_stream_is_sent_as_it_comes():
