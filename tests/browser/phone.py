@@ -290,6 +290,10 @@ def fill_card(field: Locator, name: str) -> None:
     # Typed before htmx took the page's fields in (it does on DOMContentLoaded, before "load"), the input asks
     # nothing: a busy machine filled a just-opened entry page's first field that early, and waited for ever.
     field.page.wait_for_load_state("load")
+    # Nor does one typed into a part just swapped in: htmx takes its fields in when the swap settles (20 ms later,
+    # longer on a busy machine; till then the part is .htmx-added). CI's PostgreSQL pass filled Evons' card field
+    # as soon as the turn's text showed, and no list was ever asked for.
+    field.page.wait_for_function("() => !document.querySelector('.htmx-added')")
 
     def asks_for_it(response) -> bool:
         asked = parse_qs(urlsplit(response.url).query)
