@@ -59,8 +59,11 @@ def test_a_phone_that_trusts_the_table_gets_the_whole_app_over_https(browser: Br
             env=trusting_home(tmp_path / "phone", root), base_url=f"https://127.0.0.1:{https_port}", **PHONE)
         try:
             page = context.new_page()
-            page.goto("/")
+            home = page.goto("/")
             assert page.evaluate("window.isSecureContext")
+            # Over HTTPS the phone asks for Brotli, and reads the app's pages with their random padding block.
+            assert home.header_value("content-encoding") == "br"
+            expect(page.get_by_role("heading", level=1)).to_be_visible()
             page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
             errors = context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
             assert errors == []
