@@ -176,7 +176,9 @@ def test_the_ais_answer_leads_the_outcome_box_in_view(phone: Page, catalog, scre
     outcome_says(page, tapped, "Bot replied with")
     expect(box).to_contain_text("in 2 possessions")
     shown = box.bounding_box()
-    for move in box.locator("ol.outcome-working > li").all():  # each open move read whole, not scrolled to
+    open_moves = box.locator(".outcome-reply + ol > li")
+    expect(open_moves.first).to_be_visible()
+    for move in open_moves.all():  # each open move read whole, not scrolled to
         line = move.bounding_box()
         assert line["y"] >= shown["y"] and line["y"] + line["height"] <= shown["y"] + shown["height"], (line, shown)
     size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"

@@ -447,13 +447,13 @@ def test_the_box_tells_the_ais_answer_grouped_by_its_possessions(client, seed_wi
     """Issue 28: one answer of the AI may hold two of its possessions; the box said the player's own move and
     nothing marked where the second possession began, so a card seemed to move twice."""
     assert showdown.seed == SEED_WITH_BOTH_ANSWERS
-    seen_one, seen_two = False, False
+    seen_one, seen_two, seen_folded = False, False, False
     # The page a phone is sent to after locking in shows the messages kept for it (the reveal, and the AI's
     # reply when it had the first possession); unread, they would still be in the first tap's box.
     client.get(showdown.get_absolute_url())
     for _tap in range(200):
         showdown.refresh_from_db()
-        if showdown.finished is not None or (seen_one and seen_two):
+        if showdown.finished is not None or (seen_one and seen_two and seen_folded):
             break
         before = showdown.head
         response = client.post(reverse("match_act", args=[showdown.pk]),
@@ -469,6 +469,17 @@ def test_the_box_tells_the_ais_answer_grouped_by_its_possessions(client, seed_wi
         opened = sum(1 for move in moves[:-1] for event in move.events
                      if event["type"] == "possession" and event["seat"] == 1)
         assert f"Bot replied with {len(moves)} move" in page
+        # Every move is in the box, numbered in order: those open under the heading, and the rest leading the
+        # fold, whose summary counts them apart (a player read "3 moves" above two, and looked for the third).
+        html = response.content.decode()
+        shown = html[html.index("outcome-reply"):].split("</ol>")[0].count("<li>")
+        rest = re.search(r'<ol class="outcome-working" start="(\d+)">(.*?)</ol>', html, re.S)
+        folded = rest.group(2).count("<li>") if rest else 0
+        assert shown + folded == len(moves)
+        if rest:
+            assert int(rest.group(1)) == shown + 1
+            assert f"({folded} more move{'s' * (folded > 1)}" in page
+            seen_folded = True
         if opened:  # the AI kept possession after a possession of its own: two in one answer
             assert f"in {opened + 1} possessions:" in page and "Possession 2: " in page
             steps = text(client.get(reverse("cardmaster_steps", args=[showdown.pk])))
@@ -477,7 +488,7 @@ def test_the_box_tells_the_ais_answer_grouped_by_its_possessions(client, seed_wi
         else:
             assert "Possession 1" not in page
             seen_one = True
-    assert seen_one and seen_two
+    assert seen_one and seen_two and seen_folded
 
 
 def test_advice_to_shift_names_the_card_it_brings_in(showdown):

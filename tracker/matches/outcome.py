@@ -22,10 +22,11 @@ At most SHOWN lines stand open, so the box stays within about a third of a 360x7
 a consequence the player must act on (each game's `consequences`: lethal damage, a card leaving play,
 a mill, a raid, a status landing or wearing off, a flip, the match's end) always stands open: the
 fold keeps only the arithmetic. The log's other lines for the step (a game's folded ones, an attack's
-formula) are under "The whole working", and in the log.
+formula) are under "The whole working", and in the log; an answer's moves the box could not hold open lead
+that fold, numbered on from the open ones, and its summary counts them apart ("4 more moves, 2 more lines").
 """
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from tracker.models import Match
 
@@ -71,7 +72,9 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
     if answer is not None:
         heading, moves = answer
         open_ = _fitting(moves, min(room, REPLY_SHOWN))
-        reply, rest = {"heading": heading, "lines": moves[:open_]}, moves[open_:]
+        # The moves that do not fit lead the fold, numbered on from the open ones.
+        rest = moves[open_:]
+        reply = {"heading": heading, "lines": moves[:open_], "rest": rest, "start": open_ + 1}
         room = 0
     shown = []
     for must, line in said:
@@ -79,9 +82,19 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
             shown.append(line)
             room -= not must
     consequence = set(to_act_on(match, entry))
+    folded = [line for line in entry["lines"] if line not in shown and line not in consequence]
     return {"title": entry["what"] if title is None else title, "ended": match_end(match), "lines": shown,
-            "reply": reply,
-            "folded": [line for line in entry["lines"] if line not in shown and line not in consequence] + rest}
+            "reply": reply, "folded": folded, "more": _fold_said(len(rest), len(folded)) if rest or folded else ""}
+
+
+def _fold_said(moves: int, lines: int) -> str:
+    """The fold's summary, "The whole working (1 more move, 3 more lines)": an answer's heading counts its moves,
+    so the moves the box could not hold open are counted apart (a player read "3 moves" above two and looked for
+    the third)."""
+    said = [ngettext("%(n)s more move", "%(n)s more moves", n) % {"n": n} for n in (moves,) if n]
+    said += [ngettext("%(n)s more line", "%(n)s more lines", n) % {"n": n} for n in (lines,) if n]
+    more = said[0] if len(said) == 1 else gettext("%(moves)s, %(lines)s") % {"moves": said[0], "lines": said[1]}
+    return gettext("The whole working (%(more)s)") % {"more": more}
 
 
 def to_act_on(match: Match, entry: dict) -> list[str]:
