@@ -91,9 +91,12 @@ def _fold_said(moves: int, lines: int) -> str:
     """The fold's summary, "The whole working (1 more move, 3 more lines)": an answer's heading counts its moves,
     so the moves the box could not hold open are counted apart (a player read "3 moves" above two and looked for
     the third)."""
-    said = [ngettext("%(n)s more move", "%(n)s more moves", n) % {"n": n} for n in (moves,) if n]
-    said += [ngettext("%(n)s more line", "%(n)s more lines", n) % {"n": n} for n in (lines,) if n]
-    more = said[0] if len(said) == 1 else gettext("%(moves)s, %(lines)s") % {"moves": said[0], "lines": said[1]}
+    more_moves = ngettext("%(n)s more move", "%(n)s more moves", moves) % {"n": moves}
+    more_lines = ngettext("%(n)s more line", "%(n)s more lines", lines) % {"n": lines}
+    if moves and lines:
+        more = gettext("%(moves)s, %(lines)s") % {"moves": more_moves, "lines": more_lines}
+    else:
+        more = more_moves if moves else more_lines
     return gettext("The whole working (%(more)s)") % {"more": more}
 
 
