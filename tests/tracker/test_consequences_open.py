@@ -60,3 +60,36 @@ def test_an_answers_long_moves_stand_open_two_at_a_time_within_the_box():
     assert _fitting(long, REPLY_SHOWN) == 2
     assert _fitting([long[0], short[0], short[1]], REPLY_SHOWN) == 3  # two rows and two of one
     assert _fitting(["x" * 200], REPLY_SHOWN) == 1 and _fitting(short, 1) == 1 and _fitting([], 3) == 0
+
+
+def test_a_long_name_is_cut_short_at_a_word_or_after_its_letters_and_never_like_another():
+    from tracker.matches.outcome import NAME_MOST, in_box, short_names
+
+    card = "Ancient Thundering Leviathan of the Shattered Northern Deeps"
+    short = short_names(["Ana", "x" * NAME_MOST, card, "Maximilianalexanderbartholomewsmithsonab",
+                         "Maximilianalexanderbarnabyjonesandsoforth", "A" + "e\u0301" * 20])
+    assert short[card] == "Ancient Thundering…"  # after its last whole word within the letters kept
+    assert "Ana" not in short and "x" * NAME_MOST not in short  # as long as the box writes whole: kept whole
+    # Two names alike in their first letters are kept longer until they differ.
+    assert short["Maximilianalexanderbartholomewsmithsonab"] == "Maximilianalexanderbart…"
+    assert short["Maximilianalexanderbarnabyjonesandsoforth"] == "Maximilianalexanderbarn…"
+    assert short["A" + "e\u0301" * 20] == "A" + "e\u0301" * 9 + "…"  # an accent stays on its letter
+    assert in_box(f"{card} attacks; {card[:30]} waits", {card: "Ancient Thundering…", card[:30]: "Ancient Th…"}) == (
+        "Ancient Thundering… attacks; Ancient Th… waits")  # a name inside a longer one is the longer one's
+
+
+def test_the_box_writes_long_names_cut_short_and_the_log_whole():
+    from tracker.demo import load_catalogs
+    from tracker.matches import services
+
+    from .helpers import lock_both, play
+
+    load_catalogs()
+    names = ["Maximilianalexanderbartholomewsmithsonab", "ana.longname.player@example-tablekeeper."]
+    match = play(lock_both(services.match_create(slug="card-crush", player_names=names, config={})))
+    entry = log_entries(match, [match.actions.get(seq=match.head)])[0]
+    said = step_said(match, entry)
+    shown = " ".join([said["title"], *said["lines"]])
+    assert "Maximilianalexande…" in shown or "ana.longname.playe…" in shown, shown
+    assert not any(name in shown for name in names), shown
+    assert any(name in line for line in entry["lines"] for name in names), entry["lines"]

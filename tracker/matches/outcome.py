@@ -24,7 +24,13 @@ a mill, a raid, a status landing or wearing off, a flip, the match's end) always
 fold keeps only the arithmetic. The log's other lines for the step (a game's folded ones, an attack's
 formula) are under "The whole working", and in the log; an answer's moves the box could not hold open lead
 that fold, numbered on from the open ones, and its summary counts them apart ("4 more moves, 2 more lines").
+
+A long name (a player's, a card's) is cut short in what the box shows open (`short_names`): two 40-letter names
+and a 60-letter card took a 360-px box's third for the title alone, and its lines were read by scrolling inside the
+box. The fold, the log and the board write every name whole.
 """
+
+import unicodedata
 
 from django.utils.translation import gettext, ngettext
 
@@ -42,6 +48,57 @@ possessions names each move's, "Possession 1: Moon Wyrm: A1 on Tidecaller"), so 
 Three of those ran past the box, the third read in part (tests/browser/test_cardmaster_layout.py)."""
 LINE_CHARS = 36
 """About the characters one row of the box holds on a 360-px phone."""
+NAME_MOST = 22
+"""The longest name the box writes whole: a longer one is cut to its first words (or letters) and "…"."""
+NAME_KEPT = 18
+"""About the letters a cut name keeps: its first words within NAME_KEPT + 2, or its first NAME_KEPT letters."""
+
+
+def short_names(names) -> dict[str, str]:
+    """Each of `names` longer than NAME_MOST, cut short for the box: "Ancient Thundering…" for "Ancient Thundering
+    Leviathan of the Shattered Northern Deeps". Two names never come out alike: each is kept longer until they
+    differ (two players whose names start with the same 20 letters)."""
+    long = sorted({name for name in names if len(name) > NAME_MOST})
+    cut = {name: _cut_at(name) for name in long}
+    while clash := [name for name in long if sum(_prefix(other, cut[other]) == _prefix(name, cut[name])
+                                                  for other in long) > 1]:
+        for name in clash:
+            cut[name] = _next_letter(name, cut[name] + 1)
+    return {name: _prefix(name, at) + "…" for name, at in cut.items() if at < len(name)}
+
+
+def _cut_at(name: str) -> int:
+    """After the last whole word within NAME_KEPT + 2 letters, or after NAME_KEPT letters when that is a short one."""
+    words = name[:NAME_KEPT + 3].rsplit(" ", 1)[0].rstrip() if " " in name[:NAME_KEPT + 3] else ""
+    return _next_letter(name, len(words) if len(words) >= NAME_KEPT // 2 else NAME_KEPT)
+
+
+def _next_letter(name: str, at: int) -> int:
+    """`at`, moved on past combining marks: a cut never parts a letter from its accent."""
+    while at < len(name) and unicodedata.combining(name[at]):
+        at += 1
+    return at
+
+
+def _prefix(name: str, at: int) -> str:
+    return name[:at].rstrip(" ,.:;-")
+
+
+def in_box(text: str, short: dict[str, str]) -> str:
+    """`text` with each long name cut short (short_names), the longest first: a name inside a longer one is that
+    one's."""
+    for name in sorted(short, key=len, reverse=True):
+        text = text.replace(name, short[name])
+    return text
+
+
+def _strings(value) -> list[str]:
+    """Every string in an event or a shown action, its names among them."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [text for item in value for text in _strings(item)] if isinstance(value, list) else []
 
 
 def _fitting(moves: list, most: int) -> int:
@@ -67,6 +124,9 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
     # What the player must act on always stands open; the other key lines fill the box up to SHOWN. When the app
     # answered the step (a Showdown AI), its moves are what the player has not seen yet: they come first.
     room = max(SHOWN - sum(1 for must, line in said if must and line), 1)
+    # The names to cut short: the players' and those in the step as the table sees it (its events and its action
+    # as shown, which its title is written from), never an entry still hidden.
+    short = short_names([*names, *_strings(entry["action"].events), *_strings(entry["shown"])])
     answer = pages.reply(match, entry["action"].seq, names)
     reply, rest = None, []
     if answer is not None:
@@ -74,7 +134,8 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
         open_ = _fitting(moves, min(room, REPLY_SHOWN))
         # The moves that do not fit lead the fold, numbered on from the open ones.
         rest = moves[open_:]
-        reply = {"heading": heading, "lines": moves[:open_], "rest": rest, "start": open_ + 1}
+        reply = {"heading": in_box(heading, short), "lines": [in_box(str(move), short) for move in moves[:open_]],
+                 "rest": rest, "start": open_ + 1}
         room = 0
     shown = []
     for must, line in said:
@@ -83,8 +144,9 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
             room -= not must
     consequence = set(to_act_on(match, entry))
     folded = [line for line in entry["lines"] if line not in shown and line not in consequence]
-    return {"title": entry["what"] if title is None else title, "ended": match_end(match), "lines": shown,
-            "reply": reply, "folded": folded, "more": _fold_said(len(rest), len(folded)) if rest or folded else ""}
+    return {"title": in_box(entry["what"] if title is None else title, short), "ended": in_box(match_end(match), short),
+            "lines": [in_box(line, short) for line in shown], "reply": reply, "folded": folded,
+            "more": _fold_said(len(rest), len(folded)) if rest or folded else ""}
 
 
 def _fold_said(moves: int, lines: int) -> str:

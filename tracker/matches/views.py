@@ -40,7 +40,7 @@ from tracker.web import limits
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .last_entry import last_entry
 from .once import made_once
-from .outcome import step_said
+from .outcome import in_box, short_names, step_said
 
 ENTRY_SALT = "tracker.secret-entry"
 
@@ -152,6 +152,15 @@ def _requests(match: Match, seen_by: Viewer) -> list[dict]:
             for proposal in waiting]
 
 
+def _in_box(match: Match, notes: list[Message]) -> list[Message]:
+    """Messages as the outcome box says them: they name players too ("… is locked in."), cut short as the step's
+    lines are (outcome.short_names)."""
+    if not notes:
+        return notes
+    short = short_names(player.name for player in match.players())
+    return [Message(note.level, in_box(str(note.message), short), note.extra_tags) for note in notes]
+
+
 def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None,
              seen_by: Viewer | None = None) -> dict:
     """What came of the player's last tap, for the outcome region: a refusal and why, the messages
@@ -173,7 +182,7 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
         entry = log_entries(match, [done])[0] if done else None
     said = step_said(match, entry, title) if entry else {}
     told = news.said(match, seen_by) if seen_by is not None and not (refusal or entry) else ""
-    return {"refusal": refusal, "notes": notes, "entry": entry, **said, "news": told,
+    return {"refusal": refusal, "notes": _in_box(match, notes), "entry": entry, **said, "news": told,
             "shown": bool(refusal or notes or entry or told)}
 
 
@@ -245,7 +254,7 @@ def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message:
     if request.htmx:
         outcome = _outcome(request, match, step=step)
         if message:
-            outcome["notes"].insert(0, Message(messages.SUCCESS, message))
+            outcome["notes"][:0] = _in_box(match, [Message(messages.SUCCESS, message)])
             outcome["shown"] = True
         return _render_match(request, match, seen_by, outcome=outcome, changed=True)
     if message:

@@ -24,10 +24,12 @@ def log_entries(match: Match, actions=None) -> list[dict]:
     names = [player.name for player in match.players()]
     entries = []
     for action in match.actions.select_related("proposal") if actions is None else actions:
+        shown = services.as_shown(match, action)
         entries.append({
             "action": action,
+            "shown": shown,
             "status": "abandoned" if action.abandoned else ("undone" if action.seq > match.head else "applied"),
-            "what": pages.describe_action(services.as_shown(match, action), action.events, names),
+            "what": pages.describe_action(shown, action.events, names),
             "lines": [line for line in (pages.describe(event, names) for event in action.events) if line],
             "rolls": [roll_text(roll, pages) for roll in action.rolls],
             "override": bool(action.payload.get("override")),
