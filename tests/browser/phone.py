@@ -86,9 +86,10 @@ LONG_PLAYERS = ("Maximilianalexanderbartholomewsmithsonab", "ana.longname.player
 LONG_CARD = "Ancient Thundering Leviathan of the Shattered Northern Deeps"  # 60, the most a card name may have
 _LONG_NAMES = {*LONG_PLAYERS, LONG_CARD}
 """The long names the tests give, which the outcome box writes cut short (tracker/matches/outcome.py: short_names)."""
-HIDDEN_WITH_LONG_NAMES = 200
-"""Most pixels of an outcome box read only by scrolling inside it with the longest names: the known gap's worst
-(186 px, a LOGOS reveal at 360x740; docs/playing.md). With ordinary names, none."""
+HIDDEN_WITH_LONG_NAMES = 40
+"""Most pixels of an outcome box read only by scrolling inside it, with the longest names: what a player must act on
+stands open even beyond the box (tracker/matches/outcome.py), and an Evons flip under a play of the 60-letter card
+by a 40-letter player is 35 px more than a quarter of a 360x740 screen holds. With ordinary names, none."""
 
 
 def forty(name: str) -> str:

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Match
 
-from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, forty, hand_to, in_view
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, forty, hand_to, in_the_box, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,7 +28,8 @@ def lock_in(page: Page, name: str, cards: list[str]) -> None:
     for number, card in enumerate(cards, start=1):
         page.get_by_label(f"Active {number}", exact=True).fill(card)
     page.get_by_role("button", name="Lock in my lineup").click()
-    expect(page.get_by_text(f"{name} is locked in.")).to_be_visible()
+    said = f"{name} is locked in."  # the handover's banner writes the name whole, the outcome box cut short
+    expect(page.get_by_text(said).or_(page.get_by_text(in_the_box(said))).first).to_be_visible()
 
 
 def card(page: Page, name: str):

@@ -87,14 +87,15 @@ def test_lonely_star(phone: Page, shot):
     attack = form_with_button(page, f"Attack with {LONG_CARD}")
     attack.get_by_label("Die rolled at the table (1–6)").fill("2")
     attack.get_by_role("button", name=f"Attack with {LONG_CARD}").click()
+    # With the longest names the box holds the roll; the damage (on the board too) folds.
     outcome_says(page, 4, f"{LONG_CARD} attacks Nebula Warden", f"Crit roll for {LONG_CARD}: 2 against Luck 2: success.",
-                 "Critical Damage: Resist is ignored, 2 dealt to Nebula Warden.", "2 of 8 HP")
+                 "The whole working (2 more lines)")
     shot("lonely-star")
     check_page(page)
 
     form_with_button(page, "Attack with Quiet Moon").get_by_role("button", name="Attack with Quiet Moon").click()
-    # The app rolls: a crit or not, the box says the roll and what was dealt.
-    outcome_says(page, 5, "Quiet Moon attacks Nebula Warden", "Crit roll for Quiet Moon: ", "dealt to Nebula Warden.")
+    # The app rolls: a crit or not, the box says the roll (what was dealt folds or not, as the lines fit the box).
+    outcome_says(page, 5, "Quiet Moon attacks Nebula Warden", "Crit roll for Quiet Moon: ")
 
     page.get_by_text("Inflict a status").click()
     inflict = form_with_button(page, "Inflict")
@@ -111,7 +112,8 @@ def test_lonely_star(phone: Page, shot):
     effect.get_by_label("Damage", exact=True).fill("2")
     effect.get_by_label("The effect ignores Resist (no crit roll)").check()
     effect.get_by_role("button", name="Deal the damage").click()
-    outcome_says(page, 7, "2 damage ignoring Resist: 2 dealt to Nebula Warden.", "of 8 HP")
+    # Under the title with the card's name, the HP left (on the board too) folds.
+    outcome_says(page, 7, "2 damage ignoring Resist: 2 dealt to Nebula Warden.", "The whole working (1 more line)")
     check_page(page)
     assert errors == []
 
@@ -192,15 +194,18 @@ def test_logos(phone: Page, shot):
     page.get_by_role("button", name="Commit this card").click()
     handed_on(page, BEN, f"{ANA} is locked in. The entry is hidden.")
     commit(page, BEN, "Solar Flare")
-    outcome_says(page, 2, "The entries are revealed", "red (MATTER) beats green (ENERGY)",
-                 f"{ANA} attacks and {BEN} defends.", next_control=page.get_by_role("button", name="Fight"))
+    # Who attacks, with both 40-letter names, is four rows: under the lock-in's message it folds (the board says it).
+    outcome_says(page, 2, "The entries are revealed", f"{BEN} is locked in.", "The whole working (4 more lines)",
+                 next_control=page.get_by_role("button", name="Fight"))
     page.get_by_role("button", name="Fight").click()
-    outcome_says(page, 3, "Fight", "ATTACK 35,000 − DEFENSE 30,000 = 5,000 damage", "Round 1 is over.")
+    # The round's end stands open; the damage, four rows with both names, folds (the board shows the HP).
+    outcome_says(page, 3, "Fight", "Round 1 is over.", "The whole working (3 more lines)")
     check_page(page)
 
     commit(page, ANA, "Iron Golem")
     commit(page, BEN, "Iron Golem")
-    outcome_says(page, 5, "Both cards are red (MATTER) with SPEED 20: Deadlock.", "Round 2 is over.")
+    # Under the lock-in's message with both names, the round's end stands open and why (the Deadlock) folds.
+    outcome_says(page, 5, "The entries are revealed", "Round 2 is over.", "The whole working (2 more lines)")
     shot("logos-deadlock")
     check_page(page)
     assert errors == []
@@ -228,11 +233,12 @@ def test_evons(phone: Page, shot):
     expect(page.get_by_label("Card name")).to_have_value("Dust Mol")
     fill_card(page.get_by_label("Card name"), "Dust Mole")
     page.get_by_role("button", name="Play the card").tap()
-    outcome_says(page, 1, f"{ANA} plays Dust Mole on E5", f"Score: {ANA} 1, {BEN} 0.")
+    # Evons' box is a quarter of the screen: with the longest names the score (above the board too) folds.
+    outcome_says(page, 1, f"{ANA} plays Dust Mole on E5", "The whole working")
     tap_and_play(page, "C3", "Night Crow")
-    outcome_says(page, 2, f"{BEN} plays Night Crow on C3", f"Score: {ANA} 1, {BEN} 1.")
+    outcome_says(page, 2, f"{BEN} plays Night Crow on C3", "The whole working")
     tap_and_play(page, "B3", LONG_CARD)
-    outcome_says(page, 3, f"{ANA} plays {LONG_CARD} on B3", f"C3 flipped to {ANA}.", f"Score: {ANA} 3, {BEN} 0.")
+    outcome_says(page, 3, f"{ANA} plays {LONG_CARD} on B3", f"C3 flipped to {ANA}.", "The whole working")
     shot("evons-flip")
     check_page(page)
     assert errors == []
@@ -292,8 +298,9 @@ def test_cardmaster(phone: Page, shot):
     brute = cardmaster_card(page, "Granite Brute")
     brute.get_by_role("radio", name=re.compile(rf"^{LONG_CARD}")).check()
     brute.get_by_role("button", name=re.compile(r"^A1\b")).click()
-    outcome_says(page, 8, f"Granite Brute: A1 on {LONG_CARD}", f"{LONG_CARD} has 0 HP left.",
-                 f"{LONG_CARD} falls. Its 1 stacked gem is raided into {BEN}'s pool.")
+    # The fall and its raided gem stand open; the damage that felled it and who steps in fold.
+    outcome_says(page, 8, f"Granite Brute: A1 on {LONG_CARD}",
+                 f"{LONG_CARD} falls. Its 1 stacked gem is raided into {BEN}'s pool.", "The whole working (2 more lines)")
     shot("cardmaster-fall")
     cardmaster_card(page, "Reef Sentinel").get_by_role("button", name=re.compile("^Deposit 1 raided gem")).click()
     outcome_says(page, 9, "One raided gem deposited on Reef Sentinel: 2 shown, 0 left in the pool.")

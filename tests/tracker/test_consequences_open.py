@@ -93,3 +93,25 @@ def test_the_box_writes_long_names_cut_short_and_the_log_whole():
     assert "Maximilianalexande…" in shown or "ana.longname.playe…" in shown, shown
     assert not any(name in shown for name in names), shown
     assert any(name in line for line in entry["lines"] for name in names), entry["lines"]
+
+
+def test_rows_are_counted_as_a_phone_wraps_words():
+    from tracker.matches.outcome import ROW_CHARS, rows
+
+    assert rows("") == 1 and rows("x" * ROW_CHARS) == 1 and rows("x" * (ROW_CHARS + 1)) == 2
+    assert rows("x" * (ROW_CHARS - 2) + " yyyy") == 2  # a word that does not fit goes whole to the next row
+    assert rows("Maximilianalexanderbartholomewsmithsonab" * 2) == 3  # a word longer than a row is broken
+    assert rows("Round 1 is over. Refill your empty card slots for the next one.") == 3
+
+
+def test_the_key_lines_open_fill_the_box_rows_and_what_must_be_acted_on_stands_open_beyond():
+    from tracker.matches.outcome import _open
+
+    said = [(False, "a" * 25), (True, "fall " * 20), (False, "b" * 25), (False, "c " * 30)]
+    wholes = ["A", "FALL", "B", "C"]
+    shown, opened = _open(said, wholes, room=3, left=2)  # two rows for the key lines: the first two fit, not the third
+    assert shown == [said[0][1], said[1][1], said[2][1]] and opened == {"A", "FALL", "B"}
+    shown, opened = _open(said, wholes, room=1, left=9)  # at most `room` of them, however many rows are left
+    assert opened == {"A", "FALL"}
+    shown, opened = _open(said, wholes, room=3, left=0)
+    assert opened == {"FALL"}

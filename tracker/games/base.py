@@ -220,6 +220,9 @@ class GamePages:
     REQUIRED = ("slug", "noun", "modules", "consequences", "tampered_demo", "tampered_stat")
 
     # ------------------------------------------------------------ optional, with defaults
+    box_rows: ClassVar[int] = 9
+    """Rows of text the outcome box holds on a 360x740 phone under its Undo and Close (app.css: 35.5vh, rows of
+    1.3 x 0.9rem): the step's key lines open in it fill no more (tracker/matches/outcome.py)."""
     key_stats: ClassVar[tuple[str, ...]] = ()
     """The card_form fields the default card_facts marks key: shown beside a card while choosing one."""
     cards_played_from_log: ClassVar[bool] = False

@@ -18,10 +18,11 @@ working: each game's `outcome_line` picks and shortens it (tracker/games/base.py
 - Evons: a card revealed, conflicts, flips, abilities, moves, the score and the game's end; the
   play's cost (its title names card and cell), chain activations and turn bookkeeping fold away.
 
-At most SHOWN lines stand open, so the box stays within about a third of a 360x740 screen, except that
-a consequence the player must act on (each game's `consequences`: lethal damage, a card leaving play,
-a mill, a raid, a status landing or wearing off, a flip, the match's end) always stands open: the
-fold keeps only the arithmetic. The log's other lines for the step (a game's folded ones, an attack's
+At most SHOWN lines stand open, and only as many as the box's rows hold on a 360x740 phone (`box_rows`,
+counted as `rows` counts them, the title, the messages and the fold's summary too), so nothing in it is read
+by scrolling inside it; except that a consequence the player must act on (each game's `consequences`: lethal
+damage, a card leaving play, a mill, a raid, a status landing or wearing off, a flip, the match's end) always
+stands open: the fold keeps only the arithmetic. The log's other lines for the step (a game's folded ones, an attack's
 formula) are under "The whole working", and in the log; an answer's moves the box could not hold open lead
 that fold, numbered on from the open ones, and its summary counts them apart ("4 more moves, 2 more lines").
 
@@ -48,10 +49,29 @@ possessions names each move's, "Possession 1: Moon Wyrm: A1 on Tidecaller"), so 
 Three of those ran past the box, the third read in part (tests/browser/test_cardmaster_layout.py)."""
 LINE_CHARS = 36
 """About the characters one row of the box holds on a 360-px phone."""
+ROW_CHARS = 30
+"""About the characters one row of the box's lines holds there (a 275-px line of 0.9rem text)."""
+TITLE_CHARS = 25
+"""The same for its title: in bold, after its ✓."""
+FOLD_ROWS = 2
+"""The fold's summary: a 44-px tap, two rows."""
 NAME_MOST = 22
 """The longest name the box writes whole: a longer one is cut to its first words (or letters) and "…"."""
 NAME_KEPT = 18
 """About the letters a cut name keeps: its first words within NAME_KEPT + 2, or its first NAME_KEPT letters."""
+
+
+def rows(text: str, width: int = ROW_CHARS) -> int:
+    """The rows `text` takes in the box, about: its words wrapped as the phone wraps them, a word longer than a row
+    (a 40-letter name) broken where it meets the row's end (app.css: overflow-wrap)."""
+    taken, row = 1, 0
+    for word in text.split():
+        if row and row + 1 + len(word) > width:
+            taken, row = taken + 1, 0
+        row += (1 if row else 0) + len(word)
+        while row > width:
+            taken, row = taken + 1, row - width
+    return taken
 
 
 def short_names(names) -> dict[str, str]:
@@ -112,9 +132,10 @@ def _fitting(moves: list, most: int) -> int:
     return shown
 
 
-def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
+def step_said(match: Match, entry: dict, title: str | None = None, taken: int = 0) -> dict:
     """The outcome box's account of one log entry (tracker.review.views.log_entries): `title` (the log's unless
-    given), `ended` (the match's end, when this step ended it), `lines` shown and `folded` lines."""
+    given), `ended` (the match's end, when this step ended it), `lines` shown and `folded` lines. `taken`: the rows
+    the box's messages take above them."""
     from tracker.games import pages_for  # the games' pages build on this package: asked for when drawn
 
     pages = pages_for(match.slug)
@@ -127,6 +148,13 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
     # The names to cut short: the players' and those in the step as the table sees it (its events and its action
     # as shown, which its title is written from), never an entry still hidden.
     short = short_names([*names, *_strings(entry["action"].events), *_strings(entry["shown"])])
+    title, ended = in_box(entry["what"] if title is None else title, short), in_box(match_end(match), short)
+    wholes = [line for _must, line in said]  # as the log writes them: what the fold leaves out
+    said = [(must, in_box(line, short)) for must, line in said]
+    # The rows left for the key lines: the title (with "(log entry n)"), the match's end, what must stand open, and
+    # the fold's summary are counted first.
+    left = pages.box_rows - taken - rows(f"{title} (log entry 00)", TITLE_CHARS) - (rows(ended) if ended else 0) - FOLD_ROWS - sum(
+        rows(line) for must, line in said if must and line)
     answer = pages.reply(match, entry["action"].seq, names)
     reply, rest = None, []
     if answer is not None:
@@ -137,16 +165,28 @@ def step_said(match: Match, entry: dict, title: str | None = None) -> dict:
         reply = {"heading": in_box(heading, short), "lines": [in_box(str(move), short) for move in moves[:open_]],
                  "rest": rest, "start": open_ + 1}
         room = 0
-    shown = []
-    for must, line in said:
-        if line and (must or room > 0):
-            shown.append(line)
-            room -= not must
     consequence = set(to_act_on(match, entry))
-    folded = [line for line in entry["lines"] if line not in shown and line not in consequence]
-    return {"title": in_box(entry["what"] if title is None else title, short), "ended": in_box(match_end(match), short),
-            "lines": [in_box(line, short) for line in shown], "reply": reply, "folded": folded,
+    # With the fold's summary counted, unless every line fits open without it (the summary takes two rows).
+    shown, opened = _open(said, wholes, room, left + FOLD_ROWS)
+    folded = [line for line in entry["lines"] if line not in opened and line not in consequence]
+    if folded or rest:
+        shown, opened = _open(said, wholes, room, left)
+        folded = [line for line in entry["lines"] if line not in opened and line not in consequence]
+    return {"title": title, "ended": ended, "lines": shown, "reply": reply, "folded": folded,
             "more": _fold_said(len(rest), len(folded)) if rest or folded else ""}
+
+
+def _open(said: list[tuple[bool, str]], wholes: list[str], room: int, left: int) -> tuple[list[str], set[str]]:
+    """The lines standing open, as the box writes them, and as the log does: each one a player must act on, and the
+    others in turn while at most `room` of them fill at most `left` rows."""
+    shown, opened = [], set()
+    for (must, line), whole in zip(said, wholes, strict=True):
+        if line and (must or (room > 0 and rows(line) <= left)):
+            shown.append(line)
+            opened.add(whole)
+            room -= not must
+            left -= 0 if must else rows(line)
+    return shown, opened
 
 
 def _fold_said(moves: int, lines: int) -> str:

@@ -40,7 +40,7 @@ from tracker.web import limits
 from .forms import MatchFilterForm, PlayersForm, SeqForm, StepForm
 from .last_entry import last_entry
 from .once import made_once
-from .outcome import in_box, short_names, step_said
+from .outcome import in_box, rows, short_names, step_said
 
 ENTRY_SALT = "tracker.secret-entry"
 
@@ -162,27 +162,30 @@ def _in_box(match: Match, notes: list[Message]) -> list[Message]:
 
 
 def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None,
-             seen_by: Viewer | None = None) -> dict:
+             seen_by: Viewer | None = None, message: str = "") -> dict:
     """What came of the player's last tap, for the outcome region: a refusal and why, the messages
-    waiting for this phone, and the step just taken with its working. Unless it tells this phone's own
-    step, the newest change another phone made (news.py), naming who, so the box never contradicts the board."""
-    notes, title = [], None
-    for message in messages.get_messages(request):
-        if steps_told.is_step(message):
-            if taken := steps_told.step_of(message, match.pk):
+    waiting for this phone (after `message`, the change's own), and the step just taken with its working. Unless it
+    tells this phone's own step, the newest change another phone made (news.py), naming who, so the box never
+    contradicts the board."""
+    notes: list[Message] = [Message(messages.SUCCESS, message)] if message else []  # what the change just said
+    title = None
+    for flashed in messages.get_messages(request):
+        if steps_told.is_step(flashed):
+            if taken := steps_told.step_of(flashed, match.pk):
                 step, revealing = taken
                 title = _("The entries are revealed") if revealing else None
         else:
-            notes.append(message)
+            notes.append(flashed)
+    notes = _in_box(match, notes)
     entry = None
     if step:
         # The step a change just took is the one it left on the match: no query for it.
         done = services.head_action(match) if step == match.head else (
             match.actions.filter(abandoned=False, seq=step).first())
         entry = log_entries(match, [done])[0] if done else None
-    said = step_said(match, entry, title) if entry else {}
+    said = step_said(match, entry, title, taken=sum(rows(str(note)) for note in notes)) if entry else {}
     told = news.said(match, seen_by) if seen_by is not None and not (refusal or entry) else ""
-    return {"refusal": refusal, "notes": _in_box(match, notes), "entry": entry, **said, "news": told,
+    return {"refusal": refusal, "notes": notes, "entry": entry, **said, "news": told,
             "shown": bool(refusal or notes or entry or told)}
 
 
@@ -252,10 +255,7 @@ def _after_change(request: TableRequest, match: Match, seen_by: Viewer, message:
     step starts (GamePages.lands), and the message and the step taken travel there as flash messages.
     """
     if request.htmx:
-        outcome = _outcome(request, match, step=step)
-        if message:
-            outcome["notes"][:0] = _in_box(match, [Message(messages.SUCCESS, message)])
-            outcome["shown"] = True
+        outcome = _outcome(request, match, step=step, message=message)
         return _render_match(request, match, seen_by, outcome=outcome, changed=True)
     if message:
         messages.success(request, message)

@@ -24,6 +24,7 @@ class EvonsPages(GamePages):
     tampered_demo, tampered_stat = "by-passes", "atk"
     score_counted = npgettext_lazy("evons", "%(a)s point to %(b)s", "%(a)s points to %(b)s", "n")
     cards_played_from_log = True
+    box_rows = 5  # the box takes a quarter of the screen (evons.css): the board and Play stay in view under it
 
     def card_initial(self, card: dict) -> dict:
         return forms.card_initial(card)

@@ -21,6 +21,7 @@ class LonelyStarPages(GamePages):
     modules = Modules(forms, board, narration, statistics, demo)
     tampered_demo, tampered_stat = "deck-out", "hp"
     key_stats = ("hp", "at", "lk", "rs", "reach")
+    box_rows = 8  # the box stands in the unit's panel, a tenth narrower than the page
 
     def roll_reason(self, why: str) -> str:
         return narration.roll_reason(why)
