@@ -76,6 +76,7 @@ def test_a_long_name_is_cut_short_at_a_word_or_after_its_letters_and_never_like_
     assert short["A" + "e\u0301" * 20] == "A" + "e\u0301" * 9 + "…"  # an accent stays on its letter
     assert in_box(f"{card} attacks; {card[:30]} waits", {card: "Ancient Thundering…", card[:30]: "Ancient Th…"}) == (
         "Ancient Thundering… attacks; Ancient Th… waits")  # a name inside a longer one is the longer one's
+    assert in_box(f"C3 flipped to {card}.", short) == "C3 flipped to Ancient Thundering…"
 
 
 def test_the_box_writes_long_names_cut_short_and_the_log_whole():

@@ -106,10 +106,10 @@ def _prefix(name: str, at: int) -> str:
 
 def in_box(text: str, short: dict[str, str]) -> str:
     """`text` with each long name cut short (short_names), the longest first: a name inside a longer one is that
-    one's."""
+    one's. A sentence ending on a cut name ends on its "…"."""
     for name in sorted(short, key=len, reverse=True):
         text = text.replace(name, short[name])
-    return text
+    return text.replace("….", "…")  # a sentence ending on a cut name: its stop is the ellipsis
 
 
 def _strings(value) -> list[str]:
