@@ -159,11 +159,18 @@ def box_stayed(page: Page) -> None:
 
 
 def in_view(page: Page, selector: str | Locator = OUTCOME) -> dict:
-    """Fail unless the element is wholly inside the viewport; its bounding box."""
-    box = (page.locator(selector) if isinstance(selector, str) else selector).bounding_box()
+    """Fail unless the element is wholly inside the viewport; its bounding box. The outcome box must also hold all
+    it says in view: nothing read by scrolling inside it, which a phone's hidden scroll bars do not show (with the
+    longest names, no more than HIDDEN_WITH_LONG_NAMES)."""
+    element = page.locator(selector) if isinstance(selector, str) else selector
+    box = element.bounding_box()
     height = page.viewport_size["height"]
     assert box is not None, f"{selector} is not shown"
     assert box["height"] > 0 and box["y"] >= 0 and box["y"] + box["height"] <= height, f"{selector} is off-screen: {box}"
+    if selector == OUTCOME:
+        hidden = element.evaluate("(box) => box.scrollHeight - box.clientHeight")
+        most = HIDDEN_WITH_LONG_NAMES if any(name in page.content() for name in _LONG_NAMES) else 1
+        assert hidden <= most, f"the outcome box scrolls inside itself: {hidden} px of it hidden"
     return box
 
 
@@ -236,11 +243,6 @@ def outcome_says(page: Page, entry: int | None, *working: str, next_control: Loc
         expect(box).to_contain_text(in_the_box(text), use_inner_text=True)
     expect(box).not_to_contain_text("Done: the board shows what happened.")
     found = in_view(page)
-    # Nothing read by scrolling inside the box, which a phone's hidden scroll bars do not show; with the longest
-    # names, no more than the known gap's worst (docs/playing.md), lowered as it closes.
-    hidden = box.evaluate("(box) => box.scrollHeight - box.clientHeight")
-    most = HIDDEN_WITH_LONG_NAMES if any(name in page.content() for name in _LONG_NAMES) else 1
-    assert hidden <= most, f"the outcome box scrolls inside itself: {hidden} px of it hidden"
     box_stayed(page)
     assert lone_symbols(box) == [], "a status symbol alone on its line, the name after it below"
     # An AI's answer, moves the player makes for it at the table, may take nearer half the screen (app.css).

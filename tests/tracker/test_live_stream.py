@@ -671,3 +671,17 @@ def test_each_phone_hears_the_news_in_its_language(owner, battle, player, django
     with django_assert_max_num_queries(2):  # the match with its players and its head action (the newest), the requests
         change = live.read_change(battle.pk)
     assert change.said["en"].startswith("Ben") and change.said["de"].startswith("Ben")
+
+
+def test_the_pushed_message_cuts_a_long_name_short_as_the_box_says_it(catalog):
+    """The other phone's box shows the pushed message unless the page says it already (table.js: tell): both cut a
+    40-letter name short alike (tracker/matches/outcome.py), or the box would be drawn again with the whole name."""
+    from tracker.matches.outcome import in_box, short_names
+
+    names = ["Maximilianalexanderbartholomewsmithsonab", "ana.longname.player@example-tablekeeper."]
+    battle = play(lock_both(services.match_create(slug="card-crush", player_names=names, config={})))
+    services.match_goto(step=battle.head - 1, expected_seq=battle.head, match=battle, by=news.By(names[0], (0,)))
+    change = live.read_change(battle.pk)
+    said = news.said(Match.objects.get(pk=battle.pk), None)
+    assert names[0] in said and names[0] not in change.said["en"], change.said
+    assert change.said["en"] == in_box(said, short_names(names))

@@ -60,6 +60,7 @@ from tracker.models import Match, Proposal
 from tracker.templatetags.regions import parts_shown
 
 from .match_read import match_read
+from .outcome import in_box, short_names
 
 if TYPE_CHECKING:
     from tracker.people.devices import TableRequest
@@ -136,15 +137,21 @@ def said(match: Match, waiting: list, newest) -> tuple[str, str]:
     step says its public log title (the engine's `public_action`, the title the log shows everyone); a
     step undone, redone or reopened says where the match now stands; a request waiting says who asks what.
     """
-    # At call time: the games' pages and consent import the match services, which call changed().
-    from tracker.games import pages_for
-    from tracker.matches import news, services
-    from tracker.people import consent  # (as above)
+    # At call time: news imports the match services, which call changed().
+    from tracker.matches import news
 
     kind, told = _kind(match, waiting, newest), news.said(match, None, newest)
-    if told:
-        return kind, told
     names = [player.name for player in match.players()]
+    # Said in the outcome box, where long names are cut short (outcome.short_names): as the page's own news says it.
+    return kind, in_box(told or _said_otherwise(match, waiting, newest, kind, names), short_names(names))
+
+
+def _said_otherwise(match: Match, waiting: list, newest, kind: str, names: list[str]) -> str:
+    """The message of a change with no news: see `said`."""
+    # At call time: the games' pages and consent import the match services, which call changed().
+    from tracker.games import pages_for
+    from tracker.matches import services
+    from tracker.people import consent  # (as above)
     if kind == "request":
         proposal = waiting[-1]
         # An action asked for, as the log would title it: the engine's public view of the action. (A seat's release
@@ -154,15 +161,15 @@ def said(match: Match, waiting: list, newest) -> tuple[str, str]:
                 match.game.public_action(match.state, proposal.payload), [], names)
         else:
             what = consent.describe(proposal, names)
-        return kind, consent.asks(proposal, names, what)
+        return consent.asks(proposal, names, what)
     if kind == "step":
         pages = pages_for(match.slug)
-        return kind, pages.describe_action(services.as_shown(match, newest), newest.events, names)
+        return pages.describe_action(services.as_shown(match, newest), newest.events, names)
     if kind == "goto":
         if match.head < match.line_length:
-            return kind, _("Back to step %(step)s of %(steps)s.") % {"step": match.head, "steps": match.line_length}
-        return kind, _("Now at step %(step)s.") % {"step": match.head}
-    return kind, _("The match changed.")
+            return _("Back to step %(step)s of %(steps)s.") % {"step": match.head, "steps": match.line_length}
+        return _("Now at step %(step)s.") % {"step": match.head}
+    return _("The match changed.")
 
 
 def _kind(match: Match, waiting: list, newest) -> str:

@@ -152,15 +152,6 @@ def _requests(match: Match, seen_by: Viewer) -> list[dict]:
             for proposal in waiting]
 
 
-def _in_box(match: Match, notes: list[Message]) -> list[Message]:
-    """Messages as the outcome box says them: they name players too ("… is locked in."), cut short as the step's
-    lines are (outcome.short_names)."""
-    if not notes:
-        return notes
-    short = short_names(player.name for player in match.players())
-    return [Message(note.level, in_box(str(note.message), short), note.extra_tags) for note in notes]
-
-
 def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int | None = None,
              seen_by: Viewer | None = None, message: str = "") -> dict:
     """What came of the player's last tap, for the outcome region: a refusal and why, the messages
@@ -176,15 +167,18 @@ def _outcome(request: TableRequest, match: Match, refusal: str = "", step: int |
                 title = _("The entries are revealed") if revealing else None
         else:
             notes.append(flashed)
-    notes = _in_box(match, notes)
     entry = None
     if step:
         # The step a change just took is the one it left on the match: no query for it.
         done = services.head_action(match) if step == match.head else (
             match.actions.filter(abandoned=False, seq=step).first())
         entry = log_entries(match, [done])[0] if done else None
-    said = step_said(match, entry, title, taken=sum(rows(str(note)) for note in notes)) if entry else {}
     told = news.said(match, seen_by) if seen_by is not None and not (refusal or entry) else ""
+    if notes or told:  # they name players too ("… is locked in."): cut short as the step's lines are
+        short = short_names(player.name for player in match.players())
+        notes = [Message(note.level, in_box(str(note.message), short), note.extra_tags) for note in notes]
+        told = in_box(told, short)
+    said = step_said(match, entry, title, taken=sum(rows(str(note)) for note in notes)) if entry else {}
     return {"refusal": refusal, "notes": notes, "entry": entry, **said, "news": told,
             "shown": bool(refusal or notes or entry or told)}
 
