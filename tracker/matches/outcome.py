@@ -22,9 +22,9 @@ At most SHOWN lines stand open, and only as many as the box's rows hold on a 360
 counted as `rows` counts them, the title, the messages and the fold's summary too), so nothing in it is read
 by scrolling inside it; except that a consequence the player must act on (each game's `consequences`: lethal
 damage, a card leaving play, a mill, a raid, a status landing or wearing off, a flip, the match's end) always
-stands open: the fold keeps only the arithmetic. The log's other lines for the step (a game's folded ones, an attack's
-formula) are under "The whole working", and in the log; an answer's moves the box could not hold open lead
-that fold, numbered on from the open ones, and its summary counts them apart ("4 more moves, 2 more lines").
+stands open: the fold keeps only the arithmetic. The log's other lines for the step (a game's folded ones, an
+attack's formula) are under "The whole working", and in the log; an answer's moves the box could not hold open
+lead that fold, numbered on from the open ones, and its summary counts them apart ("4 more moves, 2 more lines").
 
 A long name (a player's, a card's) is cut short in what the box shows open (`short_names`): two 40-letter names
 and a 60-letter card took a 360-px box's third for the title alone, and its lines were read by scrolling inside the
@@ -142,8 +142,8 @@ def step_said(match: Match, entry: dict, title: str | None = None, taken: int = 
     names = [player.name for player in match.players()]
     said = [(event["type"] in pages.consequences, pages.outcome_line(event, names) or (
         pages.describe(event, names) if event["type"] in pages.consequences else "")) for event in entry["action"].events]
-    # What the player must act on always stands open; the other key lines fill the box up to SHOWN. When the app
-    # answered the step (a Showdown AI), its moves are what the player has not seen yet: they come first.
+    # What the player must act on always stands open; the other key lines fill the box up to SHOWN, as its rows allow.
+    # When the app answered the step (a Showdown AI), its moves are what the player has not seen yet: they come first.
     room = max(SHOWN - sum(1 for must, line in said if must and line), 1)
     # The names to cut short: the players' and those in the step as the table sees it (its events and its action
     # as shown, which its title is written from), never an entry still hidden.
@@ -153,8 +153,8 @@ def step_said(match: Match, entry: dict, title: str | None = None, taken: int = 
     said = [(must, in_box(line, short)) for must, line in said]
     # The rows left for the key lines: the title (with "(log entry n)"), the match's end, what must stand open, and
     # the fold's summary are counted first.
-    left = pages.box_rows - taken - rows(f"{title} (log entry 00)", TITLE_CHARS) - (rows(ended) if ended else 0) - FOLD_ROWS - sum(
-        rows(line) for must, line in said if must and line)
+    left = (pages.box_rows - taken - rows(f"{title} (log entry 00)", TITLE_CHARS) - (rows(ended) if ended else 0)
+            - FOLD_ROWS - sum(rows(line) for must, line in said if must and line))
     answer = pages.reply(match, entry["action"].seq, names)
     reply, rest = None, []
     if answer is not None:
