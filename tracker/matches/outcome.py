@@ -89,7 +89,8 @@ def short_names(names) -> dict[str, str]:
 
 def _cut_at(name: str) -> int:
     """After the last whole word within NAME_KEPT + 2 letters, or after NAME_KEPT letters when that is a short one."""
-    words = name[:NAME_KEPT + 3].rsplit(" ", 1)[0].rstrip() if " " in name[:NAME_KEPT + 3] else ""
+    head = name[:NAME_KEPT + 3]
+    words = head.rsplit(" ", 1)[0].rstrip() if " " in head else ""
     return _next_letter(name, len(words) if len(words) >= NAME_KEPT // 2 else NAME_KEPT)
 
 
