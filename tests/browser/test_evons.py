@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import LONG_PLAYERS, OUTCOME, assert_no_horizontal_scroll, in_view
+from .phone import LONG_PLAYERS, OUTCOME, assert_no_horizontal_scroll, fill_card, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -151,7 +151,7 @@ def test_a_game_played_by_tapping_cells_where_a_flipped_card_defends_with_its_tu
 
     # A mistyped name is refused; the tapped cell and the name stay, so one correction plays it.
     tap_cell(page, "E5")
-    page.get_by_label("Card name").fill("Dust Mol")
+    fill_card(page.get_by_label("Card name"), "Dust Mol")
     page.get_by_role("button", name="Play the card").tap()
     expect(page.get_by_text("No card called “Dust Mol”").first).to_be_visible()
     expect(page.get_by_role("radio", name=re.compile(r"^E5\b"))).to_be_checked()
