@@ -306,13 +306,17 @@ def sign_in(context: BrowserContext, site: str, username: str) -> None:
 
 def fill_card(field: Locator, name: str) -> None:
     """Type `name` into a card field and wait for its list of matching cards: a list that arrives after
-    the next tap would move what that tap aims at (a busy machine showed it). Other fields are just filled."""
+    the next tap would move what that tap aims at (a busy machine showed it). Other fields, and every field of a
+    phone without JavaScript (no list comes), are just filled."""
     if field.get_attribute("data-picker") is None:
         field.fill(name)
         return
     # Typed before htmx took the page's fields in (it does on DOMContentLoaded, before "load"), the input asks
     # nothing: a busy machine filled a just-opened entry page's first field that early, and waited for ever.
     field.page.wait_for_load_state("load")
+    if not field.page.evaluate("() => Boolean(window.htmx)"):  # JavaScript off: no list comes
+        field.fill(name)
+        return
     # Nor does one typed into a part just swapped in: htmx takes its fields in when the swap settles (20 ms later,
     # longer on a busy machine; till then the part is .htmx-added). CI's PostgreSQL pass filled Evons' card field
     # as soon as the turn's text showed, and no list was ever asked for.

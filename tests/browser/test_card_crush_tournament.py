@@ -19,7 +19,7 @@ from tracker.competition import collection, tournaments
 from tracker.demo import load_club
 from tracker.models import Card, Club, Match, Pairing, Player, Tournament
 
-from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, check_page, hand_to, in_view, sign_in
+from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, check_page, fill_card, hand_to, in_view, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -265,7 +265,7 @@ def test_adding_copies_stays_at_the_top_of_a_long_collection(make_context, live_
     page.goto(reverse("collection_detail", args=[ana.pk]))
     expect(page.locator(".collection > li")).to_have_count(12)
     in_view(page, page.get_by_role("button", name="Add to the collection"))
-    page.get_by_label("Card", exact=True).fill(cards[-1])
+    fill_card(page.get_by_label("Card", exact=True), cards[-1])
     page.get_by_role("button", name="Add to the collection").click()
     expect(page.get_by_text(f"{cards[-1]}: 3 copies now.")).to_be_visible()
     in_view(page, page.get_by_role("button", name="Add to the collection"))

@@ -34,7 +34,7 @@ def tap_cell(page: Page, cell: str) -> None:
 
 def play(page: Page, cell: str, card: str) -> None:
     tap_cell(page, cell)
-    page.get_by_label("Card name").fill(card)
+    fill_card(page.get_by_label("Card name"), card)  # its list shown before the tap, which it would move
     page.get_by_role("button", name="Play the card").tap()
 
 
@@ -394,7 +394,7 @@ def test_with_javascript_a_refusal_and_a_play_keep_play_and_pass_in_view_with_th
     page.goto(match.get_absolute_url())
     buttons = (page.get_by_role("button", name=play_it, exact=True), page.get_by_role("button", name=pass_it))
     tap_cell(page, "A5")
-    page.get_by_label(name).fill("Ember Fo")
+    fill_card(page.get_by_label(name), "Ember Fo")
     buttons[0].tap()
     expect(page.locator("#outcome .outcome-refused")).to_contain_text("Ember Fo")
     page.wait_for_timeout(300)  # the box docked and scrolled to, once the swap has settled
@@ -402,7 +402,7 @@ def test_with_javascript_a_refusal_and_a_play_keep_play_and_pass_in_view_with_th
     for shown in (page.locator("#outcome .outcome-box"), page.get_by_label(name), *buttons):
         in_view(page, shown)
     expect(page.get_by_label(name)).to_have_value("Ember Fo")
-    page.get_by_label(name).fill("Ember Fox")
+    fill_card(page.get_by_label(name), "Ember Fox")
     buttons[0].tap()
     expect(page.locator(".ev-now")).to_contain_text(LONG_PLAYERS[1])
     page.wait_for_timeout(300)

@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Match
 
-from .phone import assert_no_horizontal_scroll, hand_to, in_view
+from .phone import assert_no_horizontal_scroll, fill_card, hand_to, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,9 +46,9 @@ def open_entry(page: Page, name: str, round_number: int) -> None:
 
 def commit(page: Page, name: str, round_number: int, card: str, backup: str = "") -> None:
     open_entry(page, name, round_number)
-    page.get_by_label("Card to play").fill(card)
+    fill_card(page.get_by_label("Card to play"), card)
     if backup:
-        page.get_by_label(re.compile("Card to send to the backup slot")).fill(backup)
+        fill_card(page.get_by_label(re.compile("Card to send to the backup slot")), backup)
     page.get_by_role("button", name="Commit this card").click()
     expect(page.get_by_text(f"{name} is locked in.")).to_be_visible()
 
@@ -72,14 +72,14 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
 
     # Ana first tries the rulebook's datacard: its combo needs blue two and three rounds ago.
     open_entry(page, P1, 1)
-    page.get_by_label("Card to play").fill("Rulebook Datacard")
+    fill_card(page.get_by_label("Card to play"), "Rulebook Datacard")
     page.get_by_role("button", name="Commit this card").click()
     expect(page.get_by_role("alert")).to_contain_text("combo panel 2 needs blue")
     assert Match.objects.get(pk=match_id).head == 0
     # The page opens on why, with the fields and the button to tap next under it: nothing to scroll for.
     in_view(page, page.get_by_role("alert"))
     in_view(page, page.get_by_role("button", name="Commit this card"))
-    page.get_by_label("Card to play").fill("No Such Card")
+    fill_card(page.get_by_label("Card to play"), "No Such Card")
     page.get_by_role("button", name="Commit this card").click()
     expect(page.get_by_role("alert")).to_contain_text("fix the fields marked below: Card to play")
     in_view(page, page.get_by_role("alert"))
@@ -89,8 +89,8 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
     in_view(page, page.locator("#id_card_error"))
     page.screenshot(path=screenshot_dir / "logos-entry-refused-card.png", caret="initial")
     expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)
-    page.get_by_label("Card to play").fill("Granite Fist")
-    page.get_by_label(re.compile("Card to send to the backup slot")).fill("Seraph")
+    fill_card(page.get_by_label("Card to play"), "Granite Fist")
+    fill_card(page.get_by_label(re.compile("Card to send to the backup slot")), "Seraph")
     assert_no_horizontal_scroll(page)
     page.screenshot(path=screenshot_dir / "logos-entry.png", full_page=True)
     page.get_by_role("button", name="Commit this card").click()
@@ -108,7 +108,7 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
     open_entry(page, P2, 1)
     html = visible_html_without_catalog(page)
     assert "Granite Fist" not in html and "Seraph" not in html
-    page.get_by_label("Card to play").fill("Solar Flare")
+    fill_card(page.get_by_label("Card to play"), "Solar Flare")
     page.get_by_role("button", name="Commit this card").click()
 
     # The reveal: every step of the working is on screen.

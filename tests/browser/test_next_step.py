@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import OUTCOME, box_stayed, in_view, next_step_in_view, outcome_says, watch_errors
+from .phone import OUTCOME, box_stayed, fill_card, in_view, next_step_in_view, outcome_says, watch_errors
 from .test_two_phones import DECK_1, DECK_2, P1, P2, Phone, fill_deck, make_link, start_match_from_home
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -134,7 +134,7 @@ def _attack(page: Page) -> tuple[int, str]:
 
 def _play(page: Page) -> tuple[int, str]:
     page.get_by_role("radio", name=re.compile(r"^B3\b")).check()
-    page.get_by_label("Card name").fill("Ember Fox")
+    fill_card(page.get_by_label("Card name"), "Ember Fox")
     page.get_by_role("button", name="Play the card").click()
     return 1, "Ana plays Ember Fox on B3"
 

@@ -23,7 +23,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tracker.models import Access, Match
 
-from .phone import assert_nowhere_in
+from .phone import assert_nowhere_in, fill_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -383,9 +383,9 @@ def commit_on_own_phone(page: Page, name: str, card: str, backup: str = "") -> N
     """From the match page straight to the player's own entry: no pass screen on a seated phone."""
     page.get_by_role("link", name="Commit your card").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(f"{name}: commit your card for round 1")
-    page.get_by_label("Card to play").fill(card)
+    fill_card(page.get_by_label("Card to play"), card)
     if backup:
-        page.get_by_label(re.compile("Card to send to the backup slot")).fill(backup)
+        fill_card(page.get_by_label(re.compile("Card to send to the backup slot")), backup)
     page.get_by_role("button", name="Commit this card").click()
     expect(page.get_by_text(f"{name} is locked in.")).to_be_visible()
 
@@ -529,7 +529,7 @@ def test_two_logos_phones_committing_at_once_the_second_confirms_and_nothing_lea
     take_seat(ana, make_link(host.page, f"+ Join link for {P1}", f"Join as {P1}"), P1, match_id)
     take_seat(ben, make_link(host.page, f"+ Join link for {P2}", f"Join as {P2}"), P2, match_id)
     ben.page.get_by_role("link", name="Commit your card").click()
-    ben.page.get_by_label("Card to play").fill(BEN_CARD)
+    fill_card(ben.page.get_by_label("Card to play"), BEN_CARD)
 
     commit_on_own_phone(ana.page, P1, ANA_CARD, ANA_BACKUP)
     ben.page.get_by_role("button", name="Commit this card").click()
