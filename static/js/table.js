@@ -110,6 +110,7 @@
     if (region.nextElementSibling !== spot) spot.before(region);
     region.classList.add("outcome-docked");
     if (!scroll) return;
+    region.classList.remove("outcome-news");
     atTop(region);
   }
   if (region) {
@@ -130,7 +131,16 @@
     // news told: the box says it) docks the box where the next step starts and leaves the page where the player
     // is reading or typing: scrolled to each piece of news, a phone with a form half typed lost its place.
     let told = 0, sent = 0, mine = false;
-    new MutationObserver(() => { told = Date.now(); place(mine); }).observe(region, { childList: true });
+    // Another phone's news docked below the screen (the player at the top of the board) would go unseen: it waits at
+    // the foot of the screen instead (sticky, app.css) until the page comes to its place. Only what lies above that
+    // place can be under it, never the next step, which follows it; nor while a field is typed in, which it could cover.
+    const typing = () => document.activeElement.matches(":read-write"); // a field that takes typing (not a radio)
+    document.addEventListener("focusin", () => typing() && region.classList.remove("outcome-news"));
+    new MutationObserver(() => {
+      told = Date.now();
+      place(mine);
+      if (!mine && !typing()) region.classList.add("outcome-news");
+    }).observe(region, { childList: true });
     document.addEventListener("htmx:beforeRequest", (e) => { if (own(e)) sent = Date.now(); });
     document.addEventListener("htmx:beforeSwap", (e) => { if (ofMatch(e)) mine = own(e); });
     document.addEventListener("htmx:afterSettle", (e) => {

@@ -20,8 +20,21 @@ from playwright.sync_api import expect
 from perf import loadtest
 from tracker.games.cardmaster import demo as cm_demo
 
-from .phone import PHONE, form_with_button
-from .test_two_phones import DECK_2, P1, P2, Phone, fill_deck, make_link, start_match_from_home
+from .phone import OUTCOME, PHONE, fill_card, form_with_button, next_step_in_view
+from .test_two_phones import (
+    ANA_CARD,
+    BEN_CARD,
+    DECK_2,
+    P1,
+    P2,
+    Phone,
+    commit_on_own_phone,
+    fill_deck,
+    make_link,
+    start_duel_from_home,
+    start_match_from_home,
+    take_seat,
+)
 
 # One worker holds the served stack for the whole module (CI runs --dist loadgroup): starting it is 15 s.
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("live-stream")]
@@ -92,6 +105,7 @@ def sees_ben_locked(ana: Phone):
 def test_a_lock_in_appears_on_the_other_phone_within_a_second_and_says_who(phones, screenshot_dir):
     ana, ben, match_id = seated_pair(phones)
     expect(ana.page.locator("#live .live-status")).to_have_text(LIVE)
+    ana.page.evaluate("scrollTo(0, 0)")  # Ana reads the top of the page: the news must come to her screen all the same
     ana.mark()
     fetched: list[dict] = []
     ana.page.on("request", lambda request: request.url.endswith(f"/matches/{match_id}/")
@@ -100,7 +114,9 @@ def test_a_lock_in_appears_on_the_other_phone_within_a_second_and_says_who(phone
     sees_ben_locked(ana).to_contain_text(f"{P2} is locked in", timeout=AT_ONCE)
     # The stream brought Ana's part with the change, drawn for her phone: nothing was fetched.
     assert fetched == [], fetched
-    expect(ana.page.locator("#outcome")).to_contain_text(f"{P2}")
+    # Who did it, on her screen without a scroll of hers.
+    expect(ana.page.locator(OUTCOME)).to_contain_text(f"{P2}")
+    expect(ana.page.locator(OUTCOME)).to_be_in_viewport(ratio=1)
     assert ana.was_not_reloaded()
     assert not any(card in ana.page.content() for card in DECK_2)
     ana.shot(screenshot_dir, "live-other-phone")
@@ -113,6 +129,34 @@ def test_a_lock_in_appears_on_the_other_phone_within_a_second_and_says_who(phone
     assert asked == [], asked
     expect(ana.page.locator("#live .live-status")).to_have_text(LIVE)
     assert not ana.console and not ben.console, ana.console + ben.console
+
+
+def test_news_whose_place_is_under_the_screen_waits_at_its_foot(phones, screenshot_dir):
+    """Ben reads the top of his phone when Ana agrees to his Fight: the news docks where his next step starts, under
+    the screen, so it waits at the screen's foot until he scrolls there, where it is back in its place above his next
+    step, which nothing covers. (It was below the screen, unseen: a player on the demo server, 2026-12-02.)"""
+    ana, ben = phones("ana"), phones("ben")
+    match_id = start_duel_from_home(ana.page)
+    take_seat(ben, make_link(ana.page, f"+ Join link for {P2}", f"Join as {P2}"), P2, match_id)
+    ana.page.goto(f"/matches/{match_id}/")
+    commit_on_own_phone(ben.page, P2, BEN_CARD)
+    ana.page.goto(f"/matches/{match_id}/seat/0/entry/")
+    fill_card(ana.page.get_by_label("Card to play"), ANA_CARD)
+    ana.page.get_by_role("button", name="Commit this card").click()
+    ben.page.get_by_role("button", name=re.compile("Fight")).click()
+    agree = ana.page.get_by_role("button", name="Agree")
+    expect(agree).to_be_visible(timeout=AT_ONCE)
+    ben.page.evaluate("scrollTo(0, 0)")
+    agree.click()
+    box = ben.page.locator(OUTCOME)
+    expect(box).to_contain_text(f"{P1} agreed: Fight", timeout=AT_ONCE)
+    expect(box).to_be_in_viewport(ratio=1)
+    at = ben.page.evaluate("() => [scrollY, innerHeight, document.getElementById('outcome').getBoundingClientRect().bottom]")
+    assert at[0] == 0 and abs(at[1] - at[2]) <= 1, f"the news does not wait at the screen's foot: {at}"
+    ben.page.screenshot(path=screenshot_dir / "two-phones-live-news-at-the-foot.png", caret="initial")  # the screen
+    commit = ben.page.get_by_role("link", name="Commit your card")
+    commit.scroll_into_view_if_needed()
+    next_step_in_view(ben.page, commit)
 
 
 def test_with_the_stream_blocked_the_page_says_so_and_polls_within_its_period(phones, screenshot_dir):
