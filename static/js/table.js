@@ -134,12 +134,12 @@
     // Another phone's news docked below the screen (the player at the top of the board) would go unseen: it waits at
     // the foot of the screen instead (sticky, app.css) until the page comes to its place. Only what lies above that
     // place can be under it, never the next step, which follows it; nor while a field is typed in, which it could cover.
-    const typing = () => document.activeElement.matches(":read-write"); // a field that takes typing (not a radio)
-    document.addEventListener("focusin", () => typing() && region.classList.remove("outcome-news"));
+    const typing = (el) => el.matches(":read-write"); // a field that takes typing (not a radio)
+    document.addEventListener("focusin", (e) => typing(e.target) && region.classList.remove("outcome-news"));
     new MutationObserver(() => {
       told = Date.now();
       place(mine);
-      if (!mine && !typing()) region.classList.add("outcome-news");
+      if (!mine && !typing(document.activeElement)) region.classList.add("outcome-news");
     }).observe(region, { childList: true });
     document.addEventListener("htmx:beforeRequest", (e) => { if (own(e)) sent = Date.now(); });
     document.addEventListener("htmx:beforeSwap", (e) => { if (ofMatch(e)) mine = own(e); });

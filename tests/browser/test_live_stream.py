@@ -138,7 +138,6 @@ def test_news_whose_place_is_under_the_screen_waits_at_its_foot(phones, screensh
     ana, ben = phones("ana"), phones("ben")
     match_id = start_duel_from_home(ana.page)
     take_seat(ben, make_link(ana.page, f"+ Join link for {P2}", f"Join as {P2}"), P2, match_id)
-    ana.page.goto(f"/matches/{match_id}/")
     commit_on_own_phone(ben.page, P2, BEN_CARD)
     ana.page.goto(f"/matches/{match_id}/seat/0/entry/")
     fill_card(ana.page.get_by_label("Card to play"), ANA_CARD)
