@@ -331,6 +331,19 @@ def fill_card(field: Locator, name: str) -> None:
     expect(field).not_to_have_class(re.compile(r"\bhtmx-request\b"))
 
 
+def has_focus(target: Locator, timeout: float = 10_000) -> None:
+    """`target` holds the page's focus (its document's activeElement), waited for as `expect` waits. Playwright's
+    to_be_focused also asks that the browser's window have the focus (document.hasFocus()), which a headless
+    browser on a busy machine did not always report: ci68 failed on the replay's Go ("inactive") after every step
+    before it had found the focus where the page put it. What has the focus instead is said."""
+    deadline = time.monotonic() + timeout / 1000
+    while not target.evaluate("el => el === el.getRootNode().activeElement"):
+        if time.monotonic() > deadline:
+            where = target.page.evaluate("() => (document.activeElement || document.body).outerHTML.slice(0, 160)")
+            raise AssertionError(f"{target} does not have the focus; it is on {where}")
+        target.page.wait_for_timeout(50)
+
+
 def hand_to(page: Page, name: str) -> None:
     """Hot-seat: the phone shows `name`'s pass screen, where the previous player's lock-in leads by itself, else by
     the board's "Pass the phone to" button."""

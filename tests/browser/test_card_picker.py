@@ -16,7 +16,14 @@ from tracker.demo import load_catalogs
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import LONG_PLAYERS, assert_no_horizontal_scroll, fill_card, in_view, match_on_this_phone
+from .phone import (
+    LONG_PLAYERS,
+    assert_no_horizontal_scroll,
+    fill_card,
+    has_focus,
+    in_view,
+    match_on_this_phone,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -87,7 +94,7 @@ def test_a_card_crush_deck_takes_at_most_12_taps_and_10_typed_characters(context
     expect(page.get_by_role("heading", level=1)).to_have_text("Ana: lock in your deck")
     thumb.tap(field(page, "Round 1 card"))
     for number, card in enumerate(DECK, start=1):
-        expect(field(page, f"Round {number} card")).to_be_focused()  # the next field is ready by itself
+        has_focus(field(page, f"Round {number} card"))  # the next field is ready by itself
         thumb.type(TYPED[card])
         expect(offered(page).first).to_contain_text(card)
         if number == 2:
@@ -97,7 +104,7 @@ def test_a_card_crush_deck_takes_at_most_12_taps_and_10_typed_characters(context
         expect(field(page, f"Round {number} card")).to_have_value(card)
     # Each choice says what was chosen, with the stats the round will use.
     expect(page.locator(".pick-chosen").first).to_have_text("✓ Ember Fox · Power 7 · Speed 5 · Affinity Fire")
-    expect(page.get_by_role("button", name="Lock in my deck")).to_be_focused()
+    has_focus(page.get_by_role("button", name="Lock in my deck"))
     assert_no_horizontal_scroll(page)
     page.screenshot(path=screenshot_dir / "picker-card-crush-deck.png", full_page=True, caret="initial")
     thumb.tap(page.get_by_role("button", name="Lock in my deck"))
@@ -123,7 +130,7 @@ def test_the_next_deck_on_this_phone_starts_from_the_cards_it_played(context: Br
     thumb.tap(field(page, "Round 1 card"))
     # Ana's deck, the last one locked on this phone, comes first and in its order: a tap a card, nothing typed.
     for number, card in enumerate(DECK, start=1):
-        expect(field(page, f"Round {number} card")).to_be_focused()
+        has_focus(field(page, f"Round {number} card"))
         first_offered = offered(page).first
         expect(first_offered).to_contain_text(card)
         expect(first_offered).to_contain_text("used lately")
@@ -158,7 +165,7 @@ def test_a_logos_commit_shows_class_combo_and_effects_before_the_tap(page: Page,
     expect(shown).to_contain_text("Combo (panels 1, 2, 3) none")
     thumb.pick("Archive Warden")
     # Nothing else is needed: the commit button is next (a backup card is optional).
-    expect(page.get_by_role("button", name="Commit this card")).to_be_focused()
+    has_focus(page.get_by_role("button", name="Commit this card"))
     thumb.tap(page.get_by_role("button", name="Commit this card"))
     expect(page.get_by_text("Ana is locked in. The entry is hidden.")).to_be_visible()
     assert thumb.errors == []
@@ -172,7 +179,7 @@ def test_a_cardmaster_lineup_by_taps(page: Page, screenshot_dir):
     thumb.tap(field(page, "Active 1"))
     for number, (typed, card) in enumerate((("ga", "Gale Harrier"), ("sto", "Storm Kite"), ("vo", "Volt Lancer")),
                                            start=1):
-        expect(field(page, f"Active {number}")).to_be_focused()
+        has_focus(field(page, f"Active {number}"))
         thumb.type(typed)
         shown = offered(page, card).first
         expect(shown).to_contain_text("HP")
@@ -202,7 +209,7 @@ def test_a_lonely_star_unit_and_an_evons_card_are_picked_on_the_board(page: Page
     page.screenshot(path=screenshot_dir / "picker-lonely-star-unit.png", caret="initial")
     thumb.pick("Comet Wanderer")
     button = side.get_by_role("button", name="Play the unit (takes a card from the hand)")
-    expect(button).to_be_focused()
+    has_focus(button)
     thumb.tap(button)
     expect(page.locator("#side-0-section .ls-unit h3")).to_have_text(["Comet Wanderer"])
 
@@ -293,7 +300,7 @@ def test_the_list_opens_over_the_page_and_never_moves_the_play_button(page: Page
     page.screenshot(path=screenshot_dir / "picker-over-the-page.png", caret="initial")
     page.keyboard.press("Escape")  # closes the list, the field keeps what was typed and the focus
     expect(offered(page)).to_have_count(0)
-    expect(card).to_be_focused()
+    has_focus(card)
     expect(card).to_have_value("e")
     with page.expect_response(lambda response: "/pick/?" in response.url and asks_for(response.url, "ember fox")):
         page.keyboard.type("mber fox")  # a card's whole name: nothing left to choose, so the list closes
@@ -357,7 +364,7 @@ def test_a_list_for_a_field_already_left_never_covers_the_form(make_context):
         while lists:
             lists.pop().continue_()
         expect(page.locator("html.tk-picker")).to_have_count(1)  # picker.js came, and its stylesheet
-        expect(page.locator("#unit-hp-0")).to_be_focused()
+        has_focus(page.locator("#unit-hp-0"))
         expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)
         side.get_by_role("button", name="Play the unit (takes a card from the hand)").click(trial=True)
 
@@ -406,7 +413,7 @@ def test_a_refused_deck_opens_on_its_first_refused_card(make_context, screenshot
         field(page, f"Round {number} card").fill(card)
     page.get_by_role("button", name="Lock in my deck").click()
     last = field(page, "Round 5 card")
-    expect(last).to_be_focused()
+    has_focus(last)
     page.wait_for_load_state("load")
     page.wait_for_timeout(300)  # a list, were one asked for as the field took the focus
     page.screenshot(path=screenshot_dir / f"picker-refused-deck-{'js' if javascript else 'no-js'}.png", caret="initial")
@@ -455,7 +462,7 @@ def test_a_refused_entry_opens_with_why_its_first_card_and_a_button_to_lock_in_a
     for number, card in enumerate(typed):
         fields.nth(number).fill(card)
     page.get_by_role("button", name=lock).click()
-    expect(fields.first).to_be_focused()
+    has_focus(fields.first)
     page.wait_for_load_state("load")
     page.wait_for_timeout(300)  # a list, were one asked for as the field took the focus
     page.screenshot(path=screenshot_dir / f"refused-first-{slug}-{locale}-{'js' if javascript else 'no-js'}.png",

@@ -18,7 +18,7 @@ from tracker.games.cardmaster import views as cm_views
 from tracker.models import Match
 
 from .accessibility import assert_accessible, small_targets
-from .phone import in_view
+from .phone import has_focus, in_view
 from .test_cardmaster import assert_no_horizontal_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,7 +44,7 @@ def step_through_the_ais_turn(page: Page, screenshot_dir) -> None:
     page.get_by_role("link", name="Step through the AI's turn").click()
     count = page.locator(".cm-step-count")
     expect(count).to_have_text(re.compile(r"Step 1 of \d+"))
-    expect(count).to_be_focused()
+    has_focus(count)
     assert_accessible(page, "#cm-ai-steps")
     total = int(re.search(r"of (\d+)", count.inner_text()).group(1))
     assert total >= 2

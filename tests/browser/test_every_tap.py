@@ -24,6 +24,7 @@ from .phone import (
     form_with_button,
     hand_to,
     handed_on,
+    has_focus,
     in_view,
     outcome_says,
     sign_in,
@@ -146,7 +147,7 @@ def test_card_crush(phone: Page, shot):
     secret_entry(page, ANA, deck(twice), "Lock in my deck")
     expect(page.get_by_role("alert")).to_contain_text("Not locked")
     # It opens on the refused card, why just above it (refused_forms, as every refused form).
-    expect(page.get_by_label("Round 5 card", exact=True)).to_be_focused()
+    has_focus(page.get_by_label("Round 5 card", exact=True))
     in_view(page, "#id_card_5_error")
     for label, card in deck(twice).items():
         expect(page.get_by_label(label, exact=True)).to_have_value(card)

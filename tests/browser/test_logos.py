@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from tracker.models import Match
 
-from .phone import assert_no_horizontal_scroll, fill_card, hand_to, in_view
+from .phone import assert_no_horizontal_scroll, fill_card, hand_to, has_focus, in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -85,7 +85,7 @@ def test_a_duel_in_hot_seat_through_a_backup_call_to_a_win(page: Page, catalog, 
     in_view(page, page.get_by_role("alert"))
     in_view(page, page.get_by_role("button", name="Commit this card"))
     # Refused by the form, the refused field has the focus, its error between its label and it, and no list open.
-    expect(page.get_by_label("Card to play")).to_be_focused()
+    has_focus(page.get_by_label("Card to play"))
     in_view(page, page.locator("#id_card_error"))
     page.screenshot(path=screenshot_dir / "logos-entry-refused-card.png", caret="initial")
     expect(page.locator(".picks-list:visible, .picks .muted:visible")).to_have_count(0)

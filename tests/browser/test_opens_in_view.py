@@ -13,7 +13,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 import rules
 
-from .phone import LONG_PLAYERS, hand_to, in_view, match_on_this_phone, watch_errors
+from .phone import LONG_PLAYERS, hand_to, has_focus, in_view, match_on_this_phone, watch_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -62,7 +62,7 @@ def test_a_secret_entry_opens_on_its_heading_with_no_list_over_it(context: Brows
     expect(page.locator(".picks-list")).to_have_count(0)
     first = page.locator("input[data-picker]").first
     if slug == "logos":
-        expect(first).to_be_focused()  # ready to type: no tap needed on a keyboard
+        has_focus(first)  # ready to type: no tap needed on a keyboard
     first.scroll_into_view_if_needed()
     first.tap()  # the player comes to the field: its list
     expect(page.locator(".picker:focus-within .picks-list")).to_be_visible()

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tracker.matches import services
 
-from .phone import in_view, watch_errors
+from .phone import has_focus, in_view, watch_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,7 +68,7 @@ def test_without_javascript_the_page_opens_on_the_refused_field(make_context, ca
     page.locator("details.ls-more").filter(has_text="Move cards between zones").locator("summary").click()
     move_cards(page, "hand")
     target = page.locator("#cards-target")
-    expect(target).to_be_focused()
+    has_focus(target)
     expect(target).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#cards-count")).to_have_value("2")
     in_view(page, target)  # the browser brought it into view, with no script to scroll there

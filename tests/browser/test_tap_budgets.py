@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from tracker.matches import services
 from tracker.models import Card, Match
 
-from .phone import in_view, outcome_says
+from .phone import has_focus, in_view, outcome_says
 from .test_card_picker import Thumb
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -46,11 +46,11 @@ def test_a_logos_hot_seat_round_takes_at_most_8_taps(page: Page, catalog, screen
     thumb.tap(page.get_by_role("link", name="Pass the phone to Ana"))
     for name, typed, card in (("Ana", "gra", "Granite Fist"), ("Ben", "sol", "Solar Flare")):
         thumb.tap(page.get_by_role("link", name=f"I am {name}: show my entry"))
-        expect(page.get_by_label("Card to play", exact=True)).to_be_focused()  # ready to type, no tap
+        has_focus(page.get_by_label("Card to play", exact=True))  # ready to type, no tap
         thumb.type(typed)
         thumb.pick(card)
         commit = page.get_by_role("button", name="Commit this card")
-        expect(commit).to_be_focused()
+        has_focus(commit)
         if name == "Ana":
             page.screenshot(path=screenshot_dir / "taps-logos-commit.png", caret="initial")
         thumb.tap(commit)
@@ -74,13 +74,13 @@ def test_an_evons_catalog_card_is_played_in_3_taps_with_the_board_in_view(page: 
     page.goto(match.get_absolute_url())
     in_view(page, ".ev-board")  # at the start
     thumb.tap(page.get_by_role("radio", name=re.compile(r"^B3\b")))
-    expect(page.get_by_label("Card name")).to_be_focused()  # the cell tapped, the card is asked for next
+    has_focus(page.get_by_label("Card name"))  # the cell tapped, the card is asked for next
     thumb.type("emb")
     in_view(page, ".ev-board")
     page.screenshot(path=screenshot_dir / "taps-evons-picking.png", caret="initial")
     thumb.pick("Ember Fox")
     play = page.get_by_role("button", name="Play the card")
-    expect(play).to_be_focused()
+    has_focus(play)
     in_view(page, ".ev-board")
     thumb.tap(play)
     expect(page.get_by_text("Turn 2: Ben to play")).to_be_visible()
