@@ -153,7 +153,9 @@ with the board moved it (CI saw it above the screen), the live status line going
 
 def box_stayed(page: Page) -> None:
     """Fail if the outcome box moved by itself, in any frame since the last swap of #match, once shown."""
-    page.wait_for_function("() => !window.tkBoxWatching", timeout=10_000)
+    # Polled, and longer than the watch's own end (600 frames, 10 s at 60 a second): a busy machine drew its frames
+    # slower than that, and the wait gave up before the watch did (ci69).
+    page.wait_for_function("() => !window.tkBoxWatching", polling=100, timeout=30_000)
     moves = page.evaluate("window.tkBoxMoves ? window.tkBoxMoves.splice(0) : []")
     assert moves == [], f"the outcome box moved by itself after it was shown: {moves}"
 

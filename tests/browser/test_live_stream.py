@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from perf import loadtest
 from tracker.games.cardmaster import demo as cm_demo
 
-from .phone import OUTCOME, PHONE, fill_card, form_with_button, next_step_in_view
+from .phone import OUTCOME, PHONE, box_stayed, fill_card, form_with_button, next_step_in_view
 from .test_two_phones import (
     ANA_CARD,
     BEN_CARD,
@@ -143,6 +143,10 @@ def test_news_whose_place_is_under_the_screen_waits_at_its_foot(phones, screensh
     fill_card(ana.page.get_by_label("Card to play"), ANA_CARD)
     ana.page.get_by_role("button", name="Commit this card").click()
     ben.page.get_by_role("button", name=re.compile("Fight")).click()
+    # His own answer settled first: it scrolls his page to its box, and a late settle did so after he had gone to the
+    # top (ci69).
+    expect(ben.page.locator(OUTCOME)).to_contain_text(f"Asked {P1} to agree")
+    box_stayed(ben.page)
     agree = ana.page.get_by_role("button", name="Agree")
     expect(agree).to_be_visible(timeout=AT_ONCE)
     ben.page.evaluate("scrollTo(0, 0)")
