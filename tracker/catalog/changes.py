@@ -172,20 +172,21 @@ def refusal(editor: Editor, card: Card, claim=_UNREAD) -> str:
         return ""
     if claim is _UNREAD:
         claim = NameClaim.named(card.slug, card.name)
-    start, used = origin(card, claim), places_used(card)
-    organised = _organised(editor)
-    if start.answered_by(editor, organised) and all(place.answered_by(editor, organised) for place in used):
-        return ""
+    start, organised = origin(card, claim), _organised(editor)
     names = {"name": card.name}
-    if claim is not None and not start.answered_by(editor, organised):
-        return _("%(name)s is a name %(club)s has claimed: only that club's organisers can change it, and only "
-                 "while every match and club that used it is theirs.") % {**names, "club": claim.club.name}
-    if start == INSTALLATION:
-        return _("%(name)s has no recorded creator (it came with the demo catalog or from before cards kept who "
-                 "added them), so only the site's staff can change it.") % names
+    # The origin is asked first: whoever it does not answer to is refused without reading every place that used
+    # the card (the card's page asks this of every visitor, and nearly every visitor is not its origin).
     if not start.answered_by(editor, organised):
+        if claim is not None:
+            return _("%(name)s is a name %(club)s has claimed: only that club's organisers can change it, and only "
+                     "while every match and club that used it is theirs.") % {**names, "club": claim.club.name}
+        if start == INSTALLATION:
+            return _("%(name)s has no recorded creator (it came with the demo catalog or from before cards kept "
+                     "who added them), so only the site's staff can change it.") % names
         return _("%(name)s was added by another phone or account: only they can change it, and only while every "
                  "match and club that used it is theirs.") % names
+    if all(place.answered_by(editor, organised) for place in places_used(card)):
+        return ""
     return _("%(name)s has been played in other players' or a club's matches, or collected by them, since you added "
              "it, so you can no longer change it alone: only someone who runs every match, club and collection that "
              "holds it (or the site's staff) can.") % names
