@@ -35,20 +35,31 @@ def _is_sqlite(alias: str) -> bool:
     return connections[alias].vendor == "sqlite"
 
 
-def default_path(alias: str = DEFAULT_DB_ALIAS) -> Path:
+def default_path(alias: str = DEFAULT_DB_ALIAS, folder: Path | None = None) -> Path:
+    """A new file's path in `folder` (var/backups/ by default), named by the time: a second backup in the same
+    second (a restore saving the database right after the backup it restores) gets "-2", never the first's name."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return settings.BACKUP_DIR / f"tablekeeper-{stamp}.{'sqlite3' if _is_sqlite(alias) else 'pgdump'}"
+    kind = "sqlite3" if _is_sqlite(alias) else "pgdump"
+    folder = settings.BACKUP_DIR if folder is None else Path(folder)
+    path, number = folder / f"tablekeeper-{stamp}.{kind}", 1
+    while path.exists():
+        number += 1
+        path = folder / f"tablekeeper-{stamp}-{number}.{kind}"
+    return path
 
 
 def backup(path: Path | None = None, alias: str = DEFAULT_DB_ALIAS) -> Path:
     """Write the whole database to `path` (a new file in var/backups/ by default; in a folder given, a new file
     named as there); returns it. A path given is never overwritten, nor its folder made: a USB stick not mounted
-    would have "succeeded" on the server's own disk (a store owner's play-test)."""
+    would have "succeeded" on the server's own disk (a store owner's play-test). A path ending in a slash names a
+    folder, which must be there: `backup /mnt/usb/` with the stick not mounted wrote a file called /mnt/usb."""
     if not path:
         path = default_path(alias)
         path.parent.mkdir(parents=True, exist_ok=True)
-    elif Path(path).is_dir():
-        path = Path(path) / default_path(alias).name
+    elif Path(path).is_dir() or str(path).endswith(("/", os.sep)):
+        if not Path(path).is_dir():
+            raise BackupError(f"there is no folder {Path(path)} (is the drive mounted?); nothing was written.")
+        path = default_path(alias, Path(path))
     else:
         path = Path(path)
         if path.exists():
@@ -73,9 +84,11 @@ def backup(path: Path | None = None, alias: str = DEFAULT_DB_ALIAS) -> Path:
     return path
 
 
-def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> list[str]:
+def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> tuple[list[str], Path]:
     """Replace everything in the database with the backup at `path`, and bring it up to this version's schema;
-    returns the migrations that took (none for a backup of this version).
+    returns the migrations that took (none for a backup of this version), and where what the database held
+    before was saved (a new backup in var/backups/, taken once the file is known to be a backup it can restore:
+    a store owner's play-test restored the wrong file over an evening's matches, with nothing to go back to).
 
     Every match's version then moves past any version the database held before: a phone left open on a state
     the restore threw away (its page says version 7, the backup's match is at 6 and moves to 7 with its next
@@ -96,6 +109,7 @@ def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> list[str]:
                 if not migrated:
                     raise sqlite3.DatabaseError("no Tablekeeper tables in it")
                 _refuse_newer(path, source.execute("SELECT app, name FROM django_migrations").fetchall())
+                saved = backup(alias=alias)
                 connection.ensure_connection()
                 source.backup(connection.connection)
             source.close()
@@ -115,13 +129,14 @@ def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> list[str]:
                 tables = [name for name in connection.introspection.table_names(cursor)
                           if name in _app_tables(alias)]
             dropped = ", ".join(connection.ops.quote_name(name) for name in tables)
+            saved = backup(alias=alias)
             connection.close()  # this process holds no lock on what is replaced
             _run("psql", "--no-psqlrc", "--quiet", "--single-transaction", "--set=ON_ERROR_STOP=1",
                  *([f"--command=DROP TABLE IF EXISTS {dropped} CASCADE"] if tables else []), f"--file={script}",
                  alias=alias)
     applied = _bring_up_to_date(path, alias)
     Match.objects.using(alias).update(version=F("version") + past)
-    return applied
+    return applied, saved
 
 
 class _Failed(BackupError):

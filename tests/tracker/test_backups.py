@@ -5,6 +5,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
 from tests import static_cache
+from tracker import backups
 from tracker.matches import services
 from tracker.models import Action, Club, Match
 
@@ -27,12 +29,19 @@ def roll(match: Match, times: int) -> None:
     match.refresh_from_db()
 
 
+@pytest.fixture(autouse=True)
+def saved_before_restoring(settings, tmp_path_factory) -> Path:
+    """Where a restore saves what the database held (settings.BACKUP_DIR): a folder of the test's own."""
+    settings.BACKUP_DIR = tmp_path_factory.mktemp("var-backups")
+    return settings.BACKUP_DIR
+
+
 def log(match: Match) -> list:
     return list(Action.objects.filter(match=match).order_by("seq").values_list("seq", "payload", "events", "abandoned"))
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_restore_gives_the_match_back_as_it_was_at_the_backup(tmp_path, capsys):
+def test_a_restore_gives_the_match_back_as_it_was_at_the_backup(tmp_path, capsys, settings):
     match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     roll(match, 4)
     at_backup = (match.head, match.state, log(match))
@@ -45,7 +54,9 @@ def test_a_restore_gives_the_match_back_as_it_was_at_the_backup(tmp_path, capsys
     assert Match.objects.count() == 2
 
     thrown_away = Match.objects.get(pk=match.pk).version
+    capsys.readouterr()
     call_command("restore", str(path))
+    said = capsys.readouterr().out
     match.refresh_from_db()
     assert (match.head, match.state, log(match)) == at_backup
     assert match.version > thrown_away, "a phone still showing the state thrown away must see the match changed"
@@ -54,9 +65,17 @@ def test_a_restore_gives_the_match_back_as_it_was_at_the_backup(tmp_path, capsys
     roll(match, 1)  # and play goes on from there
     assert match.head == at_backup[0] + 1
 
+    # What the restore replaced was saved first (a store owner's play-test restored over an evening's matches):
+    # restoring that brings the evening back.
+    saved = Path(said.split("What the database held before was saved to ", 1)[1].split(": restore that", 1)[0])
+    assert saved.parent == settings.BACKUP_DIR and saved.stat().st_mode & 0o777 == 0o600
+    call_command("restore", str(saved))
+    match.refresh_from_db()
+    assert match.head == at_backup[0] + 3 and Match.objects.count() == 2
+
 
 @pytest.mark.django_db(transaction=True)
-def test_a_file_that_is_no_backup_is_refused_and_nothing_changes(tmp_path):
+def test_a_file_that_is_no_backup_is_refused_and_nothing_changes(tmp_path, saved_before_restoring):
     match = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
     roll(match, 2)
     junk = tmp_path / "junk.sqlite3"
@@ -78,6 +97,7 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_changes(tmp_path):
             call_command("restore", str(not_ours))
     match.refresh_from_db()
     assert match.head == 2
+    assert not list(saved_before_restoring.iterdir()), "a refused restore replaces nothing, so it saves nothing"
 
 
 def backup_file(tmp_path: Path, name: str = "club") -> Path:
@@ -210,7 +230,7 @@ def test_serve_backs_up_before_it_migrates_existing_data(tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_backup_never_overwrites_a_file_nor_makes_the_folder_it_was_given(tmp_path, capsys):
+def test_a_backup_never_overwrites_a_file_nor_makes_the_folder_it_was_given(tmp_path, capsys, monkeypatch):
     """A store owner's play-test: `backup /media/usb/club.sqlite3` with the stick not mounted "succeeded" on the
     server's own disk, and a second backup under the same name replaced the first."""
     services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
@@ -224,10 +244,28 @@ def test_a_backup_never_overwrites_a_file_nor_makes_the_folder_it_was_given(tmp_
     with pytest.raises(CommandError, match=r"there is no folder .*usb \(is the drive mounted\?\)"):
         call_command("backup", str(unmounted))
     assert not unmounted.parent.exists()
+    # A folder named with its slash must be there too: `backup /mnt/usb/` wrote a file called /mnt/usb.
+    with pytest.raises(CommandError, match=r"there is no folder .*usb \(is the drive mounted\?\)"):
+        call_command("backup", f"{unmounted.parent}/")
+    assert not unmounted.parent.exists()
     capsys.readouterr()
     call_command("backup", str(tmp_path))  # a folder: a new file in it, named as in var/backups/
     written = Path(capsys.readouterr().out.removeprefix("Backed up to ").strip())
     assert written.parent == tmp_path and written.name.startswith("tablekeeper-") and written.stat().st_size
+    # A second backup in the same second, as a restore takes right after the backup it restores, is a new file:
+    # it took the first one's name, and put the database as it stood in place of the backup being restored.
+    monkeypatch.setattr(backups, "datetime", _Frozen)
+    call_command("backup", str(tmp_path))
+    call_command("backup", str(tmp_path))
+    first, second = (Path(line.removeprefix("Backed up to ")) for line in capsys.readouterr().out.splitlines())
+    assert first != second and first.stem == "tablekeeper-20261127-210000" and second.stem == "tablekeeper-20261127-210000-2"
+    assert first.exists() and second.exists()
+
+
+class _Frozen(datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return datetime(2026, 11, 27, 21, 0, 0, tzinfo=tz)
 
 
 @pytest.mark.django_db(transaction=True)

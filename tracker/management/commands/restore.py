@@ -12,10 +12,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, path, **options):
         try:
-            applied = backups.restore(path)
+            applied, saved = backups.restore(path)
         except backups.BackupError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"Restored {path}")
+        self.stdout.write(f"What the database held before was saved to {saved}: restore that to go back.")
         if applied:
             self.stdout.write(f"It was made by an older version: brought up to this one ({len(applied)} "
                               f"migration{'s' * (len(applied) > 1)} applied: {', '.join(applied)})")
