@@ -50,6 +50,8 @@ def test_sign_up_page_asks_for_a_player_name(client):
     html = text(client.get(reverse("sign_up")))
     assert 'name="player_name"' in html and "Your player name" in html
     assert 'name="password1"' in html
+    # The page opens on its first field, the player name: once, not on the user name below it.
+    assert html.count("autofocus") == 1 and re.search(r'<input[^>]*name="player_name"[^>]*autofocus', html)
 
 
 def test_sign_up_creates_the_account_signs_in_and_links_the_player_name(client):

@@ -19,6 +19,13 @@ class SignUpForm(UserCreationForm):
     # empties come after it, on the way to the button.
     field_order = ["player_name", "username", "password1", "password2"]
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The page opens on its first field: UserCreationForm focuses the user name, the second here, and a phone's
+        # keyboard then typed the player name into it (a store owner's play-test).
+        self.fields["username"].widget.attrs.pop("autofocus", None)
+        self.fields["player_name"].widget.attrs["autofocus"] = True
+
     def clean_player_name(self):
         from tracker.models import Player
 
