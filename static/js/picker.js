@@ -116,6 +116,10 @@
     buttons.forEach((button) => {
       if (others.some((other) => same(other.value, button.dataset.pick))) button.parentElement.hidden = true;
     });
+    // A screen reader is told how many cards are left to choose from (the answer holds the words for each number).
+    const status = picks.querySelector("[data-said]");
+    const left = buttons.filter((button) => !button.parentElement.hidden).length;
+    if (status && left < buttons.length) status.textContent = JSON.parse(status.dataset.said)[left];
     // A card's whole name typed: the list has done its job and would only cover what comes next (the button).
     if (buttons.some((button) => !button.parentElement.hidden && same(button.dataset.pick, input.value))) {
       close(picks);

@@ -117,6 +117,25 @@ def test_a_card_crush_deck_takes_at_most_12_taps_and_10_typed_characters(context
     assert thumb.errors == []
 
 
+def test_a_screen_reader_is_told_how_many_cards_are_left_to_choose_from(context: BrowserContext, page: Page):
+    """The cards another field already holds are left out of the list, and out of the number the list says: a store
+    owner's play-test heard "6 cards to choose from" under five."""
+    match = card_crush_battle(context)
+    thumb = Thumb(page)
+    page.goto(match.get_absolute_url())
+    thumb.tap(page.get_by_role("link", name="Pass the phone to Ana"))
+    thumb.tap(page.get_by_role("link", name="I am Ana: show my entry"))
+    thumb.tap(field(page, "Round 1 card"))
+    thumb.type(TYPED["Ember Fox"])
+    thumb.pick("Ember Fox")
+    has_focus(field(page, "Round 2 card"))
+    thumb.type("e")  # in Ember Fox too, and in several others
+    expect(offered(page).first).to_be_visible()
+    expect(offered(page, "Ember Fox")).to_have_count(0)
+    shown = offered(page).count()
+    expect(page.locator(".picker:focus-within [role=status]")).to_have_text(f"{shown} cards to choose from")
+
+
 def test_the_next_deck_on_this_phone_starts_from_the_cards_it_played(context: BrowserContext, page: Page):
     first = card_crush_battle(context)
     for seat, names in ((1, ["Tide Runner", "Flame Knight", "Stone Golem", "Shade Rat", "Sky Lancer"]), (0, DECK)):

@@ -6,6 +6,8 @@ decided in tracker/catalog/changes.py, which also keeps every change. A refused 
 keeps what was typed, and changes nothing.
 """
 
+import json
+
 from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpResponse
@@ -352,5 +354,10 @@ def card_picks(request: TableRequest, slug: str) -> HttpResponse:
         card = shown[catalog[name]]
         facts = [fact for fact in pages.card_facts(card.as_rules_card()) if fact.key]
         picks.append({"card": card, "facts": facts, "recent": name.casefold() in used})
-    context = {"slug": slug, "query": query, "picks": picks, "more": max(len(found) - PICKS, 0)}
+    # What a screen reader is told, for each number of cards the list may show: picker.js hides the cards the form's
+    # other fields already hold, and says the number it left.
+    said = [ngettext("%(n)s card to choose from", "%(n)s cards to choose from", n) % {"n": n}
+            for n in range(len(picks) + 1)]
+    context = {"slug": slug, "query": query, "picks": picks, "more": max(len(found) - PICKS, 0),
+               "said": said[-1], "said_json": json.dumps(said, ensure_ascii=False)}
     return render(request, "tracker/picker.html#picks", context)
