@@ -125,7 +125,7 @@ def test_the_dev_moves_ana_and_ben_loop_moves_no_rating(club, dev, ana, ben):
     assert confirm(dev, match, 0).status_code == 403 and match.confirmations.count() == 0
 
 
-def test_an_unconfirmed_battle_says_so_on_every_page(club, dev, ana):
+def test_an_unconfirmed_battle_says_so_on_every_page(club, dev, ana, olga):
     match = start(dev, club, "Ana", "Ben")
     enter(dev, match, 0, ANA_DECK)
     enter(dev, match, 1, BEN_DECK)
@@ -134,6 +134,11 @@ def test_an_unconfirmed_battle_says_so_on_every_page(club, dev, ana):
     assert "Unconfirmed: this battle counts in no rating" in page
     # ...and beside the buttons the last tap leaves in view, not only in the header a screen up.
     controls = page[page.index('<section class="controls"'):page.index("</section>", page.index('<section class="controls"'))]
+    # Dev set the battle up and plays in it neither: it waits for Ana and Ben, whose own pages say "Confirm it".
+    assert reverse("battle_rating", args=[match.pk]) in controls and "Who has yet to confirm" in controls
+    assert "Confirm it" not in page
+    own = text(ana.get(match.get_absolute_url()))
+    controls = own[own.index('<section class="controls"'):own.index("</section>", own.index('<section class="controls"'))]
     assert reverse("battle_rating", args=[match.pk]) in controls and "Confirm it" in controls
     assert "◔ unconfirmed" in text(dev.get(reverse("match_list")))
     page = text(ana.get(reverse("battle_rating", args=[match.pk])))
@@ -144,6 +149,15 @@ def test_an_unconfirmed_battle_says_so_on_every_page(club, dev, ana):
     assert "1 more battle waits for its players' confirmation" in text(history)
     assert "waits" in leaderboard(ana, club) and f"Battle #{match.pk}" in leaderboard(ana, club)
     assert f"Battle #{match.pk}" not in leaderboard(Client(), club)  # outsiders learn only how many
+    # Ana's part confirmed, her page too shows who it waits for; both confirmed, every page leads on to its rating.
+    confirm(ana, match, 0)
+    assert "Who has yet to confirm" in text(ana.get(match.get_absolute_url()))
+    confirm(olga, match, 1)
+    for phone in (ana, dev):
+        page = text(phone.get(match.get_absolute_url()))
+        controls = page[page.index('<section class="controls"'):page.index("</section>",
+                                                                            page.index('<section class="controls"'))]
+        assert "Unconfirmed" not in page and reverse("battle_rating", args=[match.pk]) in controls and "Rating" in controls
 
 
 def test_an_outsider_finds_no_player_through_battles_that_wait(club, dev, ana, olga):

@@ -153,6 +153,19 @@ def confirm(*, match_id: int, seat: int, account, referee: bool, drawn: str | No
     return Confirmation.objects.get(match=match, seat=seat)
 
 
+def to_confirm(match: Match, account, referee: bool) -> bool:
+    """Whether this account has a part of the finished, unconfirmed battle left to confirm: its own seat's (`seat_of`),
+    or any seat's as the club's referee in it (`access.referees`). The battle's page offers nothing else, so the match
+    page says "Confirm it" only then, and otherwise shows who the battle waits for."""
+    if account is None:
+        return False
+    confirmed = set(match.confirmations.values_list("seat", flat=True))
+    if referee:
+        return len(confirmed) < len(match.players())
+    seat = seat_of(match, account)
+    return seat is not None and seat not in confirmed
+
+
 def waiting(club_id: int, player: Player | None = None):
     """The club's finished battles that wait for a player's confirmation (of this player's, if given)."""
     found = Match.objects.filter(club_id=club_id, slug=competing_slug(), finished__isnull=False, voided__isnull=True,

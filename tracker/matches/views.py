@@ -24,6 +24,7 @@ from rules import RuleError
 from tracker.catalog import changes as card_changes
 from tracker.catalog.changes import CardRefused, Editor
 from tracker.competition import confirmations
+from tracker.competition.game import competes
 from tracker.games import pages_for
 from tracker.games.board_forms import BoardActionForm
 from tracker.matches import listing, live, news, services, steps_told
@@ -120,12 +121,26 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, refused
         "requests": _requests(match, seen_by),
         "locked": locked if not match.voided else "",
         "pairing": locks.tournament_table(match),
+        **_confirming(request, match, seen_by),
         **({} if light else sharing.share_context(request, match, seen_by)),
         "light": light,
         "streams": live.streams(request),
         "stall_ms": live.stall_ms(),
         **extra,
     }
+
+
+def _confirming(request: TableRequest, match: Match, seen_by: Viewer) -> dict:
+    """Where a finished club battle goes next: while it waits for its players' word, "Confirm it" for a phone with a
+    part left to confirm (its own seat's, or any as the referee) and who it waits for to the others; once it counts,
+    its rating. A play-test found an organiser who played sent to confirm what only the other player could, and a
+    confirmed battle with no way on to its rating."""
+    if match.finished is None or match.voided or not match.club_id or not competes(match.slug):
+        return {}
+    if not match.unconfirmed:
+        return {"confirming": "counts"}
+    return {"confirming": "confirm" if confirmations.to_confirm(match, access.signed_in(request), seen_by.referee)
+            else "waiting"}
 
 
 def _undo_why(match: Match, seen_by: Viewer) -> str:
