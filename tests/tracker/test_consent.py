@@ -131,6 +131,22 @@ def test_the_owners_phone_also_needs_the_seated_players_agreement(owner, battle,
     assert battle.head == 0
 
 
+def test_the_owners_phone_with_both_seats_elsewhere_is_told_before_it_taps_undo(owner, battle, ben):
+    """Once both seats are on phones of their own, the owner's phone plays no side and asks nothing: an undo that
+    needs a player's agreement is refused. A play-test found Undo offered there and refused only after the tap; the
+    button now says why beforehand, and the refusal stands."""
+    ana = seated_phone(owner, battle, 0)
+    lock(battle, 0, ANA_DECK)
+    why = "Both seats are on phones of their own: one of the players asks from their phone."
+    page = text(owner.get(battle.get_absolute_url()))
+    assert re.search(r'type="submit"\s+disabled\s+aria-describedby="undo-why"', page)
+    assert f"✗ {why}" in page
+    assert why not in text(ana.get(battle.get_absolute_url())), "Ana's own undo is hers to take, or to ask"
+    before = snapshot(battle)
+    goto(owner, battle, 0)
+    assert snapshot(battle) == before and not Proposal.objects.exists()
+
+
 def test_a_request_lapses_when_the_match_moves_on(owner, battle, ben):
     lock(battle, 0, ANA_DECK)
     lock(battle, 1, BEN_DECK)

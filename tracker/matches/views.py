@@ -149,6 +149,14 @@ def _undo_why(match: Match, seen_by: Viewer) -> str:
         return ""
     if match.finished is not None and (why := locks.why_not_reopen(match, seen_by)):
         return why
+    # The owner's phone once both seats are on phones of their own plays no side: an undo that waits for a player's
+    # agreement is a player's to ask (consent.asking_seat). A play-test tapped Undo there and was refused only then.
+    if seen_by.can_act and not seen_by.controls(match.game.seats) and \
+            consent.goto_needs_agreement(match, seen_by, match.head - 1):
+        try:
+            consent.asking_seat(match, seen_by)
+        except consent.Refused as refused:
+            return str(refused)
     return ""
 
 
