@@ -9,6 +9,8 @@ restored; one from a newer version (migrations this code does not have) is refus
 changes: this code could not read it.
 """
 
+import fcntl
+import hashlib
 import os
 import shutil
 import sqlite3
@@ -84,6 +86,46 @@ def backup(path: Path | None = None, alias: str = DEFAULT_DB_ALIAS) -> Path:
     return path
 
 
+def _serving_mark(alias: str) -> Path | None:
+    """The file a server of this database holds a lock on (`serving`): beside an SQLite file, in var/ for a PostgreSQL
+    database (named by its host, port and name). None for an in-memory database, which no server shares."""
+    connection = connections[alias]
+    if _is_sqlite(alias):
+        in_memory = connection.is_in_memory_db()  # type: ignore[attr-defined]  # SQLite's wrapper has it
+        return None if in_memory else Path(f"{connection.settings_dict['NAME']}.serving")
+    where = "{HOST}:{PORT}/{NAME}".format(**connection.settings_dict)
+    return settings.BASE_DIR / "var" / f"serving-{hashlib.sha256(where.encode()).hexdigest()[:16]}.lock"
+
+
+def serving(alias: str = DEFAULT_DB_ALIAS) -> None:
+    """Mark this process as serving the database until it ends, and the server it execs into (`serve`): a shared lock
+    on the database's mark, on a descriptor every exec and fork keeps. `restore` is refused while any holds it."""
+    mark = _serving_mark(alias)
+    if mark is None:
+        return
+    mark.parent.mkdir(parents=True, exist_ok=True)
+    held = os.open(mark, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(held, fcntl.LOCK_SH)  # waits for a restore under way
+    os.set_inheritable(held, True)
+
+
+def _nobody_serving(alias: str) -> int | None:
+    """The database's mark, locked for this restore alone; BackupError while a server on this machine serves it (a
+    store owner's play-test restored over a running evening: the phones went on acting on the data thrown away)."""
+    mark = _serving_mark(alias)
+    if mark is None:
+        return None
+    mark.parent.mkdir(parents=True, exist_ok=True)
+    held = os.open(mark, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(held)
+        raise BackupError("the server is running on this database: stop serve first (Ctrl-C where it runs, or "
+                          "systemctl stop tablekeeper), then restore, then start it again; nothing was changed.") from None
+    return held
+
+
 def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> tuple[list[str], Path]:
     """Replace everything in the database with the backup at `path`, and bring it up to this version's schema;
     returns the migrations that took (none for a backup of this version), and where what the database held
@@ -96,6 +138,15 @@ def restore(path: Path, alias: str = DEFAULT_DB_ALIAS) -> tuple[list[str], Path]
     path = Path(path)
     if not path.is_file():
         raise BackupError(f"no backup at {path}")
+    held = _nobody_serving(alias)
+    try:
+        return _restore(path, alias)
+    finally:
+        if held is not None:
+            os.close(held)
+
+
+def _restore(path: Path, alias: str) -> tuple[list[str], Path]:
     connection = connections[alias]
     past = _newest_version(alias)
     if _is_sqlite(alias):

@@ -33,6 +33,7 @@ class Stack:
                         "SECRET_KEY": "test-" + "0123456789abcdef" * 4, "DEMO_PASSWORD": "tablekeeper-demo",
                         "CADDY_DIR": str(folder / "caddy"), **static_cache.copy_for_serve(folder)})
         environ.update(env)
+        self.environ = environ  # for a manage.py command beside it, on its database
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen([sys.executable, "manage.py", "serve", *args], cwd=ROOT, env=environ,
                                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)

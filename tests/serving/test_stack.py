@@ -5,10 +5,12 @@ log, and a clean shutdown on SIGTERM."""
 import gzip
 import re
 import sqlite3
+import subprocess
+import sys
 
 import brotli
 
-from tests.serving.stack import Stack
+from tests.serving.stack import ROOT, Stack
 
 
 def test_serve_compresses_logs_every_error_and_stops_cleanly(tmp_path):
@@ -47,6 +49,28 @@ def test_serve_compresses_logs_every_error_and_stops_cleanly(tmp_path):
         assert '"GET / HTTP/1.1" 200' in log  # the access log
     assert "Shutting down: Master" in stack.log.read_text()
     assert "Using worker: tracker.web.server.Worker" in stack.log.read_text()  # uvicorn's, as serve runs it
+
+
+def test_restore_is_refused_while_serve_runs_on_the_database(tmp_path):
+    """A store owner's play-test restored a backup over a running evening: the phones went on playing the data thrown
+    away. While serve runs on a database (its workers hold the mark `serve` took before it became the server),
+    restore changes nothing and says to stop it first; stopped, the same restore goes through."""
+    stack = Stack(tmp_path, "--empty")
+
+    def manage(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True, text=True,
+                              env={**stack.environ, "BACKUP_DIR": str(tmp_path / "backups")}, timeout=300)
+
+    backup = tmp_path / "club.sqlite3"
+    try:
+        assert manage("backup", str(backup)).returncode == 0  # while it runs, as ever
+        refused = manage("restore", str(backup))
+        assert refused.returncode != 0 and "the server is running on this database: stop serve first" in refused.stderr
+        assert "Restored" not in refused.stdout and not (tmp_path / "backups").exists()
+    finally:
+        assert stack.stop() == 0
+    restored = manage("restore", str(backup))
+    assert restored.returncode == 0 and f"Restored {backup}" in restored.stdout, restored.stderr
 
 
 def test_each_worker_parses_with_httptools_runs_on_uvloop_and_freezes_what_it_loaded():

@@ -179,5 +179,6 @@ class Command(BaseCommand):
             self.stdout.write(f"Tablekeeper: http://{address}/ ({workers} worker{'s' * (workers > 1)})")
         sys.stdout.flush()
         connections.close_all()
+        backups.serving()  # `restore` refuses while this server runs: the lock goes with the exec, to every worker
         command = server.command(address, workers)
         os.execve(command[0], command, {**os.environ, **environment})
