@@ -446,6 +446,10 @@ def test_two_phones_play_a_logos_round_with_no_passing_and_a_third_watches(
     expect(ben.page.get_by_role("link", name="Commit your card")).to_be_visible()
     ben.shot(screenshot_dir, "logos-ben-sees-ana-committed")
     cleo.shot(screenshot_dir, "logos-spectator-sees-ana-committed")
+    # The host phone plays no side now: its Undo says before a tap that one of the players asks (consent.asking_seat).
+    expect(host.page.get_by_role("button", name="Undo last step")).to_be_disabled()
+    expect(host.page.locator("#undo-why")).to_contain_text("Both seats are on phones of their own")
+    host.shot(screenshot_dir, "logos-host-no-side-to-undo")
     ana.mark()
 
     # Ben commits on his phone: both cards are on the table, on every phone, by itself.
