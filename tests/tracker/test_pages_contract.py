@@ -102,9 +102,10 @@ def test_the_read_only_check_finds_what_a_playing_phone_is_offered(slug):
 PLAYERS_COMBINATIONS = {"zone-same", "accessory-unknown"}
 
 
-def offered(slug: str, phones_at_table: int = 1):
+def offered(slug: str, phones_at_table: int = 1, goes: bool = False):
     """Every action the boards of `slug`'s demo matches offer, at a few steps each: (the match, the phone's
-    Viewer, the action or None while the form waits for the player's own input, the dice typed).
+    Viewer, the action or None while the form waits for the player's own input, the dice typed). With `goes`, every
+    step the page's enabled Undo and Redo go to as well, as the action {"go to": step}.
 
     Each form is sent as the page fills it in, once per named submit button, and once more for each
     other option of each of its selects and radio groups (one changed at a time). The demo matches belong
@@ -124,10 +125,14 @@ def offered(slug: str, phones_at_table: int = 1):
             for seat in seated:
                 phones.append((Client(), Viewer(PLAYER, seat=seat, claimed=claimed)))
                 Access.objects.create(match=match, device=device_of(phones[-1][0]), role=Access.PLAYER, seat=seat)
-        act_url = reverse("match_act", args=[match.pk])
+        act_url, goto_url = reverse("match_act", args=[match.pk]), reverse("match_goto", args=[match.pk])
         for current in at_steps(match):
             for phone, seen_by in phones:
                 html = phone.get(current.get_absolute_url()).content.decode()
+                if goes:
+                    for form in read_forms(html):
+                        if form.action == goto_url and form.submittable and "confirm" not in dict(form.fields):
+                            yield current, seen_by, {"go to": int(dict(form.fields)["step"])}, []
                 for form in [form for form in read_forms(html) if form.action == act_url and form.submittable]:
                     changes = [{}] + [{name: value} for name, values in form.choices.items() for value in values]
                     for button in form.buttons or [None]:
@@ -191,14 +196,21 @@ def test_the_check_finds_a_board_that_offers_what_the_engine_refuses(monkeypatch
 def test_a_phone_is_offered_only_its_own_seats_moves_and_what_it_may_ask(slug, phones_at_table):
     """With seats on phones of their own each phone is offered its own seat's moves, and the table's actions and
     corrections, which ask the other phone: never another seat's own move, which would only be refused ("You
-    can act only for your own seat"). A seated Lonely Star phone was offered the other player's "End turn"."""
+    can act only for your own seat"). A seated Lonely Star phone was offered the other player's "End turn".
+    So are Undo and Redo: offered only where the phone may go there, or ask a player to (match_goto's questions);
+    the owner's phone that played no side was offered an Undo it could neither take nor ask (a play-test)."""
     refused = set()
-    for current, seen_by, action, _rolls in offered(slug, phones_at_table):
-        if action is not None:
-            try:
+    for current, seen_by, action, _rolls in offered(slug, phones_at_table, goes=True):
+        if action is None:
+            continue
+        try:
+            if "go to" not in action:
                 consent.needs_agreement(current, seen_by, action)
-            except consent.Refused:
-                refused.add(f"{seen_by.role} {seen_by.seat}, #{current.pk} step {current.head}: offered {action}")
+            elif seen_by.can_act and not consent.hot_seat(current, seen_by) and \
+                    consent.goto_needs_agreement(current, seen_by, action["go to"]):
+                consent.asking_seat(current, seen_by)
+        except consent.Refused:
+            refused.add(f"{seen_by.role} {seen_by.seat}, #{current.pk} step {current.head}: offered {action}")
     assert not refused, f"{slug}:\n" + "\n".join(sorted(refused))
 
 

@@ -118,6 +118,7 @@ def _match_context(request: TableRequest, match: Match, seen_by: Viewer, refused
         "can_redo": match.head < match.line_length,
         "undo_to": max(match.head - 1, 0), "redo_to": match.head + 1,  # the steps Undo and Redo go to
         "undo_why": _undo_why(match, seen_by),
+        "redo_why": _no_side_to_ask(match, seen_by, match.head + 1) if match.head < match.line_length else "",
         "requests": _requests(match, seen_by),
         "locked": locked if not match.voided else "",
         "pairing": locks.tournament_table(match),
@@ -149,10 +150,16 @@ def _undo_why(match: Match, seen_by: Viewer) -> str:
         return ""
     if match.finished is not None and (why := locks.why_not_reopen(match, seen_by)):
         return why
-    # The owner's phone once both seats are on phones of their own plays no side: an undo that waits for a player's
-    # agreement is a player's to ask (consent.asking_seat). A play-test tapped Undo there and was refused only then.
+    return _no_side_to_ask(match, seen_by, match.head - 1)
+
+
+def _no_side_to_ask(match: Match, seen_by: Viewer, step: int) -> str:
+    """Why this phone may not go to `step` as match_goto would refuse it: the owner's phone, once both seats are on
+    phones of their own, plays no side, so a move along the log that waits for a player's agreement is a player's to
+    ask (consent.asking_seat). A play-test tapped Undo there and was refused only then; the pages contract found Redo
+    offered alike."""
     if seen_by.can_act and not seen_by.controls(match.game.seats) and \
-            consent.goto_needs_agreement(match, seen_by, match.head - 1):
+            consent.goto_needs_agreement(match, seen_by, step):
         try:
             consent.asking_seat(match, seen_by)
         except consent.Refused as refused:
