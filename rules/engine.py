@@ -117,6 +117,10 @@ class Game:
     deck_size: Callable[[State], int] | None
     """How many cards an action's `cards` holds now (a deck or a lineup locked in): the one free choice
     legal_actions cannot list. None for a game with no such action."""
+    round_of: Callable[[State], int | None]
+    """The round or turn the match is in, the one its next step is played in; None while it is in none (before the
+    first, as while Card Crush decks are locked in). The log's filter by round reads it of the state before each
+    step (tracker/review/views.py): what a step's events say is when a round began or ended, not when it was played."""
     authority: Callable[[State, Action], int | str] = seat_named
     """Whose action this is: a seat (it belongs to that side), `OPEN` or `TABLE`. A seated phone
     takes its own side's actions and open ones alone; a table action, or a correction of the
@@ -131,7 +135,7 @@ class Game:
     def of(cls, play: ModuleType, *, slug: str, name: str, rules_version: str,
            validate_card: Callable[[dict], dict], deck_size: Callable[[State], int] | None) -> "Game":
         """The game whose match module `play` holds the engine contract under its usual names: SEATS,
-        ACTIONS, OPTIONS, new_match, legal_actions, apply, outcome, public_action, authority. A name
+        ACTIONS, OPTIONS, new_match, legal_actions, apply, outcome, public_action, round_of, authority. A name
         it lacks fails here, when the game is imported; so does a handler of the wrong shape."""
         for kind, handler in play.ACTIONS.items():
             if list(inspect.signature(handler).parameters) != ["state", "action", "dice"]:
@@ -140,5 +144,6 @@ class Game:
             raise TypeError(f"{slug}: every match option must be a rules.options.Option")
         return cls(slug=slug, name=name, rules_version=rules_version, seats=play.SEATS, new_match=play.new_match,
                    legal_actions=play.legal_actions, apply=play.apply, outcome=play.outcome,
-                   validate_card=validate_card, public_action=play.public_action, authority=play.authority,
+                   validate_card=validate_card, public_action=play.public_action, round_of=play.round_of,
+                   authority=play.authority,
                    actions=play.ACTIONS, options=play.OPTIONS, deck_size=deck_size)

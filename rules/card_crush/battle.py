@@ -221,6 +221,11 @@ def outcome(state: Battle) -> Outcome | None:
     return Outcome(winner=winner, score=f"{wins[winner]}-{wins[1 - winner]}")
 
 
+def round_of(state: Battle) -> int | None:
+    """The round the next reveal plays; none while the decks are locked in (the engine contract's round_of)."""
+    return None if phase(state) == "lock-in" else len(state["rounds"]) + 1
+
+
 def public_action(state: Battle, action: dict) -> dict:
     """A locked deck stays secret until both decks are locked in the current state."""
     if action.get("type") == "lock_deck" and phase(state) == "lock-in":

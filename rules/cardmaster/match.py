@@ -211,6 +211,11 @@ def outcome(state: MatchState) -> Outcome | None:
     return Outcome(winner=winner, score=f"{len(alive(state, winner))}-0")
 
 
+def round_of(state: MatchState) -> int | None:
+    """The round under way; none while the lineups are locked in (round 0)."""
+    return state["round"] or None
+
+
 def public_action(state: MatchState, action: dict) -> dict:
     """A lineup stays hidden until both lineups are locked in the current state."""
     if action.get("type") == "lock_lineup" and phase(state) == "lineup":

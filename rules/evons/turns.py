@@ -499,6 +499,11 @@ def outcome(state: GameState) -> Outcome | None:
     return Outcome(winner=winner, score=f"{points[winner]}-{points[1 - winner]}")
 
 
+def round_of(state: GameState) -> int | None:
+    """The turn under way."""
+    return state["turn"]
+
+
 def public_action(state: GameState, action: dict) -> dict:
     """Nothing in an Evons action is secret: covered cards are named only when revealed."""
     return action

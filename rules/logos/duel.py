@@ -172,6 +172,11 @@ def outcome(state: Duel) -> Outcome | None:
     return Outcome(winner=winner, score=f"{hp[winner]:,}-{hp[1 - winner]:,}")
 
 
+def round_of(state: Duel) -> int | None:
+    """The round under way: its commits and its fight are played in it."""
+    return state["round"]
+
+
 def public_action(state: Duel, action: dict) -> dict:
     """A commit (or a declared defenceless round) stays hidden until its round is revealed.
 

@@ -568,6 +568,11 @@ def outcome(state: MatchState) -> Outcome | None:
     return Outcome(winner=state["winner"], score=decked_out)
 
 
+def round_of(state: MatchState) -> int | None:
+    """The turn under way, counted from the first player's first turn."""
+    return state["turn_number"]
+
+
 def public_action(state: MatchState, action: dict) -> dict:
     """Nothing in Lonely Star is secret from the table: every action is shown as it is."""
     return action

@@ -13,6 +13,7 @@ from tracker.review.log import roll_text
 
 from .helpers import text
 from .test_exchange import play_script
+from .test_pages_contract import demo_matches
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +85,40 @@ def test_a_round_never_played_shows_nothing(client, catalog):
     html = text(client.get(log_url(match), {"round": 4}))
     assert entries(html) == []
     assert "No step matches the filter." in html
+
+
+def steps_in(client, match, number: int) -> list[int]:
+    """The steps the log filtered to one round or turn shows."""
+    html = text(client.get(log_url(match), {"round": number}))
+    return [int(step) for step in re.findall(r'<span class="log-step">(\d+)</span>', html)]
+
+
+@pytest.mark.parametrize(("slug", "which", "rounds"), [
+    # A turn from its first step to the one that finishes it: ending it, its end-of-turn rolls and the finish are in it.
+    ("lonely-star", 0, {1: list(range(1, 13)), 2: []}),
+    ("lonely-star", 1, {1: list(range(1, 15)), 2: []}),  # steps that name no turn are in the turn under way
+    # A round's commits and its fight; a round no card was committed in (defenceless) is in it too.
+    ("logos", 0, {1: [1, 2, 3], 2: [4, 5, 6], 3: [7, 8, 9, 10]}),
+    ("logos", 1, {1: [1, 2, 3], 2: [4, 5, 6], 3: [7, 8, 9]}),
+    # The lineups are locked in before the first round; each turn its play, and what came before it in the turn.
+    ("evons", 1, {1: [1, 2], 2: [3], 3: [4, 5]}),
+], ids=lambda value: str(value) if not isinstance(value, dict) else "")
+def test_a_round_or_turn_holds_the_steps_played_in_it(client, slug, which, rounds):
+    """A play-test: the filter read the round from each step's events, which say when a round began or ended, not
+    when the step was played: Lonely Star's turn 1 showed nothing, Evons' turn 3 took turn 2's last play and left its
+    own out, LOGOS left each round's first commit out, Cardmaster a possession's moves."""
+    match = demo_matches(slug)[which]
+    for number, steps in rounds.items():
+        assert steps_in(client, match, number) == steps, number
+
+
+def test_cardmaster_rounds_begin_after_the_lineups_and_hold_every_move(client):
+    match = demo_matches("cardmaster")[1]
+    first = steps_in(client, match, 1)
+    assert first and first[0] == 3, "the lineups (steps 1 and 2) are locked in before round 1"
+    assert first == list(range(3, first[-1] + 1)), "every move of the round, none left out"
+    second = steps_in(client, match, 2)
+    assert second and second[0] == first[-1] + 1, "the round after begins with the step after the last one"
 
 
 def test_round_filter_keeps_an_abandoned_round_too(client, catalog):

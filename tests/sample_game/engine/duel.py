@@ -94,6 +94,11 @@ def outcome(state: dict) -> Outcome | None:
     return Outcome(winner=winner, score=f"{state['wins'][winner]}-{state['wins'][1 - winner]}")
 
 
+def round_of(state: dict) -> int | None:
+    """The round the next picks and reveal are played in."""
+    return len(state["rounds"]) + 1
+
+
 def public_action(state: dict, action: dict) -> dict:
     """A pick stays secret while the round it was made for is not revealed."""
     if action.get("type") == "pick" and state["picks"][action.get("seat", 0)] is not None:
