@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tracker import demo
 from tracker.games import ADAPTERS, pages_for
+from tracker.matches import services
 from tracker.models import Action
 from tracker.review.log import roll_text
 
@@ -141,6 +142,17 @@ def test_filters_combine(client, coin_battle):
     assert titles(client, coin_battle, rolls="on", round=1) == ["Round 1 revealed"]
     assert titles(client, coin_battle, rolls="on", round=2) == []
     assert titles(client, coin_battle, rolls="on", player=1) == []
+
+
+def test_the_export_of_a_match_under_way_says_it_cannot_be_imported_yet(client, rulebook):
+    """A play-test exported a match of each game while it went on and imported each file: each was refused (its seed
+    is kept back) against the phone's import limit. The log says so beside the export."""
+    note = "While the match goes on, its file keeps the seed back, so it cannot be imported"
+    assert note not in text(client.get(log_url(rulebook)))  # over: its file imports
+    going = services.match_create(slug="lonely-star", player_names=["Ana", "Ben"], config={})
+    services.match_apply_action(match_id=going.pk, action={"type": "d6", "seat": 0}, expected_seq=0)
+    page = text(client.get(log_url(going)))
+    assert "Export (JSON)" in page and note in page
 
 
 def test_a_filtered_log_offers_to_show_everything(client, rulebook):

@@ -375,7 +375,8 @@ def _step(game: rules.Game, seed: str, state: dict, entry, number: int) -> tuple
                              step=number) from error
     if dice.rolls != recorded:
         raise MatchFileError(_("the dice do not match the seed: the file says %(got)s, the seed gives %(want)s.")
-                             % {"got": [r.get("value") for r in recorded], "want": [r["value"] for r in dice.rolls]},
+                             % {"got": _dice_said([r.get("value") for r in recorded]),
+                                "want": _dice_said([r["value"] for r in dice.rolls])},
                              step=number)
     if entry.get("state_sha256") != state_hash(state):
         raise MatchFileError(_("the result differs from the one recorded in the file (altered or truncated)."),
@@ -391,7 +392,25 @@ def _check_claimed(claimed, outcome: rules.Outcome | None, players: list, steps:
         "winner": players[outcome.winner] if outcome.winner is not None else None, "score": outcome.score}
     if claimed != got:
         raise MatchFileError(_("the file claims the result %(claimed)s but re-running it gives %(got)s.")
-                             % {"claimed": claimed, "got": got}, step=steps)
+                             % {"claimed": _result_said(claimed), "got": _result_said(got)}, step=steps)
+
+
+def _dice_said(values: list) -> str:
+    """Dice as a player reads them ("6", "3, 5"), not as a program prints a list ("[6]", a play-test)."""
+    return ", ".join(str(value) for value in values) if values else _("no dice")
+
+
+def _result_said(result) -> str:
+    """A result as a player reads it ("Ana won 3-2"), not as a program prints a mapping (a play-test read braces,
+    English keys and "None" on the German page too). A file's claim may be anything: what is not a result says so."""
+    if result is None:
+        return _("none (the match is not over)")
+    if not isinstance(result, dict) or not isinstance(result.get("score"), str) or \
+            not isinstance(result.get("winner"), str | None):
+        return _("in a form this version cannot read")
+    if result["winner"] is None:
+        return _("a draw, %(score)s") % {"score": result["score"]}
+    return _("%(name)s won %(score)s") % {"name": result["winner"], "score": result["score"]}
 
 
 def _action_time(value, step: int):
