@@ -92,8 +92,15 @@ class TooLargeMiddleware(EitherMode):
 
     @staticmethod
     def _refusal(request: HttpRequest) -> HttpResponse:
-        message = _("That is more than this server takes in one request (%(mb)s MB); nothing was changed. A "
-                    "match file or a card list is much smaller.") % {"mb": MOST_BYTES // 2**20}
+        # The files' own limits, as their forms say them: a play-test read "at most 2 MB" on the import form, then
+        # this page's 3 MB (the request's, form and all) for a larger file. Imported here: a middleware's module is
+        # loaded with the settings, before the models these modules read.
+        from tracker.catalog.csv_files import MAX_BYTES as CARD_LIST
+        from tracker.review.exchange import MAX_BYTES as MATCH_FILE
+
+        message = _("That is more than this server takes in one request; nothing was changed. A match file may be at "
+                    "most %(match)s MB, a card list %(cards)s MB.") % {"match": MATCH_FILE // 2**20,
+                                                                         "cards": CARD_LIST // 2**20}
         return render(request, "tracker/too_large.html", {"message": message}, status=413)
 
 
