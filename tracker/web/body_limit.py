@@ -96,7 +96,7 @@ class TooLargeMiddleware(EitherMode):
         # this page's 3 MB (the request's, form and all) for a larger file. Imported here: a middleware's module is
         # loaded with the settings, before the models these modules read.
         from tracker.catalog.csv_files import MAX_BYTES as CARD_LIST
-        from tracker.review.exchange import MAX_BYTES as MATCH_FILE
+        from tracker.review.exchange import MAX_BYTES as MATCH_FILE  # (the same: it reads the models)
 
         message = _("That is more than this server takes in one request; nothing was changed. A match file may be at "
                     "most %(match)s MB, a card list %(cards)s MB.") % {"match": MATCH_FILE // 2**20,
