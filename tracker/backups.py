@@ -58,9 +58,9 @@ def backup(path: Path | None = None, alias: str = DEFAULT_DB_ALIAS) -> Path:
     if not path:
         path = default_path(alias)
         path.parent.mkdir(parents=True, exist_ok=True)
-    elif Path(path).is_dir() or str(path).endswith(("/", os.sep)):
-        if not Path(path).is_dir():
-            raise BackupError(f"there is no folder {Path(path)} (is the drive mounted?); nothing was written.")
+    elif str(path).endswith(("/", os.sep)) and not Path(path).is_dir():
+        raise BackupError(f"there is no folder {Path(path)} (is the drive mounted?); nothing was written.")
+    elif Path(path).is_dir():
         path = default_path(alias, Path(path))
     else:
         path = Path(path)
@@ -97,26 +97,30 @@ def _serving_mark(alias: str) -> Path | None:
     return settings.BASE_DIR / "var" / f"serving-{hashlib.sha256(where.encode()).hexdigest()[:16]}.lock"
 
 
+def _opened_mark(alias: str) -> int | None:
+    """A descriptor of the database's serving mark (made if missing), or None where it has none."""
+    mark = _serving_mark(alias)
+    if mark is None:
+        return None
+    mark.parent.mkdir(parents=True, exist_ok=True)
+    return os.open(mark, os.O_RDWR | os.O_CREAT, 0o600)
+
+
 def serving(alias: str = DEFAULT_DB_ALIAS) -> None:
     """Mark this process as serving the database until it ends, and the server it execs into (`serve`): a shared lock
     on the database's mark, on a descriptor every exec and fork keeps. `restore` is refused while any holds it."""
-    mark = _serving_mark(alias)
-    if mark is None:
-        return
-    mark.parent.mkdir(parents=True, exist_ok=True)
-    held = os.open(mark, os.O_RDWR | os.O_CREAT, 0o600)
-    fcntl.flock(held, fcntl.LOCK_SH)  # waits for a restore under way
-    os.set_inheritable(held, True)
+    held = _opened_mark(alias)
+    if held is not None:
+        fcntl.flock(held, fcntl.LOCK_SH)  # waits for a restore under way
+        os.set_inheritable(held, True)
 
 
 def _nobody_serving(alias: str) -> int | None:
     """The database's mark, locked for this restore alone; BackupError while a server on this machine serves it (a
     store owner's play-test restored over a running evening: the phones went on acting on the data thrown away)."""
-    mark = _serving_mark(alias)
-    if mark is None:
+    held = _opened_mark(alias)
+    if held is None:
         return None
-    mark.parent.mkdir(parents=True, exist_ok=True)
-    held = os.open(mark, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
