@@ -107,6 +107,8 @@ class Report:
     floor_cpu: float = 0.0  # gunicorn's CPU seconds per floor request
     showdown: int = 0  # phones playing a hard Showdown beside the tables (tables/showdown.py)
     ai_replies: list[tuple[float, int]] = field(default_factory=list)  # (seconds, the AI's moves in it)
+    # A failed run's server tracebacks (the servers' logs go with the run's folder): why a 500 was answered.
+    server_errors: list[str] = field(default_factory=list)
 
     @property
     def cpu_ratio(self) -> float:
@@ -189,6 +191,7 @@ class Report:
                          f"{acked[slug]} actions, {self.tricks[slug, 'double']} doubled and "
                          f"{self.tricks[slug, 'stale']} stale submissions refused")
         lines += [f"PROBLEM: {problem}" for problem in self.problems]
+        lines += [f"server: {line}" for line in self.server_errors]
         lines.append("OK: every match replays to its state; no acknowledged action lost or doubled"
                      if self.ok else "FAILED")
         return lines
@@ -503,6 +506,18 @@ def _disrupt_once(running: list[Server], report: Report, restart: str, say) -> N
     victim.start()
 
 
+def tracebacks(log: Path, most: int = 60) -> list[str]:
+    """The tracebacks a server logged (each from its "Traceback" line to the error's own), the last `most` lines."""
+    found: list[str] = []
+    inside = False
+    for line in log.read_text(errors="replace").splitlines() if log.exists() else []:
+        inside = inside or line.startswith("Traceback") or "Internal Server Error" in line
+        if inside:
+            found.append(line)
+            inside = line.startswith((" ", "\t", "Traceback", "During handling", "The above")) or not line.strip()
+    return found[-most:]
+
+
 def _tally(report: Report, first_match: int) -> None:
     """What the run left in the database: matches made and finished per game, and every acknowledged step."""
     made = Match.objects.using(ALIAS).filter(pk__gt=first_match)
@@ -580,6 +595,8 @@ def run(*, tables: int = 50, workers: int | None = None, seconds: float = 300, m
         finally:
             for server in running:
                 server.stop()
+            if report.errors:
+                report.server_errors = [line for server in running for line in tracebacks(server.log)]
         _tally(report, first_match)
         close_database()
     for line in report.lines():

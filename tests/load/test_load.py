@@ -45,6 +45,21 @@ def test_forms_are_read_as_a_browser_sends_them():
     assert datalist(page, "catalog") == ["Ember & Ash", "Moss"]
 
 
+def test_a_failed_runs_report_says_what_the_servers_logged(tmp_path):
+    """A 500 in CI is explained by the report itself: the servers' logs go with the run's folder."""
+    log = tmp_path / "gunicorn-0.log"
+    log.write_text("[INFO] Booting worker\n"
+                   "2026-12-02 [7] [ERROR] django.request: Internal Server Error: /matches/4/act/\n"
+                   "Traceback (most recent call last):\n  File \"views.py\", line 3, in act\n    boom()\n"
+                   "RuntimeError: boom\n[INFO] Handling signal: hup\n")
+    assert loadtest.tracebacks(log) == [
+        "2026-12-02 [7] [ERROR] django.request: Internal Server Error: /matches/4/act/",
+        "Traceback (most recent call last):", '  File "views.py", line 3, in act', "    boom()", "RuntimeError: boom"]
+    assert loadtest.tracebacks(tmp_path / "missing.log") == []
+    report = loadtest.Report(tables=1, workers=1, seconds=1, server_errors=["RuntimeError: boom"])
+    assert "server: RuntimeError: boom" in report.lines()
+
+
 def assert_clean(report: loadtest.Report) -> None:
     assert report.errors == {}, report.lines()
     assert report.problems == [], report.lines()
