@@ -70,7 +70,7 @@ def table(db, settings):
     settings.RATELIMIT_ENABLE = False
     demo.load_catalogs()
     client = Client()
-    client.get(reverse("healthz"))
+    client.post(reverse("healthz"))  # a form sent gives the phone its device cookie (devices.py)
     request = HttpRequest()
     request.COOKIES = {devices.COOKIE: client.cookies[devices.COOKIE].value}
     device = request.get_signed_cookie(devices.COOKIE, salt=devices.COOKIE)

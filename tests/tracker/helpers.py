@@ -215,9 +215,9 @@ def page_text(response) -> str:
 
 
 def device_of(client: Client) -> str:
-    """The device id behind a client's signed `tk_device` cookie (visiting once to get one)."""
+    """The device id behind a client's signed `tk_device` cookie (sending a form once to get one: devices.py)."""
     if COOKIE not in client.cookies:
-        client.get(reverse("healthz"))
+        client.post(reverse("healthz"))
     request = HttpRequest()
     request.COOKIES = {COOKIE: client.cookies[COOKIE].value}
     return request.get_signed_cookie(COOKIE, salt=COOKIE)

@@ -550,16 +550,16 @@ def test_a_phones_device_cookie_is_checked_once_and_a_forged_one_never_passes(mo
     monkeypatch.setattr(signing.TimestampSigner, "unsign", lambda signer, *args, **kwargs: (
         checked.append(args[0]), unsign(signer, *args, **kwargs))[1])
     phone = Client()
-    phone.get(reverse("healthz"))
+    phone.post(reverse("healthz"))  # a form sent: the phone's device cookie
     signed = phone.cookies[COOKIE].value
     for _ in range(3):
-        assert COOKIE not in phone.get(reverse("healthz")).cookies  # the phone's own device: no new one
+        assert COOKIE not in phone.post(reverse("healthz")).cookies  # the phone's own device: no new one
     forged, value = Client(), signed[:-1] + ("A" if signed[-1] != "A" else "B")
     forged.cookies[COOKIE] = value
-    assert COOKIE in forged.get(reverse("healthz")).cookies  # no device: a new one
+    assert COOKIE in forged.post(reverse("healthz")).cookies  # no device: a new one
     once = len(checked)
     forged.cookies[COOKIE] = value
-    assert COOKIE in forged.get(reverse("healthz")).cookies
+    assert COOKIE in forged.post(reverse("healthz")).cookies
     assert checked.count(signed) == 1 and value in checked and len(checked) == once
 
 

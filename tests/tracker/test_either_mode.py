@@ -42,7 +42,7 @@ urlpatterns = [path("who/", who_acts), path("locked/", locked)]
 def test_under_asgi_a_new_phone_gets_its_device_and_the_view_knows_it():
     async def scenario():
         phone = AsyncClient()
-        first = await phone.get("/who/")
+        first = await phone.post("/who/")  # a form sent: the phone's device is made and kept (devices.py)
         device = phone.cookies[COOKIE].value
         again = await phone.get("/who/")
         return first, again, device

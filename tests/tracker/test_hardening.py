@@ -416,9 +416,16 @@ def test_changing_the_password_without_a_csrf_token_is_refused(account):
 
 
 def test_cookies_are_http_only_and_lax(client):
-    response = client.get("/")
+    response = client.post(reverse("healthz"))
     device = response.cookies["tk_device"]
     assert device["httponly"] and device["samesite"] == "Lax"
+
+
+def test_a_phone_that_only_looks_is_given_no_device_cookie(client):
+    """Its first form is what gives a phone its device id: a page seen changes nothing that could belong to it."""
+    for address in ("/", reverse("healthz"), reverse("match_list")):
+        assert "tk_device" not in client.get(address).cookies, address
+    assert "tk_device" in client.post(reverse("healthz")).cookies
 
 
 # ---------------------------------------------------------------- production settings
@@ -462,13 +469,13 @@ def test_production_settings_secure_cookies_and_hsts(tmp_path):
 
 def test_the_device_cookie_is_secure_in_production(tmp_path, migrated_database):
     code = ("import django; django.setup(); from django.test import Client; "
-            "r = Client().get('/healthz', secure=True, HTTP_HOST='tables.example.org'); "
+            "r = Client().post('/healthz', secure=True, HTTP_HOST='tables.example.org'); "
             "print(r.status_code, bool(r.cookies['tk_device']['secure']))")
     environ = production_env(tmp_path)
     migrated_database(tmp_path / "db.sqlite3")
     result = run_python(["-c", code], environ)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["200", "True"]
+    assert result.stdout.split() == ["405", "True"]  # a form sent, refused or not: the cookie
 
 
 # ---------------------------------------------------------------- the sign-in limit behind a proxy

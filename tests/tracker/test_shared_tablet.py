@@ -15,7 +15,7 @@ from django.urls import reverse
 from tracker.matches import services
 from tracker.models import Access, Invite, Match, Membership, Player, Proposal
 
-from .helpers import WINNING_DECK, club_account, lock
+from .helpers import WINNING_DECK, club_account, device_of, lock
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +69,14 @@ def test_nor_does_a_join_link_used_by_the_next_account(club, people):
     assert page.status_code == 409 and HELD in page.content.decode()
     assert Access.objects.filter(match=match, user=people["ana"].user, seat=0, revoked__isnull=True).exists()
     assert Membership.objects.filter(user=people["ben"].user).exists()  # a member still, seeing the club's matches
+
+
+def test_a_phone_new_to_the_site_seated_by_opening_the_battle_keeps_that_place(club, people):
+    """The seat is taken on a page only opened (no form sent): the phone is given the device id its place holds."""
+    match = services.match_create(slug="card-crush", player_names=["Ana", "Ben"], config={}, club=club,
+                                  owner=people["dev"].user)
+    tablet = sign_in(Client(), people["ana"])  # a session, and no device cookie yet
+    page = tablet.get(match.get_absolute_url())
+    assert page.status_code == 200 and "tk_device" in page.cookies
+    assert Access.objects.get(match=match, user=people["ana"].user).device == device_of(tablet)
+    assert "tk_device" not in tablet.get(match.get_absolute_url()).cookies

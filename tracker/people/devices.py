@@ -1,8 +1,11 @@
 """Where a request comes from: the device (so a match can belong to a phone without an
 account) and the client's network address (for the sign-in limits).
 
-Each browser gets a random device id in a long-lived signed cookie the first time it
-visits. A match made without signing in belongs to that device. When the player signs in
+Each browser gets a random device id in a long-lived signed cookie the first time it sends
+a form (a match made, a seat taken, a card added, a sign-in): until then it holds nothing a
+device id could find, and a first visit goes without the cookie (some 150 bytes of its first
+page, and no id handed to a phone that only looked). A match made without signing in belongs
+to that device. When the player signs in
 or up, they choose whether the device's matches join the account (`keep_device_matches`).
 """
 
@@ -20,6 +23,7 @@ from django_htmx.middleware import HtmxDetails
 from tracker.either_mode import EitherMode
 
 COOKIE = "tk_device"
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # they change nothing, so nothing can belong to their device yet
 MAX_AGE = 60 * 60 * 24 * 730
 
 acting: ContextVar[str] = ContextVar("acting", default="")
@@ -36,6 +40,7 @@ class TableRequest(HttpRequest):
     and what htmx asked (django-htmx's HtmxMiddleware). Only for type checking: Django builds the request."""
 
     device: str
+    keeps_device: bool  # a page only opened stored the device id (`kept`): a new phone is given it
     htmx: HtmxDetails
 
 
@@ -66,10 +71,17 @@ class DeviceMiddleware(EitherMode):
         acting.reset(kept)
 
     def leave(self, request, response):
-        if request.fresh_device:
+        if request.fresh_device and (request.method not in SAFE_METHODS or getattr(request, "keeps_device", False)):
             response.set_signed_cookie(COOKIE, request.device, salt=COOKIE, max_age=MAX_AGE, httponly=True,
                                        samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
         return response
+
+
+def kept(request: TableRequest) -> str:
+    """The phone's device id, to be stored by a page that is only opened (a club member's seat taken on opening the
+    battle): a phone new to the site keeps it (its cookie is set), as a form sent would."""
+    request.keeps_device = True
+    return request.device
 
 
 def _left_on_device(device: str):

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from tracker.competition.confirmations import seat_of
 from tracker.matches import live, news
 from tracker.models import Access, Invite, Match
-from tracker.people import access, consent
+from tracker.people import access, consent, devices
 
 from .devices import TableRequest
 
@@ -177,7 +177,7 @@ def seat_club_member(request: TableRequest, match: Match, seen_by: access.Viewer
             held = Access.objects.filter(match=match, role=Access.PLAYER, seat=seat, revoked__isnull=True).first()
             if held is not None:  # this phone's own open a moment ago is shown as seated; another's keeps it
                 return seat if held.device == request.device and held.user_id == getattr(user, "pk", None) else None
-            take_place(match, request.device, user, Access.PLAYER, seat)
+            take_place(match, devices.kept(request), user, Access.PLAYER, seat)
             touch(match)
             seat_changed(match.pk, news.JOINED, seat, news.named(user), (seat,))
     except IntegrityError:  # another phone took the seat a moment ago
